@@ -1,0 +1,33 @@
+# mfdlq — make build | test | e2e | bench | lint | demo | docs
+GO      ?= go
+BIN     ?= bin/mfdlq
+SCENARIO ?= deploy
+
+.PHONY: build test unit e2e bench lint demo docs clean
+
+build:
+	$(GO) build -o $(BIN) .
+
+## test: everything — lint, unit and integration tests against a local AWS
+## (moto, started and stopped here), and the end-to-end scripts.
+test: lint
+	scripts/with-localaws.sh $(GO) test -count=1 ./...
+
+## e2e: only the testscript scripts in testdata/script.
+e2e:
+	scripts/with-localaws.sh $(GO) test -count=1 -run TestScripts ./cmd
+
+bench:
+	bench/run.sh
+
+lint:
+	$(GO) vet ./...
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## demo: the Sunday-night deploy incident on a local AWS, no account needed.
+demo: build
+	scripts/with-localaws.sh scripts/demo.sh $(SCENARIO)
+
+clean:
+	rm -rf bin

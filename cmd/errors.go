@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Exit statuses, documented in README.md and at the end of every command's help.
+const (
+	ExitOK          = 0
+	ExitUnexpected  = 1
+	ExitUsage       = 2
+	ExitCheckFailed = 3
+	ExitAuth        = 4
+	ExitNotFound    = 5
+	ExitInterrupted = 130
+)
+
+const exitStatusHelp = `
+Exit status:
+  0    ok
+  1    unexpected failure
+  2    usage or bad input (nothing was changed)
+  3    a check did not pass, or mfdlq refused for safety
+  4    credentials or permission
+  5    queue not found
+  130  interrupted`
+
+// exitError carries an exit status through the cobra tree to Main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is bad input: exit 2, and the message names the fix.
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// checkFailedf is a check that did not pass or a refusal for safety: exit 3.
+func checkFailedf(format string, args ...any) error {
+	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...)}
+}
+
+// errSilentCheckFailed exits 3 without another line: the command already
+// printed its verdict.
+var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New("")}
+
+// authCodes are AWS error codes that mean "who you are" or "what you may do".
+var authCodes = map[string]bool{
+	"AccessDenied": true, "AccessDeniedException": true, "InvalidClientTokenId": true,
+	"UnrecognizedClientException": true, "ExpiredToken": true, "ExpiredTokenException": true,
+	"SignatureDoesNotMatch": true, "InvalidSignatureException": true,
+	"MissingAuthenticationToken": true, "AuthFailure": true, "UnauthorizedOperation": true,
+	"InvalidSecurity": true, "RequestExpired": true, "NotAuthorized": true,
+}
+
+// exitCode maps an error to its documented exit status.
+func exitCode(err error, interrupted bool) int {
+	var ee *exitError
+	var invalidRef *sqsapi.InvalidQueueRefError
+	var api smithy.APIError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case interrupted && (errors.Is(err, context.Canceled) || errors.Is(err, errInterrupted)):
+		return ExitInterrupted
+	case errors.Is(err, errInterrupted):
+		return ExitInterrupted
+	case errors.As(err, &invalidRef):
+		return ExitUsage
+	case errors.Is(err, sqsapi.ErrQueueNotFound):
+		return ExitNotFound
+	case errors.As(err, &api) && authCodes[api.ErrorCode()]:
+		return ExitAuth
+	case isCredentialsError(err):
+		return ExitAuth
+	}
+	return ExitUnexpected
+}
+
+// errInterrupted is returned by a command that stopped cleanly on Ctrl-C.
+var errInterrupted = errors.New("interrupted")
+
+// isCredentialsError recognises the SDK failing to find or load credentials,
+// which it reports as plain wrapped errors rather than API errors.
+func isCredentialsError(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "failed to retrieve credentials") ||
+		strings.Contains(s, "failed to refresh cached credentials") ||
+		strings.Contains(s, "no EC2 IMDS role found") ||
+		strings.Contains(s, "failed to get shared config profile") ||
+		strings.Contains(s, "SharedConfigProfileNotExist")
+}
+
+// errorHint adds the next action to errors whose fix is always the same.
+func errorHint(code int) string {
+	switch code {
+	case ExitAuth:
+		return "check AWS_PROFILE / --profile and that the role may call this API (docs/iam.md lists what each command needs)"
+	}
+	return ""
+}

@@ -1,0 +1,113 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// tableData is what a command shows as a table: a lipgloss table on a
+// terminal, tab-separated rows (RFC 3339 times, no escape codes) when piped.
+type tableData struct {
+	Headers []string
+	Rows    [][]string
+}
+
+// printTable writes t to the output stream in the shape the stream wants.
+func (d *Deps) printTable(t tableData) error {
+	w := d.IO.Out
+	if !d.IO.OutTTY {
+		return writeTSV(w, t)
+	}
+	r := d.IO.Renderer(w, true)
+	header := r.NewStyle().Bold(true).Padding(0, 1)
+	cell := r.NewStyle().Padding(0, 1)
+	tb := table.New().
+		Border(lipgloss.RoundedBorder()).
+		BorderStyle(r.NewStyle().Foreground(lipgloss.Color("8"))).
+		Headers(t.Headers...).
+		Rows(t.Rows...).
+		StyleFunc(func(row, _ int) lipgloss.Style {
+			if row == table.HeaderRow {
+				return header
+			}
+			return cell
+		})
+	_, err := fmt.Fprintln(w, tb.Render())
+	return err
+}
+
+func writeTSV(w io.Writer, t tableData) error {
+	var b strings.Builder
+	b.WriteString(strings.Join(t.Headers, "\t"))
+	b.WriteByte('\n')
+	for _, row := range t.Rows {
+		for i, c := range row {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(tsvCell(c))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tsvCell keeps one value on one cell: tabs and newlines would break rows.
+func tsvCell(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// printJSON writes v as indented JSON, never coloured.
+func (d *Deps) printJSON(v any) error {
+	enc := json.NewEncoder(d.IO.Out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// jsonOutput tells whether --output json was asked for.
+func (d *Deps) jsonOutput() bool { return d.Global.Output == "json" }
+
+// infof writes progress and hints to stderr unless --quiet.
+func (d *Deps) infof(format string, args ...any) {
+	if d.Global.Quiet {
+		return
+	}
+	fmt.Fprintf(d.IO.ErrOut, format+"\n", args...)
+}
+
+// warnf writes a warning to stderr; --quiet does not silence warnings.
+func (d *Deps) warnf(format string, args ...any) {
+	prefix := "warning: "
+	if d.IO.ErrTTY && d.IO.Color {
+		prefix = d.IO.Renderer(d.IO.ErrOut, true).NewStyle().Foreground(lipgloss.Color("3")).Bold(true).Render("warning:") + " "
+	}
+	fmt.Fprintf(d.IO.ErrOut, prefix+format+"\n", args...)
+}
+
+// announce names the account, region and queue a command is about to act on,
+// before it acts. It is never silenced: at 3 a.m. the worst mistake is the
+// wrong account.
+func (d *Deps) announce(action string, q *sqsapi.Queue) {
+	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", action, orUnknown(q.Account), orUnknown(q.Region), q.Name)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}
+
+// nextStep prints the recommended next command on stderr.
+func (d *Deps) nextStep(format string, args ...any) {
+	d.infof("next: "+format, args...)
+}

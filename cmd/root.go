@@ -1,0 +1,126 @@
+// Package cmd is mfdlq's command tree: it parses flags, validates them, calls
+// one run function per command and renders the result. It builds no AWS
+// request itself.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs mfdlq with args and returns the process exit status.
+func Main(args []string) int {
+	io := SystemIO()
+	d := NewDeps(io, args)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, d, args)
+}
+
+// run executes the command tree and maps the outcome to an exit status,
+// printing `mfdlq: <error>` once.
+func run(ctx context.Context, d *Deps, args []string) int {
+	root := newRootCmd(d)
+	root.SetArgs(args)
+	root.SetIn(d.IO.In)
+	root.SetOut(d.IO.Out)
+	root.SetErr(d.IO.ErrOut)
+	started := false
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		started = true
+		if d.Global.NoColor {
+			d.IO.Color = false
+		}
+		return validateGlobal(d.Global)
+	}
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := exitCode(err, ctx.Err() != nil)
+	if !started && code == ExitUnexpected {
+		// cobra's own parse errors: unknown flag, unknown command, bad value.
+		code = ExitUsage
+	}
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", msg)
+		if code == ExitUsage && !started {
+			fmt.Fprintln(d.IO.ErrOut, "run 'mfdlq --help' for usage")
+		}
+		if hint := errorHint(code); hint != "" {
+			fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", hint)
+		}
+	}
+	return code
+}
+
+func newRootCmd(d *Deps) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "mfdlq",
+		Short: "The on-call runbook for an SQS dead-letter queue, as commands",
+		Long: `mfdlq walks an on-call engineer through an SQS dead-letter queue incident:
+
+  1. contain   is the problem still alive? DLQ trend, source age, Lambda mapping
+  2. inspect   look at messages without harming them
+  3. classify  poison, transient or data — with the evidence
+  4. logs      the consumer's real exception, by MessageId
+  5. redrive   move messages back at a bounded rate, never losing one
+  6. verify    the DLQ reached zero and nothing came back
+  7. record    the incident report in markdown
+
+Every step appends to the incident directory (--incident); record renders
+the report from it. AWS access follows the SDK's usual chain (AWS_PROFILE,
+AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	g := d.Global
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.Region, "region", "", "AWS region (default: AWS_REGION or the profile's)")
+	pf.StringVar(&g.Profile, "profile", "", "AWS shared config profile (default: AWS_PROFILE)")
+	pf.StringVar(&g.EndpointURL, "endpoint-url", "", "AWS endpoint override, e.g. a local server (default: AWS_ENDPOINT_URL)")
+	pf.StringVarP(&g.Output, "output", "o", "table", "output format: table or json")
+	pf.BoolVar(&g.NoColor, "no-color", false, "no colour (also NO_COLOR)")
+	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress or hints on stderr")
+	pf.StringVar(&g.Incident, "incident", "", "incident directory (default: MFDLQ_INCIDENT or ./incidents/<queue>-<UTC date>)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v", err)
+	})
+	for _, sub := range subcommands(d) {
+		root.AddCommand(sub)
+	}
+	return root
+}
+
+// subcommands lists the runbook steps in the runbook's order.
+func subcommands(d *Deps) []*cobra.Command {
+	return []*cobra.Command{
+		newContainCmd(d, nil),
+		newInspectCmd(d, nil),
+		newClassifyCmd(d, nil),
+		newLogsCmd(d, nil),
+		newRedriveCmd(d, nil),
+		newVerifyCmd(d, nil),
+		newRecordCmd(d, nil),
+		newCheckCmd(d, nil),
+		newRunbookCmd(d, nil),
+	}
+}
+
+func validateGlobal(g *GlobalOptions) error {
+	switch g.Output {
+	case "table", "json":
+	default:
+		return usageErrorf("--output %q: use table or json", g.Output)
+	}
+	return nil
+}
+
+// errNotImplemented marks a step whose issue has not landed yet.
+var errNotImplemented = errors.New("not implemented yet")

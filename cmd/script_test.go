@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/script")
+
+func TestMain(m *testing.M) {
+	testscript.Main(localaws.Wrap(m), map[string]func(){
+		"mfdlq": func() { os.Exit(Main(os.Args[1:])) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar: the real binary against the
+// local AWS. Each script gets $Q, a unique queue-name prefix.
+func TestScripts(t *testing.T) {
+	ep := localaws.Endpoint(t)
+	scriptSeeder = localaws.NewSeeder(localaws.Config(t))
+	testscript.Run(t, testscript.Params{
+		Dir:           "../testdata/script",
+		UpdateScripts: *update,
+		Setup: func(env *testscript.Env) error {
+			for k, v := range localaws.Env(ep) {
+				env.Setenv(k, v)
+			}
+			env.Setenv("Q", localaws.UniqueName("t"))
+			env.Setenv("NO_COLOR", "")
+			return nil
+		},
+		Cmds: scriptCmds,
+	})
+}
+
+// scriptCmds are the custom script commands; other test files add theirs
+// in init.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"exitcode":      cmdExitcode,
+	"sqs-pair":      cmdSQSPair,
+	"sqs-queue":     cmdSQSQueue,
+	"sqs-send":      cmdSQSSend,
+	"sqs-depth":     cmdSQSDepth,
+	"samples-match": cmdSamplesMatch,
+}
+
+// exitcode N PROG ARGS... runs PROG and asserts its exact exit status; its
+// stdout and stderr are kept for the next stdout/stderr assertions.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N prog args...")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d\nstderr:\n%s", got, want, ts.ReadFile("stderr"))
+	}
+}
+
+// scriptSeeder talks to the local AWS for the custom script commands.
+var scriptSeeder *localaws.Seeder
+
+func seeder(*testscript.TestScript) *localaws.Seeder { return scriptSeeder }
+
+// sqs-pair SOURCE DLQ MAXRECEIVE creates a source queue redriving to a DLQ.
+func cmdSQSPair(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: sqs-pair SOURCE DLQ MAXRECEIVE")
+	}
+	n, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	_, _, err = seeder(ts).CreatePair(context.Background(), args[0], args[1], n)
+	ts.Check(err)
+}
+
+// sqs-queue NAME [ATTR=VALUE...] creates a queue.
+func cmdSQSQueue(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: sqs-queue NAME [ATTR=VALUE...]")
+	}
+	attrs := map[string]string{}
+	for _, a := range args[1:] {
+		k, v, _ := strings.Cut(a, "=")
+		attrs[k] = v
+	}
+	_, err := seeder(ts).CreateQueue(context.Background(), args[0], attrs)
+	ts.Check(err)
+}
+
+// sqs-send QUEUE FILE [ATTR=VALUE...] sends each non-empty line of FILE as
+// one message body, with the given string message attributes.
+func cmdSQSSend(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: sqs-send QUEUE FILE [ATTR=VALUE...]")
+	}
+	var bodies []string
+	for _, line := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		if strings.TrimSpace(line) != "" {
+			bodies = append(bodies, line)
+		}
+	}
+	attrs := map[string]string{}
+	for _, a := range args[2:] {
+		k, v, _ := strings.Cut(a, "=")
+		attrs[k] = v
+	}
+	s := seeder(ts)
+	url, err := s.CreateQueue(context.Background(), args[0], nil)
+	ts.Check(err)
+	ts.Check(s.Send(context.Background(), url, bodies, attrs))
+}
+
+// sqs-depth QUEUE VISIBLE [INFLIGHT] [WAIT] asserts a queue's depth,
+// polling up to WAIT (a Go duration) for it to settle.
+func cmdSQSDepth(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: sqs-depth QUEUE VISIBLE [INFLIGHT] [WAIT]")
+	}
+	wantVisible, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	wantInFlight := -1
+	if len(args) > 2 {
+		wantInFlight, err = strconv.Atoi(args[2])
+		ts.Check(err)
+	}
+	wait := time.Duration(0)
+	if len(args) > 3 {
+		wait, err = time.ParseDuration(args[3])
+		ts.Check(err)
+	}
+	s := seeder(ts)
+	ctx := context.Background()
+	out, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	deadline := time.Now().Add(wait)
+	for {
+		v, f, err := s.Depth(ctx, *out.QueueUrl)
+		ts.Check(err)
+		ok := v == wantVisible && (wantInFlight < 0 || f == wantInFlight)
+		if ok != neg {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s: %d visible, %d in flight; want %d visible, %d in flight (-1: any)", args[0], v, f, wantVisible, wantInFlight)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func getURL(name string) *sqs.GetQueueUrlInput {
+	return &sqs.GetQueueUrlInput{QueueName: aws.String(name)}
+}
+
+// samples-match FILE BODIES asserts that the JSON Lines messages in FILE
+// have distinct MessageIds and exactly the bodies of BODIES' lines,
+// byte for byte, in any order.
+func cmdSamplesMatch(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: samples-match FILE BODIES")
+	}
+	msgs, err := sqsjson.ReadAll(strings.NewReader(ts.ReadFile(args[0])))
+	ts.Check(err)
+	want := map[string]int{}
+	n := 0
+	for _, line := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		if strings.TrimSpace(line) != "" {
+			want[line]++
+			n++
+		}
+	}
+	ids := map[string]bool{}
+	for _, m := range msgs {
+		if ids[m.MessageId] {
+			ts.Fatalf("MessageId %s twice", m.MessageId)
+		}
+		ids[m.MessageId] = true
+		if want[m.Body] == 0 {
+			ts.Fatalf("body not sent (or seen too often): %q", m.Body)
+		}
+		want[m.Body]--
+	}
+	if len(msgs) != n {
+		ts.Fatalf("%d messages, want %d", len(msgs), n)
+	}
+}

@@ -1,0 +1,180 @@
+// Package localaws gives tests a real local AWS: moto's server, reached
+// through the real SDK. A test binary either uses the server named by
+// MFDLQ_TEST_ENDPOINT or starts its own moto_server on a free loopback port
+// for its lifetime. A missing server is a failure, never a silent skip.
+package localaws
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+)
+
+// EnvEndpoint names a running local AWS server for tests to use.
+const EnvEndpoint = "MFDLQ_TEST_ENDPOINT"
+
+// MotoVersion is the moto release mfdlq is tested against.
+const MotoVersion = "5.2.1"
+
+// Region and Account are what moto answers with.
+const (
+	Region  = "us-east-1"
+	Account = "123456789012"
+)
+
+var (
+	mu       sync.Mutex
+	endpoint string
+)
+
+// TestingM is implemented by *testing.M.
+type TestingM interface{ Run() int }
+
+// Wrap returns m with a local AWS around its Run: the server is started (or
+// found through MFDLQ_TEST_ENDPOINT) before the tests and stopped after. The
+// process environment is pointed at it with dummy credentials, and
+// AWS_PROFILE is cleared so no test can reach a real account.
+func Wrap(m TestingM) TestingM { return wrapped{m} }
+
+type wrapped struct{ m TestingM }
+
+func (w wrapped) Run() int {
+	ep, stop, err := Start()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "localaws: %v\n", err)
+		return 1
+	}
+	defer stop()
+	mu.Lock()
+	endpoint = ep
+	mu.Unlock()
+	for k, v := range Env(ep) {
+		os.Setenv(k, v)
+	}
+	os.Unsetenv("AWS_PROFILE")
+	os.Unsetenv("AWS_SESSION_TOKEN")
+	return w.m.Run()
+}
+
+// Env is the environment that points the SDK (and mfdlq) at ep.
+func Env(ep string) map[string]string {
+	return map[string]string{
+		"AWS_ACCESS_KEY_ID":           "test",
+		"AWS_SECRET_ACCESS_KEY":       "test",
+		"AWS_REGION":                  Region,
+		"AWS_ENDPOINT_URL":            ep,
+		"AWS_EC2_METADATA_DISABLED":   "true",
+		"AWS_CONFIG_FILE":             os.DevNull,
+		"AWS_SHARED_CREDENTIALS_FILE": os.DevNull,
+	}
+}
+
+// Endpoint returns the local AWS endpoint of this test binary.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	if endpoint == "" {
+		t.Fatal("localaws: no local AWS: call localaws.Wrap(m) in TestMain")
+	}
+	return endpoint
+}
+
+// Config returns an SDK configuration for the local AWS.
+func Config(t testing.TB) aws.Config {
+	t.Helper()
+	ep := Endpoint(t)
+	cfg, err := config.LoadDefaultConfig(context.Background(),
+		config.WithRegion(Region),
+		config.WithBaseEndpoint(ep),
+		config.WithCredentialsProvider(aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "test", SecretAccessKey: "test"}, nil
+		})),
+	)
+	if err != nil {
+		t.Fatalf("localaws: config: %v", err)
+	}
+	return cfg
+}
+
+// UniqueName returns base with a random suffix, so tests sharing one server
+// never see each other's queues.
+func UniqueName(base string) string {
+	var b [4]byte
+	rand.Read(b[:])
+	return base + "-" + hex.EncodeToString(b[:])
+}
+
+// Start returns the endpoint of a local AWS and a function that stops it:
+// MFDLQ_TEST_ENDPOINT when set (stop does nothing), else a moto_server of
+// our own on a free loopback port.
+func Start() (string, func(), error) {
+	if ep := os.Getenv(EnvEndpoint); ep != "" {
+		if err := waitReady(ep, 10*time.Second); err != nil {
+			return "", nil, fmt.Errorf("%s=%s does not answer: %w", EnvEndpoint, ep, err)
+		}
+		return ep, func() {}, nil
+	}
+	bin, err := exec.LookPath("moto_server")
+	if err != nil {
+		return "", nil, fmt.Errorf("moto_server not found: pip install 'moto[server]==%s' or set %s", MotoVersion, EnvEndpoint)
+	}
+	port, err := freePort()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	cmd.Stdout, cmd.Stderr = nil, nil
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("start moto_server: %w", err)
+	}
+	ep := fmt.Sprintf("http://127.0.0.1:%d", port)
+	stop := func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		cmd.Wait()
+	}
+	if err := waitReady(ep, 30*time.Second); err != nil {
+		stop()
+		return "", nil, fmt.Errorf("moto_server on %s: %w", ep, err)
+	}
+	return ep, stop, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// waitReady polls moto's own API until it answers.
+func waitReady(ep string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	client := &http.Client{Timeout: time.Second}
+	for time.Now().Before(deadline) {
+		resp, err := client.Get(strings.TrimSuffix(ep, "/") + "/moto-api/")
+		if err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("not ready after " + limit.String())
+}

@@ -1,0 +1,231 @@
+// Package runbook is the incident workspace: a directory that every runbook
+// step appends one event to (events.jsonl) and writes its artifact into.
+// Later steps and the report read from it, never from another step's memory.
+//
+// The directory holds raw message bodies, which are personal data: it is
+// created 0700 and every file in it 0600.
+package runbook
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// File names inside an incident directory.
+const (
+	EventsFile  = "events.jsonl"
+	SamplesFile = "samples.jsonl"
+)
+
+const (
+	dirMode  = 0o700
+	fileMode = 0o600
+)
+
+// Event is one line of events.jsonl: what one step did, with its figures.
+// Earlier events are never rewritten; a step run twice appends twice and the
+// latest one counts.
+type Event struct {
+	Step     string         `json:"step"`
+	Time     time.Time      `json:"time"`
+	Queue    string         `json:"queue,omitempty"`
+	QueueURL string         `json:"queue_url,omitempty"`
+	Account  string         `json:"account,omitempty"`
+	Region   string         `json:"region,omitempty"`
+	Command  []string       `json:"command,omitempty"`
+	Inputs   map[string]any `json:"inputs,omitempty"`
+	Figures  map[string]any `json:"figures,omitempty"`
+	Verdict  string         `json:"verdict,omitempty"`
+	Artifact string         `json:"artifact,omitempty"`
+}
+
+// Workspace is an open incident directory.
+type Workspace struct {
+	Dir string
+}
+
+// Open creates dir (0700) if needed and returns its workspace. An existing
+// directory readable by others is tightened to 0700: it holds message bodies.
+func Open(dir string) (*Workspace, error) {
+	if dir == "" {
+		return nil, errors.New("incident directory is empty: pass --incident DIR")
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return nil, fmt.Errorf("create incident directory: %w", err)
+	}
+	if err := os.Chmod(dir, dirMode); err != nil {
+		return nil, fmt.Errorf("restrict incident directory: %w", err)
+	}
+	return &Workspace{Dir: dir}, nil
+}
+
+// Existing returns the workspace at dir without creating anything; it fails
+// when dir does not exist.
+func Existing(dir string) (*Workspace, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("incident directory %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("incident directory %s is not a directory", dir)
+	}
+	return &Workspace{Dir: dir}, nil
+}
+
+// Path returns the path of an artifact inside the workspace.
+func (w *Workspace) Path(name string) string { return filepath.Join(w.Dir, name) }
+
+// Has tells whether an artifact exists.
+func (w *Workspace) Has(name string) bool {
+	_, err := os.Stat(w.Path(name))
+	return err == nil
+}
+
+// Append adds one event to events.jsonl. The line is written with a single
+// write on an O_APPEND file and synced, so a crash leaves either the whole
+// event or none of it.
+func (w *Workspace) Append(ev Event) error {
+	if ev.Time.IsZero() {
+		ev.Time = time.Now().UTC()
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("encode %s event: %w", ev.Step, err)
+	}
+	f, err := os.OpenFile(w.Path(EventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, fileMode)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", EventsFile, err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", EventsFile, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", EventsFile, err)
+	}
+	return f.Close()
+}
+
+// Events returns every event in the order they were appended. A torn last
+// line (a crash mid-write on a filesystem without atomic appends) is skipped.
+func (w *Workspace) Events() ([]Event, error) {
+	f, err := os.Open(w.Path(EventsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return []Event{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	events := []Event{}
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var ev Event
+		if err := json.Unmarshal(line, &ev); err != nil {
+			continue
+		}
+		events = append(events, ev)
+	}
+	return events, sc.Err()
+}
+
+// Latest returns the most recent event of a step; ok is false when the step
+// has not run in this incident.
+func (w *Workspace) Latest(step string) (ev Event, ok bool, err error) {
+	events, err := w.Events()
+	if err != nil {
+		return Event{}, false, err
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Step == step {
+			return events[i], true, nil
+		}
+	}
+	return Event{}, false, nil
+}
+
+// WriteFile writes an artifact atomically (temporary file, sync, rename), 0600.
+func (w *Workspace) WriteFile(name string, data []byte) error {
+	return w.WriteWith(name, func(wr io.Writer) error {
+		_, err := wr.Write(data)
+		return err
+	})
+}
+
+// WriteJSON writes v as indented JSON into an artifact.
+func (w *Workspace) WriteJSON(name string, v any) error {
+	return w.WriteWith(name, func(wr io.Writer) error {
+		enc := json.NewEncoder(wr)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	})
+}
+
+// WriteWith streams an artifact through fill, atomically and 0600.
+func (w *Workspace) WriteWith(name string, fill func(io.Writer) error) error {
+	return WriteFileAtomic(w.Path(name), fill)
+}
+
+// ReadJSON decodes an artifact into v. It returns an error wrapping
+// os.ErrNotExist when the artifact is absent.
+func (w *Workspace) ReadJSON(name string, v any) error {
+	b, err := os.ReadFile(w.Path(name))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// OpenAppend opens an append-only artifact (a journal), 0600.
+func (w *Workspace) OpenAppend(name string) (*os.File, error) {
+	return os.OpenFile(w.Path(name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, fileMode)
+}
+
+// WriteFileAtomic writes path through fill into a temporary file beside it,
+// 0600, synced, then renamed over path, so readers never see half a file.
+func WriteFileAtomic(path string, fill func(io.Writer) error) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(fileMode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	bw := bufio.NewWriter(tmp)
+	if err := fill(bw); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return os.Rename(tmp.Name(), path)
+}

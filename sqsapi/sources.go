@@ -1,0 +1,93 @@
+package sqsapi
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+)
+
+// SourceQueues returns the queues whose redrive policy points at dlq, sorted
+// by name. It asks ListDeadLetterSourceQueues first; when that is denied or
+// not implemented it scans ListQueues for a RedrivePolicy naming dlq's ARN.
+func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
+	urls, err := listSourceURLs(ctx, c, dlq)
+	if err != nil {
+		if !IsUnsupportedOrDenied(err) {
+			return nil, fmt.Errorf("find source queues of %s: %w", dlq.Name, err)
+		}
+		return scanForSources(ctx, c, dlq)
+	}
+	var out []*Queue
+	for _, u := range urls {
+		r, err := parseURL(u)
+		if err != nil {
+			continue
+		}
+		q := &Queue{Name: r.name, URL: u, Region: dlq.Region}
+		if err := Refresh(ctx, c, q); err != nil {
+			if isQueueMissing(err) {
+				continue // deleted between the two calls
+			}
+			return nil, fmt.Errorf("source queue %s: %w", q.Name, err)
+		}
+		out = append(out, q)
+	}
+	sortQueues(out)
+	return out, nil
+}
+
+func listSourceURLs(ctx context.Context, c Client, dlq *Queue) ([]string, error) {
+	var urls []string
+	in := &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(dlq.URL), MaxResults: aws.Int32(1000)}
+	for {
+		out, err := c.ListDeadLetterSourceQueues(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		urls = append(urls, out.QueueUrls...)
+		if aws.ToString(out.NextToken) == "" {
+			return urls, nil
+		}
+		in.NextToken = out.NextToken
+	}
+}
+
+func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
+	var out []*Queue
+	in := &sqs.ListQueuesInput{MaxResults: aws.Int32(1000)}
+	for {
+		page, err := c.ListQueues(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("find source queues of %s: list queues: %w", dlq.Name, err)
+		}
+		for _, u := range page.QueueUrls {
+			r, err := parseURL(u)
+			if err != nil || u == dlq.URL {
+				continue
+			}
+			q := &Queue{Name: r.name, URL: u, Region: dlq.Region}
+			if err := Refresh(ctx, c, q); err != nil {
+				if isQueueMissing(err) {
+					continue
+				}
+				return nil, fmt.Errorf("source queue %s: %w", q.Name, err)
+			}
+			if q.RedrivePolicy != nil && q.RedrivePolicy.DeadLetterTargetArn == dlq.ARN {
+				out = append(out, q)
+			}
+		}
+		if aws.ToString(page.NextToken) == "" {
+			break
+		}
+		in.NextToken = page.NextToken
+	}
+	sortQueues(out)
+	return out, nil
+}
+
+func sortQueues(qs []*Queue) {
+	sort.Slice(qs, func(i, j int) bool { return qs[i].Name < qs[j].Name })
+}
