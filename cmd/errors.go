@@ -27,7 +27,7 @@ Exit status:
   0    ok
   1    unexpected failure
   2    usage or bad input (nothing was changed)
-  3    a check did not pass, or mfdlq refused for safety
+  3    a check did not pass, mfdlq refused for safety, or a change was not confirmed
   4    credentials or permission
   5    queue not found
   130  interrupted`
