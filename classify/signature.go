@@ -1,0 +1,229 @@
+package classify
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// maxSignature bounds a signature's length in bytes: the head of an error
+// names its kind; the rest is usually a payload dump.
+const maxSignature = 200
+
+// Signature returns the error signature of an error text: its exception type
+// and message with the parts that vary from message to message replaced by
+// placeholders — numbers (<n>), UUIDs (<uuid>), hex ids (<hex>), mixed ids
+// (<id>), timestamps (<time>) and e-mail addresses (<email>). Prefixes stay:
+// "SkuNotFound: SKU-9123" and "SkuNotFound: SKU-9555" are both
+// "SkuNotFound: SKU-<n>", and "UnsupportedVersionError: version 2" is
+// "UnsupportedVersionError: version <n>".
+//
+// Of a multi-line text only the exception line counts: the first line, or
+// for a Python traceback the last unindented one. A Lambda error document
+// ({"errorType": …, "errorMessage": …}) becomes "errorType: errorMessage".
+func Signature(text string) string {
+	line := headline(text)
+	var b strings.Builder
+	b.Grow(len(line))
+	space := false
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			space = true
+			i++
+			continue
+		case space && b.Len() > 0:
+			b.WriteByte(' ')
+		}
+		space = false
+		if !isWordByte(c) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		end := tokenEnd(line, i)
+		writeToken(&b, line[i:end])
+		i = end
+	}
+	s := b.String()
+	if len(s) > maxSignature {
+		s = strings.ToValidUTF8(s[:maxSignature], "")
+	}
+	return s
+}
+
+// headline picks the line of text that names the error.
+func headline(text string) string {
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, "{") {
+		var doc struct {
+			Type    string `json:"errorType"`
+			Message string `json:"errorMessage"`
+		}
+		if json.Unmarshal([]byte(text), &doc) == nil && doc.Type != "" {
+			text = strings.TrimSpace(doc.Type + ": " + doc.Message)
+		}
+	}
+	first, rest, multi := strings.Cut(text, "\n")
+	if !multi {
+		return text
+	}
+	if !strings.HasPrefix(first, "Traceback (most recent call last)") {
+		return strings.TrimSpace(first)
+	}
+	// A Python traceback names the exception on its last unindented line.
+	lines := strings.Split(rest, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimRight(lines[i], " \t\r")
+		if l != "" && l[0] != ' ' && l[0] != '\t' {
+			return l
+		}
+	}
+	return strings.TrimSpace(first)
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// isJoiner tells the bytes that join the parts of one token ("SKU-9123",
+// "12.50", "2024-03-10T22:04:00Z", "a@b.example") when a word byte follows.
+func isJoiner(c byte) bool {
+	return c == '-' || c == '_' || c == '.' || c == ':' || c == '/' || c == '+' || c == '@'
+}
+
+// tokenEnd returns the end of the token starting at i.
+func tokenEnd(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case isWordByte(s[i]):
+			i++
+		case isJoiner(s[i]) && i+1 < len(s) && isWordByte(s[i+1]):
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// writeToken writes tok, or its placeholder, to b.
+func writeToken(b *strings.Builder, tok string) {
+	switch {
+	case strings.IndexByte(tok, '@') > 0:
+		b.WriteString("<email>")
+		return
+	case isUUID(tok):
+		b.WriteString("<uuid>")
+		return
+	case isTimestamp(tok):
+		b.WriteString("<time>")
+		return
+	case isNumber(tok):
+		b.WriteString("<n>")
+		return
+	}
+	// Each part between joiners is judged alone, so the stable prefix of an
+	// id stays: "ord-000123" → "ord-<n>".
+	start := 0
+	for i := 0; i <= len(tok); i++ {
+		if i < len(tok) && !isJoiner(tok[i]) {
+			continue
+		}
+		b.WriteString(segment(tok[start:i]))
+		if i < len(tok) {
+			b.WriteByte(tok[i])
+		}
+		start = i + 1
+	}
+}
+
+// segment returns a placeholder for a part of a token that varies, or the
+// part itself. A mixed part is an id when it holds three or more digits, so
+// names such as Base64DecodeError, S3Exception or v2 stay as they are.
+func segment(p string) string {
+	digits, letters, hex := 0, 0, true
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
+			letters++
+		default:
+			letters++
+			hex = false
+		}
+	}
+	switch {
+	case digits == 0:
+		return p
+	case letters == 0:
+		return "<n>"
+	case len(p) > 2 && (p[:2] == "0x" || p[:2] == "0X"):
+		return "<hex>"
+	case hex && len(p) >= 8:
+		return "<hex>"
+	case digits >= 3:
+		return "<id>"
+	}
+	return p
+}
+
+// isNumber tells a plain or decimal number ("42", "12.50", "1,5" is two).
+func isNumber(tok string) bool {
+	dot := false
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && i > 0:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return tok != ""
+}
+
+// isUUID tells the 8-4-4-4-12 hex form.
+func isUUID(tok string) bool {
+	if len(tok) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		c := tok[i]
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+			continue
+		}
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// isTimestamp tells dates and times: a token that starts with a digit,
+// holds only digits, joiners and the letters T and Z, and has a date's
+// dashes or a time's colons.
+func isTimestamp(tok string) bool {
+	if tok == "" || tok[0] < '0' || tok[0] > '9' {
+		return false
+	}
+	dashes, colons := 0, 0
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case c >= '0' && c <= '9', c == 'T', c == 'Z', c == '.', c == '+':
+		case c == '-':
+			dashes++
+		case c == ':':
+			colons++
+		default:
+			return false
+		}
+	}
+	return dashes >= 2 || colons >= 1
+}
