@@ -64,7 +64,7 @@ Examples:
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
 	f.IntVar(&opts.Max, "max", 10, "distinct messages to collect (1-10000)")
-	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (0-300)")
+	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (1-300)")
 	f.IntVar(&opts.Wait, "wait", 2, "long-poll seconds per receive (1-20)")
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
@@ -77,8 +77,10 @@ func (o *inspectOptions) validate() error {
 		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
 	case o.Max < 1 || o.Max > 10000:
 		return usageErrorf("--max must be between 1 and 10000, got %d", o.Max)
-	case o.Visibility < 0 || o.Visibility > 300:
-		return usageErrorf("--visibility must be between 0 and 300 seconds, got %d", o.Visibility)
+	case o.Visibility < 1 || o.Visibility > 300:
+		// 0 cannot be sent: the SDK omits a zero VisibilityTimeout, and SQS
+		// then hides the message for the queue's default (30 s or more).
+		return usageErrorf("--visibility must be between 1 and 300 seconds, got %d", o.Visibility)
 	case o.Wait < 1 || o.Wait > 20:
 		return usageErrorf("--wait must be between 1 and 20 seconds, got %d", o.Wait)
 	}

@@ -16,7 +16,9 @@ type PeekOptions struct {
 	// Max is how many distinct messages to collect.
 	Max int
 	// Visibility is the VisibilityTimeout (seconds) of each receive: how long
-	// the peeked messages stay hidden from consumers. inspect uses 5.
+	// the peeked messages stay hidden from consumers. inspect uses 5. It must
+	// be at least 1: the SDK omits a zero VisibilityTimeout, and SQS then
+	// applies the queue's default, hiding the messages for 30 s or more.
 	Visibility int32
 	// Wait is the long-poll WaitTimeSeconds of each receive (1-20).
 	Wait int32
@@ -41,6 +43,9 @@ type PeekResult struct {
 func Peek(ctx context.Context, c Client, q *Queue, opts PeekOptions) (PeekResult, error) {
 	if opts.Max <= 0 {
 		return PeekResult{}, fmt.Errorf("peek: max must be > 0")
+	}
+	if opts.Visibility < 1 {
+		return PeekResult{}, fmt.Errorf("peek: visibility must be at least 1 second (0 would mean the queue's default)")
 	}
 	if opts.QuietRounds <= 0 {
 		opts.QuietRounds = 2

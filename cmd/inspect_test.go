@@ -1,0 +1,160 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+)
+
+// testDeps returns production Deps over buffers, with a fixed clock.
+func testDeps(t *testing.T, tty bool) (*Deps, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, OutTTY: tty, ErrTTY: tty, Color: tty}
+	d := NewDeps(io, nil)
+	d.Now = func() time.Time { return time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC) }
+	d.Global.Output = "table"
+	d.Global.Incident = t.TempDir()
+	return d, &out, &errOut
+}
+
+func TestInspectFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    inspectOptions
+		wantErr string
+	}{
+		{args: []string{"--queue", "orders-dlq"}, want: inspectOptions{Queue: "orders-dlq", Max: 10, Visibility: 5, Wait: 2}},
+		{args: []string{"--queue", "q", "--max", "25", "--out", "s.jsonl", "--force"}, want: inspectOptions{Queue: "q", Max: 25, Visibility: 5, Wait: 2, Out: "s.jsonl", Force: true}},
+		{args: []string{}, wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: []string{"--queue", "q", "--max", "0"}, wantErr: "--max must be between 1 and 10000, got 0"},
+		{args: []string{"--queue", "q", "--visibility", "301"}, wantErr: "--visibility must be between 1 and 300 seconds, got 301"},
+		{args: []string{"--queue", "q", "--visibility", "0"}, wantErr: "--visibility must be between 1 and 300 seconds, got 0"},
+		{args: []string{"--queue", "q", "--wait", "0"}, wantErr: "--wait must be between 1 and 20 seconds, got 0"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			var got *inspectOptions
+			c := newInspectCmd(d, func(o *inspectOptions) error { got = o; return nil })
+			c.SetArgs(tc.args)
+			c.SetOut(&bytes.Buffer{})
+			c.SetErr(&bytes.Buffer{})
+			err := c.Execute()
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr || exitCode(err, false) != ExitUsage {
+					t.Fatalf("err = %v (exit %d); want %q (exit 2)", err, exitCode(err, false), tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(inspectOptions{})); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func seedDLQ(t *testing.T, n int) string {
+	t.Helper()
+	seed := localaws.NewSeeder(localaws.Config(t))
+	dlq := localaws.UniqueName("orders-dlq")
+	_, url, err := seed.CreatePair(context.Background(), localaws.UniqueName("orders"), dlq, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bodies []string
+	for i := range n {
+		bodies = append(bodies, fmt.Sprintf(`{"order_id":"o-%d","version":2}`, i))
+	}
+	if err := seed.Send(context.Background(), url, bodies, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dlq
+}
+
+func TestInspectShapes(t *testing.T) {
+	tests := []struct {
+		name   string
+		tty    bool
+		output string
+		check  func(t *testing.T, out string)
+	}{
+		{"piped table is TSV without escape codes", false, "table", func(t *testing.T, out string) {
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if len(lines) != 4 || lines[0] != "MESSAGE ID\tSENT\tRECEIVES\tSIZE\tVERSION\tBODY" {
+				t.Fatalf("got %q", out)
+			}
+			if strings.Contains(out, "\x1b[") {
+				t.Error("escape codes in piped output")
+			}
+			for _, l := range lines[1:] {
+				if f := strings.Split(l, "\t"); len(f) != 6 || f[4] != "version=2" {
+					t.Errorf("row %q", l)
+				}
+			}
+		}},
+		{"terminal table is drawn", true, "table", func(t *testing.T, out string) {
+			if !strings.Contains(out, "╭") || !strings.Contains(out, "MESSAGE ID") || strings.Count(out, "version=2") != 3 {
+				t.Errorf("got %q", out)
+			}
+		}},
+		{"json is an array with snake_case keys", false, "json", func(t *testing.T, out string) {
+			var rows []map[string]any
+			if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
+				t.Fatalf("rows = %v, %v", rows, err)
+			}
+			for _, k := range []string{"message_id", "sent_time", "receive_count", "size", "version", "body", "attributes", "message_attributes"} {
+				if _, ok := rows[0][k]; !ok {
+					t.Errorf("no %q in %v", k, rows[0])
+				}
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dlq := seedDLQ(t, 3)
+			d, out, errOut := testDeps(t, tc.tty)
+			d.Global.Output = tc.output
+			err := runInspect(context.Background(), &inspectOptions{deps: d, Queue: dlq, Max: 3, Visibility: 1, Wait: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, out.String())
+			if !strings.Contains(errOut.String(), "account 123456789012 · region us-east-1 · queue "+dlq) {
+				t.Errorf("stderr does not name the target: %q", errOut.String())
+			}
+			st, err := os.Stat(d.Global.Incident + "/samples.jsonl")
+			if err != nil || st.Mode().Perm() != 0o600 {
+				t.Errorf("samples.jsonl: %v %v; want 0600", st, err)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	d, _, errOut := testDeps(t, false)
+	code := run(context.Background(), d, []string{"inspect", "--queue", localaws.UniqueName("nope"), "--incident", t.TempDir()})
+	if code != ExitNotFound {
+		t.Errorf("missing queue: exit %d; want 5 (%s)", code, errOut)
+	}
+	if n := strings.Count(errOut.String(), "mfdlq: "); n != 1 {
+		t.Errorf("error printed %d times: %q", n, errOut)
+	}
+	d, _, _ = testDeps(t, false)
+	if code := run(context.Background(), d, []string{"inspect", "--bogus"}); code != ExitUsage {
+		t.Errorf("unknown flag: exit %d; want 2", code)
+	}
+}
