@@ -1,0 +1,101 @@
+package logsearch
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+)
+
+// filterHits scans each group for each target with FilterLogEvents and the
+// quoted MessageId as the filter pattern (an exact phrase: the dashes of a
+// MessageId would otherwise split it into terms), over the target's own
+// window, following NextToken until the window is done or maxHits lines
+// named the message.
+func filterHits(ctx context.Context, c Client, targets []Target, groups []string) (map[string][]hit, error) {
+	hits := map[string][]hit{}
+	for _, t := range targets {
+		for _, g := range groups {
+			found, err := filterGroup(ctx, c, g, t, maxHits-len(hits[t.MessageID]))
+			if err != nil {
+				return nil, err
+			}
+			hits[t.MessageID] = append(hits[t.MessageID], found...)
+		}
+	}
+	return hits, nil
+}
+
+func filterGroup(ctx context.Context, c Client, group string, t Target, limit int) ([]hit, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	in := &cloudwatchlogs.FilterLogEventsInput{
+		LogGroupName:  aws.String(group),
+		FilterPattern: aws.String(strconv.Quote(t.MessageID)),
+		StartTime:     aws.Int64(t.Window.From.UnixMilli()),
+		EndTime:       aws.Int64(t.Window.To.UnixMilli()),
+	}
+	var found []hit
+	p := cloudwatchlogs.NewFilterLogEventsPaginator(c, in)
+	for p.HasMorePages() && len(found) < limit {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return found, fmt.Errorf("search log group %s for %s: %w", group, t.MessageID, err)
+		}
+		for _, ev := range out.Events {
+			if len(found) == limit {
+				break
+			}
+			found = append(found, hit{
+				group: group, stream: aws.ToString(ev.LogStreamName),
+				time: time.UnixMilli(aws.ToInt64(ev.Timestamp)).UTC(), message: aws.ToString(ev.Message),
+			})
+		}
+	}
+	return found, nil
+}
+
+// sameMillisecond is how many events sharing the hit's timestamp may come
+// before it in its stream: a stack trace logged line by line often shares
+// one millisecond.
+const sameMillisecond = 50
+
+// contextLines returns the hit's event and up to after events that follow
+// it in the same stream, read with GetLogEvents from the hit's timestamp.
+func contextLines(ctx context.Context, c Client, h hit, after int) ([]string, error) {
+	if after <= 0 || h.stream == "" {
+		return []string{h.message}, nil
+	}
+	out, err := c.GetLogEvents(ctx, &cloudwatchlogs.GetLogEventsInput{
+		LogGroupName:  aws.String(h.group),
+		LogStreamName: aws.String(h.stream),
+		StartTime:     aws.Int64(h.time.UnixMilli()),
+		StartFromHead: aws.Bool(true),
+		Limit:         aws.Int32(int32(after + sameMillisecond)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read log stream %s/%s: %w", h.group, h.stream, err)
+	}
+	start := -1
+	for i, ev := range out.Events {
+		if aws.ToString(ev.Message) == h.message && aws.ToInt64(ev.Timestamp) == h.time.UnixMilli() {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return []string{h.message}, nil
+	}
+	lines := []string{h.message}
+	for _, ev := range out.Events[start+1:] {
+		if len(lines) > after {
+			break
+		}
+		lines = append(lines, aws.ToString(ev.Message))
+	}
+	return lines, nil
+}

@@ -1,0 +1,72 @@
+package logsearch
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestException(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"python traceback ends with it", []string{
+			"ERROR processing message 0b7e-41: bad payload",
+			"Traceback (most recent call last):",
+			`  File "/var/task/handler.py", line 12, in handle`,
+			`    raise UnsupportedVersionError(f"version {v}")`,
+			"UnsupportedVersionError: version 2",
+		}, "UnsupportedVersionError: version 2"},
+		{"lambda python one event", []string{
+			"[ERROR]\t2024-03-10T22:04:00.123Z\treq-1\tKeyError: 'sku'\nTraceback (most recent call last):\n  File \"/var/task/app.py\", line 3, in handler\n    raise KeyError(\"sku\")",
+		}, "KeyError: 'sku'"},
+		{"java root cause", []string{
+			"processing abc",
+			"java.lang.IllegalStateException: order 42 closed",
+			"\tat com.shop.ErrorHandler.handle(ErrorHandler.java:118)",
+			"Caused by: java.io.IOException: disk full",
+			"\t... 12 more",
+		}, "java.io.IOException: disk full"},
+		{"label before the error", []string{"Handler: KeyError: 'x'"}, "KeyError: 'x'"},
+		{"go panic", []string{"msg 1", "panic: runtime error: index out of range [3] with length 2", "goroutine 1 [running]:"}, "panic: runtime error: index out of range [3] with length 2"},
+		{"lambda error document", []string{`{"errorType":"PaymentGatewayTimeout","errorMessage":"no answer in 3000 ms","stackTrace":[]}`}, "PaymentGatewayTimeout: no answer in 3000 ms"},
+		{"structured logger", []string{`{"level":"error","msg":"failed","error":"SkuNotFound: SKU-9123"}`}, "SkuNotFound: SKU-9123"},
+		{"camel case when nothing else", []string{"SkuNotFound: SKU-9123"}, "SkuNotFound: SKU-9123"},
+		{"node error", []string{"Error: connect ECONNREFUSED 10.0.0.1:5432", "    at TCPConnectWrap.afterConnect (node:net:1555:16)"}, "Error: connect ECONNREFUSED 10.0.0.1:5432"},
+		{"ids are not errors", []string{"INFO MessageId: 3f2b8c1e-9d4a-4e8b-a1c2-0123456789ab", "RequestId: abc"}, ""},
+		{"no exception", []string{"processing message 1", "done in 3 ms"}, ""},
+		{"log levels are not types", []string{"ERROR: something odd"}, ""},
+		{"strong beats a later weak", []string{"ValueError: bad", "OrderState: shipped"}, "ValueError: bad"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Exception(trimStory(tt.lines)); got != tt.want {
+				t.Errorf("Exception() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTrimStoryStopsAtNextInvocation(t *testing.T) {
+	events := []string{
+		"2024-03-10T22:04:00.123Z\treq-1\tINFO\tmessage 41 failed",
+		"Traceback (most recent call last):\n  File \"a.py\", line 1, in h\nValueError: first\n",
+		"END RequestId: req-1",
+		"START RequestId: req-2 Version: $LATEST",
+		"KeyError: 'second'",
+	}
+	got := trimStory(events)
+	want := []string{events[0], "Traceback (most recent call last):", `  File "a.py", line 1, in h`, "ValueError: first"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("trimStory (-want +got):\n%s", diff)
+	}
+	if e := Exception(got); e != "ValueError: first" {
+		t.Errorf("Exception = %q: the next invocation's error leaked in", e)
+	}
+	if strings.Contains(strings.Join(got, "\n"), "second") {
+		t.Error("lines of the next invocation kept")
+	}
+}

@@ -1,0 +1,163 @@
+package logsearch
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxFileLine bounds one line of a log export: a CloudWatch event is at most
+// 256 KiB, and JSON escaping can double it.
+const maxFileLine = 1 << 20
+
+// fileStory is a hit in a file and the lines collected after it so far.
+type fileStory struct {
+	hit   hit
+	lines []string
+}
+
+// SearchFile looks for each target's story in a local log export: JSON Lines
+// with "timestamp" and "message" fields (also "@timestamp"/"@message", and the
+// stream as "logStreamName", "log_stream" or "stream"), or plain text lines.
+// Context lines come from the same stream (the whole file when lines name
+// none). The export is the team's own choice of time, so the targets'
+// windows are recorded but not applied. It reads the file once, holding only
+// the last few stories of each message.
+func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, error) {
+	rep := newReport(MethodFile, nil, targets)
+	rep.LogFile = name
+	kept := map[string][]*fileStory{}
+	matches := map[string]int{}
+	var open []*fileStory
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxFileLine)
+	for n := 1; sc.Scan(); n++ {
+		ev, ok := parseFileLine(sc.Text())
+		if !ok {
+			continue
+		}
+		open = feed(open, ev, after)
+		for _, t := range targets {
+			if !strings.Contains(ev.message, t.MessageID) {
+				continue
+			}
+			matches[t.MessageID]++
+			s := &fileStory{hit: ev, lines: []string{ev.message}}
+			kept[t.MessageID] = append(kept[t.MessageID], s)
+			if len(kept[t.MessageID]) > maxStories {
+				kept[t.MessageID] = kept[t.MessageID][1:]
+			}
+			if after > 0 {
+				open = append(open, s)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return rep, fmt.Errorf("read %s: %w", name, err)
+	}
+	for i, t := range targets {
+		hits := make([]hit, len(kept[t.MessageID]))
+		for j, s := range kept[t.MessageID] {
+			hits[j] = s.hit
+			hits[j].lines = s.lines
+		}
+		fetch := func(h hit) ([]string, error) { return h.lines, nil }
+		rec, _ := story(hits, matches[t.MessageID], fetch)
+		rep.set(i, rec)
+	}
+	return rep, nil
+}
+
+// feed adds ev to the open stories of its stream and returns those still
+// collecting.
+func feed(open []*fileStory, ev hit, after int) []*fileStory {
+	kept := open[:0]
+	for _, s := range open {
+		if s.hit.stream == ev.stream && s.hit.group == ev.group {
+			s.lines = append(s.lines, ev.message)
+		}
+		if len(s.lines) <= after {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+// fileLine is the JSON shape of one exported log event.
+type fileLine struct {
+	Timestamp  json.RawMessage `json:"timestamp"`
+	ATimestamp json.RawMessage `json:"@timestamp"`
+	Message    *string         `json:"message"`
+	AMessage   *string         `json:"@message"`
+	Stream     string          `json:"logStreamName"`
+	Stream2    string          `json:"log_stream"`
+	Stream3    string          `json:"stream"`
+	Group      string          `json:"logGroupName"`
+	Group2     string          `json:"log_group"`
+}
+
+// parseFileLine reads one line of an export; ok is false for a blank line.
+func parseFileLine(line string) (hit, bool) {
+	if strings.TrimSpace(line) == "" {
+		return hit{}, false
+	}
+	var fl fileLine
+	if strings.HasPrefix(strings.TrimSpace(line), "{") && json.Unmarshal([]byte(line), &fl) == nil {
+		msg := fl.Message
+		if msg == nil {
+			msg = fl.AMessage
+		}
+		if msg != nil {
+			ts := fl.Timestamp
+			if ts == nil {
+				ts = fl.ATimestamp
+			}
+			return hit{
+				group: first(fl.Group, fl.Group2), stream: first(fl.Stream, fl.Stream2, fl.Stream3),
+				time: parseFileTime(ts), message: *msg,
+			}, true
+		}
+	}
+	return hit{message: line}, true
+}
+
+func first(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// parseFileTime reads a timestamp given as epoch milliseconds (or seconds,
+// when too small to be milliseconds) or as text (RFC 3339, or Insights'
+// "2006-01-02 15:04:05.000"); the zero time when it is none of these.
+func parseFileTime(raw json.RawMessage) time.Time {
+	if len(raw) == 0 {
+		return time.Time{}
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		if f, err := strconv.ParseFloat(n.String(), 64); err == nil {
+			if f < 1e11 {
+				return time.UnixMilli(int64(math.Round(f * 1000))).UTC()
+			}
+			return time.UnixMilli(int64(f)).UTC()
+		}
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.000", "2006-01-02 15:04:05"} {
+			if t, err := time.Parse(layout, s); err == nil {
+				return t.UTC()
+			}
+		}
+	}
+	return time.Time{}
+}

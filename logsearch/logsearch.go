@@ -1,0 +1,243 @@
+// Package logsearch finds a message's story in its consumer's logs: the log
+// line that names its MessageId, the lines that follow it in the same stream
+// (where the exception and stack trace usually are), the exception, and its
+// error signature (classify.Signature). It searches CloudWatch Logs — with
+// FilterLogEvents for a few messages and one Logs Insights query for many —
+// or a local export of the logs.
+package logsearch
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+
+	"github.com/mfdlq/mfdlq/classify"
+)
+
+// Client is every CloudWatch Logs call logsearch makes, with the SDK's own
+// signatures so that *cloudwatchlogs.Client satisfies it as is.
+type Client interface {
+	FilterLogEvents(ctx context.Context, in *cloudwatchlogs.FilterLogEventsInput, optFns ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.FilterLogEventsOutput, error)
+	GetLogEvents(ctx context.Context, in *cloudwatchlogs.GetLogEventsInput, optFns ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.GetLogEventsOutput, error)
+	StartQuery(ctx context.Context, in *cloudwatchlogs.StartQueryInput, optFns ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.StartQueryOutput, error)
+	GetQueryResults(ctx context.Context, in *cloudwatchlogs.GetQueryResultsInput, optFns ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.GetQueryResultsOutput, error)
+	StopQuery(ctx context.Context, in *cloudwatchlogs.StopQueryInput, optFns ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.StopQueryOutput, error)
+}
+
+var _ Client = (*cloudwatchlogs.Client)(nil)
+
+// Artifact is the file name of the search's result in the incident directory.
+const Artifact = "logs.json"
+
+// Method is how the logs were searched.
+type Method string
+
+// The search methods. MethodAuto picks FilterLogEvents for up to FewIDs
+// messages and one Insights query above that.
+const (
+	MethodAuto     Method = "auto"
+	MethodFilter   Method = "filter"
+	MethodInsights Method = "insights"
+	MethodFile     Method = "file"
+)
+
+// FewIDs is the most messages searched with one FilterLogEvents scan each;
+// above it one Logs Insights query over all of them is cheaper.
+const FewIDs = 5
+
+// MaxInsightsGroups is the most log groups one Insights query may name.
+const MaxInsightsGroups = 50
+
+// TimeLayout is how times are written in logs.json: RFC 3339, UTC, with
+// milliseconds (CloudWatch's resolution).
+const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// Window is a time range searched, both ends included.
+type Window struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+}
+
+// Target is one message to look for and the window its story should be in.
+type Target struct {
+	MessageID string
+	Window    Window
+}
+
+// Record is what was found for one message: one entry of logs.json's
+// messages. A message with no line in its window has Found false and empty
+// location fields; classify reads Signature.
+type Record struct {
+	MessageID string   `json:"message_id"`
+	Found     bool     `json:"found"`
+	LogGroup  string   `json:"log_group"`
+	LogStream string   `json:"log_stream"`
+	Timestamp string   `json:"timestamp"`
+	Lines     []string `json:"lines"`
+	Exception string   `json:"exception"`
+	Signature string   `json:"signature"`
+	// Matches counts the log lines that named the message; Lines tell the
+	// story of the latest one that led to an exception.
+	Matches int    `json:"matches"`
+	Window  Window `json:"window"`
+}
+
+// Report is logs.json: every message searched, and where and how.
+type Report struct {
+	Method   Method   `json:"method"`
+	Groups   []string `json:"groups"`
+	LogFile  string   `json:"log_file,omitempty"`
+	Window   Window   `json:"window"`
+	Searched int      `json:"searched"`
+	Found    int      `json:"found"`
+	Messages []Record `json:"messages"`
+}
+
+// NotFound returns the IDs that had no line.
+func (r *Report) NotFound() []string {
+	ids := []string{}
+	for _, m := range r.Messages {
+		if !m.Found {
+			ids = append(ids, m.MessageID)
+		}
+	}
+	return ids
+}
+
+// Options bound a CloudWatch Logs search.
+type Options struct {
+	Groups []string
+	// Context is how many lines after the matching one are kept.
+	Context int
+	Method  Method
+	// Poll paces GetQueryResults; zero values take the defaults.
+	Poll Poll
+}
+
+// ErrTooManyGroups is an Insights search over more than MaxInsightsGroups.
+var ErrTooManyGroups = errors.New("an Insights query takes at most 50 log groups")
+
+// Search looks for each target's story in the log groups of opts.
+func Search(ctx context.Context, c Client, targets []Target, opts Options) (Report, error) {
+	if opts.Method == MethodAuto || opts.Method == "" {
+		opts.Method = MethodFilter
+		if len(targets) > FewIDs {
+			opts.Method = MethodInsights
+		}
+	}
+	rep := newReport(opts.Method, opts.Groups, targets)
+	var (
+		hits map[string][]hit
+		err  error
+	)
+	switch opts.Method {
+	case MethodInsights:
+		if len(opts.Groups) > MaxInsightsGroups {
+			return rep, ErrTooManyGroups
+		}
+		hits, err = insightsHits(ctx, c, targets, opts)
+	default:
+		hits, err = filterHits(ctx, c, targets, opts.Groups)
+	}
+	if err != nil {
+		return rep, err
+	}
+	fetch := func(h hit) ([]string, error) { return contextLines(ctx, c, h, opts.Context) }
+	for i, t := range targets {
+		rec, err := story(hits[t.MessageID], len(hits[t.MessageID]), fetch)
+		if err != nil {
+			return rep, err
+		}
+		rep.set(i, rec)
+	}
+	return rep, nil
+}
+
+func newReport(m Method, groups []string, targets []Target) Report {
+	rep := Report{Method: m, Groups: append([]string{}, groups...), Searched: len(targets), Messages: make([]Record, len(targets))}
+	for i, t := range targets {
+		rep.Messages[i] = Record{MessageID: t.MessageID, Lines: []string{}, Window: t.Window}
+		if i == 0 || t.Window.From.Before(rep.Window.From) {
+			rep.Window.From = t.Window.From
+		}
+		if t.Window.To.After(rep.Window.To) {
+			rep.Window.To = t.Window.To
+		}
+	}
+	return rep
+}
+
+func (r *Report) set(i int, rec Record) {
+	rec.MessageID, rec.Window = r.Messages[i].MessageID, r.Messages[i].Window
+	if rec.Lines == nil {
+		rec.Lines = []string{}
+	}
+	r.Messages[i] = rec
+	if rec.Found {
+		r.Found++
+	}
+}
+
+// hit is one log line that names a message.
+type hit struct {
+	group, stream string
+	time          time.Time
+	message       string
+	// lines are the hit's line and those after it, when already known
+	// (a local file); CloudWatch hits fetch theirs.
+	lines []string
+}
+
+// maxHits bounds the lines kept per message: a message retried many times
+// names itself on each attempt, and the story is the same.
+const maxHits = 20
+
+// maxStories is how many hits, latest first, get their context fetched while
+// looking for one followed by an exception.
+const maxStories = 3
+
+// story turns a message's hits into its record: of the latest maxStories
+// hits, the latest whose following lines hold an exception, else the latest.
+// fetch returns a hit's line and the lines after it.
+func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, error) {
+	rec := Record{Matches: matches}
+	if len(hits) == 0 {
+		return rec, nil
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].time.Before(hits[j].time) })
+	var latest Record
+	for n := 0; n < maxStories && n < len(hits); n++ {
+		h := hits[len(hits)-1-n]
+		lines, err := fetch(h)
+		if err != nil {
+			return rec, err
+		}
+		r := buildRecord(h, lines)
+		r.Matches = matches
+		if r.Exception != "" {
+			return r, nil
+		}
+		if n == 0 {
+			latest = r
+		}
+	}
+	return latest, nil
+}
+
+// buildRecord keeps the lines of one story up to where another request's
+// lines begin, and names its exception and signature.
+func buildRecord(h hit, lines []string) Record {
+	lines = trimStory(lines)
+	exc := Exception(lines)
+	r := Record{
+		Found: true, LogGroup: h.group, LogStream: h.stream,
+		Lines: lines, Exception: exc, Signature: classify.Signature(exc),
+	}
+	if !h.time.IsZero() {
+		r.Timestamp = h.time.UTC().Format(TimeLayout)
+	}
+	return r
+}
