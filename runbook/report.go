@@ -1,0 +1,195 @@
+package runbook
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/redact"
+)
+
+// ReportOptions are what the operator adds to the incident's own record.
+type ReportOptions struct {
+	Cause   string // what caused it; empty: a visible TODO
+	Change  string // what was changed; empty: the latest fix event, else a TODO
+	Warning string // what would have warned earlier; check's findings are added
+	// Operator is who ran the incident, from the environment (USER/LOGNAME).
+	Operator string
+	// Now stamps the report; injected so golden files hold.
+	Now time.Time
+	// Command is the record command itself, listed last among the commands.
+	Command []string
+	// NoRedact keeps bodies and log lines in clear.
+	NoRedact bool
+}
+
+// ReportResult says what the report left out or changed.
+type ReportResult struct {
+	// Redacted counts the values replaced, by kind; nil with NoRedact.
+	Redacted redact.Counts
+	// TODO names the record fields left for the operator to fill in.
+	TODO []string
+}
+
+// Render writes the incident report as markdown. Everything below the
+// header is redacted unless NoRedact: bodies, log lines, evidence and even
+// commands, since a --filter can quote an e-mail address as easily as a
+// body can.
+func (inc *Incident) Render(w io.Writer, o ReportOptions) (ReportResult, error) {
+	var res ReportResult
+	if !o.NoRedact {
+		inc.red = &redact.Redactor{}
+	}
+	defer func() { inc.red = nil }()
+	var body strings.Builder
+	inc.writeSummary(&body)
+	inc.writeSteps(&body)
+	inc.writeRecord(&body, o, &res)
+	text := body.String()
+	notice := "> Not redacted (--no-redact): message bodies and log lines below are as the queue and the logs hold them. Handle this report as personal data.\n"
+	if inc.red != nil {
+		text = inc.red.String(text)
+		res.Redacted = inc.red.Counts
+		notice = redactionNotice(inc.red.Counts)
+	}
+	var head strings.Builder
+	inc.writeHeader(&head, o)
+	head.WriteString(notice)
+	head.WriteString("\n")
+	_, err := io.WriteString(w, head.String()+text)
+	return res, err
+}
+
+// clean redacts s before it is shortened, so that cutting a body never
+// leaves half a card number that no longer looks like one.
+func (inc *Incident) clean(s string) string {
+	if inc.red == nil {
+		return s
+	}
+	return inc.red.String(s)
+}
+
+func redactionNotice(c redact.Counts) string {
+	if c.Total() == 0 {
+		return "> Redacted: bodies, log lines and commands were checked for e-mail addresses, phone numbers, card numbers, IBANs, tokens and AWS keys; none were found.\n"
+	}
+	var parts []string
+	for _, k := range c.Kinds() {
+		parts = append(parts, fmt.Sprintf("%d %s", c[k], k))
+	}
+	return fmt.Sprintf("> Redacted: personal data and secrets in bodies, log lines and commands are replaced by `[redacted:KIND]` (%s). The incident directory holds them in clear; `mfdlq record --no-redact` renders them.\n",
+		strings.Join(parts, ", "))
+}
+
+func (inc *Incident) writeHeader(b *strings.Builder, o ReportOptions) {
+	q := inc.queueEvent()
+	fmt.Fprintf(b, "# Incident report: %s\n\n", orDash(q.Queue))
+	b.WriteString("| | |\n|---|---|\n")
+	row(b, "queue", orDash(q.Queue))
+	row(b, "region", orDash(q.Region))
+	row(b, "account", orDash(q.Account))
+	row(b, "time span", inc.span())
+	row(b, "operator", orDash(o.Operator))
+	row(b, "report written", o.Now.UTC().Format(time.RFC3339))
+	row(b, "incident directory", "`"+inc.Dir+"`")
+	b.WriteString("\n")
+}
+
+// queueEvent is the first event that names a queue: the DLQ the incident is
+// about, since every step starts from it.
+func (inc *Incident) queueEvent() Event {
+	for _, ev := range inc.Events {
+		if ev.Queue != "" {
+			return ev
+		}
+	}
+	return Event{}
+}
+
+func (inc *Incident) span() string {
+	if len(inc.Events) == 0 {
+		return "-"
+	}
+	first, last := inc.Events[0].Time, inc.Events[0].Time
+	for _, ev := range inc.Events {
+		if ev.Time.Before(first) {
+			first = ev.Time
+		}
+		if ev.Time.After(last) {
+			last = ev.Time
+		}
+	}
+	return fmt.Sprintf("%s → %s (%s)", first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), last.Sub(first).Round(time.Second))
+}
+
+func (inc *Incident) writeSummary(b *strings.Builder) {
+	b.WriteString("## Summary\n\n")
+	if n, from := inc.messageCount(); n >= 0 {
+		fmt.Fprintf(b, "- messages in the DLQ: %d (%s)\n", n, from)
+	}
+	for _, step := range Steps {
+		if step == "record" {
+			continue
+		}
+		ev, ok := inc.Latest(step)
+		switch {
+		case !ok:
+			fmt.Fprintf(b, "- %s: not run\n", step)
+		case ev.Verdict != "":
+			fmt.Fprintf(b, "- %s: **%s**\n", step, ev.Verdict)
+		default:
+			fmt.Fprintf(b, "- %s: done\n", step)
+		}
+	}
+	for _, p := range inc.Problems {
+		fmt.Fprintf(b, "- problem: %s\n", p)
+	}
+	b.WriteString("\n")
+}
+
+// messageCount is how many messages the DLQ held, from the most
+// authoritative step that measured it; -1 when none did.
+func (inc *Incident) messageCount() (int, string) {
+	if inc.Classification != nil && inc.Classification.Messages > 0 {
+		return inc.Classification.Messages, "classified"
+	}
+	if inc.Contain != nil && inc.Contain.DLQ.Visible != nil {
+		return *inc.Contain.DLQ.Visible, "visible at contain"
+	}
+	if ev, ok := inc.Latest("inspect"); ok {
+		if n, ok := number(ev.Figures["visible"]); ok {
+			return int(n), "visible at inspect"
+		}
+	}
+	return -1, ""
+}
+
+func row(b *strings.Builder, k, v string) {
+	fmt.Fprintf(b, "| %s | %s |\n", k, cell(v))
+}
+
+// cell keeps a value inside one markdown table cell.
+func cell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case float64:
+		return n, true
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	}
+	return 0, false
+}

@@ -1,0 +1,245 @@
+package runbook
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/mfdlq/mfdlq/redact"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Artifact names the report reads, as docs/incident.md lists them. They are
+// spelled here rather than imported so that runbook depends on no step's
+// package (the steps depend on runbook).
+const (
+	artContain        = "contain.json"
+	artClassification = "classification.json"
+	artLogs           = "logs.json"
+	artJournal        = "redrive-journal.jsonl"
+	artVerify         = "verify.json"
+	artCheck          = "check.json"
+	// ReportFile is the report's default name inside the incident.
+	ReportFile = "report.md"
+)
+
+// Steps are the runbook's steps in the order the report shows them.
+var Steps = []string{"contain", "inspect", "classify", "logs", "fix", "redrive", "verify", "check", "record"}
+
+// Incident is everything an incident directory holds, read once for the
+// report. A field is nil when its step has not written its artifact.
+type Incident struct {
+	Dir            string
+	Events         []Event
+	Contain        *ContainArtifact
+	Samples        []sqsjson.Message
+	Classification *ClassificationArtifact
+	Logs           *LogsArtifact
+	Journal        []JournalLine
+	Verify         *VerifyArtifact
+	Check          *CheckArtifact
+	// Problems are artifacts that exist but could not be read; the report
+	// names them instead of failing.
+	Problems []string
+
+	red *redact.Redactor // set while rendering a redacted report
+}
+
+// ContainArtifact is contain.json (issue 5's JSON contract).
+type ContainArtifact struct {
+	Alive   bool   `json:"alive"`
+	Verdict string `json:"verdict"`
+	DLQ     struct {
+		Visible  *int   `json:"visible"`
+		InFlight *int   `json:"in_flight"`
+		Trend    string `json:"trend"`
+	} `json:"dlq"`
+	Source struct {
+		Queue              string   `json:"queue"`
+		Visible            *int     `json:"visible"`
+		AgeOfOldestSeconds *float64 `json:"age_of_oldest_seconds"`
+	} `json:"source"`
+	Mappings []map[string]any `json:"mappings"`
+}
+
+// ClassificationArtifact is classification.json (issue 3's JSON contract).
+type ClassificationArtifact struct {
+	Verdict    string                `json:"verdict"`
+	Messages   int                   `json:"messages"`
+	Confidence float64               `json:"confidence"`
+	Groups     []ClassificationGroup `json:"groups"`
+}
+
+// ClassificationGroup is one group of classification.json.
+type ClassificationGroup struct {
+	Verdict       string         `json:"verdict"`
+	Count         int            `json:"count"`
+	FirstSent     *time.Time     `json:"first_sent"`
+	LastSent      *time.Time     `json:"last_sent"`
+	Fingerprint   string         `json:"fingerprint"`
+	Signature     string         `json:"signature"`
+	ReceiveCounts map[string]int `json:"receive_counts"`
+	Evidence      []string       `json:"evidence"`
+	Action        string         `json:"action"`
+}
+
+// LogsArtifact is logs.json (issue 6): per MessageId, where its lines were
+// found and the error signature.
+type LogsArtifact struct {
+	Messages []LogsMessage `json:"messages"`
+	NotFound []string      `json:"not_found"`
+}
+
+// LogsMessage is one message's log excerpt.
+type LogsMessage struct {
+	MessageID string     `json:"message_id"`
+	LogGroup  string     `json:"log_group"`
+	LogStream string     `json:"log_stream"`
+	Timestamp *time.Time `json:"timestamp"`
+	Lines     []string   `json:"lines"`
+	Signature string     `json:"signature"`
+}
+
+// JournalLine is the part of a redrive journal entry the report summarises.
+type JournalLine struct {
+	Time         time.Time `json:"time"`
+	Run          string    `json:"run"`
+	Op           string    `json:"op"`
+	DLQMessageID string    `json:"dlq_message_id"`
+	DestQueue    string    `json:"dest_queue"`
+}
+
+// VerifyArtifact is verify.json (issue 5).
+type VerifyArtifact struct {
+	Pass       bool             `json:"pass"`
+	Verdict    string           `json:"verdict"`
+	DLQVisible *int             `json:"dlq_visible"`
+	Returned   []map[string]any `json:"returned"`
+	Reasons    []string         `json:"reasons"`
+}
+
+// CheckArtifact is check.json (issue 5): the safeguards' findings.
+type CheckArtifact struct {
+	Findings []CheckFinding `json:"findings"`
+}
+
+// CheckFinding is one safeguard's status and fix.
+type CheckFinding struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Title   string `json:"title"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+}
+
+// LoadIncident reads the events and every artifact of ws. Only an
+// unreadable events.jsonl is an error; a damaged artifact is noted in
+// Problems and its section says so.
+func LoadIncident(ws *Workspace) (*Incident, error) {
+	events, err := ws.Events()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", EventsFile, err)
+	}
+	inc := &Incident{Dir: ws.Dir, Events: events}
+	inc.Contain = loadJSON[ContainArtifact](ws, artContain, inc)
+	inc.Classification = loadJSON[ClassificationArtifact](ws, artClassification, inc)
+	inc.Logs = loadJSON[LogsArtifact](ws, artLogs, inc)
+	inc.Verify = loadJSON[VerifyArtifact](ws, artVerify, inc)
+	inc.Check = loadJSON[CheckArtifact](ws, artCheck, inc)
+	if b, err := os.ReadFile(ws.Path(SamplesFile)); err == nil {
+		msgs, err := sqsjson.ReadAll(bytes.NewReader(b))
+		if err != nil {
+			inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", SamplesFile, err))
+		}
+		inc.Samples = msgs
+	}
+	inc.Journal = loadJournal(ws.Path(artJournal))
+	return inc, nil
+}
+
+func loadJSON[T any](ws *Workspace, name string, inc *Incident) *T {
+	var v T
+	err := ws.ReadJSON(name, &v)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		inc.Problems = append(inc.Problems, fmt.Sprintf("%s could not be read: %v", name, err))
+		return nil
+	}
+	return &v
+}
+
+// loadJournal reads the journal leniently: a torn line is skipped, as the
+// redrive itself does.
+func loadJournal(path string) []JournalLine {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []JournalLine
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		var e JournalLine
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Op != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Latest returns the most recent event of step.
+func (inc *Incident) Latest(step string) (Event, bool) {
+	for i := len(inc.Events) - 1; i >= 0; i-- {
+		if inc.Events[i].Step == step {
+			return inc.Events[i], true
+		}
+	}
+	return Event{}, false
+}
+
+// RecordedChange is what the latest "fix" event says was changed.
+func (inc *Incident) RecordedChange() string {
+	ev, ok := inc.Latest("fix")
+	if !ok {
+		return ""
+	}
+	s, _ := ev.Inputs["change"].(string)
+	return s
+}
+
+// Warnings are check's findings that did not pass, as one line each: what
+// would have warned earlier.
+func (inc *Incident) Warnings() []string {
+	if inc.Check == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range inc.Check.Findings {
+		if f.Status == "pass" {
+			continue
+		}
+		text := firstNonEmpty(f.Title, f.Message, f.ID)
+		if f.Fix != "" {
+			text += " — fix: " + f.Fix
+		}
+		out = append(out, fmt.Sprintf("%s (%s)", text, f.Status))
+	}
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

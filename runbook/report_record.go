@@ -1,0 +1,120 @@
+package runbook
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// writeRecord is step 7 itself: the count, the cause, the change, what would
+// have warned earlier, and every command run, in order.
+func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *ReportResult) {
+	b.WriteString("## 7. record — what happened and what we learned\n\n")
+	if n, from := inc.messageCount(); n >= 0 {
+		fmt.Fprintf(b, "- messages: %d (%s)", n, from)
+		if ev, ok := inc.Latest("redrive"); ok {
+			if moved, ok := number(ev.Figures["moved"]); ok {
+				fmt.Fprintf(b, "; %d moved back by the redrive", int(moved))
+			}
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("- messages: unknown (no step counted them)\n")
+	}
+	if v, ok := inc.Latest("classify"); ok && v.Verdict != "" {
+		fmt.Fprintf(b, "- verdict: **%s**\n", v.Verdict)
+	}
+	fmt.Fprintf(b, "- cause: %s\n", todo(o.Cause, "cause", "what caused it", res))
+	change := o.Change
+	if change == "" {
+		change = inc.RecordedChange()
+	}
+	fmt.Fprintf(b, "- change: %s\n", todo(change, "change", "what was changed", res))
+	warnings := inc.Warnings()
+	if o.Warning != "" {
+		warnings = append([]string{o.Warning}, warnings...)
+	}
+	if len(warnings) == 0 {
+		fmt.Fprintf(b, "- what would have warned earlier: %s\n", todo("", "warning", "what would have warned earlier", res))
+	} else {
+		b.WriteString("- what would have warned earlier:\n")
+		for _, w := range warnings {
+			fmt.Fprintf(b, "  - %s\n", w)
+		}
+	}
+	b.WriteString("\n### Commands run, in order\n\n")
+	n := 0
+	for _, c := range commandsRun(inc.Events) {
+		n++
+		fmt.Fprintf(b, "%d. `%s` — %s, %s\n", n, c.line, strings.Join(c.steps, " + "), c.time.UTC().Format(time.RFC3339))
+	}
+	if len(o.Command) > 0 {
+		n++
+		fmt.Fprintf(b, "%d. `%s` — record, %s\n", n, ShellJoin(o.Command), o.Now.UTC().Format(time.RFC3339))
+	}
+	if n == 0 {
+		b.WriteString("none recorded\n")
+	}
+}
+
+// todo returns s, or a visible TODO naming the flag that fills it.
+func todo(s, flag, what string, res *ReportResult) string {
+	if strings.TrimSpace(s) != "" {
+		return s
+	}
+	res.TODO = append(res.TODO, flag)
+	return fmt.Sprintf("**TODO** %s (`mfdlq record --%s TEXT`)", what, flag)
+}
+
+// ShellJoin quotes args the way a POSIX shell reads them back, so a
+// command in the report can be pasted and run again.
+func ShellJoin(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = shellQuote(a)
+	}
+	return strings.Join(out, " ")
+}
+
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./:=@,+%", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
+}
+
+type commandRun struct {
+	line  string
+	steps []string
+	time  time.Time
+}
+
+// commandsRun lists the commands in the order they ran. One command that
+// appended several events in a row (redrive --fixed records the fix, then
+// the redrive) is one command.
+func commandsRun(events []Event) []commandRun {
+	var out []commandRun
+	for _, ev := range events {
+		if len(ev.Command) == 0 {
+			continue
+		}
+		line := ShellJoin(ev.Command)
+		if k := len(out) - 1; k >= 0 && out[k].line == line && !slices.Contains(out[k].steps, ev.Step) {
+			out[k].steps = append(out[k].steps, ev.Step)
+			continue
+		}
+		out = append(out, commandRun{line: line, steps: []string{ev.Step}, time: ev.Time})
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package runbook
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the report golden files in testdata/incident-*")
+
+var reportNow = time.Date(2026, 11, 30, 3, 40, 0, 0, time.UTC)
+
+// renderDir renders the report of a testdata incident.
+func renderDir(t *testing.T, dir string, o ReportOptions) (string, ReportResult) {
+	t.Helper()
+	ws, err := Existing(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc, err := LoadIncident(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc.Dir = "INCIDENT"
+	var b bytes.Buffer
+	res, err := inc.Render(&b, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), res
+}
+
+func TestReportGolden(t *testing.T) {
+	tests := []struct {
+		name, dir, golden string
+		opts              ReportOptions
+	}{
+		{"all steps", "../testdata/incident-deploy", "report.golden.md", ReportOptions{
+			Cause:    "the producer deployed order schema version 2 before the consumer understood it",
+			Warning:  "a contract test between producer and consumer",
+			Operator: "alice", Now: reportNow,
+			Command: []string{"mfdlq", "record", "--incident", "INCIDENT", "--cause", "…"},
+		}},
+		{"not redacted", "../testdata/incident-deploy", "report-noredact.golden.md", ReportOptions{
+			Cause: "c", Change: "given change", Warning: "w", Operator: "alice", Now: reportNow, NoRedact: true,
+		}},
+		{"inspect only, todos", "../testdata/incident-partial", "report.golden.md", ReportOptions{Operator: "bob", Now: reportNow}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := renderDir(t, tt.dir, tt.opts)
+			path := filepath.Join(tt.dir, tt.golden)
+			if *updateGolden {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./runbook -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Fatalf("report differs from %s (-want +got):\n%s", path, diff)
+			}
+		})
+	}
+}
+
+// TestReportRedactsBodiesAndLogs checks the report against the raw values
+// the testdata incident holds, independently of the golden file.
+func TestReportRedactsBodiesAndLogs(t *testing.T) {
+	got, res := renderDir(t, "../testdata/incident-deploy", ReportOptions{Now: reportNow})
+	for _, secret := range []string{
+		"cliente0@example.com", "cliente3@example.com", "612 345 000", "4111 1111 1111 1111",
+		"5555-5555-5555-4444", "4242424242424242", "abcDEF1234567890xyz",
+	} {
+		if strings.Contains(got, secret) {
+			t.Errorf("report holds %q in clear", secret)
+		}
+	}
+	for _, kind := range []string{"email", "phone", "card", "token"} {
+		if res.Redacted[kind] == 0 {
+			t.Errorf("Redacted = %v: no %s counted", res.Redacted, kind)
+		}
+	}
+	for _, want := range []string{"> Redacted:", "ord-104200", "340", "**poison**", "version=2", "UnsupportedVersionError"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	clear, res := renderDir(t, "../testdata/incident-deploy", ReportOptions{Now: reportNow, NoRedact: true})
+	if !strings.Contains(clear, "cliente0@example.com") || res.Redacted != nil {
+		t.Errorf("--no-redact report lacks the clear e-mail or counted redactions: %v", res.Redacted)
+	}
+}
+
+func TestReportSections(t *testing.T) {
+	got, res := renderDir(t, "../testdata/incident-partial", ReportOptions{Now: reportNow})
+	for _, step := range []string{"1. contain", "3. classify", "4. logs", "5. redrive", "6. verify"} {
+		i := strings.Index(got, "## "+step)
+		if i < 0 {
+			t.Fatalf("no section %q", step)
+		}
+		if !strings.HasPrefix(got[i:], "## "+step) || !strings.Contains(got[i:i+120], "not run.") {
+			t.Errorf("section %q does not say not run:\n%s", step, got[i:i+120])
+		}
+	}
+	if !strings.Contains(got, "## 2. inspect") || strings.Contains(got[strings.Index(got, "## 2. inspect"):strings.Index(got, "## 3. classify")], "not run") {
+		t.Errorf("inspect ran but its section says not run")
+	}
+	if diff := cmp.Diff([]string{"cause", "change", "warning"}, res.TODO); diff != "" {
+		t.Errorf("TODO (-want +got):\n%s", diff)
+	}
+	if strings.Count(got, "**TODO**") != 3 {
+		t.Errorf("want 3 visible TODOs")
+	}
+}
+
+func TestRecordedChangeAndWarnings(t *testing.T) {
+	ws, _ := Existing("../testdata/incident-deploy")
+	inc, err := LoadIncident(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := inc.RecordedChange(); got != "consumer 1.8.0 accepts version 2" {
+		t.Errorf("RecordedChange = %q", got)
+	}
+	w := inc.Warnings()
+	if len(w) != 2 || !strings.Contains(w[0], "no CloudWatch alarm") {
+		t.Errorf("Warnings = %q, want the two failed findings", w)
+	}
+}
+
+func TestShellJoin(t *testing.T) {
+	got := ShellJoin([]string{"mfdlq", "redrive", "--fixed", "it's fixed", "--filter", `.version == 2`, "--rate", "10", ""})
+	want := `mfdlq redrive --fixed 'it'"'"'s fixed' --filter '.version == 2' --rate 10 ''`
+	if got != want {
+		t.Errorf("ShellJoin = %s\nwant        %s", got, want)
+	}
+}
+
+func TestArrivalChart(t *testing.T) {
+	base := time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)
+	var burst []time.Time
+	for i := range 30 {
+		burst = append(burst, base.Add(time.Duration(i)*time.Second))
+	}
+	burst = append(burst, base.Add(12*time.Minute))
+	c := arrivalChart(burst)
+	lines := strings.Split(strings.TrimSpace(c), "\n")
+	if len(lines) != chartBins+3 {
+		t.Fatalf("chart has %d lines:\n%s", len(lines), c)
+	}
+	if !strings.Contains(lines[1], strings.Repeat("#", chartWidth)+" 30") {
+		t.Errorf("first row should hold the burst of 30 at full width:\n%s", c)
+	}
+	if !strings.HasSuffix(lines[chartBins], " 1") {
+		t.Errorf("last row should hold the straggler:\n%s", c)
+	}
+	if one := arrivalChart([]time.Time{base}); !strings.Contains(one, "1 message(s) over 0s, 1 row(s)") {
+		t.Errorf("single time: %s", one)
+	}
+}
