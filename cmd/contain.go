@@ -1,19 +1,220 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/vitals"
+)
 
 // containOptions are the flags of mfdlq contain.
 type containOptions struct {
-	deps *Deps
+	deps   *Deps
+	Queue  string        // --queue: the DLQ (name, URL or ARN)
+	Source string        // --source: the source queue, when discovery is not wanted
+	Window time.Duration // --window: how far back the trend looks
+	Sample time.Duration // --sample: span of the fallback sampling
+	Pause  bool          // --pause-mapping
+	Cap    int           // --cap-concurrency N (0: not asked)
+	Resume bool          // --resume-mapping
+	UUID   string        // --mapping: which mapping, when several read the source
+	Yes    bool          // --yes
+	DryRun bool          // --dry-run
 }
 
-// newContainCmd is a placeholder until its issue lands: it refuses to run.
+// containFile is contain's artifact in the incident directory.
+const containFile = "contain.json"
+
+// baselineSpan is how far before --window the source's normal age is read.
+const baselineSpan = 24 * time.Hour
+
 func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "contain",
+	opts := &containOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "contain --queue DLQ [--source Q] [--window 30m] [--pause-mapping | --cap-concurrency N | --resume-mapping] [--yes]",
 		Short: "Step 1: is the problem still alive?",
+		Long: `Tell whether messages are still failing into the DLQ: its depth and trend
+(CloudWatch's ApproximateNumberOfMessagesVisible over --window, else the
+queue's own counters sampled over --sample), the source queue's depth and
+the age of its oldest message against its recent normal, and the Lambda
+event source mappings that read the source. The verdict is one of
+"alive — stop the bleeding; the redrive can wait" or
+"not alive — diagnose without rushing".
+
+What it changes in AWS: nothing, unless asked.
+  --pause-mapping       disables the mapping: messages wait in the source
+                        queue (for its retention period) instead of burning
+                        their receives into the DLQ
+  --cap-concurrency N   sets the mapping's ScalingConfig.MaximumConcurrency
+                        (2-1000), the gentler brake
+  --resume-mapping      restores exactly the state this incident recorded
+                        before the first pause or cap
+Each change names the account, region, queue and mapping first, asks on a
+terminal (or needs --yes), and is recorded in the incident; --dry-run shows
+it without making it.
+
+Examples:
+  mfdlq contain --queue orders-dlq
+  mfdlq contain --queue orders-dlq --window 2h --output json
+  mfdlq contain --queue orders-dlq --pause-mapping --yes
+  mfdlq contain --queue orders-dlq --resume-mapping
+
+Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			opts.Cap = 0
+			if c.Flags().Changed("cap-concurrency") {
+				n, _ := c.Flags().GetInt("cap-concurrency")
+				opts.Cap = n
+				if n == 0 {
+					opts.Cap = -1
+				}
+			}
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runContain(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.StringVar(&opts.Source, "source", "", "the source queue (default: the queue whose redrive policy names the DLQ)")
+	f.DurationVar(&opts.Window, "window", 30*time.Minute, "how far back the trend looks (5m-336h)")
+	f.DurationVar(&opts.Sample, "sample", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	f.BoolVar(&opts.Pause, "pause-mapping", false, "disable the Lambda event source mapping reading the source")
+	f.Int("cap-concurrency", 0, "set the mapping's maximum concurrency to N (2-1000)")
+	f.BoolVar(&opts.Resume, "resume-mapping", false, "restore the mapping as this incident recorded it before")
+	f.StringVar(&opts.UUID, "mapping", "", "the mapping's UUID, when several read the source")
+	f.BoolVar(&opts.Yes, "yes", false, "change the mapping without asking")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "show the mapping change without making it")
+	return c
+}
+
+func (o *containOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.Window < 5*time.Minute || o.Window > 336*time.Hour:
+		return usageErrorf("--window must be between 5m and 336h, got %s", o.Window)
+	case o.Sample < time.Second || o.Sample > 5*time.Minute:
+		return usageErrorf("--sample must be between 1s and 5m, got %s", o.Sample)
+	case o.Cap != 0 && (o.Cap < 2 || o.Cap > 1000):
+		return usageErrorf("--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got %d", max(o.Cap, 0))
+	case o.actions() > 1:
+		// Checked here, not with cobra's flag groups: their error surfaces
+		// after the root's pre-run and would exit 1 instead of 2.
+		return usageErrorf("--pause-mapping, --cap-concurrency and --resume-mapping: choose one")
+	case o.UUID != "" && o.action() == "":
+		return usageErrorf("--mapping needs --pause-mapping, --cap-concurrency or --resume-mapping")
+	}
+	return nil
+}
+
+func (o *containOptions) actions() int {
+	n := 0
+	for _, b := range []bool{o.Pause, o.Cap != 0, o.Resume} {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// action is the mapping change asked for, or "".
+func (o *containOptions) action() string {
+	switch {
+	case o.Pause:
+		return vitals.ActionPause
+	case o.Cap != 0:
+		return vitals.ActionCap
+	case o.Resume:
+		return vitals.ActionResume
+	}
+	return ""
+}
+
+func runContain(ctx context.Context, o *containOptions) error {
+	d := o.deps
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return err
+	}
+	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	if err != nil {
+		return err
+	}
+	src, others, err := o.source(ctx, client, dlq)
+	if err != nil {
+		return err
+	}
+	mappings, err := o.mappings(ctx, src)
+	if err != nil {
+		return err
+	}
+	rep := containReport{Mappings: mappings, OtherSources: others}
+	if o.action() != "" {
+		change, err := o.changeMapping(ctx, dlq, src, mappings)
+		if err != nil {
+			return err
+		}
+		rep.Change = change
+		if rep.Mappings, err = o.mappings(ctx, src); err != nil {
+			return err
+		}
+	}
+	if err := o.measure(ctx, client, dlq, src, &rep); err != nil {
+		return err
+	}
+	if err := o.record(dlq, &rep); err != nil {
+		return err
+	}
+	if err := o.render(&rep); err != nil {
+		return err
+	}
+	if rep.Alive {
+		return errSilentCheckFailed
+	}
+	d.nextStep("mfdlq inspect --queue %s", dlq.Name)
+	return nil
+}
+
+// source finds the source queue: --source, else the DLQ's only source, else
+// the deepest of several (the others are named).
+func (o *containOptions) source(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue) (*sqsapi.Queue, []string, error) {
+	d := o.deps
+	if o.Source != "" {
+		q, err := sqsapi.Resolve(ctx, c, o.Source, d.Region(ctx))
+		return q, []string{}, err
+	}
+	srcs, err := sqsapi.SourceQueues(ctx, c, dlq)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(srcs) == 0 {
+		d.warnf("no queue's redrive policy names %s: pass --source to read the source queue", dlq.Name)
+		return nil, []string{}, nil
+	}
+	best := srcs[0]
+	for _, q := range srcs[1:] {
+		if q.Depth.Visible > best.Depth.Visible {
+			best = q
+		}
+	}
+	others := []string{}
+	for _, q := range srcs {
+		if q != best {
+			others = append(others, q.Name)
+		}
+	}
+	if len(others) > 0 {
+		d.warnf("%d queues redrive to %s; reading the deepest, %s (pass --source for another)", len(srcs), dlq.Name, best.Name)
+	}
+	return best, others, nil
 }

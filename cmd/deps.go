@@ -16,6 +16,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // GlobalOptions are the flags every command shares.
@@ -69,7 +70,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		if err != nil {
 			return nil, err
 		}
-		return cloudwatch.NewFromConfig(cfg), nil
+		return cloudwatch.NewFromConfig(cfg, vitals.ConfigureCloudWatch), nil
 	}
 	d.Lambda = func(ctx context.Context) (*lambda.Client, error) {
 		cfg, err := d.AWS(ctx)

@@ -1,0 +1,148 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/vitals"
+)
+
+// containReport is contain's result: its --output json and contain.json.
+type containReport struct {
+	Alive        bool                  `json:"alive"`
+	Verdict      string                `json:"verdict"`
+	Reasons      []string              `json:"reasons"`
+	DLQ          vitals.DLQVitals      `json:"dlq"`
+	Source       *vitals.SourceVitals  `json:"source"`
+	OtherSources []string              `json:"other_sources"`
+	Mappings     []vitals.Mapping      `json:"mappings"`
+	Change       *vitals.MappingChange `json:"change"`
+}
+
+// mappings lists the Lambda mappings reading src. Without a source there is
+// nothing to list; a Lambda API that is denied is a warning, unless a change
+// was asked for.
+func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]vitals.Mapping, error) {
+	if src == nil {
+		return []vitals.Mapping{}, nil
+	}
+	d := o.deps
+	l, err := d.Lambda(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := vitals.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
+	if err != nil {
+		if sqsapi.IsUnsupportedOrDenied(err) && o.action() == "" {
+			d.warnf("Lambda mappings unknown: %v", err)
+			return []vitals.Mapping{}, nil
+		}
+		return nil, err
+	}
+	return ms, nil
+}
+
+// changeMapping pauses, caps or resumes one mapping: it names the account,
+// region, queue and mapping, shows the change, asks, makes it, and records
+// the state before so --resume-mapping can put it back.
+func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Queue, ms []vitals.Mapping) (*vitals.MappingChange, error) {
+	d := o.deps
+	if src == nil {
+		return nil, usageErrorf("no source queue to act on: pass --source")
+	}
+	m, err := vitals.Pick(ms, o.UUID)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	var restore *vitals.MappingState
+	if o.action() == vitals.ActionResume {
+		if restore, err = o.recorded(dlq, m.UUID); err != nil {
+			return nil, err
+		}
+	}
+	change, err := vitals.Plan(o.action(), m, int32(o.Cap), restore)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	change.DryRun = o.DryRun
+	d.announce(actionVerb(change.Action), src)
+	fmt.Fprintf(d.IO.ErrOut, "mapping %s → function %s\n  now:   %s\n  after: %s\n", m.UUID, m.FunctionARN, change.Before, change.After)
+	if o.DryRun {
+		d.infof("dry run: the mapping was not changed")
+		return &change, nil
+	}
+	if err := d.confirm(fmt.Sprintf("%s mapping %s of %s?", actionVerb(change.Action), m.UUID, m.Function), o.Yes); err != nil {
+		return nil, err
+	}
+	l, err := d.Lambda(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := vitals.Apply(ctx, l, change); err != nil {
+		return nil, err
+	}
+	// Recorded at once: a failure later in the run must not lose the state
+	// --resume-mapping needs.
+	if err := o.recordChange(dlq, change); err != nil {
+		return nil, err
+	}
+	d.infof("mapping %s: %s", m.UUID, change.After)
+	return &change, nil
+}
+
+func actionVerb(action string) string {
+	switch action {
+	case vitals.ActionPause:
+		return "pausing"
+	case vitals.ActionCap:
+		return "capping"
+	}
+	return "resuming"
+}
+
+// recorded is the state to restore, from this incident's contain events.
+func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*vitals.MappingState, error) {
+	ws, err := o.deps.Workspace(dlq.Name)
+	if err != nil {
+		return nil, err
+	}
+	events, err := ws.Events()
+	if err != nil {
+		return nil, err
+	}
+	var figures []map[string]any
+	for _, ev := range events {
+		if ev.Step == "contain" {
+			figures = append(figures, ev.Figures)
+		}
+	}
+	st, err := vitals.Recorded(figures, uuid)
+	if err != nil {
+		return nil, err
+	}
+	if st == nil {
+		return nil, usageErrorf("nothing to resume: incident %s recorded no pause or cap of mapping %s (pass the same --incident as the pause)", ws.Dir, uuid)
+	}
+	return st, nil
+}
+
+// recordChange appends the change as its own contain event.
+func (o *containOptions) recordChange(dlq *sqsapi.Queue, c vitals.MappingChange) error {
+	d := o.deps
+	ws, err := d.Workspace(dlq.Name)
+	if err != nil {
+		return err
+	}
+	ev := d.Event("contain", dlq)
+	ev.Inputs = o.inputs()
+	ev.Figures = map[string]any{"mapping_change": c}
+	return ws.Append(ev)
+}
+
+func (o *containOptions) inputs() map[string]any {
+	return map[string]any{
+		"source": o.Source, "window": o.Window.String(), "action": o.action(),
+		"cap_concurrency": max(o.Cap, 0), "mapping": o.UUID, "dry_run": o.DryRun,
+	}
+}

@@ -1,0 +1,178 @@
+package vitals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Verdicts of contain, in plain words.
+const (
+	VerdictAlive    = "alive — stop the bleeding; the redrive can wait"
+	VerdictNotAlive = "not alive — diagnose without rushing"
+)
+
+// Reader reads a queue's vital signs: CloudWatch first, the queue's own
+// counters when CloudWatch has nothing.
+type Reader struct {
+	CW  MetricsAPI
+	SQS sqsapi.Client
+	Now func() time.Time
+	// SampleEvery and Samples shape the fallback: Samples reads of the
+	// queue's attributes, SampleEvery apart.
+	SampleEvery time.Duration
+	Samples     int
+	// Warn receives what the reader could not use, for stderr.
+	Warn func(format string, args ...any)
+}
+
+// DLQVitals is the DLQ's part of contain's report.
+type DLQVitals struct {
+	Queue    string `json:"queue"`
+	Visible  int64  `json:"visible"`
+	InFlight int64  `json:"in_flight"`
+	Trend
+	Window string `json:"window"`
+}
+
+// SourceVitals is the source queue's part of contain's report.
+type SourceVitals struct {
+	Queue       string   `json:"queue"`
+	Visible     int64    `json:"visible"`
+	InFlight    int64    `json:"in_flight"`
+	AgeOfOldest *float64 `json:"age_of_oldest_seconds"`
+	NormalAge   *float64 `json:"normal_age_of_oldest_seconds"`
+	AgeElevated bool     `json:"age_elevated"`
+}
+
+// DepthTrend is the trend of q's visible messages over window: from
+// CloudWatch's ApproximateNumberOfMessagesVisible when it has two points or
+// more, else from sampling the queue's attributes.
+func (r Reader) DepthTrend(ctx context.Context, q *sqsapi.Queue, window time.Duration) (Trend, error) {
+	now := r.Now()
+	if r.CW != nil {
+		points, err := QueueMetric(ctx, r.CW, MetricQuery{
+			Queue: q.Name, Metric: MetricVisible, Stat: "Maximum",
+			Start: now.Add(-window), End: now, Period: PeriodFor(window),
+		})
+		if err == nil && len(points) >= 2 {
+			return TrendOf(points, FromCloudWatch), nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return Trend{}, ctx.Err()
+			}
+			r.warn("CloudWatch unavailable (%v): sampling %s's attributes instead", err, q.Name)
+		}
+	}
+	read := func(ctx context.Context) (float64, error) {
+		if err := sqsapi.Refresh(ctx, r.SQS, q); err != nil {
+			return 0, fmt.Errorf("read depth of %s: %w", q.Name, err)
+		}
+		return float64(q.Depth.Visible), nil
+	}
+	points, err := Sample(ctx, max(r.Samples, 2), r.SampleEvery, read, r.Now)
+	if err != nil {
+		return Trend{}, err
+	}
+	return TrendOf(points, FromSampling), nil
+}
+
+// SourceAge reads ApproximateAgeOfOldestMessage, which only CloudWatch has:
+// the latest point within window and, as the queue's recent normal, the
+// median over baseline before the window. Either is nil when CloudWatch has
+// no data.
+func (r Reader) SourceAge(ctx context.Context, q *sqsapi.Queue, window, baseline time.Duration) (age, normal *float64, err error) {
+	if r.CW == nil {
+		return nil, nil, nil
+	}
+	now := r.Now()
+	recent, err := QueueMetric(ctx, r.CW, MetricQuery{
+		Queue: q.Name, Metric: MetricAgeOfOldest, Stat: "Maximum",
+		Start: now.Add(-window), End: now, Period: PeriodFor(window),
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		r.warn("CloudWatch unavailable (%v): the age of %s's oldest message is unknown", err, q.Name)
+		return nil, nil, nil
+	}
+	if len(recent) > 0 {
+		age = ptr(recent[len(recent)-1].Value)
+	}
+	before, err := QueueMetric(ctx, r.CW, MetricQuery{
+		Queue: q.Name, Metric: MetricAgeOfOldest, Stat: "Maximum",
+		Start: now.Add(-window - baseline), End: now.Add(-window), Period: PeriodFor(baseline),
+	})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return age, nil, nil
+	}
+	if m, ok := Median(before); ok {
+		normal = ptr(m)
+	}
+	return age, normal, err
+}
+
+func (r Reader) warn(format string, args ...any) {
+	if r.Warn != nil {
+		r.Warn(format, args...)
+	}
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// AgeElevated tells whether the source's oldest message is well above its
+// normal: at least twice it and a minute more. Without a normal, an age of
+// five minutes or more counts as elevated.
+func AgeElevated(age, normal *float64) bool {
+	switch {
+	case age == nil:
+		return false
+	case normal == nil:
+		return *age >= 300
+	}
+	return *age >= math.Max(2**normal, *normal+60)
+}
+
+// Judge is contain's verdict: the problem is alive while the DLQ grows, its
+// trend cannot be read, or the source's oldest message is well above
+// normal; otherwise it is not. The reasons say why, with the numbers.
+func Judge(dlq DLQVitals, src *SourceVitals) (alive bool, reasons []string) {
+	switch dlq.Direction {
+	case Growing:
+		alive = true
+		reasons = append(reasons, fmt.Sprintf("%s grew from %.0f to %.0f visible (%+.2f/min, %s)", dlq.Queue, dlq.From, dlq.To, dlq.PerMinute, dlq.Source))
+	case Unknown:
+		alive = true
+		reasons = append(reasons, fmt.Sprintf("%s's trend cannot be read: treat it as alive", dlq.Queue))
+	case Draining:
+		reasons = append(reasons, fmt.Sprintf("%s is draining: %.0f → %.0f visible (%s)", dlq.Queue, dlq.From, dlq.To, dlq.Source))
+	default:
+		reasons = append(reasons, fmt.Sprintf("%s is stable at %.0f visible (%s)", dlq.Queue, dlq.To, dlq.Source))
+	}
+	if src == nil {
+		return alive, reasons
+	}
+	switch {
+	case src.AgeElevated:
+		alive = true
+		reasons = append(reasons, fmt.Sprintf("%s's oldest message is %.0fs old, above its normal (%s)", src.Queue, *src.AgeOfOldest, normalText(src.NormalAge)))
+	case src.AgeOfOldest != nil:
+		reasons = append(reasons, fmt.Sprintf("%s's oldest message is %.0fs old (normal %s)", src.Queue, *src.AgeOfOldest, normalText(src.NormalAge)))
+	default:
+		reasons = append(reasons, fmt.Sprintf("%s's age of oldest message: no CloudWatch data", src.Queue))
+	}
+	return alive, reasons
+}
+
+func normalText(n *float64) string {
+	if n == nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.0fs", *n)
+}

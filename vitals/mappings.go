@@ -1,0 +1,127 @@
+package vitals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/lambda/types"
+	"github.com/aws/smithy-go"
+)
+
+// LambdaAPI is every Lambda call mfdlq makes, with the SDK's signatures so
+// *lambda.Client satisfies it.
+type LambdaAPI interface {
+	ListEventSourceMappings(ctx context.Context, in *lambda.ListEventSourceMappingsInput, optFns ...func(*lambda.Options)) (*lambda.ListEventSourceMappingsOutput, error)
+	UpdateEventSourceMapping(ctx context.Context, in *lambda.UpdateEventSourceMappingInput, optFns ...func(*lambda.Options)) (*lambda.UpdateEventSourceMappingOutput, error)
+	GetFunctionConfiguration(ctx context.Context, in *lambda.GetFunctionConfigurationInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionConfigurationOutput, error)
+}
+
+var _ LambdaAPI = (*lambda.Client)(nil)
+
+// Mapping is a Lambda event source mapping reading a queue, with what
+// matters during an incident.
+type Mapping struct {
+	UUID                 string `json:"uuid"`
+	Function             string `json:"function"`
+	FunctionARN          string `json:"function_arn"`
+	Queue                string `json:"queue"`
+	State                string `json:"state"`
+	BatchSize            int32  `json:"batch_size"`
+	MaximumConcurrency   *int32 `json:"maximum_concurrency"`
+	FunctionTimeout      *int32 `json:"function_timeout_seconds"`
+	QueueVisibility      int64  `json:"queue_visibility_timeout_seconds"`
+	VisibilityAssessment string `json:"visibility_assessment"`
+}
+
+// Enabled tells whether the mapping is consuming (or about to).
+func (m Mapping) Enabled() bool {
+	switch m.State {
+	case "Enabled", "Enabling", "Creating", "Updating":
+		return true
+	}
+	return false
+}
+
+// Mappings lists the event source mappings whose source is queueARN, with
+// each function's timeout read beside it. visibility is the queue's
+// visibility timeout in seconds.
+func Mappings(ctx context.Context, l LambdaAPI, queue, queueARN string, visibility int64) ([]Mapping, error) {
+	out := []Mapping{}
+	in := &lambda.ListEventSourceMappingsInput{EventSourceArn: aws.String(queueARN)}
+	for {
+		page, err := l.ListEventSourceMappings(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("list event source mappings of %s: %w", queue, err)
+		}
+		for _, c := range page.EventSourceMappings {
+			m := fromConfig(c, queue, visibility)
+			if err := m.readTimeout(ctx, l); err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		}
+		if aws.ToString(page.NextMarker) == "" {
+			return out, nil
+		}
+		in.Marker = page.NextMarker
+	}
+}
+
+func fromConfig(c types.EventSourceMappingConfiguration, queue string, visibility int64) Mapping {
+	m := Mapping{
+		UUID: aws.ToString(c.UUID), FunctionARN: aws.ToString(c.FunctionArn), Queue: queue,
+		State: aws.ToString(c.State), BatchSize: aws.ToInt32(c.BatchSize), QueueVisibility: visibility,
+	}
+	m.Function = functionName(m.FunctionARN)
+	if c.ScalingConfig != nil && c.ScalingConfig.MaximumConcurrency != nil {
+		m.MaximumConcurrency = aws.Int32(*c.ScalingConfig.MaximumConcurrency)
+	}
+	return m
+}
+
+// readTimeout reads the function's timeout and judges the queue's visibility
+// timeout against it. A function that cannot be read (deleted, or no
+// permission) leaves the timeout unknown rather than failing the listing.
+func (m *Mapping) readTimeout(ctx context.Context, l LambdaAPI) error {
+	fc, err := l.GetFunctionConfiguration(ctx, &lambda.GetFunctionConfigurationInput{FunctionName: aws.String(m.FunctionARN)})
+	if err != nil {
+		var api smithy.APIError
+		if errors.As(err, &api) {
+			m.VisibilityAssessment = "function timeout unknown: " + api.ErrorCode()
+			return nil
+		}
+		return fmt.Errorf("read function %s: %w", m.Function, err)
+	}
+	if fc.Timeout != nil {
+		m.FunctionTimeout = aws.Int32(*fc.Timeout)
+	}
+	m.VisibilityAssessment = assessVisibility(m.QueueVisibility, m.FunctionTimeout)
+	return nil
+}
+
+// assessVisibility states the queue's visibility timeout against the
+// function's timeout in one phrase: AWS recommends at least six times.
+func assessVisibility(visibility int64, timeout *int32) string {
+	switch {
+	case timeout == nil:
+		return "function timeout unknown"
+	case visibility < int64(*timeout):
+		return fmt.Sprintf("visibility %ds is shorter than the function timeout %ds: slow messages are processed twice", visibility, *timeout)
+	case visibility < 6*int64(*timeout):
+		return fmt.Sprintf("visibility %ds is under 6× the function timeout %ds", visibility, *timeout)
+	}
+	return fmt.Sprintf("visibility %ds ≥ 6× the function timeout %ds", visibility, *timeout)
+}
+
+func functionName(arn string) string {
+	// arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER]
+	parts := strings.Split(arn, ":")
+	if len(parts) >= 7 && parts[5] == "function" {
+		return parts[6]
+	}
+	return arn
+}
