@@ -1,19 +1,213 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/runbook"
+)
 
 // recordOptions are the flags of mfdlq record.
 type recordOptions struct {
-	deps *Deps
+	deps     *Deps
+	Queue    string // --queue: finds the default incident directory
+	Cause    string // --cause: what caused it
+	Change   string // --change: what was changed
+	Warning  string // --warning: what would have warned earlier
+	Out      string // --out: the report file (default DIR/report.md)
+	NoRedact bool   // --no-redact: keep bodies and log lines in clear
 }
 
-// newRecordCmd is a placeholder until its issue lands: it refuses to run.
 func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "record",
+	opts := &recordOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "record [--incident DIR] [--cause TEXT] [--change TEXT] [--warning TEXT] [--out FILE]",
 		Short: "Step 7: write the incident report",
+		Long: `Render the incident report in markdown from the incident directory: a
+header (queue, region, account, time span, operator), one section per
+runbook step from events.jsonl and the artifacts (a step that did not run
+says "not run"), and the record itself: how many messages, the cause, the
+change, what would have warned earlier (prefilled from mfdlq check) and
+every command that was run, in order.
+
+What it changes in AWS: nothing. It reads only the incident directory.
+
+Message bodies, log lines and commands are redacted by default (e-mail
+addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
+JWTs, AWS keys, secret-looking values) and the report says so; --no-redact
+keeps them in clear. Missing --cause, --change or --warning are asked for on
+a terminal, else left as a visible TODO. The report goes to DIR/report.md
+(0600) unless --out; its path is the last line printed.
+
+Examples:
+  mfdlq record --incident incidents/orders-dlq-2026-11-30
+  mfdlq record --queue orders-dlq --cause "v2 producer deployed before the consumer" \
+      --change "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
+  mfdlq record --incident inc --out /tmp/INC-4711.md
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRecord(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find ./incidents/<queue>-<UTC date> when --incident is not given")
+	f.StringVar(&opts.Cause, "cause", "", "what caused the incident")
+	f.StringVar(&opts.Change, "change", "", "what was changed (default: the fix recorded by redrive --fixed or the runbook)")
+	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
+	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
+	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")
+	return c
+}
+
+func (o *recordOptions) validate() error {
+	d := o.deps
+	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
+		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for ./incidents/<queue>-<UTC date>)")
+	}
+	return nil
+}
+
+func runRecord(_ context.Context, o *recordOptions) error {
+	d := o.deps
+	dir := d.IncidentDir(o.Queue)
+	ws, err := runbook.Existing(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageErrorf("incident directory %s does not exist: run the steps first, or pass --incident DIR", dir)
+	}
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	inc, err := runbook.LoadIncident(ws)
+	if err != nil {
+		return err
+	}
+	if len(inc.Events) == 0 {
+		d.warnf("%s holds no events: every step will say \"not run\"", dir)
+	}
+	o.ask(inc)
+	cmdline := append([]string{"mfdlq"}, d.Args...)
+	var buf bytes.Buffer
+	res, err := inc.Render(&buf, runbook.ReportOptions{
+		Cause: o.Cause, Change: o.Change, Warning: o.Warning, Operator: operator(),
+		Now: d.Now(), Command: cmdline, NoRedact: o.NoRedact,
+	})
+	if err != nil {
+		return err
+	}
+	out := o.Out
+	if out == "" {
+		out = ws.Path(runbook.ReportFile)
+	}
+	if err := runbook.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	if err := o.appendEvent(ws, inc, out, res); err != nil {
+		return err
+	}
+	return o.render(out, res)
+}
+
+// ask fills the record's missing texts on a terminal; elsewhere they stay
+// empty and the report shows a TODO.
+func (o *recordOptions) ask(inc *runbook.Incident) {
+	d := o.deps
+	if !d.IO.InTTY {
+		return
+	}
+	in := bufio.NewReader(d.IO.In)
+	question := func(q string) string {
+		fmt.Fprintf(d.IO.ErrOut, "%s (Enter to leave a TODO): ", q)
+		line, _ := in.ReadString('\n')
+		return strings.TrimSpace(line)
+	}
+	if o.Cause == "" {
+		o.Cause = question("What caused it?")
+	}
+	if o.Change == "" && inc.RecordedChange() == "" {
+		o.Change = question("What was changed?")
+	}
+	if o.Warning == "" && len(inc.Warnings()) == 0 {
+		o.Warning = question("What would have warned earlier?")
+	}
+}
+
+func (o *recordOptions) appendEvent(ws *runbook.Workspace, inc *runbook.Incident, out string, res runbook.ReportResult) error {
+	d := o.deps
+	ev := d.Event("record", nil)
+	if q, ok := firstQueueEvent(inc); ok {
+		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Queue, q.QueueURL, q.Account, q.Region
+	}
+	ev.Inputs = map[string]any{"out": out, "redacted": !o.NoRedact,
+		"cause": o.Cause != "", "change": o.Change != "", "warning": o.Warning != ""}
+	fig := map[string]any{"todo": len(res.TODO), "redactions": res.Redacted.Total()}
+	ev.Figures = fig
+	if o.Out == "" {
+		ev.Artifact = runbook.ReportFile
+	}
+	return ws.Append(ev)
+}
+
+func firstQueueEvent(inc *runbook.Incident) (runbook.Event, bool) {
+	for _, ev := range inc.Events {
+		if ev.Queue != "" {
+			return ev, true
+		}
+	}
+	return runbook.Event{}, false
+}
+
+// recordResult is record's --output json.
+type recordResult struct {
+	Report   string         `json:"report"`
+	Redacted map[string]int `json:"redacted"`
+	TODO     []string       `json:"todo"`
+}
+
+func (o *recordOptions) render(out string, res runbook.ReportResult) error {
+	d := o.deps
+	if d.jsonOutput() {
+		r := recordResult{Report: out, Redacted: map[string]int(res.Redacted), TODO: res.TODO}
+		if r.Redacted == nil {
+			r.Redacted = map[string]int{}
+		}
+		if r.TODO == nil {
+			r.TODO = []string{}
+		}
+		return d.printJSON(r)
+	}
+	if len(res.TODO) > 0 {
+		d.warnf("the report has TODOs for --%s: fill them in, or run record again with them", strings.Join(res.TODO, ", --"))
+	}
+	if o.NoRedact {
+		d.warnf("not redacted: the report holds message bodies and log lines as they are; handle it as personal data")
+	}
+	_, err := fmt.Fprintln(d.IO.Out, out)
+	return err
+}
+
+// operator names who ran the incident, from the login environment only:
+// never from AWS credentials or the caller identity.
+func operator() string {
+	for _, k := range []string{"USER", "LOGNAME"} {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -1,0 +1,160 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mfdlq/mfdlq/runbook"
+)
+
+// copyIncident copies a testdata incident into a fresh directory.
+func copyIncident(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("..", "testdata", name)
+	dst := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(dst, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".golden.md") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+func TestRecordFlags(t *testing.T) {
+	t.Setenv("MFDLQ_INCIDENT", "")
+	tests := []struct {
+		args     []string
+		incident string
+		want     recordOptions
+		wantErr  string
+	}{
+		{args: []string{"--cause", "c", "--change", "x", "--warning", "w", "--out", "r.md"}, incident: "inc",
+			want: recordOptions{Cause: "c", Change: "x", Warning: "w", Out: "r.md"}},
+		{args: []string{"--queue", "orders-dlq", "--no-redact"}, want: recordOptions{Queue: "orders-dlq", NoRedact: true}},
+		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for ./incidents/<queue>-<UTC date>)"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			d.Global.Incident = tc.incident
+			var got *recordOptions
+			c := newRecordCmd(d, func(o *recordOptions) error { got = o; return nil })
+			c.SetArgs(tc.args)
+			c.SetOut(&bytes.Buffer{})
+			c.SetErr(&bytes.Buffer{})
+			err := c.Execute()
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr || exitCode(err, false) != ExitUsage {
+					t.Fatalf("err = %v; want %q (exit 2)", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(recordOptions{})); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRecordWritesTheReport(t *testing.T) {
+	t.Setenv("USER", "oncall-ana")
+	d, out, errOut := testDeps(t, false)
+	d.Global.Incident = copyIncident(t, "incident-deploy")
+	d.Args = []string{"record", "--cause", "v2 before the consumer"}
+	o := &recordOptions{deps: d, Cause: "v2 before the consumer"}
+	if err := runRecord(t.Context(), o); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(d.Global.Incident, runbook.ReportFile)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if lines[len(lines)-1] != path {
+		t.Errorf("last line %q, want the report's path %s", lines[len(lines)-1], path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("report mode %v, want 0600", st.Mode().Perm())
+	}
+	b, _ := os.ReadFile(path)
+	report := string(b)
+	for _, want := range []string{"| operator | oncall-ana |", "- cause: v2 before the consumer", "- change: consumer 1.8.0 accepts version 2",
+		"no CloudWatch alarm", "`mfdlq record --cause 'v2 before the consumer'` — record, 2026-11-30T03:00:00Z"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(report, "cliente0@example.com") || strings.Contains(report, "TODO") {
+		t.Errorf("report holds an e-mail in clear or a TODO")
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("stderr: %s", errOut)
+	}
+	ws, _ := runbook.Existing(d.Global.Incident)
+	ev, ok, _ := ws.Latest("record")
+	if !ok || ev.Queue != "orders-dlq" || ev.Artifact != runbook.ReportFile || ev.Figures["todo"] != float64(0) {
+		t.Errorf("record event = %+v", ev)
+	}
+}
+
+func TestRecordAsksOnATerminal(t *testing.T) {
+	d, _, errOut := testDeps(t, false)
+	d.Global.Incident = copyIncident(t, "incident-partial")
+	d.IO.InTTY = true
+	d.IO.In = strings.NewReader("a bad deploy\n\nan alarm on the DLQ\n")
+	o := &recordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md")}
+	if err := runRecord(t.Context(), o); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"What caused it?", "What was changed?", "What would have warned earlier?"} {
+		if !strings.Contains(errOut.String(), q) {
+			t.Errorf("not asked %q; stderr:\n%s", q, errOut)
+		}
+	}
+	b, _ := os.ReadFile(o.Out)
+	report := string(b)
+	for _, want := range []string{"- cause: a bad deploy", "  - an alarm on the DLQ", "- change: **TODO** what was changed (`mfdlq record --change TEXT`)"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if !strings.Contains(errOut.String(), "TODOs for --change") {
+		t.Errorf("no TODO warning on stderr:\n%s", errOut)
+	}
+}
+
+func TestRecordMissingIncident(t *testing.T) {
+	d, _, _ := testDeps(t, false)
+	d.Global.Incident = filepath.Join(t.TempDir(), "nope")
+	err := runRecord(t.Context(), &recordOptions{deps: d})
+	if exitCode(err, false) != ExitUsage || !strings.Contains(err.Error(), "does not exist: run the steps first") {
+		t.Fatalf("err = %v (exit %d), want exit 2 naming the fix", err, exitCode(err, false))
+	}
+	if _, statErr := os.Stat(d.Global.Incident); statErr == nil {
+		t.Errorf("record created the missing incident directory")
+	}
+}
