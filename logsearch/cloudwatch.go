@@ -2,12 +2,14 @@ package logsearch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
 )
 
 // filterHits scans each group for each target with FilterLogEvents and the
@@ -43,6 +45,9 @@ func filterGroup(ctx context.Context, c Client, group string, t Target, limit in
 	p := cloudwatchlogs.NewFilterLogEventsPaginator(c, in)
 	for p.HasMorePages() && len(found) < limit {
 		out, err := p.NextPage(ctx)
+		if isNotFound(err) {
+			return found, &GroupNotFoundError{Group: group, Err: err}
+		}
 		if err != nil {
 			return found, fmt.Errorf("search log group %s for %s: %w", group, t.MessageID, err)
 		}
@@ -57,6 +62,21 @@ func filterGroup(ctx context.Context, c Client, group string, t Target, limit in
 		}
 	}
 	return found, nil
+}
+
+// GroupNotFoundError is a log group that does not exist (in this account
+// and region).
+type GroupNotFoundError struct {
+	Group string
+	Err   error
+}
+
+func (e *GroupNotFoundError) Error() string { return "log group " + e.Group + " not found" }
+func (e *GroupNotFoundError) Unwrap() error { return e.Err }
+
+func isNotFound(err error) bool {
+	var nf *types.ResourceNotFoundException
+	return errors.As(err, &nf)
 }
 
 // sameMillisecond is how many events sharing the hit's timestamp may come

@@ -106,6 +106,9 @@ func inWindow(t time.Time, w Window) bool {
 // or ctx, is stopped and reported.
 func runQuery(ctx context.Context, c Client, in *cloudwatchlogs.StartQueryInput, p Poll) ([][]types.ResultField, error) {
 	start, err := c.StartQuery(ctx, in)
+	if isNotFound(err) {
+		return nil, &GroupNotFoundError{Group: strings.Join(in.LogGroupNames, ", "), Err: err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("start Logs Insights query: %w", err)
 	}
