@@ -52,19 +52,28 @@ type Incident struct {
 
 // ContainArtifact is contain.json (issue 5's JSON contract).
 type ContainArtifact struct {
-	Alive   bool   `json:"alive"`
-	Verdict string `json:"verdict"`
+	Alive   bool     `json:"alive"`
+	Verdict string   `json:"verdict"`
+	Reasons []string `json:"reasons"`
 	DLQ     struct {
-		Visible  *int   `json:"visible"`
-		InFlight *int   `json:"in_flight"`
-		Trend    string `json:"trend"`
+		Visible   *int     `json:"visible"`
+		InFlight  *int     `json:"in_flight"`
+		Trend     string   `json:"trend"`
+		From      *float64 `json:"from"`
+		To        *float64 `json:"to"`
+		PerMinute *float64 `json:"per_minute"`
+		Source    string   `json:"source"`
+		Window    string   `json:"window"`
 	} `json:"dlq"`
-	Source struct {
+	Source *struct {
 		Queue              string   `json:"queue"`
 		Visible            *int     `json:"visible"`
+		InFlight           *int     `json:"in_flight"`
 		AgeOfOldestSeconds *float64 `json:"age_of_oldest_seconds"`
+		NormalAgeSeconds   *float64 `json:"normal_age_of_oldest_seconds"`
 	} `json:"source"`
 	Mappings []map[string]any `json:"mappings"`
+	Change   map[string]any   `json:"change"`
 }
 
 // ClassificationArtifact is classification.json (issue 3's JSON contract).

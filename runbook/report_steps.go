@@ -112,19 +112,45 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 	}
 	b.WriteString("\n| | |\n|---|---|\n")
 	row(b, "verdict", c.Verdict)
-	row(b, "alive", strconv.FormatBool(c.Alive))
 	row(b, "DLQ visible / in flight", intOrDash(c.DLQ.Visible)+" / "+intOrDash(c.DLQ.InFlight))
-	row(b, "DLQ trend", orDash(c.DLQ.Trend))
-	row(b, "source queue", orDash(c.Source.Queue))
-	row(b, "source visible", intOrDash(c.Source.Visible))
-	age := "-"
-	if c.Source.AgeOfOldestSeconds != nil {
-		age = (time.Duration(*c.Source.AgeOfOldestSeconds) * time.Second).String()
+	trend := orDash(c.DLQ.Trend)
+	if c.DLQ.From != nil && c.DLQ.To != nil {
+		trend += fmt.Sprintf(" (%s → %s", value(*c.DLQ.From), value(*c.DLQ.To))
+		if c.DLQ.Window != "" {
+			trend += " over " + c.DLQ.Window
+		}
+		if c.DLQ.Source != "" {
+			trend += ", from " + c.DLQ.Source
+		}
+		trend += ")"
 	}
-	row(b, "source age of oldest message", age)
+	row(b, "DLQ trend", trend)
+	if s := c.Source; s != nil {
+		row(b, "source queue", orDash(s.Queue))
+		row(b, "source visible / in flight", intOrDash(s.Visible)+" / "+intOrDash(s.InFlight))
+		row(b, "source age of oldest message", seconds(s.AgeOfOldestSeconds)+" (normal "+seconds(s.NormalAgeSeconds)+")")
+	} else {
+		row(b, "source queue", "none found")
+	}
 	for i, m := range c.Mappings {
-		row(b, fmt.Sprintf("mapping %d", i+1), kvList(m))
+		row(b, fmt.Sprintf("Lambda mapping %d", i+1), kvList(m))
 	}
+	if len(c.Change) > 0 {
+		row(b, "mapping change", kvList(c.Change))
+	}
+	for _, r := range c.Reasons {
+		fmt.Fprintf(b, "\n- %s", r)
+	}
+	if len(c.Reasons) > 0 {
+		b.WriteString("\n")
+	}
+}
+
+func seconds(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return (time.Duration(*p) * time.Second).String()
 }
 
 func (inc *Incident) writeInspect(b *strings.Builder) {
