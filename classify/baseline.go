@@ -1,0 +1,102 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Bounds of what a baseline remembers, so a large baseline file costs fixed
+// memory.
+const (
+	maxBaselineValues = 100 // distinct values per schema field
+	maxBaselineKeys   = 512 // distinct top-level keys
+)
+
+// Baseline is what healthy messages look like: their schema fields' values
+// and how often each top-level key appears.
+type Baseline struct {
+	Messages    int
+	Objects     int                       // bodies that are JSON objects
+	Values      map[string]map[string]int // schema field → value → messages
+	KeyCounts   map[string]int            // top-level key → messages that have it
+	Unparseable int
+}
+
+// LoadBaseline streams healthy messages from r (JSON Lines or a
+// {"Messages": [...]} document). SentTimestamp is not needed.
+func LoadBaseline(r io.Reader) (*Baseline, error) {
+	rd, err := sqsjson.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}}
+	var s shape
+	for {
+		m, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.scan([]byte(m.Body), nil)
+		b.add(&s)
+	}
+}
+
+func (b *Baseline) add(s *shape) {
+	b.Messages++
+	if s.kind == FingerprintUnparseable {
+		b.Unparseable++
+	}
+	if s.kind != "object" {
+		return
+	}
+	b.Objects++
+	for _, f := range s.fields {
+		vals := b.Values[f.name]
+		if vals == nil {
+			vals = map[string]int{}
+			b.Values[f.name] = vals
+		}
+		if _, ok := vals[f.value]; ok || len(vals) < maxBaselineValues {
+			vals[f.value]++
+		}
+	}
+	for _, k := range s.keys {
+		if _, ok := b.KeyCounts[string(k)]; ok || len(b.KeyCounts) < maxBaselineKeys {
+			b.KeyCounts[string(k)]++
+		}
+	}
+}
+
+// summary is the baseline as classification.json records it.
+func (b *Baseline) summary() *Summary {
+	if b == nil {
+		return nil
+	}
+	return &Summary{Messages: b.Messages, Values: b.Values}
+}
+
+// Expectation is one --expect FIELD=VALUE: a top-level field's value that
+// the consumer accepts. Several for one field allow any of them.
+type Expectation struct {
+	Field, Value string
+}
+
+// ParseExpectation reads "FIELD=VALUE".
+func ParseExpectation(s string) (Expectation, error) {
+	f, v, ok := strings.Cut(s, "=")
+	f = strings.TrimSpace(f)
+	if !ok || f == "" {
+		return Expectation{}, fmt.Errorf("--expect %q: use FIELD=VALUE, e.g. --expect version=1", s)
+	}
+	return Expectation{Field: f, Value: strings.TrimSpace(v)}, nil
+}
+
+// String is "FIELD=VALUE".
+func (e Expectation) String() string { return e.Field + "=" + e.Value }

@@ -1,0 +1,235 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Bounds that keep a classification's memory fixed per group.
+const (
+	// DefaultMaxGroups: keys past this many go to the "other" group.
+	DefaultMaxGroups = 1000
+	maxErrorTexts    = 1000 // distinct raw error texts counted per group
+	maxSigCache      = 4096 // error texts whose signature is remembered
+	maxExampleIDs    = 3
+	// ChartColumns is the length of each group's Arrivals.
+	ChartColumns = 48
+)
+
+// Options steer a classification.
+type Options struct {
+	Baseline   *Baseline     // healthy messages; nil: none
+	Expect     []Expectation // what the consumer accepts
+	Key        string        // --key: the business-operation field
+	Signatures Signatures    // MessageId → signature, from logs.json
+	Thresholds Thresholds    // zero: DefaultThresholds
+	Queue      string        // names the DLQ in the recommended commands
+	MaxGroups  int           // zero: DefaultMaxGroups
+}
+
+// Classifier takes messages one at a time and keeps memory bounded by the
+// number of groups, never by the number of messages.
+type Classifier struct {
+	opts      Options
+	watch     []string // --key first, then expFields
+	expFields []string // the distinct --expect fields
+	groups    map[string]*acc
+	order     []*acc
+	sh        shape
+	buf       []byte
+	sigCache  map[string]string
+	messages  int
+	first     int64
+	last      int64
+	bodies    distinct
+	keyVals   distinct
+	keyMiss   int
+}
+
+// acc accumulates one group.
+type acc struct {
+	key       Key
+	kind      string
+	fields    []field
+	keys      []string
+	n         int
+	arr       arrivals
+	receives  map[int]int
+	errTexts  map[uint64]struct{}
+	errText   string
+	fromLogs  int
+	fromAttrs int
+	problem   string
+	contrary  map[string]int    // --expect field → messages that contradict it
+	seenValue map[string]string // --expect field → a contradicting value ("" absent)
+	ids       []string
+}
+
+// New returns a Classifier.
+func New(opts Options) *Classifier {
+	if opts.Thresholds == (Thresholds{}) {
+		opts.Thresholds = DefaultThresholds()
+	}
+	if opts.MaxGroups <= 0 {
+		opts.MaxGroups = DefaultMaxGroups
+	}
+	c := &Classifier{opts: opts, groups: map[string]*acc{}, sigCache: map[string]string{}}
+	c.watch = append(c.watch, opts.Key)
+	for _, e := range opts.Expect {
+		if !slices.Contains(c.expFields, e.Field) {
+			c.expFields = append(c.expFields, e.Field)
+		}
+	}
+	c.watch = append(c.watch, c.expFields...)
+	return c
+}
+
+// Add classifies one message. It fails, changing nothing, when the message
+// has no SentTimestamp: classify cannot tell a burst from a trickle without.
+func (c *Classifier) Add(m *sqsjson.Message) error {
+	sent, err := strconv.ParseInt(m.Attributes[sqsjson.AttrSentTimestamp], 10, 64)
+	if err != nil {
+		return fmt.Errorf("message %s has no SentTimestamp attribute: export messages with their attributes (mfdlq inspect --out, or aws sqs receive-message --attribute-names All)", m.MessageId)
+	}
+	body := []byte(m.Body)
+	c.sh.scan(body, c.watch)
+	sig, src := c.signature(m)
+	c.buf = c.sh.fingerprint(c.buf[:0])
+	fp := len(c.buf)
+	c.buf = append(c.buf, " | "...)
+	c.buf = append(c.buf, sig...)
+	g, ok := c.groups[string(c.buf)]
+	if !ok {
+		g = c.newGroup(Key{Fingerprint: string(c.buf[:fp]), Signature: sig})
+	}
+	c.messages++
+	if c.messages == 1 {
+		c.first, c.last = sent, sent
+	}
+	c.first, c.last = min(c.first, sent), max(c.last, sent)
+	c.bodies.addBytes(body)
+	if c.opts.Key != "" {
+		if c.sh.present[0] {
+			c.keyVals.add(c.sh.watched[0])
+		} else {
+			c.keyMiss++
+		}
+	}
+	g.add(m, sent, src, c)
+	return nil
+}
+
+// signature returns m's error signature and where it came from.
+func (c *Classifier) signature(m *sqsjson.Message) (sig, source string) {
+	if s, ok := c.opts.Signatures[m.MessageId]; ok && s != "" {
+		return s, "logs"
+	}
+	text := ErrorText(m)
+	if text == "" {
+		return "", "none"
+	}
+	if s, ok := c.sigCache[text]; ok {
+		return s, "attributes"
+	}
+	s := Signature(text)
+	if len(c.sigCache) < maxSigCache {
+		c.sigCache[text] = s
+	}
+	return s, "attributes"
+}
+
+func (c *Classifier) newGroup(k Key) *acc {
+	if len(c.groups) >= c.opts.MaxGroups {
+		k = Key{Fingerprint: OtherGroupID}
+		if g, ok := c.groups[k.String()]; ok {
+			return g
+		}
+	}
+	g := &acc{key: k, kind: c.sh.kind, problem: c.sh.problem, receives: map[int]int{},
+		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{}}
+	g.fields = append(g.fields, c.sh.fields...)
+	for _, k := range c.sh.keys {
+		g.keys = append(g.keys, string(k))
+	}
+	c.groups[k.String()] = g
+	c.order = append(c.order, g)
+	return g
+}
+
+func (g *acc) add(m *sqsjson.Message, sent int64, src string, c *Classifier) {
+	g.n++
+	g.arr.add(sent)
+	if n, ok := m.ReceiveCount(); ok {
+		g.receives[n]++
+	}
+	switch src {
+	case "logs":
+		g.fromLogs++
+	case "attributes":
+		g.fromAttrs++
+		text := ErrorText(m)
+		if g.errText == "" {
+			g.errText = text
+		}
+		if len(g.errTexts) < maxErrorTexts {
+			g.errTexts[hashString(text)] = struct{}{}
+		}
+	}
+	for i, f := range c.expFields {
+		w := i + 1
+		if !c.expected(f, w) {
+			g.contrary[f]++
+			if _, ok := g.seenValue[f]; !ok {
+				g.seenValue[f] = c.sh.watched[w]
+			}
+		}
+	}
+	if len(g.ids) < maxExampleIDs {
+		g.ids = append(g.ids, m.MessageId)
+	}
+}
+
+// expected tells whether the current body's field (watched slot w) has one
+// of the values --expect allows for it.
+func (c *Classifier) expected(field string, w int) bool {
+	if !c.sh.present[w] {
+		return false
+	}
+	for _, e := range c.opts.Expect {
+		if e.Field == field && e.Value == c.sh.watched[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// Run classifies every message of r (JSON Lines or a {"Messages": [...]}
+// document), streaming. A bad record fails the whole run with a
+// *sqsjson.LineError naming its line: no partial verdict.
+func Run(r io.Reader, opts Options) (*Classification, error) {
+	rd, err := sqsjson.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	c := New(opts)
+	for {
+		m, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return c.Result(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := c.Add(m); err != nil {
+			return nil, &sqsjson.LineError{Line: rd.Line(), Err: err}
+		}
+	}
+}
+
+func hashString(s string) uint64 { return maphash.String(hashSeed, s) }

@@ -1,0 +1,76 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Key is what puts a message in a group: the content fingerprint of its body
+// and its error signature ("" when nothing tells the error).
+type Key struct {
+	Fingerprint string
+	Signature   string
+}
+
+// String is the key as classification.json stores it in a group's "key".
+func (k Key) String() string { return k.Fingerprint + " | " + k.Signature }
+
+// Signatures maps a MessageId to the error signature the consumer's logs
+// gave it (logs.json). A signature from the logs is a fact and wins over the
+// message attributes.
+type Signatures map[string]string
+
+// Error attributes that consumers set on a failed message, in order of
+// preference: the kind of error, and its text.
+var (
+	errorCodeAttrs    = []string{"ErrorCode", "ErrorType", "errorType", "ExceptionType"}
+	errorMessageAttrs = []string{"ErrorMessage", "errorMessage", "Error", "error", "ExceptionMessage"}
+)
+
+// ErrorText returns the error a message carries in its message attributes:
+// "ErrorCode: ErrorMessage" (just the message when it starts with the code),
+// either alone, or "" when it has none.
+func ErrorText(m *sqsjson.Message) string {
+	code := firstAttr(m, errorCodeAttrs)
+	msg := firstAttr(m, errorMessageAttrs)
+	switch {
+	case code == "":
+		return msg
+	case msg == "":
+		return code
+	case strings.HasPrefix(msg, code):
+		return msg
+	}
+	return code + ": " + msg
+}
+
+func firstAttr(m *sqsjson.Message, names []string) string {
+	if len(m.MessageAttributes) == 0 {
+		return ""
+	}
+	for _, n := range names {
+		if v, ok := m.StringAttribute(n); ok && strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// SignatureOf is the error signature of m: the logs' signature for its
+// MessageId when sigs has one, else the Signature of its error attributes.
+func SignatureOf(m *sqsjson.Message, sigs Signatures) string {
+	if s, ok := sigs[m.MessageId]; ok && s != "" {
+		return s
+	}
+	return Signature(ErrorText(m))
+}
+
+// KeyOf returns the group key of m. It is the function classify groups by;
+// redrive calls it on live messages to decide which group each falls in.
+// sigs may be nil.
+func KeyOf(m *sqsjson.Message, sigs Signatures) Key {
+	var s shape
+	s.scan([]byte(m.Body), nil)
+	return Key{Fingerprint: string(s.fingerprint(nil)), Signature: SignatureOf(m, sigs)}
+}

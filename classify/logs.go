@@ -1,0 +1,44 @@
+package classify
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// LogsFile is the incident artifact of the logs step that classify reads.
+const LogsFile = "logs.json"
+
+// logsDoc is the part of logs.json classify reads.
+type logsDoc struct {
+	Messages []struct {
+		MessageID string `json:"message_id"`
+		Found     bool   `json:"found"`
+		Exception string `json:"exception"`
+		Signature string `json:"signature"`
+	} `json:"messages"`
+}
+
+// ReadSignatures reads logs.json: each found message's signature (computed
+// from its exception when the file has none).
+func ReadSignatures(path string) (Signatures, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc logsDoc
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sigs := Signatures{}
+	for _, m := range doc.Messages {
+		sig := m.Signature
+		if sig == "" {
+			sig = Signature(m.Exception)
+		}
+		if m.Found && m.MessageID != "" && sig != "" {
+			sigs[m.MessageID] = sig
+		}
+	}
+	return sigs, nil
+}

@@ -1,0 +1,157 @@
+package classify
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Verdicts of a group and of a whole DLQ.
+const (
+	VerdictTransient = "transient"
+	VerdictPoison    = "poison"
+	VerdictData      = "data"
+	VerdictMixed     = "mixed"
+	VerdictUnknown   = "unknown"
+)
+
+// File is the incident artifact classify writes.
+const File = "classification.json"
+
+// OtherGroupID is the group that takes every message past MaxGroups
+// distinct keys; GroupOf sends unknown keys there when it exists.
+const OtherGroupID = "other"
+
+// Classification is classify's result: the JSON of --output json and of
+// classification.json. Keys are stable; docs/classify.md documents them.
+type Classification struct {
+	Verdict    string     `json:"verdict"`
+	Messages   int        `json:"messages"`
+	Confidence float64    `json:"confidence"`
+	Groups     []Group    `json:"groups"`
+	FirstSent  *time.Time `json:"first_sent"`
+	LastSent   *time.Time `json:"last_sent"`
+	Evidence   []string   `json:"evidence"`
+	Duplicates Duplicates `json:"duplicates"`
+	Key        *KeyCount  `json:"key,omitempty"`
+	Baseline   *Summary   `json:"baseline"`
+	Expect     []string   `json:"expect"`
+	Thresholds Thresholds `json:"thresholds"`
+}
+
+// Group is a set of messages that share a Key, with its verdict.
+type Group struct {
+	ID              string         `json:"id"`  // g1, g2 … by count, then key
+	Key             string         `json:"key"` // Key.String(): what KeyOf returns
+	Verdict         string         `json:"verdict"`
+	Confidence      float64        `json:"confidence"`
+	Count           int            `json:"count"`
+	FirstSent       time.Time      `json:"first_sent"`
+	LastSent        time.Time      `json:"last_sent"`
+	WindowSeconds   int64          `json:"window_seconds"`
+	Pattern         string         `json:"pattern"` // burst, trickle, spread, single
+	Fingerprint     string         `json:"fingerprint"`
+	Signature       string         `json:"signature"`
+	SignatureSource string         `json:"signature_source"` // logs, attributes or none
+	Error           string         `json:"error"`            // one raw error text of the group
+	DistinctErrors  int            `json:"distinct_errors"`  // raw error texts, capped at maxErrorTexts
+	ReceiveCounts   map[string]int `json:"receive_counts"`
+	Arrivals        []int          `json:"arrivals"` // per ChartColumns slice of the DLQ's whole window
+	ExampleIDs      []string       `json:"example_message_ids"`
+	Evidence        []string       `json:"evidence"`
+	Action          string         `json:"action"`
+}
+
+// Duplicates counts messages whose bodies repeat (at-least-once delivery).
+type Duplicates struct {
+	DistinctBodies int  `json:"distinct_bodies"`
+	Repeated       int  `json:"repeated_messages"` // messages minus distinct bodies
+	Exact          bool `json:"exact"`             // false past 65536 distinct: an estimate
+}
+
+// KeyCount is what --key FIELD found: how many distinct business operations.
+type KeyCount struct {
+	Field    string `json:"field"`
+	Distinct int    `json:"distinct"`
+	Missing  int    `json:"missing"` // messages without the field
+	Exact    bool   `json:"exact"`
+}
+
+// Summary describes the baseline that was compared against.
+type Summary struct {
+	Messages int                       `json:"messages"`
+	Values   map[string]map[string]int `json:"values"` // schema field → value → messages
+}
+
+// Thresholds decide what is a burst and what a trickle (docs/classify.md).
+type Thresholds struct {
+	// BurstWindow: a group is a burst when BurstShare of it was sent within
+	// this long.
+	BurstWindow Duration `json:"burst_window"`
+	BurstShare  float64  `json:"burst_share"`
+	// TrickleSpan: a group that is not a burst is a trickle when its sends
+	// span at least this long.
+	TrickleSpan Duration `json:"trickle_span"`
+}
+
+// DefaultThresholds: 90% within 2 hours is a burst; 6 hours or more, not a
+// burst, is a trickle.
+func DefaultThresholds() Thresholds {
+	return Thresholds{BurstWindow: Duration{2 * time.Hour}, BurstShare: 0.9, TrickleSpan: Duration{6 * time.Hour}}
+}
+
+// Duration is a time.Duration that reads and writes JSON as "2h0m0s".
+type Duration struct{ time.Duration }
+
+// MarshalJSON writes d as Go duration text.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// UnmarshalJSON reads Go duration text.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	d.Duration = v
+	return err
+}
+
+// Load reads a classification.json.
+func Load(path string) (*Classification, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var c Classification
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// Group returns the group with id.
+func (c *Classification) Group(id string) (*Group, bool) {
+	for i := range c.Groups {
+		if c.Groups[i].ID == id {
+			return &c.Groups[i], true
+		}
+	}
+	return nil, false
+}
+
+// GroupOf returns the group m falls in, deciding by KeyOf exactly as
+// classify did. A key classify never saw falls in the "other" group when
+// there is one; otherwise ok is false: the message is new since classify ran.
+func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
+	key := KeyOf(m, sigs).String()
+	for i := range c.Groups {
+		if c.Groups[i].Key == key {
+			return &c.Groups[i], true
+		}
+	}
+	return c.Group(OtherGroupID)
+}

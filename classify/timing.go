@@ -1,0 +1,81 @@
+package classify
+
+import (
+	"fmt"
+	"time"
+)
+
+// timingFinding is what a group's arrival pattern suggests. The distribution
+// over time is a clue, never the proof.
+type timingFinding struct {
+	pattern     string
+	verdict     string
+	confidence  float64
+	first, last time.Time
+	span        time.Duration
+	densest     time.Duration
+	share       float64
+	notes       []string
+}
+
+// timing reads the arrival pattern together with the errors: a transient
+// failure is a burst with one error, a data failure a trickle whose errors
+// name different entities.
+func (c *Classifier) timing(g *acc) timingFinding {
+	th := c.opts.Thresholds
+	t := timingFinding{
+		pattern: g.arr.pattern(th), first: time.UnixMilli(g.arr.first).UTC(), last: time.UnixMilli(g.arr.last).UTC(),
+		span: g.arr.span(), densest: g.arr.densest(th.BurstShare), share: th.BurstShare,
+	}
+	entities := len(g.errTexts) > 1
+	sameError := g.fromAttrs == g.n && len(g.errTexts) == 1 || g.fromLogs == g.n
+	switch t.pattern {
+	case PatternBurst:
+		t.verdict, t.confidence = VerdictTransient, 0.8
+		switch {
+		case entities:
+			t.confidence = 0.6
+			t.notes = append(t.notes, fmt.Sprintf("but the errors name %d different entities: it could be data", len(g.errTexts)))
+		case sameError:
+			t.confidence = 0.9
+		}
+	case PatternTrickle:
+		t.verdict, t.confidence = VerdictData, 0.75
+		if entities {
+			t.confidence = 0.9
+		}
+	default:
+		switch {
+		case entities:
+			t.verdict, t.confidence = VerdictData, 0.6
+		case sameError && t.pattern == PatternSpread:
+			t.verdict, t.confidence = VerdictTransient, 0.5
+		default:
+			t.verdict, t.confidence = VerdictUnknown, 0.3
+		}
+	}
+	return t
+}
+
+// evidence describes the timing; for poison it says why the time pattern
+// does not decide.
+func (t timingFinding) evidence(poison bool) []string {
+	var line string
+	switch t.pattern {
+	case PatternSingle:
+		line = fmt.Sprintf("one message, sent %s: no arrival pattern", t.first.Format(time.RFC3339))
+	case PatternBurst:
+		line = fmt.Sprintf("sent %s (%s), %.0f%% within %s: a burst", window(t.first, t.last), span(t.span), t.share*100, span(t.densest))
+		if poison {
+			line += ", which looks transient — misleading here: the content is the proof"
+		}
+	case PatternTrickle:
+		line = fmt.Sprintf("sent over %s (%s) with no burst: a trickle", span(t.span), window(t.first, t.last))
+		if poison {
+			line += " — the time pattern does not matter here: the content is the proof"
+		}
+	default:
+		line = fmt.Sprintf("sent over %s (%s): neither a clear burst nor a trickle", span(t.span), window(t.first, t.last))
+	}
+	return append([]string{line}, t.notes...)
+}

@@ -1,0 +1,151 @@
+package classify
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Result decides each group's verdict and the DLQ's. Groups are ordered by
+// size, then key, and numbered g1, g2 … in that order.
+func (c *Classifier) Result() *Classification {
+	out := &Classification{
+		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
+		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
+	}
+	for _, e := range c.opts.Expect {
+		out.Expect = append(out.Expect, e.String())
+	}
+	order := slices.Clone(c.order)
+	slices.SortStableFunc(order, func(a, b *acc) int {
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.key.String(), b.key.String()))
+	})
+	weighted := 0.0
+	verdicts := map[string]bool{}
+	for i, g := range order {
+		id := "g" + strconv.Itoa(i+1)
+		if g.key.Fingerprint == OtherGroupID {
+			id = OtherGroupID
+		}
+		grp := c.judge(g, id)
+		out.Groups = append(out.Groups, grp)
+		weighted += grp.Confidence * float64(grp.Count)
+		verdicts[grp.Verdict] = true
+	}
+	out.Verdict = VerdictUnknown
+	if c.messages > 0 {
+		first, last := time.UnixMilli(c.first).UTC(), time.UnixMilli(c.last).UTC()
+		out.FirstSent, out.LastSent = &first, &last
+		out.Confidence = round2(weighted / float64(c.messages))
+	}
+	if len(verdicts) == 1 {
+		out.Verdict = out.Groups[0].Verdict
+	} else if len(verdicts) > 1 {
+		out.Verdict = VerdictMixed
+	}
+	c.summarise(out)
+	return out
+}
+
+// summarise adds the DLQ-wide evidence: duplicates and business operations.
+func (c *Classifier) summarise(out *Classification) {
+	n, exact := c.bodies.count()
+	out.Duplicates = Duplicates{DistinctBodies: n, Repeated: c.messages - n, Exact: exact}
+	approx := map[bool]string{true: "", false: "≈"}
+	if out.Duplicates.Repeated > 0 {
+		out.Evidence = append(out.Evidence, fmt.Sprintf("%s%d message(s) repeat an earlier body exactly (at-least-once delivery): %s%d distinct bodies",
+			approx[exact], out.Duplicates.Repeated, approx[exact], n))
+	}
+	if c.opts.Key != "" {
+		k, exact := c.keyVals.count()
+		out.Key = &KeyCount{Field: c.opts.Key, Distinct: k, Missing: c.keyMiss, Exact: exact}
+		line := fmt.Sprintf("%d message(s) hold %s%d distinct %s: the business operations to restore", c.messages, approx[exact], k, c.opts.Key)
+		if c.keyMiss > 0 {
+			line += fmt.Sprintf(" (%d have no %s)", c.keyMiss, c.opts.Key)
+		}
+		out.Evidence = append(out.Evidence, line)
+	}
+	if len(out.Groups) > 1 {
+		var parts []string
+		for _, g := range out.Groups {
+			parts = append(parts, fmt.Sprintf("%s %s (%d)", g.ID, g.Verdict, g.Count))
+		}
+		out.Evidence = append(out.Evidence, fmt.Sprintf("%d groups: %s", len(out.Groups), strings.Join(parts, ", ")))
+	}
+}
+
+// judge turns one accumulated group into its verdict and evidence.
+func (c *Classifier) judge(g *acc, id string) Group {
+	grp := Group{
+		ID: id, Key: g.key.String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
+		FirstSent: time.UnixMilli(g.arr.first).UTC(), LastSent: time.UnixMilli(g.arr.last).UTC(),
+		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
+		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
+		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids, SignatureSource: "none",
+	}
+	switch {
+	case g.fromLogs > 0:
+		grp.SignatureSource = "logs"
+	case g.fromAttrs > 0:
+		grp.SignatureSource = "attributes"
+	}
+	for n, k := range g.receives {
+		grp.ReceiveCounts[strconv.Itoa(n)] = k
+	}
+	content := c.content(g)
+	timing := c.timing(g)
+	verdict, conf := decide(content, timing, g)
+	grp.Verdict, grp.Confidence = verdict, round2(conf)
+	grp.Evidence = append(grp.Evidence, content.evidence...)
+	grp.Evidence = append(grp.Evidence, timing.evidence(verdict == VerdictPoison)...)
+	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
+	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)
+	grp.Action = c.action(grp, content)
+	return grp
+}
+
+// decide combines what the content proves with what the timing suggests.
+// Content wins: a poison body is poison whatever its arrival pattern.
+func decide(content contentFinding, timing timingFinding, g *acc) (string, float64) {
+	if content.poison {
+		return VerdictPoison, content.confidence
+	}
+	v, conf := timing.verdict, timing.confidence
+	if !content.verified {
+		if schemaError(g.key.Signature) {
+			return VerdictPoison, 0.7
+		}
+		conf = min(conf*0.6, 0.55)
+	}
+	return v, conf
+}
+
+// schemaError tells an error signature that blames the message's shape.
+func schemaError(sig string) bool {
+	s := strings.ToLower(sig)
+	for _, w := range []string{"version", "schema", "deserializ", "unmarshal", "parse", "malformed", "invalid json", "validation"} {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
+
+// span writes a duration the way people say it: 1h47m, 2d3h, 29m, 40s.
+func span(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%ds", int(d.Seconds()))
+}
