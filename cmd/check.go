@@ -1,19 +1,192 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/vitals"
+)
 
 // checkOptions are the flags of mfdlq check.
 type checkOptions struct {
-	deps *Deps
+	deps             *Deps
+	Queue            string        // --queue: the DLQ
+	CreateAlarm      bool          // --create-alarm
+	Topic            string        // --topic: SNS topic ARN the alarm notifies
+	SDKAttempts      int           // --sdk-attempts: the consumer's SDK attempts per call
+	WorkflowAttempts int           // --workflow-attempts: retries above the consumer (Step Functions …)
+	ReadTimeout      time.Duration // --read-timeout: the consumer's client read timeout
+	Yes              bool          // --yes
+	DryRun           bool          // --dry-run
 }
 
-// newCheckCmd is a placeholder until its issue lands: it refuses to run.
+// checkFile is check's artifact in the incident directory.
+const checkFile = "check.json"
+
+var snsARN = regexp.MustCompile(`^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$`)
+
 func newCheckCmd(d *Deps, runF func(*checkOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "check",
+	opts := &checkOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "check --queue DLQ [--create-alarm --topic ARN] [--sdk-attempts N] [--workflow-attempts N]",
 		Short: "The safeguards that would have warned earlier",
+		Long: `List the safeguards around a DLQ and its source queues, each pass, warn,
+fail (or skip, when mfdlq cannot see enough) with a stable id and the fix in
+one line:
+
+  dlq-alarm                       an alarm on ApproximateNumberOfMessagesVisible > 0
+                                  over 5 minutes, with an action
+  dlq-has-source                  some queue's redrive policy names the DLQ
+  dlq-retention                   the DLQ keeps messages longer than the source
+  visibility-vs-function-timeout  source visibility ≥ 6× the Lambda's timeout
+  visibility-vs-read-timeout      source visibility > --read-timeout
+  max-receive-count               maxReceiveCount is not 1
+  attempts-per-dependency         SDK attempts × maxReceiveCount × workflow
+                                  attempts is at most 15
+
+What it changes in AWS: nothing, unless --create-alarm: then it creates the
+alarm <dlq>-not-empty notifying --topic, after naming the account, region
+and queue and asking (or --yes); --dry-run shows it without creating it.
+
+Examples:
+  mfdlq check --queue orders-dlq
+  mfdlq check --queue orders-dlq --sdk-attempts 5 --read-timeout 20s --output json
+  mfdlq check --queue orders-dlq --create-alarm --topic arn:aws:sns:eu-west-1:123456789012:oncall
+
+Exit 3 when any safeguard fails.
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runCheck(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.BoolVar(&opts.CreateAlarm, "create-alarm", false, "create the DLQ alarm (needs --topic)")
+	f.StringVar(&opts.Topic, "topic", "", "SNS topic ARN the alarm notifies")
+	f.IntVar(&opts.SDKAttempts, "sdk-attempts", 3, "the consumer's AWS SDK attempts per call (1-20; the SDKs' default is 3)")
+	f.IntVar(&opts.WorkflowAttempts, "workflow-attempts", 1, "attempts of the workflow above the consumer, e.g. Step Functions retries (1-20)")
+	f.DurationVar(&opts.ReadTimeout, "read-timeout", 0, "the consumer's longest client read timeout, to compare with the visibility timeout")
+	f.BoolVar(&opts.Yes, "yes", false, "create the alarm without asking")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "show the alarm without creating it")
+	return c
+}
+
+func (o *checkOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.CreateAlarm && o.Topic == "":
+		return usageErrorf("--create-alarm needs --topic: the SNS topic ARN the alarm notifies")
+	case o.Topic != "" && !snsARN.MatchString(o.Topic):
+		return usageErrorf("--topic %q is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)", o.Topic)
+	case o.Topic != "" && !o.CreateAlarm:
+		return usageErrorf("--topic is only used with --create-alarm")
+	case o.SDKAttempts < 1 || o.SDKAttempts > 20:
+		return usageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
+	case o.WorkflowAttempts < 1 || o.WorkflowAttempts > 20:
+		return usageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
+	case o.ReadTimeout < 0:
+		return usageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
+	}
+	return nil
+}
+
+func runCheck(ctx context.Context, o *checkOptions) error {
+	d := o.deps
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return err
+	}
+	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	if err != nil {
+		return err
+	}
+	cw, err := d.CloudWatch(ctx)
+	if err != nil {
+		return err
+	}
+	if o.CreateAlarm {
+		if err := o.createAlarm(ctx, cw, dlq); err != nil {
+			return err
+		}
+	}
+	in, err := o.gather(ctx, client, cw, dlq)
+	if err != nil {
+		return err
+	}
+	rep := checkReport{Queue: dlq.Name, Findings: vitals.Findings(in)}
+	rep.Verdict = vitals.Worst(rep.Findings)
+	if err := o.record(dlq, &rep); err != nil {
+		return err
+	}
+	if err := o.render(&rep); err != nil {
+		return err
+	}
+	if rep.Verdict == vitals.Fail {
+		return errSilentCheckFailed
+	}
+	return nil
+}
+
+// gather reads the sources, the alarms and the mappings check judges.
+func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw vitals.AlarmsAPI, dlq *sqsapi.Queue) (vitals.CheckInput, error) {
+	d := o.deps
+	in := vitals.CheckInput{DLQ: dlq, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts,
+		ReadTimeout: o.ReadTimeout, Topic: o.Topic, Mappings: map[string][]vitals.Mapping{}}
+	srcs, err := sqsapi.SourceQueues(ctx, c, dlq)
+	if err != nil {
+		return in, err
+	}
+	in.Sources = srcs
+	if in.Alarms, err = vitals.DLQAlarms(ctx, cw, dlq.Name); err != nil {
+		return in, fmt.Errorf("check %s: %w", dlq.Name, err)
+	}
+	l, err := d.Lambda(ctx)
+	if err != nil {
+		return in, err
+	}
+	for _, src := range srcs {
+		ms, err := vitals.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
+		if err != nil {
+			if !sqsapi.IsUnsupportedOrDenied(err) {
+				return in, err
+			}
+			d.warnf("Lambda mappings of %s unknown: %v", src.Name, err)
+		}
+		in.Mappings[src.Name] = ms
+	}
+	return in, nil
+}
+
+// createAlarm names the account, region and queue, shows the alarm, asks,
+// and creates it.
+func (o *checkOptions) createAlarm(ctx context.Context, cw vitals.AlarmsAPI, dlq *sqsapi.Queue) error {
+	d := o.deps
+	d.announce("creating an alarm", dlq)
+	in := vitals.DLQAlarmInput(dlq.Name, o.Topic)
+	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", *in.AlarmName, o.Topic)
+	if o.DryRun {
+		d.infof("dry run: no alarm was created")
+		return nil
+	}
+	if err := d.confirm(fmt.Sprintf("create alarm %s?", *in.AlarmName), o.Yes); err != nil {
+		return err
+	}
+	if _, err := cw.PutMetricAlarm(ctx, in); err != nil {
+		return fmt.Errorf("create alarm %s: %w", *in.AlarmName, err)
+	}
+	d.infof("alarm %s created", *in.AlarmName)
+	return nil
 }

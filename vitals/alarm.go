@@ -1,0 +1,71 @@
+package vitals
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+)
+
+// AlarmsAPI is the CloudWatch alarm calls of mfdlq check, with the SDK's
+// signatures so *cloudwatch.Client satisfies it.
+type AlarmsAPI interface {
+	DescribeAlarmsForMetric(ctx context.Context, in *cloudwatch.DescribeAlarmsForMetricInput, optFns ...func(*cloudwatch.Options)) (*cloudwatch.DescribeAlarmsForMetricOutput, error)
+	PutMetricAlarm(ctx context.Context, in *cloudwatch.PutMetricAlarmInput, optFns ...func(*cloudwatch.Options)) (*cloudwatch.PutMetricAlarmOutput, error)
+}
+
+var _ AlarmsAPI = (*cloudwatch.Client)(nil)
+
+// DLQAlarms returns the metric alarms on queue's
+// ApproximateNumberOfMessagesVisible. The dimension is checked here as
+// well, because not every server filters on it.
+func DLQAlarms(ctx context.Context, cw AlarmsAPI, queue string) ([]cwtypes.MetricAlarm, error) {
+	out, err := cw.DescribeAlarmsForMetric(ctx, &cloudwatch.DescribeAlarmsForMetricInput{
+		Namespace: aws.String(Namespace), MetricName: aws.String(MetricVisible),
+		Dimensions: []cwtypes.Dimension{{Name: aws.String(DimensionQueueName), Value: aws.String(queue)}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("describe alarms of %s: %w", queue, err)
+	}
+	var alarms []cwtypes.MetricAlarm
+	for _, a := range out.MetricAlarms {
+		if aws.ToString(a.Namespace) != Namespace || aws.ToString(a.MetricName) != MetricVisible {
+			continue
+		}
+		for _, d := range a.Dimensions {
+			if aws.ToString(d.Name) == DimensionQueueName && aws.ToString(d.Value) == queue {
+				alarms = append(alarms, a)
+				break
+			}
+		}
+	}
+	return alarms, nil
+}
+
+// AlarmName is the name mfdlq gives the DLQ alarm it creates.
+func AlarmName(queue string) string { return queue + "-not-empty" }
+
+// DLQAlarmInput is the alarm check --create-alarm creates: the DLQ's
+// ApproximateNumberOfMessagesVisible (Maximum) above 0 over one 5-minute
+// period notifies topic; missing data (a queue SQS stopped reporting for
+// inactivity) is not breaching.
+func DLQAlarmInput(queue, topic string) *cloudwatch.PutMetricAlarmInput {
+	return &cloudwatch.PutMetricAlarmInput{
+		AlarmName:          aws.String(AlarmName(queue)),
+		AlarmDescription:   aws.String(fmt.Sprintf("Messages in the dead-letter queue %s: run mfdlq contain --queue %s", queue, queue)),
+		Namespace:          aws.String(Namespace),
+		MetricName:         aws.String(MetricVisible),
+		Dimensions:         []cwtypes.Dimension{{Name: aws.String(DimensionQueueName), Value: aws.String(queue)}},
+		Statistic:          cwtypes.StatisticMaximum,
+		Period:             aws.Int32(300),
+		EvaluationPeriods:  aws.Int32(1),
+		DatapointsToAlarm:  aws.Int32(1),
+		Threshold:          aws.Float64(0),
+		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold,
+		TreatMissingData:   aws.String("notBreaching"),
+		ActionsEnabled:     aws.Bool(true),
+		AlarmActions:       []string{topic},
+	}
+}

@@ -1,0 +1,239 @@
+package vitals
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Finding statuses. Skip is a safeguard that cannot be judged from what
+// mfdlq can see (no mapping, no flag given).
+const (
+	Pass = "pass"
+	Warn = "warn"
+	Fail = "fail"
+	Skip = "skip"
+)
+
+// Finding ids: stable, so scripts and the report can refer to them.
+const (
+	IDDLQAlarm          = "dlq-alarm"
+	IDDLQHasSource      = "dlq-has-source"
+	IDDLQRetention      = "dlq-retention"
+	IDVisibilityLambda  = "visibility-vs-function-timeout"
+	IDVisibilityRead    = "visibility-vs-read-timeout"
+	IDMaxReceiveCount   = "max-receive-count"
+	IDAttemptsPerDepend = "attempts-per-dependency"
+)
+
+// MaxAttemptsPerDependency is the most calls one message may make to a
+// failing dependency before it lands in the DLQ.
+const MaxAttemptsPerDependency = 15
+
+// Finding is one safeguard, judged.
+type Finding struct {
+	ID      string `json:"id"`
+	Status  string `json:"status"`
+	Queue   string `json:"queue"`
+	Summary string `json:"summary"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// CheckInput is everything check judges.
+type CheckInput struct {
+	DLQ     *sqsapi.Queue
+	Sources []*sqsapi.Queue
+	// Alarms are the metric alarms on the DLQ's ApproximateNumberOfMessagesVisible.
+	Alarms []cwtypes.MetricAlarm
+	// Mappings are the Lambda mappings reading each source, by source name.
+	Mappings         map[string][]Mapping
+	SDKAttempts      int
+	WorkflowAttempts int
+	ReadTimeout      time.Duration // 0: not given
+	Topic            string        // for the alarm's fix line
+}
+
+// Findings judges every safeguard, the DLQ's first, then each source's.
+func Findings(in CheckInput) []Finding {
+	out := []Finding{alarmFinding(in)}
+	if len(in.Sources) == 0 {
+		out = append(out, Finding{ID: IDDLQHasSource, Status: Warn, Queue: in.DLQ.Name,
+			Summary: "no queue's redrive policy names this DLQ",
+			Fix:     "set a RedrivePolicy on the source queue naming " + in.DLQ.ARN})
+	}
+	for _, src := range in.Sources {
+		out = append(out, retentionFinding(in.DLQ, src))
+		out = append(out, lambdaFindings(src, in.Mappings[src.Name])...)
+		out = append(out, readTimeoutFinding(src, in.ReadTimeout))
+		out = append(out, receiveCountFinding(src))
+		out = append(out, attemptsFinding(src, in.SDKAttempts, in.WorkflowAttempts))
+	}
+	return out
+}
+
+// Worst is the overall verdict of findings: fail, else warn, else pass.
+func Worst(fs []Finding) string {
+	v := Pass
+	for _, f := range fs {
+		switch {
+		case f.Status == Fail:
+			return Fail
+		case f.Status == Warn:
+			v = Warn
+		}
+	}
+	return v
+}
+
+func alarmFinding(in CheckInput) Finding {
+	f := Finding{ID: IDDLQAlarm, Queue: in.DLQ.Name}
+	topic := in.Topic
+	if topic == "" {
+		topic = "ARN"
+	}
+	fix := fmt.Sprintf("mfdlq check --queue %s --create-alarm --topic %s", in.DLQ.Name, topic)
+	if len(in.Alarms) == 0 {
+		f.Status, f.Summary, f.Fix = Fail, "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0", fix
+		return f
+	}
+	var last string
+	for _, a := range in.Alarms {
+		problem := alarmProblem(a)
+		if problem == "" {
+			f.Status, f.Summary = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %d action(s)", aws.ToString(a.AlarmName), len(a.AlarmActions))
+			return f
+		}
+		last = fmt.Sprintf("alarm %s %s", aws.ToString(a.AlarmName), problem)
+	}
+	f.Status, f.Summary, f.Fix = Warn, last, "make it fire on > 0 over 5 minutes with an action, or "+fix
+	return f
+}
+
+// alarmProblem says what keeps an alarm from warning of the first DLQ
+// message within five minutes, or "" when nothing does.
+func alarmProblem(a cwtypes.MetricAlarm) string {
+	th := aws.ToFloat64(a.Threshold)
+	fires := (a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanThreshold && th < 1) ||
+		(a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanOrEqualToThreshold && th <= 1)
+	periods := aws.ToInt32(a.DatapointsToAlarm)
+	if periods == 0 {
+		periods = aws.ToInt32(a.EvaluationPeriods)
+	}
+	window := time.Duration(aws.ToInt32(a.Period)*max(periods, 1)) * time.Second
+	switch {
+	case !fires:
+		return fmt.Sprintf("does not fire on one message (%s %g)", a.ComparisonOperator, th)
+	case window > 5*time.Minute:
+		return fmt.Sprintf("needs %s of breaching data, more than 5 minutes", window)
+	case len(a.AlarmActions) == 0:
+		return "has no alarm action: nobody is told"
+	case a.ActionsEnabled != nil && !*a.ActionsEnabled:
+		return "has its actions disabled"
+	}
+	return ""
+}
+
+// retentionFinding: a standard DLQ keeps a message only until its original
+// enqueue time plus the DLQ's retention, so the DLQ must keep longer than
+// the source. FIFO DLQs reset the enqueue time on the move.
+func retentionFinding(dlq, src *sqsapi.Queue) Finding {
+	f := Finding{ID: IDDLQRetention, Queue: src.Name}
+	f.Summary = fmt.Sprintf("DLQ retention %s, source %s", days(dlq.Retention), days(src.Retention))
+	fix := fmt.Sprintf("set %s's MessageRetentionPeriod to 1209600 (14 days)", dlq.Name)
+	switch {
+	case dlq.Retention > src.Retention:
+		f.Status = Pass
+	case dlq.FIFO:
+		f.Status, f.Fix = Warn, fix
+		f.Summary += ": no longer than the source's"
+	default:
+		f.Status, f.Fix = Fail, fix
+		f.Summary += ": a message expires by its original enqueue time, so the DLQ keeps almost nothing"
+	}
+	return f
+}
+
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	return d.String()
+}
+
+func lambdaFindings(src *sqsapi.Queue, ms []Mapping) []Finding {
+	if len(ms) == 0 {
+		return []Finding{{ID: IDVisibilityLambda, Status: Skip, Queue: src.Name,
+			Summary: "no Lambda event source mapping reads this queue"}}
+	}
+	var out []Finding
+	vis := int64(src.Visibility.Seconds())
+	for _, m := range ms {
+		f := Finding{ID: IDVisibilityLambda, Queue: src.Name, Summary: m.Function + ": " + assessVisibility(vis, m.FunctionTimeout)}
+		switch {
+		case m.FunctionTimeout == nil:
+			f.Status = Skip
+		case vis < int64(*m.FunctionTimeout):
+			f.Status = Fail
+		case vis < 6*int64(*m.FunctionTimeout):
+			f.Status = Warn
+		default:
+			f.Status = Pass
+		}
+		if f.Status == Fail || f.Status == Warn {
+			f.Fix = fmt.Sprintf("set %s's VisibilityTimeout to %d (6× %ds)", src.Name, 6**m.FunctionTimeout, *m.FunctionTimeout)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func readTimeoutFinding(src *sqsapi.Queue, read time.Duration) Finding {
+	f := Finding{ID: IDVisibilityRead, Queue: src.Name}
+	switch {
+	case read == 0:
+		f.Status, f.Summary = Skip, "no client read timeout given (--read-timeout)"
+	case src.Visibility > read:
+		f.Status, f.Summary = Pass, fmt.Sprintf("visibility %s > read timeout %s", src.Visibility, read)
+	default:
+		f.Status, f.Summary = Fail, fmt.Sprintf("visibility %s ≤ read timeout %s: a slow call outlives the message's invisibility and it is processed twice", src.Visibility, read)
+		f.Fix = fmt.Sprintf("set %s's VisibilityTimeout above %d", src.Name, int(read.Seconds()))
+	}
+	return f
+}
+
+func receiveCountFinding(src *sqsapi.Queue) Finding {
+	f := Finding{ID: IDMaxReceiveCount, Queue: src.Name}
+	n := maxReceive(src)
+	f.Summary = fmt.Sprintf("maxReceiveCount %d", n)
+	if n <= 1 {
+		f.Status, f.Fix = Fail, fmt.Sprintf("set %s's maxReceiveCount to 3-5: with 1, a single transient error sends a message to the DLQ", src.Name)
+		return f
+	}
+	f.Status = Pass
+	return f
+}
+
+func attemptsFinding(src *sqsapi.Queue, sdk, workflow int) Finding {
+	n := maxReceive(src)
+	total := sdk * max(n, 1) * workflow
+	f := Finding{ID: IDAttemptsPerDepend, Queue: src.Name,
+		Summary: fmt.Sprintf("worst case %d calls per message to a failing dependency (SDK %d × maxReceiveCount %d × workflow %d)", total, sdk, n, workflow)}
+	if total <= MaxAttemptsPerDependency {
+		f.Status = Pass
+		return f
+	}
+	f.Status = Warn
+	f.Fix = fmt.Sprintf("bring it to %d or less: lower maxReceiveCount or the SDK's max attempts (--sdk-attempts/--workflow-attempts tell mfdlq what it cannot see)", MaxAttemptsPerDependency)
+	return f
+}
+
+func maxReceive(q *sqsapi.Queue) int {
+	if q.RedrivePolicy == nil {
+		return 0
+	}
+	return q.RedrivePolicy.MaxReceiveCount
+}
