@@ -1,19 +1,193 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/redrive"
+)
 
 // redriveOptions are the flags of mfdlq redrive.
 type redriveOptions struct {
-	deps *Deps
+	deps        *Deps
+	Queue       string        // --queue: the DLQ (name, URL or ARN)
+	To          string        // --to: destination (default: the DLQ's one source)
+	RateFlag    string        // --rate as given: N or max
+	Rate        float64       // messages per second; 0 = max
+	Workers     int           // --workers (0: 1 below 20 msg/s, else 2)
+	Max         int           // --max: at most N moved (0: the backlog at start)
+	Filter      string        // --filter: jq over the message, Body parsed
+	SentAfter   string        // --sent-after (RFC 3339)
+	SentBefore  string        // --sent-before (RFC 3339)
+	Group       string        // --group: a group of classification.json
+	Keep        bool          // --keep: copy, do not delete
+	DryRun      bool          // --dry-run
+	Canary      int           // --canary (-1: default by destination)
+	CanaryWait  time.Duration // --canary-wait (0: derived from the source)
+	MaxBacklog  int64         // --max-backlog
+	MaxReturned int           // --max-returned: the circuit breaker
+	Visibility  int           // --visibility seconds per received message
+	Yes         bool          // --yes
+	Native      bool          // --native: StartMessageMoveTask
+	Force       bool          // --force: past the guardrails
+	Fixed       string        // --fixed "what changed": records a fix event
+
+	selection redrive.Selection
 }
 
-// newRedriveCmd is a placeholder until its issue lands: it refuses to run.
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "redrive",
-		Short: "Step 5: move messages back at a bounded rate",
+	opts := &redriveOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "redrive --queue DLQ [--to QUEUE] --rate N|max [--max N] [--filter JQ] [--dry-run] [--yes]",
+		Short: "Step 5: move messages back at a bounded rate, never losing one",
+		Long: `Move the DLQ's messages to their source queue (or --to QUEUE) at --rate
+messages per second: receive, send with the body and every message attribute,
+then delete exactly what was sent. The move is at least once: the consumer
+must be idempotent. It never loses a message: every send is journaled (synced)
+in the incident's redrive-journal.jsonl before the delete, so running the same
+command again after a crash or Ctrl-C finishes the move without resending.
+
+What it changes in AWS: sends to the destination and deletes from the DLQ
+(with --keep, copies and deletes nothing). Messages not selected by --filter,
+--sent-after/--sent-before or --group are made visible again at once. It moves
+at most the backlog present when it starts (or --max). With --native it asks
+SQS to do the move (StartMessageMoveTask) and follows it.
+
+Safety: --canary N (default 10 when the destination is the DLQ's own source)
+moves N first and waits for the consumer to fail them again (visibility
+timeout × maxReceiveCount, or --canary-wait) before the rest; during the
+whole move it halts after --max-returned messages came back. It refuses when
+the incident says poison without a recorded fix (--fixed "what changed"), or
+the problem is still alive, unless --force. It prints the plan and asks first
+(--yes skips the question; without a terminal --yes is required).
+
+Examples:
+  mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
+  mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
+  mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runRedrive(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.StringVar(&opts.To, "to", "", "destination queue (default: the DLQ's source queue when it has exactly one)")
+	f.StringVar(&opts.RateFlag, "rate", "", "messages per second, or max (required; --native: 1-500)")
+	f.IntVar(&opts.Workers, "workers", 0, "parallel receive→send→delete loops (default 1 below 20 msg/s, else 2; a SIGKILL duplicates at most 10 per worker)")
+	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
+	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
+	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
+	f.StringVar(&opts.SentBefore, "sent-before", "", "only messages sent before this time (RFC 3339)")
+	f.StringVar(&opts.Group, "group", "", "only messages of this classification.json group")
+	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
+	f.IntVar(&opts.Canary, "canary", -1, "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
+	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")
+	f.Int64Var(&opts.MaxBacklog, "max-backlog", 0, "slow down while the destination holds more visible messages than this (0: off)")
+	f.IntVar(&opts.MaxReturned, "max-returned", 10, "halt when this many moved messages came back to the DLQ (0: off)")
+	f.IntVar(&opts.Visibility, "visibility", 30, "seconds a received message stays hidden while it is moved (10-43200)")
+	f.BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation")
+	f.BoolVar(&opts.Native, "native", false, "let SQS move them (StartMessageMoveTask); no selection, no --max, no --keep")
+	f.BoolVar(&opts.Force, "force", false, "redrive although the incident says poison without a fix, or still alive")
+	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
+	c.MarkFlagsMutuallyExclusive("native", "keep")
+	c.MarkFlagsMutuallyExclusive("native", "filter")
+	c.MarkFlagsMutuallyExclusive("native", "group")
+	c.MarkFlagsMutuallyExclusive("native", "max")
+	return c
+}
+
+func (o *redriveOptions) validate() error {
+	if o.Queue == "" {
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	}
+	if err := o.parseRate(); err != nil {
+		return err
+	}
+	switch {
+	case o.Workers < 0 || o.Workers > 32:
+		return usageErrorf("--workers must be between 1 and 32, got %d", o.Workers)
+	case o.Max < 0:
+		return usageErrorf("--max must be >= 0, got %d", o.Max)
+	case o.Canary < -1:
+		return usageErrorf("--canary must be >= 0, got %d", o.Canary)
+	case o.CanaryWait < 0:
+		return usageErrorf("--canary-wait must be >= 0, got %s", o.CanaryWait)
+	case o.MaxReturned < 0:
+		return usageErrorf("--max-returned must be >= 0, got %d", o.MaxReturned)
+	case o.Visibility < 10 || o.Visibility > 43200:
+		return usageErrorf("--visibility must be between 10 and 43200 seconds, got %d", o.Visibility)
+	case o.Native && (o.SentAfter != "" || o.SentBefore != ""):
+		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
+	}
+	return o.parseSelection()
+}
+
+func (o *redriveOptions) parseRate() error {
+	switch {
+	case o.RateFlag == "":
+		return usageErrorf("--rate is required: messages per second (e.g. --rate 10) or --rate max")
+	case o.RateFlag == "max" && o.Native:
+		return usageErrorf("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
+	case o.RateFlag == "max":
+		o.Rate = 0
+		return nil
+	}
+	r, err := strconv.ParseFloat(o.RateFlag, 64)
+	if err != nil || r <= 0 {
+		return usageErrorf("--rate must be > 0 or max, got %q", o.RateFlag)
+	}
+	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
+		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateFlag)
+	}
+	o.Rate = r
+	return nil
+}
+
+func (o *redriveOptions) parseSelection() error {
+	s := redrive.Selection{Filter: o.Filter, Group: o.Group}
+	for _, t := range []struct {
+		flag, val string
+		dst       *time.Time
+	}{{"--sent-after", o.SentAfter, &s.SentAfter}, {"--sent-before", o.SentBefore, &s.SentBefore}} {
+		if t.val == "" {
+			continue
+		}
+		v, err := time.Parse(time.RFC3339, t.val)
+		if err != nil {
+			return usageErrorf("%s %q: use RFC 3339, e.g. 2025-03-02T03:00:00Z", t.flag, t.val)
+		}
+		*t.dst = v
+	}
+	if !s.SentAfter.IsZero() && !s.SentBefore.IsZero() && !s.SentAfter.Before(s.SentBefore) {
+		return usageErrorf("--sent-after must be before --sent-before")
+	}
+	if _, err := s.Compile(); err != nil {
+		return usageErrorf("%s", strings.TrimSpace(err.Error()))
+	}
+	o.selection = s
+	return nil
+}
+
+// workers is --workers, else 1 below 20 msg/s and 2 above: each worker
+// can leave up to ten duplicates if the process is killed mid-send.
+func (o *redriveOptions) workers() int {
+	switch {
+	case o.Workers > 0:
+		return o.Workers
+	case o.Rate > 0 && o.Rate < 20:
+		return 1
+	}
+	return 2
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -74,3 +75,106 @@ func decodeJournal(r io.Reader) ([]Entry, error) {
 	}
 	return entries, nil
 }
+
+// JournalWriter appends entries to a journal file. Sync must be called (and
+// succeed) after a batch of 'sent' entries and before the matching delete:
+// that order is what makes a crash at any moment lose nothing.
+type JournalWriter struct {
+	mu  sync.Mutex
+	f   *os.File
+	buf []byte
+}
+
+// NewJournalWriter appends to f, which must be opened O_APPEND.
+func NewJournalWriter(f *os.File) *JournalWriter { return &JournalWriter{f: f} }
+
+// Write appends entries with one write call, so a crash leaves whole lines
+// and at most one torn last line.
+func (w *JournalWriter) Write(entries ...Entry) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = w.buf[:0]
+	for _, e := range entries {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("encode journal entry: %w", err)
+		}
+		w.buf = append(append(w.buf, b...), '\n')
+	}
+	if _, err := w.f.Write(w.buf); err != nil {
+		return fmt.Errorf("write journal: %w", err)
+	}
+	return nil
+}
+
+// Sync flushes the journal to stable storage.
+func (w *JournalWriter) Sync() error {
+	if err := w.f.Sync(); err != nil {
+		return fmt.Errorf("sync journal: %w", err)
+	}
+	return nil
+}
+
+// Close syncs and closes the journal.
+func (w *JournalWriter) Close() error {
+	err := w.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Progress is what earlier runs did to one DLQ message for one destination.
+type Progress struct {
+	Op            string // the latest op: OpSent, OpDeleted, OpFailed or OpSkipped
+	DestMessageID string // set once it was sent
+}
+
+// State is a journal folded into the latest op per DLQ message and
+// destination queue: what a resumed run must not redo.
+type State struct {
+	byKey map[string]Progress
+	// destIDs maps a destination MessageId back to its DLQ MessageId: a
+	// message that comes back to the DLQ after its source's consumer failed
+	// again keeps the MessageId the destination gave it.
+	destIDs map[string]string
+}
+
+// Fold builds the State of entries.
+func Fold(entries []Entry) *State {
+	s := &State{byKey: map[string]Progress{}, destIDs: map[string]string{}}
+	for _, e := range entries {
+		s.Apply(e)
+	}
+	return s
+}
+
+// Apply adds one entry to the state. A 'deleted' or 'failed' never erases
+// the destination MessageId a 'sent' recorded.
+func (s *State) Apply(e Entry) {
+	k := key(e.DLQMessageID, e.DestQueue)
+	p := s.byKey[k]
+	if e.Op == OpSkipped && (p.Op == OpSent || p.Op == OpDeleted) {
+		return
+	}
+	p.Op = e.Op
+	if e.DestMessageID != "" {
+		p.DestMessageID = e.DestMessageID
+		s.destIDs[e.DestMessageID] = e.DLQMessageID
+	}
+	s.byKey[k] = p
+}
+
+// Of returns what earlier runs did to a DLQ message for destQueue.
+func (s *State) Of(dlqMessageID, destQueue string) Progress {
+	return s.byKey[key(dlqMessageID, destQueue)]
+}
+
+// IsReturned tells whether a DLQ message is one this journal sent
+// somewhere: the destination's consumer failed it again.
+func (s *State) IsReturned(dlqMessageID string) bool {
+	_, ok := s.destIDs[dlqMessageID]
+	return ok
+}
+
+func key(id, dest string) string { return dest + "\x00" + id }

@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// move runs the canary (if any) and then the rest, journaling every step.
+func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *runbook.Workspace, p *redrivePlan) error {
+	d := o.deps
+	entries, err := redrive.ReadJournal(ws.Path(redrive.JournalFile))
+	if err != nil {
+		return err
+	}
+	state := redrive.Fold(entries)
+	f, err := ws.OpenAppend(redrive.JournalFile)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", redrive.JournalFile, err)
+	}
+	jw := redrive.NewJournalWriter(f)
+	defer jw.Close()
+	sel, err := o.selector(ws)
+	if err != nil {
+		return err
+	}
+	started, wall := d.Now(), time.Now()
+	prog := &redriveProgress{d: d, total: p.bound, start: wall}
+	base := redrive.Options{
+		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
+		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
+		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: redrive.NewRunID(started),
+		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,
+	}
+	var total redrive.Stats
+	if p.canary > 0 {
+		st, err := o.runMover(ctx, client, base, p.canary, prog)
+		total = st
+		if err == nil && ctx.Err() == nil && st.Halted == "" {
+			total.Returned, err = o.checkCanary(ctx, client, p, state, st)
+		}
+		if err != nil || ctx.Err() != nil || total.Halted != "" || total.Returned > 0 {
+			return o.done(ctx, ws, p, started, wall, total, err)
+		}
+	}
+	st, err := o.runMover(ctx, client, base, p.bound-total.Handled(), prog)
+	return o.done(ctx, ws, p, started, wall, sumStats(total, st), err)
+}
+
+func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opts redrive.Options, limit int, prog *redriveProgress) (redrive.Stats, error) {
+	opts.Max = limit
+	m, err := redrive.NewMover(client, opts)
+	if err != nil {
+		return redrive.Stats{}, err
+	}
+	prog.base = prog.last
+	st, err := m.Run(ctx)
+	prog.finish()
+	return st, err
+}
+
+// checkCanary waits for the consumer to fail the canary again, then looks
+// for them in the DLQ by the MessageIds the destination gave them.
+func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, p *redrivePlan, state *redrive.State, st redrive.Stats) (int, error) {
+	d := o.deps
+	d.infof("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.wait, p.dest.Name)
+	select {
+	case <-ctx.Done():
+		return 0, nil
+	case <-time.After(p.wait):
+	}
+	back, err := redrive.Returned(ctx, client, p.dlq, state)
+	if err != nil || back == 0 {
+		return back, err
+	}
+	d.warnf("canary: %d of %d came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", back, st.Moved, p.dlq.Name)
+	return back, nil
+}
+
+// done prints the summary, appends the event and maps the outcome.
+func (o *redriveOptions) done(ctx context.Context, ws *runbook.Workspace, p *redrivePlan, started time.Time, wall time.Time, st redrive.Stats, runErr error) error {
+	d := o.deps
+	dur := time.Since(wall)
+	moved := st.Moved + st.Resumed
+	achieved := 0.0
+	if dur > 0 {
+		achieved = float64(moved) / dur.Seconds()
+	}
+	sum := map[string]any{
+		"type": "summary", "moved": moved, "resumed": st.Resumed, "skipped": st.Skipped, "failed": st.Failed,
+		"returned": st.Returned, "pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()),
+		"achieved_rate": round2(achieved), "halted": st.Halted,
+	}
+	if err := o.printSummary(sum); err != nil {
+		return err
+	}
+	ev := d.Event("redrive", p.dlq)
+	ev.Inputs = map[string]any{"to": p.dest.Name, "rate": o.RateFlag, "max": o.Max, "filter": o.Filter,
+		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native}
+	ev.Figures = map[string]any{
+		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "returned": st.Returned,
+		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
+		"rate": o.Rate, "dest_queue": p.dest.Name, "dest_url": p.dest.URL, "started_at": started.UTC().Format(time.RFC3339),
+		"native": o.Native, "keep": o.Keep,
+	}
+	ev.Artifact = redrive.JournalFile
+	if err := ws.Append(ev); err != nil {
+		return err
+	}
+	if st.Returned > 0 && runErr == nil && st.Halted == "" {
+		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Returned, p.dlq.Name)
+	}
+	if err := o.finish(ctx, st, runErr); err != nil {
+		return err
+	}
+	d.infof("moved %d message(s) to %s in %s (%.1f msg/s)", moved, p.dest.Name, dur.Round(100*time.Millisecond), achieved)
+	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)
+	return nil
+}
+
+func (o *redriveOptions) printSummary(sum map[string]any) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSONLine(sum)
+	}
+	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FAILED", "RETURNED", "DURATION", "RATE"}}
+	t.Rows = append(t.Rows, []string{fmt.Sprint(sum["moved"]), fmt.Sprint(sum["resumed"]), fmt.Sprint(sum["skipped"]),
+		fmt.Sprint(sum["failed"]), fmt.Sprint(sum["returned"]), fmt.Sprintf("%.1fs", sum["duration_seconds"]), fmt.Sprintf("%.1f/s", sum["achieved_rate"])})
+	return d.printTable(t)
+}
+
+func sumStats(a, b redrive.Stats) redrive.Stats {
+	a.Moved += b.Moved
+	a.Resumed += b.Resumed
+	a.Skipped += b.Skipped
+	a.Failed += b.Failed
+	a.Returned += b.Returned
+	a.PendingDelete += b.PendingDelete
+	if b.Halted != "" {
+		a.Halted = b.Halted
+	}
+	if b.LastError != "" {
+		a.LastError = b.LastError
+	}
+	return a
+}
+
+func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
+// redriveProgress draws a bar on a terminal's stderr, or JSON lines of
+// type progress with --output json, at most a few times a second.
+type redriveProgress struct {
+	d     *Deps
+	total int
+	start time.Time
+	mu    sync.Mutex
+	shown time.Time
+	base  redrive.Stats // figures of an earlier phase (the canary)
+	last  redrive.Stats
+	drawn bool
+}
+
+func (p *redriveProgress) update(st redrive.Stats) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st = sumStats(p.base, st)
+	p.last = st
+	d := p.d
+	json := d.jsonOutput()
+	every := 200 * time.Millisecond
+	if json {
+		every = time.Second
+	}
+	if time.Since(p.shown) < every || (!json && (!d.IO.ErrTTY || d.Global.Quiet)) {
+		return
+	}
+	p.shown = time.Now()
+	done := st.Moved + st.Resumed
+	el := time.Since(p.start).Seconds()
+	r := float64(done) / max(el, 0.001)
+	if json {
+		_ = d.printJSONLine(map[string]any{"type": "progress", "moved": done, "total": p.total, "skipped": st.Skipped,
+			"failed": st.Failed, "returned": st.Returned, "elapsed_seconds": round2(el), "rate": round2(r)})
+		return
+	}
+	eta := "?"
+	if r > 0 {
+		eta = (time.Duration(float64(p.total-done)/r) * time.Second).Round(time.Second).String()
+	}
+	width := 30
+	fill := width * min(done, p.total) / max(p.total, 1)
+	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · ETA %s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, eta)
+	p.drawn = true
+}
+
+func (p *redriveProgress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprintln(p.d.IO.ErrOut)
+		p.drawn = false
+	}
+}

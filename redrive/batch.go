@@ -1,0 +1,260 @@
+package redrive
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// maxDeferrals is how many times one message may come back from a batch
+// whose retries ran out before it counts as failed for this run.
+const maxDeferrals = 3
+
+// plan is what one received batch turns into.
+type plan struct {
+	send    []sqsjson.Message // selected, never sent to this destination
+	resume  []sqsjson.Message // sent by an earlier run: delete only
+	release []sqsjson.Message // made visible again at once, untouched
+	skipped []Entry
+	held    []string
+	fresh   bool
+}
+
+func (m *Mover) receive(ctx context.Context, n int) ([]types.Message, error) {
+	var out *sqs.ReceiveMessageOutput
+	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
+		var err error
+		out, err = m.c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+			QueueUrl:                    aws.String(m.o.Source.URL),
+			MaxNumberOfMessages:         int32(n),
+			VisibilityTimeout:           m.o.Visibility,
+			WaitTimeSeconds:             m.o.Wait,
+			MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
+			MessageAttributeNames:       []string{"All"},
+		}, NoSDKRetry)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Messages, nil
+}
+
+// handle moves one received batch; it tells whether the batch held a
+// message this run had not seen before.
+func (m *Mover) handle(ctx context.Context, raw []types.Message) bool {
+	p := m.classify(raw)
+	defer m.unhold(p.held)
+	if len(p.skipped) > 0 {
+		if err := m.o.Journal.Write(p.skipped...); err != nil {
+			m.fail(err)
+		}
+	}
+	m.release(p.release)
+	if len(p.send) > 0 {
+		if err := m.limiter.WaitN(ctx, len(p.send)); err != nil {
+			m.unreserve(len(p.send))
+			m.release(p.send)
+			return p.fresh
+		}
+	}
+	// From here on the batch finishes even after Ctrl-C.
+	ctx = context.WithoutCancel(ctx)
+	sent := m.sendAll(ctx, p.send)
+	if !m.o.Keep {
+		m.deleteAll(ctx, append(sent, p.resume...), len(p.resume))
+	} else {
+		m.release(sent)
+	}
+	return p.fresh
+}
+
+// classify sorts a received batch under the lock: it marks what is held,
+// seen and returned, and reserves room under the bound for what to send.
+func (m *Mover) classify(raw []types.Message) plan {
+	var p plan
+	var candidates []sqsjson.Message
+	m.mu.Lock()
+	for _, r := range raw {
+		msg := sqsapi.FromSDK(r)
+		id := msg.MessageId
+		if m.held[id] {
+			continue // another worker holds it: its copy's visibility ran out
+		}
+		m.held[id] = true
+		p.held = append(p.held, id)
+		isNew := !m.seen[id]
+		beyond := isNew && m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog
+		if isNew && !beyond {
+			m.seen[id] = true
+			p.fresh = true
+			m.lastNew = time.Now()
+		}
+		prog := m.o.State.Of(id, m.o.Dest.URL)
+		switch {
+		case m.o.State.IsReturned(id):
+			if !m.noted[id] {
+				m.noted[id] = true
+				m.stats.Returned++
+				if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
+					m.stats.Halted = "circuit breaker: " + strconv.Itoa(m.stats.Returned) + " moved message(s) came back to the DLQ"
+				}
+			}
+			p.release = append(p.release, msg)
+		case prog.Op == OpSent || prog.Op == OpDeleted:
+			if m.o.Keep || m.noted[id] {
+				p.release = append(p.release, msg)
+			} else {
+				m.noted[id] = true
+				p.resume = append(p.resume, msg)
+			}
+		case beyond || m.noted[id] || m.stats.Halted != "":
+			p.release = append(p.release, msg)
+		default:
+			candidates = append(candidates, msg)
+		}
+	}
+	m.mu.Unlock()
+	m.selectFrom(&p, candidates)
+	return p
+}
+
+// selectFrom applies the selection outside the lock (a jq filter can be
+// slow), then reserves room under the bound.
+func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
+	var picked []sqsjson.Message
+	var skipped []sqsjson.Message
+	for i := range candidates {
+		ok := true
+		if m.o.Select != nil {
+			var err error
+			if ok, err = m.o.Select(&candidates[i]); err != nil {
+				ok = false
+			}
+		}
+		if ok {
+			picked = append(picked, candidates[i])
+		} else {
+			skipped = append(skipped, candidates[i])
+		}
+	}
+	now := time.Now().UTC()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, msg := range skipped {
+		m.noted[msg.MessageId] = true
+		m.stats.Skipped++
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: bodySHA(msg.Body), DestQueue: m.o.Dest.URL})
+	}
+	p.release = append(p.release, skipped...)
+	room := m.o.Max - m.stats.Handled() - m.reserved
+	if room < len(picked) {
+		room = max(room, 0)
+		p.release = append(p.release, picked[room:]...)
+		picked = picked[:room]
+	}
+	m.reserved += len(picked)
+	p.send = picked
+}
+
+func (m *Mover) unhold(ids []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, id := range ids {
+		delete(m.held, id)
+	}
+}
+
+func (m *Mover) unreserve(n int) {
+	m.mu.Lock()
+	m.reserved -= n
+	m.mu.Unlock()
+}
+
+// release makes messages visible again at once. It is best effort: a
+// message it misses becomes visible when its visibility timeout ends.
+func (m *Mover) release(msgs []sqsjson.Message) {
+	for start := 0; start < len(msgs); start += batchSize {
+		chunk := msgs[start:min(start+batchSize, len(msgs))]
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
+		for i, msg := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(msg.ReceiptHandle), VisibilityTimeout: 0}
+		}
+		_ = m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
+			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
+			return err
+		})
+	}
+}
+
+// depth reads a queue's approximate counts.
+func (m *Mover) depth(ctx context.Context, url string) (sqsapi.Depth, error) {
+	var out *sqs.GetQueueAttributesOutput
+	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
+		var err error
+		out, err = m.c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
+			QueueUrl: aws.String(url),
+			AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages,
+				types.QueueAttributeNameApproximateNumberOfMessagesNotVisible, types.QueueAttributeNameApproximateNumberOfMessagesDelayed},
+		}, NoSDKRetry)
+		return err
+	})
+	if err != nil {
+		return sqsapi.Depth{}, err
+	}
+	n := func(k string) int64 { v, _ := strconv.ParseInt(out.Attributes[k], 10, 64); return v }
+	return sqsapi.Depth{Visible: n("ApproximateNumberOfMessages"), InFlight: n("ApproximateNumberOfMessagesNotVisible"), Delayed: n("ApproximateNumberOfMessagesDelayed")}, nil
+}
+
+// backlogCache keeps the destination's depth for two seconds.
+type backlogCache struct {
+	at      time.Time
+	visible int64
+}
+
+// waitBacklog holds the worker while the destination has more than
+// MaxBacklog visible messages: its consumer is behind, pushing harder
+// would only grow the pile.
+func (m *Mover) waitBacklog(ctx context.Context) error {
+	if m.o.MaxBacklog <= 0 {
+		return nil
+	}
+	for {
+		m.mu.Lock()
+		fresh := time.Since(m.backlog.at) < 2*time.Second
+		visible := m.backlog.visible
+		m.mu.Unlock()
+		if !fresh {
+			d, err := m.depth(ctx, m.o.Dest.URL)
+			if err != nil {
+				return nil // cannot tell: do not stall the move on it
+			}
+			visible = d.Visible
+			m.mu.Lock()
+			m.backlog = backlogCache{at: time.Now(), visible: visible}
+			m.mu.Unlock()
+		}
+		if visible <= m.o.MaxBacklog {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+func bodySHA(body string) string {
+	h := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,240 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"golang.org/x/time/rate"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// SQS is what the mover calls, with the SDK's own signatures.
+type SQS interface {
+	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
+	SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error)
+	DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
+	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
+	GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
+}
+
+var _ SQS = (sqsapi.Client)(nil)
+
+// Options configure one move.
+type Options struct {
+	Source, Dest *sqsapi.Queue
+	// Rate is messages per second; 0 means as fast as the queues allow.
+	Rate float64
+	// Workers is how many receive→send→delete loops run at once. After a
+	// SIGKILL at most 10 × Workers messages are duplicated.
+	Workers int
+	// Max bounds the messages moved (sent and deleted, or failed).
+	Max int
+	// Backlog bounds the distinct DLQ messages looked at: the depth when the
+	// run started, so messages that come back do not loop forever.
+	Backlog int
+	// Keep copies: sent messages are made visible again in the DLQ.
+	Keep bool
+	// Select picks the messages to move; nil moves all.
+	Select func(*sqsjson.Message) (bool, error)
+	// Visibility (seconds) hides a received message while it is moved.
+	Visibility int32
+	// Wait is the receive long poll in seconds.
+	Wait int32
+	// MaxBacklog slows the move while the destination holds more visible
+	// messages than this; 0 disables it.
+	MaxBacklog int64
+	// MaxReturned halts the run when this many moved messages came back to
+	// the DLQ (the circuit breaker); 0 disables it.
+	MaxReturned int
+	// Run identifies this run in the journal.
+	Run     string
+	Journal *JournalWriter
+	State   *State
+	Retry   *Retry
+	// Progress is called after every batch with the figures so far.
+	Progress func(Stats)
+}
+
+// Stats are a move's figures.
+type Stats struct {
+	Moved         int           `json:"moved"`          // sent by this run (deleted unless --keep)
+	Resumed       int           `json:"resumed"`        // sent by an earlier run, deleted by this one
+	Skipped       int           `json:"skipped"`        // not selected: made visible again
+	Failed        int           `json:"failed"`         // left in the DLQ after a 4xx or exhausted retries
+	Returned      int           `json:"returned"`       // moved messages seen back in the DLQ
+	PendingDelete int           `json:"pending_delete"` // sent, delete failed: the next run deletes them
+	Elapsed       time.Duration `json:"-"`
+	Halted        string        `json:"halted,omitempty"` // why the run stopped before the end
+	LastError     string        `json:"last_error,omitempty"`
+}
+
+// Handled is the messages this run is done with.
+func (s Stats) Handled() int { return s.Moved + s.Resumed + s.Failed }
+
+// Mover runs one move. Build it with NewMover.
+type Mover struct {
+	c       SQS
+	o       Options
+	limiter *rate.Limiter
+
+	mu       sync.Mutex
+	stats    Stats
+	reserved int             // messages promised to a batch in progress
+	seen     map[string]bool // DLQ MessageIds looked at in this run
+	held     map[string]bool // DLQ MessageIds a worker holds right now
+	noted    map[string]bool // skipped/returned/failed already counted
+	deferred map[string]int  // batches that ran out of retries, per message
+	destIDs  []string        // destination MessageIds of this run's sends
+	lastNew  time.Time       // when a message unseen in this run last came
+	noNew    int             // receives in a row that brought nothing new
+	drained  bool            // the DLQ has nothing more for this run
+	fatal    error           // stops every worker
+	backlog  backlogCache    // the destination's depth, read at most every 2 s
+	started  time.Time
+}
+
+// NewMover checks o and returns its mover.
+func NewMover(c SQS, o Options) (*Mover, error) {
+	if o.Source == nil || o.Dest == nil || o.Journal == nil || o.State == nil {
+		return nil, fmt.Errorf("redrive: source, destination, journal and state are required")
+	}
+	if o.Workers < 1 {
+		o.Workers = 1
+	}
+	if o.Retry == nil {
+		o.Retry = DefaultRetry()
+	}
+	if o.Visibility <= 0 {
+		o.Visibility = 30
+	}
+	if o.Wait <= 0 {
+		o.Wait = 2
+	}
+	lim := rate.NewLimiter(rate.Inf, batchSize)
+	if o.Rate > 0 {
+		lim = rate.NewLimiter(rate.Limit(o.Rate), max(batchSize, int(o.Rate/10)))
+	}
+	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}}, nil
+}
+
+const batchSize = 10
+
+// Run moves until the bound is reached, the DLQ has nothing more, the
+// circuit breaker trips, or ctx is cancelled (Ctrl-C). Once ctx is cancelled
+// no new receive starts, and the sends and deletes already started finish
+// with a context of their own before Run returns. A non-nil error means the
+// run could not go on (an unreadable DLQ, a destination refusing every
+// send, a journal that cannot be written).
+func (m *Mover) Run(ctx context.Context) (Stats, error) {
+	m.started = time.Now()
+	m.lastNew = m.started
+	var wg sync.WaitGroup
+	for range m.o.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.work(ctx)
+		}()
+	}
+	wg.Wait()
+	st := m.Stats()
+	if ctx.Err() != nil && st.Halted == "" {
+		st.Halted = "interrupted"
+	}
+	return st, m.fatal
+}
+
+// Stats returns the figures so far.
+func (m *Mover) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := m.stats
+	st.Elapsed = time.Since(m.started)
+	return st
+}
+
+// DestIDs returns the destination MessageIds this run sent.
+func (m *Mover) DestIDs() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.destIDs...)
+}
+
+func (m *Mover) work(ctx context.Context) {
+	for {
+		n := m.claim(ctx)
+		if n == 0 {
+			return
+		}
+		if err := m.waitBacklog(ctx); err != nil {
+			return
+		}
+		msgs, err := m.receive(ctx, n)
+		if err != nil {
+			if ctx.Err() == nil {
+				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, err))
+			}
+			return
+		}
+		if len(msgs) == 0 {
+			m.checkDrained(ctx, true)
+			continue
+		}
+		if fresh := m.handle(ctx, msgs); !fresh {
+			m.checkDrained(ctx, false)
+		}
+		if m.o.Progress != nil {
+			m.o.Progress(m.Stats())
+		}
+	}
+}
+
+// claim returns how many messages the next receive may ask for; 0 stops
+// the worker.
+func (m *Mover) claim(ctx context.Context) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	left := m.o.Max - m.stats.Handled()
+	switch {
+	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "", left <= 0:
+		return 0
+	case m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog && len(m.held) == 0:
+		return 0
+	}
+	return min(batchSize, left)
+}
+
+func (m *Mover) fail(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fatal == nil {
+		m.fatal = err
+	}
+}
+
+// checkDrained decides whether the DLQ has nothing more for this run:
+// after an empty receive, every message left in it is one of ours in
+// flight; after receives that brought only messages already seen (skipped
+// ones, visible again), nothing is hidden but ours; or nothing new came for
+// longer than a message hidden by a crashed run takes to reappear.
+func (m *Mover) checkDrained(ctx context.Context, empty bool) {
+	d, err := m.depth(ctx, m.o.Source.URL)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	held := int64(len(m.held))
+	quiet := time.Since(m.lastNew) > time.Duration(m.o.Visibility+2*m.o.Wait)*time.Second+5*time.Second
+	switch {
+	case quiet:
+		m.drained = true
+	case err != nil:
+	case empty && d.Total() <= held:
+		m.drained = true
+	case !empty && m.noNew >= 5 && d.InFlight+d.Delayed <= held:
+		m.drained = true
+	}
+}

@@ -1,0 +1,94 @@
+package redrive
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/itchyny/gojq"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Selection picks the messages a redrive moves. The zero value picks all.
+type Selection struct {
+	// Filter is a jq expression over the message in the SQS API's shape,
+	// its Body parsed when it is JSON: a message is picked when the first
+	// output is neither false nor null.
+	Filter string
+	// SentAfter and SentBefore bound SentTimestamp (zero: unbounded).
+	SentAfter, SentBefore time.Time
+	// Group picks messages by a classification group; GroupOf names the
+	// group of a message.
+	Group   string
+	GroupOf func(*sqsjson.Message) string
+}
+
+// Empty tells whether the selection picks every message.
+func (s Selection) Empty() bool {
+	return s.Filter == "" && s.SentAfter.IsZero() && s.SentBefore.IsZero() && s.Group == ""
+}
+
+// Compile turns the selection into a predicate; a jq syntax error is
+// returned here, before any queue is touched.
+func (s Selection) Compile() (func(*sqsjson.Message) (bool, error), error) {
+	var code *gojq.Code
+	if s.Filter != "" {
+		q, err := gojq.Parse(s.Filter)
+		if err != nil {
+			return nil, fmt.Errorf("--filter %q: %w", s.Filter, err)
+		}
+		if code, err = gojq.Compile(q); err != nil {
+			return nil, fmt.Errorf("--filter %q: %w", s.Filter, err)
+		}
+	}
+	return func(m *sqsjson.Message) (bool, error) {
+		if !s.SentAfter.IsZero() || !s.SentBefore.IsZero() {
+			t, ok := m.SentTime()
+			if !ok || (!s.SentAfter.IsZero() && !t.After(s.SentAfter)) || (!s.SentBefore.IsZero() && !t.Before(s.SentBefore)) {
+				return false, nil
+			}
+		}
+		if s.Group != "" && (s.GroupOf == nil || s.GroupOf(m) != s.Group) {
+			return false, nil
+		}
+		if code == nil {
+			return true, nil
+		}
+		return runFilter(code, m)
+	}, nil
+}
+
+func runFilter(code *gojq.Code, m *sqsjson.Message) (bool, error) {
+	in, err := FilterInput(m)
+	if err != nil {
+		return false, err
+	}
+	v, ok := code.Run(in).Next()
+	if !ok {
+		return false, nil
+	}
+	if err, isErr := v.(error); isErr {
+		return false, err
+	}
+	return v != nil && v != false, nil
+}
+
+// FilterInput is the value --filter sees: the message in the SQS API's
+// shape with Body parsed when it is JSON.
+func FilterInput(m *sqsjson.Message) (map[string]any, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var in map[string]any
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, err
+	}
+	var body any
+	if json.Unmarshal([]byte(m.Body), &body) == nil {
+		in["Body"] = body
+	}
+	delete(in, "ReceiptHandle")
+	return in, nil
+}

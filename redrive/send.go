@@ -1,0 +1,271 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// maxBatchBytes keeps a SendMessageBatch under SQS's payload limit for a
+// whole batch (256 KiB on queues that have not raised it).
+const maxBatchBytes = 256 << 10
+
+// partialError is a batch some entries of which failed on SQS's side: the
+// retry sends only those again.
+type partialError struct{ left int }
+
+func (e *partialError) Error() string {
+	return fmt.Sprintf("%d entries failed on the server side", e.left)
+}
+func (e *partialError) RetryableError() bool { return true }
+
+// entryOutcome is what became of the entries of one batch call.
+type entryOutcome struct {
+	ok      map[string]string // entry id → destination MessageId ("" for deletes)
+	final   map[string]string // entry id → SQS's reason: a 4xx for this entry
+	pending map[string]bool   // entry ids still not done when retries ran out
+}
+
+// sendAll sends msgs to the destination, journals each one sent (synced),
+// and returns them for deletion. Messages that could not be sent are left
+// in the DLQ, made visible again.
+func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.Message {
+	var sent []sqsjson.Message
+	for _, chunk := range bySize(msgs) {
+		out, err := m.sendChunk(ctx, chunk)
+		if err != nil && !Retryable(err) && !isPartial(err) {
+			// The whole call was refused (no permission, no such queue,
+			// a KMS key): every batch would be, so the run stops.
+			m.fail(fmt.Errorf("send batch to %s: %w", m.o.Dest.Name, err))
+		}
+		now := time.Now().UTC()
+		var entries, failed []Entry
+		var ok, back []sqsjson.Message
+		for i, msg := range chunk {
+			id := strconv.Itoa(i)
+			switch destID, done := out.ok[id]; {
+			case done:
+				ok = append(ok, msg)
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: bodySHA(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
+			case out.final[id] != "" || m.deferOnce(msg.MessageId):
+				reason := out.final[id]
+				if reason == "" {
+					reason = errString(err)
+				}
+				failed = append(failed, Entry{Time: now, Run: m.o.Run, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL, Error: reason})
+				back = append(back, msg)
+			default:
+				back = append(back, msg)
+			}
+		}
+		if err := m.journal(entries, failed); err != nil {
+			m.fail(err)
+			m.unreserve(len(chunk))
+			return sent // sent but not journaled: never delete those
+		}
+		m.record(entries, failed, err, len(chunk))
+		m.release(back)
+		sent = append(sent, ok...)
+	}
+	return sent
+}
+
+// journal writes the sent entries and syncs them: this is the point after
+// which a crash no longer duplicates these messages.
+func (m *Mover) journal(sent, failed []Entry) error {
+	if err := m.o.Journal.Write(append(sent, failed...)...); err != nil {
+		return err
+	}
+	return m.o.Journal.Sync()
+}
+
+func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range sent {
+		m.o.State.Apply(e)
+		m.destIDs = append(m.destIDs, e.DestMessageID)
+	}
+	for _, e := range failed {
+		m.noted[e.DLQMessageID] = true
+	}
+	m.stats.Moved += len(sent)
+	m.stats.Failed += len(failed)
+	m.reserved -= reserved
+	if err != nil {
+		m.stats.LastError = err.Error()
+	}
+}
+
+// deferOnce counts a message whose batch ran out of retries; true when it
+// has now failed too often to try again in this run.
+func (m *Mover) deferOnce(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.deferred == nil {
+		m.deferred = map[string]int{}
+	}
+	m.deferred[id]++
+	if m.deferred[id] >= maxDeferrals {
+		m.noted[id] = true
+		return true
+	}
+	return false
+}
+
+func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOutcome, error) {
+	out := entryOutcome{ok: map[string]string{}, final: map[string]string{}, pending: map[string]bool{}}
+	for i := range chunk {
+		out.pending[strconv.Itoa(i)] = true
+	}
+	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
+		var entries []types.SendMessageBatchRequestEntry
+		for i := range chunk {
+			if id := strconv.Itoa(i); out.pending[id] {
+				entries = append(entries, m.sendEntry(id, &chunk[i]))
+			}
+		}
+		res, err := m.c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(m.o.Dest.URL), Entries: entries}, NoSDKRetry)
+		if err != nil {
+			return err
+		}
+		for _, s := range res.Successful {
+			out.ok[aws.ToString(s.Id)] = aws.ToString(s.MessageId)
+			delete(out.pending, aws.ToString(s.Id))
+		}
+		return settleFailed(&out, res.Failed)
+	})
+	return out, err
+}
+
+// settleFailed files the failed entries of a batch: SenderFault ones are
+// final (a 4xx for that message), the others are retried.
+func settleFailed(out *entryOutcome, failed []types.BatchResultErrorEntry) error {
+	for _, f := range failed {
+		id := aws.ToString(f.Id)
+		if f.SenderFault {
+			out.final[id] = aws.ToString(f.Code) + ": " + aws.ToString(f.Message)
+			delete(out.pending, id)
+		}
+	}
+	if len(out.pending) > 0 {
+		return &partialError{left: len(out.pending)}
+	}
+	return nil
+}
+
+// sendEntry keeps the body and every message attribute. On FIFO queues it
+// keeps the MessageGroupId and derives the deduplication id from the DLQ
+// MessageId, so a resend after a crash within SQS's five-minute window is
+// dropped by SQS itself.
+func (m *Mover) sendEntry(id string, msg *sqsjson.Message) types.SendMessageBatchRequestEntry {
+	e := types.SendMessageBatchRequestEntry{
+		Id:                aws.String(id),
+		MessageBody:       aws.String(msg.Body),
+		MessageAttributes: sqsapi.ToSDKAttributes(msg.MessageAttributes),
+	}
+	if m.o.Dest.FIFO {
+		group := msg.Attributes["MessageGroupId"]
+		if group == "" {
+			group = "mfdlq-redrive"
+		}
+		e.MessageGroupId = aws.String(group)
+		e.MessageDeduplicationId = aws.String("mfdlq-" + msg.MessageId)
+	}
+	return e
+}
+
+// deleteAll deletes exactly the given messages from the DLQ and journals
+// each deletion; resumed is how many of them an earlier run had sent.
+func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed int) {
+	for start := 0; start < len(msgs); start += batchSize {
+		chunk := msgs[start:min(start+batchSize, len(msgs))]
+		out := entryOutcome{ok: map[string]string{}, final: map[string]string{}, pending: map[string]bool{}}
+		for i := range chunk {
+			out.pending[strconv.Itoa(i)] = true
+		}
+		err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
+			var entries []types.DeleteMessageBatchRequestEntry
+			for i := range chunk {
+				if id := strconv.Itoa(i); out.pending[id] {
+					entries = append(entries, types.DeleteMessageBatchRequestEntry{Id: aws.String(id), ReceiptHandle: aws.String(chunk[i].ReceiptHandle)})
+				}
+			}
+			res, err := m.c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
+			if err != nil {
+				return err
+			}
+			for _, s := range res.Successful {
+				out.ok[aws.ToString(s.Id)] = ""
+				delete(out.pending, aws.ToString(s.Id))
+			}
+			return settleFailed(&out, res.Failed)
+		})
+		now := time.Now().UTC()
+		var entries []Entry
+		for i, msg := range chunk {
+			if _, ok := out.ok[strconv.Itoa(i)]; ok {
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
+			}
+		}
+		if werr := m.o.Journal.Write(entries...); werr != nil {
+			m.fail(werr)
+		}
+		m.mu.Lock()
+		for i := range chunk {
+			if start+i >= len(msgs)-resumed {
+				m.stats.Resumed++
+			}
+		}
+		m.stats.PendingDelete += len(chunk) - len(entries)
+		if err != nil {
+			m.stats.LastError = err.Error()
+		}
+		m.mu.Unlock()
+	}
+}
+
+// bySize splits msgs into batches of at most ten that stay under
+// maxBatchBytes; a message bigger than that goes alone.
+func bySize(msgs []sqsjson.Message) [][]sqsjson.Message {
+	var out [][]sqsjson.Message
+	var cur []sqsjson.Message
+	size := 0
+	for _, msg := range msgs {
+		n := len(msg.Body)
+		for k, v := range msg.MessageAttributes {
+			n += len(k) + len(v.DataType) + len(aws.ToString(v.StringValue)) + len(v.BinaryValue)
+		}
+		if len(cur) == batchSize || (len(cur) > 0 && size+n > maxBatchBytes) {
+			out = append(out, cur)
+			cur, size = nil, 0
+		}
+		cur = append(cur, msg)
+		size += n
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func isPartial(err error) bool {
+	var p *partialError
+	return errors.As(err, &p)
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
