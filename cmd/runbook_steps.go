@@ -1,0 +1,107 @@
+package cmd
+
+import (
+	"context"
+	"strings"
+	"time"
+)
+
+func (o *runbookOptions) runContainStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	sd.Args = []string{"contain", "--queue", o.q.Name}
+	err := runContain(ctx, &containOptions{deps: sd, Queue: o.q.Name, Window: 30 * time.Minute, Sample: 4 * time.Second})
+	if o.verdictOf("contain") == "alive" {
+		return &runbookStop{
+			why:  "contain says the problem is alive: messages are still failing into the DLQ",
+			todo: "stop the bleeding first — pause the consumer's mapping (mfdlq contain --queue " + o.q.Name + " --pause-mapping) or roll back; the redrive can wait",
+		}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	o.deps.nextStep("inspect: look at the messages")
+	return nil, nil
+}
+
+func (o *runbookOptions) runInspectStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	sd.Args = []string{"inspect", "--queue", o.q.Name}
+	if err := runInspect(ctx, &inspectOptions{deps: sd, Queue: o.q.Name, Max: 10, Visibility: 5, Wait: 2}); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+func (o *runbookOptions) runClassifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	o.deps.warnf("classify is not in this build yet: skipped")
+	return nil, nil
+}
+
+func (o *runbookOptions) runLogsStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	o.deps.warnf("logs is not in this build yet: skipped")
+	return nil, nil
+}
+
+// runFixStep records the fix (--fixed) as a "fix" event, or stops when the
+// DLQ holds poison (or bad data) and nothing was fixed.
+func (o *runbookOptions) runFixStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	d := o.deps
+	fixed := o.Fixed
+	verdict := ""
+	if ev, ok := o.latest("classify"); ok {
+		verdict = ev.Verdict
+	}
+	if fixed == "" && !o.Yes && d.IO.InTTY && needsFix(verdict) {
+		d.infof("classify says %s: the consumer (or the data) must change before a redrive.", verdict)
+		fixed = o.ask("What was changed? (Enter if nothing yet)")
+	}
+	if fixed == "" {
+		if needsFix(verdict) {
+			return &runbookStop{
+				why:  "classify says " + verdict + " and no fix is recorded: a redrive now sends every message back into the same failure",
+				todo: "fix the consumer (or the data at source), then run the runbook again with --fixed \"what changed\"",
+			}, nil
+		}
+		d.infof("no fix recorded; classify says %s", orUnknown(verdict))
+		return nil, nil
+	}
+	ws, err := d.Workspace(o.q.Name)
+	if err != nil {
+		return nil, err
+	}
+	sd.Args = append([]string{}, d.Args...)
+	ev := sd.Event("fix", o.q)
+	ev.Inputs = map[string]any{"change": fixed}
+	if err := ws.Append(ev); err != nil {
+		return nil, err
+	}
+	d.infof("fix recorded: %s", fixed)
+	d.nextStep("redrive at --rate %s", o.Rate)
+	return nil, nil
+}
+
+func needsFix(verdict string) bool { return verdict == "poison" || verdict == "data" || verdict == "mixed" }
+
+func (o *runbookOptions) runRedriveStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	o.deps.warnf("redrive is not in this build yet: skipped")
+	return nil, nil
+}
+
+func (o *runbookOptions) runVerifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
+	o.deps.warnf("verify is not in this build yet: skipped")
+	return nil, nil
+}
+
+func (o *runbookOptions) runRecordStep(ctx context.Context, sd *Deps) error {
+	sd.Args = []string{"record", "--queue", o.q.Name}
+	return runRecord(ctx, &recordOptions{deps: sd, Queue: o.q.Name, Cause: o.Cause, Warning: o.Warning})
+}
+
+// ask reads one line of answer on the terminal.
+func (o *runbookOptions) ask(q string) string {
+	d := o.deps
+	if d.IO.In == nil {
+		return ""
+	}
+	_, _ = d.IO.ErrOut.Write([]byte(q + " "))
+	line, _ := o.in.ReadString('\n')
+	return strings.TrimSpace(line)
+}
