@@ -78,7 +78,9 @@ func (o *runbookOptions) runFixStep(ctx context.Context, sd *Deps) (*runbookStop
 	return nil, nil
 }
 
-func needsFix(verdict string) bool { return verdict == "poison" || verdict == "data" || verdict == "mixed" }
+func needsFix(verdict string) bool {
+	return verdict == "poison" || verdict == "data" || verdict == "mixed"
+}
 
 func (o *runbookOptions) runRedriveStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
 	o.deps.warnf("redrive is not in this build yet: skipped")
