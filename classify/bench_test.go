@@ -1,0 +1,150 @@
+package classify
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// benchFile writes n generated messages (a mixed DLQ: outage burst, SKU
+// trickle, version-2 poison, truncated bodies) as JSON Lines into dir.
+func benchFile(tb testing.TB, dir string, n int) (string, int64) {
+	tb.Helper()
+	path := filepath.Join(dir, fmt.Sprintf("dlq-%d.jsonl", n))
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := rand.New(rand.NewSource(1))
+	w := sqsjson.NewWriter(f)
+	start := time.Date(2024, 3, 8, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		sent := start.Add(time.Duration(r.Int63n(int64(72 * time.Hour))))
+		body, code, msg := order(r, i, 1), "", ""
+		switch i % 4 {
+		case 0:
+			code, msg = "PaymentGatewayTimeout", "payment gateway did not answer in 3000 ms"
+			sent = start.Add(50*time.Hour + time.Duration(r.Int63n(int64(29*time.Minute))))
+		case 1:
+			code, msg = "SkuNotFound", fmt.Sprintf("SkuNotFound: SKU-%d", 9000+r.Intn(900))
+		case 2:
+			body = order(r, i, 2)
+		case 3:
+			body = body[:len(body)/2]
+		}
+		m := sqsjson.Message{MessageId: fmt.Sprintf("m-%08d", i), Body: body, Attributes: map[string]string{
+			"SentTimestamp": fmt.Sprint(sent.UnixMilli()), "ApproximateReceiveCount": "4", "SenderId": "AROAEXAMPLE:orders-api"}}
+		if code != "" {
+			m.MessageAttributes = map[string]sqsjson.MessageAttributeValue{
+				"ErrorCode": {DataType: "String", StringValue: &code}, "ErrorMessage": {DataType: "String", StringValue: &msg}}
+		}
+		if err := w.Write(&m); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	st, _ := f.Stat()
+	f.Close()
+	return path, st.Size()
+}
+
+const benchMessages = 200_000
+
+// BenchmarkDecode is the floor: a bare encoding/json decode loop over the
+// same file, one sqsjson.Message per line.
+func BenchmarkDecode(b *testing.B) {
+	path, size := benchFile(b, b.TempDir(), benchMessages)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		f, _ := os.Open(path)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+		n := 0
+		for sc.Scan() {
+			var m sqsjson.Message
+			if err := json.Unmarshal(bytes.TrimSpace(sc.Bytes()), &m); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		f.Close()
+		if n != benchMessages {
+			b.Fatalf("%d messages", n)
+		}
+	}
+	b.ReportMetric(float64(benchMessages*b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkClassify classifies the same file as BenchmarkDecode.
+func BenchmarkClassify(b *testing.B) {
+	path, size := benchFile(b, b.TempDir(), benchMessages)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		f, _ := os.Open(path)
+		c, err := Run(f, Options{Key: "order_id"})
+		f.Close()
+		if err != nil || c.Messages != benchMessages {
+			b.Fatalf("%v, %v", c, err)
+		}
+	}
+	b.ReportMetric(float64(benchMessages*b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// BenchmarkClassify1M checks once that a 1,000,000-message file works and
+// reports the peak heap while classifying it (sampled every 5 ms).
+func BenchmarkClassify1M(b *testing.B) {
+	const n = 1_000_000
+	path, size := benchFile(b, b.TempDir(), n)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapInuse
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	go func() {
+		var m runtime.MemStats
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+				runtime.ReadMemStats(&m)
+				if m.HeapInuse > peak.Load() {
+					peak.Store(m.HeapInuse)
+				}
+			}
+		}
+	}()
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		f, _ := os.Open(path)
+		c, err := Run(f, Options{Key: "order_id"})
+		f.Close()
+		if err != nil || c.Messages != n {
+			b.Fatalf("%v, %v", c, err)
+		}
+		if len(c.Groups) != 4 {
+			b.Fatalf("%d groups, want 4", len(c.Groups))
+		}
+	}
+	b.StopTimer()
+	close(done)
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "msgs/s")
+	b.ReportMetric(float64(peak.Load()-min(before, peak.Load()))/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(size)/(1<<20), "file-MiB")
+}
