@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/vitals"
@@ -42,7 +43,7 @@ type Deps struct {
 
 	AWS        func(context.Context) (aws.Config, error)
 	SQS        func(context.Context) (sqsapi.Client, error)
-	Logs       func(context.Context) (*cloudwatchlogs.Client, error)
+	Logs       func(context.Context) (logsearch.Client, error)
 	CloudWatch func(context.Context) (*cloudwatch.Client, error)
 	Lambda     func(context.Context) (*lambda.Client, error)
 }
@@ -58,7 +59,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		}
 		return sqsapi.New(cfg), nil
 	}
-	d.Logs = func(ctx context.Context) (*cloudwatchlogs.Client, error) {
+	d.Logs = func(ctx context.Context) (logsearch.Client, error) {
 		cfg, err := d.AWS(ctx)
 		if err != nil {
 			return nil, err

@@ -1,19 +1,354 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
 
 // logsOptions are the flags of mfdlq logs.
 type logsOptions struct {
-	deps *Deps
+	deps       *Deps
+	Queue      string        // --queue: the DLQ (name, URL or ARN)
+	Groups     []string      // --log-group: CloudWatch Logs groups to search
+	IDs        int           // --ids: how many sampled messages to search for
+	MessageIDs []string      // --message-id: these messages instead
+	From       string        // --from: a samples file instead of the incident's
+	LogFile    string        // --log-file: a local log export instead of CloudWatch
+	Margin     time.Duration // --margin: widens each message's window
+	Since      time.Duration // --since: window of messages with no timestamps
+	Context    int           // --context: lines kept after the matching one
+	Method     string        // --method: auto, filter or insights
+	Timeout    time.Duration // --timeout: longest wait for an Insights query
 }
 
-// newLogsCmd is a placeholder until its issue lands: it refuses to run.
+// maxLogIDs bounds the messages one run searches for: one Insights query
+// string holds them all.
+const maxLogIDs = 200
+
 func newLogsCmd(d *Deps, runF func(*logsOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "logs",
+	opts := &logsOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "logs --queue DLQ --log-group NAME… [--ids N | --message-id ID…] [--log-file FILE]",
 		Short: "Step 4: the consumer's real exception, by MessageId",
+		Long: `Find what the consumer logged about a few of the DLQ's messages: the log line
+that names each MessageId, the lines after it in the same stream (where the
+exception and stack trace are), the exception, and its error signature —
+the exception with numbers, UUIDs and ids replaced by placeholders, which
+classify uses to group messages by their real error.
+
+Which messages: --ids of the incident's samples (3 by default), one per
+classify group first when classification.json exists; or --message-id.
+With no samples in the incident, a harmless peek of the DLQ takes them (each
+hidden for 1 second) and saves samples.jsonl. Each message is looked for
+between its SentTimestamp and ApproximateFirstReceiveTimestamp, widened by
+--margin. Up to 5 messages: FilterLogEvents per message and group; more: one
+Logs Insights query over all groups (at most 50).
+
+What it changes in AWS: nothing, unless it has to peek (see above). It
+writes logs.json and an event into the incident. A message with no line is
+an answer, not an error: it is named, with the window and groups searched.
+
+Examples:
+  mfdlq logs --queue orders-dlq --log-group /aws/lambda/orders
+  mfdlq logs --queue orders-dlq --log-group /aws/lambda/orders --message-id 5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60 --margin 2h
+  mfdlq logs --queue orders-dlq --log-file consumer-logs.jsonl --ids 10 --output json
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runLogs(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.StringArrayVar(&opts.Groups, "log-group", nil, "CloudWatch Logs group of the consumer (repeatable)")
+	f.IntVar(&opts.IDs, "ids", 3, "how many sampled messages to search for")
+	f.StringArrayVar(&opts.MessageIDs, "message-id", nil, "search for this MessageId (repeatable)")
+	f.StringVar(&opts.From, "from", "", "take messages from this samples file instead of the incident's")
+	f.StringVar(&opts.LogFile, "log-file", "", "search a local log export (JSON Lines or text) instead of CloudWatch")
+	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen each message's window by this much on both sides")
+	f.DurationVar(&opts.Since, "since", 24*time.Hour, "window for a message with no timestamps: this long until now")
+	f.IntVar(&opts.Context, "context", 20, "log lines kept after the matching one (0-1000)")
+	f.StringVar(&opts.Method, "method", "auto", "auto, filter (FilterLogEvents) or insights (one Logs Insights query)")
+	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "longest wait for an Insights query")
+	c.MarkFlagsMutuallyExclusive("ids", "message-id")
+	c.MarkFlagsMutuallyExclusive("log-file", "log-group")
+	return c
+}
+
+func (o *logsOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.LogFile == "" && len(o.Groups) == 0:
+		return usageErrorf("--log-group is required: the consumer's CloudWatch Logs group (or --log-file FILE)")
+	case o.IDs < 1 || o.IDs > maxLogIDs:
+		return usageErrorf("--ids must be between 1 and %d, got %d", maxLogIDs, o.IDs)
+	case len(o.MessageIDs) > maxLogIDs:
+		return usageErrorf("at most %d --message-id, got %d", maxLogIDs, len(o.MessageIDs))
+	case o.Margin <= 0 || o.Since <= 0:
+		return usageErrorf("--margin and --since must be > 0")
+	case o.Context < 0 || o.Context > 1000:
+		return usageErrorf("--context must be between 0 and 1000, got %d", o.Context)
+	case o.Timeout <= 0:
+		return usageErrorf("--timeout must be > 0")
+	}
+	switch logsearch.Method(o.Method) {
+	case logsearch.MethodAuto, logsearch.MethodFilter, logsearch.MethodInsights:
+	default:
+		return usageErrorf("--method %q: use auto, filter or insights", o.Method)
+	}
+	for _, g := range o.Groups {
+		if strings.TrimSpace(g) == "" {
+			return usageErrorf("--log-group is empty: name a log group such as /aws/lambda/orders")
+		}
+	}
+	for _, id := range o.MessageIDs {
+		if !logsearch.ValidID(id) {
+			return usageErrorf("--message-id %q is not an SQS MessageId (letters, digits and -)", id)
+		}
+	}
+	if len(o.Groups) > logsearch.MaxInsightsGroups && (o.Method == "insights" || o.Method == "auto" && o.count() > logsearch.FewIDs) {
+		return usageErrorf("an Insights query takes at most %d --log-group, got %d", logsearch.MaxInsightsGroups, len(o.Groups))
+	}
+	return nil
+}
+
+// count is how many messages will be searched for.
+func (o *logsOptions) count() int {
+	if len(o.MessageIDs) > 0 {
+		return len(o.MessageIDs)
+	}
+	return o.IDs
+}
+
+func runLogs(ctx context.Context, o *logsOptions) error {
+	d := o.deps
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return err
+	}
+	q, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	if err != nil {
+		return err
+	}
+	d.announce("searching logs for", q)
+	ws, err := d.Workspace(q.Name)
+	if err != nil {
+		return err
+	}
+	samples, err := o.samples(ctx, client, q, ws)
+	if err != nil {
+		return err
+	}
+	targets := o.targets(samples, ws)
+	if len(targets) == 0 {
+		return checkFailedf("no message to search for: %s showed none; pass --message-id ID", q.Name)
+	}
+	rep, err := o.search(ctx, targets)
+	if err != nil {
+		return err
+	}
+	if err := o.record(q, ws, &rep); err != nil {
+		return err
+	}
+	if err := o.render(&rep); err != nil {
+		return err
+	}
+	d.nextStep("mfdlq classify --queue %s (it groups by these signatures)", q.Name)
+	return nil
+}
+
+// samples are the messages whose timestamps give the windows: --from, else
+// the incident's samples.jsonl, else a harmless peek saved as samples.jsonl.
+func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *runbook.Workspace) ([]sqsjson.Message, error) {
+	d := o.deps
+	if path := o.From; path != "" || ws.Has(runbook.SamplesFile) {
+		if path == "" {
+			path = ws.Path(runbook.SamplesFile)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usageErrorf("--from: %v", err)
+		}
+		defer f.Close()
+		msgs, err := sqsjson.ReadAll(f)
+		if err != nil {
+			return nil, usageErrorf("%s: %v", path, err)
+		}
+		return msgs, nil
+	}
+	if q.RedrivePolicy != nil {
+		return nil, checkFailedf("no samples in the incident, and %s has its own redrive policy so a peek could push messages onward: run mfdlq inspect --queue %s --force first, or pass --from FILE", q.Name, q.Name)
+	}
+	d.infof("no samples in the incident: peeking at %s (each message hidden for 1s, never deleted)", q.Name)
+	res, err := sqsapi.Peek(ctx, client, q, sqsapi.PeekOptions{Max: max(10, o.count()), Visibility: 1, Wait: 1})
+	if err != nil {
+		return nil, fmt.Errorf("logs %s: %w", q.Name, err)
+	}
+	return res.Messages, ws.WriteWith(runbook.SamplesFile, writeMessages(res.Messages))
+}
+
+// targets are the messages to search for, each with its window.
+func (o *logsOptions) targets(samples []sqsjson.Message, ws *runbook.Workspace) []logsearch.Target {
+	d := o.deps
+	var msgs []sqsjson.Message
+	if len(o.MessageIDs) > 0 {
+		byID := map[string]sqsjson.Message{}
+		for _, m := range samples {
+			byID[m.MessageId] = m
+		}
+		for _, id := range o.MessageIDs {
+			m, ok := byID[id]
+			if !ok {
+				m = sqsjson.Message{MessageId: id}
+			}
+			msgs = append(msgs, m)
+		}
+	} else {
+		msgs = logsearch.Pick(samples, classifyGroups(ws), o.IDs)
+	}
+	now := d.Now().UTC()
+	targets := make([]logsearch.Target, 0, len(msgs))
+	for i := range msgs {
+		w, ok := logsearch.WindowOf(&msgs[i], o.Margin)
+		if !ok {
+			d.infof("%s: not in the samples, so no timestamps: searching the last %s", msgs[i].MessageId, o.Since)
+			w = logsearch.Window{From: now.Add(-o.Since), To: now}
+		}
+		targets = append(targets, logsearch.Target{MessageID: msgs[i].MessageId, Window: w})
+	}
+	return targets
+}
+
+// classifyGroups lists each classify group's example message ids, so the
+// search spreads across groups; nil when classify has not run.
+func classifyGroups(ws *runbook.Workspace) [][]string {
+	c, err := classify.Load(ws.Path(classify.File))
+	if err != nil {
+		return nil
+	}
+	groups := make([][]string, 0, len(c.Groups))
+	for _, g := range c.Groups {
+		groups = append(groups, g.ExampleIDs)
+	}
+	return groups
+}
+
+func (o *logsOptions) search(ctx context.Context, targets []logsearch.Target) (logsearch.Report, error) {
+	if o.LogFile != "" {
+		f, err := os.Open(o.LogFile)
+		if err != nil {
+			return logsearch.Report{}, usageErrorf("--log-file: %v", err)
+		}
+		defer f.Close()
+		return logsearch.SearchFile(f, o.LogFile, targets, o.Context)
+	}
+	c, err := o.deps.Logs(ctx)
+	if err != nil {
+		return logsearch.Report{}, err
+	}
+	rep, err := logsearch.Search(ctx, c, targets, logsearch.Options{
+		Groups: o.Groups, Context: o.Context, Method: logsearch.Method(o.Method),
+		Poll: logsearch.Poll{Timeout: o.Timeout},
+	})
+	var nf *logsearch.GroupNotFoundError
+	if errors.As(err, &nf) {
+		return rep, usageErrorf("log group %s does not exist in %s: check --log-group (aws logs describe-log-groups)", nf.Group, o.deps.Region(ctx))
+	}
+	return rep, err
+}
+
+// record writes logs.json and appends the logs event.
+func (o *logsOptions) record(q *sqsapi.Queue, ws *runbook.Workspace, rep *logsearch.Report) error {
+	if err := ws.WriteJSON(logsearch.Artifact, rep); err != nil {
+		return err
+	}
+	ev := o.deps.Event("logs", q)
+	ev.Inputs = map[string]any{
+		"log_groups": o.Groups, "log_file": o.LogFile, "method": string(rep.Method),
+		"margin": o.Margin.String(), "message_ids": o.MessageIDs,
+	}
+	ev.Figures = map[string]any{"searched": rep.Searched, "found": rep.Found}
+	ev.Artifact = logsearch.Artifact
+	return ws.Append(ev)
+}
+
+// render prints each message's story, the exception highlighted on a
+// terminal, then names the messages that had no line.
+func (o *logsOptions) render(rep *logsearch.Report) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(rep)
+	}
+	r := d.IO.Renderer(d.IO.Out, d.IO.OutTTY)
+	head, exc, dim := styler(r.NewStyle().Bold(true)), styler(r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)), styler(r.NewStyle().Foreground(lipgloss.Color("8")))
+	if !d.IO.OutTTY || !d.IO.Color {
+		// Piped: the lines exactly as logged (lipgloss would expand tabs).
+		head, exc, dim = plain, plain, plain
+	}
+	var b strings.Builder
+	for _, m := range rep.Messages {
+		if !m.Found {
+			continue
+		}
+		where := strings.TrimSpace(m.LogGroup + " " + m.LogStream + " " + m.Timestamp)
+		fmt.Fprintf(&b, "%s  %s\n", head(m.MessageID), dim(where))
+		for _, l := range m.Lines {
+			if m.Exception != "" && strings.Contains(l, m.Exception) {
+				l = exc(l)
+			}
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+		fmt.Fprintf(&b, "  exception: %s\n  signature: %s\n\n", orNone(m.Exception), orNone(m.Signature))
+	}
+	where := "groups " + strings.Join(rep.Groups, ", ")
+	if rep.LogFile != "" {
+		where = rep.LogFile
+	}
+	for _, m := range rep.Messages {
+		if !m.Found {
+			fmt.Fprintf(&b, "%s  not found in %s between %s and %s\n", m.MessageID, where,
+				m.Window.From.Format(time.RFC3339), m.Window.To.Format(time.RFC3339))
+		}
+	}
+	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
+		return err
+	}
+	d.infof("%d of %d message(s) found in %s (%s).", rep.Found, rep.Searched, where, rep.Method)
+	if rep.Found < rep.Searched {
+		d.infof("no lines for %d message(s): try a wider window (--margin %s) or another --log-group", rep.Searched-rep.Found, 4*o.Margin)
+	}
+	return nil
+}
+
+func styler(s lipgloss.Style) func(string) string {
+	return func(t string) string { return s.Render(t) }
+}
+
+func plain(s string) string { return s }
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none recognised)"
+	}
+	return s
 }

@@ -1,0 +1,70 @@
+package logsearch
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// validID is what a MessageId looks like: SQS gives UUIDs. Holding ids to
+// these characters keeps them safe inside filter patterns and queries.
+var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+// ValidID tells whether id can be searched for.
+func ValidID(id string) bool { return validID.MatchString(id) }
+
+// WindowOf is the window a message's story should be in: from its
+// SentTimestamp to its ApproximateFirstReceiveTimestamp, widened by margin
+// on both sides (the consumer's last attempt comes up to maxReceiveCount
+// visibility timeouts after the first). ok is false when the message has
+// neither timestamp.
+func WindowOf(m *sqsjson.Message, margin time.Duration) (w Window, ok bool) {
+	sent, okS := m.SentTime()
+	recv, okR := m.FirstReceiveTime()
+	switch {
+	case okS && okR:
+		w = Window{From: sent, To: recv}
+		if recv.Before(sent) {
+			w = Window{From: recv, To: sent}
+		}
+	case okS:
+		w = Window{From: sent, To: sent}
+	case okR:
+		w = Window{From: recv, To: recv}
+	default:
+		return Window{}, false
+	}
+	return Window{From: w.From.Add(-margin), To: w.To.Add(margin)}, true
+}
+
+// Pick chooses n messages to search for, spread across groups: first one
+// message of each group (in the groups' order), then the rest in sample
+// order. groups lists each group's message ids; ids not in samples are
+// skipped, since only a sampled message has the timestamps of its window.
+func Pick(samples []sqsjson.Message, groups [][]string, n int) []sqsjson.Message {
+	byID := make(map[string]int, len(samples))
+	for i := range samples {
+		byID[samples[i].MessageId] = i
+	}
+	taken := map[string]bool{}
+	picked := []sqsjson.Message{}
+	take := func(i int) {
+		if len(picked) < n && !taken[samples[i].MessageId] {
+			taken[samples[i].MessageId] = true
+			picked = append(picked, samples[i])
+		}
+	}
+	for _, g := range groups {
+		for _, id := range g {
+			if i, ok := byID[id]; ok && !taken[id] {
+				take(i)
+				break
+			}
+		}
+	}
+	for i := range samples {
+		take(i)
+	}
+	return picked
+}

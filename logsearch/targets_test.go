@@ -1,0 +1,96 @@
+package logsearch
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+func msg(id string, sent, recv int64) sqsjson.Message {
+	m := sqsjson.Message{MessageId: id, Attributes: map[string]string{}}
+	if sent > 0 {
+		m.Attributes[sqsjson.AttrSentTimestamp] = strconv.FormatInt(sent, 10)
+	}
+	if recv > 0 {
+		m.Attributes[sqsjson.AttrApproximateFirstReceiveTimestamp] = strconv.FormatInt(recv, 10)
+	}
+	return m
+}
+
+func TestWindowOf(t *testing.T) {
+	const sent, recv = 1710108240000, 1710108300000
+	m := 30 * time.Minute
+	tests := []struct {
+		name   string
+		msg    sqsjson.Message
+		from   int64
+		to     int64
+		wantOK bool
+	}{
+		{"both", msg("a", sent, recv), sent, recv, true},
+		{"sent only", msg("a", sent, 0), sent, sent, true},
+		{"receive only", msg("a", 0, recv), recv, recv, true},
+		{"receive before sent", msg("a", recv, sent), sent, recv, true},
+		{"neither", msg("a", 0, 0), 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, ok := WindowOf(&tt.msg, m)
+			if ok != tt.wantOK {
+				t.Fatalf("ok = %v", ok)
+			}
+			if !ok {
+				return
+			}
+			want := Window{From: time.UnixMilli(tt.from).UTC().Add(-m), To: time.UnixMilli(tt.to).UTC().Add(m)}
+			if !w.From.Equal(want.From) || !w.To.Equal(want.To) {
+				t.Errorf("window %v, want %v", w, want)
+			}
+		})
+	}
+}
+
+func TestPick(t *testing.T) {
+	s := []sqsjson.Message{msg("a1", 1, 0), msg("a2", 1, 0), msg("a3", 1, 0), msg("b1", 1, 0), msg("c1", 1, 0)}
+	ids := func(ms []sqsjson.Message) []string {
+		out := []string{}
+		for _, m := range ms {
+			out = append(out, m.MessageId)
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		groups [][]string
+		n      int
+		want   []string
+	}{
+		{"no groups: sample order", nil, 3, []string{"a1", "a2", "a3"}},
+		{"one per group first", [][]string{{"a1", "a2", "a3"}, {"b1"}, {"c1"}}, 3, []string{"a1", "b1", "c1"}},
+		{"then the rest", [][]string{{"b1"}, {"c1"}}, 4, []string{"b1", "c1", "a1", "a2"}},
+		{"unsampled ids skipped", [][]string{{"zz", "c1"}, {"yy"}}, 2, []string{"c1", "a1"}},
+		{"more than there are", nil, 10, []string{"a1", "a2", "a3", "b1", "c1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, ids(Pick(s, tt.groups, tt.n))); diff != "" {
+				t.Errorf("Pick (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestValidID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60": true, "abc_1": true,
+		"": false, `a" OR "b`: false, "a/b": false, "x|y": false,
+	} {
+		if ValidID(id) != want {
+			t.Errorf("ValidID(%q) = %v, want %v", id, !want, want)
+		}
+	}
+}
