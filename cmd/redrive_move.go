@@ -169,15 +169,19 @@ type redriveProgress struct {
 func (p *redriveProgress) update(st redrive.Stats) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	st = sumStats(p.base, st)
-	p.last = st
-	d := p.d
+	p.last = sumStats(p.base, st)
+	p.draw(false)
+}
+
+// draw shows p.last; force skips the throttle (the final state).
+func (p *redriveProgress) draw(force bool) {
+	st, d := p.last, p.d
 	json := d.jsonOutput()
 	every := 200 * time.Millisecond
 	if json {
 		every = time.Second
 	}
-	if time.Since(p.shown) < every || (!json && (!d.IO.ErrTTY || d.Global.Quiet)) {
+	if (!force && time.Since(p.shown) < every) || (!json && (!d.IO.ErrTTY || d.Global.Quiet)) {
 		return
 	}
 	p.shown = time.Now()
@@ -203,6 +207,7 @@ func (p *redriveProgress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.drawn {
+		p.draw(true)
 		fmt.Fprintln(p.d.IO.ErrOut)
 		p.drawn = false
 	}

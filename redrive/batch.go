@@ -181,8 +181,15 @@ func (m *Mover) unreserve(n int) {
 }
 
 // release makes messages visible again at once. It is best effort: a
-// message it misses becomes visible when its visibility timeout ends.
+// message it misses becomes visible when its visibility timeout ends. It
+// lets go of them first, so that a worker receiving one of them right after
+// handles it rather than taking it for another worker's.
 func (m *Mover) release(msgs []sqsjson.Message) {
+	ids := make([]string, len(msgs))
+	for i := range msgs {
+		ids[i] = msgs[i].MessageId
+	}
+	m.unhold(ids)
 	for start := 0; start < len(msgs); start += batchSize {
 		chunk := msgs[start:min(start+batchSize, len(msgs))]
 		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))

@@ -118,6 +118,9 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	lim := rate.NewLimiter(rate.Inf, batchSize)
 	if o.Rate > 0 {
 		lim = rate.NewLimiter(rate.Limit(o.Rate), max(batchSize, int(o.Rate/10)))
+		// Start with an empty bucket: no burst above the rate, even in the
+		// first second, so N messages take N/rate seconds.
+		lim.AllowN(time.Now(), lim.Burst())
 	}
 	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}}, nil
 }

@@ -1,0 +1,139 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mfdlq/mfdlq/redrive"
+)
+
+func init() {
+	scriptCmds["sqs-holds"] = cmdSQSHolds
+}
+
+// sqs-holds QUEUE BODIES [ATTR=VALUE...] drains QUEUE and asserts it held
+// each line of BODIES exactly once, each with the given string message
+// attributes.
+func cmdSQSHolds(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: sqs-holds QUEUE BODIES [ATTR=VALUE...]")
+	}
+	s := seeder(ts)
+	ctx := context.Background()
+	out, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	msgs, err := s.Drain(ctx, *out.QueueUrl)
+	ts.Check(err)
+	want := map[string]int{}
+	n := 0
+	for _, line := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		if strings.TrimSpace(line) != "" {
+			want[line]++
+			n++
+		}
+	}
+	for _, m := range msgs {
+		body := aws.ToString(m.Body)
+		if want[body] == 0 {
+			ts.Fatalf("%s: body not expected or seen twice: %q", args[0], body)
+		}
+		want[body]--
+		for _, a := range args[2:] {
+			k, v, _ := strings.Cut(a, "=")
+			got, ok := m.MessageAttributes[k]
+			if !ok || aws.ToString(got.StringValue) != v || aws.ToString(got.DataType) != "String" {
+				ts.Fatalf("%s: message %q lost attribute %s=%s (has %v)", args[0], body, k, v, m.MessageAttributes)
+			}
+		}
+	}
+	if len(msgs) != n {
+		ts.Fatalf("%s: %d messages, want %d", args[0], len(msgs), n)
+	}
+}
+
+func TestRedriveFlags(t *testing.T) {
+	tests := []struct {
+		argv    string
+		want    *redriveOptions
+		wantErr string
+	}{
+		{argv: "--queue q --rate 10", want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30}},
+		{argv: "--queue q --rate max --workers 4 --max 50 --keep --canary 0 --yes --to other",
+			want: &redriveOptions{Queue: "q", To: "other", RateFlag: "max", Rate: 0, Workers: 4, Max: 50, Keep: true, Canary: 0, Yes: true, MaxReturned: 10, Visibility: 30}},
+		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", RateFlag: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30}},
+		{argv: "--rate 10", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{argv: "--queue q", wantErr: "--rate is required: messages per second (e.g. --rate 10) or --rate max"},
+		{argv: "--queue q --rate 0", wantErr: `--rate must be > 0 or max, got "0"`},
+		{argv: "--queue q --rate fast", wantErr: `--rate must be > 0 or max, got "fast"`},
+		{argv: "--queue q --rate max --native", wantErr: "--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)"},
+		{argv: "--queue q --rate 501 --native", wantErr: `--native: --rate must be a whole number from 1 to 500, got "501"`},
+		{argv: "--queue q --rate 10 --workers 33", wantErr: "--workers must be between 1 and 32, got 33"},
+		{argv: "--queue q --rate 10 --visibility 5", wantErr: "--visibility must be between 10 and 43200 seconds, got 5"},
+		{argv: "--queue q --rate 10 --sent-after yesterday", wantErr: `--sent-after "yesterday": use RFC 3339, e.g. 2025-03-02T03:00:00Z`},
+		{argv: "--queue q --rate 10 --sent-after 2025-03-02T04:00:00Z --sent-before 2025-03-02T03:00:00Z", wantErr: "--sent-after must be before --sent-before"},
+		{argv: "--queue q --rate 10 --filter .Body.version==", wantErr: `--filter ".Body.version==": unexpected EOF`},
+		{argv: "--queue q --rate 10 --native --keep", wantErr: "if any flags in the group [native keep] are set none of the others can be; [keep native] were all set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.argv, func(t *testing.T) {
+			var got *redriveOptions
+			d := NewDeps(&IOStreams{}, nil)
+			c := newRedriveCmd(d, func(o *redriveOptions) error { got = o; return nil })
+			c.SetArgs(strings.Fields(tt.argv))
+			c.SilenceErrors, c.SilenceUsage = true, true
+			err := c.Execute()
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				if !strings.Contains(tt.wantErr, "group [") && exitCode(err, false) != ExitUsage {
+					t.Fatalf("exit %d, want %d", exitCode(err, false), ExitUsage)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.deps, got.selection = nil, tt.want.selection
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(redriveOptions{})); diff != "" {
+				t.Fatalf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRedriveWorkers(t *testing.T) {
+	for _, tt := range []struct {
+		rate    float64
+		workers int
+		want    int
+	}{{10, 0, 1}, {19.5, 0, 1}, {20, 0, 2}, {0, 0, 2}, {10, 5, 5}} {
+		o := &redriveOptions{Rate: tt.rate, Workers: tt.workers}
+		if got := o.workers(); got != tt.want {
+			t.Errorf("rate %g workers %d: %d, want %d", tt.rate, tt.workers, got, tt.want)
+		}
+	}
+}
+
+func TestRedriveFinish(t *testing.T) {
+	d := NewDeps(&IOStreams{ErrOut: &strings.Builder{}}, nil)
+	o := &redriveOptions{deps: d}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := o.finish(ctx, statsOK(), nil); !errors.Is(err, errInterrupted) || exitCode(err, true) != ExitInterrupted {
+		t.Fatalf("cancelled: %v", err)
+	}
+	st := statsOK()
+	st.Failed, st.LastError = 2, "AccessDenied"
+	if err := o.finish(context.Background(), st, nil); exitCode(err, false) != ExitCheckFailed || !strings.Contains(err.Error(), "2 message(s) could not be moved") {
+		t.Fatalf("failed: %v", err)
+	}
+}
+
+func statsOK() redrive.Stats { return redrive.Stats{Moved: 3} }
