@@ -82,8 +82,28 @@ func needsFix(verdict string) bool {
 	return verdict == "poison" || verdict == "data" || verdict == "mixed"
 }
 
+// runRedriveStep moves the DLQ back at --rate with redrive's own canary,
+// guardrails and confirmation; the fix was already recorded by the fix step.
 func (o *runbookOptions) runRedriveStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	o.deps.warnf("redrive is not in this build yet: skipped")
+	sd.Args = []string{"redrive", "--queue", o.q.Name, "--rate", o.Rate}
+	if o.Yes {
+		sd.Args = append(sd.Args, "--yes")
+	}
+	ro := &redriveOptions{deps: sd, Queue: o.q.Name, RateFlag: o.Rate, Canary: -1, MaxReturned: 10, Visibility: 30, Yes: o.Yes}
+	if err := ro.validate(); err != nil {
+		return nil, err
+	}
+	err := runRedrive(ctx, ro)
+	if isRefusal(err) {
+		return &runbookStop{
+			why:  "redrive: " + err.Error(),
+			todo: "read the reason above: if moved messages came back, the fix is not the right one — back to step 2 (mfdlq classify); if it was not confirmed, run mfdlq redrive yourself when ready",
+		}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	o.deps.nextStep("verify: the DLQ reached zero and nothing came back")
 	return nil, nil
 }
 

@@ -1,16 +1,36 @@
 #!/usr/bin/env bash
-# demo.sh [SCENARIO] — the main job on a local AWS: seed an incident, then
-# walk it with mfdlq. Run through scripts/with-localaws.sh (make demo).
+# demo.sh [SCENARIO] — the main job on a local AWS: seed an incident, start
+# the (fixed) consumer, and walk the runbook unattended with mfdlq. Run it
+# through scripts/with-localaws.sh (make demo), which stops moto afterwards.
+#
+#   deploy  the Sunday-night deploy: 340 version-2 orders, poison; the fix
+#           (a consumer that understands version 2) is recorded, then the
+#           redrive at --rate 10, verify and the report
+#   outage  a 29-minute payment-gateway outage: transient; redrive, verify,
+#           report
+#
+# Everything it writes goes to a temporary directory, never the checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenario=${1:-deploy}
 mfdlq=${MFDLQ:-bin/mfdlq}
+[[ -x $mfdlq ]] || { echo "demo: $mfdlq not built: run make demo" >&2; exit 1; }
 work=$(mktemp -d -t mfdlq-demo.XXXXXX)
 export MFDLQ_INCIDENT="$work/incident"
 
-go run ./internal/demo seed "$scenario"
+go build -o "$work/demo" ./internal/demo
+eval "$("$work/demo" seed "$scenario")"
+
+# The consumer, fixed: it processes what the redrive sends back.
+"$work/demo" consume "$scenario" 2>"$work/consumer.log" &
+consumer=$!
+trap 'kill "$consumer" 2>/dev/null; wait "$consumer" 2>/dev/null; cat "$work/consumer.log" 2>/dev/null | tail -1' EXIT
+
+args=(runbook --queue "$DLQ" --log-group "$LOG_GROUP" --rate 10 --yes --cause "$CAUSE" --warning "$WARNING")
+[[ -n $FIXED ]] && args+=(--fixed "$FIXED")
 echo
-echo "\$ mfdlq inspect --queue orders-dlq --max 10"
-"$mfdlq" inspect --queue orders-dlq --max 10
+echo "\$ mfdlq ${args[*]}"
+"$mfdlq" "${args[@]}"
+
 echo
-echo "incident directory: $MFDLQ_INCIDENT"
+echo "report: $MFDLQ_INCIDENT/report.md"

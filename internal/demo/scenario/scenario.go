@@ -8,46 +8,142 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"strconv"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-// Queue names of the demo.
+// Queue names of the deploy scenario.
 const (
 	SourceQueue = "orders"
 	DLQ         = "orders-dlq"
+	LogGroup    = "/aws/lambda/orders-consumer"
 )
 
-// Seed creates the named scenario on the local AWS the environment points at.
-func Seed(ctx context.Context, name string, out io.Writer) error {
-	cfg, err := config.LoadDefaultConfig(ctx)
-	if err != nil {
-		return err
-	}
-	s := localaws.NewSeeder(cfg)
-	switch name {
-	case "deploy":
-		return seedDeploy(ctx, s, out)
-	}
-	return fmt.Errorf("unknown scenario %q: use deploy", name)
+// Queue names of the outage scenario.
+const (
+	PaymentsQueue    = "payments"
+	PaymentsDLQ      = "payments-dlq"
+	PaymentsLogGroup = "/aws/lambda/payments-consumer"
+)
+
+// Scenario is what a seeded demo incident needs the runbook to be told.
+type Scenario struct {
+	Name      string
+	Source    string
+	DLQ       string
+	LogGroup  string
+	Messages  int
+	Fixed     string // the fix the demo records ("" when none is needed)
+	Cause     string
+	Warning   string
+	AcceptMax int // the highest version the demo consumer processes
 }
 
-// seedDeploy is the Sunday-night deploy: a producer started sending
-// "version": 2 orders before the consumer understood them; 340 orders ended
-// in the DLQ after maxReceiveCount 4.
-func seedDeploy(ctx context.Context, s *localaws.Seeder, out io.Writer) error {
-	_, dlqURL, err := s.CreatePair(ctx, SourceQueue, DLQ, 4)
+// Scenarios are the demo incidents by name.
+var Scenarios = map[string]Scenario{
+	"deploy": {
+		Name: "deploy", Source: SourceQueue, DLQ: DLQ, LogGroup: LogGroup, Messages: 340,
+		Fixed:     "orders-consumer 1.8.0 understands order version 2 (deployed 03:20 UTC)",
+		Cause:     "the producer started sending order version 2 on Sunday 22:04 before orders-consumer understood it; after maxReceiveCount 4 every order went to orders-dlq",
+		Warning:   "a contract test between producer and consumer, and an alarm on orders-dlq",
+		AcceptMax: 2,
+	},
+	"outage": {
+		Name: "outage", Source: PaymentsQueue, DLQ: PaymentsDLQ, LogGroup: PaymentsLogGroup, Messages: 120,
+		Cause:     "the payment gateway timed out for 29 minutes; every payment in that window failed its 4 attempts",
+		Warning:   "an alarm on payments-dlq and on the gateway's error rate",
+		AcceptMax: 1,
+	},
+}
+
+// Seed creates the named scenario on the local AWS the environment points at.
+func Seed(ctx context.Context, name string, out io.Writer) (Scenario, error) {
+	sc, ok := Scenarios[name]
+	if !ok {
+		return sc, fmt.Errorf("unknown scenario %q: use deploy or outage", name)
+	}
+	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return err
+		return sc, err
 	}
-	bodies := Orders(340, 2, rand.New(rand.NewSource(20261129)))
-	if err := s.Send(ctx, dlqURL, bodies, nil); err != nil {
-		return err
+	s := localaws.NewSeeder(cfg)
+	logs := cloudwatchlogs.NewFromConfig(cfg)
+	r := rand.New(rand.NewSource(20261129))
+	srcURL, dlqURL, err := s.CreatePair(ctx, sc.Source, sc.DLQ, 4)
+	if err != nil {
+		return sc, err
 	}
-	fmt.Fprintf(out, "seeded: queue %s with DLQ %s (maxReceiveCount 4), 340 version-2 orders in the DLQ\n", SourceQueue, DLQ)
-	return nil
+	// A short visibility timeout keeps the redrive's canary wait (visibility
+	// × maxReceiveCount) to seconds in the demo.
+	if _, err := s.SQS.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{
+		QueueUrl: aws.String(srcURL), Attributes: map[string]string{"VisibilityTimeout": "2"},
+	}); err != nil {
+		return sc, err
+	}
+	var bodies []string
+	var attrs map[string]string
+	var story func(id string) []string
+	switch name {
+	case "deploy":
+		bodies = Orders(sc.Messages, 2, r)
+		story = versionStory
+	case "outage":
+		bodies = Payments(sc.Messages, r)
+		attrs = map[string]string{"ErrorCode": "GatewayTimeout"}
+		story = gatewayStory
+	}
+	ids, err := sendAll(ctx, s.SQS, dlqURL, bodies, attrs)
+	if err != nil {
+		return sc, err
+	}
+	if err := writeLogs(ctx, logs, sc.LogGroup, ids, story, r); err != nil {
+		return sc, fmt.Errorf("seed logs: %w", err)
+	}
+	fmt.Fprintf(out, "seeded %s: queue %s with DLQ %s (maxReceiveCount 4), %d messages in the DLQ, log group %s naming their MessageIds\n",
+		name, sc.Source, sc.DLQ, len(ids), sc.LogGroup)
+	return sc, nil
+}
+
+// sendAll sends bodies in batches of ten and returns the MessageIds SQS gave
+// them, in order, so the logs can name real messages.
+func sendAll(ctx context.Context, c *sqs.Client, url string, bodies []string, attrs map[string]string) ([]string, error) {
+	ids := make([]string, 0, len(bodies))
+	for start := 0; start < len(bodies); start += 10 {
+		var entries []types.SendMessageBatchRequestEntry
+		for i := start; i < min(start+10, len(bodies)); i++ {
+			e := types.SendMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), MessageBody: aws.String(bodies[i])}
+			for k, v := range attrs {
+				if e.MessageAttributes == nil {
+					e.MessageAttributes = map[string]types.MessageAttributeValue{}
+				}
+				e.MessageAttributes[k] = types.MessageAttributeValue{DataType: aws.String("String"), StringValue: aws.String(v)}
+			}
+			entries = append(entries, e)
+		}
+		out, err := c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: entries})
+		if err != nil {
+			return nil, fmt.Errorf("send batch: %w", err)
+		}
+		if len(out.Failed) > 0 {
+			return nil, fmt.Errorf("send batch: %d failed: %s", len(out.Failed), aws.ToString(out.Failed[0].Message))
+		}
+		byID := map[string]string{}
+		for _, ok := range out.Successful {
+			byID[aws.ToString(ok.Id)] = aws.ToString(ok.MessageId)
+		}
+		for _, e := range entries {
+			ids = append(ids, byID[aws.ToString(e.Id)])
+		}
+	}
+	return ids, nil
 }
 
 // Orders returns n realistic order bodies of schema version.
@@ -74,3 +170,26 @@ func Orders(n, version int, r *rand.Rand) []string {
 	}
 	return out
 }
+
+// Payments returns n version-1 payment requests, each with a test card
+// number (Luhn-valid, as real ones are) for the report's redaction to hide.
+func Payments(n int, r *rand.Rand) []string {
+	cards := []string{"4111 1111 1111 1111", "5555 5555 5555 4444", "4012 8888 8888 1881"}
+	out := make([]string, n)
+	for i := range out {
+		p := map[string]any{
+			"version":    1,
+			"payment_id": fmt.Sprintf("pay-%06d", 880100+i),
+			"order_id":   fmt.Sprintf("ord-%06d", 104200+r.Intn(5000)),
+			"card":       cards[r.Intn(len(cards))],
+			"amount":     float64(r.Intn(20000)+500) / 100,
+			"currency":   "EUR",
+		}
+		b, _ := json.Marshal(p)
+		out[i] = string(b)
+	}
+	return out
+}
+
+// now is the demo's clock for log timestamps.
+var now = func() time.Time { return time.Now().UTC() }
