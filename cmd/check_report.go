@@ -61,7 +61,7 @@ func (o *checkOptions) render(rep *checkReport) error {
 		if fix == "" {
 			fix = "-"
 		}
-		t.Rows = append(t.Rows, []string{f.Status, f.ID, f.Queue, f.Summary, fix})
+		t.Rows = append(t.Rows, []string{f.Status, f.ID, f.Queue, f.Message, fix})
 	}
 	if err := d.printTable(t); err != nil {
 		return err

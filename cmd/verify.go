@@ -1,19 +1,125 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
 
 // verifyOptions are the flags of mfdlq verify.
 type verifyOptions struct {
-	deps *Deps
+	deps     *Deps
+	Queue    string        // --queue: the DLQ that was redriven
+	Wait     time.Duration // --wait: how long to keep looking
+	Interval time.Duration // --interval: between looks
+	Left     int           // --expect-left: messages left in the DLQ on purpose (-1: from the redrive)
 }
 
-// newVerifyCmd is a placeholder until its issue lands: it refuses to run.
+// verifyFile is verify's artifact in the incident directory.
+const verifyFile = "verify.json"
+
 func newVerifyCmd(d *Deps, runF func(*verifyOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "verify",
+	opts := &verifyOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "verify --queue DLQ [--wait 10m]",
 		Short: "Step 6: did the fix hold?",
+		Long: `After a redrive, watch until the fix is proven or disproven: the DLQ reaches
+zero (or the count deliberately left), nothing redriven comes back (matched
+by the destination MessageIds in the redrive journal, or by body hash after
+a native move), the destination queue drains, and — when CloudWatch has the
+metric — the destination's NumberOfMessagesDeleted since the redrive began
+is at least the number moved. It looks every --interval for up to --wait,
+with a live status line on a terminal.
+
+It reads the redrive journal and event from the incident directory, so use
+the same --incident as the redrive.
+
+What it changes in AWS: nothing is deleted or moved. Looking at the DLQ is a
+peek: each message seen is hidden for 2 seconds and its receive count goes
+up by one.
+
+Examples:
+  mfdlq verify --queue orders-dlq
+  mfdlq verify --queue orders-dlq --wait 30m --interval 1m
+  mfdlq verify --queue orders-dlq --expect-left 3 --output json
+
+Exit 0 when the fix held; 3 when messages came back ("stop and go back to
+step 2: the fix was not the right one") or --wait ran out first.
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runVerify(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ that was redriven: name, URL or ARN (required)")
+	f.DurationVar(&opts.Wait, "wait", 10*time.Minute, "how long to keep looking (0-24h; 0 looks once)")
+	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
+	f.IntVar(&opts.Left, "expect-left", -1, "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
+	return c
+}
+
+func (o *verifyOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.Wait < 0 || o.Wait > 24*time.Hour:
+		return usageErrorf("--wait must be between 0 and 24h, got %s", o.Wait)
+	case o.Interval < time.Second || o.Interval > 10*time.Minute:
+		return usageErrorf("--interval must be between 1s and 10m, got %s", o.Interval)
+	case o.Left < -1:
+		return usageErrorf("--expect-left must be 0 or more, got %d", o.Left)
+	}
+	return nil
+}
+
+func runVerify(ctx context.Context, o *verifyOptions) error {
+	d := o.deps
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return err
+	}
+	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	if err != nil {
+		return err
+	}
+	rec, err := o.redriven(dlq)
+	if err != nil {
+		return err
+	}
+	dest, err := o.destination(ctx, client, rec)
+	if err != nil {
+		return err
+	}
+	cw, err := d.CloudWatch(ctx)
+	if err != nil {
+		return err
+	}
+	d.announce("verifying", dlq)
+	d.infof("redrive of %d message(s) to %s began %s; looking every %s for up to %s", rec.Moved, dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
+	w := verifyWatch{o: o, sqs: client, cw: cw, dlq: dlq, dest: dest, rec: rec}
+	res, err := w.run(ctx)
+	if err != nil {
+		return err
+	}
+	if err := o.record(dlq, rec, res); err != nil {
+		return err
+	}
+	if err := o.render(res); err != nil {
+		return err
+	}
+	if !res.Pass {
+		return errSilentCheckFailed
+	}
+	d.nextStep("mfdlq record")
+	return nil
 }

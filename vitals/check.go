@@ -39,7 +39,7 @@ type Finding struct {
 	ID      string `json:"id"`
 	Status  string `json:"status"`
 	Queue   string `json:"queue"`
-	Summary string `json:"summary"`
+	Message string `json:"message"`
 	Fix     string `json:"fix,omitempty"`
 }
 
@@ -62,7 +62,7 @@ func Findings(in CheckInput) []Finding {
 	out := []Finding{alarmFinding(in)}
 	if len(in.Sources) == 0 {
 		out = append(out, Finding{ID: IDDLQHasSource, Status: Warn, Queue: in.DLQ.Name,
-			Summary: "no queue's redrive policy names this DLQ",
+			Message: "no queue's redrive policy names this DLQ",
 			Fix:     "set a RedrivePolicy on the source queue naming " + in.DLQ.ARN})
 	}
 	for _, src := range in.Sources {
@@ -97,19 +97,19 @@ func alarmFinding(in CheckInput) Finding {
 	}
 	fix := fmt.Sprintf("mfdlq check --queue %s --create-alarm --topic %s", in.DLQ.Name, topic)
 	if len(in.Alarms) == 0 {
-		f.Status, f.Summary, f.Fix = Fail, "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0", fix
+		f.Status, f.Message, f.Fix = Fail, "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0", fix
 		return f
 	}
 	var last string
 	for _, a := range in.Alarms {
 		problem := alarmProblem(a)
 		if problem == "" {
-			f.Status, f.Summary = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %d action(s)", aws.ToString(a.AlarmName), len(a.AlarmActions))
+			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %d action(s)", aws.ToString(a.AlarmName), len(a.AlarmActions))
 			return f
 		}
 		last = fmt.Sprintf("alarm %s %s", aws.ToString(a.AlarmName), problem)
 	}
-	f.Status, f.Summary, f.Fix = Warn, last, "make it fire on > 0 over 5 minutes with an action, or "+fix
+	f.Status, f.Message, f.Fix = Warn, last, "make it fire on > 0 over 5 minutes with an action, or "+fix
 	return f
 }
 
@@ -142,17 +142,17 @@ func alarmProblem(a cwtypes.MetricAlarm) string {
 // the source. FIFO DLQs reset the enqueue time on the move.
 func retentionFinding(dlq, src *sqsapi.Queue) Finding {
 	f := Finding{ID: IDDLQRetention, Queue: src.Name}
-	f.Summary = fmt.Sprintf("DLQ retention %s, source %s", days(dlq.Retention), days(src.Retention))
+	f.Message = fmt.Sprintf("DLQ retention %s, source %s", days(dlq.Retention), days(src.Retention))
 	fix := fmt.Sprintf("set %s's MessageRetentionPeriod to 1209600 (14 days)", dlq.Name)
 	switch {
 	case dlq.Retention > src.Retention:
 		f.Status = Pass
 	case dlq.FIFO:
 		f.Status, f.Fix = Warn, fix
-		f.Summary += ": no longer than the source's"
+		f.Message += ": no longer than the source's"
 	default:
 		f.Status, f.Fix = Fail, fix
-		f.Summary += ": a message expires by its original enqueue time, so the DLQ keeps almost nothing"
+		f.Message += ": a message expires by its original enqueue time, so the DLQ keeps almost nothing"
 	}
 	return f
 }
@@ -167,12 +167,12 @@ func days(d time.Duration) string {
 func lambdaFindings(src *sqsapi.Queue, ms []Mapping) []Finding {
 	if len(ms) == 0 {
 		return []Finding{{ID: IDVisibilityLambda, Status: Skip, Queue: src.Name,
-			Summary: "no Lambda event source mapping reads this queue"}}
+			Message: "no Lambda event source mapping reads this queue"}}
 	}
 	var out []Finding
 	vis := int64(src.Visibility.Seconds())
 	for _, m := range ms {
-		f := Finding{ID: IDVisibilityLambda, Queue: src.Name, Summary: m.Function + ": " + assessVisibility(vis, m.FunctionTimeout)}
+		f := Finding{ID: IDVisibilityLambda, Queue: src.Name, Message: m.Function + ": " + assessVisibility(vis, m.FunctionTimeout)}
 		switch {
 		case m.FunctionTimeout == nil:
 			f.Status = Skip
@@ -195,11 +195,11 @@ func readTimeoutFinding(src *sqsapi.Queue, read time.Duration) Finding {
 	f := Finding{ID: IDVisibilityRead, Queue: src.Name}
 	switch {
 	case read == 0:
-		f.Status, f.Summary = Skip, "no client read timeout given (--read-timeout)"
+		f.Status, f.Message = Skip, "no client read timeout given (--read-timeout)"
 	case src.Visibility > read:
-		f.Status, f.Summary = Pass, fmt.Sprintf("visibility %s > read timeout %s", src.Visibility, read)
+		f.Status, f.Message = Pass, fmt.Sprintf("visibility %s > read timeout %s", src.Visibility, read)
 	default:
-		f.Status, f.Summary = Fail, fmt.Sprintf("visibility %s ≤ read timeout %s: a slow call outlives the message's invisibility and it is processed twice", src.Visibility, read)
+		f.Status, f.Message = Fail, fmt.Sprintf("visibility %s ≤ read timeout %s: a slow call outlives the message's invisibility and it is processed twice", src.Visibility, read)
 		f.Fix = fmt.Sprintf("set %s's VisibilityTimeout above %d", src.Name, int(read.Seconds()))
 	}
 	return f
@@ -208,7 +208,7 @@ func readTimeoutFinding(src *sqsapi.Queue, read time.Duration) Finding {
 func receiveCountFinding(src *sqsapi.Queue) Finding {
 	f := Finding{ID: IDMaxReceiveCount, Queue: src.Name}
 	n := maxReceive(src)
-	f.Summary = fmt.Sprintf("maxReceiveCount %d", n)
+	f.Message = fmt.Sprintf("maxReceiveCount %d", n)
 	if n <= 1 {
 		f.Status, f.Fix = Fail, fmt.Sprintf("set %s's maxReceiveCount to 3-5: with 1, a single transient error sends a message to the DLQ", src.Name)
 		return f
@@ -221,7 +221,7 @@ func attemptsFinding(src *sqsapi.Queue, sdk, workflow int) Finding {
 	n := maxReceive(src)
 	total := sdk * max(n, 1) * workflow
 	f := Finding{ID: IDAttemptsPerDepend, Queue: src.Name,
-		Summary: fmt.Sprintf("worst case %d calls per message to a failing dependency (SDK %d × maxReceiveCount %d × workflow %d)", total, sdk, n, workflow)}
+		Message: fmt.Sprintf("worst case %d calls per message to a failing dependency (SDK %d × maxReceiveCount %d × workflow %d)", total, sdk, n, workflow)}
 	if total <= MaxAttemptsPerDependency {
 		f.Status = Pass
 		return f

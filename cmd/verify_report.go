@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/vitals"
+)
+
+// record writes verify.json and appends the verify event.
+func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verifyResult) error {
+	d := o.deps
+	ws, err := d.Workspace(dlq.Name)
+	if err != nil {
+		return err
+	}
+	if err := ws.WriteJSON(verifyFile, res); err != nil {
+		return err
+	}
+	ev := d.Event("verify", dlq)
+	ev.Inputs = map[string]any{"wait": o.Wait.String(), "interval": o.Interval.String(), "expect_left": rec.Left}
+	ev.Figures = map[string]any{
+		"dlq_visible": res.DLQVisible, "dlq_in_flight": res.Last.DLQInFlight, "returned": len(res.Returned),
+		"dest_queue": res.DestQueue, "dest_visible": res.Last.DestVisible, "dest_in_flight": res.Last.DestInFlight,
+		"dest_deleted": res.Last.Deleted, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
+	}
+	ev.Verdict = res.Verdict
+	ev.Artifact = verifyFile
+	return ws.Append(ev)
+}
+
+// render prints the verdict, the evidence and, on failure, the messages
+// that came back.
+func (o *verifyOptions) render(res verifyResult) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(res)
+	}
+	if len(res.Returned) > 0 {
+		t := tableData{Headers: []string{"MESSAGE ID", "WAS DLQ MESSAGE", "MATCHED BY", "RECEIVES", "FIRST RECEIVED", "SEEN"}}
+		for _, r := range res.Returned {
+			count, first := "-", "-"
+			if r.ReceiveCount != nil {
+				count = strconv.Itoa(*r.ReceiveCount)
+			}
+			if r.FirstReceive != nil {
+				first = r.FirstReceive.UTC().Format(time.RFC3339)
+			}
+			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(time.RFC3339)})
+		}
+		if err := d.printTable(t); err != nil {
+			return err
+		}
+	}
+	for _, r := range res.Reasons {
+		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
+	}
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%d look(s) over %.0fs)\n", res.Verdict, res.Looks, res.Waited)
+	return nil
+}

@@ -1,0 +1,109 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/vitals"
+)
+
+func init() {
+	scriptCmds["journal-move"] = cmdJournalMove
+	scriptCmds["consume-later"] = cmdConsumeLater
+}
+
+// journal-move DLQ DEST INCIDENT [native] moves every message of DLQ to
+// DEST with the plain SDK and writes what a redrive records: the journal's
+// sent and deleted entries and a redrive event. With native, the journal
+// keeps body hashes only, as after a native move task.
+func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 3 {
+		ts.Fatalf("usage: journal-move DLQ DEST INCIDENT [native]")
+	}
+	native := len(args) > 3 && args[3] == "native"
+	ctx := context.Background()
+	s := seeder(ts)
+	dlqURL, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	destURL, err := s.SQS.GetQueueUrl(ctx, getURL(args[1]))
+	ts.Check(err)
+	ws, err := runbook.Open(ts.MkAbs(args[2]))
+	ts.Check(err)
+	started := time.Now().UTC()
+	msgs, err := s.Drain(ctx, *dlqURL.QueueUrl)
+	ts.Check(err)
+	var lines []redrive.Entry
+	for i, m := range msgs {
+		out, err := s.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: destURL.QueueUrl, MessageBody: m.Body})
+		ts.Check(err)
+		e := redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpSent, DLQMessageID: aws.ToString(m.MessageId),
+			BodySHA256: vitals.BodySHA256(aws.ToString(m.Body)), DestQueue: args[1], DestMessageID: aws.ToString(out.MessageId)}
+		if native {
+			e.DestMessageID, e.DLQMessageID = "", "native-"+strconv.Itoa(i)
+		}
+		lines = append(lines, e, redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpDeleted, DLQMessageID: e.DLQMessageID})
+	}
+	f, err := ws.OpenAppend(redrive.JournalFile)
+	ts.Check(err)
+	enc := json.NewEncoder(f)
+	for _, e := range lines {
+		ts.Check(enc.Encode(e))
+	}
+	ts.Check(f.Close())
+	ts.Check(ws.Append(runbook.Event{Step: "redrive", Queue: args[0], Figures: map[string]any{
+		"moved": len(msgs), "failed": 0, "skipped": 0, "dest_queue": args[1], "dest_url": aws.ToString(destURL.QueueUrl),
+		"started_at": started.Format(time.RFC3339), "native": native,
+	}}))
+}
+
+// consume-later QUEUE delete|fail DELAY starts, after DELAY, a consumer of
+// QUEUE in the background: delete receives and deletes every message; fail
+// receives them and lets each one's visibility lapse (a second), again and
+// again, until the redrive policy moves them all to the DLQ.
+func cmdConsumeLater(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: consume-later QUEUE delete|fail DELAY")
+	}
+	delay, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	s := seeder(ts)
+	u, err := s.SQS.GetQueueUrl(context.Background(), getURL(args[0]))
+	ts.Check(err)
+	url, mode := aws.ToString(u.QueueUrl), args[1]
+	go func() {
+		time.Sleep(delay)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if mode == "delete" {
+			s.Drain(ctx, url)
+			return
+		}
+		for range 40 {
+			out, err := s.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+				QueueUrl: aws.String(url), MaxNumberOfMessages: 10, VisibilityTimeout: 1, WaitTimeSeconds: 1,
+				MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
+			})
+			if err != nil || (len(out.Messages) == 0 && empty(ctx, s.SQS, url)) {
+				return
+			}
+			// The SDK omits a zero VisibilityTimeout, so each receive hides
+			// the batch for a second and the next one comes after it lapses.
+			time.Sleep(1100 * time.Millisecond)
+		}
+	}()
+}
+
+func empty(ctx context.Context, c *sqs.Client, url string) bool {
+	out, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(url),
+		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll}})
+	return err != nil || (out.Attributes["ApproximateNumberOfMessages"] == "0" && out.Attributes["ApproximateNumberOfMessagesNotVisible"] == "0")
+}
