@@ -228,4 +228,3 @@ func (w *verifyWatch) clearStatus() {
 		fmt.Fprint(d.IO.ErrOut, "\r\x1b[K")
 	}
 }
-

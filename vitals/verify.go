@@ -89,7 +89,7 @@ type Observation struct {
 	DestVisible  int64      `json:"dest_visible"`
 	DestInFlight int64      `json:"dest_in_flight"`
 	Deleted      *float64   `json:"dest_deleted"` // NumberOfMessagesDeleted since the redrive began; nil: no data
-	Returned     []Returned `json:"-"` // shown once, at the top of verify.json
+	Returned     []Returned `json:"-"`            // shown once, at the top of verify.json
 }
 
 // Judgement is verify's reading of one observation.
