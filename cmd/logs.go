@@ -210,31 +210,9 @@ func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsa
 // targets are the messages to search for, each with its window.
 func (o *logsOptions) targets(samples []sqsjson.Message, ws *runbook.Workspace) []logsearch.Target {
 	d := o.deps
-	var msgs []sqsjson.Message
-	if len(o.MessageIDs) > 0 {
-		byID := map[string]sqsjson.Message{}
-		for _, m := range samples {
-			byID[m.MessageId] = m
-		}
-		for _, id := range o.MessageIDs {
-			m, ok := byID[id]
-			if !ok {
-				m = sqsjson.Message{MessageId: id}
-			}
-			msgs = append(msgs, m)
-		}
-	} else {
-		msgs = logsearch.Pick(samples, classifyGroups(ws), o.IDs)
-	}
-	now := d.Now().UTC()
-	targets := make([]logsearch.Target, 0, len(msgs))
-	for i := range msgs {
-		w, ok := logsearch.WindowOf(&msgs[i], o.Margin)
-		if !ok {
-			d.infof("%s: not in the samples, so no timestamps: searching the last %s", msgs[i].MessageId, o.Since)
-			w = logsearch.Window{From: now.Add(-o.Since), To: now}
-		}
-		targets = append(targets, logsearch.Target{MessageID: msgs[i].MessageId, Window: w})
+	targets, untimed := logsearch.Targets(samples, o.MessageIDs, classifyGroups(ws), o.IDs, o.Margin, o.Since, d.Now().UTC())
+	for _, id := range untimed {
+		d.infof("%s: not in the samples, so no timestamps: searching the last %s", id, o.Since)
 	}
 	return targets
 }

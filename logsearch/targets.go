@@ -68,3 +68,36 @@ func Pick(samples []sqsjson.Message, groups [][]string, n int) []sqsjson.Message
 	}
 	return picked
 }
+
+// Targets turns the messages to search for into targets with their windows:
+// ids when given (each with its sample's timestamps when sampled), else n of
+// samples picked across groups. A message with no timestamps gets the last
+// since before now; untimed lists those.
+func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, margin, since time.Duration, now time.Time) (targets []Target, untimed []string) {
+	var msgs []sqsjson.Message
+	if len(ids) > 0 {
+		byID := make(map[string]int, len(samples))
+		for i := range samples {
+			byID[samples[i].MessageId] = i
+		}
+		for _, id := range ids {
+			m := sqsjson.Message{MessageId: id}
+			if i, ok := byID[id]; ok {
+				m = samples[i]
+			}
+			msgs = append(msgs, m)
+		}
+	} else {
+		msgs = Pick(samples, groups, n)
+	}
+	targets = make([]Target, 0, len(msgs))
+	for i := range msgs {
+		w, ok := WindowOf(&msgs[i], margin)
+		if !ok {
+			untimed = append(untimed, msgs[i].MessageId)
+			w = Window{From: now.Add(-since), To: now}
+		}
+		targets = append(targets, Target{MessageID: msgs[i].MessageId, Window: w})
+	}
+	return targets, untimed
+}

@@ -94,3 +94,23 @@ func TestValidID(t *testing.T) {
 		}
 	}
 }
+
+func TestTargets(t *testing.T) {
+	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	s := []sqsjson.Message{msg("a", now.Add(-time.Hour).UnixMilli(), 0), msg("b", now.Add(-2*time.Hour).UnixMilli(), 0)}
+	ts, untimed := Targets(s, []string{"b", "zz"}, nil, 3, time.Minute, 6*time.Hour, now)
+	want := []Target{
+		{"b", Window{From: now.Add(-2*time.Hour - time.Minute), To: now.Add(-2*time.Hour + time.Minute)}},
+		{"zz", Window{From: now.Add(-6 * time.Hour), To: now}},
+	}
+	if diff := cmp.Diff(want, ts); diff != "" {
+		t.Errorf("Targets with ids (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"zz"}, untimed); diff != "" {
+		t.Errorf("untimed (-want +got):\n%s", diff)
+	}
+	ts, untimed = Targets(s, nil, [][]string{{"b"}}, 1, time.Minute, time.Hour, now)
+	if len(ts) != 1 || ts[0].MessageID != "b" || untimed != nil {
+		t.Errorf("Targets picked %v, untimed %v; want b alone", ts, untimed)
+	}
+}
