@@ -36,7 +36,22 @@ func (o *runbookOptions) runClassifyStep(ctx context.Context, sd *Deps) (*runboo
 }
 
 func (o *runbookOptions) runLogsStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	o.deps.warnf("logs is not in this build yet: skipped")
+	if len(o.LogGroups) == 0 {
+		o.deps.warnf("no --log-group: the consumer's exceptions were not searched (mfdlq logs --queue %s --log-group G)", o.q.Name)
+		return nil, nil
+	}
+	sd.Args = []string{"logs", "--queue", o.q.Name}
+	for _, g := range o.LogGroups {
+		sd.Args = append(sd.Args, "--log-group", g)
+	}
+	lo := &logsOptions{deps: sd, Queue: o.q.Name, Groups: o.LogGroups, IDs: 3, Margin: 30 * time.Minute,
+		Since: 24 * time.Hour, Context: 20, Method: "auto", Timeout: 5 * time.Minute}
+	if err := lo.validate(); err != nil {
+		return nil, err
+	}
+	if err := runLogs(ctx, lo); err != nil {
+		return nil, err
+	}
 	return nil, nil
 }
 

@@ -97,21 +97,28 @@ type ClassificationGroup struct {
 	Action        string         `json:"action"`
 }
 
-// LogsArtifact is logs.json (issue 6): per MessageId, where its lines were
-// found and the error signature.
+// LogsArtifact is logs.json (issue 6): every message searched, and where
+// its story was found.
 type LogsArtifact struct {
+	Method   string        `json:"method"`
+	Groups   []string      `json:"groups"`
+	LogFile  string        `json:"log_file"`
+	Searched int           `json:"searched"`
+	Found    int           `json:"found"`
 	Messages []LogsMessage `json:"messages"`
-	NotFound []string      `json:"not_found"`
 }
 
 // LogsMessage is one message's log excerpt.
 type LogsMessage struct {
-	MessageID string     `json:"message_id"`
-	LogGroup  string     `json:"log_group"`
-	LogStream string     `json:"log_stream"`
-	Timestamp *time.Time `json:"timestamp"`
-	Lines     []string   `json:"lines"`
-	Signature string     `json:"signature"`
+	MessageID string   `json:"message_id"`
+	Found     bool     `json:"found"`
+	LogGroup  string   `json:"log_group"`
+	LogStream string   `json:"log_stream"`
+	Timestamp string   `json:"timestamp"`
+	Lines     []string `json:"lines"`
+	Exception string   `json:"exception"`
+	Signature string   `json:"signature"`
+	Matches   int      `json:"matches"`
 }
 
 // JournalLine is the part of a redrive journal entry the report summarises.

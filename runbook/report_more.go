@@ -17,21 +17,28 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 		b.WriteString("\nlogs.json is missing.\n")
 		return
 	}
+	where := strings.Join(l.Groups, ", ")
+	if l.LogFile != "" {
+		where = l.LogFile
+	}
+	fmt.Fprintf(b, "\nSearched %d message(s) in %s (%s): found %d.\n", l.Searched, orDash(where), orDash(l.Method), l.Found)
 	msgs := append([]LogsMessage(nil), l.Messages...)
 	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].MessageID < msgs[j].MessageID })
+	var notFound []string
 	for _, m := range msgs {
-		fmt.Fprintf(b, "\n### %s\n\n", m.MessageID)
-		if m.LogGroup != "" {
-			fmt.Fprintf(b, "- where: `%s` / `%s`\n", m.LogGroup, m.LogStream)
+		if !m.Found {
+			notFound = append(notFound, m.MessageID)
+			continue
 		}
-		if m.Timestamp != nil {
-			fmt.Fprintf(b, "- at: %s\n", m.Timestamp.UTC().Format(time.RFC3339))
+		fmt.Fprintf(b, "\n### %s\n\n", m.MessageID)
+		fmt.Fprintf(b, "- where: `%s` / `%s`, %s\n", m.LogGroup, m.LogStream, orDash(m.Timestamp))
+		if m.Exception != "" {
+			fmt.Fprintf(b, "- exception: `%s`\n", inc.clean(m.Exception))
 		}
 		if m.Signature != "" {
 			fmt.Fprintf(b, "- signature: `%s`\n", m.Signature)
 		}
 		if len(m.Lines) == 0 {
-			b.WriteString("- no lines found\n")
 			continue
 		}
 		b.WriteString("\n```\n")
@@ -44,10 +51,8 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 		}
 		b.WriteString("```\n")
 	}
-	if len(l.NotFound) > 0 {
-		nf := append([]string(nil), l.NotFound...)
-		sort.Strings(nf)
-		fmt.Fprintf(b, "\nNo log lines found for: %s\n", strings.Join(nf, ", "))
+	if len(notFound) > 0 {
+		fmt.Fprintf(b, "\nNo log lines found for: %s\n", strings.Join(notFound, ", "))
 	}
 }
 

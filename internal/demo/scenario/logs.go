@@ -34,8 +34,8 @@ func gatewayStory(id string) []string {
 
 // writeLogs creates the consumer's log group with one stream holding, for
 // every message, an unrelated line and the failure's story, in time order
-// within the last hour (CloudWatch Logs refuses older batches spanning more
-// than a day, and future events).
+// within the last two minutes: after the messages were sent, so inside the
+// window logs searches around each SentTimestamp, and never in the future.
 func writeLogs(ctx context.Context, c *cloudwatchlogs.Client, group string, ids []string, story func(string) []string, r *rand.Rand) error {
 	if _, err := c.CreateLogGroup(ctx, &cloudwatchlogs.CreateLogGroupInput{LogGroupName: aws.String(group)}); err != nil {
 		var exists *types.ResourceAlreadyExistsException
@@ -47,7 +47,7 @@ func writeLogs(ctx context.Context, c *cloudwatchlogs.Client, group string, ids 
 	if _, err := c.CreateLogStream(ctx, &cloudwatchlogs.CreateLogStreamInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream)}); err != nil {
 		return err
 	}
-	start := now().Add(-50 * time.Minute)
+	start := now().Add(-2 * time.Minute)
 	var events []types.InputLogEvent
 	t := start
 	for _, id := range ids {
