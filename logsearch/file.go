@@ -2,6 +2,7 @@ package logsearch
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -34,9 +35,18 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 	kept := map[string][]*fileStory{}
 	matches := map[string]int{}
 	var open []*fileStory
+	needles := make([][]byte, len(targets))
+	for i, t := range targets {
+		needles[i] = []byte(t.MessageID)
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxFileLine)
-	for n := 1; sc.Scan(); n++ {
+	for sc.Scan() {
+		// Most lines name no message and follow no match: skip them unparsed.
+		// An ID is letters, digits and dashes, so JSON never escapes it.
+		if len(open) == 0 && !namesAny(sc.Bytes(), needles) {
+			continue
+		}
 		ev, ok := parseFileLine(sc.Text())
 		if !ok {
 			continue
@@ -71,6 +81,15 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 		rep.set(i, rec)
 	}
 	return rep, nil
+}
+
+func namesAny(line []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(line, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // feed adds ev to the open stories of its stream and returns those still
