@@ -151,8 +151,11 @@ func (c *Classifier) newGroup(k Key) *acc {
 			return g
 		}
 	}
-	g := &acc{key: k, kind: c.sh.kind, problem: c.sh.problem, receives: map[int]int{},
+	g := &acc{key: k, kind: c.sh.kind, receives: map[int]int{},
 		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{}}
+	if g.kind == FingerprintUnparseable {
+		g.problem = jsonProblem(c.sh.raw) // once per group: it is slow
+	}
 	g.fields = append(g.fields, c.sh.fields...)
 	for _, k := range c.sh.keys {
 		g.keys = append(g.keys, string(k))

@@ -26,7 +26,7 @@ type shape struct {
 	fields  []field  // fingerprintKeys present, in fingerprintKeys order
 	watched []string // values of the watched fields ("" when absent)
 	present []bool   // which watched fields are present
-	problem string   // why an unparseable body is not JSON
+	raw     []byte   // the trimmed body, for jsonProblem
 }
 
 // field is a schema-naming field and its value as text.
@@ -35,18 +35,19 @@ type field struct{ name, value string }
 // scan reads body into s, and the values of the top-level fields in watch
 // (the --key field, the --expect fields).
 func (s *shape) scan(body []byte, watch []string) {
-	s.keys, s.fields, s.problem = s.keys[:0], s.fields[:0], ""
+	s.keys, s.fields = s.keys[:0], s.fields[:0]
 	s.watched, s.present = s.watched[:0], s.present[:0]
 	for range watch {
 		s.watched, s.present = append(s.watched, ""), append(s.present, false)
 	}
 	trimmed := bytes.TrimSpace(body)
+	s.raw = trimmed
 	switch {
 	case len(trimmed) == 0:
 		s.kind = "empty"
 		return
 	case !json.Valid(trimmed):
-		s.kind, s.problem = FingerprintUnparseable, jsonProblem(trimmed)
+		s.kind = FingerprintUnparseable
 		return
 	}
 	switch trimmed[0] {
