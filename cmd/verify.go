@@ -15,6 +15,7 @@ type verifyOptions struct {
 	Queue    string        // --queue: the DLQ that was redriven
 	Wait     time.Duration // --wait: how long to keep looking
 	Interval time.Duration // --interval: between looks
+	Settle   time.Duration // --settle: how long a passing state must hold
 	Left     int           // --expect-left: messages left in the DLQ on purpose (-1: from the redrive)
 }
 
@@ -32,7 +33,9 @@ by the destination MessageIds in the redrive journal, or by body hash after
 a native move), the destination queue drains, and — when CloudWatch has the
 metric — the destination's NumberOfMessagesDeleted since the redrive began
 is at least the number moved. It looks every --interval for up to --wait,
-with a live status line on a terminal.
+with a live status line on a terminal. A passing state must hold for
+--settle (two looks at least): SQS's approximate counts lag by up to a
+minute, and a message on its way back is briefly in neither queue's count.
 
 It reads the redrive journal and event from the incident directory, so use
 the same --incident as the redrive.
@@ -64,6 +67,7 @@ step 2: the fix was not the right one") or --wait ran out first.
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ that was redriven: name, URL or ARN (required)")
 	f.DurationVar(&opts.Wait, "wait", 10*time.Minute, "how long to keep looking (0-24h; 0 looks once)")
 	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
+	f.DurationVar(&opts.Settle, "settle", time.Minute, "how long the passing state must hold before verify passes (0-1h)")
 	f.IntVar(&opts.Left, "expect-left", -1, "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
 	return c
 }
@@ -76,6 +80,10 @@ func (o *verifyOptions) validate() error {
 		return usageErrorf("--wait must be between 0 and 24h, got %s", o.Wait)
 	case o.Interval < time.Second || o.Interval > 10*time.Minute:
 		return usageErrorf("--interval must be between 1s and 10m, got %s", o.Interval)
+	case o.Settle < 0 || o.Settle > time.Hour:
+		return usageErrorf("--settle must be between 0 and 1h, got %s", o.Settle)
+	case o.Wait < o.Settle:
+		return usageErrorf("--wait (%s) must be at least --settle (%s)", o.Wait, o.Settle)
 	case o.Left < -1:
 		return usageErrorf("--expect-left must be 0 or more, got %d", o.Left)
 	}

@@ -19,6 +19,7 @@ import (
 func init() {
 	scriptCmds["journal-move"] = cmdJournalMove
 	scriptCmds["consume-later"] = cmdConsumeLater
+	scriptCmds["journal-ids"] = cmdJournalIDs
 }
 
 // journal-move DLQ DEST INCIDENT [native] moves every message of DLQ to
@@ -106,4 +107,32 @@ func empty(ctx context.Context, c *sqs.Client, url string) bool {
 	out, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(url),
 		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll}})
 	return err != nil || (out.Attributes["ApproximateNumberOfMessages"] == "0" && out.Attributes["ApproximateNumberOfMessagesNotVisible"] == "0")
+}
+
+// journal-ids INCIDENT stdout asserts that verify's JSON output names, as
+// returned, exactly the destination MessageIds the redrive journal sent.
+func cmdJournalIDs(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || args[1] != "stdout" {
+		ts.Fatalf("usage: journal-ids INCIDENT stdout")
+	}
+	entries, err := redrive.ReadJournal(ts.MkAbs(args[0] + "/" + redrive.JournalFile))
+	ts.Check(err)
+	var out struct {
+		Returned []vitals.Returned `json:"returned"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &out))
+	want := map[string]string{}
+	for _, e := range entries {
+		if e.Op == redrive.OpSent {
+			want[e.DestMessageID] = e.DLQMessageID
+		}
+	}
+	if len(out.Returned) != len(want) {
+		ts.Fatalf("%d returned, journal sent %d", len(out.Returned), len(want))
+	}
+	for _, r := range out.Returned {
+		if dlqID, ok := want[r.MessageID]; !ok || dlqID != r.DLQMessageID {
+			ts.Fatalf("returned %s (was %s) is not a sent entry of the journal", r.MessageID, r.DLQMessageID)
+		}
+	}
 }

@@ -62,6 +62,10 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
 	rec.Native, _ = fig["native"].(bool)
+	if keep, _ := fig["keep"].(bool); keep {
+		// --keep copied: the originals stay in the DLQ on purpose.
+		rec.Left += figInt(fig, "moved")
+	}
 	if t, err := time.Parse(time.RFC3339, figString(fig, "started_at")); err == nil {
 		rec.StartedAt = t
 	}
@@ -125,6 +129,8 @@ func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
 	start := time.Now()
 	deadline := start.Add(w.o.Wait)
 	res := verifyResult{Moved: w.rec.Moved, DestQueue: w.dest.Name}
+	var passingSince time.Time
+	passLooks := 0
 	for {
 		obs, err := w.observe(ctx)
 		if err != nil {
@@ -134,9 +140,23 @@ func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
 		j := vitals.JudgeVerify(obs, w.rec)
 		res.Last, res.Returned, res.DLQVisible, res.Reasons = obs, obs.Returned, obs.DLQVisible, j.Reasons
 		res.Waited = time.Since(start).Round(time.Second).Seconds()
-		if j.Done {
-			res.Pass = j.Pass
-			break
+		if j.Done && !j.Pass {
+			break // redriven messages came back: no need to wait longer
+		}
+		if !j.Pass {
+			passingSince, passLooks = time.Time{}, 0
+		} else {
+			if passLooks == 0 {
+				passingSince = time.Now()
+			}
+			passLooks++
+			// Approximate counts lag: a pass must hold for --settle over
+			// two looks at least.
+			if w.o.Settle == 0 || (passLooks >= 2 && time.Since(passingSince) >= w.o.Settle) {
+				res.Pass = true
+				break
+			}
+			res.Reasons = append(res.Reasons, fmt.Sprintf("passing since %s; it must hold for --settle %s", passingSince.UTC().Format(time.RFC3339), w.o.Settle))
 		}
 		if time.Now().Add(w.o.Interval).After(deadline) {
 			res.Reasons = append(res.Reasons, fmt.Sprintf("not proven within --wait %s: run mfdlq verify again with a longer --wait", w.o.Wait))
