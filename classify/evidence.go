@@ -198,6 +198,9 @@ func errorEvidence(g *acc, grp Group) []string {
 func (c *Classifier) action(grp Group, content contentFinding) string {
 	q := cmp.Or(c.opts.Queue, "DLQ")
 	redrive := fmt.Sprintf("mfdlq redrive --queue %s --group %s", q, grp.ID)
+	if !content.verified && !content.poison && grp.Verdict != VerdictUnknown {
+		redrive += " — but first rule out poison: classify again with --baseline FILE or --expect FIELD=VALUE"
+	}
 	switch grp.Verdict {
 	case VerdictPoison:
 		if strings.HasPrefix(grp.Fingerprint, FingerprintUnparseable) || strings.HasPrefix(grp.Fingerprint, "empty") {

@@ -1,19 +1,346 @@
 package cmd
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
 
 // classifyOptions are the flags of mfdlq classify.
 type classifyOptions struct {
-	deps *Deps
+	deps        *Deps
+	Queue       string        // --queue: the DLQ (name, URL or ARN)
+	From        string        // --from: JSON Lines or {"Messages": [...]} file
+	Sample      int           // --sample: messages to peek when sampling live
+	Baseline    string        // --baseline: healthy messages, same formats
+	Expect      []string      // --expect FIELD=VALUE, repeatable
+	Key         string        // --key: the business-operation field
+	BurstWindow time.Duration // --burst-window
+	BurstShare  float64       // --burst-share
+	TrickleSpan time.Duration // --trickle-span
+
+	expect []classify.Expectation
 }
 
-// newClassifyCmd is a placeholder until its issue lands: it refuses to run.
 func newClassifyCmd(d *Deps, runF func(*classifyOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:   "classify",
+	opts := &classifyOptions{deps: d}
+	th := classify.DefaultThresholds()
+	c := &cobra.Command{
+		Use:   "classify (--from FILE | --queue DLQ) [--baseline FILE] [--expect FIELD=VALUE]",
 		Short: "Step 3: poison, transient or data — with the evidence",
+		Long: `Group the DLQ's messages by content fingerprint (JSON keys and version-like
+fields), error signature (ErrorCode/ErrorMessage attributes, or logs.json from
+mfdlq logs) and arrival pattern, and decide for each group:
+
+  poison     the body cannot be processed as it is (unparseable, or a version
+             absent from --baseline or contrary to --expect): fix the consumer
+             first, never redrive before
+  transient  a burst with one error and known content: redrive once healthy
+  data       a trickle whose errors name different entities: fix the data
+
+Content is the proof, the time pattern only a clue. Without --baseline or
+--expect, classify says what it cannot rule out and lowers its confidence.
+
+What it changes in AWS: with --from, nothing. With --queue it uses the
+incident's samples.jsonl when there is one; otherwise it peeks like inspect
+(VisibilityTimeout 5, never deletes), which adds 1 to each peeked message's
+ApproximateReceiveCount, and saves the sample as samples.jsonl.
+
+It writes classification.json and a "classify" event into the incident.
+
+Examples:
+  mfdlq classify --queue orders-dlq --expect version=1
+  mfdlq classify --from sample.jsonl --baseline healthy-orders.jsonl --key pedido_id
+  aws sqs receive-message --queue-url $URL --attribute-names All --message-attribute-names All \
+      --max-number-of-messages 10 > dlq.json && mfdlq classify --from dlq.json --output json
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return errNotImplemented
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runClassify(c.Context(), opts)
 		},
 	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (sampled live unless the incident has samples.jsonl)")
+	f.StringVar(&opts.From, "from", "", "classify messages from FILE (JSON Lines or {\"Messages\": [...]}); no AWS call")
+	f.IntVar(&opts.Sample, "sample", 100, "messages to peek when sampling live (1-10000)")
+	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages to compare with (same formats as --from)")
+	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable)")
+	f.StringVar(&opts.Key, "key", "", "top-level body field naming the business operation, e.g. pedido_id")
+	f.DurationVar(&opts.BurstWindow, "burst-window", th.BurstWindow.Duration, "a burst: --burst-share of a group sent within this long")
+	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
+	f.DurationVar(&opts.TrickleSpan, "trickle-span", th.TrickleSpan.Duration, "a trickle: not a burst and sent over at least this long")
+	return c
+}
+
+func (o *classifyOptions) validate() error {
+	switch {
+	case o.Queue == "" && o.From == "":
+		return usageErrorf("pass --from FILE or --queue DLQ: the messages to classify")
+	case o.Sample < 1 || o.Sample > 10000:
+		return usageErrorf("--sample must be between 1 and 10000, got %d", o.Sample)
+	case o.BurstWindow <= 0 || o.TrickleSpan <= 0:
+		return usageErrorf("--burst-window and --trickle-span must be > 0")
+	case o.BurstShare <= 0 || o.BurstShare > 1:
+		return usageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
+	case strings.Contains(o.Key, "."):
+		return usageErrorf("--key %q: name a top-level body field (nested paths are not supported)", o.Key)
+	}
+	o.expect = nil
+	for _, s := range o.Expect {
+		e, err := classify.ParseExpectation(s)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		o.expect = append(o.expect, e)
+	}
+	return nil
+}
+
+func runClassify(ctx context.Context, o *classifyOptions) error {
+	d := o.deps
+	q, name, err := o.queue(ctx)
+	if err != nil {
+		return err
+	}
+	ws, err := d.Workspace(name)
+	if err != nil {
+		return err
+	}
+	opts, err := o.classifyOptions(ws, name)
+	if err != nil {
+		return err
+	}
+	res, source, err := o.classify(ctx, q, ws, opts)
+	if err != nil {
+		return err
+	}
+	if err := o.record(ws, q, name, source, res); err != nil {
+		return err
+	}
+	if err := o.render(res); err != nil {
+		return err
+	}
+	d.nextStep("%s", o.next(res, name))
+	return nil
+}
+
+// queue resolves --queue (a harmless read) and names the incident: the
+// queue's name, or the --from file's.
+func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, error) {
+	if o.Queue == "" {
+		return nil, strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From)), nil
+	}
+	if o.From != "" {
+		return nil, sqsapi.NameFromARN(o.Queue), nil
+	}
+	client, err := o.deps.SQS(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	q, err := sqsapi.Resolve(ctx, client, o.Queue, o.deps.Region(ctx))
+	if err != nil {
+		return nil, "", err
+	}
+	return q, q.Name, nil
+}
+
+// classifyOptions gathers the baseline and the logs' signatures.
+func (o *classifyOptions) classifyOptions(ws *runbook.Workspace, name string) (classify.Options, error) {
+	opts := classify.Options{Expect: o.expect, Key: o.Key, Queue: name, Thresholds: classify.Thresholds{
+		BurstWindow: classify.Duration{Duration: o.BurstWindow}, BurstShare: o.BurstShare,
+		TrickleSpan: classify.Duration{Duration: o.TrickleSpan}}}
+	if o.Baseline != "" {
+		b, err := readFile(o.Baseline, "--baseline", classify.LoadBaseline)
+		if err != nil {
+			return opts, err
+		}
+		opts.Baseline = b
+	}
+	if ws.Has(classify.LogsFile) {
+		sigs, err := classify.ReadSignatures(ws.Path(classify.LogsFile))
+		if err != nil {
+			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
+		}
+		opts.Signatures = sigs
+		o.deps.infof("using %d error signature(s) from %s", len(sigs), ws.Path(classify.LogsFile))
+	}
+	return opts, nil
+}
+
+// readFile opens path and reads it with read, turning a missing file or a
+// bad record into a usage error that names the flag and the line.
+func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return zero, usageErrorf("%s %s: no such file", flag, path)
+	}
+	if err != nil {
+		return zero, usageErrorf("%s %s: %v", flag, path, err)
+	}
+	defer f.Close()
+	v, err := read(f)
+	var le *sqsjson.LineError
+	if errors.As(err, &le) {
+		return zero, usageErrorf("%s %s: %v; fix or remove that line", flag, path, le)
+	}
+	return v, err
+}
+
+// classify reads the messages from --from, the incident's sample, or a
+// live peek, and classifies them. It returns what it read from.
+func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *runbook.Workspace, opts classify.Options) (*classify.Classification, string, error) {
+	d := o.deps
+	run := func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) }
+	switch {
+	case o.From != "":
+		res, err := readFile(o.From, "--from", run)
+		return res, o.From, err
+	case ws.Has(runbook.SamplesFile):
+		d.infof("classifying the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(runbook.SamplesFile))
+		res, err := readFile(ws.Path(runbook.SamplesFile), "samples", run)
+		return res, runbook.SamplesFile, err
+	}
+	d.announce("sampling", q)
+	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	peek, err := sqsapi.Peek(ctx, client, q, sqsapi.PeekOptions{Max: o.Sample, Visibility: 5, Wait: 2})
+	if err != nil {
+		return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
+	}
+	if err := ws.WriteWith(runbook.SamplesFile, writeMessages(peek.Messages)); err != nil {
+		return nil, "", err
+	}
+	c := classify.New(opts)
+	for i := range peek.Messages {
+		if err := c.Add(&peek.Messages[i]); err != nil {
+			return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
+		}
+	}
+	d.infof("peeked %d message(s) of %d visible in %s; saved as %s", len(peek.Messages), q.Depth.Visible, q.Name, ws.Path(runbook.SamplesFile))
+	return c.Result(), "live sample", nil
+}
+
+// record writes classification.json and appends the classify event.
+func (o *classifyOptions) record(ws *runbook.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) error {
+	if err := ws.WriteJSON(classify.File, res); err != nil {
+		return err
+	}
+	ev := o.deps.Event("classify", q)
+	if q == nil {
+		ev.Queue = name
+	}
+	ev.Inputs = map[string]any{"from": o.From, "source": source, "baseline": o.Baseline, "expect": o.Expect, "key": o.Key,
+		"burst_window": o.BurstWindow.String(), "burst_share": o.BurstShare, "trickle_span": o.TrickleSpan.String()}
+	byVerdict := map[string]int{}
+	for _, g := range res.Groups {
+		byVerdict[g.Verdict] += g.Count
+	}
+	ev.Figures = map[string]any{"messages": res.Messages, "groups": len(res.Groups), "confidence": res.Confidence, "by_verdict": byVerdict}
+	ev.Verdict = res.Verdict
+	ev.Artifact = classify.File
+	return ws.Append(ev)
+}
+
+// next is the recommended next command.
+func (o *classifyOptions) next(res *classify.Classification, name string) string {
+	if res.Verdict == classify.VerdictUnknown || len(res.Groups) == 0 {
+		return fmt.Sprintf("mfdlq logs --queue %s --log-group LOG_GROUP", name)
+	}
+	return res.Groups[0].Action
+}
+
+// verdictColor is the colour of a verdict on a terminal.
+var verdictColor = map[string]string{
+	classify.VerdictPoison: "1", classify.VerdictTransient: "3", classify.VerdictData: "4",
+	classify.VerdictMixed: "5", classify.VerdictUnknown: "8",
+}
+
+func (o *classifyOptions) render(res *classify.Classification) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(res)
+	}
+	if !d.IO.OutTTY {
+		return writeTSV(d.IO.Out, classifyTable(res))
+	}
+	r := d.IO.Renderer(d.IO.Out, true)
+	paint := func(v string) string {
+		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(v)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "verdict: %s   %d message(s), %d group(s), confidence %.2f\n", paint(res.Verdict), res.Messages, len(res.Groups), res.Confidence)
+	for _, line := range res.Evidence {
+		fmt.Fprintf(&b, "  · %s\n", line)
+	}
+	for _, g := range res.Groups {
+		fmt.Fprintf(&b, "\n%s  %s  %d message(s), confidence %.2f, %s\n", g.ID, paint(g.Verdict), g.Count, g.Confidence, g.Pattern)
+		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", g.Fingerprint, sigOrNone(g.Signature))
+		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
+			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))
+		for _, e := range g.Evidence {
+			fmt.Fprintf(&b, "  · %s\n", e)
+		}
+		fmt.Fprintf(&b, "  → %s\n", g.Action)
+	}
+	_, err := fmt.Fprint(d.IO.Out, b.String())
+	return err
+}
+
+// classifyTable is the piped shape: one row per group.
+func classifyTable(res *classify.Classification) tableData {
+	t := tableData{Headers: []string{"GROUP", "VERDICT", "CONFIDENCE", "COUNT", "PATTERN", "FIRST SENT", "LAST SENT", "FINGERPRINT", "SIGNATURE", "EVIDENCE", "ACTION"}}
+	for _, g := range res.Groups {
+		t.Rows = append(t.Rows, []string{g.ID, g.Verdict, strconv.FormatFloat(g.Confidence, 'f', 2, 64), strconv.Itoa(g.Count), g.Pattern,
+			g.FirstSent.Format(time.RFC3339), g.LastSent.Format(time.RFC3339), g.Fingerprint, g.Signature, strings.Join(g.Evidence, "; "), g.Action})
+	}
+	return t
+}
+
+// sparkline draws counts as one line of block characters, blank for none.
+func sparkline(counts []int) string {
+	blocks := []rune("▁▂▃▄▅▆▇█")
+	peak := 0
+	for _, n := range counts {
+		peak = max(peak, n)
+	}
+	out := make([]rune, len(counts))
+	for i, n := range counts {
+		out[i] = ' '
+		if n > 0 {
+			out[i] = blocks[(n*len(blocks)-1)/peak]
+		}
+	}
+	return string(out)
+}
+
+func sigOrNone(s string) string {
+	if s == "" {
+		return "(none: no error attribute, no logs.json)"
+	}
+	return s
 }
