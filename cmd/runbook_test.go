@@ -1,0 +1,121 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/runbook"
+)
+
+func TestRunbookFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    runbookOptions
+		wantErr string
+	}{
+		{args: []string{"--queue", "orders-dlq"}, want: runbookOptions{Queue: "orders-dlq", Rate: "10"}},
+		{args: []string{"--queue", "q", "--log-group", "/aws/lambda/a", "--log-group", "b", "--rate", "max", "--fixed", "v2 parser", "--yes"},
+			want: runbookOptions{Queue: "q", LogGroups: []string{"/aws/lambda/a", "b"}, Rate: "max", Fixed: "v2 parser", Yes: true}},
+		{args: []string{}, wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: []string{"--queue", "q", "--rate", "0"}, wantErr: `--rate must be > 0 or max, got "0"`},
+		{args: []string{"--queue", "q", "--rate", "fast"}, wantErr: `--rate must be > 0 or max, got "fast"`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			var got *runbookOptions
+			c := newRunbookCmd(d, func(o *runbookOptions) error { got = o; return nil })
+			c.SetArgs(tc.args)
+			c.SetOut(&bytes.Buffer{})
+			c.SetErr(&bytes.Buffer{})
+			err := c.Execute()
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr || exitCode(err, false) != ExitUsage {
+					t.Fatalf("err = %v; want %q (exit 2)", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(runbookOptions{})); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// readReport returns the report the runbook wrote into the incident.
+func readReport(t *testing.T, d *Deps) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(d.Global.Incident, runbook.ReportFile))
+	if err != nil {
+		t.Fatalf("no report: %v", err)
+	}
+	return string(b)
+}
+
+// Without a terminal and without --yes the runbook looks but never moves:
+// the redrive refuses, the runbook stops with exit 3, the report is written
+// and the DLQ holds every message.
+func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
+	dlq := seedDLQ(t, 5)
+	d, out, errOut := testDeps(t, false)
+	err := runRunbook(context.Background(), &runbookOptions{deps: d, Queue: dlq, Rate: "10", Fixed: "parser accepts v2"})
+	if exitCode(err, false) != ExitCheckFailed {
+		t.Fatalf("err = %v (exit %d), want exit 3\nstderr:\n%s", err, exitCode(err, false), errOut)
+	}
+	for _, want := range []string{"runbook stopped: redrive: nothing changed: no terminal to ask on", "what to do:", "── step 7/7: record ──"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if last := lines[len(lines)-1]; last != filepath.Join(d.Global.Incident, runbook.ReportFile) {
+		t.Errorf("last line %q, want the report's path", last)
+	}
+	report := readReport(t, d)
+	for _, want := range []string{"## 2. inspect", "- inputs: change parser accepts v2", "`mfdlq inspect --queue " + dlq + "`", "## 6. verify — did the fix hold?\n\nnot run."} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	v, f, err := localaws.NewSeeder(localaws.Config(t)).Depth(context.Background(), mustURL(t, dlq))
+	if err != nil || v+f != 5 {
+		t.Fatalf("DLQ holds %d visible + %d in flight (%v), want 5: the runbook moved messages it was not allowed to", v, f, err)
+	}
+}
+
+// On a terminal the operator can quit before the first step; the report is
+// still written and says every step was not run.
+func TestRunbookOperatorQuits(t *testing.T) {
+	dlq := seedDLQ(t, 1)
+	d, _, errOut := testDeps(t, false)
+	d.IO.InTTY = true
+	d.IO.In = strings.NewReader("q\n\n\n\n")
+	err := runRunbook(context.Background(), &runbookOptions{deps: d, Queue: dlq, Rate: "10"})
+	if exitCode(err, false) != ExitCheckFailed || !strings.Contains(errOut.String(), "you stopped it before contain") {
+		t.Fatalf("err = %v, stderr:\n%s", err, errOut)
+	}
+	report := readReport(t, d)
+	if got := strings.Count(report, "not run."); got != 8 {
+		t.Errorf("%d sections say not run, want 8:\n%s", got, report)
+	}
+}
+
+func mustURL(t *testing.T, name string) string {
+	t.Helper()
+	out, err := localaws.NewSeeder(localaws.Config(t)).SQS.GetQueueUrl(context.Background(), getURL(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return *out.QueueUrl
+}
