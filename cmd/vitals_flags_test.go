@@ -1,0 +1,138 @@
+package cmd
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
+)
+
+// parseWith runs a command with a capturing runF and returns the error.
+func parseWith(c *cobra.Command, args []string) error {
+	c.SetArgs(args)
+	c.SetOut(&bytes.Buffer{})
+	c.SetErr(&bytes.Buffer{})
+	return c.Execute()
+}
+
+func checkUsageErr(t *testing.T, err error, want string) {
+	t.Helper()
+	if err == nil || err.Error() != want || exitCode(err, false) != ExitUsage {
+		t.Fatalf("err = %v (exit %d); want %q (exit 2)", err, exitCode(err, false), want)
+	}
+}
+
+func TestContainFlags(t *testing.T) {
+	base := containOptions{Queue: "q", Window: 30 * time.Minute, Sample: 10 * time.Second}
+	with := func(f func(*containOptions)) containOptions { o := base; f(&o); return o }
+	tests := []struct {
+		args    string
+		want    containOptions
+		wantErr string
+	}{
+		{args: "--queue q", want: base},
+		{args: "--queue q --window 2h --source orders --pause-mapping --yes", want: with(func(o *containOptions) {
+			o.Window, o.Source, o.Pause, o.Yes = 2*time.Hour, "orders", true, true
+		})},
+		{args: "--queue q --cap-concurrency 5 --mapping u-1 --dry-run", want: with(func(o *containOptions) { o.Cap, o.UUID, o.DryRun = 5, "u-1", true })},
+		{args: "--queue q --resume-mapping", want: with(func(o *containOptions) { o.Resume = true })},
+		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: "--queue q --cap-concurrency 0", wantErr: "--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got 0"},
+		{args: "--queue q --cap-concurrency 1001", wantErr: "--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got 1001"},
+		{args: "--queue q --pause-mapping --cap-concurrency 5", wantErr: "--pause-mapping, --cap-concurrency and --resume-mapping: choose one"},
+		{args: "--queue q --mapping u-1", wantErr: "--mapping needs --pause-mapping, --cap-concurrency or --resume-mapping"},
+		{args: "--queue q --window 337h", wantErr: "--window must be between 5m and 336h, got 337h0m0s"},
+		{args: "--queue q --sample 0s", wantErr: "--sample must be between 1s and 5m, got 0s"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			var got *containOptions
+			err := parseWith(newContainCmd(d, func(o *containOptions) error { got = o; return nil }), strings.Fields(tc.args))
+			if tc.wantErr != "" {
+				checkUsageErr(t, err, tc.wantErr)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(containOptions{})); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestVerifyFlags(t *testing.T) {
+	base := verifyOptions{Queue: "q", Wait: 10 * time.Minute, Interval: 15 * time.Second, Settle: time.Minute, Left: -1}
+	tests := []struct {
+		args    string
+		want    verifyOptions
+		wantErr string
+	}{
+		{args: "--queue q", want: base},
+		{args: "--queue q --wait 30m --interval 1m --settle 2m --expect-left 3", want: verifyOptions{Queue: "q", Wait: 30 * time.Minute, Interval: time.Minute, Settle: 2 * time.Minute, Left: 3}},
+		{args: "--queue q --wait 0s --settle 0s", want: verifyOptions{Queue: "q", Interval: 15 * time.Second, Left: -1}},
+		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: "--queue q --wait 25h", wantErr: "--wait must be between 0 and 24h, got 25h0m0s"},
+		{args: "--queue q --wait 30s", wantErr: "--wait (30s) must be at least --settle (1m0s)"},
+		{args: "--queue q --interval 500ms", wantErr: "--interval must be between 1s and 10m, got 500ms"},
+		{args: "--queue q --expect-left -2", wantErr: "--expect-left must be 0 or more, got -2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			var got *verifyOptions
+			err := parseWith(newVerifyCmd(d, func(o *verifyOptions) error { got = o; return nil }), strings.Fields(tc.args))
+			if tc.wantErr != "" {
+				checkUsageErr(t, err, tc.wantErr)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(verifyOptions{})); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckFlags(t *testing.T) {
+	topic := "arn:aws:sns:eu-west-1:123456789012:oncall"
+	tests := []struct {
+		args    string
+		want    checkOptions
+		wantErr string
+	}{
+		{args: "--queue q", want: checkOptions{Queue: "q", SDKAttempts: 3, WorkflowAttempts: 1}},
+		{args: "--queue q --create-alarm --topic " + topic + " --yes --sdk-attempts 5 --workflow-attempts 2 --read-timeout 20s",
+			want: checkOptions{Queue: "q", CreateAlarm: true, Topic: topic, Yes: true, SDKAttempts: 5, WorkflowAttempts: 2, ReadTimeout: 20 * time.Second}},
+		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: "--queue q --create-alarm", wantErr: "--create-alarm needs --topic: the SNS topic ARN the alarm notifies"},
+		{args: "--queue q --topic " + topic, wantErr: "--topic is only used with --create-alarm"},
+		{args: "--queue q --create-alarm --topic oncall", wantErr: `--topic "oncall" is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)`},
+		{args: "--queue q --workflow-attempts 21", wantErr: "--workflow-attempts must be between 1 and 20, got 21"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			var got *checkOptions
+			err := parseWith(newCheckCmd(d, func(o *checkOptions) error { got = o; return nil }), strings.Fields(tc.args))
+			if tc.wantErr != "" {
+				checkUsageErr(t, err, tc.wantErr)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(checkOptions{})); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
