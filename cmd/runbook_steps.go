@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/classify"
 )
 
 func (o *runbookOptions) runContainStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
@@ -23,15 +25,35 @@ func (o *runbookOptions) runContainStep(ctx context.Context, sd *Deps) (*runbook
 }
 
 func (o *runbookOptions) runInspectStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	sd.Args = []string{"inspect", "--queue", o.q.Name}
-	if err := runInspect(ctx, &inspectOptions{deps: sd, Queue: o.q.Name, Max: 10, Visibility: 5, Wait: 2}); err != nil {
+	// 100, not inspect's 10: classify reads this sample, and a hundred
+	// messages show a pattern where ten show anecdotes.
+	sd.Args = []string{"inspect", "--queue", o.q.Name, "--max", "100"}
+	if err := runInspect(ctx, &inspectOptions{deps: sd, Queue: o.q.Name, Max: 100, Visibility: 5, Wait: 2}); err != nil {
 		return nil, err
 	}
 	return nil, nil
 }
 
+// runClassifyStep classifies a live sample; the fix step reads its verdict.
 func (o *runbookOptions) runClassifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	o.deps.warnf("classify is not in this build yet: skipped")
+	sd.Args = []string{"classify", "--queue", o.q.Name}
+	th := classify.DefaultThresholds()
+	co := &classifyOptions{deps: sd, Queue: o.q.Name, Sample: 100,
+		BurstWindow: th.BurstWindow.Duration, BurstShare: th.BurstShare, TrickleSpan: th.TrickleSpan.Duration}
+	if err := co.validate(); err != nil {
+		return nil, err
+	}
+	if err := runClassify(ctx, co); err != nil {
+		return nil, err
+	}
+	switch v := o.verdictOf("classify"); v {
+	case "transient":
+		o.deps.nextStep("once the dependency is healthy, redrive")
+	case "poison", "data", "mixed":
+		o.deps.nextStep("fix the consumer (or the data), record it (--fixed), then redrive")
+	default:
+		o.deps.nextStep("logs: the consumer's exception tells what classify could not")
+	}
 	return nil, nil
 }
 
@@ -122,9 +144,23 @@ func (o *runbookOptions) runRedriveStep(ctx context.Context, sd *Deps) (*runbook
 	return nil, nil
 }
 
+// runVerifyStep watches the DLQ after the redrive; a failure stops the
+// runbook with verify's own evidence above it.
 func (o *runbookOptions) runVerifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	o.deps.warnf("verify is not in this build yet: skipped")
-	return nil, nil
+	if _, ok := o.latest("redrive"); !ok {
+		o.deps.infof("no redrive in this incident: nothing to verify")
+		return nil, nil
+	}
+	sd.Args = []string{"verify", "--queue", o.q.Name, "--wait", "2m", "--interval", "3s", "--settle", "10s"}
+	vo := &verifyOptions{deps: sd, Queue: o.q.Name, Wait: 2 * time.Minute, Interval: 3 * time.Second, Settle: 10 * time.Second, Left: -1}
+	err := runVerify(ctx, vo)
+	if o.verdictOf("verify") == "fail" || isRefusal(err) {
+		return &runbookStop{
+			why:  "verify failed: the DLQ did not reach zero, or moved messages came back",
+			todo: "stop and go back to step 2 (mfdlq inspect, mfdlq classify): the fix was not the right one",
+		}, nil
+	}
+	return nil, err
 }
 
 func (o *runbookOptions) runRecordStep(ctx context.Context, sd *Deps) error {

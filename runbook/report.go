@@ -148,12 +148,10 @@ func (inc *Incident) writeSummary(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-// messageCount is how many messages the DLQ held, from the most
-// authoritative step that measured it; -1 when none did.
+// messageCount is how many messages the DLQ held, from the step that
+// measured the whole queue: contain, else inspect; classify's count is only
+// its sample, unless nothing else counted.
 func (inc *Incident) messageCount() (int, string) {
-	if inc.Classification != nil && inc.Classification.Messages > 0 {
-		return inc.Classification.Messages, "classified"
-	}
 	if inc.Contain != nil && inc.Contain.DLQ.Visible != nil {
 		return *inc.Contain.DLQ.Visible, "visible at contain"
 	}
@@ -161,6 +159,9 @@ func (inc *Incident) messageCount() (int, string) {
 		if n, ok := number(ev.Figures["visible"]); ok {
 			return int(n), "visible at inspect"
 		}
+	}
+	if inc.Classification != nil && inc.Classification.Messages > 0 {
+		return inc.Classification.Messages, "classified"
 	}
 	return -1, ""
 }

@@ -22,6 +22,9 @@ func (inc *Incident) sampleChart() string {
 // group's window. The sample is what inspect or classify kept, so the chart
 // shows the shape, not the full count.
 func (inc *Incident) groupChart(g ClassificationGroup) string {
+	if c := inc.Classification; len(g.Arrivals) > 0 && c.FirstSent != nil && c.LastSent != nil {
+		return histogramChart(g.Arrivals, *c.FirstSent, *c.LastSent)
+	}
 	if g.FirstSent == nil || g.LastSent == nil {
 		return arrivalChart(nil)
 	}
@@ -67,11 +70,36 @@ func arrivalChart(times []time.Time) string {
 	}
 	width := span/time.Duration(bins) + 1
 	counts := make([]int, bins)
-	peak := 0
 	for _, t := range times {
 		i := min(int(t.Sub(first)/width), bins-1)
 		counts[i]++
-		peak = max(peak, counts[i])
+	}
+	return drawRows(counts, first, width, span, len(times))
+}
+
+// histogramChart draws classify's arrival histogram (equal slices of
+// [first, last]) merged down to at most chartBins rows.
+func histogramChart(cols []int, first, last time.Time) string {
+	per := (len(cols) + chartBins - 1) / chartBins
+	rows := make([]int, 0, chartBins)
+	total := 0
+	for i := 0; i < len(cols); i += per {
+		n := 0
+		for _, c := range cols[i:min(i+per, len(cols))] {
+			n += c
+		}
+		rows = append(rows, n)
+		total += n
+	}
+	span := last.Sub(first)
+	width := span / time.Duration(len(cols)) * time.Duration(per)
+	return drawRows(rows, first, width, span, total)
+}
+
+func drawRows(counts []int, first time.Time, width, span time.Duration, total int) string {
+	peak := 1
+	for _, n := range counts {
+		peak = max(peak, n)
 	}
 	layout := "15:04:05"
 	if span > 24*time.Hour {
@@ -83,6 +111,6 @@ func arrivalChart(times []time.Time) string {
 		bar := strings.Repeat("#", (n*chartWidth+peak-1)/peak)
 		fmt.Fprintf(&b, "%s UTC |%-*s %d\n", first.Add(time.Duration(i)*width).UTC().Format(layout), chartWidth, bar, n)
 	}
-	fmt.Fprintf(&b, "%d message(s) over %s, %d row(s) of %s\n```\n", len(times), span.Round(time.Second), bins, width.Round(time.Second))
+	fmt.Fprintf(&b, "%d message(s) over %s, %d row(s) of %s\n```\n", total, span.Round(time.Second), len(counts), width.Round(time.Second))
 	return b.String()
 }

@@ -82,17 +82,29 @@ type ClassificationArtifact struct {
 	Messages   int                   `json:"messages"`
 	Confidence float64               `json:"confidence"`
 	Groups     []ClassificationGroup `json:"groups"`
+	FirstSent  *time.Time            `json:"first_sent"`
+	LastSent   *time.Time            `json:"last_sent"`
+	Evidence   []string              `json:"evidence"`
+	Expect     []string              `json:"expect"`
 }
 
-// ClassificationGroup is one group of classification.json.
+// ClassificationGroup is one group of classification.json. Arrivals counts
+// the group's messages per equal slice of the whole DLQ's window
+// (FirstSent..LastSent of the artifact), so groups chart side by side.
 type ClassificationGroup struct {
+	ID            string         `json:"id"`
 	Verdict       string         `json:"verdict"`
+	Confidence    float64        `json:"confidence"`
 	Count         int            `json:"count"`
 	FirstSent     *time.Time     `json:"first_sent"`
 	LastSent      *time.Time     `json:"last_sent"`
+	Pattern       string         `json:"pattern"`
 	Fingerprint   string         `json:"fingerprint"`
 	Signature     string         `json:"signature"`
+	Error         string         `json:"error"`
 	ReceiveCounts map[string]int `json:"receive_counts"`
+	Arrivals      []int          `json:"arrivals"`
+	ExampleIDs    []string       `json:"example_message_ids"`
 	Evidence      []string       `json:"evidence"`
 	Action        string         `json:"action"`
 }
@@ -137,6 +149,10 @@ type VerifyArtifact struct {
 	DLQVisible *int             `json:"dlq_visible"`
 	Returned   []map[string]any `json:"returned"`
 	Reasons    []string         `json:"reasons"`
+	Moved      *int             `json:"moved"`
+	DestQueue  string           `json:"dest_queue"`
+	Looks      int              `json:"looks"`
+	Waited     float64          `json:"waited_seconds"`
 }
 
 // CheckArtifact is check.json (issue 5): the safeguards' findings.

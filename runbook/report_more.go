@@ -102,7 +102,13 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "\n- result: **%s**\n", firstNonEmpty(v.Verdict, map[bool]string{true: "pass", false: "fail"}[v.Pass]))
 	fmt.Fprintf(b, "- DLQ visible at the end: %s\n", intOrDash(v.DLQVisible))
+	if v.Moved != nil {
+		fmt.Fprintf(b, "- moved by the redrive: %d, to %s\n", *v.Moved, orDash(v.DestQueue))
+	}
 	fmt.Fprintf(b, "- messages that came back: %d\n", len(v.Returned))
+	if v.Looks > 0 {
+		fmt.Fprintf(b, "- looked %d time(s) over %s\n", v.Looks, (time.Duration(v.Waited) * time.Second).String())
+	}
 	for _, r := range v.Reasons {
 		fmt.Fprintf(b, "- %s\n", r)
 	}

@@ -23,7 +23,31 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 		b.WriteString("- messages: unknown (no step counted them)\n")
 	}
 	if v, ok := inc.Latest("classify"); ok && v.Verdict != "" {
-		fmt.Fprintf(b, "- verdict: **%s**\n", v.Verdict)
+		fmt.Fprintf(b, "- verdict: **%s**", v.Verdict)
+		if c := inc.Classification; c != nil {
+			fmt.Fprintf(b, " (%d message(s) classified", c.Messages)
+			for _, g := range c.Groups {
+				if g.Fingerprint != "" {
+					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, g.Verdict), g.Fingerprint)
+				}
+			}
+			b.WriteString(")")
+		}
+		b.WriteString("\n")
+	}
+	if ev, ok := inc.Latest("redrive"); ok {
+		rate := value(ev.Inputs["rate"])
+		if r, ok := ev.Figures["rate"]; ok && ev.Inputs["rate"] == nil {
+			rate = value(r)
+		}
+		fmt.Fprintf(b, "- redrive: at rate %s msg/s", rate)
+		if d, ok := number(ev.Figures["duration_seconds"]); ok {
+			fmt.Fprintf(b, " in %s", (time.Duration(d * float64(time.Second))).Round(time.Second/10))
+		}
+		if r, ok := number(ev.Figures["achieved_rate"]); ok {
+			fmt.Fprintf(b, " (achieved %.1f msg/s)", r)
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(b, "- cause: %s\n", todo(o.Cause, "cause", "what caused it", res))
 	change := o.Change

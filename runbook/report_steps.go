@@ -191,8 +191,17 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\nOverall: **%s** over %d message(s), confidence %.2f, %d group(s).\n", c.Verdict, c.Messages, c.Confidence, len(c.Groups))
+	for _, e := range c.Evidence {
+		fmt.Fprintf(b, "- %s\n", e)
+	}
 	for i, g := range c.Groups {
-		fmt.Fprintf(b, "\n### Group %d: %s — %d message(s)\n\n", i+1, g.Verdict, g.Count)
+		fmt.Fprintf(b, "\n### Group %s: %s — %d message(s)\n\n", firstNonEmpty(g.ID, fmt.Sprint(i+1)), g.Verdict, g.Count)
+		if g.Pattern != "" {
+			fmt.Fprintf(b, "- arrival pattern: %s\n", g.Pattern)
+		}
+		if g.Error != "" {
+			fmt.Fprintf(b, "- error: `%s`\n", inc.clean(g.Error))
+		}
 		if g.Fingerprint != "" {
 			fmt.Fprintf(b, "- fingerprint: `%s`\n", g.Fingerprint)
 		}
