@@ -123,6 +123,11 @@ func (m *Mover) classify(raw []types.Message) plan {
 			candidates = append(candidates, msg)
 		}
 	}
+	if p.fresh {
+		m.noNew = 0
+	} else {
+		m.noNew++
+	}
 	m.mu.Unlock()
 	m.selectFrom(&p, candidates)
 	return p

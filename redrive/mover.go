@@ -127,6 +127,10 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 
 const batchSize = 10
 
+// maxReceiveFailures is how many receives in a row may fail, each after
+// its own retries, before the run gives up.
+const maxReceiveFailures = 10
+
 // Run moves until the bound is reached, the DLQ has nothing more, the
 // circuit breaker trips, or ctx is cancelled (Ctrl-C). Once ctx is cancelled
 // no new receive starts, and the sends and deletes already started finish
@@ -169,6 +173,7 @@ func (m *Mover) DestIDs() []string {
 }
 
 func (m *Mover) work(ctx context.Context) {
+	failures := 0
 	for {
 		n := m.claim(ctx)
 		if n == 0 {
@@ -179,11 +184,19 @@ func (m *Mover) work(ctx context.Context) {
 		}
 		msgs, err := m.receive(ctx, n)
 		if err != nil {
+			// A receive that failed after its retries hides nothing for
+			// long: try again after a pause, unless SQS refused it (4xx)
+			// or it keeps failing.
+			if failures++; ctx.Err() == nil && Retryable(err) && failures < maxReceiveFailures {
+				time.Sleep(time.Second)
+				continue
+			}
 			if ctx.Err() == nil {
 				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, err))
 			}
 			return
 		}
+		failures = 0
 		if len(msgs) == 0 {
 			m.checkDrained(ctx, true)
 			continue

@@ -112,7 +112,7 @@ func Retryable(err error) bool {
 		return false
 	}
 	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil {
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode > 0 {
 		code := re.Response.StatusCode
 		if code >= 500 || code == 429 {
 			return true

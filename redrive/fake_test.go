@@ -1,0 +1,149 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+)
+
+// fakeSQS is an in-memory SQS for the mover's own logic; the real SDK
+// paths are tested against moto in cmd.
+type fakeSQS struct {
+	mu     sync.Mutex
+	queues map[string][]*fakeMsg
+	next   int
+	// beforeDelete runs at every DeleteMessageBatch, before it acts.
+	beforeDelete func(in *sqs.DeleteMessageBatchInput)
+	// sendFault returns a per-entry failure for a body, or nil.
+	sendFault func(body string) *types.BatchResultErrorEntry
+	sends     int
+}
+
+type fakeMsg struct {
+	id, body, receipt string
+	attrs             map[string]types.MessageAttributeValue
+	sys               map[string]string
+	hiddenUntil       time.Time
+}
+
+func newFake() *fakeSQS { return &fakeSQS{queues: map[string][]*fakeMsg{}} }
+
+func (f *fakeSQS) put(url, body string, attrs map[string]types.MessageAttributeValue) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.next++
+	id := fmt.Sprintf("id-%04d", f.next)
+	f.queues[url] = append(f.queues[url], &fakeMsg{id: id, body: body, attrs: attrs, sys: map[string]string{"SentTimestamp": strconv.FormatInt(time.Now().UnixMilli(), 10)}})
+	return id
+}
+
+func (f *fakeSQS) bodies(url string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, m := range f.queues[url] {
+		out = append(out, m.body)
+	}
+	return out
+}
+
+func (f *fakeSQS) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, _ ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := &sqs.ReceiveMessageOutput{}
+	now := time.Now()
+	for _, m := range f.queues[*in.QueueUrl] {
+		if len(out.Messages) == int(in.MaxNumberOfMessages) {
+			break
+		}
+		if now.Before(m.hiddenUntil) {
+			continue
+		}
+		f.next++
+		m.receipt = "rh-" + strconv.Itoa(f.next)
+		m.hiddenUntil = now.Add(time.Duration(in.VisibilityTimeout) * time.Second)
+		out.Messages = append(out.Messages, types.Message{MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt), MessageAttributes: m.attrs, Attributes: m.sys})
+	}
+	return out, nil
+}
+
+func (f *fakeSQS) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, _ ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
+	out := &sqs.SendMessageBatchOutput{}
+	f.mu.Lock()
+	f.sends++
+	fault := f.sendFault
+	f.mu.Unlock()
+	for _, e := range in.Entries {
+		if fault != nil {
+			if fe := fault(*e.MessageBody); fe != nil {
+				fe.Id = e.Id
+				out.Failed = append(out.Failed, *fe)
+				continue
+			}
+		}
+		id := f.put(*in.QueueUrl, *e.MessageBody, e.MessageAttributes)
+		out.Successful = append(out.Successful, types.SendMessageBatchResultEntry{Id: e.Id, MessageId: aws.String(id)})
+	}
+	return out, nil
+}
+
+func (f *fakeSQS) DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, _ ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
+	if f.beforeDelete != nil {
+		f.beforeDelete(in)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := &sqs.DeleteMessageBatchOutput{}
+	for _, e := range in.Entries {
+		q := f.queues[*in.QueueUrl]
+		found := false
+		for i, m := range q {
+			if m.receipt == *e.ReceiptHandle {
+				f.queues[*in.QueueUrl] = append(q[:i], q[i+1:]...)
+				found = true
+				break
+			}
+		}
+		if found {
+			out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: e.Id})
+		} else {
+			out.Failed = append(out.Failed, types.BatchResultErrorEntry{Id: e.Id, SenderFault: true, Code: aws.String("ReceiptHandleIsInvalid")})
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeSQS) ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, _ ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, e := range in.Entries {
+		for _, m := range f.queues[*in.QueueUrl] {
+			if m.receipt == *e.ReceiptHandle {
+				m.hiddenUntil = time.Now().Add(time.Duration(e.VisibilityTimeout) * time.Second)
+			}
+		}
+	}
+	return &sqs.ChangeMessageVisibilityBatchOutput{}, nil
+}
+
+func (f *fakeSQS) GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, _ ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	vis, hid := 0, 0
+	for _, m := range f.queues[*in.QueueUrl] {
+		if time.Now().Before(m.hiddenUntil) {
+			hid++
+		} else {
+			vis++
+		}
+	}
+	return &sqs.GetQueueAttributesOutput{Attributes: map[string]string{
+		"ApproximateNumberOfMessages": strconv.Itoa(vis), "ApproximateNumberOfMessagesNotVisible": strconv.Itoa(hid), "ApproximateNumberOfMessagesDelayed": "0",
+	}}, nil
+}

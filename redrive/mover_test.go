@@ -1,0 +1,242 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+	"github.com/google/go-cmp/cmp"
+	"net/http"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+const (
+	dlqURL  = "https://sqs.local/1/orders-dlq"
+	destURL = "https://sqs.local/1/orders"
+)
+
+type setup struct {
+	fake    *fakeSQS
+	journal string
+	bodies  []string
+}
+
+func newSetup(t *testing.T, n int) *setup {
+	s := &setup{fake: newFake(), journal: filepath.Join(t.TempDir(), JournalFile)}
+	for i := range n {
+		b := fmt.Sprintf(`{"order_id":"o-%02d","total":%d}`, i, i)
+		s.bodies = append(s.bodies, b)
+		s.fake.put(dlqURL, b, map[string]types.MessageAttributeValue{"ErrorCode": {DataType: aws.String("String"), StringValue: aws.String("E")}})
+	}
+	return s
+}
+
+func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
+	t.Helper()
+	entries, err := ReadJournal(s.journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(s.journal, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw := NewJournalWriter(f)
+	defer jw.Close()
+	o := Options{
+		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
+		Workers: 2, Max: 1000, Backlog: 1000, Run: "test", Journal: jw, State: Fold(entries), Wait: 1, Visibility: 30,
+	}
+	if mod != nil {
+		mod(&o)
+	}
+	m, err := NewMover(s.fake, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := m.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+func TestMoveJournalsSentBeforeDelete(t *testing.T) {
+	s := newSetup(t, 25)
+	s.fake.beforeDelete = func(in *sqs.DeleteMessageBatchInput) {
+		// Every message being deleted must already be journaled 'sent'.
+		entries, _ := ReadJournal(s.journal)
+		st := Fold(entries)
+		s.fake.mu.Lock()
+		defer s.fake.mu.Unlock()
+		for _, e := range in.Entries {
+			for _, m := range s.fake.queues[dlqURL] {
+				if m.receipt == *e.ReceiptHandle && st.Of(m.id, destURL).Op != OpSent {
+					t.Errorf("delete of %s before its 'sent' was journaled", m.id)
+				}
+			}
+		}
+	}
+	st := s.run(t, nil)
+	if st.Moved != 25 || st.Failed != 0 || st.Skipped != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	if diff := cmp.Diff(sorted(s.bodies), sorted(s.fake.bodies(destURL))); diff != "" {
+		t.Fatalf("destination (-want +got):\n%s", diff)
+	}
+	if n := len(s.fake.bodies(dlqURL)); n != 0 {
+		t.Fatalf("DLQ holds %d", n)
+	}
+	entries, _ := ReadJournal(s.journal)
+	ops := map[string]int{}
+	for _, e := range entries {
+		ops[e.Op]++
+		if e.Op == OpSent && (len(e.BodySHA256) != 64 || e.DestMessageID == "" || e.DestQueue != destURL) {
+			t.Errorf("sent entry incomplete: %+v", e)
+		}
+	}
+	if ops[OpSent] != 25 || ops[OpDeleted] != 25 {
+		t.Fatalf("journal ops %v", ops)
+	}
+}
+
+func TestResumeDeletesWithoutResending(t *testing.T) {
+	s := newSetup(t, 12)
+	// An earlier run sent the first 4 and was killed before deleting them.
+	var pre []string
+	for _, m := range s.fake.queues[dlqURL][:4] {
+		pre = append(pre, fmt.Sprintf(`{"time":"2025-03-02T03:00:00Z","run":"old","op":"sent","dlq_message_id":%q,"dest_queue":%q,"dest_message_id":"d-%s"}`, m.id, destURL, m.id))
+	}
+	os.WriteFile(s.journal, []byte(strings.Join(pre, "\n")+"\n{\"op\":\"sent\",\"dlq_mess"), 0o600) // a torn last line
+	st := s.run(t, nil)
+	if st.Moved != 8 || st.Resumed != 4 {
+		t.Fatalf("stats %+v", st)
+	}
+	if got := len(s.fake.bodies(destURL)); got != 8 {
+		t.Fatalf("destination got %d sends, want 8 (4 were sent before)", got)
+	}
+	if n := len(s.fake.bodies(dlqURL)); n != 0 {
+		t.Fatalf("DLQ holds %d", n)
+	}
+}
+
+func TestSelectionSkipsAndReleases(t *testing.T) {
+	s := newSetup(t, 20)
+	sel, err := Selection{Filter: ".Body.total >= 15"}.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.run(t, func(o *Options) { o.Select = sel })
+	if st.Moved != 5 || st.Skipped != 15 {
+		t.Fatalf("stats %+v", st)
+	}
+	d, _ := s.fake.GetQueueAttributes(context.Background(), &sqs.GetQueueAttributesInput{QueueUrl: aws.String(dlqURL)})
+	if d.Attributes["ApproximateNumberOfMessages"] != "15" {
+		t.Fatalf("DLQ depth %v: skipped messages must be visible again at once", d.Attributes)
+	}
+}
+
+func TestBoundAndKeep(t *testing.T) {
+	s := newSetup(t, 30)
+	st := s.run(t, func(o *Options) { o.Max = 7; o.Keep = true })
+	if st.Moved != 7 || len(s.fake.bodies(destURL)) != 7 || len(s.fake.bodies(dlqURL)) != 30 {
+		t.Fatalf("stats %+v, dest %d, dlq %d", st, len(s.fake.bodies(destURL)), len(s.fake.bodies(dlqURL)))
+	}
+}
+
+func TestSenderFaultFailsOneMessage(t *testing.T) {
+	s := newSetup(t, 10)
+	s.fake.sendFault = func(body string) *types.BatchResultErrorEntry {
+		if strings.Contains(body, "o-03") {
+			return &types.BatchResultErrorEntry{SenderFault: true, Code: aws.String("InvalidParameterValue"), Message: aws.String("bad attribute")}
+		}
+		return nil
+	}
+	st := s.run(t, nil)
+	if st.Moved != 9 || st.Failed != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	if got := s.fake.bodies(dlqURL); len(got) != 1 || !strings.Contains(got[0], "o-03") {
+		t.Fatalf("DLQ holds %v, want the failed one", got)
+	}
+	entries, _ := ReadJournal(s.journal)
+	if e := entries[len(entries)-1]; !strings.Contains(fmt.Sprint(entries), "InvalidParameterValue: bad attribute") {
+		t.Fatalf("no failed entry with the reason; last %+v", e)
+	}
+}
+
+func TestRateLimits(t *testing.T) {
+	s := newSetup(t, 30)
+	start := time.Now()
+	st := s.run(t, func(o *Options) { o.Rate = 100; o.Workers = 1 })
+	// 30 messages at 100/s from an empty bucket: 0.3 s at least.
+	if el := time.Since(start); st.Moved != 30 || el < 290*time.Millisecond {
+		t.Fatalf("moved %d in %s", st.Moved, el)
+	}
+}
+
+func TestFIFOEntryKeepsGroupAndDedup(t *testing.T) {
+	m := &Mover{o: Options{Dest: &sqsapi.Queue{FIFO: true}}}
+	e := m.sendEntry("0", &sqsjson.Message{MessageId: "abc", Body: "b", Attributes: map[string]string{"MessageGroupId": "g1"}})
+	if aws.ToString(e.MessageGroupId) != "g1" || aws.ToString(e.MessageDeduplicationId) != "mfdlq-abc" {
+		t.Fatalf("%+v", e)
+	}
+}
+
+func TestRetryPolicy(t *testing.T) {
+	serverErr := &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 500}}, Err: &smithy.GenericAPIError{Code: "InternalError"}}
+	throttle := &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 400}}, Err: &smithy.GenericAPIError{Code: "ThrottlingException"}}
+	denied := &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 403}}, Err: &smithy.GenericAPIError{Code: "AccessDenied"}}
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{{serverErr, true}, {throttle, true}, {denied, false}, {context.Canceled, false}, {errors.New("read: connection reset by peer"), true}} {
+		if got := Retryable(tt.err); got != tt.want {
+			t.Errorf("Retryable(%v) = %v", tt.err, got)
+		}
+	}
+	r := DefaultRetry()
+	var slept []time.Duration
+	r.sleep = func(d time.Duration) { slept = append(slept, d) }
+	calls := 0
+	err := r.Do(context.Background(), func(context.Context) error { calls++; return serverErr })
+	if !errors.Is(err, serverErr) || calls != r.MaxAttempts {
+		t.Fatalf("5xx: %d calls, want %d (%v)", calls, r.MaxAttempts, err)
+	}
+	for i, d := range slept {
+		if d < 0 || d > min(r.Cap, r.Base<<i) {
+			t.Errorf("sleep %d = %s outside full jitter", i, d)
+		}
+	}
+	calls = 0
+	if r.Do(context.Background(), func(context.Context) error { calls++; return denied }); calls != 1 {
+		t.Fatalf("4xx retried: %d calls", calls)
+	}
+	// The budget: once retries pass 10% of calls (+ the floor) none is made.
+	for range 100 {
+		r.Do(context.Background(), func(context.Context) error { return serverErr })
+	}
+	c, retries := r.Stats()
+	if float64(retries) > 0.1*float64(c)+float64(r.BudgetFloor)+1 {
+		t.Fatalf("%d retries in %d calls: over budget", retries, c)
+	}
+}
