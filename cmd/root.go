@@ -31,9 +31,12 @@ func run(ctx context.Context, d *Deps, args []string) int {
 	root.SetIn(d.IO.In)
 	root.SetOut(d.IO.Out)
 	root.SetErr(d.IO.ErrOut)
+	// started tells whether a command's own RunE began: every error before
+	// that — cobra's parsing, required flags, flag groups, the global checks —
+	// is a usage error.
 	started := false
+	markStarted(root, &started)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
-		started = true
 		if d.Global.NoColor {
 			d.IO.Color = false
 		}
@@ -96,6 +99,20 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		root.AddCommand(sub)
 	}
 	return root
+}
+
+// markStarted wraps the RunE of c and its descendants so that *started
+// turns true when one of them begins.
+func markStarted(c *cobra.Command, started *bool) {
+	if runE := c.RunE; runE != nil {
+		c.RunE = func(c *cobra.Command, args []string) error {
+			*started = true
+			return runE(c, args)
+		}
+	}
+	for _, sub := range c.Commands() {
+		markStarted(sub, started)
+	}
 }
 
 // subcommands lists the runbook steps in the runbook's order.
