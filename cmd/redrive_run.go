@@ -2,8 +2,8 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/redrive"
@@ -181,12 +181,12 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	case ctx.Err() != nil:
 		d.infof("interrupted: run the same command again to finish the move")
 		return errInterrupted
-	case st.Halted != "":
+	case strings.HasPrefix(st.Halted, "circuit breaker"):
 		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
+	case st.Halted != "":
+		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
 	case st.Failed > 0:
 		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, redrive.JournalFile)
 	}
 	return nil
 }
-
-var errCanaryReturned = errors.New("canary came back")

@@ -1,0 +1,93 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/internal/movetasks"
+)
+
+// nativeSetup puts the message-move-task stand-in in front of moto and
+// fills a DLQ with n messages.
+func nativeSetup(t *testing.T, n int) (srv *movetasks.Server, url, name string, seed *localaws.Seeder, src, dlq string) {
+	cfg := localaws.Config(t)
+	seed = localaws.NewSeeder(cfg)
+	srv, err := movetasks.New(localaws.Endpoint(t), sqs.NewFromConfig(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	name = localaws.UniqueName("native")
+	src, dlq, err = seed.CreatePair(context.Background(), name, name+"-dlq", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := make([]string, n)
+	for i := range bodies {
+		bodies[i] = fmt.Sprintf(`{"order_id":"o-%d"}`, i)
+	}
+	if err := seed.Send(context.Background(), dlq, bodies, map[string]string{"ErrorCode": "E"}); err != nil {
+		t.Fatal(err)
+	}
+	nativePoll = 100 * time.Millisecond
+	return srv, hs.URL, name, seed, src, dlq
+}
+
+func runNativeCmd(ctx context.Context, url, name, inc string, extra ...string) (int, string, string) {
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	args := append([]string{"redrive", "--queue", name + "-dlq", "--native", "--yes", "--endpoint-url", url, "--incident", inc}, extra...)
+	return run(ctx, d, args), stdout.String(), stderr.String()
+}
+
+func TestRedriveNative(t *testing.T) {
+	_, url, name, seed, src, dlq := nativeSetup(t, 30)
+	inc := t.TempDir()
+	code, out, errOut := runNativeCmd(context.Background(), url, name, inc, "--rate", "100", "--output", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(out, `"type":"summary"`) || !strings.Contains(out, `"moved":30`) || !strings.Contains(errOut, "message move task COMPLETED") {
+		t.Fatalf("stdout %s\nstderr %s", out, errOut)
+	}
+	ctx := context.Background()
+	if v, f, _ := seed.Depth(ctx, dlq); v+f != 0 {
+		t.Fatalf("DLQ holds %d", v+f)
+	}
+	if v, _, _ := seed.Depth(ctx, src); v != 30 {
+		t.Fatalf("source holds %d", v)
+	}
+}
+
+func TestRedriveNativeCtrlC(t *testing.T) {
+	_, url, name, seed, src, dlq := nativeSetup(t, 40)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	code, _, errOut := runNativeCmd(ctx, url, name, t.TempDir(), "--rate", "1")
+	if code != ExitInterrupted || !strings.Contains(errOut, "message move task CANCELLED") {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInterrupted, errOut)
+	}
+	bg := context.Background()
+	v, f, _ := seed.Depth(bg, dlq)
+	s, _, _ := seed.Depth(bg, src)
+	if v+f+s != 40 || s == 0 || v+f == 0 {
+		t.Fatalf("after cancel: DLQ %d, source %d; want some moved, the rest left, none lost", v+f, s)
+	}
+}
+
+func TestRedriveNativeFailed(t *testing.T) {
+	srv, url, name, _, _, _ := nativeSetup(t, 20)
+	srv.FailAfter = 10
+	code, _, errOut := runNativeCmd(context.Background(), url, name, t.TempDir(), "--rate", "100")
+	if code != ExitCheckFailed || !strings.Contains(errOut, "message move task FAILED") || !strings.Contains(errOut, "NonExistentQueue") {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+}
