@@ -29,5 +29,10 @@ lint:
 demo: build
 	scripts/with-localaws.sh scripts/demo.sh $(SCENARIO)
 
+## docs: man pages, markdown reference and shell completions from the cobra
+## tree, into bin/docs (build output, ignored by git).
+docs:
+	$(GO) run ./internal/gendocs -out bin/docs
+
 clean:
 	rm -rf bin

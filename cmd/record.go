@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/user"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -201,13 +202,17 @@ func (o *recordOptions) render(out string, res runbook.ReportResult) error {
 	return err
 }
 
-// operator names who ran the incident, from the login environment only:
-// never from AWS credentials or the caller identity.
+// operator names who ran the incident, from the login environment (USER,
+// LOGNAME, else the local account): never from AWS credentials or the
+// caller identity.
 func operator() string {
 	for _, k := range []string{"USER", "LOGNAME"} {
 		if v := os.Getenv(k); v != "" {
 			return v
 		}
+	}
+	if u, err := user.Current(); err == nil {
+		return u.Username
 	}
 	return ""
 }

@@ -18,6 +18,8 @@ type runbookOptions struct {
 	deps      *Deps
 	Queue     string   // --queue: the DLQ (name, URL or ARN)
 	LogGroups []string // --log-group: the consumer's log groups
+	Expect    []string // --expect FIELD=VALUE: what the consumer accepts (for classify)
+	Baseline  string   // --baseline FILE: healthy messages (for classify)
 	Rate      string   // --rate: redrive messages per second, or max
 	Fixed     string   // --fixed: what was changed, recorded as the fix
 	Cause     string   // --cause: for the report
@@ -54,7 +56,7 @@ rather than pause a mapping, redrive poison without a fix, or guess.
 Examples:
   mfdlq runbook --queue orders-dlq --log-group /aws/lambda/orders-consumer
   mfdlq runbook --queue orders-dlq --log-group /aws/lambda/orders-consumer \
-      --fixed "consumer 1.8.0 accepts version 2" --rate 10 --yes
+      --expect version=1 --fixed "consumer 1.8.0 accepts version 2" --rate 10 --yes
   mfdlq runbook --queue payments-dlq --incident incidents/INC-4711
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
@@ -71,6 +73,8 @@ Examples:
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
 	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable); without it step 4 is skipped")
+	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable; lets classify prove poison)")
+	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages for classify to compare with (JSON Lines or {\"Messages\": [...]})")
 	f.StringVar(&opts.Rate, "rate", "10", "redrive rate: messages per second, or max")
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was changed (the fix) so a poison DLQ may be redriven")
 	f.StringVar(&opts.Cause, "cause", "", "what caused it, for the report")

@@ -37,8 +37,14 @@ func (o *runbookOptions) runInspectStep(ctx context.Context, sd *Deps) (*runbook
 // runClassifyStep classifies a live sample; the fix step reads its verdict.
 func (o *runbookOptions) runClassifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
 	sd.Args = []string{"classify", "--queue", o.q.Name}
+	for _, e := range o.Expect {
+		sd.Args = append(sd.Args, "--expect", e)
+	}
+	if o.Baseline != "" {
+		sd.Args = append(sd.Args, "--baseline", o.Baseline)
+	}
 	th := classify.DefaultThresholds()
-	co := &classifyOptions{deps: sd, Queue: o.q.Name, Sample: 100,
+	co := &classifyOptions{deps: sd, Queue: o.q.Name, Sample: 100, Expect: o.Expect, Baseline: o.Baseline,
 		BurstWindow: th.BurstWindow.Duration, BurstShare: th.BurstShare, TrickleSpan: th.TrickleSpan.Duration}
 	if err := co.validate(); err != nil {
 		return nil, err

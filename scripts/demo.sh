@@ -27,6 +27,7 @@ consumer=$!
 trap 'kill "$consumer" 2>/dev/null; wait "$consumer" 2>/dev/null; cat "$work/consumer.log" 2>/dev/null | tail -1' EXIT
 
 args=(runbook --queue "$DLQ" --log-group "$LOG_GROUP" --rate 10 --yes --cause "$CAUSE" --warning "$WARNING")
+[[ -n $EXPECT ]] && args+=(--expect "$EXPECT")
 [[ -n $FIXED ]] && args+=(--fixed "$FIXED")
 echo
 echo "\$ mfdlq ${args[*]}"

@@ -53,7 +53,7 @@ func seed(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	for k, v := range map[string]string{"DLQ": sc.DLQ, "LOG_GROUP": sc.LogGroup, "FIXED": sc.Fixed, "CAUSE": sc.Cause, "WARNING": sc.Warning} {
+	for k, v := range map[string]string{"DLQ": sc.DLQ, "LOG_GROUP": sc.LogGroup, "FIXED": sc.Fixed, "CAUSE": sc.Cause, "WARNING": sc.Warning, "EXPECT": sc.Expect} {
 		fmt.Printf("%s='%s'\n", k, strings.ReplaceAll(v, "'", `'"'"'`))
 	}
 	return nil

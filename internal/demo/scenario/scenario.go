@@ -45,6 +45,9 @@ type Scenario struct {
 	Cause     string
 	Warning   string
 	AcceptMax int // the highest version the demo consumer processes
+	// Expect is what the consumer accepted when the incident began, for
+	// classify (--expect); empty when it is not a matter of content.
+	Expect string
 }
 
 // Scenarios are the demo incidents by name.
@@ -55,6 +58,7 @@ var Scenarios = map[string]Scenario{
 		Cause:     "the producer started sending order version 2 on Sunday 22:04 before orders-consumer understood it; after maxReceiveCount 4 every order went to orders-dlq",
 		Warning:   "a contract test between producer and consumer, and an alarm on orders-dlq",
 		AcceptMax: 2,
+		Expect:    "version=1",
 	},
 	"outage": {
 		Name: "outage", Source: PaymentsQueue, DLQ: PaymentsDLQ, LogGroup: PaymentsLogGroup, Messages: 120,

@@ -1,0 +1,10 @@
+package cmd
+
+import "github.com/spf13/cobra"
+
+// RootCommand returns mfdlq's command tree for generating documentation
+// (internal/gendocs): building it runs nothing and loads no AWS
+// configuration.
+func RootCommand() *cobra.Command {
+	return newRootCmd(NewDeps(SystemIO(), nil))
+}
