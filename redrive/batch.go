@@ -24,6 +24,7 @@ type plan struct {
 	send    []sqsjson.Message // selected, never sent to this destination
 	resume  []sqsjson.Message // sent by an earlier run: delete only
 	release []sqsjson.Message // made visible again at once, untouched
+	park    []sqsjson.Message // seen again in this run: hidden for the rest of it
 	skipped []Entry
 	held    []string
 	fresh   bool
@@ -60,6 +61,7 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) bool {
 		}
 	}
 	m.release(p.release)
+	m.hide(p.park, m.o.Visibility)
 	if len(p.send) > 0 {
 		if err := m.limiter.WaitN(ctx, len(p.send)); err != nil {
 			m.unreserve(len(p.send))
@@ -101,8 +103,15 @@ func (m *Mover) classify(raw []types.Message) plan {
 		}
 		prog := m.o.State.Of(id, m.o.Dest.URL)
 		switch {
+		case m.noted[id] || beyond:
+			// Decided on already in this run (skipped, failed, returned,
+			// copied), or not part of the backlog: hide it for a while so
+			// the receives reach the messages behind it.
+			m.noted[id] = true
+			m.parked[id] = msg
+			p.park = append(p.park, msg)
 		case m.o.State.IsReturned(id):
-			if !m.noted[id] {
+			{
 				m.noted[id] = true
 				m.stats.Returned++
 				if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
@@ -111,22 +120,18 @@ func (m *Mover) classify(raw []types.Message) plan {
 			}
 			p.release = append(p.release, msg)
 		case prog.Op == OpSent || prog.Op == OpDeleted:
-			if m.o.Keep || m.noted[id] {
+			if m.o.Keep {
+				m.noted[id] = true
 				p.release = append(p.release, msg)
 			} else {
 				m.noted[id] = true
 				p.resume = append(p.resume, msg)
 			}
-		case beyond || m.noted[id] || m.stats.Halted != "":
+		case m.stats.Halted != "":
 			p.release = append(p.release, msg)
 		default:
 			candidates = append(candidates, msg)
 		}
-	}
-	if p.fresh {
-		m.noNew = 0
-	} else {
-		m.noNew++
 	}
 	m.mu.Unlock()
 	m.selectFrom(&p, candidates)
@@ -189,7 +194,10 @@ func (m *Mover) unreserve(n int) {
 // message it misses becomes visible when its visibility timeout ends. It
 // lets go of them first, so that a worker receiving one of them right after
 // handles it rather than taking it for another worker's.
-func (m *Mover) release(msgs []sqsjson.Message) {
+func (m *Mover) release(msgs []sqsjson.Message) { m.hide(msgs, 0) }
+
+// hide sets the visibility timeout of msgs (0: visible again at once).
+func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
 	ids := make([]string, len(msgs))
 	for i := range msgs {
 		ids[i] = msgs[i].MessageId
@@ -199,7 +207,7 @@ func (m *Mover) release(msgs []sqsjson.Message) {
 		chunk := msgs[start:min(start+batchSize, len(msgs))]
 		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
 		for i, msg := range chunk {
-			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(msg.ReceiptHandle), VisibilityTimeout: 0}
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(msg.ReceiptHandle), VisibilityTimeout: seconds}
 		}
 		_ = m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
 			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)

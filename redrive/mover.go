@@ -84,18 +84,21 @@ type Mover struct {
 
 	mu       sync.Mutex
 	stats    Stats
-	reserved int             // messages promised to a batch in progress
-	seen     map[string]bool // DLQ MessageIds looked at in this run
-	held     map[string]bool // DLQ MessageIds a worker holds right now
-	noted    map[string]bool // skipped/returned/failed already counted
-	deferred map[string]int  // batches that ran out of retries, per message
-	destIDs  []string        // destination MessageIds of this run's sends
-	lastNew  time.Time       // when a message unseen in this run last came
-	noNew    int             // receives in a row that brought nothing new
-	drained  bool            // the DLQ has nothing more for this run
-	fatal    error           // stops every worker
-	backlog  backlogCache    // the destination's depth, read at most every 2 s
+	reserved int                        // messages promised to a batch in progress
+	seen     map[string]bool            // DLQ MessageIds looked at in this run
+	held     map[string]bool            // DLQ MessageIds a worker holds right now
+	noted    map[string]bool            // skipped/returned/failed already counted
+	deferred map[string]int             // batches that ran out of retries, per message
+	destIDs  []string                   // destination MessageIds of this run's sends
+	lastNew  time.Time                  // when a message unseen in this run last came
+	parked   map[string]sqsjson.Message // seen again in this run and hidden by it, with the latest receipt handle
+	drained  bool                       // the DLQ has nothing more for this run
+	fatal    error                      // stops every worker
+	backlog  backlogCache               // the destination's depth, read at most every 2 s
 	started  time.Time
+	// stopAll cancels the receives still long-polling once the run is
+	// done, so that the last worker does not wait out a poll for nothing.
+	stopAll context.CancelFunc
 }
 
 // NewMover checks o and returns its mover.
@@ -122,7 +125,7 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 		// first second, so N messages take N/rate seconds.
 		lim.AllowN(time.Now(), lim.Burst())
 	}
-	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}}, nil
+	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}, parked: map[string]sqsjson.Message{}}, nil
 }
 
 const batchSize = 10
@@ -140,15 +143,19 @@ const maxReceiveFailures = 10
 func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	m.started = time.Now()
 	m.lastNew = m.started
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	m.stopAll = stop
 	var wg sync.WaitGroup
 	for range m.o.Workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.work(ctx)
+			m.work(ctx, wctx)
 		}()
 	}
 	wg.Wait()
+	m.unpark()
 	st := m.Stats()
 	if ctx.Err() != nil && st.Halted == "" {
 		st.Halted = "interrupted"
@@ -172,7 +179,9 @@ func (m *Mover) DestIDs() []string {
 	return append([]string(nil), m.destIDs...)
 }
 
-func (m *Mover) work(ctx context.Context) {
+// work is one worker. Receives run under recvCtx, which is also cancelled
+// when the run is done; the rest of a batch only stops for Ctrl-C (ctx).
+func (m *Mover) work(ctx, recvCtx context.Context) {
 	failures := 0
 	for {
 		n := m.claim(ctx)
@@ -187,23 +196,22 @@ func (m *Mover) work(ctx context.Context) {
 			// A receive that failed after its retries hides nothing for
 			// long: try again after a pause, unless SQS refused it (4xx)
 			// or it keeps failing.
-			if failures++; ctx.Err() == nil && Retryable(err) && failures < maxReceiveFailures {
+			if ctx.Err() != nil {
+				continue // Ctrl-C or the run is done: claim says which
+			}
+			if failures++; Retryable(err) && failures < maxReceiveFailures {
 				time.Sleep(time.Second)
 				continue
 			}
-			if ctx.Err() == nil {
-				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, err))
-			}
+			m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, err))
 			return
 		}
 		failures = 0
 		if len(msgs) == 0 {
-			m.checkDrained(ctx, true)
+			m.checkDrained(ctx)
 			continue
 		}
-		if fresh := m.handle(ctx, msgs); !fresh {
-			m.checkDrained(ctx, false)
-		}
+		m.handle(ctx, msgs)
 		if m.o.Progress != nil {
 			m.o.Progress(m.Stats())
 		}
@@ -217,9 +225,9 @@ func (m *Mover) claim(ctx context.Context) int {
 	defer m.mu.Unlock()
 	left := m.o.Max - m.stats.Handled()
 	switch {
-	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "", left <= 0:
-		return 0
-	case m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog && len(m.held) == 0:
+	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "", left <= 0,
+		m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog && len(m.held) == 0:
+		m.stopAll()
 		return 0
 	}
 	return min(batchSize, left)
@@ -233,24 +241,30 @@ func (m *Mover) fail(err error) {
 	}
 }
 
-// checkDrained decides whether the DLQ has nothing more for this run:
-// after an empty receive, every message left in it is one of ours in
-// flight; after receives that brought only messages already seen (skipped
-// ones, visible again), nothing is hidden but ours; or nothing new came for
-// longer than a message hidden by a crashed run takes to reappear.
-func (m *Mover) checkDrained(ctx context.Context, empty bool) {
+// checkDrained decides, after an empty receive, whether the DLQ has
+// nothing more for this run: every message left in it is one a worker
+// holds or one this run decided on and hid, or nothing new came for longer
+// than a message hidden by a crashed run takes to reappear.
+func (m *Mover) checkDrained(ctx context.Context) {
 	d, err := m.depth(ctx, m.o.Source.URL)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	held := int64(len(m.held))
+	ours := int64(len(m.held) + len(m.parked))
 	quiet := time.Since(m.lastNew) > time.Duration(m.o.Visibility+2*m.o.Wait)*time.Second+5*time.Second
-	switch {
-	case quiet:
-		m.drained = true
-	case err != nil:
-	case empty && d.Total() <= held:
-		m.drained = true
-	case !empty && m.noNew >= 5 && d.InFlight+d.Delayed <= held:
+	if quiet || (err == nil && d.Total() <= ours) {
 		m.drained = true
 	}
+}
+
+// unpark makes the messages this run hid visible again: a message the
+// run did not move leaves it as it found it.
+func (m *Mover) unpark() {
+	m.mu.Lock()
+	msgs := make([]sqsjson.Message, 0, len(m.parked))
+	for _, msg := range m.parked {
+		msgs = append(msgs, msg)
+	}
+	m.parked = map[string]sqsjson.Message{}
+	m.mu.Unlock()
+	m.release(msgs)
 }

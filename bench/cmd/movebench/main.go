@@ -1,0 +1,248 @@
+// Command movebench measures mfdlq redrive against the SQS server in
+// AWS_ENDPOINT_URL (bench/run.sh runs it):
+//
+//	-mode rate        N messages at --rate R: wall time vs N/R, exactly-once check
+//	-mode throughput  --rate max vs a bare receive/send/delete batch loop with
+//	                  the same number of workers, alternated in one run
+//	-mode faults      through the fault-injecting proxy: zero lost, completes
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/internal/faultproxy"
+	"github.com/mfdlq/mfdlq/internal/localaws"
+)
+
+var (
+	bin     = flag.String("bin", "bin/mfdlq", "the mfdlq binary")
+	mode    = flag.String("mode", "rate", "rate, throughput or faults")
+	n       = flag.Int("n", 340, "messages")
+	rateF   = flag.String("rate", "10", "--rate for -mode rate")
+	workers = flag.Int("workers", 2, "workers for -mode throughput")
+	rounds  = flag.Int("rounds", 3, "alternated rounds for -mode throughput")
+	faults  = flag.Float64("faults", 0.10, "share of calls broken for -mode faults")
+)
+
+func main() {
+	flag.Parse()
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	check(err)
+	s := localaws.NewSeeder(cfg)
+	switch *mode {
+	case "rate":
+		rateMode(s)
+	case "throughput":
+		throughputMode(s)
+	case "faults":
+		faultsMode(s)
+	default:
+		check(fmt.Errorf("unknown -mode %s", *mode))
+	}
+}
+
+// lastIncident is the incident directory of the last redrive, kept for a
+// post-mortem when a check fails.
+var lastIncident string
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "movebench:", err, "(last incident:", lastIncident+")")
+		os.Exit(1)
+	}
+}
+
+// fill creates a source/DLQ pair and puts n messages with two attributes
+// into the DLQ.
+func fill(s *localaws.Seeder, n int) (name, src, dlq string, bodies []string) {
+	ctx := context.Background()
+	name = localaws.UniqueName("bench")
+	src, err := s.CreateQueue(ctx, name, nil)
+	check(err)
+	dlq, err = s.CreateQueue(ctx, name+"-dlq", nil)
+	check(err)
+	bodies = make([]string, n)
+	for i := range bodies {
+		bodies[i] = fmt.Sprintf(`{"order_id":"o-%05d","version":2,"total":%d.5}`, i, i)
+	}
+	var wg sync.WaitGroup
+	for start := 0; start < n; start += 500 {
+		wg.Add(1)
+		go func(part []string) {
+			defer wg.Done()
+			check(s.Send(ctx, dlq, part, map[string]string{"ErrorCode": "E", "Tenant": "acme"}))
+		}(bodies[start:min(start+500, n)])
+	}
+	wg.Wait()
+	return name, src, dlq, bodies
+}
+
+func redrive(name string, extra ...string) (time.Duration, []byte, error) {
+	dir, _ := os.MkdirTemp("", "movebench-")
+	lastIncident = dir
+	args := append([]string{"redrive", "--queue", name + "-dlq", "--to", name, "--canary", "0", "--yes", "--incident", dir}, extra...)
+	start := time.Now()
+	out, err := exec.Command(*bin, args...).CombinedOutput()
+	return time.Since(start), out, err
+}
+
+// verify drains the destination: every body at least once with its
+// attributes; returns the duplicates.
+func verify(label string, s *localaws.Seeder, src, dlq string, bodies []string) int {
+	got := drainAll(s, src)
+	// Messages a broken response left hidden in the DLQ come back after
+	// their visibility timeout: wait for them rather than call them lost.
+	left := drainAll(s, dlq)
+	seen := map[string]int{}
+	for _, m := range got {
+		seen[aws.ToString(m.Body)]++
+		if aws.ToString(m.MessageAttributes["Tenant"].StringValue) != "acme" {
+			check(fmt.Errorf("a message lost its attributes"))
+		}
+	}
+	for _, m := range left {
+		seen[aws.ToString(m.Body)]++
+	}
+	for _, b := range bodies {
+		if seen[b] == 0 {
+			check(fmt.Errorf("%s: LOST %s", label, b))
+		}
+	}
+	if len(left) != 0 {
+		check(fmt.Errorf("%s: %d left in the DLQ", label, len(left)))
+	}
+	return len(got) - len(bodies)
+}
+
+func rateMode(s *localaws.Seeder) {
+	name, src, dlq, bodies := fill(s, *n)
+	el, out, err := redrive(name, "--rate", *rateF)
+	if err != nil {
+		check(fmt.Errorf("%v\n%s", err, out))
+	}
+	r, _ := strconv.ParseFloat(*rateF, 64)
+	dups := verify("rate", s, src, dlq, bodies)
+	fmt.Printf("rate: %d messages at --rate %s: %.2f s wall (ideal %.1f s), %d duplicate(s), DLQ empty\n", *n, *rateF, el.Seconds(), float64(*n)/r, dups)
+}
+
+func faultsMode(s *localaws.Seeder) {
+	name, src, dlq, bodies := fill(s, *n)
+	proxy := faultproxy.New(os.Getenv("AWS_ENDPOINT_URL"), *faults, uint64(time.Now().UnixNano()))
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	el, out, err := redrive(name, "--rate", "max", "--visibility", "10", "--endpoint-url", srv.URL)
+	calls, kinds := proxy.Counts()
+	if err != nil {
+		check(fmt.Errorf("run did not complete: %v\n%s", err, out))
+	}
+	dups := verify("faults", s, src, dlq, bodies)
+	fmt.Printf("faults: %d messages through %.0f%% faults (%d calls, %v): completed in %.1f s, lost 0, %d duplicate(s), DLQ empty\n",
+		*n, *faults*100, calls, kinds, el.Seconds(), dups)
+}
+
+func throughputMode(s *localaws.Seeder) {
+	var bare, tool []float64
+	for r := range *rounds {
+		name, src, dlq, bodies := fill(s, *n)
+		el := bareLoop(s.SQS, dlq, src, *n, *workers)
+		verify("bare loop", s, src, dlq, bodies)
+		bare = append(bare, float64(*n)/el.Seconds())
+		name, src, dlq, bodies = fill(s, *n)
+		el, out, err := redrive(name, "--rate", "max", "--workers", strconv.Itoa(*workers), "--quiet")
+		if err != nil {
+			check(fmt.Errorf("%v\n%s", err, out))
+		}
+		verify("mfdlq", s, src, dlq, bodies)
+		tool = append(tool, float64(*n)/el.Seconds())
+		fmt.Printf("round %d: bare loop %.0f msg/s, mfdlq redrive %.0f msg/s\n", r+1, bare[r], tool[r])
+	}
+	b, t := median(bare), median(tool)
+	fmt.Printf("throughput: %d messages, %d workers: bare loop %.0f msg/s, mfdlq %.0f msg/s (median of %d): %.0f%% of the bare loop\n",
+		*n, *workers, b, t, *rounds, 100*t/b)
+}
+
+// bareLoop is the floor to compare with: receive 10, send 10, delete 10,
+// no journal, no pacing, no checks.
+func bareLoop(c *sqs.Client, from, to string, n, workers int) time.Duration {
+	// Like mfdlq, it cancels the receives still polling once all moved.
+	ctx, done := context.WithCancel(context.Background())
+	defer done()
+	var moved atomic.Int64
+	var mu sync.Mutex
+	ids := map[string]bool{} // fauxqs may hand a message out twice
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for moved.Load() < int64(n) {
+				out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(from), MaxNumberOfMessages: 10, WaitTimeSeconds: 1,
+					VisibilityTimeout: 30, MessageAttributeNames: []string{"All"}})
+				if ctx.Err() != nil {
+					return
+				}
+				check(err)
+				if len(out.Messages) == 0 {
+					continue
+				}
+				var send []types.SendMessageBatchRequestEntry
+				var del []types.DeleteMessageBatchRequestEntry
+				for i, m := range out.Messages {
+					id := aws.String(strconv.Itoa(i))
+					send = append(send, types.SendMessageBatchRequestEntry{Id: id, MessageBody: m.Body, MessageAttributes: m.MessageAttributes})
+					del = append(del, types.DeleteMessageBatchRequestEntry{Id: id, ReceiptHandle: m.ReceiptHandle})
+				}
+				_, err = c.SendMessageBatch(context.Background(), &sqs.SendMessageBatchInput{QueueUrl: aws.String(to), Entries: send})
+				check(err)
+				_, err = c.DeleteMessageBatch(context.Background(), &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(from), Entries: del})
+				check(err)
+				mu.Lock()
+				for _, m := range out.Messages {
+					ids[aws.ToString(m.MessageId)] = true
+				}
+				if moved.Store(int64(len(ids))); len(ids) >= n {
+					done()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+// drainAll drains url until it holds nothing, waiting for messages that a
+// broken response left hidden (45 s at most).
+func drainAll(s *localaws.Seeder, url string) []types.Message {
+	var all []types.Message
+	for deadline := time.Now().Add(45 * time.Second); ; time.Sleep(time.Second) {
+		more, err := s.Drain(context.Background(), url)
+		check(err)
+		all = append(all, more...)
+		if v, f, _ := s.Depth(context.Background(), url); v+f == 0 || time.Now().After(deadline) {
+			return all
+		}
+	}
+}
