@@ -105,11 +105,7 @@ func (o *checkOptions) validate() error {
 
 func runCheck(ctx context.Context, o *checkOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
-	if err != nil {
-		return err
-	}
-	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}

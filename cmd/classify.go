@@ -152,13 +152,9 @@ func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, err
 		return nil, strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From)), nil
 	}
 	if o.From != "" {
-		return nil, sqsapi.NameFromARN(o.Queue), nil
+		return nil, sqsapi.NameOf(o.Queue), nil
 	}
-	client, err := o.deps.SQS(ctx)
-	if err != nil {
-		return nil, "", err
-	}
-	q, err := sqsapi.Resolve(ctx, client, o.Queue, o.deps.Region(ctx))
+	_, q, err := o.deps.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return nil, "", err
 	}

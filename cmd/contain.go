@@ -142,11 +142,7 @@ func (o *containOptions) action() string {
 
 func runContain(ctx context.Context, o *containOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
-	if err != nil {
-		return err
-	}
-	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}

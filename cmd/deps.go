@@ -148,3 +148,17 @@ func (d *Deps) Event(step string, q *sqsapi.Queue) runbook.Event {
 	}
 	return ev
 }
+
+// resolveQueue loads the SQS client and resolves ref (a queue name, URL or
+// ARN) in the region in use.
+func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, err := sqsapi.Resolve(ctx, client, ref, d.Region(ctx))
+	if err != nil {
+		return nil, nil, err
+	}
+	return client, q, nil
+}

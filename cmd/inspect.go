@@ -89,11 +89,7 @@ func (o *inspectOptions) validate() error {
 
 func runInspect(ctx context.Context, o *inspectOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
-	if err != nil {
-		return err
-	}
-	q, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	client, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}

@@ -142,11 +142,7 @@ func (o *logsOptions) count() int {
 
 func runLogs(ctx context.Context, o *logsOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
-	if err != nil {
-		return err
-	}
-	q, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	client, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // verifyOptions are the flags of mfdlq verify.
@@ -92,11 +90,7 @@ func (o *verifyOptions) validate() error {
 
 func runVerify(ctx context.Context, o *verifyOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
-	if err != nil {
-		return err
-	}
-	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
+	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}

@@ -225,6 +225,17 @@ func atoi64(s string) int64 {
 	return n
 }
 
+// NameOf returns the queue name that a --queue value (name, URL or ARN)
+// names, without calling AWS; it returns the value itself when it is none of
+// those, for messages about it.
+func NameOf(s string) string {
+	r, err := parseRef(s)
+	if err != nil {
+		return s
+	}
+	return r.name
+}
+
 // NameFromARN returns the queue name at the end of an SQS ARN.
 func NameFromARN(arn string) string {
 	return arn[strings.LastIndex(arn, ":")+1:]
