@@ -127,7 +127,7 @@ func (m *Mover) classify(raw []types.Message) plan {
 				m.noted[id] = true
 				p.resume = append(p.resume, msg)
 			}
-		case m.stats.Halted != "":
+		case m.stats.Halted != "" || m.fatal != nil:
 			p.release = append(p.release, msg)
 		default:
 			candidates = append(candidates, msg)

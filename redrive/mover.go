@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"golang.org/x/time/rate"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -179,42 +180,59 @@ func (m *Mover) DestIDs() []string {
 	return append([]string(nil), m.destIDs...)
 }
 
-// work is one worker. Receives run under recvCtx, which is also cancelled
-// when the run is done; the rest of a batch only stops for Ctrl-C (ctx).
+// received is what one receive brought.
+type received struct {
+	msgs []types.Message
+	err  error
+	stop bool
+}
+
+// work is one worker. It receives the next batch while it moves the
+// current one (the receive hides those messages; it sends nothing, so it
+// does not add to what a crash can duplicate). Receives run under
+// recvCtx, which is also cancelled when the run is done; the rest of a
+// batch only stops for Ctrl-C (ctx).
 func (m *Mover) work(ctx, recvCtx context.Context) {
-	failures := 0
-	for {
+	next := make(chan received, 1)
+	fetch := func() {
 		n := m.claim(ctx)
-		if n == 0 {
+		if n == 0 || m.waitBacklog(recvCtx) != nil {
+			next <- received{stop: true}
 			return
 		}
-		if err := m.waitBacklog(ctx); err != nil {
+		msgs, err := m.receive(recvCtx, n)
+		next <- received{msgs: msgs, err: err}
+	}
+	go fetch()
+	failures := 0
+	for r := range next {
+		switch {
+		case r.stop:
 			return
-		}
-		msgs, err := m.receive(ctx, n)
-		if err != nil {
+		case r.err != nil && recvCtx.Err() != nil:
+			// Ctrl-C or the run is done: claim says which.
+		case r.err != nil:
 			// A receive that failed after its retries hides nothing for
 			// long: try again after a pause, unless SQS refused it (4xx)
 			// or it keeps failing.
-			if ctx.Err() != nil {
-				continue // Ctrl-C or the run is done: claim says which
+			if failures++; !Retryable(r.err) || failures >= maxReceiveFailures {
+				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, r.err))
+				return
 			}
-			if failures++; Retryable(err) && failures < maxReceiveFailures {
-				time.Sleep(time.Second)
-				continue
-			}
-			m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, err))
-			return
-		}
-		failures = 0
-		if len(msgs) == 0 {
+			time.Sleep(time.Second)
+		case len(r.msgs) == 0:
+			failures = 0
 			m.checkDrained(ctx)
+		default:
+			failures = 0
+			go fetch()
+			m.handle(ctx, r.msgs)
+			if m.o.Progress != nil {
+				m.o.Progress(m.Stats())
+			}
 			continue
 		}
-		m.handle(ctx, msgs)
-		if m.o.Progress != nil {
-			m.o.Progress(m.Stats())
-		}
+		go fetch()
 	}
 }
 

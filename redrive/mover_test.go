@@ -209,7 +209,8 @@ func TestRetryPolicy(t *testing.T) {
 	for _, tt := range []struct {
 		err  error
 		want bool
-	}{{serverErr, true}, {throttle, true}, {denied, false}, {context.Canceled, false}, {errors.New("read: connection reset by peer"), true}} {
+	}{{serverErr, true}, {throttle, true}, {denied, false}, {context.Canceled, false}, {errors.New("read: connection reset by peer"), true},
+		{&smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 200}}, Err: errors.New("read response body: use of closed network connection")}, true}} {
 		if got := Retryable(tt.err); got != tt.want {
 			t.Errorf("Retryable(%v) = %v", tt.err, got)
 		}

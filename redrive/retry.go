@@ -112,7 +112,9 @@ func Retryable(err error) bool {
 		return false
 	}
 	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode > 0 {
+	// A status below 400 with an error is a transport failure after the
+	// answer began (a body cut off): judged like a broken connection below.
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 {
 		code := re.Response.StatusCode
 		if code >= 500 || code == 429 {
 			return true
