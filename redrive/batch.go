@@ -30,7 +30,7 @@ type plan struct {
 	fresh   bool
 }
 
-func (m *Mover) receive(ctx context.Context, n int) ([]types.Message, error) {
+func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message, error) {
 	var out *sqs.ReceiveMessageOutput
 	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
 		var err error
@@ -38,7 +38,7 @@ func (m *Mover) receive(ctx context.Context, n int) ([]types.Message, error) {
 			QueueUrl:                    aws.String(m.o.Source.URL),
 			MaxNumberOfMessages:         int32(n),
 			VisibilityTimeout:           m.o.Visibility,
-			WaitTimeSeconds:             m.o.Wait,
+			WaitTimeSeconds:             wait,
 			MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
 			MessageAttributeNames:       []string{"All"},
 		}, NoSDKRetry)

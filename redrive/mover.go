@@ -97,9 +97,6 @@ type Mover struct {
 	fatal    error                      // stops every worker
 	backlog  backlogCache               // the destination's depth, read at most every 2 s
 	started  time.Time
-	// stopAll cancels the receives still long-polling once the run is
-	// done, so that the last worker does not wait out a poll for nothing.
-	stopAll context.CancelFunc
 }
 
 // NewMover checks o and returns its mover.
@@ -144,15 +141,12 @@ const maxReceiveFailures = 10
 func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	m.started = time.Now()
 	m.lastNew = m.started
-	wctx, stop := context.WithCancel(ctx)
-	defer stop()
-	m.stopAll = stop
 	var wg sync.WaitGroup
 	for range m.o.Workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.work(ctx, wctx)
+			m.work(ctx)
 		}()
 	}
 	wg.Wait()
@@ -182,26 +176,27 @@ func (m *Mover) DestIDs() []string {
 
 // received is what one receive brought.
 type received struct {
-	msgs []types.Message
-	err  error
-	stop bool
+	msgs  []types.Message
+	err   error
+	stop  bool
+	short bool // a short poll: an empty answer proves little
 }
 
 // work is one worker. It receives the next batch while it moves the
 // current one (the receive hides those messages; it sends nothing, so it
-// does not add to what a crash can duplicate). Receives run under
-// recvCtx, which is also cancelled when the run is done; the rest of a
-// batch only stops for Ctrl-C (ctx).
-func (m *Mover) work(ctx, recvCtx context.Context) {
+// does not add to what a crash can duplicate). A receive is never
+// cancelled but by Ctrl-C: one cancelled after SQS answered would leave its
+// messages hidden for the visibility timeout.
+func (m *Mover) work(ctx context.Context) {
 	next := make(chan received, 1)
 	fetch := func() {
-		n := m.claim(ctx)
-		if n == 0 || m.waitBacklog(recvCtx) != nil {
+		n, wait := m.claim(ctx)
+		if n == 0 || m.waitBacklog(ctx) != nil {
 			next <- received{stop: true}
 			return
 		}
-		msgs, err := m.receive(recvCtx, n)
-		next <- received{msgs: msgs, err: err}
+		msgs, err := m.receive(ctx, n, wait)
+		next <- received{msgs: msgs, err: err, short: wait == 0}
 	}
 	go fetch()
 	failures := 0
@@ -209,7 +204,7 @@ func (m *Mover) work(ctx, recvCtx context.Context) {
 		switch {
 		case r.stop:
 			return
-		case r.err != nil && recvCtx.Err() != nil:
+		case r.err != nil && ctx.Err() != nil:
 			// Ctrl-C or the run is done: claim says which.
 		case r.err != nil:
 			// A receive that failed after its retries hides nothing for
@@ -223,6 +218,9 @@ func (m *Mover) work(ctx, recvCtx context.Context) {
 		case len(r.msgs) == 0:
 			failures = 0
 			m.checkDrained(ctx)
+			if r.short {
+				time.Sleep(200 * time.Millisecond) // no busy loop while the last batch finishes
+			}
 		default:
 			failures = 0
 			go fetch()
@@ -236,19 +234,22 @@ func (m *Mover) work(ctx, recvCtx context.Context) {
 	}
 }
 
-// claim returns how many messages the next receive may ask for; 0 stops
-// the worker.
-func (m *Mover) claim(ctx context.Context) int {
+// claim returns how many messages the next receive may ask for (0 stops
+// the worker) and its long poll: none near the end of the backlog or once
+// the bound is spoken for, so the last receives do not wait out a poll.
+func (m *Mover) claim(ctx context.Context) (int, int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	left := m.o.Max - m.stats.Handled()
+	left := m.o.Max - m.stats.Handled() - m.reserved
+	allSeen := m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog
 	switch {
-	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "", left <= 0,
-		m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog && len(m.held) == 0:
-		m.stopAll()
-		return 0
+	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "",
+		m.o.Max-m.stats.Handled() <= 0, allSeen && len(m.held) == 0:
+		return 0, 0
+	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-len(m.seen) <= 2*batchSize*m.o.Workers:
+		return min(batchSize, max(left, 1)), 0
 	}
-	return min(batchSize, left)
+	return min(batchSize, left), m.o.Wait
 }
 
 func (m *Mover) fail(err error) {

@@ -101,9 +101,6 @@ func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
 	m.stats.Moved += len(sent)
 	m.stats.Failed += len(failed)
 	m.reserved -= reserved
-	if m.stats.Handled() >= m.o.Max && m.stopAll != nil {
-		m.stopAll()
-	}
 	if err != nil {
 		m.stats.LastError = err.Error()
 	}
