@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -51,9 +53,31 @@ func (o *redriveOptions) selector(ws *runbook.Workspace) (func(*sqsjson.Message)
 	return s.Compile()
 }
 
-// groupOf is filled in when the classify step's export lands.
-var groupOf = func(ws *runbook.Workspace, group string) (func(*sqsjson.Message) string, error) {
-	return nil, usageErrorf("--group %s: classification groups are not readable yet; use --filter", group)
+// groupOf reads the incident's classification.json (and logs.json, whose
+// signatures classify grouped by when it had them) and returns the group id
+// of a message, decided exactly as classify did.
+func groupOf(ws *runbook.Workspace, group string) (func(*sqsjson.Message) string, error) {
+	c, err := classify.Load(ws.Path(classify.File))
+	if err != nil {
+		return nil, usageErrorf("--group %s: no readable %s in %s: run mfdlq classify first (%v)", group, classify.File, ws.Dir, err)
+	}
+	if _, ok := c.Group(group); !ok {
+		ids := make([]string, 0, len(c.Groups))
+		for _, g := range c.Groups {
+			ids = append(ids, g.ID)
+		}
+		return nil, usageErrorf("--group %s: no such group in %s; groups: %s", group, classify.File, strings.Join(ids, ", "))
+	}
+	sigs, err := classify.ReadSignatures(ws.Path("logs.json"))
+	if err != nil {
+		sigs = nil // no logs step: classify grouped by the message attributes
+	}
+	return func(m *sqsjson.Message) string {
+		if g, ok := c.GroupOf(m, sigs); ok {
+			return g.ID
+		}
+		return ""
+	}, nil
 }
 
 // printJSONLine writes v as one compact JSON line (a streamed record).
