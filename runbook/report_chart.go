@@ -92,6 +92,11 @@ func histogramChart(cols []int, first, last time.Time) string {
 		total += n
 	}
 	span := last.Sub(first)
+	if span < time.Duration(len(rows))*time.Second {
+		// Rows narrower than a second would all print the same time: one
+		// row says it plainly (everything arrived at once).
+		return drawRows([]int{total}, first, span, span, total)
+	}
 	width := span / time.Duration(len(cols)) * time.Duration(per)
 	return drawRows(rows, first, width, span, total)
 }
