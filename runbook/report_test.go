@@ -167,3 +167,20 @@ func TestArrivalChart(t *testing.T) {
 		t.Errorf("single time: %s", one)
 	}
 }
+
+func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
+	at := time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
+	cols := make([]int, 48)
+	cols[47] = 340
+	got := histogramChart(cols, at, at.Add(200*time.Millisecond))
+	if rows := strings.Count(got, " UTC |"); rows != 1 {
+		t.Errorf("%d rows for a 200ms span; want 1:\n%s", rows, got)
+	}
+	if !strings.Contains(got, "340 message(s)") {
+		t.Errorf("total missing:\n%s", got)
+	}
+	spread := histogramChart(cols, at, at.Add(107*time.Minute))
+	if rows := strings.Count(spread, " UTC |"); rows < 2 {
+		t.Errorf("%d rows for 107 minutes; want several:\n%s", rows, spread)
+	}
+}
