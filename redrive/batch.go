@@ -21,13 +21,14 @@ const maxDeferrals = 3
 
 // plan is what one received batch turns into.
 type plan struct {
-	send    []sqsjson.Message // selected, never sent to this destination
-	resume  []sqsjson.Message // sent by an earlier run: delete only
-	release []sqsjson.Message // made visible again at once, untouched
-	park    []sqsjson.Message // seen again in this run: hidden for the rest of it
-	skipped []Entry
-	held    []string
-	fresh   bool
+	send      []sqsjson.Message // selected, never sent to this destination
+	resume    []sqsjson.Message // sent already: delete only
+	resumeNew int               // how many of resume are counted for the first time
+	release   []sqsjson.Message // made visible again at once, untouched
+	park      []sqsjson.Message // seen again in this run: hidden for the rest of it
+	skipped   []Entry
+	held      []string
+	fresh     bool
 }
 
 func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message, error) {
@@ -73,7 +74,7 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) bool {
 	ctx = context.WithoutCancel(ctx)
 	sent := m.sendAll(ctx, p.send)
 	if !m.o.Keep {
-		m.deleteAll(ctx, append(sent, p.resume...), len(p.resume))
+		m.deleteAll(ctx, append(sent, p.resume...), p.resumeNew)
 	} else {
 		m.release(sent)
 	}
@@ -90,7 +91,11 @@ func (m *Mover) classify(raw []types.Message) plan {
 		msg := sqsapi.FromSDK(r)
 		id := msg.MessageId
 		if m.held[id] {
-			continue // another worker holds it: its copy's visibility ran out
+			// Another worker holds it and its visibility ran out: this
+			// receive rotated the receipt handle, so its delete must use
+			// this one (SQS ignores a delete with an older handle).
+			m.latest[id] = msg.ReceiptHandle
+			continue
 		}
 		m.held[id] = true
 		p.held = append(p.held, id)
@@ -103,6 +108,15 @@ func (m *Mover) classify(raw []types.Message) plan {
 		}
 		prog := m.o.State.Of(id, m.o.Dest.URL)
 		switch {
+		case (prog.Op == OpSent || prog.Op == OpDeleted) && !m.o.Keep:
+			// Sent already (by this run or an earlier one) and still
+			// here: delete it with this receipt handle, every time it
+			// shows up — an earlier delete may have used a stale handle.
+			if !m.noted[id] {
+				m.noted[id] = true
+				p.resumeNew++
+			}
+			p.resume = append(p.resume, msg)
 		case m.noted[id] || beyond:
 			// Decided on already in this run (skipped, failed, returned,
 			// copied), or not part of the backlog: hide it for a while so
@@ -111,22 +125,15 @@ func (m *Mover) classify(raw []types.Message) plan {
 			m.parked[id] = msg
 			p.park = append(p.park, msg)
 		case m.o.State.IsReturned(id):
-			{
-				m.noted[id] = true
-				m.stats.Returned++
-				if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
-					m.stats.Halted = "circuit breaker: " + strconv.Itoa(m.stats.Returned) + " moved message(s) came back to the DLQ"
-				}
+			m.noted[id] = true
+			m.stats.Returned++
+			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
+				m.stats.Halted = "circuit breaker: " + strconv.Itoa(m.stats.Returned) + " moved message(s) came back to the DLQ"
 			}
 			p.release = append(p.release, msg)
-		case prog.Op == OpSent || prog.Op == OpDeleted:
-			if m.o.Keep {
-				m.noted[id] = true
-				p.release = append(p.release, msg)
-			} else {
-				m.noted[id] = true
-				p.resume = append(p.resume, msg)
-			}
+		case prog.Op == OpSent || prog.Op == OpDeleted: // --keep: copied already
+			m.noted[id] = true
+			p.release = append(p.release, msg)
 		case m.stats.Halted != "" || m.fatal != nil:
 			p.release = append(p.release, msg)
 		default:
@@ -181,6 +188,7 @@ func (m *Mover) unhold(ids []string) {
 	defer m.mu.Unlock()
 	for _, id := range ids {
 		delete(m.held, id)
+		delete(m.latest, id)
 	}
 }
 
@@ -199,15 +207,16 @@ func (m *Mover) release(msgs []sqsjson.Message) { m.hide(msgs, 0) }
 // hide sets the visibility timeout of msgs (0: visible again at once).
 func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
 	ids := make([]string, len(msgs))
+	handles := make([]string, len(msgs))
 	for i := range msgs {
-		ids[i] = msgs[i].MessageId
+		ids[i], handles[i] = msgs[i].MessageId, m.handleOf(&msgs[i])
 	}
 	m.unhold(ids)
 	for start := 0; start < len(msgs); start += batchSize {
-		chunk := msgs[start:min(start+batchSize, len(msgs))]
+		chunk := handles[start:min(start+batchSize, len(msgs))]
 		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
-		for i, msg := range chunk {
-			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(msg.ReceiptHandle), VisibilityTimeout: seconds}
+		for i, h := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(h), VisibilityTimeout: seconds}
 		}
 		_ = m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
 			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)

@@ -23,6 +23,10 @@ type fakeSQS struct {
 	// sendFault returns a per-entry failure for a body, or nil.
 	sendFault func(body string) *types.BatchResultErrorEntry
 	sends     int
+	// staleDeletes answers success to this many delete entries without
+	// deleting, as SQS does for a receipt handle that is no longer the
+	// latest.
+	staleDeletes int
 }
 
 type fakeMsg struct {
@@ -101,6 +105,11 @@ func (f *fakeSQS) DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageB
 	defer f.mu.Unlock()
 	out := &sqs.DeleteMessageBatchOutput{}
 	for _, e := range in.Entries {
+		if f.staleDeletes > 0 {
+			f.staleDeletes--
+			out.Successful = append(out.Successful, types.DeleteMessageBatchResultEntry{Id: e.Id})
+			continue
+		}
 		q := f.queues[*in.QueueUrl]
 		found := false
 		for i, m := range q {

@@ -86,6 +86,7 @@ type Mover struct {
 	mu       sync.Mutex
 	stats    Stats
 	reserved int                        // messages promised to a batch in progress
+	latest   map[string]string          // newer receipt handles of messages a worker holds
 	seen     map[string]bool            // DLQ MessageIds looked at in this run
 	held     map[string]bool            // DLQ MessageIds a worker holds right now
 	noted    map[string]bool            // skipped/returned/failed already counted
@@ -123,7 +124,7 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 		// first second, so N messages take N/rate seconds.
 		lim.AllowN(time.Now(), lim.Burst())
 	}
-	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}, parked: map[string]sqsjson.Message{}}, nil
+	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}, parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
 }
 
 const batchSize = 10

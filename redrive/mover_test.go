@@ -139,6 +139,28 @@ func TestResumeDeletesWithoutResending(t *testing.T) {
 	}
 }
 
+// A delete SQS accepted without deleting (a receipt handle that was no
+// longer the latest) leaves the message in the DLQ; the next run deletes it
+// and never sends it again.
+func TestStaleDeleteIsRedoneNotResent(t *testing.T) {
+	s := newSetup(t, 10)
+	s.fake.staleDeletes = 3
+	if st := s.run(t, func(o *Options) { o.Visibility = 1 }); st.Moved != 10 {
+		t.Fatalf("first run %+v", st)
+	}
+	time.Sleep(1100 * time.Millisecond)
+	st := s.run(t, func(o *Options) { o.Visibility = 1; o.Backlog = 3; o.Max = 3 })
+	if st.Moved != 0 || st.Resumed != 3 {
+		t.Fatalf("second run %+v", st)
+	}
+	if got := len(s.fake.bodies(destURL)); got != 10 {
+		t.Fatalf("destination got %d, want 10: nothing resent", got)
+	}
+	if n := len(s.fake.bodies(dlqURL)); n != 0 {
+		t.Fatalf("DLQ still holds %d", n)
+	}
+}
+
 func TestSelectionSkipsAndReleases(t *testing.T) {
 	s := newSetup(t, 20)
 	sel, err := Selection{Filter: ".Body.total >= 15"}.Compile()

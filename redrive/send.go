@@ -94,6 +94,7 @@ func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
 	for _, e := range sent {
 		m.o.State.Apply(e)
 		m.destIDs = append(m.destIDs, e.DestMessageID)
+		m.noted[e.DLQMessageID] = true // counted as moved: never again as resumed
 	}
 	for _, e := range failed {
 		m.noted[e.DLQMessageID] = true
@@ -197,7 +198,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			var entries []types.DeleteMessageBatchRequestEntry
 			for i := range chunk {
 				if id := strconv.Itoa(i); out.pending[id] {
-					entries = append(entries, types.DeleteMessageBatchRequestEntry{Id: aws.String(id), ReceiptHandle: aws.String(chunk[i].ReceiptHandle)})
+					entries = append(entries, types.DeleteMessageBatchRequestEntry{Id: aws.String(id), ReceiptHandle: aws.String(m.handleOf(&chunk[i]))})
 				}
 			}
 			res, err := m.c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
@@ -268,4 +269,14 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// handleOf is the latest receipt handle known for msg.
+func (m *Mover) handleOf(msg *sqsjson.Message) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h, ok := m.latest[msg.MessageId]; ok {
+		return h
+	}
+	return msg.ReceiptHandle
 }
