@@ -255,7 +255,8 @@ func (inc *Incident) Warnings() []string {
 	}
 	var out []string
 	for _, f := range inc.Check.Findings {
-		if f.Status == "pass" {
+		if f.Status == "pass" || f.Status == "skip" {
+			// A skip is a finding check could not judge: it warned of nothing.
 			continue
 		}
 		text := firstNonEmpty(f.Title, f.Message, f.ID)

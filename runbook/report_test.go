@@ -184,3 +184,16 @@ func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
 		t.Errorf("%d rows for 107 minutes; want several:\n%s", rows, spread)
 	}
 }
+
+func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
+	inc := &Incident{Check: &CheckArtifact{Findings: []CheckFinding{
+		{ID: "dlq-alarm", Status: "fail", Message: "no CloudWatch alarm on the DLQ", Fix: "mfdlq check --create-alarm --topic ARN"},
+		{ID: "lambda-timeout", Status: "skip", Message: "no mapping reads the source"},
+		{ID: "retention", Status: "pass", Message: "DLQ keeps messages longer than the source"},
+		{ID: "max-receive", Status: "warn", Message: "worst case 18 attempts per dependency"},
+	}}}
+	got := inc.Warnings()
+	if len(got) != 2 || !strings.Contains(got[0], "no CloudWatch alarm") || !strings.Contains(got[1], "(warn)") {
+		t.Errorf("Warnings = %q; want the fail and the warn only", got)
+	}
+}
