@@ -36,7 +36,7 @@ func newRunbookCmd(d *Deps, runF func(*runbookOptions) error) *cobra.Command {
 		Use:   "runbook --queue DLQ [--log-group G] [--rate R] [--fixed TEXT] [--yes]",
 		Short: "All seven steps, guided",
 		Long: `Walk the runbook with the operator: contain → inspect → classify → logs →
-(the fix) → redrive → verify → record. After each step it prints the verdict
+(the fix) → redrive → verify → check → record. After each step it prints the verdict
 and the recommended next step. On a terminal it asks before each step (run,
 skip or quit) and the steps that change something ask again with their plan.
 
@@ -102,6 +102,9 @@ func (o *runbookOptions) validate() error {
 // runbookStop is why the runbook stopped early, and what to do about it.
 type runbookStop struct {
 	why, todo string
+	// byOperator is a stop the operator chose (quit): nothing more runs,
+	// not even the read-only check, only the report.
+	byOperator bool
 }
 
 func runRunbook(ctx context.Context, o *runbookOptions) error {
@@ -126,7 +129,11 @@ func runRunbook(ctx context.Context, o *runbookOptions) error {
 		d.infof("\nrunbook complete: the report follows")
 	}
 	// The report is written whatever happened: an incident that stopped
-	// half-way needs its record most. Its path is the last line.
+	// half-way needs its record most. Its path is the last line. The
+	// safeguards are looked at first, so it says what would have warned.
+	if ctx.Err() == nil && (stop == nil || !stop.byOperator) {
+		_ = o.step(ctx, "check", "-", o.runCheckStep)
+	}
 	recErr := o.step(ctx, "record", "7/7", o.runRecordStep)
 	switch {
 	case stepErr != nil:
@@ -159,7 +166,7 @@ func (o *runbookOptions) walk(ctx context.Context) (*runbookStop, error) {
 			o.deps.infof("skipped %s", st.name)
 			continue
 		case "quit":
-			return &runbookStop{why: "you stopped it before " + st.name, todo: "run mfdlq runbook again (or the steps one by one) when ready"}, nil
+			return &runbookStop{why: "you stopped it before " + st.name, todo: "run mfdlq runbook again (or the steps one by one) when ready", byOperator: true}, nil
 		}
 		var stop *runbookStop
 		err := o.step(ctx, st.name, st.num, func(ctx context.Context, sd *Deps) error {

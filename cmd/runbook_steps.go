@@ -169,6 +169,19 @@ func (o *runbookOptions) runVerifyStep(ctx context.Context, sd *Deps) (*runbookS
 	return nil, err
 }
 
+// runCheckStep looks at the safeguards (read-only: it creates no alarm) so
+// the report can say what would have warned earlier. A failed safeguard is
+// a finding for the report, not a reason to stop; nor is a check that could
+// not run, such as one denied CloudWatch.
+func (o *runbookOptions) runCheckStep(ctx context.Context, sd *Deps) error {
+	sd.Args = []string{"check", "--queue", o.q.Name}
+	err := runCheck(ctx, &checkOptions{deps: sd, Queue: o.q.Name, SDKAttempts: 3, WorkflowAttempts: 1})
+	if err != nil && !isRefusal(err) {
+		o.deps.warnf("check could not run (%v): the report's warnings come from --warning only", err)
+	}
+	return nil
+}
+
 func (o *runbookOptions) runRecordStep(ctx context.Context, sd *Deps) error {
 	sd.Args = []string{"record", "--queue", o.q.Name}
 	return runRecord(ctx, &recordOptions{deps: sd, Queue: o.q.Name, Cause: o.Cause, Warning: o.Warning})
