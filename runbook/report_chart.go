@@ -25,10 +25,10 @@ func (inc *Incident) groupChart(g ClassificationGroup) string {
 	if c := inc.Classification; len(g.Arrivals) > 0 && c.FirstSent != nil && c.LastSent != nil {
 		return histogramChart(g.Arrivals, *c.FirstSent, *c.LastSent)
 	}
-	if g.FirstSent == nil || g.LastSent == nil {
+	if g.FirstSent.IsZero() || g.LastSent.IsZero() {
 		return arrivalChart(nil)
 	}
-	return arrivalChart(inc.sentTimes(*g.FirstSent, *g.LastSent))
+	return arrivalChart(inc.sentTimes(g.FirstSent, g.LastSent))
 }
 
 // sentTimes returns the samples' SentTimestamps, within [from, to] unless

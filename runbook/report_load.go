@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/logsearch"
 	"io/fs"
 	"os"
 	"time"
@@ -76,62 +78,18 @@ type ContainArtifact struct {
 	Change   map[string]any   `json:"change"`
 }
 
-// ClassificationArtifact is classification.json (issue 3's JSON contract).
-type ClassificationArtifact struct {
-	Verdict    string                `json:"verdict"`
-	Messages   int                   `json:"messages"`
-	Confidence float64               `json:"confidence"`
-	Groups     []ClassificationGroup `json:"groups"`
-	FirstSent  *time.Time            `json:"first_sent"`
-	LastSent   *time.Time            `json:"last_sent"`
-	Evidence   []string              `json:"evidence"`
-	Expect     []string              `json:"expect"`
-}
-
-// ClassificationGroup is one group of classification.json. Arrivals counts
-// the group's messages per equal slice of the whole DLQ's window
-// (FirstSent..LastSent of the artifact), so groups chart side by side.
-type ClassificationGroup struct {
-	ID            string         `json:"id"`
-	Verdict       string         `json:"verdict"`
-	Confidence    float64        `json:"confidence"`
-	Count         int            `json:"count"`
-	FirstSent     *time.Time     `json:"first_sent"`
-	LastSent      *time.Time     `json:"last_sent"`
-	Pattern       string         `json:"pattern"`
-	Fingerprint   string         `json:"fingerprint"`
-	Signature     string         `json:"signature"`
-	Error         string         `json:"error"`
-	ReceiveCounts map[string]int `json:"receive_counts"`
-	Arrivals      []int          `json:"arrivals"`
-	ExampleIDs    []string       `json:"example_message_ids"`
-	Evidence      []string       `json:"evidence"`
-	Action        string         `json:"action"`
-}
-
-// LogsArtifact is logs.json (issue 6): every message searched, and where
-// its story was found.
-type LogsArtifact struct {
-	Method   string        `json:"method"`
-	Groups   []string      `json:"groups"`
-	LogFile  string        `json:"log_file"`
-	Searched int           `json:"searched"`
-	Found    int           `json:"found"`
-	Messages []LogsMessage `json:"messages"`
-}
-
-// LogsMessage is one message's log excerpt.
-type LogsMessage struct {
-	MessageID string   `json:"message_id"`
-	Found     bool     `json:"found"`
-	LogGroup  string   `json:"log_group"`
-	LogStream string   `json:"log_stream"`
-	Timestamp string   `json:"timestamp"`
-	Lines     []string `json:"lines"`
-	Exception string   `json:"exception"`
-	Signature string   `json:"signature"`
-	Matches   int      `json:"matches"`
-}
+// The report reads each artifact with the type of the step that writes it,
+// so a change of contract breaks the build, not the report.
+type (
+	// ClassificationArtifact is classification.json.
+	ClassificationArtifact = classify.Classification
+	// ClassificationGroup is one group of classification.json.
+	ClassificationGroup = classify.Group
+	// LogsArtifact is logs.json.
+	LogsArtifact = logsearch.Report
+	// LogsMessage is one message's entry of logs.json.
+	LogsMessage = logsearch.Record
+)
 
 // JournalLine is the part of a redrive journal entry the report summarises.
 type JournalLine struct {

@@ -21,7 +21,7 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 	if l.LogFile != "" {
 		where = l.LogFile
 	}
-	fmt.Fprintf(b, "\nSearched %d message(s) in %s (%s): found %d.\n", l.Searched, orDash(where), orDash(l.Method), l.Found)
+	fmt.Fprintf(b, "\nSearched %d message(s) in %s (%s): found %d.\n", l.Searched, orDash(where), orDash(string(l.Method)), l.Found)
 	msgs := append([]LogsMessage(nil), l.Messages...)
 	sort.SliceStable(msgs, func(i, j int) bool { return msgs[i].MessageID < msgs[j].MessageID })
 	var notFound []string

@@ -208,8 +208,8 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		if g.Signature != "" {
 			fmt.Fprintf(b, "- error signature: `%s`\n", g.Signature)
 		}
-		if g.FirstSent != nil && g.LastSent != nil {
-			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", g.FirstSent.UTC().Format(time.RFC3339), g.LastSent.UTC().Format(time.RFC3339), g.LastSent.Sub(*g.FirstSent).Round(time.Second))
+		if !g.FirstSent.IsZero() && !g.LastSent.IsZero() {
+			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", g.FirstSent.UTC().Format(time.RFC3339), g.LastSent.UTC().Format(time.RFC3339), g.LastSent.Sub(g.FirstSent).Round(time.Second))
 		}
 		if len(g.ReceiveCounts) > 0 {
 			fmt.Fprintf(b, "- receive counts: %s\n", countsList(g.ReceiveCounts))
