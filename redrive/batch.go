@@ -28,7 +28,6 @@ type plan struct {
 	park      []sqsjson.Message // seen again in this run: hidden for the rest of it
 	skipped   []Entry
 	held      []string
-	fresh     bool
 }
 
 func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message, error) {
@@ -51,11 +50,12 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message
 	return out.Messages, nil
 }
 
-// handle moves one received batch; it tells whether the batch held a
-// message this run had not seen before.
-func (m *Mover) handle(ctx context.Context, raw []types.Message) bool {
+// handle moves one received batch up to its sends and returns its deletes
+// (nil when there are none), which the worker's deleter runs while the
+// next batch is sent. The sends' 'sent' entries are synced before handle
+// returns, so the deletes may run at any time after.
+func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	p := m.classify(raw)
-	defer m.unhold(p.held)
 	if len(p.skipped) > 0 {
 		if err := m.o.Journal.Write(p.skipped...); err != nil {
 			m.fail(err)
@@ -67,18 +67,22 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) bool {
 		if err := m.limiter.WaitN(ctx, len(p.send)); err != nil {
 			m.unreserve(len(p.send))
 			m.release(p.send)
-			return p.fresh
+			m.unhold(p.held)
+			return nil
 		}
 	}
 	// From here on the batch finishes even after Ctrl-C.
 	ctx = context.WithoutCancel(ctx)
 	sent := m.sendAll(ctx, p.send)
-	if !m.o.Keep {
-		m.deleteAll(ctx, append(sent, p.resume...), p.resumeNew)
-	} else {
+	if m.o.Keep {
 		m.release(sent)
+		m.unhold(p.held)
+		return nil
 	}
-	return p.fresh
+	return func() {
+		m.deleteAll(ctx, append(sent, p.resume...), p.resumeNew)
+		m.unhold(p.held)
+	}
 }
 
 // classify sorts a received batch under the lock: it marks what is held,
@@ -103,7 +107,6 @@ func (m *Mover) classify(raw []types.Message) plan {
 		beyond := isNew && m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog
 		if isNew && !beyond {
 			m.seen[id] = true
-			p.fresh = true
 			m.lastNew = time.Now()
 		}
 		prog := m.o.State.Of(id, m.o.Dest.URL)
@@ -189,6 +192,10 @@ func (m *Mover) unhold(ids []string) {
 	for _, id := range ids {
 		delete(m.held, id)
 		delete(m.latest, id)
+	}
+	if m.changed != nil {
+		close(m.changed)
+		m.changed = nil
 	}
 }
 

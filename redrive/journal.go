@@ -78,11 +78,17 @@ func decodeJournal(r io.Reader) ([]Entry, error) {
 
 // JournalWriter appends entries to a journal file. Sync must be called (and
 // succeed) after a batch of 'sent' entries and before the matching delete:
-// that order is what makes a crash at any moment lose nothing.
+// that order is what makes a crash at any moment lose nothing. Workers
+// share one writer: concurrent Syncs are committed as a group, one fsync
+// covering every write made before it started.
 type JournalWriter struct {
-	mu  sync.Mutex
-	f   *os.File
-	buf []byte
+	mu      sync.Mutex
+	f       *os.File
+	buf     []byte
+	written uint64 // writes so far
+
+	syncMu sync.Mutex // one fsync at a time
+	synced uint64     // writes known to be on stable storage
 }
 
 // NewJournalWriter appends to f, which must be opened O_APPEND.
@@ -104,14 +110,30 @@ func (w *JournalWriter) Write(entries ...Entry) error {
 	if _, err := w.f.Write(w.buf); err != nil {
 		return fmt.Errorf("write journal: %w", err)
 	}
+	w.written++
 	return nil
 }
 
-// Sync flushes the journal to stable storage.
+// Sync returns once every write made before the call is on stable storage.
+// A caller that finds an fsync in progress waits for it, and then either
+// its writes are covered (that fsync began after them) or it runs the next
+// fsync, for itself and every other write made by then.
 func (w *JournalWriter) Sync() error {
+	w.mu.Lock()
+	mine := w.written
+	w.mu.Unlock()
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	if w.synced >= mine {
+		return nil
+	}
+	w.mu.Lock()
+	upTo := w.written
+	w.mu.Unlock()
 	if err := w.f.Sync(); err != nil {
 		return fmt.Errorf("sync journal: %w", err)
 	}
+	w.synced = upTo
 	return nil
 }
 

@@ -57,7 +57,8 @@ type Options struct {
 	Journal *JournalWriter
 	State   *State
 	Retry   *Retry
-	// Progress is called after every batch with the figures so far.
+	// Progress is called after every batch with the figures so far, from
+	// any worker.
 	Progress func(Stats)
 }
 
@@ -95,6 +96,9 @@ type Mover struct {
 	lastNew  time.Time                  // when a message unseen in this run last came
 	parked   map[string]sqsjson.Message // seen again in this run and hidden by it, with the latest receipt handle
 	drained  bool                       // the DLQ has nothing more for this run
+	changed  chan struct{}              // closed when messages are let go of (see changes)
+	deletes  int                        // delete calls started so far
+	deleting int                        // held messages in a delete call under way
 	fatal    error                      // stops every worker
 	backlog  backlogCache               // the destination's depth, read at most every 2 s
 	started  time.Time
@@ -183,12 +187,32 @@ type received struct {
 	short bool // a short poll: an empty answer proves little
 }
 
-// work is one worker. It receives the next batch while it moves the
-// current one (the receive hides those messages; it sends nothing, so it
-// does not add to what a crash can duplicate). A receive is never
-// cancelled but by Ctrl-C: one cancelled after SQS answered would leave its
-// messages hidden for the visibility timeout.
+// work is one worker, a pipeline of three stages: it receives the next
+// batch while it sends the current one, and deletes the previous one while
+// it sends the current one (its deleter). Only the send stage can
+// duplicate after a crash (a batch sent, its 'sent' entries not yet
+// synced), and each worker has at most one send in flight, so a SIGKILL
+// duplicates at most 10 × Workers messages. The receive hides messages and
+// the delete removes only messages whose 'sent' entry is synced: neither
+// adds to that bound. A receive is never cancelled but by Ctrl-C: one
+// cancelled after SQS answered would leave its messages hidden for the
+// visibility timeout.
 func (m *Mover) work(ctx context.Context) {
+	deletes := make(chan func())
+	deleterDone := make(chan struct{})
+	go func() {
+		defer close(deleterDone)
+		for del := range deletes {
+			if del != nil {
+				del()
+			}
+			if m.o.Progress != nil {
+				m.o.Progress(m.Stats())
+			}
+		}
+	}()
+	// The worker returns once its last deletes are done.
+	defer func() { close(deletes); <-deleterDone }()
 	next := make(chan received, 1)
 	fetch := func() {
 		n, wait := m.claim(ctx)
@@ -215,25 +239,30 @@ func (m *Mover) work(ctx context.Context) {
 				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, r.err))
 				return
 			}
-			time.Sleep(time.Second)
+			time.Sleep(receivePause)
 		case len(r.msgs) == 0:
 			failures = 0
-			m.checkDrained(ctx)
-			if r.short {
-				time.Sleep(200 * time.Millisecond) // no busy loop while the last batch finishes
+			changed := m.changes()
+			if !m.checkDrained(ctx) && r.short {
+				// No busy loop while the last batches finish: poll again
+				// when one of them is done, or after a while.
+				select {
+				case <-changed:
+				case <-time.After(200 * time.Millisecond):
+				}
 			}
 		default:
 			failures = 0
 			go fetch()
-			m.handle(ctx, r.msgs)
-			if m.o.Progress != nil {
-				m.o.Progress(m.Stats())
-			}
+			deletes <- m.handle(ctx, r.msgs)
 			continue
 		}
 		go fetch()
 	}
 }
+
+// receivePause is the wait after a receive that failed after its retries.
+const receivePause = time.Second
 
 // claim returns how many messages the next receive may ask for (0 stops
 // the worker) and its long poll: none near the end of the backlog or once
@@ -264,16 +293,36 @@ func (m *Mover) fail(err error) {
 // checkDrained decides, after an empty receive, whether the DLQ has
 // nothing more for this run: every message left in it is one a worker
 // holds or one this run decided on and hid, or nothing new came for longer
-// than a message hidden by a crashed run takes to reappear.
-func (m *Mover) checkDrained(ctx context.Context) {
+// than a message hidden by a crashed run takes to reappear. The count of
+// ours leaves out messages whose delete is under way (SQS may already have
+// removed them), and it is not trusted when a delete started while the
+// depth was read: a message counted as ours that SQS no longer counts
+// would hide one left in the DLQ.
+func (m *Mover) checkDrained(ctx context.Context) bool {
+	m.mu.Lock()
+	epoch := m.deletes
+	ours := int64(len(m.held) - m.deleting + len(m.parked))
+	m.mu.Unlock()
 	d, err := m.depth(ctx, m.o.Source.URL)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ours := int64(len(m.held) + len(m.parked))
+	stable := err == nil && m.deletes == epoch
 	quiet := time.Since(m.lastNew) > time.Duration(m.o.Visibility+2*m.o.Wait)*time.Second+5*time.Second
-	if quiet || (err == nil && d.Total() <= ours) {
+	if quiet || (stable && d.Total() <= ours) {
 		m.drained = true
 	}
+	return m.drained
+}
+
+// changes returns a channel closed the next time a worker lets go of
+// messages (a batch done, released or parked).
+func (m *Mover) changes() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.changed == nil {
+		m.changed = make(chan struct{})
+	}
+	return m.changed
 }
 
 // unpark makes the messages this run hid visible again: a message the

@@ -194,6 +194,10 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		for i := range chunk {
 			out.pending[strconv.Itoa(i)] = true
 		}
+		m.mu.Lock()
+		m.deletes++
+		m.deleting += len(chunk)
+		m.mu.Unlock()
 		err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
 			var entries []types.DeleteMessageBatchRequestEntry
 			for i := range chunk {
@@ -213,11 +217,21 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		})
 		now := time.Now().UTC()
 		var entries []Entry
+		ids := make([]string, len(chunk))
 		for i, msg := range chunk {
+			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
 				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
 			}
 		}
+		// Let go of the chunk at once: SQS may have removed even a message
+		// whose delete reported a failure, so the drain check must not
+		// count them as ours; one still there is received again and
+		// deleted then (it was sent).
+		m.mu.Lock()
+		m.deleting -= len(chunk)
+		m.mu.Unlock()
+		m.unhold(ids)
 		if werr := m.o.Journal.Write(entries...); werr != nil {
 			m.fail(werr)
 		}
