@@ -39,7 +39,7 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message
 			MaxNumberOfMessages:         int32(n),
 			VisibilityTimeout:           m.o.Visibility,
 			WaitTimeSeconds:             wait,
-			MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
+			MessageSystemAttributeNames: m.systemAttributes(),
 			MessageAttributeNames:       []string{"All"},
 		}, NoSDKRetry)
 		return err
@@ -48,6 +48,19 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message
 		return nil, err
 	}
 	return out.Messages, nil
+}
+
+// systemAttributes is what a receive asks SQS for: every attribute when a
+// selection may look at them, else only what the send needs (a FIFO
+// message's group), which saves SQS and us work on every message.
+func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
+	switch {
+	case m.o.Select != nil:
+		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
+	case m.o.Dest.FIFO:
+		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
+	}
+	return nil
 }
 
 // handle moves one received batch up to its sends and returns its deletes

@@ -72,9 +72,22 @@ func (f *fakeSQS) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInpu
 		f.next++
 		m.receipt = "rh-" + strconv.Itoa(f.next)
 		m.hiddenUntil = now.Add(time.Duration(in.VisibilityTimeout) * time.Second)
-		out.Messages = append(out.Messages, types.Message{MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt), MessageAttributes: m.attrs, Attributes: m.sys})
+		out.Messages = append(out.Messages, types.Message{MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt), MessageAttributes: m.attrs, Attributes: sysAsked(m.sys, in.MessageSystemAttributeNames)})
 	}
 	return out, nil
+}
+
+// sysAsked keeps the system attributes a receive asked for, as SQS does.
+func sysAsked(sys map[string]string, names []types.MessageSystemAttributeName) map[string]string {
+	out := map[string]string{}
+	for _, n := range names {
+		for k, v := range sys {
+			if n == types.MessageSystemAttributeNameAll || string(n) == k {
+				out[k] = v
+			}
+		}
+	}
+	return out
 }
 
 func (f *fakeSQS) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, _ ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {

@@ -263,3 +263,29 @@ func TestRetryPolicy(t *testing.T) {
 		t.Fatalf("%d retries in %d calls: over budget", retries, c)
 	}
 }
+
+func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
+	all, err := Selection{Filter: ".Attributes.ApproximateReceiveCount == \"1\""}.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	none, err := Selection{}.Compile()
+	if err != nil || none != nil {
+		t.Fatalf("an empty selection compiles to a predicate (%v); want nil: move all", err)
+	}
+	for _, c := range []struct {
+		name string
+		fifo bool
+		sel  func(*sqsjson.Message) (bool, error)
+		want []types.MessageSystemAttributeName
+	}{
+		{"standard, no selection", false, nil, nil},
+		{"FIFO, no selection", true, nil, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}},
+		{"selection", false, all, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}},
+	} {
+		m := &Mover{o: Options{Dest: &sqsapi.Queue{FIFO: c.fifo}, Select: c.sel}}
+		if diff := cmp.Diff(c.want, m.systemAttributes()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+}

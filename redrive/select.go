@@ -30,8 +30,13 @@ func (s Selection) Empty() bool {
 }
 
 // Compile turns the selection into a predicate; a jq syntax error is
-// returned here, before any queue is touched.
+// returned here, before any queue is touched. An empty selection compiles
+// to nil (Options.Select: move all), so the mover need not ask SQS for
+// the attributes a selection would read.
 func (s Selection) Compile() (func(*sqsjson.Message) (bool, error), error) {
+	if s.Empty() {
+		return nil, nil
+	}
 	var code *gojq.Code
 	if s.Filter != "" {
 		q, err := gojq.Parse(s.Filter)
