@@ -5,12 +5,9 @@
 package redrive
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"github.com/mfdlq/mfdlq/runbook"
 	"os"
 	"sync"
 	"time"
@@ -44,36 +41,7 @@ type Entry struct {
 // ignored: the operation it described is then redone, which at-least-once
 // allows.
 func ReadJournal(path string) ([]Entry, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return []Entry{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return decodeJournal(f)
-}
-
-func decodeJournal(r io.Reader) ([]Entry, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	entries := []Entry{}
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var e Entry
-		if err := json.Unmarshal(line, &e); err != nil {
-			continue
-		}
-		entries = append(entries, e)
-	}
-	if err := sc.Err(); err != nil {
-		return entries, fmt.Errorf("read journal: %w", err)
-	}
-	return entries, nil
+	return runbook.ReadJSONLines[Entry](path, nil)
 }
 
 // JournalWriter appends entries to a journal file. Sync must be called (and

@@ -1,9 +1,7 @@
 package runbook
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/mfdlq/mfdlq/classify"
@@ -168,21 +166,8 @@ func loadJSON[T any](ws *Workspace, name string, inc *Incident) *T {
 // loadJournal reads the journal leniently: a torn line is skipped, as the
 // redrive itself does.
 func loadJournal(path string) []JournalLine {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	var out []JournalLine
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		var e JournalLine
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Op != "" {
-			out = append(out, e)
-		}
-	}
-	return out
+	lines, _ := ReadJSONLines(path, func(l JournalLine) bool { return l.Op != "" })
+	return lines
 }
 
 // Latest returns the most recent event of step.

@@ -8,7 +8,6 @@ package runbook
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,29 +116,7 @@ func (w *Workspace) Append(ev Event) error {
 // Events returns every event in the order they were appended. A torn last
 // line (a crash mid-write on a filesystem without atomic appends) is skipped.
 func (w *Workspace) Events() ([]Event, error) {
-	f, err := os.Open(w.Path(EventsFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return []Event{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	events := []Event{}
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var ev Event
-		if err := json.Unmarshal(line, &ev); err != nil {
-			continue
-		}
-		events = append(events, ev)
-	}
-	return events, sc.Err()
+	return ReadJSONLines[Event](w.Path(EventsFile), nil)
 }
 
 // Latest returns the most recent event of a step; ok is false when the step
