@@ -47,14 +47,9 @@ func TestInspectFlags(t *testing.T) {
 			d, _, _ := testDeps(t, false)
 			var got *inspectOptions
 			c := newInspectCmd(d, func(o *inspectOptions) error { got = o; return nil })
-			c.SetArgs(tc.args)
-			c.SetOut(&bytes.Buffer{})
-			c.SetErr(&bytes.Buffer{})
-			err := c.Execute()
+			err := parseWith(c, tc.args)
 			if tc.wantErr != "" {
-				if err == nil || err.Error() != tc.wantErr || exitCode(err, false) != ExitUsage {
-					t.Fatalf("err = %v (exit %d); want %q (exit 2)", err, exitCode(err, false), tc.wantErr)
-				}
+				checkUsageErr(t, err, tc.wantErr)
 				return
 			}
 			if err != nil {

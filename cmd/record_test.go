@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,14 +58,9 @@ func TestRecordFlags(t *testing.T) {
 			d.Global.Incident = tc.incident
 			var got *recordOptions
 			c := newRecordCmd(d, func(o *recordOptions) error { got = o; return nil })
-			c.SetArgs(tc.args)
-			c.SetOut(&bytes.Buffer{})
-			c.SetErr(&bytes.Buffer{})
-			err := c.Execute()
+			err := parseWith(c, tc.args)
 			if tc.wantErr != "" {
-				if err == nil || err.Error() != tc.wantErr || exitCode(err, false) != ExitUsage {
-					t.Fatalf("err = %v; want %q (exit 2)", err, tc.wantErr)
-				}
+				checkUsageErr(t, err, tc.wantErr)
 				return
 			}
 			if err != nil {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -33,14 +32,9 @@ func TestRunbookFlags(t *testing.T) {
 			d, _, _ := testDeps(t, false)
 			var got *runbookOptions
 			c := newRunbookCmd(d, func(o *runbookOptions) error { got = o; return nil })
-			c.SetArgs(tc.args)
-			c.SetOut(&bytes.Buffer{})
-			c.SetErr(&bytes.Buffer{})
-			err := c.Execute()
+			err := parseWith(c, tc.args)
 			if tc.wantErr != "" {
-				if err == nil || err.Error() != tc.wantErr || exitCode(err, false) != ExitUsage {
-					t.Fatalf("err = %v; want %q (exit 2)", err, tc.wantErr)
-				}
+				checkUsageErr(t, err, tc.wantErr)
 				return
 			}
 			if err != nil {

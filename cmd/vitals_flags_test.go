@@ -1,30 +1,13 @@
 package cmd
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/spf13/cobra"
 )
-
-// parseWith runs a command with a capturing runF and returns the error.
-func parseWith(c *cobra.Command, args []string) error {
-	c.SetArgs(args)
-	c.SetOut(&bytes.Buffer{})
-	c.SetErr(&bytes.Buffer{})
-	return c.Execute()
-}
-
-func checkUsageErr(t *testing.T, err error, want string) {
-	t.Helper()
-	if err == nil || err.Error() != want || exitCode(err, false) != ExitUsage {
-		t.Fatalf("err = %v (exit %d); want %q (exit 2)", err, exitCode(err, false), want)
-	}
-}
 
 func TestContainFlags(t *testing.T) {
 	base := containOptions{Queue: "q", Window: 30 * time.Minute, Sample: 10 * time.Second}
