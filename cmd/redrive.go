@@ -46,7 +46,7 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 		Long: `Move the DLQ's messages to their source queue (or --to QUEUE) at --rate
 messages per second: receive, send with the body and every message attribute,
 then delete exactly what was sent. The move is at least once: the consumer
-must be idempotent. It never loses a message: every send is journaled (synced)
+must be idempotent. It never loses a message: every send is journaled
 in the incident's redrive-journal.jsonl before the delete, so running the same
 command again after a crash or Ctrl-C finishes the move without resending.
 

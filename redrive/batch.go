@@ -65,7 +65,7 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 
 // handle moves one received batch up to its sends and returns its deletes
 // (nil when there are none), which the worker's deleter runs while the
-// next batch is sent. The sends' 'sent' entries are synced before handle
+// next batch is sent. The sends' 'sent' entries are written before handle
 // returns, so the deletes may run at any time after.
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	p := m.classify(raw)

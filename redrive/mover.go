@@ -128,7 +128,10 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 		// first second, so N messages take N/rate seconds.
 		lim.AllowN(time.Now(), lim.Burst())
 	}
-	return &Mover{c: c, o: o, limiter: lim, seen: map[string]bool{}, held: map[string]bool{}, noted: map[string]bool{}, parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
+	// seen and noted grow to the backlog: sized once, not rehashed as the
+	// move goes.
+	size := min(max(o.Backlog, 0), 1<<20)
+	return &Mover{c: c, o: o, limiter: lim, seen: make(map[string]bool, size), held: map[string]bool{}, noted: make(map[string]bool, size), parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
 }
 
 const batchSize = 10
@@ -191,9 +194,9 @@ type received struct {
 // batch while it sends the current one, and deletes the previous one while
 // it sends the current one (its deleter). Only the send stage can
 // duplicate after a crash (a batch sent, its 'sent' entries not yet
-// synced), and each worker has at most one send in flight, so a SIGKILL
+// written), and each worker has at most one send in flight, so a SIGKILL
 // duplicates at most 10 × Workers messages. The receive hides messages and
-// the delete removes only messages whose 'sent' entry is synced: neither
+// the delete removes only messages whose 'sent' entry is written: neither
 // adds to that bound. A receive is never cancelled but by Ctrl-C: one
 // cancelled after SQS answered would leave its messages hidden for the
 // visibility timeout.

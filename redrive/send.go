@@ -35,8 +35,8 @@ type entryOutcome struct {
 	pending map[string]bool   // entry ids still not done when retries ran out
 }
 
-// sendAll sends msgs to the destination, journals each one sent (synced),
-// and returns them for deletion. Messages that could not be sent are left
+// sendAll sends msgs to the destination, journals each one sent, and
+// returns them for deletion. Messages that could not be sent are left
 // in the DLQ, made visible again.
 func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.Message {
 	var sent []sqsjson.Message
@@ -79,13 +79,11 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 	return sent
 }
 
-// journal writes the sent entries and syncs them: this is the point after
-// which a crash no longer duplicates these messages.
+// journal writes the sent entries: the point after which a crash of mfdlq
+// no longer duplicates these messages (see JournalWriter for a crash of the
+// machine).
 func (m *Mover) journal(sent, failed []Entry) error {
-	if err := m.o.Journal.Write(append(sent, failed...)...); err != nil {
-		return err
-	}
-	return m.o.Journal.Sync()
+	return m.o.Journal.Write(append(sent, failed...)...)
 }
 
 func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
