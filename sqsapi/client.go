@@ -76,7 +76,11 @@ func readWholeBody(ctx context.Context, in middleware.DeserializeInput, next mid
 	if !ok || resp.Body == nil {
 		return out, md, nil
 	}
-	body, readErr := io.ReadAll(resp.Body)
+	// Read into a buffer of the announced size: one allocation, not the
+	// doublings of io.ReadAll, on every call of a move.
+	buf := bytes.NewBuffer(make([]byte, 0, min(max(resp.ContentLength, 0), 16<<20)+bytes.MinRead))
+	_, readErr := buf.ReadFrom(resp.Body)
+	body := buf.Bytes()
 	resp.Body.Close()
 	if readErr != nil {
 		return out, md, &bodyReadError{err: readErr}
