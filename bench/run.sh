@@ -15,7 +15,7 @@ for b in $what; do
   case $b in
     go) go test -run '^$' -bench . ./... ;;
     rate) scripts/with-localaws.sh go run ./bench/cmd/movebench -mode rate -n 340 -rate 10 ;;
-    throughput) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode throughput -n 5000 -workers 2 -rounds 5 ;;
+    throughput) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode throughput -n 5000 -workers 2 -rounds 9 ;;
     crash) scripts/with-localaws.sh go run ./bench/cmd/crashkill -runs "${CRASH_RUNS:-30}" -messages 200 -workers 2 ;;
     faults) scripts/with-localaws.sh go run ./bench/cmd/movebench -mode faults -n 2000 -faults 0.10 ;;
     *) echo "bench/run.sh: unknown benchmark $b" >&2; exit 2 ;;
