@@ -1,0 +1,115 @@
+package faultproxy
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// backend answers every call with its body echoed and counts what reached it.
+func backend(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		b, _ := io.ReadAll(r.Body)
+		w.Header().Set("X-Backend", "yes")
+		w.Write(append([]byte("echo:"), b...))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &hits
+}
+
+func call(t *testing.T, url, body string) (status int, got string, err error) {
+	t.Helper()
+	// A fresh connection per call: a dropped one must not poison the next.
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := c.Post(url, "application/x-amz-json-1.0", strings.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), nil
+}
+
+func TestNoFaultsPassesThrough(t *testing.T) {
+	be, hits := backend(t)
+	p := New(be.URL, 0, 1)
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	status, body, err := call(t, srv.URL+"/q", `{"QueueUrl":"x"}`)
+	if err != nil || status != 200 || body != `echo:{"QueueUrl":"x"}` {
+		t.Fatalf("got %d %q %v", status, body, err)
+	}
+	if calls, faults := p.Counts(); calls != 1 || len(faults) != 0 || hits.Load() != 1 {
+		t.Fatalf("calls %d faults %v hits %d", calls, faults, hits.Load())
+	}
+}
+
+// Every kind shows up, and each does what its name says: the "after" kinds
+// reach the server, the others do not; the client sees the matching
+// status or a broken connection.
+func TestEachFaultKind(t *testing.T) {
+	be, hits := backend(t)
+	p := New(be.URL, 1, 42)
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	const n = 200
+	seen := map[string]int64{}
+	for range n {
+		status, body, err := call(t, srv.URL, "{}")
+		switch {
+		case err != nil:
+			seen["dropped"]++
+		case status == 500 && strings.Contains(body, "InternalError"):
+			seen[ServerError]++
+		case status == 400 && strings.Contains(body, "ThrottlingException"):
+			seen[Throttle]++
+		case status == 503 && strings.Contains(body, "ServiceUnavailable"):
+			seen[ServerErrAfter]++
+		default:
+			t.Fatalf("unexpected answer %d %q", status, body)
+		}
+	}
+	calls, faults := p.Counts()
+	if calls != n {
+		t.Fatalf("counted %d calls, made %d", calls, n)
+	}
+	for _, k := range kinds {
+		if faults[k] == 0 {
+			t.Errorf("kind %s never injected in %d calls at rate 1", k, n)
+		}
+	}
+	for _, k := range []string{ServerError, Throttle, ServerErrAfter} {
+		if seen[k] != faults[k] {
+			t.Errorf("%s: client saw %d, proxy injected %d", k, seen[k], faults[k])
+		}
+	}
+	if seen["dropped"] != faults[DropBefore]+faults[DropAfter] {
+		t.Errorf("dropped: client saw %d, proxy injected %d", seen["dropped"], faults[DropBefore]+faults[DropAfter])
+	}
+	if want := faults[ServerErrAfter] + faults[DropAfter]; hits.Load() != want {
+		t.Errorf("server reached %d times, want %d (the after-the-fact kinds only)", hits.Load(), want)
+	}
+}
+
+func TestRateIsAShare(t *testing.T) {
+	be, _ := backend(t)
+	p := New(be.URL, 0.10, 7)
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	for range 1000 {
+		_, _, _ = call(t, srv.URL, "{}")
+	}
+	var broken int64
+	_, faults := p.Counts()
+	for _, v := range faults {
+		broken += v
+	}
+	if broken < 60 || broken > 140 {
+		t.Fatalf("%d of 1000 calls broken at rate 0.10", broken)
+	}
+}
