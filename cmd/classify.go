@@ -8,11 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
@@ -268,75 +266,4 @@ func (o *classifyOptions) next(res *classify.Classification, name string) string
 		return fmt.Sprintf("mfdlq logs --queue %s --log-group LOG_GROUP", name)
 	}
 	return res.Groups[0].Action
-}
-
-// verdictColor is the colour of a verdict on a terminal.
-var verdictColor = map[string]string{
-	classify.VerdictPoison: "1", classify.VerdictTransient: "3", classify.VerdictData: "4",
-	classify.VerdictMixed: "5", classify.VerdictUnknown: "8",
-}
-
-func (o *classifyOptions) render(res *classify.Classification) error {
-	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(res)
-	}
-	if !d.IO.OutTTY {
-		return writeTSV(d.IO.Out, classifyTable(res))
-	}
-	r := d.IO.Renderer(d.IO.Out, true)
-	paint := func(v string) string {
-		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(v)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "verdict: %s   %d message(s), %d group(s), confidence %.2f\n", paint(res.Verdict), res.Messages, len(res.Groups), res.Confidence)
-	for _, line := range res.Evidence {
-		fmt.Fprintf(&b, "  · %s\n", line)
-	}
-	for _, g := range res.Groups {
-		fmt.Fprintf(&b, "\n%s  %s  %d message(s), confidence %.2f, %s\n", g.ID, paint(g.Verdict), g.Count, g.Confidence, g.Pattern)
-		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", g.Fingerprint, sigOrNone(g.Signature))
-		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
-			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))
-		for _, e := range g.Evidence {
-			fmt.Fprintf(&b, "  · %s\n", e)
-		}
-		fmt.Fprintf(&b, "  → %s\n", g.Action)
-	}
-	_, err := fmt.Fprint(d.IO.Out, b.String())
-	return err
-}
-
-// classifyTable is the piped shape: one row per group.
-func classifyTable(res *classify.Classification) tableData {
-	t := tableData{Headers: []string{"GROUP", "VERDICT", "CONFIDENCE", "COUNT", "PATTERN", "FIRST SENT", "LAST SENT", "FINGERPRINT", "SIGNATURE", "EVIDENCE", "ACTION"}}
-	for _, g := range res.Groups {
-		t.Rows = append(t.Rows, []string{g.ID, g.Verdict, strconv.FormatFloat(g.Confidence, 'f', 2, 64), strconv.Itoa(g.Count), g.Pattern,
-			g.FirstSent.Format(time.RFC3339), g.LastSent.Format(time.RFC3339), g.Fingerprint, g.Signature, strings.Join(g.Evidence, "; "), g.Action})
-	}
-	return t
-}
-
-// sparkline draws counts as one line of block characters, blank for none.
-func sparkline(counts []int) string {
-	blocks := []rune("▁▂▃▄▅▆▇█")
-	peak := 0
-	for _, n := range counts {
-		peak = max(peak, n)
-	}
-	out := make([]rune, len(counts))
-	for i, n := range counts {
-		out[i] = ' '
-		if n > 0 {
-			out[i] = blocks[(n*len(blocks)-1)/peak]
-		}
-	}
-	return string(out)
-}
-
-func sigOrNone(s string) string {
-	if s == "" {
-		return "(none: no error attribute, no logs.json)"
-	}
-	return s
 }

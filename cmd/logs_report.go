@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/mfdlq/mfdlq/logsearch"
+)
+
+// render prints each message's story, the exception highlighted on a
+// terminal, then names the messages that had no line.
+func (o *logsOptions) render(rep *logsearch.Report) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(rep)
+	}
+	r := d.IO.Renderer(d.IO.Out, d.IO.OutTTY)
+	head, exc, dim := styler(r.NewStyle().Bold(true)), styler(r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)), styler(r.NewStyle().Foreground(lipgloss.Color("8")))
+	if !d.IO.OutTTY || !d.IO.Color {
+		// Piped: the lines exactly as logged (lipgloss would expand tabs).
+		head, exc, dim = plain, plain, plain
+	}
+	var b strings.Builder
+	for _, m := range rep.Messages {
+		if !m.Found {
+			continue
+		}
+		where := strings.TrimSpace(m.LogGroup + " " + m.LogStream + " " + m.Timestamp)
+		fmt.Fprintf(&b, "%s  %s\n", head(m.MessageID), dim(where))
+		for _, l := range m.Lines {
+			if m.Exception != "" && strings.Contains(l, m.Exception) {
+				l = exc(l)
+			}
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+		fmt.Fprintf(&b, "  exception: %s\n  signature: %s\n\n", orNone(m.Exception), orNone(m.Signature))
+	}
+	where := "groups " + strings.Join(rep.Groups, ", ")
+	if rep.LogFile != "" {
+		where = rep.LogFile
+	}
+	for _, m := range rep.Messages {
+		if !m.Found {
+			fmt.Fprintf(&b, "%s  not found in %s between %s and %s\n", m.MessageID, where,
+				m.Window.From.Format(time.RFC3339), m.Window.To.Format(time.RFC3339))
+		}
+	}
+	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
+		return err
+	}
+	d.infof("%d of %d message(s) found in %s (%s).", rep.Found, rep.Searched, where, rep.Method)
+	if rep.Found < rep.Searched {
+		d.infof("no lines for %d message(s): try a wider window (--margin %s) or another --log-group", rep.Searched-rep.Found, 4*o.Margin)
+	}
+	return nil
+}
+
+func styler(s lipgloss.Style) func(string) string {
+	return func(t string) string { return s.Render(t) }
+}
+
+func plain(s string) string { return s }
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none recognised)"
+	}
+	return s
+}
