@@ -34,7 +34,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *run
 		return err
 	}
 	started, wall := d.Now(), time.Now()
-	prog := &redriveProgress{d: d, total: p.bound, start: wall}
+	prog := &redriveProgress{d: d, total: p.bound, start: wall, visibility: o.Visibility}
 	base := redrive.Options{
 		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
@@ -145,6 +145,7 @@ func sumStats(a, b redrive.Stats) redrive.Stats {
 	a.Failed += b.Failed
 	a.Returned += b.Returned
 	a.PendingDelete += b.PendingDelete
+	a.Hidden = b.Hidden // a moment's figure, not a count
 	if b.Halted != "" {
 		a.Halted = b.Halted
 	}
@@ -159,14 +160,15 @@ func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 // redriveProgress draws a bar on a terminal's stderr, or JSON lines of
 // type progress with --output json, at most a few times a second.
 type redriveProgress struct {
-	d     *Deps
-	total int
-	start time.Time
-	mu    sync.Mutex
-	shown time.Time
-	base  redrive.Stats // figures of an earlier phase (the canary)
-	last  redrive.Stats
-	drawn bool
+	d          *Deps
+	total      int
+	start      time.Time
+	mu         sync.Mutex
+	shown      time.Time
+	visibility int           // --visibility: the longest a hidden message stays away
+	base       redrive.Stats // figures of an earlier phase (the canary)
+	last       redrive.Stats
+	drawn      bool
 }
 
 func (p *redriveProgress) update(st redrive.Stats) {
@@ -193,7 +195,7 @@ func (p *redriveProgress) draw(force bool) {
 	r := float64(done) / max(el, 0.001)
 	if json {
 		_ = d.printJSONLine(map[string]any{"type": "progress", "moved": done, "total": p.total, "skipped": st.Skipped,
-			"failed": st.Failed, "returned": st.Returned, "elapsed_seconds": round2(el), "rate": round2(r)})
+			"failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": round2(el), "rate": round2(r)})
 		return
 	}
 	eta := "?"
@@ -202,7 +204,13 @@ func (p *redriveProgress) draw(force bool) {
 	}
 	width := 30
 	fill := width * min(done, p.total) / max(p.total, 1)
-	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · ETA %s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, eta)
+	wait := ""
+	if st.Hidden > 0 {
+		// Not stuck: messages hidden by a killed run or a lost receive
+		// answer come back after their visibility timeout.
+		wait = fmt.Sprintf(" · waiting up to %ds for %d hidden message(s) to reappear", p.visibility, st.Hidden)
+	}
+	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, eta, wait)
 	p.drawn = true
 }
 

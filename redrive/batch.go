@@ -104,6 +104,7 @@ func (m *Mover) classify(raw []types.Message) plan {
 	var p plan
 	var candidates []sqsjson.Message
 	m.mu.Lock()
+	m.stats.Hidden = 0 // receiving again: not waiting
 	for _, r := range raw {
 		msg := sqsapi.FromSDK(r)
 		id := msg.MessageId

@@ -57,22 +57,28 @@ type Options struct {
 	Journal *JournalWriter
 	State   *State
 	Retry   *Retry
-	// Progress is called after every batch with the figures so far, from
+	// Progress is called after every batch with the figures so far, and
+	// after an empty receive while the run waits for hidden messages, from
 	// any worker.
 	Progress func(Stats)
 }
 
 // Stats are a move's figures.
 type Stats struct {
-	Moved         int           `json:"moved"`          // sent by this run (deleted unless --keep)
-	Resumed       int           `json:"resumed"`        // sent by an earlier run, deleted by this one
-	Skipped       int           `json:"skipped"`        // not selected: made visible again
-	Failed        int           `json:"failed"`         // left in the DLQ after a 4xx or exhausted retries
-	Returned      int           `json:"returned"`       // moved messages seen back in the DLQ
-	PendingDelete int           `json:"pending_delete"` // sent, delete failed: the next run deletes them
-	Elapsed       time.Duration `json:"-"`
-	Halted        string        `json:"halted,omitempty"` // why the run stopped before the end
-	LastError     string        `json:"last_error,omitempty"`
+	Moved         int `json:"moved"`          // sent by this run (deleted unless --keep)
+	Resumed       int `json:"resumed"`        // sent by an earlier run, deleted by this one
+	Skipped       int `json:"skipped"`        // not selected: made visible again
+	Failed        int `json:"failed"`         // left in the DLQ after a 4xx or exhausted retries
+	Returned      int `json:"returned"`       // moved messages seen back in the DLQ
+	PendingDelete int `json:"pending_delete"` // sent, delete failed: the next run deletes them
+	// Hidden is how many messages the DLQ holds that no worker holds and no
+	// receive returns: hidden by a killed earlier run or by a receive whose
+	// answer was lost. The run waits for them to reappear (at most the
+	// visibility timeout); 0 once it is not waiting.
+	Hidden    int           `json:"hidden"`
+	Elapsed   time.Duration `json:"-"`
+	Halted    string        `json:"halted,omitempty"` // why the run stopped before the end
+	LastError string        `json:"last_error,omitempty"`
 }
 
 // Handled is the messages this run is done with.
@@ -102,6 +108,9 @@ type Mover struct {
 	fatal    error                      // stops every worker
 	backlog  backlogCache               // the destination's depth, read at most every 2 s
 	started  time.Time
+	// hiddenSince is when the drain check first found messages in the DLQ
+	// that no worker holds (zero: none).
+	hiddenSince time.Time
 }
 
 // NewMover checks o and returns its mover.
@@ -160,6 +169,7 @@ func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	wg.Wait()
 	m.unpark()
 	st := m.Stats()
+	st.Hidden = 0 // the run waits for nothing any more
 	if ctx.Err() != nil && st.Halted == "" {
 		st.Halted = "interrupted"
 	}
@@ -246,7 +256,11 @@ func (m *Mover) work(ctx context.Context) {
 		case len(r.msgs) == 0:
 			failures = 0
 			changed := m.changes()
-			if !m.checkDrained(ctx) && r.short {
+			drained := m.checkDrained(ctx)
+			if m.o.Progress != nil {
+				m.o.Progress(m.Stats())
+			}
+			if !drained && r.short {
 				// No busy loop while the last batches finish: poll again
 				// when one of them is done, or after a while.
 				select {
@@ -313,6 +327,21 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 	quiet := time.Since(m.lastNew) > time.Duration(m.o.Visibility+2*m.o.Wait)*time.Second+5*time.Second
 	if quiet || (stable && d.Total() <= ours) {
 		m.drained = true
+	}
+	// Messages in the DLQ that are not ours are hidden by someone else.
+	// A receive that has answered but whose batch is not marked held yet
+	// looks the same for a moment: report only an excess that lasts.
+	excess := 0
+	if stable && !m.drained {
+		excess = int(max(d.Total()-ours, 0))
+	}
+	switch {
+	case excess == 0:
+		m.hiddenSince, m.stats.Hidden = time.Time{}, 0
+	case m.hiddenSince.IsZero():
+		m.hiddenSince = time.Now()
+	case time.Since(m.hiddenSince) >= time.Second:
+		m.stats.Hidden = excess
 	}
 	return m.drained
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -289,5 +290,30 @@ func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
 		if diff := cmp.Diff(c.want, m.systemAttributes()); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
 		}
+	}
+}
+
+// A message hidden by someone else (a killed run, a receive whose answer
+// was lost) is waited for, and the wait is reported, not silent.
+func TestWaitForHiddenIsReported(t *testing.T) {
+	s := newSetup(t, 5)
+	s.fake.mu.Lock()
+	s.fake.queues[dlqURL][0].hiddenUntil = time.Now().Add(1500 * time.Millisecond)
+	s.fake.mu.Unlock()
+	var mu sync.Mutex
+	maxHidden := 0
+	st := s.run(t, func(o *Options) {
+		o.Backlog, o.Visibility = 5, 2
+		o.Progress = func(st Stats) {
+			mu.Lock()
+			maxHidden = max(maxHidden, st.Hidden)
+			mu.Unlock()
+		}
+	})
+	if st.Moved != 5 || st.Hidden != 0 {
+		t.Fatalf("run %+v: want all 5 moved and nothing hidden at the end", st)
+	}
+	if maxHidden != 1 {
+		t.Fatalf("progress reported at most %d hidden, want 1", maxHidden)
 	}
 }
