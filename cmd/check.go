@@ -147,7 +147,13 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw vitals.Al
 	}
 	in.Sources = srcs
 	if in.Alarms, err = vitals.DLQAlarms(ctx, cw, dlq.Name); err != nil {
-		return in, fmt.Errorf("check %s: %w", dlq.Name, err)
+		if !sqsapi.IsUnsupportedOrDenied(err) {
+			return in, fmt.Errorf("check %s: %w", dlq.Name, err)
+		}
+		// The SQS and Lambda findings still stand: judge them, and mark
+		// the alarm as not verified.
+		d.warnf("CloudWatch alarms of %s unknown: %v", dlq.Name, err)
+		in.AlarmsUnknown = sqsapi.ErrorCode(err) + " on cloudwatch:DescribeAlarmsForMetric"
 	}
 	l, err := d.Lambda(ctx)
 	if err != nil {
@@ -160,6 +166,7 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw vitals.Al
 				return in, err
 			}
 			d.warnf("Lambda mappings of %s unknown: %v", src.Name, err)
+			continue // unknown, not absent
 		}
 		in.Mappings[src.Name] = ms
 	}

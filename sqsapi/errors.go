@@ -55,3 +55,13 @@ func IsUnsupportedOrDenied(err error) bool {
 	}
 	return false
 }
+
+// ErrorCode is the AWS error code of err ("AccessDenied"), or "error" when
+// err carries none.
+func ErrorCode(err error) string {
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		return api.ErrorCode()
+	}
+	return "error"
+}

@@ -49,7 +49,12 @@ type CheckInput struct {
 	Sources []*sqsapi.Queue
 	// Alarms are the metric alarms on the DLQ's ApproximateNumberOfMessagesVisible.
 	Alarms []cwtypes.MetricAlarm
-	// Mappings are the Lambda mappings reading each source, by source name.
+	// AlarmsUnknown says why the alarms could not be read (CloudWatch
+	// denied or missing); "" when they were.
+	AlarmsUnknown string
+	// Mappings are the Lambda mappings reading each source, by source
+	// name; a source missing from it could not be looked at (Lambda
+	// denied), which is not the same as no mapping.
 	Mappings         map[string][]Mapping
 	SDKAttempts      int
 	WorkflowAttempts int
@@ -67,7 +72,8 @@ func Findings(in CheckInput) []Finding {
 	}
 	for _, src := range in.Sources {
 		out = append(out, retentionFinding(in.DLQ, src))
-		out = append(out, lambdaFindings(src, in.Mappings[src.Name])...)
+		ms, known := in.Mappings[src.Name]
+		out = append(out, lambdaFindings(src, ms, known)...)
 		out = append(out, readTimeoutFinding(src, in.ReadTimeout))
 		out = append(out, receiveCountFinding(src))
 		out = append(out, attemptsFinding(src, in.SDKAttempts, in.WorkflowAttempts))
@@ -96,6 +102,12 @@ func alarmFinding(in CheckInput) Finding {
 		topic = "ARN"
 	}
 	fix := fmt.Sprintf("mfdlq check --queue %s --create-alarm --topic %s", in.DLQ.Name, topic)
+	if in.AlarmsUnknown != "" {
+		// Not verified is not a pass, and not proof of a missing alarm.
+		f.Status, f.Message = Warn, "alarms unknown: "+in.AlarmsUnknown
+		f.Fix = "let this role call cloudwatch:DescribeAlarmsForMetric (docs/iam.md), then run mfdlq check again"
+		return f
+	}
 	if len(in.Alarms) == 0 {
 		f.Status, f.Message, f.Fix = Fail, "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0", fix
 		return f
@@ -164,7 +176,12 @@ func days(d time.Duration) string {
 	return d.String()
 }
 
-func lambdaFindings(src *sqsapi.Queue, ms []Mapping) []Finding {
+func lambdaFindings(src *sqsapi.Queue, ms []Mapping, known bool) []Finding {
+	if !known {
+		return []Finding{{ID: IDVisibilityLambda, Status: Warn, Queue: src.Name,
+			Message: "Lambda event source mappings unknown: lambda:ListEventSourceMappings was refused",
+			Fix:     "let this role call lambda:ListEventSourceMappings and lambda:GetFunctionConfiguration (docs/iam.md), then run mfdlq check again"}}
+	}
 	if len(ms) == 0 {
 		return []Finding{{ID: IDVisibilityLambda, Status: Skip, Queue: src.Name,
 			Message: "no Lambda event source mapping reads this queue"}}

@@ -162,7 +162,8 @@ func TestFindingsRetentionFIFOAndAttempts(t *testing.T) {
 	dlq := &sqsapi.Queue{Name: "o-dlq.fifo", FIFO: true, Retention: 4 * 24 * time.Hour}
 	src := &sqsapi.Queue{Name: "o.fifo", Retention: 4 * 24 * time.Hour, Visibility: 30 * time.Second,
 		RedrivePolicy: &sqsapi.RedrivePolicy{MaxReceiveCount: 10}}
-	fs := Findings(CheckInput{DLQ: dlq, Sources: []*sqsapi.Queue{src}, SDKAttempts: 3, WorkflowAttempts: 1})
+	fs := Findings(CheckInput{DLQ: dlq, Sources: []*sqsapi.Queue{src}, SDKAttempts: 3, WorkflowAttempts: 1,
+		Mappings: map[string][]Mapping{"o.fifo": nil}})
 	status := map[string]string{}
 	for _, f := range fs {
 		status[f.ID] = f.Status
@@ -175,6 +176,29 @@ func TestFindingsRetentionFIFOAndAttempts(t *testing.T) {
 	}
 	if Worst(fs) != Fail {
 		t.Errorf("Worst = %s", Worst(fs))
+	}
+}
+
+// What could not be read is "not verified" (warn), never "absent": no
+// alarm would be a failure, no mapping a skip.
+func TestFindingsWhenCloudWatchAndLambdaAreDenied(t *testing.T) {
+	dlq := &sqsapi.Queue{Name: "o-dlq", Retention: 14 * 24 * time.Hour}
+	src := &sqsapi.Queue{Name: "o", Retention: 4 * 24 * time.Hour, Visibility: 30 * time.Second,
+		RedrivePolicy: &sqsapi.RedrivePolicy{MaxReceiveCount: 5}}
+	fs := Findings(CheckInput{DLQ: dlq, Sources: []*sqsapi.Queue{src}, SDKAttempts: 1, WorkflowAttempts: 1,
+		AlarmsUnknown: "AccessDenied on cloudwatch:DescribeAlarmsForMetric"})
+	byID := map[string]Finding{}
+	for _, f := range fs {
+		byID[f.ID] = f
+	}
+	if f := byID[IDDLQAlarm]; f.Status != Warn || !strings.Contains(f.Message, "AccessDenied") || !strings.Contains(f.Fix, "DescribeAlarmsForMetric") {
+		t.Errorf("alarm finding %+v", f)
+	}
+	if f := byID[IDVisibilityLambda]; f.Status != Warn || !strings.Contains(f.Message, "unknown") || !strings.Contains(f.Fix, "ListEventSourceMappings") {
+		t.Errorf("lambda finding %+v", f)
+	}
+	if Worst(fs) != Warn {
+		t.Errorf("Worst = %s, want warn: nothing failed, two things not verified", Worst(fs))
 	}
 }
 
