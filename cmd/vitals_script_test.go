@@ -32,6 +32,7 @@ import (
 // mapping, an alarm), with the plain SDK.
 func init() {
 	scriptCmds["cw-series"] = cmdCWSeries
+	scriptCmds["cw-point"] = cmdCWPoint
 	scriptCmds["lambda-mapping"] = cmdLambdaMapping
 	scriptCmds["lambda-state"] = cmdLambdaState
 	scriptCmds["cw-alarm"] = cmdCWAlarm
@@ -77,6 +78,23 @@ func cmdCWSeries(ts *testscript.TestScript, neg bool, args []string) {
 		})
 	}
 	_, err := scriptCW(ts).PutMetricData(context.Background(), &cloudwatch.PutMetricDataInput{Namespace: aws.String("AWS/SQS"), MetricData: data})
+	ts.Check(err)
+}
+
+// cw-point QUEUE METRIC VALUE puts one point stamped now in AWS/SQS with
+// the QueueName dimension: what SQS publishes while a step runs.
+func cmdCWPoint(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: cw-point QUEUE METRIC VALUE")
+	}
+	v, err := strconv.ParseFloat(args[2], 64)
+	ts.Check(err)
+	_, err = scriptCW(ts).PutMetricData(context.Background(), &cloudwatch.PutMetricDataInput{Namespace: aws.String("AWS/SQS"), MetricData: []cwtypes.MetricDatum{{
+		MetricName: aws.String(args[1]),
+		Dimensions: []cwtypes.Dimension{{Name: aws.String("QueueName"), Value: aws.String(args[0])}},
+		Timestamp:  aws.Time(time.Now().UTC()),
+		Value:      aws.Float64(v),
+	}}})
 	ts.Check(err)
 }
 
