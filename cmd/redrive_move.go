@@ -28,7 +28,13 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *run
 		return fmt.Errorf("open %s: %w", redrive.JournalFile, err)
 	}
 	jw := redrive.NewJournalWriter(f)
-	defer jw.Close()
+	defer func() {
+		if err := jw.Close(); err != nil {
+			// The moves are done and written; only their trip to the disk
+			// failed, so a power cut now could cost resends.
+			d.warnf("%s: %v", redrive.JournalFile, err)
+		}
+	}()
 	sel, err := o.selector(ws)
 	if err != nil {
 		return err
