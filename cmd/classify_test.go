@@ -41,10 +41,7 @@ func TestClassifyFlags(t *testing.T) {
 		var got *classifyOptions
 		d := &Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{}}
 		c := newClassifyCmd(d, func(o *classifyOptions) error { got = o; return nil })
-		c.SetArgs(tt.argv)
-		c.SetOut(&bytes.Buffer{})
-		c.SetErr(&bytes.Buffer{})
-		err := c.Execute()
+		err := parseWith(c, tt.argv)
 		if tt.wantErr != "" {
 			if err == nil || err.Error() != tt.wantErr || exitCode(err, false) != ExitUsage {
 				t.Errorf("%v: error %v, want exit 2 %q", tt.argv, err, tt.wantErr)

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
@@ -45,19 +44,7 @@ func TestInspectFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
-			var got *inspectOptions
-			c := newInspectCmd(d, func(o *inspectOptions) error { got = o; return nil })
-			err := parseWith(c, tc.args)
-			if tc.wantErr != "" {
-				checkUsageErr(t, err, tc.wantErr)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(inspectOptions{})); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
-			}
+			checkParse(t, d, newInspectCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(inspectOptions{}))
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,10 +111,7 @@ func TestLogsFlags(t *testing.T) {
 			d, _, _ := testDeps(t, false)
 			var got *logsOptions
 			c := newLogsCmd(d, func(o *logsOptions) error { got = o; return nil })
-			c.SetArgs(tc.args)
-			c.SetOut(&bytes.Buffer{})
-			c.SetErr(&bytes.Buffer{})
-			err := c.Execute()
+			err := parseWith(c, tc.args)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("err = %v; want %q", err, tc.wantErr)

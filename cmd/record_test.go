@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mfdlq/mfdlq/runbook"
@@ -56,19 +55,7 @@ func TestRecordFlags(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
 			d.Global.Incident = tc.incident
-			var got *recordOptions
-			c := newRecordCmd(d, func(o *recordOptions) error { got = o; return nil })
-			err := parseWith(c, tc.args)
-			if tc.wantErr != "" {
-				checkUsageErr(t, err, tc.wantErr)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(recordOptions{})); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
-			}
+			checkParse(t, d, newRecordCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(recordOptions{}))
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
@@ -30,19 +29,7 @@ func TestRunbookFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
-			var got *runbookOptions
-			c := newRunbookCmd(d, func(o *runbookOptions) error { got = o; return nil })
-			err := parseWith(c, tc.args)
-			if tc.wantErr != "" {
-				checkUsageErr(t, err, tc.wantErr)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(runbookOptions{})); diff != "" {
-				t.Errorf("(-want +got)\n%s", diff)
-			}
+			checkParse(t, d, newRunbookCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(runbookOptions{}))
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
@@ -34,18 +33,7 @@ func TestContainFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
-			var got *containOptions
-			err := parseWith(newContainCmd(d, func(o *containOptions) error { got = o; return nil }), strings.Fields(tc.args))
-			if tc.wantErr != "" {
-				checkUsageErr(t, err, tc.wantErr)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(containOptions{})); diff != "" {
-				t.Errorf("options (-want +got):\n%s", diff)
-			}
+			checkParse(t, d, newContainCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(containOptions{}))
 		})
 	}
 }
@@ -69,18 +57,7 @@ func TestVerifyFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
-			var got *verifyOptions
-			err := parseWith(newVerifyCmd(d, func(o *verifyOptions) error { got = o; return nil }), strings.Fields(tc.args))
-			if tc.wantErr != "" {
-				checkUsageErr(t, err, tc.wantErr)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(verifyOptions{})); diff != "" {
-				t.Errorf("options (-want +got):\n%s", diff)
-			}
+			checkParse(t, d, newVerifyCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(verifyOptions{}))
 		})
 	}
 }
@@ -104,18 +81,7 @@ func TestCheckFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
-			var got *checkOptions
-			err := parseWith(newCheckCmd(d, func(o *checkOptions) error { got = o; return nil }), strings.Fields(tc.args))
-			if tc.wantErr != "" {
-				checkUsageErr(t, err, tc.wantErr)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.want, *got, cmpopts.IgnoreUnexported(checkOptions{})); diff != "" {
-				t.Errorf("options (-want +got):\n%s", diff)
-			}
+			checkParse(t, d, newCheckCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(checkOptions{}))
 		})
 	}
 }
