@@ -51,15 +51,17 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *run
 	if p.canary > 0 {
 		st, err := o.runMover(ctx, client, base, p.canary, prog)
 		total = st
+		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
-			total.Returned, err = o.checkCanary(ctx, client, p, state, st)
+			back, err = o.checkCanary(ctx, client, p, state, st)
+			total.Returned += back
 		}
-		if err != nil || ctx.Err() != nil || total.Halted != "" || total.Returned > 0 {
-			return o.done(ctx, ws, p, started, wall, total, err)
+		if err != nil || ctx.Err() != nil || total.Halted != "" || back > 0 {
+			return o.done(ctx, ws, p, started, wall, total, back, err)
 		}
 	}
 	st, err := o.runMover(ctx, client, base, p.bound-total.Handled(), prog)
-	return o.done(ctx, ws, p, started, wall, sumStats(total, st), err)
+	return o.done(ctx, ws, p, started, wall, sumStats(total, st), 0, err)
 }
 
 func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opts redrive.Options, limit int, prog *redriveProgress) (redrive.Stats, error) {
@@ -93,7 +95,7 @@ func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, 
 }
 
 // done prints the summary, appends the event and maps the outcome.
-func (o *redriveOptions) done(ctx context.Context, ws *runbook.Workspace, p *redrivePlan, started time.Time, wall time.Time, st redrive.Stats, runErr error) error {
+func (o *redriveOptions) done(ctx context.Context, ws *runbook.Workspace, p *redrivePlan, started time.Time, wall time.Time, st redrive.Stats, canaryBack int, runErr error) error {
 	d := o.deps
 	dur := time.Since(wall)
 	moved := st.Moved + st.Resumed
@@ -122,8 +124,8 @@ func (o *redriveOptions) done(ctx context.Context, ws *runbook.Workspace, p *red
 	if err := ws.Append(ev); err != nil {
 		return err
 	}
-	if st.Returned > 0 && runErr == nil && st.Halted == "" {
-		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Returned, p.dlq.Name)
+	if canaryBack > 0 && runErr == nil && st.Halted == "" {
+		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", canaryBack, p.dlq.Name)
 	}
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err

@@ -36,7 +36,7 @@ func (o *redriveOptions) runNative(ctx context.Context, client sqsapi.Client, ws
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure
 	}
-	return o.done(ctx, ws, p, started, wall, stats, nil)
+	return o.done(ctx, ws, p, started, wall, stats, 0, nil)
 }
 
 // selector compiles the selection; --group reads the incident's

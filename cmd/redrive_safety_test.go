@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,10 +13,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/bench/crashkill"
 	"github.com/mfdlq/mfdlq/internal/faultproxy"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // TestRedriveCrash SIGKILLs the real binary at random moments and reruns
@@ -93,5 +97,41 @@ func TestRedriveFaults(t *testing.T) {
 	t.Logf("%d received for %d sent: %d duplicate(s) from faults after the server acted", len(got), n, len(got)-n)
 	if len(faults) == 0 {
 		t.Fatal("the proxy injected no fault: the test proved nothing")
+	}
+}
+
+// A message this journal sent earlier, seen back in the DLQ during a run
+// without a canary, counts as returned; below --max-returned it halts
+// nothing and is not reported as a failed canary.
+func TestRedriveReturnedBelowBreakerIsNotACanaryFailure(t *testing.T) {
+	s := localaws.NewSeeder(localaws.Config(t))
+	ctx := context.Background()
+	name := localaws.UniqueName("back")
+	src, dlq, err := s.CreatePair(ctx, name, name+"-dlq", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(ctx, dlq, []string{`{"n":1}`, `{"n":2}`, `{"n":3}`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Learn one message's id without keeping it hidden: peek, then let go.
+	out, err := s.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlq), MaxNumberOfMessages: 1, VisibilityTimeout: 1})
+	if err != nil || len(out.Messages) != 1 {
+		t.Fatalf("receive: %v", err)
+	}
+	back := aws.ToString(out.Messages[0].MessageId)
+	time.Sleep(1500 * time.Millisecond)
+	incident := t.TempDir()
+	line, _ := json.Marshal(redrive.Entry{Time: time.Now().UTC(), Run: "earlier", Op: redrive.OpSent, DLQMessageID: "older-dlq-id", DestQueue: src, DestMessageID: back})
+	if err := os.WriteFile(filepath.Join(incident, redrive.JournalFile), append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
+		"--endpoint-url", localaws.Endpoint(t), "--incident", incident, "--output", "json"})
+	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	if code != 0 || strings.Contains(stderr.String(), "canary") || !strings.Contains(stdout.String(), `"returned":1`) || !strings.Contains(stdout.String(), `"moved":2`) {
+		t.Fatalf("exit %d: want 0, 2 moved, 1 returned, and no canary verdict", code)
 	}
 }
