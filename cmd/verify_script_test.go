@@ -47,7 +47,7 @@ func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
 		out, err := s.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: destURL.QueueUrl, MessageBody: m.Body})
 		ts.Check(err)
 		e := redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpSent, DLQMessageID: aws.ToString(m.MessageId),
-			BodySHA256: vitals.BodySHA256(aws.ToString(m.Body)), DestQueue: args[1], DestMessageID: aws.ToString(out.MessageId)}
+			BodySHA256: redrive.BodySHA256(aws.ToString(m.Body)), DestQueue: args[1], DestMessageID: aws.ToString(out.MessageId)}
 		if native {
 			e.DestMessageID, e.DLQMessageID = "", "native-"+strconv.Itoa(i)
 		}

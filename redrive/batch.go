@@ -187,7 +187,7 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted[msg.MessageId] = true
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: bodySHA(msg.Body), DestQueue: m.o.Dest.URL})
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
 	}
 	p.release = append(p.release, skipped...)
 	room := m.o.Max - m.stats.Handled() - m.reserved
@@ -227,6 +227,9 @@ func (m *Mover) release(msgs []sqsjson.Message) { m.hide(msgs, 0) }
 
 // hide sets the visibility timeout of msgs (0: visible again at once).
 func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
+	if len(msgs) == 0 {
+		return // and no wake-up of workers waiting for a change
+	}
 	ids := make([]string, len(msgs))
 	handles := make([]string, len(msgs))
 	for i := range msgs {
@@ -261,8 +264,7 @@ func (m *Mover) depth(ctx context.Context, url string) (sqsapi.Depth, error) {
 	if err != nil {
 		return sqsapi.Depth{}, err
 	}
-	n := func(k string) int64 { v, _ := strconv.ParseInt(out.Attributes[k], 10, 64); return v }
-	return sqsapi.Depth{Visible: n("ApproximateNumberOfMessages"), InFlight: n("ApproximateNumberOfMessagesNotVisible"), Delayed: n("ApproximateNumberOfMessagesDelayed")}, nil
+	return sqsapi.DepthFrom(out.Attributes), nil
 }
 
 // backlogCache keeps the destination's depth for two seconds.
@@ -304,7 +306,9 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 	}
 }
 
-func bodySHA(body string) string {
+// BodySHA256 is the hex SHA-256 of a body as the journal records it;
+// verify matches returned messages by it after a native move.
+func BodySHA256(body string) string {
 	h := sha256.Sum256([]byte(body))
 	return hex.EncodeToString(h[:])
 }

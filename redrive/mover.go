@@ -98,7 +98,6 @@ type Mover struct {
 	held     map[string]bool            // DLQ MessageIds a worker holds right now
 	noted    map[string]bool            // skipped/returned/failed already counted
 	deferred map[string]int             // batches that ran out of retries, per message
-	destIDs  []string                   // destination MessageIds of this run's sends
 	lastNew  time.Time                  // when a message unseen in this run last came
 	parked   map[string]sqsjson.Message // seen again in this run and hidden by it, with the latest receipt handle
 	drained  bool                       // the DLQ has nothing more for this run
@@ -183,13 +182,6 @@ func (m *Mover) Stats() Stats {
 	st := m.stats
 	st.Elapsed = time.Since(m.started)
 	return st
-}
-
-// DestIDs returns the destination MessageIds this run sent.
-func (m *Mover) DestIDs() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]string(nil), m.destIDs...)
 }
 
 // received is what one receive brought.

@@ -91,8 +91,7 @@ func Native(ctx context.Context, c MoveTasks, dlq, dest *sqsapi.Queue, rate int3
 // finished tells whether a cancel failed because the task had already
 // ended, which is what cancelling wanted.
 func finished(err error) bool {
-	var re interface{ ErrorCode() string }
-	return errors.As(err, &re) && re.ErrorCode() == "ResourceNotFoundException"
+	return sqsapi.ErrorCode(err) == "ResourceNotFoundException"
 }
 
 func latestTask(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string) (TaskStatus, error) {

@@ -2,7 +2,6 @@ package redrive
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -42,7 +41,7 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 	var sent []sqsjson.Message
 	for _, chunk := range bySize(msgs) {
 		out, err := m.sendChunk(ctx, chunk)
-		if err != nil && !Retryable(err) && !isPartial(err) {
+		if err != nil && !Retryable(err) { // a partialError is retryable
 			// The whole call was refused (no permission, no such queue,
 			// a KMS key): every batch would be, so the run stops.
 			m.fail(fmt.Errorf("send batch to %s: %w", m.o.Dest.Name, err))
@@ -55,7 +54,7 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: bodySHA(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
 			case out.final[id] != "" || m.deferOnce(msg.MessageId):
 				reason := out.final[id]
 				if reason == "" {
@@ -91,7 +90,6 @@ func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
 	defer m.mu.Unlock()
 	for _, e := range sent {
 		m.o.State.Apply(e)
-		m.destIDs = append(m.destIDs, e.DestMessageID)
 		m.noted[e.DLQMessageID] = true // counted as moved: never again as resumed
 	}
 	for _, e := range failed {
@@ -269,11 +267,6 @@ func bySize(msgs []sqsjson.Message) [][]sqsjson.Message {
 		out = append(out, cur)
 	}
 	return out
-}
-
-func isPartial(err error) bool {
-	var p *partialError
-	return errors.As(err, &p)
 }
 
 func errString(err error) string {

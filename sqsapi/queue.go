@@ -193,6 +193,16 @@ func Refresh(ctx context.Context, c Client, q *Queue) error {
 	return q.apply(out.Attributes)
 }
 
+// DepthFrom reads a queue's three approximate counts from its attributes
+// (GetQueueAttributes' answer); a missing one counts as 0.
+func DepthFrom(attrs map[string]string) Depth {
+	return Depth{
+		Visible:  atoi64(attrs["ApproximateNumberOfMessages"]),
+		InFlight: atoi64(attrs["ApproximateNumberOfMessagesNotVisible"]),
+		Delayed:  atoi64(attrs["ApproximateNumberOfMessagesDelayed"]),
+	}
+}
+
 func (q *Queue) apply(attrs map[string]string) error {
 	q.Attributes = attrs
 	if arn := attrs["QueueArn"]; arn != "" {
@@ -202,11 +212,7 @@ func (q *Queue) apply(attrs map[string]string) error {
 		}
 	}
 	q.FIFO = q.FIFO || attrs["FifoQueue"] == "true"
-	q.Depth = Depth{
-		Visible:  atoi64(attrs["ApproximateNumberOfMessages"]),
-		InFlight: atoi64(attrs["ApproximateNumberOfMessagesNotVisible"]),
-		Delayed:  atoi64(attrs["ApproximateNumberOfMessagesDelayed"]),
-	}
+	q.Depth = DepthFrom(attrs)
 	q.Visibility = time.Duration(atoi64(attrs["VisibilityTimeout"])) * time.Second
 	q.Retention = time.Duration(atoi64(attrs["MessageRetentionPeriod"])) * time.Second
 	q.RedrivePolicy = nil

@@ -1,8 +1,6 @@
 package vitals
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -38,12 +36,6 @@ type Returned struct {
 	SeenAt       time.Time  `json:"seen_at"`
 }
 
-// BodySHA256 is the hex SHA-256 of a body, as the redrive journal writes it.
-func BodySHA256(body string) string {
-	sum := sha256.Sum256([]byte(body))
-	return hex.EncodeToString(sum[:])
-}
-
 // MatchReturned finds the redriven messages among msgs (peeked from the
 // DLQ): by destination MessageId, which SQS keeps when it moves a message to
 // the DLQ, or by body hash for a native move.
@@ -64,13 +56,13 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		e, ok := byID[m.MessageId]
 		how := "message_id"
 		if !ok && r.Native {
-			e, ok = byHash[BodySHA256(m.Body)]
+			e, ok = byHash[redrive.BodySHA256(m.Body)]
 			how = "body_sha256"
 		}
 		if !ok {
 			continue
 		}
-		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, BodySHA256: BodySHA256(m.Body), SeenAt: seenAt}
+		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, BodySHA256: redrive.BodySHA256(m.Body), SeenAt: seenAt}
 		if n, ok := m.ReceiveCount(); ok {
 			ret.ReceiveCount = &n
 		}

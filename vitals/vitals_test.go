@@ -204,8 +204,8 @@ func TestFindingsWhenCloudWatchAndLambdaAreDenied(t *testing.T) {
 
 func TestMatchReturnedAndJudgeVerify(t *testing.T) {
 	r := Redriven{Moved: 3, DestQueue: "orders", Sent: []redrive.Entry{
-		{Op: redrive.OpSent, DLQMessageID: "d1", DestMessageID: "n1", BodySHA256: BodySHA256("a")},
-		{Op: redrive.OpSent, DLQMessageID: "d2", DestMessageID: "n2", BodySHA256: BodySHA256("b")},
+		{Op: redrive.OpSent, DLQMessageID: "d1", DestMessageID: "n1", BodySHA256: redrive.BodySHA256("a")},
+		{Op: redrive.OpSent, DLQMessageID: "d2", DestMessageID: "n2", BodySHA256: redrive.BodySHA256("b")},
 	}}
 	msgs := []sqsjson.Message{{MessageId: "n2", Body: "b"}, {MessageId: "other", Body: "a"}}
 	got := MatchReturned(msgs, r, t0)
