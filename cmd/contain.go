@@ -161,8 +161,10 @@ func runContain(ctx context.Context, o *containOptions) error {
 			return err
 		}
 		rep.Change = change
-		if rep.Mappings, err = o.mappings(ctx, src); err != nil {
-			return err
+		if !o.DryRun { // a dry run changed nothing: the list still holds
+			if rep.Mappings, err = o.mappings(ctx, src); err != nil {
+				return err
+			}
 		}
 	}
 	if err := o.measure(ctx, client, dlq, src, &rep); err != nil {

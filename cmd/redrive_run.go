@@ -23,11 +23,11 @@ type redrivePlan struct {
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
+	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	p, err := o.resolve(ctx, client)
+	p, err := o.resolve(ctx, client, dlq)
 	if err != nil {
 		return err
 	}
@@ -62,13 +62,10 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	return o.move(ctx, client, ws, p)
 }
 
-// resolve finds the DLQ and the destination and checks they fit together.
-func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client) (*redrivePlan, error) {
+// resolve finds the destination of dlq and checks they fit together.
+func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq *sqsapi.Queue) (*redrivePlan, error) {
 	d := o.deps
-	dlq, err := sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx))
-	if err != nil {
-		return nil, err
-	}
+	var err error
 	var dest *sqsapi.Queue
 	if o.To != "" {
 		if dest, err = sqsapi.Resolve(ctx, client, o.To, d.Region(ctx)); err != nil {

@@ -5,7 +5,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -138,6 +137,3 @@ func validateGlobal(g *GlobalOptions) error {
 	}
 	return nil
 }
-
-// errNotImplemented marks a step whose issue has not landed yet.
-var errNotImplemented = errors.New("not implemented yet")

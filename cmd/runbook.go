@@ -109,13 +109,11 @@ type runbookStop struct {
 
 func runRunbook(ctx context.Context, o *runbookOptions) error {
 	d := o.deps
-	client, err := d.SQS(ctx)
+	_, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	if o.q, err = sqsapi.Resolve(ctx, client, o.Queue, d.Region(ctx)); err != nil {
-		return err
-	}
+	o.q = q
 	o.in = bufio.NewReader(d.IO.In)
 	d.announce("runbook", o.q)
 	stop, stepErr := o.walk(ctx)

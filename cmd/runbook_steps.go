@@ -110,8 +110,7 @@ func (o *runbookOptions) runFixStep(ctx context.Context, sd *Deps) (*runbookStop
 	if err != nil {
 		return nil, err
 	}
-	sd.Args = append([]string{}, d.Args...)
-	ev := sd.Event("fix", o.q)
+	ev := d.Event("fix", o.q)
 	ev.Inputs = map[string]any{"change": fixed}
 	if err := ws.Append(ev); err != nil {
 		return nil, err
