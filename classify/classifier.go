@@ -99,7 +99,7 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	}
 	body := []byte(m.Body)
 	c.sh.scan(body, c.watch)
-	sig, src := c.signature(m)
+	sig, src, text := c.signature(m)
 	c.buf = c.sh.fingerprint(c.buf[:0])
 	fp := len(c.buf)
 	c.buf = append(c.buf, " | "...)
@@ -121,27 +121,28 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 			c.keyMiss++
 		}
 	}
-	g.add(m, sent, src, c)
+	g.add(m, sent, src, text, c)
 	return nil
 }
 
-// signature returns m's error signature and where it came from.
-func (c *Classifier) signature(m *sqsjson.Message) (sig, source string) {
+// signature returns m's error signature, where it came from, and the
+// error text of its attributes when that is the source.
+func (c *Classifier) signature(m *sqsjson.Message) (sig, source, text string) {
 	if s, ok := c.opts.Signatures[m.MessageId]; ok && s != "" {
-		return s, "logs"
+		return s, "logs", ""
 	}
-	text := ErrorText(m)
+	text = ErrorText(m)
 	if text == "" {
-		return "", "none"
+		return "", "none", ""
 	}
 	if s, ok := c.sigCache[text]; ok {
-		return s, "attributes"
+		return s, "attributes", text
 	}
 	s := Signature(text)
 	if len(c.sigCache) < maxSigCache {
 		c.sigCache[text] = s
 	}
-	return s, "attributes"
+	return s, "attributes", text
 }
 
 func (c *Classifier) newGroup(k Key) *acc {
@@ -165,7 +166,7 @@ func (c *Classifier) newGroup(k Key) *acc {
 	return g
 }
 
-func (g *acc) add(m *sqsjson.Message, sent int64, src string, c *Classifier) {
+func (g *acc) add(m *sqsjson.Message, sent int64, src, text string, c *Classifier) {
 	g.n++
 	g.arr.add(sent)
 	if n, ok := m.ReceiveCount(); ok {
@@ -176,7 +177,6 @@ func (g *acc) add(m *sqsjson.Message, sent int64, src string, c *Classifier) {
 		g.fromLogs++
 	case "attributes":
 		g.fromAttrs++
-		text := ErrorText(m)
 		if g.errText == "" {
 			g.errText = text
 		}

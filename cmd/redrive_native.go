@@ -68,7 +68,7 @@ func groupOf(ws *runbook.Workspace, group string) (func(*sqsjson.Message) string
 		}
 		return nil, usageErrorf("--group %s: no such group in %s; groups: %s", group, classify.File, strings.Join(ids, ", "))
 	}
-	sigs, err := classify.ReadSignatures(ws.Path("logs.json"))
+	sigs, err := classify.ReadSignatures(ws.Path(classify.LogsFile))
 	if err != nil {
 		sigs = nil // no logs step: classify grouped by the message attributes
 	}

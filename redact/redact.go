@@ -98,12 +98,6 @@ func (r *Redactor) String(s string) string {
 	return s
 }
 
-// String redacts s with a throwaway Redactor.
-func String(s string) string {
-	var r Redactor
-	return r.String(s)
-}
-
 func (ru rule) apply(s string, counts Counts) string {
 	locs := ru.re.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {

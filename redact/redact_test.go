@@ -109,6 +109,7 @@ func BenchmarkString(b *testing.B) {
 	body := `{"version":2,"order_id":"ord-104200","customer":{"email":"ana.123@example.com","phone":"+34 612 345 678"},"items":[{"sku":"SKU-4821","qty":2}],"total":123.45,"currency":"EUR"}`
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		String(body)
+		var r Redactor
+		r.String(body)
 	}
 }

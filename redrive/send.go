@@ -171,7 +171,7 @@ func (m *Mover) sendEntry(id string, msg *sqsjson.Message) types.SendMessageBatc
 		MessageAttributes: sqsapi.ToSDKAttributes(msg.MessageAttributes),
 	}
 	if m.o.Dest.FIFO {
-		group := msg.Attributes["MessageGroupId"]
+		group := msg.Attributes[sqsjson.AttrMessageGroupId]
 		if group == "" {
 			group = "mfdlq-redrive"
 		}

@@ -128,10 +128,8 @@ func (inc *Incident) writeSummary(b *strings.Builder) {
 	if n, from := inc.messageCount(); n >= 0 {
 		fmt.Fprintf(b, "- messages in the DLQ: %d (%s)\n", n, from)
 	}
-	for _, step := range Steps {
-		if step == "record" {
-			continue
-		}
+	for _, st := range stepTitles {
+		step := st.step
 		ev, ok := inc.Latest(step)
 		switch {
 		case !ok:

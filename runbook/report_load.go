@@ -14,22 +14,19 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// Artifact names the report reads, as docs/incident.md lists them. They are
-// spelled here rather than imported so that runbook depends on no step's
-// package (the steps depend on runbook).
+// Artifact names the report reads, as docs/incident.md lists them. Those of
+// packages that import runbook (redrive, the cmd steps) are spelled here;
+// classify and logsearch own theirs.
 const (
 	artContain        = "contain.json"
-	artClassification = "classification.json"
-	artLogs           = "logs.json"
+	artClassification = classify.File
+	artLogs           = logsearch.Artifact
 	artJournal        = "redrive-journal.jsonl"
 	artVerify         = "verify.json"
 	artCheck          = "check.json"
 	// ReportFile is the report's default name inside the incident.
 	ReportFile = "report.md"
 )
-
-// Steps are the runbook's steps in the order the report shows them.
-var Steps = []string{"contain", "inspect", "classify", "logs", "fix", "redrive", "verify", "check", "record"}
 
 // Incident is everything an incident directory holds, read once for the
 // report. A field is nil when its step has not written its artifact.

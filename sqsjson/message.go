@@ -38,10 +38,7 @@ const (
 	AttrSentTimestamp                    = "SentTimestamp"
 	AttrApproximateReceiveCount          = "ApproximateReceiveCount"
 	AttrApproximateFirstReceiveTimestamp = "ApproximateFirstReceiveTimestamp"
-	AttrSenderId                         = "SenderId"
 	AttrMessageGroupId                   = "MessageGroupId"
-	AttrMessageDeduplicationId           = "MessageDeduplicationId"
-	AttrDeadLetterQueueSourceArn         = "DeadLetterQueueSourceArn"
 )
 
 // SentTime returns the SentTimestamp attribute (epoch milliseconds) as a time.

@@ -55,14 +55,15 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		m := &msgs[i]
 		e, ok := byID[m.MessageId]
 		how := "message_id"
+		hash := redrive.BodySHA256(m.Body)
 		if !ok && r.Native {
-			e, ok = byHash[redrive.BodySHA256(m.Body)]
+			e, ok = byHash[hash]
 			how = "body_sha256"
 		}
 		if !ok {
 			continue
 		}
-		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, BodySHA256: redrive.BodySHA256(m.Body), SeenAt: seenAt}
+		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, BodySHA256: hash, SeenAt: seenAt}
 		if n, ok := m.ReceiveCount(); ok {
 			ret.ReceiveCount = &n
 		}
