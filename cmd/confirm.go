@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"fmt"
 	"strings"
 )
@@ -18,7 +17,7 @@ func (d *Deps) confirm(question string, yes bool) error {
 		return checkFailedf("nothing changed: no terminal to ask on; review the plan above and pass --yes to go ahead")
 	}
 	fmt.Fprintf(d.IO.ErrOut, "%s [y/N] ", question)
-	line, err := bufio.NewReader(d.IO.In).ReadString('\n')
+	line, err := d.IO.ReadLine()
 	if err != nil && line == "" {
 		return checkFailedf("nothing changed: no answer")
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"io"
 	"os"
 
@@ -21,6 +22,18 @@ type IOStreams struct {
 	InTTY bool
 	// Color allows escape codes on a terminal (off with --no-color or NO_COLOR).
 	Color bool
+
+	in *bufio.Reader // In, buffered once for every question (see ReadLine)
+}
+
+// ReadLine reads the next line of In. Every question of a run reads
+// through it: a reader per question would buffer lines typed or piped
+// ahead and lose them to the next question.
+func (s *IOStreams) ReadLine() (string, error) {
+	if s.in == nil {
+		s.in = bufio.NewReader(s.In)
+	}
+	return s.in.ReadString('\n')
 }
 
 // SystemIO returns the process's streams. MFDLQ_FORCE_TTY=1 makes mfdlq

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -131,10 +130,9 @@ func (o *recordOptions) ask(inc *runbook.Incident) {
 	if !d.IO.InTTY {
 		return
 	}
-	in := bufio.NewReader(d.IO.In)
 	question := func(q string) string {
 		fmt.Fprintf(d.IO.ErrOut, "%s (Enter to leave a TODO): ", q)
-		line, _ := in.ReadString('\n')
+		line, _ := d.IO.ReadLine()
 		return strings.TrimSpace(line)
 	}
 	if o.Cause == "" {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -26,8 +25,7 @@ type runbookOptions struct {
 	Warning   string   // --warning: for the report
 	Yes       bool     // --yes: unattended, the safe choice at every fork
 
-	q  *sqsapi.Queue
-	in *bufio.Reader
+	q *sqsapi.Queue
 }
 
 func newRunbookCmd(d *Deps, runF func(*runbookOptions) error) *cobra.Command {
@@ -114,7 +112,6 @@ func runRunbook(ctx context.Context, o *runbookOptions) error {
 		return err
 	}
 	o.q = q
-	o.in = bufio.NewReader(d.IO.In)
 	d.announce("runbook", o.q)
 	stop, stepErr := o.walk(ctx)
 	switch {
@@ -195,7 +192,7 @@ func (o *runbookOptions) choose(name string) string {
 		return "run"
 	}
 	fmt.Fprintf(d.IO.ErrOut, "Run %s now? [Y]es / [s]kip / [q]uit: ", name)
-	line, err := o.in.ReadString('\n')
+	line, err := d.IO.ReadLine()
 	if err != nil && line == "" {
 		return "quit"
 	}

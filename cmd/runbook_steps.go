@@ -193,6 +193,6 @@ func (o *runbookOptions) ask(q string) string {
 		return ""
 	}
 	_, _ = d.IO.ErrOut.Write([]byte(q + " "))
-	line, _ := o.in.ReadString('\n')
+	line, _ := d.IO.ReadLine()
 	return strings.TrimSpace(line)
 }
