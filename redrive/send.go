@@ -120,26 +120,49 @@ func (m *Mover) deferOnce(id string) bool {
 }
 
 func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOutcome, error) {
-	out := entryOutcome{ok: map[string]string{}, final: map[string]string{}, pending: map[string]bool{}}
-	for i := range chunk {
-		out.pending[strconv.Itoa(i)] = true
-	}
-	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
-		var entries []types.SendMessageBatchRequestEntry
-		for i := range chunk {
-			if id := strconv.Itoa(i); out.pending[id] {
-				entries = append(entries, m.sendEntry(id, &chunk[i]))
-			}
+	return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
+		entries := make([]types.SendMessageBatchRequestEntry, len(pending))
+		for j, i := range pending {
+			entries[j] = m.sendEntry(strconv.Itoa(i), &chunk[i])
 		}
 		res, err := m.c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(m.o.Dest.URL), Entries: entries}, NoSDKRetry)
 		if err != nil {
+			return nil, nil, err
+		}
+		done := make(map[string]string, len(res.Successful))
+		for _, s := range res.Successful {
+			done[aws.ToString(s.Id)] = aws.ToString(s.MessageId)
+		}
+		return done, res.Failed, nil
+	})
+}
+
+// batchCall makes one batch call of n entries (Ids "0", "1", …) under the
+// retry policy. Each attempt carries only the entries still pending, by
+// index; call returns what succeeded (Id → the answer's value, "" when
+// there is none) and what failed. Sender faults are final, the rest is
+// retried (see settleFailed).
+func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error)) (entryOutcome, error) {
+	out := entryOutcome{ok: map[string]string{}, final: map[string]string{}, pending: map[string]bool{}}
+	for i := range n {
+		out.pending[strconv.Itoa(i)] = true
+	}
+	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
+		var pending []int
+		for i := range n {
+			if out.pending[strconv.Itoa(i)] {
+				pending = append(pending, i)
+			}
+		}
+		done, failed, err := call(ctx, pending)
+		if err != nil {
 			return err
 		}
-		for _, s := range res.Successful {
-			out.ok[aws.ToString(s.Id)] = aws.ToString(s.MessageId)
-			delete(out.pending, aws.ToString(s.Id))
+		for id, v := range done {
+			out.ok[id] = v
+			delete(out.pending, id)
 		}
-		return settleFailed(&out, res.Failed)
+		return settleFailed(&out, failed)
 	})
 	return out, err
 }
@@ -186,30 +209,24 @@ func (m *Mover) sendEntry(id string, msg *sqsjson.Message) types.SendMessageBatc
 func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed int) {
 	for start := 0; start < len(msgs); start += batchSize {
 		chunk := msgs[start:min(start+batchSize, len(msgs))]
-		out := entryOutcome{ok: map[string]string{}, final: map[string]string{}, pending: map[string]bool{}}
-		for i := range chunk {
-			out.pending[strconv.Itoa(i)] = true
-		}
 		m.mu.Lock()
 		m.deletes++
 		m.deleting += len(chunk)
 		m.mu.Unlock()
-		err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
-			var entries []types.DeleteMessageBatchRequestEntry
-			for i := range chunk {
-				if id := strconv.Itoa(i); out.pending[id] {
-					entries = append(entries, types.DeleteMessageBatchRequestEntry{Id: aws.String(id), ReceiptHandle: aws.String(m.handleOf(&chunk[i]))})
-				}
+		out, err := m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
+			entries := make([]types.DeleteMessageBatchRequestEntry, len(pending))
+			for j, i := range pending {
+				entries[j] = types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(m.handleOf(&chunk[i]))}
 			}
 			res, err := m.c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
+			done := make(map[string]string, len(res.Successful))
 			for _, s := range res.Successful {
-				out.ok[aws.ToString(s.Id)] = ""
-				delete(out.pending, aws.ToString(s.Id))
+				done[aws.ToString(s.Id)] = ""
 			}
-			return settleFailed(&out, res.Failed)
+			return done, res.Failed, nil
 		})
 		now := time.Now().UTC()
 		var entries []Entry
