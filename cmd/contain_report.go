@@ -21,8 +21,11 @@ func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src 
 	if err != nil {
 		return fmt.Errorf("contain %s: %w", dlq.Name, err)
 	}
-	if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
-		return fmt.Errorf("contain %s: %w", dlq.Name, err)
+	// A sampled trend's last look has just refreshed dlq's depth.
+	if trend.Source != vitals.FromSampling {
+		if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
+			return fmt.Errorf("contain %s: %w", dlq.Name, err)
+		}
 	}
 	rep.DLQ = vitals.DLQVitals{Queue: dlq.Name, Visible: dlq.Depth.Visible, InFlight: dlq.Depth.InFlight, Trend: trend, Window: o.Window.String()}
 	if src != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/vitals"
@@ -93,7 +94,7 @@ func cmdConsumeLater(ts *testscript.TestScript, neg bool, args []string) {
 				QueueUrl: aws.String(url), MaxNumberOfMessages: 10, VisibilityTimeout: 1, WaitTimeSeconds: 1,
 				MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
 			})
-			if err != nil || (len(out.Messages) == 0 && empty(ctx, s.SQS, url)) {
+			if err != nil || (len(out.Messages) == 0 && empty(ctx, s, url)) {
 				return
 			}
 			// The SDK omits a zero VisibilityTimeout, so each receive hides
@@ -103,10 +104,9 @@ func cmdConsumeLater(ts *testscript.TestScript, neg bool, args []string) {
 	}()
 }
 
-func empty(ctx context.Context, c *sqs.Client, url string) bool {
-	out, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(url),
-		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll}})
-	return err != nil || (out.Attributes["ApproximateNumberOfMessages"] == "0" && out.Attributes["ApproximateNumberOfMessagesNotVisible"] == "0")
+func empty(ctx context.Context, s *localaws.Seeder, url string) bool {
+	v, f, err := s.Depth(ctx, url)
+	return err != nil || v+f == 0
 }
 
 // journal-ids INCIDENT stdout asserts that verify's JSON output names, as

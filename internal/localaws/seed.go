@@ -72,6 +72,13 @@ func (s *Seeder) Depth(ctx context.Context, url string) (visible, inFlight int, 
 
 // Send sends bodies in batches of ten, each with attrs (string attributes).
 func (s *Seeder) Send(ctx context.Context, url string, bodies []string, attrs map[string]string) error {
+	_, err := s.SendIDs(ctx, url, bodies, attrs)
+	return err
+}
+
+// SendIDs is Send that returns the MessageIds SQS gave the bodies, in order.
+func (s *Seeder) SendIDs(ctx context.Context, url string, bodies []string, attrs map[string]string) ([]string, error) {
+	ids := make([]string, 0, len(bodies))
 	for start := 0; start < len(bodies); start += 10 {
 		end := min(start+10, len(bodies))
 		var entries []types.SendMessageBatchRequestEntry
@@ -87,13 +94,20 @@ func (s *Seeder) Send(ctx context.Context, url string, bodies []string, attrs ma
 		}
 		out, err := s.SQS.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: entries})
 		if err != nil {
-			return fmt.Errorf("send batch: %w", err)
+			return nil, fmt.Errorf("send batch: %w", err)
 		}
 		if len(out.Failed) > 0 {
-			return fmt.Errorf("send batch: %d failed: %s", len(out.Failed), aws.ToString(out.Failed[0].Message))
+			return nil, fmt.Errorf("send batch: %d failed: %s", len(out.Failed), aws.ToString(out.Failed[0].Message))
+		}
+		byID := make(map[string]string, len(out.Successful))
+		for _, ok := range out.Successful {
+			byID[aws.ToString(ok.Id)] = aws.ToString(ok.MessageId)
+		}
+		for _, e := range entries {
+			ids = append(ids, byID[aws.ToString(e.Id)])
 		}
 	}
-	return nil
+	return ids, nil
 }
 
 // Drain receives and deletes every message of url until a long poll comes

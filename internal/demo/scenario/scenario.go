@@ -8,14 +8,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
-	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
@@ -104,7 +102,7 @@ func Seed(ctx context.Context, name string, out io.Writer) (Scenario, error) {
 		attrs = map[string]string{"ErrorCode": "GatewayTimeout"}
 		story = gatewayStory
 	}
-	ids, err := sendAll(ctx, s.SQS, dlqURL, bodies, attrs)
+	ids, err := s.SendIDs(ctx, dlqURL, bodies, attrs)
 	if err != nil {
 		return sc, err
 	}
@@ -114,40 +112,6 @@ func Seed(ctx context.Context, name string, out io.Writer) (Scenario, error) {
 	fmt.Fprintf(out, "seeded %s: queue %s with DLQ %s (maxReceiveCount 4), %d messages in the DLQ, log group %s naming their MessageIds\n",
 		name, sc.Source, sc.DLQ, len(ids), sc.LogGroup)
 	return sc, nil
-}
-
-// sendAll sends bodies in batches of ten and returns the MessageIds SQS gave
-// them, in order, so the logs can name real messages.
-func sendAll(ctx context.Context, c *sqs.Client, url string, bodies []string, attrs map[string]string) ([]string, error) {
-	ids := make([]string, 0, len(bodies))
-	for start := 0; start < len(bodies); start += 10 {
-		var entries []types.SendMessageBatchRequestEntry
-		for i := start; i < min(start+10, len(bodies)); i++ {
-			e := types.SendMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), MessageBody: aws.String(bodies[i])}
-			for k, v := range attrs {
-				if e.MessageAttributes == nil {
-					e.MessageAttributes = map[string]types.MessageAttributeValue{}
-				}
-				e.MessageAttributes[k] = types.MessageAttributeValue{DataType: aws.String("String"), StringValue: aws.String(v)}
-			}
-			entries = append(entries, e)
-		}
-		out, err := c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(url), Entries: entries})
-		if err != nil {
-			return nil, fmt.Errorf("send batch: %w", err)
-		}
-		if len(out.Failed) > 0 {
-			return nil, fmt.Errorf("send batch: %d failed: %s", len(out.Failed), aws.ToString(out.Failed[0].Message))
-		}
-		byID := map[string]string{}
-		for _, ok := range out.Successful {
-			byID[aws.ToString(ok.Id)] = aws.ToString(ok.MessageId)
-		}
-		for _, e := range entries {
-			ids = append(ids, byID[aws.ToString(e.Id)])
-		}
-	}
-	return ids, nil
 }
 
 // Orders returns n realistic order bodies of schema version.
