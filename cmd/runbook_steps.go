@@ -2,15 +2,28 @@ package cmd
 
 import (
 	"context"
+	"io"
 	"strings"
-	"time"
 
-	"github.com/mfdlq/mfdlq/classify"
+	"github.com/spf13/cobra"
 )
 
+// runAs runs one step the way its command runs argv: the flags' defaults
+// and checks are the command's own, and sd.Args, which the step's event
+// records, is exactly what ran.
+func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
+	sd.Args = argv
+	c := newCmd(sd, func(o *O) error { return run(ctx, o) })
+	c.SetArgs(argv[1:])
+	c.SetOut(io.Discard)
+	c.SetErr(io.Discard)
+	c.SilenceErrors, c.SilenceUsage = true, true
+	return c.ExecuteContext(ctx)
+}
+
 func (o *runbookOptions) runContainStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	sd.Args = []string{"contain", "--queue", o.q.Name}
-	err := runContain(ctx, &containOptions{deps: sd, Queue: o.q.Name, Window: 30 * time.Minute, Sample: 4 * time.Second})
+	// 4 s of sampling, not contain's 10: the runbook has more steps to go.
+	err := runAs(ctx, sd, newContainCmd, runContain, "contain", "--queue", o.q.Name, "--sample", "4s")
 	if o.verdictOf("contain") == "alive" {
 		return &runbookStop{
 			why:  "contain says the problem is alive: messages are still failing into the DLQ",
@@ -27,8 +40,7 @@ func (o *runbookOptions) runContainStep(ctx context.Context, sd *Deps) (*runbook
 func (o *runbookOptions) runInspectStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
 	// 100, not inspect's 10: classify reads this sample, and a hundred
 	// messages show a pattern where ten show anecdotes.
-	sd.Args = []string{"inspect", "--queue", o.q.Name, "--max", "100"}
-	if err := runInspect(ctx, &inspectOptions{deps: sd, Queue: o.q.Name, Max: 100, Visibility: 5, Wait: 2}); err != nil {
+	if err := runAs(ctx, sd, newInspectCmd, runInspect, "inspect", "--queue", o.q.Name, "--max", "100"); err != nil {
 		return nil, err
 	}
 	return nil, nil
@@ -36,20 +48,14 @@ func (o *runbookOptions) runInspectStep(ctx context.Context, sd *Deps) (*runbook
 
 // runClassifyStep classifies a live sample; the fix step reads its verdict.
 func (o *runbookOptions) runClassifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	sd.Args = []string{"classify", "--queue", o.q.Name}
+	argv := []string{"classify", "--queue", o.q.Name}
 	for _, e := range o.Expect {
-		sd.Args = append(sd.Args, "--expect", e)
+		argv = append(argv, "--expect", e)
 	}
 	if o.Baseline != "" {
-		sd.Args = append(sd.Args, "--baseline", o.Baseline)
+		argv = append(argv, "--baseline", o.Baseline)
 	}
-	th := classify.DefaultThresholds()
-	co := &classifyOptions{deps: sd, Queue: o.q.Name, Sample: 100, Expect: o.Expect, Baseline: o.Baseline,
-		BurstWindow: th.BurstWindow.Duration, BurstShare: th.BurstShare, TrickleSpan: th.TrickleSpan.Duration}
-	if err := co.validate(); err != nil {
-		return nil, err
-	}
-	if err := runClassify(ctx, co); err != nil {
+	if err := runAs(ctx, sd, newClassifyCmd, runClassify, argv...); err != nil {
 		return nil, err
 	}
 	switch v := o.verdictOf("classify"); v {
@@ -68,16 +74,11 @@ func (o *runbookOptions) runLogsStep(ctx context.Context, sd *Deps) (*runbookSto
 		o.deps.warnf("no --log-group: the consumer's exceptions were not searched (mfdlq logs --queue %s --log-group G)", o.q.Name)
 		return nil, nil
 	}
-	sd.Args = []string{"logs", "--queue", o.q.Name}
+	argv := []string{"logs", "--queue", o.q.Name}
 	for _, g := range o.LogGroups {
-		sd.Args = append(sd.Args, "--log-group", g)
+		argv = append(argv, "--log-group", g)
 	}
-	lo := &logsOptions{deps: sd, Queue: o.q.Name, Groups: o.LogGroups, IDs: 3, Margin: 30 * time.Minute,
-		Since: 24 * time.Hour, Context: 20, Method: "auto", Timeout: 5 * time.Minute}
-	if err := lo.validate(); err != nil {
-		return nil, err
-	}
-	if err := runLogs(ctx, lo); err != nil {
+	if err := runAs(ctx, sd, newLogsCmd, runLogs, argv...); err != nil {
 		return nil, err
 	}
 	return nil, nil
@@ -127,15 +128,11 @@ func needsFix(verdict string) bool {
 // runRedriveStep moves the DLQ back at --rate with redrive's own canary,
 // guardrails and confirmation; the fix was already recorded by the fix step.
 func (o *runbookOptions) runRedriveStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	sd.Args = []string{"redrive", "--queue", o.q.Name, "--rate", o.Rate}
+	argv := []string{"redrive", "--queue", o.q.Name, "--rate", o.Rate}
 	if o.Yes {
-		sd.Args = append(sd.Args, "--yes")
+		argv = append(argv, "--yes")
 	}
-	ro := &redriveOptions{deps: sd, Queue: o.q.Name, RateFlag: o.Rate, Canary: -1, MaxReturned: 10, Visibility: 30, Yes: o.Yes}
-	if err := ro.validate(); err != nil {
-		return nil, err
-	}
-	err := runRedrive(ctx, ro)
+	err := runAs(ctx, sd, newRedriveCmd, runRedrive, argv...)
 	if isRefusal(err) {
 		return &runbookStop{
 			why:  "redrive: " + err.Error(),
@@ -156,9 +153,7 @@ func (o *runbookOptions) runVerifyStep(ctx context.Context, sd *Deps) (*runbookS
 		o.deps.infof("no redrive in this incident: nothing to verify")
 		return nil, nil
 	}
-	sd.Args = []string{"verify", "--queue", o.q.Name, "--wait", "2m", "--interval", "3s", "--settle", "10s"}
-	vo := &verifyOptions{deps: sd, Queue: o.q.Name, Wait: 2 * time.Minute, Interval: 3 * time.Second, Settle: 10 * time.Second, Left: -1}
-	err := runVerify(ctx, vo)
+	err := runAs(ctx, sd, newVerifyCmd, runVerify, "verify", "--queue", o.q.Name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	if o.verdictOf("verify") == "fail" || isRefusal(err) {
 		return &runbookStop{
 			why:  "verify failed: the DLQ did not reach zero, or moved messages came back",
@@ -173,8 +168,7 @@ func (o *runbookOptions) runVerifyStep(ctx context.Context, sd *Deps) (*runbookS
 // a finding for the report, not a reason to stop; nor is a check that could
 // not run, such as one denied CloudWatch.
 func (o *runbookOptions) runCheckStep(ctx context.Context, sd *Deps) error {
-	sd.Args = []string{"check", "--queue", o.q.Name}
-	err := runCheck(ctx, &checkOptions{deps: sd, Queue: o.q.Name, SDKAttempts: 3, WorkflowAttempts: 1})
+	err := runAs(ctx, sd, newCheckCmd, runCheck, "check", "--queue", o.q.Name)
 	if err != nil && !isRefusal(err) {
 		o.deps.warnf("check could not run (%v): the report's warnings come from --warning only", err)
 	}
