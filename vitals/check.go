@@ -189,17 +189,8 @@ func lambdaFindings(src *sqsapi.Queue, ms []Mapping, known bool) []Finding {
 	var out []Finding
 	vis := int64(src.Visibility.Seconds())
 	for _, m := range ms {
-		f := Finding{ID: IDVisibilityLambda, Queue: src.Name, Message: m.Function + ": " + assessVisibility(vis, m.FunctionTimeout)}
-		switch {
-		case m.FunctionTimeout == nil:
-			f.Status = Skip
-		case vis < int64(*m.FunctionTimeout):
-			f.Status = Fail
-		case vis < 6*int64(*m.FunctionTimeout):
-			f.Status = Warn
-		default:
-			f.Status = Pass
-		}
+		status, text := judgeVisibility(vis, m.FunctionTimeout)
+		f := Finding{ID: IDVisibilityLambda, Status: status, Queue: src.Name, Message: m.Function + ": " + text}
 		if f.Status == Fail || f.Status == Warn {
 			f.Fix = fmt.Sprintf("set %s's VisibilityTimeout to %d (6× %ds)", src.Name, 6**m.FunctionTimeout, *m.FunctionTimeout)
 		}

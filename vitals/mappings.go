@@ -106,15 +106,22 @@ func (m *Mapping) readTimeout(ctx context.Context, l LambdaAPI) error {
 // assessVisibility states the queue's visibility timeout against the
 // function's timeout in one phrase: AWS recommends at least six times.
 func assessVisibility(visibility int64, timeout *int32) string {
+	_, text := judgeVisibility(visibility, timeout)
+	return text
+}
+
+// judgeVisibility is assessVisibility with check's status: skip when the
+// timeout is unknown, fail under 1×, warn under 6×, else pass.
+func judgeVisibility(visibility int64, timeout *int32) (status, text string) {
 	switch {
 	case timeout == nil:
-		return "function timeout unknown"
+		return Skip, "function timeout unknown"
 	case visibility < int64(*timeout):
-		return fmt.Sprintf("visibility %ds is shorter than the function timeout %ds: slow messages are processed twice", visibility, *timeout)
+		return Fail, fmt.Sprintf("visibility %ds is shorter than the function timeout %ds: slow messages are processed twice", visibility, *timeout)
 	case visibility < 6*int64(*timeout):
-		return fmt.Sprintf("visibility %ds is under 6× the function timeout %ds", visibility, *timeout)
+		return Warn, fmt.Sprintf("visibility %ds is under 6× the function timeout %ds", visibility, *timeout)
 	}
-	return fmt.Sprintf("visibility %ds ≥ 6× the function timeout %ds", visibility, *timeout)
+	return Pass, fmt.Sprintf("visibility %ds ≥ 6× the function timeout %ds", visibility, *timeout)
 }
 
 func functionName(arn string) string {
