@@ -92,7 +92,7 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 	if o.Max > 0 {
 		p.bound = min(o.Max, p.backlog)
 	}
-	toSource := dest.RedrivePolicy != nil && dest.RedrivePolicy.DeadLetterTargetArn == dlq.ARN
+	toSource := dest.DeadLettersTo(dlq)
 	p.canary = o.Canary
 	if p.canary < 0 {
 		p.canary = 0

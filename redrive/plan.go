@@ -46,15 +46,14 @@ func Guardrails(events []runbook.Event, fixed string) *Refusal {
 // the DLQ gets it after maxReceiveCount receives. A minute when the
 // destination has no redrive policy to the DLQ (nothing can come back).
 func CanaryWait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
-	p := dest.RedrivePolicy
-	if p == nil || p.DeadLetterTargetArn != dlq.ARN {
+	if !dest.DeadLettersTo(dlq) {
 		return time.Minute
 	}
 	vis := dest.Visibility
 	if vis <= 0 {
 		vis = 30 * time.Second
 	}
-	return vis*time.Duration(max(p.MaxReceiveCount, 1)) + 10*time.Second
+	return vis*time.Duration(max(dest.RedrivePolicy.MaxReceiveCount, 1)) + 10*time.Second
 }
 
 // Returned peeks at the DLQ (each message hidden for one second, never

@@ -193,6 +193,12 @@ func Refresh(ctx context.Context, c Client, q *Queue) error {
 	return q.apply(out.Attributes)
 }
 
+// DeadLettersTo tells whether q's redrive policy sends its failed
+// messages to dlq: q is one of dlq's source queues.
+func (q *Queue) DeadLettersTo(dlq *Queue) bool {
+	return q.RedrivePolicy != nil && q.RedrivePolicy.DeadLetterTargetArn == dlq.ARN
+}
+
 // DepthFrom reads a queue's three approximate counts from its attributes
 // (GetQueueAttributes' answer); a missing one counts as 0.
 func DepthFrom(attrs map[string]string) Depth {

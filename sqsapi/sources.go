@@ -75,7 +75,7 @@ func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error)
 				}
 				return nil, fmt.Errorf("source queue %s: %w", q.Name, err)
 			}
-			if q.RedrivePolicy != nil && q.RedrivePolicy.DeadLetterTargetArn == dlq.ARN {
+			if q.DeadLettersTo(dlq) {
 				out = append(out, q)
 			}
 		}
