@@ -114,13 +114,18 @@ func once(ctx context.Context, s *localaws.Seeder, cfg Config, i int, killAt tim
 	return dups, mid, nil
 }
 
-// compare checks that every body arrived at least once and counts the
-// extra copies.
+// compare is Compare for the messages crashkill seeds.
 func compare(bodies []string, got []types.Message) (int, error) {
+	return Compare(bodies, got, "ErrorCode", "E")
+}
+
+// Compare checks that every body is among got at least once, each with its
+// string attribute attr = want, and returns the extra copies.
+func Compare(bodies []string, got []types.Message, attr, want string) (int, error) {
 	seen := map[string]int{}
 	for _, m := range got {
 		seen[aws.ToString(m.Body)]++
-		if aws.ToString(m.MessageAttributes["ErrorCode"].StringValue) != "E" {
+		if aws.ToString(m.MessageAttributes[attr].StringValue) != want {
 			return 0, fmt.Errorf("body %s lost its attributes", aws.ToString(m.Body))
 		}
 	}

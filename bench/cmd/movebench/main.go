@@ -28,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/bench/crashkill"
 	"github.com/mfdlq/mfdlq/internal/faultproxy"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -112,25 +113,14 @@ func verify(label string, s *localaws.Seeder, src, dlq string, bodies []string) 
 	// Messages a broken response left hidden in the DLQ come back after
 	// their visibility timeout: wait for them rather than call them lost.
 	left := drainAll(s, dlq)
-	seen := map[string]int{}
-	for _, m := range got {
-		seen[aws.ToString(m.Body)]++
-		if aws.ToString(m.MessageAttributes["Tenant"].StringValue) != "acme" {
-			check(fmt.Errorf("a message lost its attributes"))
-		}
-	}
-	for _, m := range left {
-		seen[aws.ToString(m.Body)]++
-	}
-	for _, b := range bodies {
-		if seen[b] == 0 {
-			check(fmt.Errorf("%s: LOST %s", label, b))
-		}
+	dups, err := crashkill.Compare(bodies, append(got, left...), "Tenant", "acme")
+	if err != nil {
+		check(fmt.Errorf("%s: %w", label, err))
 	}
 	if len(left) != 0 {
 		check(fmt.Errorf("%s: %d left in the DLQ", label, len(left)))
 	}
-	return len(got) - len(bodies)
+	return dups
 }
 
 func rateMode(s *localaws.Seeder) {
