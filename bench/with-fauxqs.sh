@@ -15,7 +15,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 log=$(mktemp -t mfdlq-fauxqs.XXXXXX.log)
 FAUXQS_PORT=$port FAUXQS_HOST=127.0.0.1 FAUXQS_DEFAULT_REGION=us-east-1 FAUXQS_LOGGER=false "$node" "$cli" >"$log" 2>&1 &
 pid=$!
-trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
 endpoint="http://127.0.0.1:$port"
 for _ in $(seq 1 100); do
   if curl -s -o /dev/null "$endpoint/" 2>/dev/null; then break; fi

@@ -20,7 +20,7 @@ else
   log=$(mktemp -t mfdlq-moto.XXXXXX.log)
   moto_server -H 127.0.0.1 -p "$port" >"$log" 2>&1 &
   pid=$!
-  trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
+  trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
   endpoint="http://127.0.0.1:$port"
   for _ in $(seq 1 150); do
     if curl -fsS -o /dev/null "$endpoint/moto-api/" 2>/dev/null; then break; fi
