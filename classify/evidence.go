@@ -177,7 +177,7 @@ func errorEvidence(g *acc, grp Group) []string {
 	switch grp.SignatureSource {
 	case "logs":
 		return []string{fmt.Sprintf("the consumer's logs give %d of %d the error %q", g.fromLogs, g.n, g.key.Signature)}
-	case "attributes":
+	case "attributes", "envelope":
 		of := ""
 		if g.fromAttrs < g.n {
 			of = fmt.Sprintf(" (%d of %d carry it)", g.fromAttrs, g.n)

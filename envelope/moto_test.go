@@ -3,7 +3,11 @@ package envelope_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +86,7 @@ func TestMotoSNSNotification(t *testing.T) {
 	if e.Kind != envelope.KindSNS || string(e.Payload) != payload || !e.PayloadJSON {
 		t.Fatalf("moto's notification read as %s with payload %q; body:\n%s", e.Kind, e.Payload, m.Body)
 	}
+	sameLayout(t, m.Body, "sns-deploy.jsonl")
 	o := e.Origin().SNS
 	if o == nil || o.TopicArn != *topic.TopicArn || o.Subject != "order placed" || o.Message != payload ||
 		o.MessageAttributes["tenant"] != (envelope.SNSAttribute{Type: "String", Value: "acme"}) {
@@ -126,4 +131,47 @@ func jsonEqual(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
+}
+
+// sameLayout checks that the classify fixtures' SNS notifications have the
+// keys and the layout (sorted keys, two-space indent) of what moto sends,
+// so the fixtures cannot drift from what a subscription delivers.
+func sameLayout(t *testing.T, body, fixture string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "testdata", "classify", fixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := sqsjson.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := rd.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(b string) []string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(b), &m); err != nil {
+			t.Fatal(err)
+		}
+		return slices.Sorted(maps.Keys(m))
+	}
+	got, want := keys(first.Body), keys(body)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s has keys %v; moto delivers %v", fixture, got, want)
+	}
+	lines := func(b string) []string {
+		var ks []string
+		for _, l := range strings.Split(b, "\n") {
+			if k, _, ok := strings.Cut(strings.TrimPrefix(l, "  "), ":"); ok && strings.HasPrefix(l, "  \"") {
+				ks = append(ks, k)
+			}
+		}
+		return ks
+	}
+	if g, w := lines(first.Body), lines(body); !slices.Equal(g, w) {
+		t.Errorf("%s lays out its keys as %v; moto as %v", fixture, g, w)
+	}
 }
