@@ -34,6 +34,9 @@ func (c *Classifier) content(g *acc) contentFinding {
 	case "empty":
 		f.poisoned(0.9, "%d bodies are empty", g.n)
 		return f
+	case FingerprintNoPayload:
+		f.poisoned(0.8, "%d messages have nothing at %s (--payload): no payload for the consumer to process", g.n, c.opts.Envelope.PayloadPath())
+		return f
 	}
 	for _, field := range c.expFields {
 		if bad := g.contrary[field]; bad > 0 {
