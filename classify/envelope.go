@@ -92,3 +92,11 @@ func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures) st
 	text, _ := errorOf(m, env)
 	return Signature(text)
 }
+
+// FingerprintOf is the fingerprint classify gives a message whose envelope
+// d read as env: what inspect shows beside each message.
+func FingerprintOf(env *envelope.Envelope, d *envelope.Detector) string {
+	var s shape
+	s.scanEnvelope(env, nil)
+	return string(fingerprint(nil, env, &s, d.PayloadPath()))
+}
