@@ -83,7 +83,7 @@ Examples:
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
 	f.StringVar(&opts.To, "to", "", "destination queue (default: the DLQ's source queue when it has exactly one)")
-	f.StringVar(&opts.RateFlag, "rate", "", "messages per second, or max (required; --native: 1-500)")
+	f.StringVar(&opts.RateFlag, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel receive→send→delete loops (default 1 below 20 msg/s, else 2; a SIGKILL duplicates at most 10 per worker)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
@@ -134,6 +134,14 @@ func (o *redriveOptions) validate() error {
 	return o.parseSelection()
 }
 
+// MinRate and MaxRate bound --rate: below one message every 100 s a move
+// of any size takes days, and above 10000 msg/s no SQS queue keeps up;
+// --rate max is the way to say "as fast as the queues allow".
+const (
+	MinRate = 0.01
+	MaxRate = 10000.0
+)
+
 func (o *redriveOptions) parseRate() error {
 	switch {
 	case o.RateFlag == "":
@@ -145,8 +153,10 @@ func (o *redriveOptions) parseRate() error {
 		return nil
 	}
 	r, err := strconv.ParseFloat(o.RateFlag, 64)
-	if err != nil || r <= 0 {
-		return usageErrorf("--rate must be > 0 or max, got %q", o.RateFlag)
+	// ParseFloat accepts inf, nan and 1e-9: the range check refuses them
+	// (NaN fails every comparison).
+	if err != nil || !(r >= MinRate && r <= MaxRate) {
+		return usageErrorf("--rate must be a number from %g to %g messages per second, or max; got %q", MinRate, MaxRate, o.RateFlag)
 	}
 	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
 		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateFlag)

@@ -82,8 +82,8 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 		dest = sources[0]
 	}
 	switch {
-	case dest.URL == dlq.URL:
-		return nil, usageErrorf("--to is the DLQ itself: name another queue")
+	case sqsapi.SameQueue(dest, dlq):
+		return nil, usageErrorf("the destination %s is the DLQ itself (%s): pass --to with another queue", dest.Name, orUnknown(dlq.ARN))
 	case dest.FIFO != dlq.FIFO:
 		return nil, usageErrorf("%s and %s are not of the same type (FIFO and standard): pick a destination of the DLQ's type", dlq.Name, dest.Name)
 	}
