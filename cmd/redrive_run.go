@@ -172,6 +172,9 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	if st.PendingDelete > 0 {
 		d.warnf("%d message(s) were sent but their delete failed: run the same command again to delete them (they will not be sent twice)", st.PendingDelete)
 	}
+	for _, t := range st.FilterErrorTexts {
+		d.warnf("--filter failed: %s", printable(t, 300))
+	}
 	switch {
 	case runErr != nil:
 		return runErr
@@ -180,10 +183,14 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 		return errInterrupted
 	case strings.HasPrefix(st.Halted, "circuit breaker"):
 		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
+	case strings.HasPrefix(st.Halted, redrive.HaltFilter):
+		return checkFailedf("--%s; nothing was moved: fix the filter (it sees the message with .Body parsed when it is JSON)", st.Halted)
 	case st.Halted != "":
 		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
 	case st.Failed > 0:
 		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, incident.JournalFile)
+	case st.FilterErrors > 0:
+		return checkFailedf("--filter failed on %d message(s), left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", st.FilterErrors, incident.JournalFile)
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (vitals.Redriven, error) {
 // the journal for what the event lacks (an interrupted redrive).
 func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 	rec := vitals.Redriven{
-		Moved: figInt(fig, "moved"), Left: figInt(fig, "skipped") + figInt(fig, "failed"),
+		Moved: figInt(fig, "moved"), Left: figInt(fig, "skipped") + figInt(fig, "filter_errors") + figInt(fig, "failed"),
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
 	rec.Native, _ = fig["native"].(bool)

@@ -42,7 +42,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		for i, msg := range chunk {
 			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
 			}
 		}
 		// Let go of the chunk at once: SQS may have removed even a message

@@ -7,10 +7,12 @@ package redrive
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"os"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // Journal operations, in the order a message goes through them.
@@ -19,12 +21,16 @@ const (
 	OpDeleted = "deleted" // DeleteMessageBatch removed it from the DLQ
 	OpFailed  = "failed"  // a 4xx or exhausted retries: it stays in the DLQ
 	OpSkipped = "skipped" // not selected: made visible again, untouched
+	// OpFilterError: --filter failed on it (Error says how): made visible
+	// again, untouched, and counted apart from the messages not selected.
+	OpFilterError = "filter_error"
 )
 
 // Entry is one line of the journal.
 type Entry struct {
 	Time          time.Time `json:"time"`
 	Run           string    `json:"run"`
+	Attempt       int       `json:"attempt,omitempty"` // the fix it was moved after (absent: 1)
 	Op            string    `json:"op"`
 	DLQMessageID  string    `json:"dlq_message_id"`
 	BodySHA256    string    `json:"body_sha256,omitempty"`
@@ -41,6 +47,9 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","run":`...)
 	b = appendJSONString(b, e.Run)
+	if e.Attempt > 0 {
+		b = strconv.AppendInt(append(b, `,"attempt":`...), int64(e.Attempt), 10)
+	}
 	b = append(b, `,"op":`...)
 	b = appendJSONString(b, e.Op)
 	b = append(b, `,"dlq_message_id":`...)
@@ -219,7 +228,7 @@ func (s *State) Apply(e Entry) {
 		s.byDest[e.DestQueue] = byID
 	}
 	p := byID[e.DLQMessageID]
-	if e.Op == OpSkipped && (p.Op == OpSent || p.Op == OpDeleted) {
+	if (e.Op == OpSkipped || e.Op == OpFilterError) && (p.Op == OpSent || p.Op == OpDeleted) {
 		return
 	}
 	p.Op = e.Op
