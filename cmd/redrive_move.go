@@ -23,7 +23,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	if err != nil {
 		return err
 	}
-	state := redrive.Fold(entries)
+	state := redrive.FoldAttempt(entries, p.attempt)
 	f, err := ws.OpenAppend(incident.JournalFile)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", incident.JournalFile, err)
@@ -45,7 +45,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	base := redrive.Options{
 		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
-		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: redrive.NewRunID(started),
+		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: redrive.NewRunID(started), Attempt: p.attempt,
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,
 	}
 	var total redrive.Stats
@@ -119,7 +119,10 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
 		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
 		"rate": o.Rate, "dest_queue": p.dest.Name, "dest_url": p.dest.URL, "started_at": started.UTC().Format(time.RFC3339),
-		"native": o.Native, "keep": o.Keep,
+		"native": o.Native, "keep": o.Keep, "attempt": max(p.attempt, 1),
+	}
+	if len(p.consumers) > 0 {
+		ev.Figures["consumers"] = p.consumers
 	}
 	ev.Artifact = incident.JournalFile
 	if err := ws.Append(ev); err != nil {
@@ -128,8 +131,14 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	if canaryBack > 0 && runErr == nil && st.Halted == "" {
 		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", canaryBack, p.dlq.Name)
 	}
+	if st.Returned > 0 {
+		d.warnf("%d message(s) came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", st.Returned, p.dlq.Name, p.attempt, p.attempt+1)
+	}
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err
+	}
+	if moved == 0 && st.Returned > 0 {
+		return checkFailedf("nothing moved: the %d message(s) left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", st.Returned, p.attempt)
 	}
 	d.infof("moved %d message(s) to %s in %s (%.1f msg/s)", moved, p.dest.Name, dur.Round(100*time.Millisecond), achieved)
 	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)

@@ -19,6 +19,13 @@ type redrivePlan struct {
 	canary    int
 	wait      time.Duration
 	workers   int
+	// attempt numbers the fix this redrive moves after; newFix tells
+	// whether --fixed records a fix (not the latest one again).
+	attempt int
+	newFix  bool
+	// consumers are the destination's Lambda functions as read now,
+	// recorded in the redrive event for the next attempt's check.
+	consumers []redrive.Function
 }
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
@@ -37,7 +44,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := o.guard(ws); err != nil {
+	if err := o.guard(ctx, ws, p); err != nil {
 		return err
 	}
 	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.dest.Name)
@@ -49,9 +56,10 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err := d.confirm(fmt.Sprintf("Move up to %d message(s) from %s to %s?", p.bound, p.dlq.Name, p.dest.Name), o.Yes); err != nil {
 		return err
 	}
-	if o.Fixed != "" {
+	if p.newFix {
 		ev := d.Event("fix", p.dlq)
 		ev.Inputs = map[string]any{"change": o.Fixed}
+		ev.Figures = map[string]any{"attempt": p.attempt}
 		if err := ws.Append(ev); err != nil {
 			return err
 		}
@@ -106,21 +114,6 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 		p.wait = redrive.CanaryWait(dest, dlq)
 	}
 	return p, nil
-}
-
-// guard applies the incident's guardrails.
-func (o *redriveOptions) guard(ws *incident.Workspace) error {
-	events, err := ws.Events()
-	if err != nil {
-		return fmt.Errorf("read incident: %w", err)
-	}
-	if r := redrive.Guardrails(events, o.Fixed); r != nil {
-		if !o.Force {
-			return checkFailedf("refusing: %s", r.Reason)
-		}
-		o.deps.warnf("--force: %s", r.Reason)
-	}
-	return nil
 }
 
 func (o *redriveOptions) printPlan(p *redrivePlan) {

@@ -203,6 +203,11 @@ type Progress struct {
 // State is a journal folded into the latest op per DLQ message and
 // destination queue: what a resumed run must not redo.
 type State struct {
+	// attempt, when not 0, limits the returned messages to those sent in
+	// that attempt: a message that came back from an earlier attempt may
+	// move again after a new fix. What was sent and deleted counts across
+	// attempts, so nothing is resent.
+	attempt int
 	byDest map[string]map[string]Progress // destination URL → DLQ MessageId → progress
 	// destIDs maps a destination MessageId back to its DLQ MessageId: a
 	// message that comes back to the DLQ after its source's consumer failed
@@ -210,9 +215,14 @@ type State struct {
 	destIDs map[string]string
 }
 
-// Fold builds the State of entries.
-func Fold(entries []Entry) *State {
-	s := &State{byDest: map[string]map[string]Progress{}, destIDs: map[string]string{}}
+// Fold builds the State of entries, every attempt's sent messages counting
+// as returned when they show up in the DLQ.
+func Fold(entries []Entry) *State { return FoldAttempt(entries, 0) }
+
+// FoldAttempt builds the State of entries for attempt n: only messages sent
+// in attempt n count as returned.
+func FoldAttempt(entries []Entry, n int) *State {
+	s := &State{attempt: n, byDest: map[string]map[string]Progress{}, destIDs: map[string]string{}}
 	for _, e := range entries {
 		s.Apply(e)
 	}
@@ -234,7 +244,9 @@ func (s *State) Apply(e Entry) {
 	p.Op = e.Op
 	if e.DestMessageID != "" {
 		p.DestMessageID = e.DestMessageID
-		s.destIDs[e.DestMessageID] = e.DLQMessageID
+		if s.attempt == 0 || entryAttempt(e) == s.attempt {
+			s.destIDs[e.DestMessageID] = e.DLQMessageID
+		}
 	}
 	byID[e.DLQMessageID] = p
 }
