@@ -208,7 +208,7 @@ type State struct {
 	// move again after a new fix. What was sent and deleted counts across
 	// attempts, so nothing is resent.
 	attempt int
-	byDest map[string]map[string]Progress // destination URL → DLQ MessageId → progress
+	byDest  map[string]map[string]Progress // destination URL → DLQ MessageId → progress
 	// destIDs maps a destination MessageId back to its DLQ MessageId: a
 	// message that comes back to the DLQ after its source's consumer failed
 	// again keeps the MessageId the destination gave it.
