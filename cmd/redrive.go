@@ -34,6 +34,7 @@ type redriveOptions struct {
 	Native      bool          // --native: StartMessageMoveTask
 	Force       bool          // --force: past the guardrails
 	Fixed       string        // --fixed "what changed": records a fix event
+	TakeOver    bool          // --take-over: the lease of a run that died
 
 	selection redrive.Selection
 }
@@ -101,6 +102,7 @@ Examples:
 	f.BoolVar(&opts.Native, "native", false, "let SQS move them (StartMessageMoveTask); no selection, no --max, no --keep")
 	f.BoolVar(&opts.Force, "force", false, "redrive although the incident says poison without a fix, or still alive")
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
+	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")

@@ -45,7 +45,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	base := redrive.Options{
 		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
-		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: redrive.NewRunID(started), Attempt: p.attempt,
+		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: p.run, Attempt: p.attempt,
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,
 	}
 	var total redrive.Stats

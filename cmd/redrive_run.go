@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ type redrivePlan struct {
 	// consumers are the destination's Lambda functions as read now,
 	// recorded in the redrive event for the next attempt's check.
 	consumers []redrive.Function
+	// run names this run in the journal and the lease.
+	run string
 }
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
@@ -47,6 +50,9 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err := o.guard(ctx, ws, p); err != nil {
 		return err
 	}
+	if err := o.checkLease(ctx, client, p); err != nil {
+		return err
+	}
 	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.dest.Name)
 	o.printPlan(p)
 	if o.DryRun {
@@ -56,6 +62,12 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err := d.confirm(fmt.Sprintf("Move up to %d message(s) from %s to %s?", p.bound, p.dlq.Name, p.dest.Name), o.Yes); err != nil {
 		return err
 	}
+	p.run = redrive.NewRunID(d.Now())
+	ctx, release, err := o.takeLease(ctx, client, p)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if p.newFix {
 		ev := d.Event("fix", p.dlq)
 		ev.Inputs = map[string]any{"change": o.Fixed}
@@ -171,6 +183,8 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	switch {
 	case runErr != nil:
 		return runErr
+	case lostLease(ctx) != nil:
+		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", printable(lostLease(ctx).Error(), 300))
 	case ctx.Err() != nil:
 		d.infof("interrupted: run the same command again to finish the move")
 		return errInterrupted
@@ -184,6 +198,15 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, incident.JournalFile)
 	case st.FilterErrors > 0:
 		return checkFailedf("--filter failed on %d message(s), left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", st.FilterErrors, incident.JournalFile)
+	}
+	return nil
+}
+
+// lostLease is why ctx was cancelled when another run took the lease over.
+func lostLease(ctx context.Context) *errLeaseLost {
+	var lost *errLeaseLost
+	if errors.As(context.Cause(ctx), &lost) {
+		return lost
 	}
 	return nil
 }
