@@ -77,7 +77,7 @@ func (o *redriveOptions) takeLease(ctx context.Context, c sqsapi.Client, p *redr
 	release := func() {
 		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer rcancel()
-		if err := lease.Release(rctx); err != nil {
+		if err := lease.Release(rctx); err != nil && !sqsapi.IsQueueMissing(err) {
 			d.warnf("lease on %s not removed (%v): it expires by itself within %s", p.dlq.Name, err, redrive.LeaseTTL)
 		}
 		cancel(nil)

@@ -182,7 +182,9 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	}
 	switch {
 	case runErr != nil:
-		return runErr
+		// The exit status follows runErr (5: a queue deleted, 4: denied);
+		// the line says what had moved by then.
+		return fmt.Errorf("%w; %d message(s) had moved before it stopped (each one is in %s)", runErr, st.Moved+st.Resumed, incident.JournalFile)
 	case lostLease(ctx) != nil:
 		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", printable(lostLease(ctx).Error(), 300))
 	case ctx.Err() != nil:
