@@ -21,6 +21,7 @@ import (
 
 func init() {
 	scriptCmds["sqs-lease"] = cmdSQSLease
+	scriptCmds["one-incident"] = cmdOneIncident
 }
 
 // sqs-lease QUEUE HOST EXPIRES_IN puts a lease tag on QUEUE as another
@@ -138,5 +139,15 @@ func TestRedriveTwoOperators(t *testing.T) {
 	out, err := s.SQS.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(dlq)})
 	if err != nil || out.Tags[redrive.LeaseTag] != "" {
 		t.Errorf("lease tag left behind: %v %v", out, err)
+	}
+}
+
+// one-incident QUEUE asserts that ./incidents holds exactly one incident
+// directory of QUEUE.
+func cmdOneIncident(ts *testscript.TestScript, neg bool, args []string) {
+	matches, err := filepath.Glob(ts.MkAbs(filepath.Join("incidents", args[0]+"-2*")))
+	ts.Check(err)
+	if len(matches) != 1 {
+		ts.Fatalf("incidents of %s: %v, want exactly one", args[0], matches)
 	}
 }

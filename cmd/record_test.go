@@ -49,7 +49,7 @@ func TestRecordFlags(t *testing.T) {
 		{args: []string{"--cause", "c", "--change", "x", "--warning", "w", "--out", "r.md"}, incident: "inc",
 			want: recordOptions{Cause: "c", Change: "x", Warning: "w", Out: "r.md"}},
 		{args: []string{"--queue", "orders-dlq", "--no-redact"}, want: recordOptions{Queue: "orders-dlq", NoRedact: true}},
-		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for ./incidents/<queue>-<UTC date>)"},
+		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
