@@ -79,12 +79,12 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 
 // Observation is one look at the queues during verify.
 type Observation struct {
-	DLQVisible   int64      `json:"dlq_visible"`
-	DLQInFlight  int64      `json:"dlq_in_flight"`
-	DestVisible  int64      `json:"dest_visible"`
-	DestInFlight int64      `json:"dest_in_flight"`
-	Deleted      *float64   `json:"dest_deleted"` // NumberOfMessagesDeleted over the move and after; nil: no data
-	Sent         *float64   `json:"dest_sent"`    // NumberOfMessagesSent over the move; nil: no data
+	DLQVisible   int64    `json:"dlq_visible"`
+	DLQInFlight  int64    `json:"dlq_in_flight"`
+	DestVisible  int64    `json:"dest_visible"`
+	DestInFlight int64    `json:"dest_in_flight"`
+	Deleted      *float64 `json:"dest_deleted"` // NumberOfMessagesDeleted over the move and after; nil: no data
+	Sent         *float64 `json:"dest_sent"`    // NumberOfMessagesSent over the move; nil: no data
 	// Partial is true when the minute the move began was left out of
 	// Deleted and Sent: it also holds the destination's earlier traffic.
 	Partial  bool       `json:"partial_first_minute"`

@@ -240,7 +240,9 @@ func TestMatchReturnedAndJudgeVerify(t *testing.T) {
 // in counts only when the minute before was quiet.
 func TestMoveMetric(t *testing.T) {
 	start := time.Date(2026, 11, 30, 21, 4, 30, 0, time.UTC)
-	m := func(min int, v float64) Point { return Point{Time: time.Date(2026, 11, 30, 21, min, 0, 0, time.UTC), Value: v} }
+	m := func(min int, v float64) Point {
+		return Point{Time: time.Date(2026, 11, 30, 21, min, 0, 0, time.UTC), Value: v}
+	}
 	for _, tt := range []struct {
 		name    string
 		points  []Point
