@@ -60,10 +60,17 @@ SQS to do the move (StartMessageMoveTask) and follows it.
 Safety: --canary N (default 10 when the destination is the DLQ's own source)
 moves N first and waits for the consumer to fail them again (visibility
 timeout × maxReceiveCount, or --canary-wait) before the rest; during the
-whole move it halts after --max-returned messages came back. It refuses when
-the incident says poison without a recorded fix (--fixed "what changed"), or
-the problem is still alive, unless --force. It prints the plan and asks first
-(--yes skips the question; without a terminal --yes is required).
+whole move it halts after --max-returned messages came back. It refuses, in
+one line naming the fix and before anything changes, when a poison group
+would move without a recorded fix (--fixed "what changed"; a mixed verdict
+names the --group of the others), when the problem is still alive, or when
+the destination's Lambda consumer has not changed since the failures began
+(the fix is not deployed; --fixed alone does not pass this) — unless
+--force. A new fix after a redrive is a new attempt: the messages that came
+back may move again. One operator at a time: the run holds a lease on the
+DLQ (the queue tag mfdlq-lease); a second run exits 3 naming the holder, and
+--take-over takes the lease of a run that died. It prints the plan and asks
+first (--yes skips the question; without a terminal --yes is required).
 
 Examples:
   mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
