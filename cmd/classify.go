@@ -155,6 +155,11 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err := o.record(ws, q, name, source, res); err != nil {
 		return err
 	}
+	if q != nil {
+		if client, err := d.SQS(ctx); err == nil {
+			d.noteConsumers(ctx, client, q, "classify")
+		}
+	}
 	if err := o.render(res); err != nil {
 		return err
 	}

@@ -172,6 +172,7 @@ func runContain(ctx context.Context, o *containOptions) error {
 	if err := o.record(dlq, &rep); err != nil {
 		return err
 	}
+	d.noteConsumers(ctx, client, dlq, "contain")
 	if err := o.render(&rep); err != nil {
 		return err
 	}

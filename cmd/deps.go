@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -46,6 +45,10 @@ type Deps struct {
 	Logs       func(context.Context) (logsearch.Client, error)
 	CloudWatch func(context.Context) (*cloudwatch.Client, error)
 	Lambda     func(context.Context) (*lambda.Client, error)
+
+	// incidents is the incident directory chosen for each queue in this
+	// process (see IncidentDir).
+	incidents map[string]string
 }
 
 // NewDeps returns the production dependencies over io.
@@ -123,20 +126,59 @@ func (d *Deps) Region(ctx context.Context) string {
 }
 
 // IncidentDir is where this incident's files go: --incident, else
-// MFDLQ_INCIDENT, else ./incidents/<queue>-<UTC date>.
+// MFDLQ_INCIDENT, else the most recent incident of queue under
+// ./incidents that record has not closed, else a new one named by queue
+// and UTC start time (./incidents/orders-dlq-20261130T2104Z). The choice
+// is made once per queue and process, and said on stderr.
 func (d *Deps) IncidentDir(queue string) string {
-	if d.Global.Incident != "" {
-		return d.Global.Incident
+	dir, _ := d.incidentDir(queue)
+	return dir
+}
+
+func (d *Deps) incidentDir(queue string) (string, error) {
+	if dir, ok := d.incidents[queue]; ok {
+		return dir, nil
 	}
-	if env := os.Getenv("MFDLQ_INCIDENT"); env != "" {
-		return env
+	dir, why, err := d.chooseIncident(queue)
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join("incidents", fmt.Sprintf("%s-%s", queue, d.Now().UTC().Format("2006-01-02")))
+	if d.incidents == nil {
+		d.incidents = map[string]string{}
+	}
+	d.incidents[queue] = dir
+	d.infof("incident: %s (%s)", dir, why)
+	return dir, nil
+}
+
+func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
+	switch {
+	case d.Global.Incident != "":
+		return d.Global.Incident, "--incident", nil
+	case os.Getenv("MFDLQ_INCIDENT") != "":
+		return os.Getenv("MFDLQ_INCIDENT"), "MFDLQ_INCIDENT", nil
+	}
+	f, ok, err := incident.LatestOpen(incident.Root, queue, d.Now())
+	if err != nil {
+		return "", "", err
+	}
+	if ok {
+		last := "no step yet"
+		if f.Last.Step != "" {
+			last = fmt.Sprintf("last step %s at %s", f.Last.Step, f.Last.Time.UTC().Format("2006-01-02 15:04 UTC"))
+		}
+		return f.Dir, "continuing the open incident of " + queue + ", " + last + "; --incident DIR for another", nil
+	}
+	return incident.NewDir(incident.Root, queue, d.Now()), "a new incident of " + queue + "; mfdlq record closes it", nil
 }
 
 // Workspace opens (creating 0700) the incident directory for queue.
 func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
-	return incident.Open(d.IncidentDir(queue))
+	dir, err := d.incidentDir(queue)
+	if err != nil {
+		return nil, err
+	}
+	return incident.Open(dir)
 }
 
 // Event starts an incident event for step about q, stamped with the clock

@@ -80,7 +80,7 @@ func exitCode(err error, interrupted bool) int {
 		return ExitInterrupted
 	case errors.As(err, &invalidRef):
 		return ExitUsage
-	case errors.Is(err, sqsapi.ErrQueueNotFound):
+	case errors.Is(err, sqsapi.ErrQueueNotFound), sqsapi.IsQueueMissing(err):
 		return ExitNotFound
 	case errors.As(err, &api) && authCodes[api.ErrorCode()]:
 		return ExitAuth

@@ -124,6 +124,7 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	if err := o.record(q, res); err != nil {
 		return err
 	}
+	d.noteConsumers(ctx, client, q, "inspect")
 	if err := o.render(res.Messages); err != nil {
 		return err
 	}

@@ -41,6 +41,8 @@ change, what would have warned earlier (prefilled from mfdlq check) and
 every command that was run, in order.
 
 What it changes in AWS: nothing. It reads only the incident directory.
+Recording closes the incident: the next step without --incident starts a
+new one.
 
 Message bodies, log lines and commands are redacted by default (e-mail
 addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
@@ -50,7 +52,7 @@ a terminal, else left as a visible TODO. The report goes to DIR/report.md
 (0600) unless --out; its path is the last line printed.
 
 Examples:
-  mfdlq record --incident incidents/orders-dlq-2026-11-30
+  mfdlq record --incident incidents/orders-dlq-20261130T2104Z
   mfdlq record --queue orders-dlq --cause "v2 producer deployed before the consumer" \
       --change "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
   mfdlq record --incident inc --out /tmp/INC-4711.md
@@ -67,7 +69,7 @@ Examples:
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find ./incidents/<queue>-<UTC date> when --incident is not given")
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident under ./incidents when --incident is not given")
 	f.StringVar(&opts.Cause, "cause", "", "what caused the incident")
 	f.StringVar(&opts.Change, "change", "", "what was changed (default: the fix recorded by redrive --fixed or the runbook)")
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
@@ -79,14 +81,17 @@ Examples:
 func (o *recordOptions) validate() error {
 	d := o.deps
 	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
-		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for ./incidents/<queue>-<UTC date>)")
+		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)")
 	}
 	return nil
 }
 
 func runRecord(_ context.Context, o *recordOptions) error {
 	d := o.deps
-	dir := d.IncidentDir(o.Queue)
+	dir, err := o.incidentDir()
+	if err != nil {
+		return err
+	}
 	ws, err := incident.Existing(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return usageErrorf("incident directory %s does not exist: run the steps first, or pass --incident DIR", dir)
@@ -122,6 +127,25 @@ func runRecord(_ context.Context, o *recordOptions) error {
 		return err
 	}
 	return o.render(out, res)
+}
+
+// incidentDir is the incident to record: --incident, MFDLQ_INCIDENT, or
+// the open incident of --queue. Record never starts a new one: it closes
+// the one it renders.
+func (o *recordOptions) incidentDir() (string, error) {
+	d := o.deps
+	if d.Global.Incident != "" || os.Getenv("MFDLQ_INCIDENT") != "" {
+		return d.IncidentDir(o.Queue), nil
+	}
+	f, ok, err := incident.LatestOpen(incident.Root, o.Queue, d.Now())
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", usageErrorf("no open incident of %s under ./%s (record closed the last one): pass --incident DIR", o.Queue, incident.Root)
+	}
+	d.infof("incident: %s (the open incident of %s; record closes it)", f.Dir, o.Queue)
+	return f.Dir, nil
 }
 
 // ask fills the record's missing texts on a terminal; elsewhere they stay

@@ -49,7 +49,7 @@ func TestRecordFlags(t *testing.T) {
 		{args: []string{"--cause", "c", "--change", "x", "--warning", "w", "--out", "r.md"}, incident: "inc",
 			want: recordOptions{Cause: "c", Change: "x", Warning: "w", Out: "r.md"}},
 		{args: []string{"--queue", "orders-dlq", "--no-redact"}, want: recordOptions{Queue: "orders-dlq", NoRedact: true}},
-		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for ./incidents/<queue>-<UTC date>)"},
+		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -92,8 +92,9 @@ func TestRecordWritesTheReport(t *testing.T) {
 	if strings.Contains(report, "cliente0@example.com") || strings.Contains(report, "TODO") {
 		t.Errorf("report holds an e-mail in clear or a TODO")
 	}
-	if errOut.Len() != 0 {
-		t.Errorf("stderr: %s", errOut)
+	// Only the line that names the incident: no warning.
+	if want := "incident: " + d.Global.Incident + " (--incident)\n"; errOut.String() != want {
+		t.Errorf("stderr: %q, want %q", errOut, want)
 	}
 	ws, _ := incident.Existing(d.Global.Incident)
 	ev, ok, _ := ws.Latest("record")

@@ -34,6 +34,7 @@ type redriveOptions struct {
 	Native      bool          // --native: StartMessageMoveTask
 	Force       bool          // --force: past the guardrails
 	Fixed       string        // --fixed "what changed": records a fix event
+	TakeOver    bool          // --take-over: the lease of a run that died
 
 	selection redrive.Selection
 }
@@ -59,10 +60,17 @@ SQS to do the move (StartMessageMoveTask) and follows it.
 Safety: --canary N (default 10 when the destination is the DLQ's own source)
 moves N first and waits for the consumer to fail them again (visibility
 timeout × maxReceiveCount, or --canary-wait) before the rest; during the
-whole move it halts after --max-returned messages came back. It refuses when
-the incident says poison without a recorded fix (--fixed "what changed"), or
-the problem is still alive, unless --force. It prints the plan and asks first
-(--yes skips the question; without a terminal --yes is required).
+whole move it halts after --max-returned messages came back. It refuses, in
+one line naming the fix and before anything changes, when a poison group
+would move without a recorded fix (--fixed "what changed"; a mixed verdict
+names the --group of the others), when the problem is still alive, or when
+the destination's Lambda consumer has not changed since the failures began
+(the fix is not deployed; --fixed alone does not pass this) — unless
+--force. A new fix after a redrive is a new attempt: the messages that came
+back may move again. One operator at a time: the run holds a lease on the
+DLQ (the queue tag mfdlq-lease); a second run exits 3 naming the holder, and
+--take-over takes the lease of a run that died. It prints the plan and asks
+first (--yes skips the question; without a terminal --yes is required).
 
 Examples:
   mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
@@ -83,7 +91,7 @@ Examples:
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
 	f.StringVar(&opts.To, "to", "", "destination queue (default: the DLQ's source queue when it has exactly one)")
-	f.StringVar(&opts.RateFlag, "rate", "", "messages per second, or max (required; --native: 1-500)")
+	f.StringVar(&opts.RateFlag, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel receive→send→delete loops (default 1 below 20 msg/s, else 2; a SIGKILL duplicates at most 10 per worker)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
@@ -101,6 +109,7 @@ Examples:
 	f.BoolVar(&opts.Native, "native", false, "let SQS move them (StartMessageMoveTask); no selection, no --max, no --keep")
 	f.BoolVar(&opts.Force, "force", false, "redrive although the incident says poison without a fix, or still alive")
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
+	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
@@ -134,6 +143,14 @@ func (o *redriveOptions) validate() error {
 	return o.parseSelection()
 }
 
+// MinRate and MaxRate bound --rate: below one message every 100 s a move
+// of any size takes days, and above 10000 msg/s no SQS queue keeps up;
+// --rate max is the way to say "as fast as the queues allow".
+const (
+	MinRate = 0.01
+	MaxRate = 10000.0
+)
+
 func (o *redriveOptions) parseRate() error {
 	switch {
 	case o.RateFlag == "":
@@ -145,8 +162,10 @@ func (o *redriveOptions) parseRate() error {
 		return nil
 	}
 	r, err := strconv.ParseFloat(o.RateFlag, 64)
-	if err != nil || r <= 0 {
-		return usageErrorf("--rate must be > 0 or max, got %q", o.RateFlag)
+	// ParseFloat accepts inf, nan and 1e-9: the range check refuses them
+	// (NaN fails every comparison).
+	if err != nil || !(r >= MinRate && r <= MaxRate) {
+		return usageErrorf("--rate must be a number from %g to %g messages per second, or max; got %q", MinRate, MaxRate, o.RateFlag)
 	}
 	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
 		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateFlag)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -22,7 +23,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	if err != nil {
 		return err
 	}
-	state := redrive.Fold(entries)
+	state := redrive.FoldAttempt(entries, p.attempt)
 	f, err := ws.OpenAppend(incident.JournalFile)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", incident.JournalFile, err)
@@ -44,7 +45,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	base := redrive.Options{
 		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
-		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: redrive.NewRunID(started),
+		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: p.run, Attempt: p.attempt,
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,
 	}
 	var total redrive.Stats
@@ -104,7 +105,7 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		achieved = float64(moved) / dur.Seconds()
 	}
 	sum := map[string]any{
-		"type": "summary", "moved": moved, "resumed": st.Resumed, "skipped": st.Skipped, "failed": st.Failed,
+		"type": "summary", "moved": moved, "resumed": st.Resumed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "failed": st.Failed,
 		"returned": st.Returned, "pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()),
 		"achieved_rate": round2(achieved), "halted": st.Halted,
 	}
@@ -115,10 +116,13 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	ev.Inputs = map[string]any{"to": p.dest.Name, "rate": o.RateFlag, "max": o.Max, "filter": o.Filter,
 		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native}
 	ev.Figures = map[string]any{
-		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "returned": st.Returned,
+		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
 		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
 		"rate": o.Rate, "dest_queue": p.dest.Name, "dest_url": p.dest.URL, "started_at": started.UTC().Format(time.RFC3339),
-		"native": o.Native, "keep": o.Keep,
+		"native": o.Native, "keep": o.Keep, "attempt": max(p.attempt, 1),
+	}
+	if len(p.consumers) > 0 {
+		ev.Figures["consumers"] = p.consumers
 	}
 	ev.Artifact = incident.JournalFile
 	if err := ws.Append(ev); err != nil {
@@ -127,8 +131,14 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	if canaryBack > 0 && runErr == nil && st.Halted == "" {
 		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", canaryBack, p.dlq.Name)
 	}
+	if st.Returned > 0 {
+		d.warnf("%d message(s) came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", st.Returned, p.dlq.Name, p.attempt, p.attempt+1)
+	}
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err
+	}
+	if moved == 0 && st.Returned > 0 {
+		return checkFailedf("nothing moved: the %d message(s) left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", st.Returned, p.attempt)
 	}
 	d.infof("moved %d message(s) to %s in %s (%.1f msg/s)", moved, p.dest.Name, dur.Round(100*time.Millisecond), achieved)
 	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)
@@ -140,8 +150,8 @@ func (o *redriveOptions) printSummary(sum map[string]any) error {
 	if d.jsonOutput() {
 		return d.printJSONLine(sum)
 	}
-	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FAILED", "RETURNED", "DURATION", "RATE"}}
-	t.Rows = append(t.Rows, []string{fmt.Sprint(sum["moved"]), fmt.Sprint(sum["resumed"]), fmt.Sprint(sum["skipped"]),
+	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
+	t.Rows = append(t.Rows, []string{fmt.Sprint(sum["moved"]), fmt.Sprint(sum["resumed"]), fmt.Sprint(sum["skipped"]), fmt.Sprint(sum["filter_errors"]),
 		fmt.Sprint(sum["failed"]), fmt.Sprint(sum["returned"]), fmt.Sprintf("%.1fs", sum["duration_seconds"]), fmt.Sprintf("%.1f/s", sum["achieved_rate"])})
 	return d.printTable(t)
 }
@@ -150,6 +160,12 @@ func sumStats(a, b redrive.Stats) redrive.Stats {
 	a.Moved += b.Moved
 	a.Resumed += b.Resumed
 	a.Skipped += b.Skipped
+	a.FilterErrors += b.FilterErrors
+	for _, t := range b.FilterErrorTexts {
+		if len(a.FilterErrorTexts) < 3 && !slices.Contains(a.FilterErrorTexts, t) {
+			a.FilterErrorTexts = append(a.FilterErrorTexts, t)
+		}
+	}
 	a.Failed += b.Failed
 	a.Returned += b.Returned
 	a.PendingDelete += b.PendingDelete
@@ -203,7 +219,7 @@ func (p *redriveProgress) draw(force bool) {
 	r := float64(done) / max(el, 0.001)
 	if json {
 		_ = d.printJSONLine(map[string]any{"type": "progress", "moved": done, "total": p.total, "skipped": st.Skipped,
-			"failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": round2(el), "rate": round2(r)})
+			"filter_errors": st.FilterErrors, "failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": round2(el), "rate": round2(r)})
 		return
 	}
 	eta := "?"

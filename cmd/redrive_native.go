@@ -21,12 +21,23 @@ var nativePoll = 2 * time.Second
 // the task; Ctrl-C cancels it.
 func (o *redriveOptions) runNative(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
 	d := o.deps
+	if why := o.fifoDoubt(ws, p); why != "" {
+		d.warnf("--native on FIFO: %s; moving with mfdlq's own mover instead, which sends with fresh mfdlq-<MessageId> deduplication ids", why)
+		o.Native = false
+		return o.move(ctx, client, ws, p)
+	}
 	started, wall := d.Now(), time.Now()
 	prog := &redriveProgress{d: d, total: p.backlog, start: wall}
 	st, err := redrive.Native(ctx, client, p.dlq, p.dest, int32(o.Rate), nativePoll, func(t redrive.TaskStatus) {
 		prog.update(redrive.Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
+	if err != nil && st.Handle == "" && p.dlq.FIFO && !sqsapi.IsUnsupportedOrDenied(err) && sqsapi.ErrorCode(err) != "error" {
+		// SQS refused a task for this FIFO queue before moving anything.
+		d.warnf("--native on FIFO: %v; moving with mfdlq's own mover instead (fresh mfdlq-<MessageId> deduplication ids)", err)
+		o.Native = false
+		return o.move(ctx, client, ws, p)
+	}
 	if err != nil {
 		return err
 	}
@@ -37,6 +48,38 @@ func (o *redriveOptions) runNative(ctx context.Context, client sqsapi.Client, ws
 		stats.Halted = "message move task failed: " + st.Failure
 	}
 	return o.done(ctx, ws, p, started, wall, stats, 0, nil)
+}
+
+// fifoDedupWindow is SQS's FIFO deduplication interval: a send whose
+// deduplication id the queue saw within it is accepted and dropped.
+const fifoDedupWindow = 5 * time.Minute
+
+// fifoDoubt says why a native move of a FIFO DLQ could be silently
+// deduplicated at the destination, or "": SQS gave each message, when it
+// entered the FIFO DLQ, its original MessageId as deduplication id, and a
+// move task sends it with that id; when this incident sent to the
+// destination within the deduplication window, mfdlq cannot tell those
+// ids apart from the ones just sent.
+func (o *redriveOptions) fifoDoubt(ws *incident.Workspace, p *redrivePlan) string {
+	if !p.dlq.FIFO {
+		return ""
+	}
+	events, err := ws.Events()
+	if err != nil {
+		return "the incident cannot be read to rule out a recent move"
+	}
+	now := o.deps.Now()
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
+		if ev.Step != "redrive" || (figString(ev.Figures, "dest_url") != p.dest.URL && figString(ev.Figures, "dest_queue") != p.dest.Name) {
+			continue
+		}
+		if now.Sub(ev.Time) < fifoDedupWindow {
+			return fmt.Sprintf("this incident moved messages to %s %s ago, within FIFO's 5-minute deduplication window", p.dest.Name, now.Sub(ev.Time).Round(time.Second))
+		}
+		break
+	}
+	return ""
 }
 
 // selector compiles the selection; --group reads the incident's

@@ -8,10 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/internal/movetasks"
+	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // nativeSetup puts the message-move-task stand-in in front of moto and
@@ -89,5 +92,56 @@ func TestRedriveNativeFailed(t *testing.T) {
 	code, _, errOut := runNativeCmd(context.Background(), url, name, t.TempDir(), "--rate", "100")
 	if code != ExitCheckFailed || !strings.Contains(errOut, "message move task FAILED") || !strings.Contains(errOut, "NonExistentQueue") {
 		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+}
+
+// --native on a FIFO DLQ says in the plan that SQS replaced the
+// deduplication ids, and when this incident sent to the destination
+// within the 5-minute deduplication window it moves with mfdlq's own mover
+// (fresh mfdlq-<MessageId> ids) instead of the move task.
+func TestNativeFIFOFallsBackWhenInDoubt(t *testing.T) {
+	cfg := localaws.Config(t)
+	seed := localaws.NewSeeder(cfg)
+	ctx := context.Background()
+	name := localaws.UniqueName("nfifo")
+	fifo := map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "false"}
+	dlq, err := seed.CreateQueue(ctx, name+"-dlq.fifo", fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := seed.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &dlq, MessageBody: aws.String(fmt.Sprintf(`{"n":%d}`, i)),
+			MessageGroupId: aws.String("g"), MessageDeduplicationId: aws.String(fmt.Sprint("d", i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dest, err := seed.CreateQueue(ctx, name+".fifo", fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ws, _ := incident.Open(dir)
+	if err := ws.Append(incident.Event{Step: "redrive", Time: time.Now().UTC().Add(-time.Minute), Figures: map[string]any{"dest_url": dest, "dest_queue": name + ".fifo"}}); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq.fifo", "--to", name + ".fifo", "--native", "--rate", "10", "--yes",
+		"--endpoint-url", localaws.Endpoint(t), "--incident", dir, "--output", "json"})
+	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"SQS replaced each message's deduplication id with its original MessageId", "within FIFO's 5-minute deduplication window; moving with mfdlq's own mover"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	if !strings.Contains(stdout.String(), `"moved":3`) {
+		t.Fatal("the own mover must move all 3")
+	}
+	entries, _ := redrive.ReadJournal(ws.Path(incident.JournalFile))
+	if len(entries) == 0 {
+		t.Fatal("the own mover journals its sends")
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -19,6 +20,15 @@ type redrivePlan struct {
 	canary    int
 	wait      time.Duration
 	workers   int
+	// attempt numbers the fix this redrive moves after; newFix tells
+	// whether --fixed records a fix (not the latest one again).
+	attempt int
+	newFix  bool
+	// consumers are the destination's Lambda functions as read now,
+	// recorded in the redrive event for the next attempt's check.
+	consumers []redrive.Function
+	// run names this run in the journal and the lease.
+	run string
 }
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
@@ -37,7 +47,10 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := o.guard(ws); err != nil {
+	if err := o.guard(ctx, ws, p); err != nil {
+		return err
+	}
+	if err := o.checkLease(ctx, client, p); err != nil {
 		return err
 	}
 	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.dest.Name)
@@ -49,9 +62,16 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err := d.confirm(fmt.Sprintf("Move up to %d message(s) from %s to %s?", p.bound, p.dlq.Name, p.dest.Name), o.Yes); err != nil {
 		return err
 	}
-	if o.Fixed != "" {
+	p.run = redrive.NewRunID(d.Now())
+	ctx, release, err := o.takeLease(ctx, client, p)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if p.newFix {
 		ev := d.Event("fix", p.dlq)
 		ev.Inputs = map[string]any{"change": o.Fixed}
+		ev.Figures = map[string]any{"attempt": p.attempt}
 		if err := ws.Append(ev); err != nil {
 			return err
 		}
@@ -82,8 +102,8 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 		dest = sources[0]
 	}
 	switch {
-	case dest.URL == dlq.URL:
-		return nil, usageErrorf("--to is the DLQ itself: name another queue")
+	case sqsapi.SameQueue(dest, dlq):
+		return nil, usageErrorf("the destination %s is the DLQ itself (%s): pass --to with another queue", dest.Name, orUnknown(dlq.ARN))
 	case dest.FIFO != dlq.FIFO:
 		return nil, usageErrorf("%s and %s are not of the same type (FIFO and standard): pick a destination of the DLQ's type", dlq.Name, dest.Name)
 	}
@@ -108,21 +128,6 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 	return p, nil
 }
 
-// guard applies the incident's guardrails.
-func (o *redriveOptions) guard(ws *incident.Workspace) error {
-	events, err := ws.Events()
-	if err != nil {
-		return fmt.Errorf("read incident: %w", err)
-	}
-	if r := redrive.Guardrails(events, o.Fixed); r != nil {
-		if !o.Force {
-			return checkFailedf("refusing: %s", r.Reason)
-		}
-		o.deps.warnf("--force: %s", r.Reason)
-	}
-	return nil
-}
-
 func (o *redriveOptions) printPlan(p *redrivePlan) {
 	d := o.deps
 	rate, dur := "max", "as fast as the queues allow"
@@ -145,6 +150,9 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 	d.infof("plan: selection %s; rate %s with %d worker(s); duration %s", sel, rate, p.workers, dur)
 	if p.canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.canary, p.wait)
+	}
+	if o.Native && p.dlq.FIFO {
+		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.dest.Name)
 	}
 }
 
@@ -172,18 +180,38 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	if st.PendingDelete > 0 {
 		d.warnf("%d message(s) were sent but their delete failed: run the same command again to delete them (they will not be sent twice)", st.PendingDelete)
 	}
+	for _, t := range st.FilterErrorTexts {
+		d.warnf("--filter failed: %s", printable(t, 300))
+	}
 	switch {
 	case runErr != nil:
-		return runErr
+		// The exit status follows runErr (5: a queue deleted, 4: denied);
+		// the line says what had moved by then.
+		return fmt.Errorf("%w; %d message(s) had moved before it stopped (each one is in %s)", runErr, st.Moved+st.Resumed, incident.JournalFile)
+	case lostLease(ctx) != nil:
+		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", printable(lostLease(ctx).Error(), 300))
 	case ctx.Err() != nil:
 		d.infof("interrupted: run the same command again to finish the move")
 		return errInterrupted
 	case strings.HasPrefix(st.Halted, "circuit breaker"):
 		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
+	case strings.HasPrefix(st.Halted, redrive.HaltFilter):
+		return checkFailedf("--%s; nothing was moved: fix the filter (it sees the message with .Body parsed when it is JSON)", st.Halted)
 	case st.Halted != "":
 		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
 	case st.Failed > 0:
 		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, incident.JournalFile)
+	case st.FilterErrors > 0:
+		return checkFailedf("--filter failed on %d message(s), left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", st.FilterErrors, incident.JournalFile)
+	}
+	return nil
+}
+
+// lostLease is why ctx was cancelled when another run took the lease over.
+func lostLease(ctx context.Context) *errLeaseLost {
+	var lost *errLeaseLost
+	if errors.As(context.Cause(ctx), &lost) {
+		return lost
 	}
 	return nil
 }

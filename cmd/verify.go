@@ -28,8 +28,12 @@ func newVerifyCmd(d *Deps, runF func(*verifyOptions) error) *cobra.Command {
 zero (or the count deliberately left), nothing redriven comes back (matched
 by the destination MessageIds in the redrive journal, or by body hash after
 a native move), the destination queue drains, and — when CloudWatch has the
-metric — the destination's NumberOfMessagesDeleted since the redrive began
-is at least the number moved. It looks every --interval for up to --wait,
+metrics — the destination received what was moved (NumberOfMessagesSent
+over the move at least the number moved: a FIFO queue silently drops a send
+it takes for a duplicate) and deleted as many (NumberOfMessagesDeleted).
+Nothing from before the move is counted: the minute the move began in
+counts only when the minute before was quiet. What CloudWatch cannot tell,
+the verdict lists as not checked. It looks every --interval for up to --wait,
 with a live status line on a terminal. A passing state must hold for
 --settle (two looks at least): SQS's approximate counts lag by up to a
 minute, and a message on its way back is briefly in neither queue's count.

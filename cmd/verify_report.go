@@ -25,7 +25,8 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verif
 	ev.Figures = map[string]any{
 		"dlq_visible": res.DLQVisible, "dlq_in_flight": res.Last.DLQInFlight, "returned": len(res.Returned),
 		"dest_queue": res.DestQueue, "dest_visible": res.Last.DestVisible, "dest_in_flight": res.Last.DestInFlight,
-		"dest_deleted": res.Last.Deleted, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
+		"dest_deleted": res.Last.Deleted, "dest_sent": res.Last.Sent, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
+		"unchecked": len(res.Unchecked),
 	}
 	ev.Verdict = res.Verdict
 	ev.Artifact = incident.VerifyFile
@@ -58,6 +59,10 @@ func (o *verifyOptions) render(res verifyResult) error {
 	for _, r := range res.Reasons {
 		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%d look(s) over %.0fs)\n", res.Verdict, res.Looks, res.Waited)
+	note := ""
+	if res.Pass && len(res.Unchecked) > 0 {
+		note = fmt.Sprintf(", %d thing(s) not checked (above)", len(res.Unchecked))
+	}
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%d look(s) over %.0fs%s)\n", res.Verdict, res.Looks, res.Waited, note)
 	return nil
 }

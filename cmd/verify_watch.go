@@ -24,6 +24,8 @@ type verifyResult struct {
 	Looks      int                `json:"looks"`
 	Waited     float64            `json:"waited_seconds"`
 	Last       vitals.Observation `json:"last"`
+	// Unchecked is what a pass could not check (no CloudWatch data).
+	Unchecked []string `json:"unchecked"`
 }
 
 // redriven reads what the incident recorded of the redrive: the latest
@@ -59,7 +61,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (vitals.Redriven, error) {
 // the journal for what the event lacks (an interrupted redrive).
 func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 	rec := vitals.Redriven{
-		Moved: figInt(fig, "moved"), Left: figInt(fig, "skipped") + figInt(fig, "failed"),
+		Moved: figInt(fig, "moved"), Left: figInt(fig, "skipped") + figInt(fig, "filter_errors") + figInt(fig, "failed"),
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
 	rec.Native, _ = fig["native"].(bool)
@@ -69,6 +71,15 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 	}
 	if t, err := time.Parse(time.RFC3339, figString(fig, "started_at")); err == nil {
 		rec.StartedAt = t
+		if d, ok := fig["duration_seconds"].(float64); ok {
+			rec.EndedAt = t.Add(time.Duration(d*float64(time.Second)) + time.Second)
+		}
+	}
+	// Every attempt's sends are matched against the DLQ; the figures of
+	// the move (its start, what it moved) are the latest attempt's.
+	attempt := max(figInt(fig, "attempt"), 1)
+	for _, e := range entries {
+		attempt = max(attempt, e.Attempt)
 	}
 	sentIDs := map[string]bool{}
 	for _, e := range entries {
@@ -76,10 +87,13 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 			continue
 		}
 		rec.Sent = append(rec.Sent, e)
-		sentIDs[e.DLQMessageID] = true
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
 		}
+		if max(e.Attempt, 1) != attempt {
+			continue
+		}
+		sentIDs[e.DLQMessageID] = true
 		if rec.StartedAt.IsZero() || e.Time.Before(rec.StartedAt) {
 			rec.StartedAt = e.Time
 		}
@@ -129,7 +143,7 @@ type verifyWatch struct {
 func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
 	start := time.Now()
 	deadline := start.Add(w.o.Wait)
-	res := verifyResult{Moved: w.rec.Moved, DestQueue: w.dest.Name}
+	res := verifyResult{Moved: w.rec.Moved, DestQueue: w.dest.Name, Unchecked: []string{}}
 	var passingSince time.Time
 	passLooks := 0
 	for {
@@ -139,7 +153,7 @@ func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
 		}
 		res.Looks++
 		j := vitals.JudgeVerify(obs, w.rec)
-		res.Last, res.Returned, res.DLQVisible, res.Reasons = obs, obs.Returned, obs.DLQVisible, j.Reasons
+		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, j.Unchecked
 		res.Waited = time.Since(start).Round(time.Second).Seconds()
 		if j.Done && !j.Pass {
 			break // redriven messages came back: no need to wait longer
@@ -196,36 +210,45 @@ func (w *verifyWatch) observe(ctx context.Context) (vitals.Observation, error) {
 		}
 		obs.Returned = vitals.MatchReturned(peek.Messages, w.rec, w.o.deps.Now())
 	}
-	obs.Deleted = w.deleted(ctx)
+	w.metrics(ctx, &obs)
 	return obs, nil
 }
 
-// deleted sums the destination's NumberOfMessagesDeleted from the minute
-// the redrive began; nil when CloudWatch has no data or cannot be read.
-func (w *verifyWatch) deleted(ctx context.Context) *float64 {
+// metrics reads the destination's NumberOfMessagesSent over the move and
+// NumberOfMessagesDeleted since it began, counting nothing from before it
+// (vitals.MoveMetric); each is nil when CloudWatch has no data or cannot be
+// read.
+func (w *verifyWatch) metrics(ctx context.Context, obs *vitals.Observation) {
 	if w.noMetric || w.rec.StartedAt.IsZero() {
-		return nil
+		return
 	}
 	now := w.o.deps.Now()
-	points, err := vitals.QueueMetric(ctx, w.cw, vitals.MetricQuery{
-		Queue: w.dest.Name, Metric: vitals.MetricMessagesDeleted, Stat: "Sum",
-		Start: w.rec.StartedAt.Truncate(time.Minute), End: now.Add(time.Minute), Period: time.Minute,
-	})
-	if err != nil {
-		if !errors.Is(err, context.Canceled) {
-			w.o.deps.warnf("CloudWatch unavailable (%v): NumberOfMessagesDeleted not judged", err)
-			w.noMetric = true
+	start := w.rec.StartedAt.Truncate(time.Minute).Add(-time.Minute)
+	end := now.Add(time.Minute)
+	for _, m := range []struct {
+		name string
+		dst  **float64
+		end  time.Time
+	}{{vitals.MetricMessagesSent, &obs.Sent, w.rec.EndedAt}, {vitals.MetricMessagesDeleted, &obs.Deleted, end}} {
+		until := end
+		if !m.end.IsZero() {
+			// Sends after the move are someone else's.
+			until = m.end.Truncate(time.Minute).Add(time.Minute)
 		}
-		return nil
+		points, err := vitals.QueueMetric(ctx, w.cw, vitals.MetricQuery{
+			Queue: w.dest.Name, Metric: m.name, Stat: "Sum", Start: start, End: until, Period: time.Minute,
+		})
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				w.o.deps.warnf("CloudWatch unavailable (%v): %s and %s not judged", err, vitals.MetricMessagesSent, vitals.MetricMessagesDeleted)
+				w.noMetric = true
+			}
+			return
+		}
+		var partial bool
+		*m.dst, partial = vitals.MoveMetric(points, w.rec.StartedAt)
+		obs.Partial = obs.Partial || partial
 	}
-	if len(points) == 0 {
-		return nil
-	}
-	var sum float64
-	for _, p := range points {
-		sum += p.Value
-	}
-	return &sum
 }
 
 // status rewrites one line on a terminal's stderr; nothing when piped or

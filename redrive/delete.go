@@ -2,6 +2,7 @@ package redrive
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -36,13 +37,19 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			}
 			return done, res.Failed, nil
 		})
+		if err != nil && !Retryable(err) {
+			// The whole call was refused (no permission, the DLQ deleted):
+			// every delete would be, so the run stops. The messages were
+			// sent and journaled: the next run deletes them.
+			m.fail(fmt.Errorf("delete batch from %s: %w", m.o.Source.Name, err))
+		}
 		now := time.Now().UTC()
 		var entries []Entry
 		ids := make([]string, len(chunk))
 		for i, msg := range chunk {
 			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
 			}
 		}
 		// Let go of the chunk at once: SQS may have removed even a message

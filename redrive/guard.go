@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
@@ -16,29 +17,99 @@ type Refusal struct{ Reason string }
 
 func (r *Refusal) Error() string { return r.Reason }
 
+// Group verdicts the guardrails act on, as classify names them.
+const (
+	VerdictPoison    = "poison"
+	VerdictData      = "data"
+	VerdictMixed     = "mixed"
+	VerdictTransient = "transient"
+)
+
+// Group is what the guardrails need of one classification group.
+type Group struct {
+	ID        string
+	Verdict   string
+	Count     int
+	FirstSent time.Time
+}
+
+// GuardInput is what the guardrails read: the incident's events, the
+// latest classification's groups, and the flags of the redrive.
+type GuardInput struct {
+	Events []incident.Event
+	// Groups are classification.json's groups; nil when it is missing or
+	// unreadable.
+	Groups []Group
+	// Fixed is the --fixed text about to be recorded ("" when none).
+	Fixed string
+	// Group is --group ("" when every group may move).
+	Group string
+}
+
 // Guardrails reads the incident and returns why a redrive should not run
-// now, or nil: the latest classification says poison and no fix is
-// recorded after it (fixed is the --fixed text about to be recorded), or
-// the latest contain says the problem is still alive.
-func Guardrails(events []incident.Event, fixed string) *Refusal {
+// now, or nil: messages of a poison group would move without a fix
+// recorded after the latest classification, or the latest contain says the
+// problem is still alive.
+func Guardrails(in GuardInput) *Refusal {
 	var classify, contain, fix *incident.Event
-	for i := range events {
-		switch events[i].Step {
+	for i, ev := range in.Events {
+		switch ev.Step {
 		case "classify":
-			classify, fix = &events[i], nil
+			classify, fix = &in.Events[i], nil
 		case "contain":
-			contain = &events[i]
+			contain = &in.Events[i]
 		case "fix":
-			fix = &events[i]
+			fix = &in.Events[i]
 		}
 	}
-	if classify != nil && classify.Verdict == "poison" && fix == nil && fixed == "" {
-		return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; fix the consumer and pass --fixed \"what changed\", or --force"}
+	if classify != nil && fix == nil && in.Fixed == "" {
+		if r := poisonRefusal(classify.Verdict, in.Groups, in.Group); r != nil {
+			return r
+		}
 	}
 	if contain != nil && contain.Verdict == "alive" {
 		return &Refusal{Reason: "the latest contain says the problem is still alive: new failures would land on top of the moved messages; stop it first (mfdlq contain), or pass --force"}
 	}
 	return nil
+}
+
+// poisonRefusal refuses to move a poison group without a fix: the whole
+// DLQ when it is all poison, the poison groups of a mixed one (naming the
+// --group that moves the others), or the one poison group --group names.
+func poisonRefusal(verdict string, groups []Group, only string) *Refusal {
+	const fix = `fix the consumer and pass --fixed "what changed"`
+	if groups == nil {
+		switch verdict {
+		case VerdictPoison:
+			return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
+		case VerdictMixed:
+			return &Refusal{Reason: "the latest classify says mixed but its groups cannot be read: run mfdlq classify again, then move the groups that are not poison with --group, or --force"}
+		}
+		return nil
+	}
+	var poison, others []string
+	poisonCount, total := 0, 0
+	for _, g := range groups {
+		total += g.Count
+		switch {
+		case only != "" && g.ID != only:
+		case g.Verdict == VerdictPoison:
+			poison = append(poison, g.ID)
+			poisonCount += g.Count
+		default:
+			others = append(others, fmt.Sprintf("--group %s (%s, %d)", g.ID, g.Verdict, g.Count))
+		}
+	}
+	switch {
+	case len(poison) == 0:
+		return nil
+	case only != "":
+		return &Refusal{Reason: fmt.Sprintf("group %s is poison and no fix is recorded: moving it back fails it again; %s, or --force", only, fix)}
+	case len(others) == 0:
+		return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
+	}
+	return &Refusal{Reason: fmt.Sprintf("%d of %d classified message(s) are in poison group(s) %s and no fix is recorded: %s, or move the others alone with %s",
+		poisonCount, total, strings.Join(poison, ", "), fix, strings.Join(others, " or "))}
 }
 
 // CanaryWait is how long the source's consumer needs to fail a message

@@ -7,10 +7,12 @@ package redrive
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"os"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // Journal operations, in the order a message goes through them.
@@ -19,12 +21,16 @@ const (
 	OpDeleted = "deleted" // DeleteMessageBatch removed it from the DLQ
 	OpFailed  = "failed"  // a 4xx or exhausted retries: it stays in the DLQ
 	OpSkipped = "skipped" // not selected: made visible again, untouched
+	// OpFilterError: --filter failed on it (Error says how): made visible
+	// again, untouched, and counted apart from the messages not selected.
+	OpFilterError = "filter_error"
 )
 
 // Entry is one line of the journal.
 type Entry struct {
 	Time          time.Time `json:"time"`
 	Run           string    `json:"run"`
+	Attempt       int       `json:"attempt,omitempty"` // the fix it was moved after (absent: 1)
 	Op            string    `json:"op"`
 	DLQMessageID  string    `json:"dlq_message_id"`
 	BodySHA256    string    `json:"body_sha256,omitempty"`
@@ -41,6 +47,9 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","run":`...)
 	b = appendJSONString(b, e.Run)
+	if e.Attempt > 0 {
+		b = strconv.AppendInt(append(b, `,"attempt":`...), int64(e.Attempt), 10)
+	}
 	b = append(b, `,"op":`...)
 	b = appendJSONString(b, e.Op)
 	b = append(b, `,"dlq_message_id":`...)
@@ -194,16 +203,26 @@ type Progress struct {
 // State is a journal folded into the latest op per DLQ message and
 // destination queue: what a resumed run must not redo.
 type State struct {
-	byDest map[string]map[string]Progress // destination URL → DLQ MessageId → progress
+	// attempt, when not 0, limits the returned messages to those sent in
+	// that attempt: a message that came back from an earlier attempt may
+	// move again after a new fix. What was sent and deleted counts across
+	// attempts, so nothing is resent.
+	attempt int
+	byDest  map[string]map[string]Progress // destination URL → DLQ MessageId → progress
 	// destIDs maps a destination MessageId back to its DLQ MessageId: a
 	// message that comes back to the DLQ after its source's consumer failed
 	// again keeps the MessageId the destination gave it.
 	destIDs map[string]string
 }
 
-// Fold builds the State of entries.
-func Fold(entries []Entry) *State {
-	s := &State{byDest: map[string]map[string]Progress{}, destIDs: map[string]string{}}
+// Fold builds the State of entries, every attempt's sent messages counting
+// as returned when they show up in the DLQ.
+func Fold(entries []Entry) *State { return FoldAttempt(entries, 0) }
+
+// FoldAttempt builds the State of entries for attempt n: only messages sent
+// in attempt n count as returned.
+func FoldAttempt(entries []Entry, n int) *State {
+	s := &State{attempt: n, byDest: map[string]map[string]Progress{}, destIDs: map[string]string{}}
 	for _, e := range entries {
 		s.Apply(e)
 	}
@@ -219,13 +238,15 @@ func (s *State) Apply(e Entry) {
 		s.byDest[e.DestQueue] = byID
 	}
 	p := byID[e.DLQMessageID]
-	if e.Op == OpSkipped && (p.Op == OpSent || p.Op == OpDeleted) {
+	if (e.Op == OpSkipped || e.Op == OpFilterError) && (p.Op == OpSent || p.Op == OpDeleted) {
 		return
 	}
 	p.Op = e.Op
 	if e.DestMessageID != "" {
 		p.DestMessageID = e.DestMessageID
-		s.destIDs[e.DestMessageID] = e.DLQMessageID
+		if s.attempt == 0 || entryAttempt(e) == s.attempt {
+			s.destIDs[e.DestMessageID] = e.DLQMessageID
+		}
 	}
 	byID[e.DLQMessageID] = p
 }

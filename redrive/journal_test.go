@@ -90,6 +90,7 @@ func TestEntryEncodesLikeEncodingJSON(t *testing.T) {
 		{Time: when.In(time.FixedZone("CET", 3600)), Op: OpFailed, DLQMessageID: "x", Error: `InvalidParameterValue: "body" <too big> & more`},
 		{Time: when, Op: OpFailed, Error: "tab\there, newline\nthere, é, \u2028, \x01, bad utf-8 \xff"},
 		{Time: when, Op: OpSkipped, DLQMessageID: `back\slash`},
+		{Time: when, Run: "r", Attempt: 2, Op: OpFilterError, DLQMessageID: "m", Error: "cannot index string with \"x\""},
 	} {
 		want, err := json.Marshal(e)
 		if err != nil {

@@ -53,7 +53,10 @@ type Options struct {
 	// the DLQ (the circuit breaker); 0 disables it.
 	MaxReturned int
 	// Run identifies this run in the journal.
-	Run     string
+	Run string
+	// Attempt numbers the fix this run redrives after (1: the first); the
+	// journal records it on every entry.
+	Attempt int
 	Journal *JournalWriter
 	State   *State
 	Retry   *Retry
@@ -68,6 +71,7 @@ type Stats struct {
 	Moved         int `json:"moved"`          // sent by this run (deleted unless --keep)
 	Resumed       int `json:"resumed"`        // sent by an earlier run, deleted by this one
 	Skipped       int `json:"skipped"`        // not selected: made visible again
+	FilterErrors  int `json:"filter_errors"`  // --filter failed on them: left in the DLQ, made visible again
 	Failed        int `json:"failed"`         // left in the DLQ after a 4xx or exhausted retries
 	Returned      int `json:"returned"`       // moved messages seen back in the DLQ
 	PendingDelete int `json:"pending_delete"` // sent, delete failed: the next run deletes them
@@ -79,6 +83,8 @@ type Stats struct {
 	Elapsed   time.Duration `json:"-"`
 	Halted    string        `json:"halted,omitempty"` // why the run stopped before the end
 	LastError string        `json:"last_error,omitempty"`
+	// FilterErrorTexts are the first distinct errors of --filter.
+	FilterErrorTexts []string `json:"filter_error_texts,omitempty"`
 }
 
 // Handled is the messages this run is done with.
@@ -101,6 +107,7 @@ type Mover struct {
 	lastNew  time.Time                  // when a message unseen in this run last came
 	parked   map[string]sqsjson.Message // seen again in this run and hidden by it, with the latest receipt handle
 	drained  bool                       // the DLQ has nothing more for this run
+	probed   bool                       // the filter has judged a first batch
 	changed  chan struct{}              // closed when messages are let go of (see changes)
 	deletes  int                        // delete calls started so far
 	deleting int                        // held messages in a delete call under way

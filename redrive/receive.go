@@ -165,14 +165,16 @@ func (m *Mover) triage(raw []types.Message) plan {
 // selectFrom applies the selection outside the lock (a jq filter can be
 // slow), then reserves room under the bound.
 func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
-	var picked []sqsjson.Message
-	var skipped []sqsjson.Message
+	var picked, skipped, errored []sqsjson.Message
+	var errs []string
 	for i := range candidates {
 		ok := true
 		if m.o.Select != nil {
 			var err error
 			if ok, err = m.o.Select(&candidates[i]); err != nil {
-				ok = false
+				errored = append(errored, candidates[i])
+				errs = append(errs, boundText(err.Error(), maxErrorText))
+				continue
 			}
 		}
 		if ok {
@@ -187,9 +189,14 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted[msg.MessageId] = true
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
 	}
 	p.release = append(p.release, skipped...)
+	m.filterErrors(p, errored, errs, len(candidates), now)
+	if m.stats.Halted != "" || m.fatal != nil {
+		p.release = append(p.release, picked...)
+		picked = nil
+	}
 	room := m.o.Max - m.stats.Handled() - m.reserved
 	if room < len(picked) {
 		room = max(room, 0)

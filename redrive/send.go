@@ -54,13 +54,13 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
 			case out.final[id] != "" || m.deferOnce(msg.MessageId):
 				reason := out.final[id]
 				if reason == "" {
 					reason = errString(err)
 				}
-				failed = append(failed, Entry{Time: now, Run: m.o.Run, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL, Error: reason})
+				failed = append(failed, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL, Error: reason})
 				back = append(back, msg)
 			default:
 				back = append(back, msg)

@@ -77,6 +77,7 @@ type (
 type JournalLine struct {
 	Time         time.Time `json:"time"`
 	Run          string    `json:"run"`
+	Attempt      int       `json:"attempt"` // 0 in journals written before attempts were numbered: 1
 	Op           string    `json:"op"`
 	DLQMessageID string    `json:"dlq_message_id"`
 	DestQueue    string    `json:"dest_queue"`

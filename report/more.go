@@ -81,6 +81,7 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 	for _, op := range sortedKeys(ops) {
 		fmt.Fprintf(b, "| %s | %d |\n", op, len(ops[op]))
 	}
+	inc.writeAttempts(b)
 	if sent, deleted := ops["sent"], ops["deleted"]; len(sent) > 0 {
 		pending := 0
 		for id := range sent {
@@ -147,4 +148,47 @@ func shortenLine(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// writeAttempts numbers the attempts when there was more than one: each
+// fix recorded after a redrive started a new one, and the journal marks
+// every entry with its attempt.
+func (inc *Incident) writeAttempts(b *strings.Builder) {
+	fixes := map[int][]string{}
+	n, moved := 1, false
+	for _, ev := range inc.Events {
+		switch ev.Step {
+		case "redrive":
+			moved = true
+		case "fix":
+			if moved {
+				n, moved = n+1, false
+			}
+			if c, _ := ev.Inputs["change"].(string); c != "" {
+				fixes[n] = append(fixes[n], inc.clean(c))
+			}
+		}
+	}
+	ops := map[int]map[string]map[string]bool{}
+	last := 1
+	for _, e := range inc.Journal {
+		a := max(e.Attempt, 1)
+		last = max(last, a)
+		if ops[a] == nil {
+			ops[a] = map[string]map[string]bool{}
+		}
+		if ops[a][e.Op] == nil {
+			ops[a][e.Op] = map[string]bool{}
+		}
+		ops[a][e.Op][e.DLQMessageID] = true
+	}
+	if max(last, n) < 2 {
+		return
+	}
+	b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
+	for a := 1; a <= max(last, n); a++ {
+		o := ops[a]
+		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, cell(orDash(strings.Join(fixes[a], "; "))),
+			len(o["sent"]), len(o["deleted"]), len(o["skipped"]), len(o["filter_error"]), len(o["failed"]))
+	}
 }

@@ -24,6 +24,10 @@ func (e *InvalidQueueRefError) Error() string {
 
 func quote(s string) string { return "\"" + s + "\"" }
 
+// IsQueueMissing tells whether err is SQS saying the queue does not exist:
+// deleted mid-run, or never there.
+func IsQueueMissing(err error) bool { return isQueueMissing(err) }
+
 // isQueueMissing recognises SQS's "no such queue" across its protocols: the
 // JSON protocol's QueueDoesNotExist and the query protocol's legacy code.
 func isQueueMissing(err error) bool {

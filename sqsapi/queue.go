@@ -193,6 +193,17 @@ func Refresh(ctx context.Context, c Client, q *Queue) error {
 	return q.apply(out.Attributes)
 }
 
+// SameQueue tells whether a and b are one queue, however each was spelled
+// (name, URL with any host, ARN): both are resolved, so their ARNs say.
+// Without an ARN (a server that does not report QueueArn) the account and
+// name decide; the URLs' hosts never do.
+func SameQueue(a, b *Queue) bool {
+	if a.ARN != "" && b.ARN != "" {
+		return a.ARN == b.ARN
+	}
+	return a.Name == b.Name && (a.Account == "" || b.Account == "" || a.Account == b.Account)
+}
+
 // DeadLettersTo tells whether q's redrive policy sends its failed
 // messages to dlq: q is one of dlq's source queues.
 func (q *Queue) DeadLettersTo(dlq *Queue) bool {

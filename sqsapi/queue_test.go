@@ -167,3 +167,20 @@ func TestPeekCollectsDistinctAndDeletesNothing(t *testing.T) {
 		t.Errorf("second peek saw %d; want the 3 not yet hidden", len(rest.Messages))
 	}
 }
+
+func TestSameQueue(t *testing.T) {
+	dlq := &Queue{Name: "orders-dlq", Account: "123456789012", ARN: "arn:aws:sqs:us-east-1:123456789012:orders-dlq", URL: "https://sqs.us-east-1.amazonaws.com/123456789012/orders-dlq"}
+	for _, tt := range []struct {
+		q    *Queue
+		want bool
+	}{
+		{&Queue{Name: "orders-dlq", ARN: dlq.ARN, URL: "http://localhost:4566/123456789012/orders-dlq"}, true},
+		{&Queue{Name: "orders-dlq", Account: "123456789012"}, true},
+		{&Queue{Name: "orders-dlq", Account: "999999999999"}, false},
+		{&Queue{Name: "orders", ARN: "arn:aws:sqs:us-east-1:123456789012:orders", URL: dlq.URL}, false},
+	} {
+		if got := SameQueue(tt.q, dlq); got != tt.want {
+			t.Errorf("SameQueue(%+v) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+}

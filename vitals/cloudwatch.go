@@ -23,6 +23,9 @@ import (
 const (
 	Namespace             = "AWS/SQS"
 	MetricVisible         = "ApproximateNumberOfMessagesVisible"
+	MetricNotVisible      = "ApproximateNumberOfMessagesNotVisible"
+	MetricDelayed         = "ApproximateNumberOfMessagesDelayed"
+	MetricMessagesSent    = "NumberOfMessagesSent"
 	MetricAgeOfOldest     = "ApproximateAgeOfOldestMessage"
 	MetricMessagesDeleted = "NumberOfMessagesDeleted"
 	DimensionQueueName    = "QueueName"

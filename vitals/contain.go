@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -49,18 +50,27 @@ type SourceVitals struct {
 	AgeElevated bool     `json:"age_elevated"`
 }
 
-// DepthTrend is the trend of q's visible messages over window: from
-// CloudWatch's ApproximateNumberOfMessagesVisible when it has two points or
-// more, else from sampling the queue's attributes.
+// Counted says what a DLQ trend counts: every message the queue holds.
+// Visible messages alone read a peek (inspect, classify, verify hide what
+// they look at for a few seconds) as a change: 40 hidden by a peek made a
+// stable DLQ of 50 look like it grew from 30.
+const Counted = "visible + in flight + delayed"
+
+// depthMetrics are the CloudWatch metrics whose sum is a queue's depth.
+var depthMetrics = []string{MetricVisible, MetricNotVisible, MetricDelayed}
+
+// DepthTrend is the trend of every message q holds (visible, in flight and
+// delayed) over window: from CloudWatch's three Approximate metrics summed
+// per point when it has two points or more, else from sampling the queue's
+// attributes.
 func (r Reader) DepthTrend(ctx context.Context, q *sqsapi.Queue, window time.Duration) (Trend, error) {
 	now := r.Now()
 	if r.CW != nil {
-		points, err := QueueMetric(ctx, r.CW, MetricQuery{
-			Queue: q.Name, Metric: MetricVisible, Stat: "Maximum",
-			Start: now.Add(-window), End: now, Period: PeriodFor(window),
-		})
+		points, err := r.depthSeries(ctx, q, now, window)
 		if err == nil && len(points) >= 2 {
-			return TrendOf(points, FromCloudWatch), nil
+			t := TrendOf(points, FromCloudWatch)
+			t.Counted = Counted
+			return t, nil
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -73,13 +83,43 @@ func (r Reader) DepthTrend(ctx context.Context, q *sqsapi.Queue, window time.Dur
 		if err := sqsapi.Refresh(ctx, r.SQS, q); err != nil {
 			return 0, fmt.Errorf("read depth of %s: %w", q.Name, err)
 		}
-		return float64(q.Depth.Visible), nil
+		return float64(q.Depth.Total()), nil
 	}
 	points, err := Sample(ctx, max(r.Samples, 2), r.SampleEvery, read, r.Now)
 	if err != nil {
 		return Trend{}, err
 	}
-	return TrendOf(points, FromSampling), nil
+	t := TrendOf(points, FromSampling)
+	t.Counted = Counted
+	return t, nil
+}
+
+// depthSeries sums the depth metrics per timestamp; a metric without data
+// adds nothing (SQS does not publish a count that stays at zero).
+func (r Reader) depthSeries(ctx context.Context, q *sqsapi.Queue, now time.Time, window time.Duration) ([]Point, error) {
+	sum := map[time.Time]float64{}
+	for _, m := range depthMetrics {
+		points, err := QueueMetric(ctx, r.CW, MetricQuery{
+			Queue: q.Name, Metric: m, Stat: "Maximum",
+			Start: now.Add(-window), End: now, Period: PeriodFor(window),
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range points {
+			// The visible series decides the timestamps; the others add
+			// to its points.
+			if _, ok := sum[p.Time]; ok || m == MetricVisible {
+				sum[p.Time] += p.Value
+			}
+		}
+	}
+	out := make([]Point, 0, len(sum))
+	for t, v := range sum {
+		out = append(out, Point{Time: t, Value: v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out, nil
 }
 
 // SourceAge reads ApproximateAgeOfOldestMessage, which only CloudWatch has:
@@ -146,14 +186,14 @@ func Judge(dlq DLQVitals, src *SourceVitals) (alive bool, reasons []string) {
 	switch dlq.Direction {
 	case Growing:
 		alive = true
-		reasons = append(reasons, fmt.Sprintf("%s grew from %.0f to %.0f visible (%+.2f/min, %s)", dlq.Queue, dlq.From, dlq.To, dlq.PerMinute, dlq.Source))
+		reasons = append(reasons, fmt.Sprintf("%s grew from %.0f to %.0f messages, %s (%+.2f/min, %s)", dlq.Queue, dlq.From, dlq.To, counted(dlq.Trend), dlq.PerMinute, dlq.Source))
 	case Unknown:
 		alive = true
 		reasons = append(reasons, fmt.Sprintf("%s's trend cannot be read: treat it as alive", dlq.Queue))
 	case Draining:
-		reasons = append(reasons, fmt.Sprintf("%s is draining: %.0f → %.0f visible (%s)", dlq.Queue, dlq.From, dlq.To, dlq.Source))
+		reasons = append(reasons, fmt.Sprintf("%s is draining: %.0f → %.0f messages, %s (%s)", dlq.Queue, dlq.From, dlq.To, counted(dlq.Trend), dlq.Source))
 	default:
-		reasons = append(reasons, fmt.Sprintf("%s is stable at %.0f visible (%s)", dlq.Queue, dlq.To, dlq.Source))
+		reasons = append(reasons, fmt.Sprintf("%s is stable at %.0f messages, %s (%s)", dlq.Queue, dlq.To, counted(dlq.Trend), dlq.Source))
 	}
 	if src == nil {
 		return alive, reasons
@@ -168,6 +208,15 @@ func Judge(dlq DLQVitals, src *SourceVitals) (alive bool, reasons []string) {
 		reasons = append(reasons, fmt.Sprintf("%s's age of oldest message: no CloudWatch data", src.Queue))
 	}
 	return alive, reasons
+}
+
+// counted says what a trend counted: visible only for one built before
+// the trend counted every message.
+func counted(t Trend) string {
+	if t.Counted == "" {
+		return "visible"
+	}
+	return t.Counted
 }
 
 func normalText(n *float64) string {

@@ -31,6 +31,8 @@ type Trend struct {
 	PerMinute float64   `json:"per_minute"`
 	Points    int       `json:"points"`
 	Source    string    `json:"source"`
+	// Counted says which messages the values count (Counted for a DLQ).
+	Counted string `json:"counted,omitempty"`
 }
 
 // TrendOf reads the direction of a depth series. It compares the first and

@@ -19,6 +19,8 @@ type Redriven struct {
 	DestQueue string
 	DestURL   string
 	StartedAt time.Time
+	// EndedAt is when the move ended (zero when unknown).
+	EndedAt time.Time
 	// Native is a move by SQS's own move task: the moved messages got new
 	// ids, so they are recognised by body hash.
 	Native bool
@@ -77,12 +79,16 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 
 // Observation is one look at the queues during verify.
 type Observation struct {
-	DLQVisible   int64      `json:"dlq_visible"`
-	DLQInFlight  int64      `json:"dlq_in_flight"`
-	DestVisible  int64      `json:"dest_visible"`
-	DestInFlight int64      `json:"dest_in_flight"`
-	Deleted      *float64   `json:"dest_deleted"` // NumberOfMessagesDeleted since the redrive began; nil: no data
-	Returned     []Returned `json:"-"`            // shown once, at the top of verify.json
+	DLQVisible   int64    `json:"dlq_visible"`
+	DLQInFlight  int64    `json:"dlq_in_flight"`
+	DestVisible  int64    `json:"dest_visible"`
+	DestInFlight int64    `json:"dest_in_flight"`
+	Deleted      *float64 `json:"dest_deleted"` // NumberOfMessagesDeleted over the move and after; nil: no data
+	Sent         *float64 `json:"dest_sent"`    // NumberOfMessagesSent over the move; nil: no data
+	// Partial is true when the minute the move began was left out of
+	// Deleted and Sent: it also holds the destination's earlier traffic.
+	Partial  bool       `json:"partial_first_minute"`
+	Returned []Returned `json:"-"` // shown once, at the top of verify.json
 }
 
 // Judgement is verify's reading of one observation.
@@ -90,17 +96,22 @@ type Judgement struct {
 	Done    bool
 	Pass    bool
 	Reasons []string
+	// Unchecked says what a pass could not check (no CloudWatch data).
+	Unchecked []string
 }
 
 // JudgeVerify reads an observation: any returned message fails at once;
-// the DLQ down to what was left, the destination drained and (when
-// CloudWatch has the metric) at least Moved deletions on the destination
-// pass; anything else is not yet done.
+// the DLQ down to what was left, the destination drained, and — when
+// CloudWatch has the metrics — at least Moved messages sent to the
+// destination over the move (evidence it received them: a FIFO queue
+// drops a send it takes for a duplicate, silently) and at least Moved
+// deleted since, pass; anything else is not yet done. What CloudWatch
+// could not tell is listed in Unchecked.
 func JudgeVerify(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
 		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%d redriven message(s) came back to the DLQ: %s", len(o.Returned), GoBack)}}
 	}
-	var unmet, met []string
+	var unmet, met, unchecked []string
 	dlq := o.DLQVisible + o.DLQInFlight
 	if dlq <= int64(r.Left) {
 		met = append(met, fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left))
@@ -112,16 +123,60 @@ func JudgeVerify(o Observation, r Redriven) Judgement {
 	} else {
 		unmet = append(unmet, fmt.Sprintf("%s not drained yet: %d visible, %d in flight", r.DestQueue, o.DestVisible, o.DestInFlight))
 	}
-	switch {
-	case o.Deleted == nil:
-		met = append(met, fmt.Sprintf("%s's NumberOfMessagesDeleted: no CloudWatch data, not judged", r.DestQueue))
-	case *o.Deleted >= float64(r.Moved):
-		met = append(met, fmt.Sprintf("%s deleted %.0f since the redrive began (%d moved)", r.DestQueue, *o.Deleted, r.Moved))
-	default:
-		unmet = append(unmet, fmt.Sprintf("%s deleted %.0f since the redrive began, fewer than the %d moved", r.DestQueue, *o.Deleted, r.Moved))
+	for _, m := range []struct {
+		name, verb string
+		v          *float64
+	}{{MetricMessagesSent, "received", o.Sent}, {MetricMessagesDeleted, "deleted", o.Deleted}} {
+		switch {
+		case m.v == nil:
+			unchecked = append(unchecked, fmt.Sprintf("that %s %s what was moved: CloudWatch has no %s for it over the move", r.DestQueue, m.verb, m.name))
+		case *m.v >= float64(r.Moved):
+			met = append(met, fmt.Sprintf("%s %s %.0f over the move (%s; %d moved)", r.DestQueue, m.verb, *m.v, m.name, r.Moved))
+		case o.Partial:
+			unchecked = append(unchecked, fmt.Sprintf("that %s %s what was moved: %s counts %.0f of %d after the move's first minute, which also holds earlier traffic and is left out", r.DestQueue, m.verb, m.name, *m.v, r.Moved))
+		default:
+			unmet = append(unmet, fmt.Sprintf("%s %s %.0f over the move (%s), fewer than the %d moved", r.DestQueue, m.verb, *m.v, m.name, r.Moved))
+		}
 	}
 	if len(unmet) > 0 {
 		return Judgement{Reasons: unmet}
 	}
-	return Judgement{Done: true, Pass: true, Reasons: met}
+	for _, u := range unchecked {
+		met = append(met, "not checked: "+u)
+	}
+	return Judgement{Done: true, Pass: true, Reasons: met, Unchecked: unchecked}
+}
+
+// MoveMetric sums a metric's per-minute points over a move that began at
+// start, counting nothing from before it: the minute start falls in
+// (CloudWatch's finest period for SQS) is counted only when the minute
+// before it was quiet (no data or zero), so that its count is the move's;
+// partial says it was left out. points are one-minute sums from the minute
+// before start on. nil when there is no point at or after start's minute.
+func MoveMetric(points []Point, start time.Time) (sum *float64, partial bool) {
+	first := start.UTC().Truncate(time.Minute)
+	aligned := first.Equal(start.UTC())
+	quiet := true
+	for _, p := range points {
+		if p.Time.Equal(first.Add(-time.Minute)) && p.Value > 0 {
+			quiet = false
+		}
+	}
+	var total float64
+	seen := false
+	for _, p := range points {
+		switch {
+		case p.Time.Before(first):
+			continue
+		case p.Time.Equal(first) && !aligned && !quiet:
+			partial = true
+			continue
+		}
+		total += p.Value
+		seen = true
+	}
+	if !seen && !partial {
+		return nil, false
+	}
+	return &total, partial
 }

@@ -235,3 +235,46 @@ func TestMatchReturnedAndJudgeVerify(t *testing.T) {
 		t.Errorf("destination not drained passed: %+v", j)
 	}
 }
+
+// MoveMetric counts nothing from before the move: the minute the move began
+// in counts only when the minute before was quiet.
+func TestMoveMetric(t *testing.T) {
+	start := time.Date(2026, 11, 30, 21, 4, 30, 0, time.UTC)
+	m := func(min int, v float64) Point {
+		return Point{Time: time.Date(2026, 11, 30, 21, min, 0, 0, time.UTC), Value: v}
+	}
+	for _, tt := range []struct {
+		name    string
+		points  []Point
+		want    float64
+		nil     bool
+		partial bool
+	}{
+		{"no data", nil, 0, true, false},
+		{"quiet before: the first minute is the move's", []Point{m(4, 3), m(5, 2)}, 5, false, false},
+		{"busy before: the first minute is left out", []Point{m(3, 40), m(4, 43), m(5, 2)}, 2, false, true},
+		{"busy before, nothing after", []Point{m(3, 40), m(4, 43)}, 0, false, true},
+		{"points before the move never count", []Point{m(2, 100), m(4, 3)}, 3, false, false},
+	} {
+		got, partial := MoveMetric(tt.points, start)
+		switch {
+		case tt.nil && got != nil, !tt.nil && (got == nil || *got != tt.want), partial != tt.partial:
+			t.Errorf("%s: got %v partial %v; want %v (nil %v) partial %v", tt.name, got, partial, tt.want, tt.nil, tt.partial)
+		}
+	}
+	aligned := time.Date(2026, 11, 30, 21, 4, 0, 0, time.UTC)
+	if got, partial := MoveMetric([]Point{m(3, 40), m(4, 3)}, aligned); got == nil || *got != 3 || partial {
+		t.Errorf("a move that began on the minute owns that minute: %v %v", got, partial)
+	}
+	r := Redriven{Moved: 4, DestQueue: "orders"}
+	one, four := 1.0, 4.0
+	if j := JudgeVerify(Observation{Sent: &one, Deleted: &four}, r); j.Pass || j.Done {
+		t.Errorf("1 received of 4 moved passed: %+v", j)
+	}
+	if j := JudgeVerify(Observation{Sent: &one, Deleted: &four, Partial: true}, r); !j.Pass || len(j.Unchecked) != 1 {
+		t.Errorf("a partial count is not judged but said: %+v", j)
+	}
+	if j := JudgeVerify(Observation{Sent: &four, Deleted: &four}, r); !j.Pass || len(j.Unchecked) != 0 {
+		t.Errorf("evidence for both: %+v", j)
+	}
+}

@@ -1,0 +1,90 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+)
+
+func seedMoveDLQ(t *testing.T, n int) (s *localaws.Seeder, name, dlq string) {
+	t.Helper()
+	s = localaws.NewSeeder(localaws.Config(t))
+	name = localaws.UniqueName("exit")
+	_, dlq, err := s.CreatePair(context.Background(), name, name+"-dlq", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := make([]string, n)
+	for i := range bodies {
+		bodies[i] = fmt.Sprintf(`{"n":%d}`, i)
+	}
+	if err := s.Send(context.Background(), dlq, bodies, nil); err != nil {
+		t.Fatal(err)
+	}
+	return s, name, dlq
+}
+
+// A DLQ deleted in the middle of a redrive exits 5 and says how many had
+// moved by then.
+func TestRedriveQueueDeletedMidRunExits5(t *testing.T) {
+	s, name, dlq := seedMoveDLQ(t, 40)
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		if _, err := s.SQS.DeleteQueue(context.Background(), &sqs.DeleteQueueInput{QueueUrl: aws.String(dlq)}); err != nil {
+			t.Error(err)
+		}
+	}()
+	code := run(context.Background(), d, []string{"redrive", "--queue", name + "-dlq", "--rate", "10", "--canary", "0", "--yes",
+		"--workers", "1", "--endpoint-url", localaws.Endpoint(t), "--incident", t.TempDir(), "--output", "json"})
+	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	if code != ExitNotFound {
+		t.Fatalf("exit %d, want %d", code, ExitNotFound)
+	}
+	if !strings.Contains(stdout.String(), `"type":"summary"`) || !strings.Contains(stderr.String(), "message(s) had moved before it stopped") {
+		t.Fatal("the summary and the line must say what was moved")
+	}
+}
+
+// A permission denied in the middle of a redrive (here: the delete, by a
+// proxy answering as IAM would) exits 4; what was sent is journaled and
+// not lost.
+func TestRedriveDeniedMidRunExits4(t *testing.T) {
+	_, name, _ := seedMoveDLQ(t, 20)
+	target, _ := url.Parse(localaws.Endpoint(t))
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Amz-Target") == "AmazonSQS.DeleteMessageBatch" {
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.Header().Set("X-Amzn-Query-Error", "AccessDenied;Sender")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"__type":"com.amazonaws.sqs#AccessDenied","message":"User is not authorized to perform: sqs:DeleteMessage"}`)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	code := run(context.Background(), d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
+		"--endpoint-url", srv.URL, "--incident", t.TempDir()})
+	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	if code != ExitAuth {
+		t.Fatalf("exit %d, want %d", code, ExitAuth)
+	}
+	if !strings.Contains(stderr.String(), "delete batch from") || !strings.Contains(stderr.String(), "docs/iam.md") {
+		t.Fatal("the error must name the refused call and the IAM page")
+	}
+}

@@ -1,0 +1,119 @@
+package incident
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Root is where incidents go when no directory is named: ./incidents.
+const Root = "incidents"
+
+// startLayout names a new incident by its UTC start time, to the minute
+// (orders-dlq-20261130T2104Z): a date alone split an incident in two at
+// midnight UTC. Legacy directories named by date (orders-dlq-2026-11-30)
+// are still found.
+const (
+	startLayout  = "20060102T1504Z"
+	legacyLayout = "2006-01-02"
+)
+
+// NewName is the directory name of an incident of queue started at start.
+func NewName(queue string, start time.Time) string {
+	return queue + "-" + start.UTC().Format(startLayout)
+}
+
+// Found is an incident directory of a queue under Root.
+type Found struct {
+	Dir     string
+	Started time.Time
+	// Last is the incident's latest event (zero when it has none yet).
+	Last Event
+}
+
+// Closed tells whether record was the incident's last step: record closes
+// an incident, and the next step without --incident starts a new one.
+func (f Found) Closed() bool { return f.Last.Step == "record" }
+
+// Stale is how long an open incident may sit without a step before a new
+// step starts another: SQS keeps a message at most 14 days, so an incident
+// idle for longer cannot be about the messages in the DLQ now.
+const Stale = 14 * 24 * time.Hour
+
+// LatestOpen finds, under root, the most recently started incident of
+// queue that record has not closed and that had a step within Stale of
+// now; ok is false when there is none. Only real directories count: a
+// symlink is never followed.
+func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
+	entries, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Found{}, false, nil
+	}
+	if err != nil {
+		return Found{}, false, fmt.Errorf("look for incidents of %s: %w", queue, err)
+	}
+	var best Found
+	ok := false
+	for _, e := range entries {
+		if !e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+			continue
+		}
+		start, match := startOf(e.Name(), queue)
+		if !match {
+			continue
+		}
+		f := Found{Dir: filepath.Join(root, e.Name()), Started: start}
+		events, err := ReadJSONLines[Event](filepath.Join(f.Dir, EventsFile), nil)
+		if err != nil {
+			continue
+		}
+		if len(events) > 0 {
+			f.Last = events[len(events)-1]
+		}
+		active := f.Started
+		if f.Last.Time.After(active) {
+			active = f.Last.Time
+		}
+		if f.Closed() || now.Sub(active) > Stale || (ok && !f.Started.After(best.Started)) {
+			continue
+		}
+		best, ok = f, true
+	}
+	return best, ok, nil
+}
+
+// startOf reads the start time in an incident directory's name: queue, a
+// dash, the time, and an optional -N when two began in the same minute.
+func startOf(name, queue string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(name, queue+"-")
+	if !ok {
+		return time.Time{}, false
+	}
+	if i := strings.LastIndexByte(rest, '-'); i > 0 && len(rest) > len(startLayout) && !strings.Contains(rest[:i], "-") {
+		rest = rest[:i] // 20261130T2104Z-2
+	}
+	for _, layout := range []string{startLayout, legacyLayout} {
+		if t, err := time.Parse(layout, rest); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// NewDir is the directory for a new incident of queue under root: named by
+// its start time, with -2, -3 … when that name is taken (a closed incident
+// begun in the same minute).
+func NewDir(root, queue string, start time.Time) string {
+	base := filepath.Join(root, NewName(queue, start))
+	dir := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			return dir
+		}
+		dir = fmt.Sprintf("%s-%d", base, n)
+	}
+}

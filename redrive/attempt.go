@@ -1,0 +1,60 @@
+package redrive
+
+import "github.com/mfdlq/mfdlq/incident"
+
+// Attempt numbers the fix a redrive moves after. It is 1 until a fix is
+// recorded after a redrive ran, then 2, and so on: a new fix, recorded
+// after the moved messages failed again, is a new attempt, and the
+// messages that came back from the previous one may move again.
+func Attempt(events []incident.Event) int {
+	n, moved := 1, false
+	for _, ev := range events {
+		switch ev.Step {
+		case "redrive":
+			moved = true
+		case "fix":
+			if moved {
+				n, moved = n+1, false
+			}
+		}
+	}
+	return n
+}
+
+// LatestFix is the change text of the incident's latest fix event, or "".
+func LatestFix(events []incident.Event) string {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Step == "fix" {
+			s, _ := events[i].Inputs["change"].(string)
+			return s
+		}
+	}
+	return ""
+}
+
+// PreviousAttempt is the latest redrive event of an attempt before n, the
+// one a new fix must improve on; ok is false for the first attempt.
+func PreviousAttempt(events []incident.Event, n int) (incident.Event, bool) {
+	var prev incident.Event
+	found := false
+	for _, ev := range events {
+		if ev.Step == "redrive" && attemptOf(ev) < n {
+			prev, found = ev, true
+		}
+	}
+	return prev, found
+}
+
+func attemptOf(ev incident.Event) int {
+	if f, ok := ev.Figures["attempt"].(float64); ok && f >= 1 {
+		return int(f)
+	}
+	if n, ok := ev.Figures["attempt"].(int); ok && n >= 1 {
+		return n
+	}
+	return 1
+}
+
+// entryAttempt is the attempt of a journal entry: absent means 1 (journals
+// written before attempts were numbered).
+func entryAttempt(e Entry) int { return max(e.Attempt, 1) }

@@ -1,0 +1,174 @@
+package redrive
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+
+	"github.com/mfdlq/mfdlq/incident"
+)
+
+// Lambda is what the fix-deployed check calls, with the SDK's signatures.
+type Lambda interface {
+	ListEventSourceMappings(ctx context.Context, in *lambda.ListEventSourceMappingsInput, optFns ...func(*lambda.Options)) (*lambda.ListEventSourceMappingsOutput, error)
+	GetFunction(ctx context.Context, in *lambda.GetFunctionInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionOutput, error)
+}
+
+var _ Lambda = (*lambda.Client)(nil)
+
+// Function is a Lambda consumer as mfdlq saw it: what tells a deploy.
+type Function struct {
+	Name         string    `json:"name"`
+	ARN          string    `json:"arn"`
+	Version      string    `json:"version"`
+	CodeSha256   string    `json:"code_sha256"`
+	LastModified time.Time `json:"last_modified"`
+	SeenAt       time.Time `json:"seen_at"`
+}
+
+// ConsumerStep is the incident event that records the Lambda consumers of
+// a queue the first time a step (contain, inspect, classify) saw them.
+const ConsumerStep = "consumer"
+
+// Consumers reads the functions of the Lambda event source mappings whose
+// source is queueARN, each once.
+func Consumers(ctx context.Context, l Lambda, queueARN string, now time.Time) ([]Function, error) {
+	out := []Function{}
+	seen := map[string]bool{}
+	in := &lambda.ListEventSourceMappingsInput{EventSourceArn: aws.String(queueARN)}
+	for {
+		page, err := l.ListEventSourceMappings(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("list event source mappings: %w", err)
+		}
+		for _, m := range page.EventSourceMappings {
+			arn := aws.ToString(m.FunctionArn)
+			if arn == "" || seen[arn] {
+				continue
+			}
+			seen[arn] = true
+			f, err := readFunction(ctx, l, arn, now)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+		}
+		if aws.ToString(page.NextMarker) == "" {
+			return out, nil
+		}
+		in.Marker = page.NextMarker
+	}
+}
+
+func readFunction(ctx context.Context, l Lambda, arn string, now time.Time) (Function, error) {
+	out, err := l.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(arn)})
+	if err != nil {
+		return Function{}, fmt.Errorf("get function %s: %w", functionName(arn), err)
+	}
+	f := Function{Name: functionName(arn), ARN: arn, SeenAt: now.UTC()}
+	if c := out.Configuration; c != nil {
+		f.Version, f.CodeSha256 = aws.ToString(c.Version), aws.ToString(c.CodeSha256)
+		f.LastModified = parseLambdaTime(aws.ToString(c.LastModified))
+	}
+	return f, nil
+}
+
+// parseLambdaTime reads Lambda's LastModified (ISO 8601, e.g.
+// 2026-11-28T10:00:00.000+0000); zero when it cannot.
+func parseLambdaTime(s string) time.Time {
+	for _, layout := range []string{"2006-01-02T15:04:05.000-0700", "2006-01-02T15:04:05-0700", time.RFC3339Nano, "2006-01-02T15:04:05.999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC()
+		}
+	}
+	return time.Time{}
+}
+
+// functionName is the name in a function ARN
+// (arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER]).
+func functionName(arn string) string {
+	parts := strings.Split(arn, ":")
+	if len(parts) >= 7 && parts[5] == "function" {
+		return parts[6]
+	}
+	return arn
+}
+
+// Deploy is the fix-deployed check's reading of the incident: which
+// functions it saw and when the failures it compares with began.
+type Deploy struct {
+	// Since is when the failures a fix must postdate began: the first
+	// failure of the gated groups, or the previous attempt's redrive.
+	Since time.Time
+	// SinceText says what Since is, for the refusal.
+	SinceText string
+	// Baseline is each function as the incident saw it before (by ARN):
+	// first seen, or at the previous attempt's redrive.
+	Baseline map[string]Function
+}
+
+// Deployed tells whether f changed since the failures began: modified
+// after Since, or another CodeSha256 or Version than its baseline (some
+// deploys, and moto's UpdateFunctionCode, do not move LastModified).
+func (d Deploy) Deployed(f Function) bool {
+	if !f.LastModified.IsZero() && f.LastModified.After(d.Since) {
+		return true
+	}
+	b, ok := d.Baseline[f.ARN]
+	return ok && (b.CodeSha256 != f.CodeSha256 || b.Version != f.Version)
+}
+
+// Refusal is the one-line refusal for a function that has not changed.
+func (d Deploy) Refusal(f Function, now time.Time) *Refusal {
+	return &Refusal{Reason: fmt.Sprintf("%s was last changed %s, before %s: the fix is not deployed; deploy it and run again, or pass --force if the fix is not in its code",
+		f.Name, f.LastModified.UTC().Format("2006-01-02 15:04 UTC"), d.SinceText)}
+}
+
+// FunctionsOf decodes the functions recorded in an event's figures.
+func FunctionsOf(ev incident.Event) []Function {
+	raw, ok := ev.Figures["consumers"]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var fs []Function
+	if json.Unmarshal(b, &fs) != nil {
+		return nil
+	}
+	return fs
+}
+
+// FirstSeen is each function as the incident's consumer events first
+// recorded it, by ARN.
+func FirstSeen(events []incident.Event) map[string]Function {
+	out := map[string]Function{}
+	for _, ev := range events {
+		if ev.Step != ConsumerStep {
+			continue
+		}
+		for _, f := range FunctionsOf(ev) {
+			if _, ok := out[f.ARN]; !ok {
+				out[f.ARN] = f
+			}
+		}
+	}
+	return out
+}
+
+// When writes a moment the way the refusal names it: "Sunday 22:04" within
+// the last week of now, else the date.
+func When(t, now time.Time) string {
+	t = t.UTC()
+	if now.Sub(t) < 6*24*time.Hour && !t.After(now) {
+		return t.Format("Monday 15:04")
+	}
+	return t.Format("2006-01-02 15:04")
+}

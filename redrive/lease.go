@@ -1,0 +1,278 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Tags is the SQS tag calls of the lease, with the SDK's signatures.
+type Tags interface {
+	TagQueue(ctx context.Context, in *sqs.TagQueueInput, optFns ...func(*sqs.Options)) (*sqs.TagQueueOutput, error)
+	UntagQueue(ctx context.Context, in *sqs.UntagQueueInput, optFns ...func(*sqs.Options)) (*sqs.UntagQueueOutput, error)
+	ListQueueTags(ctx context.Context, in *sqs.ListQueueTagsInput, optFns ...func(*sqs.Options)) (*sqs.ListQueueTagsOutput, error)
+}
+
+var _ Tags = (sqsapi.Client)(nil)
+
+// LeaseTag is the DLQ's tag that names the redrive holding it. A queue
+// tag is the one piece of shared state every operator's mfdlq can read and
+// write with nothing but the queue: two people redriving one DLQ from two
+// laptops duplicate messages (issue 12 measured 10 of 30).
+const LeaseTag = "mfdlq-lease"
+
+// Lease timings: a run renews its lease every LeaseTTL/4 while it lives,
+// so a holder that died frees the DLQ after at most LeaseTTL. LeaseSettle
+// is how long a writer waits before it reads its tag back: a second
+// writer that read "free" at the same moment has written by then, and the
+// last writer wins.
+const (
+	LeaseTTL    = 2 * time.Minute
+	LeaseSettle = time.Second
+)
+
+// Holder is who holds a lease: the tag's value.
+type Holder struct {
+	Operator string
+	Host     string
+	PID      int
+	Run      string
+	Since    time.Time
+	Expires  time.Time
+}
+
+// String is the tag value: key=value words, in the characters SQS allows
+// in a tag (letters, digits, spaces and _ . / = + - : @).
+func (h Holder) String() string {
+	return fmt.Sprintf("operator=%s host=%s pid=%d run=%s since=%s expires=%s", tagSafe(h.Operator), tagSafe(h.Host), h.PID,
+		tagSafe(h.Run), h.Since.UTC().Format(time.RFC3339), h.Expires.UTC().Format(time.RFC3339))
+}
+
+// Describe names the holder for a person: who, where, since when.
+func (h Holder) Describe() string {
+	return fmt.Sprintf("%s on %s (pid %d, run %s) since %s, lease until %s", h.Operator, h.Host, h.PID, h.Run,
+		h.Since.UTC().Format("2006-01-02 15:04:05 UTC"), h.Expires.UTC().Format("15:04:05 UTC"))
+}
+
+// same tells whether h and o are one run.
+func (h Holder) same(o Holder) bool {
+	return h.Run == o.Run && h.Host == o.Host && h.PID == o.PID
+}
+
+// ParseHolder reads a tag value; ok is false when it is not one.
+func ParseHolder(v string) (Holder, bool) {
+	var h Holder
+	for _, w := range strings.Fields(v) {
+		k, val, _ := strings.Cut(w, "=")
+		switch k {
+		case "operator":
+			h.Operator = val
+		case "host":
+			h.Host = val
+		case "pid":
+			h.PID, _ = strconv.Atoi(val)
+		case "run":
+			h.Run = val
+		case "since":
+			h.Since, _ = time.Parse(time.RFC3339, val)
+		case "expires":
+			h.Expires, _ = time.Parse(time.RFC3339, val)
+		}
+	}
+	return h, h.Run != "" && !h.Expires.IsZero()
+}
+
+func tagSafe(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if b.Len() >= 48 {
+			break
+		}
+		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./+-:@", r)) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "unknown"
+	}
+	return b.String()
+}
+
+// HeldError is a lease another live run holds.
+type HeldError struct {
+	Holder Holder
+	// Race is true when the other run wrote its tag just after this one.
+	Race bool
+}
+
+func (e *HeldError) Error() string { return "held by " + e.Holder.Describe() }
+
+// ErrNoTagging is returned when the role may not read or write the DLQ's
+// tags (or the server does not have them): the caller warns and runs
+// without a lease.
+var ErrNoTagging = errors.New("the DLQ's tags cannot be read or written")
+
+// Lease is a held lease on a DLQ.
+type Lease struct {
+	c   Tags
+	url string
+	me  Holder
+	now func() time.Time
+
+	mu   sync.Mutex
+	stop chan struct{}
+	done chan struct{}
+}
+
+// CurrentHolder reads the DLQ's lease tag; ok is false when none is set.
+func CurrentHolder(ctx context.Context, c Tags, url string) (Holder, bool, error) {
+	out, err := c.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
+	if err != nil {
+		return Holder{}, false, tagErr(err)
+	}
+	v, ok := out.Tags[LeaseTag]
+	if !ok {
+		return Holder{}, false, nil
+	}
+	h, ok := ParseHolder(v)
+	return h, ok, nil
+}
+
+// Live tells whether h still holds its lease at now: not expired, and not
+// a run on this host whose process is gone (a SIGKILL leaves its tag).
+func Live(h Holder, now time.Time) bool {
+	if !now.Before(h.Expires) {
+		return false
+	}
+	if host, _ := os.Hostname(); h.Host == tagSafe(host) && h.PID > 0 && h.PID != os.Getpid() {
+		return processAlive(h.PID)
+	}
+	return true
+}
+
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// Me is the holder this process would be for run.
+func Me(operator, run string, now time.Time) Holder {
+	host, _ := os.Hostname()
+	return Holder{Operator: tagSafe(operator), Host: tagSafe(host), PID: os.Getpid(), Run: tagSafe(run), Since: now.UTC().Truncate(time.Second), Expires: now.Add(LeaseTTL).UTC().Truncate(time.Second)}
+}
+
+// Acquire takes the lease on the DLQ at url for me: it refuses (a
+// *HeldError) when another live run holds it, unless takeOver; it writes
+// the tag, waits LeaseSettle and reads it back, so of two runs that
+// started together exactly one goes on. ErrNoTagging means the tags are
+// out of reach.
+func Acquire(ctx context.Context, c Tags, url string, me Holder, takeOver bool, now func() time.Time) (*Lease, error) {
+	cur, ok, err := CurrentHolder(ctx, c, url)
+	if err != nil {
+		return nil, err
+	}
+	if ok && !cur.same(me) && Live(cur, now()) && !takeOver {
+		return nil, &HeldError{Holder: cur}
+	}
+	l := &Lease{c: c, url: url, me: me, now: now}
+	if err := l.write(ctx); err != nil {
+		return nil, err
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(LeaseSettle):
+	}
+	back, ok, err := CurrentHolder(ctx, c, url)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || !back.same(me) {
+		return nil, &HeldError{Holder: back, Race: true}
+	}
+	return l, nil
+}
+
+func (l *Lease) write(ctx context.Context) error {
+	l.mu.Lock()
+	v := l.me.String()
+	l.mu.Unlock()
+	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{LeaseTag: v}})
+	return tagErr(err)
+}
+
+// Keep renews the lease every LeaseTTL/4 until Release. Before each
+// renewal it reads the tag: when another run has taken it over, lost is
+// called with that run and renewing stops. warn gets renewals that failed.
+func (l *Lease) Keep(lost func(Holder), warn func(error)) {
+	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(l.done)
+		t := time.NewTicker(LeaseTTL / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-l.stop:
+				return
+			case <-t.C:
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			cur, ok, err := CurrentHolder(ctx, l.c, l.url)
+			if err == nil && ok && !cur.same(l.me) {
+				cancel()
+				lost(cur)
+				return
+			}
+			l.mu.Lock()
+			l.me.Expires = l.now().Add(LeaseTTL).UTC().Truncate(time.Second)
+			l.mu.Unlock()
+			if err == nil {
+				err = l.write(ctx)
+			}
+			cancel()
+			if err != nil && warn != nil {
+				warn(err)
+			}
+		}
+	}()
+}
+
+// Release stops the renewals and removes the tag, if it is still this
+// run's: a run that was taken over leaves the new holder's tag alone.
+func (l *Lease) Release(ctx context.Context) error {
+	if l.stop != nil {
+		close(l.stop)
+		<-l.done
+	}
+	cur, ok, err := CurrentHolder(ctx, l.c, l.url)
+	if err != nil || !ok || !cur.same(l.me) {
+		return err
+	}
+	_, err = l.c.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(l.url), TagKeys: []string{LeaseTag}})
+	return tagErr(err)
+}
+
+// tagErr turns a denied or unsupported tag call into ErrNoTagging.
+func tagErr(err error) error {
+	if err != nil && sqsapi.IsUnsupportedOrDenied(err) {
+		return fmt.Errorf("%w: %v", ErrNoTagging, err)
+	}
+	return err
+}

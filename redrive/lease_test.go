@@ -1,0 +1,111 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Of several runs that take the lease at the same moment, against the
+// local server's queue tags, exactly one gets it; the others are told who
+// holds it. Releasing removes the tag; a taken-over lease is left alone.
+func TestLeaseRace(t *testing.T) {
+	ctx := context.Background()
+	c := sqsapi.New(localaws.Config(t))
+	s := localaws.NewSeeder(localaws.Config(t))
+	url, err := s.CreateQueue(ctx, localaws.UniqueName("lease"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4
+	leases := make([]*Lease, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			me := Me("op", NewRunID(time.Now()), time.Now())
+			leases[i], errs[i] = Acquire(ctx, c, url, me, false, time.Now)
+		}()
+	}
+	wg.Wait()
+	var winner *Lease
+	for i := range n {
+		var held *HeldError
+		switch {
+		case errs[i] == nil && winner == nil:
+			winner = leases[i]
+		case errs[i] == nil:
+			t.Fatal("two runs hold the lease")
+		case !errors.As(errs[i], &held) || held.Holder.Run == "":
+			t.Fatalf("run %d: %v; want a HeldError naming the holder", i, errs[i])
+		}
+	}
+	if winner == nil {
+		t.Fatal("no run got the lease")
+	}
+	cur, ok, err := CurrentHolder(ctx, c, url)
+	if err != nil || !ok || !cur.same(winner.me) {
+		t.Fatalf("tag holds %+v (%v, %v); want the winner", cur, ok, err)
+	}
+	// Taken over: the old holder's release leaves the new tag.
+	thief := Me("bob", "r-thief", time.Now())
+	if _, err := Acquire(ctx, c, url, thief, true, time.Now); err != nil {
+		t.Fatal(err)
+	}
+	if err := winner.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if cur, ok, _ := CurrentHolder(ctx, c, url); !ok || cur.Run != "r-thief" {
+		t.Fatalf("after the old holder's release the tag is %+v, want the new holder's", cur)
+	}
+	l := &Lease{c: c, url: url, me: thief, now: time.Now}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
+	if err != nil || out.Tags[LeaseTag] != "" {
+		t.Fatalf("tag left after release: %v %v", out.Tags, err)
+	}
+}
+
+func TestHolderRoundTripAndLiveness(t *testing.T) {
+	now := time.Date(2026, 11, 30, 21, 4, 0, 0, time.UTC)
+	h := Holder{Operator: "al ice\x1b[31m", Host: "laptop-2", PID: 4242, Run: "r1", Since: now, Expires: now.Add(LeaseTTL)}
+	got, ok := ParseHolder(h.String())
+	if !ok || got.Operator != "al_ice__31m" || got.Host != "laptop-2" || got.PID != 4242 || !got.Expires.Equal(h.Expires) {
+		t.Fatalf("ParseHolder(%q) = %+v, %v", h.String(), got, ok)
+	}
+	if !Live(got, now) || Live(got, now.Add(LeaseTTL)) {
+		t.Error("a lease is live until it expires")
+	}
+	host, _ := os.Hostname()
+	dead := Holder{Host: tagSafe(host), PID: 1 << 22, Run: "r", Expires: now.Add(time.Hour)}
+	if Live(dead, now) {
+		t.Error("a lease of a process gone from this host is not live")
+	}
+}
+
+type deniedTags struct{ Tags }
+
+func (deniedTags) ListQueueTags(context.Context, *sqs.ListQueueTagsInput, ...func(*sqs.Options)) (*sqs.ListQueueTagsOutput, error) {
+	return nil, &smithy.GenericAPIError{Code: "AccessDenied", Message: "not allowed"}
+}
+
+func TestLeaseWithoutTagPermission(t *testing.T) {
+	_, err := Acquire(context.Background(), deniedTags{}, "u", Me("op", "r", time.Now()), false, time.Now)
+	if !errors.Is(err, ErrNoTagging) {
+		t.Fatalf("err = %v; want ErrNoTagging", err)
+	}
+}
