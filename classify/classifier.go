@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -138,7 +139,7 @@ func (c *Classifier) signature(m *sqsjson.Message) (sig, source, text string) {
 	if s, ok := c.sigCache[text]; ok {
 		return s, "attributes", text
 	}
-	s := Signature(text)
+	s := signature.Of(text)
 	if len(c.sigCache) < maxSigCache {
 		c.sigCache[text] = s
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -63,7 +64,7 @@ func SignatureOf(m *sqsjson.Message, sigs Signatures) string {
 	if s, ok := sigs[m.MessageId]; ok && s != "" {
 		return s
 	}
-	return Signature(ErrorText(m))
+	return signature.Of(ErrorText(m))
 }
 
 // KeyOf returns the group key of m. It is the function classify groups by;

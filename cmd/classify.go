@@ -15,6 +15,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -172,7 +173,7 @@ func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (
 		opts.Baseline = b
 	}
 	if ws.Has(incident.LogsFile) {
-		sigs, err := classify.ReadSignatures(ws.Path(incident.LogsFile))
+		sigs, err := logSignatures(ws)
 		if err != nil {
 			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
 		}
@@ -180,6 +181,16 @@ func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (
 		o.deps.infof("using %d error signature(s) from %s", len(sigs), ws.Path(incident.LogsFile))
 	}
 	return opts, nil
+}
+
+// logSignatures reads the logs step's signatures, by MessageId, for
+// classify to group by.
+func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
+	rep, err := logsearch.Load(ws.Path(incident.LogsFile))
+	if err != nil {
+		return nil, err
+	}
+	return rep.Signatures(), nil
 }
 
 // readFile opens path and reads it with read, turning a missing file or a

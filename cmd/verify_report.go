@@ -2,16 +2,17 @@ package cmd
 
 import (
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"strconv"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/verify"
+
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // record writes verify.json and appends the verify event.
-func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verifyResult) error {
+func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verify.Result) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -27,14 +28,14 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verif
 		"dest_queue": res.DestQueue, "dest_visible": res.Last.DestVisible, "dest_in_flight": res.Last.DestInFlight,
 		"dest_deleted": res.Last.Deleted, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
 	}
-	ev.Verdict = res.Verdict
+	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.VerifyFile
 	return ws.Append(ev)
 }
 
 // render prints the verdict, the evidence and, on failure, the messages
 // that came back.
-func (o *verifyOptions) render(res verifyResult) error {
+func (o *verifyOptions) render(res verify.Result) error {
 	d := o.deps
 	if d.jsonOutput() {
 		return d.printJSON(res)

@@ -1,6 +1,8 @@
 package logsearch
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +70,26 @@ func TestTrimStoryStopsAtNextInvocation(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(got, "\n"), "second") {
 		t.Error("lines of the next invocation kept")
+	}
+}
+
+func TestLoadSignatures(t *testing.T) {
+	logs := `{"messages": [
+	 {"message_id": "m0", "found": true, "log_group": "/aws/lambda/orders", "log_stream": "s", "timestamp": "2024-03-10T22:04:03Z",
+	  "lines": ["ERROR UnsupportedVersionError: version 2"], "exception": "UnsupportedVersionError: version 2", "signature": "UnsupportedVersionError: version <n>"},
+	 {"message_id": "m1", "found": true, "exception": "UnsupportedVersionError: version 3"},
+	 {"message_id": "m2", "found": false, "exception": "", "signature": ""}]}`
+	path := filepath.Join(t.TempDir(), "logs.json")
+	if err := os.WriteFile(path, []byte(logs), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m1 has no signature of its own: it is computed from its exception.
+	want := map[string]string{"m0": "UnsupportedVersionError: version <n>", "m1": "UnsupportedVersionError: version <n>"}
+	if diff := cmp.Diff(want, rep.Signatures()); diff != "" {
+		t.Fatalf("signatures (-want +got):\n%s", diff)
 	}
 }

@@ -1,20 +1,23 @@
 // Package logsearch finds a message's story in its consumer's logs: the log
 // line that names its MessageId, the lines that follow it in the same stream
 // (where the exception and stack trace usually are), the exception, and its
-// error signature (classify.Signature). It searches CloudWatch Logs — with
+// error signature (signature.Of). It searches CloudWatch Logs — with
 // FilterLogEvents for a few messages and one Logs Insights query for many —
 // or a local export of the logs.
 package logsearch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"sort"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 
-	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/signature"
 )
 
 // Client is every CloudWatch Logs call logsearch makes, with the SDK's own
@@ -102,6 +105,36 @@ func (r *Report) NotFound() []string {
 		}
 	}
 	return ids
+}
+
+// Signatures maps each found message's MessageId to its error signature,
+// computed from its exception when the record has none (a logs.json written
+// by hand or by an older mfdlq): what classify groups by.
+func (r *Report) Signatures() map[string]string {
+	sigs := map[string]string{}
+	for _, m := range r.Messages {
+		sig := m.Signature
+		if sig == "" {
+			sig = signature.Of(m.Exception)
+		}
+		if m.Found && m.MessageID != "" && sig != "" {
+			sigs[m.MessageID] = sig
+		}
+	}
+	return sigs
+}
+
+// Load reads logs.json.
+func Load(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
 }
 
 // Options bound a CloudWatch Logs search.
@@ -231,7 +264,7 @@ func buildRecord(h hit, lines []string) Record {
 	exc := Exception(lines)
 	r := Record{
 		Found: true, LogGroup: h.group, LogStream: h.stream,
-		Lines: lines, Exception: exc, Signature: classify.Signature(exc),
+		Lines: lines, Exception: exc, Signature: signature.Of(exc),
 	}
 	if !h.time.IsZero() {
 		r.Timestamp = h.time.UTC().Format(TimeLayout)

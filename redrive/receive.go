@@ -2,8 +2,6 @@ package redrive
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"strconv"
 	"time"
 
@@ -187,7 +185,7 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted[msg.MessageId] = true
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
 	}
 	p.release = append(p.release, skipped...)
 	room := m.o.Max - m.stats.Handled() - m.reserved
@@ -304,11 +302,4 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 		case <-time.After(2 * time.Second):
 		}
 	}
-}
-
-// BodySHA256 is the hex SHA-256 of a body as the journal records it;
-// verify matches returned messages by it after a native move.
-func BodySHA256(body string) string {
-	h := sha256.Sum256([]byte(body))
-	return hex.EncodeToString(h[:])
 }

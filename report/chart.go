@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/classify"
 )
 
 // chartBins is how many rows an arrival chart has: enough to tell a burst
@@ -21,7 +23,7 @@ func (inc *Incident) sampleChart() string {
 // groupChart draws the arrivals of the sampled messages that fall in a
 // group's window. The sample is what inspect or classify kept, so the chart
 // shows the shape, not the full count.
-func (inc *Incident) groupChart(g ClassificationGroup) string {
+func (inc *Incident) groupChart(g classify.Group) string {
 	if c := inc.Classification; len(g.Arrivals) > 0 && c.FirstSent != nil && c.LastSent != nil {
 		return histogramChart(g.Arrivals, *c.FirstSent, *c.LastSent)
 	}

@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // writeRecord is step 7 itself: the count, the cause, the change, what would

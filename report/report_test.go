@@ -3,12 +3,14 @@ package report
 import (
 	"bytes"
 	"flag"
-	"github.com/mfdlq/mfdlq/incident"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -187,7 +189,7 @@ func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
 }
 
 func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
-	inc := &Incident{Check: &CheckArtifact{Findings: []CheckFinding{
+	inc := &Incident{Check: &check.Result{Findings: []check.Finding{
 		{ID: "dlq-alarm", Status: "fail", Message: "no CloudWatch alarm on the DLQ", Fix: "mfdlq check --create-alarm --topic ARN"},
 		{ID: "lambda-timeout", Status: "skip", Message: "no mapping reads the source"},
 		{ID: "retention", Status: "pass", Message: "DLQ keeps messages longer than the source"},

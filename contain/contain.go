@@ -1,4 +1,8 @@
-package vitals
+// Package contain decides step 1 of the runbook: is the problem still alive?
+// It reads the DLQ's depth trend and the source's age of oldest message
+// (CloudWatch, else the queue's own counters) and judges them; Result is
+// contain's --output json and contain.json.
+package contain
 
 import (
 	"context"
@@ -7,19 +11,58 @@ import (
 	"math"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// Verdicts of contain, in plain words.
+// Verdict is contain's conclusion: the word the event, contain.json and the
+// report record.
+type Verdict string
+
+// Verdicts of contain.
 const (
-	VerdictAlive    = "alive — stop the bleeding; the redrive can wait"
-	VerdictNotAlive = "not alive — diagnose without rushing"
+	Alive    Verdict = "alive"
+	NotAlive Verdict = "not_alive"
 )
+
+// VerdictOf is the verdict of alive.
+func VerdictOf(alive bool) Verdict {
+	if alive {
+		return Alive
+	}
+	return NotAlive
+}
+
+// Say is the verdict with what it means for the operator, in plain words.
+// A verdict it does not know (a contain.json of an older mfdlq, which held
+// the sentence itself) is said as it is.
+func (v Verdict) Say() string {
+	switch v {
+	case Alive:
+		return "alive — stop the bleeding; the redrive can wait"
+	case NotAlive:
+		return "not alive — diagnose without rushing"
+	}
+	return string(v)
+}
+
+// Result is contain's result: its --output json and contain.json.
+type Result struct {
+	Alive        bool                     `json:"alive"`
+	Verdict      Verdict                  `json:"verdict"`
+	Reasons      []string                 `json:"reasons"`
+	DLQ          DLQVitals                `json:"dlq"`
+	Source       *SourceVitals            `json:"source"`
+	OtherSources []string                 `json:"other_sources"`
+	Mappings     []lambdaapi.Mapping      `json:"mappings"`
+	Change       *lambdaapi.MappingChange `json:"change"`
+}
 
 // Reader reads a queue's vital signs: CloudWatch first, the queue's own
 // counters when CloudWatch has nothing.
 type Reader struct {
-	CW  MetricsAPI
+	CW  cwapi.MetricsAPI
 	SQS sqsapi.Client
 	Now func() time.Time
 	// SampleEvery and Samples shape the fallback: Samples reads of the
@@ -55,9 +98,9 @@ type SourceVitals struct {
 func (r Reader) DepthTrend(ctx context.Context, q *sqsapi.Queue, window time.Duration) (Trend, error) {
 	now := r.Now()
 	if r.CW != nil {
-		points, err := QueueMetric(ctx, r.CW, MetricQuery{
-			Queue: q.Name, Metric: MetricVisible, Stat: "Maximum",
-			Start: now.Add(-window), End: now, Period: PeriodFor(window),
+		points, err := cwapi.QueueMetric(ctx, r.CW, cwapi.MetricQuery{
+			Queue: q.Name, Metric: cwapi.MetricVisible, Stat: "Maximum",
+			Start: now.Add(-window), End: now, Period: cwapi.PeriodFor(window),
 		})
 		if err == nil && len(points) >= 2 {
 			return TrendOf(points, FromCloudWatch), nil
@@ -91,9 +134,9 @@ func (r Reader) SourceAge(ctx context.Context, q *sqsapi.Queue, window, baseline
 		return nil, nil, nil
 	}
 	now := r.Now()
-	recent, err := QueueMetric(ctx, r.CW, MetricQuery{
-		Queue: q.Name, Metric: MetricAgeOfOldest, Stat: "Maximum",
-		Start: now.Add(-window), End: now, Period: PeriodFor(window),
+	recent, err := cwapi.QueueMetric(ctx, r.CW, cwapi.MetricQuery{
+		Queue: q.Name, Metric: cwapi.MetricAgeOfOldest, Stat: "Maximum",
+		Start: now.Add(-window), End: now, Period: cwapi.PeriodFor(window),
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -105,9 +148,9 @@ func (r Reader) SourceAge(ctx context.Context, q *sqsapi.Queue, window, baseline
 	if len(recent) > 0 {
 		age = ptr(recent[len(recent)-1].Value)
 	}
-	before, err := QueueMetric(ctx, r.CW, MetricQuery{
-		Queue: q.Name, Metric: MetricAgeOfOldest, Stat: "Maximum",
-		Start: now.Add(-window - baseline), End: now.Add(-window), Period: PeriodFor(baseline),
+	before, err := cwapi.QueueMetric(ctx, r.CW, cwapi.MetricQuery{
+		Queue: q.Name, Metric: cwapi.MetricAgeOfOldest, Stat: "Maximum",
+		Start: now.Add(-window - baseline), End: now.Add(-window), Period: cwapi.PeriodFor(baseline),
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return age, nil, nil

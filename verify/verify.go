@@ -1,12 +1,45 @@
-package vitals
+// Package verify decides step 6 of the runbook: did the fix hold? It
+// recognises redriven messages that came back to the DLQ and judges each
+// look at the queues; Result is verify's --output json and verify.json.
+package verify
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
+
+// Verdict is verify's conclusion.
+type Verdict string
+
+// Verdicts of verify.
+const (
+	Pass Verdict = "pass"
+	Fail Verdict = "fail"
+)
+
+// VerdictOf is the verdict of pass.
+func VerdictOf(pass bool) Verdict {
+	if pass {
+		return Pass
+	}
+	return Fail
+}
+
+// Result is verify's --output json and verify.json.
+type Result struct {
+	Pass       bool        `json:"pass"`
+	Verdict    Verdict     `json:"verdict"`
+	DLQVisible int64       `json:"dlq_visible"`
+	Returned   []Returned  `json:"returned"`
+	Reasons    []string    `json:"reasons"`
+	Moved      int         `json:"moved"`
+	DestQueue  string      `json:"dest_queue"`
+	Looks      int         `json:"looks"`
+	Waited     float64     `json:"waited_seconds"`
+	Last       Observation `json:"last"`
+}
 
 // GoBack is what verify says when redriven messages came back.
 const GoBack = "stop and go back to step 2: the fix was not the right one"
@@ -22,7 +55,15 @@ type Redriven struct {
 	// Native is a move by SQS's own move task: the moved messages got new
 	// ids, so they are recognised by body hash.
 	Native bool
-	Sent   []redrive.Entry
+	Sent   []Sent
+}
+
+// Sent is one message the redrive sent, as its journal recorded it: the
+// caller reads the journal, verify only matches.
+type Sent struct {
+	DLQMessageID  string
+	DestMessageID string
+	BodySHA256    string
 }
 
 // Returned is a redriven message found in the DLQ again.
@@ -40,8 +81,8 @@ type Returned struct {
 // DLQ): by destination MessageId, which SQS keeps when it moves a message to
 // the DLQ, or by body hash for a native move.
 func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Returned {
-	byID := map[string]redrive.Entry{}
-	byHash := map[string]redrive.Entry{}
+	byID := map[string]Sent{}
+	byHash := map[string]Sent{}
 	for _, e := range r.Sent {
 		if e.DestMessageID != "" {
 			byID[e.DestMessageID] = e
@@ -55,7 +96,7 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		m := &msgs[i]
 		e, ok := byID[m.MessageId]
 		how := "message_id"
-		hash := redrive.BodySHA256(m.Body)
+		hash := sqsjson.BodySHA256(m.Body)
 		if !ok && r.Native {
 			e, ok = byHash[hash]
 			how = "body_sha256"
@@ -92,11 +133,11 @@ type Judgement struct {
 	Reasons []string
 }
 
-// JudgeVerify reads an observation: any returned message fails at once;
+// Judge reads an observation: any returned message fails at once;
 // the DLQ down to what was left, the destination drained and (when
 // CloudWatch has the metric) at least Moved deletions on the destination
 // pass; anything else is not yet done.
-func JudgeVerify(o Observation, r Redriven) Judgement {
+func Judge(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
 		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%d redriven message(s) came back to the DLQ: %s", len(o.Returned), GoBack)}}
 	}
