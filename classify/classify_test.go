@@ -17,7 +17,7 @@ import (
 
 // groupView is what a scenario test checks of a group.
 type groupView struct {
-	Verdict string
+	Verdict Verdict
 	Count   int
 	Pattern string
 }
@@ -57,7 +57,7 @@ func TestScenarios(t *testing.T) {
 		name     string
 		file     string
 		opts     Options
-		verdict  string
+		verdict  Verdict
 		minConf  float64
 		maxConf  float64
 		groups   []groupView

@@ -9,7 +9,7 @@ import (
 // over time is a clue, never the proof.
 type timingFinding struct {
 	pattern     string
-	verdict     string
+	verdict     Verdict
 	confidence  float64
 	first, last time.Time
 	span        time.Duration

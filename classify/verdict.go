@@ -25,7 +25,7 @@ func (c *Classifier) Result() *Classification {
 		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.key.String(), b.key.String()))
 	})
 	weighted := 0.0
-	verdicts := map[string]bool{}
+	verdicts := map[Verdict]bool{}
 	for i, g := range order {
 		id := "g" + strconv.Itoa(i+1)
 		if g.key.Fingerprint == OtherGroupID {
@@ -110,7 +110,7 @@ func (c *Classifier) judge(g *acc, id string) Group {
 
 // decide combines what the content proves with what the timing suggests.
 // Content wins: a poison body is poison whatever its arrival pattern.
-func decide(content contentFinding, timing timingFinding, g *acc) (string, float64) {
+func decide(content contentFinding, timing timingFinding, g *acc) (Verdict, float64) {
 	if content.poison {
 		return VerdictPoison, content.confidence
 	}

@@ -261,12 +261,12 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	}
 	ev.Inputs = map[string]any{"from": o.From, "source": source, "baseline": o.Baseline, "expect": o.Expect, "key": o.Key,
 		"burst_window": o.BurstWindow.String(), "burst_share": o.BurstShare, "trickle_span": o.TrickleSpan.String()}
-	byVerdict := map[string]int{}
+	byVerdict := map[classify.Verdict]int{}
 	for _, g := range res.Groups {
 		byVerdict[g.Verdict] += g.Count
 	}
 	ev.Figures = map[string]any{"messages": res.Messages, "groups": len(res.Groups), "confidence": res.Confidence, "by_verdict": byVerdict}
-	ev.Verdict = res.Verdict
+	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.ClassificationFile
 	return ws.Append(ev)
 }

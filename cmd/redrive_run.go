@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -114,7 +115,7 @@ func (o *redriveOptions) guard(ws *incident.Workspace) error {
 	if err != nil {
 		return fmt.Errorf("read incident: %w", err)
 	}
-	if r := redrive.Guardrails(events, o.Fixed); r != nil {
+	if r := redrive.Guardrails(runbook.StateOf(events).BeforeRedrive(), o.Fixed); r != nil {
 		if !o.Force {
 			return checkFailedf("refusing: %s", r.Reason)
 		}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -16,26 +16,23 @@ type Refusal struct{ Reason string }
 
 func (r *Refusal) Error() string { return r.Reason }
 
-// Guardrails reads the incident and returns why a redrive should not run
-// now, or nil: the latest classification says poison and no fix is
-// recorded after it (fixed is the --fixed text about to be recorded), or
-// the latest contain says the problem is still alive.
-func Guardrails(events []incident.Event, fixed string) *Refusal {
-	var classify, contain, fix *incident.Event
-	for i := range events {
-		switch events[i].Step {
-		case "classify":
-			classify, fix = &events[i], nil
-		case "contain":
-			contain = &events[i]
-		case "fix":
-			fix = &events[i]
-		}
-	}
-	if classify != nil && classify.Verdict == "poison" && fix == nil && fixed == "" {
+// Before is what the incident said before this redrive, as the caller read
+// it from the events.
+type Before struct {
+	Classify classify.Verdict // the latest classify's verdict; "" when none
+	Fixed    bool             // a fix is recorded after that classify
+	Alive    bool             // the latest contain says the problem is alive
+}
+
+// Guardrails returns why a redrive should not run now, or nil: the latest
+// classification says poison and no fix is recorded after it (fixed is the
+// --fixed text about to be recorded), or the latest contain says the
+// problem is still alive.
+func Guardrails(b Before, fixed string) *Refusal {
+	if b.Classify == classify.VerdictPoison && !b.Fixed && fixed == "" {
 		return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; fix the consumer and pass --fixed \"what changed\", or --force"}
 	}
-	if contain != nil && contain.Verdict == "alive" {
+	if b.Alive {
 		return &Refusal{Reason: "the latest contain says the problem is still alive: new failures would land on top of the moved messages; stop it first (mfdlq contain), or pass --force"}
 	}
 	return nil

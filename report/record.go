@@ -30,7 +30,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 			fmt.Fprintf(b, " (%d message(s) classified", c.Messages)
 			for _, g := range c.Groups {
 				if g.Fingerprint != "" {
-					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, g.Verdict), g.Fingerprint)
+					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, string(g.Verdict)), g.Fingerprint)
 				}
 			}
 			b.WriteString(")")
