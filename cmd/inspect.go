@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -89,23 +88,21 @@ func (o *inspectOptions) validate() error {
 
 func runInspect(ctx context.Context, o *inspectOptions) error {
 	d := o.deps
-	client, q, err := d.resolveQueue(ctx, o.Queue)
+	_, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	if q.RedrivePolicy != nil && !o.Force {
-		return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; pass --force to peek anyway",
-			q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn))
-	}
-	d.announce("inspecting", q)
-	o.warnBeforePeek(q)
-	res, err := sqsapi.Peek(ctx, client, q, sqsapi.PeekOptions{
-		Max: o.Max, Visibility: int32(o.Visibility), Wait: int32(o.Wait),
-	})
+	ws, err := d.Workspace(q.Name)
 	if err != nil {
-		return fmt.Errorf("inspect %s: %w", q.Name, err)
+		return err
 	}
-	if err := o.record(q, res); err != nil {
+	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "inspect", Announce: "inspecting", Fresh: true, Force: o.Force,
+		Peek: sqsapi.PeekOptions{Max: o.Max, Visibility: int32(o.Visibility), Wait: int32(o.Wait)}})
+	if err != nil {
+		return err
+	}
+	res := *set.Peeked
+	if err := o.record(ws, q, res); err != nil {
 		return err
 	}
 	if err := o.render(res.Messages); err != nil {
@@ -117,24 +114,10 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	return nil
 }
 
-func (o *inspectOptions) warnBeforePeek(q *sqsapi.Queue) {
+// record writes the sample to --out and appends the event; samples wrote
+// it to the incident.
+func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult) error {
 	d := o.deps
-	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
-	if q.FIFO {
-		d.warnf("%s is FIFO: only the head of each message group can be seen while its messages are in flight", q.Name)
-	}
-}
-
-// record writes the sample to the incident (and --out) and appends the event.
-func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
-	d := o.deps
-	ws, err := d.Workspace(q.Name)
-	if err != nil {
-		return err
-	}
-	if err := ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
-		return err
-	}
 	if o.Out != "" {
 		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
@@ -149,19 +132,6 @@ func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
 	}
 	ev.Artifact = incident.SamplesFile
 	return ws.Append(ev)
-}
-
-// writeMessages streams msgs as JSON Lines in the SQS API's message shape.
-func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
-	return func(w io.Writer) error {
-		jw := sqsjson.NewWriter(w)
-		for i := range msgs {
-			if err := jw.Write(&msgs[i]); err != nil {
-				return err
-			}
-		}
-		return jw.Flush()
-	}
 }
 
 // inspectRow is one message of inspect's --output json.
