@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -25,6 +27,7 @@ type inspectOptions struct {
 	Wait       int    // --wait: long-poll seconds per receive
 	Out        string // --out: JSON Lines file in the SQS API's message shape
 	Force      bool   // --force: peek even though the DLQ has its own redrive policy
+	Rows       int    // --rows: table rows shown, then a summary by fingerprint; 0 shows all
 }
 
 func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
@@ -67,6 +70,7 @@ Examples:
 	f.IntVar(&opts.Wait, "wait", 2, "long-poll seconds per receive (1-20)")
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
 	return c
 }
 
@@ -82,6 +86,8 @@ func (o *inspectOptions) validate() error {
 		return usageErrorf("--visibility must be between 1 and 300 seconds, got %d", o.Visibility)
 	case o.Wait < 1 || o.Wait > 20:
 		return usageErrorf("--wait must be between 1 and 20 seconds, got %d", o.Wait)
+	case o.Rows < 0:
+		return usageErrorf("--rows must be 0 (all) or more, got %d", o.Rows)
 	}
 	return nil
 }
@@ -108,8 +114,8 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	if err := o.render(res.Messages); err != nil {
 		return err
 	}
-	d.infof("%d message(s) shown of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
-		len(res.Messages), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
+	d.infof("%s peeked of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
+		plural.Of(len(res.Messages), "message"), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
 	d.nextStep("mfdlq classify --queue %s", q.Name)
 	return nil
 }
@@ -156,7 +162,11 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		return d.printJSON(rows)
 	}
 	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "VERSION", "BODY"}}
-	for i := range msgs {
+	shown := msgs
+	if o.Rows > 0 && len(msgs) > o.Rows {
+		shown = msgs[:o.Rows]
+	}
+	for i := range shown {
 		r := toInspectRow(&msgs[i])
 		sent, count, version := "-", "-", "-"
 		if r.SentTime != nil {
@@ -170,7 +180,39 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		}
 		t.Rows = append(t.Rows, []string{r.MessageID, sent, count, strconv.Itoa(r.Size), version, excerpt(r.Body, 48)})
 	}
-	return d.printTable(t)
+	if err := d.printTable(t); err != nil {
+		return err
+	}
+	if len(shown) == len(msgs) {
+		return nil
+	}
+	d.infof("%d of %s shown; by fingerprint (version and shape):", len(shown), plural.Of(len(msgs), "message"))
+	return d.printTable(fingerprintTable(msgs))
+}
+
+// fingerprintTable counts the messages of each fingerprint (classify's
+// version and shape of a body), most first: what a hundred rows would
+// show, in a few lines.
+func fingerprintTable(msgs []sqsjson.Message) tableData {
+	counts := map[string]int{}
+	for i := range msgs {
+		counts[classify.KeyOf(&msgs[i], nil).Fingerprint]++
+	}
+	fps := make([]string, 0, len(counts))
+	for fp := range counts {
+		fps = append(fps, fp)
+	}
+	sort.Slice(fps, func(i, j int) bool {
+		if counts[fps[i]] != counts[fps[j]] {
+			return counts[fps[i]] > counts[fps[j]]
+		}
+		return fps[i] < fps[j]
+	})
+	t := tableData{Headers: []string{"MESSAGES", "FINGERPRINT"}}
+	for _, fp := range fps {
+		t.Rows = append(t.Rows, []string{strconv.Itoa(counts[fp]), fp})
+	}
+	return t
 }
 
 func toInspectRow(m *sqsjson.Message) inspectRow {

@@ -18,3 +18,39 @@ const (
 	StepCheck    = "check"
 	StepRecord   = "record"
 )
+
+// Step is one step of the runbook as the operator sees it announced.
+type Step struct {
+	Name   string // as its events carry it
+	Number string // "1/7" … "7/7"; "" for the fix and the safeguards, which have no number
+	Title  string // what it answers
+}
+
+// Line is the step's announcement: "step 1/7: contain — is the problem
+// still alive?", or for an unnumbered step "fix — what was changed before
+// the redrive".
+func (s Step) Line() string {
+	if s.Number == "" {
+		return s.Name + " — " + s.Title
+	}
+	return "step " + s.Number + ": " + s.Name + " — " + s.Title
+}
+
+// Steps are the runbook's steps in order, up to verify; the safeguards and
+// the record follow whatever happened (Check, Record).
+var Steps = []Step{
+	{StepContain, "1/7", "is the problem still alive?"},
+	{StepInspect, "2/7", "what is in there?"},
+	{StepClassify, "3/7", "poison, transient or data"},
+	{StepLogs, "4/7", "the consumer's real exception"},
+	{StepFix, "", "what was changed before the redrive"},
+	{StepRedrive, "5/7", "the move back"},
+	{StepVerify, "6/7", "did the fix hold?"},
+}
+
+// Check looks at the safeguards so the report can say what would have
+// warned earlier.
+var Check = Step{StepCheck, "", "the safeguards that would have warned earlier"}
+
+// Record writes the report.
+var Record = Step{StepRecord, "7/7", "what happened and what we learned"}
