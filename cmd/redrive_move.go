@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -76,22 +77,16 @@ func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opt
 	return st, err
 }
 
-// checkCanary waits for the consumer to fail the canary again, then looks
-// for them in the DLQ by the MessageIds the destination gave them.
+// checkCanary waits for the consumer to fail the canary again and says
+// what came back.
 func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, p *redrivePlan, state *redrive.State, st redrive.Stats) (int, error) {
 	d := o.deps
 	d.infof("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.wait, p.dest.Name)
-	select {
-	case <-ctx.Done():
-		return 0, nil
-	case <-time.After(p.wait):
+	res, err := redrive.CheckCanary(ctx, client, p.dlq, state, st.Moved, p.wait)
+	if err == nil && res.Failed() {
+		d.warnf("%s", res.Reason(p.dlq.Name))
 	}
-	back, err := redrive.Returned(ctx, client, p.dlq, state)
-	if err != nil || back == 0 {
-		return back, err
-	}
-	d.warnf("canary: %d of %d came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", back, st.Moved, p.dlq.Name)
-	return back, nil
+	return res.Back, err
 }
 
 // done prints the summary, appends the event and maps the outcome.
@@ -125,7 +120,7 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		return err
 	}
 	if canaryBack > 0 && runErr == nil && st.Halted == "" {
-		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", canaryBack, p.dlq.Name)
+		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(canaryBack, "moved message"), p.dlq.Name)
 	}
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err
