@@ -25,7 +25,7 @@ import (
 
 // TestRedriveCrash SIGKILLs the real binary at random moments and reruns
 // it: nothing lost, duplicates bounded by the sends in flight, and the
-// rerun finishes. bench/crash.sh runs the same with 30 kills.
+// rerun finishes. `make bench` (BENCH=crash) runs the same with 30 kills.
 func TestRedriveCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it: not in -short")
