@@ -12,6 +12,7 @@ import (
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -131,7 +132,7 @@ func alarmFinding(in CheckInput) Finding {
 	for _, a := range in.Alarms {
 		problem := alarmProblem(a)
 		if problem == "" {
-			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %d action(s)", aws.ToString(a.AlarmName), len(a.AlarmActions))
+			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %s", aws.ToString(a.AlarmName), plural.Of(len(a.AlarmActions), "action"))
 			return f
 		}
 		last = fmt.Sprintf("alarm %s %s", aws.ToString(a.AlarmName), problem)

@@ -211,7 +211,7 @@ func TestDuplicatesAndKey(t *testing.T) {
 		t.Errorf("key (-want +got):\n%s", diff)
 	}
 	all := strings.Join(c.Evidence, "\n")
-	for _, want := range []string{"6 message(s) repeat an earlier body", "24 message(s) hold 12 distinct pedido_id"} {
+	for _, want := range []string{"6 messages repeat an earlier body", "24 messages hold 12 distinct pedido_id"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("evidence lacks %q:\n%s", want, all)
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // Result decides each group's verdict and the DLQ's. Groups are ordered by
@@ -57,13 +59,13 @@ func (c *Classifier) summarise(out *Classification) {
 	out.Duplicates = Duplicates{DistinctBodies: n, Repeated: c.messages - n, Exact: exact}
 	approx := map[bool]string{true: "", false: "≈"}
 	if out.Duplicates.Repeated > 0 {
-		out.Evidence = append(out.Evidence, fmt.Sprintf("%s%d message(s) repeat an earlier body exactly (at-least-once delivery): %s%d distinct bodies",
-			approx[exact], out.Duplicates.Repeated, approx[exact], n))
+		out.Evidence = append(out.Evidence, fmt.Sprintf("%s%s an earlier body exactly (at-least-once delivery): %s%s",
+			approx[exact], plural.Of(out.Duplicates.Repeated, "message repeats", "messages repeat"), approx[exact], plural.Of(n, "distinct body", "distinct bodies")))
 	}
 	if c.opts.Key != "" {
 		k, exact := c.keyVals.count()
 		out.Key = &KeyCount{Field: c.opts.Key, Distinct: k, Missing: c.keyMiss, Exact: exact}
-		line := fmt.Sprintf("%d message(s) hold %s%d distinct %s: the business operations to restore", c.messages, approx[exact], k, c.opts.Key)
+		line := fmt.Sprintf("%s %s%d distinct %s: the business operations to restore", plural.Of(c.messages, "message holds", "messages hold"), approx[exact], k, c.opts.Key)
 		if c.keyMiss > 0 {
 			line += fmt.Sprintf(" (%d have no %s)", c.keyMiss, c.opts.Key)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // verdictColor is the colour of a verdict on a terminal.
@@ -32,12 +33,12 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(string(v))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "verdict: %s   %d message(s), %d group(s), confidence %.2f\n", paint(res.Verdict), res.Messages, len(res.Groups), res.Confidence)
+	fmt.Fprintf(&b, "verdict: %s   %s, %s, confidence %.2f\n", paint(res.Verdict), plural.Of(res.Messages, "message"), plural.Of(len(res.Groups), "group"), res.Confidence)
 	for _, line := range res.Evidence {
 		fmt.Fprintf(&b, "  · %s\n", line)
 	}
 	for _, g := range res.Groups {
-		fmt.Fprintf(&b, "\n%s  %s  %d message(s), confidence %.2f, %s\n", g.ID, paint(g.Verdict), g.Count, g.Confidence, g.Pattern)
+		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", g.ID, paint(g.Verdict), plural.Of(g.Count, "message"), g.Confidence, g.Pattern)
 		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", g.Fingerprint, sigOrNone(g.Signature))
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
 			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))

@@ -125,7 +125,7 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err
 	}
-	d.infof("moved %d message(s) to %s in %s (%.1f msg/s)", moved, p.dest.Name, dur.Round(100*time.Millisecond), achieved)
+	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(moved, "message"), p.dest.Name, dur.Round(100*time.Millisecond), achieved)
 	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)
 	return nil
 }
@@ -211,7 +211,7 @@ func (p *redriveProgress) draw(force bool) {
 	if st.Hidden > 0 {
 		// Not stuck: messages hidden by a killed run or a lost receive
 		// answer come back after their visibility timeout.
-		wait = fmt.Sprintf(" · waiting up to %ds for %d hidden message(s) to reappear", p.visibility, st.Hidden)
+		wait = fmt.Sprintf(" · waiting up to %ds for %s to reappear", p.visibility, plural.Of(st.Hidden, "hidden message"))
 	}
 	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, eta, wait)
 	p.drawn = true

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/verify"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -59,6 +60,6 @@ func (o *verifyOptions) render(res verify.Result) error {
 	for _, r := range res.Reasons {
 		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%d look(s) over %.0fs)\n", res.Verdict, res.Looks, res.Waited)
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs)\n", res.Verdict, plural.Of(res.Looks, "look"), res.Waited)
 	return nil
 }

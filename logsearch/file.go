@@ -77,7 +77,7 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 			hits[j].lines = s.lines
 		}
 		fetch := func(h hit) ([]string, error) { return h.lines, nil }
-		rec, _ := story(hits, matches[t.MessageID], fetch)
+		rec, _ := story(hits, matches[t.MessageID], fetch, t.MessageID, targetIDs(targets))
 		rep.set(i, rec)
 	}
 	return rep, nil

@@ -176,14 +176,23 @@ func Search(ctx context.Context, c Client, targets []Target, opts Options) (Repo
 		return rep, err
 	}
 	fetch := func(h hit) ([]string, error) { return contextLines(ctx, c, h, opts.Context) }
+	ids := targetIDs(targets)
 	for i, t := range targets {
-		rec, err := story(hits[t.MessageID], len(hits[t.MessageID]), fetch)
+		rec, err := story(hits[t.MessageID], len(hits[t.MessageID]), fetch, t.MessageID, ids)
 		if err != nil {
 			return rep, err
 		}
 		rep.set(i, rec)
 	}
 	return rep, nil
+}
+
+func targetIDs(targets []Target) []string {
+	ids := make([]string, len(targets))
+	for i, t := range targets {
+		ids[i] = t.MessageID
+	}
+	return ids
 }
 
 func newReport(m Method, groups []string, targets []Target) Report {
@@ -232,7 +241,9 @@ const maxStories = 3
 // story turns a message's hits into its record: of the latest maxStories
 // hits, the latest whose following lines hold an exception, else the latest.
 // fetch returns a hit's line and the lines after it.
-func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, error) {
+// id is the message's MessageId, others the other messages searched for:
+// where their lines begin, this story ends.
+func story(hits []hit, matches int, fetch func(hit) ([]string, error), id string, others []string) (Record, error) {
 	rec := Record{Matches: matches}
 	if len(hits) == 0 {
 		return rec, nil
@@ -245,7 +256,7 @@ func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, 
 		if err != nil {
 			return rec, err
 		}
-		r := buildRecord(h, lines)
+		r := buildRecord(h, lines, boundsOf(id, others, h.message))
 		r.Matches = matches
 		if r.Exception != "" {
 			return r, nil
@@ -258,9 +269,9 @@ func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, 
 }
 
 // buildRecord keeps the lines of one story up to where another request's
-// lines begin, and names its exception and signature.
-func buildRecord(h hit, lines []string) Record {
-	lines = trimStory(lines)
+// or message's lines begin, and names its exception and signature.
+func buildRecord(h hit, lines []string, b bounds) Record {
+	lines = trimStory(lines, b)
 	exc := Exception(lines)
 	r := Record{
 		Found: true, LogGroup: h.group, LogStream: h.stream,

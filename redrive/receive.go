@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -143,7 +144,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.noted[id] = true
 			m.stats.Returned++
 			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
-				m.stats.Halted = "circuit breaker: " + strconv.Itoa(m.stats.Returned) + " moved message(s) came back to the DLQ"
+				m.stats.Halted = "circuit breaker: " + plural.Of(m.stats.Returned, "moved message") + " came back to the DLQ"
 			}
 			p.release = append(p.release, msg)
 		case prog.Op == OpSent || prog.Op == OpDeleted: // --keep: copied already

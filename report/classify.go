@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 func (inc *Incident) writeClassify(b *strings.Builder) {
@@ -14,12 +16,12 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		b.WriteString("\nclassification.json is missing.\n")
 		return
 	}
-	fmt.Fprintf(b, "\nOverall: **%s** over %d message(s), confidence %.2f, %d group(s).\n", c.Verdict, c.Messages, c.Confidence, len(c.Groups))
+	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", c.Verdict, plural.Of(c.Messages, "message"), c.Confidence, plural.Of(len(c.Groups), "group"))
 	for _, e := range c.Evidence {
 		fmt.Fprintf(b, "- %s\n", e)
 	}
 	for i, g := range c.Groups {
-		fmt.Fprintf(b, "\n### Group %s: %s — %d message(s)\n\n", firstNonEmpty(g.ID, fmt.Sprint(i+1)), g.Verdict, g.Count)
+		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", firstNonEmpty(g.ID, fmt.Sprint(i+1)), g.Verdict, plural.Of(g.Count, "message"))
 		if g.Pattern != "" {
 			fmt.Fprintf(b, "- arrival pattern: %s\n", g.Pattern)
 		}

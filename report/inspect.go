@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 func (inc *Incident) writeInspect(b *strings.Builder) {
@@ -13,7 +15,7 @@ func (inc *Incident) writeInspect(b *strings.Builder) {
 		return
 	}
 	const maxRows = 10
-	fmt.Fprintf(b, "\nSample (%d message(s)", len(inc.Samples))
+	fmt.Fprintf(b, "\nSample (%s", plural.Of(len(inc.Samples), "message"))
 	if len(inc.Samples) > maxRows {
 		fmt.Fprintf(b, ", first %d shown", maxRows)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // writeRecord is step 7 itself: the count, the cause, the change, what would
@@ -27,7 +28,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 	if v, ok := inc.Latest("classify"); ok && v.Verdict != "" {
 		fmt.Fprintf(b, "- verdict: **%s**", v.Verdict)
 		if c := inc.Classification; c != nil {
-			fmt.Fprintf(b, " (%d message(s) classified", c.Messages)
+			fmt.Fprintf(b, " (%s classified", plural.Of(c.Messages, "message"))
 			for _, g := range c.Groups {
 				if g.Fingerprint != "" {
 					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, string(g.Verdict)), g.Fingerprint)

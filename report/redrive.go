@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 func (inc *Incident) writeRedrive(b *strings.Builder) {
@@ -25,8 +27,8 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 		}
 	}
 	first, last := inc.Journal[0].Time, inc.Journal[len(inc.Journal)-1].Time
-	fmt.Fprintf(b, "\nJournal: %d entr(ies) over %d run(s), %s → %s, destination %s.\n\n",
-		len(inc.Journal), len(runs), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), orDash(strings.Join(sortedKeys(dests), ", ")))
+	fmt.Fprintf(b, "\nJournal: %s over %s, %s → %s, destination %s.\n\n",
+		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), orDash(strings.Join(sortedKeys(dests), ", ")))
 	b.WriteString("| operation | distinct messages |\n|---|---|\n")
 	for _, op := range sortedKeys(ops) {
 		fmt.Fprintf(b, "| %s | %d |\n", op, len(ops[op]))
@@ -39,7 +41,7 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 			}
 		}
 		if pending > 0 {
-			fmt.Fprintf(b, "\n%d message(s) sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", pending)
+			fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(pending, "message"))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/verify"
 )
 
@@ -25,7 +26,7 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "- messages that came back: %d\n", len(v.Returned))
 	if v.Looks > 0 {
-		fmt.Fprintf(b, "- looked %d time(s) over %s\n", v.Looks, (time.Duration(v.Waited) * time.Second).String())
+		fmt.Fprintf(b, "- looked %s over %s\n", plural.Of(v.Looks, "time"), (time.Duration(v.Waited) * time.Second).String())
 	}
 	for _, r := range v.Reasons {
 		fmt.Fprintf(b, "- %s\n", r)

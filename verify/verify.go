@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -139,7 +140,7 @@ type Judgement struct {
 // pass; anything else is not yet done.
 func Judge(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
-		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%d redriven message(s) came back to the DLQ: %s", len(o.Returned), GoBack)}}
+		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%s came back to the DLQ: %s", plural.Of(len(o.Returned), "redriven message"), GoBack)}}
 	}
 	var unmet, met []string
 	dlq := o.DLQVisible + o.DLQInFlight
