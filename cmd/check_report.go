@@ -37,7 +37,7 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result) error {
 		"sdk_attempts": o.SDKAttempts, "workflow_attempts": o.WorkflowAttempts, "read_timeout": o.ReadTimeout.String(),
 	}
 	ev.Figures = map[string]any{
-		"pass": counts[check.Pass], "warn": counts[check.Warn], "fail": counts[check.Fail], "skip": counts[check.Skip],
+		string(check.Pass): counts[check.Pass], string(check.Warn): counts[check.Warn], string(check.Fail): counts[check.Fail], string(check.Skip): counts[check.Skip],
 		"failed": failed, "warned": warned,
 	}
 	ev.Verdict = string(rep.Verdict)

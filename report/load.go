@@ -96,7 +96,7 @@ func (inc *Incident) Latest(step string) (incident.Event, bool) {
 
 // RecordedChange is what the latest "fix" event says was changed.
 func (inc *Incident) RecordedChange() string {
-	ev, ok := inc.Latest("fix")
+	ev, ok := inc.Latest(incident.StepFix)
 	if !ok {
 		return ""
 	}

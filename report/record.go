@@ -16,7 +16,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 	b.WriteString("## 7. record — what happened and what we learned\n\n")
 	if n, from := inc.messageCount(); n >= 0 {
 		fmt.Fprintf(b, "- messages: %d (%s)", n, from)
-		if ev, ok := inc.Latest("redrive"); ok {
+		if ev, ok := inc.Latest(incident.StepRedrive); ok {
 			if moved, ok := number(ev.Figures["moved"]); ok {
 				fmt.Fprintf(b, "; %d moved back by the redrive", int(moved))
 			}
@@ -25,7 +25,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 	} else {
 		b.WriteString("- messages: unknown (no step counted them)\n")
 	}
-	if v, ok := inc.Latest("classify"); ok && v.Verdict != "" {
+	if v, ok := inc.Latest(incident.StepClassify); ok && v.Verdict != "" {
 		fmt.Fprintf(b, "- verdict: **%s**", v.Verdict)
 		if c := inc.Classification; c != nil {
 			fmt.Fprintf(b, " (%s classified", plural.Of(c.Messages, "message"))
@@ -38,7 +38,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 		}
 		b.WriteString("\n")
 	}
-	if ev, ok := inc.Latest("redrive"); ok {
+	if ev, ok := inc.Latest(incident.StepRedrive); ok {
 		rate := value(ev.Inputs["rate"])
 		if r, ok := ev.Figures["rate"]; ok && ev.Inputs["rate"] == nil {
 			rate = value(r)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
 )
 
 func (inc *Incident) writeRedrive(b *strings.Builder) {
@@ -33,7 +34,7 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 	for _, op := range sortedKeys(ops) {
 		fmt.Fprintf(b, "| %s | %d |\n", op, len(ops[op]))
 	}
-	if sent, deleted := ops["sent"], ops["deleted"]; len(sent) > 0 {
+	if sent, deleted := ops[redrive.OpSent], ops[redrive.OpDeleted]; len(sent) > 0 {
 		pending := 0
 		for id := range sent {
 			if !deleted[id] {

@@ -10,14 +10,14 @@ import (
 
 // stepTitles are the report's section titles, in runbook order.
 var stepTitles = []struct{ step, title string }{
-	{"contain", "1. contain — is the problem still alive?"},
-	{"inspect", "2. inspect — what is in there?"},
-	{"classify", "3. classify — poison, transient or data"},
-	{"logs", "4. logs — the consumer's real exception"},
-	{"fix", "Fix — what was changed before the redrive"},
-	{"redrive", "5. redrive — the move back"},
-	{"verify", "6. verify — did the fix hold?"},
-	{"check", "Safeguards — mfdlq check"},
+	{incident.StepContain, "1. contain — is the problem still alive?"},
+	{incident.StepInspect, "2. inspect — what is in there?"},
+	{incident.StepClassify, "3. classify — poison, transient or data"},
+	{incident.StepLogs, "4. logs — the consumer's real exception"},
+	{incident.StepFix, "Fix — what was changed before the redrive"},
+	{incident.StepRedrive, "5. redrive — the move back"},
+	{incident.StepVerify, "6. verify — did the fix hold?"},
+	{incident.StepCheck, "Safeguards — mfdlq check"},
 }
 
 func (inc *Incident) writeSteps(b *strings.Builder) {
@@ -30,19 +30,19 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 		}
 		writeEvent(b, ev)
 		switch st.step {
-		case "contain":
+		case incident.StepContain:
 			inc.writeContain(b)
-		case "inspect":
+		case incident.StepInspect:
 			inc.writeInspect(b)
-		case "classify":
+		case incident.StepClassify:
 			inc.writeClassify(b)
-		case "logs":
+		case incident.StepLogs:
 			inc.writeLogs(b)
-		case "redrive":
+		case incident.StepRedrive:
 			inc.writeRedrive(b)
-		case "verify":
+		case incident.StepVerify:
 			inc.writeVerify(b)
-		case "check":
+		case incident.StepCheck:
 			inc.writeCheck(b)
 		}
 		b.WriteString("\n")

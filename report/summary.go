@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 func (inc *Incident) writeSummary(b *strings.Builder) {
@@ -35,7 +37,7 @@ func (inc *Incident) messageCount() (int, string) {
 	if inc.Contain != nil {
 		return int(inc.Contain.DLQ.Visible), "visible at contain"
 	}
-	if ev, ok := inc.Latest("inspect"); ok {
+	if ev, ok := inc.Latest(incident.StepInspect); ok {
 		if n, ok := number(ev.Figures["visible"]); ok {
 			return int(n), "visible at inspect"
 		}

@@ -6,17 +6,19 @@
 // memory.
 package runbook
 
-// The steps, by the name their events carry.
+import "github.com/mfdlq/mfdlq/incident"
+
+// The steps, by the name their events carry (incident's names).
 const (
-	StepContain  = "contain"
-	StepInspect  = "inspect"
-	StepClassify = "classify"
-	StepLogs     = "logs"
-	StepFix      = "fix"
-	StepRedrive  = "redrive"
-	StepVerify   = "verify"
-	StepCheck    = "check"
-	StepRecord   = "record"
+	StepContain  = incident.StepContain
+	StepInspect  = incident.StepInspect
+	StepClassify = incident.StepClassify
+	StepLogs     = incident.StepLogs
+	StepFix      = incident.StepFix
+	StepRedrive  = incident.StepRedrive
+	StepVerify   = incident.StepVerify
+	StepCheck    = incident.StepCheck
+	StepRecord   = incident.StepRecord
 )
 
 // Step is one step of the runbook as the operator sees it announced.
