@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -147,7 +148,7 @@ func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope) (sig,
 	if s, ok := c.sigCache[text]; ok {
 		return s, source, text
 	}
-	s := Signature(text)
+	s := signature.Of(text)
 	if len(c.sigCache) < maxSigCache {
 		c.sigCache[text] = s
 	}

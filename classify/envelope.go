@@ -2,6 +2,7 @@ package classify
 
 import (
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -90,7 +91,7 @@ func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures) st
 		return s
 	}
 	text, _ := errorOf(m, env)
-	return Signature(text)
+	return signature.Of(text)
 }
 
 // FingerprintOf is the fingerprint classify gives a message whose envelope

@@ -27,14 +27,15 @@ func baselineFile(t *testing.T, name string, d *envelope.Detector) *Baseline {
 
 // envelopeView is what an envelope scenario checks of a group.
 type envelopeView struct {
-	Verdict, Envelope string
-	Count             int
+	Verdict  Verdict
+	Envelope string
+	Count    int
 }
 
 func TestEnvelopeScenarios(t *testing.T) {
 	tests := []struct {
 		name, file, baseline string
-		verdict              string
+		verdict              Verdict
 		groups               []envelopeView
 		fingerprint          string   // of the first group, as a prefix
 		evidence             []string // substrings some group's evidence holds
@@ -183,7 +184,11 @@ func TestPayloadPathGroups(t *testing.T) {
 }
 
 func TestErrorMeaning(t *testing.T) {
-	tests := []struct{ text, verdict, words string }{
+	tests := []struct {
+		text    string
+		verdict Verdict
+		words   string
+	}{
 		{"2024-03-12T14:02:06.010Z 7ae1b6d2 Task timed out after 6.01 seconds", VerdictTransient, "timed out"},
 		{"PaymentGatewayTimeout: payment gateway did not answer in 3000 ms", VerdictTransient, "gateway timeout"},
 		{"ThrottlingException: Rate exceeded", VerdictTransient, "throttling"},

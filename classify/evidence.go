@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // contentFinding is what a group's bodies prove.
@@ -90,7 +92,7 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 		f.poisoned(0.8, "they lack %s, which every baseline message has", strings.Join(missing, ", "))
 	}
 	if len(extra) > 0 {
-		f.evidence = append(f.evidence, fmt.Sprintf("they have field(s) no baseline message has: %s", strings.Join(extra, ", ")))
+		f.evidence = append(f.evidence, fmt.Sprintf("they have %s no baseline message has: %s", plural.Noun(len(extra), "field"), strings.Join(extra, ", ")))
 	}
 	if f.poison == wasPoison && !f.poison {
 		f.verified = true

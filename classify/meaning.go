@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/mfdlq/mfdlq/signature"
 	"regexp"
 	"strings"
 )
@@ -8,9 +9,9 @@ import (
 // meaning is what an error text says about its failure: a verdict, and the
 // words of the text that say it.
 type meaning struct {
-	verdict string // "" when the text says nothing clear
-	words   string // as they appear in the normalised text, e.g. "timed out"
-	why     string // what that class of error means, for the evidence
+	verdict Verdict // "" when the text says nothing clear
+	words   string  // as they appear in the normalised text, e.g. "timed out"
+	why     string  // what that class of error means, for the evidence
 }
 
 // errorClasses are checked in order, and the first class with a match
@@ -21,7 +22,7 @@ type meaning struct {
 // (lowercase, CamelCase split, punctuation as spaces), so
 // "CustomerNotFound" reads "customer not found".
 var errorClasses = []struct {
-	verdict string
+	verdict Verdict
 	why     string
 	re      *regexp.Regexp
 }{
@@ -66,7 +67,7 @@ func meaningOf(text string) meaning {
 // normalise lowercases text, splits CamelCase words and turns punctuation
 // into spaces: "CustomerNotFound: id C-1" → "customer not found id c 1".
 func normalise(text string) string {
-	text = headline(text)
+	text = signature.Headline(text)
 	var b strings.Builder
 	b.Grow(len(text) + 8)
 	space := true

@@ -9,14 +9,25 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
+// Verdict is classify's conclusion about a group or a whole DLQ: the word
+// the event, classification.json and the report record.
+type Verdict string
+
 // Verdicts of a group and of a whole DLQ.
 const (
-	VerdictTransient = "transient"
-	VerdictPoison    = "poison"
-	VerdictData      = "data"
-	VerdictMixed     = "mixed"
-	VerdictUnknown   = "unknown"
+	VerdictTransient Verdict = "transient"
+	VerdictPoison    Verdict = "poison"
+	VerdictData      Verdict = "data"
+	VerdictMixed     Verdict = "mixed"
+	VerdictUnknown   Verdict = "unknown"
 )
+
+// NeedsFix tells whether a DLQ with this verdict must wait for a change to
+// the consumer or the data before a redrive: moving poison or bad data back
+// fails it again.
+func (v Verdict) NeedsFix() bool {
+	return v == VerdictPoison || v == VerdictData || v == VerdictMixed
+}
 
 // OtherGroupID is the group that takes every message past MaxGroups
 // distinct keys; GroupOf sends unknown keys there when it exists.
@@ -25,7 +36,7 @@ const OtherGroupID = "other"
 // Classification is classify's result: the JSON of --output json and of
 // classification.json. Keys are stable; docs/classify.md documents them.
 type Classification struct {
-	Verdict    string     `json:"verdict"`
+	Verdict    Verdict    `json:"verdict"`
 	Messages   int        `json:"messages"`
 	Confidence float64    `json:"confidence"`
 	Groups     []Group    `json:"groups"`
@@ -46,7 +57,7 @@ type Classification struct {
 type Group struct {
 	ID              string         `json:"id"`  // g1, g2 … by count, then key
 	Key             string         `json:"key"` // Key.String(): what KeyOf returns
-	Verdict         string         `json:"verdict"`
+	Verdict         Verdict        `json:"verdict"`
 	Confidence      float64        `json:"confidence"`
 	Count           int            `json:"count"`
 	FirstSent       time.Time      `json:"first_sent"`

@@ -9,7 +9,7 @@ import (
 // over time is a clue, never the proof.
 type timingFinding struct {
 	pattern     string
-	verdict     string
+	verdict     Verdict
 	confidence  float64
 	first, last time.Time
 	span        time.Duration
@@ -59,7 +59,7 @@ func (c *Classifier) timing(g *acc) timingFinding {
 
 // evidence describes the timing; when the content (poison) or the error
 // (byError) decided, it says why the time pattern does not.
-func (t timingFinding) evidence(verdict string, byError bool) []string {
+func (t timingFinding) evidence(verdict Verdict, byError bool) []string {
 	poison := verdict == VerdictPoison && !byError
 	var line string
 	switch t.pattern {

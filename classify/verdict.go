@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // Result decides each group's verdict and the DLQ's. Groups are ordered by
@@ -26,7 +28,7 @@ func (c *Classifier) Result() *Classification {
 		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.key.String(), b.key.String()))
 	})
 	weighted := 0.0
-	verdicts := map[string]bool{}
+	verdicts := map[Verdict]bool{}
 	for i, g := range order {
 		id := "g" + strconv.Itoa(i+1)
 		if g.key.Fingerprint == OtherGroupID {
@@ -58,13 +60,13 @@ func (c *Classifier) summarise(out *Classification) {
 	out.Duplicates = Duplicates{DistinctBodies: n, Repeated: c.messages - n, Exact: exact}
 	approx := map[bool]string{true: "", false: "≈"}
 	if out.Duplicates.Repeated > 0 {
-		out.Evidence = append(out.Evidence, fmt.Sprintf("%s%d message(s) repeat an earlier body exactly (at-least-once delivery): %s%d distinct bodies",
-			approx[exact], out.Duplicates.Repeated, approx[exact], n))
+		out.Evidence = append(out.Evidence, fmt.Sprintf("%s%s an earlier body exactly (at-least-once delivery): %s%s",
+			approx[exact], plural.Of(out.Duplicates.Repeated, "message repeats", "messages repeat"), approx[exact], plural.Of(n, "distinct body", "distinct bodies")))
 	}
 	if c.opts.Key != "" {
 		k, exact := c.keyVals.count()
 		out.Key = &KeyCount{Field: c.opts.Key, Distinct: k, Missing: c.keyMiss, Exact: exact}
-		line := fmt.Sprintf("%d message(s) hold %s%d distinct %s: the business operations to restore", c.messages, approx[exact], k, c.opts.Key)
+		line := fmt.Sprintf("%s %s%d distinct %s: the business operations to restore", plural.Of(c.messages, "message holds", "messages hold"), approx[exact], k, c.opts.Key)
 		if c.keyMiss > 0 {
 			line += fmt.Sprintf(" (%d have no %s)", c.keyMiss, c.opts.Key)
 		}
@@ -120,7 +122,7 @@ func (c *Classifier) judge(g *acc, id string) Group {
 // Then a clear error class outranks the arrival pattern: a bulk import
 // failing with CustomerNotFound in a burst is data. The time pattern
 // decides only when the errors do not.
-func decide(content contentFinding, timing timingFinding, said meaning) (string, float64) {
+func decide(content contentFinding, timing timingFinding, said meaning) (Verdict, float64) {
 	if content.poison {
 		return VerdictPoison, content.confidence
 	}
@@ -147,7 +149,7 @@ func decide(content contentFinding, timing timingFinding, said meaning) (string,
 }
 
 // meaningEvidence says what the error text says and how it weighed.
-func meaningEvidence(content contentFinding, timing timingFinding, said meaning, verdict string) []string {
+func meaningEvidence(content contentFinding, timing timingFinding, said meaning, verdict Verdict) []string {
 	switch {
 	case said.verdict == "":
 		return nil

@@ -8,8 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // checkOptions are the flags of mfdlq check.
@@ -121,31 +123,31 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := checkReport{Queue: dlq.Name, Findings: vitals.Findings(in)}
-	rep.Verdict = vitals.Worst(rep.Findings)
+	rep := check.Result{Queue: dlq.Name, Findings: check.Findings(in)}
+	rep.Verdict = check.Worst(rep.Findings)
 	if err := o.record(dlq, &rep); err != nil {
 		return err
 	}
 	if err := o.render(&rep); err != nil {
 		return err
 	}
-	if rep.Verdict == vitals.Fail {
+	if rep.Verdict == check.Fail {
 		return errSilentCheckFailed
 	}
 	return nil
 }
 
 // gather reads the sources, the alarms and the mappings check judges.
-func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw vitals.AlarmsAPI, dlq *sqsapi.Queue) (vitals.CheckInput, error) {
+func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.AlarmsAPI, dlq *sqsapi.Queue) (check.CheckInput, error) {
 	d := o.deps
-	in := vitals.CheckInput{DLQ: dlq, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts,
-		ReadTimeout: o.ReadTimeout, Topic: o.Topic, Mappings: map[string][]vitals.Mapping{}}
+	in := check.CheckInput{DLQ: dlq, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts,
+		ReadTimeout: o.ReadTimeout, Topic: o.Topic, Mappings: map[string][]lambdaapi.Mapping{}}
 	srcs, err := sqsapi.SourceQueues(ctx, c, dlq)
 	if err != nil {
 		return in, err
 	}
 	in.Sources = srcs
-	if in.Alarms, err = vitals.DLQAlarms(ctx, cw, dlq.Name); err != nil {
+	if in.Alarms, err = cwapi.DLQAlarms(ctx, cw, dlq.Name); err != nil {
 		if !sqsapi.IsUnsupportedOrDenied(err) {
 			return in, fmt.Errorf("check %s: %w", dlq.Name, err)
 		}
@@ -159,7 +161,7 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw vitals.Al
 		return in, err
 	}
 	for _, src := range srcs {
-		ms, err := vitals.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
+		ms, err := lambdaapi.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
 		if err != nil {
 			if !sqsapi.IsUnsupportedOrDenied(err) {
 				return in, err
@@ -174,10 +176,10 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw vitals.Al
 
 // createAlarm names the account, region and queue, shows the alarm, asks,
 // and creates it.
-func (o *checkOptions) createAlarm(ctx context.Context, cw vitals.AlarmsAPI, dlq *sqsapi.Queue) error {
+func (o *checkOptions) createAlarm(ctx context.Context, cw cwapi.AlarmsAPI, dlq *sqsapi.Queue) error {
 	d := o.deps
 	d.announce("creating an alarm", dlq)
-	in := vitals.DLQAlarmInput(dlq.Name, o.Topic)
+	in := cwapi.DLQAlarmInput(dlq.Name, o.Topic)
 	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", *in.AlarmName, o.Topic)
 	if o.DryRun {
 		d.infof("dry run: no alarm was created")

@@ -2,22 +2,16 @@ package cmd
 
 import (
 	"fmt"
+
+	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
-
-// checkReport is check's --output json and check.json.
-type checkReport struct {
-	Queue    string           `json:"queue"`
-	Verdict  string           `json:"verdict"`
-	Findings []vitals.Finding `json:"findings"`
-}
 
 // record writes check.json and appends the check event; the report's
 // "what would have warned earlier" is filled from it.
-func (o *checkOptions) record(dlq *sqsapi.Queue, rep *checkReport) error {
+func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -26,14 +20,14 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *checkReport) error {
 	if err := ws.WriteJSON(incident.CheckFile, rep); err != nil {
 		return err
 	}
-	counts := map[string]int{vitals.Pass: 0, vitals.Warn: 0, vitals.Fail: 0, vitals.Skip: 0}
+	counts := map[check.Status]int{check.Pass: 0, check.Warn: 0, check.Fail: 0, check.Skip: 0}
 	failed, warned := []string{}, []string{}
 	for _, f := range rep.Findings {
 		counts[f.Status]++
 		switch f.Status {
-		case vitals.Fail:
+		case check.Fail:
 			failed = append(failed, f.ID)
-		case vitals.Warn:
+		case check.Warn:
 			warned = append(warned, f.ID)
 		}
 	}
@@ -43,15 +37,15 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *checkReport) error {
 		"sdk_attempts": o.SDKAttempts, "workflow_attempts": o.WorkflowAttempts, "read_timeout": o.ReadTimeout.String(),
 	}
 	ev.Figures = map[string]any{
-		"pass": counts[vitals.Pass], "warn": counts[vitals.Warn], "fail": counts[vitals.Fail], "skip": counts[vitals.Skip],
+		string(check.Pass): counts[check.Pass], string(check.Warn): counts[check.Warn], string(check.Fail): counts[check.Fail], string(check.Skip): counts[check.Skip],
 		"failed": failed, "warned": warned,
 	}
-	ev.Verdict = rep.Verdict
+	ev.Verdict = string(rep.Verdict)
 	ev.Artifact = incident.CheckFile
 	return ws.Append(ev)
 }
 
-func (o *checkOptions) render(rep *checkReport) error {
+func (o *checkOptions) render(rep *check.Result) error {
 	d := o.deps
 	if d.jsonOutput() {
 		return d.printJSON(rep)
@@ -62,7 +56,7 @@ func (o *checkOptions) render(rep *checkReport) error {
 		if fix == "" {
 			fix = "-"
 		}
-		t.Rows = append(t.Rows, []string{f.Status, f.ID, f.Queue, f.Message, fix})
+		t.Rows = append(t.Rows, []string{string(f.Status), f.ID, f.Queue, f.Message, fix})
 	}
 	if err := d.printTable(t); err != nil {
 		return err

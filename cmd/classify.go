@@ -16,6 +16,8 @@ import (
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -33,6 +35,7 @@ type classifyOptions struct {
 	BurstShare  float64       // --burst-share
 	TrickleSpan time.Duration // --trickle-span
 	Payload     string        // --payload: where an in-house envelope keeps its payload
+	Force       bool          // --force: peek even though the DLQ has its own redrive policy
 
 	expect   []classify.Expectation
 	envelope *envelope.Detector // from Payload, by validate
@@ -69,7 +72,9 @@ an in-house envelope, e.g. --payload .data.
 What it changes in AWS: with --from, nothing. With --queue it uses the
 incident's samples.jsonl when there is one; otherwise it peeks like inspect
 (VisibilityTimeout 5, never deletes), which adds 1 to each peeked message's
-ApproximateReceiveCount, and saves the sample as samples.jsonl.
+ApproximateReceiveCount, and saves the sample as samples.jsonl. A DLQ that
+has its own redrive policy could push peeked messages onward, so classify
+refuses to peek at it unless --force.
 
 It writes classification.json and a "classify" event into the incident.
 
@@ -102,6 +107,7 @@ Examples:
 	f.DurationVar(&opts.BurstWindow, "burst-window", th.BurstWindow.Duration, "a burst: --burst-share of a group sent within this long")
 	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
 	f.DurationVar(&opts.TrickleSpan, "trickle-span", th.TrickleSpan.Duration, "a trickle: not a burst and sent over at least this long")
+	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	return c
 }
 
@@ -197,14 +203,24 @@ func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (
 		opts.Baseline = b
 	}
 	if ws.Has(incident.LogsFile) {
-		sigs, err := classify.ReadSignatures(ws.Path(incident.LogsFile))
+		sigs, err := logSignatures(ws)
 		if err != nil {
 			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
 		}
 		opts.Signatures = sigs
-		o.deps.infof("using %d error signature(s) from %s", len(sigs), ws.Path(incident.LogsFile))
+		o.deps.infof("using %s from %s", plural.Of(len(sigs), "error signature"), ws.Path(incident.LogsFile))
 	}
 	return opts, nil
+}
+
+// logSignatures reads the logs step's signatures, by MessageId, for
+// classify to group by.
+func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
+	rep, err := logsearch.Load(ws.Path(incident.LogsFile))
+	if err != nil {
+		return nil, err
+	}
+	return rep.Signatures(), nil
 }
 
 // readFile opens path and reads it with read, turning a missing file or a
@@ -227,41 +243,29 @@ func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, e
 	return v, err
 }
 
-// classify reads the messages from --from, the incident's sample, or a
-// live peek, and classifies them. It returns what it read from.
+// classify reads the messages where samples says they are and classifies
+// them. It returns what it read from.
 func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, opts classify.Options) (*classify.Classification, string, error) {
 	d := o.deps
-	run := func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) }
-	switch {
-	case o.From != "":
-		res, err := readFile(o.From, "--from", run)
-		return res, o.From, err
-	case ws.Has(incident.SamplesFile):
-		d.infof("classifying the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		res, err := readFile(ws.Path(incident.SamplesFile), "samples", run)
-		return res, incident.SamplesFile, err
-	}
-	d.announce("sampling", q)
-	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
-	client, err := d.SQS(ctx)
+	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "classify", Announce: "sampling", From: o.From, Force: o.Force,
+		Peek: sqsapi.PeekOptions{Max: o.Sample, Visibility: 5, Wait: 2}})
 	if err != nil {
 		return nil, "", err
 	}
-	peek, err := sqsapi.Peek(ctx, client, q, sqsapi.PeekOptions{Max: o.Sample, Visibility: 5, Wait: 2})
-	if err != nil {
-		return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
-	}
-	if err := ws.WriteWith(incident.SamplesFile, writeMessages(peek.Messages)); err != nil {
-		return nil, "", err
+	if set.Peeked == nil {
+		// A file is streamed: a --from export can hold more than fits in memory.
+		res, err := readFile(set.Path, set.flag(), func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) })
+		return res, set.Source, err
 	}
 	c := classify.New(opts)
-	for i := range peek.Messages {
-		if err := c.Add(&peek.Messages[i]); err != nil {
+	msgs := set.Peeked.Messages
+	for i := range msgs {
+		if err := c.Add(&msgs[i]); err != nil {
 			return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
 		}
 	}
-	d.infof("peeked %d message(s) of %d visible in %s; saved as %s", len(peek.Messages), q.Depth.Visible, q.Name, ws.Path(incident.SamplesFile))
-	return c.Result(), "live sample", nil
+	d.infof("peeked %s of %d visible in %s; saved as %s", plural.Of(len(msgs), "message"), q.Depth.Visible, q.Name, ws.Path(incident.SamplesFile))
+	return c.Result(), set.Source, nil
 }
 
 // record writes classification.json and appends the classify event.
@@ -276,12 +280,12 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	ev.Inputs = map[string]any{"from": o.From, "source": source, "baseline": o.Baseline, "expect": o.Expect, "key": o.Key,
 		"burst_window": o.BurstWindow.String(), "burst_share": o.BurstShare, "trickle_span": o.TrickleSpan.String(),
 		"payload": o.Payload}
-	byVerdict := map[string]int{}
+	byVerdict := map[classify.Verdict]int{}
 	for _, g := range res.Groups {
 		byVerdict[g.Verdict] += g.Count
 	}
 	ev.Figures = map[string]any{"messages": res.Messages, "groups": len(res.Groups), "confidence": res.Confidence, "by_verdict": byVerdict}
-	ev.Verdict = res.Verdict
+	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.ClassificationFile
 	return ws.Append(ev)
 }

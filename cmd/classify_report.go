@@ -9,10 +9,11 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // verdictColor is the colour of a verdict on a terminal.
-var verdictColor = map[string]string{
+var verdictColor = map[classify.Verdict]string{
 	classify.VerdictPoison: "1", classify.VerdictTransient: "3", classify.VerdictData: "4",
 	classify.VerdictMixed: "5", classify.VerdictUnknown: "8",
 }
@@ -28,16 +29,16 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 		return writeTSV(d.IO.Out, classifyTable(res))
 	}
 	r := d.IO.Renderer(d.IO.Out, true)
-	paint := func(v string) string {
-		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(v)
+	paint := func(v classify.Verdict) string {
+		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(string(v))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "verdict: %s   %d message(s), %d group(s), confidence %.2f\n", paint(res.Verdict), res.Messages, len(res.Groups), res.Confidence)
+	fmt.Fprintf(&b, "verdict: %s   %s, %s, confidence %.2f\n", paint(res.Verdict), plural.Of(res.Messages, "message"), plural.Of(len(res.Groups), "group"), res.Confidence)
 	for _, line := range res.Evidence {
 		fmt.Fprintf(&b, "  · %s\n", line)
 	}
 	for _, g := range res.Groups {
-		fmt.Fprintf(&b, "\n%s  %s  %d message(s), confidence %.2f, %s\n", g.ID, paint(g.Verdict), g.Count, g.Confidence, g.Pattern)
+		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", g.ID, paint(g.Verdict), plural.Of(g.Count, "message"), g.Confidence, g.Pattern)
 		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", g.Fingerprint, sigOrNone(g.Signature))
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
 			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))
@@ -54,7 +55,7 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 func classifyTable(res *classify.Classification) tableData {
 	t := tableData{Headers: []string{"GROUP", "VERDICT", "CONFIDENCE", "COUNT", "PATTERN", "FIRST SENT", "LAST SENT", "FINGERPRINT", "SIGNATURE", "EVIDENCE", "ACTION"}}
 	for _, g := range res.Groups {
-		t.Rows = append(t.Rows, []string{g.ID, g.Verdict, strconv.FormatFloat(g.Confidence, 'f', 2, 64), strconv.Itoa(g.Count), g.Pattern,
+		t.Rows = append(t.Rows, []string{g.ID, string(g.Verdict), strconv.FormatFloat(g.Confidence, 'f', 2, 64), strconv.Itoa(g.Count), g.Pattern,
 			g.FirstSent.Format(time.RFC3339), g.LastSent.Format(time.RFC3339), g.Fingerprint, g.Signature, strings.Join(g.Evidence, "; "), g.Action})
 	}
 	return t

@@ -6,8 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // containOptions are the flags of mfdlq contain.
@@ -130,11 +131,11 @@ func (o *containOptions) actions() int {
 func (o *containOptions) action() string {
 	switch {
 	case o.Pause:
-		return vitals.ActionPause
+		return lambdaapi.ActionPause
 	case o.Cap != 0:
-		return vitals.ActionCap
+		return lambdaapi.ActionCap
 	case o.Resume:
-		return vitals.ActionResume
+		return lambdaapi.ActionResume
 	}
 	return ""
 }
@@ -153,7 +154,7 @@ func runContain(ctx context.Context, o *containOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := containReport{Mappings: mappings, OtherSources: others}
+	rep := contain.Result{Mappings: mappings, OtherSources: others}
 	if o.action() != "" {
 		change, err := o.changeMapping(ctx, dlq, src, mappings)
 		if err != nil {

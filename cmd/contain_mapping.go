@@ -4,39 +4,27 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
-
-// containReport is contain's result: its --output json and contain.json.
-type containReport struct {
-	Alive        bool                  `json:"alive"`
-	Verdict      string                `json:"verdict"`
-	Reasons      []string              `json:"reasons"`
-	DLQ          vitals.DLQVitals      `json:"dlq"`
-	Source       *vitals.SourceVitals  `json:"source"`
-	OtherSources []string              `json:"other_sources"`
-	Mappings     []vitals.Mapping      `json:"mappings"`
-	Change       *vitals.MappingChange `json:"change"`
-}
 
 // mappings lists the Lambda mappings reading src. Without a source there is
 // nothing to list; a Lambda API that is denied is a warning, unless a change
 // was asked for.
-func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]vitals.Mapping, error) {
+func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]lambdaapi.Mapping, error) {
 	if src == nil {
-		return []vitals.Mapping{}, nil
+		return []lambdaapi.Mapping{}, nil
 	}
 	d := o.deps
 	l, err := d.Lambda(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ms, err := vitals.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
+	ms, err := lambdaapi.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
 	if err != nil {
 		if sqsapi.IsUnsupportedOrDenied(err) && o.action() == "" {
 			d.warnf("Lambda mappings unknown: %v", err)
-			return []vitals.Mapping{}, nil
+			return []lambdaapi.Mapping{}, nil
 		}
 		return nil, err
 	}
@@ -46,22 +34,22 @@ func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]vit
 // changeMapping pauses, caps or resumes one mapping: it names the account,
 // region, queue and mapping, shows the change, asks, makes it, and records
 // the state before so --resume-mapping can put it back.
-func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Queue, ms []vitals.Mapping) (*vitals.MappingChange, error) {
+func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Queue, ms []lambdaapi.Mapping) (*lambdaapi.MappingChange, error) {
 	d := o.deps
 	if src == nil {
 		return nil, usageErrorf("no source queue to act on: pass --source")
 	}
-	m, err := vitals.Pick(ms, o.UUID)
+	m, err := lambdaapi.Pick(ms, o.UUID)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
-	var restore *vitals.MappingState
-	if o.action() == vitals.ActionResume {
+	var restore *lambdaapi.MappingState
+	if o.action() == lambdaapi.ActionResume {
 		if restore, err = o.recorded(dlq, m.UUID); err != nil {
 			return nil, err
 		}
 	}
-	change, err := vitals.Plan(o.action(), m, int32(o.Cap), restore)
+	change, err := lambdaapi.Plan(o.action(), m, int32(o.Cap), restore)
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
@@ -79,7 +67,7 @@ func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Que
 	if err != nil {
 		return nil, err
 	}
-	if _, err := vitals.Apply(ctx, l, change); err != nil {
+	if _, err := lambdaapi.Apply(ctx, l, change); err != nil {
 		return nil, err
 	}
 	// Recorded at once: a failure later in the run must not lose the state
@@ -93,16 +81,16 @@ func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Que
 
 func actionVerb(action string) string {
 	switch action {
-	case vitals.ActionPause:
+	case lambdaapi.ActionPause:
 		return "pausing"
-	case vitals.ActionCap:
+	case lambdaapi.ActionCap:
 		return "capping"
 	}
 	return "resuming"
 }
 
 // recorded is the state to restore, from this incident's contain events.
-func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*vitals.MappingState, error) {
+func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*lambdaapi.MappingState, error) {
 	ws, err := o.deps.Workspace(dlq.Name)
 	if err != nil {
 		return nil, err
@@ -117,7 +105,7 @@ func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*vitals.Mappi
 			figures = append(figures, ev.Figures)
 		}
 	}
-	st, err := vitals.Recorded(figures, uuid)
+	st, err := lambdaapi.Recorded(figures, uuid)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +116,7 @@ func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*vitals.Mappi
 }
 
 // recordChange appends the change as its own contain event.
-func (o *containOptions) recordChange(dlq *sqsapi.Queue, c vitals.MappingChange) error {
+func (o *containOptions) recordChange(dlq *sqsapi.Queue, c lambdaapi.MappingChange) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {

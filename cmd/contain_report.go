@@ -3,52 +3,50 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"strconv"
 
+	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/incident"
+
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // measure reads the DLQ's trend and the source's age into rep and judges.
-func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src *sqsapi.Queue, rep *containReport) error {
+func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src *sqsapi.Queue, rep *contain.Result) error {
 	d := o.deps
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {
 		return err
 	}
-	r := vitals.Reader{CW: cw, SQS: c, Now: d.Now, SampleEvery: o.Sample / 2, Samples: 3, Warn: d.warnf}
+	r := contain.Reader{CW: cw, SQS: c, Now: d.Now, SampleEvery: o.Sample / 2, Samples: 3, Warn: d.warnf}
 	trend, err := r.DepthTrend(ctx, dlq, o.Window)
 	if err != nil {
 		return fmt.Errorf("contain %s: %w", dlq.Name, err)
 	}
 	// A sampled trend's last look has just refreshed dlq's depth.
-	if trend.Source != vitals.FromSampling {
+	if trend.Source != contain.FromSampling {
 		if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
 			return fmt.Errorf("contain %s: %w", dlq.Name, err)
 		}
 	}
-	rep.DLQ = vitals.DLQVitals{Queue: dlq.Name, Visible: dlq.Depth.Visible, InFlight: dlq.Depth.InFlight, Trend: trend, Window: o.Window.String()}
+	rep.DLQ = contain.DLQVitals{Queue: dlq.Name, Visible: dlq.Depth.Visible, InFlight: dlq.Depth.InFlight, Trend: trend, Window: o.Window.String()}
 	if src != nil {
 		age, normal, err := r.SourceAge(ctx, src, o.Window, baselineSpan)
 		if err != nil {
 			return fmt.Errorf("contain %s: %w", src.Name, err)
 		}
-		rep.Source = &vitals.SourceVitals{
+		rep.Source = &contain.SourceVitals{
 			Queue: src.Name, Visible: src.Depth.Visible, InFlight: src.Depth.InFlight,
-			AgeOfOldest: age, NormalAge: normal, AgeElevated: vitals.AgeElevated(age, normal),
+			AgeOfOldest: age, NormalAge: normal, AgeElevated: contain.AgeElevated(age, normal),
 		}
 	}
-	rep.Alive, rep.Reasons = vitals.Judge(rep.DLQ, rep.Source)
-	rep.Verdict = vitals.VerdictNotAlive
-	if rep.Alive {
-		rep.Verdict = vitals.VerdictAlive
-	}
+	rep.Alive, rep.Reasons = contain.Judge(rep.DLQ, rep.Source)
+	rep.Verdict = contain.VerdictOf(rep.Alive)
 	return nil
 }
 
 // record writes contain.json and appends the contain event.
-func (o *containOptions) record(dlq *sqsapi.Queue, rep *containReport) error {
+func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -75,17 +73,14 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *containReport) error {
 		fig["mapping_dry_run"] = rep.Change.DryRun
 	}
 	ev.Figures = fig
-	ev.Verdict = "not_alive"
-	if rep.Alive {
-		ev.Verdict = "alive"
-	}
+	ev.Verdict = string(rep.Verdict)
 	ev.Artifact = incident.ContainFile
 	return ws.Append(ev)
 }
 
 // render shows the report: JSON, or a table of the vital signs and one of
 // the mappings, then the verdict.
-func (o *containOptions) render(rep *containReport) error {
+func (o *containOptions) render(rep *contain.Result) error {
 	d := o.deps
 	if d.jsonOutput() {
 		return d.printJSON(rep)
@@ -93,8 +88,8 @@ func (o *containOptions) render(rep *containReport) error {
 	t := tableData{Headers: []string{"QUEUE", "ROLE", "VISIBLE", "IN FLIGHT", "TREND", "AGE OF OLDEST"}}
 	dl := rep.DLQ
 	trend := fmt.Sprintf("%s %.0f→%.0f (%+.2f/min, %s)", dl.Direction, dl.From, dl.To, dl.PerMinute, dl.Source)
-	if dl.Direction == vitals.Unknown {
-		trend = vitals.Unknown
+	if dl.Direction == contain.Unknown {
+		trend = contain.Unknown
 	}
 	t.Rows = append(t.Rows, []string{dl.Queue, "dlq", itoa(dl.Visible), itoa(dl.InFlight), trend, "-"})
 	if s := rep.Source; s != nil {
@@ -123,7 +118,7 @@ func (o *containOptions) render(rep *containReport) error {
 	for _, r := range rep.Reasons {
 		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict)
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict.Say())
 	return nil
 }
 

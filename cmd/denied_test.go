@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/internal/localaws"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // deniedProxy forwards to the local server but answers AccessDenied, in
@@ -90,7 +90,7 @@ func TestStepsWithCloudWatchAndLambdaDenied(t *testing.T) {
 	if (code != 0 && code != ExitCheckFailed) || !strings.Contains(stderr, "CloudWatch alarms of "+name+"-dlq unknown") {
 		t.Errorf("check: exit %d, want a verdict (0 or %d) and a warning about the alarms", code, ExitCheckFailed)
 	}
-	for _, want := range []string{"alarms unknown: AccessDenied", "Lambda event source mappings unknown", `"id": "` + vitals.IDDLQRetention} {
+	for _, want := range []string{"alarms unknown: AccessDenied", "Lambda event source mappings unknown", `"id": "` + check.IDDLQRetention} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("check: output lacks %s", want)
 		}

@@ -13,10 +13,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // GlobalOptions are the flags every command shares.
@@ -74,7 +74,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		if err != nil {
 			return nil, err
 		}
-		return cloudwatch.NewFromConfig(cfg, vitals.ConfigureCloudWatch), nil
+		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch), nil
 	}
 	d.Lambda = func(ctx context.Context) (*lambda.Client, error) {
 		cfg, err := d.AWS(ctx)

@@ -3,7 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -28,6 +29,7 @@ type inspectOptions struct {
 	Out        string // --out: JSON Lines file in the SQS API's message shape
 	Force      bool   // --force: peek even though the DLQ has its own redrive policy
 	Payload    string // --payload: where an in-house envelope keeps its payload
+	Rows       int    // --rows: table rows shown, then a summary by fingerprint; 0 shows all
 
 	envelope *envelope.Detector // from Payload, by validate
 }
@@ -79,6 +81,7 @@ Examples:
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
+	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
 	return c
 }
 
@@ -94,6 +97,8 @@ func (o *inspectOptions) validate() error {
 		return usageErrorf("--visibility must be between 1 and 300 seconds, got %d", o.Visibility)
 	case o.Wait < 1 || o.Wait > 20:
 		return usageErrorf("--wait must be between 1 and 20 seconds, got %d", o.Wait)
+	case o.Rows < 0:
+		return usageErrorf("--rows must be 0 (all) or more, got %d", o.Rows)
 	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
@@ -109,49 +114,33 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	if err != nil {
 		return err
 	}
-	if q.RedrivePolicy != nil && !o.Force {
-		return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; pass --force to peek anyway",
-			q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn))
-	}
-	d.announce("inspecting", q)
-	o.warnBeforePeek(q)
-	res, err := sqsapi.Peek(ctx, client, q, sqsapi.PeekOptions{
-		Max: o.Max, Visibility: int32(o.Visibility), Wait: int32(o.Wait),
-	})
+	ws, err := d.Workspace(q.Name)
 	if err != nil {
-		return fmt.Errorf("inspect %s: %w", q.Name, err)
+		return err
 	}
-	if err := o.record(q, res); err != nil {
+	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "inspect", Announce: "inspecting", Fresh: true, Force: o.Force,
+		Peek: sqsapi.PeekOptions{Max: o.Max, Visibility: int32(o.Visibility), Wait: int32(o.Wait)}})
+	if err != nil {
+		return err
+	}
+	res := *set.Peeked
+	if err := o.record(ws, q, res); err != nil {
 		return err
 	}
 	d.noteConsumers(ctx, client, q, "inspect")
 	if err := o.render(res.Messages); err != nil {
 		return err
 	}
-	d.infof("%d message(s) shown of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
-		len(res.Messages), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
+	d.infof("%s peeked of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
+		plural.Of(len(res.Messages), "message"), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
 	d.nextStep("mfdlq classify --queue %s", q.Name)
 	return nil
 }
 
-func (o *inspectOptions) warnBeforePeek(q *sqsapi.Queue) {
+// record writes the sample to --out and appends the event; samples wrote
+// it to the incident.
+func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult) error {
 	d := o.deps
-	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
-	if q.FIFO {
-		d.warnf("%s is FIFO: only the head of each message group can be seen while its messages are in flight", q.Name)
-	}
-}
-
-// record writes the sample to the incident (and --out) and appends the event.
-func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
-	d := o.deps
-	ws, err := d.Workspace(q.Name)
-	if err != nil {
-		return err
-	}
-	if err := ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
-		return err
-	}
 	if o.Out != "" {
 		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
@@ -166,19 +155,6 @@ func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
 	}
 	ev.Artifact = incident.SamplesFile
 	return ws.Append(ev)
-}
-
-// writeMessages streams msgs as JSON Lines in the SQS API's message shape.
-func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
-	return func(w io.Writer) error {
-		jw := sqsjson.NewWriter(w)
-		for i := range msgs {
-			if err := jw.Write(&msgs[i]); err != nil {
-				return err
-			}
-		}
-		return jw.Flush()
-	}
 }
 
 // inspectRow is one message of inspect's --output json.
@@ -205,7 +181,11 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		return d.printJSON(rows)
 	}
 	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
-	for i := range msgs {
+	shown := msgs
+	if o.Rows > 0 && len(msgs) > o.Rows {
+		shown = msgs[:o.Rows]
+	}
+	for i := range shown {
 		r := toInspectRow(&msgs[i], o.envelope)
 		sent, count, version := "-", "-", "-"
 		if r.SentTime != nil {
@@ -227,7 +207,39 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		}
 		t.Rows = append(t.Rows, []string{r.MessageID, sent, count, strconv.Itoa(r.Size), kind, version, excerpt(payload, 48)})
 	}
-	return d.printTable(t)
+	if err := d.printTable(t); err != nil {
+		return err
+	}
+	if len(shown) == len(msgs) {
+		return nil
+	}
+	d.infof("%d of %s shown; by fingerprint (version and shape):", len(shown), plural.Of(len(msgs), "message"))
+	return d.printTable(fingerprintTable(msgs))
+}
+
+// fingerprintTable counts the messages of each fingerprint (classify's
+// version and shape of a body), most first: what a hundred rows would
+// show, in a few lines.
+func fingerprintTable(msgs []sqsjson.Message) tableData {
+	counts := map[string]int{}
+	for i := range msgs {
+		counts[classify.KeyOf(&msgs[i], nil).Fingerprint]++
+	}
+	fps := make([]string, 0, len(counts))
+	for fp := range counts {
+		fps = append(fps, fp)
+	}
+	sort.Slice(fps, func(i, j int) bool {
+		if counts[fps[i]] != counts[fps[j]] {
+			return counts[fps[i]] > counts[fps[j]]
+		}
+		return fps[i] < fps[j]
+	})
+	t := tableData{Headers: []string{"MESSAGES", "FINGERPRINT"}}
+	for _, fp := range fps {
+		t.Rows = append(t.Rows, []string{strconv.Itoa(counts[fp]), fp})
+	}
+	return t
 }
 
 func toInspectRow(m *sqsjson.Message, d *envelope.Detector) inspectRow {

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -31,6 +30,7 @@ type logsOptions struct {
 	Context    int           // --context: lines kept after the matching one
 	Method     string        // --method: auto, filter or insights
 	Timeout    time.Duration // --timeout: longest wait for an Insights query
+	Force      bool          // --force: peek even though the DLQ has its own redrive policy
 }
 
 // maxLogIDs bounds the messages one run searches for: one Insights query
@@ -51,7 +51,8 @@ classify uses to group messages by their real error.
 Which messages: --ids of the incident's samples (3 by default), one per
 classify group first when classification.json exists; or --message-id.
 With no samples in the incident, a harmless peek of the DLQ takes them (each
-hidden for 1 second) and saves samples.jsonl. Each message is looked for
+hidden for 1 second) and saves samples.jsonl; a DLQ with its own redrive
+policy is not peeked at unless --force. Each message is looked for
 between its SentTimestamp and ApproximateFirstReceiveTimestamp, widened by
 --margin. Up to 5 messages: FilterLogEvents per message and group; more: one
 Logs Insights query over all groups (at most 50).
@@ -88,6 +89,7 @@ Examples:
 	f.IntVar(&opts.Context, "context", 20, "log lines kept after the matching one (0-1000)")
 	f.StringVar(&opts.Method, "method", "auto", "auto, filter (FilterLogEvents) or insights (one Logs Insights query)")
 	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "longest wait for an Insights query")
+	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	c.MarkFlagsMutuallyExclusive("ids", "message-id")
 	c.MarkFlagsMutuallyExclusive("log-file", "log-group")
 	return c
@@ -141,7 +143,7 @@ func (o *logsOptions) count() int {
 
 func runLogs(ctx context.Context, o *logsOptions) error {
 	d := o.deps
-	client, q, err := d.resolveQueue(ctx, o.Queue)
+	_, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
@@ -150,7 +152,7 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	if err != nil {
 		return err
 	}
-	samples, err := o.samples(ctx, client, q, ws)
+	samples, err := o.samples(ctx, q, ws)
 	if err != nil {
 		return err
 	}
@@ -172,34 +174,14 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	return nil
 }
 
-// samples are the messages whose timestamps give the windows: --from, else
-// the incident's samples.jsonl, else a harmless peek saved as samples.jsonl.
-func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
-	d := o.deps
-	if path := o.From; path != "" || ws.Has(incident.SamplesFile) {
-		if path == "" {
-			path = ws.Path(incident.SamplesFile)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, usageErrorf("--from: %v", err)
-		}
-		defer f.Close()
-		msgs, err := sqsjson.ReadAll(f)
-		if err != nil {
-			return nil, usageErrorf("%s: %v", path, err)
-		}
-		return msgs, nil
-	}
-	if q.RedrivePolicy != nil {
-		return nil, checkFailedf("no samples in the incident, and %s has its own redrive policy so a peek could push messages onward: run mfdlq inspect --queue %s --force first, or pass --from FILE", q.Name, q.Name)
-	}
-	d.infof("no samples in the incident: peeking at %s (each message hidden for 1s, never deleted)", q.Name)
-	res, err := sqsapi.Peek(ctx, client, q, sqsapi.PeekOptions{Max: max(10, o.count()), Visibility: 1, Wait: 1})
+// samples are the messages whose timestamps give the windows.
+func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
+	set, err := o.deps.samples(ctx, q, ws, sampleRequest{Step: "logs", From: o.From, Force: o.Force,
+		Peek: sqsapi.PeekOptions{Max: max(10, o.count()), Visibility: 1, Wait: 1}})
 	if err != nil {
-		return nil, fmt.Errorf("logs %s: %w", q.Name, err)
+		return nil, err
 	}
-	return res.Messages, ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages))
+	return set.read()
 }
 
 // targets are the messages to search for, each with its window.

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // render prints each message's story, the exception highlighted on a
@@ -51,9 +52,9 @@ func (o *logsOptions) render(rep *logsearch.Report) error {
 	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
 		return err
 	}
-	d.infof("%d of %d message(s) found in %s (%s).", rep.Found, rep.Searched, where, rep.Method)
+	d.infof("%d of %s found in %s (%s).", rep.Found, plural.Of(rep.Searched, "message"), where, rep.Method)
 	if rep.Found < rep.Searched {
-		d.infof("no lines for %d message(s): try a wider window (--margin %s) or another --log-group", rep.Searched-rep.Found, 4*o.Margin)
+		d.infof("no lines for %s: try a wider window (--margin %s) or another --log-group", plural.Of(rep.Searched-rep.Found, "message"), 4*o.Margin)
 	}
 	return nil
 }

@@ -115,8 +115,11 @@ func TestLogsFlags(t *testing.T) {
 				if err == nil || err.Error() != tc.wantErr {
 					t.Fatalf("err = %v; want %q", err, tc.wantErr)
 				}
-				if _, isExit := err.(*exitError); isExit && exitCode(err, false) != ExitUsage {
-					t.Fatalf("exit %d, want 2", exitCode(err, false))
+				// The exit status as mfdlq maps it, cobra's own flag-group
+				// errors included: every one is a usage error.
+				rd, _, errOut := testDeps(t, false)
+				if code := run(context.Background(), rd, append([]string{"logs"}, tc.args...)); code != ExitUsage {
+					t.Fatalf("exit %d, want 2\nstderr:\n%s", code, errOut)
 				}
 				return
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -25,7 +26,7 @@ func (o *redriveOptions) guard(ctx context.Context, ws *incident.Workspace, p *r
 	p.newFix = o.Fixed != "" && o.Fixed != redrive.LatestFix(events)
 	withFix := events
 	if p.newFix {
-		withFix = append(append([]incident.Event(nil), events...), incident.Event{Step: "fix"})
+		withFix = append(append([]incident.Event(nil), events...), incident.Event{Step: incident.StepFix})
 	}
 	p.attempt = redrive.Attempt(withFix)
 	if o.Fixed != "" && !p.newFix {
@@ -38,7 +39,7 @@ func (o *redriveOptions) guard(ctx context.Context, ws *incident.Workspace, p *r
 	if err != nil {
 		return err
 	}
-	if r := redrive.Guardrails(redrive.GuardInput{Events: events, Groups: groups, Fixed: o.Fixed, Group: o.Group}); r != nil {
+	if r := redrive.Guardrails(redrive.GuardInput{Before: runbook.StateOf(events).BeforeRedrive(), Groups: groups, Fixed: o.Fixed, Group: o.Group}); r != nil {
 		if err := o.refuse(r); err != nil {
 			return err
 		}
@@ -130,7 +131,7 @@ func firstFailure(events []incident.Event, groups []redrive.Group, only string) 
 	var first time.Time
 	gated := false
 	for _, g := range groups {
-		if (only != "" && g.ID != only) || (g.Verdict != redrive.VerdictPoison && g.Verdict != redrive.VerdictData) {
+		if (only != "" && g.ID != only) || (g.Verdict != classify.VerdictPoison && g.Verdict != classify.VerdictData) {
 			continue
 		}
 		gated = true
@@ -139,9 +140,9 @@ func firstFailure(events []incident.Event, groups []redrive.Group, only string) 
 		}
 	}
 	if groups == nil {
-		if ev, ok := latestStep(events, "classify"); ok {
-			switch ev.Verdict {
-			case redrive.VerdictPoison, redrive.VerdictData, redrive.VerdictMixed:
+		if ev, ok := latestStep(events, incident.StepClassify); ok {
+			switch classify.Verdict(ev.Verdict) {
+			case classify.VerdictPoison, classify.VerdictData, classify.VerdictMixed:
 				gated = true
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -77,22 +78,16 @@ func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opt
 	return st, err
 }
 
-// checkCanary waits for the consumer to fail the canary again, then looks
-// for them in the DLQ by the MessageIds the destination gave them.
+// checkCanary waits for the consumer to fail the canary again and says
+// what came back.
 func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, p *redrivePlan, state *redrive.State, st redrive.Stats) (int, error) {
 	d := o.deps
 	d.infof("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.wait, p.dest.Name)
-	select {
-	case <-ctx.Done():
-		return 0, nil
-	case <-time.After(p.wait):
+	res, err := redrive.CheckCanary(ctx, client, p.dlq, state, st.Moved, p.wait)
+	if err == nil && res.Failed() {
+		d.warnf("%s", res.Reason(p.dlq.Name))
 	}
-	back, err := redrive.Returned(ctx, client, p.dlq, state)
-	if err != nil || back == 0 {
-		return back, err
-	}
-	d.warnf("canary: %d of %d came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", back, st.Moved, p.dlq.Name)
-	return back, nil
+	return res.Back, err
 }
 
 // done prints the summary, appends the event and maps the outcome.
@@ -129,18 +124,18 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		return err
 	}
 	if canaryBack > 0 && runErr == nil && st.Halted == "" {
-		return checkFailedf("canary: %d moved message(s) came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", canaryBack, p.dlq.Name)
+		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(canaryBack, "moved message"), p.dlq.Name)
 	}
 	if st.Returned > 0 {
-		d.warnf("%d message(s) came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", st.Returned, p.dlq.Name, p.attempt, p.attempt+1)
+		d.warnf("%s came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", plural.Of(st.Returned, "message"), p.dlq.Name, p.attempt, p.attempt+1)
 	}
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err
 	}
 	if moved == 0 && st.Returned > 0 {
-		return checkFailedf("nothing moved: the %d message(s) left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", st.Returned, p.attempt)
+		return checkFailedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), p.attempt)
 	}
-	d.infof("moved %d message(s) to %s in %s (%.1f msg/s)", moved, p.dest.Name, dur.Round(100*time.Millisecond), achieved)
+	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(moved, "message"), p.dest.Name, dur.Round(100*time.Millisecond), achieved)
 	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)
 	return nil
 }
@@ -232,7 +227,7 @@ func (p *redriveProgress) draw(force bool) {
 	if st.Hidden > 0 {
 		// Not stuck: messages hidden by a killed run or a lost receive
 		// answer come back after their visibility timeout.
-		wait = fmt.Sprintf(" · waiting up to %ds for %d hidden message(s) to reappear", p.visibility, st.Hidden)
+		wait = fmt.Sprintf(" · waiting up to %ds for %s to reappear", p.visibility, plural.Of(st.Hidden, "hidden message"))
 	}
 	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, eta, wait)
 	p.drawn = true

@@ -111,7 +111,7 @@ func groupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) strin
 		}
 		return nil, usageErrorf("--group %s: no such group in %s; groups: %s", group, incident.ClassificationFile, strings.Join(ids, ", "))
 	}
-	sigs, err := classify.ReadSignatures(ws.Path(incident.LogsFile))
+	sigs, err := logSignatures(ws)
 	if err != nil {
 		sigs = nil // no logs step: classify grouped by the message attributes
 	}

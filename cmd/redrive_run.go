@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -59,7 +60,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		d.infof("dry run: nothing changed")
 		return nil
 	}
-	if err := d.confirm(fmt.Sprintf("Move up to %d message(s) from %s to %s?", p.bound, p.dlq.Name, p.dest.Name), o.Yes); err != nil {
+	if err := d.confirm(fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.bound, "message"), p.dlq.Name, p.dest.Name), o.Yes); err != nil {
 		return err
 	}
 	p.run = redrive.NewRunID(d.Now())
@@ -146,8 +147,8 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 	if o.Native {
 		verb = "move with SQS's own message move task (--native)"
 	}
-	d.infof("plan: %s up to %d of %d message(s) in %s → %s", verb, p.bound, p.backlog, p.dlq.Name, p.dest.Name)
-	d.infof("plan: selection %s; rate %s with %d worker(s); duration %s", sel, rate, p.workers, dur)
+	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.bound, plural.Of(p.backlog, "message"), p.dlq.Name, p.dest.Name)
+	d.infof("plan: selection %s; rate %s with %s; duration %s", sel, rate, plural.Of(p.workers, "worker"), dur)
 	if p.canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.canary, p.wait)
 	}
@@ -178,7 +179,7 @@ func (o *redriveOptions) selectionText() string {
 func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr error) error {
 	d := o.deps
 	if st.PendingDelete > 0 {
-		d.warnf("%d message(s) were sent but their delete failed: run the same command again to delete them (they will not be sent twice)", st.PendingDelete)
+		d.warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
 	}
 	for _, t := range st.FilterErrorTexts {
 		d.warnf("--filter failed: %s", printable(t, 300))

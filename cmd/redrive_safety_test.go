@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -24,7 +25,7 @@ import (
 
 // TestRedriveCrash SIGKILLs the real binary at random moments and reruns
 // it: nothing lost, duplicates bounded by the sends in flight, and the
-// rerun finishes. bench/crash.sh runs the same with 30 kills.
+// rerun finishes. `make bench` (BENCH=crash) runs the same with 30 kills.
 func TestRedriveCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it: not in -short")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/google/go-cmp/cmp"
@@ -66,6 +67,11 @@ func TestRedriveFlags(t *testing.T) {
 		{argv: "--queue q --rate 10", want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30}},
 		{argv: "--queue q --rate max --workers 4 --max 50 --keep --canary 0 --yes --to other",
 			want: &redriveOptions{Queue: "q", To: "other", RateFlag: "max", Rate: 0, Workers: 4, Max: 50, Keep: true, Canary: 0, Yes: true, MaxReturned: 10, Visibility: 30}},
+		{argv: "--queue q --rate 10 --filter .Body.version==2 --sent-after 2025-03-02T03:00:00Z --sent-before 2025-03-02T04:00:00Z --group g1",
+			want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30,
+				Filter: ".Body.version==2", SentAfter: "2025-03-02T03:00:00Z", SentBefore: "2025-03-02T04:00:00Z", Group: "g1",
+				selection: redrive.Selection{Filter: ".Body.version==2", Group: "g1",
+					SentAfter: time.Date(2025, 3, 2, 3, 0, 0, 0, time.UTC), SentBefore: time.Date(2025, 3, 2, 4, 0, 0, 0, time.UTC)}}},
 		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", RateFlag: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30}},
 		{argv: "--rate 10", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{argv: "--queue q", wantErr: "--rate is required: messages per second (e.g. --rate 10) or --rate max"},
@@ -106,7 +112,7 @@ func TestRedriveFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.deps, got.selection = nil, tt.want.selection
+			got.deps = nil
 			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(redriveOptions{})); diff != "" {
 				t.Fatalf("options (-want +got):\n%s", diff)
 			}
@@ -137,7 +143,7 @@ func TestRedriveFinish(t *testing.T) {
 	}
 	st := statsOK()
 	st.Failed, st.LastError = 2, "AccessDenied"
-	if err := o.finish(context.Background(), st, nil); exitCode(err, false) != ExitCheckFailed || !strings.Contains(err.Error(), "2 message(s) could not be moved") {
+	if err := o.finish(context.Background(), st, nil); exitCode(err, false) != ExitCheckFailed || !strings.Contains(err.Error(), "2 messages could not be moved") {
 		t.Fatalf("failed: %v", err)
 	}
 }

@@ -2,14 +2,10 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/spf13/cobra"
-
-	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // runbookOptions are the flags of mfdlq runbook.
@@ -24,8 +20,6 @@ type runbookOptions struct {
 	Cause     string   // --cause: for the report
 	Warning   string   // --warning: for the report
 	Yes       bool     // --yes: unattended, the safe choice at every fork
-
-	q *sqsapi.Queue
 }
 
 func newRunbookCmd(d *Deps, runF func(*runbookOptions) error) *cobra.Command {
@@ -97,39 +91,28 @@ func (o *runbookOptions) validate() error {
 	return nil
 }
 
-// runbookStop is why the runbook stopped early, and what to do about it.
-type runbookStop struct {
-	why, todo string
-	// byOperator is a stop the operator chose (quit): nothing more runs,
-	// not even the read-only check, only the report.
-	byOperator bool
-}
-
 func runRunbook(ctx context.Context, o *runbookOptions) error {
 	d := o.deps
 	_, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	o.q = q
-	d.announce("runbook", o.q)
-	stop, stepErr := o.walk(ctx)
+	d.announce("runbook", q)
+	env := &runbookEnv{o: o, q: q}
+	flow := &runbook.Flow{Queue: q.Name, LogGroups: len(o.LogGroups) > 0, Rate: o.Rate, Fixed: o.Fixed,
+		Unattended: o.Yes || !d.IO.InTTY, Env: env}
+	stop, stepErr := flow.Walk(ctx)
 	switch {
 	case stepErr != nil:
 		d.warnf("runbook stopped: %v", stepErr)
 	case stop != nil:
-		d.warnf("runbook stopped: %s", stop.why)
-		d.infof("what to do: %s", stop.todo)
+		d.warnf("runbook stopped: %s", stop.Why)
+		d.infof("what to do: %s", stop.Todo)
 	default:
 		d.infof("\nrunbook complete: the report follows")
 	}
-	// The report is written whatever happened: an incident that stopped
-	// half-way needs its record most. Its path is the last line. The
-	// safeguards are looked at first, so it says what would have warned.
-	if ctx.Err() == nil && (stop == nil || !stop.byOperator) {
-		_ = o.step(ctx, "check", "-", o.runCheckStep)
-	}
-	recErr := o.step(ctx, "record", "7/7", o.runRecordStep)
+	// The report's path is the last line.
+	recErr := flow.Finish(ctx, stop)
 	switch {
 	case stepErr != nil:
 		return stepErr
@@ -139,97 +122,4 @@ func runRunbook(ctx context.Context, o *runbookOptions) error {
 		return errSilentCheckFailed
 	}
 	return nil
-}
-
-// walk runs steps 1–6 in order until one says stop.
-func (o *runbookOptions) walk(ctx context.Context) (*runbookStop, error) {
-	steps := []struct {
-		name, num string
-		run       func(context.Context, *Deps) (*runbookStop, error)
-	}{
-		{"contain", "1/7", o.runContainStep},
-		{"inspect", "2/7", o.runInspectStep},
-		{"classify", "3/7", o.runClassifyStep},
-		{"logs", "4/7", o.runLogsStep},
-		{"fix", "-", o.runFixStep},
-		{"redrive", "5/7", o.runRedriveStep},
-		{"verify", "6/7", o.runVerifyStep},
-	}
-	for _, st := range steps {
-		switch o.choose(st.name) {
-		case "skip":
-			o.deps.infof("skipped %s", st.name)
-			continue
-		case "quit":
-			return &runbookStop{why: "you stopped it before " + st.name, todo: "run mfdlq runbook again (or the steps one by one) when ready", byOperator: true}, nil
-		}
-		var stop *runbookStop
-		err := o.step(ctx, st.name, st.num, func(ctx context.Context, sd *Deps) error {
-			var err error
-			stop, err = st.run(ctx, sd)
-			return err
-		})
-		if err != nil || stop != nil {
-			return stop, err
-		}
-	}
-	return nil, nil
-}
-
-// step announces a step and runs it with Deps whose command line is the
-// step's own, so the incident records what the operator could rerun.
-func (o *runbookOptions) step(ctx context.Context, name, num string, run func(context.Context, *Deps) error) error {
-	d := o.deps
-	d.infof("\n── step %s: %s ──", num, name)
-	sd := *d
-	return run(ctx, &sd)
-}
-
-// choose asks, on a terminal without --yes, whether to run the next step.
-func (o *runbookOptions) choose(name string) string {
-	d := o.deps
-	if o.Yes || !d.IO.InTTY {
-		return "run"
-	}
-	fmt.Fprintf(d.IO.ErrOut, "Run %s now? [Y]es / [s]kip / [q]uit: ", name)
-	line, err := d.IO.ReadLine()
-	if err != nil && line == "" {
-		return "quit"
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "s", "skip":
-		return "skip"
-	case "q", "quit":
-		return "quit"
-	}
-	return "run"
-}
-
-// latest is the newest event of step in the incident.
-func (o *runbookOptions) latest(step string) (incident.Event, bool) {
-	ws, err := o.deps.Workspace(o.q.Name)
-	if err != nil {
-		return incident.Event{}, false
-	}
-	ev, ok, _ := ws.Latest(step)
-	return ev, ok
-}
-
-// verdictOf prints a step's verdict and returns it.
-func (o *runbookOptions) verdictOf(step string) string {
-	ev, ok := o.latest(step)
-	if !ok {
-		return ""
-	}
-	if ev.Verdict != "" {
-		o.deps.infof("%s: verdict %s", step, ev.Verdict)
-	}
-	return ev.Verdict
-}
-
-// isRefusal tells a step's "no" (exit 3: not confirmed, a check failed)
-// from a failure.
-func isRefusal(err error) bool {
-	var ee *exitError
-	return errors.As(err, &ee) && ee.code == ExitCheckFailed
 }

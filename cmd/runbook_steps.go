@@ -2,11 +2,74 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
+
+// runbookEnv runs the runbook's steps as their commands, and is its
+// terminal: what runbook.Flow needs from cmd.
+type runbookEnv struct {
+	o *runbookOptions
+	q *sqsapi.Queue
+}
+
+var _ runbook.Env = (*runbookEnv)(nil)
+
+// Run runs one step the way its command runs, with Deps whose command line
+// is the step's own, so the incident records what the operator could rerun.
+func (e *runbookEnv) Run(ctx context.Context, step string) error {
+	o, name := e.o, e.q.Name
+	sd := *o.deps
+	switch step {
+	case runbook.StepContain:
+		// 4 s of sampling, not contain's 10: the runbook has more steps to go.
+		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample", "4s")
+	case runbook.StepInspect:
+		// 100, not inspect's 10: classify reads this sample, and a hundred
+		// messages show a pattern where ten show anecdotes. Ten rows and a
+		// summary by fingerprint are enough to read at 3 a.m.
+		return runAs(ctx, &sd, newInspectCmd, runInspect, "inspect", "--queue", name, "--max", "100", "--rows", "10")
+	case runbook.StepClassify:
+		argv := []string{"classify", "--queue", name}
+		for _, x := range o.Expect {
+			argv = append(argv, "--expect", x)
+		}
+		if o.Baseline != "" {
+			argv = append(argv, "--baseline", o.Baseline)
+		}
+		return runAs(ctx, &sd, newClassifyCmd, runClassify, argv...)
+	case runbook.StepLogs:
+		argv := []string{"logs", "--queue", name}
+		for _, g := range o.LogGroups {
+			argv = append(argv, "--log-group", g)
+		}
+		return runAs(ctx, &sd, newLogsCmd, runLogs, argv...)
+	case runbook.StepRedrive:
+		// The fix was recorded by the fix step; redrive keeps its own
+		// canary, guardrails and confirmation.
+		argv := []string{"redrive", "--queue", name, "--rate", o.Rate}
+		if o.Yes {
+			argv = append(argv, "--yes")
+		}
+		return runAs(ctx, &sd, newRedriveCmd, runRedrive, argv...)
+	case runbook.StepVerify:
+		return runAs(ctx, &sd, newVerifyCmd, runVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
+	case runbook.StepCheck:
+		// Read-only: it creates no alarm.
+		return runAs(ctx, &sd, newCheckCmd, runCheck, "check", "--queue", name)
+	case runbook.StepRecord:
+		sd.Args = []string{"record", "--queue", name}
+		return runRecord(ctx, &recordOptions{deps: &sd, Queue: name, Cause: o.Cause, Warning: o.Warning})
+	}
+	return fmt.Errorf("runbook: no command runs step %q", step)
+}
 
 // runAs runs one step the way its command runs argv: the flags' defaults
 // and checks are the command's own, and sd.Args, which the step's event
@@ -21,168 +84,61 @@ func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) err
 	return c.ExecuteContext(ctx)
 }
 
-func (o *runbookOptions) runContainStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	// 4 s of sampling, not contain's 10: the runbook has more steps to go.
-	err := runAs(ctx, sd, newContainCmd, runContain, "contain", "--queue", o.q.Name, "--sample", "4s")
-	if o.verdictOf("contain") == "alive" {
-		return &runbookStop{
-			why:  "contain says the problem is alive: messages are still failing into the DLQ",
-			todo: "stop the bleeding first — pause the consumer's mapping (mfdlq contain --queue " + o.q.Name + " --pause-mapping) or roll back; the redrive can wait",
-		}, nil
-	}
+// Refused tells a step's "no" (exit 3: not confirmed, a check failed) from
+// a failure.
+func (e *runbookEnv) Refused(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.code == ExitCheckFailed
+}
+
+// State reads the incident's events; an unreadable incident is one where
+// nothing has run.
+func (e *runbookEnv) State() runbook.State {
+	ws, err := e.o.deps.Workspace(e.q.Name)
 	if err != nil {
-		return nil, err
+		return runbook.State{}
 	}
-	o.deps.nextStep("inspect: look at the messages")
-	return nil, nil
+	events, _ := ws.Events()
+	return runbook.StateOf(events)
 }
 
-func (o *runbookOptions) runInspectStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	// 100, not inspect's 10: classify reads this sample, and a hundred
-	// messages show a pattern where ten show anecdotes.
-	if err := runAs(ctx, sd, newInspectCmd, runInspect, "inspect", "--queue", o.q.Name, "--max", "100"); err != nil {
-		return nil, err
-	}
-	return nil, nil
-}
-
-// runClassifyStep classifies a live sample; the fix step reads its verdict.
-func (o *runbookOptions) runClassifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	argv := []string{"classify", "--queue", o.q.Name}
-	for _, e := range o.Expect {
-		argv = append(argv, "--expect", e)
-	}
-	if o.Baseline != "" {
-		argv = append(argv, "--baseline", o.Baseline)
-	}
-	if err := runAs(ctx, sd, newClassifyCmd, runClassify, argv...); err != nil {
-		return nil, err
-	}
-	switch v := o.verdictOf("classify"); v {
-	case "transient":
-		o.deps.nextStep("once the dependency is healthy, redrive")
-	case "poison", "data", "mixed":
-		o.deps.nextStep("fix the consumer (or the data), record it (--fixed), then redrive")
-	default:
-		o.deps.nextStep("logs: the consumer's exception tells what classify could not")
-	}
-	return nil, nil
-}
-
-func (o *runbookOptions) runLogsStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	if len(o.LogGroups) == 0 {
-		o.deps.warnf("no --log-group: the consumer's exceptions were not searched (mfdlq logs --queue %s --log-group G)", o.q.Name)
-		return nil, nil
-	}
-	argv := []string{"logs", "--queue", o.q.Name}
-	for _, g := range o.LogGroups {
-		argv = append(argv, "--log-group", g)
-	}
-	if err := runAs(ctx, sd, newLogsCmd, runLogs, argv...); err != nil {
-		return nil, err
-	}
-	return nil, nil
-}
-
-// runFixStep records the fix (--fixed) as a "fix" event, or stops when the
-// DLQ holds poison (or bad data) and nothing was fixed.
-func (o *runbookOptions) runFixStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	d := o.deps
-	fixed := o.Fixed
-	verdict := ""
-	if ev, ok := o.latest("classify"); ok {
-		verdict = ev.Verdict
-	}
-	if fixed == "" && !o.Yes && d.IO.InTTY && needsFix(verdict) {
-		d.infof("classify says %s: the consumer (or the data) must change before a redrive.", verdict)
-		fixed = o.ask("What was changed? (Enter if nothing yet)")
-	}
-	if fixed == "" {
-		if needsFix(verdict) {
-			return &runbookStop{
-				why:  "classify says " + verdict + " and no fix is recorded: a redrive now sends every message back into the same failure",
-				todo: "fix the consumer (or the data at source), then run the runbook again with --fixed \"what changed\"",
-			}, nil
-		}
-		d.infof("no fix recorded; classify says %s", orUnknown(verdict))
-		return nil, nil
-	}
-	ws, err := d.Workspace(o.q.Name)
+// RecordFix appends the "fix" event.
+func (e *runbookEnv) RecordFix(change string) error {
+	d := e.o.deps
+	ws, err := d.Workspace(e.q.Name)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ev := d.Event("fix", o.q)
-	ev.Inputs = map[string]any{"change": fixed}
-	if err := ws.Append(ev); err != nil {
-		return nil, err
-	}
-	d.infof("fix recorded: %s", fixed)
-	d.nextStep("redrive at --rate %s", o.Rate)
-	return nil, nil
+	ev := d.Event(runbook.StepFix, e.q)
+	ev.Inputs = map[string]any{"change": change}
+	return ws.Append(ev)
 }
 
-func needsFix(verdict string) bool {
-	return verdict == "poison" || verdict == "data" || verdict == "mixed"
+func (e *runbookEnv) Announce(s runbook.Step) { e.o.deps.infof("\n── %s ──", s.Line()) }
+
+// Choose asks, on a terminal without --yes, whether to run the next step.
+func (e *runbookEnv) Choose(s runbook.Step) runbook.Choice {
+	d := e.o.deps
+	if e.o.Yes || !d.IO.InTTY {
+		return runbook.Run
+	}
+	fmt.Fprintf(d.IO.ErrOut, "Run %s now? [Y]es / [s]kip / [q]uit: ", s.Name)
+	line, err := d.IO.ReadLine()
+	if err != nil && line == "" {
+		return runbook.Quit
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "s", "skip":
+		return runbook.Skip
+	case "q", "quit":
+		return runbook.Quit
+	}
+	return runbook.Run
 }
 
-// runRedriveStep moves the DLQ back at --rate with redrive's own canary,
-// guardrails and confirmation; the fix was already recorded by the fix step.
-func (o *runbookOptions) runRedriveStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	argv := []string{"redrive", "--queue", o.q.Name, "--rate", o.Rate}
-	if o.Yes {
-		argv = append(argv, "--yes")
-	}
-	err := runAs(ctx, sd, newRedriveCmd, runRedrive, argv...)
-	if isRefusal(err) {
-		return &runbookStop{
-			why:  "redrive: " + err.Error(),
-			todo: "read the reason above: if moved messages came back, the fix is not the right one — back to step 2 (mfdlq classify); if it was not confirmed, run mfdlq redrive yourself when ready",
-		}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	o.deps.nextStep("verify: the DLQ reached zero and nothing came back")
-	return nil, nil
-}
-
-// runVerifyStep watches the DLQ after the redrive; a failure stops the
-// runbook with verify's own evidence above it.
-func (o *runbookOptions) runVerifyStep(ctx context.Context, sd *Deps) (*runbookStop, error) {
-	if _, ok := o.latest("redrive"); !ok {
-		o.deps.infof("no redrive in this incident: nothing to verify")
-		return nil, nil
-	}
-	err := runAs(ctx, sd, newVerifyCmd, runVerify, "verify", "--queue", o.q.Name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
-	if o.verdictOf("verify") == "fail" || isRefusal(err) {
-		return &runbookStop{
-			why:  "verify failed: the DLQ did not reach zero, or moved messages came back",
-			todo: "stop and go back to step 2 (mfdlq inspect, mfdlq classify): the fix was not the right one",
-		}, nil
-	}
-	return nil, err
-}
-
-// runCheckStep looks at the safeguards (read-only: it creates no alarm) so
-// the report can say what would have warned earlier. A failed safeguard is
-// a finding for the report, not a reason to stop; nor is a check that could
-// not run, such as one denied CloudWatch.
-func (o *runbookOptions) runCheckStep(ctx context.Context, sd *Deps) error {
-	err := runAs(ctx, sd, newCheckCmd, runCheck, "check", "--queue", o.q.Name)
-	if err != nil && !isRefusal(err) {
-		o.deps.warnf("check could not run (%v): the report's warnings come from --warning only", err)
-	}
-	return nil
-}
-
-func (o *runbookOptions) runRecordStep(ctx context.Context, sd *Deps) error {
-	sd.Args = []string{"record", "--queue", o.q.Name}
-	return runRecord(ctx, &recordOptions{deps: sd, Queue: o.q.Name, Cause: o.Cause, Warning: o.Warning})
-}
-
-// ask reads one line of answer on the terminal.
-func (o *runbookOptions) ask(q string) string {
-	d := o.deps
+// Ask reads one line of answer on the terminal.
+func (e *runbookEnv) Ask(q string) string {
+	d := e.o.deps
 	if d.IO.In == nil {
 		return ""
 	}
@@ -190,3 +146,7 @@ func (o *runbookOptions) ask(q string) string {
 	line, _ := d.IO.ReadLine()
 	return strings.TrimSpace(line)
 }
+
+func (e *runbookEnv) Info(format string, args ...any) { e.o.deps.infof(format, args...) }
+func (e *runbookEnv) Warn(format string, args ...any) { e.o.deps.warnf(format, args...) }
+func (e *runbookEnv) Next(format string, args ...any) { e.o.deps.nextStep(format, args...) }

@@ -54,7 +54,7 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 	if exitCode(err, false) != ExitCheckFailed {
 		t.Fatalf("err = %v (exit %d), want exit 3\nstderr:\n%s", err, exitCode(err, false), errOut)
 	}
-	for _, want := range []string{"runbook stopped: redrive: nothing changed: no terminal to ask on", "what to do:", "── step 7/7: record ──"} {
+	for _, want := range []string{"runbook stopped: redrive: nothing changed: no terminal to ask on", "what to do:", "── step 7/7: record — what happened and what we learned ──"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
@@ -64,7 +64,7 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 		t.Errorf("last line %q, want the report's path", last)
 	}
 	report := readReport(t, d)
-	for _, want := range []string{"## 2. inspect", "- inputs: change parser accepts v2", "`mfdlq inspect --queue " + dlq + " --max 100`", "## 6. verify — did the fix hold?\n\nnot run.",
+	for _, want := range []string{"## 2. inspect", "- inputs: change parser accepts v2", "`mfdlq inspect --queue " + dlq + " --max 100 --rows 10`", "## 6. verify — did the fix hold?\n\nnot run.",
 		"`mfdlq check --queue " + dlq + "`", "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)

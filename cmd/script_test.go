@@ -4,17 +4,22 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mfdlq/mfdlq/internal/demo/consumer"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -23,7 +28,8 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/script
 
 func TestMain(m *testing.M) {
 	testscript.Main(localaws.Wrap(m), map[string]func(){
-		"mfdlq": func() { os.Exit(Main(os.Args[1:])) },
+		"mfdlq":   func() { os.Exit(Main(os.Args[1:])) },
+		"consume": consumeMain,
 	})
 }
 
@@ -43,8 +49,57 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},
-		Cmds: scriptCmds,
+		Cmds: rejectNegation(scriptCmds, "exitcode", "sqs-depth", "sqs-send-id", "logs-put"),
 	})
+}
+
+// rejectNegation makes `! cmd` an error for every custom command but the
+// ones named, which handle neg themselves: an assertion that ignored the
+// `!` would pass whatever it found.
+func rejectNegation(cmds map[string]func(*testscript.TestScript, bool, []string), handled ...string) map[string]func(*testscript.TestScript, bool, []string) {
+	out := make(map[string]func(*testscript.TestScript, bool, []string), len(cmds))
+	for name, f := range cmds {
+		if slices.Contains(handled, name) {
+			out[name] = f
+			continue
+		}
+		out[name] = func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg {
+				ts.Fatalf("%s does not support !: assert what should hold instead", name)
+			}
+			f(ts, neg, args)
+		}
+	}
+	return out
+}
+
+// consumeMain is the script program `consume QUEUE ACCEPTMAX`, run in the
+// background (`exec consume … &`): the demo's consumer of QUEUE, which
+// deletes the messages whose version it understands (up to ACCEPTMAX) and
+// lets the others fail, until the script ends and kills it.
+func consumeMain() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: consume QUEUE ACCEPTMAX")
+		os.Exit(2)
+	}
+	accept, err := strconv.Atoi(os.Args[2])
+	ctx := context.Background()
+	cfg, cfgErr := config.LoadDefaultConfig(ctx)
+	if err != nil || cfgErr != nil {
+		fmt.Fprintln(os.Stderr, "consume:", err, cfgErr)
+		os.Exit(2)
+	}
+	c := sqs.NewFromConfig(cfg)
+	u, err := c.GetQueueUrl(ctx, getURL(os.Args[1]))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "consume:", err)
+		os.Exit(1)
+	}
+	cons := &consumer.Consumer{SQS: c, QueueURL: aws.ToString(u.QueueUrl), AcceptMax: accept, Log: os.Stderr}
+	if _, err := cons.Run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "consume:", err)
+		os.Exit(1)
+	}
 }
 
 // scriptCmds are the custom script commands; other test files add theirs
@@ -56,6 +111,33 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sqs-send":      cmdSQSSend,
 	"sqs-depth":     cmdSQSDepth,
 	"samples-match": cmdSamplesMatch,
+	"scrub":         cmdScrub,
+}
+
+// What changes from run to run in a live queue's output: MessageIds and
+// other UUIDs, RFC 3339 times, epoch milliseconds.
+var (
+	scrubUUID  = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	scrubTime  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	scrubEpoch = regexp.MustCompile(`\b1\d{12}\b`)
+	scrubDigit = regexp.MustCompile(`\d`)
+	scrubHex   = regexp.MustCompile(`[0-9a-f]`)
+)
+
+// scrub FROM TO writes FROM (a file, or stdout/stderr of the last command)
+// to TO with what changes from run to run replaced by placeholders of the
+// same length — UUIDs by x's, times and epoch milliseconds by 0's — so a
+// golden file pins the layout and every other byte of a live queue's
+// output.
+func cmdScrub(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: scrub FROM TO")
+	}
+	s := ts.ReadFile(args[0])
+	s = scrubUUID.ReplaceAllStringFunc(s, func(u string) string { return scrubHex.ReplaceAllString(u, "x") })
+	s = scrubTime.ReplaceAllStringFunc(s, func(t string) string { return scrubDigit.ReplaceAllString(t, "0") })
+	s = scrubEpoch.ReplaceAllStringFunc(s, func(e string) string { return scrubDigit.ReplaceAllString(e, "0") })
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o600))
 }
 
 // exitcode N PROG ARGS... runs PROG and asserts its exact exit status; its

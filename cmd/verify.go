@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/spf13/cobra"
 )
 
@@ -110,7 +111,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		return err
 	}
 	d.announce("verifying", dlq)
-	d.infof("redrive of %d message(s) to %s began %s; looking every %s for up to %s", rec.Moved, dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
+	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
 	w := verifyWatch{o: o, sqs: client, cw: cw, dlq: dlq, dest: dest, rec: rec}
 	res, err := w.run(ctx)
 	if err != nil {

@@ -2,16 +2,18 @@ package cmd
 
 import (
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"strconv"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/verify"
+
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // record writes verify.json and appends the verify event.
-func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verifyResult) error {
+func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verify.Result) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -28,14 +30,14 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verif
 		"dest_deleted": res.Last.Deleted, "dest_sent": res.Last.Sent, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
 		"unchecked": len(res.Unchecked),
 	}
-	ev.Verdict = res.Verdict
+	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.VerifyFile
 	return ws.Append(ev)
 }
 
 // render prints the verdict, the evidence and, on failure, the messages
 // that came back.
-func (o *verifyOptions) render(res verifyResult) error {
+func (o *verifyOptions) render(res verify.Result) error {
 	d := o.deps
 	if d.jsonOutput() {
 		return d.printJSON(res)
@@ -61,8 +63,8 @@ func (o *verifyOptions) render(res verifyResult) error {
 	}
 	note := ""
 	if res.Pass && len(res.Unchecked) > 0 {
-		note = fmt.Sprintf(", %d thing(s) not checked (above)", len(res.Unchecked))
+		note = fmt.Sprintf(", %s not checked (above)", plural.Of(len(res.Unchecked), "thing"))
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%d look(s) over %.0fs%s)\n", res.Verdict, res.Looks, res.Waited, note)
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict, plural.Of(res.Looks, "look"), res.Waited, note)
 	return nil
 }

@@ -14,7 +14,8 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/vitals"
+	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/verify"
 )
 
 func init() {
@@ -48,7 +49,7 @@ func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
 		out, err := s.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: destURL.QueueUrl, MessageBody: m.Body})
 		ts.Check(err)
 		e := redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpSent, DLQMessageID: aws.ToString(m.MessageId),
-			BodySHA256: redrive.BodySHA256(aws.ToString(m.Body)), DestQueue: args[1], DestMessageID: aws.ToString(out.MessageId)}
+			BodySHA256: sqsjson.BodySHA256(aws.ToString(m.Body)), DestQueue: args[1], DestMessageID: aws.ToString(out.MessageId)}
 		if native {
 			e.DestMessageID, e.DLQMessageID = "", "native-"+strconv.Itoa(i)
 		}
@@ -118,7 +119,7 @@ func cmdJournalIDs(ts *testscript.TestScript, neg bool, args []string) {
 	entries, err := redrive.ReadJournal(ts.MkAbs(args[0] + "/" + incident.JournalFile))
 	ts.Check(err)
 	var out struct {
-		Returned []vitals.Returned `json:"returned"`
+		Returned []verify.Returned `json:"returned"`
 	}
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &out))
 	want := map[string]string{}

@@ -4,48 +4,34 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/verify"
 
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/vitals"
 )
-
-// verifyResult is verify's --output json and verify.json.
-type verifyResult struct {
-	Pass       bool               `json:"pass"`
-	Verdict    string             `json:"verdict"`
-	DLQVisible int64              `json:"dlq_visible"`
-	Returned   []vitals.Returned  `json:"returned"`
-	Reasons    []string           `json:"reasons"`
-	Moved      int                `json:"moved"`
-	DestQueue  string             `json:"dest_queue"`
-	Looks      int                `json:"looks"`
-	Waited     float64            `json:"waited_seconds"`
-	Last       vitals.Observation `json:"last"`
-	// Unchecked is what a pass could not check (no CloudWatch data).
-	Unchecked []string `json:"unchecked"`
-}
 
 // redriven reads what the incident recorded of the redrive: the latest
 // redrive event's figures and the journal's sent entries.
-func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (vitals.Redriven, error) {
+func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
-		return vitals.Redriven{}, err
+		return verify.Redriven{}, err
 	}
 	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
 	if err != nil {
-		return vitals.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
+		return verify.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}
 	ev, ok, err := ws.Latest("redrive")
 	if err != nil {
-		return vitals.Redriven{}, err
+		return verify.Redriven{}, err
 	}
 	if !ok && len(entries) == 0 {
-		return vitals.Redriven{}, usageErrorf("nothing to verify: incident %s records no redrive of %s; run mfdlq redrive first, or pass the redrive's --incident", ws.Dir, dlq.Name)
+		return verify.Redriven{}, usageErrorf("nothing to verify: incident %s records no redrive of %s; run mfdlq redrive first, or pass the redrive's --incident", ws.Dir, dlq.Name)
 	}
 	rec := redrivenFrom(ev.Figures, entries)
 	if o.Left >= 0 {
@@ -59,8 +45,8 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (vitals.Redriven, error) {
 
 // redrivenFrom builds the record from the event's figures, falling back on
 // the journal for what the event lacks (an interrupted redrive).
-func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
-	rec := vitals.Redriven{
+func redrivenFrom(fig map[string]any, entries []redrive.Entry) verify.Redriven {
+	rec := verify.Redriven{
 		Moved: figInt(fig, "moved"), Left: figInt(fig, "skipped") + figInt(fig, "filter_errors") + figInt(fig, "failed"),
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
@@ -86,7 +72,7 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 		if e.Op != redrive.OpSent {
 			continue
 		}
-		rec.Sent = append(rec.Sent, e)
+		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256})
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
 		}
@@ -117,7 +103,7 @@ func figString(fig map[string]any, k string) string {
 }
 
 // destination resolves the queue the messages were moved to.
-func (o *verifyOptions) destination(ctx context.Context, c sqsapi.Client, rec vitals.Redriven) (*sqsapi.Queue, error) {
+func (o *verifyOptions) destination(ctx context.Context, c sqsapi.Client, rec verify.Redriven) (*sqsapi.Queue, error) {
 	ref := rec.DestURL
 	if ref == "" {
 		ref = rec.DestQueue
@@ -134,16 +120,16 @@ func (o *verifyOptions) destination(ctx context.Context, c sqsapi.Client, rec vi
 type verifyWatch struct {
 	o         *verifyOptions
 	sqs       sqsapi.Client
-	cw        vitals.MetricsAPI
+	cw        cwapi.MetricsAPI
 	dlq, dest *sqsapi.Queue
-	rec       vitals.Redriven
+	rec       verify.Redriven
 	noMetric  bool
 }
 
-func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
+func (w *verifyWatch) run(ctx context.Context) (verify.Result, error) {
 	start := time.Now()
 	deadline := start.Add(w.o.Wait)
-	res := verifyResult{Moved: w.rec.Moved, DestQueue: w.dest.Name, Unchecked: []string{}}
+	res := verify.Result{Moved: w.rec.Moved, DestQueue: w.dest.Name, Unchecked: []string{}}
 	var passingSince time.Time
 	passLooks := 0
 	for {
@@ -152,7 +138,7 @@ func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
 			return res, err
 		}
 		res.Looks++
-		j := vitals.JudgeVerify(obs, w.rec)
+		j := verify.Judge(obs, w.rec)
 		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, j.Unchecked
 		res.Waited = time.Since(start).Round(time.Second).Seconds()
 		if j.Done && !j.Pass {
@@ -186,14 +172,14 @@ func (w *verifyWatch) run(ctx context.Context) (verifyResult, error) {
 		}
 	}
 	w.clearStatus()
-	res.Verdict = map[bool]string{true: "pass", false: "fail"}[res.Pass]
+	res.Verdict = verify.VerdictOf(res.Pass)
 	return res, nil
 }
 
 // observe reads both queues' depths, peeks at the DLQ for returned
 // messages, and reads the destination's deletions from CloudWatch.
-func (w *verifyWatch) observe(ctx context.Context) (vitals.Observation, error) {
-	var obs vitals.Observation
+func (w *verifyWatch) observe(ctx context.Context) (verify.Observation, error) {
+	var obs verify.Observation
 	if err := sqsapi.Refresh(ctx, w.sqs, w.dlq); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.dlq.Name, err)
 	}
@@ -202,13 +188,13 @@ func (w *verifyWatch) observe(ctx context.Context) (vitals.Observation, error) {
 	}
 	obs.DLQVisible, obs.DLQInFlight = w.dlq.Depth.Visible, w.dlq.Depth.InFlight
 	obs.DestVisible, obs.DestInFlight = w.dest.Depth.Visible, w.dest.Depth.InFlight
-	obs.Returned = []vitals.Returned{}
+	obs.Returned = []verify.Returned{}
 	if obs.DLQVisible > 0 {
 		peek, err := sqsapi.Peek(ctx, w.sqs, w.dlq, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, 1000)), Visibility: 2, Wait: 1})
 		if err != nil {
 			return obs, fmt.Errorf("verify %s: %w", w.dlq.Name, err)
 		}
-		obs.Returned = vitals.MatchReturned(peek.Messages, w.rec, w.o.deps.Now())
+		obs.Returned = verify.MatchReturned(peek.Messages, w.rec, w.o.deps.Now())
 	}
 	w.metrics(ctx, &obs)
 	return obs, nil
@@ -216,9 +202,9 @@ func (w *verifyWatch) observe(ctx context.Context) (vitals.Observation, error) {
 
 // metrics reads the destination's NumberOfMessagesSent over the move and
 // NumberOfMessagesDeleted since it began, counting nothing from before it
-// (vitals.MoveMetric); each is nil when CloudWatch has no data or cannot be
+// (verify.MoveMetric); each is nil when CloudWatch has no data or cannot be
 // read.
-func (w *verifyWatch) metrics(ctx context.Context, obs *vitals.Observation) {
+func (w *verifyWatch) metrics(ctx context.Context, obs *verify.Observation) {
 	if w.noMetric || w.rec.StartedAt.IsZero() {
 		return
 	}
@@ -229,31 +215,31 @@ func (w *verifyWatch) metrics(ctx context.Context, obs *vitals.Observation) {
 		name string
 		dst  **float64
 		end  time.Time
-	}{{vitals.MetricMessagesSent, &obs.Sent, w.rec.EndedAt}, {vitals.MetricMessagesDeleted, &obs.Deleted, end}} {
+	}{{cwapi.MetricMessagesSent, &obs.Sent, w.rec.EndedAt}, {cwapi.MetricMessagesDeleted, &obs.Deleted, end}} {
 		until := end
 		if !m.end.IsZero() {
 			// Sends after the move are someone else's.
 			until = m.end.Truncate(time.Minute).Add(time.Minute)
 		}
-		points, err := vitals.QueueMetric(ctx, w.cw, vitals.MetricQuery{
+		points, err := cwapi.QueueMetric(ctx, w.cw, cwapi.MetricQuery{
 			Queue: w.dest.Name, Metric: m.name, Stat: "Sum", Start: start, End: until, Period: time.Minute,
 		})
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
-				w.o.deps.warnf("CloudWatch unavailable (%v): %s and %s not judged", err, vitals.MetricMessagesSent, vitals.MetricMessagesDeleted)
+				w.o.deps.warnf("CloudWatch unavailable (%v): %s and %s not judged", err, cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted)
 				w.noMetric = true
 			}
 			return
 		}
 		var partial bool
-		*m.dst, partial = vitals.MoveMetric(points, w.rec.StartedAt)
+		*m.dst, partial = verify.MoveMetric(points, w.rec.StartedAt)
 		obs.Partial = obs.Partial || partial
 	}
 }
 
 // status rewrites one line on a terminal's stderr; nothing when piped or
 // --quiet.
-func (w *verifyWatch) status(obs vitals.Observation, deadline time.Time) {
+func (w *verifyWatch) status(obs verify.Observation, deadline time.Time) {
 	d := w.o.deps
 	if !d.IO.ErrTTY || d.Global.Quiet {
 		return

@@ -22,9 +22,8 @@ import (
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // The script commands of contain, verify and check: they put on the local
@@ -51,7 +50,7 @@ func scriptConfig(ts *testscript.TestScript) aws.Config {
 }
 
 func scriptCW(ts *testscript.TestScript) *cloudwatch.Client {
-	return cloudwatch.NewFromConfig(scriptConfig(ts), vitals.ConfigureCloudWatch)
+	return cloudwatch.NewFromConfig(scriptConfig(ts), cwapi.ConfigureCloudWatch)
 }
 
 func scriptLambda(ts *testscript.TestScript) *lambda.Client {

@@ -23,3 +23,17 @@ const (
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )
+
+// The steps, by the name their events carry (Event.Step): the runbook's
+// seven, the fix between logs and redrive, and check.
+const (
+	StepContain  = "contain"
+	StepInspect  = "inspect"
+	StepClassify = "classify"
+	StepLogs     = "logs"
+	StepFix      = "fix"
+	StepRedrive  = "redrive"
+	StepVerify   = "verify"
+	StepCheck    = "check"
+	StepRecord   = "record"
+)

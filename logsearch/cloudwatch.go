@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -67,6 +68,12 @@ func filterGroup(ctx context.Context, c Client, group, id string, w Window, limi
 		for _, ev := range out.Events {
 			if len(found) == limit {
 				break
+			}
+			// Only a line that names the message starts its story, even
+			// when the server returns more than the pattern asked for (one
+			// local AWS ignores filterPattern and returns every event).
+			if !strings.Contains(aws.ToString(ev.Message), id) {
+				continue
 			}
 			found = append(found, hit{
 				group: group, stream: aws.ToString(ev.LogStreamName),

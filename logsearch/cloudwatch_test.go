@@ -177,3 +177,42 @@ func TestFilterFollowsPagesAndStopsAtMaxHits(t *testing.T) {
 		t.Errorf("matches %d after %d calls, want %d and no further pages", rep.Messages[0].Matches, many.calls, maxHits)
 	}
 }
+
+// A Lambda batch logs its messages one after the other in one invocation,
+// with no START line between them: each message's story stops where the
+// next message's begins, so each gets its own exception. The local AWS
+// ignores FilterLogEvents' filterPattern and returns every event: only the
+// line that names a message starts its story.
+func TestSearchMotoBatchGivesEachMessageItsOwnException(t *testing.T) {
+	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
+	now := time.Now().UTC()
+	group := "/aws/lambda/" + localaws.UniqueName("batch")
+	const req = "0f8e2b1a-6c3d-4e5f-8a9b-0c1d2e3f4a5b"
+	seedStream(t, c, group, "2024/03/10/[$LATEST]b1", now.Add(-time.Minute), []string{
+		"START RequestId: " + req + " Version: $LATEST",
+		"2024-03-10T22:04:03.120Z\t" + req + "\tERROR\tfailed to process message " + motoA,
+		"UnsupportedVersionError: version 2",
+		"2024-03-10T22:04:03.121Z\t" + req + "\tERROR\tfailed to process message " + motoB,
+		"KeyError: 'sku'",
+		"END RequestId: " + req,
+	})
+	for _, m := range []Method{MethodFilter, MethodInsights} {
+		t.Run(string(m), func(t *testing.T) {
+			ts := []Target{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
+			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{group}, Context: 20, Method: m, Poll: Poll{Initial: time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b, cc := rep.Messages[0], rep.Messages[1], rep.Messages[2]
+			if a.Exception != "UnsupportedVersionError: version 2" || len(a.Lines) != 2 {
+				t.Errorf("A: exception %q, lines %q; want its own error, not B's", a.Exception, a.Lines)
+			}
+			if b.Exception != "KeyError: 'sku'" || len(b.Lines) != 2 {
+				t.Errorf("B: exception %q, lines %q", b.Exception, b.Lines)
+			}
+			if cc.Found {
+				t.Errorf("C is named by no line but was found: %+v", cc)
+			}
+		})
+	}
+}

@@ -154,34 +154,3 @@ func lambdaError(line string) string {
 	}
 	return ""
 }
-
-// storyEnd marks where a story stops: Lambda's per-invocation lines.
-var storyEnd = []string{"START RequestId:", "END RequestId:", "REPORT RequestId:"}
-
-// trimStory splits multi-line events into lines, drops trailing blank ones
-// and stops before a line that starts another invocation, so that the next
-// request's error is not taken for this message's.
-func trimStory(events []string) []string {
-	var out []string
-	for i, ev := range events {
-		if i > 0 && startsInvocation(ev) {
-			break
-		}
-		for _, l := range strings.Split(strings.TrimRight(ev, "\r\n"), "\n") {
-			out = append(out, strings.TrimRight(l, "\r"))
-		}
-	}
-	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
-		out = out[:len(out)-1]
-	}
-	return out
-}
-
-func startsInvocation(ev string) bool {
-	for _, p := range storyEnd {
-		if strings.HasPrefix(ev, p) || strings.Contains(ev, "\t"+p) {
-			return true
-		}
-	}
-	return false
-}

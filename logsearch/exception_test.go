@@ -1,6 +1,8 @@
 package logsearch
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,7 +45,7 @@ func TestException(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Exception(trimStory(tt.lines)); got != tt.want {
+			if got := Exception(trimStory(tt.lines, bounds{})); got != tt.want {
 				t.Errorf("Exception() = %q, want %q", got, tt.want)
 			}
 		})
@@ -58,7 +60,7 @@ func TestTrimStoryStopsAtNextInvocation(t *testing.T) {
 		"START RequestId: req-2 Version: $LATEST",
 		"KeyError: 'second'",
 	}
-	got := trimStory(events)
+	got := trimStory(events, bounds{})
 	want := []string{events[0], "Traceback (most recent call last):", `  File "a.py", line 1, in h`, "ValueError: first"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("trimStory (-want +got):\n%s", diff)
@@ -68,5 +70,55 @@ func TestTrimStoryStopsAtNextInvocation(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(got, "\n"), "second") {
 		t.Error("lines of the next invocation kept")
+	}
+}
+
+func TestLoadSignatures(t *testing.T) {
+	logs := `{"messages": [
+	 {"message_id": "m0", "found": true, "log_group": "/aws/lambda/orders", "log_stream": "s", "timestamp": "2024-03-10T22:04:03Z",
+	  "lines": ["ERROR UnsupportedVersionError: version 2"], "exception": "UnsupportedVersionError: version 2", "signature": "UnsupportedVersionError: version <n>"},
+	 {"message_id": "m1", "found": true, "exception": "UnsupportedVersionError: version 3"},
+	 {"message_id": "m2", "found": false, "exception": "", "signature": ""}]}`
+	path := filepath.Join(t.TempDir(), "logs.json")
+	if err := os.WriteFile(path, []byte(logs), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m1 has no signature of its own: it is computed from its exception.
+	want := map[string]string{"m0": "UnsupportedVersionError: version <n>", "m1": "UnsupportedVersionError: version <n>"}
+	if diff := cmp.Diff(want, rep.Signatures()); diff != "" {
+		t.Fatalf("signatures (-want +got):\n%s", diff)
+	}
+}
+
+func TestStoryEndsWhereAnotherMessageBegins(t *testing.T) {
+	const (
+		a   = "5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60"
+		b   = "6f1d3b55-9e2c-4a1f-8d4b-2c3d4e5f6071"
+		c   = "7a2e4c66-af3d-4b2a-9e5c-3d4e5f607182" // not searched for
+		req = "0f8e2b1a-6c3d-4e5f-8a9b-0c1d2e3f4a5b"
+	)
+	tests := []struct {
+		name   string
+		events []string
+		want   string
+	}{
+		{"another searched message", []string{"processing " + a, "ValueError: a", "processing " + b, "KeyError: 'b'"}, "ValueError: a"},
+		{"another message by the same label", []string{"processing " + a, "ValueError: a", "processing " + c, "KeyError: 'c'"}, "ValueError: a"},
+		{"a JSON log's label", []string{`{"messageId":"` + a + `","level":"ERROR"}`, "ValueError: a", `{"messageId":"` + c + `","level":"ERROR"}`, "KeyError: 'c'"}, "ValueError: a"},
+		{"another request", []string{"T\t" + req + "\tERROR\tprocessing " + a, "T\t1b2c3d4e-5f60-4a1b-8c2d-3e4f5a6b7c8d\tERROR\tboom", "KeyError: 'x'"}, ""},
+		{"an id in the exception is not another message", []string{"processing " + a, "NotFound: customer " + c}, "NotFound: customer " + c},
+		{"the same request goes on", []string{"T\t" + req + "\tERROR\tprocessing " + a, "T\t" + req + "\tERROR\tValueError: a"}, "ValueError: a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Exception(trimStory(tt.events, boundsOf(a, []string{a, b}, tt.events[0])))
+			if got != tt.want {
+				t.Errorf("Exception = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

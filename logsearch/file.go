@@ -92,7 +92,7 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 			hits[j].lines = s.lines
 		}
 		fetch := func(h hit) ([]string, error) { return h.lines, nil }
-		rec, _ := story(hits, n, fetch)
+		rec, _ := story(hits, n, fetch, storyID(t, hits), targetIDs(targets))
 		rep.set(i, byRequest(rec, t, hits))
 	}
 	return rep, nil

@@ -1,20 +1,23 @@
 // Package logsearch finds a message's story in its consumer's logs: the log
 // line that names its MessageId, the lines that follow it in the same stream
 // (where the exception and stack trace usually are), the exception, and its
-// error signature (classify.Signature). It searches CloudWatch Logs — with
+// error signature (signature.Of). It searches CloudWatch Logs — with
 // FilterLogEvents for a few messages and one Logs Insights query for many —
 // or a local export of the logs.
 package logsearch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"sort"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 
-	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/signature"
 )
 
 // Client is every CloudWatch Logs call logsearch makes, with the SDK's own
@@ -113,6 +116,36 @@ func (r *Report) NotFound() []string {
 	return ids
 }
 
+// Signatures maps each found message's MessageId to its error signature,
+// computed from its exception when the record has none (a logs.json written
+// by hand or by an older mfdlq): what classify groups by.
+func (r *Report) Signatures() map[string]string {
+	sigs := map[string]string{}
+	for _, m := range r.Messages {
+		sig := m.Signature
+		if sig == "" {
+			sig = signature.Of(m.Exception)
+		}
+		if m.Found && m.MessageID != "" && sig != "" {
+			sigs[m.MessageID] = sig
+		}
+	}
+	return sigs
+}
+
+// Load reads logs.json.
+func Load(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}
+
 // Options bound a CloudWatch Logs search.
 type Options struct {
 	Groups []string
@@ -152,14 +185,23 @@ func Search(ctx context.Context, c Client, targets []Target, opts Options) (Repo
 		return rep, err
 	}
 	fetch := func(h hit) ([]string, error) { return contextLines(ctx, c, h, opts.Context) }
+	ids := targetIDs(targets)
 	for i, t := range targets {
-		rec, err := story(hits[t.MessageID], len(hits[t.MessageID]), fetch)
+		rec, err := story(hits[t.MessageID], len(hits[t.MessageID]), fetch, storyID(t, hits[t.MessageID]), ids)
 		if err != nil {
 			return rep, err
 		}
 		rep.set(i, byRequest(rec, t, hits[t.MessageID]))
 	}
 	return rep, nil
+}
+
+func targetIDs(targets []Target) []string {
+	ids := make([]string, len(targets))
+	for i, t := range targets {
+		ids[i] = t.MessageID
+	}
+	return ids
 }
 
 func newReport(m Method, groups []string, targets []Target) Report {
@@ -185,6 +227,15 @@ func (r *Report) set(i int, rec Record) {
 	if rec.Found {
 		r.Found++
 	}
+}
+
+// storyID is the ID whose line starts the target's story: its MessageId, or
+// the Lambda request id when only that was found in the logs.
+func storyID(t Target, hits []hit) string {
+	if len(hits) > 0 && hits[0].byRequest {
+		return t.RequestID
+	}
+	return t.MessageID
 }
 
 // byRequest marks a record whose lines were found by the target's request
@@ -218,7 +269,9 @@ const maxStories = 3
 // story turns a message's hits into its record: of the latest maxStories
 // hits, the latest whose following lines hold an exception, else the latest.
 // fetch returns a hit's line and the lines after it.
-func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, error) {
+// id is the message's MessageId, others the other messages searched for:
+// where their lines begin, this story ends.
+func story(hits []hit, matches int, fetch func(hit) ([]string, error), id string, others []string) (Record, error) {
 	rec := Record{Matches: matches}
 	if len(hits) == 0 {
 		return rec, nil
@@ -231,7 +284,7 @@ func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, 
 		if err != nil {
 			return rec, err
 		}
-		r := buildRecord(h, lines)
+		r := buildRecord(h, lines, boundsOf(id, others, h.message))
 		r.Matches = matches
 		if r.Exception != "" {
 			return r, nil
@@ -244,13 +297,13 @@ func story(hits []hit, matches int, fetch func(hit) ([]string, error)) (Record, 
 }
 
 // buildRecord keeps the lines of one story up to where another request's
-// lines begin, and names its exception and signature.
-func buildRecord(h hit, lines []string) Record {
-	lines = trimStory(lines)
+// or message's lines begin, and names its exception and signature.
+func buildRecord(h hit, lines []string, b bounds) Record {
+	lines = trimStory(lines, b)
 	exc := Exception(lines)
 	r := Record{
 		Found: true, LogGroup: h.group, LogStream: h.stream,
-		Lines: lines, Exception: exc, Signature: classify.Signature(exc),
+		Lines: lines, Exception: exc, Signature: signature.Of(exc),
 	}
 	if !h.time.IsZero() {
 		r.Timestamp = h.time.UTC().Format(TimeLayout)

@@ -10,9 +10,9 @@ func Attempt(events []incident.Event) int {
 	n, moved := 1, false
 	for _, ev := range events {
 		switch ev.Step {
-		case "redrive":
+		case incident.StepRedrive:
 			moved = true
-		case "fix":
+		case incident.StepFix:
 			if moved {
 				n, moved = n+1, false
 			}
@@ -24,7 +24,7 @@ func Attempt(events []incident.Event) int {
 // LatestFix is the change text of the incident's latest fix event, or "".
 func LatestFix(events []incident.Event) string {
 	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Step == "fix" {
+		if events[i].Step == incident.StepFix {
 			s, _ := events[i].Inputs["change"].(string)
 			return s
 		}
@@ -38,7 +38,7 @@ func PreviousAttempt(events []incident.Event, n int) (incident.Event, bool) {
 	var prev incident.Event
 	found := false
 	for _, ev := range events {
-		if ev.Step == "redrive" && attemptOf(ev) < n {
+		if ev.Step == incident.StepRedrive && attemptOf(ev) < n {
 			prev, found = ev, true
 		}
 	}

@@ -29,7 +29,7 @@ func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, 
 	for i, msg := range errored {
 		m.noted[msg.MessageId] = true
 		m.stats.FilterErrors++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
 		if len(m.stats.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(m.stats.FilterErrorTexts, errs[i]) {
 			m.stats.FilterErrorTexts = append(m.stats.FilterErrorTexts, errs[i])
 		}

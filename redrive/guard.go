@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -17,26 +18,26 @@ type Refusal struct{ Reason string }
 
 func (r *Refusal) Error() string { return r.Reason }
 
-// Group verdicts the guardrails act on, as classify names them.
-const (
-	VerdictPoison    = "poison"
-	VerdictData      = "data"
-	VerdictMixed     = "mixed"
-	VerdictTransient = "transient"
-)
+// Before is what the incident said before this redrive, as the caller read
+// it from the events.
+type Before struct {
+	Classify classify.Verdict // the latest classify's verdict; "" when none
+	Fixed    bool             // a fix is recorded after that classify
+	Alive    bool             // the latest contain says the problem is alive
+}
 
 // Group is what the guardrails need of one classification group.
 type Group struct {
 	ID        string
-	Verdict   string
+	Verdict   classify.Verdict
 	Count     int
 	FirstSent time.Time
 }
 
-// GuardInput is what the guardrails read: the incident's events, the
+// GuardInput is what the guardrails weigh: where the incident stands, the
 // latest classification's groups, and the flags of the redrive.
 type GuardInput struct {
-	Events []incident.Event
+	Before Before
 	// Groups are classification.json's groups; nil when it is missing or
 	// unreadable.
 	Groups []Group
@@ -46,28 +47,16 @@ type GuardInput struct {
 	Group string
 }
 
-// Guardrails reads the incident and returns why a redrive should not run
-// now, or nil: messages of a poison group would move without a fix
-// recorded after the latest classification, or the latest contain says the
-// problem is still alive.
+// Guardrails returns why a redrive should not run now, or nil: messages of
+// a poison group would move without a fix recorded after the latest
+// classification, or the latest contain says the problem is still alive.
 func Guardrails(in GuardInput) *Refusal {
-	var classify, contain, fix *incident.Event
-	for i, ev := range in.Events {
-		switch ev.Step {
-		case "classify":
-			classify, fix = &in.Events[i], nil
-		case "contain":
-			contain = &in.Events[i]
-		case "fix":
-			fix = &in.Events[i]
-		}
-	}
-	if classify != nil && fix == nil && in.Fixed == "" {
-		if r := poisonRefusal(classify.Verdict, in.Groups, in.Group); r != nil {
+	if in.Before.Classify != "" && !in.Before.Fixed && in.Fixed == "" {
+		if r := poisonRefusal(in.Before.Classify, in.Groups, in.Group); r != nil {
 			return r
 		}
 	}
-	if contain != nil && contain.Verdict == "alive" {
+	if in.Before.Alive {
 		return &Refusal{Reason: "the latest contain says the problem is still alive: new failures would land on top of the moved messages; stop it first (mfdlq contain), or pass --force"}
 	}
 	return nil
@@ -76,13 +65,13 @@ func Guardrails(in GuardInput) *Refusal {
 // poisonRefusal refuses to move a poison group without a fix: the whole
 // DLQ when it is all poison, the poison groups of a mixed one (naming the
 // --group that moves the others), or the one poison group --group names.
-func poisonRefusal(verdict string, groups []Group, only string) *Refusal {
+func poisonRefusal(verdict classify.Verdict, groups []Group, only string) *Refusal {
 	const fix = `fix the consumer and pass --fixed "what changed"`
 	if groups == nil {
 		switch verdict {
-		case VerdictPoison:
+		case classify.VerdictPoison:
 			return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
-		case VerdictMixed:
+		case classify.VerdictMixed:
 			return &Refusal{Reason: "the latest classify says mixed but its groups cannot be read: run mfdlq classify again, then move the groups that are not poison with --group, or --force"}
 		}
 		return nil
@@ -93,7 +82,7 @@ func poisonRefusal(verdict string, groups []Group, only string) *Refusal {
 		total += g.Count
 		switch {
 		case only != "" && g.ID != only:
-		case g.Verdict == VerdictPoison:
+		case g.Verdict == classify.VerdictPoison:
 			poison = append(poison, g.ID)
 			poisonCount += g.Count
 		default:
@@ -108,8 +97,8 @@ func poisonRefusal(verdict string, groups []Group, only string) *Refusal {
 	case len(others) == 0:
 		return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
 	}
-	return &Refusal{Reason: fmt.Sprintf("%d of %d classified message(s) are in poison group(s) %s and no fix is recorded: %s, or move the others alone with %s",
-		poisonCount, total, strings.Join(poison, ", "), fix, strings.Join(others, " or "))}
+	return &Refusal{Reason: fmt.Sprintf("%d of %s are in poison %s %s and no fix is recorded: %s, or move the others alone with %s",
+		poisonCount, plural.Of(total, "classified message"), plural.Noun(len(poison), "group"), strings.Join(poison, ", "), fix, strings.Join(others, " or "))}
 }
 
 // CanaryWait is how long the source's consumer needs to fail a message

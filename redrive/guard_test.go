@@ -1,33 +1,33 @@
 package redrive
 
 import (
+	"github.com/mfdlq/mfdlq/incident"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/classify"
 )
 
 func TestGuardrails(t *testing.T) {
-	classified := func(v string) incident.Event { return incident.Event{Step: "classify", Verdict: v} }
-	fix := incident.Event{Step: "fix", Inputs: map[string]any{"change": "v2"}}
-	mixed := []Group{{ID: "g1", Verdict: VerdictPoison, Count: 9}, {ID: "g2", Verdict: VerdictTransient, Count: 1}}
+	classified := func(v classify.Verdict) Before { return Before{Classify: v} }
+	fixed := func(v classify.Verdict) Before { return Before{Classify: v, Fixed: true} }
+	mixed := []Group{{ID: "g1", Verdict: classify.VerdictPoison, Count: 9}, {ID: "g2", Verdict: classify.VerdictTransient, Count: 1}}
 	for _, tt := range []struct {
 		name string
 		in   GuardInput
 		want string // "" = no refusal
 	}{
-		{"poison without fix", GuardInput{Events: []incident.Event{classified("poison")}}, "the latest classify says poison and no fix"},
-		{"poison with fix", GuardInput{Events: []incident.Event{classified("poison"), fix}}, ""},
-		{"poison with --fixed", GuardInput{Events: []incident.Event{classified("poison")}, Fixed: "v2"}, ""},
-		{"fix before a new classify", GuardInput{Events: []incident.Event{fix, classified("poison")}}, "poison and no fix"},
-		{"mixed names the other groups", GuardInput{Events: []incident.Event{classified("mixed")}, Groups: mixed}, "9 of 10 classified message(s) are in poison group(s) g1 and no fix is recorded: fix the consumer and pass --fixed \"what changed\", or move the others alone with --group g2 (transient, 1)"},
-		{"mixed, transient group", GuardInput{Events: []incident.Event{classified("mixed")}, Groups: mixed, Group: "g2"}, ""},
-		{"mixed, poison group", GuardInput{Events: []incident.Event{classified("mixed")}, Groups: mixed, Group: "g1"}, "group g1 is poison and no fix"},
-		{"mixed, fixed", GuardInput{Events: []incident.Event{classified("mixed"), fix}, Groups: mixed}, ""},
-		{"mixed, groups unreadable", GuardInput{Events: []incident.Event{classified("mixed")}}, "cannot be read"},
-		{"transient", GuardInput{Events: []incident.Event{classified("transient")}, Groups: []Group{{ID: "g1", Verdict: VerdictTransient, Count: 3}}}, ""},
-		{"alive", GuardInput{Events: []incident.Event{{Step: "contain", Verdict: "alive"}}}, "still alive"},
+		{"poison without fix", GuardInput{Before: classified(classify.Verdict("poison"))}, "the latest classify says poison and no fix"},
+		{"poison with fix", GuardInput{Before: fixed(classify.Verdict("poison"))}, ""},
+		{"poison with --fixed", GuardInput{Before: classified(classify.Verdict("poison")), Fixed: "v2"}, ""},
+		{"mixed names the other groups", GuardInput{Before: classified(classify.Verdict("mixed")), Groups: mixed}, "9 of 10 classified messages are in poison group g1 and no fix is recorded: fix the consumer and pass --fixed \"what changed\", or move the others alone with --group g2 (transient, 1)"},
+		{"mixed, transient group", GuardInput{Before: classified(classify.Verdict("mixed")), Groups: mixed, Group: "g2"}, ""},
+		{"mixed, poison group", GuardInput{Before: classified(classify.Verdict("mixed")), Groups: mixed, Group: "g1"}, "group g1 is poison and no fix"},
+		{"mixed, fixed", GuardInput{Before: fixed(classify.Verdict("mixed")), Groups: mixed}, ""},
+		{"mixed, groups unreadable", GuardInput{Before: classified(classify.Verdict("mixed"))}, "cannot be read"},
+		{"transient", GuardInput{Before: classified(classify.Verdict("transient")), Groups: []Group{{ID: "g1", Verdict: classify.VerdictTransient, Count: 3}}}, ""},
+		{"alive", GuardInput{Before: Before{Alive: true}}, "still alive"},
 	} {
 		r := Guardrails(tt.in)
 		switch {

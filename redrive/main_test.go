@@ -7,6 +7,6 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-// TestMain runs the tests with a local AWS: the lease is tested through
-// the SDK against its queue tags.
+// TestMain runs the tests with a local AWS: the lease (queue tags) and the
+// canary check are tested through the SDK.
 func TestMain(m *testing.M) { os.Exit(localaws.Wrap(m).Run()) }

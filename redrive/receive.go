@@ -2,8 +2,6 @@ package redrive
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"strconv"
 	"time"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -145,7 +144,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.noted[id] = true
 			m.stats.Returned++
 			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
-				m.stats.Halted = "circuit breaker: " + strconv.Itoa(m.stats.Returned) + " moved message(s) came back to the DLQ"
+				m.stats.Halted = "circuit breaker: " + plural.Of(m.stats.Returned, "moved message") + " came back to the DLQ"
 			}
 			p.release = append(p.release, msg)
 		case prog.Op == OpSent || prog.Op == OpDeleted: // --keep: copied already
@@ -189,7 +188,7 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted[msg.MessageId] = true
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
 	}
 	p.release = append(p.release, skipped...)
 	m.filterErrors(p, errored, errs, len(candidates), now)
@@ -311,11 +310,4 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 		case <-time.After(2 * time.Second):
 		}
 	}
-}
-
-// BodySHA256 is the hex SHA-256 of a body as the journal records it;
-// verify matches returned messages by it after a native move.
-func BodySHA256(body string) string {
-	h := sha256.Sum256([]byte(body))
-	return hex.EncodeToString(h[:])
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // chartBins is how many rows an arrival chart has: enough to tell a burst
@@ -21,7 +24,7 @@ func (inc *Incident) sampleChart() string {
 // groupChart draws the arrivals of the sampled messages that fall in a
 // group's window. The sample is what inspect or classify kept, so the chart
 // shows the shape, not the full count.
-func (inc *Incident) groupChart(g ClassificationGroup) string {
+func (inc *Incident) groupChart(g classify.Group) string {
 	if c := inc.Classification; len(g.Arrivals) > 0 && c.FirstSent != nil && c.LastSent != nil {
 		return histogramChart(g.Arrivals, *c.FirstSent, *c.LastSent)
 	}
@@ -116,6 +119,6 @@ func drawRows(counts []int, first time.Time, width, span time.Duration, total in
 		bar := strings.Repeat("#", (n*chartWidth+peak-1)/peak)
 		fmt.Fprintf(&b, "%s UTC |%-*s %d\n", first.Add(time.Duration(i)*width).UTC().Format(layout), chartWidth, bar, n)
 	}
-	fmt.Fprintf(&b, "%d message(s) over %s, %d row(s) of %s\n```\n", total, span.Round(time.Second), len(counts), width.Round(time.Second))
+	fmt.Fprintf(&b, "%s over %s, %s of %s\n```\n", plural.Of(total, "message"), span.Round(time.Second), plural.Of(len(counts), "row"), width.Round(time.Second))
 	return b.String()
 }

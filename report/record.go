@@ -2,10 +2,12 @@ package report
 
 import (
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // writeRecord is step 7 itself: the count, the cause, the change, what would
@@ -14,7 +16,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 	b.WriteString("## 7. record — what happened and what we learned\n\n")
 	if n, from := inc.messageCount(); n >= 0 {
 		fmt.Fprintf(b, "- messages: %d (%s)", n, from)
-		if ev, ok := inc.Latest("redrive"); ok {
+		if ev, ok := inc.Latest(incident.StepRedrive); ok {
 			if moved, ok := number(ev.Figures["moved"]); ok {
 				fmt.Fprintf(b, "; %d moved back by the redrive", int(moved))
 			}
@@ -23,20 +25,20 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 	} else {
 		b.WriteString("- messages: unknown (no step counted them)\n")
 	}
-	if v, ok := inc.Latest("classify"); ok && v.Verdict != "" {
+	if v, ok := inc.Latest(incident.StepClassify); ok && v.Verdict != "" {
 		fmt.Fprintf(b, "- verdict: **%s**", v.Verdict)
 		if c := inc.Classification; c != nil {
-			fmt.Fprintf(b, " (%d message(s) classified", c.Messages)
+			fmt.Fprintf(b, " (%s classified", plural.Of(c.Messages, "message"))
 			for _, g := range c.Groups {
 				if g.Fingerprint != "" {
-					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, g.Verdict), g.Fingerprint)
+					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, string(g.Verdict)), g.Fingerprint)
 				}
 			}
 			b.WriteString(")")
 		}
 		b.WriteString("\n")
 	}
-	if ev, ok := inc.Latest("redrive"); ok {
+	if ev, ok := inc.Latest(incident.StepRedrive); ok {
 		rate := value(ev.Inputs["rate"])
 		if r, ok := ev.Figures["rate"]; ok && ev.Inputs["rate"] == nil {
 			rate = value(r)

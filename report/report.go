@@ -1,12 +1,20 @@
+// Package report renders an incident directory as the markdown report of
+// step 7: a summary, one section per step read from the step's own artifact
+// (each with its writer's type), and the record — cause, change, what would
+// have warned earlier and every command run. It is redacted unless asked
+// not to be.
 package report
 
 import (
+	"encoding/json"
 	"fmt"
-	"github.com/mfdlq/mfdlq/incident"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redact"
 )
 
@@ -124,47 +132,6 @@ func (inc *Incident) span() string {
 	return fmt.Sprintf("%s → %s (%s)", first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), last.Sub(first).Round(time.Second))
 }
 
-func (inc *Incident) writeSummary(b *strings.Builder) {
-	b.WriteString("## Summary\n\n")
-	if n, from := inc.messageCount(); n >= 0 {
-		fmt.Fprintf(b, "- messages in the DLQ: %d (%s)\n", n, from)
-	}
-	for _, st := range stepTitles {
-		step := st.step
-		ev, ok := inc.Latest(step)
-		switch {
-		case !ok:
-			fmt.Fprintf(b, "- %s: not run\n", step)
-		case ev.Verdict != "":
-			fmt.Fprintf(b, "- %s: **%s**\n", step, ev.Verdict)
-		default:
-			fmt.Fprintf(b, "- %s: done\n", step)
-		}
-	}
-	for _, p := range inc.Problems {
-		fmt.Fprintf(b, "- problem: %s\n", p)
-	}
-	b.WriteString("\n")
-}
-
-// messageCount is how many messages the DLQ held, from the step that
-// measured the whole queue: contain, else inspect; classify's count is only
-// its sample, unless nothing else counted.
-func (inc *Incident) messageCount() (int, string) {
-	if inc.Contain != nil && inc.Contain.DLQ.Visible != nil {
-		return *inc.Contain.DLQ.Visible, "visible at contain"
-	}
-	if ev, ok := inc.Latest("inspect"); ok {
-		if n, ok := number(ev.Figures["visible"]); ok {
-			return int(n), "visible at inspect"
-		}
-	}
-	if inc.Classification != nil && inc.Classification.Messages > 0 {
-		return inc.Classification.Messages, "classified"
-	}
-	return -1, ""
-}
-
 func row(b *strings.Builder, k, v string) {
 	fmt.Fprintf(b, "| %s | %s |\n", k, cell(v))
 }
@@ -192,4 +159,82 @@ func number(v any) (float64, bool) {
 		return float64(n), true
 	}
 	return 0, false
+}
+
+func kvList(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k, v := range m {
+		if v == nil || v == "" {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+" "+value(m[k]))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// value formats a figure: whole numbers without decimals, others compactly.
+func value(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		if x == float64(int64(x)) {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	j, _ := json.Marshal(v)
+	return string(j)
+}
+
+// asMap is v as its JSON object: the artifact's own field names, for
+// kvList.
+func asMap(v any) map[string]any {
+	m := map[string]any{}
+	if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+func intOrDash(p *int) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.Itoa(*p)
+}
+
+// shorten keeps s on one line and at most n runes.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }

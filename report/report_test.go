@@ -3,12 +3,15 @@ package report
 import (
 	"bytes"
 	"flag"
-	"github.com/mfdlq/mfdlq/incident"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/logsearch"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -164,7 +167,7 @@ func TestArrivalChart(t *testing.T) {
 	if !strings.HasSuffix(lines[chartBins], " 1") {
 		t.Errorf("last row should hold the straggler:\n%s", c)
 	}
-	if one := arrivalChart([]time.Time{base}); !strings.Contains(one, "1 message(s) over 0s, 1 row(s)") {
+	if one := arrivalChart([]time.Time{base}); !strings.Contains(one, "1 message over 0s, 1 row") {
 		t.Errorf("single time: %s", one)
 	}
 }
@@ -177,7 +180,7 @@ func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
 	if rows := strings.Count(got, " UTC |"); rows != 1 {
 		t.Errorf("%d rows for a 200ms span; want 1:\n%s", rows, got)
 	}
-	if !strings.Contains(got, "340 message(s)") {
+	if !strings.Contains(got, "340 messages") {
 		t.Errorf("total missing:\n%s", got)
 	}
 	spread := histogramChart(cols, at, at.Add(107*time.Minute))
@@ -187,7 +190,7 @@ func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
 }
 
 func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
-	inc := &Incident{Check: &CheckArtifact{Findings: []CheckFinding{
+	inc := &Incident{Check: &check.Result{Findings: []check.Finding{
 		{ID: "dlq-alarm", Status: "fail", Message: "no CloudWatch alarm on the DLQ", Fix: "mfdlq check --create-alarm --topic ARN"},
 		{ID: "lambda-timeout", Status: "skip", Message: "no mapping reads the source"},
 		{ID: "retention", Status: "pass", Message: "DLQ keeps messages longer than the source"},
@@ -196,5 +199,30 @@ func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
 	got := inc.Warnings()
 	if len(got) != 2 || !strings.Contains(got[0], "no CloudWatch alarm") || !strings.Contains(got[1], "(warn)") {
 		t.Errorf("Warnings = %q; want the fail and the warn only", got)
+	}
+}
+
+func TestLogsSectionGroupsBySignature(t *testing.T) {
+	inc := &Incident{Logs: &logsearch.Report{Method: logsearch.MethodFile, LogFile: "f.log", Searched: 4, Found: 3, Messages: []logsearch.Record{
+		{MessageID: "m3", Found: true, Signature: "SkuNotFound: SKU-<n>", Exception: "SkuNotFound: SKU-9", Lines: []string{"m3 failed", "SkuNotFound: SKU-9"}},
+		{MessageID: "m2", Found: true, Signature: "UnsupportedVersionError: version <n>", Exception: "UnsupportedVersionError: version 2", Lines: []string{"m2 failed", "UnsupportedVersionError: version 2"}},
+		{MessageID: "m1", Found: true, Signature: "UnsupportedVersionError: version <n>", Exception: "UnsupportedVersionError: version 2", Lines: []string{"m1 failed", "UnsupportedVersionError: version 2"}},
+		{MessageID: "m4"},
+	}}}
+	var b strings.Builder
+	inc.writeLogs(&b)
+	got := b.String()
+	for _, want := range []string{
+		"Searched 4 messages in f.log (file): found 3.",
+		"### `UnsupportedVersionError: version <n>` — 2 messages\n\n- messages: `m1`, `m2`\n- excerpt of `m1`",
+		"### `SkuNotFound: SKU-<n>` — 1 message\n\n- message: `m3`",
+		"No log lines found for: m4",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("logs section lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "m2 failed") || strings.Index(got, "UnsupportedVersionError: version <n>") > strings.Index(got, "SkuNotFound") {
+		t.Errorf("want one excerpt per signature, the larger group first:\n%s", got)
 	}
 }

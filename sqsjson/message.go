@@ -7,6 +7,8 @@
 package sqsjson
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"time"
 )
@@ -81,4 +83,12 @@ func (m *Message) StringAttribute(name string) (string, bool) {
 		return "", false
 	}
 	return *a.StringValue, true
+}
+
+// BodySHA256 is the hex SHA-256 of a body: the redrive journal records it
+// for every message sent, and verify recognises a message that came back
+// after a native move (which gives it a new MessageId) by it.
+func BodySHA256(body string) string {
+	h := sha256.Sum256([]byte(body))
+	return hex.EncodeToString(h[:])
 }

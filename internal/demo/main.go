@@ -21,6 +21,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/internal/demo/consumer"
 	"github.com/mfdlq/mfdlq/internal/demo/scenario"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 func main() {
@@ -75,6 +76,6 @@ func consume(ctx context.Context, name string) error {
 	}
 	cons := &consumer.Consumer{SQS: c, QueueURL: aws.ToString(out.QueueUrl), AcceptMax: sc.AcceptMax, Log: os.Stderr}
 	n, err := cons.Run(ctx)
-	fmt.Fprintf(os.Stderr, "consumer: processed and deleted %d message(s) from %s (understands versions 1-%d)\n", n, sc.Source, sc.AcceptMax)
+	fmt.Fprintf(os.Stderr, "consumer: processed and deleted %s from %s (understands versions 1-%d)\n", plural.Of(n, "message"), sc.Source, sc.AcceptMax)
 	return err
 }

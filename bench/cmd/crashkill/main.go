@@ -1,5 +1,5 @@
 // Command crashkill SIGKILLs mfdlq redrive at random moments against the
-// SQS server in AWS_ENDPOINT_URL and checks nothing is lost (bench/crash.sh).
+// SQS server in AWS_ENDPOINT_URL and checks nothing is lost (`make bench`, BENCH=crash).
 package main
 
 import (

@@ -1,4 +1,8 @@
-package vitals
+// Package contain decides step 1 of the runbook: is the problem still alive?
+// It reads the DLQ's depth trend and the source's age of oldest message
+// (CloudWatch, else the queue's own counters) and judges them; Result is
+// contain's --output json and contain.json.
+package contain
 
 import (
 	"context"
@@ -8,19 +12,58 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// Verdicts of contain, in plain words.
+// Verdict is contain's conclusion: the word the event, contain.json and the
+// report record.
+type Verdict string
+
+// Verdicts of contain.
 const (
-	VerdictAlive    = "alive — stop the bleeding; the redrive can wait"
-	VerdictNotAlive = "not alive — diagnose without rushing"
+	Alive    Verdict = "alive"
+	NotAlive Verdict = "not_alive"
 )
+
+// VerdictOf is the verdict of alive.
+func VerdictOf(alive bool) Verdict {
+	if alive {
+		return Alive
+	}
+	return NotAlive
+}
+
+// Say is the verdict with what it means for the operator, in plain words.
+// A verdict it does not know (a contain.json of an older mfdlq, which held
+// the sentence itself) is said as it is.
+func (v Verdict) Say() string {
+	switch v {
+	case Alive:
+		return "alive — stop the bleeding; the redrive can wait"
+	case NotAlive:
+		return "not alive — diagnose without rushing"
+	}
+	return string(v)
+}
+
+// Result is contain's result: its --output json and contain.json.
+type Result struct {
+	Alive        bool                     `json:"alive"`
+	Verdict      Verdict                  `json:"verdict"`
+	Reasons      []string                 `json:"reasons"`
+	DLQ          DLQVitals                `json:"dlq"`
+	Source       *SourceVitals            `json:"source"`
+	OtherSources []string                 `json:"other_sources"`
+	Mappings     []lambdaapi.Mapping      `json:"mappings"`
+	Change       *lambdaapi.MappingChange `json:"change"`
+}
 
 // Reader reads a queue's vital signs: CloudWatch first, the queue's own
 // counters when CloudWatch has nothing.
 type Reader struct {
-	CW  MetricsAPI
+	CW  cwapi.MetricsAPI
 	SQS sqsapi.Client
 	Now func() time.Time
 	// SampleEvery and Samples shape the fallback: Samples reads of the
@@ -57,7 +100,7 @@ type SourceVitals struct {
 const Counted = "visible + in flight + delayed"
 
 // depthMetrics are the CloudWatch metrics whose sum is a queue's depth.
-var depthMetrics = []string{MetricVisible, MetricNotVisible, MetricDelayed}
+var depthMetrics = []string{cwapi.MetricVisible, cwapi.MetricNotVisible, cwapi.MetricDelayed}
 
 // DepthTrend is the trend of every message q holds (visible, in flight and
 // delayed) over window: from CloudWatch's three Approximate metrics summed
@@ -96,12 +139,12 @@ func (r Reader) DepthTrend(ctx context.Context, q *sqsapi.Queue, window time.Dur
 
 // depthSeries sums the depth metrics per timestamp; a metric without data
 // adds nothing (SQS does not publish a count that stays at zero).
-func (r Reader) depthSeries(ctx context.Context, q *sqsapi.Queue, now time.Time, window time.Duration) ([]Point, error) {
+func (r Reader) depthSeries(ctx context.Context, q *sqsapi.Queue, now time.Time, window time.Duration) ([]cwapi.Point, error) {
 	sum := map[time.Time]float64{}
 	for _, m := range depthMetrics {
-		points, err := QueueMetric(ctx, r.CW, MetricQuery{
+		points, err := cwapi.QueueMetric(ctx, r.CW, cwapi.MetricQuery{
 			Queue: q.Name, Metric: m, Stat: "Maximum",
-			Start: now.Add(-window), End: now, Period: PeriodFor(window),
+			Start: now.Add(-window), End: now, Period: cwapi.PeriodFor(window),
 		})
 		if err != nil {
 			return nil, err
@@ -109,14 +152,14 @@ func (r Reader) depthSeries(ctx context.Context, q *sqsapi.Queue, now time.Time,
 		for _, p := range points {
 			// The visible series decides the timestamps; the others add
 			// to its points.
-			if _, ok := sum[p.Time]; ok || m == MetricVisible {
+			if _, ok := sum[p.Time]; ok || m == cwapi.MetricVisible {
 				sum[p.Time] += p.Value
 			}
 		}
 	}
-	out := make([]Point, 0, len(sum))
+	out := make([]cwapi.Point, 0, len(sum))
 	for t, v := range sum {
-		out = append(out, Point{Time: t, Value: v})
+		out = append(out, cwapi.Point{Time: t, Value: v})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out, nil
@@ -131,9 +174,9 @@ func (r Reader) SourceAge(ctx context.Context, q *sqsapi.Queue, window, baseline
 		return nil, nil, nil
 	}
 	now := r.Now()
-	recent, err := QueueMetric(ctx, r.CW, MetricQuery{
-		Queue: q.Name, Metric: MetricAgeOfOldest, Stat: "Maximum",
-		Start: now.Add(-window), End: now, Period: PeriodFor(window),
+	recent, err := cwapi.QueueMetric(ctx, r.CW, cwapi.MetricQuery{
+		Queue: q.Name, Metric: cwapi.MetricAgeOfOldest, Stat: "Maximum",
+		Start: now.Add(-window), End: now, Period: cwapi.PeriodFor(window),
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -145,9 +188,9 @@ func (r Reader) SourceAge(ctx context.Context, q *sqsapi.Queue, window, baseline
 	if len(recent) > 0 {
 		age = ptr(recent[len(recent)-1].Value)
 	}
-	before, err := QueueMetric(ctx, r.CW, MetricQuery{
-		Queue: q.Name, Metric: MetricAgeOfOldest, Stat: "Maximum",
-		Start: now.Add(-window - baseline), End: now.Add(-window), Period: PeriodFor(baseline),
+	before, err := cwapi.QueueMetric(ctx, r.CW, cwapi.MetricQuery{
+		Queue: q.Name, Metric: cwapi.MetricAgeOfOldest, Stat: "Maximum",
+		Start: now.Add(-window - baseline), End: now.Add(-window), Period: cwapi.PeriodFor(baseline),
 	})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return age, nil, nil

@@ -1,7 +1,8 @@
-package vitals
+package cwapi
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
+
+func TestMain(m *testing.M) { os.Exit(localaws.Wrap(m).Run()) }
 
 // TestCloudWatchProtocol records why ConfigureCloudWatch exists: the SDK's
 // default RPCv2 CBOR is refused by the local server, awsQuery works, and
@@ -48,8 +51,8 @@ func TestCloudWatchProtocol(t *testing.T) {
 	if len(got) != 4 || got[0] != 0 || got[3] != 9 {
 		t.Fatalf("points = %v, want [0 2 5 9]", got)
 	}
-	if tr := TrendOf(points, FromCloudWatch); tr.Direction != Growing || tr.PerMinute != 3 {
-		t.Errorf("trend = %+v", tr)
+	if d := points[3].Time.Sub(points[0].Time); d != 3*time.Minute {
+		t.Errorf("points span %s, want 3m0s: the times come back as put", d)
 	}
 	none, err := QueueMetric(ctx, cw, MetricQuery{Queue: queue + "-other", Metric: MetricVisible, Stat: "Maximum", Start: now.Add(-30 * time.Minute), End: now})
 	if err != nil || len(none) != 0 {

@@ -1,4 +1,8 @@
-package classify
+// Package signature normalises an error text into its signature: the kind
+// of error with what varies from message to message replaced. classify
+// groups messages by it and logsearch names each exception by it, so both
+// read the same words from the same text.
+package signature
 
 import (
 	"encoding/json"
@@ -9,7 +13,7 @@ import (
 // names its kind; the rest is usually a payload dump.
 const maxSignature = 200
 
-// Signature returns the error signature of an error text: its exception type
+// Of returns the error signature of an error text: its exception type
 // and message with the parts that vary from message to message replaced by
 // placeholders — numbers (<n>), UUIDs (<uuid>), hex ids (<hex>), mixed ids
 // (<id>), timestamps (<time>) and e-mail addresses (<email>). Prefixes stay:
@@ -20,8 +24,8 @@ const maxSignature = 200
 // Of a multi-line text only the exception line counts: the first line, or
 // for a Python traceback the last unindented one. A Lambda error document
 // ({"errorType": …, "errorMessage": …}) becomes "errorType: errorMessage".
-func Signature(text string) string {
-	line := headline(text)
+func Of(text string) string {
+	line := Headline(text)
 	var b strings.Builder
 	b.Grow(len(line))
 	space := false
@@ -52,8 +56,8 @@ func Signature(text string) string {
 	return s
 }
 
-// headline picks the line of text that names the error.
-func headline(text string) string {
+// Headline picks the line of text that names the error.
+func Headline(text string) string {
 	text = strings.TrimSpace(text)
 	if strings.HasPrefix(text, "{") {
 		var doc struct {

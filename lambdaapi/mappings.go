@@ -1,4 +1,7 @@
-package vitals
+// Package lambdaapi is mfdlq's Lambda layer: the event source mappings that
+// consume a queue — listed with their function's timeout, paused, capped and
+// restored to the state the incident recorded.
+package lambdaapi
 
 import (
 	"context"
@@ -106,22 +109,34 @@ func (m *Mapping) readTimeout(ctx context.Context, l LambdaAPI) error {
 // assessVisibility states the queue's visibility timeout against the
 // function's timeout in one phrase: AWS recommends at least six times.
 func assessVisibility(visibility int64, timeout *int32) string {
-	_, text := judgeVisibility(visibility, timeout)
+	_, text := JudgeVisibility(visibility, timeout)
 	return text
 }
 
-// judgeVisibility is assessVisibility with check's status: skip when the
-// timeout is unknown, fail under 1×, warn under 6×, else pass.
-func judgeVisibility(visibility int64, timeout *int32) (status, text string) {
+// Visibility is how a queue's visibility timeout compares with the timeout
+// of the function that reads it.
+type Visibility int
+
+// The comparisons, worst first after unknown.
+const (
+	VisibilityUnknown Visibility = iota // the function's timeout could not be read
+	VisibilityShort                     // under 1×: slow messages are processed twice
+	VisibilityLow                       // under 6×, AWS's recommendation
+	VisibilityOK                        // 6× or more
+)
+
+// JudgeVisibility compares visibility (seconds) with the function's
+// timeout and says it in one phrase.
+func JudgeVisibility(visibility int64, timeout *int32) (Visibility, string) {
 	switch {
 	case timeout == nil:
-		return Skip, "function timeout unknown"
+		return VisibilityUnknown, "function timeout unknown"
 	case visibility < int64(*timeout):
-		return Fail, fmt.Sprintf("visibility %ds is shorter than the function timeout %ds: slow messages are processed twice", visibility, *timeout)
+		return VisibilityShort, fmt.Sprintf("visibility %ds is shorter than the function timeout %ds: slow messages are processed twice", visibility, *timeout)
 	case visibility < 6*int64(*timeout):
-		return Warn, fmt.Sprintf("visibility %ds is under 6× the function timeout %ds", visibility, *timeout)
+		return VisibilityLow, fmt.Sprintf("visibility %ds is under 6× the function timeout %ds", visibility, *timeout)
 	}
-	return Pass, fmt.Sprintf("visibility %ds ≥ 6× the function timeout %ds", visibility, *timeout)
+	return VisibilityOK, fmt.Sprintf("visibility %ds ≥ 6× the function timeout %ds", visibility, *timeout)
 }
 
 func functionName(arn string) string {

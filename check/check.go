@@ -1,4 +1,8 @@
-package vitals
+// Package check decides which safeguards would have warned of the incident
+// earlier: the DLQ's alarm and retention, the source's visibility timeout,
+// maxReceiveCount and retry budget. Result is check's --output json and
+// check.json.
+package check
 
 import (
 	"fmt"
@@ -7,17 +11,29 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
+	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
+
+// Status is a finding's judgement, and Worst of them check's verdict.
+type Status string
 
 // Finding statuses. Skip is a safeguard that cannot be judged from what
 // mfdlq can see (no mapping, no flag given).
 const (
-	Pass = "pass"
-	Warn = "warn"
-	Fail = "fail"
-	Skip = "skip"
+	Pass Status = "pass"
+	Warn Status = "warn"
+	Fail Status = "fail"
+	Skip Status = "skip"
 )
+
+// Result is check's --output json and check.json.
+type Result struct {
+	Queue    string    `json:"queue"`
+	Verdict  Status    `json:"verdict"`
+	Findings []Finding `json:"findings"`
+}
 
 // Finding ids: stable, so scripts and the report can refer to them.
 const (
@@ -37,7 +53,7 @@ const MaxAttemptsPerDependency = 15
 // Finding is one safeguard, judged.
 type Finding struct {
 	ID      string `json:"id"`
-	Status  string `json:"status"`
+	Status  Status `json:"status"`
 	Queue   string `json:"queue"`
 	Message string `json:"message"`
 	Fix     string `json:"fix,omitempty"`
@@ -55,7 +71,7 @@ type CheckInput struct {
 	// Mappings are the Lambda mappings reading each source, by source
 	// name; a source missing from it could not be looked at (Lambda
 	// denied), which is not the same as no mapping.
-	Mappings         map[string][]Mapping
+	Mappings         map[string][]lambdaapi.Mapping
 	SDKAttempts      int
 	WorkflowAttempts int
 	ReadTimeout      time.Duration // 0: not given
@@ -82,7 +98,7 @@ func Findings(in CheckInput) []Finding {
 }
 
 // Worst is the overall verdict of findings: fail, else warn, else pass.
-func Worst(fs []Finding) string {
+func Worst(fs []Finding) Status {
 	v := Pass
 	for _, f := range fs {
 		switch {
@@ -116,7 +132,7 @@ func alarmFinding(in CheckInput) Finding {
 	for _, a := range in.Alarms {
 		problem := alarmProblem(a)
 		if problem == "" {
-			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %d action(s)", aws.ToString(a.AlarmName), len(a.AlarmActions))
+			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %s", aws.ToString(a.AlarmName), plural.Of(len(a.AlarmActions), "action"))
 			return f
 		}
 		last = fmt.Sprintf("alarm %s %s", aws.ToString(a.AlarmName), problem)
@@ -176,7 +192,7 @@ func days(d time.Duration) string {
 	return d.String()
 }
 
-func lambdaFindings(src *sqsapi.Queue, ms []Mapping, known bool) []Finding {
+func lambdaFindings(src *sqsapi.Queue, ms []lambdaapi.Mapping, known bool) []Finding {
 	if !known {
 		return []Finding{{ID: IDVisibilityLambda, Status: Warn, Queue: src.Name,
 			Message: "Lambda event source mappings unknown: lambda:ListEventSourceMappings was refused",
@@ -189,14 +205,20 @@ func lambdaFindings(src *sqsapi.Queue, ms []Mapping, known bool) []Finding {
 	var out []Finding
 	vis := int64(src.Visibility.Seconds())
 	for _, m := range ms {
-		status, text := judgeVisibility(vis, m.FunctionTimeout)
-		f := Finding{ID: IDVisibilityLambda, Status: status, Queue: src.Name, Message: m.Function + ": " + text}
+		v, text := lambdaapi.JudgeVisibility(vis, m.FunctionTimeout)
+		f := Finding{ID: IDVisibilityLambda, Status: visibilityStatus[v], Queue: src.Name, Message: m.Function + ": " + text}
 		if f.Status == Fail || f.Status == Warn {
 			f.Fix = fmt.Sprintf("set %s's VisibilityTimeout to %d (6× %ds)", src.Name, 6**m.FunctionTimeout, *m.FunctionTimeout)
 		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// visibilityStatus grades the visibility against the function's timeout.
+var visibilityStatus = map[lambdaapi.Visibility]Status{
+	lambdaapi.VisibilityUnknown: Skip, lambdaapi.VisibilityShort: Fail,
+	lambdaapi.VisibilityLow: Warn, lambdaapi.VisibilityOK: Pass,
 }
 
 func readTimeoutFinding(src *sqsapi.Queue, read time.Duration) Finding {

@@ -1,4 +1,4 @@
-package classify
+package signature
 
 import (
 	"strings"
@@ -32,8 +32,8 @@ func TestSignature(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Signature(tt.in); got != tt.want {
-				t.Errorf("Signature(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := Of(tt.in); got != tt.want {
+				t.Errorf("Of(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -41,7 +41,7 @@ func TestSignature(t *testing.T) {
 
 func TestSignatureBounded(t *testing.T) {
 	long := "Boom: " + strings.Repeat("é", 300)
-	got := Signature(long)
+	got := Of(long)
 	if len(got) > maxSignature {
 		t.Fatalf("signature is %d bytes, want at most %d", len(got), maxSignature)
 	}

@@ -1,12 +1,49 @@
-package vitals
+// Package verify decides step 6 of the runbook: did the fix hold? It
+// recognises redriven messages that came back to the DLQ and judges each
+// look at the queues; Result is verify's --output json and verify.json.
+package verify
 
 import (
 	"fmt"
+	"github.com/mfdlq/mfdlq/cwapi"
 	"time"
 
-	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
+
+// Verdict is verify's conclusion.
+type Verdict string
+
+// Verdicts of verify.
+const (
+	Pass Verdict = "pass"
+	Fail Verdict = "fail"
+)
+
+// VerdictOf is the verdict of pass.
+func VerdictOf(pass bool) Verdict {
+	if pass {
+		return Pass
+	}
+	return Fail
+}
+
+// Result is verify's --output json and verify.json.
+type Result struct {
+	Pass       bool        `json:"pass"`
+	Verdict    Verdict     `json:"verdict"`
+	DLQVisible int64       `json:"dlq_visible"`
+	Returned   []Returned  `json:"returned"`
+	Reasons    []string    `json:"reasons"`
+	Moved      int         `json:"moved"`
+	DestQueue  string      `json:"dest_queue"`
+	Looks      int         `json:"looks"`
+	Waited     float64     `json:"waited_seconds"`
+	Last       Observation `json:"last"`
+	// Unchecked is what a pass could not check (no CloudWatch data).
+	Unchecked []string `json:"unchecked"`
+}
 
 // GoBack is what verify says when redriven messages came back.
 const GoBack = "stop and go back to step 2: the fix was not the right one"
@@ -24,7 +61,15 @@ type Redriven struct {
 	// Native is a move by SQS's own move task: the moved messages got new
 	// ids, so they are recognised by body hash.
 	Native bool
-	Sent   []redrive.Entry
+	Sent   []Sent
+}
+
+// Sent is one message the redrive sent, as its journal recorded it: the
+// caller reads the journal, verify only matches.
+type Sent struct {
+	DLQMessageID  string
+	DestMessageID string
+	BodySHA256    string
 }
 
 // Returned is a redriven message found in the DLQ again.
@@ -42,8 +87,8 @@ type Returned struct {
 // DLQ): by destination MessageId, which SQS keeps when it moves a message to
 // the DLQ, or by body hash for a native move.
 func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Returned {
-	byID := map[string]redrive.Entry{}
-	byHash := map[string]redrive.Entry{}
+	byID := map[string]Sent{}
+	byHash := map[string]Sent{}
 	for _, e := range r.Sent {
 		if e.DestMessageID != "" {
 			byID[e.DestMessageID] = e
@@ -57,7 +102,7 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		m := &msgs[i]
 		e, ok := byID[m.MessageId]
 		how := "message_id"
-		hash := redrive.BodySHA256(m.Body)
+		hash := sqsjson.BodySHA256(m.Body)
 		if !ok && r.Native {
 			e, ok = byHash[hash]
 			how = "body_sha256"
@@ -100,16 +145,16 @@ type Judgement struct {
 	Unchecked []string
 }
 
-// JudgeVerify reads an observation: any returned message fails at once;
+// Judge reads an observation: any returned message fails at once;
 // the DLQ down to what was left, the destination drained, and — when
 // CloudWatch has the metrics — at least Moved messages sent to the
 // destination over the move (evidence it received them: a FIFO queue
 // drops a send it takes for a duplicate, silently) and at least Moved
 // deleted since, pass; anything else is not yet done. What CloudWatch
 // could not tell is listed in Unchecked.
-func JudgeVerify(o Observation, r Redriven) Judgement {
+func Judge(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
-		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%d redriven message(s) came back to the DLQ: %s", len(o.Returned), GoBack)}}
+		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%s came back to the DLQ: %s", plural.Of(len(o.Returned), "redriven message"), GoBack)}}
 	}
 	var unmet, met, unchecked []string
 	dlq := o.DLQVisible + o.DLQInFlight
@@ -126,7 +171,7 @@ func JudgeVerify(o Observation, r Redriven) Judgement {
 	for _, m := range []struct {
 		name, verb string
 		v          *float64
-	}{{MetricMessagesSent, "received", o.Sent}, {MetricMessagesDeleted, "deleted", o.Deleted}} {
+	}{{cwapi.MetricMessagesSent, "received", o.Sent}, {cwapi.MetricMessagesDeleted, "deleted", o.Deleted}} {
 		switch {
 		case m.v == nil:
 			unchecked = append(unchecked, fmt.Sprintf("that %s %s what was moved: CloudWatch has no %s for it over the move", r.DestQueue, m.verb, m.name))
@@ -153,7 +198,7 @@ func JudgeVerify(o Observation, r Redriven) Judgement {
 // before it was quiet (no data or zero), so that its count is the move's;
 // partial says it was left out. points are one-minute sums from the minute
 // before start on. nil when there is no point at or after start's minute.
-func MoveMetric(points []Point, start time.Time) (sum *float64, partial bool) {
+func MoveMetric(points []cwapi.Point, start time.Time) (sum *float64, partial bool) {
 	first := start.UTC().Truncate(time.Minute)
 	aligned := first.Equal(start.UTC())
 	quiet := true

@@ -1,10 +1,8 @@
-// Package vitals reads a queue's vital signs and acts on what feeds it: the
-// CloudWatch metrics SQS publishes (depth, age of the oldest message,
-// deletions), the DLQ alarm, and the Lambda event source mappings that
-// consume the source queue. It holds the judgements of three runbook steps:
-// contain (is the problem still alive?), verify (did the fix hold?) and check
-// (which safeguards would have warned earlier?).
-package vitals
+// Package cwapi is mfdlq's CloudWatch layer: the metrics SQS publishes for a
+// queue (depth, age of the oldest message, deletions) and the alarm on a
+// DLQ. It reads and writes what it is asked to and judges nothing: contain,
+// verify and check decide from what it reads.
+package cwapi
 
 import (
 	"context"

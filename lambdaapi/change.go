@@ -1,4 +1,4 @@
-package vitals
+package lambdaapi
 
 import (
 	"context"

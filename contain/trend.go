@@ -1,10 +1,12 @@
-package vitals
+package contain
 
 import (
 	"context"
 	"math"
 	"sort"
 	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
 )
 
 // Trend directions.
@@ -39,7 +41,7 @@ type Trend struct {
 // last points: a change of more than 5% of the larger (and at least one
 // message) is growth or draining, anything less is stable. With fewer than
 // two points the trend is unknown.
-func TrendOf(points []Point, source string) Trend {
+func TrendOf(points []cwapi.Point, source string) Trend {
 	t := Trend{Direction: Unknown, Points: len(points), Source: source}
 	if len(points) < 2 {
 		return t
@@ -64,8 +66,8 @@ func TrendOf(points []Point, source string) Trend {
 
 // Sample reads a depth every interval, n times in all (n >= 2), for when
 // CloudWatch has no datapoints: the queue's own counters over a short span.
-func Sample(ctx context.Context, n int, interval time.Duration, read func(context.Context) (float64, error), now func() time.Time) ([]Point, error) {
-	points := make([]Point, 0, n)
+func Sample(ctx context.Context, n int, interval time.Duration, read func(context.Context) (float64, error), now func() time.Time) ([]cwapi.Point, error) {
+	points := make([]cwapi.Point, 0, n)
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			select {
@@ -78,14 +80,14 @@ func Sample(ctx context.Context, n int, interval time.Duration, read func(contex
 		if err != nil {
 			return points, err
 		}
-		points = append(points, Point{Time: now(), Value: v})
+		points = append(points, cwapi.Point{Time: now(), Value: v})
 	}
 	return points, nil
 }
 
 // Median returns the median of the points' values; ok is false when there
 // are none.
-func Median(points []Point) (float64, bool) {
+func Median(points []cwapi.Point) (float64, bool) {
 	if len(points) == 0 {
 		return 0, false
 	}

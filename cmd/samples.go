@@ -1,0 +1,110 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// sampleRequest says where a step may take its messages from and how it
+// peeks when it must.
+type sampleRequest struct {
+	Step string // the command, for errors: "classify", "logs"
+	// Announce, when set, names the account, region and queue before the
+	// peek ("inspecting: account …"); a step that announced itself leaves it
+	// empty.
+	Announce string
+	From     string // --from FILE: read it, no AWS call
+	Fresh    bool   // inspect: always peek; the incident's sample is what it replaces
+	Force    bool   // --force: peek even though the DLQ has its own redrive policy
+	Peek     sqsapi.PeekOptions
+}
+
+// sampleSet is where the messages are: a file to read (Path), or the
+// messages a live peek just took (Peeked, saved as the incident's sample).
+type sampleSet struct {
+	Path   string
+	Peeked *sqsapi.PeekResult
+	// Source names it for the event: the --from file, samples.jsonl, or
+	// "live sample".
+	Source string
+}
+
+// samples is the one way a step gets its messages: --from, else the
+// incident's samples.jsonl, else a harmless peek (never deletes) saved as
+// samples.jsonl. A peek is refused when the DLQ has its own redrive policy,
+// unless --force: every peek counts as a receive and can push messages
+// onward. q may be nil with --from.
+func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r sampleRequest) (sampleSet, error) {
+	switch {
+	case r.From != "":
+		return sampleSet{Path: r.From, Source: r.From}, nil
+	case !r.Fresh && ws.Has(incident.SamplesFile):
+		d.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
+		return sampleSet{Path: ws.Path(incident.SamplesFile), Source: incident.SamplesFile}, nil
+	}
+	if q.RedrivePolicy != nil && !r.Force {
+		hint := ""
+		if !r.Fresh {
+			hint = ", or take the messages from a file with --from FILE"
+		}
+		return sampleSet{}, checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; pass --force to peek anyway%s",
+			q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), hint)
+	}
+	if r.Announce != "" {
+		d.announce(r.Announce, q)
+	}
+	if !r.Fresh {
+		d.infof("no samples in the incident: peeking at %s (each message hidden for %ds, never deleted)", q.Name, r.Peek.Visibility)
+	}
+	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
+	if q.FIFO {
+		d.warnf("%s is FIFO: only the head of each message group can be seen while its messages are in flight", q.Name)
+	}
+	client, err := d.SQS(ctx)
+	if err != nil {
+		return sampleSet{}, err
+	}
+	res, err := sqsapi.Peek(ctx, client, q, r.Peek)
+	if err != nil {
+		return sampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
+	}
+	if err := ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
+		return sampleSet{}, err
+	}
+	return sampleSet{Peeked: &res, Source: "live sample"}, nil
+}
+
+// read returns the messages, reading the file with the flag that named it
+// in the errors.
+func (s sampleSet) read() ([]sqsjson.Message, error) {
+	if s.Peeked != nil {
+		return s.Peeked.Messages, nil
+	}
+	return readFile(s.Path, s.flag(), sqsjson.ReadAll)
+}
+
+// flag names where a bad file came from: the flag, or the incident.
+func (s sampleSet) flag() string {
+	if s.Source == incident.SamplesFile {
+		return "the incident's sample"
+	}
+	return "--from"
+}
+
+// writeMessages streams msgs as JSON Lines in the SQS API's message shape.
+func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
+	return func(w io.Writer) error {
+		jw := sqsjson.NewWriter(w)
+		for i := range msgs {
+			if err := jw.Write(&msgs[i]); err != nil {
+				return err
+			}
+		}
+		return jw.Flush()
+	}
+}

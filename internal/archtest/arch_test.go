@@ -1,0 +1,146 @@
+// Package archtest holds the test that keeps mfdlq's import arrows pointing
+// one way: cmd → runbook/report → domain → base.
+package archtest
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/mfdlq/mfdlq/"
+
+// layer of every package cmd can reach, top to bottom. A package may import
+// only packages of a lower layer, with the exceptions in allowed; base
+// packages may import each other. A new package gets a layer here, which is
+// the point: someone decides where it sits.
+var layer = map[string]int{
+	"cmd": 0,
+	// The flow and the report: they read what the domain packages decide.
+	"runbook": 1, "report": 1,
+	// Domain: each decides one thing and imports no other domain package.
+	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2,
+	// Base: the incident directory, the AWS layers, the message shape, text.
+	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3,
+	"envelope": 3,
+}
+
+// allowed are the imports across one layer: redrive selects by classify's
+// groups (--group).
+var allowed = map[string]bool{"redrive→classify": true}
+
+// forbidden are imports no package below cmd may have: the terminal and the
+// command line belong to cmd.
+var forbidden = []string{"github.com/spf13/cobra", "github.com/charmbracelet/lipgloss"}
+
+// maxChain is the longest import chain from cmd, cmd included, counting
+// only the module's packages.
+const maxChain = 6
+
+// graph is `go list -deps` of cmd: each of the module's packages and what it
+// imports (the module's, and the forbidden ones).
+func graph(t *testing.T) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"cmd").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	g := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || !strings.HasPrefix(f[0], module) {
+			continue
+		}
+		from := strings.TrimPrefix(f[0], module)
+		g[from] = []string{}
+		for _, imp := range f[1:] {
+			switch {
+			case strings.HasPrefix(imp, module):
+				g[from] = append(g[from], strings.TrimPrefix(imp, module))
+			case isForbidden(imp):
+				g[from] = append(g[from], imp)
+			}
+		}
+	}
+	if len(g) < len(layer)/2 {
+		t.Fatalf("go list found %d packages: %q", len(g), out)
+	}
+	return g
+}
+
+func isForbidden(imp string) bool {
+	for _, f := range forbidden {
+		if imp == f || strings.HasPrefix(imp, f+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestImportArrows(t *testing.T) {
+	g := graph(t)
+	for _, from := range sortedKeys(g) {
+		lf, ok := layer[from]
+		if !ok {
+			t.Errorf("package %s has no layer: add it to layer in internal/archtest", from)
+			continue
+		}
+		for _, to := range g[from] {
+			if isForbidden(to) {
+				if from != "cmd" {
+					t.Errorf("%s imports %s: only cmd may", from, to)
+				}
+				continue
+			}
+			lt, ok := layer[to]
+			if !ok {
+				continue // reported as its own package
+			}
+			if lt > lf || (lt == lf && lf == 3) || allowed[from+"→"+to] {
+				continue
+			}
+			t.Errorf("%s (layer %d) imports %s (layer %d): arrows point down, cmd → runbook/report → domain → base", from, lf, to, lt)
+		}
+	}
+}
+
+func TestLongestImportChain(t *testing.T) {
+	g := graph(t)
+	memo := map[string][]string{}
+	var longest func(string) []string
+	longest = func(p string) []string {
+		if c, ok := memo[p]; ok {
+			return c
+		}
+		best := []string{p}
+		for _, q := range g[p] {
+			if _, ok := g[q]; !ok {
+				continue
+			}
+			if c := append([]string{p}, longest(q)...); len(c) > len(best) {
+				best = c
+			}
+		}
+		memo[p] = best
+		return best
+	}
+	chain := longest("cmd")
+	t.Logf("longest chain: %d packages: %s", len(chain), strings.Join(chain, " → "))
+	if len(chain) > maxChain {
+		t.Errorf("the longest import chain from cmd is %d packages (%s), more than %d", len(chain), strings.Join(chain, " → "), maxChain)
+	}
+}
+
+func sortedKeys(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

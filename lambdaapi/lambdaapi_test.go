@@ -1,0 +1,44 @@
+package lambdaapi
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRecordedRestoresStateBeforeFirstChange(t *testing.T) {
+	five := int32(5)
+	enabled := MappingState{Enabled: true}
+	paused := MappingState{Enabled: false}
+	fig := func(c MappingChange) map[string]any { return map[string]any{"mapping_change": c} }
+	figures := []map[string]any{
+		{"visible": 3.0},
+		fig(MappingChange{Action: ActionPause, UUID: "u1", Before: enabled, After: paused}),
+		fig(MappingChange{Action: ActionPause, UUID: "u2", Before: paused, After: paused}),
+		fig(MappingChange{Action: ActionCap, UUID: "u1", Before: paused, After: MappingState{MaximumConcurrency: &five}}),
+		fig(MappingChange{Action: ActionCap, UUID: "u1", Before: enabled, DryRun: true}),
+	}
+	got, err := Recorded(figures, "u1")
+	if err != nil || got == nil || !got.Enabled || got.MaximumConcurrency != nil {
+		t.Fatalf("Recorded = %+v, %v; want enabled, no cap", got, err)
+	}
+	figures = append(figures, fig(MappingChange{Action: ActionResume, UUID: "u1", Before: paused, After: enabled}))
+	if got, _ := Recorded(figures, "u1"); got != nil {
+		t.Errorf("after a resume Recorded = %+v, want nil", got)
+	}
+	if got, _ := Recorded(figures, "u3"); got != nil {
+		t.Errorf("unknown mapping: Recorded = %+v, want nil", got)
+	}
+}
+
+func TestPick(t *testing.T) {
+	ms := []Mapping{{UUID: "a", Function: "f"}, {UUID: "b", Function: "g"}}
+	if _, err := Pick(ms, ""); err == nil || !strings.Contains(err.Error(), "pass --mapping UUID, one of a (f), b (g)") {
+		t.Errorf("two mappings, no uuid: %v", err)
+	}
+	if m, err := Pick(ms, "b"); err != nil || m.Function != "g" {
+		t.Errorf("Pick b = %+v, %v", m, err)
+	}
+	if _, err := Pick(nil, ""); err == nil {
+		t.Error("no mapping: want an error")
+	}
+}

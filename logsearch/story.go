@@ -1,0 +1,150 @@
+package logsearch
+
+import (
+	"regexp"
+	"strings"
+)
+
+// storyEnd marks where a story stops: Lambda's per-invocation lines.
+var storyEnd = []string{"START RequestId:", "END RequestId:", "REPORT RequestId:"}
+
+// bounds says where one message's story ends in the lines that follow the
+// line naming it: a Lambda batch logs its messages one after the other,
+// with no START line between them, and the next message's exception is
+// not this one's.
+type bounds struct {
+	id string
+	// others are the other MessageIds searched for.
+	others []string
+	// label is what precedes the id in the line that names it ("message ",
+	// `messageId":"`): a later line with the same label before another id
+	// names another message.
+	label string
+	// request is the invocation's request id on that line, when its
+	// runtime writes one (Lambda's tab-separated prefix, or a JSON log's
+	// requestId): a later line of another request is another invocation.
+	request string
+}
+
+// boundsOf reads the bounds of id's story from first, the line that names
+// it; others are the other messages searched for.
+func boundsOf(id string, others []string, first string) bounds {
+	b := bounds{id: id, others: others, request: requestID(first)}
+	if i := strings.Index(first, id); i > 0 {
+		j := i
+		for j > 0 && !isIDByte(first[j-1]) {
+			j--
+		}
+		k := j
+		for k > 0 && isIDByte(first[k-1]) {
+			k--
+		}
+		if k < j {
+			b.label = first[k:i]
+		}
+	}
+	return b
+}
+
+// ends tells whether event starts another invocation's or another
+// message's lines.
+func (b bounds) ends(event string) bool {
+	if startsInvocation(event) {
+		return true
+	}
+	for _, o := range b.others {
+		if o != b.id && strings.Contains(event, o) {
+			return true
+		}
+	}
+	if r := requestID(event); b.request != "" && r != "" && r != b.request {
+		return true
+	}
+	if b.label == "" {
+		return false
+	}
+	for rest := event; ; {
+		i := strings.Index(rest, b.label)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(b.label):]
+		n := 0
+		for n < len(rest) && isIDByte(rest[n]) {
+			n++
+		}
+		if tok := rest[:n]; tok != b.id && looksLikeMessageID(tok) {
+			return true
+		}
+	}
+}
+
+// trimStory splits multi-line events into lines, drops trailing blank ones
+// and stops before an event that starts another invocation or names
+// another message, so that their error is not taken for this message's.
+func trimStory(events []string, b bounds) []string {
+	var out []string
+	for i, ev := range events {
+		if i > 0 && b.ends(ev) {
+			break
+		}
+		for _, l := range strings.Split(strings.TrimRight(ev, "\r\n"), "\n") {
+			out = append(out, strings.TrimRight(l, "\r"))
+		}
+	}
+	for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+func startsInvocation(ev string) bool {
+	for _, p := range storyEnd {
+		if strings.HasPrefix(ev, p) || strings.Contains(ev, "\t"+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonRequestID finds a structured log's request id.
+var jsonRequestID = regexp.MustCompile(`"(?:requestId|request_id|awsRequestId)"\s*:\s*"([^"]{8,64})"`)
+
+// requestID returns the request id a Lambda runtime writes on a line:
+// "TIME\tREQUEST-ID\tLEVEL\tmessage", or a JSON log's requestId; "" when
+// the line has none (a stack trace's continuation).
+func requestID(line string) string {
+	if f := strings.SplitN(line, "\t", 4); len(f) >= 3 && looksLikeMessageID(f[1]) {
+		return f[1]
+	}
+	if m := jsonRequestID.FindStringSubmatch(line); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func isIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+// looksLikeMessageID tells an id SQS (or Lambda, for a request) gives: a
+// UUID, 36 characters of hex digits and dashes. Words and counts do not.
+func looksLikeMessageID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,41 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
+)
+
+func (inc *Incident) writeInspect(b *strings.Builder) {
+	if len(inc.Samples) == 0 {
+		b.WriteString("\nsamples.jsonl is missing or empty.\n")
+		return
+	}
+	const maxRows = 10
+	fmt.Fprintf(b, "\nSample (%s", plural.Of(len(inc.Samples), "message"))
+	if len(inc.Samples) > maxRows {
+		fmt.Fprintf(b, ", first %d shown", maxRows)
+	}
+	b.WriteString("):\n\n| message id | sent | receives | body |\n|---|---|---|---|\n")
+	for i := range inc.Samples {
+		if i == maxRows {
+			break
+		}
+		m := &inc.Samples[i]
+		sent, count := "-", "-"
+		if t, ok := m.SentTime(); ok {
+			sent = t.Format(time.RFC3339)
+		}
+		if n, ok := m.ReceiveCount(); ok {
+			count = strconv.Itoa(n)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | `%s` |\n", m.MessageId, sent, count, cell(strings.ReplaceAll(shorten(inc.clean(m.Body), 160), "`", "'")))
+	}
+	if inc.Classification == nil {
+		b.WriteString("\nArrivals of the sampled messages:\n\n")
+		b.WriteString(inc.sampleChart())
+	}
+}

@@ -1,0 +1,93 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
+)
+
+func (inc *Incident) writeRedrive(b *strings.Builder) {
+	if len(inc.Journal) == 0 {
+		b.WriteString("\nredrive-journal.jsonl is missing or empty.\n")
+		return
+	}
+	ops := map[string]map[string]bool{}
+	runs := map[string]bool{}
+	dests := map[string]bool{}
+	for _, e := range inc.Journal {
+		if ops[e.Op] == nil {
+			ops[e.Op] = map[string]bool{}
+		}
+		ops[e.Op][e.DLQMessageID] = true
+		runs[e.Run] = true
+		if e.DestQueue != "" {
+			dests[e.DestQueue] = true
+		}
+	}
+	first, last := inc.Journal[0].Time, inc.Journal[len(inc.Journal)-1].Time
+	fmt.Fprintf(b, "\nJournal: %s over %s, %s → %s, destination %s.\n\n",
+		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), orDash(strings.Join(sortedKeys(dests), ", ")))
+	b.WriteString("| operation | distinct messages |\n|---|---|\n")
+	for _, op := range sortedKeys(ops) {
+		fmt.Fprintf(b, "| %s | %d |\n", op, len(ops[op]))
+	}
+	inc.writeAttempts(b)
+	if sent, deleted := ops[redrive.OpSent], ops[redrive.OpDeleted]; len(sent) > 0 {
+		pending := 0
+		for id := range sent {
+			if !deleted[id] {
+				pending++
+			}
+		}
+		if pending > 0 {
+			fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(pending, "message"))
+		}
+	}
+}
+
+// writeAttempts numbers the attempts when there was more than one: each
+// fix recorded after a redrive started a new one, and the journal marks
+// every entry with its attempt.
+func (inc *Incident) writeAttempts(b *strings.Builder) {
+	fixes := map[int][]string{}
+	n, moved := 1, false
+	for _, ev := range inc.Events {
+		switch ev.Step {
+		case incident.StepRedrive:
+			moved = true
+		case incident.StepFix:
+			if moved {
+				n, moved = n+1, false
+			}
+			if c, _ := ev.Inputs["change"].(string); c != "" {
+				fixes[n] = append(fixes[n], inc.clean(c))
+			}
+		}
+	}
+	ops := map[int]map[string]map[string]bool{}
+	last := 1
+	for _, e := range inc.Journal {
+		a := max(e.Attempt, 1)
+		last = max(last, a)
+		if ops[a] == nil {
+			ops[a] = map[string]map[string]bool{}
+		}
+		if ops[a][e.Op] == nil {
+			ops[a][e.Op] = map[string]bool{}
+		}
+		ops[a][e.Op][e.DLQMessageID] = true
+	}
+	if max(last, n) < 2 {
+		return
+	}
+	b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
+	for a := 1; a <= max(last, n); a++ {
+		o := ops[a]
+		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, cell(orDash(strings.Join(fixes[a], "; "))),
+			len(o[redrive.OpSent]), len(o[redrive.OpDeleted]), len(o[redrive.OpSkipped]), len(o[redrive.OpFilterError]), len(o[redrive.OpFailed]))
+	}
+}

@@ -1,0 +1,58 @@
+// Package runbook is the runbook itself: the seven steps of a DLQ incident
+// as a flow — their order, what comes next after each verdict, the forks
+// where the runbook stops, and the safe choice at each when nobody is there
+// to ask. It runs the steps through a Runner (cmd runs each as its command)
+// and decides from what the incident's events say, never from a step's
+// memory.
+package runbook
+
+import "github.com/mfdlq/mfdlq/incident"
+
+// The steps, by the name their events carry (incident's names).
+const (
+	StepContain  = incident.StepContain
+	StepInspect  = incident.StepInspect
+	StepClassify = incident.StepClassify
+	StepLogs     = incident.StepLogs
+	StepFix      = incident.StepFix
+	StepRedrive  = incident.StepRedrive
+	StepVerify   = incident.StepVerify
+	StepCheck    = incident.StepCheck
+	StepRecord   = incident.StepRecord
+)
+
+// Step is one step of the runbook as the operator sees it announced.
+type Step struct {
+	Name   string // as its events carry it
+	Number string // "1/7" … "7/7"; "" for the fix and the safeguards, which have no number
+	Title  string // what it answers
+}
+
+// Line is the step's announcement: "step 1/7: contain — is the problem
+// still alive?", or for an unnumbered step "fix — what was changed before
+// the redrive".
+func (s Step) Line() string {
+	if s.Number == "" {
+		return s.Name + " — " + s.Title
+	}
+	return "step " + s.Number + ": " + s.Name + " — " + s.Title
+}
+
+// Steps are the runbook's steps in order, up to verify; the safeguards and
+// the record follow whatever happened (Check, Record).
+var Steps = []Step{
+	{StepContain, "1/7", "is the problem still alive?"},
+	{StepInspect, "2/7", "what is in there?"},
+	{StepClassify, "3/7", "poison, transient or data"},
+	{StepLogs, "4/7", "the consumer's real exception"},
+	{StepFix, "", "what was changed before the redrive"},
+	{StepRedrive, "5/7", "the move back"},
+	{StepVerify, "6/7", "did the fix hold?"},
+}
+
+// Check looks at the safeguards so the report can say what would have
+// warned earlier.
+var Check = Step{StepCheck, "", "the safeguards that would have warned earlier"}
+
+// Record writes the report.
+var Record = Step{StepRecord, "7/7", "what happened and what we learned"}
