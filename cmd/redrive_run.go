@@ -188,7 +188,7 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	case runErr != nil:
 		// The exit status follows runErr (5: a queue deleted, 4: denied);
 		// the line says what had moved by then.
-		return fmt.Errorf("%w; %d message(s) had moved before it stopped (each one is in %s)", runErr, st.Moved+st.Resumed, incident.JournalFile)
+		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", runErr, plural.Of(st.Moved+st.Resumed, "message"), incident.JournalFile)
 	case lostLease(ctx) != nil:
 		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", printable(lostLease(ctx).Error(), 300))
 	case ctx.Err() != nil:
@@ -201,9 +201,9 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	case st.Halted != "":
 		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
 	case st.Failed > 0:
-		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, incident.JournalFile)
+		return checkFailedf("%s could not be moved and stay in the DLQ (last error: %s); see %s", plural.Of(st.Failed, "message"), st.LastError, incident.JournalFile)
 	case st.FilterErrors > 0:
-		return checkFailedf("--filter failed on %d message(s), left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", st.FilterErrors, incident.JournalFile)
+		return checkFailedf("--filter failed on %s, left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", plural.Of(st.FilterErrors, "message"), incident.JournalFile)
 	}
 	return nil
 }

@@ -1,8 +1,8 @@
 package redrive
 
 import (
+	"github.com/mfdlq/mfdlq/plural"
 	"slices"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -36,7 +36,7 @@ func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, 
 	}
 	p.release = append(p.release, errored...)
 	if first && len(errored) == candidates && m.stats.Halted == "" {
-		m.stats.Halted = HaltFilter + strconv.Itoa(len(errored)) + " message(s) of the first batch"
+		m.stats.Halted = HaltFilter + plural.Of(len(errored), "message") + " of the first batch"
 	}
 }
 
