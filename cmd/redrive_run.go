@@ -142,7 +142,14 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 		verb = "move with SQS's own message move task (--native)"
 	}
 	d.infof("plan: %s up to %d of %d message(s) in %s → %s", verb, p.bound, p.backlog, p.dlq.Name, p.dest.Name)
-	d.infof("plan: selection %s; rate %s with %d worker(s); duration %s", sel, rate, p.workers, dur)
+	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
+	if !o.Native {
+		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.workers)
+		if o.Workers > 0 {
+			policy = fmt.Sprintf("fixed, %d batch(es) in flight (--workers)", p.workers)
+		}
+		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %d message(s)", policy, 10*p.workers)
+	}
 	if p.canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.canary, p.wait)
 	}
