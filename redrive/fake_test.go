@@ -30,7 +30,7 @@ type fakeSQS struct {
 	// longPoll makes a receive with WaitTimeSeconds wait for a message as
 	// SQS does. A cancelled poll goes on at the server until its wait ends,
 	// as SQS's does, and hides what it takes there (ghosted counts them).
-	longPoll                        bool
+	longPoll                      bool
 	fullWaits, cancelled, ghosted int
 }
 
