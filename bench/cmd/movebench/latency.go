@@ -19,8 +19,12 @@ import (
 )
 
 // latencyProxy starts the proxy that adds d to every call to the server
-// in AWS_ENDPOINT_URL, and a client of the bare loop that goes through it.
+// in AWS_ENDPOINT_URL, and a client of the bare loop that goes through it;
+// for d = 0 no proxy, and the client calls the server itself.
 func latencyProxy(cfg aws.Config, d time.Duration) (*faultproxy.Proxy, *httptest.Server, *sqs.Client) {
+	if d == 0 {
+		return nil, nil, sqsapi.New(cfg)
+	}
 	p := faultproxy.New(os.Getenv("AWS_ENDPOINT_URL"), 0, 1)
 	p.Delay = d
 	srv := httptest.NewUnstartedServer(p)
@@ -65,7 +69,11 @@ func parseContenders(spec string) []contender {
 // prints the medians and the ratios the issue sets targets for.
 func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 	proxy, srv, client := latencyProxy(cfg, *latency)
-	defer srv.Close()
+	endpoint := []string{}
+	if srv != nil {
+		defer srv.Close()
+		endpoint = []string{"--endpoint-url", srv.URL}
+	}
 	cs := parseContenders(*contenders)
 	rates := make([][]float64, len(cs))
 	peaks := []float64{}
@@ -77,7 +85,10 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 			c := cs[i]
 			name, src, dlq, bodies := fill(s, *n)
 			settle()
-			conns := proxy.Conns()
+			conns := int64(0)
+			if proxy != nil {
+				conns = proxy.Conns()
+			}
 			var rate float64
 			workers := c.bare
 			switch {
@@ -88,7 +99,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 				rate = float64(*n) / bareLoop(client, dlq, src, *n, workers).Seconds()
 				verify(c.name, s, src, dlq, bodies)
 			default:
-				el, out, err := redrive(name, append([]string{"--rate", "max", "--quiet", "--endpoint-url", srv.URL}, c.args...)...)
+				el, out, err := redrive(name, append(append([]string{"--rate", "max", "--quiet"}, endpoint...), c.args...)...)
 				if err != nil {
 					check(fmt.Errorf("%s: %v\n%s", c.name, err, out))
 				}
@@ -101,7 +112,11 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 				}
 			}
 			rates[i] = append(rates[i], rate)
-			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %d connections opened)\n", r+1, c.name, rate, workers, proxy.Conns()-conns)
+			opened := "-"
+			if proxy != nil {
+				opened = strconv.FormatInt(proxy.Conns()-conns, 10)
+			}
+			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened)\n", r+1, c.name, rate, workers, opened)
 		}
 	}
 	summarize(cs, rates, peaks)
