@@ -35,8 +35,9 @@ const CallsPerBatch = 3
 //     decrease) and holds it for three rounds;
 //   - a round in which most batches waited for the --rate limiter holds the
 //     limit: the limiter, not the round trips, is the bottleneck;
-//   - slow start: double the limit while each doubling buys 20 % more
-//     throughput; when one does not, settle halfway back;
+//   - slow start: double the limit while each doubling buys 50 % more
+//     throughput; after one that bought less, stay (5 % or more) or settle
+//     halfway back (less);
 //   - then additive increase: probe + max(1, limit/8); keep it when the
 //     next round's throughput is 5 % higher (or a --rate is still out of
 //     reach and the call latency is under twice the fastest round's), else
@@ -195,12 +196,17 @@ func (c *Controller) decide(el time.Duration) {
 	case limited:
 		c.lastLimit = 0 // the limiter held the move back: an increase proves nothing
 	case c.lastLimit > 0 && c.slowStart:
-		// Judge the last doubling: it should have bought 20 %.
-		if rate >= 1.2*c.lastRate {
+		// Judge the last doubling: half again as much throughput, double
+		// again; some gain, stay and probe from here; none, the knee is
+		// between the two.
+		switch {
+		case rate >= 1.5*c.lastRate:
 			next = 2 * c.limit
-		} else {
+		case rate >= 1.05*c.lastRate:
 			c.slowStart = false
-			next = (c.lastLimit + c.limit) / 2 // the knee is between the two
+		default:
+			c.slowStart = false
+			next = (c.lastLimit + c.limit) / 2
 		}
 	case c.lastLimit > 0:
 		// Judge the last step: 5 % more, or a --rate still out of reach.

@@ -152,7 +152,7 @@ func summarize(cs []contender, rates [][]float64, peaks []float64) {
 		fmt.Printf("defaults / best fixed (%s): %.0f%%\n", cs[best].name, 100*med[def]/med[best])
 	}
 	for i, c := range cs {
-		if c.bare > 0 || c.atTop {
+		if c.bare > 1 || c.atTop {
 			fmt.Printf("defaults / %s: %.0f%%\n", c.name, 100*med[def]/med[i])
 		}
 	}
