@@ -33,8 +33,9 @@ const CallsPerBatch = 3
 //     batch through; each round ends in one decision;
 //   - throttling or a 5xx in a round halves the limit (multiplicative
 //     decrease) and holds it for three rounds;
-//   - a round in which most batches waited for the --rate limiter holds the
-//     limit: the limiter, not the round trips, is the bottleneck;
+//   - a round in which most batches waited for the --rate limiter, or that
+//     reached the rate, holds the limit: the limiter, not the round trips,
+//     is the bottleneck;
 //   - slow start: double the limit while each doubling buys 50 % more
 //     throughput; after one that bought less, stay (5 % or more) or settle
 //     halfway back (less);
@@ -193,8 +194,11 @@ func (c *Controller) decide(el time.Duration) {
 	switch {
 	case r.throttled+r.fault > 0:
 		next, c.slowStart, c.hold = c.limit/2, false, 3
-	case limited:
-		c.lastLimit = 0 // the limiter held the move back: an increase proves nothing
+	case limited, c.target > 0 && rate >= 0.97*c.target:
+		// The limiter held the move back, or the rate is reached (a round
+		// that spent tokens saved during a stall): more batches would buy
+		// nothing, and an increase proves nothing.
+		c.lastLimit = 0
 	case c.lastLimit > 0 && c.slowStart:
 		// Judge the last doubling: half again as much throughput, double
 		// again; some gain, stay and probe from here; none, the knee is
