@@ -23,12 +23,13 @@ func memoryMode(s *localaws.Seeder) {
 	args := []string{"redrive", "--queue", name + "-dlq", "--to", name, "--canary", "0", "--yes", "--incident", dir, "--rate", "max", "--quiet"}
 	el, rss := rusage(args)
 	move := moveSeconds()
+	peak := redriveFigure("peak_workers")
 	journal, err := os.Stat(filepath.Join(dir, "redrive-journal.jsonl"))
 	check(err)
 	_, rerunRSS := rusage(args)
 	dups := verify("memory", s, src, dlq, bodies)
 	fmt.Printf("memory: %d messages at --rate max (load %s): %.1f s (move phase %.1f s, %.0f msg/s), peak RSS %.1f MiB; journal %.1f MiB; rerun reading it: peak RSS %.1f MiB; at most %d batches in flight; %d duplicate(s), DLQ empty\n",
-		*n, loadavg(), el.Seconds(), move, float64(*n)/move, float64(rss)/1024, float64(journal.Size())/(1<<20), float64(rerunRSS)/1024, redriveFigure("peak_workers"), dups)
+		*n, loadavg(), el.Seconds(), move, float64(*n)/move, float64(rss)/1024, float64(journal.Size())/(1<<20), float64(rerunRSS)/1024, peak, dups)
 }
 
 // rusage runs mfdlq with args and returns its wall time and peak RSS (KiB).
