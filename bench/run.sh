@@ -5,10 +5,17 @@
 #   throughput  5,000 messages at --rate max vs a bare batch loop, fauxqs
 #   crash       30 SIGKILLs at random moments + reruns against moto
 #   faults      2,000 messages through 10% injected faults against moto
-# Pick some with BENCH="rate crash"; the default runs all.
+#   latency     5,000 messages through fauxqs + 20 ms per call: mfdlq's
+#               defaults, --workers 1/8/32, bare loops of 1 and 32 workers
+#   latency0    the same at 0 ms, against the bare loop at the concurrency
+#               mfdlq's defaults reached
+#   ratelatency 10,000 messages at --rate 1000 through fauxqs + 20 ms
+#   memory      100,000 messages at --rate max: peak RSS, journal, rerun
+# Pick some with BENCH="rate crash"; the default runs all but memory.
+# LATENCY (20ms) and ROUNDS (3) change the latency benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${BENCH:-"go rate throughput crash faults"}
+what=${BENCH:-"go rate throughput crash faults latency latency0 ratelatency"}
 go build -o bin/mfdlq .
 for b in $what; do
   echo "== $b"
@@ -16,8 +23,12 @@ for b in $what; do
     go) go test -run '^$' -bench . ./... ;;
     rate) scripts/with-localaws.sh go run ./bench/cmd/movebench -mode rate -n 340 -rate 10 ;;
     throughput) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode throughput -n 5000 -workers 2 -rounds 9 ;;
-    crash) scripts/with-localaws.sh go run ./bench/cmd/crashkill -runs "${CRASH_RUNS:-30}" -messages 200 -workers 2 ;;
+    crash) scripts/with-localaws.sh go run ./bench/cmd/crashkill -runs "${CRASH_RUNS:-30}" -messages 200 -workers "${CRASH_WORKERS:-0}" ;;
     faults) scripts/with-localaws.sh go run ./bench/cmd/movebench -mode faults -n 2000 -faults 0.10 ;;
+    latency) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode latency -latency "${LATENCY:-20ms}" -n 5000 -rounds "${ROUNDS:-3}" ;;
+    latency0) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode latency -latency 0 -n 5000 -rounds "${ROUNDS:-3}" -contenders default,w32,bare@peak,bare32 ;;
+    ratelatency) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode rate -latency "${LATENCY:-20ms}" -n 10000 -rate 1000 ;;
+    memory) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode memory -n 100000 ;;
     *) echo "bench/run.sh: unknown benchmark $b" >&2; exit 2 ;;
   esac
 done

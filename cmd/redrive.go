@@ -17,7 +17,8 @@ type redriveOptions struct {
 	To          string        // --to: destination (default: the DLQ's one source)
 	RateFlag    string        // --rate as given: N or max
 	Rate        float64       // messages per second; 0 = max
-	Workers     int           // --workers (0: 1 below 20 msg/s, else 2)
+	Workers     int           // --workers: fixed batches in flight (0: adaptive)
+	MaxWorkers  int           // --max-workers: cap of the adaptive batches in flight
 	Max         int           // --max: at most N moved (0: the backlog at start)
 	Filter      string        // --filter: jq over the message, Body parsed
 	SentAfter   string        // --sent-after (RFC 3339)
@@ -92,7 +93,8 @@ Examples:
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
 	f.StringVar(&opts.To, "to", "", "destination queue (default: the DLQ's source queue when it has exactly one)")
 	f.StringVar(&opts.RateFlag, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
-	f.IntVar(&opts.Workers, "workers", 0, "parallel receive→send→delete loops (default 1 below 20 msg/s, else 2; a SIGKILL duplicates at most 10 per worker)")
+	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
+	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
@@ -125,8 +127,10 @@ func (o *redriveOptions) validate() error {
 		return err
 	}
 	switch {
-	case o.Workers < 0 || o.Workers > 32:
-		return usageErrorf("--workers must be between 1 and 32, got %d", o.Workers)
+	case o.Workers < 0 || o.Workers > redrive.MaxWorkersLimit:
+		return usageErrorf("--workers must be between 1 and %d, got %d", redrive.MaxWorkersLimit, o.Workers)
+	case o.MaxWorkers < 1 || o.MaxWorkers > redrive.MaxWorkersLimit:
+		return usageErrorf("--max-workers must be between 1 and %d, got %d", redrive.MaxWorkersLimit, o.MaxWorkers)
 	case o.Max < 0:
 		return usageErrorf("--max must be >= 0, got %d", o.Max)
 	case o.Canary < -1:
@@ -199,14 +203,12 @@ func (o *redriveOptions) parseSelection() error {
 	return nil
 }
 
-// workers is --workers, else 1 below 20 msg/s and 2 above: each worker
-// can leave up to ten duplicates if the process is killed mid-send.
+// workers is the most batches the move may have in flight: --workers
+// when given, else --max-workers. Each can leave up to ten duplicates if
+// the process is killed mid-send.
 func (o *redriveOptions) workers() int {
-	switch {
-	case o.Workers > 0:
+	if o.Workers > 0 {
 		return o.Workers
-	case o.Rate > 0 && o.Rate < 20:
-		return 1
 	}
-	return 2
+	return o.MaxWorkers
 }

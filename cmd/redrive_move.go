@@ -42,9 +42,9 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 		return err
 	}
 	started, wall := d.Now(), time.Now()
-	prog := &redriveProgress{d: d, total: p.bound, start: wall, visibility: o.Visibility}
+	prog := &redriveProgress{d: d, total: p.bound, start: wall, visibility: o.Visibility, rate: o.Rate}
 	base := redrive.Options{
-		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
+		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
 		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: p.run, Attempt: p.attempt,
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,
@@ -102,7 +102,7 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	sum := map[string]any{
 		"type": "summary", "moved": moved, "resumed": st.Resumed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "failed": st.Failed,
 		"returned": st.Returned, "pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()),
-		"achieved_rate": round2(achieved), "halted": st.Halted,
+		"achieved_rate": round2(achieved), "halted": st.Halted, "peak_workers": st.PeakWorkers,
 	}
 	if err := o.printSummary(sum); err != nil {
 		return err
@@ -114,7 +114,7 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
 		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
 		"rate": o.Rate, "dest_queue": p.dest.Name, "dest_url": p.dest.URL, "started_at": started.UTC().Format(time.RFC3339),
-		"native": o.Native, "keep": o.Keep, "attempt": max(p.attempt, 1),
+		"native": o.Native, "keep": o.Keep, "attempt": max(p.attempt, 1), "peak_workers": st.PeakWorkers,
 	}
 	if len(p.consumers) > 0 {
 		ev.Figures["consumers"] = p.consumers
@@ -128,6 +128,9 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	}
 	if st.Returned > 0 {
 		d.warnf("%s came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", plural.Of(st.Returned, "message"), p.dlq.Name, p.attempt, p.attempt+1)
+	}
+	if st.Behind != "" && o.Rate > 0 && achieved < 0.97*o.Rate {
+		d.warnf("--rate %g not reached (%.1f msg/s): %s", o.Rate, achieved, st.Behind)
 	}
 	if err := o.finish(ctx, st, runErr); err != nil {
 		return err
@@ -165,6 +168,8 @@ func sumStats(a, b redrive.Stats) redrive.Stats {
 	a.Returned += b.Returned
 	a.PendingDelete += b.PendingDelete
 	a.Hidden = b.Hidden // a moment's figure, not a count
+	a.Workers, a.Behind = b.Workers, b.Behind
+	a.PeakWorkers = max(a.PeakWorkers, b.PeakWorkers)
 	if b.Halted != "" {
 		a.Halted = b.Halted
 	}
@@ -185,6 +190,7 @@ type redriveProgress struct {
 	mu         sync.Mutex
 	shown      time.Time
 	visibility int           // --visibility: the longest a hidden message stays away
+	rate       float64       // --rate (0: max)
 	base       redrive.Stats // figures of an earlier phase (the canary)
 	last       redrive.Stats
 	drawn      bool
@@ -214,7 +220,8 @@ func (p *redriveProgress) draw(force bool) {
 	r := float64(done) / max(el, 0.001)
 	if json {
 		_ = d.printJSONLine(map[string]any{"type": "progress", "moved": done, "total": p.total, "skipped": st.Skipped,
-			"filter_errors": st.FilterErrors, "failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": round2(el), "rate": round2(r)})
+			"filter_errors": st.FilterErrors, "failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": round2(el), "rate": round2(r),
+			"workers": st.Workers, "behind": st.Behind})
 		return
 	}
 	eta := "?"
@@ -229,7 +236,10 @@ func (p *redriveProgress) draw(force bool) {
 		// answer come back after their visibility timeout.
 		wait = fmt.Sprintf(" · waiting up to %ds for %s to reappear", p.visibility, plural.Of(st.Hidden, "hidden message"))
 	}
-	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, eta, wait)
+	if st.Behind != "" {
+		wait += fmt.Sprintf(" · below --rate %g: %s", p.rate, st.Behind)
+	}
+	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · %d in flight · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, p.total, r, st.Workers, eta, wait)
 	p.drawn = true
 }
 

@@ -148,7 +148,14 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 		verb = "move with SQS's own message move task (--native)"
 	}
 	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.bound, plural.Of(p.backlog, "message"), p.dlq.Name, p.dest.Name)
-	d.infof("plan: selection %s; rate %s with %s; duration %s", sel, rate, plural.Of(p.workers, "worker"), dur)
+	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
+	if !o.Native {
+		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.workers)
+		if o.Workers > 0 {
+			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.workers, "batch", "batches"))
+		}
+		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(10*p.workers, "message"))
+	}
 	if p.canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.canary, p.wait)
 	}

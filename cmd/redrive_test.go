@@ -64,15 +64,15 @@ func TestRedriveFlags(t *testing.T) {
 		want    *redriveOptions
 		wantErr string
 	}{
-		{argv: "--queue q --rate 10", want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30}},
+		{argv: "--queue q --rate 10", want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
 		{argv: "--queue q --rate max --workers 4 --max 50 --keep --canary 0 --yes --to other",
-			want: &redriveOptions{Queue: "q", To: "other", RateFlag: "max", Rate: 0, Workers: 4, Max: 50, Keep: true, Canary: 0, Yes: true, MaxReturned: 10, Visibility: 30}},
+			want: &redriveOptions{Queue: "q", To: "other", RateFlag: "max", Rate: 0, Workers: 4, Max: 50, Keep: true, Canary: 0, Yes: true, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
 		{argv: "--queue q --rate 10 --filter .Body.version==2 --sent-after 2025-03-02T03:00:00Z --sent-before 2025-03-02T04:00:00Z --group g1",
-			want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30,
+			want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64,
 				Filter: ".Body.version==2", SentAfter: "2025-03-02T03:00:00Z", SentBefore: "2025-03-02T04:00:00Z", Group: "g1",
 				selection: redrive.Selection{Filter: ".Body.version==2", Group: "g1",
 					SentAfter: time.Date(2025, 3, 2, 3, 0, 0, 0, time.UTC), SentBefore: time.Date(2025, 3, 2, 4, 0, 0, 0, time.UTC)}}},
-		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", RateFlag: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30}},
+		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", RateFlag: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
 		{argv: "--rate 10", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{argv: "--queue q", wantErr: "--rate is required: messages per second (e.g. --rate 10) or --rate max"},
 		{argv: "--queue q --rate 0", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "0"`},
@@ -82,10 +82,11 @@ func TestRedriveFlags(t *testing.T) {
 		{argv: "--queue q --rate nan", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "nan"`},
 		{argv: "--queue q --rate 1e-9", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "1e-9"`},
 		{argv: "--queue q --rate 10001", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "10001"`},
-		{argv: "--queue q --rate 0.01", want: &redriveOptions{Queue: "q", RateFlag: "0.01", Rate: 0.01, Canary: -1, MaxReturned: 10, Visibility: 30}},
+		{argv: "--queue q --rate 0.01", want: &redriveOptions{Queue: "q", RateFlag: "0.01", Rate: 0.01, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
 		{argv: "--queue q --rate max --native", wantErr: "--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)"},
 		{argv: "--queue q --rate 501 --native", wantErr: `--native: --rate must be a whole number from 1 to 500, got "501"`},
-		{argv: "--queue q --rate 10 --workers 33", wantErr: "--workers must be between 1 and 32, got 33"},
+		{argv: "--queue q --rate 10 --workers 129", wantErr: "--workers must be between 1 and 128, got 129"},
+		{argv: "--queue q --rate 10 --max-workers 0", wantErr: "--max-workers must be between 1 and 128, got 0"},
 		{argv: "--queue q --rate 10 --visibility 5", wantErr: "--visibility must be between 10 and 43200 seconds, got 5"},
 		{argv: "--queue q --rate 10 --sent-after yesterday", wantErr: `--sent-after "yesterday": use RFC 3339, e.g. 2025-03-02T03:00:00Z`},
 		{argv: "--queue q --rate 10 --sent-after 2025-03-02T04:00:00Z --sent-before 2025-03-02T03:00:00Z", wantErr: "--sent-after must be before --sent-before"},
@@ -125,8 +126,8 @@ func TestRedriveWorkers(t *testing.T) {
 		rate    float64
 		workers int
 		want    int
-	}{{10, 0, 1}, {19.5, 0, 1}, {20, 0, 2}, {0, 0, 2}, {10, 5, 5}} {
-		o := &redriveOptions{Rate: tt.rate, Workers: tt.workers}
+	}{{10, 0, 64}, {0, 0, 64}, {10, 5, 5}, {0, 32, 32}} {
+		o := &redriveOptions{Rate: tt.rate, Workers: tt.workers, MaxWorkers: 64}
 		if got := o.workers(); got != tt.want {
 			t.Errorf("rate %g workers %d: %d, want %d", tt.rate, tt.workers, got, tt.want)
 		}

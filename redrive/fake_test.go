@@ -27,6 +27,11 @@ type fakeSQS struct {
 	// deleting, as SQS does for a receipt handle that is no longer the
 	// latest.
 	staleDeletes int
+	// longPoll makes a receive with WaitTimeSeconds wait for a message as
+	// SQS does. A cancelled poll goes on at the server until its wait ends,
+	// as SQS's does, and hides what it takes there (ghosted counts them).
+	longPoll                      bool
+	fullWaits, cancelled, ghosted int
 }
 
 type fakeMsg struct {
@@ -58,6 +63,48 @@ func (f *fakeSQS) bodies(url string) []string {
 }
 
 func (f *fakeSQS) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, _ ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
+	if !f.longPoll || in.WaitTimeSeconds == 0 {
+		return f.take(in), nil
+	}
+	deadline := time.Now().Add(time.Duration(in.WaitTimeSeconds) * time.Second)
+	for {
+		if out := f.take(in); len(out.Messages) > 0 {
+			return out, nil
+		}
+		select {
+		case <-ctx.Done():
+			f.mu.Lock()
+			f.cancelled++
+			f.mu.Unlock()
+			go f.ghost(in, deadline)
+			return nil, ctx.Err()
+		case <-time.After(2 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			f.mu.Lock()
+			f.fullWaits++
+			f.mu.Unlock()
+			return &sqs.ReceiveMessageOutput{}, nil
+		}
+	}
+}
+
+// ghost is a cancelled long poll going on at the server: what it takes is
+// hidden with a receipt handle no one holds.
+func (f *fakeSQS) ghost(in *sqs.ReceiveMessageInput, deadline time.Time) {
+	for time.Now().Before(deadline) {
+		if out := f.take(in); len(out.Messages) > 0 {
+			f.mu.Lock()
+			f.ghosted += len(out.Messages)
+			f.mu.Unlock()
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// take receives what is visible now.
+func (f *fakeSQS) take(in *sqs.ReceiveMessageInput) *sqs.ReceiveMessageOutput {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	out := &sqs.ReceiveMessageOutput{}
@@ -74,7 +121,7 @@ func (f *fakeSQS) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInpu
 		m.hiddenUntil = now.Add(time.Duration(in.VisibilityTimeout) * time.Second)
 		out.Messages = append(out.Messages, types.Message{MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt), MessageAttributes: m.attrs, Attributes: sysAsked(m.sys, in.MessageSystemAttributeNames)})
 	}
-	return out, nil
+	return out
 }
 
 // sysAsked keeps the system attributes a receive asked for, as SQS does.

@@ -30,9 +30,13 @@ type Options struct {
 	Source, Dest *sqsapi.Queue
 	// Rate is messages per second; 0 means as fast as the queues allow.
 	Rate float64
-	// Workers is how many receive→send→delete loops run at once. After a
-	// SIGKILL at most 10 × Workers messages are duplicated.
+	// Workers, when > 0, fixes how many receive→send→delete pipelines
+	// (batches in flight) run at once; 0 lets the mover pick, up to
+	// MaxWorkers (see Controller). After a SIGKILL at most 10 × the most
+	// workers that ran are duplicated.
 	Workers int
+	// MaxWorkers caps the adaptive number of workers (0: DefaultMaxWorkers).
+	MaxWorkers int
 	// Max bounds the messages moved (sent and deleted, or failed).
 	Max int
 	// Backlog bounds the distinct DLQ messages looked at: the depth when the
@@ -79,7 +83,13 @@ type Stats struct {
 	// receive returns: hidden by a killed earlier run or by a receive whose
 	// answer was lost. The run waits for them to reappear (at most the
 	// visibility timeout); 0 once it is not waiting.
-	Hidden    int           `json:"hidden"`
+	Hidden int `json:"hidden"`
+	// Workers is how many batches may be in flight now; PeakWorkers the
+	// most so far, which bounds the duplicates of a SIGKILL (10 each).
+	Workers     int `json:"workers"`
+	PeakWorkers int `json:"peak_workers"`
+	// Behind says why a --rate is not reached ("" when it is).
+	Behind    string        `json:"behind,omitempty"`
 	Elapsed   time.Duration `json:"-"`
 	Halted    string        `json:"halted,omitempty"` // why the run stopped before the end
 	LastError string        `json:"last_error,omitempty"`
@@ -95,6 +105,11 @@ type Mover struct {
 	c       SQS
 	o       Options
 	limiter *rate.Limiter
+	ctl     *Controller
+	// polls is the context of the long polls: cancelled once the backlog
+	// is in hand (see cancelIdlePolls).
+	polls       context.Context
+	cancelPolls context.CancelFunc
 
 	mu       sync.Mutex
 	stats    Stats
@@ -114,6 +129,11 @@ type Mover struct {
 	fatal    error                      // stops every worker
 	backlog  backlogCache               // the destination's depth, read at most every 2 s
 	started  time.Time
+	spawned  int           // workers started so far: the most that may be receiving
+	ended    chan struct{} // closed when a worker found the run over
+	isEnded  bool
+	letGo    bool      // the run made a message visible again or parked one
+	pollsOff time.Time // when the idle long polls were cancelled (zero: never)
 	// hiddenSince is when the drain check first found messages in the DLQ
 	// that no worker holds (zero: none).
 	hiddenSince time.Time
@@ -124,8 +144,11 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	if o.Source == nil || o.Dest == nil || o.Journal == nil || o.State == nil {
 		return nil, fmt.Errorf("redrive: source, destination, journal and state are required")
 	}
-	if o.Workers < 1 {
-		o.Workers = 1
+	if o.Workers < 0 || o.Workers > MaxWorkersLimit || o.MaxWorkers < 0 || o.MaxWorkers > MaxWorkersLimit {
+		return nil, fmt.Errorf("redrive: workers must be between 1 and %d", MaxWorkersLimit)
+	}
+	if o.MaxWorkers == 0 {
+		o.MaxWorkers = DefaultMaxWorkers
 	}
 	if o.Retry == nil {
 		o.Retry = DefaultRetry()
@@ -146,7 +169,8 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	// seen and noted grow to the backlog: sized once, not rehashed as the
 	// move goes.
 	size := min(max(o.Backlog, 0), 1<<20)
-	return &Mover{c: c, o: o, limiter: lim, seen: make(map[string]bool, size), held: map[string]bool{}, noted: make(map[string]bool, size), parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
+	ctl := NewController(ControllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate})
+	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: make(map[string]bool, size), held: map[string]bool{}, noted: make(map[string]bool, size), parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
 }
 
 const batchSize = 10
@@ -164,15 +188,9 @@ const maxReceiveFailures = 10
 func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	m.started = time.Now()
 	m.lastNew = m.started
-	var wg sync.WaitGroup
-	for range m.o.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m.work(ctx)
-		}()
-	}
-	wg.Wait()
+	m.polls, m.cancelPolls = context.WithCancel(ctx)
+	defer m.cancelPolls()
+	m.runWorkers(ctx)
 	m.unpark()
 	st := m.Stats()
 	st.Hidden = 0 // the run waits for nothing any more
@@ -188,7 +206,56 @@ func (m *Mover) Stats() Stats {
 	defer m.mu.Unlock()
 	st := m.stats
 	st.Elapsed = time.Since(m.started)
+	cs := m.ctl.Status()
+	st.Workers, st.PeakWorkers, st.Behind = cs.Limit, cs.Peak, cs.Behind
 	return st
+}
+
+// runWorkers starts a worker each time the controller's limit rises above
+// the workers started, and returns when every worker has stopped. A worker
+// whose index is at or above the limit finishes its batch and waits.
+func (m *Mover) runWorkers(ctx context.Context) {
+	exits := make(chan struct{})
+	running, spawned := 0, 0
+	for {
+		changed := m.ctl.Changed()
+		for ; spawned < m.ctl.Limit(); spawned++ {
+			m.mu.Lock()
+			m.spawned = spawned + 1
+			m.mu.Unlock()
+			running++
+			go func(i int) {
+				m.work(ctx, i)
+				exits <- struct{}{}
+			}(spawned)
+		}
+		if running == 0 {
+			return
+		}
+		select {
+		case <-changed:
+		case <-exits:
+			running--
+		}
+	}
+}
+
+// await holds worker i while the limit is at or below i; false when the
+// run is over.
+func (m *Mover) await(ctx context.Context, i int) bool {
+	for {
+		changed := m.ctl.Changed()
+		if i < m.ctl.Limit() {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-m.ended:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // received is what one receive brought.
@@ -206,10 +273,13 @@ type received struct {
 // written), and each worker has at most one send in flight, so a SIGKILL
 // duplicates at most 10 × Workers messages. The receive hides messages and
 // the delete removes only messages whose 'sent' entry is written: neither
-// adds to that bound. A receive is never cancelled but by Ctrl-C: one
-// cancelled after SQS answered would leave its messages hidden for the
+// adds to that bound. With a limit that changes (Controller), worker i
+// runs while i is below the limit; the sends in flight never exceed the
+// most workers started, at most the cap. A receive is cancelled only by
+// Ctrl-C or, once the backlog is in hand, as cancelIdlePolls allows: one
+// cancelled after SQS answered leaves its messages hidden for the
 // visibility timeout.
-func (m *Mover) work(ctx context.Context) {
+func (m *Mover) work(ctx context.Context, i int) {
 	deletes := make(chan func())
 	deleterDone := make(chan struct{})
 	go func() {
@@ -217,6 +287,7 @@ func (m *Mover) work(ctx context.Context) {
 		for del := range deletes {
 			if del != nil {
 				del()
+				m.settle(ctx)
 			}
 			if m.o.Progress != nil {
 				m.o.Progress(m.Stats())
@@ -227,13 +298,17 @@ func (m *Mover) work(ctx context.Context) {
 	defer func() { close(deletes); <-deleterDone }()
 	next := make(chan received, 1)
 	fetch := func() {
+		if !m.await(ctx, i) {
+			next <- received{stop: true}
+			return
+		}
 		n, wait := m.claim(ctx)
 		if n == 0 || m.waitBacklog(ctx) != nil {
 			next <- received{stop: true}
 			return
 		}
-		msgs, err := m.receive(ctx, n, wait)
-		next <- received{msgs: msgs, err: err, short: wait == 0}
+		msgs, cancelled, err := m.receive(ctx, n, wait)
+		next <- received{msgs: msgs, err: err, short: wait == 0 || cancelled}
 	}
 	go fetch()
 	failures := 0
@@ -291,11 +366,45 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 	switch {
 	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "",
 		m.o.Max-m.stats.Handled() <= 0, allSeen && len(m.held) == 0:
+		m.cancelIdlePolls()
+		if !m.isEnded {
+			m.isEnded = true
+			close(m.ended)
+		}
 		return 0, 0
-	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-len(m.seen) <= 2*batchSize*m.o.Workers:
+	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-len(m.seen) <= 2*batchSize*m.spawned:
+		// Every worker started may have a receive out: with twice their
+		// batches left, a long poll could find the queue empty and hold
+		// the run for its whole wait.
+		m.cancelIdlePolls()
 		return min(batchSize, max(left, 1)), 0
 	}
 	return min(batchSize, left), m.o.Wait
+}
+
+// cancelIdlePolls cancels the long polls in flight once the backlog is in
+// hand — every message of it received, the bound spoken for, or the DLQ
+// found to hold nothing more for the run — so that
+// the run's last batches do not wait out a poll of an empty queue. c.mu
+// is held.
+//
+// Cancelling a long poll is not free: SQS does not see the client go; it
+// finishes the poll, and a message that becomes visible before the poll's
+// wait ends, or an answer already on its way, is hidden for the visibility
+// timeout with a receipt handle no one holds. So the polls are cancelled
+// only while the run has made no message visible again and parked none
+// (no skipped, failed, returned or deferred message, nothing it would
+// release at the end, no --keep): all such a cancelled poll can take is a message
+// that arrived in the DLQ in the run's last seconds, one this run would
+// not move. It hides that message for --visibility seconds, never loses
+// it. unpark waits for the polls' end before it releases anything.
+func (m *Mover) cancelIdlePolls() {
+	inHand := m.drained || m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog || m.o.Max-m.stats.Handled()-m.reserved <= 0
+	if !inHand || m.letGo || m.o.Keep || len(m.parked) > 0 || !m.pollsOff.IsZero() || m.cancelPolls == nil {
+		return
+	}
+	m.pollsOff = time.Now()
+	m.cancelPolls()
 }
 
 func (m *Mover) fail(err error) {
@@ -345,6 +454,22 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 	return m.drained
 }
 
+// settle runs after a batch's deletes. When no worker holds a message any
+// more, every worker is receiving: if the DLQ has nothing left for the run
+// (the backlog read at the start can count more than the receives will
+// find), the long polls still waiting are cancelled rather than waited out.
+func (m *Mover) settle(ctx context.Context) {
+	m.mu.Lock()
+	idle := len(m.held) == 0 && !m.drained && m.pollsOff.IsZero() && !m.letGo && !m.o.Keep && len(m.parked) == 0
+	m.mu.Unlock()
+	if !idle || !m.checkDrained(ctx) {
+		return
+	}
+	m.mu.Lock()
+	m.cancelIdlePolls()
+	m.mu.Unlock()
+}
+
 // changes returns a channel closed the next time a worker lets go of
 // messages (a batch done, released or parked).
 func (m *Mover) changes() <-chan struct{} {
@@ -365,6 +490,12 @@ func (m *Mover) unpark() {
 		msgs = append(msgs, msg)
 	}
 	m.parked = map[string]sqsjson.Message{}
+	off := m.pollsOff
 	m.mu.Unlock()
+	if len(msgs) > 0 && !off.IsZero() {
+		// A cancelled long poll lives on at SQS until its wait ends: it
+		// would take what is released now and hide it again.
+		time.Sleep(time.Until(off.Add(time.Duration(m.o.Wait)*time.Second + time.Second)))
+	}
 	m.release(msgs)
 }

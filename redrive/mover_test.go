@@ -317,3 +317,48 @@ func TestWaitForHiddenIsReported(t *testing.T) {
 		t.Fatalf("progress reported at most %d hidden, want 1", maxHidden)
 	}
 }
+
+// No idle tail: when the backlog read at the start counted more than the
+// DLQ holds, the last long polls find an empty queue; once the DLQ has
+// nothing left for the run they are cancelled, not waited out, and since
+// the run let nothing go, the cancelled polls (which SQS finishes on its
+// side) take nothing.
+func TestIdleLongPollsAreCancelled(t *testing.T) {
+	s := newSetup(t, 25)
+	s.fake.longPoll = true
+	st := s.run(t, func(o *Options) { o.Backlog, o.Wait, o.Workers = 1000, 3, 0 })
+	if st.Moved != 25 {
+		t.Fatalf("moved %d, want 25", st.Moved)
+	}
+	s.fake.mu.Lock()
+	defer s.fake.mu.Unlock()
+	if s.fake.cancelled == 0 || s.fake.fullWaits != 0 || s.fake.ghosted != 0 {
+		t.Fatalf("long polls: %d cancelled, %d waited in full, %d messages taken by cancelled polls; want >0, 0, 0",
+			s.fake.cancelled, s.fake.fullWaits, s.fake.ghosted)
+	}
+}
+
+// A run that made messages visible again (here: not selected) never
+// cancels a long poll: a cancelled poll would take them and hide them for
+// the visibility timeout.
+func TestLongPollsAreNotCancelledWhenMessagesWereLetGo(t *testing.T) {
+	s := newSetup(t, 25)
+	s.fake.longPoll = true
+	st := s.run(t, func(o *Options) {
+		o.Backlog, o.Wait, o.Workers = 1000, 1, 0
+		o.Select = func(m *sqsjson.Message) (bool, error) { return !strings.Contains(m.Body, "o-0"), nil }
+	})
+	if st.Moved != 15 || st.Skipped != 10 {
+		t.Fatalf("moved %d, skipped %d; want 15, 10", st.Moved, st.Skipped)
+	}
+	s.fake.mu.Lock()
+	defer s.fake.mu.Unlock()
+	if s.fake.cancelled != 0 || s.fake.ghosted != 0 {
+		t.Fatalf("%d long polls cancelled, %d messages taken by them; want 0, 0", s.fake.cancelled, s.fake.ghosted)
+	}
+	for _, m := range s.fake.queues[dlqURL] {
+		if time.Now().Before(m.hiddenUntil) {
+			t.Fatalf("skipped message %s still hidden at the end", m.body)
+		}
+	}
+}

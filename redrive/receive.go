@@ -29,9 +29,16 @@ type plan struct {
 	held      []string
 }
 
-func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message, error) {
+// receive asks for up to n messages, long-polling wait seconds. A long
+// poll runs in m.polls; cancelled is true when cancelIdlePolls ended it
+// (no messages, no error: the worker asks again or stops).
+func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Message, cancelled bool, err error) {
+	callCtx := ctx
+	if wait > 0 && m.polls != nil {
+		callCtx = m.polls
+	}
 	var out *sqs.ReceiveMessageOutput
-	err := m.o.Retry.Do(ctx, func(ctx context.Context) error {
+	err = m.o.Retry.Do(callCtx, func(ctx context.Context) error {
 		var err error
 		out, err = m.c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    aws.String(m.o.Source.URL),
@@ -41,12 +48,16 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) ([]types.Message
 			MessageSystemAttributeNames: m.systemAttributes(),
 			MessageAttributeNames:       []string{"All"},
 		}, NoSDKRetry)
+		m.ctl.Call(0, err)
 		return err
 	})
-	if err != nil {
-		return nil, err
+	if err != nil && callCtx != ctx && callCtx.Err() != nil && ctx.Err() == nil {
+		return nil, true, nil
 	}
-	return out.Messages, nil
+	if err != nil {
+		return nil, false, err
+	}
+	return out.Messages, false, nil
 }
 
 // systemAttributes is what a receive asks SQS for: every attribute when a
@@ -75,17 +86,21 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	}
 	m.release(p.release)
 	m.hide(p.park, m.o.Visibility)
+	waited := false
 	if len(p.send) > 0 {
+		t0 := time.Now()
 		if err := m.limiter.WaitN(ctx, len(p.send)); err != nil {
 			m.unreserve(len(p.send))
 			m.release(p.send)
 			m.unhold(p.held)
 			return nil
 		}
+		waited = time.Since(t0) > time.Millisecond
 	}
 	// From here on the batch finishes even after Ctrl-C.
 	ctx = context.WithoutCancel(ctx)
 	sent := m.sendAll(ctx, p.send)
+	m.ctl.Batch(len(raw), waited)
 	if m.o.Keep {
 		m.release(sent)
 		m.unhold(p.held)
@@ -204,6 +219,10 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	}
 	m.reserved += len(picked)
 	p.send = picked
+	if len(p.release) > 0 {
+		m.letGo = true // before the polls may be cancelled: see cancelIdlePolls
+	}
+	m.cancelIdlePolls()
 }
 
 func (m *Mover) unhold(ids []string) {
@@ -236,6 +255,9 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
 	if len(msgs) == 0 {
 		return // and no wake-up of workers waiting for a change
 	}
+	m.mu.Lock()
+	m.letGo = true // a cancelled long poll could take these: see cancelIdlePolls
+	m.mu.Unlock()
 	ids := make([]string, len(msgs))
 	handles := make([]string, len(msgs))
 	for i := range msgs {

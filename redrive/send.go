@@ -154,7 +154,9 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 				pending = append(pending, i)
 			}
 		}
+		t0 := time.Now()
 		done, failed, err := call(ctx, pending)
+		m.ctl.Call(time.Since(t0), err)
 		if err != nil {
 			return err
 		}

@@ -8,8 +8,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
@@ -42,10 +44,36 @@ type Client interface {
 
 var _ Client = (*sqs.Client)(nil)
 
+// IdleConnsPerHost is how many idle connections the client keeps per
+// host: enough for redrive's largest number of batches in flight (128)
+// times the calls each has out at once (3), plus room for the depth reads
+// and visibility changes. The SDK's default of 10 made a 32-worker move
+// open a new connection (a TLS handshake on real SQS) for about one call
+// in four. A test keeps it in step with redrive.MaxWorkersLimit.
+const IdleConnsPerHost = 400
+
 // New builds the SQS client mfdlq uses: the SDK client from cfg with small
-// retries and the whole response body read before it is decoded.
+// retries, the whole response body read before it is decoded, and idle
+// connections for every call a move has in flight.
 func New(cfg aws.Config, optFns ...func(*sqs.Options)) *sqs.Client {
+	cfg.HTTPClient = keepIdle(cfg.HTTPClient)
 	return sqs.NewFromConfig(cfg, append([]func(*sqs.Options){Configure}, optFns...)...)
+}
+
+// keepIdle raises the idle connections of the SDK's own HTTP client; a
+// client the caller built is left as it is.
+func keepIdle(c aws.HTTPClient) aws.HTTPClient {
+	bc, ok := c.(*awshttp.BuildableClient)
+	switch {
+	case c == nil:
+		bc = awshttp.NewBuildableClient()
+	case !ok:
+		return c
+	}
+	return bc.WithTransportOptions(func(t *http.Transport) {
+		t.MaxIdleConns = max(t.MaxIdleConns, IdleConnsPerHost)
+		t.MaxIdleConnsPerHost = max(t.MaxIdleConnsPerHost, IdleConnsPerHost)
+	})
 }
 
 // Configure applies mfdlq's SQS client settings to o.

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 )
 
@@ -133,5 +134,22 @@ func TestReadWholeBodyIsInnermost(t *testing.T) {
 	var bre *bodyReadError
 	if !errors.As(err, &bre) {
 		t.Fatalf("with the middleware, err = %v; want a retryable body read error", err)
+	}
+}
+
+func TestNewKeepsIdleConnectionsForAMove(t *testing.T) {
+	c := New(aws.Config{Region: "us-east-1"})
+	bc, ok := c.Options().HTTPClient.(*awshttp.BuildableClient)
+	if !ok {
+		t.Fatalf("HTTP client %T, want the SDK's buildable client", c.Options().HTTPClient)
+	}
+	tr := bc.GetTransport()
+	if tr.MaxIdleConnsPerHost < IdleConnsPerHost || tr.MaxIdleConns < IdleConnsPerHost {
+		t.Fatalf("idle connections: %d per host, %d in all; want %d", tr.MaxIdleConnsPerHost, tr.MaxIdleConns, IdleConnsPerHost)
+	}
+	// A client built by the caller is not touched.
+	own := &http.Client{}
+	if got := New(aws.Config{Region: "us-east-1", HTTPClient: own}).Options().HTTPClient; got != own {
+		t.Fatalf("caller's client replaced by %T", got)
 	}
 }

@@ -1,8 +1,8 @@
 // Package crashkill checks that a redrive survives SIGKILL: it starts the
 // real mfdlq binary on a DLQ, kills it at a random moment, runs the same
 // command again, and then reads every body back from the destination.
-// Every run must lose nothing, duplicate at most 10 messages per worker
-// (the sends in flight at the kill), and the second run must finish.
+// Every run must lose nothing, duplicate at most 10 messages per batch in
+// flight (the sends in flight at the kill), and the second run must finish.
 package crashkill
 
 import (
@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // Config is one series of kills.
@@ -29,12 +30,21 @@ type Config struct {
 	Bin        string        // the mfdlq binary
 	Runs       int           // kill/rerun cycles
 	Messages   int           // messages in the DLQ per run
-	Workers    int           // --workers of the redrive
+	Workers    int           // --workers of the redrive; 0: its adaptive default
 	Visibility int           // --visibility of the redrive (seconds)
 	KillAfter  time.Duration // kill at a random moment in [0, KillAfter)
 	Dir        string        // where the incident directories go
 	Log        io.Writer
 	Seed       uint64
+}
+
+// Bound is the most duplicates one kill may leave: 10 per batch in flight,
+// --workers or the adaptive cap.
+func (cfg Config) Bound() int {
+	if cfg.Workers > 0 {
+		return 10 * cfg.Workers
+	}
+	return 10 * redrive.DefaultMaxWorkers
 }
 
 // Result sums up the series.
@@ -79,7 +89,10 @@ func once(ctx context.Context, s *localaws.Seeder, cfg Config, i int, killAt tim
 	}
 	inc := filepath.Join(cfg.Dir, name)
 	args := []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes", "--quiet",
-		"--workers", strconv.Itoa(cfg.Workers), "--visibility", strconv.Itoa(cfg.Visibility), "--incident", inc}
+		"--visibility", strconv.Itoa(cfg.Visibility), "--incident", inc}
+	if cfg.Workers > 0 {
+		args = append(args, "--workers", strconv.Itoa(cfg.Workers))
+	}
 	cmd := exec.Command(cfg.Bin, args...)
 	if err := cmd.Start(); err != nil {
 		return 0, false, err
@@ -108,8 +121,8 @@ func once(ctx context.Context, s *localaws.Seeder, cfg Config, i int, killAt tim
 		return dups, mid, err
 	case left != 0:
 		return dups, mid, fmt.Errorf("%d message(s) still in the DLQ after the rerun", left)
-	case dups > 10*cfg.Workers:
-		return dups, mid, fmt.Errorf("%d duplicates, more than the %d messages a kill can leave in flight", dups, 10*cfg.Workers)
+	case dups > cfg.Bound():
+		return dups, mid, fmt.Errorf("%d duplicates, more than the %d messages a kill can leave in flight", dups, cfg.Bound())
 	}
 	return dups, mid, nil
 }

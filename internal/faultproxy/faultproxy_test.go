@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // backend answers every call with its body echoed and counts what reached it.
@@ -111,5 +112,29 @@ func TestRateIsAShare(t *testing.T) {
 	}
 	if broken < 60 || broken > 140 {
 		t.Fatalf("%d of 1000 calls broken at rate 0.10", broken)
+	}
+}
+
+// Delay adds its latency to every call, and the connections clients open
+// are counted.
+func TestDelayAndConnections(t *testing.T) {
+	be, hits := backend(t)
+	p := New(be.URL, 0, 1)
+	p.Delay = 30 * time.Millisecond
+	srv := httptest.NewUnstartedServer(p)
+	srv.Config.ConnState = p.ConnState
+	srv.Start()
+	defer srv.Close()
+	start := time.Now()
+	status, got, err := call(t, srv.URL, "x")
+	if err != nil || status != 200 || got != "echo:x" || hits.Load() != 1 {
+		t.Fatalf("status %d body %q err %v hits %d", status, got, err, hits.Load())
+	}
+	if el := time.Since(start); el < p.Delay {
+		t.Fatalf("call took %s, want at least the %s delay", el, p.Delay)
+	}
+	call(t, srv.URL, "y") // call opens a fresh connection each time
+	if n := p.Conns(); n != 2 {
+		t.Fatalf("%d connections counted, want 2", n)
 	}
 }

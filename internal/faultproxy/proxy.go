@@ -3,6 +3,9 @@
 // way AWS does on a bad day: 5xx answers, throttling, and connections that
 // drop — before the request reaches the server, or after it was carried
 // out (the client then cannot know whether a send or a delete happened).
+// It can also add a fixed latency to every call (Delay), the round trip of
+// a real SQS endpoint that a local server answers in well under a
+// millisecond.
 package faultproxy
 
 import (
@@ -10,9 +13,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Fault kinds.
@@ -31,7 +36,12 @@ var kinds = []string{ServerError, ServerErrAfter, Throttle, DropBefore, DropAfte
 type Proxy struct {
 	Target string
 	Rate   float64
+	// Delay is added to every call: half before the request reaches the
+	// server, half before the answer leaves, as a network round trip
+	// splits. A long poll waits its own time on top.
+	Delay  time.Duration
 	client *http.Client
+	conns  atomic.Int64
 
 	mu     sync.Mutex
 	rng    *rand.Rand
@@ -42,8 +52,23 @@ type Proxy struct {
 // New returns a proxy to target breaking rate (0-1) of the calls, with a
 // seeded random source so a failing run can be repeated.
 func New(target string, rate float64, seed uint64) *Proxy {
-	return &Proxy{Target: target, Rate: rate, client: &http.Client{}, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	// The proxy's own client keeps as many idle connections as its callers
+	// may have calls in flight: it must not be the bottleneck it measures.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 1024, 1024
+	return &Proxy{Target: target, Rate: rate, client: &http.Client{Transport: tr}, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
+
+// ConnState counts the connections clients open; set it as the
+// http.Server's ConnState.
+func (p *Proxy) ConnState(_ net.Conn, st http.ConnState) {
+	if st == http.StateNew {
+		p.conns.Add(1)
+	}
+}
+
+// Conns is how many connections clients opened (with ConnState set).
+func (p *Proxy) Conns() int64 { return p.conns.Load() }
 
 // Counts returns the calls seen and the faults injected by kind.
 func (p *Proxy) Counts() (calls int64, faults map[string]int64) {
@@ -87,7 +112,9 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		drop(w)
 		return
 	}
+	time.Sleep(p.Delay / 2)
 	status, header, body, err := p.forward(r)
+	time.Sleep(p.Delay - p.Delay/2)
 	if err != nil {
 		jsonError(w, http.StatusBadGateway, "InternalError", err.Error())
 		return

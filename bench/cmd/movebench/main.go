@@ -5,6 +5,11 @@
 //	-mode throughput  --rate max vs a bare receive/send/delete batch loop with
 //	                  the same number of workers, alternated in one run
 //	-mode faults      through the fault-injecting proxy: zero lost, completes
+//	-mode latency     through a proxy adding -latency to every call: mfdlq's
+//	                  defaults, fixed --workers and bare loops, alternated
+//	-mode memory      one big move at --rate max: peak RSS, journal, resume
+//
+// -mode rate with -latency goes through the latency proxy too.
 package main
 
 import (
@@ -42,6 +47,11 @@ var (
 	workers = flag.Int("workers", 2, "workers for -mode throughput")
 	rounds  = flag.Int("rounds", 3, "alternated rounds for -mode throughput")
 	faults  = flag.Float64("faults", 0.10, "share of calls broken for -mode faults")
+	latency = flag.Duration("latency", 0, "added to every call (-mode latency, rate)")
+	// contenders of -mode latency: default (mfdlq's defaults), wN (mfdlq
+	// --workers N), bareN (the bare loop with N workers), bare@peak (the
+	// bare loop with as many workers as the defaults reached).
+	contenders = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
 )
 
 func main() {
@@ -51,7 +61,15 @@ func main() {
 	s := localaws.NewSeeder(cfg)
 	switch *mode {
 	case "rate":
+		if *latency > 0 {
+			rateLatencyMode(s, cfg)
+			return
+		}
 		rateMode(s)
+	case "latency":
+		latencyMode(s, cfg)
+	case "memory":
+		memoryMode(s)
 	case "throughput":
 		throughputMode(s, sqsapi.New(cfg))
 	case "faults":
