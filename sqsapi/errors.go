@@ -65,3 +65,7 @@ func ErrorCode(err error) string {
 	}
 	return "error"
 }
+
+// IsQueueMissing tells whether err means the queue does not exist (any
+// protocol's code for it).
+func IsQueueMissing(err error) bool { return isQueueMissing(err) }
