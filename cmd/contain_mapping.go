@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"github.com/mfdlq/mfdlq/inventory"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/vitals"
@@ -18,6 +19,8 @@ type containReport struct {
 	OtherSources []string              `json:"other_sources"`
 	Mappings     []vitals.Mapping      `json:"mappings"`
 	Change       *vitals.MappingChange `json:"change"`
+	// OldestExpiry is when the DLQ's oldest message expires (nil: unknown).
+	OldestExpiry *inventory.Expiry `json:"oldest_expiry"`
 }
 
 // mappings lists the Lambda mappings reading src. Without a source there is

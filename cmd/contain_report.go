@@ -39,6 +39,7 @@ func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src 
 			AgeOfOldest: age, NormalAge: normal, AgeElevated: vitals.AgeElevated(age, normal),
 		}
 	}
+	rep.OldestExpiry = d.oldestExpiry(ctx, dlq, nil)
 	rep.Alive, rep.Reasons = vitals.Judge(rep.DLQ, rep.Source)
 	rep.Verdict = vitals.VerdictNotAlive
 	if rep.Alive {
@@ -70,6 +71,7 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *containReport) error {
 		fig["age_of_oldest_seconds"] = rep.Source.AgeOfOldest
 		fig["normal_age_of_oldest_seconds"] = rep.Source.NormalAge
 	}
+	expiryFigures(fig, rep.OldestExpiry)
 	if rep.Change != nil {
 		fig["mapping_action"] = rep.Change.Action
 		fig["mapping_dry_run"] = rep.Change.DryRun

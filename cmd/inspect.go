@@ -13,6 +13,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -105,7 +106,8 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	if err != nil {
 		return fmt.Errorf("inspect %s: %w", q.Name, err)
 	}
-	if err := o.record(q, res); err != nil {
+	exp := d.oldestExpiry(ctx, q, res.Messages)
+	if err := o.record(q, res, exp); err != nil {
 		return err
 	}
 	if err := o.render(res.Messages); err != nil {
@@ -113,6 +115,7 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	}
 	d.infof("%d message(s) shown of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
 		len(res.Messages), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
+	d.showExpiry(q, exp)
 	d.nextStep("mfdlq classify --queue %s", q.Name)
 	return nil
 }
@@ -126,7 +129,7 @@ func (o *inspectOptions) warnBeforePeek(q *sqsapi.Queue) {
 }
 
 // record writes the sample to the incident (and --out) and appends the event.
-func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
+func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult, exp *inventory.Expiry) error {
 	d := o.deps
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
@@ -147,6 +150,7 @@ func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
 		"visible": q.Depth.Visible, "in_flight": q.Depth.InFlight, "delayed": q.Depth.Delayed,
 		"fifo": q.FIFO,
 	}
+	expiryFigures(ev.Figures, exp)
 	ev.Artifact = incident.SamplesFile
 	return ws.Append(ev)
 }

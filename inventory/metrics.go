@@ -107,3 +107,19 @@ func latestAges(ctx context.Context, cw Metrics, batch []DLQ, start, end time.Ti
 		in.NextToken = out.NextToken
 	}
 }
+
+// ReadExpiry reads one queue's ApproximateAgeOfOldestMessage over the hour
+// before now and returns when its oldest message expires; nil when
+// CloudWatch has no point (an empty queue, or a metric not yet published).
+func ReadExpiry(ctx context.Context, cw Metrics, queue string, retention time.Duration, fifo bool, now time.Time) (*Expiry, error) {
+	latest, err := latestAges(ctx, cw, []DLQ{{Queue: queue}}, now.Add(-time.Hour), now)
+	if err != nil {
+		return nil, fmt.Errorf("cloudwatch %s of %s: %w", vitals.MetricAgeOfOldest, queue, err)
+	}
+	p, ok := latest[0]
+	if !ok {
+		return nil, nil
+	}
+	e := FromAge(p.Value, p.Time, retention, fifo)
+	return &e, nil
+}

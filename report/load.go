@@ -32,6 +32,7 @@ type Incident struct {
 	Problems []string
 
 	red *redact.Redactor // set while rendering a redacted report
+	now time.Time        // the report's time, while rendering
 }
 
 // ContainArtifact is contain.json (issue 5's JSON contract).

@@ -31,6 +31,7 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			continue
 		}
 		writeEvent(b, ev)
+		inc.writeExpiry(b, ev)
 		switch st.step {
 		case "contain":
 			inc.writeContain(b)

@@ -1,0 +1,37 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/inventory"
+)
+
+// writeExpiry states when the DLQ's oldest message expires, as a step
+// (contain, inspect) measured it, counted down to the report's time: the
+// reader must see at once whether messages are being lost to retention.
+func (inc *Incident) writeExpiry(b *strings.Builder, ev incident.Event) {
+	s, _ := ev.Figures["oldest_expires_at"].(string)
+	at, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return
+	}
+	basis := "from the sampled messages' SentTimestamp"
+	if b, _ := ev.Figures["oldest_expiry_basis"].(string); b == inventory.BasisCloudWatch {
+		basis = "from CloudWatch's age of oldest"
+	}
+	if ub, _ := ev.Figures["oldest_expiry_upper_bound"].(bool); ub {
+		basis += "; on a standard queue it may be sooner"
+	}
+	when := at.UTC().Format("2006-01-02 15:04 UTC")
+	switch left := at.Sub(inc.now); {
+	case inc.now.IsZero():
+		fmt.Fprintf(b, "- oldest message expires: **%s** (%s)\n", when, basis)
+	case left <= 0:
+		fmt.Fprintf(b, "- oldest message expires: **%s**, %s before this report (%s): messages older than the retention are gone\n", when, inventory.Human(-left), basis)
+	default:
+		fmt.Fprintf(b, "- oldest message expires: **%s**, %s after this report (%s)\n", when, inventory.Human(left), basis)
+	}
+}
