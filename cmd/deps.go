@@ -13,7 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -50,6 +52,8 @@ type Deps struct {
 	// Inventory builds the read-only clients of mfdlq ls for one region
 	// ("" for the default one).
 	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
+	// S3 is the client of export and redrive --from-file with s3:// URLs.
+	S3 func(context.Context) (archive.S3, error)
 }
 
 // NewDeps returns the production dependencies over io.
@@ -79,6 +83,16 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	}
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
+	}
+	d.S3 = func(ctx context.Context) (archive.S3, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// A local endpoint (moto, MinIO) serves buckets by path, not by
+		// host name.
+		path := cfg.BaseEndpoint != nil
+		return s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = path }), nil
 	}
 	d.Lambda = func(ctx context.Context) (*lambda.Client, error) {
 		cfg, err := d.AWS(ctx)

@@ -122,6 +122,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newInspectCmd(d, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
+		newExportCmd(d, nil),
 		newRedriveCmd(d, nil),
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),

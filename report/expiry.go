@@ -35,3 +35,19 @@ func (inc *Incident) writeExpiry(b *strings.Builder, ev incident.Event) {
 		fmt.Fprintf(b, "- oldest message expires: **%s**, %s after this report (%s)\n", when, inventory.Human(left), basis)
 	}
 }
+
+// writeExport names the archive and its count, and what was deleted: the
+// one place the report says where the messages went when the DLQ was
+// emptied by an export.
+func writeExport(b *strings.Builder, ev incident.Event) {
+	loc, _ := ev.Figures["location"].(string)
+	n, _ := ev.Figures["exported"].(float64)
+	del, _ := ev.Figures["deleted"].(float64)
+	fmt.Fprintf(b, "\n%s message(s) archived to `%s`", value(n), loc)
+	if del > 0 {
+		fmt.Fprintf(b, "; %s deleted from %s once the file was durable", value(del), ev.Queue)
+	} else {
+		b.WriteString("; none deleted from the DLQ")
+	}
+	b.WriteString(".\n")
+}

@@ -16,6 +16,7 @@ var stepTitles = []struct{ step, title string }{
 	{"inspect", "2. inspect — what is in there?"},
 	{"classify", "3. classify — poison, transient or data"},
 	{"logs", "4. logs — the consumer's real exception"},
+	{"export", "Archive — the messages kept outside SQS (mfdlq export)"},
 	{"fix", "Fix — what was changed before the redrive"},
 	{"redrive", "5. redrive — the move back"},
 	{"verify", "6. verify — did the fix hold?"},
@@ -41,6 +42,8 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			inc.writeClassify(b)
 		case "logs":
 			inc.writeLogs(b)
+		case "export":
+			writeExport(b, ev)
 		case "redrive":
 			inc.writeRedrive(b)
 		case "verify":
