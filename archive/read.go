@@ -19,7 +19,7 @@ type File struct {
 	// Name is the FILE or s3:// URL given.
 	Name string
 	// Count is the messages it holds.
-	Count int
+	Count  int
 	f      *os.File
 	remove func()
 }
