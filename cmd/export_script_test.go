@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -20,6 +21,32 @@ func init() {
 	scriptCmds["s3-bucket"] = cmdS3Bucket
 	scriptCmds["export-match"] = cmdExportMatch
 	scriptCmds["queue-match"] = cmdQueueMatch
+	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
+}
+
+// sqs-atleast QUEUE N WAIT waits up to WAIT for QUEUE to hold at least N
+// visible messages: the moment to kill a move under way.
+func cmdSQSAtLeast(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: sqs-atleast QUEUE N WAIT")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	wait, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	s := seeder(ts)
+	u, err := s.SQS.GetQueueUrl(context.Background(), getURL(args[0]))
+	ts.Check(err)
+	for deadline := time.Now().Add(wait); ; time.Sleep(100 * time.Millisecond) {
+		v, _, err := s.Depth(context.Background(), *u.QueueUrl)
+		ts.Check(err)
+		if v >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s: %d visible after %s, want at least %d", args[0], v, wait, n)
+		}
+	}
 }
 
 func scriptS3(ts *testscript.TestScript) *s3.Client {
@@ -96,11 +123,18 @@ func cmdExportMatch(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// queue-match QUEUE BODIES drains QUEUE and asserts it held each body of
-// BODIES exactly once.
+// queue-match QUEUE BODIES [MAXDUP] drains QUEUE and asserts it held each
+// body of BODIES at least once, and no more than MAXDUP (default 0)
+// duplicates in all.
 func cmdQueueMatch(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: queue-match QUEUE BODIES")
+	if len(args) != 2 && len(args) != 3 {
+		ts.Fatalf("usage: queue-match QUEUE BODIES [MAXDUP]")
+	}
+	maxDup := 0
+	if len(args) == 3 {
+		var err error
+		maxDup, err = strconv.Atoi(args[2])
+		ts.Check(err)
 	}
 	s := seeder(ts)
 	u, err := s.SQS.GetQueueUrl(context.Background(), getURL(args[0]))
@@ -108,18 +142,26 @@ func cmdQueueMatch(ts *testscript.TestScript, neg bool, args []string) {
 	msgs, err := s.Drain(context.Background(), *u.QueueUrl)
 	ts.Check(err)
 	want := bodyCounts(ts, args[1])
+	dups := 0
 	for _, m := range msgs {
 		b := aws.ToString(m.Body)
-		if want[b] != 1 {
-			ts.Fatalf("%s: body not expected, or twice: %q", args[0], b)
+		switch {
+		case want[b] == 0:
+			ts.Fatalf("%s: body not expected: %q", args[0], b)
+		case want[b] < 0:
+			dups++
 		}
-		want[b]--
+		want[b]-- // 0 once seen; below 0 for each duplicate
 	}
 	for body, left := range want {
-		if left != 0 {
+		if left > 0 {
 			ts.Fatalf("%s: body missing: %q", args[0], body)
 		}
 	}
+	if dups > maxDup {
+		ts.Fatalf("%s: %d duplicate(s), at most %d allowed", args[0], dups, maxDup)
+	}
+	ts.Logf("%s: %d message(s), every body, %d duplicate(s)", args[0], len(msgs), dups)
 }
 
 func bodyCounts(ts *testscript.TestScript, file string) map[string]int {

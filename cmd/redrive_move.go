@@ -49,7 +49,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	}
 	var total redrive.Stats
 	if p.canary > 0 {
-		st, err := o.runMover(ctx, client, base, p.canary, prog)
+		st, err := o.runMover(ctx, p.mover(client), base, p.canary, prog)
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
@@ -60,11 +60,11 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 			return o.done(ctx, ws, p, started, wall, total, back, err)
 		}
 	}
-	st, err := o.runMover(ctx, client, base, p.bound-total.Handled(), prog)
+	st, err := o.runMover(ctx, p.mover(client), base, p.bound-total.Handled(), prog)
 	return o.done(ctx, ws, p, started, wall, sumStats(total, st), 0, err)
 }
 
-func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opts redrive.Options, limit int, prog *redriveProgress) (redrive.Stats, error) {
+func (o *redriveOptions) runMover(ctx context.Context, client redrive.SQS, opts redrive.Options, limit int, prog *redriveProgress) (redrive.Stats, error) {
 	opts.Max = limit
 	m, err := redrive.NewMover(client, opts)
 	if err != nil {
@@ -86,7 +86,14 @@ func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, 
 		return 0, nil
 	case <-time.After(p.wait):
 	}
-	back, err := redrive.Returned(ctx, client, p.dlq, state)
+	dlq := p.dlq
+	if p.source != nil {
+		if dlq = p.returnsTo; dlq == nil {
+			d.warnf("canary: %s has no DLQ to look in: moving the rest", p.dest.Name)
+			return 0, nil
+		}
+	}
+	back, err := redrive.Returned(ctx, client, dlq, state)
 	if err != nil || back == 0 {
 		return back, err
 	}
@@ -113,7 +120,8 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	}
 	ev := d.Event("redrive", p.dlq)
 	ev.Inputs = map[string]any{"to": p.dest.Name, "rate": o.RateFlag, "max": o.Max, "filter": o.Filter,
-		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native}
+		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native,
+		"from_file": o.FromFile}
 	ev.Figures = map[string]any{
 		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "returned": st.Returned,
 		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
@@ -131,6 +139,10 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		return err
 	}
 	d.infof("moved %d message(s) to %s in %s (%.1f msg/s)", moved, p.dest.Name, dur.Round(100*time.Millisecond), achieved)
+	if p.source != nil {
+		d.nextStep("watch %s's consumer; %s is unchanged", p.dest.Name, o.FromFile)
+		return nil
+	}
 	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)
 	return nil
 }

@@ -19,10 +19,26 @@ type redrivePlan struct {
 	canary    int
 	wait      time.Duration
 	workers   int
+	// source serves the messages of --from-file in place of the DLQ, and
+	// returnsTo is the queue its canary looks in (the destination's DLQ).
+	source    redrive.SQS
+	returnsTo *sqsapi.Queue
+}
+
+// mover is what the mover receives from and sends to: the file source
+// with --from-file, else SQS.
+func (p *redrivePlan) mover(client sqsapi.Client) redrive.SQS {
+	if p.source != nil {
+		return p.source
+	}
+	return client
 }
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
 	d := o.deps
+	if o.FromFile != "" {
+		return runRedriveFromFile(ctx, o)
+	}
 	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
@@ -46,6 +62,12 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		d.infof("dry run: nothing changed")
 		return nil
 	}
+	return o.confirmAndMove(ctx, client, ws, p)
+}
+
+// confirmAndMove asks, records the fix, and moves.
+func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
+	d := o.deps
 	if err := d.confirm(fmt.Sprintf("Move up to %d message(s) from %s to %s?", p.bound, p.dlq.Name, p.dest.Name), o.Yes); err != nil {
 		return err
 	}
