@@ -24,12 +24,14 @@ func init() {
 	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
 }
 
-// sqs-atleast QUEUE N WAIT waits up to WAIT for QUEUE to hold at least N
-// visible messages: the moment to kill a move under way.
+// sqs-atleast QUEUE N WAIT [inflight] waits up to WAIT for QUEUE to hold
+// at least N visible (or in-flight) messages: the moment to kill a move or
+// an export under way.
 func cmdSQSAtLeast(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 3 {
-		ts.Fatalf("usage: sqs-atleast QUEUE N WAIT")
+	if len(args) != 3 && len(args) != 4 {
+		ts.Fatalf("usage: sqs-atleast QUEUE N WAIT [inflight]")
 	}
+	inflight := len(args) == 4 && args[3] == "inflight"
 	n, err := strconv.Atoi(args[1])
 	ts.Check(err)
 	wait, err := time.ParseDuration(args[2])
@@ -38,8 +40,11 @@ func cmdSQSAtLeast(ts *testscript.TestScript, neg bool, args []string) {
 	u, err := s.SQS.GetQueueUrl(context.Background(), getURL(args[0]))
 	ts.Check(err)
 	for deadline := time.Now().Add(wait); ; time.Sleep(100 * time.Millisecond) {
-		v, _, err := s.Depth(context.Background(), *u.QueueUrl)
+		v, f, err := s.Depth(context.Background(), *u.QueueUrl)
 		ts.Check(err)
+		if inflight {
+			v = f
+		}
 		if v >= n {
 			return
 		}
