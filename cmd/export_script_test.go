@@ -55,7 +55,9 @@ func cmdSQSAtLeast(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func scriptS3(ts *testscript.TestScript) *s3.Client {
-	return s3.NewFromConfig(scriptConfig(ts), func(o *s3.Options) { o.UsePathStyle = true })
+	return s3.NewFromConfig(scriptConfig(ts), func(o *s3.Options) {
+		o.UsePathStyle, o.DisableLogOutputChecksumValidationSkipped = true, true
+	})
 }
 
 // gen-bodies FILE N writes N distinct JSON bodies, one a line; a few hold

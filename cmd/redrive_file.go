@@ -20,7 +20,7 @@ import (
 func (o *redriveOptions) validateSource() error {
 	switch {
 	case o.Queue == "" && o.FromFile == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN (or --from-file with an export)")
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
 	case o.FromFile == "":
 		return nil
 	case o.Queue != "":

@@ -11,22 +11,31 @@ import (
 )
 
 // stepTitles are the report's section titles, in runbook order.
-var stepTitles = []struct{ step, title string }{
-	{"contain", "1. contain — is the problem still alive?"},
-	{"inspect", "2. inspect — what is in there?"},
-	{"classify", "3. classify — poison, transient or data"},
-	{"logs", "4. logs — the consumer's real exception"},
-	{"export", "Archive — the messages kept outside SQS (mfdlq export)"},
-	{"fix", "Fix — what was changed before the redrive"},
-	{"redrive", "5. redrive — the move back"},
-	{"verify", "6. verify — did the fix hold?"},
-	{"check", "Safeguards — mfdlq check"},
+var stepTitles = []struct {
+	step, title string
+	optional    bool // left out of the report when not run
+}{
+	{"contain", "1. contain — is the problem still alive?", false},
+	{"inspect", "2. inspect — what is in there?", false},
+	{"classify", "3. classify — poison, transient or data", false},
+	{"logs", "4. logs — the consumer's real exception", false},
+	{"export", "Archive — the messages kept outside SQS (mfdlq export)", true},
+	{"fix", "Fix — what was changed before the redrive", false},
+	{"redrive", "5. redrive — the move back", false},
+	{"verify", "6. verify — did the fix hold?", false},
+	{"check", "Safeguards — mfdlq check", false},
 }
 
 func (inc *Incident) writeSteps(b *strings.Builder) {
 	for _, st := range stepTitles {
-		fmt.Fprintf(b, "## %s\n\n", st.title)
 		ev, ok := inc.Latest(st.step)
+		if !ok && st.optional {
+			continue
+		}
+		fmt.Fprintf(b, "## %s\n\n", st.title)
+		if !ok && st.optional {
+			continue
+		}
 		if !ok {
 			b.WriteString("not run.\n\n")
 			continue
