@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -179,21 +176,14 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// inventoryClients builds ls's clients for region: read-only calls, so
-// they retry generously — up to 8 attempts with the SDK's jittered backoff
-// and no retry quota, which a throttled listing of thousands of queues
-// would otherwise exhaust (docs/ls.md).
+// inventoryClients builds ls's clients for region, with the listing's
+// generous retries (inventory.Retryer; docs/ls.md).
 func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inventory.Clients, error) {
 	cfg, err := loadConfig(ctx, g, region)
 	if err != nil {
 		return inventory.Clients{}, err
 	}
-	retryer := func() aws.Retryer {
-		return retry.NewStandard(func(o *retry.StandardOptions) {
-			o.MaxAttempts = 8
-			o.RateLimiter = ratelimit.None
-		})
-	}
+	retryer := inventory.Retryer
 	cw := cloudwatch.NewFromConfig(cfg, vitals.ConfigureCloudWatch, func(o *cloudwatch.Options) { o.Retryer = retryer() })
 	return inventory.Clients{
 		SQS:     sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 }),
