@@ -11,11 +11,13 @@
 #               mfdlq's defaults reached
 #   ratelatency 10,000 messages at --rate 1000 through fauxqs + 20 ms
 #   memory      100,000 messages at --rate max: peak RSS, journal, rerun
+#   ls          mfdlq ls over 250, 500 and 1,000 queues against moto: calls
+#               per operation and time (docs/ls.md)
 # Pick some with BENCH="rate crash"; the default runs all but memory.
 # LATENCY (20ms) and ROUNDS (3) change the latency benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-what=${BENCH:-"go rate throughput crash faults latency latency0 ratelatency"}
+what=${BENCH:-"go rate throughput crash faults latency latency0 ratelatency ls"}
 go build -o bin/mfdlq .
 for b in $what; do
   echo "== $b"
@@ -29,6 +31,7 @@ for b in $what; do
     latency0) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode latency -latency 0 -n 5000 -rounds "${ROUNDS:-3}" -contenders default,w32,bare@peak,bare32 ;;
     ratelatency) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode rate -latency "${LATENCY:-20ms}" -n 10000 -rate 1000 ;;
     memory) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode memory -n 100000 ;;
+    ls) scripts/with-localaws.sh go run ./bench/cmd/lsbench -pairs 125,250,500 -rounds 3 ;;
     *) echo "bench/run.sh: unknown benchmark $b" >&2; exit 2 ;;
   esac
 done

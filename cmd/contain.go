@@ -177,6 +177,7 @@ func runContain(ctx context.Context, o *containOptions) error {
 	if err := o.render(&rep); err != nil {
 		return err
 	}
+	d.showExpiry(dlq, rep.OldestExpiry)
 	if rep.Alive {
 		return errSilentCheckFailed
 	}

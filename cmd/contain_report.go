@@ -40,6 +40,7 @@ func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src 
 			AgeOfOldest: age, NormalAge: normal, AgeElevated: contain.AgeElevated(age, normal),
 		}
 	}
+	rep.OldestExpiry = d.oldestExpiry(ctx, dlq, nil)
 	rep.Alive, rep.Reasons = contain.Judge(rep.DLQ, rep.Source)
 	rep.Verdict = contain.VerdictOf(rep.Alive)
 	return nil
@@ -68,6 +69,7 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
 		fig["age_of_oldest_seconds"] = rep.Source.AgeOfOldest
 		fig["normal_age_of_oldest_seconds"] = rep.Source.NormalAge
 	}
+	expiryFigures(fig, rep.OldestExpiry)
 	if rep.Change != nil {
 		fig["mapping_action"] = rep.Change.Action
 		fig["mapping_dry_run"] = rep.Change.DryRun

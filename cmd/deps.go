@@ -12,9 +12,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -49,11 +52,16 @@ type Deps struct {
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
 	incidents map[string]string
+	// Inventory builds the read-only clients of mfdlq ls for one region
+	// ("" for the default one).
+	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
+	// S3 is the client of export and redrive --from-file with s3:// URLs.
+	S3 func(context.Context) (archive.S3, error)
 }
 
 // NewDeps returns the production dependencies over io.
 func NewDeps(io *IOStreams, args []string) *Deps {
-	d := &Deps{IO: io, Now: func() time.Time { return time.Now().UTC() }, Global: &GlobalOptions{}, Args: args}
+	d := &Deps{IO: io, Now: clock(), Global: &GlobalOptions{}, Args: args}
 	d.AWS = onceConfig(d.Global)
 	d.SQS = func(ctx context.Context) (sqsapi.Client, error) {
 		cfg, err := d.AWS(ctx)
@@ -76,6 +84,24 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		}
 		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch), nil
 	}
+	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
+		return inventoryClients(ctx, d.Global, region)
+	}
+	d.S3 = func(ctx context.Context) (archive.S3, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// A local endpoint (moto, MinIO) serves buckets by path, not by
+		// host name.
+		path := cfg.BaseEndpoint != nil
+		return s3.NewFromConfig(cfg, func(o *s3.Options) {
+			o.UsePathStyle = path
+			// A server that sends no checksum (moto, MinIO) is not worth a
+			// log line on stderr; export.json records the file's own SHA-256.
+			o.DisableLogOutputChecksumValidationSkipped = true
+		}), nil
+	}
 	d.Lambda = func(ctx context.Context) (*lambda.Client, error) {
 		cfg, err := d.AWS(ctx)
 		if err != nil {
@@ -96,24 +122,29 @@ func onceConfig(g *GlobalOptions) func(context.Context) (aws.Config, error) {
 		err  error
 	)
 	return func(ctx context.Context) (aws.Config, error) {
-		once.Do(func() {
-			var opts []func(*config.LoadOptions) error
-			if g.Region != "" {
-				opts = append(opts, config.WithRegion(g.Region))
-			}
-			if g.Profile != "" {
-				opts = append(opts, config.WithSharedConfigProfile(g.Profile))
-			}
-			if g.EndpointURL != "" {
-				opts = append(opts, config.WithBaseEndpoint(g.EndpointURL))
-			}
-			cfg, err = config.LoadDefaultConfig(ctx, opts...)
-			if err == nil && cfg.Region == "" {
-				err = usageErrorf("no AWS region: pass --region or set AWS_REGION")
-			}
-		})
+		once.Do(func() { cfg, err = loadConfig(ctx, g, g.Region) })
 		return cfg, err
 	}
+}
+
+// loadConfig loads the AWS configuration for region ("" for the chain's
+// default) with the global flags on top.
+func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	if g.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(g.Profile))
+	}
+	if g.EndpointURL != "" {
+		opts = append(opts, config.WithBaseEndpoint(g.EndpointURL))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err == nil && cfg.Region == "" {
+		err = usageErrorf("no AWS region: pass --region or set AWS_REGION")
+	}
+	return cfg, err
 }
 
 // Region is the region commands act in, once the configuration is loaded.
@@ -203,4 +234,14 @@ func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sq
 		return nil, nil, err
 	}
 	return client, q, nil
+}
+
+// clock is the time source: the system clock, or the fixed instant
+// MFDLQ_NOW names (RFC 3339) so that end-to-end tests can pin output that
+// states durations ("expires in 47 min") in goldens.
+func clock() func() time.Time {
+	if t, err := time.Parse(time.RFC3339, os.Getenv("MFDLQ_NOW")); err == nil {
+		return func() time.Time { return t.UTC() }
+	}
+	return func() time.Time { return time.Now().UTC() }
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -78,6 +79,10 @@ func exitCode(err error, interrupted bool) int {
 		return ExitInterrupted
 	case errors.Is(err, errInterrupted):
 		return ExitInterrupted
+	case errors.Is(err, archive.ErrBucketDenied):
+		return ExitAuth
+	case errors.Is(err, archive.ErrBucketNotFound):
+		return ExitNotFound
 	case errors.As(err, &invalidRef):
 		return ExitUsage
 	case errors.Is(err, sqsapi.ErrQueueNotFound), sqsapi.IsQueueMissing(err):

@@ -124,7 +124,8 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 		return err
 	}
 	res := *set.Peeked
-	if err := o.record(ws, q, res); err != nil {
+	exp := d.oldestExpiry(ctx, q, res.Messages)
+	if err := o.record(ws, q, res, exp); err != nil {
 		return err
 	}
 	d.noteConsumers(ctx, client, q, "inspect")
@@ -133,13 +134,14 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	}
 	d.infof("%s peeked of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
 		plural.Of(len(res.Messages), "message"), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
+	d.showExpiry(q, exp)
 	d.nextStep("mfdlq classify --queue %s", q.Name)
 	return nil
 }
 
 // record writes the sample to --out and appends the event; samples wrote
 // it to the incident.
-func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult) error {
+func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult, exp *sqsapi.Expiry) error {
 	d := o.deps
 	if o.Out != "" {
 		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
@@ -153,6 +155,7 @@ func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqs
 		"visible": q.Depth.Visible, "in_flight": q.Depth.InFlight, "delayed": q.Depth.Delayed,
 		"fifo": q.FIFO,
 	}
+	expiryFigures(ev.Figures, exp)
 	ev.Artifact = incident.SamplesFile
 	return ws.Append(ev)
 }

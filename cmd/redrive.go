@@ -36,6 +36,7 @@ type redriveOptions struct {
 	Force       bool          // --force: past the guardrails
 	Fixed       string        // --fixed "what changed": records a fix event
 	TakeOver    bool          // --take-over: the lease of a run that died
+	FromFile    string        // --from-file: an export (FILE or s3://…) instead of a DLQ
 
 	selection redrive.Selection
 }
@@ -77,6 +78,13 @@ Examples:
   mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
   mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
   mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
+  mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
+
+--from-file moves an export's messages (edited or not) with the same journal,
+resume, rate, canary, selection and FIFO group and deduplication id, keyed on
+the file's MessageIds: a rerun sends nothing twice that it journaled. The
+file is checked whole first: a line that is not a message exits 2, nothing
+sent. The file itself never changes.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -112,6 +120,7 @@ Examples:
 	f.BoolVar(&opts.Force, "force", false, "redrive although the incident says poison without a fix, or still alive")
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
 	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
+	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) to --to instead of a DLQ's")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
@@ -120,8 +129,8 @@ Examples:
 }
 
 func (o *redriveOptions) validate() error {
-	if o.Queue == "" {
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	if err := o.validateSource(); err != nil {
+		return err
 	}
 	if err := o.parseRate(); err != nil {
 		return err

@@ -45,6 +45,11 @@ func heldError(dlq *sqsapi.Queue, h redrive.Holder, race bool) error {
 func (o *redriveOptions) takeLease(ctx context.Context, c sqsapi.Client, p *redrivePlan) (context.Context, func(), error) {
 	d := o.deps
 	none := func() {}
+	if p.source != nil {
+		// From a file: there is no DLQ to hold, and the journal keys on
+		// the file's MessageIds.
+		return ctx, none, nil
+	}
 	if o.TakeOver {
 		if h, ok, err := redrive.CurrentHolder(ctx, c, p.dlq.URL); err == nil && ok && redrive.Live(h, d.Now()) {
 			q := fmt.Sprintf("Take over %s from %s? Only if that run died", p.dlq.Name, printable(h.Describe(), 300))

@@ -51,7 +51,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	}
 	var total redrive.Stats
 	if p.canary > 0 {
-		st, err := o.runMover(ctx, client, base, p.canary, prog)
+		st, err := o.runMover(ctx, p.mover(client), base, p.canary, prog)
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
@@ -62,11 +62,11 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 			return o.done(ctx, ws, p, started, wall, total, back, err)
 		}
 	}
-	st, err := o.runMover(ctx, client, base, p.bound-total.Handled(), prog)
+	st, err := o.runMover(ctx, p.mover(client), base, p.bound-total.Handled(), prog)
 	return o.done(ctx, ws, p, started, wall, sumStats(total, st), 0, err)
 }
 
-func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opts redrive.Options, limit int, prog *redriveProgress) (redrive.Stats, error) {
+func (o *redriveOptions) runMover(ctx context.Context, client redrive.SQS, opts redrive.Options, limit int, prog *redriveProgress) (redrive.Stats, error) {
 	opts.Max = limit
 	m, err := redrive.NewMover(client, opts)
 	if err != nil {
@@ -82,10 +82,18 @@ func (o *redriveOptions) runMover(ctx context.Context, client sqsapi.Client, opt
 // what came back.
 func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, p *redrivePlan, state *redrive.State, st redrive.Stats) (int, error) {
 	d := o.deps
+	dlq := p.dlq
+	if p.source != nil {
+		// From a file, returns land in the destination's own DLQ.
+		if dlq = p.returnsTo; dlq == nil {
+			d.warnf("canary: %s has no DLQ to look in: moving the rest", p.dest.Name)
+			return 0, nil
+		}
+	}
 	d.infof("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.wait, p.dest.Name)
-	res, err := redrive.CheckCanary(ctx, client, p.dlq, state, st.Moved, p.wait)
+	res, err := redrive.CheckCanary(ctx, client, dlq, state, st.Moved, p.wait)
 	if err == nil && res.Failed() {
-		d.warnf("%s", res.Reason(p.dlq.Name))
+		d.warnf("%s", res.Reason(dlq.Name))
 	}
 	return res.Back, err
 }
@@ -109,7 +117,8 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	}
 	ev := d.Event("redrive", p.dlq)
 	ev.Inputs = map[string]any{"to": p.dest.Name, "rate": o.RateFlag, "max": o.Max, "filter": o.Filter,
-		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native}
+		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native,
+		"from_file": o.FromFile}
 	ev.Figures = map[string]any{
 		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
 		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
@@ -139,6 +148,10 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		return checkFailedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), p.attempt)
 	}
 	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(moved, "message"), p.dest.Name, dur.Round(100*time.Millisecond), achieved)
+	if p.source != nil {
+		d.nextStep("watch %s's consumer; %s is unchanged", p.dest.Name, o.FromFile)
+		return nil
+	}
 	d.nextStep("mfdlq verify --queue %s", p.dlq.Name)
 	return nil
 }

@@ -30,10 +30,26 @@ type redrivePlan struct {
 	consumers []redrive.Function
 	// run names this run in the journal and the lease.
 	run string
+	// source serves the messages of --from-file in place of the DLQ, and
+	// returnsTo is the queue its canary looks in (the destination's DLQ).
+	source    redrive.SQS
+	returnsTo *sqsapi.Queue
+}
+
+// mover is what the mover receives from and sends to: the file source
+// with --from-file, else SQS.
+func (p *redrivePlan) mover(client sqsapi.Client) redrive.SQS {
+	if p.source != nil {
+		return p.source
+	}
+	return client
 }
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
 	d := o.deps
+	if o.FromFile != "" {
+		return runRedriveFromFile(ctx, o)
+	}
 	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
@@ -60,6 +76,12 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		d.infof("dry run: nothing changed")
 		return nil
 	}
+	return o.confirmAndMove(ctx, client, ws, p)
+}
+
+// confirmAndMove asks, records the fix, and moves.
+func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
+	d := o.deps
 	if err := d.confirm(fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.bound, "message"), p.dlq.Name, p.dest.Name), o.Yes); err != nil {
 		return err
 	}

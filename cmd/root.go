@@ -117,10 +117,12 @@ func markStarted(c *cobra.Command, started *bool) {
 // subcommands lists the runbook steps in the runbook's order.
 func subcommands(d *Deps) []*cobra.Command {
 	return []*cobra.Command{
+		newLsCmd(d, nil),
 		newContainCmd(d, nil),
 		newInspectCmd(d, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
+		newExportCmd(d, nil),
 		newRedriveCmd(d, nil),
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),

@@ -58,6 +58,8 @@ type Result struct {
 	OtherSources []string                 `json:"other_sources"`
 	Mappings     []lambdaapi.Mapping      `json:"mappings"`
 	Change       *lambdaapi.MappingChange `json:"change"`
+	// OldestExpiry is when the DLQ's oldest message expires (nil: unknown).
+	OldestExpiry *sqsapi.Expiry `json:"oldest_expiry"`
 }
 
 // Reader reads a queue's vital signs: CloudWatch first, the queue's own

@@ -20,6 +20,9 @@ const (
 	VerifyFile = "verify.json"
 	// CheckFile is check's safeguard findings.
 	CheckFile = "check.json"
+	// ExportFile is the latest export's manifest: where the file is, how
+	// many messages it holds, its SHA-256, what was deleted.
+	ExportFile = "export.json"
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )
@@ -31,6 +34,7 @@ const (
 	StepInspect  = "inspect"
 	StepClassify = "classify"
 	StepLogs     = "logs"
+	StepExport   = "export"
 	StepFix      = "fix"
 	StepRedrive  = "redrive"
 	StepVerify   = "verify"

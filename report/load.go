@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/classify"
@@ -37,6 +38,7 @@ type Incident struct {
 	Problems []string
 
 	red *redact.Redactor // set while rendering a redacted report
+	now time.Time        // the report's time, while rendering
 }
 
 // LoadIncident reads the events and every artifact of ws. Only an

@@ -50,6 +50,7 @@ func (inc *Incident) Render(w io.Writer, o ReportOptions) (ReportResult, error) 
 	if !o.NoRedact {
 		inc.red = &redact.Redactor{}
 	}
+	inc.now = o.Now
 	defer func() { inc.red = nil }()
 	var body strings.Builder
 	inc.writeSummary(&body)

@@ -9,26 +9,34 @@ import (
 )
 
 // stepTitles are the report's section titles, in runbook order.
-var stepTitles = []struct{ step, title string }{
-	{incident.StepContain, "1. contain — is the problem still alive?"},
-	{incident.StepInspect, "2. inspect — what is in there?"},
-	{incident.StepClassify, "3. classify — poison, transient or data"},
-	{incident.StepLogs, "4. logs — the consumer's real exception"},
-	{incident.StepFix, "Fix — what was changed before the redrive"},
-	{incident.StepRedrive, "5. redrive — the move back"},
-	{incident.StepVerify, "6. verify — did the fix hold?"},
-	{incident.StepCheck, "Safeguards — mfdlq check"},
+var stepTitles = []struct {
+	step, title string
+	optional    bool // left out of the report when not run
+}{
+	{incident.StepContain, "1. contain — is the problem still alive?", false},
+	{incident.StepInspect, "2. inspect — what is in there?", false},
+	{incident.StepClassify, "3. classify — poison, transient or data", false},
+	{incident.StepLogs, "4. logs — the consumer's real exception", false},
+	{incident.StepExport, "Archive — the messages kept outside SQS (mfdlq export)", true},
+	{incident.StepFix, "Fix — what was changed before the redrive", false},
+	{incident.StepRedrive, "5. redrive — the move back", false},
+	{incident.StepVerify, "6. verify — did the fix hold?", false},
+	{incident.StepCheck, "Safeguards — mfdlq check", false},
 }
 
 func (inc *Incident) writeSteps(b *strings.Builder) {
 	for _, st := range stepTitles {
-		fmt.Fprintf(b, "## %s\n\n", st.title)
 		ev, ok := inc.Latest(st.step)
+		if !ok && st.optional {
+			continue
+		}
+		fmt.Fprintf(b, "## %s\n\n", st.title)
 		if !ok {
 			b.WriteString("not run.\n\n")
 			continue
 		}
 		writeEvent(b, ev)
+		inc.writeExpiry(b, ev)
 		switch st.step {
 		case incident.StepContain:
 			inc.writeContain(b)
@@ -38,6 +46,8 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			inc.writeClassify(b)
 		case incident.StepLogs:
 			inc.writeLogs(b)
+		case incident.StepExport:
+			writeExport(b, ev)
 		case incident.StepRedrive:
 			inc.writeRedrive(b)
 		case incident.StepVerify:

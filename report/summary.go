@@ -16,6 +16,7 @@ func (inc *Incident) writeSummary(b *strings.Builder) {
 		step := st.step
 		ev, ok := inc.Latest(step)
 		switch {
+		case !ok && st.optional:
 		case !ok:
 			fmt.Fprintf(b, "- %s: not run\n", step)
 		case ev.Verdict != "":

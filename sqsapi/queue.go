@@ -181,8 +181,14 @@ func notFoundOr(err error, name, region string) error {
 	return fmt.Errorf("queue %s: %w", name, err)
 }
 
+// AttributesAPI is the one call Refresh needs, so that packages with a
+// smaller interface than Client can use it.
+type AttributesAPI interface {
+	GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
+}
+
 // Refresh re-reads every attribute of q: depth, policy, timeouts.
-func Refresh(ctx context.Context, c Client, q *Queue) error {
+func Refresh(ctx context.Context, c AttributesAPI, q *Queue) error {
 	out, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{
 		QueueUrl:       aws.String(q.URL),
 		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll},

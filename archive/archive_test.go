@@ -1,0 +1,146 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+func TestFileSinkNeverReplacesNorFollows(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "a.jsonl")
+	s, err := NewFileSink(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Write([]byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	// Something appears under the final name while the export runs.
+	if err := os.WriteFile(out, []byte("theirs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(context.Background()); !errors.Is(err, ErrExists) {
+		t.Fatalf("Commit over a new file: %v, want ErrExists", err)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "theirs" {
+		t.Errorf("their file was changed: %q", b)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(filepath.Join(dir, "victim"), link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewFileSink(link); !errors.Is(err, ErrExists) {
+		t.Errorf("a symlink as --out: %v, want ErrExists", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	ok := filepath.Join(dir, "b.jsonl")
+	s, err = NewFileSink(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Write([]byte("x\n"))
+	if _, err := s.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(ok); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v; want 0600", st.Mode(), err)
+	}
+}
+
+func TestOpenNamesTheBadLine(t *testing.T) {
+	for name, tc := range map[string]struct {
+		in   string
+		line int
+	}{
+		"no body":        {`{"MessageId":"a","Body":""}` + "\n" + `{"MessageId":"b"}` + "\n", 2},
+		"not json":       {"\n\nid,body\n", 3},
+		"no MessageId":   {`{"Body":"x"}`, 1},
+		"twice the same": {`{"MessageId":"a","Body":"x"}` + "\n" + `{"MessageId":"a","Body":"y"}`, 2},
+	} {
+		path := filepath.Join(t.TempDir(), "f.jsonl")
+		os.WriteFile(path, []byte(tc.in), 0o600)
+		_, err := Open(context.Background(), path, nil)
+		var le *sqsjson.LineError
+		if !errors.As(err, &le) || le.Line != tc.line {
+			t.Errorf("%s: %v; want a LineError at line %d", name, err, tc.line)
+		}
+	}
+}
+
+func TestParseS3(t *testing.T) {
+	for in, want := range map[string]string{
+		"s3://b-1/k/x.jsonl.gz": "", "s3://B/x": "not a bucket name", "s3://bucket": "name the object",
+		"s3://bucket/dir/": "name the object",
+	} {
+		_, ok, err := ParseS3(in)
+		if !ok || (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("ParseS3(%q) = %v, %v; want error containing %q", in, ok, err, want)
+		}
+	}
+	if _, ok, _ := ParseS3("out.jsonl"); ok {
+		t.Error("a file name taken for s3://")
+	}
+}
+
+// TestSourceActsLikeAQueue: what the mover relies on — a handle per
+// receive, hand-back at visibility 0, delete only with the current handle,
+// depth of what is left, earlier runs' work skipped.
+func TestSourceActsLikeAQueue(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.jsonl")
+	var b strings.Builder
+	for _, id := range []string{"a", "b", "c", "d"} {
+		b.WriteString(`{"MessageId":"` + id + `","Body":"` + id + `","Attributes":{"MessageGroupId":"g"}}` + "\n")
+	}
+	os.WriteFile(path, []byte(b.String()), 0o600)
+	f, err := Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	src, err := NewSource(f, nil, func(id string) bool { return id == "d" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	url := aws.String(src.URL)
+	recv := func(n int32) []types.Message {
+		out, err := src.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: url, MaxNumberOfMessages: n, VisibilityTimeout: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Messages
+	}
+	first := recv(2)
+	if len(first) != 2 || *first[0].MessageId != "a" || first[0].Attributes["MessageGroupId"] != "g" {
+		t.Fatalf("first receive: %+v", first)
+	}
+	src.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: url, Entries: []types.ChangeMessageVisibilityBatchRequestEntry{{Id: aws.String("0"), ReceiptHandle: first[1].ReceiptHandle}}})
+	again := recv(10)
+	if len(again) != 2 || *again[0].MessageId != "b" || *again[1].MessageId != "c" {
+		t.Fatalf("after handing b back: %+v (d was done by an earlier run)", again)
+	}
+	del, _ := src.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: url, Entries: []types.DeleteMessageBatchRequestEntry{
+		{Id: aws.String("0"), ReceiptHandle: first[0].ReceiptHandle},
+		{Id: aws.String("1"), ReceiptHandle: first[1].ReceiptHandle}, // stale: b was received again
+		{Id: aws.String("2"), ReceiptHandle: again[0].ReceiptHandle},
+	}})
+	if len(del.Successful) != 2 || len(del.Failed) != 1 || *del.Failed[0].Id != "1" {
+		t.Fatalf("delete: %+v", del)
+	}
+	attrs, _ := src.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: url})
+	if attrs.Attributes["ApproximateNumberOfMessages"] != "0" || attrs.Attributes["ApproximateNumberOfMessagesNotVisible"] != "1" || src.Left() != 1 {
+		t.Errorf("depth %v, left %d; want c in flight only", attrs.Attributes, src.Left())
+	}
+}

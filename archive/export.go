@@ -1,0 +1,239 @@
+// Package archive keeps a DLQ's messages outside SQS, before retention
+// deletes them: it exports every message of a queue to a JSON Lines file
+// (gzip when the name ends in .gz, locally or in S3) in the SQS message
+// shape that inspect and classify read, and reads such a file back for a
+// redrive. An export never loses a message: without Delete every message
+// is made visible again; with Delete exactly the exported messages are
+// deleted, and only once the file is durable.
+package archive
+
+import (
+	"compress/gzip"
+	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// SQS is the calls of an export, with the SDK's signatures so that
+// *sqs.Client satisfies it.
+type SQS interface {
+	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
+	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
+	DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
+}
+
+var _ SQS = (*sqs.Client)(nil)
+
+// Options shape one export.
+type Options struct {
+	Queue *sqsapi.Queue
+	// Backlog is the queue's depth at the start: the export stops once it
+	// has seen as many distinct messages, so a DLQ still filling ends.
+	Backlog int
+	// Max bounds the messages written (0: no bound).
+	Max int
+	// Select picks the messages to write; nil writes all. The others are
+	// held to the end like the rest and made visible again, never deleted.
+	Select func(*sqsjson.Message) (bool, error)
+	// Visibility hides a received message (default 5 min); the hold is
+	// renewed every third of it while the export runs, so a crash of mfdlq
+	// returns the messages within Visibility.
+	Visibility time.Duration
+	// Wait is the receive long poll in seconds (default 2).
+	Wait int32
+	// QuietRounds is how many receives in a row with nothing new end the
+	// reading (default 2).
+	QuietRounds int
+	// Delete deletes the written messages once the file is durable.
+	Delete bool
+	// Gzip compresses the file.
+	Gzip bool
+	// Progress is called after every receive.
+	Progress func(Stats)
+}
+
+// Stats are an export's figures.
+type Stats struct {
+	Received int `json:"received"` // distinct messages received
+	Exported int `json:"exported"` // written to the file
+	Skipped  int `json:"skipped"`  // not selected: made visible again
+	Deleted  int `json:"deleted"`  // deleted after the file was durable
+	// NotDeleted are exported messages whose delete failed: they are both
+	// in the file and still in the DLQ.
+	NotDeleted int `json:"not_deleted"`
+	// Released are messages made visible again at the end.
+	Released int `json:"released"`
+	// Unchecked are messages that came without an MD5OfBody.
+	Unchecked int    `json:"unchecked"`
+	Location  string `json:"location"`
+	Bytes     int64  `json:"bytes"`
+	SHA256    string `json:"sha256"`
+	// Interrupted is true when Ctrl-C stopped the reading: nothing was
+	// written or deleted.
+	Interrupted bool `json:"interrupted"`
+}
+
+// ErrBodyMismatch is a message whose body does not match its MD5OfBody.
+var ErrBodyMismatch = errors.New("body does not match MD5OfBody")
+
+// Export reads the queue's messages into sink and then either makes them
+// all visible again or deletes exactly those written. Once ctx is
+// cancelled no receive starts; what was received is made visible again and
+// nothing is deleted. The returned error says why the export failed; the
+// Stats say what happened to the messages either way.
+func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
+	o.defaults()
+	h := newHold(c, o.Queue.URL, o.Visibility)
+	stopRenew := h.renewEvery(o.Visibility / 3)
+	st, werr := read(ctx, h, sink, o)
+	stopRenew()
+	// From here on, finish the release or delete whatever ctx says.
+	done := context.WithoutCancel(ctx)
+	if werr != nil || st.Interrupted {
+		sink.Abort()
+		st.Released = h.releaseAll(done)
+		return st, werr
+	}
+	loc, err := sink.Commit(done)
+	if err != nil {
+		st.Released = h.releaseAll(done)
+		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
+	}
+	st.Location, st.Bytes, st.SHA256 = loc, sink.Size(), sink.SHA256()
+	if o.Delete {
+		st.Deleted, st.NotDeleted = h.deleteWritten(done)
+	}
+	st.Released = h.releaseAll(done)
+	return st, nil
+}
+
+func (o *Options) defaults() {
+	if o.Visibility <= 0 {
+		o.Visibility = 5 * time.Minute
+	}
+	if o.Wait <= 0 {
+		o.Wait = 2
+	}
+	if o.QuietRounds <= 0 {
+		o.QuietRounds = 2
+	}
+}
+
+// read receives until the backlog is seen, Max is written, or the queue
+// shows nothing new for QuietRounds receives, writing as it goes.
+func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
+	var st Stats
+	var w io.Writer = sink
+	var gz *gzip.Writer
+	if o.Gzip {
+		gz = gzip.NewWriter(sink)
+		w = gz
+	}
+	out := sqsjson.NewWriter(w)
+	for quiet := 0; quiet < o.QuietRounds; {
+		if (o.Max > 0 && st.Exported >= o.Max) || (o.Backlog > 0 && st.Received >= o.Backlog) {
+			break
+		}
+		if ctx.Err() != nil {
+			st.Interrupted = true
+			return st, nil
+		}
+		// A receive is never cancelled: one cancelled after SQS answered
+		// would leave its messages hidden for the visibility timeout.
+		msgs, err := receive(context.WithoutCancel(ctx), h.c, o)
+		if ctx.Err() != nil {
+			st.Interrupted = true
+			h.hold(msgs) // received as Ctrl-C came: released with the rest
+			return st, nil
+		}
+		if err != nil {
+			return st, fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
+		}
+		fresh := h.hold(msgs)
+		if len(fresh) == 0 {
+			quiet++
+			continue
+		}
+		quiet = 0
+		for i := range fresh {
+			if err := st.take(out, h, &fresh[i], o); err != nil {
+				return st, err
+			}
+		}
+		if o.Progress != nil {
+			o.Progress(st)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return st, fmt.Errorf("write: %w", err)
+	}
+	if gz != nil {
+		if err := gz.Close(); err != nil {
+			return st, fmt.Errorf("write: %w", err)
+		}
+	}
+	return st, nil
+}
+
+// take checks one fresh message and writes it when selected. The receipt
+// handle is not written: it is useless once the export ends, and it
+// grants the power to delete while it lasts.
+func (st *Stats) take(out *sqsjson.Writer, h *hold, m *sqsjson.Message, o Options) error {
+	st.Received++
+	switch {
+	case m.MD5OfBody == "":
+		st.Unchecked++
+	case md5Hex(m.Body) != m.MD5OfBody:
+		return fmt.Errorf("message %s: %w: nothing written, nothing deleted", m.MessageId, ErrBodyMismatch)
+	}
+	if o.Max > 0 && st.Exported >= o.Max {
+		st.Skipped++
+		return nil
+	}
+	if o.Select != nil {
+		ok, err := o.Select(m)
+		if err != nil || !ok {
+			st.Skipped++
+			return nil
+		}
+	}
+	rec := *m
+	rec.ReceiptHandle = ""
+	if err := out.Write(&rec); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	h.markWritten(m.MessageId)
+	st.Exported++
+	return nil
+}
+
+func receive(ctx context.Context, c SQS, o Options) ([]types.Message, error) {
+	out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		QueueUrl:                    aws.String(o.Queue.URL),
+		MaxNumberOfMessages:         10,
+		VisibilityTimeout:           int32(o.Visibility / time.Second),
+		WaitTimeSeconds:             o.Wait,
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
+		MessageAttributeNames:       []string{"All"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out.Messages, nil
+}
+
+func md5Hex(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,179 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
+)
+
+// S3 is the S3 calls of an export and of a redrive from a file, with the
+// SDK's signatures so that *s3.Client satisfies it.
+type S3 interface {
+	manager.UploadAPIClient
+	HeadBucket(ctx context.Context, in *s3.HeadBucketInput, optFns ...func(*s3.Options)) (*s3.HeadBucketOutput, error)
+	HeadObject(ctx context.Context, in *s3.HeadObjectInput, optFns ...func(*s3.Options)) (*s3.HeadObjectOutput, error)
+	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
+}
+
+var _ S3 = (*s3.Client)(nil)
+
+// S3Location is an s3://BUCKET/KEY.
+type S3Location struct{ Bucket, Key string }
+
+func (l S3Location) String() string { return "s3://" + l.Bucket + "/" + l.Key }
+
+var bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+
+// ParseS3 parses s3://BUCKET/KEY; ok is false when s is not an s3:// URL
+// at all, err names what is wrong with one.
+func ParseS3(s string) (loc S3Location, ok bool, err error) {
+	rest, ok := strings.CutPrefix(s, "s3://")
+	if !ok {
+		return S3Location{}, false, nil
+	}
+	bucket, key, _ := strings.Cut(rest, "/")
+	switch {
+	case !bucketRE.MatchString(bucket):
+		return S3Location{}, true, fmt.Errorf("%q: not a bucket name (3-63 lowercase letters, digits, dots and hyphens)", bucket)
+	case key == "" || strings.HasSuffix(key, "/"):
+		return S3Location{}, true, fmt.Errorf("%q: name the object, e.g. s3://%s/orders-dlq.jsonl.gz", s, bucket)
+	}
+	return S3Location{Bucket: bucket, Key: key}, true, nil
+}
+
+// Errors of an S3 location, for the exit status.
+var (
+	ErrBucketNotFound = errors.New("bucket not found or unreachable")
+	ErrBucketDenied   = errors.New("access to the bucket denied")
+)
+
+// CheckS3 tells, before an export reads anything, whether the bucket can
+// be reached and the object does not exist yet.
+func CheckS3(ctx context.Context, c S3, loc S3Location) error {
+	if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(loc.Bucket)}); err != nil {
+		return bucketError(loc, err)
+	}
+	_, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(loc.Key)})
+	switch {
+	case err == nil:
+		return fmt.Errorf("%s: %w", loc, ErrExists)
+	case httpStatus(err) == http.StatusNotFound:
+		return nil
+	}
+	return bucketError(loc, err)
+}
+
+func bucketError(loc S3Location, err error) error {
+	switch httpStatus(err) {
+	case http.StatusForbidden:
+		return fmt.Errorf("s3 bucket %s: %w: let this role call s3:ListBucket, s3:GetObject and s3:PutObject on it (docs/iam.md): %v", loc.Bucket, ErrBucketDenied, err)
+	case http.StatusNotFound, http.StatusMovedPermanently:
+		return fmt.Errorf("s3 bucket %s: %w: check the name and that it is in this region (--region): %v", loc.Bucket, ErrBucketNotFound, err)
+	}
+	return fmt.Errorf("s3 bucket %s: %w: check the name, the region and the network (AWS_ENDPOINT_URL): %v", loc.Bucket, ErrBucketNotFound, err)
+}
+
+func httpStatus(err error) int {
+	var re *smithyhttp.ResponseError
+	if errors.As(err, &re) {
+		return re.HTTPStatusCode()
+	}
+	return 0
+}
+
+// s3Sink writes to a private temporary file and uploads it on Commit with
+// the SDK's upload manager. It sets no ACL and no encryption: the object
+// is private and encrypted as the bucket's defaults say.
+type s3Sink struct {
+	*fileSink
+	dir string
+	c   S3
+	loc S3Location
+}
+
+// NewS3Sink prepares an export to loc.
+func NewS3Sink(c S3, loc S3Location) (Sink, error) {
+	dir, err := os.MkdirTemp("", "mfdlq-export-") // 0700
+	if err != nil {
+		return nil, err
+	}
+	fs, err := NewFileSink(filepath.Join(dir, filepath.Base(loc.Key)))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &s3Sink{fileSink: fs.(*fileSink), dir: dir, c: c, loc: loc}, nil
+}
+
+func (s *s3Sink) Commit(ctx context.Context) (string, error) {
+	defer os.RemoveAll(s.dir)
+	if err := s.sync(); err != nil {
+		return "", fmt.Errorf("write %s: %w", s.tmp.Name(), err)
+	}
+	f, err := os.Open(s.tmp.Name())
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	up := manager.NewUploader(s.c)
+	_, err = up.Upload(ctx, &s3.PutObjectInput{
+		Bucket: aws.String(s.loc.Bucket), Key: aws.String(s.loc.Key), Body: f,
+		ContentType: aws.String("application/x-ndjson"),
+	})
+	if err != nil {
+		return "", fmt.Errorf("upload %s: %w", s.loc, err)
+	}
+	return s.loc.String(), nil
+}
+
+func (s *s3Sink) Abort() {
+	s.fileSink.Abort()
+	os.RemoveAll(s.dir)
+}
+
+// download copies loc into a private temporary file and returns it open
+// at its start; remove deletes it.
+func download(ctx context.Context, c S3, loc S3Location) (f *os.File, remove func(), err error) {
+	if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(loc.Bucket)}); err != nil {
+		return nil, nil, bucketError(loc, err)
+	}
+	out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(loc.Key)})
+	if err != nil {
+		if httpStatus(err) == http.StatusNotFound {
+			return nil, nil, fmt.Errorf("%s: no such object: %w", loc, ErrBucketNotFound)
+		}
+		return nil, nil, bucketError(loc, err)
+	}
+	defer out.Body.Close()
+	dir, err := os.MkdirTemp("", "mfdlq-import-")
+	if err != nil {
+		return nil, nil, err
+	}
+	remove = func() { os.RemoveAll(dir) }
+	f, err = createTemp(dir, "export")
+	if err == nil {
+		_, err = io.Copy(f, out.Body)
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		remove()
+		return nil, nil, fmt.Errorf("download %s: %w", loc, err)
+	}
+	return f, remove, nil
+}

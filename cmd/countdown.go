@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"context"
+	"time"
+
+	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// oldestExpiry tells when the oldest message of q expires: from
+// CloudWatch's age of oldest and, on a standard queue, from the earliest
+// SentTimestamp of msgs (SQS counts a standard DLQ's retention from it), the
+// sooner of the two. nil when neither tells; a CloudWatch failure is a
+// warning, never the step's failure.
+func (d *Deps) oldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
+	var e *sqsapi.Expiry
+	if cw, err := d.CloudWatch(ctx); err == nil {
+		x, err := inventory.ReadExpiry(ctx, cw, q.Name, q.Retention, q.FIFO, d.Now())
+		if err != nil && ctx.Err() == nil {
+			d.warnf("when %s's oldest message expires: %v", q.Name, err)
+		}
+		e = x
+	}
+	if q.FIFO {
+		return e // a FIFO DLQ restarts the clock on the move: SentTimestamp says nothing
+	}
+	for i := range msgs {
+		if sent, ok := msgs[i].SentTime(); ok {
+			x := sqsapi.FromSent(sent, q.Retention)
+			e = sqsapi.Earliest(e, &x)
+		}
+	}
+	return e
+}
+
+// showExpiry states the countdown of a DLQ holding messages and, under a
+// day, warns and names what saves the messages: an export, and a longer
+// retention.
+func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) {
+	if q.Depth.Total() == 0 {
+		return
+	}
+	if e == nil {
+		d.infof("%s: when the oldest message expires is unknown (no CloudWatch age of oldest); retention %s", q.Name, sqsapi.Human(q.Retention))
+		return
+	}
+	now := d.Now()
+	d.infof("%s: %s", q.Name, e.Countdown(now))
+	if e.In(now) < sqsapi.Urgent {
+		d.warnf("%s's messages start to expire in %s: archive them first — mfdlq export --queue %s --out %s.jsonl.gz — and raise its retention to 14 days: aws sqs set-queue-attributes --queue-url %s --attributes MessageRetentionPeriod=1209600",
+			q.Name, sqsapi.Human(max(e.In(now), 0)), q.Name, q.Name, q.URL)
+	}
+}
+
+// expiryFigures adds the expiry to a step's figures, for the report.
+func expiryFigures(fig map[string]any, e *sqsapi.Expiry) {
+	if e == nil {
+		return
+	}
+	fig["oldest_expires_at"] = e.At.UTC().Format(time.RFC3339)
+	fig["oldest_expiry_upper_bound"] = e.UpperBound
+	fig["oldest_expiry_basis"] = e.Basis
+}

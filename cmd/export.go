@@ -1,0 +1,196 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"github.com/mfdlq/mfdlq/plural"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// exportOptions are the flags of mfdlq export.
+type exportOptions struct {
+	deps       *Deps
+	Queue      string // --queue: the DLQ (name, URL or ARN)
+	Out        string // --out: FILE or s3://BUCKET/KEY
+	Delete     bool   // --delete: delete the exported messages once durable
+	Max        int    // --max: at most N messages
+	Filter     string // --filter: jq over the message, Body parsed
+	Visibility int    // --visibility: seconds a read message stays hidden, renewed
+	Yes        bool   // --yes
+	DryRun     bool   // --dry-run
+
+	s3     *archive.S3Location
+	selFn  func(*sqsjson.Message) (bool, error)
+	gzip   bool
+	target string
+}
+
+func newExportCmd(d *Deps, runF func(*exportOptions) error) *cobra.Command {
+	opts := &exportOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "export --queue DLQ --out FILE|s3://BUCKET/KEY [--delete] [--max N] [--filter JQ]",
+		Short: "Archive every message of a DLQ to a file before retention deletes it",
+		Long: `Read every message of the DLQ (not a sample) into a JSON Lines file in the
+SQS message shape that inspect, classify and redrive --from-file read: the
+body byte for byte (checked against MD5OfBody), every attribute and message
+attribute. A name ending in .gz is gzipped; s3://BUCKET/KEY uploads with the
+bucket's default encryption and no ACL. The file is created 0600 and never
+replaces one that exists.
+
+What it changes in AWS: while it reads, the messages are hidden (the
+visibility timeout, renewed every third of it); then they are made visible
+again. With --delete, exactly the exported messages are deleted, only after
+the file is durable (fsynced, or uploaded): --delete names the account,
+region and queue and asks first (--yes on scripts; --dry-run shows the plan).
+Ctrl-C leaves every message in the DLQ. The incident records the export.
+
+Examples:
+  mfdlq export --queue orders-dlq --out orders-dlq.jsonl.gz
+  mfdlq export --queue orders-dlq --out s3://oncall-archive/orders-dlq/2026-12-01.jsonl.gz --delete --yes
+  mfdlq export --queue orders-dlq --out v2.jsonl --filter '.Body.version == 2' --max 1000
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runExport(c.Context(), opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.StringVar(&opts.Out, "out", "", "the file to write, or s3://BUCKET/KEY (required; .gz: gzip)")
+	f.BoolVar(&opts.Delete, "delete", false, "delete exactly the exported messages once the file is durable")
+	f.IntVar(&opts.Max, "max", 0, "export at most N messages (default: all)")
+	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); exports those it is true for")
+	f.IntVar(&opts.Visibility, "visibility", 300, "seconds a read message stays hidden, renewed while the export runs (60-43200)")
+	f.BoolVar(&opts.Yes, "yes", false, "do not ask before --delete")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
+	return c
+}
+
+func (o *exportOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.Out == "":
+		return usageErrorf("--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY")
+	case o.Max < 0:
+		return usageErrorf("--max must be >= 0, got %d", o.Max)
+	case o.Visibility < 60 || o.Visibility > 43200:
+		return usageErrorf("--visibility must be between 60 and 43200 seconds, got %d", o.Visibility)
+	}
+	loc, isS3, err := archive.ParseS3(o.Out)
+	switch {
+	case err != nil:
+		return usageErrorf("--out %v", err)
+	case isS3:
+		o.s3 = &loc
+	default:
+		if err := archive.CheckPath(o.Out); err != nil {
+			return usageErrorf("--out %v: mfdlq never replaces a file; pick a new name", err)
+		}
+	}
+	o.gzip = archive.IsGzipName(o.Out)
+	sel, err := redrive.Selection{Filter: o.Filter}.Compile()
+	if err != nil {
+		return usageErrorf("%s", strings.TrimSpace(err.Error()))
+	}
+	o.selFn = sel
+	return nil
+}
+
+func runExport(ctx context.Context, o *exportOptions) error {
+	d := o.deps
+	client, q, err := d.resolveQueue(ctx, o.Queue)
+	if err != nil {
+		return err
+	}
+	sink, err := o.sink(ctx)
+	if err != nil {
+		return err
+	}
+	d.announce("exporting", q)
+	backlog := int(q.Depth.Total())
+	o.printPlan(q.Name, backlog)
+	if q.FIFO {
+		d.warnf("%s is FIFO: while the export holds a group's first messages SQS shows none behind them, so a FIFO export may read only the head of each group; the count check below tells", q.Name)
+	}
+	if o.DryRun {
+		sink.Abort()
+		d.infof("dry run: nothing read, nothing changed")
+		return nil
+	}
+	if o.Delete {
+		if err := d.confirm(fmt.Sprintf("Export %s to %s and then delete the exported messages from it?", q.Name, o.Out), o.Yes); err != nil {
+			sink.Abort()
+			return err
+		}
+	}
+	ws, err := d.Workspace(q.Name)
+	if err != nil {
+		sink.Abort()
+		return err
+	}
+	started := d.Now()
+	st, err := archive.Export(ctx, client, sink, archive.Options{
+		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
+		Visibility: secondsDur(o.Visibility),
+	})
+	return o.finish(ctx, ws, q, backlog, started, st, err)
+}
+
+// sink checks the output before anything is read and opens it.
+func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
+	if o.s3 == nil {
+		o.target = o.Out
+		s, err := archive.NewFileSink(o.Out)
+		if errors.Is(err, archive.ErrExists) {
+			return nil, usageErrorf("--out %v: mfdlq never replaces a file; pick a new name", err)
+		}
+		return s, err
+	}
+	o.target = o.s3.String()
+	c, err := o.deps.S3(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := archive.CheckS3(ctx, c, *o.s3); err != nil {
+		if errors.Is(err, archive.ErrExists) {
+			return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)
+		}
+		return nil, err
+	}
+	return archive.NewS3Sink(c, *o.s3)
+}
+
+func (o *exportOptions) printPlan(queue string, backlog int) {
+	d := o.deps
+	what := "every message"
+	if o.Max > 0 {
+		what = "up to " + plural.Of(o.Max, "message")
+	}
+	if o.Filter != "" {
+		what += " matching --filter " + o.Filter
+	}
+	format := "JSON Lines"
+	if o.gzip {
+		format += ", gzip"
+	}
+	d.infof("plan: export %s of the %d in %s to %s (%s)", what, backlog, queue, o.target, format)
+	if o.Delete {
+		d.infof("plan: then delete exactly the exported messages from %s, once %s is durable", queue, o.target)
+	} else {
+		d.infof("plan: then make every message visible again (nothing deleted); they are hidden for up to %ds meanwhile", o.Visibility)
+	}
+}

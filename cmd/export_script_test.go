@@ -1,0 +1,182 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mfdlq/mfdlq/archive"
+)
+
+// The script commands of export and redrive --from-file.
+func init() {
+	scriptCmds["gen-bodies"] = cmdGenBodies
+	scriptCmds["s3-bucket"] = cmdS3Bucket
+	scriptCmds["export-match"] = cmdExportMatch
+	scriptCmds["queue-match"] = cmdQueueMatch
+	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
+}
+
+// sqs-atleast QUEUE N WAIT [inflight] waits up to WAIT for QUEUE to hold
+// at least N visible (or in-flight) messages: the moment to kill a move or
+// an export under way.
+func cmdSQSAtLeast(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 && len(args) != 4 {
+		ts.Fatalf("usage: sqs-atleast QUEUE N WAIT [inflight]")
+	}
+	inflight := len(args) == 4 && args[3] == "inflight"
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	wait, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	s := seeder(ts)
+	u, err := s.SQS.GetQueueUrl(context.Background(), getURL(args[0]))
+	ts.Check(err)
+	for deadline := time.Now().Add(wait); ; time.Sleep(100 * time.Millisecond) {
+		v, f, err := s.Depth(context.Background(), *u.QueueUrl)
+		ts.Check(err)
+		if inflight {
+			v = f
+		}
+		if v >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s: %d visible after %s, want at least %d", args[0], v, wait, n)
+		}
+	}
+}
+
+func scriptS3(ts *testscript.TestScript) *s3.Client {
+	return s3.NewFromConfig(scriptConfig(ts), func(o *s3.Options) {
+		o.UsePathStyle, o.DisableLogOutputChecksumValidationSkipped = true, true
+	})
+}
+
+// gen-bodies FILE N writes N distinct JSON bodies, one a line; a few hold
+// characters a careless writer would change (<, &, unicode, escapes).
+func cmdGenBodies(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: gen-bodies FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"order_id":"o-%04d","note":"<b>&amp; é \u00e9 \\n","n":%d}`+"\n", i, i)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o600))
+}
+
+// s3-bucket NAME creates a bucket on the local AWS.
+func cmdS3Bucket(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: s3-bucket NAME")
+	}
+	_, err := scriptS3(ts).CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String(args[0])})
+	ts.Check(err)
+}
+
+// export-match FILE|s3://… BODIES ATTR=VALUE asserts that an export holds
+// each body of BODIES exactly once, byte for byte, with the message
+// attribute ATTR=VALUE, its SentTimestamp and a matching MD5OfBody.
+func cmdExportMatch(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: export-match FILE BODIES ATTR=VALUE")
+	}
+	ref := args[0]
+	if !strings.HasPrefix(ref, "s3://") {
+		ref = ts.MkAbs(ref)
+	}
+	f, err := archive.Open(context.Background(), ref, func(context.Context) (archive.S3, error) { return scriptS3(ts), nil })
+	ts.Check(err)
+	defer f.Close()
+	r, err := f.Messages()
+	ts.Check(err)
+	want := bodyCounts(ts, args[1])
+	k, v, _ := strings.Cut(args[2], "=")
+	n := 0
+	for {
+		m, err := r.Next()
+		if err != nil {
+			break
+		}
+		n++
+		if want[m.Body] != 1 {
+			ts.Fatalf("body not sent, or twice: %q", m.Body)
+		}
+		want[m.Body]--
+		if got, _ := m.StringAttribute(k); got != v {
+			ts.Fatalf("message %s: attribute %s = %q, want %q", m.MessageId, k, got, v)
+		}
+		if _, ok := m.SentTime(); !ok || m.ReceiptHandle != "" || m.MD5OfBody == "" {
+			ts.Fatalf("message %s: want SentTimestamp and MD5OfBody, no ReceiptHandle: %+v", m.MessageId, m)
+		}
+	}
+	for body, left := range want {
+		if left != 0 {
+			ts.Fatalf("body missing from the export: %q", body)
+		}
+	}
+	if n != f.Count {
+		ts.Fatalf("read %d messages, the file counts %d", n, f.Count)
+	}
+}
+
+// queue-match QUEUE BODIES [MAXDUP] drains QUEUE and asserts it held each
+// body of BODIES at least once, and no more than MAXDUP (default 0)
+// duplicates in all.
+func cmdQueueMatch(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 && len(args) != 3 {
+		ts.Fatalf("usage: queue-match QUEUE BODIES [MAXDUP]")
+	}
+	maxDup := 0
+	if len(args) == 3 {
+		var err error
+		maxDup, err = strconv.Atoi(args[2])
+		ts.Check(err)
+	}
+	s := seeder(ts)
+	u, err := s.SQS.GetQueueUrl(context.Background(), getURL(args[0]))
+	ts.Check(err)
+	msgs, err := s.Drain(context.Background(), *u.QueueUrl)
+	ts.Check(err)
+	want := bodyCounts(ts, args[1])
+	dups := 0
+	for _, m := range msgs {
+		b := aws.ToString(m.Body)
+		switch {
+		case want[b] == 0:
+			ts.Fatalf("%s: body not expected: %q", args[0], b)
+		case want[b] < 0:
+			dups++
+		}
+		want[b]-- // 0 once seen; below 0 for each duplicate
+	}
+	for body, left := range want {
+		if left > 0 {
+			ts.Fatalf("%s: body missing: %q", args[0], body)
+		}
+	}
+	if dups > maxDup {
+		ts.Fatalf("%s: %d duplicate(s), at most %d allowed", args[0], dups, maxDup)
+	}
+	ts.Logf("%s: %d message(s), every body, %d duplicate(s)", args[0], len(msgs), dups)
+}
+
+func bodyCounts(ts *testscript.TestScript, file string) map[string]int {
+	want := map[string]int{}
+	for _, line := range strings.Split(ts.ReadFile(file), "\n") {
+		if strings.TrimSpace(line) != "" {
+			want[line]++
+		}
+	}
+	return want
+}

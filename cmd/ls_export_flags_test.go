@@ -1,0 +1,79 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestLsFlags(t *testing.T) {
+	tests := []struct {
+		region, args string
+		want         lsOptions
+		wantErr      string
+	}{
+		{args: "", want: lsOptions{Concurrency: 8}},
+		{region: "eu-west-1, us-east-1", args: "--prefix pay --non-empty --fail-on-messages --concurrency 16",
+			want: lsOptions{Regions: []string{"eu-west-1", "us-east-1"}, Prefix: "pay", NonEmpty: true, FailOnMessages: true, Concurrency: 16}},
+		{region: "eu-west-1,", wantErr: `--region "": not a region name; use e.g. eu-west-1 or a comma-separated list`},
+		{region: "EU", wantErr: `--region "EU": not a region name; use e.g. eu-west-1 or a comma-separated list`},
+		{args: "--concurrency 0", wantErr: "--concurrency must be between 1 and 64, got 0"},
+		{args: "--prefix a/b", wantErr: `--prefix "a/b": a queue name prefix is 1-80 letters, digits, - or _`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.region+" "+tc.args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			d.Global.Region = tc.region
+			checkParse(t, d, newLsCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(lsOptions{}))
+		})
+	}
+}
+
+func TestExportFlags(t *testing.T) {
+	dir := t.TempDir()
+	exists := filepath.Join(dir, "there.jsonl")
+	os.WriteFile(exists, nil, 0o600)
+	out := filepath.Join(dir, "new.jsonl.gz")
+	tests := []struct {
+		args    string
+		want    exportOptions
+		wantErr string
+	}{
+		{args: "--queue q --out " + out, want: exportOptions{Queue: "q", Out: out, Visibility: 300}},
+		{args: "--queue q --out s3://archive-1/q/x.jsonl --delete --yes --max 10 --filter .Body.v==2 --visibility 600",
+			want: exportOptions{Queue: "q", Out: "s3://archive-1/q/x.jsonl", Delete: true, Yes: true, Max: 10, Filter: ".Body.v==2", Visibility: 600}},
+		{args: "--out x", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: "--queue q", wantErr: "--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY"},
+		{args: "--queue q --out " + exists, wantErr: "--out " + exists + ": already exists: mfdlq never replaces a file; pick a new name"},
+		{args: "--queue q --out s3://archive", wantErr: `--out "s3://archive": name the object, e.g. s3://archive/orders-dlq.jsonl.gz`},
+		{args: "--queue q --out " + out + " --visibility 30", wantErr: "--visibility must be between 60 and 43200 seconds, got 30"},
+		{args: "--queue q --out " + out + " --max -1", wantErr: "--max must be >= 0, got -1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			checkParse(t, d, newExportCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(exportOptions{}))
+		})
+	}
+}
+
+func TestRedriveFromFileFlags(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"MessageId\":\"a\",\"Body\":\"\"}\n{\"MessageId\":\"a\",\"Body\":\"x\"}\n"), 0o600)
+	for args, want := range map[string]string{
+		"--rate 1":               "--queue is required: the DLQ's name, URL or ARN",
+		"--from-file f --rate 1": "--from-file needs --to QUEUE: the queue the file's messages go to",
+		"--from-file f --queue q --to d --rate 1": "--queue and --from-file: choose one source",
+		"--from-file f --to d --rate 1 --keep":    "--from-file moves a file's messages: --native and --keep do not apply",
+		"--from-file s3://b --to d --rate 1":      `--from-file "b": not a bucket name (3-63 lowercase letters, digits, dots and hyphens)`,
+		"--from-file " + bad + " --to d --rate 1": "--from-file " + bad + ": line 2: MessageId a again (first on line 1): each message must appear once: nothing sent; give a file mfdlq export wrote (JSON Lines of SQS messages)",
+	} {
+		t.Run(args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			checkUsageErr(t, parseWith(newRedriveCmd(d, func(*redriveOptions) error { return nil }), strings.Fields(args)), want)
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package cmd
+
+import (
+	"fmt"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/inventory"
+)
+
+// render prints the listing: JSON, or a table and the summary line (on
+// stdout on a terminal, on stderr when piped so the rows stay rows).
+func (o *lsOptions) render(res *lsResult, regions bool) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(res)
+	}
+	tty := d.IO.OutTTY
+	t := tableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL"}}
+	if regions {
+		t.Headers = append([]string{"REGION"}, t.Headers...)
+	}
+	now := d.Now()
+	for i := range res.DLQs {
+		row := lsRow(&res.DLQs[i], now, tty)
+		if regions {
+			row = append([]string{res.DLQs[i].Region}, row...)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) > 0 {
+		if err := d.printTable(t); err != nil {
+			return err
+		}
+	}
+	if tty {
+		_, err := fmt.Fprintln(d.IO.Out, res.Summary.Text)
+		return err
+	}
+	d.infof("%s", res.Summary.Text)
+	return nil
+}
+
+// lsRow is one DLQ as a row: spoken durations on a terminal, RFC 3339
+// times and seconds when piped.
+func lsRow(q *inventory.DLQ, now time.Time, tty bool) []string {
+	oldest, expires := "-", "-"
+	switch {
+	case q.Total() == 0:
+	case q.Expiry == nil:
+		oldest, expires = "no data", "no data"
+	case tty:
+		// The age now, not at the metric's last point.
+		oldest = sqsapi.Human(now.Sub(q.Expiry.Oldest))
+		expires = expiresText(q.Expiry, now)
+	default:
+		oldest = strconv.FormatInt(int64(*q.AgeOfOldest), 10)
+		expires = q.Expiry.At.UTC().Format(time.RFC3339)
+	}
+	retention := strconv.FormatInt(q.Retention, 10)
+	if tty {
+		retention = sqsapi.Human(time.Duration(q.Retention) * time.Second)
+	}
+	srcs := make([]string, len(q.Sources))
+	for i, s := range q.Sources {
+		srcs[i] = s.Queue
+	}
+	pitfall := "-"
+	if q.RetentionPitfall {
+		pitfall = "yes"
+	}
+	return []string{q.Queue, inventory.Thousands(q.Visible), inventory.Thousands(q.InFlight), oldest, expires,
+		retention, listOr(srcs, "-"), known(q.Functions, q.FunctionsKnown), alarmText(q.Alarms, q.AlarmsKnown), pitfall}
+}
+
+// expiresText is "47 min", "≤ 47 min" when the message may go sooner (a
+// standard queue: the time spent in the source is not seen). The table
+// states durations only; JSON and piped rows carry the instant.
+func expiresText(e *sqsapi.Expiry, now time.Time) string {
+	left := e.In(now)
+	if left <= 0 {
+		return "due now"
+	}
+	bound := ""
+	if e.UpperBound {
+		bound = "≤ "
+	}
+	return bound + sqsapi.Human(left)
+}
+
+func listOr(l []string, none string) string {
+	if len(l) == 0 {
+		return none
+	}
+	return strings.Join(l, ", ")
+}
+
+// known lists l, or "?" when it could not be read.
+func known(l []string, ok bool) string {
+	if !ok {
+		return "?"
+	}
+	return listOr(l, "-")
+}
+
+func alarmText(alarms []string, ok bool) string {
+	switch {
+	case !ok:
+		return "?"
+	case len(alarms) == 0:
+		return "none"
+	}
+	return strings.Join(alarms, ", ")
+}
