@@ -121,12 +121,13 @@ var (
 	scrubTime  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
 	scrubEpoch = regexp.MustCompile(`\b1\d{12}\b`)
 	scrubDigit = regexp.MustCompile(`\d`)
+	scrubFrac  = regexp.MustCompile(`\.\d+`)
 	scrubHex   = regexp.MustCompile(`[0-9a-f]`)
 )
 
 // scrub FROM TO writes FROM (a file, or stdout/stderr of the last command)
 // to TO with what changes from run to run replaced by placeholders of the
-// same length — UUIDs by x's, times and epoch milliseconds by 0's — so a
+// same length (a time's fraction always three digits) — UUIDs by x's, times and epoch milliseconds by 0's — so a
 // golden file pins the layout and every other byte of a live queue's
 // output.
 func cmdScrub(ts *testscript.TestScript, neg bool, args []string) {
@@ -135,7 +136,12 @@ func cmdScrub(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	s := ts.ReadFile(args[0])
 	s = scrubUUID.ReplaceAllStringFunc(s, func(u string) string { return scrubHex.ReplaceAllString(u, "x") })
-	s = scrubTime.ReplaceAllStringFunc(s, func(t string) string { return scrubDigit.ReplaceAllString(t, "0") })
+	s = scrubTime.ReplaceAllStringFunc(s, func(t string) string {
+		// A time's fraction has as many digits as it needs (RFC 3339 with
+		// trailing zeros trimmed): any fraction becomes ".000".
+		t = scrubFrac.ReplaceAllString(t, ".000")
+		return scrubDigit.ReplaceAllString(t, "0")
+	})
 	s = scrubEpoch.ReplaceAllStringFunc(s, func(e string) string { return scrubDigit.ReplaceAllString(e, "0") })
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o600))
 }
