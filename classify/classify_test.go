@@ -153,7 +153,7 @@ func TestMixedGroupsAreDisjoint(t *testing.T) {
 
 func TestLoadRoundTrip(t *testing.T) {
 	c := runFixture(t, "mixed.jsonl", Options{Thresholds: DefaultThresholds()})
-	path := filepath.Join(t.TempDir(), File)
+	path := filepath.Join(t.TempDir(), "classification.json")
 	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestLogsSignaturesWin(t *testing.T) {
 	  "lines": ["ERROR UnsupportedVersionError: version 2"], "exception": "UnsupportedVersionError: version 2", "signature": "UnsupportedVersionError: version <n>"},
 	 {"message_id": "` + msgs[1].MessageId + `", "found": true, "exception": "UnsupportedVersionError: version 2"},
 	 {"message_id": "` + msgs[2].MessageId + `", "found": false, "exception": "", "signature": ""}]}`
-	path := filepath.Join(t.TempDir(), LogsFile)
+	path := filepath.Join(t.TempDir(), "logs.json")
 	if err := os.WriteFile(path, []byte(logs), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,6 @@ import (
 	"os"
 )
 
-// LogsFile is the incident artifact of the logs step that classify reads.
-const LogsFile = "logs.json"
-
 // logsDoc is the part of logs.json classify reads.
 type logsDoc struct {
 	Messages []struct {

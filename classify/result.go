@@ -18,9 +18,6 @@ const (
 	VerdictUnknown   = "unknown"
 )
 
-// File is the incident artifact classify writes.
-const File = "classification.json"
-
 // OtherGroupID is the group that takes every message past MaxGroups
 // distinct keys; GroupOf sends unknown keys there when it exists.
 const OtherGroupID = "other"

@@ -25,8 +25,7 @@ type checkOptions struct {
 	DryRun           bool          // --dry-run
 }
 
-// checkFile is check's artifact in the incident directory.
-const checkFile = "check.json"
+// incident.CheckFile is check's artifact in the incident directory.
 
 var snsARN = regexp.MustCompile(`^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$`)
 

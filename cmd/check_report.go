@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/vitals"
@@ -22,7 +23,7 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *checkReport) error {
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(checkFile, rep); err != nil {
+	if err := ws.WriteJSON(incident.CheckFile, rep); err != nil {
 		return err
 	}
 	counts := map[string]int{vitals.Pass: 0, vitals.Warn: 0, vitals.Fail: 0, vitals.Skip: 0}
@@ -46,7 +47,7 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *checkReport) error {
 		"failed": failed, "warned": warned,
 	}
 	ev.Verdict = rep.Verdict
-	ev.Artifact = checkFile
+	ev.Artifact = incident.CheckFile
 	return ws.Append(ev)
 }
 

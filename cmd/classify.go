@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -160,7 +160,7 @@ func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, err
 }
 
 // classifyOptions gathers the baseline and the logs' signatures.
-func (o *classifyOptions) classifyOptions(ws *runbook.Workspace, name string) (classify.Options, error) {
+func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (classify.Options, error) {
 	opts := classify.Options{Expect: o.expect, Key: o.Key, Queue: name, Thresholds: classify.Thresholds{
 		BurstWindow: classify.Duration{Duration: o.BurstWindow}, BurstShare: o.BurstShare,
 		TrickleSpan: classify.Duration{Duration: o.TrickleSpan}}}
@@ -171,13 +171,13 @@ func (o *classifyOptions) classifyOptions(ws *runbook.Workspace, name string) (c
 		}
 		opts.Baseline = b
 	}
-	if ws.Has(classify.LogsFile) {
-		sigs, err := classify.ReadSignatures(ws.Path(classify.LogsFile))
+	if ws.Has(incident.LogsFile) {
+		sigs, err := classify.ReadSignatures(ws.Path(incident.LogsFile))
 		if err != nil {
 			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
 		}
 		opts.Signatures = sigs
-		o.deps.infof("using %d error signature(s) from %s", len(sigs), ws.Path(classify.LogsFile))
+		o.deps.infof("using %d error signature(s) from %s", len(sigs), ws.Path(incident.LogsFile))
 	}
 	return opts, nil
 }
@@ -204,17 +204,17 @@ func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, e
 
 // classify reads the messages from --from, the incident's sample, or a
 // live peek, and classifies them. It returns what it read from.
-func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *runbook.Workspace, opts classify.Options) (*classify.Classification, string, error) {
+func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, opts classify.Options) (*classify.Classification, string, error) {
 	d := o.deps
 	run := func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) }
 	switch {
 	case o.From != "":
 		res, err := readFile(o.From, "--from", run)
 		return res, o.From, err
-	case ws.Has(runbook.SamplesFile):
-		d.infof("classifying the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(runbook.SamplesFile))
-		res, err := readFile(ws.Path(runbook.SamplesFile), "samples", run)
-		return res, runbook.SamplesFile, err
+	case ws.Has(incident.SamplesFile):
+		d.infof("classifying the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
+		res, err := readFile(ws.Path(incident.SamplesFile), "samples", run)
+		return res, incident.SamplesFile, err
 	}
 	d.announce("sampling", q)
 	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
@@ -226,7 +226,7 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *run
 	if err != nil {
 		return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
 	}
-	if err := ws.WriteWith(runbook.SamplesFile, writeMessages(peek.Messages)); err != nil {
+	if err := ws.WriteWith(incident.SamplesFile, writeMessages(peek.Messages)); err != nil {
 		return nil, "", err
 	}
 	c := classify.New(opts)
@@ -235,13 +235,13 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *run
 			return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
 		}
 	}
-	d.infof("peeked %d message(s) of %d visible in %s; saved as %s", len(peek.Messages), q.Depth.Visible, q.Name, ws.Path(runbook.SamplesFile))
+	d.infof("peeked %d message(s) of %d visible in %s; saved as %s", len(peek.Messages), q.Depth.Visible, q.Name, ws.Path(incident.SamplesFile))
 	return c.Result(), "live sample", nil
 }
 
 // record writes classification.json and appends the classify event.
-func (o *classifyOptions) record(ws *runbook.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) error {
-	if err := ws.WriteJSON(classify.File, res); err != nil {
+func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) error {
+	if err := ws.WriteJSON(incident.ClassificationFile, res); err != nil {
 		return err
 	}
 	ev := o.deps.Event("classify", q)
@@ -256,7 +256,7 @@ func (o *classifyOptions) record(ws *runbook.Workspace, q *sqsapi.Queue, name, s
 	}
 	ev.Figures = map[string]any{"messages": res.Messages, "groups": len(res.Groups), "confidence": res.Confidence, "by_verdict": byVerdict}
 	ev.Verdict = res.Verdict
-	ev.Artifact = classify.File
+	ev.Artifact = incident.ClassificationFile
 	return ws.Append(ev)
 }
 

@@ -25,8 +25,7 @@ type containOptions struct {
 	DryRun bool          // --dry-run
 }
 
-// containFile is contain's artifact in the incident directory.
-const containFile = "contain.json"
+// incident.ContainFile is contain's artifact in the incident directory.
 
 // baselineSpan is how far before --window the source's normal age is read.
 const baselineSpan = 24 * time.Hour

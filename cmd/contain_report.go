@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"strconv"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -53,7 +54,7 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *containReport) error {
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(containFile, rep); err != nil {
+	if err := ws.WriteJSON(incident.ContainFile, rep); err != nil {
 		return err
 	}
 	ev := d.Event("contain", dlq)
@@ -78,7 +79,7 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *containReport) error {
 	if rep.Alive {
 		ev.Verdict = "alive"
 	}
-	ev.Artifact = containFile
+	ev.Artifact = incident.ContainFile
 	return ws.Append(ev)
 }
 

@@ -14,8 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
-	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/vitals"
 )
@@ -135,14 +135,14 @@ func (d *Deps) IncidentDir(queue string) string {
 }
 
 // Workspace opens (creating 0700) the incident directory for queue.
-func (d *Deps) Workspace(queue string) (*runbook.Workspace, error) {
-	return runbook.Open(d.IncidentDir(queue))
+func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
+	return incident.Open(d.IncidentDir(queue))
 }
 
 // Event starts an incident event for step about q, stamped with the clock
 // and the command line.
-func (d *Deps) Event(step string, q *sqsapi.Queue) runbook.Event {
-	ev := runbook.Event{Step: step, Time: d.Now().UTC(), Command: append([]string{"mfdlq"}, d.Args...)}
+func (d *Deps) Event(step string, q *sqsapi.Queue) incident.Event {
+	ev := incident.Event{Step: step, Time: d.Now().UTC(), Command: append([]string{"mfdlq"}, d.Args...)}
 	if q != nil {
 		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Name, q.URL, q.Account, q.Region
 	}

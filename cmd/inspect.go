@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -132,11 +132,11 @@ func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteWith(runbook.SamplesFile, writeMessages(res.Messages)); err != nil {
+	if err := ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
 		return err
 	}
 	if o.Out != "" {
-		if err := runbook.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
+		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
 		}
 	}
@@ -147,7 +147,7 @@ func (o *inspectOptions) record(q *sqsapi.Queue, res sqsapi.PeekResult) error {
 		"visible": q.Depth.Visible, "in_flight": q.Depth.InFlight, "delayed": q.Depth.Delayed,
 		"fifo": q.FIFO,
 	}
-	ev.Artifact = runbook.SamplesFile
+	ev.Artifact = incident.SamplesFile
 	return ws.Append(ev)
 }
 

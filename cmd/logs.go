@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
-	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -174,11 +174,11 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 
 // samples are the messages whose timestamps give the windows: --from, else
 // the incident's samples.jsonl, else a harmless peek saved as samples.jsonl.
-func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *runbook.Workspace) ([]sqsjson.Message, error) {
+func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
 	d := o.deps
-	if path := o.From; path != "" || ws.Has(runbook.SamplesFile) {
+	if path := o.From; path != "" || ws.Has(incident.SamplesFile) {
 		if path == "" {
-			path = ws.Path(runbook.SamplesFile)
+			path = ws.Path(incident.SamplesFile)
 		}
 		f, err := os.Open(path)
 		if err != nil {
@@ -199,11 +199,11 @@ func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsa
 	if err != nil {
 		return nil, fmt.Errorf("logs %s: %w", q.Name, err)
 	}
-	return res.Messages, ws.WriteWith(runbook.SamplesFile, writeMessages(res.Messages))
+	return res.Messages, ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages))
 }
 
 // targets are the messages to search for, each with its window.
-func (o *logsOptions) targets(samples []sqsjson.Message, ws *runbook.Workspace) []logsearch.Target {
+func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace) []logsearch.Target {
 	d := o.deps
 	targets, untimed := logsearch.Targets(samples, o.MessageIDs, classifyGroups(ws), o.IDs, o.Margin, o.Since, d.Now().UTC())
 	for _, id := range untimed {
@@ -214,8 +214,8 @@ func (o *logsOptions) targets(samples []sqsjson.Message, ws *runbook.Workspace) 
 
 // classifyGroups lists each classify group's example message ids, so the
 // search spreads across groups; nil when classify has not run.
-func classifyGroups(ws *runbook.Workspace) [][]string {
-	c, err := classify.Load(ws.Path(classify.File))
+func classifyGroups(ws *incident.Workspace) [][]string {
+	c, err := classify.Load(ws.Path(incident.ClassificationFile))
 	if err != nil {
 		return nil
 	}
@@ -251,8 +251,8 @@ func (o *logsOptions) search(ctx context.Context, targets []logsearch.Target) (l
 }
 
 // record writes logs.json and appends the logs event.
-func (o *logsOptions) record(q *sqsapi.Queue, ws *runbook.Workspace, rep *logsearch.Report) error {
-	if err := ws.WriteJSON(logsearch.Artifact, rep); err != nil {
+func (o *logsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logsearch.Report) error {
+	if err := ws.WriteJSON(incident.LogsFile, rep); err != nil {
 		return err
 	}
 	ev := o.deps.Event("logs", q)
@@ -261,6 +261,6 @@ func (o *logsOptions) record(q *sqsapi.Queue, ws *runbook.Workspace, rep *logsea
 		"margin": o.Margin.String(), "message_ids": o.MessageIDs,
 	}
 	ev.Figures = map[string]any{"searched": rep.Searched, "found": rep.Found}
-	ev.Artifact = logsearch.Artifact
+	ev.Artifact = incident.LogsFile
 	return ws.Append(ev)
 }

@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/report"
 )
 
 // recordOptions are the flags of mfdlq record.
@@ -86,14 +87,14 @@ func (o *recordOptions) validate() error {
 func runRecord(_ context.Context, o *recordOptions) error {
 	d := o.deps
 	dir := d.IncidentDir(o.Queue)
-	ws, err := runbook.Existing(dir)
+	ws, err := incident.Existing(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return usageErrorf("incident directory %s does not exist: run the steps first, or pass --incident DIR", dir)
 	}
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	inc, err := runbook.LoadIncident(ws)
+	inc, err := report.LoadIncident(ws)
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func runRecord(_ context.Context, o *recordOptions) error {
 	o.ask(inc)
 	cmdline := append([]string{"mfdlq"}, d.Args...)
 	var buf bytes.Buffer
-	res, err := inc.Render(&buf, runbook.ReportOptions{
+	res, err := inc.Render(&buf, report.ReportOptions{
 		Cause: o.Cause, Change: o.Change, Warning: o.Warning, Operator: operator(),
 		Now: d.Now(), Command: cmdline, NoRedact: o.NoRedact,
 	})
@@ -112,9 +113,9 @@ func runRecord(_ context.Context, o *recordOptions) error {
 	}
 	out := o.Out
 	if out == "" {
-		out = ws.Path(runbook.ReportFile)
+		out = ws.Path(incident.ReportFile)
 	}
-	if err := runbook.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+	if err := incident.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
 	if err := o.appendEvent(ws, inc, out, res); err != nil {
@@ -125,7 +126,7 @@ func runRecord(_ context.Context, o *recordOptions) error {
 
 // ask fills the record's missing texts on a terminal; elsewhere they stay
 // empty and the report shows a TODO.
-func (o *recordOptions) ask(inc *runbook.Incident) {
+func (o *recordOptions) ask(inc *report.Incident) {
 	d := o.deps
 	if !d.IO.InTTY {
 		return
@@ -146,7 +147,7 @@ func (o *recordOptions) ask(inc *runbook.Incident) {
 	}
 }
 
-func (o *recordOptions) appendEvent(ws *runbook.Workspace, inc *runbook.Incident, out string, res runbook.ReportResult) error {
+func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) error {
 	d := o.deps
 	ev := d.Event("record", nil)
 	if q, ok := firstQueueEvent(inc); ok {
@@ -157,18 +158,18 @@ func (o *recordOptions) appendEvent(ws *runbook.Workspace, inc *runbook.Incident
 	fig := map[string]any{"todo": len(res.TODO), "redactions": res.Redacted.Total()}
 	ev.Figures = fig
 	if o.Out == "" {
-		ev.Artifact = runbook.ReportFile
+		ev.Artifact = incident.ReportFile
 	}
 	return ws.Append(ev)
 }
 
-func firstQueueEvent(inc *runbook.Incident) (runbook.Event, bool) {
+func firstQueueEvent(inc *report.Incident) (incident.Event, bool) {
 	for _, ev := range inc.Events {
 		if ev.Queue != "" {
 			return ev, true
 		}
 	}
-	return runbook.Event{}, false
+	return incident.Event{}, false
 }
 
 // recordResult is record's --output json.
@@ -178,7 +179,7 @@ type recordResult struct {
 	TODO     []string       `json:"todo"`
 }
 
-func (o *recordOptions) render(out string, res runbook.ReportResult) error {
+func (o *recordOptions) render(out string, res report.ReportResult) error {
 	d := o.deps
 	if d.jsonOutput() {
 		r := recordResult{Report: out, Redacted: map[string]int(res.Redacted), TODO: res.TODO}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // copyIncident copies a testdata incident into a fresh directory.
@@ -69,7 +69,7 @@ func TestRecordWritesTheReport(t *testing.T) {
 	if err := runRecord(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(d.Global.Incident, runbook.ReportFile)
+	path := filepath.Join(d.Global.Incident, incident.ReportFile)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if lines[len(lines)-1] != path {
 		t.Errorf("last line %q, want the report's path %s", lines[len(lines)-1], path)
@@ -95,9 +95,9 @@ func TestRecordWritesTheReport(t *testing.T) {
 	if errOut.Len() != 0 {
 		t.Errorf("stderr: %s", errOut)
 	}
-	ws, _ := runbook.Existing(d.Global.Incident)
+	ws, _ := incident.Existing(d.Global.Incident)
 	ev, ok, _ := ws.Latest("record")
-	if !ok || ev.Queue != "orders-dlq" || ev.Artifact != runbook.ReportFile || ev.Figures["todo"] != float64(0) {
+	if !ok || ev.Queue != "orders-dlq" || ev.Artifact != incident.ReportFile || ev.Figures["todo"] != float64(0) {
 		t.Errorf("record event = %+v", ev)
 	}
 }

@@ -9,30 +9,30 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // move runs the canary (if any) and then the rest, journaling every step.
-func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *runbook.Workspace, p *redrivePlan) error {
+func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
 	d := o.deps
 	tuneGC()
-	entries, err := redrive.ReadJournal(ws.Path(redrive.JournalFile))
+	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
 	if err != nil {
 		return err
 	}
 	state := redrive.Fold(entries)
-	f, err := ws.OpenAppend(redrive.JournalFile)
+	f, err := ws.OpenAppend(incident.JournalFile)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", redrive.JournalFile, err)
+		return fmt.Errorf("open %s: %w", incident.JournalFile, err)
 	}
 	jw := redrive.NewJournalWriter(f)
 	defer func() {
 		if err := jw.Close(); err != nil {
 			// The moves are done and written; only their trip to the disk
 			// failed, so a power cut now could cost resends.
-			d.warnf("%s: %v", redrive.JournalFile, err)
+			d.warnf("%s: %v", incident.JournalFile, err)
 		}
 	}()
 	sel, err := o.selector(ws)
@@ -95,7 +95,7 @@ func (o *redriveOptions) checkCanary(ctx context.Context, client sqsapi.Client, 
 }
 
 // done prints the summary, appends the event and maps the outcome.
-func (o *redriveOptions) done(ctx context.Context, ws *runbook.Workspace, p *redrivePlan, started time.Time, wall time.Time, st redrive.Stats, canaryBack int, runErr error) error {
+func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *redrivePlan, started time.Time, wall time.Time, st redrive.Stats, canaryBack int, runErr error) error {
 	d := o.deps
 	dur := time.Since(wall)
 	moved := st.Moved + st.Resumed
@@ -120,7 +120,7 @@ func (o *redriveOptions) done(ctx context.Context, ws *runbook.Workspace, p *red
 		"rate": o.Rate, "dest_queue": p.dest.Name, "dest_url": p.dest.URL, "started_at": started.UTC().Format(time.RFC3339),
 		"native": o.Native, "keep": o.Keep,
 	}
-	ev.Artifact = redrive.JournalFile
+	ev.Artifact = incident.JournalFile
 	if err := ws.Append(ev); err != nil {
 		return err
 	}

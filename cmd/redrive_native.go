@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -19,7 +19,7 @@ var nativePoll = 2 * time.Second
 
 // runNative lets SQS move the messages (StartMessageMoveTask) and follows
 // the task; Ctrl-C cancels it.
-func (o *redriveOptions) runNative(ctx context.Context, client sqsapi.Client, ws *runbook.Workspace, p *redrivePlan) error {
+func (o *redriveOptions) runNative(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
 	d := o.deps
 	started, wall := d.Now(), time.Now()
 	prog := &redriveProgress{d: d, total: p.backlog, start: wall}
@@ -41,7 +41,7 @@ func (o *redriveOptions) runNative(ctx context.Context, client sqsapi.Client, ws
 
 // selector compiles the selection; --group reads the incident's
 // classification.json.
-func (o *redriveOptions) selector(ws *runbook.Workspace) (func(*sqsjson.Message) (bool, error), error) {
+func (o *redriveOptions) selector(ws *incident.Workspace) (func(*sqsjson.Message) (bool, error), error) {
 	s := o.selection
 	if s.Group != "" {
 		of, err := groupOf(ws, s.Group)
@@ -56,19 +56,19 @@ func (o *redriveOptions) selector(ws *runbook.Workspace) (func(*sqsjson.Message)
 // groupOf reads the incident's classification.json (and logs.json, whose
 // signatures classify grouped by when it had them) and returns the group id
 // of a message, decided exactly as classify did.
-func groupOf(ws *runbook.Workspace, group string) (func(*sqsjson.Message) string, error) {
-	c, err := classify.Load(ws.Path(classify.File))
+func groupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) string, error) {
+	c, err := classify.Load(ws.Path(incident.ClassificationFile))
 	if err != nil {
-		return nil, usageErrorf("--group %s: no readable %s in %s: run mfdlq classify first (%v)", group, classify.File, ws.Dir, err)
+		return nil, usageErrorf("--group %s: no readable %s in %s: run mfdlq classify first (%v)", group, incident.ClassificationFile, ws.Dir, err)
 	}
 	if _, ok := c.Group(group); !ok {
 		ids := make([]string, 0, len(c.Groups))
 		for _, g := range c.Groups {
 			ids = append(ids, g.ID)
 		}
-		return nil, usageErrorf("--group %s: no such group in %s; groups: %s", group, classify.File, strings.Join(ids, ", "))
+		return nil, usageErrorf("--group %s: no such group in %s; groups: %s", group, incident.ClassificationFile, strings.Join(ids, ", "))
 	}
-	sigs, err := classify.ReadSignatures(ws.Path(classify.LogsFile))
+	sigs, err := classify.ReadSignatures(ws.Path(incident.LogsFile))
 	if err != nil {
 		sigs = nil // no logs step: classify grouped by the message attributes
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -109,7 +109,7 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 }
 
 // guard applies the incident's guardrails.
-func (o *redriveOptions) guard(ws *runbook.Workspace) error {
+func (o *redriveOptions) guard(ws *incident.Workspace) error {
 	events, err := ws.Events()
 	if err != nil {
 		return fmt.Errorf("read incident: %w", err)
@@ -183,7 +183,7 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 	case st.Halted != "":
 		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
 	case st.Failed > 0:
-		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, redrive.JournalFile)
+		return checkFailedf("%d message(s) could not be moved and stay in the DLQ (last error: %s); see %s", st.Failed, st.LastError, incident.JournalFile)
 	}
 	return nil
 }

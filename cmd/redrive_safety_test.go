@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -121,15 +122,15 @@ func TestRedriveReturnedBelowBreakerIsNotACanaryFailure(t *testing.T) {
 	}
 	back := aws.ToString(out.Messages[0].MessageId)
 	time.Sleep(1500 * time.Millisecond)
-	incident := t.TempDir()
+	dir := t.TempDir()
 	line, _ := json.Marshal(redrive.Entry{Time: time.Now().UTC(), Run: "earlier", Op: redrive.OpSent, DLQMessageID: "older-dlq-id", DestQueue: src, DestMessageID: back})
-	if err := os.WriteFile(filepath.Join(incident, redrive.JournalFile), append(line, '\n'), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, incident.JournalFile), append(line, '\n'), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
 	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
-		"--endpoint-url", localaws.Endpoint(t), "--incident", incident, "--output", "json"})
+		"--endpoint-url", localaws.Endpoint(t), "--incident", dir, "--output", "json"})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	if code != 0 || strings.Contains(stderr.String(), "canary") || !strings.Contains(stdout.String(), `"returned":1`) || !strings.Contains(stdout.String(), `"moved":2`) {
 		t.Fatalf("exit %d: want 0, 2 moved, 1 returned, and no canary verdict", code)

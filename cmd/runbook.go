@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -206,10 +206,10 @@ func (o *runbookOptions) choose(name string) string {
 }
 
 // latest is the newest event of step in the incident.
-func (o *runbookOptions) latest(step string) (runbook.Event, bool) {
+func (o *runbookOptions) latest(step string) (incident.Event, bool) {
 	ws, err := o.deps.Workspace(o.q.Name)
 	if err != nil {
-		return runbook.Event{}, false
+		return incident.Event{}, false
 	}
 	ev, ok, _ := ws.Latest(step)
 	return ev, ok

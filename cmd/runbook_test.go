@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
-	"github.com/mfdlq/mfdlq/runbook"
 )
 
 func TestRunbookFlags(t *testing.T) {
@@ -37,7 +37,7 @@ func TestRunbookFlags(t *testing.T) {
 // readReport returns the report the runbook wrote into the incident.
 func readReport(t *testing.T, d *Deps) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(d.Global.Incident, runbook.ReportFile))
+	b, err := os.ReadFile(filepath.Join(d.Global.Incident, incident.ReportFile))
 	if err != nil {
 		t.Fatalf("no report: %v", err)
 	}
@@ -60,7 +60,7 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 		}
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if last := lines[len(lines)-1]; last != filepath.Join(d.Global.Incident, runbook.ReportFile) {
+	if last := lines[len(lines)-1]; last != filepath.Join(d.Global.Incident, incident.ReportFile) {
 		t.Errorf("last line %q, want the report's path", last)
 	}
 	report := readReport(t, d)

@@ -17,8 +17,7 @@ type verifyOptions struct {
 	Left     int           // --expect-left: messages left in the DLQ on purpose (-1: from the redrive)
 }
 
-// verifyFile is verify's artifact in the incident directory.
-const verifyFile = "verify.json"
+// incident.VerifyFile is verify's artifact in the incident directory.
 
 func newVerifyCmd(d *Deps, runF func(*verifyOptions) error) *cobra.Command {
 	opts := &verifyOptions{deps: d}

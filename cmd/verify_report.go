@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"strconv"
 	"time"
 
@@ -16,7 +17,7 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verif
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(verifyFile, res); err != nil {
+	if err := ws.WriteJSON(incident.VerifyFile, res); err != nil {
 		return err
 	}
 	ev := d.Event("verify", dlq)
@@ -27,7 +28,7 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec vitals.Redriven, res verif
 		"dest_deleted": res.Last.Deleted, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
 	}
 	ev.Verdict = res.Verdict
-	ev.Artifact = verifyFile
+	ev.Artifact = incident.VerifyFile
 	return ws.Append(ev)
 }
 

@@ -11,9 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/vitals"
 )
 
@@ -38,7 +38,7 @@ func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	destURL, err := s.SQS.GetQueueUrl(ctx, getURL(args[1]))
 	ts.Check(err)
-	ws, err := runbook.Open(ts.MkAbs(args[2]))
+	ws, err := incident.Open(ts.MkAbs(args[2]))
 	ts.Check(err)
 	started := time.Now().UTC()
 	msgs, err := s.Drain(ctx, *dlqURL.QueueUrl)
@@ -54,14 +54,14 @@ func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		lines = append(lines, e, redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpDeleted, DLQMessageID: e.DLQMessageID})
 	}
-	f, err := ws.OpenAppend(redrive.JournalFile)
+	f, err := ws.OpenAppend(incident.JournalFile)
 	ts.Check(err)
 	enc := json.NewEncoder(f)
 	for _, e := range lines {
 		ts.Check(enc.Encode(e))
 	}
 	ts.Check(f.Close())
-	ts.Check(ws.Append(runbook.Event{Step: "redrive", Queue: args[0], Figures: map[string]any{
+	ts.Check(ws.Append(incident.Event{Step: "redrive", Queue: args[0], Figures: map[string]any{
 		"moved": len(msgs), "failed": 0, "skipped": 0, "dest_queue": args[1], "dest_url": aws.ToString(destURL.QueueUrl),
 		"started_at": started.Format(time.RFC3339), "native": native,
 	}}))
@@ -115,7 +115,7 @@ func cmdJournalIDs(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 || args[1] != "stdout" {
 		ts.Fatalf("usage: journal-ids INCIDENT stdout")
 	}
-	entries, err := redrive.ReadJournal(ts.MkAbs(args[0] + "/" + redrive.JournalFile))
+	entries, err := redrive.ReadJournal(ts.MkAbs(args[0] + "/" + incident.JournalFile))
 	ts.Check(err)
 	var out struct {
 		Returned []vitals.Returned `json:"returned"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"time"
 
 	"github.com/mfdlq/mfdlq/redrive"
@@ -33,7 +34,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (vitals.Redriven, error) {
 	if err != nil {
 		return vitals.Redriven{}, err
 	}
-	entries, err := redrive.ReadJournal(ws.Path(redrive.JournalFile))
+	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
 	if err != nil {
 		return vitals.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}

@@ -29,9 +29,6 @@ type Client interface {
 
 var _ Client = (*cloudwatchlogs.Client)(nil)
 
-// Artifact is the file name of the search's result in the incident directory.
-const Artifact = classify.LogsFile
-
 // Method is how the logs were searched.
 type Method string
 

@@ -7,14 +7,11 @@ package redrive
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
 	"os"
 	"sync"
 	"time"
 )
-
-// JournalFile is the journal's name inside the incident directory.
-const JournalFile = "redrive-journal.jsonl"
 
 // Journal operations, in the order a message goes through them.
 const (
@@ -78,7 +75,7 @@ func appendJSONString(b []byte, s string) []byte {
 // ignored: the operation it described is then redone, which at-least-once
 // allows.
 func ReadJournal(path string) ([]Entry, error) {
-	return runbook.ReadJSONLines[Entry](path, nil)
+	return incident.ReadJSONLines[Entry](path, nil)
 }
 
 // JournalWriter appends entries to a journal file, shared by the workers.

@@ -11,7 +11,7 @@ import (
 )
 
 func TestJournalSyncsInTheBackgroundAndOnClose(t *testing.T) {
-	path := filepath.Join(t.TempDir(), JournalFile)
+	path := filepath.Join(t.TempDir(), "redrive-journal.jsonl")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ type setup struct {
 }
 
 func newSetup(t *testing.T, n int) *setup {
-	s := &setup{fake: newFake(), journal: filepath.Join(t.TempDir(), JournalFile)}
+	s := &setup{fake: newFake(), journal: filepath.Join(t.TempDir(), "redrive-journal.jsonl")}
 	for i := range n {
 		b := fmt.Sprintf(`{"order_id":"o-%02d","total":%d}`, i, i)
 		s.bodies = append(s.bodies, b)

@@ -204,64 +204,6 @@ func (m *Mover) sendEntry(id string, msg *sqsjson.Message) types.SendMessageBatc
 	return e
 }
 
-// deleteAll deletes exactly the given messages from the DLQ and journals
-// each deletion; resumed is how many of them an earlier run had sent.
-func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed int) {
-	for start := 0; start < len(msgs); start += batchSize {
-		chunk := msgs[start:min(start+batchSize, len(msgs))]
-		m.mu.Lock()
-		m.deletes++
-		m.deleting += len(chunk)
-		m.mu.Unlock()
-		out, err := m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
-			entries := make([]types.DeleteMessageBatchRequestEntry, len(pending))
-			for j, i := range pending {
-				entries[j] = types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(m.handleOf(&chunk[i]))}
-			}
-			res, err := m.c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
-			if err != nil {
-				return nil, nil, err
-			}
-			done := make(map[string]string, len(res.Successful))
-			for _, s := range res.Successful {
-				done[aws.ToString(s.Id)] = ""
-			}
-			return done, res.Failed, nil
-		})
-		now := time.Now().UTC()
-		var entries []Entry
-		ids := make([]string, len(chunk))
-		for i, msg := range chunk {
-			ids[i] = msg.MessageId
-			if _, ok := out.ok[strconv.Itoa(i)]; ok {
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
-			}
-		}
-		// Let go of the chunk at once: SQS may have removed even a message
-		// whose delete reported a failure, so the drain check must not
-		// count them as ours; one still there is received again and
-		// deleted then (it was sent).
-		m.mu.Lock()
-		m.deleting -= len(chunk)
-		m.mu.Unlock()
-		m.unhold(ids)
-		if werr := m.o.Journal.Write(entries...); werr != nil {
-			m.fail(werr)
-		}
-		m.mu.Lock()
-		for i := range chunk {
-			if start+i >= len(msgs)-resumed {
-				m.stats.Resumed++
-			}
-		}
-		m.stats.PendingDelete += len(chunk) - len(entries)
-		if err != nil {
-			m.stats.LastError = err.Error()
-		}
-		m.mu.Unlock()
-	}
-}
-
 // bySize splits msgs into batches of at most ten that stay under
 // maxBatchBytes; a message bigger than that goes alone.
 func bySize(msgs []sqsjson.Message) [][]sqsjson.Message {
@@ -291,14 +233,4 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// handleOf is the latest receipt handle known for msg.
-func (m *Mover) handleOf(msg *sqsjson.Message) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if h, ok := m.latest[msg.MessageId]; ok {
-		return h
-	}
-	return msg.ReceiptHandle
 }

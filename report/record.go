@@ -1,7 +1,8 @@
-package runbook
+package report
 
 import (
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"slices"
 	"strings"
 	"time"
@@ -127,7 +128,7 @@ type commandRun struct {
 // commandsRun lists the commands in the order they ran. One command that
 // appended several events in a row (redrive --fixed records the fix, then
 // the redrive) is one command.
-func commandsRun(events []Event) []commandRun {
+func commandsRun(events []incident.Event) []commandRun {
 	var out []commandRun
 	for _, ev := range events {
 		if len(ev.Command) == 0 {

@@ -1,8 +1,9 @@
-package runbook
+package report
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 
 // writeEvent shows what every step has: when, the command, the verdict, the
 // inputs and figures (sorted, so golden files hold).
-func writeEvent(b *strings.Builder, ev Event) {
+func writeEvent(b *strings.Builder, ev incident.Event) {
 	fmt.Fprintf(b, "- ran: %s\n", ev.Time.UTC().Format(time.RFC3339))
 	if len(ev.Command) > 0 {
 		fmt.Fprintf(b, "- command: `%s`\n", ShellJoin(ev.Command))

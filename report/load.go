@@ -1,10 +1,11 @@
-package runbook
+package report
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"io/fs"
 	"os"
@@ -14,25 +15,11 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// Artifact names the report reads, as docs/incident.md lists them. Those of
-// packages that import runbook (redrive, the cmd steps) are spelled here;
-// classify and logsearch own theirs.
-const (
-	artContain        = "contain.json"
-	artClassification = classify.File
-	artLogs           = logsearch.Artifact
-	artJournal        = "redrive-journal.jsonl"
-	artVerify         = "verify.json"
-	artCheck          = "check.json"
-	// ReportFile is the report's default name inside the incident.
-	ReportFile = "report.md"
-)
-
 // Incident is everything an incident directory holds, read once for the
 // report. A field is nil when its step has not written its artifact.
 type Incident struct {
 	Dir            string
-	Events         []Event
+	Events         []incident.Event
 	Contain        *ContainArtifact
 	Samples        []sqsjson.Message
 	Classification *ClassificationArtifact
@@ -125,29 +112,29 @@ type CheckFinding struct {
 // LoadIncident reads the events and every artifact of ws. Only an
 // unreadable events.jsonl is an error; a damaged artifact is noted in
 // Problems and its section says so.
-func LoadIncident(ws *Workspace) (*Incident, error) {
+func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	events, err := ws.Events()
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", EventsFile, err)
+		return nil, fmt.Errorf("read %s: %w", incident.EventsFile, err)
 	}
 	inc := &Incident{Dir: ws.Dir, Events: events}
-	inc.Contain = loadJSON[ContainArtifact](ws, artContain, inc)
-	inc.Classification = loadJSON[ClassificationArtifact](ws, artClassification, inc)
-	inc.Logs = loadJSON[LogsArtifact](ws, artLogs, inc)
-	inc.Verify = loadJSON[VerifyArtifact](ws, artVerify, inc)
-	inc.Check = loadJSON[CheckArtifact](ws, artCheck, inc)
-	if b, err := os.ReadFile(ws.Path(SamplesFile)); err == nil {
+	inc.Contain = loadJSON[ContainArtifact](ws, incident.ContainFile, inc)
+	inc.Classification = loadJSON[ClassificationArtifact](ws, incident.ClassificationFile, inc)
+	inc.Logs = loadJSON[LogsArtifact](ws, incident.LogsFile, inc)
+	inc.Verify = loadJSON[VerifyArtifact](ws, incident.VerifyFile, inc)
+	inc.Check = loadJSON[CheckArtifact](ws, incident.CheckFile, inc)
+	if b, err := os.ReadFile(ws.Path(incident.SamplesFile)); err == nil {
 		msgs, err := sqsjson.ReadAll(bytes.NewReader(b))
 		if err != nil {
-			inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", SamplesFile, err))
+			inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", incident.SamplesFile, err))
 		}
 		inc.Samples = msgs
 	}
-	inc.Journal = loadJournal(ws.Path(artJournal))
+	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
 	return inc, nil
 }
 
-func loadJSON[T any](ws *Workspace, name string, inc *Incident) *T {
+func loadJSON[T any](ws *incident.Workspace, name string, inc *Incident) *T {
 	var v T
 	err := ws.ReadJSON(name, &v)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -163,18 +150,18 @@ func loadJSON[T any](ws *Workspace, name string, inc *Incident) *T {
 // loadJournal reads the journal leniently: a torn line is skipped, as the
 // redrive itself does.
 func loadJournal(path string) []JournalLine {
-	lines, _ := ReadJSONLines(path, func(l JournalLine) bool { return l.Op != "" })
+	lines, _ := incident.ReadJSONLines(path, func(l JournalLine) bool { return l.Op != "" })
 	return lines
 }
 
 // Latest returns the most recent event of step.
-func (inc *Incident) Latest(step string) (Event, bool) {
+func (inc *Incident) Latest(step string) (incident.Event, bool) {
 	for i := len(inc.Events) - 1; i >= 0; i-- {
 		if inc.Events[i].Step == step {
 			return inc.Events[i], true
 		}
 	}
-	return Event{}, false
+	return incident.Event{}, false
 }
 
 // RecordedChange is what the latest "fix" event says was changed.

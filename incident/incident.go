@@ -1,10 +1,10 @@
-// Package runbook is the incident workspace: a directory that every runbook
+// Package incident is the incident workspace: a directory that every runbook
 // step appends one event to (events.jsonl) and writes its artifact into.
 // Later steps and the report read from it, never from another step's memory.
 //
 // The directory holds raw message bodies, which are personal data: it is
 // created 0700 and every file in it 0600.
-package runbook
+package incident
 
 import (
 	"bufio"
@@ -15,12 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-)
-
-// File names inside an incident directory.
-const (
-	EventsFile  = "events.jsonl"
-	SamplesFile = "samples.jsonl"
 )
 
 const (

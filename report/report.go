@@ -1,7 +1,8 @@
-package runbook
+package report
 
 import (
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
 	"io"
 	"strings"
 	"time"
@@ -98,13 +99,13 @@ func (inc *Incident) writeHeader(b *strings.Builder, o ReportOptions) {
 
 // queueEvent is the first event that names a queue: the DLQ the incident is
 // about, since every step starts from it.
-func (inc *Incident) queueEvent() Event {
+func (inc *Incident) queueEvent() incident.Event {
 	for _, ev := range inc.Events {
 		if ev.Queue != "" {
 			return ev
 		}
 	}
-	return Event{}
+	return incident.Event{}
 }
 
 func (inc *Incident) span() string {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mfdlq/mfdlq/runbook"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -20,8 +20,8 @@ func (r *Refusal) Error() string { return r.Reason }
 // now, or nil: the latest classification says poison and no fix is
 // recorded after it (fixed is the --fixed text about to be recorded), or
 // the latest contain says the problem is still alive.
-func Guardrails(events []runbook.Event, fixed string) *Refusal {
-	var classify, contain, fix *runbook.Event
+func Guardrails(events []incident.Event, fixed string) *Refusal {
+	var classify, contain, fix *incident.Event
 	for i := range events {
 		switch events[i].Step {
 		case "classify":

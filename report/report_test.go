@@ -1,8 +1,9 @@
-package runbook
+package report
 
 import (
 	"bytes"
 	"flag"
+	"github.com/mfdlq/mfdlq/incident"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ var reportNow = time.Date(2026, 11, 30, 3, 40, 0, 0, time.UTC)
 // renderDir renders the report of a testdata incident.
 func renderDir(t *testing.T, dir string, o ReportOptions) (string, ReportResult) {
 	t.Helper()
-	ws, err := Existing(dir)
+	ws, err := incident.Existing(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestReportSections(t *testing.T) {
 }
 
 func TestRecordedChangeAndWarnings(t *testing.T) {
-	ws, _ := Existing("../testdata/incident-deploy")
+	ws, _ := incident.Existing("../testdata/incident-deploy")
 	inc, err := LoadIncident(ws)
 	if err != nil {
 		t.Fatal(err)

@@ -68,7 +68,7 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 // next batch is sent. The sends' 'sent' entries are written before handle
 // returns, so the deletes may run at any time after.
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
-	p := m.classify(raw)
+	p := m.triage(raw)
 	if len(p.skipped) > 0 {
 		if err := m.o.Journal.Write(p.skipped...); err != nil {
 			m.fail(err)
@@ -98,9 +98,9 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	}
 }
 
-// classify sorts a received batch under the lock: it marks what is held,
+// triage sorts a received batch under the lock: it marks what is held,
 // seen and returned, and reserves room under the bound for what to send.
-func (m *Mover) classify(raw []types.Message) plan {
+func (m *Mover) triage(raw []types.Message) plan {
 	var p plan
 	var candidates []sqsjson.Message
 	m.mu.Lock()
