@@ -23,9 +23,16 @@ func ReadSignatures(path string) (Signatures, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseSignatures(b, path)
+}
+
+// ParseSignatures is ReadSignatures on logs.json's bytes, read by the
+// caller (the incident reads its files without following links); name is
+// for errors.
+func ParseSignatures(b []byte, name string) (Signatures, error) {
 	var doc logsDoc
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	sigs := Signatures{}
 	for _, m := range doc.Messages {

@@ -64,6 +64,9 @@ Exit 3 when any safeguard fails.
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -72,6 +72,9 @@ Examples:
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.incidentQueue()); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -145,9 +148,18 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 
 // queue resolves --queue (a harmless read) and names the incident: the
 // queue's name, or the --from file's.
+// incidentQueue is the queue name the incident directory is named after,
+// known before any AWS call: --queue's, else the --from file's base name.
+func (o *classifyOptions) incidentQueue() string {
+	if o.Queue == "" {
+		return strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From))
+	}
+	return o.Queue
+}
+
 func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, error) {
 	if o.Queue == "" {
-		return nil, strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From)), nil
+		return nil, o.incidentQueue(), nil
 	}
 	if o.From != "" {
 		return nil, sqsapi.NameOf(o.Queue), nil
@@ -172,7 +184,7 @@ func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (
 		opts.Baseline = b
 	}
 	if ws.Has(incident.LogsFile) {
-		sigs, err := classify.ReadSignatures(ws.Path(incident.LogsFile))
+		sigs, err := loadSignatures(ws)
 		if err != nil {
 			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
 		}
@@ -194,6 +206,13 @@ func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, e
 		return zero, usageErrorf("%s %s: %v", flag, path, err)
 	}
 	defer f.Close()
+	return decodeFile(f, path, flag, read)
+}
+
+// decodeFile reads an open file with read, turning a bad record into a
+// usage error that names the flag and the line.
+func decodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+	var zero T
 	v, err := read(f)
 	var le *sqsjson.LineError
 	if errors.As(err, &le) {
@@ -213,7 +232,12 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *inc
 		return res, o.From, err
 	case ws.Has(incident.SamplesFile):
 		d.infof("classifying the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		res, err := readFile(ws.Path(incident.SamplesFile), "samples", run)
+		f, err := ws.Open(incident.SamplesFile)
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		res, err := decodeFile(f, ws.Path(incident.SamplesFile), "samples", run)
 		return res, incident.SamplesFile, err
 	}
 	d.announce("sampling", q)

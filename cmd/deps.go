@@ -136,7 +136,8 @@ func (d *Deps) IncidentDir(queue string) string {
 
 // Workspace opens (creating 0700) the incident directory for queue.
 func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
-	return incident.Open(d.IncidentDir(queue))
+	ws, err := incident.Open(d.IncidentDir(queue))
+	return ws, incidentError(err)
 }
 
 // Event starts an incident event for step about q, stamped with the clock

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -68,6 +67,9 @@ Examples:
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -177,10 +179,12 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
 	d := o.deps
 	if path := o.From; path != "" || ws.Has(incident.SamplesFile) {
+		open := func() (*os.File, error) { return os.Open(path) }
 		if path == "" {
 			path = ws.Path(incident.SamplesFile)
+			open = func() (*os.File, error) { return ws.Open(incident.SamplesFile) }
 		}
-		f, err := os.Open(path)
+		f, err := open()
 		if err != nil {
 			return nil, usageErrorf("--from: %v", err)
 		}
@@ -215,7 +219,7 @@ func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace)
 // classifyGroups lists each classify group's example message ids, so the
 // search spreads across groups; nil when classify has not run.
 func classifyGroups(ws *incident.Workspace) [][]string {
-	c, err := classify.Load(ws.Path(incident.ClassificationFile))
+	c, err := loadClassification(ws)
 	if err != nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/report"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // recordOptions are the flags of mfdlq record.
@@ -60,6 +61,9 @@ Examples:
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -86,7 +90,7 @@ func (o *recordOptions) validate() error {
 
 func runRecord(_ context.Context, o *recordOptions) error {
 	d := o.deps
-	dir := d.IncidentDir(o.Queue)
+	dir := d.IncidentDir(sqsapi.NameOf(o.Queue))
 	ws, err := incident.Existing(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return usageErrorf("incident directory %s does not exist: run the steps first, or pass --incident DIR", dir)

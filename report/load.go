@@ -8,7 +8,6 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/mfdlq/mfdlq/redact"
@@ -123,7 +122,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	inc.Logs = loadJSON[LogsArtifact](ws, incident.LogsFile, inc)
 	inc.Verify = loadJSON[VerifyArtifact](ws, incident.VerifyFile, inc)
 	inc.Check = loadJSON[CheckArtifact](ws, incident.CheckFile, inc)
-	if b, err := os.ReadFile(ws.Path(incident.SamplesFile)); err == nil {
+	if b, err := ws.ReadFile(incident.SamplesFile); err == nil {
 		msgs, err := sqsjson.ReadAll(bytes.NewReader(b))
 		if err != nil {
 			inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", incident.SamplesFile, err))
