@@ -181,7 +181,7 @@ func (o *checkOptions) createAlarm(ctx context.Context, cw vitals.AlarmsAPI, dlq
 	d := o.deps
 	d.announce("creating an alarm", dlq)
 	in := vitals.DLQAlarmInput(dlq.Name, o.Topic)
-	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", *in.AlarmName, o.Topic)
+	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", safeArgs([]any{*in.AlarmName, o.Topic})...)
 	if o.DryRun {
 		d.infof("dry run: no alarm was created")
 		return nil

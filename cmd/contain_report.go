@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 	"github.com/mfdlq/mfdlq/vitals"
 )
 
@@ -121,7 +122,7 @@ func (o *containOptions) render(rep *containReport) error {
 		}
 	}
 	for _, r := range rep.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
+		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
 	}
 	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 	"github.com/mfdlq/mfdlq/vitals"
 )
 
@@ -56,7 +57,7 @@ func (o *verifyOptions) render(res verifyResult) error {
 		}
 	}
 	for _, r := range res.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
+		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
 	}
 	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%d look(s) over %.0fs)\n", res.Verdict, res.Looks, res.Waited)
 	return nil
