@@ -30,7 +30,7 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			b.WriteString("not run.\n\n")
 			continue
 		}
-		writeEvent(b, ev)
+		inc.writeEvent(b, ev)
 		switch st.step {
 		case "contain":
 			inc.writeContain(b)
@@ -53,22 +53,22 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 
 // writeEvent shows what every step has: when, the command, the verdict, the
 // inputs and figures (sorted, so golden files hold).
-func writeEvent(b *strings.Builder, ev incident.Event) {
+func (inc *Incident) writeEvent(b *strings.Builder, ev incident.Event) {
 	fmt.Fprintf(b, "- ran: %s\n", ev.Time.UTC().Format(time.RFC3339))
 	if len(ev.Command) > 0 {
-		fmt.Fprintf(b, "- command: `%s`\n", ShellJoin(ev.Command))
+		fmt.Fprintf(b, "- command: %s\n", inc.code(ShellJoin(ev.Command), maxCommand))
 	}
 	if ev.Verdict != "" {
-		fmt.Fprintf(b, "- verdict: **%s**\n", ev.Verdict)
+		fmt.Fprintf(b, "- verdict: **%s**\n", inc.plain(ev.Verdict, maxName))
 	}
 	if s := kvList(ev.Inputs); s != "" {
-		fmt.Fprintf(b, "- inputs: %s\n", s)
+		fmt.Fprintf(b, "- inputs: %s\n", inc.plain(s, maxValue))
 	}
 	if s := kvList(ev.Figures); s != "" {
-		fmt.Fprintf(b, "- figures: %s\n", s)
+		fmt.Fprintf(b, "- figures: %s\n", inc.plain(s, maxValue))
 	}
 	if ev.Artifact != "" {
-		fmt.Fprintf(b, "- artifact: `%s`\n", ev.Artifact)
+		fmt.Fprintf(b, "- artifact: %s\n", inc.code(ev.Artifact, maxName))
 	}
 }
 
@@ -112,8 +112,8 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n| | |\n|---|---|\n")
-	row(b, "verdict", c.Verdict)
-	row(b, "DLQ visible / in flight", intOrDash(c.DLQ.Visible)+" / "+intOrDash(c.DLQ.InFlight))
+	inc.row(b, "verdict", c.Verdict)
+	inc.row(b, "DLQ visible / in flight", intOrDash(c.DLQ.Visible)+" / "+intOrDash(c.DLQ.InFlight))
 	trend := orDash(c.DLQ.Trend)
 	if c.DLQ.From != nil && c.DLQ.To != nil {
 		trend += fmt.Sprintf(" (%s → %s", value(*c.DLQ.From), value(*c.DLQ.To))
@@ -125,26 +125,30 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 		}
 		trend += ")"
 	}
-	row(b, "DLQ trend", trend)
+	inc.row(b, "DLQ trend", trend)
 	if s := c.Source; s != nil {
-		row(b, "source queue", orDash(s.Queue))
-		row(b, "source visible / in flight", intOrDash(s.Visible)+" / "+intOrDash(s.InFlight))
-		row(b, "source age of oldest message", seconds(s.AgeOfOldestSeconds)+" (normal "+seconds(s.NormalAgeSeconds)+")")
+		inc.row(b, "source queue", orDash(s.Queue))
+		inc.row(b, "source visible / in flight", intOrDash(s.Visible)+" / "+intOrDash(s.InFlight))
+		inc.row(b, "source age of oldest message", seconds(s.AgeOfOldestSeconds)+" (normal "+seconds(s.NormalAgeSeconds)+")")
 	} else {
-		row(b, "source queue", "none found")
+		inc.row(b, "source queue", "none found")
 	}
-	for i, m := range c.Mappings {
-		row(b, fmt.Sprintf("Lambda mapping %d", i+1), kvList(m))
+	nm, moreMappings := capped(len(c.Mappings), "mapping(s)")
+	for i, m := range c.Mappings[:nm] {
+		inc.row(b, fmt.Sprintf("Lambda mapping %d", i+1), kvList(m))
 	}
 	if len(c.Change) > 0 {
-		row(b, "mapping change", kvList(c.Change))
+		inc.row(b, "mapping change", kvList(c.Change))
 	}
-	for _, r := range c.Reasons {
-		fmt.Fprintf(b, "\n- %s", r)
+	b.WriteString(moreMappings)
+	nr, moreReasons := capped(len(c.Reasons), "reason(s)")
+	for _, r := range c.Reasons[:nr] {
+		fmt.Fprintf(b, "\n- %s", inc.plain(r, maxValue))
 	}
 	if len(c.Reasons) > 0 {
 		b.WriteString("\n")
 	}
+	b.WriteString(moreReasons)
 }
 
 func seconds(p *float64) string {
@@ -177,7 +181,7 @@ func (inc *Incident) writeInspect(b *strings.Builder) {
 		if n, ok := m.ReceiveCount(); ok {
 			count = strconv.Itoa(n)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | `%s` |\n", m.MessageId, sent, count, cell(strings.ReplaceAll(shorten(inc.clean(m.Body), 160), "`", "'")))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", inc.plain(m.MessageId, maxName), sent, count, inc.codeCell(m.Body, maxBody))
 	}
 	if inc.Classification == nil {
 		b.WriteString("\nArrivals of the sampled messages:\n\n")
@@ -191,39 +195,45 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		b.WriteString("\nclassification.json is missing.\n")
 		return
 	}
-	fmt.Fprintf(b, "\nOverall: **%s** over %d message(s), confidence %.2f, %d group(s).\n", c.Verdict, c.Messages, c.Confidence, len(c.Groups))
-	for _, e := range c.Evidence {
-		fmt.Fprintf(b, "- %s\n", e)
+	fmt.Fprintf(b, "\nOverall: **%s** over %d message(s), confidence %.2f, %d group(s).\n", inc.plain(c.Verdict, maxName), c.Messages, c.Confidence, len(c.Groups))
+	ne, moreEvidence := capped(len(c.Evidence), "evidence line(s)")
+	for _, e := range c.Evidence[:ne] {
+		fmt.Fprintf(b, "- %s\n", inc.plain(e, maxValue))
 	}
-	for i, g := range c.Groups {
-		fmt.Fprintf(b, "\n### Group %s: %s — %d message(s)\n\n", firstNonEmpty(g.ID, fmt.Sprint(i+1)), g.Verdict, g.Count)
+	b.WriteString(moreEvidence)
+	ng, moreGroups := capped(len(c.Groups), "group(s)")
+	for i, g := range c.Groups[:ng] {
+		fmt.Fprintf(b, "\n### Group %s: %s — %d message(s)\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(g.Verdict, maxName), g.Count)
 		if g.Pattern != "" {
-			fmt.Fprintf(b, "- arrival pattern: %s\n", g.Pattern)
+			fmt.Fprintf(b, "- arrival pattern: %s\n", inc.plain(g.Pattern, maxName))
 		}
 		if g.Error != "" {
-			fmt.Fprintf(b, "- error: `%s`\n", inc.clean(g.Error))
+			fmt.Fprintf(b, "- error: %s\n", inc.code(g.Error, maxValue))
 		}
 		if g.Fingerprint != "" {
-			fmt.Fprintf(b, "- fingerprint: `%s`\n", g.Fingerprint)
+			fmt.Fprintf(b, "- fingerprint: %s\n", inc.fingerprint(g.Fingerprint))
 		}
 		if g.Signature != "" {
-			fmt.Fprintf(b, "- error signature: `%s`\n", g.Signature)
+			fmt.Fprintf(b, "- error signature: %s\n", inc.code(g.Signature, maxValue))
 		}
 		if !g.FirstSent.IsZero() && !g.LastSent.IsZero() {
 			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", g.FirstSent.UTC().Format(time.RFC3339), g.LastSent.UTC().Format(time.RFC3339), g.LastSent.Sub(g.FirstSent).Round(time.Second))
 		}
 		if len(g.ReceiveCounts) > 0 {
-			fmt.Fprintf(b, "- receive counts: %s\n", countsList(g.ReceiveCounts))
+			fmt.Fprintf(b, "- receive counts: %s\n", inc.plain(countsList(g.ReceiveCounts), maxValue))
 		}
-		for _, e := range g.Evidence {
-			fmt.Fprintf(b, "- evidence: %s\n", e)
+		ne, more := capped(len(g.Evidence), "evidence line(s)")
+		for _, e := range g.Evidence[:ne] {
+			fmt.Fprintf(b, "- evidence: %s\n", inc.plain(e, maxValue))
 		}
+		b.WriteString(more)
 		if g.Action != "" {
-			fmt.Fprintf(b, "- action: %s\n", g.Action)
+			fmt.Fprintf(b, "- action: %s\n", inc.plain(g.Action, maxValue))
 		}
 		b.WriteString("\nArrivals:\n\n")
 		b.WriteString(inc.groupChart(g))
 	}
+	b.WriteString(moreGroups)
 }
 
 func countsList(m map[string]int) string {
@@ -251,14 +261,4 @@ func intOrDash(p *int) string {
 		return "-"
 	}
 	return strconv.Itoa(*p)
-}
-
-// shorten keeps s on one line and at most n runes.
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

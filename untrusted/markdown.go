@@ -67,21 +67,35 @@ func Fenced(s, info string) string {
 // start of a line, are escaped too. It is safe in a table cell.
 func Text(s string) string {
 	s = Terminal(s)
-	i := strings.IndexFunc(s, func(r rune) bool { return r < 0x80 && isInlineSpecial(byte(r)) })
 	lead := leadingSpecial(s)
-	if i < 0 && lead < 0 {
+	clean := lead < 0
+	for j := 0; j < len(s) && clean; j++ {
+		clean = !isInlineSpecial(s[j]) || intraword(s, j)
+	}
+	if clean {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for j := 0; j < len(s); j++ {
 		c := s[j]
-		if isInlineSpecial(c) || j == lead {
+		if (isInlineSpecial(c) && !intraword(s, j)) || j == lead {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// intraword reports an underscore between two ASCII letters or digits
+// (order_id): CommonMark never opens or closes emphasis there, so it stays
+// unescaped and the raw report reads as the data does.
+func intraword(s string, j int) bool {
+	return s[j] == '_' && j > 0 && j < len(s)-1 && isAlnum(s[j-1]) && isAlnum(s[j+1])
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // isInlineSpecial reports the ASCII characters Text always escapes.

@@ -22,6 +22,15 @@ func Shorten(s string, limit int) string {
 	return cut(s, limit-len(suffix)) + suffix
 }
 
+// ShortenHead is Shorten for a value of which the caller holds only the
+// head (the first bytes, already processed — redacted, sanitised) of a
+// whole of total bytes: the suffix names the head's hash and the whole's
+// length. It lets a caller avoid scanning megabytes it will never show.
+func ShortenHead(head string, total, limit int) string {
+	suffix := "…[" + hashOf(head) + ", " + strconv.Itoa(total) + " bytes]"
+	return cut(head, limit-len(suffix)) + suffix
+}
+
 // hashOf is a short, stable name for s.
 func hashOf(s string) string {
 	sum := sha256.Sum256([]byte(s))
