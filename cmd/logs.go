@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // logsOptions are the flags of mfdlq logs.
@@ -143,6 +145,12 @@ func (o *logsOptions) count() int {
 
 func runLogs(ctx context.Context, o *logsOptions) error {
 	d := o.deps
+	// The samples on disk are read and their MessageIds checked before any
+	// AWS call: an id goes into a filter pattern or a query.
+	local, err := o.localSamples()
+	if err != nil {
+		return err
+	}
 	client, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
@@ -152,9 +160,11 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	if err != nil {
 		return err
 	}
-	samples, err := o.samples(ctx, client, q, ws)
-	if err != nil {
-		return err
+	samples := local
+	if samples == nil {
+		if samples, err = o.peek(ctx, client, q, ws); err != nil {
+			return err
+		}
 	}
 	targets := o.targets(samples, ws)
 	if len(targets) == 0 {
@@ -174,27 +184,54 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	return nil
 }
 
-// samples are the messages whose timestamps give the windows: --from, else
-// the incident's samples.jsonl, else a harmless peek saved as samples.jsonl.
-func (o *logsOptions) samples(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
-	d := o.deps
-	if path := o.From; path != "" || ws.Has(incident.SamplesFile) {
-		open := func() (*os.File, error) { return os.Open(path) }
-		if path == "" {
-			path = ws.Path(incident.SamplesFile)
-			open = func() (*os.File, error) { return ws.Open(incident.SamplesFile) }
+// localSamples are the messages whose timestamps give the windows, when
+// they are on disk: --from, else the incident's samples.jsonl (nil when
+// neither exists). Every MessageId is checked: it will go into a filter
+// pattern or a query, and a file can hold anything.
+func (o *logsOptions) localSamples() ([]sqsjson.Message, error) {
+	path := o.From
+	open := func() (*os.File, error) { return os.Open(path) }
+	if path == "" {
+		ws, err := incident.Existing(o.deps.IncidentDir(sqsapi.NameOf(o.Queue)))
+		if err != nil || !ws.Has(incident.SamplesFile) {
+			return nil, incidentError(ignoreMissing(err))
 		}
-		f, err := open()
-		if err != nil {
-			return nil, usageErrorf("--from: %v", err)
-		}
-		defer f.Close()
-		msgs, err := sqsjson.ReadAll(f)
-		if err != nil {
-			return nil, usageErrorf("%s: %v", path, err)
-		}
-		return msgs, nil
+		path = ws.Path(incident.SamplesFile)
+		open = func() (*os.File, error) { return ws.Open(incident.SamplesFile) }
 	}
+	f, err := open()
+	if err != nil {
+		return nil, usageErrorf("--from: %v", err)
+	}
+	defer f.Close()
+	msgs, err := sqsjson.ReadAll(f)
+	if err != nil {
+		return nil, usageErrorf("%s: %v", path, err)
+	}
+	for i := range msgs {
+		if id := msgs[i].MessageId; !logsearch.ValidID(id) {
+			return nil, usageErrorf("%s: message %d has MessageId %q, not an SQS MessageId (letters, digits, - and _): fix or remove it", path, i+1, untrusted.Shorten(id, 80))
+		}
+	}
+	if msgs == nil {
+		msgs = []sqsjson.Message{}
+	}
+	return msgs, nil
+}
+
+// ignoreMissing drops the error of an incident directory that does not
+// exist yet: logs will create it.
+func ignoreMissing(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// peek takes a harmless sample, saved as samples.jsonl, when no sample is
+// on disk.
+func (o *logsOptions) peek(ctx context.Context, client sqsapi.Client, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
+	d := o.deps
 	if q.RedrivePolicy != nil {
 		return nil, checkFailedf("no samples in the incident, and %s has its own redrive policy so a peek could push messages onward: run mfdlq inspect --queue %s --force first, or pass --from FILE", q.Name, q.Name)
 	}
