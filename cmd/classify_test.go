@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -39,7 +40,7 @@ func TestClassifyFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *classifyOptions
-		d := &Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{}}
+		d := &Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{Incident: t.TempDir()}, Now: time.Now}
 		c := newClassifyCmd(d, func(o *classifyOptions) error { got = o; return nil })
 		err := parseWith(c, tt.argv)
 		if tt.wantErr != "" {

@@ -35,7 +35,9 @@ func Check(dir string) error {
 	if dir == "" {
 		return &UnsafeDirError{Dir: `""`, Problem: "is empty", Fix: "pass --incident DIR"}
 	}
-	st, err := os.Lstat(dir)
+	// Cleaned first: Lstat("link/") follows the link the trailing slash
+	// names.
+	st, err := os.Lstat(filepath.Clean(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -71,6 +73,9 @@ func checkInfo(dir string, st fs.FileInfo) error {
 // that mfdlq knows it made it. An existing dir must pass Check. Nothing
 // that exists is ever chmod-ed.
 func Open(dir string) (*Workspace, error) {
+	if dir != "" {
+		dir = filepath.Clean(dir)
+	}
 	if err := Check(dir); err != nil {
 		return nil, err
 	}
@@ -91,6 +96,9 @@ func Open(dir string) (*Workspace, error) {
 // Existing returns the workspace at dir without creating anything; it fails
 // when dir does not exist or does not pass Check.
 func Existing(dir string) (*Workspace, error) {
+	if dir != "" {
+		dir = filepath.Clean(dir)
+	}
 	if err := Check(dir); err != nil {
 		return nil, err
 	}

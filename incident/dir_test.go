@@ -35,6 +35,15 @@ func TestOpenRefusesUnsafeDirectories(t *testing.T) {
 			}
 			return link
 		}, "is a symbolic link"},
+		{"symlink with a trailing slash", func(t *testing.T, root string) string {
+			target := filepath.Join(root, "target")
+			mustMkdir(t, target, 0o700)
+			link := filepath.Join(root, "link")
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			return link + "/"
+		}, "is a symbolic link"},
 		{"dangling symlink", func(t *testing.T, root string) string {
 			link := filepath.Join(root, "dangling")
 			if err := os.Symlink(filepath.Join(root, "nowhere"), link); err != nil {
