@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -20,6 +21,7 @@ const (
 // and how often each top-level key appears.
 type Baseline struct {
 	Messages    int
+	Envelopes   map[string]int            // envelope kind → messages
 	Objects     int                       // bodies that are JSON objects
 	Values      map[string]map[string]int // schema field → value → messages
 	KeyCounts   map[string]int            // top-level key → messages that have it
@@ -27,13 +29,19 @@ type Baseline struct {
 }
 
 // LoadBaseline streams healthy messages from r (JSON Lines or a
-// {"Messages": [...]} document). SentTimestamp is not needed.
-func LoadBaseline(r io.Reader) (*Baseline, error) {
+// {"Messages": [...]} document). SentTimestamp is not needed. Each message
+// is read through the strict envelope detector: what is compared is the
+// payload, so a baseline of bare messages serves a DLQ of SNS-wrapped ones.
+func LoadBaseline(r io.Reader) (*Baseline, error) { return LoadBaselineWith(r, nil) }
+
+// LoadBaselineWith is LoadBaseline through the detector d (--payload),
+// which must be the one the classification uses.
+func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 	rd, err := sqsjson.NewReader(r)
 	if err != nil {
 		return nil, err
 	}
-	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}}
+	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}, Envelopes: map[string]int{}}
 	var s shape
 	for {
 		m, err := rd.Next()
@@ -43,7 +51,11 @@ func LoadBaseline(r io.Reader) (*Baseline, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.scan([]byte(m.Body), nil)
+		env := d.Detect(m)
+		s.scanEnvelope(&env, nil)
+		if name := envelopeName(&env); b.Envelopes[name] > 0 || len(b.Envelopes) < maxBaselineKeys {
+			b.Envelopes[name]++
+		}
 		b.add(&s)
 	}
 }

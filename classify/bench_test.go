@@ -19,8 +19,14 @@ import (
 // benchFile writes n generated messages (a mixed DLQ: outage burst, SKU
 // trickle, version-2 poison, truncated bodies) as JSON Lines into dir.
 func benchFile(tb testing.TB, dir string, n int) (string, int64) {
+	return benchFileOf(tb, dir, n, false)
+}
+
+// benchFileOf is benchFile, each body inside an SNS notification when sns
+// is true (raw message delivery off).
+func benchFileOf(tb testing.TB, dir string, n int, sns bool) (string, int64) {
 	tb.Helper()
-	path := filepath.Join(dir, fmt.Sprintf("dlq-%d.jsonl", n))
+	path := filepath.Join(dir, fmt.Sprintf("dlq-%d-%v.jsonl", n, sns))
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
@@ -41,6 +47,9 @@ func benchFile(tb testing.TB, dir string, n int) (string, int64) {
 			body = order(r, i, 2)
 		case 3:
 			body = body[:len(body)/2]
+		}
+		if sns {
+			body = snsNotification(r, body)
 		}
 		m := sqsjson.Message{MessageId: fmt.Sprintf("m-%08d", i), Body: body, Attributes: map[string]string{
 			"SentTimestamp": fmt.Sprint(sent.UnixMilli()), "ApproximateReceiveCount": "4", "SenderId": "AROAEXAMPLE:orders-api"}}
@@ -66,6 +75,48 @@ const benchMessages = 200_000
 // same file, one sqsjson.Message per line.
 func BenchmarkDecode(b *testing.B) {
 	path, size := benchFile(b, b.TempDir(), benchMessages)
+	decodeLoop(b, path, size)
+}
+
+// BenchmarkDecodeSNS is the floor for SNS-wrapped messages: the same bare
+// decode loop over the file BenchmarkClassifySNS reads.
+func BenchmarkDecodeSNS(b *testing.B) {
+	path, size := benchFileOf(b, b.TempDir(), benchMessages, true)
+	decodeLoop(b, path, size)
+}
+
+// BenchmarkClassifySNS classifies 200,000 SNS-wrapped messages: the
+// envelope is detected and the Message decoded before the payload is read.
+func BenchmarkClassifySNS(b *testing.B) {
+	path, size := benchFileOf(b, b.TempDir(), benchMessages, true)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		_ = classifyFile(b, path, benchMessages)
+	}
+	b.ReportMetric(float64(benchMessages*b.N)/b.Elapsed().Seconds(), "msgs/s")
+}
+
+// decodeOnce decodes every line of path into a sqsjson.Message once and
+// returns how many there were.
+func decodeOnce(b *testing.B, path string) int {
+	f, _ := os.Open(path)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	n := 0
+	for sc.Scan() {
+		var m sqsjson.Message
+		if err := json.Unmarshal(bytes.TrimSpace(sc.Bytes()), &m); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	return n
+}
+
+// decodeLoop decodes every line of path into a sqsjson.Message.
+func decodeLoop(b *testing.B, path string, size int64) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
@@ -101,9 +152,15 @@ func BenchmarkClassify(b *testing.B) {
 
 // BenchmarkClassify1M checks once that a 1,000,000-message file works and
 // reports the peak heap while classifying it (sampled every 5 ms).
-func BenchmarkClassify1M(b *testing.B) {
+func BenchmarkClassify1M(b *testing.B) { classify1M(b, false) }
+
+// BenchmarkClassifySNS1M is BenchmarkClassify1M over SNS-wrapped messages,
+// with the decode loop's rate over the same file for comparison.
+func BenchmarkClassifySNS1M(b *testing.B) { classify1M(b, true) }
+
+func classify1M(b *testing.B, sns bool) {
 	const n = 1_000_000
-	path, size := benchFile(b, b.TempDir(), n)
+	path, size := benchFileOf(b, b.TempDir(), n, sns)
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -133,7 +190,17 @@ func BenchmarkClassify1M(b *testing.B) {
 	}
 	b.StopTimer()
 	close(done)
-	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "msgs/s")
+	rate := float64(n*b.N) / b.Elapsed().Seconds()
+	// The floor over the same file, timed once after: the ratio is the
+	// figure the target is stated in (classify ≥ 40% of a bare decode).
+	start := time.Now()
+	if got := decodeOnce(b, path); got != n {
+		b.Fatalf("decoded %d", got)
+	}
+	decodeRate := float64(n) / time.Since(start).Seconds()
+	b.ReportMetric(rate, "msgs/s")
+	b.ReportMetric(decodeRate, "decode-msgs/s")
+	b.ReportMetric(100*rate/decodeRate, "%-of-decode")
 	b.ReportMetric(float64(peak.Load()-min(before, peak.Load()))/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(size)/(1<<20), "file-MiB")
 }

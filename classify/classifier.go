@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	Thresholds Thresholds    // zero: DefaultThresholds
 	Queue      string        // names the DLQ in the recommended commands
 	MaxGroups  int           // zero: DefaultMaxGroups
+	// Envelope reads each message's envelope (--payload); nil: strict
+	// detection. The baseline must be read with the same detector.
+	Envelope *envelope.Detector
 }
 
 // Classifier takes messages one at a time and keeps memory bounded by the
@@ -42,6 +46,7 @@ type Classifier struct {
 	groups    map[string]*acc
 	order     []*acc
 	sh        shape
+	env       envelope.Envelope
 	buf       []byte
 	sigCache  map[string]string
 	messages  int
@@ -54,21 +59,23 @@ type Classifier struct {
 
 // acc accumulates one group.
 type acc struct {
-	key       Key
-	kind      string
-	fields    []field
-	keys      []string
-	n         int
-	arr       arrivals
-	receives  map[int]int
-	errTexts  map[uint64]struct{}
-	errText   string
-	fromLogs  int
-	fromAttrs int
-	problem   string
-	contrary  map[string]int    // --expect field → messages that contradict it
-	seenValue map[string]string // --expect field → a contradicting value ("" absent)
-	ids       []string
+	key          Key
+	kind         string
+	envelope     string // the envelope kind, "sns" or "lambda-async/eventbridge"
+	fields       []field
+	keys         []string
+	n            int
+	arr          arrivals
+	receives     map[int]int
+	errTexts     map[uint64]struct{}
+	errText      string
+	fromLogs     int
+	fromAttrs    int // from the attributes or the envelope
+	fromEnvelope int
+	problem      string
+	contrary     map[string]int    // --expect field → messages that contradict it
+	seenValue    map[string]string // --expect field → a contradicting value ("" absent)
+	ids          []string
 }
 
 // New returns a Classifier.
@@ -98,9 +105,10 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 		return fmt.Errorf("message %s has no SentTimestamp attribute: export messages with their attributes (mfdlq inspect --out, or aws sqs receive-message --attribute-names All)", m.MessageId)
 	}
 	body := []byte(m.Body)
-	c.sh.scan(body, c.watch)
-	sig, src, text := c.signature(m)
-	c.buf = c.sh.fingerprint(c.buf[:0])
+	c.env = c.opts.Envelope.DetectBody(body, m)
+	c.sh.scanEnvelope(&c.env, c.watch)
+	sig, src, text := c.signature(m, &c.env)
+	c.buf = fingerprint(c.buf[:0], &c.env, &c.sh, c.opts.Envelope.PayloadPath())
 	fp := len(c.buf)
 	c.buf = append(c.buf, " | "...)
 	c.buf = append(c.buf, sig...)
@@ -125,24 +133,39 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	return nil
 }
 
-// signature returns m's error signature, where it came from, and the
-// error text of its attributes when that is the source.
-func (c *Classifier) signature(m *sqsjson.Message) (sig, source, text string) {
+// signature returns m's error signature, where it came from (logs, the
+// envelope, the attributes or none), and the raw error text when the
+// message carries it.
+func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope) (sig, source, text string) {
 	if s, ok := c.opts.Signatures[m.MessageId]; ok && s != "" {
 		return s, "logs", ""
 	}
-	text = ErrorText(m)
+	text, source = errorOf(m, env)
 	if text == "" {
 		return "", "none", ""
 	}
 	if s, ok := c.sigCache[text]; ok {
-		return s, "attributes", text
+		return s, source, text
 	}
 	s := Signature(text)
 	if len(c.sigCache) < maxSigCache {
 		c.sigCache[text] = s
 	}
-	return s, "attributes", text
+	return s, source, text
+}
+
+// errorOf is the error text a message carries and where: a destination
+// record's responsePayload is in the body ("envelope"); a Lambda DLQ's and
+// an EventBridge DLQ's error attributes, or a consumer's own, are
+// "attributes".
+func errorOf(m *sqsjson.Message, env *envelope.Envelope) (text, source string) {
+	switch {
+	case env.Error != "" && env.Kind == envelope.KindLambdaDestination:
+		return env.Error, "envelope"
+	case env.Error != "":
+		return env.Error, "attributes"
+	}
+	return ErrorText(m), "attributes"
 }
 
 func (c *Classifier) newGroup(k Key) *acc {
@@ -152,7 +175,7 @@ func (c *Classifier) newGroup(k Key) *acc {
 			return g
 		}
 	}
-	g := &acc{key: k, kind: c.sh.kind, receives: map[int]int{},
+	g := &acc{key: k, kind: c.sh.kind, envelope: envelopeName(&c.env), receives: map[int]int{},
 		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{}}
 	if g.kind == FingerprintUnparseable {
 		g.problem = jsonProblem(c.sh.raw) // once per group: it is slow
@@ -175,8 +198,11 @@ func (g *acc) add(m *sqsjson.Message, sent int64, src, text string, c *Classifie
 	switch src {
 	case "logs":
 		g.fromLogs++
-	case "attributes":
+	case "attributes", "envelope":
 		g.fromAttrs++
+		if src == "envelope" {
+			g.fromEnvelope++
+		}
 		if g.errText == "" {
 			g.errText = text
 		}

@@ -83,9 +83,13 @@ func TestScenarios(t *testing.T) {
 			[]string{"45 bodies are not JSON (first: truncated after", "the content is the proof"}},
 		{"outage plus data trickle", "mixed.jsonl", Options{Baseline: base}, VerdictMixed, 0.85, 1,
 			[]groupView{{VerdictTransient, 150, PatternBurst}, {VerdictData, 40, PatternTrickle}}, nil},
+		// The thresholds make the outage a trickle, which alone would say
+		// data; its error says timeout, and a clear error outranks the
+		// arrival pattern.
 		{"thresholds overridden: 29 minutes is no burst", "outage.jsonl", Options{Baseline: base,
 			Thresholds: Thresholds{BurstWindow: Duration{10 * time.Minute}, BurstShare: 0.9, TrickleSpan: Duration{20 * time.Minute}}},
-			VerdictData, 0, 0.8, []groupView{{VerdictData, 180, PatternTrickle}}, nil},
+			VerdictTransient, 0.8, 0.9, []groupView{{VerdictTransient, 180, PatternTrickle}},
+			[]string{"with no burst: a trickle — the error says otherwise", "a clear error outranks the arrival pattern (a trickle alone would suggest data)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,6 +34,9 @@ func (c *Classifier) content(g *acc) contentFinding {
 	case "empty":
 		f.poisoned(0.9, "%d bodies are empty", g.n)
 		return f
+	case FingerprintNoPayload:
+		f.poisoned(0.8, "%d messages have nothing at %s (--payload): no payload for the consumer to process", g.n, c.opts.Envelope.PayloadPath())
+		return f
 	}
 	for _, field := range c.expFields {
 		if bad := g.contrary[field]; bad > 0 {
@@ -177,7 +180,7 @@ func errorEvidence(g *acc, grp Group) []string {
 	switch grp.SignatureSource {
 	case "logs":
 		return []string{fmt.Sprintf("the consumer's logs give %d of %d the error %q", g.fromLogs, g.n, g.key.Signature)}
-	case "attributes":
+	case "attributes", "envelope":
 		of := ""
 		if g.fromAttrs < g.n {
 			of = fmt.Sprintf(" (%d of %d carry it)", g.fromAttrs, g.n)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -73,6 +74,7 @@ func fixtures() map[string][]byte {
 	// Line 2 of not-json.jsonl is broken; lines 1 and 3 are fine.
 	lines := bytes.SplitAfter(jsonl(outage[:2]), []byte("\n"))
 	files["not-json.jsonl"] = slices.Concat(lines[0], []byte("{\"MessageId\": \"x\", oops\n"), lines[1])
+	maps.Copy(files, envelopeFixtures())
 	return files
 }
 
@@ -81,6 +83,7 @@ type msgSpec struct {
 	body     string
 	receives int
 	attrs    map[string]string
+	numbers  map[string]string // Number message attributes
 	noSent   bool
 }
 
@@ -116,6 +119,12 @@ func spread(r *rand.Rand, n int, from, to time.Time, spec func(i int) msgSpec) [
 				m.MessageAttributes = map[string]sqsjson.MessageAttributeValue{}
 			}
 			m.MessageAttributes[k] = sqsjson.MessageAttributeValue{DataType: "String", StringValue: &v}
+		}
+		for k, v := range s.numbers {
+			if m.MessageAttributes == nil {
+				m.MessageAttributes = map[string]sqsjson.MessageAttributeValue{}
+			}
+			m.MessageAttributes[k] = sqsjson.MessageAttributeValue{DataType: "Number", StringValue: &v}
 		}
 		out[i] = m
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -58,19 +59,15 @@ func firstAttr(m *sqsjson.Message, names []string) string {
 }
 
 // SignatureOf is the error signature of m: the logs' signature for its
-// MessageId when sigs has one, else the Signature of its error attributes.
+// MessageId when sigs has one, else the Signature of the error its envelope
+// or its attributes carry.
 func SignatureOf(m *sqsjson.Message, sigs Signatures) string {
-	if s, ok := sigs[m.MessageId]; ok && s != "" {
-		return s
-	}
-	return Signature(ErrorText(m))
+	env := envelope.Detect(m)
+	return signatureOf(m, &env, sigs)
 }
 
-// KeyOf returns the group key of m. It is the function classify groups by;
-// redrive calls it on live messages to decide which group each falls in.
-// sigs may be nil.
-func KeyOf(m *sqsjson.Message, sigs Signatures) Key {
-	var s shape
-	s.scan([]byte(m.Body), nil)
-	return Key{Fingerprint: string(s.fingerprint(nil)), Signature: SignatureOf(m, sigs)}
-}
+// KeyOf returns the group key of m, its envelope read strictly (no
+// --payload). It is the function classify groups by; redrive calls it, via
+// GroupOf, on live messages to decide which group each falls in. sigs may
+// be nil.
+func KeyOf(m *sqsjson.Message, sigs Signatures) Key { return keyWith(m, sigs, nil) }

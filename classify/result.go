@@ -37,6 +37,9 @@ type Classification struct {
 	Baseline   *Summary   `json:"baseline"`
 	Expect     []string   `json:"expect"`
 	Thresholds Thresholds `json:"thresholds"`
+	// PayloadPath is the --payload path messages were read through; GroupOf
+	// reads live messages through it too.
+	PayloadPath string `json:"payload_path,omitempty"`
 }
 
 // Group is a set of messages that share a Key, with its verdict.
@@ -49,10 +52,11 @@ type Group struct {
 	FirstSent       time.Time      `json:"first_sent"`
 	LastSent        time.Time      `json:"last_sent"`
 	WindowSeconds   int64          `json:"window_seconds"`
-	Pattern         string         `json:"pattern"` // burst, trickle, spread, single
+	Pattern         string         `json:"pattern"`  // burst, trickle, spread, single
+	Envelope        string         `json:"envelope"` // raw, sns, lambda-async/eventbridge …
 	Fingerprint     string         `json:"fingerprint"`
 	Signature       string         `json:"signature"`
-	SignatureSource string         `json:"signature_source"` // logs, attributes or none
+	SignatureSource string         `json:"signature_source"` // logs, envelope, attributes or none
 	Error           string         `json:"error"`            // one raw error text of the group
 	DistinctErrors  int            `json:"distinct_errors"`  // raw error texts, capped at maxErrorTexts
 	ReceiveCounts   map[string]int `json:"receive_counts"`
@@ -146,11 +150,11 @@ func (c *Classification) Group(id string) (*Group, bool) {
 	return nil, false
 }
 
-// GroupOf returns the group m falls in, deciding by KeyOf exactly as
-// classify did. A key classify never saw falls in the "other" group when
+// GroupOf returns the group m falls in, deciding by its key exactly as
+// classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	key := KeyOf(m, sigs).String()
+	key := keyWith(m, sigs, detector(c.PayloadPath)).String()
 	for i := range c.Groups {
 		if c.Groups[i].Key == key {
 			return &c.Groups[i], true

@@ -57,25 +57,35 @@ func (c *Classifier) timing(g *acc) timingFinding {
 	return t
 }
 
-// evidence describes the timing; for poison it says why the time pattern
-// does not decide.
-func (t timingFinding) evidence(poison bool) []string {
+// evidence describes the timing; when the content (poison) or the error
+// (byError) decided, it says why the time pattern does not.
+func (t timingFinding) evidence(verdict string, byError bool) []string {
+	poison := verdict == VerdictPoison && !byError
 	var line string
 	switch t.pattern {
 	case PatternSingle:
 		line = fmt.Sprintf("one message, sent %s: no arrival pattern", t.first.Format(time.RFC3339))
 	case PatternBurst:
 		line = fmt.Sprintf("sent %s (%s), %.0f%% within %s: a burst", window(t.first, t.last), span(t.span), t.share*100, span(t.densest))
-		if poison {
+		switch {
+		case poison:
 			line += ", which looks transient — misleading here: the content is the proof"
+		case byError && verdict != VerdictTransient:
+			line += ", which looks transient — the error says otherwise"
 		}
 	case PatternTrickle:
 		line = fmt.Sprintf("sent over %s (%s) with no burst: a trickle", span(t.span), window(t.first, t.last))
-		if poison {
+		switch {
+		case poison:
 			line += " — the time pattern does not matter here: the content is the proof"
+		case byError && verdict != VerdictData:
+			line += " — the error says otherwise"
 		}
 	default:
 		line = fmt.Sprintf("sent over %s (%s): neither a clear burst nor a trickle", span(t.span), window(t.first, t.last))
+	}
+	if byError {
+		return []string{line} // the notes weigh the timing, which did not decide
 	}
 	return append([]string{line}, t.notes...)
 }

@@ -16,6 +16,7 @@ func (c *Classifier) Result() *Classification {
 	out := &Classification{
 		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
 		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
+		PayloadPath: c.opts.Envelope.PayloadPath(),
 	}
 	for _, e := range c.opts.Expect {
 		out.Expect = append(out.Expect, e.String())
@@ -86,10 +87,13 @@ func (c *Classifier) judge(g *acc, id string) Group {
 		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
 		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids, SignatureSource: "none",
+		Envelope: g.envelope,
 	}
 	switch {
 	case g.fromLogs > 0:
 		grp.SignatureSource = "logs"
+	case g.fromEnvelope > 0:
+		grp.SignatureSource = "envelope"
 	case g.fromAttrs > 0:
 		grp.SignatureSource = "attributes"
 	}
@@ -98,41 +102,65 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	}
 	content := c.content(g)
 	timing := c.timing(g)
-	verdict, conf := decide(content, timing, g)
+	said := meaningOf(cmp.Or(g.errText, g.key.Signature))
+	verdict, conf := decide(content, timing, said)
 	grp.Verdict, grp.Confidence = verdict, round2(conf)
 	grp.Evidence = append(grp.Evidence, content.evidence...)
-	grp.Evidence = append(grp.Evidence, timing.evidence(verdict == VerdictPoison)...)
+	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict)...)
+	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
 	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
 	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)
 	grp.Action = c.action(grp, content)
 	return grp
 }
 
-// decide combines what the content proves with what the timing suggests.
-// Content wins: a poison body is poison whatever its arrival pattern.
-func decide(content contentFinding, timing timingFinding, g *acc) (string, float64) {
+// decide combines what the content proves, what the error says and what
+// the timing suggests, in that order. Content wins: a payload contrary to
+// the baseline or --expect is poison whatever its error or arrival pattern.
+// Then a clear error class outranks the arrival pattern: a bulk import
+// failing with CustomerNotFound in a burst is data. The time pattern
+// decides only when the errors do not.
+func decide(content contentFinding, timing timingFinding, said meaning) (string, float64) {
 	if content.poison {
 		return VerdictPoison, content.confidence
 	}
+	if said.verdict != "" {
+		agree := said.verdict == timing.verdict
+		switch {
+		case content.verified && agree:
+			return said.verdict, 0.95
+		case content.verified:
+			return said.verdict, 0.85
+		case said.verdict == VerdictPoison:
+			// Unverified content, but the consumer blames the shape.
+			return VerdictPoison, 0.7
+		case agree:
+			return said.verdict, 0.65
+		}
+		return said.verdict, 0.6
+	}
 	v, conf := timing.verdict, timing.confidence
 	if !content.verified {
-		if schemaError(g.key.Signature) {
-			return VerdictPoison, 0.7
-		}
 		conf = min(conf*0.6, 0.55)
 	}
 	return v, conf
 }
 
-// schemaError tells an error signature that blames the message's shape.
-func schemaError(sig string) bool {
-	s := strings.ToLower(sig)
-	for _, w := range []string{"version", "schema", "deserializ", "unmarshal", "parse", "malformed", "invalid json", "validation"} {
-		if strings.Contains(s, w) {
-			return true
-		}
+// meaningEvidence says what the error text says and how it weighed.
+func meaningEvidence(content contentFinding, timing timingFinding, said meaning, verdict string) []string {
+	switch {
+	case said.verdict == "":
+		return nil
+	case content.poison && said.verdict != VerdictPoison:
+		return []string{fmt.Sprintf("the error says %q (%s), but the content is the proof: poison whatever the error says", said.words, said.verdict)}
+	case content.poison:
+		return []string{fmt.Sprintf("the error says %q: %s — it agrees with the content", said.words, said.why)}
 	}
-	return false
+	line := fmt.Sprintf("the error says %q: %s — %s", said.words, said.why, verdict)
+	if timing.pattern != PatternSingle && timing.verdict != said.verdict && timing.verdict != VerdictUnknown {
+		line += fmt.Sprintf("; a clear error outranks the arrival pattern (a %s alone would suggest %s)", timing.pattern, timing.verdict)
+	}
+	return []string{line}
 }
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }

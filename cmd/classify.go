@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -31,8 +32,10 @@ type classifyOptions struct {
 	BurstWindow time.Duration // --burst-window
 	BurstShare  float64       // --burst-share
 	TrickleSpan time.Duration // --trickle-span
+	Payload     string        // --payload: where an in-house envelope keeps its payload
 
-	expect []classify.Expectation
+	expect   []classify.Expectation
+	envelope *envelope.Detector // from Payload, by validate
 }
 
 func newClassifyCmd(d *Deps, runF func(*classifyOptions) error) *cobra.Command {
@@ -51,8 +54,17 @@ mfdlq logs) and arrival pattern, and decide for each group:
   transient  a burst with one error and known content: redrive once healthy
   data       a trickle whose errors name different entities: fix the data
 
-Content is the proof, the time pattern only a clue. Without --baseline or
---expect, classify says what it cannot rule out and lowers its confidence.
+Content is the proof; then what the error says (timeouts, throttling, 5xx:
+transient; not found, validation, constraints: data; deserialization,
+unsupported version, schema: poison); the time pattern only when the errors
+do not say. Without --baseline or --expect, classify says what it cannot
+rule out and lowers its confidence.
+
+Messages are read through their envelope: an SNS notification, EventBridge
+event, Lambda DLQ message or destination record, EventBridge DLQ message or
+S3 event is named, and its payload is what is fingerprinted and compared
+(the baseline is read the same way). --payload JQPATH takes the payload of
+an in-house envelope, e.g. --payload .data.
 
 What it changes in AWS: with --from, nothing. With --queue it uses the
 incident's samples.jsonl when there is one; otherwise it peeks like inspect
@@ -64,6 +76,7 @@ It writes classification.json and a "classify" event into the incident.
 Examples:
   mfdlq classify --queue orders-dlq --expect version=1
   mfdlq classify --from sample.jsonl --baseline healthy-orders.jsonl --key pedido_id
+  mfdlq classify --queue billing-dlq --payload .data --expect version=3
   aws sqs receive-message --queue-url $URL --attribute-names All --message-attribute-names All \
       --max-number-of-messages 10 > dlq.json && mfdlq classify --from dlq.json --output json
 ` + exitStatusHelp,
@@ -87,7 +100,8 @@ Examples:
 	f.IntVar(&opts.Sample, "sample", 100, "messages to peek when sampling live (1-10000)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages to compare with (same formats as --from)")
 	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable)")
-	f.StringVar(&opts.Key, "key", "", "top-level body field naming the business operation, e.g. pedido_id")
+	f.StringVar(&opts.Key, "key", "", "top-level payload field naming the business operation, e.g. pedido_id")
+	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	f.DurationVar(&opts.BurstWindow, "burst-window", th.BurstWindow.Duration, "a burst: --burst-share of a group sent within this long")
 	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
 	f.DurationVar(&opts.TrickleSpan, "trickle-span", th.TrickleSpan.Duration, "a trickle: not a burst and sent over at least this long")
@@ -105,8 +119,13 @@ func (o *classifyOptions) validate() error {
 	case o.BurstShare <= 0 || o.BurstShare > 1:
 		return usageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
 	case strings.Contains(o.Key, "."):
-		return usageErrorf("--key %q: name a top-level body field (nested paths are not supported)", o.Key)
+		return usageErrorf("--key %q: name a top-level payload field (nested paths are not supported)", o.Key)
 	}
+	d, err := envelope.NewDetector(o.Payload)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.envelope = d
 	o.expect = nil
 	for _, s := range o.Expect {
 		e, err := classify.ParseExpectation(s)
@@ -173,11 +192,12 @@ func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, err
 
 // classifyOptions gathers the baseline and the logs' signatures.
 func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (classify.Options, error) {
-	opts := classify.Options{Expect: o.expect, Key: o.Key, Queue: name, Thresholds: classify.Thresholds{
+	opts := classify.Options{Expect: o.expect, Key: o.Key, Queue: name, Envelope: o.envelope, Thresholds: classify.Thresholds{
 		BurstWindow: classify.Duration{Duration: o.BurstWindow}, BurstShare: o.BurstShare,
 		TrickleSpan: classify.Duration{Duration: o.TrickleSpan}}}
 	if o.Baseline != "" {
-		b, err := readFile(o.Baseline, "--baseline", classify.LoadBaseline)
+		load := func(r io.Reader) (*classify.Baseline, error) { return classify.LoadBaselineWith(r, o.envelope) }
+		b, err := readFile(o.Baseline, "--baseline", load)
 		if err != nil {
 			return opts, err
 		}
@@ -273,7 +293,8 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 		ev.Queue = name
 	}
 	ev.Inputs = map[string]any{"from": o.From, "source": source, "baseline": o.Baseline, "expect": o.Expect, "key": o.Key,
-		"burst_window": o.BurstWindow.String(), "burst_share": o.BurstShare, "trickle_span": o.TrickleSpan.String()}
+		"burst_window": o.BurstWindow.String(), "burst_share": o.BurstShare, "trickle_span": o.TrickleSpan.String(),
+		"payload": o.Payload}
 	byVerdict := map[string]int{}
 	for _, g := range res.Groups {
 		byVerdict[g.Verdict] += g.Count

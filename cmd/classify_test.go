@@ -36,7 +36,9 @@ func TestClassifyFlags(t *testing.T) {
 		{argv: []string{"--queue", "q", "--sample", "0"}, wantErr: "--sample must be between 1 and 10000, got 0"},
 		{argv: []string{"--from", "f", "--burst-share", "1.5"}, wantErr: "--burst-share must be in (0, 1], got 1.5"},
 		{argv: []string{"--from", "f", "--expect", "=1"}, wantErr: `--expect "=1": use FIELD=VALUE, e.g. --expect version=1`},
-		{argv: []string{"--from", "f", "--key", "a.b"}, wantErr: `--key "a.b": name a top-level body field (nested paths are not supported)`},
+		{argv: []string{"--from", "f", "--key", "a.b"}, wantErr: `--key "a.b": name a top-level payload field (nested paths are not supported)`},
+		{argv: []string{"--from", "f", "--payload", ".data"}, want: classifyOptions{From: "f", Sample: 100, Payload: ".data"}},
+		{argv: []string{"--from", "f", "--payload", ".data["}, wantErr: `--payload ".data[": [ without ]; use a jq path such as .data or .detail.order or .items[0]`},
 	}
 	for _, tt := range tests {
 		var got *classifyOptions
@@ -52,9 +54,9 @@ func TestClassifyFlags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", tt.argv, err)
 		}
-		g := classifyOptions{From: got.From, Queue: got.Queue, Sample: got.Sample, Baseline: got.Baseline, Expect: got.Expect, Key: got.Key}
+		g := classifyOptions{From: got.From, Queue: got.Queue, Sample: got.Sample, Baseline: got.Baseline, Expect: got.Expect, Key: got.Key, Payload: got.Payload}
 		if diff := cmp.Diff(tt.want, g, cmp.AllowUnexported(classifyOptions{}), cmp.FilterPath(func(p cmp.Path) bool {
-			return p.Last().String() == ".deps" || p.Last().String() == ".expect"
+			return p.Last().String() == ".deps" || p.Last().String() == ".expect" || p.Last().String() == ".envelope"
 		}, cmp.Ignore())); diff != "" {
 			t.Errorf("%v (-want +got):\n%s", tt.argv, diff)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -26,6 +27,9 @@ type inspectOptions struct {
 	Wait       int    // --wait: long-poll seconds per receive
 	Out        string // --out: JSON Lines file in the SQS API's message shape
 	Force      bool   // --force: peek even though the DLQ has its own redrive policy
+	Payload    string // --payload: where an in-house envelope keeps its payload
+
+	envelope *envelope.Detector // from Payload, by validate
 }
 
 func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
@@ -44,6 +48,12 @@ refuses it unless --force.
 
 It writes the sample to the incident (samples.jsonl) and, with --out, to
 FILE as JSON Lines in the shape of SQS's ReceiveMessage Messages[].
+
+Each message's envelope is named (raw, sns, eventbridge, lambda-async,
+lambda-destination, eventbridge-dlq, s3) and its payload's version shown;
+--output json adds the envelope (kind, payload, error, origin) and the
+fingerprint classify would give it. --payload JQPATH takes the payload of an
+in-house envelope (docs/classify.md).
 
 Examples:
   mfdlq inspect --queue orders-dlq
@@ -71,6 +81,7 @@ Examples:
 	f.IntVar(&opts.Wait, "wait", 2, "long-poll seconds per receive (1-20)")
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	return c
 }
 
@@ -87,6 +98,11 @@ func (o *inspectOptions) validate() error {
 	case o.Wait < 1 || o.Wait > 20:
 		return usageErrorf("--wait must be between 1 and 20 seconds, got %d", o.Wait)
 	}
+	d, err := envelope.NewDetector(o.Payload)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.envelope = d
 	return nil
 }
 
@@ -173,7 +189,9 @@ type inspectRow struct {
 	SentTime          *time.Time                               `json:"sent_time"`
 	ReceiveCount      *int                                     `json:"receive_count"`
 	Size              int                                      `json:"size"`
-	Version           *string                                  `json:"version"`
+	Version           *string                                  `json:"version"` // of the payload
+	Fingerprint       string                                   `json:"fingerprint"`
+	Envelope          envelope.Envelope                        `json:"envelope"`
 	Body              string                                   `json:"body"`
 	Attributes        map[string]string                        `json:"attributes"`
 	MessageAttributes map[string]sqsjson.MessageAttributeValue `json:"message_attributes"`
@@ -184,13 +202,13 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 	if d.jsonOutput() {
 		rows := make([]inspectRow, 0, len(msgs))
 		for i := range msgs {
-			rows = append(rows, toInspectRow(&msgs[i]))
+			rows = append(rows, toInspectRow(&msgs[i], o.envelope))
 		}
 		return d.printJSON(rows)
 	}
-	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "VERSION", "BODY"}}
+	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
 	for i := range msgs {
-		r := toInspectRow(&msgs[i])
+		r := toInspectRow(&msgs[i], o.envelope)
 		sent, count, version := "-", "-", "-"
 		if r.SentTime != nil {
 			sent = r.SentTime.Format(time.RFC3339)
@@ -201,23 +219,33 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		if r.Version != nil {
 			version = *r.Version
 		}
-		t.Rows = append(t.Rows, []string{r.MessageID, sent, count, strconv.Itoa(r.Size), version, excerpt(r.Body, 48)})
+		kind := string(r.Envelope.Kind)
+		if r.Envelope.Wraps != "" {
+			kind += "/" + string(r.Envelope.Wraps)
+		}
+		payload := string(r.Envelope.Payload)
+		if r.Envelope.Problem != "" {
+			payload = r.Envelope.Problem
+		}
+		t.Rows = append(t.Rows, []string{r.MessageID, sent, count, strconv.Itoa(r.Size), kind, version, excerpt(payload, 48)})
 	}
 	return d.printTable(t)
 }
 
-func toInspectRow(m *sqsjson.Message) inspectRow {
+func toInspectRow(m *sqsjson.Message, d *envelope.Detector) inspectRow {
 	r := inspectRow{
 		MessageID: m.MessageId, Size: len(m.Body), Body: m.Body,
 		Attributes: m.Attributes, MessageAttributes: m.MessageAttributes,
+		Envelope: d.Detect(m),
 	}
+	r.Fingerprint = classify.FingerprintOf(&r.Envelope, d)
 	if t, ok := m.SentTime(); ok {
 		r.SentTime = &t
 	}
 	if n, ok := m.ReceiveCount(); ok {
 		r.ReceiveCount = &n
 	}
-	if k, v, ok := classify.VersionOf(m.Body); ok {
+	if k, v, ok := classify.VersionOf(string(r.Envelope.Payload)); ok && r.Envelope.PayloadJSON {
 		s := k + "=" + v
 		r.Version = &s
 	}

@@ -37,6 +37,8 @@ func TestInspectFlags(t *testing.T) {
 		{args: []string{"--queue", "q", "--max", "25", "--out", "s.jsonl", "--force"}, want: inspectOptions{Queue: "q", Max: 25, Visibility: 5, Wait: 2, Out: "s.jsonl", Force: true}},
 		{args: []string{}, wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{args: []string{"--queue", "q", "--max", "0"}, wantErr: "--max must be between 1 and 10000, got 0"},
+		{args: []string{"--queue", "q", "--payload", ".data"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Payload: ".data"}},
+		{args: []string{"--queue", "q", "--payload", "data"}, wantErr: `--payload "data": a path starts with a dot; use a jq path such as .data or .detail.order or .items[0]`},
 		{args: []string{"--queue", "q", "--visibility", "301"}, wantErr: "--visibility must be between 1 and 300 seconds, got 301"},
 		{args: []string{"--queue", "q", "--visibility", "0"}, wantErr: "--visibility must be between 1 and 300 seconds, got 0"},
 		{args: []string{"--queue", "q", "--wait", "0"}, wantErr: "--wait must be between 1 and 20 seconds, got 0"},
@@ -76,14 +78,14 @@ func TestInspectShapes(t *testing.T) {
 	}{
 		{"piped table is TSV without escape codes", false, "table", func(t *testing.T, out string) {
 			lines := strings.Split(strings.TrimSpace(out), "\n")
-			if len(lines) != 4 || lines[0] != "MESSAGE ID\tSENT\tRECEIVES\tSIZE\tVERSION\tBODY" {
+			if len(lines) != 4 || lines[0] != "MESSAGE ID\tSENT\tRECEIVES\tSIZE\tKIND\tVERSION\tPAYLOAD" {
 				t.Fatalf("got %q", out)
 			}
 			if strings.Contains(out, "\x1b[") {
 				t.Error("escape codes in piped output")
 			}
 			for _, l := range lines[1:] {
-				if f := strings.Split(l, "\t"); len(f) != 6 || f[4] != "version=2" {
+				if f := strings.Split(l, "\t"); len(f) != 7 || f[4] != "raw" || f[5] != "version=2" {
 					t.Errorf("row %q", l)
 				}
 			}
@@ -98,7 +100,7 @@ func TestInspectShapes(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
 				t.Fatalf("rows = %v, %v", rows, err)
 			}
-			for _, k := range []string{"message_id", "sent_time", "receive_count", "size", "version", "body", "attributes", "message_attributes"} {
+			for _, k := range []string{"message_id", "sent_time", "receive_count", "size", "version", "fingerprint", "envelope", "body", "attributes", "message_attributes"} {
 				if _, ok := rows[0][k]; !ok {
 					t.Errorf("no %q in %v", k, rows[0])
 				}

@@ -16,30 +16,43 @@ import (
 // quoted MessageId as the filter pattern (an exact phrase: the dashes of a
 // MessageId would otherwise split it into terms), over the target's own
 // window, following NextToken until the window is done or maxHits lines
-// named the message.
+// named the message. A target no line names is searched again by its
+// RequestID when it has one.
 func filterHits(ctx context.Context, c Client, targets []Target, groups []string) (map[string][]hit, error) {
 	hits := map[string][]hit{}
 	for _, t := range targets {
-		for _, g := range groups {
-			found, err := filterGroup(ctx, c, g, t, maxHits-len(hits[t.MessageID]))
-			if err != nil {
-				return nil, err
+		ids := []string{t.MessageID}
+		if t.RequestID != "" {
+			ids = append(ids, t.RequestID)
+		}
+		for n, id := range ids {
+			for _, g := range groups {
+				found, err := filterGroup(ctx, c, g, id, t.Window, maxHits-len(hits[t.MessageID]))
+				if err != nil {
+					return nil, err
+				}
+				for i := range found {
+					found[i].byRequest = n > 0
+				}
+				hits[t.MessageID] = append(hits[t.MessageID], found...)
 			}
-			hits[t.MessageID] = append(hits[t.MessageID], found...)
+			if len(hits[t.MessageID]) > 0 {
+				break
+			}
 		}
 	}
 	return hits, nil
 }
 
-func filterGroup(ctx context.Context, c Client, group string, t Target, limit int) ([]hit, error) {
+func filterGroup(ctx context.Context, c Client, group, id string, w Window, limit int) ([]hit, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
 	in := &cloudwatchlogs.FilterLogEventsInput{
 		LogGroupName:  aws.String(group),
-		FilterPattern: aws.String(strconv.Quote(t.MessageID)),
-		StartTime:     aws.Int64(t.Window.From.UnixMilli()),
-		EndTime:       aws.Int64(t.Window.To.UnixMilli()),
+		FilterPattern: aws.String(strconv.Quote(id)),
+		StartTime:     aws.Int64(w.From.UnixMilli()),
+		EndTime:       aws.Int64(w.To.UnixMilli()),
 	}
 	var found []hit
 	p := cloudwatchlogs.NewFilterLogEventsPaginator(c, in)
@@ -49,7 +62,7 @@ func filterGroup(ctx context.Context, c Client, group string, t Target, limit in
 			return found, &GroupNotFoundError{Group: group, Err: err}
 		}
 		if err != nil {
-			return found, fmt.Errorf("search log group %s for %s: %w", group, t.MessageID, err)
+			return found, fmt.Errorf("search log group %s for %s: %w", group, id, err)
 		}
 		for _, ev := range out.Events {
 			if len(found) == limit {

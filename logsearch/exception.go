@@ -55,6 +55,11 @@ func exceptionIn(line string) (strong, weak string) {
 	if i := strings.Index(line, "panic: "); i >= 0 && (i == 0 || line[i-1] == ' ') {
 		return strings.TrimSpace(line[i:]), ""
 	}
+	// The Lambda runtime's own line for a timeout names no type: "<time>
+	// <request id> Task timed out after 6.01 seconds".
+	if i := strings.Index(line, "Task timed out after "); i >= 0 {
+		return line[i:], ""
+	}
 	// The leftmost "Name: message" may be a label ("Handler: KeyError: 'x'"):
 	// look again after each name until an error-like one turns up.
 	for off := 0; off < len(line); {

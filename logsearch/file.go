@@ -32,12 +32,17 @@ type fileStory struct {
 func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, error) {
 	rep := newReport(MethodFile, nil, targets)
 	rep.LogFile = name
-	kept := map[string][]*fileStory{}
-	matches := map[string]int{}
+	// Stories found by MessageId, and by RequestID (used only for a target
+	// no line names), each keyed by MessageId.
+	kept, keptReq := map[string][]*fileStory{}, map[string][]*fileStory{}
+	matches, matchesReq := map[string]int{}, map[string]int{}
 	var open []*fileStory
-	needles := make([][]byte, len(targets))
-	for i, t := range targets {
-		needles[i] = []byte(t.MessageID)
+	needles := make([][]byte, 0, len(targets))
+	for _, t := range targets {
+		needles = append(needles, []byte(t.MessageID))
+		if t.RequestID != "" {
+			needles = append(needles, []byte(t.RequestID))
+		}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxFileLine)
@@ -53,14 +58,20 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 		}
 		open = feed(open, ev, after)
 		for _, t := range targets {
-			if !strings.Contains(ev.message, t.MessageID) {
+			k, m, req := kept, matches, false
+			switch {
+			case strings.Contains(ev.message, t.MessageID):
+			case t.RequestID != "" && strings.Contains(ev.message, t.RequestID):
+				k, m, req = keptReq, matchesReq, true
+			default:
 				continue
 			}
-			matches[t.MessageID]++
+			m[t.MessageID]++
 			s := &fileStory{hit: ev, lines: []string{ev.message}}
-			kept[t.MessageID] = append(kept[t.MessageID], s)
-			if len(kept[t.MessageID]) > maxStories {
-				kept[t.MessageID] = kept[t.MessageID][1:]
+			s.hit.byRequest = req
+			k[t.MessageID] = append(k[t.MessageID], s)
+			if len(k[t.MessageID]) > maxStories {
+				k[t.MessageID] = k[t.MessageID][1:]
 			}
 			if after > 0 {
 				open = append(open, s)
@@ -71,14 +82,18 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 		return rep, fmt.Errorf("read %s: %w", name, err)
 	}
 	for i, t := range targets {
-		hits := make([]hit, len(kept[t.MessageID]))
-		for j, s := range kept[t.MessageID] {
+		stories, n := kept[t.MessageID], matches[t.MessageID]
+		if len(stories) == 0 {
+			stories, n = keptReq[t.MessageID], matchesReq[t.MessageID]
+		}
+		hits := make([]hit, len(stories))
+		for j, s := range stories {
 			hits[j] = s.hit
 			hits[j].lines = s.lines
 		}
 		fetch := func(h hit) ([]string, error) { return h.lines, nil }
-		rec, _ := story(hits, matches[t.MessageID], fetch)
-		rep.set(i, rec)
+		rec, _ := story(hits, n, fetch)
+		rep.set(i, byRequest(rec, t, hits))
 	}
 	return rep, nil
 }

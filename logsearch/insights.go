@@ -64,10 +64,13 @@ func Query(ids []string) string {
 // the union of their windows, and gives each row to every target whose ID
 // it contains and whose window holds it.
 func insightsHits(ctx context.Context, c Client, targets []Target, opts Options) (map[string][]hit, error) {
-	ids := make([]string, len(targets))
+	ids := make([]string, 0, len(targets))
 	var w Window
 	for i, t := range targets {
-		ids[i] = t.MessageID
+		ids = append(ids, t.MessageID)
+		if t.RequestID != "" {
+			ids = append(ids, t.RequestID)
+		}
 		if i == 0 || t.Window.From.Before(w.From) {
 			w.From = t.Window.From
 		}
@@ -85,13 +88,25 @@ func insightsHits(ctx context.Context, c Client, targets []Target, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	hits := map[string][]hit{}
+	hits, byReq := map[string][]hit{}, map[string][]hit{}
 	for _, row := range rows {
 		h := rowHit(row, opts.Groups)
 		for _, t := range targets {
-			if len(hits[t.MessageID]) < maxHits && strings.Contains(h.message, t.MessageID) && inWindow(h.time, t.Window) {
+			switch {
+			case !inWindow(h.time, t.Window):
+			case strings.Contains(h.message, t.MessageID) && len(hits[t.MessageID]) < maxHits:
 				hits[t.MessageID] = append(hits[t.MessageID], h)
+			case t.RequestID != "" && strings.Contains(h.message, t.RequestID) && len(byReq[t.MessageID]) < maxHits:
+				h.byRequest = true
+				byReq[t.MessageID] = append(byReq[t.MessageID], h)
+				h.byRequest = false
 			}
+		}
+	}
+	// The request id counts only for a message no line names.
+	for id, hs := range byReq {
+		if len(hits[id]) == 0 {
+			hits[id] = hs
 		}
 	}
 	return hits, nil

@@ -59,8 +59,13 @@ type Window struct {
 }
 
 // Target is one message to look for and the window its story should be in.
+// RequestID is the Lambda request id its envelope carries (a Lambda DLQ's
+// RequestID attribute, a destination record's requestContext.requestId):
+// a function's log lines name it, not the MessageId, so it is searched for
+// when the MessageId is not found.
 type Target struct {
 	MessageID string
+	RequestID string
 	Window    Window
 }
 
@@ -80,6 +85,10 @@ type Record struct {
 	// story of the latest one that led to an exception.
 	Matches int    `json:"matches"`
 	Window  Window `json:"window"`
+	// MatchedBy is "request_id" when the lines were found by RequestID
+	// because none named the MessageId ("" when by the MessageId).
+	MatchedBy string `json:"matched_by,omitempty"`
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // Report is logs.json: every message searched, and where and how.
@@ -156,7 +165,7 @@ func Search(ctx context.Context, c Client, targets []Target, opts Options) (Repo
 		if err != nil {
 			return rep, err
 		}
-		rep.set(i, rec)
+		rep.set(i, byRequest(rec, t, hits[t.MessageID]))
 	}
 	return rep, nil
 }
@@ -186,11 +195,21 @@ func (r *Report) set(i int, rec Record) {
 	}
 }
 
+// byRequest marks a record whose lines were found by the target's request
+// id.
+func byRequest(rec Record, t Target, hits []hit) Record {
+	if len(hits) > 0 && hits[0].byRequest {
+		rec.MatchedBy, rec.RequestID = "request_id", t.RequestID
+	}
+	return rec
+}
+
 // hit is one log line that names a message.
 type hit struct {
 	group, stream string
 	time          time.Time
 	message       string
+	byRequest     bool // it names the target's RequestID, not its MessageId
 	// lines are the hit's line and those after it, when already known
 	// (a local file); CloudWatch hits fetch theirs.
 	lines []string

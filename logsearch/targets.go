@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -110,7 +111,20 @@ func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, 
 			untimed = append(untimed, msgs[i].MessageId)
 			w = Window{From: now.Add(-since), To: now}
 		}
-		targets = append(targets, Target{MessageID: msgs[i].MessageId, Window: w})
+		targets = append(targets, Target{MessageID: msgs[i].MessageId, RequestID: requestID(&msgs[i]), Window: w})
 	}
 	return targets, untimed
+}
+
+// requestID is the Lambda request id a message's envelope carries, when it
+// is safe to search for (a UUID, as Lambda gives); "" otherwise.
+func requestID(m *sqsjson.Message) string {
+	if m.Body == "" && len(m.MessageAttributes) == 0 {
+		return ""
+	}
+	id := envelope.Detect(m).RequestID
+	if !ValidID(id) {
+		return ""
+	}
+	return id
 }

@@ -100,8 +100,8 @@ func TestTargets(t *testing.T) {
 	s := []sqsjson.Message{msg("a", now.Add(-time.Hour).UnixMilli(), 0), msg("b", now.Add(-2*time.Hour).UnixMilli(), 0)}
 	ts, untimed := Targets(s, []string{"b", "zz"}, nil, 3, time.Minute, 6*time.Hour, now)
 	want := []Target{
-		{"b", Window{From: now.Add(-2*time.Hour - time.Minute), To: now.Add(-2*time.Hour + time.Minute)}},
-		{"zz", Window{From: now.Add(-6 * time.Hour), To: now}},
+		{MessageID: "b", Window: Window{From: now.Add(-2*time.Hour - time.Minute), To: now.Add(-2*time.Hour + time.Minute)}},
+		{MessageID: "zz", Window: Window{From: now.Add(-6 * time.Hour), To: now}},
 	}
 	if diff := cmp.Diff(want, ts); diff != "" {
 		t.Errorf("Targets with ids (-want +got):\n%s", diff)

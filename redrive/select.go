@@ -7,6 +7,7 @@ import (
 
 	"github.com/itchyny/gojq"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -80,7 +81,11 @@ func runFilter(code *gojq.Code, m *sqsjson.Message) (bool, error) {
 }
 
 // FilterInput is the value --filter sees: the message in the SQS API's
-// shape with Body parsed when it is JSON.
+// shape with Body parsed when it is JSON, and beside it .Payload — the
+// payload inside the message's envelope (an SNS Message, an EventBridge
+// detail, a destination record's requestPayload; the body itself for a
+// bare message), parsed when it is JSON — and .Envelope {kind, error}.
+// Only the selection reads these: what is sent is the body, byte for byte.
 func FilterInput(m *sqsjson.Message) (map[string]any, error) {
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -95,5 +100,14 @@ func FilterInput(m *sqsjson.Message) (map[string]any, error) {
 		in["Body"] = body
 	}
 	delete(in, "ReceiptHandle")
+	env := envelope.Detect(m)
+	var payload any = string(env.Payload)
+	if env.PayloadJSON {
+		if err := json.Unmarshal(env.Payload, &payload); err != nil {
+			return nil, err
+		}
+	}
+	in["Payload"] = payload
+	in["Envelope"] = map[string]any{"kind": string(env.Kind), "error": env.Error}
 	return in, nil
 }

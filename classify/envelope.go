@@ -1,0 +1,102 @@
+package classify
+
+import (
+	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// FingerprintNoPayload is the shape of a message in which --payload found
+// nothing.
+const FingerprintNoPayload = "no-payload"
+
+// scanEnvelope reads the envelope's payload into s: the schema-naming
+// fields, --key and --expect are looked for in the payload, never in the
+// envelope around it.
+func (s *shape) scanEnvelope(env *envelope.Envelope, watch []string) {
+	if env.Problem != "" {
+		s.scanKnown(nil, false, watch)
+		s.kind = FingerprintNoPayload
+		return
+	}
+	s.scanKnown(env.Payload, env.PayloadJSON, watch)
+}
+
+// fingerprint writes a message's fingerprint to buf: the envelope (none for
+// a raw body, so the fingerprints of bare messages stay what they were),
+// the schema the envelope itself names (an event's source and detail-type,
+// an S3 event's version), then the payload's shape, e.g.
+// "sns: version=2 {customer,order_id,version}" or
+// "eventbridge: source=orders detail-type=OrderPlaced version=2 {…}".
+func fingerprint(buf []byte, env *envelope.Envelope, s *shape, path string) []byte {
+	if env.Kind != envelope.KindRaw || path != "" {
+		buf = append(buf, env.Kind...)
+		if env.Wraps != "" {
+			buf = append(buf, '/')
+			buf = append(buf, env.Wraps...)
+		}
+		if path != "" {
+			buf = append(buf, ' ')
+			buf = append(buf, path...)
+		}
+		buf = append(buf, ": "...)
+	}
+	if env.Source != "" || env.DetailType != "" {
+		buf = append(buf, "source="...)
+		buf = append(buf, env.Source...)
+		buf = append(buf, " detail-type="...)
+		buf = append(buf, env.DetailType...)
+		buf = append(buf, ' ')
+	}
+	if env.EventVersion != "" {
+		buf = append(buf, "eventVersion="...)
+		buf = append(buf, env.EventVersion...)
+		buf = append(buf, ' ')
+	}
+	return s.fingerprint(buf)
+}
+
+// envelopeName is the envelope a group's messages share: "sns", or
+// "lambda-async/eventbridge" for a document inside a Lambda DLQ message.
+func envelopeName(env *envelope.Envelope) string {
+	if env.Wraps != "" {
+		return string(env.Kind) + "/" + string(env.Wraps)
+	}
+	return string(env.Kind)
+}
+
+// detector is the envelope detector for a --payload path recorded in a
+// classification; a path that no longer parses falls back to strict
+// detection (Load checks it first).
+func detector(path string) *envelope.Detector {
+	d, err := envelope.NewDetector(path)
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// keyWith is KeyOf through the detector d.
+func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector) Key {
+	body := []byte(m.Body)
+	env := d.DetectBody(body, m)
+	var s shape
+	s.scanEnvelope(&env, nil)
+	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs)}
+}
+
+// signatureOf is what Classifier.signature decides, without its cache.
+func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures) string {
+	if s, ok := sigs[m.MessageId]; ok && s != "" {
+		return s
+	}
+	text, _ := errorOf(m, env)
+	return Signature(text)
+}
+
+// FingerprintOf is the fingerprint classify gives a message whose envelope
+// d read as env: what inspect shows beside each message.
+func FingerprintOf(env *envelope.Envelope, d *envelope.Detector) string {
+	var s shape
+	s.scanEnvelope(env, nil)
+	return string(fingerprint(nil, env, &s, d.PayloadPath()))
+}

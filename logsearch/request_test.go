@@ -1,0 +1,99 @@
+package logsearch
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// A Lambda asynchronous invocation's DLQ message: the function's log lines
+// name the RequestID attribute, never the SQS MessageId.
+const (
+	reqMsgID = "3c4d5e6f-0000-4000-8000-00000000aaaa"
+	reqID    = "7ae1b6d2-4d0f-4c1b-9f55-6b1d1b0c2a11"
+)
+
+func lambdaDLQMessage(sent time.Time) sqsjson.Message {
+	s := func(v string) *string { return &v }
+	m := msg(reqMsgID, sent.UnixMilli(), 0)
+	m.Body = `{"order_id":"o-1","version":1}`
+	m.MessageAttributes = map[string]sqsjson.MessageAttributeValue{
+		"RequestID":    {DataType: "String", StringValue: s(reqID)},
+		"ErrorCode":    {DataType: "Number", StringValue: s("200")},
+		"ErrorMessage": {DataType: "String", StringValue: s("Task timed out after 6.01 seconds")},
+	}
+	return m
+}
+
+func TestTargetsCarryTheRequestID(t *testing.T) {
+	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	plain := msg("b", now.UnixMilli(), 0)
+	plain.Body = `{"order_id":"o-2"}`
+	ts, _ := Targets([]sqsjson.Message{lambdaDLQMessage(now), plain}, nil, nil, 2, time.Minute, time.Hour, now)
+	if len(ts) != 2 || ts[0].RequestID != reqID || ts[1].RequestID != "" {
+		t.Errorf("targets %+v: want the Lambda DLQ message's RequestID, none for the bare one", ts)
+	}
+}
+
+// TestSearchByRequestIDMoto: the MessageId is in no log line; the request id
+// finds the function's lines, by FilterLogEvents and by Insights. A message
+// whose MessageId is logged is found by it, not by its request id.
+func TestSearchByRequestIDMoto(t *testing.T) {
+	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
+	now := time.Now().UTC()
+	g := "/aws/lambda/" + localaws.UniqueName("orders-async")
+	seedStream(t, c, g, "2024/03/10/[$LATEST]a1", now.Add(-2*time.Minute), []string{
+		"START RequestId: " + reqID + " Version: $LATEST",
+		"2024-03-10T22:04:00.010Z\t" + reqID + "\tINFO\tcharging order o-1",
+		"2024-03-10T22:04:06.010Z " + reqID + " Task timed out after 6.01 seconds",
+		"END RequestId: " + reqID,
+	})
+	w := window(now)
+	for _, m := range []Method{MethodFilter, MethodInsights} {
+		t.Run(string(m), func(t *testing.T) {
+			ts := []Target{{MessageID: reqMsgID, RequestID: reqID, Window: w}, {MessageID: motoC, Window: w}}
+			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{g}, Context: 10, Method: m, Poll: Poll{Initial: time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rep.Messages[0]
+			if !r.Found || r.MatchedBy != "request_id" || r.RequestID != reqID || r.MessageID != reqMsgID ||
+				!strings.Contains(r.Exception, "Task timed out after 6.01 seconds") {
+				t.Errorf("record %+v", r)
+			}
+			if rep.Messages[1].Found {
+				t.Errorf("motoC found: %+v", rep.Messages[1])
+			}
+		})
+	}
+}
+
+func TestSearchFileByRequestID(t *testing.T) {
+	logs := strings.Join([]string{
+		`{"timestamp":1710108240000,"message":"START RequestId: ` + reqID + ` Version: $LATEST","logStreamName":"s1"}`,
+		`{"timestamp":1710108246010,"message":"2024-03-10T22:04:06.010Z ` + reqID + ` Task timed out after 6.01 seconds","logStreamName":"s1"}`,
+		`{"timestamp":1710108250000,"message":"ERROR message ` + idA + ` failed: CustomerNotFound: C-1","logStreamName":"s2"}`,
+		`{"timestamp":1710108250001,"message":"RequestId 0f0f0f0f-0000-4000-8000-000000000001 also mentioned","logStreamName":"s2"}`,
+	}, "\n")
+	ts := targets(reqMsgID, idA)
+	ts[0].RequestID = reqID
+	// idA is logged by its MessageId: its request id is never used.
+	ts[1].RequestID = "0f0f0f0f-0000-4000-8000-000000000001"
+	rep, err := SearchFile(strings.NewReader(logs), "export.jsonl", ts, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := rep.Messages[0], rep.Messages[1]
+	if !a.Found || a.MatchedBy != "request_id" || !strings.Contains(a.Exception, "Task timed out") {
+		t.Errorf("by request id: %+v", a)
+	}
+	if !b.Found || b.MatchedBy != "" || b.Matches != 1 {
+		t.Errorf("by message id: %+v", b)
+	}
+}
