@@ -79,6 +79,16 @@ func (r *Redactor) String(s string) string {
 	return s
 }
 
+// alreadyRedacted tells a value an earlier rule replaced: a placeholder, or
+// an Authorization scheme followed by one ("Bearer [redacted:token]").
+func alreadyRedacted(v string) bool {
+	if i := strings.IndexAny(v, " \t"); i > 0 && strings.HasPrefix(strings.TrimLeft(v[i:], " \t"), "[redacted:") {
+		scheme := strings.ToLower(v[:i])
+		return scheme == "bearer" || scheme == "basic"
+	}
+	return strings.HasPrefix(v, "[redacted:")
+}
+
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
@@ -105,7 +115,7 @@ func (ru rule) apply(s string, counts Counts) string {
 			start, end = loc[2*(n-1)], loc[2*(n-1)+1]
 		}
 		// A value already replaced by an earlier rule is not counted twice.
-		if start < 0 || start < last || strings.HasPrefix(s[start:end], "[redacted:") {
+		if start < 0 || start < last || alreadyRedacted(s[start:end]) {
 			continue
 		}
 		if ru.keyOK != nil && len(loc) >= 4 && !ru.keyOK(s[loc[2]:loc[3]]) {

@@ -29,12 +29,16 @@ var secretHints = []string{"pass", "secret", "token", "key", "authorization", "c
 // cvv, cvc and pin are whole words only: "pin" is inside "shipping".
 const secretWord = `(?:[A-Za-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|authorization|credential|private[_-]?key|session|cookie)[A-Za-z0-9_.-]*|pwd|cvv2?|cvc2?|pin)`
 
-// rules run in order: whole blocks and key-named values first, because
+// rules run in order: whole blocks, credentials and key-named values first, because
 // their contents overlap everything else; then tokens, whose alphabet
 // overlaps the rest; phones last, after card numbers are gone, so a card's
 // digits are never half-taken as a phone number.
 var rules = []rule{
 	{kind: PrivateKey, re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?s:.*?)-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)`)},
+	// Credentials of an HTTP Authorization header, wherever they appear;
+	// before the key rules, so that "Authorization: Bearer x" counts a token.
+	{kind: Token, re: regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/-]{8,}=*)`)},
+	{kind: Token, re: regexp.MustCompile(`(?i)(\bbasic\s+)([A-Za-z0-9+/]{4,}=*)`), windows: basicCredentials},
 	// JSON, and JSON quoted inside a JSON string (an SNS or EventBridge
 	// envelope): the whole string value, spaces and all.
 	{kind: Secret, re: regexp.MustCompile(`(?i)("` + secretWord + `"\s*:\s*")((?:[^"\\]|\\.)*)"`), hints: secretHints},
@@ -49,8 +53,6 @@ var rules = []rule{
 	// URL userinfo, on any host: scheme://user:password@host.
 	{kind: Secret, re: regexp.MustCompile(`(?i)(\b[a-z][a-z0-9+.-]*://)([^/\s@"'<>]+)@`)},
 	{kind: JWT, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
-	{kind: Token, re: regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/-]{8,}=*)`)},
-	{kind: Token, re: regexp.MustCompile(`(?i)(\bbasic\s+)([A-Za-z0-9+/]{4,}=*)`), windows: basicCredentials},
 	{kind: AccessKey, re: regexp.MustCompile(`\b(?:AKIA|ASIA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`)},
 	{kind: Secret, re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`), windows: whole(mixedCase40)},
 	{kind: Email, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)},
