@@ -195,6 +195,13 @@ func TestSearchRefusesAnIDThatCouldChangeAQuery(t *testing.T) {
 			if c.calls != 0 {
 				t.Errorf("Search(%q, %s) made %d calls, want none", id, m, c.calls)
 			}
+			if id == "" {
+				continue // an empty RequestID means none
+			}
+			_, err = Search(context.Background(), c, []Target{{MessageID: idA, RequestID: id}}, Options{Groups: []string{"g"}, Method: m})
+			if !errors.As(err, &bad) || c.calls != 0 {
+				t.Errorf("Search(request id %q, %s) = %v after %d calls, want an InvalidIDError and none", id, m, err, c.calls)
+			}
 		}
 	}
 }

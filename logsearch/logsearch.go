@@ -129,11 +129,14 @@ var ErrTooManyGroups = errors.New("an Insights query takes at most 50 log groups
 // Search looks for each target's story in the log groups of opts.
 func Search(ctx context.Context, c Client, targets []Target, opts Options) (Report, error) {
 	// Checked here whatever the ids came from (--message-id, a --from file,
-	// samples.jsonl, logs.json): each goes into a filter pattern or a
-	// query, and an id that could change one is never sent.
+	// samples.jsonl, an envelope's request id): each goes into a filter
+	// pattern or a query, and an id that could change one is never sent.
 	for _, t := range targets {
 		if !ValidID(t.MessageID) {
 			return Report{}, &InvalidIDError{ID: t.MessageID}
+		}
+		if t.RequestID != "" && !ValidID(t.RequestID) {
+			return Report{}, &InvalidIDError{ID: t.RequestID}
 		}
 	}
 	if opts.Method == MethodAuto || opts.Method == "" {
