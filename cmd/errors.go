@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -68,6 +69,7 @@ var authCodes = map[string]bool{
 func exitCode(err error, interrupted bool) int {
 	var ee *exitError
 	var invalidRef *sqsapi.InvalidQueueRefError
+	var invalidID *logsearch.InvalidIDError
 	var api smithy.APIError
 	switch {
 	case err == nil:
@@ -78,7 +80,7 @@ func exitCode(err error, interrupted bool) int {
 		return ExitInterrupted
 	case errors.Is(err, errInterrupted):
 		return ExitInterrupted
-	case errors.As(err, &invalidRef):
+	case errors.As(err, &invalidRef), errors.As(err, &invalidID):
 		return ExitUsage
 	case errors.Is(err, sqsapi.ErrQueueNotFound), sqsapi.IsQueueMissing(err):
 		return ExitNotFound
