@@ -133,7 +133,7 @@ func TestRedriveTwoOperators(t *testing.T) {
 	}
 	for _, b := range bodies {
 		if seen[b] != 1 {
-			t.Errorf("%s reached the destination %d time(s), want 1", b, seen[b])
+			t.Errorf("%s reached the destination %d times, want 1", b, seen[b])
 		}
 	}
 	out, err := s.SQS.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(dlq)})
