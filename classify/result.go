@@ -138,9 +138,15 @@ func Load(path string) (*Classification, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(b, path)
+}
+
+// Parse decodes a classification.json read by the caller (the incident
+// reads its files without following links); name is for errors.
+func Parse(b []byte, name string) (*Classification, error) {
 	var c Classification
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &c, nil
 }

@@ -66,6 +66,9 @@ Exit 3 when any safeguard fails.
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -180,7 +183,7 @@ func (o *checkOptions) createAlarm(ctx context.Context, cw cwapi.AlarmsAPI, dlq 
 	d := o.deps
 	d.announce("creating an alarm", dlq)
 	in := cwapi.DLQAlarmInput(dlq.Name, o.Topic)
-	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", *in.AlarmName, o.Topic)
+	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", safeArgs([]any{*in.AlarmName, o.Topic})...)
 	if o.DryRun {
 		d.infof("dry run: no alarm was created")
 		return nil

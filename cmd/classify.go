@@ -90,6 +90,9 @@ Examples:
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.incidentQueue()); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -173,11 +176,20 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	return nil
 }
 
+// incidentQueue is the queue name the incident directory is named after,
+// known before any AWS call: --queue's, else the --from file's base name.
+func (o *classifyOptions) incidentQueue() string {
+	if o.Queue == "" {
+		return strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From))
+	}
+	return o.Queue
+}
+
 // queue resolves --queue (a harmless read) and names the incident: the
 // queue's name, or the --from file's.
 func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, error) {
 	if o.Queue == "" {
-		return nil, strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From)), nil
+		return nil, o.incidentQueue(), nil
 	}
 	if o.From != "" {
 		return nil, sqsapi.NameOf(o.Queue), nil
@@ -214,9 +226,13 @@ func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (
 }
 
 // logSignatures reads the logs step's signatures, by MessageId, for
-// classify to group by.
+// classify to group by; logs.json is read without following a link.
 func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
-	rep, err := logsearch.Load(ws.Path(incident.LogsFile))
+	b, err := ws.ReadFile(incident.LogsFile)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := logsearch.Parse(b, ws.Path(incident.LogsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -235,6 +251,13 @@ func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, e
 		return zero, usageErrorf("%s %s: %v", flag, path, err)
 	}
 	defer f.Close()
+	return decodeFile(f, path, flag, read)
+}
+
+// decodeFile reads an open file with read, turning a bad record into a
+// usage error that names the flag and the line.
+func decodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+	var zero T
 	v, err := read(f)
 	var le *sqsjson.LineError
 	if errors.As(err, &le) {
@@ -254,7 +277,7 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *inc
 	}
 	if set.Peeked == nil {
 		// A file is streamed: a --from export can hold more than fits in memory.
-		res, err := readFile(set.Path, set.flag(), func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) })
+		res, err := readSet(set, func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) })
 		return res, set.Source, err
 	}
 	c := classify.New(opts)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // verdictColor is the colour of a verdict on a terminal.
@@ -32,20 +33,23 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 	paint := func(v classify.Verdict) string {
 		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(string(v))
 	}
+	// Fingerprints, signatures and evidence quote bodies and attributes:
+	// sanitised, and a fingerprint of thousands of keys shortened.
+	t := untrusted.Terminal
 	var b strings.Builder
 	fmt.Fprintf(&b, "verdict: %s   %s, %s, confidence %.2f\n", paint(res.Verdict), plural.Of(res.Messages, "message"), plural.Of(len(res.Groups), "group"), res.Confidence)
 	for _, line := range res.Evidence {
-		fmt.Fprintf(&b, "  · %s\n", line)
+		fmt.Fprintf(&b, "  · %s\n", t(line))
 	}
 	for _, g := range res.Groups {
-		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", g.ID, paint(g.Verdict), plural.Of(g.Count, "message"), g.Confidence, g.Pattern)
-		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", g.Fingerprint, sigOrNone(g.Signature))
+		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", t(g.ID), paint(g.Verdict), plural.Of(g.Count, "message"), g.Confidence, t(g.Pattern))
+		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", t(untrusted.Fingerprint(g.Fingerprint)), t(untrusted.Shorten(sigOrNone(g.Signature), 400)))
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
 			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))
 		for _, e := range g.Evidence {
-			fmt.Fprintf(&b, "  · %s\n", e)
+			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(e, 400)))
 		}
-		fmt.Fprintf(&b, "  → %s\n", g.Action)
+		fmt.Fprintf(&b, "  → %s\n", t(g.Action))
 	}
 	_, err := fmt.Fprint(d.IO.Out, b.String())
 	return err

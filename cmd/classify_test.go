@@ -48,7 +48,7 @@ func TestClassifyFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *classifyOptions
-		d := &Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{}}
+		d := &Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{Incident: t.TempDir()}, Now: time.Now}
 		c := newClassifyCmd(d, func(o *classifyOptions) error { got = o; return nil })
 		err := parseWith(c, tt.argv)
 		if tt.wantErr != "" {

@@ -16,7 +16,7 @@ func (d *Deps) confirm(question string, yes bool) error {
 	if !d.IO.InTTY {
 		return checkFailedf("nothing changed: no terminal to ask on; review the plan above and pass --yes to go ahead")
 	}
-	fmt.Fprintf(d.IO.ErrOut, "%s [y/N] ", question)
+	fmt.Fprintf(d.IO.ErrOut, "%s [y/N] ", safeArgs([]any{question})...)
 	line, err := d.IO.ReadLine()
 	if err != nil && line == "" {
 		return checkFailedf("nothing changed: no answer")

@@ -77,6 +77,9 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -55,7 +55,7 @@ func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Que
 	}
 	change.DryRun = o.DryRun
 	d.announce(actionVerb(change.Action), src)
-	fmt.Fprintf(d.IO.ErrOut, "mapping %s → function %s\n  now:   %s\n  after: %s\n", m.UUID, m.FunctionARN, change.Before, change.After)
+	fmt.Fprintf(d.IO.ErrOut, "mapping %s → function %s\n  now:   %s\n  after: %s\n", safeArgs([]any{m.UUID, m.FunctionARN, change.Before, change.After})...)
 	if o.DryRun {
 		d.infof("dry run: the mapping was not changed")
 		return &change, nil

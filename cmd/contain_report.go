@@ -9,6 +9,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // measure reads the DLQ's trend and the source's age into rep and judges.
@@ -118,7 +119,7 @@ func (o *containOptions) render(rep *contain.Result) error {
 		}
 	}
 	for _, r := range rep.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
+		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
 	}
 	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict.Say())
 	return nil

@@ -209,7 +209,8 @@ func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return incident.Open(dir)
+	ws, err := incident.Open(dir)
+	return ws, incidentError(err)
 }
 
 // Event starts an incident event for step about q, stamped with the clock

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -69,6 +70,7 @@ var authCodes = map[string]bool{
 func exitCode(err error, interrupted bool) int {
 	var ee *exitError
 	var invalidRef *sqsapi.InvalidQueueRefError
+	var invalidID *logsearch.InvalidIDError
 	var api smithy.APIError
 	switch {
 	case err == nil:
@@ -83,7 +85,7 @@ func exitCode(err error, interrupted bool) int {
 		return ExitAuth
 	case errors.Is(err, archive.ErrBucketNotFound):
 		return ExitNotFound
-	case errors.As(err, &invalidRef):
+	case errors.As(err, &invalidRef), errors.As(err, &invalidID):
 		return ExitUsage
 	case errors.Is(err, sqsapi.ErrQueueNotFound), sqsapi.IsQueueMissing(err):
 		return ExitNotFound

@@ -17,6 +17,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // inspectOptions are the flags of mfdlq inspect.
@@ -65,6 +66,9 @@ Examples:
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -240,7 +244,9 @@ func fingerprintTable(msgs []sqsjson.Message) tableData {
 	})
 	t := tableData{Headers: []string{"MESSAGES", "FINGERPRINT"}}
 	for _, fp := range fps {
-		t.Rows = append(t.Rows, []string{strconv.Itoa(counts[fp]), fp})
+		// A body of 2,000 keys has a 100 KiB fingerprint: shortened, with
+		// how many keys it left out and a hash that keeps two apart.
+		t.Rows = append(t.Rows, []string{strconv.Itoa(counts[fp]), untrusted.Fingerprint(fp)})
 	}
 	return t
 }

@@ -3,17 +3,18 @@ package cmd
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // logsOptions are the flags of mfdlq logs.
@@ -69,6 +70,9 @@ Examples:
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -143,6 +147,12 @@ func (o *logsOptions) count() int {
 
 func runLogs(ctx context.Context, o *logsOptions) error {
 	d := o.deps
+	// The samples on disk are read and their MessageIds checked before any
+	// AWS call: an id goes into a filter pattern or a query.
+	local, err := o.localSamples()
+	if err != nil {
+		return err
+	}
 	_, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
@@ -152,9 +162,11 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	if err != nil {
 		return err
 	}
-	samples, err := o.samples(ctx, q, ws)
-	if err != nil {
-		return err
+	samples := local
+	if samples == nil {
+		if samples, err = o.samples(ctx, q, ws); err != nil {
+			return err
+		}
 	}
 	targets := o.targets(samples, ws)
 	if len(targets) == 0 {
@@ -174,9 +186,52 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	return nil
 }
 
-// samples are the messages whose timestamps give the windows.
+// localSamples are the messages whose timestamps give the windows, when
+// they are on disk: --from, else the incident's samples.jsonl (nil when
+// neither exists: samples will peek). Every MessageId is checked: it will
+// go into a filter pattern or a query, and a file can hold anything.
+func (o *logsOptions) localSamples() ([]sqsjson.Message, error) {
+	set := sampleSet{Path: o.From, Source: o.From}
+	if o.From == "" {
+		dir, err := o.deps.incidentDir(sqsapi.NameOf(o.Queue))
+		if err != nil {
+			return nil, err
+		}
+		ws, err := incident.Existing(dir)
+		if err != nil || !ws.Has(incident.SamplesFile) {
+			return nil, incidentError(ignoreMissing(err))
+		}
+		o.deps.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
+		set = sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
+	}
+	msgs, err := set.read()
+	if err != nil {
+		return nil, err
+	}
+	for i := range msgs {
+		if id := msgs[i].MessageId; !logsearch.ValidID(id) {
+			return nil, usageErrorf("%s: message %d has MessageId %q, not an SQS MessageId (letters, digits, - and _): fix or remove it", set.Path, i+1, untrusted.Shorten(id, 80))
+		}
+	}
+	if msgs == nil {
+		msgs = []sqsjson.Message{}
+	}
+	return msgs, nil
+}
+
+// ignoreMissing drops the error of an incident directory that does not
+// exist yet: logs will create it.
+func ignoreMissing(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+// samples peeks when no sample is on disk: the messages whose timestamps
+// give the windows, saved as the incident's samples.jsonl.
 func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
-	set, err := o.deps.samples(ctx, q, ws, sampleRequest{Step: "logs", From: o.From, Force: o.Force,
+	set, err := o.deps.samples(ctx, q, ws, sampleRequest{Step: "logs", Force: o.Force,
 		Peek: sqsapi.PeekOptions{Max: max(10, o.count()), Visibility: 1, Wait: 1}})
 	if err != nil {
 		return nil, err
@@ -197,7 +252,7 @@ func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace)
 // classifyGroups lists each classify group's example message ids, so the
 // search spreads across groups; nil when classify has not run.
 func classifyGroups(ws *incident.Workspace) [][]string {
-	c, err := classify.Load(ws.Path(incident.ClassificationFile))
+	c, err := loadClassification(ws)
 	if err != nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // render prints each message's story, the exception highlighted on a
@@ -29,23 +30,27 @@ func (o *logsOptions) render(rep *logsearch.Report) error {
 		if !m.Found {
 			continue
 		}
-		where := strings.TrimSpace(m.LogGroup + " " + m.LogStream + " " + m.Timestamp)
-		fmt.Fprintf(&b, "%s  %s\n", head(m.MessageID), dim(where))
+		// Log lines, streams and exceptions are written by whoever wrote the
+		// consumer's input: sanitised before any styling is added.
+		where := untrusted.Terminal(strings.TrimSpace(m.LogGroup + " " + m.LogStream + " " + m.Timestamp))
+		fmt.Fprintf(&b, "%s  %s\n", head(untrusted.Terminal(m.MessageID)), dim(where))
 		for _, l := range m.Lines {
-			if m.Exception != "" && strings.Contains(l, m.Exception) {
+			hit := m.Exception != "" && strings.Contains(l, m.Exception)
+			l = untrusted.Terminal(l)
+			if hit {
 				l = exc(l)
 			}
 			fmt.Fprintf(&b, "  %s\n", l)
 		}
-		fmt.Fprintf(&b, "  exception: %s\n  signature: %s\n\n", orNone(m.Exception), orNone(m.Signature))
+		fmt.Fprintf(&b, "  exception: %s\n  signature: %s\n\n", untrusted.Terminal(orNone(m.Exception)), untrusted.Terminal(orNone(m.Signature)))
 	}
-	where := "groups " + strings.Join(rep.Groups, ", ")
+	where := untrusted.Terminal("groups " + strings.Join(rep.Groups, ", "))
 	if rep.LogFile != "" {
-		where = rep.LogFile
+		where = untrusted.Terminal(rep.LogFile)
 	}
 	for _, m := range rep.Messages {
 		if !m.Found {
-			fmt.Fprintf(&b, "%s  not found in %s between %s and %s\n", m.MessageID, where,
+			fmt.Fprintf(&b, "%s  not found in %s between %s and %s\n", untrusted.Terminal(m.MessageID), where,
 				m.Window.From.Format(time.RFC3339), m.Window.To.Format(time.RFC3339))
 		}
 	}

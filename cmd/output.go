@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // tableData is what a command shows as a table: a lipgloss table on a
@@ -20,11 +22,15 @@ type tableData struct {
 }
 
 // printTable writes t to the output stream in the shape the stream wants.
+// Every cell goes through untrusted.Cell on the way: cells hold message
+// bodies, attributes and AWS names, and neither a terminal nor a TSV reader
+// may receive their control or bidi characters, tabs or newlines.
 func (d *Deps) printTable(t tableData) error {
 	w := d.IO.Out
 	if !d.IO.OutTTY {
 		return writeTSV(w, t)
 	}
+	t = sanitiseTable(t)
 	r := d.IO.Renderer(w, true)
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
@@ -43,7 +49,26 @@ func (d *Deps) printTable(t tableData) error {
 	return err
 }
 
+// sanitiseTable returns t with every header and cell through untrusted.Cell.
+func sanitiseTable(t tableData) tableData {
+	out := tableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows))}
+	for i, h := range t.Headers {
+		out.Headers[i] = untrusted.Cell(h)
+	}
+	for i, row := range t.Rows {
+		out.Rows[i] = make([]string, len(row))
+		for j, c := range row {
+			out.Rows[i][j] = untrusted.Cell(c)
+		}
+	}
+	return out
+}
+
+// writeTSV writes t as tab-separated rows, every cell through
+// untrusted.Cell: a tab or newline in a value shows as \t or \n and can
+// never add a column or a row.
 func writeTSV(w io.Writer, t tableData) error {
+	t = sanitiseTable(t)
 	var b strings.Builder
 	b.WriteString(strings.Join(t.Headers, "\t"))
 	b.WriteByte('\n')
@@ -52,17 +77,12 @@ func writeTSV(w io.Writer, t tableData) error {
 			if i > 0 {
 				b.WriteByte('\t')
 			}
-			b.WriteString(tsvCell(c))
+			b.WriteString(c)
 		}
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// tsvCell keeps one value on one cell: tabs and newlines would break rows.
-func tsvCell(s string) string {
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 }
 
 // printJSON writes v as indented JSON, never coloured.
@@ -81,7 +101,33 @@ func (d *Deps) infof(format string, args ...any) {
 	if d.Global.Quiet {
 		return
 	}
-	fmt.Fprintf(d.IO.ErrOut, format+"\n", args...)
+	fmt.Fprintf(d.IO.ErrOut, format+"\n", safeArgs(args)...)
+}
+
+// safeArgs passes the text of every argument through untrusted.Terminal:
+// the format is ours, the arguments may quote a body, a log line or a
+// name, and stderr is a terminal.
+func safeArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			out[i] = untrusted.Terminal(v)
+		case error:
+			out[i] = untrusted.Terminal(v.Error())
+		case fmt.Stringer:
+			out[i] = untrusted.Terminal(v.String())
+		default:
+			// A typed string (a verdict read back from events.jsonl) is
+			// data as much as a string is.
+			if rv := reflect.ValueOf(a); rv.Kind() == reflect.String {
+				out[i] = untrusted.Terminal(rv.String())
+			} else {
+				out[i] = a
+			}
+		}
+	}
+	return out
 }
 
 // warnf writes a warning to stderr; --quiet does not silence warnings.
@@ -90,14 +136,14 @@ func (d *Deps) warnf(format string, args ...any) {
 	if d.IO.ErrTTY && d.IO.Color {
 		prefix = d.IO.Renderer(d.IO.ErrOut, true).NewStyle().Foreground(lipgloss.Color("3")).Bold(true).Render("warning:") + " "
 	}
-	fmt.Fprintf(d.IO.ErrOut, prefix+format+"\n", args...)
+	fmt.Fprintf(d.IO.ErrOut, prefix+format+"\n", safeArgs(args)...)
 }
 
 // announce names the account, region and queue a command is about to act on,
 // before it acts. It is never silenced: at 3 a.m. the worst mistake is the
 // wrong account.
 func (d *Deps) announce(action string, q *sqsapi.Queue) {
-	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", action, orUnknown(q.Account), orUnknown(q.Region), q.Name)
+	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", safeArgs([]any{action, orUnknown(q.Account), orUnknown(q.Region), q.Name})...)
 }
 
 func orUnknown(s string) string {

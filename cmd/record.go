@@ -15,6 +15,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/report"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // recordOptions are the flags of mfdlq record.
@@ -60,6 +61,9 @@ Examples:
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -130,21 +134,24 @@ func runRecord(_ context.Context, o *recordOptions) error {
 }
 
 // incidentDir is the incident to record: --incident, MFDLQ_INCIDENT, or
-// the open incident of --queue. Record never starts a new one: it closes
-// the one it renders.
+// the open incident of --queue (a name, URL or ARN). Record never starts a
+// new one: it closes the one it renders. The directory is checked by
+// incident.Existing: a symlinked, foreign or shared one is a usage error,
+// and record makes no AWS call.
 func (o *recordOptions) incidentDir() (string, error) {
 	d := o.deps
+	queue := sqsapi.NameOf(o.Queue)
 	if d.Global.Incident != "" || os.Getenv("MFDLQ_INCIDENT") != "" {
-		return d.IncidentDir(o.Queue), nil
+		return d.IncidentDir(queue), nil
 	}
-	f, ok, err := incident.LatestOpen(incident.Root, o.Queue, d.Now())
+	f, ok, err := incident.LatestOpen(incident.Root, queue, d.Now())
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", usageErrorf("no open incident of %s under ./%s (record closed the last one): pass --incident DIR", o.Queue, incident.Root)
+		return "", usageErrorf("no open incident of %s under ./%s (record closed the last one): pass --incident DIR", queue, incident.Root)
 	}
-	d.infof("incident: %s (the open incident of %s; record closes it)", f.Dir, o.Queue)
+	d.infof("incident: %s (the open incident of %s; record closes it)", f.Dir, queue)
 	return f.Dir, nil
 }
 

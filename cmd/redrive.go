@@ -91,6 +91,9 @@ sent. The file itself never changes.
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

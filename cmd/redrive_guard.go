@@ -12,6 +12,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // guard applies the incident's guardrails before anything changes: a
@@ -30,7 +31,7 @@ func (o *redriveOptions) guard(ctx context.Context, ws *incident.Workspace, p *r
 	}
 	p.attempt = redrive.Attempt(withFix)
 	if o.Fixed != "" && !p.newFix {
-		d.infof("--fixed: %q is the latest fix recorded already: still attempt %d", printable(o.Fixed, 200), p.attempt)
+		d.infof("--fixed: %q is the latest fix recorded already: still attempt %d", untrusted.Shorten(untrusted.Terminal(o.Fixed), 200), p.attempt)
 	}
 	if p.attempt > 1 {
 		d.infof("attempt %d: a new fix after an earlier redrive; messages that came back from attempt %d may move again", p.attempt, p.attempt-1)
@@ -58,7 +59,7 @@ func (o *redriveOptions) refuse(r *redrive.Refusal) error {
 // classifiedGroups reads classification.json's groups; nil when the
 // incident has none.
 func classifiedGroups(ws *incident.Workspace) ([]redrive.Group, error) {
-	c, err := classify.Load(ws.Path(incident.ClassificationFile))
+	c, err := loadClassification(ws)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -85,7 +86,7 @@ func (o *redriveOptions) fixDeployed(ctx context.Context, events []incident.Even
 	}
 	fns, err := o.destConsumers(ctx, p.dest)
 	if err != nil {
-		d.warnf("fix deployed: not checked: the Lambda consumers of %s cannot be read (%s)", p.dest.Name, printable(err.Error(), 200))
+		d.warnf("fix deployed: not checked: the Lambda consumers of %s cannot be read (%s)", p.dest.Name, untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
 		return nil
 	}
 	p.consumers = fns

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // errLeaseLost is the cause of a run stopped because another run took
@@ -26,7 +27,7 @@ func (o *redriveOptions) checkLease(ctx context.Context, c sqsapi.Client, p *red
 	if !o.TakeOver {
 		return heldError(p.dlq, h, false)
 	}
-	o.deps.warnf("--take-over: %s is held by %s: take it over only if that run died", p.dlq.Name, printable(h.Describe(), 300))
+	o.deps.warnf("--take-over: %s is held by %s: take it over only if that run died", p.dlq.Name, untrusted.Shorten(untrusted.Terminal(h.Describe()), 300))
 	return nil
 }
 
@@ -35,7 +36,7 @@ func heldError(dlq *sqsapi.Queue, h redrive.Holder, race bool) error {
 	if race {
 		how = "was taken a moment ago by another redrive:"
 	}
-	return checkFailedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, printable(h.Describe(), 300))
+	return checkFailedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(h.Describe()), 300))
 }
 
 // takeLease takes the DLQ's lease for this run and keeps it while ctx
@@ -52,7 +53,7 @@ func (o *redriveOptions) takeLease(ctx context.Context, c sqsapi.Client, p *redr
 	}
 	if o.TakeOver {
 		if h, ok, err := redrive.CurrentHolder(ctx, c, p.dlq.URL); err == nil && ok && redrive.Live(h, d.Now()) {
-			q := fmt.Sprintf("Take over %s from %s? Only if that run died", p.dlq.Name, printable(h.Describe(), 300))
+			q := fmt.Sprintf("Take over %s from %s? Only if that run died", p.dlq.Name, untrusted.Shorten(untrusted.Terminal(h.Describe()), 300))
 			if err := d.confirm(q, o.Yes); err != nil {
 				return ctx, none, err
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -100,7 +99,7 @@ func (o *redriveOptions) selector(ws *incident.Workspace) (func(*sqsjson.Message
 // signatures classify grouped by when it had them) and returns the group id
 // of a message, decided exactly as classify did.
 func groupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) string, error) {
-	c, err := classify.Load(ws.Path(incident.ClassificationFile))
+	c, err := loadClassification(ws)
 	if err != nil {
 		return nil, usageErrorf("--group %s: no readable %s in %s: run mfdlq classify first (%v)", group, incident.ClassificationFile, ws.Dir, err)
 	}

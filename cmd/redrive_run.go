@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // redrivePlan is what a redrive is about to do, printed before it asks.
@@ -211,7 +212,7 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 		d.warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
 	}
 	for _, t := range st.FilterErrorTexts {
-		d.warnf("--filter failed: %s", printable(t, 300))
+		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
 	switch {
 	case runErr != nil:
@@ -219,7 +220,7 @@ func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr er
 		// the line says what had moved by then.
 		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", runErr, plural.Of(st.Moved+st.Resumed, "message"), incident.JournalFile)
 	case lostLease(ctx) != nil:
-		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", printable(lostLease(ctx).Error(), 300))
+		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(lostLease(ctx).Error()), 300))
 	case ctx.Err() != nil:
 		d.infof("interrupted: run the same command again to finish the move")
 		return errInterrupted

@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // Main runs mfdlq with args and returns the process exit status.
@@ -51,7 +53,8 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		code = ExitUsage
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", msg)
+		// Errors quote names, files and AWS answers: one sanitised line.
+		fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", untrusted.Terminal(msg))
 		if code == ExitUsage && !started {
 			fmt.Fprintln(d.IO.ErrOut, "run 'mfdlq --help' for usage")
 		}

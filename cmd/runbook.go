@@ -56,6 +56,9 @@ Examples:
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

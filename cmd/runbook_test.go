@@ -64,8 +64,9 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 		t.Errorf("last line %q, want the report's path", last)
 	}
 	report := readReport(t, d)
+	// The report escapes the ">" that a check finding holds: it is data.
 	for _, want := range []string{"## 2. inspect", "- inputs: change parser accepts v2", "`mfdlq inspect --queue " + dlq + " --max 100 --rows 10`", "## 6. verify — did the fix hold?\n\nnot run.",
-		"`mfdlq check --queue " + dlq + "`", "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0"} {
+		"`mfdlq check --queue " + dlq + "`", `no CloudWatch alarm on ApproximateNumberOfMessagesVisible \> 0`} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -27,7 +27,10 @@ type sampleRequest struct {
 // sampleSet is where the messages are: a file to read (Path), or the
 // messages a live peek just took (Peeked, saved as the incident's sample).
 type sampleSet struct {
-	Path   string
+	Path string
+	// ws is the incident whose samples.jsonl Path names: read through it,
+	// never through a link. Nil for a --from file.
+	ws     *incident.Workspace
 	Peeked *sqsapi.PeekResult
 	// Source names it for the event: the --from file, samples.jsonl, or
 	// "live sample".
@@ -45,7 +48,7 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		return sampleSet{Path: r.From, Source: r.From}, nil
 	case !r.Fresh && ws.Has(incident.SamplesFile):
 		d.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		return sampleSet{Path: ws.Path(incident.SamplesFile), Source: incident.SamplesFile}, nil
+		return sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, nil
 	}
 	if q.RedrivePolicy != nil && !r.Force {
 		hint := ""
@@ -85,7 +88,22 @@ func (s sampleSet) read() ([]sqsjson.Message, error) {
 	if s.Peeked != nil {
 		return s.Peeked.Messages, nil
 	}
-	return readFile(s.Path, s.flag(), sqsjson.ReadAll)
+	return readSet(s, sqsjson.ReadAll)
+}
+
+// readSet reads the file s names with read: the incident's sample through
+// its workspace (O_NOFOLLOW), a --from file as the operator named it.
+func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
+	if s.ws == nil {
+		return readFile(s.Path, s.flag(), read)
+	}
+	f, err := s.ws.Open(incident.SamplesFile)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	return decodeFile(f, s.Path, s.flag(), read)
 }
 
 // flag names where a bad file came from: the flag, or the incident.

@@ -59,6 +59,9 @@ step 2: the fix was not the right one") or --wait ran out first.
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/verify"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // record writes verify.json and appends the verify event.
@@ -59,7 +60,7 @@ func (o *verifyOptions) render(res verify.Result) error {
 		}
 	}
 	for _, r := range res.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", r)
+		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
 	}
 	note := ""
 	if res.Pass && len(res.Unchecked) > 0 {

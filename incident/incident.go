@@ -2,14 +2,17 @@
 // step appends one event to (events.jsonl) and writes its artifact into.
 // Later steps and the report read from it, never from another step's memory.
 //
-// The directory holds raw message bodies, which are personal data: it is
-// created 0700 and every file in it 0600.
+// The directory holds raw message bodies, which are personal data, and mfdlq
+// often runs as a privileged user: a new directory is created 0700 and
+// every file in it 0600; an existing one must be a real directory owned by
+// the user and writable by no one else (Check), nothing that exists is ever
+// chmod-ed, every file is opened with O_NOFOLLOW, and every artifact is
+// written to a temporary file and renamed inside the directory.
 package incident
 
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,40 +47,12 @@ type Workspace struct {
 	Dir string
 }
 
-// Open creates dir (0700) if needed and returns its workspace. An existing
-// directory readable by others is tightened to 0700: it holds message bodies.
-func Open(dir string) (*Workspace, error) {
-	if dir == "" {
-		return nil, errors.New("incident directory is empty: pass --incident DIR")
-	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return nil, fmt.Errorf("create incident directory: %w", err)
-	}
-	if err := os.Chmod(dir, dirMode); err != nil {
-		return nil, fmt.Errorf("restrict incident directory: %w", err)
-	}
-	return &Workspace{Dir: dir}, nil
-}
-
-// Existing returns the workspace at dir without creating anything; it fails
-// when dir does not exist.
-func Existing(dir string) (*Workspace, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("incident directory %s: %w", dir, err)
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("incident directory %s is not a directory", dir)
-	}
-	return &Workspace{Dir: dir}, nil
-}
-
 // Path returns the path of an artifact inside the workspace.
 func (w *Workspace) Path(name string) string { return filepath.Join(w.Dir, name) }
 
 // Has tells whether an artifact exists.
 func (w *Workspace) Has(name string) bool {
-	_, err := os.Stat(w.Path(name))
+	_, err := os.Lstat(w.Path(name))
 	return err == nil
 }
 
@@ -92,7 +67,7 @@ func (w *Workspace) Append(ev Event) error {
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", ev.Step, err)
 	}
-	f, err := os.OpenFile(w.Path(EventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, fileMode)
+	f, err := openFile(w.Path(EventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", EventsFile, err)
 	}
@@ -154,7 +129,7 @@ func (w *Workspace) WriteWith(name string, fill func(io.Writer) error) error {
 // ReadJSON decodes an artifact into v. It returns an error wrapping
 // os.ErrNotExist when the artifact is absent.
 func (w *Workspace) ReadJSON(name string, v any) error {
-	b, err := os.ReadFile(w.Path(name))
+	b, err := w.ReadFile(name)
 	if err != nil {
 		return err
 	}
@@ -164,9 +139,20 @@ func (w *Workspace) ReadJSON(name string, v any) error {
 	return nil
 }
 
-// OpenAppend opens an append-only artifact (a journal), 0600.
+// ReadFile reads an artifact, never through a symbolic link.
+func (w *Workspace) ReadFile(name string) ([]byte, error) {
+	return readFile(w.Path(name))
+}
+
+// OpenAppend opens an append-only artifact (a journal), 0600, never
+// through a symbolic link.
 func (w *Workspace) OpenAppend(name string) (*os.File, error) {
-	return os.OpenFile(w.Path(name), os.O_CREATE|os.O_WRONLY|os.O_APPEND, fileMode)
+	return openFile(w.Path(name), os.O_CREATE|os.O_WRONLY|os.O_APPEND)
+}
+
+// Open opens an artifact for reading, never through a symbolic link.
+func (w *Workspace) Open(name string) (*os.File, error) {
+	return openFile(w.Path(name), os.O_RDONLY)
 }
 
 // WriteFileAtomic writes path through fill into a temporary file beside it,

@@ -8,10 +8,7 @@ import (
 )
 
 func TestWorkspacePermissionsAndEvents(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "inc")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := filepath.Join(t.TempDir(), "parent", "inc")
 	ws, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // returns false for.
 func ReadJSONLines[T any](path string, keep func(T) bool) ([]T, error) {
 	out := []T{}
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY)
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}

@@ -216,3 +216,31 @@ func TestSearchMotoBatchGivesEachMessageItsOwnException(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchRefusesAnIDThatCouldChangeAQuery: whatever source a target came
+// from, an id outside the MessageId alphabet is never sent in a filter
+// pattern or an Insights query.
+func TestSearchRefusesAnIDThatCouldChangeAQuery(t *testing.T) {
+	for _, id := range []string{
+		`x" OR "`, `a/ or @message like /.*`, "a\nfields @message", "a|b", "", "a b", `"`, "a*", strings.Repeat("a", 129),
+	} {
+		for _, m := range []Method{MethodFilter, MethodInsights} {
+			c := &pagedLogs{}
+			_, err := Search(context.Background(), c, []Target{{MessageID: idA}, {MessageID: id}}, Options{Groups: []string{"g"}, Method: m})
+			var bad *InvalidIDError
+			if !errors.As(err, &bad) || bad.ID != id {
+				t.Errorf("Search(%q, %s) = %v, want an InvalidIDError", id, m, err)
+			}
+			if c.calls != 0 {
+				t.Errorf("Search(%q, %s) made %d calls, want none", id, m, c.calls)
+			}
+			if id == "" {
+				continue // an empty RequestID means none
+			}
+			_, err = Search(context.Background(), c, []Target{{MessageID: idA, RequestID: id}}, Options{Groups: []string{"g"}, Method: m})
+			if !errors.As(err, &bad) || c.calls != 0 {
+				t.Errorf("Search(request id %q, %s) = %v after %d calls, want an InvalidIDError and none", id, m, err, c.calls)
+			}
+		}
+	}
+}

@@ -139,9 +139,15 @@ func Load(path string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(b, path)
+}
+
+// Parse decodes a logs.json read by the caller (the incident reads its
+// files without following links); name is for errors.
+func Parse(b []byte, name string) (*Report, error) {
 	var r Report
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &r, nil
 }
@@ -161,6 +167,17 @@ var ErrTooManyGroups = errors.New("an Insights query takes at most 50 log groups
 
 // Search looks for each target's story in the log groups of opts.
 func Search(ctx context.Context, c Client, targets []Target, opts Options) (Report, error) {
+	// Checked here whatever the ids came from (--message-id, a --from file,
+	// samples.jsonl, an envelope's request id): each goes into a filter
+	// pattern or a query, and an id that could change one is never sent.
+	for _, t := range targets {
+		if !ValidID(t.MessageID) {
+			return Report{}, &InvalidIDError{ID: t.MessageID}
+		}
+		if t.RequestID != "" && !ValidID(t.RequestID) {
+			return Report{}, &InvalidIDError{ID: t.RequestID}
+		}
+	}
 	if opts.Method == MethodAuto || opts.Method == "" {
 		opts.Method = MethodFilter
 		if len(targets) > FewIDs {

@@ -1,6 +1,7 @@
 package logsearch
 
 import (
+	"fmt"
 	"regexp"
 	"time"
 
@@ -14,6 +15,18 @@ var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
 // ValidID tells whether id can be searched for.
 func ValidID(id string) bool { return validID.MatchString(id) }
+
+// InvalidIDError is a MessageId that cannot be searched for: it could
+// change a filter pattern or an Insights query.
+type InvalidIDError struct{ ID string }
+
+func (e *InvalidIDError) Error() string {
+	id := e.ID
+	if len(id) > 80 {
+		id = id[:80] + "…"
+	}
+	return fmt.Sprintf("MessageId %q is not an SQS MessageId (letters, digits, - and _): nothing was searched", id)
+}
 
 // WindowOf is the window a message's story should be in: from its
 // SentTimestamp to its ApproximateFirstReceiveTimestamp, widened by margin

@@ -1,61 +1,38 @@
 // Package redact removes personal data and secrets from text before it goes
 // into a report that will be pasted into a ticket: e-mail addresses, phone
 // numbers, payment card numbers (Luhn-checked), IBANs (mod-97 checked),
-// bearer tokens, JWTs, AWS access keys and secret-looking values.
+// bearer and basic credentials, JWTs, AWS keys, PEM private keys, URL
+// passwords and the whole value of any field whose key names a secret.
 //
 // It errs on the side of redacting: a report that hides an order number by
 // mistake costs a look at the incident directory; a report that leaks a card
-// number costs far more. The checksums (Luhn, mod 97) keep ordinary numbers
-// such as order ids and epoch timestamps in clear.
+// number costs far more. The checksums (Luhn, mod 97) and card prefixes keep
+// ordinary numbers such as order ids and epoch timestamps in clear; a
+// candidate that fails them is retried on shorter windows, so a card number
+// followed by a CVV or an amount, or an IBAN followed by a word, is still
+// found.
 package redact
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 )
 
 // Kinds of data the Redactor replaces, as they appear in placeholders.
 const (
-	Email     = "email"
-	Phone     = "phone"
-	Card      = "card"
-	IBAN      = "iban"
-	Token     = "token"
-	JWT       = "jwt"
-	AccessKey = "aws-access-key"
-	Secret    = "secret"
+	Email      = "email"
+	Phone      = "phone"
+	Card       = "card"
+	IBAN       = "iban"
+	Token      = "token"
+	JWT        = "jwt"
+	AccessKey  = "aws-access-key"
+	Secret     = "secret"
+	PrivateKey = "private-key"
 )
 
 // Placeholder is what replaces a value of kind.
 func Placeholder(kind string) string { return "[redacted:" + kind + "]" }
-
-// rule finds candidates with re; check (when set) confirms a match, so that
-// e.g. a 16-digit order number that fails the Luhn check stays. keep is the
-// number of leading submatches kept in clear (a key and its separator).
-type rule struct {
-	kind  string
-	re    *regexp.Regexp
-	check func(string) bool
-	keep  int
-}
-
-// rules run in order: tokens first, because their alphabet overlaps
-// everything else; phones last, after card numbers are gone, so a card's
-// digits are never half-taken as a phone number.
-var rules = []rule{
-	{kind: JWT, re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*`)},
-	{kind: Token, re: regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/-]{8,}=*)`), keep: 1},
-	{kind: AccessKey, re: regexp.MustCompile(`\b(?:AKIA|ASIA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`)},
-	{kind: Secret, re: regexp.MustCompile(`(?i)((?:secret|password|passwd|pwd|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key|client[_-]?secret|session[_-]?token)["']?\s*[:=]\s*["']?)([^"'\s,;}&]{4,})`), keep: 1},
-	{kind: Secret, re: regexp.MustCompile(`(?:^|[^A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?:$|[^A-Za-z0-9/+=])`), check: mixedCase40},
-	{kind: Email, re: regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)},
-	{kind: IBAN, re: regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`), check: validIBAN},
-	{kind: Card, re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), check: validCard},
-	{kind: Phone, re: regexp.MustCompile(`(?i)((?:phone|mobile|telephone|tel|msisdn|cell)["']?\s*[:=]\s*["']?)(\+?[\d][\d ().-]{5,}\d)`), keep: 1},
-	{kind: Phone, re: regexp.MustCompile(`\+\d[\d ().-]{6,20}\d`), check: phoneDigits},
-	{kind: Phone, re: regexp.MustCompile(`(?:\(\d{2,4}\) ?\d{3,4}[ .-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4})\b`)},
-}
 
 // Counts is how many values of each kind were redacted.
 type Counts map[string]int
@@ -92,12 +69,39 @@ func (r *Redactor) String(s string) string {
 	if r.Counts == nil {
 		r.Counts = Counts{}
 	}
+	lower := strings.ToLower(s)
 	for _, ru := range rules {
+		if ru.hints != nil && !containsAny(lower, ru.hints) {
+			continue
+		}
 		s = ru.apply(s, r.Counts)
 	}
 	return s
 }
 
+// alreadyRedacted tells a value an earlier rule replaced: a placeholder, or
+// an Authorization scheme followed by one ("Bearer [redacted:token]").
+func alreadyRedacted(v string) bool {
+	if i := strings.IndexAny(v, " \t"); i > 0 && strings.HasPrefix(strings.TrimLeft(v[i:], " \t"), "[redacted:") {
+		scheme := strings.ToLower(v[:i])
+		return scheme == "bearer" || scheme == "basic"
+	}
+	return strings.HasPrefix(v, "[redacted:")
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply replaces what ru finds in s. A rule's value is its last submatch
+// when it has groups (what comes before — a key and its separator — stays),
+// else the whole match; windows, when set, narrows a value to the spans that
+// pass the rule's check.
 func (ru rule) apply(s string, counts Counts) string {
 	locs := ru.re.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {
@@ -106,104 +110,28 @@ func (ru rule) apply(s string, counts Counts) string {
 	var b strings.Builder
 	last := 0
 	for _, loc := range locs {
-		// The value is the last submatch when the rule has groups, else the
-		// whole match.
 		start, end := loc[0], loc[1]
 		if n := len(loc) / 2; n > 1 {
 			start, end = loc[2*(n-1)], loc[2*(n-1)+1]
 		}
-		if start < 0 || (ru.check != nil && !ru.check(s[start:end])) {
+		// A value already replaced by an earlier rule is not counted twice.
+		if start < 0 || start < last || alreadyRedacted(s[start:end]) {
 			continue
 		}
-		b.WriteString(s[last:start])
-		b.WriteString(Placeholder(ru.kind))
-		last = end
-		counts[ru.kind]++
+		if ru.keyOK != nil && len(loc) >= 4 && !ru.keyOK(s[loc[2]:loc[3]]) {
+			continue
+		}
+		spans := [][2]int{{0, end - start}}
+		if ru.windows != nil {
+			spans = ru.windows(s[start:end])
+		}
+		for _, sp := range spans {
+			b.WriteString(s[last : start+sp[0]])
+			b.WriteString(Placeholder(ru.kind))
+			last = start + sp[1]
+			counts[ru.kind]++
+		}
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-func digitsOf(s string) string {
-	var b strings.Builder
-	for _, c := range s {
-		if c >= '0' && c <= '9' {
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
-
-// validCard accepts 13–19 digits that pass the Luhn check and start like a
-// card (2–6: Mastercard, Amex/Diners, Visa, Mastercard, Discover). Epoch
-// timestamps start with 1 and stay.
-func validCard(s string) bool {
-	d := digitsOf(s)
-	if len(d) < 13 || len(d) > 19 || d[0] < '2' || d[0] > '6' {
-		return false
-	}
-	return luhn(d)
-}
-
-// luhn reports whether the digit string passes the Luhn checksum.
-func luhn(d string) bool {
-	sum := 0
-	double := false
-	for i := len(d) - 1; i >= 0; i-- {
-		n := int(d[i] - '0')
-		if double {
-			n *= 2
-			if n > 9 {
-				n -= 9
-			}
-		}
-		sum += n
-		double = !double
-	}
-	return sum%10 == 0
-}
-
-// validIBAN checks the ISO 13616 mod-97 checksum.
-func validIBAN(s string) bool {
-	s = strings.ReplaceAll(s, " ", "")
-	if len(s) < 15 || len(s) > 34 {
-		return false
-	}
-	rearranged := s[4:] + s[:4]
-	rem := 0
-	for _, c := range rearranged {
-		switch {
-		case c >= '0' && c <= '9':
-			rem = (rem*10 + int(c-'0')) % 97
-		case c >= 'A' && c <= 'Z':
-			rem = (rem*100 + int(c-'A'+10)) % 97
-		default:
-			return false
-		}
-	}
-	return rem == 1
-}
-
-// phoneDigits accepts an international number of 8–15 digits (E.164).
-func phoneDigits(s string) bool {
-	n := len(digitsOf(s))
-	return n >= 8 && n <= 15
-}
-
-// mixedCase40 recognises an AWS secret access key's shape: 40 base64
-// characters mixing upper case, lower case and digits. Hex digests (lower
-// case only) stay.
-func mixedCase40(s string) bool {
-	var upper, lower, digit bool
-	for _, c := range s {
-		switch {
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= '0' && c <= '9':
-			digit = true
-		}
-	}
-	return upper && lower && digit
 }

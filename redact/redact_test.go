@@ -13,22 +13,66 @@ func TestStringRedacts(t *testing.T) {
 		{"email subdomain plus", "to: bruno+dlq@mail.shop.example.co.uk ok", "bruno+dlq@mail.shop.example.co.uk", Email},
 		{"phone international spaces", `call +34 612 345 678 now`, "612 345 678", Phone},
 		{"phone international dashes", "tel +1-415-555-0134.", "415-555-0134", Phone},
+		{"phone 00 prefix spaced", "ring 0034 612 345 678 today", "612 345 678", Phone},
 		{"phone us parens", "(415) 555-0134", "555-0134", Phone},
 		{"phone us dashes", "cb 415-555-0134", "415-555-0134", Phone},
+		{"phone us spaced", "cb 415 555 0134 asap", "415 555 0134", Phone},
+		{"phone french spaced", "appeler 06 12 34 56 78", "06 12 34 56 78", Phone},
+		{"phone uk spaced", "office 020 7946 0958", "020 7946 0958", Phone},
 		{"phone json key no separators", `{"phone":"600123456"}`, "600123456", Phone},
+		{"phone json key spaced", `{"mobile_number":"612 34 56 78"}`, "612 34 56 78", Phone},
 		{"card plain visa", `"card":"4111111111111111"`, "4111111111111111", Card},
 		{"card spaces", "pan 4242 4242 4242 4242 exp", "4242 4242 4242 4242", Card},
 		{"card dashes", "5555-5555-5555-4444", "5555-5555-5555-4444", Card},
 		{"card amex 15", "378282246310005", "378282246310005", Card},
+		{"card then cvv digits", "pan 4111 1111 1111 1111 123", "4111 1111 1111 1111", Card},
+		{"card then amount", "4111111111111111 25 EUR", "4111111111111111", Card},
+		{"card after a number", "qty 2 4111111111111111", "4111111111111111", Card},
+		{"two cards in a row", "4111 1111 1111 1111 5555 5555 5555 4444", "5555 5555 5555 4444", Card},
+		{"mastercard 2-series", "card 2223003122003222 ok", "2223003122003222", Card},
 		{"iban compact", "iban=ES9121000418450200051332;", "ES9121000418450200051332", IBAN},
 		{"iban spaced", "GB82 WEST 1234 5698 7654 32", "WEST 1234 5698", IBAN},
+		{"iban then word", "ES9121000418450200051332 SEPA", "ES9121000418450200051332", IBAN},
+		{"iban spaced then word", "to ES91 2100 0418 4502 0005 1332 SEPA transfer", "2100 0418 4502", IBAN},
+		{"iban lower case", "iban es9121000418450200051332", "es9121000418450200051332", IBAN},
+		{"iban german spaced lower", "de89 3704 0044 0532 0130 00 paid", "3704 0044 0532", IBAN},
 		{"bearer", "Authorization: Bearer abcDEF123456789.xyz", "abcDEF123456789", Token},
+		{"bearer bare", "sent Bearer abcDEF123456789.xyz upstream", "abcDEF123456789", Token},
+		{"basic bare", "header Basic dXNlcjpodW50ZXIy seen", "dXNlcjpodW50ZXIy", Token},
+		{"basic header", "Authorization: Basic dXNlcjpodW50ZXIy", "dXNlcjpodW50ZXIy", Token},
 		{"jwt", "token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", JWT},
 		{"aws access key", "key AKIAIOSFODNN7EXAMPLE used", "AKIAIOSFODNN7EXAMPLE", AccessKey},
 		{"aws session key id", "ASIAY34FZKBOKMUTVV7A", "ASIAY34FZKBOKMUTVV7A", AccessKey},
 		{"aws secret bare", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI", Secret},
-		{"password kv", `{"password":"hunter2!x"}`, "hunter2!x", Secret},
+		{"password json", `{"password":"hunter2!x"}`, "hunter2!x", Secret},
+		{"password json with spaces", `{"password": "correct horse battery staple"}`, "horse battery", Secret},
+		{"password json short", `{"pwd":"x1"}`, "x1", Secret},
+		{"password json escaped quote", `{"password":"a\"b c"}`, `b c`, Secret},
+		{"password json number", `{"pin": 4821}`, "4821", Secret},
+		{"db_password json", `{"db_password":"s3cr3t value"}`, "s3cr3t value", Secret},
+		{"access_token json", `{"access_token":"ya29.a0AfH6SMB"}`, "ya29.a0AfH6SMB", Secret},
+		{"camel case key", `{"clientSecret":"abc def"}`, "abc def", Secret},
+		{"cookie json", `{"Cookie":"sid=abc123; theme=dark"}`, "sid=abc123", Secret},
+		{"envelope escaped json", `{"Message":"{\"password\":\"hunter 2\"}"}`, "hunter 2", Secret},
 		{"api key kv", "api_key=sk_live_51Habc", "sk_live_51Habc", Secret},
+		{"apikey kv", "apikey=abc", "abc", Secret},
+		{"token kv", "GET /hook?token=abc123def&x=1", "abc123def", Secret},
+		{"token kv short", "token=x", "token=x", Secret},
+		{"session cookie kv", "session_id=7f3e9a", "7f3e9a", Secret},
+		{"secret colon text", "client secret: correct horse battery staple", "horse battery staple", Secret},
+		{"password yaml", "password: hunter2 again", "hunter2 again", Secret},
+		{"password quoted kv", `password="two words"`, "two words", Secret},
+		{"password single quoted", `PASSWORD='two words'`, "two words", Secret},
+		{"credential xml", "<credentials>u:p</credentials>", "u:p", Secret},
+		{"cvv in log line", "charge failed card=4111111111111111 cvv=123 exp=12/27", "cvv=123", Secret},
+		{"cvv json", `{"cvv":"123","order_id":"ord-1"}`, `"123"`, Secret},
+		{"card in log line", "charge failed card=4111111111111111 cvv=123", "4111111111111111", Card},
+		{"url password", "postgres://app:hunter2@db.internal:5432/orders", "hunter2", Secret},
+		{"url password ip host", "amqp://guest:guest@10.0.0.7:5672/", "guest:guest", Secret},
+		{"url token user", "https://ghp_abcdef123456@github.com/x", "ghp_abcdef123456", Secret},
+		{"pem block", "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7\n-----END RSA PRIVATE KEY-----", "MIIEpAIBAAKCAQEA7", PrivateKey},
+		{"pem block in json", `{"key":"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg\n-----END PRIVATE KEY-----"}`, "MIIEvQIBADANBg", PrivateKey},
+		{"pem truncated", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg", "MHcCAQEEIBkg", PrivateKey},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,25 +91,73 @@ func TestStringRedacts(t *testing.T) {
 	}
 }
 
+func TestStringExact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"pan 4111 1111 1111 1111 123", "pan [redacted:card] 123"},
+		{"4111111111111111 25 EUR", "[redacted:card] 25 EUR"},
+		{"ES9121000418450200051332 SEPA", "[redacted:iban] SEPA"},
+		{`"password": "correct horse battery staple"`, `"password": "[redacted:secret]"`},
+		{`{"password":"x","order_id":"ord-1"}`, `{"password":"[redacted:secret]","order_id":"ord-1"}`},
+		{"token=abc&page=2", "token=[redacted:secret]&page=2"},
+		{"postgres://app:pw@10.0.0.7/db", "postgres://[redacted:secret]@10.0.0.7/db"},
+		{"InvalidTokenError: token expired", "InvalidTokenError: token expired"},
+		{"card=4111111111111111 cvv=123 amount=25.00", "card=[redacted:card] cvv=[redacted:secret] amount=25.00"},
+	}
+	for _, tt := range tests {
+		var r Redactor
+		if got := r.String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestStringKeeps(t *testing.T) {
 	tests := []struct{ name, in string }{
 		{"16-digit order number failing luhn", `{"order_id":"4111111111111112"}`},
 		{"epoch millis luhn-valid", `"ts":1764454000001`},
+		{"epoch seconds", `"ts":1764454000`},
+		{"compact timestamp luhn-valid", "at 20261129220418 done"},
 		{"rfc3339", "2026-11-29T22:04:13.123Z ERROR orders: failed"},
 		{"date only", "on 2026-11-29 at 22:04"},
+		{"date spaced", "2026 11 29 22 04 13"},
 		{"uuid message id", "MessageId 5e2c3b1a-8f0d-4c1e-9a77-0b6f2d3e4a51"},
+		{"message id json", `{"MessageId":"0b6f2d3e-4a51-4c1e-9a77-5e2c3b1a8f0d"}`},
+		{"receipt handle prefix", "AQEBzbVv8d3cX0Q"},
 		{"order and sku", `{"order_id":"ord-104200","sku":"SKU-4821","qty":2}`},
+		{"sku upper with digits", "SKU ES12-AB34-CD56 out of stock"},
+		{"order number long luhn-valid", "order 100000000000000008 shipped"},
+		{"twenty digit trace id luhn-valid", "trace 12345678901234567894"},
 		{"amounts", `{"total":12345.67,"currency":"EUR"}`},
+		{"amount with thousands", "total 1 234 567,89 EUR"},
+		{"amount us", "charged $1,234.56"},
 		{"ip address", "from 10.0.12.255:443"},
+		{"ipv6", "from 2001:db8::ff00:42:8329"},
 		{"sha256 hex", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"},
 		{"sha1 hex", "a94a8fe5ccb19ba61c4c0873d391e987982fbbd3"},
 		{"version", `{"version":2,"schema_version":"2.1.0"}`},
 		{"short number after plus", "retries +3 then 42"},
 		{"arn", "arn:aws:sqs:us-east-1:123456789012:orders-dlq"},
+		{"account id", "account 123456789012"},
+		{"queue url", "https://sqs.us-east-1.amazonaws.com/123456789012/orders-dlq"},
+		{"url without userinfo", "see https://example.com/path?a=1&b=2"},
 		{"akia too short", "AKIA1234"},
 		{"iban-like bad checksum", "ES9121000418450200051333"},
+		{"iban-like sku", "GB12ABCD12345678901234"},
 		{"word bearer alone", "the bearer of bad news"},
+		{"basic word", "basic validation failed for field total"},
 		{"exception", "UnsupportedVersionError: unsupported version 2 at OrderHandler.java:88"},
+		{"token error name", "InvalidTokenError: token expired"},
+		{"token count key", "tokens used 1200"},
+		{"shipping key", `{"shipping":"express","pinned":true}`},
+		{"key word without value", "password reset requested for order ord-1"},
+		{"lambda request id", "RequestId: 8f5b1a2c-3d4e-4f60-9a7b-0c1d2e3f4a5b Duration: 12.34 ms"},
+		{"duration and memory", "Billed Duration: 13 ms Memory Size: 128 MB Max Memory Used: 71 MB"},
+		{"java stack frame", "at com.shop.orders.Handler.handle(Handler.java:142)"},
+		{"http status line", "HTTP/1.1 503 Service Unavailable"},
+		{"postal code and street", "28013 Madrid, Calle Mayor 5"},
+		{"semver", "v1.12.3-rc.1+build.20261129"},
+		{"port list", "ports 8080 8443 9090"},
+		{"ten digit id luhn-valid", "customer 4123456784"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,4 +204,21 @@ func BenchmarkString(b *testing.B) {
 		var r Redactor
 		r.String(body)
 	}
+}
+
+// FuzzCardAndIBANInContext checks that whatever surrounds them, a card
+// number and an IBAN never come out whole.
+func FuzzCardAndIBANInContext(f *testing.F) {
+	f.Add("pan", "123")
+	f.Add("", "25 EUR")
+	f.Add("12", "SEPA")
+	f.Fuzz(func(t *testing.T, before, after string) {
+		for _, secret := range []string{"4111 1111 1111 1111", "4111111111111111", "ES9121000418450200051332", "es91 2100 0418 4502 0005 1332"} {
+			var r Redactor
+			in := before + " " + secret + " " + after
+			if got := r.String(in); strings.Contains(got, secret) {
+				t.Fatalf("String(%q) = %q keeps %q", in, got, secret)
+			}
+		}
+	})
 }

@@ -14,9 +14,11 @@ func (inc *Incident) writeCheck(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n| status | finding | fix |\n|---|---|---|\n")
-	for _, f := range c.Findings {
-		fmt.Fprintf(b, "| %s | %s | %s |\n", f.Status, cell(firstNonEmpty(f.Message, f.ID)), cell(orDash(f.Fix)))
+	n, more := capped(len(c.Findings), "finding")
+	for _, f := range c.Findings[:n] {
+		fmt.Fprintf(b, "| %s | %s | %s |\n", inc.plain(string(f.Status), maxName), inc.plain(firstNonEmpty(f.Message, f.ID), maxValue), inc.plain(orDash(f.Fix), maxValue))
 	}
+	b.WriteString(more)
 }
 
 // Warnings are check's findings that did not pass, as one line each: what

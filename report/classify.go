@@ -16,39 +16,45 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		b.WriteString("\nclassification.json is missing.\n")
 		return
 	}
-	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", c.Verdict, plural.Of(c.Messages, "message"), c.Confidence, plural.Of(len(c.Groups), "group"))
-	for _, e := range c.Evidence {
-		fmt.Fprintf(b, "- %s\n", e)
+	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", inc.plain(string(c.Verdict), maxName), plural.Of(c.Messages, "message"), c.Confidence, plural.Of(len(c.Groups), "group"))
+	ne, moreEvidence := capped(len(c.Evidence), "evidence line")
+	for _, e := range c.Evidence[:ne] {
+		fmt.Fprintf(b, "- %s\n", inc.plain(e, maxValue))
 	}
-	for i, g := range c.Groups {
-		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", firstNonEmpty(g.ID, fmt.Sprint(i+1)), g.Verdict, plural.Of(g.Count, "message"))
+	b.WriteString(moreEvidence)
+	ng, moreGroups := capped(len(c.Groups), "group")
+	for i, g := range c.Groups[:ng] {
+		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), plural.Of(g.Count, "message"))
 		if g.Pattern != "" {
-			fmt.Fprintf(b, "- arrival pattern: %s\n", g.Pattern)
+			fmt.Fprintf(b, "- arrival pattern: %s\n", inc.plain(string(g.Pattern), maxName))
 		}
 		if g.Error != "" {
-			fmt.Fprintf(b, "- error: `%s`\n", inc.clean(g.Error))
+			fmt.Fprintf(b, "- error: %s\n", inc.code(g.Error, maxValue))
 		}
 		if g.Fingerprint != "" {
-			fmt.Fprintf(b, "- fingerprint: `%s`\n", g.Fingerprint)
+			fmt.Fprintf(b, "- fingerprint: %s\n", inc.fingerprint(g.Fingerprint))
 		}
 		if g.Signature != "" {
-			fmt.Fprintf(b, "- error signature: `%s`\n", g.Signature)
+			fmt.Fprintf(b, "- error signature: %s\n", inc.code(g.Signature, maxValue))
 		}
 		if !g.FirstSent.IsZero() && !g.LastSent.IsZero() {
 			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", g.FirstSent.UTC().Format(time.RFC3339), g.LastSent.UTC().Format(time.RFC3339), g.LastSent.Sub(g.FirstSent).Round(time.Second))
 		}
 		if len(g.ReceiveCounts) > 0 {
-			fmt.Fprintf(b, "- receive counts: %s\n", countsList(g.ReceiveCounts))
+			fmt.Fprintf(b, "- receive counts: %s\n", inc.plain(countsList(g.ReceiveCounts), maxValue))
 		}
-		for _, e := range g.Evidence {
-			fmt.Fprintf(b, "- evidence: %s\n", e)
+		ne, more := capped(len(g.Evidence), "evidence line")
+		for _, e := range g.Evidence[:ne] {
+			fmt.Fprintf(b, "- evidence: %s\n", inc.plain(e, maxValue))
 		}
+		b.WriteString(more)
 		if g.Action != "" {
-			fmt.Fprintf(b, "- action: %s\n", g.Action)
+			fmt.Fprintf(b, "- action: %s\n", inc.plain(g.Action, maxValue))
 		}
 		b.WriteString("\nArrivals:\n\n")
 		b.WriteString(inc.groupChart(g))
 	}
+	b.WriteString(moreGroups)
 }
 
 func countsList(m map[string]int) string {

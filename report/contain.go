@@ -15,8 +15,8 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n| | |\n|---|---|\n")
-	row(b, "verdict", c.Verdict.Say())
-	row(b, "DLQ visible / in flight", fmt.Sprintf("%d / %d", c.DLQ.Visible, c.DLQ.InFlight))
+	inc.row(b, "verdict", c.Verdict.Say())
+	inc.row(b, "DLQ visible / in flight", fmt.Sprintf("%d / %d", c.DLQ.Visible, c.DLQ.InFlight))
 	trend := orDash(c.DLQ.Direction)
 	if c.DLQ.Direction != contain.Unknown && c.DLQ.Direction != "" {
 		trend += fmt.Sprintf(" (%s → %s", value(c.DLQ.From), value(c.DLQ.To))
@@ -28,26 +28,30 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 		}
 		trend += ")"
 	}
-	row(b, "DLQ trend", trend)
+	inc.row(b, "DLQ trend", trend)
 	if s := c.Source; s != nil {
-		row(b, "source queue", orDash(s.Queue))
-		row(b, "source visible / in flight", fmt.Sprintf("%d / %d", s.Visible, s.InFlight))
-		row(b, "source age of oldest message", seconds(s.AgeOfOldest)+" (normal "+seconds(s.NormalAge)+")")
+		inc.row(b, "source queue", orDash(s.Queue))
+		inc.row(b, "source visible / in flight", fmt.Sprintf("%d / %d", s.Visible, s.InFlight))
+		inc.row(b, "source age of oldest message", seconds(s.AgeOfOldest)+" (normal "+seconds(s.NormalAge)+")")
 	} else {
-		row(b, "source queue", "none found")
+		inc.row(b, "source queue", "none found")
 	}
-	for i, m := range c.Mappings {
-		row(b, fmt.Sprintf("Lambda mapping %d", i+1), kvList(asMap(m)))
+	nm, moreMappings := capped(len(c.Mappings), "mapping")
+	for i, m := range c.Mappings[:nm] {
+		inc.row(b, fmt.Sprintf("Lambda mapping %d", i+1), kvList(asMap(m)))
 	}
 	if c.Change != nil {
-		row(b, "mapping change", kvList(asMap(c.Change)))
+		inc.row(b, "mapping change", kvList(asMap(c.Change)))
 	}
-	for _, r := range c.Reasons {
-		fmt.Fprintf(b, "\n- %s", r)
+	b.WriteString(moreMappings)
+	nr, moreReasons := capped(len(c.Reasons), "reason")
+	for _, r := range c.Reasons[:nr] {
+		fmt.Fprintf(b, "\n- %s", inc.plain(r, maxValue))
 	}
 	if len(c.Reasons) > 0 {
 		b.WriteString("\n")
 	}
+	b.WriteString(moreReasons)
 }
 
 func seconds(p *float64) string {

@@ -40,13 +40,13 @@ func (inc *Incident) writeExpiry(b *strings.Builder, ev incident.Event) {
 // writeExport names the archive and its count, and what was deleted: the
 // one place the report says where the messages went when the DLQ was
 // emptied by an export.
-func writeExport(b *strings.Builder, ev incident.Event) {
+func (inc *Incident) writeExport(b *strings.Builder, ev incident.Event) {
 	loc, _ := ev.Figures["location"].(string)
 	n, _ := ev.Figures["exported"].(float64)
 	del, _ := ev.Figures["deleted"].(float64)
-	fmt.Fprintf(b, "\n%s archived to `%s`", plural.Of(int(n), "message"), loc)
+	fmt.Fprintf(b, "\n%s archived to %s", plural.Of(int(n), "message"), inc.code(loc, maxValue))
 	if del > 0 {
-		fmt.Fprintf(b, "; %s deleted from %s once the file was durable", value(del), ev.Queue)
+		fmt.Fprintf(b, "; %s deleted from %s once the file was durable", value(del), inc.plain(ev.Queue, maxName))
 	} else {
 		b.WriteString("; none deleted from the DLQ")
 	}

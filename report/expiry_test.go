@@ -27,7 +27,7 @@ func TestExpiryAndExportLines(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
 	b.Reset()
-	writeExport(&b, incident.Event{Queue: "orders-dlq", Figures: map[string]any{"location": "s3://a/b.jsonl.gz", "exported": 500.0, "deleted": 500.0}})
+	(&Incident{}).writeExport(&b, incident.Event{Queue: "orders-dlq", Figures: map[string]any{"location": "s3://a/b.jsonl.gz", "exported": 500.0, "deleted": 500.0}})
 	if want := "\n500 messages archived to `s3://a/b.jsonl.gz`; 500 deleted from orders-dlq once the file was durable.\n"; b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}

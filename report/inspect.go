@@ -32,7 +32,7 @@ func (inc *Incident) writeInspect(b *strings.Builder) {
 		if n, ok := m.ReceiveCount(); ok {
 			count = strconv.Itoa(n)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | `%s` |\n", m.MessageId, sent, count, cell(strings.ReplaceAll(shorten(inc.clean(m.Body), 160), "`", "'")))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", inc.plain(m.MessageId, maxName), sent, count, inc.codeCell(m.Body, maxBody))
 	}
 	if inc.Classification == nil {
 		b.WriteString("\nArrivals of the sampled messages:\n\n")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/mfdlq/mfdlq/check"
@@ -55,7 +54,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	inc.Logs = loadJSON[logsearch.Report](ws, incident.LogsFile, inc)
 	inc.Verify = loadJSON[verify.Result](ws, incident.VerifyFile, inc)
 	inc.Check = loadJSON[check.Result](ws, incident.CheckFile, inc)
-	if b, err := os.ReadFile(ws.Path(incident.SamplesFile)); err == nil {
+	if b, err := ws.ReadFile(incident.SamplesFile); err == nil {
 		msgs, err := sqsjson.ReadAll(bytes.NewReader(b))
 		if err != nil {
 			inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", incident.SamplesFile, err))

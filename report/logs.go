@@ -27,39 +27,42 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 	if l.LogFile != "" {
 		where = l.LogFile
 	}
-	fmt.Fprintf(b, "\nSearched %s in %s (%s): found %d.\n", plural.Of(l.Searched, "message"), orDash(where), orDash(string(l.Method)), l.Found)
+	fmt.Fprintf(b, "\nSearched %s in %s (%s): found %d.\n", plural.Of(l.Searched, "message"), inc.plain(orDash(where), maxValue), inc.plain(orDash(string(l.Method)), maxName), l.Found)
 	groups, notFound := bySignature(l.Messages)
-	for _, g := range groups {
+	n, moreGroups := capped(len(groups), "signature")
+	for _, g := range groups[:n] {
 		m := g[0]
 		sig := "no exception recognised"
 		if m.Signature != "" {
-			sig = "`" + m.Signature + "`"
+			sig = inc.code(m.Signature, maxValue)
 		}
 		fmt.Fprintf(b, "\n### %s — %s\n\n", sig, plural.Of(len(g), "message"))
 		ids := make([]string, len(g))
 		for i, r := range g {
-			ids[i] = "`" + r.MessageID + "`"
+			ids[i] = inc.code(r.MessageID, maxName)
 		}
-		fmt.Fprintf(b, "- %s: %s\n", plural.Noun(len(g), "message"), strings.Join(ids, ", "))
-		fmt.Fprintf(b, "- excerpt of `%s`: `%s` / `%s`, %s\n", m.MessageID, m.LogGroup, m.LogStream, orDash(m.Timestamp))
+		fmt.Fprintf(b, "- %s: %s\n", plural.Noun(len(g), "message"), joinBounded(ids, ", ", maxLine/2))
+		fmt.Fprintf(b, "- excerpt of %s: %s / %s, %s\n", inc.code(m.MessageID, maxName), inc.code(m.LogGroup, maxName), inc.code(m.LogStream, maxName), inc.plain(orDash(m.Timestamp), maxName))
 		if m.Exception != "" {
-			fmt.Fprintf(b, "- exception: `%s`\n", inc.clean(m.Exception))
+			fmt.Fprintf(b, "- exception: %s\n", inc.code(m.Exception, maxValue))
 		}
 		if len(m.Lines) == 0 {
 			continue
 		}
-		b.WriteString("\n```\n")
-		for i, line := range m.Lines {
-			if i == maxLogLines {
-				fmt.Fprintf(b, "… %s more in logs.json\n", plural.Of(len(m.Lines)-maxLogLines, "line"))
-				break
-			}
-			b.WriteString(shortenLine(inc.clean(line), 200) + "\n")
+		lines := m.Lines
+		if len(lines) > maxLogLines {
+			lines = append(lines[:maxLogLines:maxLogLines], fmt.Sprintf("… %s more in logs.json", plural.Of(len(m.Lines)-maxLogLines, "line")))
 		}
-		b.WriteString("```\n")
+		b.WriteString("\n")
+		b.WriteString(inc.block(expandTabs(lines), maxLogLine))
 	}
+	b.WriteString(moreGroups)
 	if len(notFound) > 0 {
-		fmt.Fprintf(b, "\nNo log lines found for: %s\n", strings.Join(notFound, ", "))
+		parts := make([]string, len(notFound))
+		for i, id := range notFound {
+			parts[i] = inc.plain(id, maxName)
+		}
+		fmt.Fprintf(b, "\nNo log lines found for: %s\n", joinBounded(parts, ", ", maxLine/2))
 	}
 }
 
@@ -92,13 +95,12 @@ func bySignature(msgs []logsearch.Record) (groups [][]logsearch.Record, notFound
 	return groups, notFound
 }
 
-// shortenLine keeps a log line's indentation (a stack trace reads by it) and
-// cuts it at n runes.
-func shortenLine(s string, n int) string {
-	s = strings.TrimRight(strings.NewReplacer("\r", "", "\n", " ", "\t", "    ").Replace(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+// expandTabs keeps a log line's indentation (a stack trace reads by it) as
+// spaces, and drops the line ending a line may carry.
+func expandTabs(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(strings.ReplaceAll(strings.TrimRight(l, "\r\n"), "\t", "    "), " ")
 	}
-	return string(r[:n-1]) + "…"
+	return out
 }

@@ -26,13 +26,17 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 		b.WriteString("- messages: unknown (no step counted them)\n")
 	}
 	if v, ok := inc.Latest(incident.StepClassify); ok && v.Verdict != "" {
-		fmt.Fprintf(b, "- verdict: **%s**", v.Verdict)
+		fmt.Fprintf(b, "- verdict: **%s**", inc.plain(v.Verdict, maxName))
 		if c := inc.Classification; c != nil {
 			fmt.Fprintf(b, " (%s classified", plural.Of(c.Messages, "message"))
+			var parts []string
 			for _, g := range c.Groups {
 				if g.Fingerprint != "" {
-					fmt.Fprintf(b, "; %s: `%s`", firstNonEmpty(g.ID, string(g.Verdict)), g.Fingerprint)
+					parts = append(parts, inc.plain(firstNonEmpty(g.ID, string(g.Verdict)), maxName)+": "+inc.fingerprint(g.Fingerprint))
 				}
+			}
+			if len(parts) > 0 {
+				b.WriteString("; " + joinBounded(parts, "; ", maxLine/2))
 			}
 			b.WriteString(")")
 		}
@@ -43,7 +47,7 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 		if r, ok := ev.Figures["rate"]; ok && ev.Inputs["rate"] == nil {
 			rate = value(r)
 		}
-		fmt.Fprintf(b, "- redrive: at rate %s msg/s", rate)
+		fmt.Fprintf(b, "- redrive: at rate %s msg/s", inc.plain(rate, maxName))
 		if d, ok := number(ev.Figures["duration_seconds"]); ok {
 			fmt.Fprintf(b, " in %s", (time.Duration(d * float64(time.Second))).Round(time.Second/10))
 		}
@@ -52,43 +56,52 @@ func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *Repor
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(b, "- cause: %s\n", todo(o.Cause, "cause", "what caused it", res))
+	fmt.Fprintf(b, "- cause: %s\n", inc.todo(o.Cause, "cause", "what caused it", res))
 	change := o.Change
 	if change == "" {
 		change = inc.RecordedChange()
 	}
-	fmt.Fprintf(b, "- change: %s\n", todo(change, "change", "what was changed", res))
+	fmt.Fprintf(b, "- change: %s\n", inc.todo(change, "change", "what was changed", res))
 	warnings := inc.Warnings()
 	if o.Warning != "" {
 		warnings = append([]string{o.Warning}, warnings...)
 	}
 	if len(warnings) == 0 {
-		fmt.Fprintf(b, "- what would have warned earlier: %s\n", todo("", "warning", "what would have warned earlier", res))
+		fmt.Fprintf(b, "- what would have warned earlier: %s\n", inc.todo("", "warning", "what would have warned earlier", res))
 	} else {
 		b.WriteString("- what would have warned earlier:\n")
-		for _, w := range warnings {
-			fmt.Fprintf(b, "  - %s\n", w)
+		n, more := capped(len(warnings), "warning")
+		for _, w := range warnings[:n] {
+			fmt.Fprintf(b, "  - %s\n", inc.plain(w, maxOperator))
 		}
+		b.WriteString(more)
 	}
 	b.WriteString("\n### Commands run, in order\n\n")
 	n := 0
-	for _, c := range commandsRun(inc.Events) {
-		n++
-		fmt.Fprintf(b, "%d. `%s` — %s, %s\n", n, c.line, strings.Join(c.steps, " + "), c.time.UTC().Format(time.RFC3339))
+	runs := commandsRun(inc.Events)
+	shown, more := len(runs), ""
+	if shown > 4*maxItems {
+		shown, more = 4*maxItems, fmt.Sprintf("… %s more in events.jsonl\n", plural.Of(len(runs)-4*maxItems, "command"))
 	}
+	for _, c := range runs[:shown] {
+		n++
+		fmt.Fprintf(b, "%d. %s — %s, %s\n", n, inc.code(c.line, maxCommand), inc.plain(strings.Join(c.steps, " + "), maxName), c.time.UTC().Format(time.RFC3339))
+	}
+	b.WriteString(more)
 	if len(o.Command) > 0 {
 		n++
-		fmt.Fprintf(b, "%d. `%s` — record, %s\n", n, ShellJoin(o.Command), o.Now.UTC().Format(time.RFC3339))
+		fmt.Fprintf(b, "%d. %s — record, %s\n", n, inc.code(ShellJoin(o.Command), maxCommand), o.Now.UTC().Format(time.RFC3339))
 	}
 	if n == 0 {
 		b.WriteString("none recorded\n")
 	}
 }
 
-// todo returns s, or a visible TODO naming the flag that fills it.
-func todo(s, flag, what string, res *ReportResult) string {
+// todo returns the operator's text s encoded, or a visible TODO naming the
+// flag that fills it.
+func (inc *Incident) todo(s, flag, what string, res *ReportResult) string {
 	if strings.TrimSpace(s) != "" {
-		return s
+		return inc.plain(s, maxOperator)
 	}
 	res.TODO = append(res.TODO, flag)
 	return fmt.Sprintf("**TODO** %s (`mfdlq record --%s TEXT`)", what, flag)

@@ -30,11 +30,14 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 	}
 	first, last := inc.Journal[0].Time, inc.Journal[len(inc.Journal)-1].Time
 	fmt.Fprintf(b, "\nJournal: %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), orDash(strings.Join(sortedKeys(dests), ", ")))
+		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
 	b.WriteString("| operation | distinct messages |\n|---|---|\n")
-	for _, op := range sortedKeys(ops) {
-		fmt.Fprintf(b, "| %s | %d |\n", op, len(ops[op]))
+	keys := sortedKeys(ops)
+	n, more := capped(len(keys), "operation")
+	for _, op := range keys[:n] {
+		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), len(ops[op]))
 	}
+	b.WriteString(more)
 	inc.writeAttempts(b)
 	if sent, deleted := ops[redrive.OpSent], ops[redrive.OpDeleted]; len(sent) > 0 {
 		pending := 0
@@ -64,7 +67,7 @@ func (inc *Incident) writeAttempts(b *strings.Builder) {
 				n, moved = n+1, false
 			}
 			if c, _ := ev.Inputs["change"].(string); c != "" {
-				fixes[n] = append(fixes[n], inc.clean(c))
+				fixes[n] = append(fixes[n], c)
 			}
 		}
 	}
@@ -85,9 +88,13 @@ func (inc *Incident) writeAttempts(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
-	for a := 1; a <= max(last, n); a++ {
+	// A journal mfdlq did not write could claim any attempt number: the
+	// table stops at maxItems rows.
+	shown, more := capped(max(last, n), "attempt")
+	for a := 1; a <= shown; a++ {
 		o := ops[a]
-		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, cell(orDash(strings.Join(fixes[a], "; "))),
+		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
 			len(o[redrive.OpSent]), len(o[redrive.OpDeleted]), len(o[redrive.OpSkipped]), len(o[redrive.OpFilterError]), len(o[redrive.OpFailed]))
 	}
+	b.WriteString(more)
 }

@@ -41,10 +41,13 @@ type ReportResult struct {
 	TODO []string
 }
 
-// Render writes the incident report as markdown. Everything below the
-// header is redacted unless NoRedact: bodies, log lines, evidence and even
-// commands, since a --filter can quote an e-mail address as easily as a
-// body can.
+// Render writes the incident report as markdown. Every value that comes
+// from data or from the operator — bodies, log lines, evidence, names,
+// commands, --cause and the other texts — reaches the markdown through one
+// of the encoders in encode.go: redacted unless NoRedact (a --filter can
+// quote an e-mail address as easily as a body can), sanitised, shortened
+// and encoded, so that it can neither add a heading nor raw HTML. The
+// report stays under 1 MiB and every line under 4,000 characters.
 func (inc *Incident) Render(w io.Writer, o ReportOptions) (ReportResult, error) {
 	var res ReportResult
 	if !o.NoRedact {
@@ -56,18 +59,16 @@ func (inc *Incident) Render(w io.Writer, o ReportOptions) (ReportResult, error) 
 	inc.writeSummary(&body)
 	inc.writeSteps(&body)
 	inc.writeRecord(&body, o, &res)
-	text := body.String()
+	var head strings.Builder
+	inc.writeHeader(&head, o)
 	notice := "> Not redacted (--no-redact): message bodies and log lines below are as the queue and the logs hold them. Handle this report as personal data.\n"
 	if inc.red != nil {
-		text = inc.red.String(text)
 		res.Redacted = inc.red.Counts
 		notice = redactionNotice(inc.red.Counts)
 	}
-	var head strings.Builder
-	inc.writeHeader(&head, o)
 	head.WriteString(notice)
 	head.WriteString("\n")
-	_, err := io.WriteString(w, head.String()+text)
+	_, err := io.WriteString(w, bound(head.String()+body.String()))
 	return res, err
 }
 
@@ -94,15 +95,15 @@ func redactionNotice(c redact.Counts) string {
 
 func (inc *Incident) writeHeader(b *strings.Builder, o ReportOptions) {
 	q := inc.queueEvent()
-	fmt.Fprintf(b, "# Incident report: %s\n\n", orDash(q.Queue))
+	fmt.Fprintf(b, "# Incident report: %s\n\n", inc.plain(orDash(q.Queue), maxName))
 	b.WriteString("| | |\n|---|---|\n")
-	row(b, "queue", orDash(q.Queue))
-	row(b, "region", orDash(q.Region))
-	row(b, "account", orDash(q.Account))
-	row(b, "time span", inc.span())
-	row(b, "operator", orDash(o.Operator))
-	row(b, "report written", o.Now.UTC().Format(time.RFC3339))
-	row(b, "incident directory", "`"+inc.Dir+"`")
+	inc.row(b, "queue", orDash(q.Queue))
+	inc.row(b, "region", orDash(q.Region))
+	inc.row(b, "account", orDash(q.Account))
+	inc.row(b, "time span", inc.span())
+	inc.row(b, "operator", orDash(o.Operator))
+	inc.row(b, "report written", o.Now.UTC().Format(time.RFC3339))
+	fmt.Fprintf(b, "| incident directory | %s |\n", inc.codeCell(inc.Dir, maxValue))
 	b.WriteString("\n")
 }
 
@@ -133,14 +134,9 @@ func (inc *Incident) span() string {
 	return fmt.Sprintf("%s → %s (%s)", first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), last.Sub(first).Round(time.Second))
 }
 
-func row(b *strings.Builder, k, v string) {
-	fmt.Fprintf(b, "| %s | %s |\n", k, cell(v))
-}
-
-// cell keeps a value inside one markdown table cell.
-func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.ReplaceAll(s, "|", `\|`)
+// row writes a two-column table row: k is the report's own, v is encoded.
+func (inc *Incident) row(b *strings.Builder, k, v string) {
+	fmt.Fprintf(b, "| %s | %s |\n", k, inc.plain(v, maxValue))
 }
 
 func orDash(s string) string {
@@ -210,16 +206,6 @@ func intOrDash(p *int) string {
 		return "-"
 	}
 	return strconv.Itoa(*p)
-}
-
-// shorten keeps s on one line and at most n runes.
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 func sortedKeys[V any](m map[string]V) []string {

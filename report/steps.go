@@ -35,7 +35,7 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			b.WriteString("not run.\n\n")
 			continue
 		}
-		writeEvent(b, ev)
+		inc.writeEvent(b, ev)
 		inc.writeExpiry(b, ev)
 		switch st.step {
 		case incident.StepContain:
@@ -47,7 +47,7 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 		case incident.StepLogs:
 			inc.writeLogs(b)
 		case incident.StepExport:
-			writeExport(b, ev)
+			inc.writeExport(b, ev)
 		case incident.StepRedrive:
 			inc.writeRedrive(b)
 		case incident.StepVerify:
@@ -61,21 +61,21 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 
 // writeEvent shows what every step has: when, the command, the verdict, the
 // inputs and figures (sorted, so golden files hold).
-func writeEvent(b *strings.Builder, ev incident.Event) {
+func (inc *Incident) writeEvent(b *strings.Builder, ev incident.Event) {
 	fmt.Fprintf(b, "- ran: %s\n", ev.Time.UTC().Format(time.RFC3339))
 	if len(ev.Command) > 0 {
-		fmt.Fprintf(b, "- command: `%s`\n", ShellJoin(ev.Command))
+		fmt.Fprintf(b, "- command: %s\n", inc.code(ShellJoin(ev.Command), maxCommand))
 	}
 	if ev.Verdict != "" {
-		fmt.Fprintf(b, "- verdict: **%s**\n", ev.Verdict)
+		fmt.Fprintf(b, "- verdict: **%s**\n", inc.plain(ev.Verdict, maxName))
 	}
 	if s := kvList(ev.Inputs); s != "" {
-		fmt.Fprintf(b, "- inputs: %s\n", s)
+		fmt.Fprintf(b, "- inputs: %s\n", inc.plain(s, maxValue))
 	}
 	if s := kvList(ev.Figures); s != "" {
-		fmt.Fprintf(b, "- figures: %s\n", s)
+		fmt.Fprintf(b, "- figures: %s\n", inc.plain(s, maxValue))
 	}
 	if ev.Artifact != "" {
-		fmt.Fprintf(b, "- artifact: `%s`\n", ev.Artifact)
+		fmt.Fprintf(b, "- artifact: %s\n", inc.code(ev.Artifact, maxName))
 	}
 }

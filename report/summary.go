@@ -20,14 +20,16 @@ func (inc *Incident) writeSummary(b *strings.Builder) {
 		case !ok:
 			fmt.Fprintf(b, "- %s: not run\n", step)
 		case ev.Verdict != "":
-			fmt.Fprintf(b, "- %s: **%s**\n", step, ev.Verdict)
+			fmt.Fprintf(b, "- %s: **%s**\n", step, inc.plain(ev.Verdict, maxName))
 		default:
 			fmt.Fprintf(b, "- %s: done\n", step)
 		}
 	}
-	for _, p := range inc.Problems {
-		fmt.Fprintf(b, "- problem: %s\n", p)
+	n, more := capped(len(inc.Problems), "problem")
+	for _, p := range inc.Problems[:n] {
+		fmt.Fprintf(b, "- problem: %s\n", inc.plain(p, maxValue))
 	}
+	b.WriteString(more)
 	b.WriteString("\n")
 }
 

@@ -19,19 +19,23 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 	if verdict == "" {
 		verdict = verify.VerdictOf(v.Pass)
 	}
-	fmt.Fprintf(b, "\n- result: **%s**\n", verdict)
+	fmt.Fprintf(b, "\n- result: **%s**\n", inc.plain(string(verdict), maxName))
 	fmt.Fprintf(b, "- DLQ visible at the end: %d\n", v.DLQVisible)
 	if v.Moved > 0 || v.DestQueue != "" {
-		fmt.Fprintf(b, "- moved by the redrive: %d, to %s\n", v.Moved, orDash(v.DestQueue))
+		fmt.Fprintf(b, "- moved by the redrive: %d, to %s\n", v.Moved, inc.plain(orDash(v.DestQueue), maxName))
 	}
 	fmt.Fprintf(b, "- messages that came back: %d\n", len(v.Returned))
 	if v.Looks > 0 {
 		fmt.Fprintf(b, "- looked %s over %s\n", plural.Of(v.Looks, "time"), (time.Duration(v.Waited) * time.Second).String())
 	}
-	for _, r := range v.Reasons {
-		fmt.Fprintf(b, "- %s\n", r)
+	nr, moreReasons := capped(len(v.Reasons), "reason")
+	for _, r := range v.Reasons[:nr] {
+		fmt.Fprintf(b, "- %s\n", inc.plain(r, maxValue))
 	}
-	for _, r := range v.Returned {
-		fmt.Fprintf(b, "  - returned: %s\n", kvList(asMap(r)))
+	b.WriteString(moreReasons)
+	nm, moreReturned := capped(len(v.Returned), "returned message")
+	for _, r := range v.Returned[:nm] {
+		fmt.Fprintf(b, "  - returned: %s\n", inc.plain(kvList(asMap(r)), maxValue))
 	}
+	b.WriteString(moreReturned)
 }
