@@ -54,7 +54,11 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
+				e := Entry{Time: now, Run: m.o.Run, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID}
+				if m.o.Target != nil {
+					e.PayloadSHA256 = PayloadSHA256(&msg)
+				}
+				entries = append(entries, e)
 			case out.final[id] != "" || m.deferOnce(msg.MessageId):
 				reason := out.final[id]
 				if reason == "" {
@@ -120,6 +124,11 @@ func (m *Mover) deferOnce(id string) bool {
 }
 
 func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOutcome, error) {
+	if m.o.Target != nil {
+		return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
+			return m.o.Target.Send(ctx, chunk, pending)
+		})
+	}
 	return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
 		entries := make([]types.SendMessageBatchRequestEntry, len(pending))
 		for j, i := range pending {
