@@ -12,7 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -46,6 +48,9 @@ type Deps struct {
 	Logs       func(context.Context) (logsearch.Client, error)
 	CloudWatch func(context.Context) (*cloudwatch.Client, error)
 	Lambda     func(context.Context) (*lambda.Client, error)
+	// SNS and Events are redrive's topic and bus targets.
+	SNS    func(context.Context) (*sns.Client, error)
+	Events func(context.Context) (*eventbridge.Client, error)
 }
 
 // NewDeps returns the production dependencies over io.
@@ -79,6 +84,20 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 			return nil, err
 		}
 		return lambda.NewFromConfig(cfg), nil
+	}
+	d.SNS = func(ctx context.Context) (*sns.Client, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return sns.NewFromConfig(cfg), nil
+	}
+	d.Events = func(ctx context.Context) (*eventbridge.Client, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return eventbridge.NewFromConfig(cfg), nil
 	}
 	return d
 }

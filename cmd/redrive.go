@@ -36,6 +36,7 @@ type redriveOptions struct {
 	Fixed       string        // --fixed "what changed": records a fix event
 
 	selection redrive.Selection
+	target    targetRef // --to lambda:, sns: or events: (kind "" for a queue)
 }
 
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
@@ -82,7 +83,7 @@ Examples:
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
-	f.StringVar(&opts.To, "to", "", "destination queue (default: the DLQ's source queue when it has exactly one)")
+	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
 	f.StringVar(&opts.RateFlag, "rate", "", "messages per second, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel receive→send→delete loops (default 1 below 20 msg/s, else 2; a SIGKILL duplicates at most 10 per worker)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
@@ -113,6 +114,9 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
 	}
 	if err := o.parseRate(); err != nil {
+		return err
+	}
+	if err := o.parseTarget(); err != nil {
 		return err
 	}
 	switch {

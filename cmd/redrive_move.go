@@ -42,7 +42,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	started, wall := d.Now(), time.Now()
 	prog := &redriveProgress{d: d, total: p.bound, start: wall, visibility: o.Visibility}
 	base := redrive.Options{
-		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
+		Source: p.dlq, Dest: p.dest, Target: p.target, Rate: o.Rate, Workers: p.workers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
 		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: redrive.NewRunID(started),
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,

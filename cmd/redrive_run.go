@@ -19,6 +19,10 @@ type redrivePlan struct {
 	canary    int
 	wait      time.Duration
 	workers   int
+	// target is set for a Lambda, SNS or EventBridge destination; dest
+	// then names it (see resolveTarget).
+	target      redrive.Target
+	targetLines []string
 }
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
@@ -32,7 +36,8 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	d.announce("redriving", p.dlq)
-	d.infof("destination: account %s · region %s · queue %s", orUnknown(p.dest.Account), orUnknown(p.dest.Region), p.dest.Name)
+	d.infof("destination: account %s · region %s · %s", orUnknown(p.dest.Account), orUnknown(p.dest.Region), p.destText())
+	o.printTarget(p)
 	ws, err := d.Workspace(p.dlq.Name)
 	if err != nil {
 		return err
@@ -65,6 +70,9 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 // resolve finds the destination of dlq and checks they fit together.
 func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq *sqsapi.Queue) (*redrivePlan, error) {
 	d := o.deps
+	if p, ok, err := o.resolveTarget(ctx, client, dlq); ok || err != nil {
+		return p, err
+	}
 	var err error
 	var dest *sqsapi.Queue
 	if o.To != "" {
