@@ -171,6 +171,7 @@ func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	}
 	wg.Wait()
 	m.unpark()
+	m.countUnsent()
 	st := m.Stats()
 	st.Hidden = 0 // the run waits for nothing any more
 	if ctx.Err() != nil && st.Halted == "" {

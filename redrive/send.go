@@ -123,6 +123,20 @@ func (m *Mover) deferOnce(id string) bool {
 	return false
 }
 
+// countUnsent counts as failed the messages whose batches ran out of
+// retries and that the run ended without trying again (the backlog was
+// all seen): they are in the DLQ, and a run that ends so must not look
+// like a complete one.
+func (m *Mover) countUnsent() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, n := range m.deferred {
+		if op := m.o.State.Of(id, m.o.Dest.URL).Op; n < maxDeferrals && op != OpSent && op != OpDeleted {
+			m.stats.Failed++
+		}
+	}
+}
+
 func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOutcome, error) {
 	if m.o.Target != nil {
 		return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
