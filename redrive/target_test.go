@@ -204,3 +204,26 @@ func TestLambdaPayload(t *testing.T) {
 		t.Fatalf("raw: payload %s", got)
 	}
 }
+
+// A message the target keeps throttling is never counted as moved: it is
+// failed once its retries run out, whether or not the run tried it again.
+func TestTargetThrottledToTheEndIsFailed(t *testing.T) {
+	s, tg := targetSetup(t, 12)
+	tg.fault = func(body string, _ int) *types.BatchResultErrorEntry {
+		if body == s.bodies[11] {
+			return &types.BatchResultErrorEntry{Code: aws.String("Throttled")}
+		}
+		return nil
+	}
+	st := s.run(t, func(o *Options) {
+		toTarget(tg)(o)
+		o.Backlog = 12
+		o.Retry = &Retry{MaxAttempts: 2, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
+	})
+	if st.Moved != 11 || st.Failed != 1 {
+		t.Fatalf("stats %+v: want 11 moved, 1 failed", st)
+	}
+	if left := s.fake.bodies(dlqURL); len(left) != 1 {
+		t.Fatalf("DLQ holds %d, want 1", len(left))
+	}
+}
