@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -197,10 +198,18 @@ func TestRedriveToSNSCrash(t *testing.T) {
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Duration(500+rand.IntN(1500)) * time.Millisecond)
+	// Kill in the middle: once the first publishes are journaled, after
+	// a random moment more.
+	journal := filepath.Join(inc, "redrive-journal.jsonl")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(journal); bytes.Contains(b, []byte(`"op":"sent"`)) {
+			break
+		}
+	}
+	time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 	first.Process.Signal(syscall.SIGKILL)
 	first.Wait()
-	entries, err := redrive.ReadJournal(filepath.Join(inc, "redrive-journal.jsonl"))
+	entries, err := redrive.ReadJournal(journal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,6 +243,9 @@ func TestRedriveToSNSCrash(t *testing.T) {
 		dups += max(c-1, 0)
 	}
 	t.Logf("killed with %d publish(es) journaled; after the rerun %d arrived, %d duplicate(s)", len(journaled), len(got), dups)
+	if len(journaled) == 0 || len(journaled) == n {
+		t.Errorf("the kill came before or after the move, not in its middle")
+	}
 	if dups > 20 {
 		t.Errorf("%d duplicates, more than the 10 per worker a kill can leave in flight", dups)
 	}
