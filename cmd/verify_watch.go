@@ -63,6 +63,7 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) vitals.Redriven {
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
 	rec.Native, _ = fig["native"].(bool)
+	rec.Target = targetOf(rec.DestURL)
 	if keep, _ := fig["keep"].(bool); keep {
 		// --keep copied: the originals stay in the DLQ on purpose.
 		rec.Left += figInt(fig, "moved")
@@ -104,6 +105,9 @@ func figString(fig map[string]any, k string) string {
 
 // destination resolves the queue the messages were moved to.
 func (o *verifyOptions) destination(ctx context.Context, c sqsapi.Client, rec vitals.Redriven) (*sqsapi.Queue, error) {
+	if rec.Target != "" {
+		return &sqsapi.Queue{Name: rec.DestQueue, URL: rec.DestURL, ARN: rec.DestURL}, nil
+	}
 	ref := rec.DestURL
 	if ref == "" {
 		ref = rec.DestQueue
@@ -183,7 +187,9 @@ func (w *verifyWatch) observe(ctx context.Context) (vitals.Observation, error) {
 	if err := sqsapi.Refresh(ctx, w.sqs, w.dlq); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.dlq.Name, err)
 	}
-	if err := sqsapi.Refresh(ctx, w.sqs, w.dest); err != nil {
+	if w.rec.Target != "" {
+		w.observeFunction(ctx, &obs)
+	} else if err := sqsapi.Refresh(ctx, w.sqs, w.dest); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.dest.Name, err)
 	}
 	obs.DLQVisible, obs.DLQInFlight = w.dlq.Depth.Visible, w.dlq.Depth.InFlight
@@ -203,7 +209,7 @@ func (w *verifyWatch) observe(ctx context.Context) (vitals.Observation, error) {
 // deleted sums the destination's NumberOfMessagesDeleted from the minute
 // the redrive began; nil when CloudWatch has no data or cannot be read.
 func (w *verifyWatch) deleted(ctx context.Context) *float64 {
-	if w.noMetric || w.rec.StartedAt.IsZero() {
+	if w.noMetric || w.rec.StartedAt.IsZero() || w.rec.Target != "" {
 		return nil
 	}
 	now := w.o.deps.Now()

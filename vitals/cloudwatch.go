@@ -54,7 +54,10 @@ type Point struct {
 
 // MetricQuery names one SQS metric of one queue over a time range.
 type MetricQuery struct {
-	Queue  string
+	Queue string
+	// Namespace and Dimension default to AWS/SQS and QueueName; a Lambda
+	// function's metrics are AWS/Lambda with FunctionName.
+	Namespace, Dimension string
 	Metric string
 	Stat   string // Maximum, Sum, Average …
 	Start  time.Time
@@ -66,6 +69,9 @@ type MetricQuery struct {
 // empty result means CloudWatch holds no data for it (a queue with no
 // traffic, a metric not yet published, or too short a range).
 func QueueMetric(ctx context.Context, cw MetricsAPI, q MetricQuery) ([]Point, error) {
+	if q.Namespace == "" {
+		q.Namespace, q.Dimension = Namespace, DimensionQueueName
+	}
 	period := int32(q.Period / time.Second)
 	if period < 60 {
 		period = 60
@@ -78,9 +84,9 @@ func QueueMetric(ctx context.Context, cw MetricsAPI, q MetricQuery) ([]Point, er
 			Id: aws.String("m"),
 			MetricStat: &types.MetricStat{
 				Metric: &types.Metric{
-					Namespace:  aws.String(Namespace),
+					Namespace:  aws.String(q.Namespace),
 					MetricName: aws.String(q.Metric),
-					Dimensions: []types.Dimension{{Name: aws.String(DimensionQueueName), Value: aws.String(q.Queue)}},
+					Dimensions: []types.Dimension{{Name: aws.String(q.Dimension), Value: aws.String(q.Queue)}},
 				},
 				Period: aws.Int32(period),
 				Stat:   aws.String(q.Stat),

@@ -22,6 +22,10 @@ type Redriven struct {
 	// Native is a move by SQS's own move task: the moved messages got new
 	// ids, so they are recognised by body hash.
 	Native bool
+	// Target is "lambda", "sns" or "events" for a redrive to a function,
+	// topic or bus (DestURL is then its ARN); returns are recognised by
+	// payload hash, and there is no destination queue to drain.
+	Target string
 	Sent   []redrive.Entry
 }
 
@@ -42,7 +46,12 @@ type Returned struct {
 func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Returned {
 	byID := map[string]redrive.Entry{}
 	byHash := map[string]redrive.Entry{}
+	st := redrive.Fold(r.Sent)
+	byPayload := map[string]redrive.Entry{}
 	for _, e := range r.Sent {
+		if e.PayloadSHA256 != "" {
+			byPayload[e.PayloadSHA256] = e
+		}
 		if e.DestMessageID != "" {
 			byID[e.DestMessageID] = e
 		}
@@ -59,6 +68,12 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		if !ok && r.Native {
 			e, ok = byHash[hash]
 			how = "body_sha256"
+		}
+		if !ok && len(byPayload) > 0 && st.PayloadReturned(m) {
+			// A new MessageId and a new envelope around a payload sent to
+			// a function, topic or bus.
+			e, ok = byPayload[redrive.PayloadSHA256(m)]
+			how = "payload_sha256"
 		}
 		if !ok {
 			continue
@@ -82,6 +97,10 @@ type Observation struct {
 	DestVisible  int64      `json:"dest_visible"`
 	DestInFlight int64      `json:"dest_in_flight"`
 	Deleted      *float64   `json:"dest_deleted"` // NumberOfMessagesDeleted since the redrive began; nil: no data
+	// FunctionErrors and FunctionThrottles are a Lambda target's Errors
+	// and Throttles since the redrive began; nil: no data.
+	FunctionErrors    *float64 `json:"function_errors,omitempty"`
+	FunctionThrottles *float64 `json:"function_throttles,omitempty"`
 	Returned     []Returned `json:"-"`            // shown once, at the top of verify.json
 }
 
@@ -99,6 +118,9 @@ type Judgement struct {
 func JudgeVerify(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
 		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%d redriven message(s) came back to the DLQ: %s", len(o.Returned), GoBack)}}
+	}
+	if r.Target != "" {
+		return judgeTarget(o, r)
 	}
 	var unmet, met []string
 	dlq := o.DLQVisible + o.DLQInFlight
