@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
@@ -24,6 +26,7 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/vitals"
 )
 
 // lambdaSetup creates a function in moto and puts the Invoke stand-in in
@@ -98,8 +101,9 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 	}
 	var stdout, stderr strings.Builder
 	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	inc := t.TempDir()
 	args := []string{"redrive", "--queue", name + "-dlq", "--to", "lambda:" + name, "--rate", "max", "--canary", "0",
-		"--yes", "--endpoint-url", url, "--incident", t.TempDir()}
+		"--yes", "--endpoint-url", url, "--incident", inc}
 	code := run(ctx, d, args)
 	t.Logf("%d attempts for %d invocations\n%s", srv.Attempts(), len(srv.Invocations()), stderr.String())
 	if code == ExitCheckFailed && strings.Contains(stderr.String(), "could not be moved and stay in the DLQ") {
@@ -130,6 +134,19 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 	}
 	if v, f, _ := s.Depth(ctx, dlq); v+f != 0 {
 		t.Errorf("DLQ holds %d", v+f)
+	}
+	// verify reads the function's Errors since the redrive began: two
+	// failed invocations fail it.
+	_, err = cloudwatch.NewFromConfig(localaws.Config(t), vitals.ConfigureCloudWatch).PutMetricData(ctx, &cloudwatch.PutMetricDataInput{
+		Namespace: aws.String("AWS/Lambda"), MetricData: []cwtypes.MetricDatum{{MetricName: aws.String("Errors"), Value: aws.Float64(2),
+			Dimensions: []cwtypes.Dimension{{Name: aws.String("FunctionName"), Value: aws.String(name)}}, Timestamp: aws.Time(time.Now())}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	code = run(ctx, d, []string{"verify", "--queue", name + "-dlq", "--wait", "0", "--settle", "0", "--endpoint-url", url, "--incident", inc})
+	if code != ExitCheckFailed || !strings.Contains(stderr.String(), "lambda:"+name+" reported 2 error(s) since the redrive began") {
+		t.Fatalf("verify: exit %d\n%s", code, stderr.String())
 	}
 }
 
