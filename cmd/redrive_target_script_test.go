@@ -10,6 +10,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
@@ -29,6 +31,34 @@ func init() {
 	scriptCmds["events-put"] = cmdEventsPut
 	scriptCmds["sqs-move"] = cmdSQSMove
 	scriptCmds["arrivals"] = cmdArrivals
+	scriptCmds["lambda-async"] = cmdLambdaAsync
+}
+
+// lambda-async FUNCTION DLQ RETRIES creates FUNCTION with DLQ as its
+// on-failure destination and MaximumRetryAttempts RETRIES.
+func cmdLambdaAsync(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: lambda-async FUNCTION DLQ RETRIES")
+	}
+	retries, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	ctx := context.Background()
+	ts.Check(lambdaRole(ts))
+	l := scriptLambda(ts)
+	fn, err := l.CreateFunction(ctx, &lambda.CreateFunctionInput{
+		FunctionName: aws.String(args[0]), Runtime: ltypes.RuntimePython312, Handler: aws.String("h.handler"),
+		Role: aws.String("arn:aws:iam::123456789012:role/lambda-role"), Code: &ltypes.FunctionCode{ZipFile: tinyZip(ts)},
+	})
+	ts.Check(err)
+	s := seeder(ts)
+	url, err := s.CreateQueue(ctx, args[1], nil)
+	ts.Check(err)
+	arn, err := s.Attribute(ctx, url, "QueueArn")
+	ts.Check(err)
+	_, err = l.PutFunctionEventInvokeConfig(ctx, &lambda.PutFunctionEventInvokeConfigInput{FunctionName: fn.FunctionArn,
+		MaximumRetryAttempts: aws.Int32(int32(retries)), MaximumEventAgeInSeconds: aws.Int32(3600),
+		DestinationConfig: &ltypes.DestinationConfig{OnFailure: &ltypes.OnFailure{Destination: aws.String(arn)}}})
+	ts.Check(err)
 }
 
 // sns-topic TOPIC QUEUE creates QUEUE and TOPIC with QUEUE subscribed
