@@ -55,7 +55,11 @@ What it changes in AWS: sends to the destination and deletes from the DLQ
 (with --keep, copies and deletes nothing). Messages not selected by --filter,
 --sent-after/--sent-before or --group are made visible again at once. It moves
 at most the backlog present when it starts (or --max). With --native it asks
-SQS to do the move (StartMessageMoveTask) and follows it.
+SQS to do the move (StartMessageMoveTask) and follows it. With --to
+lambda:FUNCTION, sns:TOPIC or events:BUS it sends where SQS's own redrive
+cannot: an asynchronous Invoke, a Publish, a PutEvents of each message's
+original payload (see docs/redrive.md); without --to, a DLQ no queue feeds
+goes back to the one origin its messages name.
 
 Safety: --canary N (default 10 when the destination is the DLQ's own source)
 moves N first and waits for the consumer to fail them again (visibility
@@ -69,6 +73,7 @@ Examples:
   mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
   mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
   mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
+  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
