@@ -137,7 +137,9 @@ type attrError struct {
 	err  error
 }
 
-func (e *attrError) Error() string { return "message attribute " + strconv.Quote(e.name) + ": " + e.err.Error() }
+func (e *attrError) Error() string {
+	return "message attribute " + strconv.Quote(e.name) + ": " + e.err.Error()
+}
 
 // noSNSRetry makes one SDK call one attempt, as NoSDKRetry does for SQS.
 func noSNSRetry(o *sns.Options) { o.RetryMaxAttempts = 1 }

@@ -58,11 +58,11 @@ type MetricQuery struct {
 	// Namespace and Dimension default to AWS/SQS and QueueName; a Lambda
 	// function's metrics are AWS/Lambda with FunctionName.
 	Namespace, Dimension string
-	Metric string
-	Stat   string // Maximum, Sum, Average …
-	Start  time.Time
-	End    time.Time
-	Period time.Duration // a multiple of 60s
+	Metric               string
+	Stat                 string // Maximum, Sum, Average …
+	Start                time.Time
+	End                  time.Time
+	Period               time.Duration // a multiple of 60s
 }
 
 // QueueMetric returns the datapoints of an SQS metric, oldest first. An

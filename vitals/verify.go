@@ -92,16 +92,16 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 
 // Observation is one look at the queues during verify.
 type Observation struct {
-	DLQVisible   int64      `json:"dlq_visible"`
-	DLQInFlight  int64      `json:"dlq_in_flight"`
-	DestVisible  int64      `json:"dest_visible"`
-	DestInFlight int64      `json:"dest_in_flight"`
-	Deleted      *float64   `json:"dest_deleted"` // NumberOfMessagesDeleted since the redrive began; nil: no data
+	DLQVisible   int64    `json:"dlq_visible"`
+	DLQInFlight  int64    `json:"dlq_in_flight"`
+	DestVisible  int64    `json:"dest_visible"`
+	DestInFlight int64    `json:"dest_in_flight"`
+	Deleted      *float64 `json:"dest_deleted"` // NumberOfMessagesDeleted since the redrive began; nil: no data
 	// FunctionErrors and FunctionThrottles are a Lambda target's Errors
 	// and Throttles since the redrive began; nil: no data.
-	FunctionErrors    *float64 `json:"function_errors,omitempty"`
-	FunctionThrottles *float64 `json:"function_throttles,omitempty"`
-	Returned     []Returned `json:"-"`            // shown once, at the top of verify.json
+	FunctionErrors    *float64   `json:"function_errors,omitempty"`
+	FunctionThrottles *float64   `json:"function_throttles,omitempty"`
+	Returned          []Returned `json:"-"` // shown once, at the top of verify.json
 }
 
 // Judgement is verify's reading of one observation.
