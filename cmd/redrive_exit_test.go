@@ -53,7 +53,7 @@ func TestRedriveQueueDeletedMidRunExits5(t *testing.T) {
 	if code != ExitNotFound {
 		t.Fatalf("exit %d, want %d", code, ExitNotFound)
 	}
-	if !strings.Contains(stdout.String(), `"type":"summary"`) || !strings.Contains(stderr.String(), "message(s) had moved before it stopped") {
+	if !strings.Contains(stdout.String(), `"type":"summary"`) || !strings.Contains(stderr.String(), "messages had moved before it stopped") {
 		t.Fatal("the summary and the line must say what was moved")
 	}
 }
