@@ -49,7 +49,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},
-		Cmds: rejectNegation(scriptCmds, "exitcode", "sqs-depth", "sqs-send-id", "logs-put"),
+		Cmds: rejectNegation(scriptCmds, "exitcode", "sqs-depth", "sqs-send-id", "logs-put", "sqs-lease"),
 	})
 }
 
