@@ -20,10 +20,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/cwapi"
 )
 
 func main() {
