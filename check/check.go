@@ -76,12 +76,16 @@ type CheckInput struct {
 	WorkflowAttempts int
 	ReadTimeout      time.Duration // 0: not given
 	Topic            string        // for the alarm's fix line
+	// AsyncFunctions are the Lambda functions whose failed asynchronous
+	// invocations land in the DLQ.
+	AsyncFunctions []lambdaapi.AsyncFunction
 }
 
 // Findings judges every safeguard, the DLQ's first, then each source's.
 func Findings(in CheckInput) []Finding {
 	out := []Finding{alarmFinding(in)}
-	if len(in.Sources) == 0 {
+	out = append(out, asyncFindings(in)...)
+	if len(in.Sources) == 0 && len(in.AsyncFunctions) == 0 {
 		out = append(out, Finding{ID: IDDLQHasSource, Status: Warn, Queue: in.DLQ.Name,
 			Message: "no queue's redrive policy names this DLQ",
 			Fix:     "set a RedrivePolicy on the source queue naming " + in.DLQ.ARN})

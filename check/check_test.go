@@ -76,3 +76,32 @@ func TestFindingsWhenCloudWatchAndLambdaAreDenied(t *testing.T) {
 		t.Errorf("Worst = %s, want warn: nothing failed, two things not verified", Worst(fs))
 	}
 }
+
+// A function whose failed asynchronous invocations land in the DLQ: where
+// they go, a retry count of zero and a retention shorter than a weekend
+// warn, and the DLQ then has a source although no queue names it.
+func TestAsyncFindings(t *testing.T) {
+	dlq := &sqsapi.Queue{Name: "fn-dlq", ARN: "arn:aws:sqs:us-east-1:1:fn-dlq", Retention: 2 * 24 * time.Hour}
+	in := CheckInput{DLQ: dlq, AsyncFunctions: []lambdaapi.AsyncFunction{
+		{Name: "orders", DeadLetter: true, MaxRetries: 2, MaxEventAge: 6 * time.Hour},
+		{Name: "billing", OnFailure: true, MaxRetries: 0, MaxEventAge: time.Hour},
+	}}
+	got := map[string]Status{}
+	for _, f := range asyncFindings(in) {
+		got[f.ID+" "+f.Message[:strings.IndexAny(f.Message, ": ")]] = f.Status
+	}
+	want := map[string]Status{
+		IDLambdaAsyncDLQ + " orders": Pass, IDLambdaAsyncRetries + " orders": Pass, IDDLQRetention + " DLQ": Warn,
+		IDLambdaAsyncDLQ + " billing": Pass, IDLambdaAsyncRetries + " billing": Warn,
+	}
+	for k, s := range want {
+		if got[k] != s {
+			t.Errorf("%s: %q, want %q (all: %v)", k, got[k], s, got)
+		}
+	}
+	for _, f := range Findings(in) {
+		if f.ID == IDDLQHasSource {
+			t.Errorf("a DLQ fed by functions was said to have no source: %+v", f)
+		}
+	}
+}

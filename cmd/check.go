@@ -163,6 +163,9 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.Ala
 	if err != nil {
 		return in, err
 	}
+	if in.AsyncFunctions, err = o.asyncFunctions(ctx, l, dlq, len(srcs) > 0); err != nil {
+		return in, err
+	}
 	for _, src := range srcs {
 		ms, err := lambdaapi.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
 		if err != nil {

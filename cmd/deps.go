@@ -11,8 +11,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
@@ -48,6 +50,9 @@ type Deps struct {
 	Logs       func(context.Context) (logsearch.Client, error)
 	CloudWatch func(context.Context) (*cloudwatch.Client, error)
 	Lambda     func(context.Context) (*lambda.Client, error)
+	// SNS and Events are redrive's topic and bus targets.
+	SNS    func(context.Context) (*sns.Client, error)
+	Events func(context.Context) (*eventbridge.Client, error)
 
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
@@ -108,6 +113,20 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 			return nil, err
 		}
 		return lambda.NewFromConfig(cfg), nil
+	}
+	d.SNS = func(ctx context.Context) (*sns.Client, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return sns.NewFromConfig(cfg), nil
+	}
+	d.Events = func(ctx context.Context) (*eventbridge.Client, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return eventbridge.NewFromConfig(cfg), nil
 	}
 	return d
 }

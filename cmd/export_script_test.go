@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // The script commands of export and redrive --from-file.
@@ -168,7 +169,7 @@ func cmdQueueMatch(ts *testscript.TestScript, neg bool, args []string) {
 	if dups > maxDup {
 		ts.Fatalf("%s: %d duplicate(s), at most %d allowed", args[0], dups, maxDup)
 	}
-	ts.Logf("%s: %d message(s), every body, %d duplicate(s)", args[0], len(msgs), dups)
+	ts.Logf("%s: %s, every body, %s", args[0], plural.Of(len(msgs), "message"), plural.Of(dups, "duplicate"))
 }
 
 func bodyCounts(ts *testscript.TestScript, file string) map[string]int {

@@ -39,6 +39,7 @@ type redriveOptions struct {
 	FromFile    string        // --from-file: an export (FILE or s3://…) instead of a DLQ
 
 	selection redrive.Selection
+	target    targetRef // --to lambda:, sns: or events: (kind "" for a queue)
 }
 
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
@@ -57,7 +58,11 @@ What it changes in AWS: sends to the destination and deletes from the DLQ
 (with --keep, copies and deletes nothing). Messages not selected by --filter,
 --sent-after/--sent-before or --group are made visible again at once. It moves
 at most the backlog present when it starts (or --max). With --native it asks
-SQS to do the move (StartMessageMoveTask) and follows it.
+SQS to do the move (StartMessageMoveTask) and follows it. With --to
+lambda:FUNCTION, sns:TOPIC or events:BUS it sends where SQS's own redrive
+cannot: an asynchronous Invoke, a Publish, a PutEvents of each message's
+original payload (see docs/redrive.md); without --to, a DLQ no queue feeds
+goes back to the one origin its messages name.
 
 Safety: --canary N (default 10 when the destination is the DLQ's own source)
 moves N first and waits for the consumer to fail them again (visibility
@@ -78,6 +83,7 @@ Examples:
   mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
   mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
   mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
+  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
   mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
 
 --from-file moves an export's messages (edited or not) with the same journal,
@@ -102,7 +108,7 @@ sent. The file itself never changes.
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
-	f.StringVar(&opts.To, "to", "", "destination queue (default: the DLQ's source queue when it has exactly one)")
+	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
 	f.StringVar(&opts.RateFlag, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
 	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
@@ -136,6 +142,9 @@ func (o *redriveOptions) validate() error {
 		return err
 	}
 	if err := o.parseRate(); err != nil {
+		return err
+	}
+	if err := o.parseTarget(); err != nil {
 		return err
 	}
 	switch {

@@ -30,6 +30,9 @@ func (o *redriveOptions) validateSource() error {
 		return usageErrorf("--from-file needs --to QUEUE: the queue the file's messages go to")
 	case o.Native || o.Keep:
 		return usageErrorf("--from-file moves a file's messages: --native and --keep do not apply")
+	case isTarget(o.To):
+		// A file has no DLQ to lease, nor one its payloads return to.
+		return usageErrorf("--from-file moves to SQS queues only: redrive to %s from its DLQ with --queue", o.To)
 	}
 	if _, isS3, err := archive.ParseS3(o.FromFile); err != nil {
 		return usageErrorf("--from-file %v", err)

@@ -11,7 +11,6 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
-	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -84,7 +83,11 @@ func (o *redriveOptions) fixDeployed(ctx context.Context, events []incident.Even
 		d.infof("fix deployed: not checked: %s", why)
 		return nil
 	}
-	fns, err := o.destConsumers(ctx, p.dest)
+	if kind := targetOf(p.dest.URL); p.target != nil && kind != targetLambda {
+		d.infof("fix deployed: not checked: mfdlq cannot see when the consumers behind %s (its %s) changed", p.dest.Name, map[string]string{targetSNS: "subscriptions", targetEvents: "rules' targets"}[kind])
+		return nil
+	}
+	fns, err := o.destConsumers(ctx, p)
 	if err != nil {
 		d.warnf("fix deployed: not checked: the Lambda consumers of %s cannot be read (%s)", p.dest.Name, untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
 		return nil
@@ -168,8 +171,10 @@ func latestStep(events []incident.Event, step string) (incident.Event, bool) {
 	return incident.Event{}, false
 }
 
-// destConsumers reads the Lambda functions that consume dest.
-func (o *redriveOptions) destConsumers(ctx context.Context, dest *sqsapi.Queue) ([]redrive.Function, error) {
+// destConsumers reads the Lambda functions that consume the destination:
+// the mappings' functions of a queue, or the function a lambda: target
+// invokes.
+func (o *redriveOptions) destConsumers(ctx context.Context, p *redrivePlan) ([]redrive.Function, error) {
 	d := o.deps
 	if d.Lambda == nil {
 		return nil, errors.New("no Lambda client")
@@ -178,5 +183,12 @@ func (o *redriveOptions) destConsumers(ctx context.Context, dest *sqsapi.Queue) 
 	if err != nil {
 		return nil, err
 	}
-	return redrive.Consumers(ctx, l, dest.ARN, d.Now())
+	if p.target != nil {
+		f, err := redrive.ReadFunction(ctx, l, p.dest.ARN, d.Now())
+		if err != nil {
+			return nil, err
+		}
+		return []redrive.Function{f}, nil
+	}
+	return redrive.Consumers(ctx, l, p.dest.ARN, d.Now())
 }

@@ -44,7 +44,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 	started, wall := d.Now(), time.Now()
 	prog := &redriveProgress{d: d, total: p.bound, start: wall, visibility: o.Visibility, rate: o.Rate}
 	base := redrive.Options{
-		Source: p.dlq, Dest: p.dest, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Backlog: p.backlog,
+		Source: p.dlq, Dest: p.dest, Target: p.target, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
 		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: p.run, Attempt: p.attempt,
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,

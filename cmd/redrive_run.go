@@ -22,6 +22,10 @@ type redrivePlan struct {
 	canary    int
 	wait      time.Duration
 	workers   int
+	// target is set for a Lambda, SNS or EventBridge destination; dest
+	// then names it (see resolveTarget).
+	target      redrive.Target
+	targetLines []string
 	// attempt numbers the fix this redrive moves after; newFix tells
 	// whether --fixed records a fix (not the latest one again).
 	attempt int
@@ -60,7 +64,8 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	d.announce("redriving", p.dlq)
-	d.infof("destination: account %s · region %s · queue %s", orUnknown(p.dest.Account), orUnknown(p.dest.Region), p.dest.Name)
+	d.infof("destination: account %s · region %s · %s", orUnknown(p.dest.Account), orUnknown(p.dest.Region), p.destText())
+	o.printTarget(p)
 	ws, err := d.Workspace(p.dlq.Name)
 	if err != nil {
 		return err
@@ -109,6 +114,9 @@ func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Clien
 // resolve finds the destination of dlq and checks they fit together.
 func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq *sqsapi.Queue) (*redrivePlan, error) {
 	d := o.deps
+	if p, ok, err := o.resolveTarget(ctx, client, dlq); ok || err != nil {
+		return p, err
+	}
 	var err error
 	var dest *sqsapi.Queue
 	if o.To != "" {

@@ -114,7 +114,7 @@ func TestRedriveFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			got.deps = nil
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(redriveOptions{})); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(redriveOptions{}, targetRef{})); diff != "" {
 				t.Fatalf("options (-want +got):\n%s", diff)
 			}
 		})

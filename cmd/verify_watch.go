@@ -51,6 +51,7 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) verify.Redriven {
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
 	rec.Native, _ = fig["native"].(bool)
+	rec.Target = targetOf(rec.DestURL)
 	if keep, _ := fig["keep"].(bool); keep {
 		// --keep copied: the originals stay in the DLQ on purpose.
 		rec.Left += figInt(fig, "moved")
@@ -72,7 +73,8 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) verify.Redriven {
 		if e.Op != redrive.OpSent {
 			continue
 		}
-		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256})
+		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
+			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time})
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
 		}
@@ -104,6 +106,9 @@ func figString(fig map[string]any, k string) string {
 
 // destination resolves the queue the messages were moved to.
 func (o *verifyOptions) destination(ctx context.Context, c sqsapi.Client, rec verify.Redriven) (*sqsapi.Queue, error) {
+	if rec.Target != "" {
+		return &sqsapi.Queue{Name: rec.DestQueue, URL: rec.DestURL, ARN: rec.DestURL}, nil
+	}
 	ref := rec.DestURL
 	if ref == "" {
 		ref = rec.DestQueue
@@ -183,7 +188,9 @@ func (w *verifyWatch) observe(ctx context.Context) (verify.Observation, error) {
 	if err := sqsapi.Refresh(ctx, w.sqs, w.dlq); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.dlq.Name, err)
 	}
-	if err := sqsapi.Refresh(ctx, w.sqs, w.dest); err != nil {
+	if w.rec.Target != "" {
+		w.observeFunction(ctx, &obs)
+	} else if err := sqsapi.Refresh(ctx, w.sqs, w.dest); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.dest.Name, err)
 	}
 	obs.DLQVisible, obs.DLQInFlight = w.dlq.Depth.Visible, w.dlq.Depth.InFlight
@@ -203,9 +210,9 @@ func (w *verifyWatch) observe(ctx context.Context) (verify.Observation, error) {
 // metrics reads the destination's NumberOfMessagesSent over the move and
 // NumberOfMessagesDeleted since it began, counting nothing from before it
 // (verify.MoveMetric); each is nil when CloudWatch has no data or cannot be
-// read.
+// read. A function, topic or bus has no queue metrics (observeFunction).
 func (w *verifyWatch) metrics(ctx context.Context, obs *verify.Observation) {
-	if w.noMetric || w.rec.StartedAt.IsZero() {
+	if w.noMetric || w.rec.StartedAt.IsZero() || w.rec.Target != "" {
 		return
 	}
 	now := w.o.deps.Now()
@@ -247,6 +254,11 @@ func (w *verifyWatch) status(obs verify.Observation, deadline time.Time) {
 	deleted := "n/a"
 	if obs.Deleted != nil {
 		deleted = fmt.Sprintf("%.0f/%d", *obs.Deleted, w.rec.Moved)
+	}
+	if w.rec.Target != "" {
+		// A function, topic or bus has no depth to show.
+		fmt.Fprintf(d.IO.ErrOut, "\r\x1b[Kverify: DLQ %d · %s · %s left", obs.DLQVisible+obs.DLQInFlight, w.dest.Name, time.Until(deadline).Round(time.Second))
+		return
 	}
 	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[Kverify: DLQ %d · %s %d visible %d in flight · deleted %s · %s left",
 		obs.DLQVisible+obs.DLQInFlight, w.dest.Name, obs.DestVisible, obs.DestInFlight, deleted, time.Until(deadline).Round(time.Second))

@@ -29,6 +29,15 @@ const (
 	DimensionQueueName    = "QueueName"
 )
 
+// Lambda metric names, in the AWS/Lambda namespace with the FunctionName
+// dimension: verify reads a function target's Errors and Throttles.
+const (
+	NamespaceLambda       = "AWS/Lambda"
+	DimensionFunctionName = "FunctionName"
+	MetricErrors          = "Errors"
+	MetricThrottles       = "Throttles"
+)
+
 // ConfigureCloudWatch makes the CloudWatch client speak the awsQuery
 // protocol instead of the SDK's default RPCv2 CBOR. It is applied always,
 // not only with an endpoint override: real CloudWatch serves awsQuery for
@@ -53,20 +62,27 @@ type Point struct {
 	Value float64   `json:"value"`
 }
 
-// MetricQuery names one SQS metric of one queue over a time range.
+// MetricQuery names one metric of one queue (or, with Namespace and
+// Dimension, one function) over a time range.
 type MetricQuery struct {
-	Queue  string
-	Metric string
-	Stat   string // Maximum, Sum, Average …
-	Start  time.Time
-	End    time.Time
-	Period time.Duration // a multiple of 60s
+	Queue string
+	// Namespace and Dimension default to AWS/SQS and QueueName; a Lambda
+	// function's metrics are AWS/Lambda with FunctionName.
+	Namespace, Dimension string
+	Metric               string
+	Stat                 string // Maximum, Sum, Average …
+	Start                time.Time
+	End                  time.Time
+	Period               time.Duration // a multiple of 60s
 }
 
-// QueueMetric returns the datapoints of an SQS metric, oldest first. An
+// QueueMetric returns the datapoints of a metric, oldest first. An
 // empty result means CloudWatch holds no data for it (a queue with no
 // traffic, a metric not yet published, or too short a range).
 func QueueMetric(ctx context.Context, cw MetricsAPI, q MetricQuery) ([]Point, error) {
+	if q.Namespace == "" {
+		q.Namespace, q.Dimension = Namespace, DimensionQueueName
+	}
 	period := int32(q.Period / time.Second)
 	if period < 60 {
 		period = 60
@@ -79,9 +95,9 @@ func QueueMetric(ctx context.Context, cw MetricsAPI, q MetricQuery) ([]Point, er
 			Id: aws.String("m"),
 			MetricStat: &types.MetricStat{
 				Metric: &types.Metric{
-					Namespace:  aws.String(Namespace),
+					Namespace:  aws.String(q.Namespace),
 					MetricName: aws.String(q.Metric),
-					Dimensions: []types.Dimension{{Name: aws.String(DimensionQueueName), Value: aws.String(q.Queue)}},
+					Dimensions: []types.Dimension{{Name: aws.String(q.Dimension), Value: aws.String(q.Queue)}},
 				},
 				Period: aws.Int32(period),
 				Stat:   aws.String(q.Stat),

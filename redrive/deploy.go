@@ -65,6 +65,12 @@ func Consumers(ctx context.Context, l Lambda, queueARN string, now time.Time) ([
 	}
 }
 
+// ReadFunction reads one function as a consumer: the function a redrive
+// to lambda: invokes is the consumer whose fix must be deployed.
+func ReadFunction(ctx context.Context, l Lambda, arn string, now time.Time) (Function, error) {
+	return readFunction(ctx, l, arn, now)
+}
+
 func readFunction(ctx context.Context, l Lambda, arn string, now time.Time) (Function, error) {
 	out, err := l.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(arn)})
 	if err != nil {

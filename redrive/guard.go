@@ -133,7 +133,7 @@ func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State
 	}
 	back := 0
 	for _, m := range res.Messages {
-		if st.IsReturned(m.MessageId) {
+		if st.IsReturned(m.MessageId) || st.PayloadReturned(&m) {
 			back++
 		}
 	}

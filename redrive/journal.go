@@ -36,7 +36,10 @@ type Entry struct {
 	BodySHA256    string    `json:"body_sha256,omitempty"`
 	DestQueue     string    `json:"dest_queue,omitempty"`
 	DestMessageID string    `json:"dest_message_id,omitempty"`
-	Error         string    `json:"error,omitempty"`
+	// PayloadSHA256 is set on a send to a Lambda, SNS or EventBridge
+	// target: the payload's hash, by which a return is recognised.
+	PayloadSHA256 string `json:"payload_sha256,omitempty"`
+	Error         string `json:"error,omitempty"`
 }
 
 // appendJSON appends e as encoding/json would encode it, without its
@@ -56,7 +59,7 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	b = appendJSONString(b, e.DLQMessageID)
 	for _, f := range [...]struct{ name, v string }{
 		{`,"body_sha256":`, e.BodySHA256}, {`,"dest_queue":`, e.DestQueue},
-		{`,"dest_message_id":`, e.DestMessageID}, {`,"error":`, e.Error},
+		{`,"dest_message_id":`, e.DestMessageID}, {`,"payload_sha256":`, e.PayloadSHA256}, {`,"error":`, e.Error},
 	} {
 		if f.v != "" {
 			b = appendJSONString(append(b, f.name...), f.v)
@@ -213,6 +216,9 @@ type State struct {
 	// message that comes back to the DLQ after its source's consumer failed
 	// again keeps the MessageId the destination gave it.
 	destIDs map[string]string
+	// payloads maps the payload hash of a message sent to a target to the
+	// time of its first send (see PayloadReturned).
+	payloads map[string]time.Time
 }
 
 // Fold builds the State of entries, every attempt's sent messages counting
@@ -238,6 +244,7 @@ func (s *State) Apply(e Entry) {
 		s.byDest[e.DestQueue] = byID
 	}
 	p := byID[e.DLQMessageID]
+	s.notePayload(e)
 	if (e.Op == OpSkipped || e.Op == OpFilterError) && (p.Op == OpSent || p.Op == OpDeleted) {
 		return
 	}

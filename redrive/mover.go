@@ -28,6 +28,10 @@ var _ SQS = (sqsapi.Client)(nil)
 // Options configure one move.
 type Options struct {
 	Source, Dest *sqsapi.Queue
+	// Target, when set, is where messages are sent instead of the queue
+	// Dest: a Lambda function, SNS topic or EventBridge bus. Dest then
+	// only names it (Name) and keys the journal (URL: the target's ARN).
+	Target Target
 	// Rate is messages per second; 0 means as fast as the queues allow.
 	Rate float64
 	// Workers, when > 0, fixes how many receive→send→delete pipelines
@@ -192,6 +196,7 @@ func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	defer m.cancelPolls()
 	m.runWorkers(ctx)
 	m.unpark()
+	m.countUnsent()
 	st := m.Stats()
 	st.Hidden = 0 // the run waits for nothing any more
 	if ctx.Err() != nil && st.Halted == "" {

@@ -67,6 +67,9 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 	switch {
 	case m.o.Select != nil:
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
+	case m.o.Target != nil:
+		// A return to a target is told by its SentTimestamp (PayloadReturned).
+		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameSentTimestamp, types.MessageSystemAttributeNameMessageGroupId}
 	case m.o.Dest.FIFO:
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
 	}
@@ -155,7 +158,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.noted[id] = true
 			m.parked[id] = msg
 			p.park = append(p.park, msg)
-		case m.o.State.IsReturned(id):
+		case m.o.State.IsReturned(id) || m.o.State.PayloadReturned(&msg):
 			m.noted[id] = true
 			m.stats.Returned++
 			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {

@@ -95,9 +95,10 @@ func (r *Retry) pause(attempt int) {
 	time.Sleep(d)
 }
 
-// throttleCodes are SQS's and the SDK's names for "slow down".
+// throttleCodes are SQS's and the SDK's names for "slow down" (and SNS's,
+// Throttled, for a topic target).
 var throttleCodes = map[string]bool{
-	"Throttling": true, "ThrottlingException": true, "RequestThrottled": true,
+	"Throttling": true, "ThrottlingException": true, "RequestThrottled": true, "Throttled": true,
 	"TooManyRequestsException": true, "SlowDown": true, "RequestLimitExceeded": true,
 	"AWS.SimpleQueueService.RequestThrottled": true, "KmsThrottled": true,
 	"ServiceUnavailable": true, "InternalError": true, "InternalFailure": true,

@@ -9,7 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -54,7 +56,11 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID})
+				e := Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID}
+				if m.o.Target != nil {
+					e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
+				}
+				entries = append(entries, e)
 			case out.final[id] != "" || m.deferOnce(msg.MessageId):
 				reason := out.final[id]
 				if reason == "" {
@@ -119,7 +125,26 @@ func (m *Mover) deferOnce(id string) bool {
 	return false
 }
 
+// countUnsent counts as failed the messages whose batches ran out of
+// retries and that the run ended without trying again (the backlog was
+// all seen): they are in the DLQ, and a run that ends so must not look
+// like a complete one.
+func (m *Mover) countUnsent() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, n := range m.deferred {
+		if op := m.o.State.Of(id, m.o.Dest.URL).Op; n < maxDeferrals && op != OpSent && op != OpDeleted {
+			m.stats.Failed++
+		}
+	}
+}
+
 func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOutcome, error) {
+	if m.o.Target != nil {
+		return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
+			return m.o.Target.Send(ctx, chunk, pending)
+		})
+	}
 	return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
 		entries := make([]types.SendMessageBatchRequestEntry, len(pending))
 		for j, i := range pending {
@@ -156,7 +181,11 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 		}
 		t0 := time.Now()
 		done, failed, err := call(ctx, pending)
-		m.ctl.Call(time.Since(t0), err)
+		if err == nil && len(failed) > 0 {
+			m.ctl.Call(time.Since(t0), entryCongestion(failed))
+		} else {
+			m.ctl.Call(time.Since(t0), err)
+		}
 		if err != nil {
 			return err
 		}
@@ -167,6 +196,20 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 		return settleFailed(&out, failed)
 	})
 	return out, err
+}
+
+// entryCongestion is the first failed entry that says slow down, as an
+// error the concurrency controller reads; nil when none does. A Lambda
+// target is throttled per Invoke, and PutEvents and PublishBatch may be per
+// entry: the call itself succeeds, and without this the controller would
+// keep adding batches in flight against a target that refuses them.
+func entryCongestion(failed []types.BatchResultErrorEntry) error {
+	for _, f := range failed {
+		if code := aws.ToString(f.Code); !f.SenderFault && throttleCodes[code] {
+			return &smithy.GenericAPIError{Code: code, Message: aws.ToString(f.Message), Fault: smithy.FaultClient}
+		}
+	}
+	return nil
 }
 
 // settleFailed files the failed entries of a batch: SenderFault ones are

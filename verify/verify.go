@@ -5,9 +5,10 @@ package verify
 
 import (
 	"fmt"
-	"github.com/mfdlq/mfdlq/cwapi"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -61,6 +62,10 @@ type Redriven struct {
 	// Native is a move by SQS's own move task: the moved messages got new
 	// ids, so they are recognised by body hash.
 	Native bool
+	// Target is "lambda", "sns" or "events" for a redrive to a function,
+	// topic or bus (DestURL is then its ARN): returns are recognised by
+	// payload hash, and there is no destination queue to drain.
+	Target string
 	Sent   []Sent
 }
 
@@ -70,6 +75,12 @@ type Sent struct {
 	DLQMessageID  string
 	DestMessageID string
 	BodySHA256    string
+	// PayloadSHA256 (envelope.PayloadSHA256) and SentAt are set for a send
+	// to a function, topic or bus: a return comes back with a new
+	// MessageId and a new envelope, and is known by its payload, arriving
+	// after SentAt.
+	PayloadSHA256 string
+	SentAt        time.Time
 }
 
 // Returned is a redriven message found in the DLQ again.
@@ -85,11 +96,17 @@ type Returned struct {
 
 // MatchReturned finds the redriven messages among msgs (peeked from the
 // DLQ): by destination MessageId, which SQS keeps when it moves a message to
-// the DLQ, or by body hash for a native move.
+// the DLQ, by body hash for a native move, or by payload hash for a redrive
+// to a function, topic or bus when the message reached the DLQ after the
+// payload's first send (a duplicate already there is not a return).
 func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Returned {
 	byID := map[string]Sent{}
 	byHash := map[string]Sent{}
+	byPayload := map[string]Sent{} // the first send of each payload
 	for _, e := range r.Sent {
+		if p, ok := byPayload[e.PayloadSHA256]; e.PayloadSHA256 != "" && (!ok || e.SentAt.Before(p.SentAt)) {
+			byPayload[e.PayloadSHA256] = e
+		}
 		if e.DestMessageID != "" {
 			byID[e.DestMessageID] = e
 		}
@@ -106,6 +123,11 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		if !ok && r.Native {
 			e, ok = byHash[hash]
 			how = "body_sha256"
+		}
+		if !ok && len(byPayload) > 0 {
+			if p, found := byPayload[envelope.PayloadSHA256(m)]; found && envelope.ArrivedAfter(m, p.SentAt) {
+				e, ok, how = p, true, "payload_sha256"
+			}
 		}
 		if !ok {
 			continue
@@ -132,8 +154,12 @@ type Observation struct {
 	Sent         *float64 `json:"dest_sent"`    // NumberOfMessagesSent over the move; nil: no data
 	// Partial is true when the minute the move began was left out of
 	// Deleted and Sent: it also holds the destination's earlier traffic.
-	Partial  bool       `json:"partial_first_minute"`
-	Returned []Returned `json:"-"` // shown once, at the top of verify.json
+	Partial bool `json:"partial_first_minute"`
+	// FunctionErrors and FunctionThrottles are a Lambda target's Errors
+	// and Throttles since the redrive began; nil: no data.
+	FunctionErrors    *float64   `json:"function_errors,omitempty"`
+	FunctionThrottles *float64   `json:"function_throttles,omitempty"`
+	Returned          []Returned `json:"-"` // shown once, at the top of verify.json
 }
 
 // Judgement is verify's reading of one observation.
@@ -155,6 +181,9 @@ type Judgement struct {
 func Judge(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
 		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%s came back to the DLQ: %s", plural.Of(len(o.Returned), "redriven message"), GoBack)}}
+	}
+	if r.Target != "" {
+		return judgeTarget(o, r)
 	}
 	var unmet, met, unchecked []string
 	dlq := o.DLQVisible + o.DLQInFlight

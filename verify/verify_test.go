@@ -1,10 +1,13 @@
 package verify
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -41,5 +44,33 @@ func TestMatchReturnedAndJudgeVerify(t *testing.T) {
 	}
 	if j := Judge(Observation{DestInFlight: 1}, r); j.Done {
 		t.Errorf("destination not drained passed: %+v", j)
+	}
+}
+
+// A payload sent to a function, topic or bus comes back with a new
+// MessageId and a new envelope: matched by payload hash when it reached
+// the DLQ after the send, not when it was there before (a duplicate).
+func TestMatchReturnedByPayload(t *testing.T) {
+	payload := envelope.PayloadSHA256(&sqsjson.Message{Body: `{"order_id": "o-1"}`})
+	r := Redriven{Target: "events", DestQueue: "events:orders", Sent: []Sent{
+		{DLQMessageID: "d1", DestMessageID: "ev-1", PayloadSHA256: payload, SentAt: t0},
+	}}
+	event := `{"version":"0","id":"%s","detail-type":"OrderPlaced","source":"shop.orders","account":"123456789012",` +
+		`"time":"2026-03-01T03:00:00Z","region":"us-east-1","resources":[],"detail":{"order_id":"o-1"}}`
+	sent := func(at time.Time) map[string]string {
+		return map[string]string{sqsjson.AttrSentTimestamp: strconv.FormatInt(at.UnixMilli(), 10)}
+	}
+	msgs := []sqsjson.Message{
+		{MessageId: "back", Body: fmt.Sprintf(event, "e-2"), Attributes: sent(t0.Add(time.Minute))},
+		{MessageId: "before", Body: fmt.Sprintf(event, "e-0"), Attributes: sent(t0.Add(-time.Hour))},
+		{MessageId: "other", Body: `{"order_id":"o-2"}`, Attributes: sent(t0.Add(time.Minute))},
+	}
+	got := MatchReturned(msgs, r, t0)
+	if len(got) != 1 || got[0].MessageID != "back" || got[0].DLQMessageID != "d1" || got[0].MatchedBy != "payload_sha256" {
+		t.Fatalf("by payload: %+v", got)
+	}
+	r.Target, r.Sent[0].PayloadSHA256 = "", ""
+	if got := MatchReturned(msgs, r, t0); len(got) != 0 {
+		t.Fatalf("an SQS redrive matched by payload: %+v", got)
 	}
 }

@@ -1,0 +1,73 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRedriveTargetFlags(t *testing.T) {
+	for _, tt := range []struct {
+		argv    string
+		want    targetRef
+		wantErr string
+	}{
+		{argv: "--to lambda:orders", want: targetRef{kind: "lambda", ref: "orders"}},
+		{argv: "--to lambda:orders:live", want: targetRef{kind: "lambda", ref: "orders:live"}},
+		{argv: "--to sns:arn:aws:sns:us-east-1:123456789012:orders", want: targetRef{kind: "sns", ref: "arn:aws:sns:us-east-1:123456789012:orders"}},
+		{argv: "--to arn:aws:events:us-east-1:123456789012:event-bus/orders", want: targetRef{kind: "events", ref: "arn:aws:events:us-east-1:123456789012:event-bus/orders"}},
+		{argv: "--to orders", want: targetRef{}},
+		{argv: "--to arn:aws:sqs:us-east-1:123456789012:orders", want: targetRef{}},
+		{argv: "--to events:", wantErr: "--to events: names nothing: use --to events:BUS (a name or an ARN)"},
+		{argv: "--to sns:arn:aws:lambda:us-east-1:1:function:f", wantErr: "--to sns:arn:aws:lambda:us-east-1:1:function:f: that is not a sns ARN (arn:aws:sns:REGION:ACCOUNT:…)"},
+		{argv: "--to events:arn:aws:events:us-east-1:1:rule/r", wantErr: "--to events:arn:aws:events:us-east-1:1:rule/r: an EventBridge bus ARN ends in :event-bus/NAME"},
+		{argv: "--to sns:orders --native --rate 10", wantErr: "--native moves to SQS queues only: drop --native to redrive to sns:orders"},
+		{argv: "--to lambda:f --max-backlog 5", wantErr: "--max-backlog reads a destination queue's depth; lambda:f has none: drop --max-backlog"},
+		{argv: "--from-file orders.jsonl --to sns:orders", wantErr: "--from-file moves to SQS queues only: redrive to sns:orders from its DLQ with --queue"},
+	} {
+		t.Run(tt.argv, func(t *testing.T) {
+			var got *redriveOptions
+			c := newRedriveCmd(NewDeps(&IOStreams{}, nil), func(o *redriveOptions) error { got = o; return nil })
+			argv := strings.Fields(tt.argv)
+			if !strings.Contains(tt.argv, "--rate") {
+				argv = append(argv, "--rate", "max")
+			}
+			if !strings.Contains(tt.argv, "--from-file") {
+				argv = append(argv, "--queue", "q")
+			}
+			c.SetArgs(argv)
+			c.SilenceErrors, c.SilenceUsage = true, true
+			err := c.Execute()
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr || exitCode(err, false) != ExitUsage {
+					t.Fatalf("error %v, want %q (exit 2)", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got.target != tt.want {
+				t.Fatalf("target %+v, err %v; want %+v", got.target, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFunctionRef(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"orders":      {"orders", ""},
+		"orders:live": {"orders", "live"},
+		"arn:aws:lambda:us-east-1:1:function:orders":   {"arn:aws:lambda:us-east-1:1:function:orders", ""},
+		"arn:aws:lambda:us-east-1:1:function:orders:7": {"arn:aws:lambda:us-east-1:1:function:orders", "7"},
+	} {
+		if fn, q := functionRef(in); fn != want[0] || q != want[1] {
+			t.Errorf("%s: %s %s", in, fn, q)
+		}
+	}
+	if got := asyncFailureTime(10*time.Second, 2); got != 4*time.Minute {
+		t.Errorf("asyncFailureTime(10s, 2) = %s, want 4m0s (3×10s + 1m + 2m + 30s)", got)
+	}
+	for q, want := range map[string]string{"": "$LATEST (unqualified)", "$LATEST": "$LATEST", "7": "version 7", "live": "alias live → version 7"} {
+		if got := versionText(q, "7"); got != want {
+			t.Errorf("versionText(%q) = %q", q, got)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package envelope
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"time"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// PayloadSHA256 is the hex SHA-256 of a message's payload as Detect finds
+// it (an SNS Message, an EventBridge detail, a destination record's
+// requestPayload, else the body), compacted when it is JSON. A message
+// redriven to a function, topic or bus that fails again comes back to the
+// DLQ with a new MessageId and, for SNS and EventBridge, a new envelope
+// around the same payload: this hash is how redrive's breaker and verify
+// recognise it. JSON is compacted because EventBridge re-serialises the
+// detail it delivers. It lives here, below both of them, so that neither
+// imports the other.
+func PayloadSHA256(m *sqsjson.Message) string {
+	p := Detect(m).Payload
+	var buf bytes.Buffer
+	if json.Valid(p) && json.Compact(&buf, p) == nil {
+		p = buf.Bytes()
+	}
+	h := sha256.Sum256(p)
+	return hex.EncodeToString(h[:])
+}
+
+// ReturnSkew is how much earlier than our send a returned message's
+// SentTimestamp may be and still count as a return: SQS stamps it with
+// AWS's clock, the journal with ours.
+const ReturnSkew = 5 * time.Second
+
+// ArrivedAfter tells whether m reached the DLQ after a send at sentAt of
+// the payload it carries: a return, not a duplicate that was in the DLQ
+// before the send. Without a SentTimestamp it counts as arrived after: a
+// breaker that trips too early is safer than one that never does, and
+// verify would rather fail than pass on a message it cannot place.
+func ArrivedAfter(m *sqsjson.Message, sentAt time.Time) bool {
+	sent, ok := m.SentTime()
+	return !ok || !sent.Before(sentAt.Add(-ReturnSkew))
+}
