@@ -332,9 +332,14 @@ func TestIdleLongPollsAreCancelled(t *testing.T) {
 	}
 	s.fake.mu.Lock()
 	defer s.fake.mu.Unlock()
-	if s.fake.cancelled == 0 || s.fake.fullWaits != 0 || s.fake.ghosted != 0 {
-		t.Fatalf("long polls: %d cancelled, %d waited in full, %d messages taken by cancelled polls; want >0, 0, 0",
-			s.fake.cancelled, s.fake.fullWaits, s.fake.ghosted)
+	// No poll may wait out its 3 s on the drained queue (without the
+	// cancellation every idle one does) and none may take a message. How
+	// many were cancelled depends on the scheduler: on a loaded machine the
+	// workers can finish the backlog before any of them polls idle.
+	t.Logf("long polls: %d cancelled", s.fake.cancelled)
+	if s.fake.fullWaits != 0 || s.fake.ghosted != 0 {
+		t.Fatalf("long polls: %d waited in full, %d messages taken by cancelled polls; want 0, 0",
+			s.fake.fullWaits, s.fake.ghosted)
 	}
 }
 
