@@ -76,6 +76,11 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 	}
 	cs := parseContenders(*contenders)
 	rates := make([][]float64, len(cs))
+	// moves are mfdlq's rates over the move phase alone (the redrive
+	// event's duration): without process start, queue resolution, the plan
+	// and the lease's one-second read-back, which a 5,000-message move at
+	// thousands of messages a second feels as much as the move itself.
+	moves := make([][]float64, len(cs))
 	peaks := []float64{}
 	peak := 8
 	fmt.Printf("latency: %d messages, %s added to every call, %d rounds, load %s\n", *n, *latency, *rounds, loadavg())
@@ -89,7 +94,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 			if proxy != nil {
 				conns = proxy.Conns()
 			}
-			var rate float64
+			var rate, move float64
 			workers := c.bare
 			switch {
 			case c.bare > 0 || c.atTop:
@@ -104,6 +109,10 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 					check(fmt.Errorf("%s: %v\n%s", c.name, err, out))
 				}
 				rate = float64(*n) / el.Seconds()
+				if secs := moveSeconds(); secs > 0 {
+					move = float64(*n) / secs
+					moves[i] = append(moves[i], move)
+				}
 				workers = redriveFigure("peak_workers")
 				verify(c.name, s, src, dlq, bodies)
 				if len(c.args) == 0 {
@@ -116,10 +125,15 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 			if proxy != nil {
 				opened = strconv.FormatInt(proxy.Conns()-conns, 10)
 			}
-			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened)\n", r+1, c.name, rate, workers, opened)
+			phase := ""
+			if move > 0 {
+				phase = fmt.Sprintf(", move phase %.0f msg/s", move)
+			}
+			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened%s)\n", r+1, c.name, rate, workers, opened, phase)
 		}
 	}
 	summarize(cs, rates, peaks)
+	summarizeMoves(cs, rates, moves)
 }
 
 // summarize prints each contender's median and the ratios of mfdlq's
@@ -154,6 +168,29 @@ func summarize(cs []contender, rates [][]float64, peaks []float64) {
 	for i, c := range cs {
 		if c.bare > 1 || c.atTop {
 			fmt.Printf("defaults / %s: %.0f%%\n", c.name, 100*med[def]/med[i])
+		}
+	}
+}
+
+// summarizeMoves prints mfdlq's medians over the move phase alone and
+// their ratio to the bare loops, whose whole run is a move phase.
+func summarizeMoves(cs []contender, rates, moves [][]float64) {
+	def := -1
+	for i, c := range cs {
+		if len(moves[i]) == 0 {
+			continue
+		}
+		fmt.Printf("median %-34s %7.0f msg/s (move phase)\n", c.name, median(moves[i]))
+		if c.name == "mfdlq defaults" {
+			def = i
+		}
+	}
+	if def < 0 {
+		return
+	}
+	for i, c := range cs {
+		if c.bare > 1 || c.atTop {
+			fmt.Printf("defaults, move phase / %s: %.0f%%\n", c.name, 100*median(moves[def])/median(rates[i]))
 		}
 	}
 }
