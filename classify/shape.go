@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mfdlq/mfdlq/envelope"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,11 +86,11 @@ func (s *shape) scanObject(b []byte, watch []string) {
 		if b[i] == '}' {
 			break
 		}
-		end := stringEnd(b, i)
+		end := envelope.StringEnd(b, i)
 		key := b[i+1 : end-1]
 		i = skipSpace(b, end)
 		i = skipSpace(b, i+1) // the colon
-		vEnd := valueEnd(b, i)
+		vEnd := envelope.ValueEnd(b, i)
 		s.record(key, b[i:vEnd], watch)
 		i = skipSpace(b, vEnd)
 		if b[i] == ',' {
@@ -178,46 +179,4 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// stringEnd returns the index just past the string starting at b[i] == '"'.
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
-}
-
-// valueEnd returns the index just past the valid JSON value starting at i.
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = stringEnd(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' && b[j] != '\t' && b[j] != '\r' {
-		j++
-	}
-	return j
 }

@@ -81,7 +81,7 @@ func ParsePath(s string) (Path, error) {
 
 // quoted reads the JSON string at the start of s: its value and length.
 func quoted(s string) (string, int, error) {
-	end := stringEnd([]byte(s), 0)
+	end := StringEnd([]byte(s), 0)
 	var v string
 	if end > len(s) || json.Unmarshal([]byte(s[:end]), &v) != nil {
 		return "", 0, fmt.Errorf("unterminated quoted key")

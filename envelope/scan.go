@@ -16,11 +16,11 @@ import (
 func eachMember(obj []byte, fn func(key, val []byte) bool) {
 	i := skipSpace(obj, 1)
 	for i < len(obj) && obj[i] != '}' {
-		end := stringEnd(obj, i)
+		end := StringEnd(obj, i)
 		key := obj[i+1 : end-1]
 		i = skipSpace(obj, end)
 		i = skipSpace(obj, i+1) // the colon
-		vEnd := valueEnd(obj, i)
+		vEnd := ValueEnd(obj, i)
 		if !fn(key, obj[i:vEnd]) {
 			return
 		}
@@ -35,7 +35,7 @@ func eachMember(obj []byte, fn func(key, val []byte) bool) {
 func eachElement(arr []byte, fn func(val []byte) bool) {
 	i := skipSpace(arr, 1)
 	for i < len(arr) && arr[i] != ']' {
-		vEnd := valueEnd(arr, i)
+		vEnd := ValueEnd(arr, i)
 		if !fn(arr[i:vEnd]) {
 			return
 		}
@@ -66,8 +66,8 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// stringEnd returns the index just past the string starting at b[i] == '"'.
-func stringEnd(b []byte, i int) int {
+// StringEnd returns the index just past the JSON string starting at b[i] == '"'.
+func StringEnd(b []byte, i int) int {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
 		case '\\':
@@ -79,20 +79,23 @@ func stringEnd(b []byte, i int) int {
 	return len(b)
 }
 
-// valueEnd returns the index just past the valid JSON value starting at i.
-func valueEnd(b []byte, i int) int {
+// ValueEnd returns the index just past the valid JSON value starting at i
+// (len(b) when it runs off the end). With StringEnd it is the one scanner
+// of raw JSON that envelope detection and classify's shape reading share:
+// bodies are scanned in place, never decoded into maps.
+func ValueEnd(b []byte, i int) int {
 	if i >= len(b) {
 		return i
 	}
 	switch b[i] {
 	case '"':
-		return stringEnd(b, i)
+		return StringEnd(b, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
 			switch b[j] {
 			case '"':
-				j = stringEnd(b, j) - 1
+				j = StringEnd(b, j) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
