@@ -120,19 +120,7 @@ func decodeLoop(b *testing.B, path string, size int64) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
-		f, _ := os.Open(path)
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-		n := 0
-		for sc.Scan() {
-			var m sqsjson.Message
-			if err := json.Unmarshal(bytes.TrimSpace(sc.Bytes()), &m); err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		f.Close()
-		if n != benchMessages {
+		if n := decodeOnce(b, path); n != benchMessages {
 			b.Fatalf("%d messages", n)
 		}
 	}

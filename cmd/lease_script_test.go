@@ -67,19 +67,8 @@ func TestRedriveTwoOperators(t *testing.T) {
 	}
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
-	name := localaws.UniqueName("two")
-	src, dlq, err := s.CreatePair(ctx, name, name+"-dlq", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 30
-	bodies := make([]string, n)
-	for i := range bodies {
-		bodies[i] = fmt.Sprintf(`{"order_id":"o-%d"}`, i)
-	}
-	if err := s.Send(ctx, dlq, bodies, nil); err != nil {
-		t.Fatal(err)
-	}
+	name, src, dlq, bodies := seedOrders(t, s, "two", n, nil)
 	type result struct {
 		code   int
 		stderr string

@@ -20,18 +20,7 @@ import (
 func seedMoveDLQ(t *testing.T, n int) (s *localaws.Seeder, name, dlq string) {
 	t.Helper()
 	s = localaws.NewSeeder(localaws.Config(t))
-	name = localaws.UniqueName("exit")
-	_, dlq, err := s.CreatePair(context.Background(), name, name+"-dlq", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bodies := make([]string, n)
-	for i := range bodies {
-		bodies[i] = fmt.Sprintf(`{"n":%d}`, i)
-	}
-	if err := s.Send(context.Background(), dlq, bodies, nil); err != nil {
-		t.Fatal(err)
-	}
+	name, _, dlq, _ = seedOrders(t, s, "exit", n, nil)
 	return s, name, dlq
 }
 

@@ -28,18 +28,7 @@ func nativeSetup(t *testing.T, n int) (srv *movetasks.Server, url, name string, 
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	name = localaws.UniqueName("native")
-	src, dlq, err = seed.CreatePair(context.Background(), name, name+"-dlq", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bodies := make([]string, n)
-	for i := range bodies {
-		bodies[i] = fmt.Sprintf(`{"order_id":"o-%d"}`, i)
-	}
-	if err := seed.Send(context.Background(), dlq, bodies, map[string]string{"ErrorCode": "E"}); err != nil {
-		t.Fatal(err)
-	}
+	name, src, dlq, _ = seedOrders(t, seed, "native", n, map[string]string{"ErrorCode": "E"})
 	nativePoll = 100 * time.Millisecond
 	return srv, hs.URL, name, seed, src, dlq
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -55,19 +54,8 @@ func TestRedriveCrash(t *testing.T) {
 func TestRedriveFaults(t *testing.T) {
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
-	name := localaws.UniqueName("faults")
-	src, dlq, err := s.CreatePair(ctx, name, name+"-dlq", 3)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const n = 200
-	bodies := make([]string, n)
-	for i := range bodies {
-		bodies[i] = fmt.Sprintf(`{"order_id":"o-%d"}`, i)
-	}
-	if err := s.Send(ctx, dlq, bodies, map[string]string{"ErrorCode": "E"}); err != nil {
-		t.Fatal(err)
-	}
+	name, src, dlq, bodies := seedOrders(t, s, "faults", n, map[string]string{"ErrorCode": "E"})
 	proxy := faultproxy.New(localaws.Endpoint(t), 0.10, uint64(time.Now().UnixNano()))
 	srv := httptest.NewServer(proxy)
 	defer srv.Close()
