@@ -42,9 +42,13 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 		return err
 	}
 	started, wall := d.Now(), time.Now()
-	prog := &redriveProgress{d: d, total: p.bound, start: wall, visibility: o.Visibility, rate: o.Rate}
+	p.rateStart = wall
+	if o.Rate > 0 && !p.rateFrom.IsZero() && p.rateFrom.Before(wall) {
+		p.rateStart = p.rateFrom
+	}
+	prog := &redriveProgress{d: d, total: p.bound, start: p.rateStart, visibility: o.Visibility, rate: o.Rate}
 	base := redrive.Options{
-		Source: p.dlq, Dest: p.dest, Target: p.target, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Backlog: p.backlog,
+		Source: p.dlq, Dest: p.dest, Target: p.target, Rate: o.Rate, RateFrom: p.rateStart, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Backlog: p.backlog,
 		Keep: o.Keep, Select: sel, Visibility: int32(o.Visibility), Wait: 2,
 		MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Run: p.run, Attempt: p.attempt,
 		Journal: jw, State: state, Retry: redrive.DefaultRetry(), Progress: prog.update,
@@ -61,6 +65,8 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 		if err != nil || ctx.Err() != nil || total.Halted != "" || back > 0 {
 			return o.done(ctx, ws, p, started, wall, total, back, err)
 		}
+		// The rest's rate starts after the canary's wait.
+		base.RateFrom = time.Time{}
 	}
 	st, err := o.runMover(ctx, p.mover(client), base, p.bound-total.Handled(), prog)
 	return o.done(ctx, ws, p, started, wall, sumStats(total, st), 0, err)
@@ -103,9 +109,14 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	d := o.deps
 	dur := time.Since(wall)
 	moved := st.Moved + st.Resumed
-	achieved := 0.0
-	if dur > 0 {
-		achieved = float64(moved) / dur.Seconds()
+	// At a --rate the achieved rate counts from the rate's clock (the
+	// lease request), so that it compares with --rate.
+	achieved, since := 0.0, dur
+	if !p.rateStart.IsZero() {
+		since = time.Since(p.rateStart)
+	}
+	if since > 0 {
+		achieved = float64(moved) / since.Seconds()
 	}
 	sum := map[string]any{
 		"type": "summary", "moved": moved, "resumed": st.Resumed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "failed": st.Failed,

@@ -35,6 +35,11 @@ type redrivePlan struct {
 	consumers []redrive.Function
 	// run names this run in the journal and the lease.
 	run string
+	// rateFrom is when the run asked for the lease: a --rate's clock
+	// starts there, so the lease's read-back is the rate's first second.
+	// rateStart is where the achieved rate counts from: rateFrom for a
+	// move at a --rate, else the move's start (zero: the move's start).
+	rateFrom, rateStart time.Time
 	// source serves the messages of --from-file in place of the DLQ, and
 	// returnsTo is the queue its canary looks in (the destination's DLQ).
 	source    redrive.SQS
@@ -92,6 +97,7 @@ func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Clien
 		return err
 	}
 	p.run = redrive.NewRunID(d.Now())
+	p.rateFrom = time.Now()
 	ctx, release, err := o.takeLease(ctx, client, p)
 	if err != nil {
 		return err

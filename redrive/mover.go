@@ -34,6 +34,12 @@ type Options struct {
 	Target Target
 	// Rate is messages per second; 0 means as fast as the queues allow.
 	Rate float64
+	// RateFrom is when the rate's clock starts, its bucket empty: N
+	// messages are sent no sooner than N/Rate seconds after it. Zero is
+	// when the mover is made. A run that waits for something of its own
+	// before it may send (the lease's read-back) passes when that wait
+	// began, so the wait is the rate's first second, not one more.
+	RateFrom time.Time
 	// Workers, when > 0, fixes how many receive→send→delete pipelines
 	// (batches in flight) run at once; 0 lets the mover pick, up to
 	// MaxWorkers (see Controller). After a SIGKILL at most 10 × the most
@@ -167,8 +173,12 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	if o.Rate > 0 {
 		lim = rate.NewLimiter(rate.Limit(o.Rate), max(batchSize, int(o.Rate/10)))
 		// Start with an empty bucket: no burst above the rate, even in the
-		// first second, so N messages take N/rate seconds.
-		lim.AllowN(time.Now(), lim.Burst())
+		// first second, so N messages take N/rate seconds from RateFrom.
+		from := time.Now()
+		if !o.RateFrom.IsZero() && o.RateFrom.Before(from) {
+			from = o.RateFrom
+		}
+		lim.AllowN(from, lim.Burst())
 	}
 	// seen and noted grow to the backlog: sized once, not rehashed as the
 	// move goes.

@@ -219,6 +219,37 @@ func TestRateLimits(t *testing.T) {
 	}
 }
 
+// The rate's clock starts at RateFrom: a second spent before the move
+// (the lease's read-back) fills the bucket with one second's messages, at
+// most one burst, never more; a RateFrom to come counts from now.
+func TestRateClockStartsAtRateFrom(t *testing.T) {
+	f, err := os.OpenFile(filepath.Join(t.TempDir(), "j"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw := NewJournalWriter(f)
+	defer jw.Close()
+	now := time.Now()
+	for _, tt := range []struct {
+		from     time.Time
+		min, max float64
+	}{
+		{time.Time{}, 0, 0.5},
+		{now.Add(-300 * time.Millisecond), 2.9, 4},
+		{now.Add(-time.Second), 9.9, 10},
+		{now.Add(-time.Hour), 9.9, 10}, // the burst (10 at 10 msg/s) caps it
+		{now.Add(time.Hour), 0, 0.5},
+	} {
+		m, err := NewMover(newFake(), Options{Source: &sqsapi.Queue{URL: dlqURL}, Dest: &sqsapi.Queue{URL: destURL}, Journal: jw, State: Fold(nil), Rate: 10, RateFrom: tt.from})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.limiter.TokensAt(now); got < tt.min || got > tt.max {
+			t.Errorf("RateFrom %s before: %.2f tokens, want %.1f–%.1f", now.Sub(tt.from), got, tt.min, tt.max)
+		}
+	}
+}
+
 func TestFIFOEntryKeepsGroupAndDedup(t *testing.T) {
 	m := &Mover{o: Options{Dest: &sqsapi.Queue{FIFO: true}}}
 	e := m.sendEntry("0", &sqsjson.Message{MessageId: "abc", Body: "b", Attributes: map[string]string{"MessageGroupId": "g1"}})
