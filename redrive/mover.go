@@ -325,7 +325,19 @@ func (m *Mover) work(ctx context.Context, i int) {
 		msgs, cancelled, err := m.receive(ctx, n, wait)
 		next <- received{msgs: msgs, err: err, short: wait == 0 || cancelled}
 	}
-	go fetch()
+	// The receive stage is one goroutine for the whole run, asked for each
+	// batch: a goroutine per receive would grow a fresh stack through the
+	// SDK's middleware every time (a tenth of the CPU at 0 ms latency).
+	// Each request yields exactly one result, and the loop below asks again
+	// only after it took the last one, so none is outstanding when it returns.
+	want := make(chan struct{}, 1)
+	go func() {
+		for range want {
+			fetch()
+		}
+	}()
+	defer close(want)
+	want <- struct{}{}
 	failures := 0
 	for r := range next {
 		switch {
@@ -359,11 +371,11 @@ func (m *Mover) work(ctx context.Context, i int) {
 			}
 		default:
 			failures = 0
-			go fetch()
+			want <- struct{}{}
 			deletes <- m.handle(ctx, r.msgs)
 			continue
 		}
-		go fetch()
+		want <- struct{}{}
 	}
 }
 
