@@ -3,7 +3,6 @@ package cmd
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestRedriveTargetFlags(t *testing.T) {
@@ -61,9 +60,6 @@ func TestFunctionRef(t *testing.T) {
 		if fn, q := functionRef(in); fn != want[0] || q != want[1] {
 			t.Errorf("%s: %s %s", in, fn, q)
 		}
-	}
-	if got := asyncFailureTime(10*time.Second, 2); got != 4*time.Minute {
-		t.Errorf("asyncFailureTime(10s, 2) = %s, want 4m0s (3×10s + 1m + 2m + 30s)", got)
 	}
 	for q, want := range map[string]string{"": "$LATEST (unqualified)", "$LATEST": "$LATEST", "7": "version 7", "live": "alias live → version 7"} {
 		if got := versionText(q, "7"); got != want {

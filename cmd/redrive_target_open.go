@@ -2,17 +2,10 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
-	"github.com/aws/aws-sdk-go-v2/service/lambda"
-	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -51,18 +44,6 @@ func notFoundf(format string, args ...any) error {
 	return &exitError{code: ExitNotFound, err: fmt.Errorf(format, args...)}
 }
 
-func isNotFound(err error) bool {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return false
-	}
-	switch api.ErrorCode() {
-	case "NotFound", "NotFoundException", "ResourceNotFoundException":
-		return true
-	}
-	return false
-}
-
 func (o *redriveOptions) openTopic(ctx context.Context, t targetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
 	c, err := o.deps.SNS(ctx)
 	if err != nil {
@@ -72,8 +53,8 @@ func (o *redriveOptions) openTopic(ctx context.Context, t targetRef, dlq *sqsapi
 	if !strings.HasPrefix(arn, "arn:") {
 		arn = fmt.Sprintf("arn:%s:sns:%s:%s:%s", partition(dlq), dlq.Region, dlq.Account, t.ref)
 	}
-	attrs, err := c.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(arn)})
-	if isNotFound(err) {
+	fifo, err := redrive.ReadTopic(ctx, c, arn)
+	if redrive.IsNotFound(err) {
 		return nil, notFoundf("sns topic %s not found in account %s, region %s: check --to", arn, orUnknown(dlq.Account), orUnknown(dlq.Region))
 	}
 	if err != nil {
@@ -81,7 +62,7 @@ func (o *redriveOptions) openTopic(ctx context.Context, t targetRef, dlq *sqsapi
 	}
 	name := arn[strings.LastIndex(arn, ":")+1:]
 	ot := &openedTarget{dest: targetQueue(targetSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
-	ot.dest.FIFO = attrs.Attributes["FifoTopic"] == "true"
+	ot.dest.FIFO = fifo
 	ot.target = redrive.NewSNSTarget(c, arn, ot.dest.FIFO)
 	ot.lines = []string{fmt.Sprintf("SNS topic %s: Publish of each notification's Message, Subject and message attributes (a message that is no notification: its body and attributes)", name)}
 	if ot.dest.FIFO {
@@ -95,14 +76,13 @@ func (o *redriveOptions) openBus(ctx context.Context, t targetRef, dlq *sqsapi.Q
 	if err != nil {
 		return nil, err
 	}
-	bus, err := c.DescribeEventBus(ctx, &eventbridge.DescribeEventBusInput{Name: aws.String(t.ref)})
-	if isNotFound(err) {
+	arn, name, err := redrive.ReadBus(ctx, c, t.ref)
+	if redrive.IsNotFound(err) {
 		return nil, notFoundf("EventBridge bus %s not found in account %s, region %s: check --to", t.ref, orUnknown(dlq.Account), orUnknown(dlq.Region))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read bus %s: %w", t.ref, err)
 	}
-	arn, name := aws.ToString(bus.Arn), aws.ToString(bus.Name)
 	ot := &openedTarget{dest: targetQueue(targetEvents, name, arn, dlq), target: redrive.NewEventsTarget(c, arn), canaryWait: time.Minute}
 	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
 		"a message that holds no EventBridge event fails and stays in the DLQ"}
@@ -129,66 +109,28 @@ func (o *redriveOptions) openFunction(ctx context.Context, t targetRef, dlq *sqs
 		return nil, err
 	}
 	fn, q := functionRef(t.ref)
-	out, err := c.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(fn), Qualifier: optionalString(q)})
-	if isNotFound(err) {
+	f, err := redrive.ReadTargetFunction(ctx, c, fn, q)
+	if redrive.IsNotFound(err) {
 		return nil, notFoundf("Lambda function %s not found in account %s, region %s: check --to", t.ref, orUnknown(dlq.Account), orUnknown(dlq.Region))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read function %s: %w", t.ref, err)
 	}
-	cfg := out.Configuration
-	base, _ := functionRef(aws.ToString(cfg.FunctionArn))
+	if f.ConfigErr != nil {
+		o.deps.warnf("asynchronous configuration of %s unknown (%v): assuming Lambda's defaults", fn, f.ConfigErr)
+	}
+	base, _ := functionRef(f.ARN)
 	invoked := base
 	if q != "" {
 		invoked += ":" + q
 	}
 	name := base[strings.LastIndex(base, ":")+1:]
-	ot := &openedTarget{dest: targetQueue(targetLambda, name, invoked, dlq), target: redrive.NewLambdaTarget(c, invoked)}
-	retries, age := o.asyncConfig(ctx, c, fn, q)
-	timeout := time.Duration(aws.ToInt32(cfg.Timeout)) * time.Second
-	ot.canaryWait = asyncFailureTime(timeout, retries)
+	ot := &openedTarget{dest: targetQueue(targetLambda, name, invoked, dlq), target: redrive.NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
 	ot.lines = []string{
-		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, aws.ToString(cfg.Version))),
-		fmt.Sprintf("its asynchronous configuration: %d retries, events older than %s dropped; a failure goes to its DLQ or on-failure destination again", retries, age),
+		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),
+		fmt.Sprintf("its asynchronous configuration: %d retries, events older than %s dropped; a failure goes to its DLQ or on-failure destination again", f.Retries, f.MaxAge),
 	}
 	return ot, nil
-}
-
-// asyncConfig reads the function's MaximumRetryAttempts and
-// MaximumEventAgeInSeconds, Lambda's defaults (2, 6 h) when it has none.
-func (o *redriveOptions) asyncConfig(ctx context.Context, c *lambda.Client, fn, q string) (int, time.Duration) {
-	retries, age := 2, 6*time.Hour
-	out, err := c.GetFunctionEventInvokeConfig(ctx, &lambda.GetFunctionEventInvokeConfigInput{FunctionName: aws.String(fn), Qualifier: optionalString(q)})
-	if err != nil {
-		if !isNotFound(err) {
-			o.deps.warnf("asynchronous configuration of %s unknown (%v): assuming Lambda's defaults", fn, err)
-		}
-		return retries, age
-	}
-	if out.MaximumRetryAttempts != nil {
-		retries = int(*out.MaximumRetryAttempts)
-	}
-	if out.MaximumEventAgeInSeconds != nil {
-		age = time.Duration(*out.MaximumEventAgeInSeconds) * time.Second
-	}
-	return retries, age
-}
-
-// asyncFailureTime is how long an asynchronous invocation takes to fail
-// for good: each attempt up to the timeout, Lambda's waits of one and two
-// minutes before the retries, and a margin.
-func asyncFailureTime(timeout time.Duration, retries int) time.Duration {
-	if timeout <= 0 {
-		timeout = 3 * time.Second
-	}
-	d := timeout*time.Duration(retries+1) + 30*time.Second
-	if retries >= 1 {
-		d += time.Minute
-	}
-	if retries >= 2 {
-		d += 2 * time.Minute
-	}
-	return d
 }
 
 // versionText names what an invocation runs.
@@ -207,11 +149,4 @@ func versionText(q, version string) string {
 func isDigits(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil
-}
-
-func optionalString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
