@@ -42,10 +42,7 @@ func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *inc
 		return err
 	}
 	started, wall := d.Now(), time.Now()
-	p.rateStart = wall
-	if o.Rate > 0 && !p.rateFrom.IsZero() && p.rateFrom.Before(wall) {
-		p.rateStart = p.rateFrom
-	}
+	p.rateStart = redrive.RateStart(o.Rate, p.rateFrom, wall)
 	prog := &redriveProgress{d: d, total: p.bound, start: p.rateStart, visibility: o.Visibility, rate: o.Rate}
 	base := redrive.Options{
 		Source: p.dlq, Dest: p.dest, Target: p.target, Rate: o.Rate, RateFrom: p.rateStart, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Backlog: p.backlog,
@@ -109,8 +106,9 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 	d := o.deps
 	dur := time.Since(wall)
 	moved := st.Moved + st.Resumed
-	// At a --rate the achieved rate counts from the rate's clock (the
-	// lease request), so that it compares with --rate.
+	// At a --rate the achieved rate counts from the rate's clock (at the
+	// lease request, at most a bucket before the move), so that it
+	// compares with --rate.
 	achieved, since := 0.0, dur
 	if !p.rateStart.IsZero() {
 		since = time.Since(p.rateStart)

@@ -37,8 +37,8 @@ type redrivePlan struct {
 	run string
 	// rateFrom is when the run asked for the lease: a --rate's clock
 	// starts there, so the lease's read-back is the rate's first second.
-	// rateStart is where the achieved rate counts from: rateFrom for a
-	// move at a --rate, else the move's start (zero: the move's start).
+	// rateStart is where the achieved rate counts from (redrive.RateStart;
+	// zero: the move's start).
 	rateFrom, rateStart time.Time
 	// source serves the messages of --from-file in place of the DLQ, and
 	// returnsTo is the queue its canary looks in (the destination's DLQ).

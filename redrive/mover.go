@@ -171,14 +171,10 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	}
 	lim := rate.NewLimiter(rate.Inf, batchSize)
 	if o.Rate > 0 {
-		lim = rate.NewLimiter(rate.Limit(o.Rate), max(batchSize, int(o.Rate/10)))
+		lim = rate.NewLimiter(rate.Limit(o.Rate), rateBurst(o.Rate))
 		// Start with an empty bucket: no burst above the rate, even in the
 		// first second, so N messages take N/rate seconds from RateFrom.
-		from := time.Now()
-		if !o.RateFrom.IsZero() && o.RateFrom.Before(from) {
-			from = o.RateFrom
-		}
-		lim.AllowN(from, lim.Burst())
+		lim.AllowN(RateStart(o.Rate, o.RateFrom, time.Now()), lim.Burst())
 	}
 	// seen and noted grow to the backlog: sized once, not rehashed as the
 	// move goes.
@@ -188,6 +184,29 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 }
 
 const batchSize = 10
+
+// rateBurst is the bucket of a --rate: a tenth of a second's messages, at
+// least a batch.
+func rateBurst(r float64) int { return max(batchSize, int(r/10)) }
+
+// RateStart is where the clock of a move at r msg/s that starts at start
+// counts from when it was set at from (Options.RateFrom): from, but no
+// earlier than one bucket before start, since the bucket holds no more
+// (at 10 msg/s a second, at 1,000 a tenth). The achieved rate counts
+// from it; zero from, or none before start, is start.
+func RateStart(r float64, from, start time.Time) time.Time {
+	if r <= 0 || from.IsZero() || !from.Before(start) {
+		return start
+	}
+	return later(from, start.Add(-time.Duration(float64(rateBurst(r))/r*float64(time.Second))))
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
 
 // maxReceiveFailures is how many receives in a row may fail, each after
 // its own retries, before the run gives up.

@@ -250,6 +250,30 @@ func TestRateClockStartsAtRateFrom(t *testing.T) {
 	}
 }
 
+// The achieved rate counts from RateStart: the lease request, but no
+// earlier than one bucket before the move (at 10 msg/s the whole second, at
+// 1,000 a tenth of it), so a wait the bucket could not hold does not lower it.
+func TestRateStart(t *testing.T) {
+	start := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		rate float64
+		from time.Time
+		want time.Time
+	}{
+		{10, start.Add(-time.Second), start.Add(-time.Second)},
+		{10, start.Add(-300 * time.Millisecond), start.Add(-300 * time.Millisecond)},
+		{10, start.Add(-time.Hour), start.Add(-time.Second)},
+		{1000, start.Add(-time.Second), start.Add(-100 * time.Millisecond)},
+		{0, start.Add(-time.Second), start},
+		{10, time.Time{}, start},
+		{10, start.Add(time.Second), start},
+	} {
+		if got := RateStart(tt.rate, tt.from, start); !got.Equal(tt.want) {
+			t.Errorf("rate %g, from %s before: %s before, want %s", tt.rate, start.Sub(tt.from), start.Sub(got), start.Sub(tt.want))
+		}
+	}
+}
+
 func TestFIFOEntryKeepsGroupAndDedup(t *testing.T) {
 	m := &Mover{o: Options{Dest: &sqsapi.Queue{FIFO: true}}}
 	e := m.sendEntry("0", &sqsjson.Message{MessageId: "abc", Body: "b", Attributes: map[string]string{"MessageGroupId": "g1"}})
