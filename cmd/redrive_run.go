@@ -191,7 +191,9 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 		if o.Workers > 0 {
 			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.workers, "batch", "batches"))
 		}
-		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(10*p.workers, "message"))
+		// No more than the move's bound can be sent twice, whatever the
+		// batches in flight.
+		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(min(10*p.workers, p.bound), "message"))
 	}
 	if p.canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.canary, p.wait)
