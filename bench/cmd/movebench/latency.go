@@ -95,6 +95,9 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 				conns = proxy.Conns()
 			}
 			var rate, move float64
+			// verify fails the bench on a lost body or attribute; dups
+			// counts the bodies delivered more than once.
+			dups := 0
 			workers := c.bare
 			switch {
 			case c.bare > 0 || c.atTop:
@@ -102,7 +105,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 					workers = peak
 				}
 				rate = float64(*n) / bareLoop(client, dlq, src, *n, workers).Seconds()
-				verify(c.name, s, src, dlq, bodies)
+				dups = verify(c.name, s, src, dlq, bodies)
 			default:
 				el, out, err := redrive(name, append(append([]string{"--rate", "max", "--quiet"}, endpoint...), c.args...)...)
 				if err != nil {
@@ -114,7 +117,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 					moves[i] = append(moves[i], move)
 				}
 				workers = redriveFigure("peak_workers")
-				verify(c.name, s, src, dlq, bodies)
+				dups = verify(c.name, s, src, dlq, bodies)
 				if len(c.args) == 0 {
 					peak = workers
 					peaks = append(peaks, float64(workers))
@@ -129,7 +132,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 			if move > 0 {
 				phase = fmt.Sprintf(", move phase %.0f msg/s", move)
 			}
-			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened%s)\n", r+1, c.name, rate, workers, opened, phase)
+			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened%s; %d duplicate(s), none lost)\n", r+1, c.name, rate, workers, opened, phase, dups)
 		}
 	}
 	summarize(cs, rates, peaks)
