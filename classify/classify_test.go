@@ -38,16 +38,7 @@ func runFixture(t *testing.T, name string, opts Options) *Classification {
 
 func loadBaseline(t *testing.T) *Baseline {
 	t.Helper()
-	f, err := os.Open(filepath.Join(fixtureDir, "deploy-baseline.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, err := LoadBaseline(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return baselineFile(t, "deploy-baseline.jsonl", nil)
 }
 
 func TestScenarios(t *testing.T) {
