@@ -7,6 +7,14 @@ import "github.com/mfdlq/mfdlq/incident"
 // after the moved messages failed again, is a new attempt, and the
 // messages that came back from the previous one may move again.
 func Attempt(events []incident.Event) int {
+	_, n := Fixes(events)
+	return n
+}
+
+// Fixes returns the change texts of the fixes recorded in each attempt,
+// and the attempt a redrive would move in now (Attempt).
+func Fixes(events []incident.Event) (map[int][]string, int) {
+	fixes := map[int][]string{}
 	n, moved := 1, false
 	for _, ev := range events {
 		switch ev.Step {
@@ -16,9 +24,12 @@ func Attempt(events []incident.Event) int {
 			if moved {
 				n, moved = n+1, false
 			}
+			if c, _ := ev.Inputs["change"].(string); c != "" {
+				fixes[n] = append(fixes[n], c)
+			}
 		}
 	}
-	return n
+	return fixes, n
 }
 
 // LatestFix is the change text of the incident's latest fix event, or "".

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 )
@@ -56,21 +55,7 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 // fix recorded after a redrive started a new one, and the journal marks
 // every entry with its attempt.
 func (inc *Incident) writeAttempts(b *strings.Builder) {
-	fixes := map[int][]string{}
-	n, moved := 1, false
-	for _, ev := range inc.Events {
-		switch ev.Step {
-		case incident.StepRedrive:
-			moved = true
-		case incident.StepFix:
-			if moved {
-				n, moved = n+1, false
-			}
-			if c, _ := ev.Inputs["change"].(string); c != "" {
-				fixes[n] = append(fixes[n], c)
-			}
-		}
-	}
+	fixes, n := redrive.Fixes(inc.Events)
 	ops := map[int]map[string]map[string]bool{}
 	last := 1
 	for _, e := range inc.Journal {
