@@ -61,10 +61,7 @@ func TestRedriveTwoOperators(t *testing.T) {
 		t.Skip("builds the binary: not in -short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mfdlq")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mfdlq/mfdlq").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, dir)
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
 	const n = 30
@@ -116,10 +113,7 @@ func TestRedriveTwoOperators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]int{}
-	for _, m := range got {
-		seen[aws.ToString(m.Body)]++
-	}
+	seen := arrivals(got)
 	for _, b := range bodies {
 		if seen[b] != 1 {
 			t.Errorf("%s reached the destination %d times, want 1", b, seen[b])

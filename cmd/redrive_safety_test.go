@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,10 +29,7 @@ func TestRedriveCrash(t *testing.T) {
 		t.Skip("builds the binary and kills it: not in -short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mfdlq")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mfdlq/mfdlq").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, dir)
 	var log strings.Builder
 	res, err := crashkill.Run(context.Background(), localaws.NewSeeder(localaws.Config(t)), crashkill.Config{
 		Bin: bin, Runs: 3, Messages: 100, Workers: 2, Visibility: 10, KillAfter: 1500 * time.Millisecond,
@@ -72,10 +68,7 @@ func TestRedriveFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]int{}
-	for _, m := range got {
-		seen[aws.ToString(m.Body)]++
-	}
+	seen := arrivals(got)
 	for _, b := range bodies {
 		if seen[b] == 0 {
 			t.Errorf("lost %s", b)

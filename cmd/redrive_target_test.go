@@ -190,10 +190,7 @@ func TestRedriveToSNSCrash(t *testing.T) {
 		t.Skip("builds the binary and kills it: not in -short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mfdlq")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mfdlq/mfdlq").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t, dir)
 	cfg := localaws.Config(t)
 	s := localaws.NewSeeder(cfg)
 	ctx := context.Background()
