@@ -47,7 +47,7 @@ func cmdLambdaAsync(ts *testscript.TestScript, neg bool, args []string) {
 	l := scriptLambda(ts)
 	fn, err := l.CreateFunction(ctx, &lambda.CreateFunctionInput{
 		FunctionName: aws.String(args[0]), Runtime: ltypes.RuntimePython312, Handler: aws.String("h.handler"),
-		Role: aws.String("arn:aws:iam::123456789012:role/lambda-role"), Code: &ltypes.FunctionCode{ZipFile: tinyZip(ts)},
+		Role: aws.String("arn:aws:iam::123456789012:role/lambda-role"), Code: &ltypes.FunctionCode{ZipFile: localaws.HandlerZip("None")},
 	})
 	ts.Check(err)
 	s := seeder(ts)

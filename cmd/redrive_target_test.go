@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
@@ -36,12 +35,7 @@ import (
 func lambdaSetup(t *testing.T, name string) (*lambdainvoke.Server, string, string) {
 	t.Helper()
 	cfg := localaws.Config(t)
-	var b bytes.Buffer
-	z := zip.NewWriter(&b)
-	w, _ := z.Create("h.py")
-	w.Write([]byte("def handler(event, context):\n    return None\n"))
-	z.Close()
-	arn, err := localaws.CreateFunction(context.Background(), cfg, name, b.Bytes())
+	arn, err := localaws.CreateFunction(context.Background(), cfg, name, localaws.HandlerZip("None"))
 	if err != nil {
 		t.Fatal(err)
 	}

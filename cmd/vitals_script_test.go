@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -23,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -112,7 +111,7 @@ func cmdLambdaMapping(ts *testscript.TestScript, neg bool, args []string) {
 	fn, err := l.CreateFunction(ctx, &lambda.CreateFunctionInput{
 		FunctionName: aws.String(args[1]), Runtime: ltypes.RuntimePython312, Handler: aws.String("h.handler"),
 		Role:    aws.String("arn:aws:iam::123456789012:role/lambda-role"),
-		Code:    &ltypes.FunctionCode{ZipFile: tinyZip(ts)},
+		Code:    &ltypes.FunctionCode{ZipFile: localaws.HandlerZip("None")},
 		Timeout: aws.Int32(int32(timeout)),
 	})
 	ts.Check(err)
@@ -126,17 +125,6 @@ func cmdLambdaMapping(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Check(err)
 	ts.Setenv("UUID", aws.ToString(m.UUID))
-}
-
-func tinyZip(ts *testscript.TestScript) []byte {
-	var b bytes.Buffer
-	z := zip.NewWriter(&b)
-	w, err := z.Create("h.py")
-	ts.Check(err)
-	_, err = w.Write([]byte("def handler(event, context):\n    return None\n"))
-	ts.Check(err)
-	ts.Check(z.Close())
-	return b.Bytes()
 }
 
 // lambda-state UUID STATE [MAXCONCURRENCY|none] asserts a mapping's state

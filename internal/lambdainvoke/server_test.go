@@ -1,8 +1,6 @@
 package lambdainvoke_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"net/http/httptest"
@@ -26,7 +24,7 @@ func setup(t *testing.T) (*lambdainvoke.Server, *lambda.Client, string) {
 	t.Helper()
 	cfg := localaws.Config(t)
 	name := localaws.UniqueName("fn")
-	_, err := localaws.CreateFunction(context.Background(), cfg, name, tinyZip(t))
+	_, err := localaws.CreateFunction(context.Background(), cfg, name, localaws.HandlerZip("None"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,17 +39,6 @@ func setup(t *testing.T) (*lambdainvoke.Server, *lambda.Client, string) {
 		o.RetryMaxAttempts = 1
 	})
 	return srv, c, name
-}
-
-func tinyZip(t *testing.T) []byte {
-	var b bytes.Buffer
-	z := zip.NewWriter(&b)
-	w, _ := z.Create("h.py")
-	w.Write([]byte("def handler(event, context):\n    return None\n"))
-	if err := z.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 func invoke(c *lambda.Client, fn string, payload string) (*lambda.InvokeOutput, error) {

@@ -1,6 +1,8 @@
 package localaws
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,6 +24,25 @@ import (
 
 // LambdaRole is the role CreateFunction gives functions.
 const LambdaRole = "arn:aws:iam::" + Account + ":role/mfdlq-test-lambda"
+
+// HandlerZip is a function's code for CreateFunction: h.py, whose handler
+// returns the Python expression ret ("None", "{'fixed': True}").
+func HandlerZip(ret string) []byte {
+	var b bytes.Buffer
+	z := zip.NewWriter(&b)
+	w, err := z.Create("h.py")
+	if err == nil {
+		_, err = w.Write([]byte("def handler(event, context):\n    return " + ret + "\n"))
+	}
+	if err == nil {
+		err = z.Close()
+	}
+	if err != nil {
+		// Writing to memory cannot fail.
+		panic(err)
+	}
+	return b.Bytes()
+}
 
 // CreateFunction creates a Python function from zip (moto stores it; it
 // runs functions only in Docker) and returns its ARN.
