@@ -194,9 +194,10 @@ func (o *checkOptions) createAlarm(ctx context.Context, cw cwapi.AlarmsAPI, dlq 
 	if err := d.confirm(fmt.Sprintf("create alarm %s?", *in.AlarmName), o.Yes); err != nil {
 		return err
 	}
-	if _, err := cw.PutMetricAlarm(ctx, in); err != nil {
-		return fmt.Errorf("create alarm %s: %w", *in.AlarmName, err)
+	name, err := cwapi.CreateDLQAlarm(ctx, cw, dlq.Name, o.Topic)
+	if err != nil {
+		return err
 	}
-	d.infof("alarm %s created", *in.AlarmName)
+	d.infof("alarm %s created", name)
 	return nil
 }

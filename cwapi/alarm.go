@@ -69,3 +69,13 @@ func DLQAlarmInput(queue, topic string) *cloudwatch.PutMetricAlarmInput {
 		AlarmActions:       []string{topic},
 	}
 }
+
+// CreateDLQAlarm creates (or replaces: PutMetricAlarm overwrites an alarm
+// of the same name) the alarm DLQAlarmInput describes, and names it.
+func CreateDLQAlarm(ctx context.Context, cw AlarmsAPI, queue, topic string) (string, error) {
+	in := DLQAlarmInput(queue, topic)
+	if _, err := cw.PutMetricAlarm(ctx, in); err != nil {
+		return *in.AlarmName, fmt.Errorf("create alarm %s: %w", *in.AlarmName, err)
+	}
+	return *in.AlarmName, nil
+}
