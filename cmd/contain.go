@@ -28,9 +28,6 @@ type containOptions struct {
 
 // incident.ContainFile is contain's artifact in the incident directory.
 
-// baselineSpan is how far before --window the source's normal age is read.
-const baselineSpan = 24 * time.Hour
-
 func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
 	opts := &containOptions{deps: d}
 	c := &cobra.Command{

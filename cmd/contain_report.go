@@ -12,7 +12,8 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// measure reads the DLQ's trend and the source's age into rep and judges.
+// measure reads the DLQ's trend and the source's age into rep and judges
+// (contain.Reader.Measure), and adds the DLQ's expiry countdown.
 func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src *sqsapi.Queue, rep *contain.Result) error {
 	d := o.deps
 	cw, err := d.CloudWatch(ctx)
@@ -20,30 +21,10 @@ func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src 
 		return err
 	}
 	r := contain.Reader{CW: cw, SQS: c, Now: d.Now, SampleEvery: o.Sample / 2, Samples: 3, Warn: d.warnf}
-	trend, err := r.DepthTrend(ctx, dlq, o.Window)
-	if err != nil {
-		return fmt.Errorf("contain %s: %w", dlq.Name, err)
-	}
-	// A sampled trend's last look has just refreshed dlq's depth.
-	if trend.Source != contain.FromSampling {
-		if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
-			return fmt.Errorf("contain %s: %w", dlq.Name, err)
-		}
-	}
-	rep.DLQ = contain.DLQVitals{Queue: dlq.Name, Visible: dlq.Depth.Visible, InFlight: dlq.Depth.InFlight, Trend: trend, Window: o.Window.String()}
-	if src != nil {
-		age, normal, err := r.SourceAge(ctx, src, o.Window, baselineSpan)
-		if err != nil {
-			return fmt.Errorf("contain %s: %w", src.Name, err)
-		}
-		rep.Source = &contain.SourceVitals{
-			Queue: src.Name, Visible: src.Depth.Visible, InFlight: src.Depth.InFlight,
-			AgeOfOldest: age, NormalAge: normal, AgeElevated: contain.AgeElevated(age, normal),
-		}
+	if err := r.Measure(ctx, dlq, src, o.Window, rep); err != nil {
+		return err
 	}
 	rep.OldestExpiry = d.oldestExpiry(ctx, dlq, nil)
-	rep.Alive, rep.Reasons = contain.Judge(rep.DLQ, rep.Source)
-	rep.Verdict = contain.VerdictOf(rep.Alive)
 	return nil
 }
 
