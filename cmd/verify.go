@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/verify"
 	"github.com/spf13/cobra"
 )
 
@@ -115,11 +117,18 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	}
 	d.announce("verifying", dlq)
 	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
-	w := verifyWatch{o: o, sqs: client, cw: cw, dlq: dlq, dest: dest, rec: rec}
-	res, err := w.run(ctx)
-	if err != nil {
+	fn, _ := functionRef(rec.DestURL)
+	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Rec: rec, Function: fn,
+		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, dest.Name)}
+	res, err := w.Run(ctx)
+	switch {
+	case errors.Is(err, verify.ErrInterrupted):
+		o.clearStatus()
+		return errInterrupted
+	case err != nil:
 		return err
 	}
+	o.clearStatus()
 	if err := o.record(dlq, rec, res); err != nil {
 		return err
 	}

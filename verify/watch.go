@@ -1,0 +1,189 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// ErrInterrupted is what Watch.Run returns when its context ends between
+// two looks: the verdict is not known.
+var ErrInterrupted = errors.New("interrupted")
+
+// Watch looks at the queues until the judgement is done or Wait runs out:
+// verify's verdict over time. Build it with the queues and the record of
+// the redrive, then call Run.
+type Watch struct {
+	SQS       sqsapi.Client
+	CW        cwapi.MetricsAPI
+	DLQ, Dest *sqsapi.Queue
+	Rec       Redriven
+	// Function is the Lambda function a redrive to lambda: invoked (a name
+	// or ARN without qualifier); its Errors and Throttles are read.
+	Function string
+	// Wait bounds the watch, Interval spaces the looks, and a pass must
+	// hold for Settle over two looks at least (0: the first passing look).
+	Wait, Interval, Settle time.Duration
+	Now                    func() time.Time
+	// Warn receives what could not be read (CloudWatch), once.
+	Warn func(format string, args ...any)
+	// Status, when set, is shown after each look that did not end the
+	// watch, with when the watch gives up.
+	Status func(obs Observation, deadline time.Time)
+
+	noMetric bool
+}
+
+// Run looks every Interval until the fix is proven or disproven or Wait
+// runs out; ErrInterrupted when ctx ends first.
+func (w *Watch) Run(ctx context.Context) (Result, error) {
+	start := time.Now()
+	deadline := start.Add(w.Wait)
+	res := Result{Moved: w.Rec.Moved, DestQueue: w.Dest.Name, Unchecked: []string{}}
+	var passingSince time.Time
+	passLooks := 0
+	for {
+		obs, err := w.observe(ctx)
+		if err != nil {
+			return res, err
+		}
+		res.Looks++
+		j := Judge(obs, w.Rec)
+		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, j.Unchecked
+		res.Waited = time.Since(start).Round(time.Second).Seconds()
+		if j.Done && !j.Pass {
+			break // redriven messages came back: no need to wait longer
+		}
+		if !j.Pass {
+			passingSince, passLooks = time.Time{}, 0
+		} else {
+			if passLooks == 0 {
+				passingSince = time.Now()
+			}
+			passLooks++
+			// Approximate counts lag: a pass must hold for Settle over
+			// two looks at least.
+			if w.Settle == 0 || (passLooks >= 2 && time.Since(passingSince) >= w.Settle) {
+				res.Pass = true
+				break
+			}
+			res.Reasons = append(res.Reasons, fmt.Sprintf("passing since %s; it must hold for --settle %s", passingSince.UTC().Format(time.RFC3339), w.Settle))
+		}
+		if time.Now().Add(w.Interval).After(deadline) {
+			res.Reasons = append(res.Reasons, fmt.Sprintf("not proven within --wait %s: run mfdlq verify again with a longer --wait", w.Wait))
+			break
+		}
+		if w.Status != nil {
+			w.Status(obs, deadline)
+		}
+		select {
+		case <-ctx.Done():
+			return res, ErrInterrupted
+		case <-time.After(w.Interval):
+		}
+	}
+	res.Verdict = VerdictOf(res.Pass)
+	return res, nil
+}
+
+// observe reads both queues' depths, peeks at the DLQ for returned
+// messages, and reads the destination's deletions from CloudWatch.
+func (w *Watch) observe(ctx context.Context) (Observation, error) {
+	var obs Observation
+	if err := sqsapi.Refresh(ctx, w.SQS, w.DLQ); err != nil {
+		return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
+	}
+	if w.Rec.Target != "" {
+		w.observeFunction(ctx, &obs)
+	} else if err := sqsapi.Refresh(ctx, w.SQS, w.Dest); err != nil {
+		return obs, fmt.Errorf("verify %s: %w", w.Dest.Name, err)
+	}
+	obs.DLQVisible, obs.DLQInFlight = w.DLQ.Depth.Visible, w.DLQ.Depth.InFlight
+	obs.DestVisible, obs.DestInFlight = w.Dest.Depth.Visible, w.Dest.Depth.InFlight
+	obs.Returned = []Returned{}
+	if obs.DLQVisible > 0 {
+		peek, err := sqsapi.Peek(ctx, w.SQS, w.DLQ, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, 1000)), Visibility: 2, Wait: 1})
+		if err != nil {
+			return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
+		}
+		obs.Returned = MatchReturned(peek.Messages, w.Rec, w.Now())
+	}
+	w.metrics(ctx, &obs)
+	return obs, nil
+}
+
+// metrics reads the destination's NumberOfMessagesSent over the move and
+// NumberOfMessagesDeleted since it began, counting nothing from before it
+// (MoveMetric); each is nil when CloudWatch has no data or cannot be read.
+// A function, topic or bus has no queue metrics (observeFunction).
+func (w *Watch) metrics(ctx context.Context, obs *Observation) {
+	if w.noMetric || w.Rec.StartedAt.IsZero() || w.Rec.Target != "" {
+		return
+	}
+	now := w.Now()
+	start := w.Rec.StartedAt.Truncate(time.Minute).Add(-time.Minute)
+	end := now.Add(time.Minute)
+	for _, m := range []struct {
+		name string
+		dst  **float64
+		end  time.Time
+	}{{cwapi.MetricMessagesSent, &obs.Sent, w.Rec.EndedAt}, {cwapi.MetricMessagesDeleted, &obs.Deleted, end}} {
+		until := end
+		if !m.end.IsZero() {
+			// Sends after the move are someone else's.
+			until = m.end.Truncate(time.Minute).Add(time.Minute)
+		}
+		points, err := cwapi.QueueMetric(ctx, w.CW, cwapi.MetricQuery{
+			Queue: w.Dest.Name, Metric: m.name, Stat: "Sum", Start: start, End: until, Period: time.Minute,
+		})
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				w.Warn("CloudWatch unavailable (%v): %s and %s not judged", err, cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted)
+				w.noMetric = true
+			}
+			return
+		}
+		var partial bool
+		*m.dst, partial = MoveMetric(points, w.Rec.StartedAt)
+		obs.Partial = obs.Partial || partial
+	}
+}
+
+// observeFunction reads a Lambda target's Errors and Throttles since the
+// redrive began; it leaves them nil when CloudWatch has no data or cannot
+// be read (said once).
+func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
+	if w.Rec.Target != "lambda" || w.noMetric || w.Rec.StartedAt.IsZero() {
+		return
+	}
+	name := w.Function[strings.LastIndex(w.Function, ":")+1:]
+	for _, m := range []struct {
+		metric string
+		dst    **float64
+	}{{cwapi.MetricErrors, &obs.FunctionErrors}, {cwapi.MetricThrottles, &obs.FunctionThrottles}} {
+		points, err := cwapi.QueueMetric(ctx, w.CW, cwapi.MetricQuery{
+			Namespace: cwapi.NamespaceLambda, Dimension: cwapi.DimensionFunctionName, Queue: name, Metric: m.metric, Stat: "Sum",
+			Start: w.Rec.StartedAt.Truncate(time.Minute), End: w.Now().Add(time.Minute), Period: time.Minute,
+		})
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				w.Warn("CloudWatch unavailable (%v): %s's Errors and Throttles not judged", err, name)
+				w.noMetric = true
+			}
+			return
+		}
+		if len(points) == 0 {
+			continue
+		}
+		var sum float64
+		for _, p := range points {
+			sum += p.Value
+		}
+		*m.dst = &sum
+	}
+}
