@@ -1,0 +1,261 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Request is a redrive as the operator asked for it: the flags, validated
+// by the caller. Resolve turns it into a Plan once; Run carries the plan
+// out. The texts (RateText, Filter, SentAfter …) are kept as given: the
+// redrive event records them.
+type Request struct {
+	To     string    // --to as given ("" : the DLQ's one source, else its messages' one origin)
+	Target TargetRef // --to when it names a function, topic or bus (Kind "" for a queue)
+
+	RateText   string  // --rate as given: N or max
+	Rate       float64 // messages per second; 0 = max
+	Workers    int     // fixed batches in flight (0: adaptive)
+	MaxWorkers int     // cap of the adaptive batches in flight
+	Max        int     // at most N moved (0: the backlog at start)
+
+	Filter, SentAfter, SentBefore, Group string // the selection, as given
+	// Selector compiles the selection when the move starts (--group reads
+	// the incident's classification then); nil moves every message.
+	Selector func() (func(*sqsjson.Message) (bool, error), error)
+
+	Keep        bool
+	Native      bool
+	Force       bool
+	TakeOver    bool
+	Fixed       string        // --fixed: the change a fix event records
+	Canary      int           // -1: by destination (10 towards the messages' own source, else 0)
+	CanaryWait  time.Duration // 0: derived from the destination
+	MaxBacklog  int64
+	MaxReturned int
+	Visibility  int    // seconds
+	FromFile    string // --from-file as given ("" for a DLQ)
+}
+
+// workers is the most batches the move may have in flight: Workers when
+// fixed, else MaxWorkers. Each can leave up to ten duplicates if the
+// process is killed mid-send.
+func (r Request) workers() int {
+	if r.Workers > 0 {
+		return r.Workers
+	}
+	return r.MaxWorkers
+}
+
+// Plan is a redrive resolved: where the messages come from, where each
+// goes, how many at most, the canary, and what the incident said about
+// the attempt. It is what the operator reads before saying yes; Run
+// carries out exactly this.
+type Plan struct {
+	Req    Request
+	Source Source
+	// Dests are the destinations. A plan has one today; a DLQ shared by
+	// several queues will hold one per source queue, each checked (type,
+	// same queue, fix deployed, canary) on its own.
+	Dests []Destination
+	// Origin says who proposed the destination when --to was omitted and
+	// no queue's redrive policy names the DLQ ("" otherwise).
+	Origin string
+	// Backlog is the messages in the source at start; Bound the most that
+	// will move.
+	Backlog, Bound int
+	// Canary is how many move first; CanaryWait how long the consumer gets
+	// to fail them back before the rest moves.
+	Canary     int
+	CanaryWait time.Duration
+	// Workers is the most batches in flight: a SIGKILL duplicates at most
+	// ten of each (DuplicateBound).
+	Workers int
+	// Attempt numbers the fix this redrive moves after; NewFix tells
+	// whether Req.Fixed records a fix (not the latest one again). Both are
+	// set by Guard.
+	Attempt int
+	NewFix  bool
+	// FIFODoubt, set by Guard for a native move of a FIFO DLQ, says why
+	// SQS's move task could be deduplicated at the destination ("" when
+	// nothing says so); Run then moves with its own mover.
+	FIFODoubt string
+}
+
+// Source is where the messages come from: a DLQ, or an export standing in
+// for one.
+type Source struct {
+	// Queue is the DLQ, or for --from-file a stand-in naming the file.
+	Queue *sqsapi.Queue
+	// File serves an export's messages in place of the DLQ (nil for a DLQ);
+	// its canary looks for returns in ReturnsTo, the destination's DLQ.
+	File      SQS
+	ReturnsTo *sqsapi.Queue
+}
+
+// Destination is where messages go: a queue, or a function, topic or bus
+// (Target) that Queue then only names.
+type Destination struct {
+	// Queue is the destination queue; for a target a stand-in whose Name
+	// is "sns:orders" and whose URL is the target's ARN (the journal's key).
+	Queue  *sqsapi.Queue
+	Target Target
+	// TargetLines describe a target for the plan.
+	TargetLines []string
+	// Consumers are the destination's Lambda functions as Guard read them,
+	// recorded in the redrive event for the next attempt's check.
+	Consumers []Function
+}
+
+// Dest is the plan's destination (its only one today).
+func (p *Plan) Dest() *Destination { return &p.Dests[0] }
+
+// DuplicateBound is the most messages a SIGKILL mid-move can send twice:
+// ten per batch in flight, and never more than the move's bound.
+func (p *Plan) DuplicateBound() int { return min(10*p.Workers, p.Bound) }
+
+// Text names the destination in the line that names account and region.
+func (d *Destination) Text() string {
+	if d.Target == nil {
+		return "queue " + d.Queue.Name
+	}
+	return d.Queue.Name + " (" + d.Queue.URL + ")"
+}
+
+// sizeCanary sets the bound and the canary, the one place both are
+// decided: the bound is the backlog, or Max of it; the canary is what was
+// asked, else 10 towards the messages' own source (whose consumer failed
+// them) and none elsewhere, never more than the bound; its wait is what
+// was asked, else wait.
+func (p *Plan) sizeCanary(toSource bool, wait time.Duration) {
+	r := p.Req
+	p.Bound = p.Backlog
+	if r.Max > 0 {
+		p.Bound = min(r.Max, p.Backlog)
+	}
+	p.Canary = r.Canary
+	if p.Canary < 0 {
+		p.Canary = 0
+		if toSource {
+			p.Canary = 10
+		}
+	}
+	p.Canary = min(p.Canary, p.Bound)
+	p.CanaryWait = r.CanaryWait
+	if p.CanaryWait == 0 {
+		p.CanaryWait = wait
+	}
+}
+
+// Env is what the protocol needs from its caller: the AWS clients, the
+// clock and the incident's event stamp, and where to say things. The
+// caller (cmd, or a full-screen view) renders; the protocol decides.
+type Env struct {
+	SQS sqsapi.Client
+	// Lambda, SNS and Events are built when a destination needs them.
+	Lambda func(context.Context) (LambdaClient, error)
+	SNS    func(context.Context) (SNSClient, error)
+	Events func(context.Context) (EventsClient, error)
+	// Region is the region in use: queue names resolve in it.
+	Region string
+	Now    func() time.Time
+	// Event starts an incident event stamped with the clock and command.
+	Event func(step string, q *sqsapi.Queue) incident.Event
+	// Before is where the incident stands before this redrive, as the
+	// runbook reads it (runbook.StateOf(events).BeforeRedrive()).
+	Before func([]incident.Event) Before
+	// Operator names who runs the redrive, in the lease.
+	Operator string
+	// Info and Warn say what the protocol saw and did.
+	Info, Warn func(format string, args ...any)
+	// Confirm asks a question (taking over a dead run's lease); a non-nil
+	// error is the answer no.
+	Confirm func(question string) error
+	// Progress receives the move's figures as it goes, Done when a phase
+	// (the canary, the rest, a native task) ended.
+	Progress func(Moment)
+	Done     func()
+}
+
+// Moment is a moment of a move, for a progress line: the figures so far,
+// the total it moves to and when its rate's clock started.
+type Moment struct {
+	Stats
+	Total int
+	Start time.Time
+}
+
+// LambdaClient is the Lambda calls of a redrive: the fix-deployed check,
+// the origin look, and the lambda: target.
+type LambdaClient interface {
+	Lambda
+	FunctionReader
+	LambdaAPI
+	lambda.ListFunctionsAPIClient
+}
+
+// SNSClient is the SNS calls of an sns: target.
+type SNSClient interface {
+	TopicReader
+	SNSAPI
+}
+
+// EventsClient is the EventBridge calls of an events: target.
+type EventsClient interface {
+	BusReader
+	EventsAPI
+}
+
+// ErrorKind sorts the protocol's errors that are the operator's to fix, so
+// that the caller maps them to its exit statuses.
+type ErrorKind int
+
+// Error kinds.
+const (
+	// ErrUsage is a request that cannot be carried out as given: the
+	// message names the flag that fixes it. Nothing changed.
+	ErrUsage ErrorKind = iota + 1
+	// ErrNotFound is a destination that does not exist.
+	ErrNotFound
+)
+
+// Error is an error of the protocol of a kind the caller maps.
+type Error struct {
+	Kind ErrorKind
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func usagef(format string, args ...any) error {
+	return &Error{Kind: ErrUsage, Err: fmt.Errorf(format, args...)}
+}
+
+func notFoundf(format string, args ...any) error {
+	return &Error{Kind: ErrNotFound, Err: fmt.Errorf(format, args...)}
+}
+
+// KindOf is the kind of err (0 when it is none of the protocol's).
+func KindOf(err error) ErrorKind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(unknown)"
+	}
+	return s
+}

@@ -1,0 +1,107 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Resolve turns a request to move dlq's messages into a plan: the
+// destination (--to, else the DLQ's one source queue, else the one origin
+// its messages name), checked against the DLQ (not itself, the same FIFO
+// or standard type, the same region), the bound and the canary. It reads
+// and changes nothing but a one-second peek when it looks for an origin.
+func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
+	if p, ok, err := resolveTarget(ctx, env, req, dlq); ok || err != nil {
+		return p, err
+	}
+	var err error
+	var dest *sqsapi.Queue
+	if req.To != "" {
+		if dest, err = sqsapi.Resolve(ctx, env.SQS, req.To, env.Region); err != nil {
+			return nil, err
+		}
+	} else {
+		sources, err := sqsapi.SourceQueues(ctx, env.SQS, dlq)
+		if err != nil {
+			return nil, err
+		}
+		if len(sources) != 1 {
+			return nil, usagef("%s is the DLQ of %d queues: name the destination with --to QUEUE", dlq.Name, len(sources))
+		}
+		dest = sources[0]
+	}
+	switch {
+	case sqsapi.SameQueue(dest, dlq):
+		return nil, usagef("the destination %s is the DLQ itself (%s): pass --to with another queue", dest.Name, orUnknown(dlq.ARN))
+	case dest.FIFO != dlq.FIFO:
+		return nil, usagef("%s and %s are not of the same type (FIFO and standard): pick a destination of the DLQ's type", dlq.Name, dest.Name)
+	}
+	p := &Plan{Req: req, Source: Source{Queue: dlq}, Dests: []Destination{{Queue: dest}}, Backlog: int(dlq.Depth.Total()), Workers: req.workers()}
+	// A native move has no canary unless asked: SQS moves it all at once.
+	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, CanaryWait(dest, dlq))
+	return p, nil
+}
+
+// resolveTarget builds the plan of a redrive to a function, topic or bus:
+// the one --to names, or the one the DLQ's messages name when --to is
+// omitted and the DLQ is no queue's DLQ. ok is false when the destination
+// is a queue: Resolve goes on with it.
+func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (p *Plan, ok bool, err error) {
+	t, origin := req.Target, ""
+	if req.To == "" {
+		sources, err := sqsapi.SourceQueues(ctx, env.SQS, dlq)
+		if err != nil || len(sources) > 0 {
+			return nil, err != nil, err
+		}
+		cands, err := originCandidates(ctx, env, dlq)
+		if err != nil {
+			return nil, true, err
+		}
+		if len(cands) != 1 {
+			return nil, true, noDefaultTarget(dlq, cands)
+		}
+		t, origin = cands[0].ref, cands[0].why
+		env.Info("destination: %s, proposed by %s; --to names another", t, origin)
+	}
+	if t.Kind == "" {
+		return nil, false, nil
+	}
+	if region := arnRegion(t.Ref); region != "" && region != dlq.Region && dlq.Region != "" {
+		return nil, true, usagef("--to %s is in region %s, the DLQ in %s: mfdlq redrives within one region", t, region, dlq.Region)
+	}
+	ot, err := openTarget(ctx, env, t, dlq)
+	if err != nil {
+		return nil, true, err
+	}
+	p = &Plan{Req: req, Source: Source{Queue: dlq}, Origin: origin, Backlog: int(dlq.Depth.Total()), Workers: req.workers(),
+		Dests: []Destination{{Queue: ot.dest, Target: ot.target, TargetLines: ot.lines}}}
+	// As for a queue: a canary by default only towards where the messages
+	// came from, whose consumer failed them.
+	p.sizeCanary(origin != "", ot.canaryWait)
+	return p, true, nil
+}
+
+// ResolveFile is the plan of a move from an export (src, standing in for
+// a DLQ and named by file) to the queue dest, left messages still to move.
+// The canary runs only when asked for: the file has no source whose
+// consumer it fed; it is checked in the destination's own DLQ.
+func ResolveFile(ctx context.Context, env *Env, req Request, file, dest *sqsapi.Queue, src SQS, left int) (*Plan, error) {
+	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Dests: []Destination{{Queue: dest}}, Backlog: left, Workers: req.workers()}
+	p.sizeCanary(false, 0)
+	if p.Canary > 0 && dest.RedrivePolicy != nil {
+		dlq, err := sqsapi.Resolve(ctx, env.SQS, dest.RedrivePolicy.DeadLetterTargetArn, env.Region)
+		if err != nil {
+			return nil, fmt.Errorf("the DLQ of %s, where the canary would come back: %w", dest.Name, err)
+		}
+		p.Source.ReturnsTo = dlq
+		if p.CanaryWait == 0 {
+			p.CanaryWait = CanaryWait(dest, dlq)
+		}
+	}
+	if p.CanaryWait == 0 {
+		p.CanaryWait = CanaryWait(dest, file)
+	}
+	return p, nil
+}

@@ -1,0 +1,254 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// Target kinds: the prefixes of --to that name something other than a queue.
+const (
+	KindLambda = "lambda"
+	KindSNS    = "sns"
+	KindEvents = "events"
+)
+
+// TargetRef is a --to naming a Lambda function, an SNS topic or an
+// EventBridge bus: Kind is "" for an SQS queue.
+type TargetRef struct {
+	Kind string
+	Ref  string // a name or an ARN, as given after the prefix
+}
+
+func (t TargetRef) String() string { return t.Kind + ":" + t.Ref }
+
+// ParseTargetRef reads --to: "lambda:F", "sns:T", "events:B", or an ARN of
+// one of those services; anything else is a queue (Kind ""). A malformed
+// one is an ErrUsage error naming the fix, before any AWS call.
+func ParseTargetRef(to string) (TargetRef, error) {
+	for _, k := range []string{KindLambda, KindSNS, KindEvents} {
+		if ref, ok := strings.CutPrefix(to, k+":"); ok {
+			t := TargetRef{Kind: k, Ref: ref}
+			return t, t.check()
+		}
+	}
+	if svc := ARNService(to); svc == KindLambda || svc == KindSNS || svc == KindEvents {
+		t := TargetRef{Kind: svc, Ref: to}
+		return t, t.check()
+	}
+	return TargetRef{}, nil
+}
+
+// check refuses an empty or malformed name before any AWS call.
+func (t TargetRef) check() error {
+	what := map[string]string{KindLambda: "FUNCTION", KindSNS: "TOPIC", KindEvents: "BUS"}[t.Kind]
+	switch {
+	case t.Ref == "":
+		return usagef("--to %s: names nothing: use --to %s:%s (a name or an ARN)", t.Kind, t.Kind, what)
+	case strings.IndexFunc(t.Ref, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) >= 0:
+		return usagef("--to %q: a %s name or ARN has no spaces or control characters", t.String(), strings.ToLower(what))
+	case strings.HasPrefix(t.Ref, "arn:") && ARNService(t.Ref) != t.Kind:
+		return usagef("--to %s: that is not a %s ARN (arn:aws:%s:REGION:ACCOUNT:…)", t.String(), t.Kind, t.Kind)
+	case t.Kind == KindEvents && strings.HasPrefix(t.Ref, "arn:") && !strings.Contains(t.Ref, ":event-bus/"):
+		return usagef("--to %s: an EventBridge bus ARN ends in :event-bus/NAME", t.String())
+	}
+	return nil
+}
+
+// IsTarget tells whether --to names a function, topic or bus (well formed
+// or not: ParseTargetRef says what is wrong with it).
+func IsTarget(to string) bool {
+	t, err := ParseTargetRef(to)
+	return err != nil || t.Kind != ""
+}
+
+// TargetKindOf is the target kind of a redrive's destination ARN (the
+// journal's and the event's dest_url): lambda, sns or events; "" for a
+// queue.
+func TargetKindOf(destURL string) string {
+	switch svc := ARNService(destURL); svc {
+	case KindLambda, KindSNS, KindEvents:
+		return svc
+	}
+	return ""
+}
+
+// ARNService is the service of an ARN ("" when s is not one).
+func ARNService(s string) string {
+	parts := strings.SplitN(s, ":", 6)
+	if len(parts) < 6 || parts[0] != "arn" {
+		return ""
+	}
+	return parts[2]
+}
+
+// arnRegion is the region of an ARN.
+func arnRegion(s string) string {
+	parts := strings.SplitN(s, ":", 6)
+	if len(parts) < 6 {
+		return ""
+	}
+	return parts[3]
+}
+
+// openedTarget is a resolved target: what the mover sends to and how the
+// plan names it.
+type openedTarget struct {
+	dest       *sqsapi.Queue // Name "sns:orders", URL the ARN: the journal's key
+	target     Target
+	lines      []string      // the plan's description of the target
+	canaryWait time.Duration // how long a canary's failures take to come back
+}
+
+// noDefaultTarget is the usage error of a DLQ whose destination is not
+// certain: it names the candidates.
+func noDefaultTarget(dlq *sqsapi.Queue, cands []originCandidate) error {
+	if len(cands) == 0 {
+		return usagef("%s is the DLQ of 0 queues and its messages name no origin: name the destination with --to QUEUE, lambda:FUNCTION, sns:TOPIC or events:BUS", dlq.Name)
+	}
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = fmt.Sprintf("--to %s (%s)", c.ref, c.why)
+	}
+	return usagef("%s's messages name %d origins: pick one with %s", dlq.Name, len(cands), strings.Join(names, ", or "))
+}
+
+// openTarget checks that the target exists and reads what the plan names.
+func openTarget(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
+	switch t.Kind {
+	case KindSNS:
+		return openTopic(ctx, env, t, dlq)
+	case KindEvents:
+		return openBus(ctx, env, t, dlq)
+	}
+	return openFunction(ctx, env, t, dlq)
+}
+
+// targetQueue is the stand-in queue a target is journaled and named as.
+func targetQueue(kind, name, arn string, dlq *sqsapi.Queue) *sqsapi.Queue {
+	acct := dlq.Account
+	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 && parts[4] != "" {
+		acct = parts[4]
+	}
+	return &sqsapi.Queue{Name: kind + ":" + name, URL: arn, ARN: arn, Account: acct, Region: dlq.Region}
+}
+
+// partition is the ARN partition of the DLQ ("aws" when unknown).
+func partition(dlq *sqsapi.Queue) string {
+	if parts := strings.SplitN(dlq.ARN, ":", 3); len(parts) == 3 && parts[1] != "" {
+		return parts[1]
+	}
+	return "aws"
+}
+
+func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
+	c, err := env.SNS(ctx)
+	if err != nil {
+		return nil, err
+	}
+	arn := t.Ref
+	if !strings.HasPrefix(arn, "arn:") {
+		arn = fmt.Sprintf("arn:%s:sns:%s:%s:%s", partition(dlq), dlq.Region, dlq.Account, t.Ref)
+	}
+	fifo, err := ReadTopic(ctx, c, arn)
+	if IsNotFound(err) {
+		return nil, notFoundf("sns topic %s not found in account %s, region %s: check --to", arn, orUnknown(dlq.Account), orUnknown(dlq.Region))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read topic %s: %w", arn, err)
+	}
+	name := arn[strings.LastIndex(arn, ":")+1:]
+	ot := &openedTarget{dest: targetQueue(KindSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
+	ot.dest.FIFO = fifo
+	ot.target = NewSNSTarget(c, arn, ot.dest.FIFO)
+	ot.lines = []string{fmt.Sprintf("SNS topic %s: Publish of each notification's Message, Subject and message attributes (a message that is no notification: its body and attributes)", name)}
+	if ot.dest.FIFO {
+		ot.lines = append(ot.lines, "FIFO topic: each message's own MessageGroupId, deduplication id mfdlq-<DLQ MessageId>")
+	}
+	return ot, nil
+}
+
+func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
+	c, err := env.Events(ctx)
+	if err != nil {
+		return nil, err
+	}
+	arn, name, err := ReadBus(ctx, c, t.Ref)
+	if IsNotFound(err) {
+		return nil, notFoundf("EventBridge bus %s not found in account %s, region %s: check --to", t.Ref, orUnknown(dlq.Account), orUnknown(dlq.Region))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read bus %s: %w", t.Ref, err)
+	}
+	ot := &openedTarget{dest: targetQueue(KindEvents, name, arn, dlq), target: NewEventsTarget(c, arn), canaryWait: time.Minute}
+	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
+		"a message that holds no EventBridge event fails and stays in the DLQ"}
+	return ot, nil
+}
+
+// FunctionRef splits a function reference into the function and its
+// qualifier: "orders:live", "arn:aws:lambda:R:A:function:orders:7".
+func FunctionRef(ref string) (fn, qualifier string) {
+	if strings.HasPrefix(ref, "arn:") {
+		parts := strings.Split(ref, ":")
+		if len(parts) == 8 {
+			return strings.Join(parts[:7], ":"), parts[7]
+		}
+		return ref, ""
+	}
+	fn, qualifier, _ = strings.Cut(ref, ":")
+	return fn, qualifier
+}
+
+func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
+	c, err := env.Lambda(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fn, q := FunctionRef(t.Ref)
+	f, err := ReadTargetFunction(ctx, c, fn, q)
+	if IsNotFound(err) {
+		return nil, notFoundf("Lambda function %s not found in account %s, region %s: check --to", t.Ref, orUnknown(dlq.Account), orUnknown(dlq.Region))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read function %s: %w", t.Ref, err)
+	}
+	if f.ConfigErr != nil {
+		env.Warn("asynchronous configuration of %s unknown (%v): assuming Lambda's defaults", fn, f.ConfigErr)
+	}
+	base, _ := FunctionRef(f.ARN)
+	invoked := base
+	if q != "" {
+		invoked += ":" + q
+	}
+	name := base[strings.LastIndex(base, ":")+1:]
+	ot := &openedTarget{dest: targetQueue(KindLambda, name, invoked, dlq), target: NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
+	ot.lines = []string{
+		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),
+		fmt.Sprintf("its asynchronous configuration: %d retries, events older than %s dropped; a failure goes to its DLQ or on-failure destination again", f.Retries, f.MaxAge),
+	}
+	return ot, nil
+}
+
+// versionText names what an invocation runs.
+func versionText(q, version string) string {
+	switch {
+	case q == "":
+		return "$LATEST (unqualified)"
+	case q == "$LATEST":
+		return "$LATEST"
+	case isDigits(q):
+		return "version " + q
+	}
+	return "alias " + q + " → version " + version
+}
+
+func isDigits(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
