@@ -1,0 +1,15 @@
+package redrive
+
+import "github.com/mfdlq/mfdlq/incident"
+
+// Delivered reads the incident's journal and tells whether a message (by
+// its MessageId) was already sent to destURL and deleted: a rerun of a
+// move from a file skips it.
+func Delivered(ws *incident.Workspace, destURL string) (func(id string) bool, error) {
+	entries, err := ReadJournal(ws.Path(incident.JournalFile))
+	if err != nil {
+		return nil, err
+	}
+	state := Fold(entries)
+	return func(id string) bool { return state.Of(id, destURL).Op == OpDeleted }, nil
+}

@@ -1,0 +1,268 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// NativePoll is how often a native move asks SQS how far the task got.
+var NativePoll = 2 * time.Second
+
+// run is one carrying-out of a plan: its id in the journal and the lease,
+// and its clocks.
+type run struct {
+	env *Env
+	ws  *incident.Workspace
+	p   *Plan
+	id  string
+	// rateFrom is when the run asked for the lease: a --rate's clock
+	// starts there, so the lease's read-back is the rate's first second.
+	// rateStart is where the achieved rate counts from (RateStart; zero:
+	// the move's start).
+	rateFrom, rateStart time.Time
+}
+
+// Run carries the plan out, after the question: it takes the DLQ's lease,
+// records a new fix, and moves — with SQS's move task (Req.Native, unless
+// the plan's FIFO doubt says otherwise) or with the mover, the canary
+// first. It appends the redrive event and returns the summary; an error
+// is returned only when nothing moved and no summary was made (the lease
+// is held, the journal cannot be opened). A failure during the move is the
+// summary's Err.
+func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summary, error) {
+	r := &run{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
+	ctx, release, err := holdLease(ctx, env, p, r.id)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if p.NewFix {
+		if err := ws.Append(fixEvent(env, p)); err != nil {
+			return nil, err
+		}
+	}
+	if p.Req.Native {
+		return r.native(ctx)
+	}
+	return r.move(ctx)
+}
+
+// move runs the canary (if any) and then the rest, journaling every step.
+func (r *run) move(ctx context.Context) (*Summary, error) {
+	p, env := r.p, r.env
+	entries, err := ReadJournal(r.ws.Path(incident.JournalFile))
+	if err != nil {
+		return nil, err
+	}
+	state := FoldAttempt(entries, p.Attempt)
+	f, err := r.ws.OpenAppend(incident.JournalFile)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", incident.JournalFile, err)
+	}
+	jw := NewJournalWriter(f)
+	defer func() {
+		if err := jw.Close(); err != nil {
+			// The moves are done and written; only their trip to the disk
+			// failed, so a power cut now could cost resends.
+			env.Warn("%s: %v", incident.JournalFile, err)
+		}
+	}()
+	var sel func(*sqsjson.Message) (bool, error)
+	if p.Req.Selector != nil {
+		if sel, err = p.Req.Selector(); err != nil {
+			return nil, err
+		}
+	}
+	started, wall := env.Now(), time.Now()
+	r.rateStart = RateStart(p.Req.Rate, r.rateFrom, wall)
+	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
+	base := r.options(sel, state, jw, prog)
+	var total Stats
+	if p.Canary > 0 {
+		st, err := r.runMover(ctx, base, p.Canary, prog)
+		total = st
+		back := 0
+		if err == nil && ctx.Err() == nil && st.Halted == "" {
+			back, err = r.checkCanary(ctx, state, st)
+			total.Returned += back
+		}
+		if err != nil || ctx.Err() != nil || total.Halted != "" || back > 0 {
+			return r.done(ctx, started, wall, total, back, err)
+		}
+		// The rest's rate starts after the canary's wait.
+		base.RateFrom = time.Time{}
+	}
+	st, err := r.runMover(ctx, base, p.Bound-total.Handled(), prog)
+	return r.done(ctx, started, wall, sumStats(total, st), 0, err)
+}
+
+// options are the mover's options of this plan.
+func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *State, jw *JournalWriter, prog *phases) Options {
+	p, q := r.p, r.p.Req
+	d := p.Dest()
+	return Options{
+		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
+		Keep: q.Keep, Select: sel, Visibility: int32(q.Visibility), Wait: 2,
+		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, Run: r.id, Attempt: p.Attempt,
+		Journal: jw, State: state, Retry: DefaultRetry(), Progress: prog.update,
+	}
+}
+
+// mover is what the mover receives from and sends to: the file source
+// with --from-file, else SQS.
+func (r *run) mover() SQS {
+	if r.p.Source.File != nil {
+		return r.p.Source.File
+	}
+	return r.env.SQS
+}
+
+func (r *run) runMover(ctx context.Context, opts Options, limit int, prog *phases) (Stats, error) {
+	opts.Max = limit
+	m, err := NewMover(r.mover(), opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	prog.base = prog.last
+	st, err := m.Run(ctx)
+	prog.finish()
+	return st, err
+}
+
+// checkCanary waits for the consumer to fail the canary again and says
+// what came back.
+func (r *run) checkCanary(ctx context.Context, state *State, st Stats) (int, error) {
+	p, env := r.p, r.env
+	dlq := p.Source.Queue
+	if p.Source.File != nil {
+		// From a file, returns land in the destination's own DLQ.
+		if dlq = p.Source.ReturnsTo; dlq == nil {
+			env.Warn("canary: %s has no DLQ to look in: moving the rest", p.Dest().Queue.Name)
+			return 0, nil
+		}
+	}
+	env.Info("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.CanaryWait, p.Dest().Queue.Name)
+	res, err := CheckCanary(ctx, env.SQS, dlq, state, st.Moved, p.CanaryWait)
+	if err == nil && res.Failed() {
+		env.Warn("%s", res.Reason(dlq.Name))
+	}
+	return res.Back, err
+}
+
+// native lets SQS move the messages (StartMessageMoveTask) and follows
+// the task; Ctrl-C cancels it. In doubt on FIFO it moves with the mover.
+func (r *run) native(ctx context.Context) (*Summary, error) {
+	p, env := r.p, r.env
+	if p.FIFODoubt != "" {
+		env.Warn("--native on FIFO: %s; moving with mfdlq's own mover instead, which sends with fresh mfdlq-<MessageId> deduplication ids", p.FIFODoubt)
+		p.Req.Native = false
+		return r.move(ctx)
+	}
+	started, wall := env.Now(), time.Now()
+	prog := &phases{env: env, total: p.Backlog, start: wall}
+	st, err := Native(ctx, env.SQS, p.Source.Queue, p.Dest().Queue, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+		prog.update(Stats{Moved: int(t.Moved)})
+	})
+	prog.finish()
+	if err != nil && st.Handle == "" && p.Source.Queue.FIFO && !sqsapi.IsUnsupportedOrDenied(err) && sqsapi.ErrorCode(err) != "error" {
+		// SQS refused a task for this FIFO queue before moving anything.
+		env.Warn("--native on FIFO: %v; moving with mfdlq's own mover instead (fresh mfdlq-<MessageId> deduplication ids)", err)
+		p.Req.Native = false
+		return r.move(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	env.Info("message move task %s", st.Status)
+	stats := Stats{Moved: int(st.Moved)}
+	if st.Status == TaskFailed {
+		stats.LastError = st.Failure
+		stats.Halted = "message move task failed: " + st.Failure
+	}
+	return r.done(ctx, started, wall, stats, 0, nil)
+}
+
+// done makes the summary and appends the redrive event.
+func (r *run) done(ctx context.Context, started, wall time.Time, st Stats, canaryBack int, runErr error) (*Summary, error) {
+	dur := time.Since(wall)
+	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
+	// At a --rate the achieved rate counts from the rate's clock (at the
+	// lease request, at most a bucket before the move), so that it
+	// compares with --rate.
+	since := dur
+	if !r.rateStart.IsZero() {
+		since = time.Since(r.rateStart)
+	}
+	if since > 0 {
+		s.Achieved = float64(s.Moved) / since.Seconds()
+	}
+	if lost := leaseLost(ctx); lost != nil {
+		s.LeaseLost = lost
+	}
+	s.Outcome = outcomeOf(s, ctx.Err() != nil)
+	if err := r.ws.Append(redriveEvent(r.env, r.p, s)); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// phases turns the mover's figures into Moments across phases (the
+// canary, then the rest): the figures of an earlier phase are added.
+type phases struct {
+	mu    sync.Mutex
+	env   *Env
+	total int
+	start time.Time
+	base  Stats
+	last  Stats
+}
+
+func (ph *phases) update(st Stats) {
+	if ph.env.Progress == nil {
+		return
+	}
+	// The mover calls from any worker: one at a time.
+	ph.mu.Lock()
+	defer ph.mu.Unlock()
+	ph.last = sumStats(ph.base, st)
+	ph.env.Progress(Moment{Stats: ph.last, Total: ph.total, Start: ph.start})
+}
+
+func (ph *phases) finish() {
+	if ph.env.Done != nil {
+		ph.env.Done()
+	}
+}
+
+// sumStats adds the figures of a later phase b to a.
+func sumStats(a, b Stats) Stats {
+	a.Moved += b.Moved
+	a.Resumed += b.Resumed
+	a.Skipped += b.Skipped
+	a.FilterErrors += b.FilterErrors
+	for _, t := range b.FilterErrorTexts {
+		if len(a.FilterErrorTexts) < 3 && !slices.Contains(a.FilterErrorTexts, t) {
+			a.FilterErrorTexts = append(a.FilterErrorTexts, t)
+		}
+	}
+	a.Failed += b.Failed
+	a.Returned += b.Returned
+	a.PendingDelete += b.PendingDelete
+	a.Hidden = b.Hidden // a moment's figure, not a count
+	a.Workers, a.Behind = b.Workers, b.Behind
+	a.PeakWorkers = max(a.PeakWorkers, b.PeakWorkers)
+	if b.Halted != "" {
+		a.Halted = b.Halted
+	}
+	if b.LastError != "" {
+		a.LastError = b.LastError
+	}
+	return a
+}

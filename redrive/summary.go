@@ -1,0 +1,124 @@
+package redrive
+
+import (
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+)
+
+// Outcome is how a redrive ended, the caller's exit status: OutcomeMoved
+// is a success, OutcomeError and OutcomeInterrupted follow their cause,
+// every other one is a check that did not pass.
+type Outcome string
+
+// Outcomes of a redrive, in the order they are decided: the first that
+// holds is the run's.
+const (
+	// OutcomeCanaryBack: the canary's messages came back; the rest stayed.
+	OutcomeCanaryBack Outcome = "canary_back"
+	// OutcomeError: a call failed and stopped the run (Summary.Err).
+	OutcomeError Outcome = "error"
+	// OutcomeLeaseLost: another run took the lease over.
+	OutcomeLeaseLost Outcome = "lease_lost"
+	// OutcomeInterrupted: Ctrl-C; the same command finishes the move.
+	OutcomeInterrupted Outcome = "interrupted"
+	// OutcomeBreaker: --max-returned moved messages came back.
+	OutcomeBreaker Outcome = "circuit_breaker"
+	// OutcomeFilterHalt: --filter failed on every message of the first batch.
+	OutcomeFilterHalt Outcome = "filter_halt"
+	// OutcomeHalted: the run stopped for another reason (Stats.Halted).
+	OutcomeHalted Outcome = "halted"
+	// OutcomeFailed: some messages could not be moved.
+	OutcomeFailed Outcome = "failed"
+	// OutcomeFilterErrors: --filter failed on some messages.
+	OutcomeFilterErrors Outcome = "filter_errors"
+	// OutcomeAllReturned: nothing moved, the messages left came back after
+	// this attempt; a new fix is needed.
+	OutcomeAllReturned Outcome = "all_returned"
+	// OutcomeMoved: the move is done.
+	OutcomeMoved Outcome = "moved"
+)
+
+// Summary is what a redrive did: its figures, its outcome, and what the
+// caller needs to say it.
+type Summary struct {
+	Stats
+	// Moved is sent by this run or resumed from an earlier one.
+	Moved    int
+	Started  time.Time
+	Duration time.Duration
+	// Achieved is the rate reached, counted from the rate's clock.
+	Achieved float64
+	// CanaryBack is how many of the canary came back.
+	CanaryBack int
+	// Attempt is the fix this redrive moved after.
+	Attempt int
+	// Err stopped the run (its exit status follows it); LeaseLost is set
+	// when another run took the lease over.
+	Err       error
+	LeaseLost *LeaseLostError
+	Outcome   Outcome
+}
+
+// outcomeOf decides the outcome: interrupted, halted or failed messages
+// are not a success.
+func outcomeOf(s *Summary, interrupted bool) Outcome {
+	st := s.Stats
+	switch {
+	case s.CanaryBack > 0 && s.Err == nil && st.Halted == "":
+		return OutcomeCanaryBack
+	case s.Err != nil:
+		return OutcomeError
+	case s.LeaseLost != nil:
+		return OutcomeLeaseLost
+	case interrupted:
+		return OutcomeInterrupted
+	case strings.HasPrefix(st.Halted, "circuit breaker"):
+		return OutcomeBreaker
+	case strings.HasPrefix(st.Halted, HaltFilter):
+		return OutcomeFilterHalt
+	case st.Halted != "":
+		return OutcomeHalted
+	case st.Failed > 0:
+		return OutcomeFailed
+	case st.FilterErrors > 0:
+		return OutcomeFilterErrors
+	case s.Moved == 0 && st.Returned > 0:
+		return OutcomeAllReturned
+	}
+	return OutcomeMoved
+}
+
+// Round2 rounds a figure to two decimals, as the summary and the event
+// record durations and rates.
+func Round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
+// fixEvent is the incident event of a fix recorded with --fixed.
+func fixEvent(env *Env, p *Plan) incident.Event {
+	ev := env.Event("fix", p.Source.Queue)
+	ev.Inputs = map[string]any{"change": p.Req.Fixed}
+	ev.Figures = map[string]any{"attempt": p.Attempt}
+	return ev
+}
+
+// redriveEvent is the incident event of a redrive: its inputs as asked
+// and the figures of what it did.
+func redriveEvent(env *Env, p *Plan, s *Summary) incident.Event {
+	q, st, dest := p.Req, s.Stats, p.Dest()
+	ev := env.Event("redrive", p.Source.Queue)
+	ev.Inputs = map[string]any{"to": dest.Queue.Name, "rate": q.RateText, "max": q.Max, "filter": q.Filter,
+		"sent_after": q.SentAfter, "sent_before": q.SentBefore, "group": q.Group, "canary": p.Canary, "keep": q.Keep, "native": q.Native,
+		"from_file": q.FromFile}
+	ev.Figures = map[string]any{
+		"moved": s.Moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
+		"pending_delete": st.PendingDelete, "duration_seconds": Round2(s.Duration.Seconds()), "achieved_rate": Round2(s.Achieved),
+		"rate": q.Rate, "dest_queue": dest.Queue.Name, "dest_url": dest.Queue.URL, "started_at": s.Started.UTC().Format(time.RFC3339),
+		"native": q.Native, "keep": q.Keep, "attempt": max(p.Attempt, 1), "peak_workers": st.PeakWorkers,
+	}
+	if len(dest.Consumers) > 0 {
+		ev.Figures["consumers"] = dest.Consumers
+	}
+	ev.Artifact = incident.JournalFile
+	return ev
+}
