@@ -39,7 +39,7 @@ type redriveOptions struct {
 	FromFile    string        // --from-file: an export (FILE or s3://…) instead of a DLQ
 
 	selection redrive.Selection
-	target    targetRef // --to lambda:, sns: or events: (kind "" for a queue)
+	target    redrive.TargetRef // --to lambda:, sns: or events: (Kind "" for a queue)
 }
 
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
@@ -199,6 +199,26 @@ func (o *redriveOptions) parseRate() error {
 	return nil
 }
 
+// parseTarget validates --to when it names a function, topic or bus
+// (redrive.ParseTargetRef), and the flags that make no sense for one.
+func (o *redriveOptions) parseTarget() error {
+	t, err := redrive.ParseTargetRef(o.To)
+	if err != nil {
+		return &exitError{code: ExitUsage, err: err}
+	}
+	if t.Kind == "" {
+		return nil
+	}
+	switch {
+	case o.Native:
+		return usageErrorf("--native moves to SQS queues only: drop --native to redrive to %s", t)
+	case o.MaxBacklog > 0:
+		return usageErrorf("--max-backlog reads a destination queue's depth; %s has none: drop --max-backlog", t)
+	}
+	o.target = t
+	return nil
+}
+
 func (o *redriveOptions) parseSelection() error {
 	s := redrive.Selection{Filter: o.Filter, Group: o.Group}
 	for _, t := range []struct {
@@ -222,14 +242,4 @@ func (o *redriveOptions) parseSelection() error {
 	}
 	o.selection = s
 	return nil
-}
-
-// workers is the most batches the move may have in flight: --workers
-// when given, else --max-workers. Each can leave up to ten duplicates if
-// the process is killed mid-send.
-func (o *redriveOptions) workers() int {
-	if o.Workers > 0 {
-		return o.Workers
-	}
-	return o.MaxWorkers
 }

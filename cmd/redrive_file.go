@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/archive"
-	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -30,7 +29,7 @@ func (o *redriveOptions) validateSource() error {
 		return usageErrorf("--from-file needs --to QUEUE: the queue the file's messages go to")
 	case o.Native || o.Keep:
 		return usageErrorf("--from-file moves a file's messages: --native and --keep do not apply")
-	case isTarget(o.To):
+	case redrive.IsTarget(o.To):
 		// A file has no DLQ to lease, nor one its payloads return to.
 		return usageErrorf("--from-file moves to SQS queues only: redrive to %s from its DLQ with --queue", o.To)
 	}
@@ -78,59 +77,23 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
+	delivered, err := redrive.Delivered(ws, dest.URL)
 	if err != nil {
 		return err
 	}
-	state := redrive.Fold(entries)
-	src, err := archive.NewSource(f, client, func(id string) bool { return state.Of(id, dest.URL).Op == redrive.OpDeleted })
+	src, err := archive.NewSource(f, client, delivered)
 	if err != nil {
 		return fmt.Errorf("--from-file %s: %w", o.FromFile, err)
 	}
 	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: dest.Account, Region: dest.Region, FIFO: dest.FIFO}
 	d.announce("redriving", dest)
 	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left())
-	p, err := o.filePlan(ctx, client, file, dest, src)
+	env := o.env(ctx, client)
+	p, err := redrive.ResolveFile(ctx, env, o.request(), file, dest, src, src.Left())
 	if err != nil {
-		return err
+		return redriveError(err, file)
 	}
-	if err := o.guard(ctx, ws, p); err != nil {
-		return err
-	}
-	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", dest.Name)
-	o.printPlan(p)
-	if o.DryRun {
-		d.infof("dry run: nothing changed")
-		return nil
-	}
-	return o.confirmAndMove(ctx, client, ws, p)
-}
-
-// filePlan is the plan of a move from a file: its bound, and the canary
-// (only when asked for: the file has no source whose consumer it fed),
-// checked in the destination's own DLQ.
-func (o *redriveOptions) filePlan(ctx context.Context, client sqsapi.Client, file, dest *sqsapi.Queue, src *archive.Source) (*redrivePlan, error) {
-	p := &redrivePlan{dlq: file, dest: dest, backlog: src.Left(), workers: o.workers(), source: src}
-	p.bound = p.backlog
-	if o.Max > 0 {
-		p.bound = min(o.Max, p.backlog)
-	}
-	p.canary = min(max(o.Canary, 0), p.bound)
-	p.wait = o.CanaryWait
-	if p.canary > 0 && dest.RedrivePolicy != nil {
-		dlq, err := sqsapi.Resolve(ctx, client, dest.RedrivePolicy.DeadLetterTargetArn, o.deps.Region(ctx))
-		if err != nil {
-			return nil, fmt.Errorf("the DLQ of %s, where the canary would come back: %w", dest.Name, err)
-		}
-		p.returnsTo = dlq
-		if p.wait == 0 {
-			p.wait = redrive.CanaryWait(dest, dlq)
-		}
-	}
-	if p.wait == 0 {
-		p.wait = redrive.CanaryWait(dest, file)
-	}
-	return p, nil
+	return o.guardAndRun(ctx, env, ws, p)
 }
 
 // exportName names the incident of a file: orders-dlq.jsonl.gz → orders-dlq.

@@ -29,7 +29,7 @@ func nativeSetup(t *testing.T, n int) (srv *movetasks.Server, url, name string, 
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	name, src, dlq, _ = seedOrders(t, seed, "native", n, map[string]string{"ErrorCode": "E"})
-	nativePoll = 100 * time.Millisecond
+	redrive.NativePoll = 100 * time.Millisecond
 	return srv, hs.URL, name, seed, src, dlq
 }
 

@@ -4,56 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
-
-// redrivePlan is what a redrive is about to do, printed before it asks.
-type redrivePlan struct {
-	dlq, dest *sqsapi.Queue
-	backlog   int
-	bound     int
-	canary    int
-	wait      time.Duration
-	workers   int
-	// target is set for a Lambda, SNS or EventBridge destination; dest
-	// then names it (see resolveTarget).
-	target      redrive.Target
-	targetLines []string
-	// attempt numbers the fix this redrive moves after; newFix tells
-	// whether --fixed records a fix (not the latest one again).
-	attempt int
-	newFix  bool
-	// consumers are the destination's Lambda functions as read now,
-	// recorded in the redrive event for the next attempt's check.
-	consumers []redrive.Function
-	// run names this run in the journal and the lease.
-	run string
-	// rateFrom is when the run asked for the lease: a --rate's clock
-	// starts there, so the lease's read-back is the rate's first second.
-	// rateStart is where the achieved rate counts from (redrive.RateStart;
-	// zero: the move's start).
-	rateFrom, rateStart time.Time
-	// source serves the messages of --from-file in place of the DLQ, and
-	// returnsTo is the queue its canary looks in (the destination's DLQ).
-	source    redrive.SQS
-	returnsTo *sqsapi.Queue
-}
-
-// mover is what the mover receives from and sends to: the file source
-// with --from-file, else SQS.
-func (p *redrivePlan) mover(client sqsapi.Client) redrive.SQS {
-	if p.source != nil {
-		return p.source
-	}
-	return client
-}
 
 func runRedrive(ctx context.Context, o *redriveOptions) error {
 	d := o.deps
@@ -64,114 +24,135 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := o.resolve(ctx, client, dlq)
+	env := o.env(ctx, client)
+	p, err := redrive.Resolve(ctx, env, o.request(), dlq)
+	if err != nil {
+		return redriveError(err, dlq)
+	}
+	d.announce("redriving", dlq)
+	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.Dest().Text())
+	for _, l := range p.Dest().TargetLines {
+		d.infof("target: %s", l)
+	}
+	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
 		return err
 	}
-	d.announce("redriving", p.dlq)
-	d.infof("destination: account %s · region %s · %s", orUnknown(p.dest.Account), orUnknown(p.dest.Region), p.destText())
-	o.printTarget(p)
-	ws, err := d.Workspace(p.dlq.Name)
-	if err != nil {
-		return err
+	return o.guardAndRun(ctx, env, ws, p)
+}
+
+// guardAndRun applies the guardrails, shows the plan, asks, and runs it.
+func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *incident.Workspace, p *redrive.Plan) error {
+	d := o.deps
+	dlq, dest := p.Source.Queue, p.Dest().Queue
+	if err := redrive.Guard(ctx, env, ws, p); err != nil {
+		return redriveError(err, dlq)
 	}
-	if err := o.guard(ctx, ws, p); err != nil {
-		return err
+	if p.Source.File == nil {
+		if err := redrive.CheckLease(ctx, env, p); err != nil {
+			return redriveError(err, dlq)
+		}
 	}
-	if err := o.checkLease(ctx, client, p); err != nil {
-		return err
-	}
-	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.dest.Name)
+	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", dest.Name)
 	o.printPlan(p)
 	if o.DryRun {
 		d.infof("dry run: nothing changed")
 		return nil
 	}
-	return o.confirmAndMove(ctx, client, ws, p)
-}
-
-// confirmAndMove asks, records the fix, and moves.
-func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
-	d := o.deps
-	if err := d.confirm(fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.bound, "message"), p.dlq.Name, p.dest.Name), o.Yes); err != nil {
+	if err := d.confirm(fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.Bound, "message"), dlq.Name, dest.Name), o.Yes); err != nil {
 		return err
 	}
-	p.run = redrive.NewRunID(d.Now())
-	p.rateFrom = time.Now()
-	ctx, release, err := o.takeLease(ctx, client, p)
+	p.Req.Selector = o.selectorFor(ws)
+	tuneGC()
+	sum, err := redrive.Run(ctx, env, ws, p)
+	if sum != nil {
+		if perr := o.printSummary(sum); perr != nil {
+			return perr
+		}
+	}
 	if err != nil {
-		return err
+		return redriveError(err, dlq)
 	}
-	defer release()
-	if p.newFix {
-		ev := d.Event("fix", p.dlq)
-		ev.Inputs = map[string]any{"change": o.Fixed}
-		ev.Figures = map[string]any{"attempt": p.attempt}
-		if err := ws.Append(ev); err != nil {
-			return err
-		}
-	}
-	if o.Native {
-		return o.runNative(ctx, client, ws, p)
-	}
-	return o.move(ctx, client, ws, p)
+	return o.done(p, sum)
 }
 
-// resolve finds the destination of dlq and checks they fit together.
-func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq *sqsapi.Queue) (*redrivePlan, error) {
+// request is the redrive the flags ask for.
+func (o *redriveOptions) request() redrive.Request {
+	return redrive.Request{
+		To: o.To, Target: o.target, RateText: o.RateFlag, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Max: o.Max,
+		Filter: o.Filter, SentAfter: o.SentAfter, SentBefore: o.SentBefore, Group: o.Group,
+		Keep: o.Keep, Native: o.Native, Force: o.Force, TakeOver: o.TakeOver, Fixed: o.Fixed,
+		Canary: o.Canary, CanaryWait: o.CanaryWait, MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Visibility: o.Visibility,
+		FromFile: o.FromFile,
+	}
+}
+
+// env is what the protocol needs of this command: its clients, clock and
+// incident stamp, and its terminal (lines, the take-over question, the
+// progress bar).
+func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive.Env {
 	d := o.deps
-	if p, ok, err := o.resolveTarget(ctx, client, dlq); ok || err != nil {
-		return p, err
+	prog := &redriveProgress{d: d, visibility: o.Visibility, rate: o.Rate}
+	env := &redrive.Env{
+		SQS: client, Region: d.Region(ctx), Now: d.Now, Event: d.Event, Operator: operator(),
+		Before:   func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
+		Info:     d.infof,
+		Warn:     d.warnf,
+		Confirm:  func(q string) error { return d.confirm(q, o.Yes) },
+		Progress: prog.update,
+		Done:     prog.finish,
+		SNS: func(ctx context.Context) (redrive.SNSClient, error) {
+			return d.SNS(ctx)
+		},
+		Events: func(ctx context.Context) (redrive.EventsClient, error) {
+			return d.Events(ctx)
+		},
 	}
-	var err error
-	var dest *sqsapi.Queue
-	if o.To != "" {
-		if dest, err = sqsapi.Resolve(ctx, client, o.To, d.Region(ctx)); err != nil {
-			return nil, err
+	if d.Lambda != nil {
+		env.Lambda = func(ctx context.Context) (redrive.LambdaClient, error) {
+			return d.Lambda(ctx)
 		}
-	} else {
-		sources, err := sqsapi.SourceQueues(ctx, client, dlq)
-		if err != nil {
-			return nil, err
-		}
-		if len(sources) != 1 {
-			return nil, usageErrorf("%s is the DLQ of %d queues: name the destination with --to QUEUE", dlq.Name, len(sources))
-		}
-		dest = sources[0]
 	}
+	return env
+}
+
+// selectorFor compiles the selection when the move starts; --group reads
+// the incident's classification.json then.
+func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjson.Message) (bool, error), error) {
+	return func() (func(*sqsjson.Message) (bool, error), error) { return o.selector(ws) }
+}
+
+// redriveError maps the protocol's errors to exit statuses and the lines
+// that name the fix.
+func redriveError(err error, dlq *sqsapi.Queue) error {
+	var refusal *redrive.Refusal
+	var held *redrive.HeldError
 	switch {
-	case sqsapi.SameQueue(dest, dlq):
-		return nil, usageErrorf("the destination %s is the DLQ itself (%s): pass --to with another queue", dest.Name, orUnknown(dlq.ARN))
-	case dest.FIFO != dlq.FIFO:
-		return nil, usageErrorf("%s and %s are not of the same type (FIFO and standard): pick a destination of the DLQ's type", dlq.Name, dest.Name)
-	}
-	p := &redrivePlan{dlq: dlq, dest: dest, backlog: int(dlq.Depth.Total()), workers: o.workers()}
-	p.bound = p.backlog
-	if o.Max > 0 {
-		p.bound = min(o.Max, p.backlog)
-	}
-	toSource := dest.DeadLettersTo(dlq)
-	p.canary = o.Canary
-	if p.canary < 0 {
-		p.canary = 0
-		if toSource && !o.Native {
-			p.canary = 10
+	case errors.As(err, &refusal):
+		return checkFailedf("refusing: %s", refusal.Reason)
+	case errors.As(err, &held):
+		how := "is being redriven by"
+		if held.Race {
+			how = "was taken a moment ago by another redrive:"
 		}
+		return checkFailedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
 	}
-	p.canary = min(p.canary, p.bound)
-	p.wait = o.CanaryWait
-	if p.wait == 0 {
-		p.wait = redrive.CanaryWait(dest, dlq)
+	switch redrive.KindOf(err) {
+	case redrive.ErrUsage:
+		return &exitError{code: ExitUsage, err: err}
+	case redrive.ErrNotFound:
+		return &exitError{code: ExitNotFound, err: err}
 	}
-	return p, nil
+	return err
 }
 
-func (o *redriveOptions) printPlan(p *redrivePlan) {
+func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	d := o.deps
+	dlq, dest := p.Source.Queue, p.Dest().Queue
 	rate, dur := "max", "as fast as the queues allow"
 	if o.Rate > 0 {
 		rate = fmt.Sprintf("%g msg/s", o.Rate)
-		dur = "about " + (time.Duration(float64(p.bound)/o.Rate*float64(time.Second)) + p.wait*time.Duration(min(p.canary, 1))).Round(time.Second).String()
+		dur = "about " + (time.Duration(float64(p.Bound)/o.Rate*float64(time.Second)) + p.CanaryWait*time.Duration(min(p.Canary, 1))).Round(time.Second).String()
 	}
 	sel := "every message"
 	if !o.selection.Empty() {
@@ -184,22 +165,20 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 	if o.Native {
 		verb = "move with SQS's own message move task (--native)"
 	}
-	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.bound, plural.Of(p.backlog, "message"), p.dlq.Name, p.dest.Name)
+	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, dest.Name)
 	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
 	if !o.Native {
-		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.workers)
+		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.Workers)
 		if o.Workers > 0 {
-			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.workers, "batch", "batches"))
+			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.Workers, "batch", "batches"))
 		}
-		// No more than the move's bound can be sent twice, whatever the
-		// batches in flight.
-		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(min(10*p.workers, p.bound), "message"))
+		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message"))
 	}
-	if p.canary > 0 {
-		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.canary, p.wait)
+	if p.Canary > 0 {
+		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
 	}
-	if o.Native && p.dlq.FIFO {
-		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.dest.Name)
+	if o.Native && dlq.FIFO {
+		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", dest.Name)
 	}
 }
 
@@ -218,47 +197,4 @@ func (o *redriveOptions) selectionText() string {
 	add("--sent-before", o.SentBefore)
 	add("--group", o.Group)
 	return s
-}
-
-// finish turns the figures into the exit status: interrupted, halted or
-// failed messages are not a success.
-func (o *redriveOptions) finish(ctx context.Context, st redrive.Stats, runErr error) error {
-	d := o.deps
-	if st.PendingDelete > 0 {
-		d.warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
-	}
-	for _, t := range st.FilterErrorTexts {
-		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
-	}
-	switch {
-	case runErr != nil:
-		// The exit status follows runErr (5: a queue deleted, 4: denied);
-		// the line says what had moved by then.
-		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", runErr, plural.Of(st.Moved+st.Resumed, "message"), incident.JournalFile)
-	case lostLease(ctx) != nil:
-		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(lostLease(ctx).Error()), 300))
-	case ctx.Err() != nil:
-		d.infof("interrupted: run the same command again to finish the move")
-		return errInterrupted
-	case strings.HasPrefix(st.Halted, "circuit breaker"):
-		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
-	case strings.HasPrefix(st.Halted, redrive.HaltFilter):
-		return checkFailedf("--%s; nothing was moved: fix the filter (it sees the message with .Body parsed when it is JSON)", st.Halted)
-	case st.Halted != "":
-		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
-	case st.Failed > 0:
-		return checkFailedf("%s could not be moved and stay in the DLQ (last error: %s); see %s", plural.Of(st.Failed, "message"), st.LastError, incident.JournalFile)
-	case st.FilterErrors > 0:
-		return checkFailedf("--filter failed on %s, left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", plural.Of(st.FilterErrors, "message"), incident.JournalFile)
-	}
-	return nil
-}
-
-// lostLease is why ctx was cancelled when another run took the lease over.
-func lostLease(ctx context.Context) *errLeaseLost {
-	var lost *errLeaseLost
-	if errors.As(context.Cause(ctx), &lost) {
-		return lost
-	}
-	return nil
 }

@@ -3,20 +3,22 @@ package cmd
 import (
 	"strings"
 	"testing"
+
+	"github.com/mfdlq/mfdlq/redrive"
 )
 
 func TestRedriveTargetFlags(t *testing.T) {
 	for _, tt := range []struct {
 		argv    string
-		want    targetRef
+		want    redrive.TargetRef
 		wantErr string
 	}{
-		{argv: "--to lambda:orders", want: targetRef{kind: "lambda", ref: "orders"}},
-		{argv: "--to lambda:orders:live", want: targetRef{kind: "lambda", ref: "orders:live"}},
-		{argv: "--to sns:arn:aws:sns:us-east-1:123456789012:orders", want: targetRef{kind: "sns", ref: "arn:aws:sns:us-east-1:123456789012:orders"}},
-		{argv: "--to arn:aws:events:us-east-1:123456789012:event-bus/orders", want: targetRef{kind: "events", ref: "arn:aws:events:us-east-1:123456789012:event-bus/orders"}},
-		{argv: "--to orders", want: targetRef{}},
-		{argv: "--to arn:aws:sqs:us-east-1:123456789012:orders", want: targetRef{}},
+		{argv: "--to lambda:orders", want: redrive.TargetRef{Kind: "lambda", Ref: "orders"}},
+		{argv: "--to lambda:orders:live", want: redrive.TargetRef{Kind: "lambda", Ref: "orders:live"}},
+		{argv: "--to sns:arn:aws:sns:us-east-1:123456789012:orders", want: redrive.TargetRef{Kind: "sns", Ref: "arn:aws:sns:us-east-1:123456789012:orders"}},
+		{argv: "--to arn:aws:events:us-east-1:123456789012:event-bus/orders", want: redrive.TargetRef{Kind: "events", Ref: "arn:aws:events:us-east-1:123456789012:event-bus/orders"}},
+		{argv: "--to orders", want: redrive.TargetRef{}},
+		{argv: "--to arn:aws:sqs:us-east-1:123456789012:orders", want: redrive.TargetRef{}},
 		{argv: "--to events:", wantErr: "--to events: names nothing: use --to events:BUS (a name or an ARN)"},
 		{argv: "--to sns:arn:aws:lambda:us-east-1:1:function:f", wantErr: "--to sns:arn:aws:lambda:us-east-1:1:function:f: that is not a sns ARN (arn:aws:sns:REGION:ACCOUNT:…)"},
 		{argv: "--to events:arn:aws:events:us-east-1:1:rule/r", wantErr: "--to events:arn:aws:events:us-east-1:1:rule/r: an EventBridge bus ARN ends in :event-bus/NAME"},
@@ -47,23 +49,5 @@ func TestRedriveTargetFlags(t *testing.T) {
 				t.Fatalf("target %+v, err %v; want %+v", got.target, err, tt.want)
 			}
 		})
-	}
-}
-
-func TestFunctionRef(t *testing.T) {
-	for in, want := range map[string][2]string{
-		"orders":      {"orders", ""},
-		"orders:live": {"orders", "live"},
-		"arn:aws:lambda:us-east-1:1:function:orders":   {"arn:aws:lambda:us-east-1:1:function:orders", ""},
-		"arn:aws:lambda:us-east-1:1:function:orders:7": {"arn:aws:lambda:us-east-1:1:function:orders", "7"},
-	} {
-		if fn, q := functionRef(in); fn != want[0] || q != want[1] {
-			t.Errorf("%s: %s %s", in, fn, q)
-		}
-	}
-	for q, want := range map[string]string{"": "$LATEST (unqualified)", "$LATEST": "$LATEST", "7": "version 7", "live": "alias live → version 7"} {
-		if got := versionText(q, "7"); got != want {
-			t.Errorf("versionText(%q) = %q", q, got)
-		}
 	}
 }

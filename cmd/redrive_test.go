@@ -114,38 +114,26 @@ func TestRedriveFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			got.deps = nil
-			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(redriveOptions{}, targetRef{})); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(redriveOptions{})); diff != "" {
 				t.Fatalf("options (-want +got):\n%s", diff)
 			}
 		})
 	}
 }
 
-func TestRedriveWorkers(t *testing.T) {
-	for _, tt := range []struct {
-		rate    float64
-		workers int
-		want    int
-	}{{10, 0, 64}, {0, 0, 64}, {10, 5, 5}, {0, 32, 32}} {
-		o := &redriveOptions{Rate: tt.rate, Workers: tt.workers, MaxWorkers: 64}
-		if got := o.workers(); got != tt.want {
-			t.Errorf("rate %g workers %d: %d, want %d", tt.rate, tt.workers, got, tt.want)
-		}
-	}
-}
-
 func TestRedriveFinish(t *testing.T) {
 	d := NewDeps(&IOStreams{ErrOut: &strings.Builder{}}, nil)
 	o := &redriveOptions{deps: d}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := o.finish(ctx, statsOK(), nil); !errors.Is(err, errInterrupted) || exitCode(err, true) != ExitInterrupted {
+	if err := o.outcomeError(&redrive.Summary{Stats: statsOK(), Outcome: redrive.OutcomeInterrupted}); !errors.Is(err, errInterrupted) || exitCode(err, true) != ExitInterrupted {
 		t.Fatalf("cancelled: %v", err)
 	}
 	st := statsOK()
 	st.Failed, st.LastError = 2, "AccessDenied"
-	if err := o.finish(context.Background(), st, nil); exitCode(err, false) != ExitCheckFailed || !strings.Contains(err.Error(), "2 messages could not be moved") {
+	if err := o.outcomeError(&redrive.Summary{Stats: st, Outcome: redrive.OutcomeFailed}); exitCode(err, false) != ExitCheckFailed || !strings.Contains(err.Error(), "2 messages could not be moved") {
 		t.Fatalf("failed: %v", err)
+	}
+	if err := o.outcomeError(&redrive.Summary{Stats: statsOK(), Outcome: redrive.OutcomeMoved}); err != nil {
+		t.Fatalf("moved: %v", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/verify"
 	"github.com/spf13/cobra"
 )
@@ -117,7 +118,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	}
 	d.announce("verifying", dlq)
 	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
-	fn, _ := functionRef(rec.DestURL)
+	fn, _ := redrive.FunctionRef(rec.DestURL)
 	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Rec: rec, Function: fn,
 		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, dest.Name)}
 	res, err := w.Run(ctx)

@@ -49,7 +49,7 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) verify.Redriven {
 		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
 	}
 	rec.Native, _ = fig["native"].(bool)
-	rec.Target = targetOf(rec.DestURL)
+	rec.Target = redrive.TargetKindOf(rec.DestURL)
 	if keep, _ := fig["keep"].(bool); keep {
 		// --keep copied: the originals stay in the DLQ on purpose.
 		rec.Left += figInt(fig, "moved")

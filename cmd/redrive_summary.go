@@ -1,0 +1,181 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// done says what the summary means and maps its outcome to the exit
+// status: interrupted, halted or failed messages are not a success.
+func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
+	d := o.deps
+	dlq, dest := p.Source.Queue, p.Dest().Queue
+	st := s.Stats
+	if s.Outcome == redrive.OutcomeCanaryBack {
+		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
+	}
+	if st.Returned > 0 {
+		d.warnf("%s came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", plural.Of(st.Returned, "message"), dlq.Name, s.Attempt, s.Attempt+1)
+	}
+	if st.Behind != "" && o.Rate > 0 && s.Achieved < 0.97*o.Rate {
+		d.warnf("--rate %g not reached (%.1f msg/s): %s", o.Rate, s.Achieved, st.Behind)
+	}
+	if err := o.outcomeError(s); err != nil {
+		return err
+	}
+	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest.Name, s.Duration.Round(100*time.Millisecond), s.Achieved)
+	if p.Source.File != nil {
+		d.nextStep("watch %s's consumer; %s is unchanged", dest.Name, o.FromFile)
+		return nil
+	}
+	d.nextStep("mfdlq verify --queue %s", dlq.Name)
+	return nil
+}
+
+// outcomeError is the error, and exit status, of an outcome that is not
+// a success; it warns first of what is left to do.
+func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
+	d := o.deps
+	st := s.Stats
+	if st.PendingDelete > 0 {
+		d.warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
+	}
+	for _, t := range st.FilterErrorTexts {
+		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
+	}
+	switch s.Outcome {
+	case redrive.OutcomeError:
+		// The exit status follows the error (5: a queue deleted, 4:
+		// denied); the line says what had moved by then.
+		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", s.Err, plural.Of(s.Moved, "message"), incident.JournalFile)
+	case redrive.OutcomeLeaseLost:
+		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(s.LeaseLost.Error()), 300))
+	case redrive.OutcomeInterrupted:
+		d.infof("interrupted: run the same command again to finish the move")
+		return errInterrupted
+	case redrive.OutcomeBreaker:
+		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
+	case redrive.OutcomeFilterHalt:
+		return checkFailedf("--%s; nothing was moved: fix the filter (it sees the message with .Body parsed when it is JSON)", st.Halted)
+	case redrive.OutcomeHalted:
+		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
+	case redrive.OutcomeFailed:
+		return checkFailedf("%s could not be moved and stay in the DLQ (last error: %s); see %s", plural.Of(st.Failed, "message"), st.LastError, incident.JournalFile)
+	case redrive.OutcomeFilterErrors:
+		return checkFailedf("--filter failed on %s, left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", plural.Of(st.FilterErrors, "message"), incident.JournalFile)
+	case redrive.OutcomeAllReturned:
+		return checkFailedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), s.Attempt)
+	}
+	return nil
+}
+
+// printSummary writes the summary: a JSON line of type summary, or a table.
+func (o *redriveOptions) printSummary(s *redrive.Summary) error {
+	d := o.deps
+	st := s.Stats
+	dur, achieved := redrive.Round2(s.Duration.Seconds()), redrive.Round2(s.Achieved)
+	if d.jsonOutput() {
+		return d.printJSONLine(map[string]any{
+			"type": "summary", "moved": s.Moved, "resumed": st.Resumed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "failed": st.Failed,
+			"returned": st.Returned, "pending_delete": st.PendingDelete, "duration_seconds": dur,
+			"achieved_rate": achieved, "halted": st.Halted, "peak_workers": st.PeakWorkers,
+		})
+	}
+	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
+	t.Rows = append(t.Rows, []string{fmt.Sprint(s.Moved), fmt.Sprint(st.Resumed), fmt.Sprint(st.Skipped), fmt.Sprint(st.FilterErrors),
+		fmt.Sprint(st.Failed), fmt.Sprint(st.Returned), fmt.Sprintf("%.1fs", dur), fmt.Sprintf("%.1f/s", achieved)})
+	return d.printTable(t)
+}
+
+// redriveProgress draws a bar on a terminal's stderr, or JSON lines of
+// type progress with --output json, at most a few times a second.
+type redriveProgress struct {
+	d          *Deps
+	mu         sync.Mutex
+	shown      time.Time
+	visibility int     // --visibility: the longest a hidden message stays away
+	rate       float64 // --rate (0: max)
+	last       redrive.Moment
+	drawn      bool
+}
+
+func (p *redriveProgress) update(m redrive.Moment) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = m
+	p.draw(false)
+}
+
+// draw shows p.last; force skips the throttle (the final state).
+func (p *redriveProgress) draw(force bool) {
+	st, d := p.last.Stats, p.d
+	json := d.jsonOutput()
+	every := 200 * time.Millisecond
+	if json {
+		every = time.Second
+	}
+	if (!force && time.Since(p.shown) < every) || (!json && (!d.IO.ErrTTY || d.Global.Quiet)) {
+		return
+	}
+	p.shown = time.Now()
+	done, total := st.Moved+st.Resumed, p.last.Total
+	el := time.Since(p.last.Start).Seconds()
+	r := float64(done) / max(el, 0.001)
+	if json {
+		_ = d.printJSONLine(map[string]any{"type": "progress", "moved": done, "total": total, "skipped": st.Skipped,
+			"filter_errors": st.FilterErrors, "failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": redrive.Round2(el), "rate": redrive.Round2(r),
+			"workers": st.Workers, "behind": st.Behind})
+		return
+	}
+	eta := "?"
+	if r > 0 {
+		eta = (time.Duration(float64(total-done)/r) * time.Second).Round(time.Second).String()
+	}
+	width := 30
+	fill := width * min(done, total) / max(total, 1)
+	wait := ""
+	if st.Hidden > 0 {
+		// Not stuck: messages hidden by a killed run or a lost receive
+		// answer come back after their visibility timeout.
+		wait = fmt.Sprintf(" · waiting up to %ds for %s to reappear", p.visibility, plural.Of(st.Hidden, "hidden message"))
+	}
+	if st.Behind != "" {
+		wait += fmt.Sprintf(" · below --rate %g: %s", p.rate, st.Behind)
+	}
+	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · %d in flight · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, total, r, st.Workers, eta, wait)
+	p.drawn = true
+}
+
+// finish draws the final state of a phase and ends its line.
+func (p *redriveProgress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		p.draw(true)
+		fmt.Fprintln(p.d.IO.ErrOut)
+		p.drawn = false
+	}
+}
+
+// tuneGC trades memory for CPU during a move, unless GOGC or GOMEMLIMIT
+// say otherwise: the collector runs when the heap has grown by 4× its live
+// size rather than 2×, and more often as the heap nears 1 GiB. A move
+// allocates a little per message and keeps a small record of each message
+// it saw, and at --rate max it shares the CPU with the HTTP and JSON work of
+// every call: on the throughput bench (docs/redrive.md) the default
+// collector cost about a tenth of the rate.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(1 << 30)
+	}
+}
