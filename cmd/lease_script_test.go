@@ -16,7 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
-	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
 func init() {
@@ -36,7 +36,7 @@ func cmdSQSLease(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		out, err := s.SQS.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: u.QueueUrl})
 		ts.Check(err)
-		if v, ok := out.Tags[redrive.LeaseTag]; ok {
+		if v, ok := out.Tags[lease.Tag]; ok {
 			ts.Fatalf("%s still has its lease tag: %s", args[0], v)
 		}
 		return
@@ -47,8 +47,8 @@ func cmdSQSLease(ts *testscript.TestScript, neg bool, args []string) {
 	in, err := time.ParseDuration(args[2])
 	ts.Check(err)
 	now := time.Now().UTC()
-	h := redrive.Holder{Operator: "alice", Host: args[1], PID: 4242, Run: "r-other", Since: now.Add(-time.Minute), Expires: now.Add(in)}
-	_, err = s.SQS.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: u.QueueUrl, Tags: map[string]string{redrive.LeaseTag: h.String()}})
+	h := lease.Holder{Operator: "alice", Host: args[1], PID: 4242, Run: "r-other", Since: now.Add(-time.Minute), Expires: now.Add(in)}
+	_, err = s.SQS.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: u.QueueUrl, Tags: map[string]string{lease.Tag: h.String()}})
 	ts.Check(err)
 }
 
@@ -120,7 +120,7 @@ func TestRedriveTwoOperators(t *testing.T) {
 		}
 	}
 	out, err := s.SQS.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(dlq)})
-	if err != nil || out.Tags[redrive.LeaseTag] != "" {
+	if err != nil || out.Tags[lease.Tag] != "" {
 		t.Errorf("lease tag left behind: %v %v", out, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -126,7 +127,7 @@ func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjs
 // that name the fix.
 func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
-	var held *redrive.HeldError
+	var held *lease.HeldError
 	switch {
 	case errors.As(err, &refusal):
 		return checkFailedf("refusing: %s", refusal.Reason)

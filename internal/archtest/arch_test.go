@@ -24,6 +24,9 @@ var layer = map[string]int{
 	// Domain: each decides one thing and imports no other domain package.
 	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2,
 	"inventory": 2, "archive": 2,
+	// A step's own sub-packages sit in its layer; the step imports them
+	// (allowed below), no other domain package does.
+	"redrive/lease": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
 	// (untrusted: how strangers' data leaves mfdlq).
 	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3,
@@ -31,8 +34,8 @@ var layer = map[string]int{
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
-// groups (--group).
-var allowed = map[string]bool{"redrive→classify": true}
+// groups (--group), and holds its DLQ with its own lease.
+var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.

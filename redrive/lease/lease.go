@@ -1,4 +1,10 @@
-package redrive
+// Package lease keeps one redrive at a time on a DLQ: a run holds the
+// queue's tag mfdlq-lease (who, where, until when), renews it while it
+// lives, and gives it back at the end; a second run sees the holder and
+// stops, or takes over a dead one's. Tags are last-writer-wins, so the
+// lease reads its tag back after Settle: two runs that wrote at the same
+// moment both see the one that won.
+package lease
 
 import (
 	"context"
@@ -26,20 +32,20 @@ type Tags interface {
 
 var _ Tags = (sqsapi.Client)(nil)
 
-// LeaseTag is the DLQ's tag that names the redrive holding it. A queue
+// Tag is the DLQ's tag that names the redrive holding it. A queue
 // tag is the one piece of shared state every operator's mfdlq can read and
 // write with nothing but the queue: two people redriving one DLQ from two
 // laptops duplicate messages (issue 12 measured 10 of 30).
-const LeaseTag = "mfdlq-lease"
+const Tag = "mfdlq-lease"
 
-// Lease timings: a run renews its lease every LeaseTTL/4 while it lives,
-// so a holder that died frees the DLQ after at most LeaseTTL. LeaseSettle
+// Lease timings: a run renews its lease every TTL/4 while it lives,
+// so a holder that died frees the DLQ after at most TTL. Settle
 // is how long a writer waits before it reads its tag back: a second
 // writer that read "free" at the same moment has written by then, and the
 // last writer wins.
 const (
-	LeaseTTL    = 2 * time.Minute
-	LeaseSettle = time.Second
+	TTL    = 2 * time.Minute
+	Settle = time.Second
 )
 
 // Holder is who holds a lease: the tag's value.
@@ -143,7 +149,7 @@ func CurrentHolder(ctx context.Context, c Tags, url string) (Holder, bool, error
 	if err != nil {
 		return Holder{}, false, tagErr(err)
 	}
-	v, ok := out.Tags[LeaseTag]
+	v, ok := out.Tags[Tag]
 	if !ok {
 		return Holder{}, false, nil
 	}
@@ -175,12 +181,12 @@ func processAlive(pid int) bool {
 // Me is the holder this process would be for run.
 func Me(operator, run string, now time.Time) Holder {
 	host, _ := os.Hostname()
-	return Holder{Operator: tagSafe(operator), Host: tagSafe(host), PID: os.Getpid(), Run: tagSafe(run), Since: now.UTC().Truncate(time.Second), Expires: now.Add(LeaseTTL).UTC().Truncate(time.Second)}
+	return Holder{Operator: tagSafe(operator), Host: tagSafe(host), PID: os.Getpid(), Run: tagSafe(run), Since: now.UTC().Truncate(time.Second), Expires: now.Add(TTL).UTC().Truncate(time.Second)}
 }
 
 // Acquire takes the lease on the DLQ at url for me: it refuses (a
 // *HeldError) when another live run holds it, unless takeOver; it writes
-// the tag, waits LeaseSettle and reads it back, so of two runs that
+// the tag, waits Settle and reads it back, so of two runs that
 // started together exactly one goes on. ErrNoTagging means the tags are
 // out of reach.
 func Acquire(ctx context.Context, c Tags, url string, me Holder, takeOver bool, now func() time.Time) (*Lease, error) {
@@ -198,7 +204,7 @@ func Acquire(ctx context.Context, c Tags, url string, me Holder, takeOver bool, 
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case <-time.After(LeaseSettle):
+	case <-time.After(Settle):
 	}
 	back, ok, err := CurrentHolder(ctx, c, url)
 	if err != nil {
@@ -214,18 +220,18 @@ func (l *Lease) write(ctx context.Context) error {
 	l.mu.Lock()
 	v := l.me.String()
 	l.mu.Unlock()
-	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{LeaseTag: v}})
+	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{Tag: v}})
 	return tagErr(err)
 }
 
-// Keep renews the lease every LeaseTTL/4 until Release. Before each
+// Keep renews the lease every TTL/4 until Release. Before each
 // renewal it reads the tag: when another run has taken it over, lost is
 // called with that run and renewing stops. warn gets renewals that failed.
 func (l *Lease) Keep(lost func(Holder), warn func(error)) {
 	l.stop, l.done = make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(l.done)
-		t := time.NewTicker(LeaseTTL / 4)
+		t := time.NewTicker(TTL / 4)
 		defer t.Stop()
 		for {
 			select {
@@ -241,7 +247,7 @@ func (l *Lease) Keep(lost func(Holder), warn func(error)) {
 				return
 			}
 			l.mu.Lock()
-			l.me.Expires = l.now().Add(LeaseTTL).UTC().Truncate(time.Second)
+			l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
 			l.mu.Unlock()
 			if err == nil {
 				err = l.write(ctx)
@@ -265,7 +271,7 @@ func (l *Lease) Release(ctx context.Context) error {
 	if err != nil || !ok || !cur.same(l.me) {
 		return err
 	}
-	_, err = l.c.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(l.url), TagKeys: []string{LeaseTag}})
+	_, err = l.c.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(l.url), TagKeys: []string{Tag}})
 	return tagErr(err)
 }
 

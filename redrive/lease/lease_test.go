@@ -1,9 +1,10 @@
-package redrive
+package lease
 
 import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func TestLeaseRace(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			me := Me("op", NewRunID(time.Now()), time.Now())
+			me := Me("op", "run-"+strconv.Itoa(i), time.Now())
 			leases[i], errs[i] = Acquire(ctx, c, url, me, false, time.Now)
 		}()
 	}
@@ -75,19 +76,19 @@ func TestLeaseRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := c.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
-	if err != nil || out.Tags[LeaseTag] != "" {
+	if err != nil || out.Tags[Tag] != "" {
 		t.Fatalf("tag left after release: %v %v", out.Tags, err)
 	}
 }
 
 func TestHolderRoundTripAndLiveness(t *testing.T) {
 	now := time.Date(2026, 11, 30, 21, 4, 0, 0, time.UTC)
-	h := Holder{Operator: "al ice\x1b[31m", Host: "laptop-2", PID: 4242, Run: "r1", Since: now, Expires: now.Add(LeaseTTL)}
+	h := Holder{Operator: "al ice\x1b[31m", Host: "laptop-2", PID: 4242, Run: "r1", Since: now, Expires: now.Add(TTL)}
 	got, ok := ParseHolder(h.String())
 	if !ok || got.Operator != "al_ice__31m" || got.Host != "laptop-2" || got.PID != 4242 || !got.Expires.Equal(h.Expires) {
 		t.Fatalf("ParseHolder(%q) = %+v, %v", h.String(), got, ok)
 	}
-	if !Live(got, now) || Live(got, now.Add(LeaseTTL)) {
+	if !Live(got, now) || Live(got, now.Add(TTL)) {
 		t.Error("a lease is live until it expires")
 	}
 	host, _ := os.Hostname()

@@ -1,0 +1,12 @@
+package lease
+
+import (
+	"os"
+	"testing"
+
+	"github.com/mfdlq/mfdlq/internal/localaws"
+)
+
+// TestMain runs the tests with a local AWS: the lease is queue tags, tested
+// through the SDK.
+func TestMain(m *testing.M) { os.Exit(localaws.Wrap(m).Run()) }
