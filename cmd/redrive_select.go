@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/incident"
@@ -48,14 +46,4 @@ func groupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) strin
 		}
 		return ""
 	}, nil
-}
-
-// printJSONLine writes v as one compact JSON line (a streamed record).
-func (d *Deps) printJSONLine(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(d.IO.Out, string(b))
-	return err
 }

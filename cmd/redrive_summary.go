@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -94,6 +95,16 @@ func (o *redriveOptions) printSummary(s *redrive.Summary) error {
 	t.Rows = append(t.Rows, []string{fmt.Sprint(s.Moved), fmt.Sprint(st.Resumed), fmt.Sprint(st.Skipped), fmt.Sprint(st.FilterErrors),
 		fmt.Sprint(st.Failed), fmt.Sprint(st.Returned), fmt.Sprintf("%.1fs", dur), fmt.Sprintf("%.1f/s", achieved)})
 	return d.printTable(t)
+}
+
+// printJSONLine writes v as one compact JSON line (a streamed record).
+func (d *Deps) printJSONLine(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(d.IO.Out, string(b))
+	return err
 }
 
 // redriveProgress draws a bar on a terminal's stderr, or JSON lines of
