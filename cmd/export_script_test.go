@@ -153,11 +153,12 @@ func cmdQueueMatch(ts *testscript.TestScript, neg bool, args []string) {
 	dups := 0
 	for _, m := range msgs {
 		b := aws.ToString(m.Body)
+		n, ok := want[b]
 		switch {
-		case want[b] == 0:
+		case !ok:
 			ts.Fatalf("%s: body not expected: %q", args[0], b)
-		case want[b] < 0:
-			dups++
+		case n <= 0:
+			dups++ // seen before
 		}
 		want[b]-- // 0 once seen; below 0 for each duplicate
 	}
