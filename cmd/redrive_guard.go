@@ -113,7 +113,7 @@ func (o *redriveOptions) deployReference(events []incident.Event, groups []redri
 	now := o.deps.Now()
 	if prev, ok := redrive.PreviousAttempt(events, attempt); ok {
 		since := prev.Time
-		if t, err := time.Parse(time.RFC3339, figString(prev.Figures, "started_at")); err == nil {
+		if t := redrive.FiguresOf(prev).StartedAt; !t.IsZero() {
 			since = t
 		}
 		base := redrive.FirstSeen(events)

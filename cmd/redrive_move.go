@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -125,17 +126,16 @@ func (o *redriveOptions) done(ctx context.Context, ws *incident.Workspace, p *re
 		return err
 	}
 	ev := d.Event("redrive", p.dlq)
-	ev.Inputs = map[string]any{"to": p.dest.Name, "rate": o.RateFlag, "max": o.Max, "filter": o.Filter,
-		"sent_after": o.SentAfter, "sent_before": o.SentBefore, "group": o.Group, "canary": p.canary, "keep": o.Keep, "native": o.Native,
-		"from_file": o.FromFile}
-	ev.Figures = map[string]any{
-		"moved": moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
-		"pending_delete": st.PendingDelete, "duration_seconds": round2(dur.Seconds()), "achieved_rate": round2(achieved),
-		"rate": o.Rate, "dest_queue": p.dest.Name, "dest_url": p.dest.URL, "started_at": started.UTC().Format(time.RFC3339),
-		"native": o.Native, "keep": o.Keep, "attempt": max(p.attempt, 1), "peak_workers": st.PeakWorkers,
+	in := redrive.Inputs{To: p.dest.Name, Rate: o.RateFlag, Max: o.Max, Filter: o.Filter, SentAfter: o.SentAfter, SentBefore: o.SentBefore,
+		Group: o.Group, Canary: p.canary, Keep: o.Keep, Native: o.Native, FromFile: o.FromFile}
+	fig := redrive.Figures{
+		Moved: moved, Resumed: st.Resumed, Failed: st.Failed, Skipped: st.Skipped, FilterErrors: st.FilterErrors, Returned: st.Returned,
+		PendingDelete: st.PendingDelete, DurationSeconds: round2(dur.Seconds()), AchievedRate: round2(achieved),
+		Rate: o.Rate, DestQueue: p.dest.Name, DestURL: p.dest.URL, StartedAt: started.UTC().Truncate(time.Second),
+		Native: o.Native, Keep: o.Keep, Attempt: max(p.attempt, 1), PeakWorkers: st.PeakWorkers, Consumers: p.consumers,
 	}
-	if len(p.consumers) > 0 {
-		ev.Figures["consumers"] = p.consumers
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(fig)); err != nil {
+		return err
 	}
 	ev.Artifact = incident.JournalFile
 	if err := ws.Append(ev); err != nil {

@@ -70,7 +70,7 @@ func (o *redriveOptions) fifoDoubt(ws *incident.Workspace, p *redrivePlan) strin
 	now := o.deps.Now()
 	for i := len(events) - 1; i >= 0; i-- {
 		ev := events[i]
-		if ev.Step != "redrive" || (figString(ev.Figures, "dest_url") != p.dest.URL && figString(ev.Figures, "dest_queue") != p.dest.Name) {
+		if f := redrive.FiguresOf(ev); ev.Step != "redrive" || (f.DestURL != p.dest.URL && f.DestQueue != p.dest.Name) {
 			continue
 		}
 		if now.Sub(ev.Time) < fifoDedupWindow {

@@ -105,8 +105,9 @@ func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Clien
 	defer release()
 	if p.newFix {
 		ev := d.Event("fix", p.dlq)
-		ev.Inputs = map[string]any{"change": o.Fixed}
-		ev.Figures = map[string]any{"attempt": p.attempt}
+		if err := errors.Join(ev.SetInputs(redrive.FixInputs{Change: o.Fixed}), ev.SetFigures(redrive.FixFigures{Attempt: p.attempt})); err != nil {
+			return err
+		}
 		if err := ws.Append(ev); err != nil {
 			return err
 		}
