@@ -91,7 +91,9 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) summary {
 	} else {
 		s.rows = append(s.rows, [2]string{"first failure", "unknown (no SentTimestamp: run mfdlq inspect or classify)"})
 	}
-	s.paragraph = joinBounded(para, " ", maxLine/2)
+	// A long --cause or --change can fill the line: later sentences are
+	// then counted, and the table below holds them all.
+	s.paragraph = joinBounded(para, " ", maxLine-200)
 	return s
 }
 
