@@ -74,7 +74,7 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) summary {
 	}
 	if r := inc.redriveText(); r != "" {
 		para = append(para, "The redrive moved "+r+".")
-		s.rows = append(s.rows, [2]string{"redrive", r})
+		s.rows = append(s.rows, [2]string{"redrive", "moved " + r})
 	} else {
 		s.rows = append(s.rows, [2]string{"redrive", "not run"})
 	}
