@@ -128,7 +128,7 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 	}
 	rep := check.Result{Queue: dlq.Name, Findings: check.Findings(in)}
 	rep.Verdict = check.Worst(rep.Findings)
-	if err := o.record(dlq, &rep); err != nil {
+	if err := o.record(dlq, &rep, in); err != nil {
 		return err
 	}
 	if err := o.render(&rep); err != nil {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/mfdlq/mfdlq/check"
@@ -11,7 +12,7 @@ import (
 
 // record writes check.json and appends the check event; the report's
 // "what would have warned earlier" is filled from it.
-func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result) error {
+func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result, facts check.CheckInput) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -20,25 +21,11 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result) error {
 	if err := ws.WriteJSON(incident.CheckFile, rep); err != nil {
 		return err
 	}
-	counts := map[check.Status]int{check.Pass: 0, check.Warn: 0, check.Fail: 0, check.Skip: 0}
-	failed, warned := []string{}, []string{}
-	for _, f := range rep.Findings {
-		counts[f.Status]++
-		switch f.Status {
-		case check.Fail:
-			failed = append(failed, f.ID)
-		case check.Warn:
-			warned = append(warned, f.ID)
-		}
-	}
 	ev := d.Event("check", dlq)
-	ev.Inputs = map[string]any{
-		"create_alarm": o.CreateAlarm, "topic": o.Topic, "dry_run": o.DryRun,
-		"sdk_attempts": o.SDKAttempts, "workflow_attempts": o.WorkflowAttempts, "read_timeout": o.ReadTimeout.String(),
-	}
-	ev.Figures = map[string]any{
-		string(check.Pass): counts[check.Pass], string(check.Warn): counts[check.Warn], string(check.Fail): counts[check.Fail], string(check.Skip): counts[check.Skip],
-		"failed": failed, "warned": warned,
+	in := check.Inputs{CreateAlarm: o.CreateAlarm, Topic: o.Topic, DryRun: o.DryRun,
+		SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout.String()}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(check.FiguresOf(rep, facts))); err != nil {
+		return err
 	}
 	ev.Verdict = string(rep.Verdict)
 	ev.Artifact = incident.CheckFile

@@ -300,14 +300,11 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	if q == nil {
 		ev.Queue = name
 	}
-	ev.Inputs = map[string]any{"from": o.From, "source": source, "baseline": o.Baseline, "expect": o.Expect, "key": o.Key,
-		"burst_window": o.BurstWindow.String(), "burst_share": o.BurstShare, "trickle_span": o.TrickleSpan.String(),
-		"payload": o.Payload}
-	byVerdict := map[classify.Verdict]int{}
-	for _, g := range res.Groups {
-		byVerdict[g.Verdict] += g.Count
+	in := classify.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
+		BurstWindow: o.BurstWindow.String(), BurstShare: o.BurstShare, TrickleSpan: o.TrickleSpan.String(), Payload: o.Payload}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(classify.FiguresOf(res))); err != nil {
+		return err
 	}
-	ev.Figures = map[string]any{"messages": res.Messages, "groups": len(res.Groups), "confidence": res.Confidence, "by_verdict": byVerdict}
 	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.ClassificationFile
 	return ws.Append(ev)

@@ -56,6 +56,10 @@ func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Q
 	}
 	// No command line: the step's own event names it, and the report's
 	// list of commands must not show it twice.
-	_ = ws.Append(incident.Event{Step: redrive.ConsumerStep, Time: d.Now().UTC(), Queue: dlq.Name, QueueURL: dlq.URL,
-		Account: dlq.Account, Region: dlq.Region, Inputs: map[string]any{"seen_by": step}, Figures: map[string]any{"consumers": fresh}})
+	ev := incident.Event{Step: redrive.ConsumerStep, Time: d.Now().UTC(), Queue: dlq.Name, QueueURL: dlq.URL,
+		Account: dlq.Account, Region: dlq.Region}
+	if ev.SetInputs(redrive.ConsumerInputs{SeenBy: step}) != nil || ev.SetFigures(redrive.ConsumerFigures{Consumers: fresh}) != nil {
+		return
+	}
+	_ = ws.Append(ev)
 }

@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/mfdlq/mfdlq/contain"
 
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -99,13 +101,11 @@ func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*lambdaapi.Ma
 	if err != nil {
 		return nil, err
 	}
-	var figures []map[string]any
-	for _, ev := range events {
-		if ev.Step == "contain" {
-			figures = append(figures, ev.Figures)
-		}
+	changes, err := contain.Changes(events)
+	if err != nil {
+		return nil, err
 	}
-	st, err := lambdaapi.Recorded(figures, uuid)
+	st, err := lambdaapi.Recorded(changes, uuid)
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +123,15 @@ func (o *containOptions) recordChange(dlq *sqsapi.Queue, c lambdaapi.MappingChan
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	ev.Inputs = o.inputs()
-	ev.Figures = map[string]any{"mapping_change": c}
+	if err := errors.Join(ev.SetInputs(o.inputs()), ev.SetFigures(contain.ChangeFigures{MappingChange: &c})); err != nil {
+		return err
+	}
 	return ws.Append(ev)
 }
 
-func (o *containOptions) inputs() map[string]any {
-	return map[string]any{
-		"source": o.Source, "window": o.Window.String(), "action": o.action(),
-		"cap_concurrency": max(o.Cap, 0), "mapping": o.UUID, "dry_run": o.DryRun,
+func (o *containOptions) inputs() contain.Inputs {
+	return contain.Inputs{
+		Source: o.Source, Window: o.Window.String(), Action: o.action(),
+		CapConcurrency: max(o.Cap, 0), Mapping: o.UUID, DryRun: o.DryRun,
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -39,24 +40,9 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	ev.Inputs = o.inputs()
-	fig := map[string]any{
-		"visible": rep.DLQ.Visible, "in_flight": rep.DLQ.InFlight, "trend": rep.DLQ.Direction,
-		"trend_from": rep.DLQ.From, "trend_to": rep.DLQ.To, "trend_source": rep.DLQ.Source,
-		"mappings": len(rep.Mappings),
+	if err := errors.Join(ev.SetInputs(o.inputs()), ev.SetFigures(contain.FiguresOf(rep))); err != nil {
+		return err
 	}
-	if rep.Source != nil {
-		fig["source"] = rep.Source.Queue
-		fig["source_visible"] = rep.Source.Visible
-		fig["age_of_oldest_seconds"] = rep.Source.AgeOfOldest
-		fig["normal_age_of_oldest_seconds"] = rep.Source.NormalAge
-	}
-	expiryFigures(fig, rep.OldestExpiry)
-	if rep.Change != nil {
-		fig["mapping_action"] = rep.Change.Action
-		fig["mapping_dry_run"] = rep.Change.DryRun
-	}
-	ev.Figures = fig
 	ev.Verdict = string(rep.Verdict)
 	ev.Artifact = incident.ContainFile
 	return ws.Append(ev)

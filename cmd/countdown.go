@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"time"
 
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -52,14 +51,4 @@ func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) {
 		d.warnf("%s's messages start to expire in %s: archive them first — mfdlq export --queue %s --out %s.jsonl.gz — and raise its retention to 14 days: aws sqs set-queue-attributes --queue-url %s --attributes MessageRetentionPeriod=1209600",
 			q.Name, sqsapi.Human(max(e.In(now), 0)), q.Name, q.Name, q.URL)
 	}
-}
-
-// expiryFigures adds the expiry to a step's figures, for the report.
-func expiryFigures(fig map[string]any, e *sqsapi.Expiry) {
-	if e == nil {
-		return
-	}
-	fig["oldest_expires_at"] = e.At.UTC().Format(time.RFC3339)
-	fig["oldest_expiry_upper_bound"] = e.UpperBound
-	fig["oldest_expiry_basis"] = e.Basis
 }

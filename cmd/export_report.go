@@ -63,9 +63,10 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 		return err
 	}
 	ev := d.Event("export", q)
-	ev.Inputs = map[string]any{"out": o.Out, "delete": o.Delete, "max": o.Max, "filter": o.Filter}
-	ev.Figures = map[string]any{"location": st.Location, "exported": st.Exported, "deleted": st.Deleted,
-		"not_deleted": st.NotDeleted, "skipped": st.Skipped, "backlog": backlog, "bytes": st.Bytes, "sha256": st.SHA256}
+	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(archive.FiguresOf(st, backlog))); err != nil {
+		return err
+	}
 	ev.Artifact = incident.ExportFile
 	if err := ws.Append(ev); err != nil {
 		return err
@@ -77,9 +78,18 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	d := o.deps
 	if d.jsonOutput() {
-		return d.printJSON(map[string]any{"location": st.Location, "exported": st.Exported, "skipped": st.Skipped,
-			"deleted": st.Deleted, "not_deleted": st.NotDeleted, "released": st.Released, "backlog": backlog,
-			"bytes": st.Bytes, "sha256": st.SHA256})
+		// Keys in the order the map this was once written from gave them.
+		return d.printJSON(struct {
+			Backlog    int    `json:"backlog"`
+			Bytes      int64  `json:"bytes"`
+			Deleted    int    `json:"deleted"`
+			Exported   int    `json:"exported"`
+			Location   string `json:"location"`
+			NotDeleted int    `json:"not_deleted"`
+			Released   int    `json:"released"`
+			SHA256     string `json:"sha256"`
+			Skipped    int    `json:"skipped"`
+		}{backlog, st.Bytes, st.Deleted, st.Exported, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped})
 	}
 	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
 	t.Rows = [][]string{{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),

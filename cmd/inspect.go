@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -153,13 +154,14 @@ func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqs
 		}
 	}
 	ev := d.Event("inspect", q)
-	ev.Inputs = map[string]any{"max": o.Max, "visibility": o.Visibility, "out": o.Out}
-	ev.Figures = map[string]any{
-		"sampled": len(res.Messages), "receives": res.Receives,
-		"visible": q.Depth.Visible, "in_flight": q.Depth.InFlight, "delayed": q.Depth.Delayed,
-		"fifo": q.FIFO,
+	fig := sqsapi.InspectFigures{
+		Sampled: len(res.Messages), Receives: res.Receives,
+		Visible: q.Depth.Visible, InFlight: q.Depth.InFlight, Delayed: q.Depth.Delayed,
+		FIFO: q.FIFO, ExpiryFigures: sqsapi.ExpiryFiguresOf(exp),
 	}
-	expiryFigures(ev.Figures, exp)
+	if err := errors.Join(ev.SetInputs(sqsapi.InspectInputs{Max: o.Max, Visibility: o.Visibility, Out: o.Out}), ev.SetFigures(fig)); err != nil {
+		return err
+	}
 	ev.Artifact = incident.SamplesFile
 	return ws.Append(ev)
 }

@@ -293,11 +293,10 @@ func (o *logsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logse
 		return err
 	}
 	ev := o.deps.Event("logs", q)
-	ev.Inputs = map[string]any{
-		"log_groups": o.Groups, "log_file": o.LogFile, "method": string(rep.Method),
-		"margin": o.Margin.String(), "message_ids": o.MessageIDs,
+	in := logsearch.Inputs{LogGroups: o.Groups, LogFile: o.LogFile, Method: string(rep.Method), Margin: o.Margin.String(), MessageIDs: o.MessageIDs}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(logsearch.Figures{Searched: rep.Searched, Found: rep.Found})); err != nil {
+		return err
 	}
-	ev.Figures = map[string]any{"searched": rep.Searched, "found": rep.Found}
 	ev.Artifact = incident.LogsFile
 	return ws.Append(ev)
 }

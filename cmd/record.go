@@ -184,10 +184,10 @@ func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident
 	if q, ok := firstQueueEvent(inc); ok {
 		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Queue, q.QueueURL, q.Account, q.Region
 	}
-	ev.Inputs = map[string]any{"out": out, "redacted": !o.NoRedact,
-		"cause": o.Cause != "", "change": o.Change != "", "warning": o.Warning != ""}
-	fig := map[string]any{"todo": len(res.TODO), "redactions": res.Redacted.Total()}
-	ev.Figures = fig
+	in := report.RecordInputs{Out: out, Redacted: !o.NoRedact, Cause: o.Cause != "", Change: o.Change != "", Warning: o.Warning != ""}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(report.RecordFigures{TODO: len(res.TODO), Redactions: res.Redacted.Total()})); err != nil {
+		return err
+	}
 	if o.Out == "" {
 		ev.Artifact = incident.ReportFile
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/report"
 )
 
 // copyIncident copies a testdata incident into a fresh directory.
@@ -82,14 +83,14 @@ func TestRecordWritesTheReport(t *testing.T) {
 		t.Errorf("report mode %v, want 0600", st.Mode().Perm())
 	}
 	b, _ := os.ReadFile(path)
-	report := string(b)
-	for _, want := range []string{"| operator | oncall-ana |", "- cause: v2 before the consumer", "- change: consumer 1.8.0 accepts version 2",
+	md := string(b)
+	for _, want := range []string{"| operator | oncall-ana |", "| cause | v2 before the consumer |", "| change | consumer 1.8.0 accepts version 2 |",
 		"no CloudWatch alarm", "`mfdlq record --cause 'v2 before the consumer'` — record, 2026-11-30T03:00:00Z"} {
-		if !strings.Contains(report, want) {
+		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if strings.Contains(report, "cliente0@example.com") || strings.Contains(report, "TODO") {
+	if strings.Contains(md, "cliente0@example.com") || strings.Contains(md, "TODO") {
 		t.Errorf("report holds an e-mail in clear or a TODO")
 	}
 	// Only the line that names the incident: no warning.
@@ -98,8 +99,9 @@ func TestRecordWritesTheReport(t *testing.T) {
 	}
 	ws, _ := incident.Existing(d.Global.Incident)
 	ev, ok, _ := ws.Latest("record")
-	if !ok || ev.Queue != "orders-dlq" || ev.Artifact != incident.ReportFile || ev.Figures["todo"] != float64(0) {
-		t.Errorf("record event = %+v", ev)
+	fig := report.RecordFigures{TODO: -1}
+	if !ok || ev.Queue != "orders-dlq" || ev.Artifact != incident.ReportFile || ev.DecodeFigures(&fig) != nil || fig.TODO != 0 {
+		t.Errorf("record event = %+v, figures %+v", ev, fig)
 	}
 }
 
@@ -119,7 +121,7 @@ func TestRecordAsksOnATerminal(t *testing.T) {
 	}
 	b, _ := os.ReadFile(o.Out)
 	report := string(b)
-	for _, want := range []string{"- cause: a bad deploy", "  - an alarm on the DLQ", "- change: **TODO** what was changed (`mfdlq record --change TEXT`)"} {
+	for _, want := range []string{"| cause | a bad deploy |", "\n- an alarm on the DLQ\n", "| change | **TODO** what was changed (`mfdlq record --change TEXT`) |"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}

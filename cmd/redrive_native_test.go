@@ -110,7 +110,11 @@ func TestNativeFIFOFallsBackWhenInDoubt(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ws, _ := incident.Open(dir)
-	if err := ws.Append(incident.Event{Step: "redrive", Time: time.Now().UTC().Add(-time.Minute), Figures: map[string]any{"dest_url": dest, "dest_queue": name + ".fifo"}}); err != nil {
+	ev := incident.Event{Step: "redrive", Time: time.Now().UTC().Add(-time.Minute)}
+	if err := ev.SetFigures(redrive.Figures{DestURL: dest, DestQueue: name + ".fifo"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.Append(ev); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mfdlq/mfdlq/redrive"
 	"io"
 	"strings"
 
@@ -110,7 +111,9 @@ func (e *runbookEnv) RecordFix(change string) error {
 		return err
 	}
 	ev := d.Event(runbook.StepFix, e.q)
-	ev.Inputs = map[string]any{"change": change}
+	if err := ev.SetInputs(redrive.FixInputs{Change: change}); err != nil {
+		return err
+	}
 	return ws.Append(ev)
 }
 

@@ -65,7 +65,7 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 	}
 	report := readReport(t, d)
 	// The report escapes the ">" that a check finding holds: it is data.
-	for _, want := range []string{"## 2. inspect", "- inputs: change parser accepts v2", "`mfdlq inspect --queue " + dlq + " --max 100 --rows 10`", "## 6. verify — did the fix hold?\n\nnot run.",
+	for _, want := range []string{"## 2. inspect", "\nChanged: parser accepts v2.\n", "`mfdlq inspect --queue " + dlq + " --max 100 --rows 10`", "## 6. verify — did the fix hold?\n\nnot run.",
 		"`mfdlq check --queue " + dlq + "`", `no CloudWatch alarm on ApproximateNumberOfMessagesVisible \> 0`} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)

@@ -31,7 +31,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 	if !ok && len(entries) == 0 {
 		return verify.Redriven{}, usageErrorf("nothing to verify: incident %s records no redrive of %s; run mfdlq redrive first, or pass the redrive's --incident", ws.Dir, dlq.Name)
 	}
-	rec := redrivenFrom(ev.Figures, entries)
+	rec := redrivenFrom(redrive.FiguresOf(ev), entries)
 	if o.Left >= 0 {
 		rec.Left = o.Left
 	}
@@ -43,26 +43,25 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 
 // redrivenFrom builds the record from the event's figures, falling back on
 // the journal for what the event lacks (an interrupted redrive).
-func redrivenFrom(fig map[string]any, entries []redrive.Entry) verify.Redriven {
+func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven {
 	rec := verify.Redriven{
-		Moved: figInt(fig, "moved"), Left: figInt(fig, "skipped") + figInt(fig, "filter_errors") + figInt(fig, "failed"),
-		DestQueue: figString(fig, "dest_queue"), DestURL: figString(fig, "dest_url"),
+		Moved: fig.Moved, Left: fig.Skipped + fig.FilterErrors + fig.Failed,
+		DestQueue: fig.DestQueue, DestURL: fig.DestURL, Native: fig.Native,
 	}
-	rec.Native, _ = fig["native"].(bool)
 	rec.Target = redrive.TargetKindOf(rec.DestURL)
-	if keep, _ := fig["keep"].(bool); keep {
+	if fig.Keep {
 		// --keep copied: the originals stay in the DLQ on purpose.
-		rec.Left += figInt(fig, "moved")
+		rec.Left += fig.Moved
 	}
-	if t, err := time.Parse(time.RFC3339, figString(fig, "started_at")); err == nil {
-		rec.StartedAt = t
-		if d, ok := fig["duration_seconds"].(float64); ok {
-			rec.EndedAt = t.Add(time.Duration(d*float64(time.Second)) + time.Second)
+	if !fig.StartedAt.IsZero() {
+		rec.StartedAt = fig.StartedAt
+		if fig.DurationSeconds > 0 {
+			rec.EndedAt = fig.StartedAt.Add(fig.Duration() + time.Second)
 		}
 	}
 	// Every attempt's sends are matched against the DLQ; the figures of
 	// the move (its start, what it moved) are the latest attempt's.
-	attempt := max(figInt(fig, "attempt"), 1)
+	attempt := max(fig.Attempt, 1)
 	for _, e := range entries {
 		attempt = max(attempt, e.Attempt)
 	}
@@ -88,18 +87,6 @@ func redrivenFrom(fig map[string]any, entries []redrive.Entry) verify.Redriven {
 		rec.Moved = len(sentIDs)
 	}
 	return rec
-}
-
-func figInt(fig map[string]any, k string) int {
-	if f, ok := fig[k].(float64); ok {
-		return int(f)
-	}
-	return 0
-}
-
-func figString(fig map[string]any, k string) string {
-	s, _ := fig[k].(string)
-	return s
 }
 
 // destination resolves the queue the messages were moved to.

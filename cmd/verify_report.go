@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -24,12 +25,9 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 		return err
 	}
 	ev := d.Event("verify", dlq)
-	ev.Inputs = map[string]any{"wait": o.Wait.String(), "interval": o.Interval.String(), "expect_left": rec.Left}
-	ev.Figures = map[string]any{
-		"dlq_visible": res.DLQVisible, "dlq_in_flight": res.Last.DLQInFlight, "returned": len(res.Returned),
-		"dest_queue": res.DestQueue, "dest_visible": res.Last.DestVisible, "dest_in_flight": res.Last.DestInFlight,
-		"dest_deleted": res.Last.Deleted, "dest_sent": res.Last.Sent, "moved": rec.Moved, "looks": res.Looks, "waited_seconds": res.Waited,
-		"unchecked": len(res.Unchecked),
+	in := verify.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(verify.FiguresOf(res, rec))); err != nil {
+		return err
 	}
 	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.VerifyFile

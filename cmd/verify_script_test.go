@@ -62,10 +62,10 @@ func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(enc.Encode(e))
 	}
 	ts.Check(f.Close())
-	ts.Check(ws.Append(incident.Event{Step: "redrive", Queue: args[0], Figures: map[string]any{
-		"moved": len(msgs), "failed": 0, "skipped": 0, "dest_queue": args[1], "dest_url": aws.ToString(destURL.QueueUrl),
-		"started_at": started.Format(time.RFC3339), "native": native,
-	}}))
+	ev := incident.Event{Step: "redrive", Queue: args[0]}
+	ts.Check(ev.SetFigures(redrive.Figures{Moved: len(msgs), DestQueue: args[1], DestURL: aws.ToString(destURL.QueueUrl),
+		StartedAt: started.Truncate(time.Second), Native: native}))
+	ts.Check(ws.Append(ev))
 }
 
 // consume-later QUEUE delete|fail DELAY starts, after DELAY, a consumer of

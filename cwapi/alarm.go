@@ -3,6 +3,7 @@ package cwapi
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
@@ -44,6 +45,10 @@ func DLQAlarms(ctx context.Context, cw AlarmsAPI, queue string) ([]cwtypes.Metri
 	return alarms, nil
 }
 
+// DLQAlarmPeriod is the period of the alarm check creates: it fires within
+// one period of the DLQ's first message.
+const DLQAlarmPeriod = 5 * time.Minute
+
 // AlarmName is the name mfdlq gives the DLQ alarm it creates.
 func AlarmName(queue string) string { return queue + "-not-empty" }
 
@@ -59,7 +64,7 @@ func DLQAlarmInput(queue, topic string) *cloudwatch.PutMetricAlarmInput {
 		MetricName:         aws.String(MetricVisible),
 		Dimensions:         []cwtypes.Dimension{{Name: aws.String(DimensionQueueName), Value: aws.String(queue)}},
 		Statistic:          cwtypes.StatisticMaximum,
-		Period:             aws.Int32(300),
+		Period:             aws.Int32(int32(DLQAlarmPeriod / time.Second)),
 		EvaluationPeriods:  aws.Int32(1),
 		DatapointsToAlarm:  aws.Int32(1),
 		Threshold:          aws.Float64(0),

@@ -12,11 +12,16 @@ package incident
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,18 +33,112 @@ const (
 // Event is one line of events.jsonl: what one step did, with its figures.
 // Earlier events are never rewritten; a step run twice appends twice and the
 // latest one counts.
+//
+// Inputs and Figures are the step's own JSON: each step's package owns
+// their types (contain.Figures, redrive.Inputs…), writes them with
+// SetInputs/SetFigures and every reader decodes them with the same type
+// through DecodeInputs/DecodeFigures, so a renamed figure breaks the build
+// rather than a report.
 type Event struct {
-	Step     string         `json:"step"`
-	Time     time.Time      `json:"time"`
-	Queue    string         `json:"queue,omitempty"`
-	QueueURL string         `json:"queue_url,omitempty"`
-	Account  string         `json:"account,omitempty"`
-	Region   string         `json:"region,omitempty"`
-	Command  []string       `json:"command,omitempty"`
-	Inputs   map[string]any `json:"inputs,omitempty"`
-	Figures  map[string]any `json:"figures,omitempty"`
-	Verdict  string         `json:"verdict,omitempty"`
-	Artifact string         `json:"artifact,omitempty"`
+	Step     string          `json:"step"`
+	Time     time.Time       `json:"time"`
+	Queue    string          `json:"queue,omitempty"`
+	QueueURL string          `json:"queue_url,omitempty"`
+	Account  string          `json:"account,omitempty"`
+	Region   string          `json:"region,omitempty"`
+	Command  []string        `json:"command,omitempty"`
+	Inputs   json.RawMessage `json:"inputs,omitempty"`
+	Figures  json.RawMessage `json:"figures,omitempty"`
+	Verdict  string          `json:"verdict,omitempty"`
+	Artifact string          `json:"artifact,omitempty"`
+}
+
+// SetInputs stores v, the step's inputs type, as the event's inputs.
+func (ev *Event) SetInputs(v any) error {
+	b, err := encodeRaw(ev.Step, "inputs", v)
+	if err == nil {
+		ev.Inputs = b
+	}
+	return err
+}
+
+// SetFigures stores v, the step's figures type, as the event's figures.
+func (ev *Event) SetFigures(v any) error {
+	b, err := encodeRaw(ev.Step, "figures", v)
+	if err == nil {
+		ev.Figures = b
+	}
+	return err
+}
+
+// DecodeInputs reads the event's inputs into v, a pointer to the step's
+// inputs type. No inputs leave v as it is. A field of another type (a file
+// mfdlq did not write) is left out and named in the error while the other
+// fields are still filled, so a lenient reader may use v regardless.
+func (ev Event) DecodeInputs(v any) error { return decodeRaw(ev.Step, "inputs", ev.Inputs, v) }
+
+// DecodeFigures reads the event's figures into v, as DecodeInputs does.
+func (ev Event) DecodeFigures(v any) error { return decodeRaw(ev.Step, "figures", ev.Figures, v) }
+
+func encodeRaw(step, what string, v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode %s %s: %w", step, what, err)
+	}
+	return json.RawMessage(bytes.TrimRight(b.Bytes(), "\n")), nil
+}
+
+func decodeRaw(step, what string, raw json.RawMessage, v any) error {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil
+	}
+	err := json.Unmarshal(raw, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && strings.HasPrefix(te.Value, "number") {
+		// A figure written from a float64 by an older mfdlq (500.0, 5e2)
+		// is still a count: read whole numbers as integers.
+		err = json.Unmarshal(wholeNumbers(raw), v)
+	}
+	if err != nil {
+		return fmt.Errorf("%s event's %s: %w", step, what, err)
+	}
+	return nil
+}
+
+// wholeNumbers rewrites every number of raw that is whole but written as a
+// float (500.0, 5e2) as an integer, leaving strings alone.
+func wholeNumbers(raw []byte) []byte {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(raw) && raw[j] != '"' {
+				if raw[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(raw))
+			out, i = append(out, raw[i:j]...), j
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(raw) && strings.IndexByte("+-.eE0123456789", raw[j]) >= 0 {
+				j++
+			}
+			num := raw[i:j]
+			if f, err := strconv.ParseFloat(string(num), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				num = strconv.AppendInt(nil, int64(f), 10)
+			}
+			out, i = append(out, num...), j
+		default:
+			out, i = append(out, c), i+1
+		}
+	}
+	return out
 }
 
 // Workspace is an open incident directory.

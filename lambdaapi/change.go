@@ -2,7 +2,6 @@ package lambdaapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -107,25 +106,14 @@ func sameCap(a, b *int32) bool {
 	return *a == *b
 }
 
-// Recorded finds, in the figures of earlier contain events (oldest first),
-// the state mapping uuid had before the first pause or cap since its last
-// resume: what --resume-mapping restores. Pausing and then capping restores
-// the state before the pause, not the paused one.
-func Recorded(figures []map[string]any, uuid string) (*MappingState, error) {
+// Recorded finds, among the changes earlier contain events recorded
+// (oldest first, contain.Changes), the state mapping uuid had before the
+// first pause or cap since its last resume: what --resume-mapping
+// restores. Pausing and then capping restores the state before the pause,
+// not the paused one.
+func Recorded(changes []MappingChange, uuid string) (*MappingState, error) {
 	var original *MappingState
-	for _, f := range figures {
-		raw, ok := f["mapping_change"]
-		if !ok {
-			continue
-		}
-		b, err := json.Marshal(raw)
-		if err != nil {
-			return nil, err
-		}
-		var c MappingChange
-		if err := json.Unmarshal(b, &c); err != nil {
-			return nil, fmt.Errorf("recorded mapping change: %w", err)
-		}
+	for _, c := range changes {
 		if c.UUID != uuid || c.DryRun {
 			continue
 		}

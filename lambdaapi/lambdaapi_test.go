@@ -9,19 +9,17 @@ func TestRecordedRestoresStateBeforeFirstChange(t *testing.T) {
 	five := int32(5)
 	enabled := MappingState{Enabled: true}
 	paused := MappingState{Enabled: false}
-	fig := func(c MappingChange) map[string]any { return map[string]any{"mapping_change": c} }
-	figures := []map[string]any{
-		{"visible": 3.0},
-		fig(MappingChange{Action: ActionPause, UUID: "u1", Before: enabled, After: paused}),
-		fig(MappingChange{Action: ActionPause, UUID: "u2", Before: paused, After: paused}),
-		fig(MappingChange{Action: ActionCap, UUID: "u1", Before: paused, After: MappingState{MaximumConcurrency: &five}}),
-		fig(MappingChange{Action: ActionCap, UUID: "u1", Before: enabled, DryRun: true}),
+	figures := []MappingChange{
+		{Action: ActionPause, UUID: "u1", Before: enabled, After: paused},
+		{Action: ActionPause, UUID: "u2", Before: paused, After: paused},
+		{Action: ActionCap, UUID: "u1", Before: paused, After: MappingState{MaximumConcurrency: &five}},
+		{Action: ActionCap, UUID: "u1", Before: enabled, DryRun: true},
 	}
 	got, err := Recorded(figures, "u1")
 	if err != nil || got == nil || !got.Enabled || got.MaximumConcurrency != nil {
 		t.Fatalf("Recorded = %+v, %v; want enabled, no cap", got, err)
 	}
-	figures = append(figures, fig(MappingChange{Action: ActionResume, UUID: "u1", Before: paused, After: enabled}))
+	figures = append(figures, MappingChange{Action: ActionResume, UUID: "u1", Before: paused, After: enabled})
 	if got, _ := Recorded(figures, "u1"); got != nil {
 		t.Errorf("after a resume Recorded = %+v, want nil", got)
 	}

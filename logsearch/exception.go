@@ -125,9 +125,9 @@ func lambdaError(line string) string {
 		}
 	}
 	var doc struct {
-		Type    string `json:"errorType"`
-		Message string `json:"errorMessage"`
-		Error   any    `json:"error"`
+		Type    string          `json:"errorType"`
+		Message string          `json:"errorMessage"`
+		Error   json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal([]byte(line), &doc) != nil {
 		return ""
@@ -135,22 +135,30 @@ func lambdaError(line string) string {
 	if doc.Type != "" {
 		return strings.TrimSpace(doc.Type + ": " + doc.Message)
 	}
-	switch e := doc.Error.(type) {
-	case string:
-		s, w := exceptionIn(e)
+	var text string
+	if json.Unmarshal(doc.Error, &text) == nil {
+		s, w := exceptionIn(text)
 		return s + w
-	case map[string]any:
-		t, _ := e["errorType"].(string)
-		if t == "" {
-			t, _ = e["type"].(string)
-		}
-		m, _ := e["errorMessage"].(string)
-		if m == "" {
-			m, _ = e["message"].(string)
-		}
-		if t != "" {
-			return strings.TrimSpace(t + ": " + m)
-		}
+	}
+	var e struct {
+		ErrorType    string `json:"errorType"`
+		Type         string `json:"type"`
+		ErrorMessage string `json:"errorMessage"`
+		Message      string `json:"message"`
+	}
+	if json.Unmarshal(doc.Error, &e) != nil {
+		return ""
+	}
+	if t := firstOf(e.ErrorType, e.Type); t != "" {
+		return strings.TrimSpace(t + ": " + firstOf(e.ErrorMessage, e.Message))
 	}
 	return ""
+}
+
+// firstOf is the first of a and b that is not empty.
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -24,7 +24,7 @@ func Fixes(events []incident.Event) (map[int][]string, int) {
 			if moved {
 				n, moved = n+1, false
 			}
-			if c, _ := ev.Inputs["change"].(string); c != "" {
+			if c := FixOf(ev); c != "" {
 				fixes[n] = append(fixes[n], c)
 			}
 		}
@@ -36,8 +36,7 @@ func Fixes(events []incident.Event) (map[int][]string, int) {
 func LatestFix(events []incident.Event) string {
 	for i := len(events) - 1; i >= 0; i-- {
 		if events[i].Step == incident.StepFix {
-			s, _ := events[i].Inputs["change"].(string)
-			return s
+			return FixOf(events[i])
 		}
 	}
 	return ""
@@ -56,15 +55,7 @@ func PreviousAttempt(events []incident.Event, n int) (incident.Event, bool) {
 	return prev, found
 }
 
-func attemptOf(ev incident.Event) int {
-	if f, ok := ev.Figures["attempt"].(float64); ok && f >= 1 {
-		return int(f)
-	}
-	if n, ok := ev.Figures["attempt"].(int); ok && n >= 1 {
-		return n
-	}
-	return 1
-}
+func attemptOf(ev incident.Event) int { return max(FiguresOf(ev).Attempt, 1) }
 
 // entryAttempt is the attempt of a journal entry: absent means 1 (journals
 // written before attempts were numbered).

@@ -2,7 +2,6 @@ package redrive
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -135,21 +134,15 @@ func (d Deploy) Refusal(f Function, now time.Time) *Refusal {
 		f.Name, f.LastModified.UTC().Format("2006-01-02 15:04 UTC"), d.SinceText)}
 }
 
-// FunctionsOf decodes the functions recorded in an event's figures.
+// FunctionsOf decodes the functions recorded in an event's figures: a
+// consumer event's, or a redrive event's (the baseline of the next
+// attempt). Both types name them "consumers".
 func FunctionsOf(ev incident.Event) []Function {
-	raw, ok := ev.Figures["consumers"]
-	if !ok {
+	var f ConsumerFigures
+	if ev.DecodeFigures(&f) != nil {
 		return nil
 	}
-	b, err := json.Marshal(raw)
-	if err != nil {
-		return nil
-	}
-	var fs []Function
-	if json.Unmarshal(b, &fs) != nil {
-		return nil
-	}
-	return fs
+	return f.Consumers
 }
 
 // FirstSeen is each function as the incident's consumer events first

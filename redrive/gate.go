@@ -124,7 +124,7 @@ func destDeployed(ctx context.Context, env *Env, dep Deploy, p *Plan, d *Destina
 func deployReference(events []incident.Event, groups []Group, only string, attempt int, now time.Time) (dep Deploy, gated bool, why string) {
 	if prev, ok := PreviousAttempt(events, attempt); ok {
 		since := prev.Time
-		if t, err := time.Parse(time.RFC3339, figString(prev.Figures, "started_at")); err == nil {
+		if t := FiguresOf(prev).StartedAt; !t.IsZero() {
 			since = t
 		}
 		base := FirstSeen(events)
@@ -203,12 +203,6 @@ func destConsumers(ctx context.Context, env *Env, d *Destination) ([]Function, e
 	return Consumers(ctx, l, d.Queue.ARN, env.Now())
 }
 
-// figString is a string figure of an event ("" when absent).
-func figString(fig map[string]any, k string) string {
-	s, _ := fig[k].(string)
-	return s
-}
-
 // fifoDedupWindow is SQS's FIFO deduplication interval: a send whose
 // deduplication id the queue saw within it is accepted and dropped.
 const fifoDedupWindow = 5 * time.Minute
@@ -226,7 +220,7 @@ func fifoDoubt(events []incident.Event, p *Plan, now time.Time) string {
 	}
 	for i := len(events) - 1; i >= 0; i-- {
 		ev := events[i]
-		if ev.Step != "redrive" || (figString(ev.Figures, "dest_url") != dest.URL && figString(ev.Figures, "dest_queue") != dest.Name) {
+		if f := FiguresOf(ev); ev.Step != "redrive" || (f.DestURL != dest.URL && f.DestQueue != dest.Name) {
 			continue
 		}
 		if now.Sub(ev.Time) < fifoDedupWindow {

@@ -79,7 +79,11 @@ func TestFIFODoubt(t *testing.T) {
 	now := time.Date(2026, 11, 30, 22, 0, 0, 0, time.UTC)
 	dest := &sqsapi.Queue{Name: "orders.fifo", URL: "https://sqs/1/orders.fifo"}
 	moved := func(ago time.Duration, url string) incident.Event {
-		return incident.Event{Step: "redrive", Time: now.Add(-ago), Figures: map[string]any{"dest_url": url}}
+		ev := incident.Event{Step: "redrive", Time: now.Add(-ago)}
+		if err := ev.SetFigures(Figures{DestURL: url}); err != nil {
+			t.Fatal(err)
+		}
+		return ev
 	}
 	for _, tt := range []struct {
 		name   string

@@ -44,7 +44,11 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 	}
 	defer release()
 	if p.NewFix {
-		if err := ws.Append(fixEvent(env, p)); err != nil {
+		ev, err := fixEvent(env, p)
+		if err != nil {
+			return nil, err
+		}
+		if err := ws.Append(ev); err != nil {
 			return nil, err
 		}
 	}
@@ -207,7 +211,11 @@ func (r *run) done(ctx context.Context, started, wall time.Time, st Stats, canar
 		s.LeaseLost = lost
 	}
 	s.Outcome = outcomeOf(s, ctx.Err() != nil)
-	if err := r.ws.Append(redriveEvent(r.env, r.p, s)); err != nil {
+	ev, err := redriveEvent(r.env, r.p, s)
+	if err != nil {
+		return s, err
+	}
+	if err := r.ws.Append(ev); err != nil {
 		return s, err
 	}
 	return s, nil

@@ -1,6 +1,7 @@
 package redrive
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -95,30 +96,28 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 func Round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 
 // fixEvent is the incident event of a fix recorded with --fixed.
-func fixEvent(env *Env, p *Plan) incident.Event {
+func fixEvent(env *Env, p *Plan) (incident.Event, error) {
 	ev := env.Event("fix", p.Source.Queue)
-	ev.Inputs = map[string]any{"change": p.Req.Fixed}
-	ev.Figures = map[string]any{"attempt": p.Attempt}
-	return ev
+	err := errors.Join(ev.SetInputs(FixInputs{Change: p.Req.Fixed}), ev.SetFigures(FixFigures{Attempt: p.Attempt}))
+	return ev, err
 }
 
 // redriveEvent is the incident event of a redrive: its inputs as asked
 // and the figures of what it did.
-func redriveEvent(env *Env, p *Plan, s *Summary) incident.Event {
+func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	q, st, dest := p.Req, s.Stats, p.Dest()
 	ev := env.Event("redrive", p.Source.Queue)
-	ev.Inputs = map[string]any{"to": dest.Queue.Name, "rate": q.RateText, "max": q.Max, "filter": q.Filter,
-		"sent_after": q.SentAfter, "sent_before": q.SentBefore, "group": q.Group, "canary": p.Canary, "keep": q.Keep, "native": q.Native,
-		"from_file": q.FromFile}
-	ev.Figures = map[string]any{
-		"moved": s.Moved, "resumed": st.Resumed, "failed": st.Failed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "returned": st.Returned,
-		"pending_delete": st.PendingDelete, "duration_seconds": Round2(s.Duration.Seconds()), "achieved_rate": Round2(s.Achieved),
-		"rate": q.Rate, "dest_queue": dest.Queue.Name, "dest_url": dest.Queue.URL, "started_at": s.Started.UTC().Format(time.RFC3339),
-		"native": q.Native, "keep": q.Keep, "attempt": max(p.Attempt, 1), "peak_workers": st.PeakWorkers,
+	in := Inputs{To: dest.Queue.Name, Rate: q.RateText, Max: q.Max, Filter: q.Filter, SentAfter: q.SentAfter, SentBefore: q.SentBefore,
+		Group: q.Group, Canary: p.Canary, Keep: q.Keep, Native: q.Native, FromFile: q.FromFile}
+	fig := Figures{
+		Moved: s.Moved, Resumed: st.Resumed, Failed: st.Failed, Skipped: st.Skipped, FilterErrors: st.FilterErrors, Returned: st.Returned,
+		PendingDelete: st.PendingDelete, DurationSeconds: Round2(s.Duration.Seconds()), AchievedRate: Round2(s.Achieved),
+		Rate: q.Rate, DestQueue: dest.Queue.Name, DestURL: dest.Queue.URL, StartedAt: s.Started.UTC().Truncate(time.Second),
+		Native: q.Native, Keep: q.Keep, Attempt: max(p.Attempt, 1), PeakWorkers: st.PeakWorkers, Consumers: dest.Consumers,
 	}
-	if len(dest.Consumers) > 0 {
-		ev.Figures["consumers"] = dest.Consumers
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(fig)); err != nil {
+		return ev, err
 	}
 	ev.Artifact = incident.JournalFile
-	return ev
+	return ev, nil
 }

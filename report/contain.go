@@ -2,10 +2,12 @@ package report
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
 func (inc *Incident) writeContain(b *strings.Builder) {
@@ -19,7 +21,7 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 	inc.row(b, "DLQ visible / in flight", fmt.Sprintf("%d / %d", c.DLQ.Visible, c.DLQ.InFlight))
 	trend := orDash(c.DLQ.Direction)
 	if c.DLQ.Direction != contain.Unknown && c.DLQ.Direction != "" {
-		trend += fmt.Sprintf(" (%s → %s", value(c.DLQ.From), value(c.DLQ.To))
+		trend += fmt.Sprintf(" (%s → %s", strconv.FormatFloat(c.DLQ.From, 'f', -1, 64), strconv.FormatFloat(c.DLQ.To, 'f', -1, 64))
 		if c.DLQ.Window != "" {
 			trend += " over " + c.DLQ.Window
 		}
@@ -36,14 +38,14 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 	} else {
 		inc.row(b, "source queue", "none found")
 	}
-	nm, moreMappings := capped(len(c.Mappings), "mapping")
-	for i, m := range c.Mappings[:nm] {
-		inc.row(b, fmt.Sprintf("Lambda mapping %d", i+1), kvList(asMap(m)))
+	if ch := c.Change; ch != nil {
+		what := fmt.Sprintf("%s of %s (%s): %s → %s", ch.Action, ch.UUID, ch.Function, ch.Before, ch.After)
+		if ch.DryRun {
+			what += " (dry run: not made)"
+		}
+		inc.row(b, "mapping change", what)
 	}
-	if c.Change != nil {
-		inc.row(b, "mapping change", kvList(asMap(c.Change)))
-	}
-	b.WriteString(moreMappings)
+	inc.writeMappings(b, c.Mappings)
 	nr, moreReasons := capped(len(c.Reasons), "reason")
 	for _, r := range c.Reasons[:nr] {
 		fmt.Fprintf(b, "\n- %s", inc.plain(r, maxValue))
@@ -52,6 +54,33 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 		b.WriteString("\n")
 	}
 	b.WriteString(moreReasons)
+}
+
+// writeMappings is the Lambda event source mappings reading the source, as
+// a table.
+func (inc *Incident) writeMappings(b *strings.Builder, ms []lambdaapi.Mapping) {
+	if len(ms) == 0 {
+		return
+	}
+	b.WriteString("\n| Lambda mapping | function | state | batch | max concurrency | function timeout | queue visibility timeout |\n|---|---|---|---|---|---|---|\n")
+	n, more := capped(len(ms), "mapping")
+	for _, m := range ms[:n] {
+		mc := "none"
+		if m.MaximumConcurrency != nil {
+			mc = strconv.Itoa(int(*m.MaximumConcurrency))
+		}
+		timeout := "-"
+		if m.FunctionTimeout != nil {
+			timeout = (time.Duration(*m.FunctionTimeout) * time.Second).String()
+		}
+		vis := (time.Duration(m.QueueVisibility) * time.Second).String()
+		if m.VisibilityAssessment != "" {
+			vis += " (" + inc.plain(m.VisibilityAssessment, maxName) + ")"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %d | %s | %s | %s |\n", inc.plain(m.UUID, maxName), inc.plain(m.Function, maxName), inc.plain(m.State, maxName),
+			m.BatchSize, mc, timeout, vis)
+	}
+	b.WriteString(more)
 }
 
 func seconds(p *float64) string {

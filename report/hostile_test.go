@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,30 @@ func writeHostileIncident(t *testing.T) *incident.Workspace {
 		ev := incident.Event{Step: step, Time: t0.Add(time.Duration(i) * time.Minute), Queue: pick(i) + " orders-dlq",
 			Region: pick(i + 1), Account: pick(i + 2), Verdict: pick(i + 3),
 			Command:  []string{"mfdlq", step, "--filter", pick(i + 4), leak},
-			Inputs:   map[string]any{"change": pick(i+5) + leak, "filter": pick(i + 6)},
-			Figures:  map[string]any{"note": pick(i + 7), "visible": 3},
 			Artifact: pick(i + 8)}
+		// Every step's text inputs and figures at once: each step reads
+		// its own keys (the fix its change, the redrive its filter…).
+		in := struct {
+			Change  string `json:"change"`
+			Filter  string `json:"filter"`
+			To      string `json:"to"`
+			Group   string `json:"group"`
+			Rate    string `json:"rate"`
+			Max     int    `json:"max"`
+			Canary  int    `json:"canary"`
+			Visible int    `json:"visibility"`
+		}{pick(i+5) + leak, pick(i + 6), pick(i+9) + leak, pick(i + 10), pick(i + 11), 5, 10, 5}
+		fig := struct {
+			Note      string `json:"note"`
+			Visible   int    `json:"visible"`
+			DestQueue string `json:"dest_queue"`
+			Trend     string `json:"trend"`
+			Location  string `json:"location"`
+			Moved     int    `json:"moved"`
+		}{pick(i + 7), 3, pick(i+12) + leak, pick(i + 13), pick(i+14) + leak, 340}
+		if err := errors.Join(ev.SetInputs(in), ev.SetFigures(fig)); err != nil {
+			t.Fatal(err)
+		}
 		if err := ws.Append(ev); err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +173,7 @@ func writeHostileIncident(t *testing.T) *incident.Workspace {
 // an incident where every step ran; groups and messages add level-3
 // headings whose text is data, counted separately.
 var reportHeadings = []string{
-	"1:Incident report:", "2:Summary", "2:1. contain", "2:2. inspect", "2:3. classify", "2:4. logs",
+	"1:Incident report:", "2:Summary", "2:Timeline", "2:1. contain", "2:2. inspect", "2:3. classify", "2:4. logs",
 	"2:Fix", "2:5. redrive", "2:6. verify", "2:Safeguards", "2:7. record", "3:Commands run, in order",
 }
 

@@ -6,10 +6,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-func (inc *Incident) writeInspect(b *strings.Builder) {
+func (inc *Incident) writeInspect(b *strings.Builder, ev incident.Event) {
+	var f sqsapi.InspectFigures
+	var in sqsapi.InspectInputs
+	_, _ = ev.DecodeFigures(&f), ev.DecodeInputs(&in)
+	if len(ev.Figures) > 0 {
+		fmt.Fprintf(b, "\nPeeked at %d of the %d visible messages (%d in flight, %d delayed) in %s; each stayed hidden %ds and none was deleted.\n",
+			f.Sampled, f.Visible, f.InFlight, f.Delayed, plural.Of(f.Receives, "receive"), in.Visibility)
+	}
 	if len(inc.Samples) == 0 {
 		b.WriteString("\nsamples.jsonl is missing or empty.\n")
 		return

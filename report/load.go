@@ -101,6 +101,5 @@ func (inc *Incident) RecordedChange() string {
 	if !ok {
 		return ""
 	}
-	s, _ := ev.Inputs["change"].(string)
-	return s
+	return redrive.FixOf(ev)
 }

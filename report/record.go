@@ -10,72 +10,30 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 )
 
-// writeRecord is step 7 itself: the count, the cause, the change, what would
-// have warned earlier, and every command run, in order.
+// writeRecord is step 7 itself: what would have warned earlier, and every
+// command run, in order. The count, verdict, cause and change open the
+// report (summary.go).
 func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *ReportResult) {
-	b.WriteString("## 7. record — what happened and what we learned\n\n")
-	if n, from := inc.messageCount(); n >= 0 {
-		fmt.Fprintf(b, "- messages: %d (%s)", n, from)
-		if ev, ok := inc.Latest(incident.StepRedrive); ok {
-			if moved, ok := number(ev.Figures["moved"]); ok {
-				fmt.Fprintf(b, "; %d moved back by the redrive", int(moved))
-			}
-		}
-		b.WriteString("\n")
-	} else {
-		b.WriteString("- messages: unknown (no step counted them)\n")
-	}
-	if v, ok := inc.Latest(incident.StepClassify); ok && v.Verdict != "" {
-		fmt.Fprintf(b, "- verdict: **%s**", inc.plain(v.Verdict, maxName))
-		if c := inc.Classification; c != nil {
-			fmt.Fprintf(b, " (%s classified", plural.Of(c.Messages, "message"))
-			var parts []string
-			for _, g := range c.Groups {
-				if g.Fingerprint != "" {
-					parts = append(parts, inc.plain(firstNonEmpty(g.ID, string(g.Verdict)), maxName)+": "+inc.fingerprint(g.Fingerprint))
-				}
-			}
-			if len(parts) > 0 {
-				b.WriteString("; " + joinBounded(parts, "; ", maxLine/2))
-			}
-			b.WriteString(")")
-		}
-		b.WriteString("\n")
-	}
-	if ev, ok := inc.Latest(incident.StepRedrive); ok {
-		rate := value(ev.Inputs["rate"])
-		if r, ok := ev.Figures["rate"]; ok && ev.Inputs["rate"] == nil {
-			rate = value(r)
-		}
-		fmt.Fprintf(b, "- redrive: at rate %s msg/s", inc.plain(rate, maxName))
-		if d, ok := number(ev.Figures["duration_seconds"]); ok {
-			fmt.Fprintf(b, " in %s", (time.Duration(d * float64(time.Second))).Round(time.Second/10))
-		}
-		if r, ok := number(ev.Figures["achieved_rate"]); ok {
-			fmt.Fprintf(b, " (achieved %.1f msg/s)", r)
-		}
-		b.WriteString("\n")
-	}
-	fmt.Fprintf(b, "- cause: %s\n", inc.todo(o.Cause, "cause", "what caused it", res))
-	change := o.Change
-	if change == "" {
-		change = inc.RecordedChange()
-	}
-	fmt.Fprintf(b, "- change: %s\n", inc.todo(change, "change", "what was changed", res))
+	b.WriteString("## 7. record — what would have warned earlier\n\n")
 	warnings := inc.Warnings()
 	if o.Warning != "" {
 		warnings = append([]string{o.Warning}, warnings...)
 	}
 	if len(warnings) == 0 {
-		fmt.Fprintf(b, "- what would have warned earlier: %s\n", inc.todo("", "warning", "what would have warned earlier", res))
+		fmt.Fprintf(b, "%s\n", inc.todo("", "warning", "what would have warned earlier", res))
 	} else {
-		b.WriteString("- what would have warned earlier:\n")
 		n, more := capped(len(warnings), "warning")
 		for _, w := range warnings[:n] {
-			fmt.Fprintf(b, "  - %s\n", inc.plain(w, maxOperator))
+			fmt.Fprintf(b, "- %s\n", inc.plain(w, maxOperator))
 		}
 		b.WriteString(more)
 	}
+	inc.writeCommands(b, o)
+}
+
+// writeCommands lists every command run, in order, the record command
+// last: a reader can run them again.
+func (inc *Incident) writeCommands(b *strings.Builder, o ReportOptions) {
 	b.WriteString("\n### Commands run, in order\n\n")
 	n := 0
 	runs := commandsRun(inc.Events)

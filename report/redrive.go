@@ -5,11 +5,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 )
 
-func (inc *Incident) writeRedrive(b *strings.Builder) {
+func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
+	inc.writeMove(b, ev)
 	if len(inc.Journal) == 0 {
 		b.WriteString("\nredrive-journal.jsonl is missing or empty.\n")
 		return
@@ -49,6 +51,42 @@ func (inc *Incident) writeRedrive(b *strings.Builder) {
 			fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(pending, "message"))
 		}
 	}
+}
+
+// writeMove tells the latest move in a sentence: what was selected, how
+// many moved where and how fast, the canary, and what was left.
+func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
+	in := redrive.InputsOf(ev)
+	fmt.Fprintf(b, "\nMoved %s", inc.redriveText())
+	var sel []string
+	if in.FromFile != "" {
+		sel = append(sel, "from the export "+inc.code(in.FromFile, maxValue))
+	}
+	if in.Group != "" {
+		sel = append(sel, "group "+inc.plain(in.Group, maxName))
+	}
+	if in.Filter != "" {
+		sel = append(sel, "filter "+inc.code(in.Filter, maxValue))
+	}
+	if in.SentAfter != "" || in.SentBefore != "" {
+		sel = append(sel, fmt.Sprintf("sent between %s and %s", inc.plain(orDash(in.SentAfter), maxName), inc.plain(orDash(in.SentBefore), maxName)))
+	}
+	if in.Max > 0 {
+		sel = append(sel, fmt.Sprintf("at most %d", in.Max))
+	}
+	if len(sel) > 0 {
+		b.WriteString("; selected: " + strings.Join(sel, ", "))
+	}
+	switch {
+	case in.Native:
+		b.WriteString("; by SQS's own move task")
+	case in.Canary > 0:
+		fmt.Fprintf(b, "; a canary of %s went first", plural.Of(in.Canary, "message"))
+	}
+	if in.Keep {
+		b.WriteString("; copied with --keep: the originals stay in the DLQ")
+	}
+	b.WriteString(".\n")
 }
 
 // writeAttempts numbers the attempts when there was more than one: each

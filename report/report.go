@@ -1,12 +1,13 @@
 // Package report renders an incident directory as the markdown report of
-// step 7: a summary, one section per step read from the step's own artifact
-// (each with its writer's type), and the record — cause, change, what would
-// have warned earlier and every command run. It is redacted unless asked
-// not to be.
+// step 7, written for the ticket: the incident in a paragraph and a table
+// (how many, what, cause, change, the redrive and verify, when an alarm
+// would have fired), a timeline, one section per step read from the step's
+// own artifact and event figures (each with its writer's type), and what
+// would have warned earlier with every command run. It is redacted unless
+// asked not to be.
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -56,7 +57,8 @@ func (inc *Incident) Render(w io.Writer, o ReportOptions) (ReportResult, error) 
 	inc.now = o.Now
 	defer func() { inc.red = nil }()
 	var body strings.Builder
-	inc.writeSummary(&body)
+	inc.writeSummary(&body, o, &res)
+	inc.writeTimeline(&body)
 	inc.writeSteps(&body)
 	inc.writeRecord(&body, o, &res)
 	var head strings.Builder
@@ -144,61 +146,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	}
-	return 0, false
-}
-
-func kvList(m map[string]any) string {
-	keys := make([]string, 0, len(m))
-	for k, v := range m {
-		if v == nil || v == "" {
-			continue
-		}
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
-		parts = append(parts, k+" "+value(m[k]))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// value formats a figure: whole numbers without decimals, others compactly.
-func value(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		if x == float64(int64(x)) {
-			return strconv.FormatInt(int64(x), 10)
-		}
-		return strconv.FormatFloat(x, 'f', 2, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	j, _ := json.Marshal(v)
-	return string(j)
-}
-
-// asMap is v as its JSON object: the artifact's own field names, for
-// kvList.
-func asMap(v any) map[string]any {
-	m := map[string]any{}
-	if b, err := json.Marshal(v); err == nil {
-		_ = json.Unmarshal(b, &m)
-	}
-	return m
 }
 
 func intOrDash(p *int) string {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +225,34 @@ func TestLogsSectionGroupsBySignature(t *testing.T) {
 	}
 	if strings.Contains(got, "m2 failed") || strings.Index(got, "UnsupportedVersionError: version <n>") > strings.Index(got, "SkuNotFound") {
 		t.Errorf("want one excerpt per signature, the larger group first:\n%s", got)
+	}
+}
+
+// TestReportOpensWithTheIncident: the first section is the summary with the
+// alarm time, the timeline follows, and no raw inputs or figures line is
+// left in any report.
+func TestReportOpensWithTheIncident(t *testing.T) {
+	got, _ := renderDir(t, "../testdata/incident-deploy", ReportOptions{Cause: "v2 first", Now: reportNow})
+	sections := regexp.MustCompile(`(?m)^## .*$`).FindAllString(got, 3)
+	if len(sections) < 2 || sections[0] != "## Summary" || sections[1] != "## Timeline" {
+		t.Fatalf("first sections = %q, want Summary then Timeline", sections)
+	}
+	summary := got[strings.Index(got, "## Summary"):strings.Index(got, "## Timeline")]
+	for _, want := range []string{
+		"orders-dlq held 340 messages (visible at contain). classify found them **poison**",
+		"Cause: v2 first. Changed: consumer 1.8.0 accepts version 2. The redrive moved 340 messages to orders",
+		"an alarm on orders-dlq > 0 would have fired at about 22:09 UTC, some 4 h 41 min before this incident began.",
+		"| messages | 340 (visible at contain) |", "| verify | **pass** — none of the 340 moved messages came back; 0 left in the DLQ |",
+		"| alarm on orders-dlq > 0 | would have fired at about 2026-11-29 22:09 UTC (approximate: ",
+	} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary lacks %q:\n%s", want, summary)
+		}
+	}
+	for _, dir := range []string{"../testdata/incident-deploy", "../testdata/incident-partial"} {
+		md, _ := renderDir(t, dir, ReportOptions{Now: reportNow})
+		if m := regexp.MustCompile(`(?m)^- (inputs|figures|ran|command):`).FindString(md); m != "" {
+			t.Errorf("%s: report holds a raw event line %q", dir, m)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // stepTitles are the report's section titles, in runbook order.
@@ -41,15 +42,17 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 		case incident.StepContain:
 			inc.writeContain(b)
 		case incident.StepInspect:
-			inc.writeInspect(b)
+			inc.writeInspect(b, ev)
 		case incident.StepClassify:
 			inc.writeClassify(b)
 		case incident.StepLogs:
 			inc.writeLogs(b)
 		case incident.StepExport:
 			inc.writeExport(b, ev)
+		case incident.StepFix:
+			inc.writeFix(b, ev)
 		case incident.StepRedrive:
-			inc.writeRedrive(b)
+			inc.writeRedrive(b, ev)
 		case incident.StepVerify:
 			inc.writeVerify(b)
 		case incident.StepCheck:
@@ -59,23 +62,30 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 	}
 }
 
-// writeEvent shows what every step has: when, the command, the verdict, the
-// inputs and figures (sorted, so golden files hold).
+// writeEvent says in one sentence what every step has: when it ran, the
+// command, its verdict and its artifact. The step's inputs and figures stay
+// in events.jsonl; the sections below tell them in words.
 func (inc *Incident) writeEvent(b *strings.Builder, ev incident.Event) {
-	fmt.Fprintf(b, "- ran: %s\n", ev.Time.UTC().Format(time.RFC3339))
+	fmt.Fprintf(b, "Ran at %s", ev.Time.UTC().Format(time.RFC3339))
 	if len(ev.Command) > 0 {
-		fmt.Fprintf(b, "- command: %s\n", inc.code(ShellJoin(ev.Command), maxCommand))
+		fmt.Fprintf(b, " as %s", inc.code(ShellJoin(ev.Command), maxCommand))
 	}
 	if ev.Verdict != "" {
-		fmt.Fprintf(b, "- verdict: **%s**\n", inc.plain(ev.Verdict, maxName))
-	}
-	if s := kvList(ev.Inputs); s != "" {
-		fmt.Fprintf(b, "- inputs: %s\n", inc.plain(s, maxValue))
-	}
-	if s := kvList(ev.Figures); s != "" {
-		fmt.Fprintf(b, "- figures: %s\n", inc.plain(s, maxValue))
+		fmt.Fprintf(b, "; verdict **%s**", inc.plain(ev.Verdict, maxName))
 	}
 	if ev.Artifact != "" {
-		fmt.Fprintf(b, "- artifact: %s\n", inc.code(ev.Artifact, maxName))
+		fmt.Fprintf(b, "; wrote %s", inc.code(ev.Artifact, maxName))
 	}
+	b.WriteString(".\n")
+}
+
+// writeFix is the change recorded before a redrive, and the attempt it
+// starts.
+func (inc *Incident) writeFix(b *strings.Builder, ev incident.Event) {
+	fmt.Fprintf(b, "\nChanged: %s", inc.plain(orDash(redrive.FixOf(ev)), maxOperator))
+	var f redrive.FixFigures
+	if ev.DecodeFigures(&f) == nil && f.Attempt > 1 {
+		fmt.Fprintf(b, " (attempt %d)", f.Attempt)
+	}
+	b.WriteString(".\n")
 }

@@ -3,34 +3,98 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/verify"
 )
 
-func (inc *Incident) writeSummary(b *strings.Builder) {
+// writeSummary opens the report the way a ticket reader wants it: the
+// incident in a paragraph, then a table of the answers — how many, what it
+// was, what caused it, what was changed, whether the redrive and verify
+// worked, and when an alarm would have told someone.
+func (inc *Incident) writeSummary(b *strings.Builder, o ReportOptions, res *ReportResult) {
 	b.WriteString("## Summary\n\n")
-	if n, from := inc.messageCount(); n >= 0 {
-		fmt.Fprintf(b, "- messages in the DLQ: %d (%s)\n", n, from)
-	}
-	for _, st := range stepTitles {
-		step := st.step
-		ev, ok := inc.Latest(step)
-		switch {
-		case !ok && st.optional:
-		case !ok:
-			fmt.Fprintf(b, "- %s: not run\n", step)
-		case ev.Verdict != "":
-			fmt.Fprintf(b, "- %s: **%s**\n", step, inc.plain(ev.Verdict, maxName))
-		default:
-			fmt.Fprintf(b, "- %s: done\n", step)
-		}
+	s := inc.summarize(o, res)
+	b.WriteString(s.paragraph)
+	b.WriteString("\n\n| | |\n|---|---|\n")
+	for _, r := range s.rows {
+		fmt.Fprintf(b, "| %s | %s |\n", r[0], r[1])
 	}
 	n, more := capped(len(inc.Problems), "problem")
+	if n > 0 {
+		b.WriteString("\n")
+	}
 	for _, p := range inc.Problems[:n] {
 		fmt.Fprintf(b, "- problem: %s\n", inc.plain(p, maxValue))
 	}
 	b.WriteString(more)
 	b.WriteString("\n")
+}
+
+// summary is the opening: the paragraph's sentences and the table's rows,
+// every value already encoded.
+type summary struct {
+	paragraph string
+	rows      [][2]string
+}
+
+func (inc *Incident) summarize(o ReportOptions, res *ReportResult) summary {
+	var s summary
+	var para []string
+	queue := inc.plain(orDash(inc.queueEvent().Queue), maxName)
+	if n, from := inc.messageCount(); n >= 0 {
+		para = append(para, fmt.Sprintf("%s held %s (%s).", queue, plural.Of(n, "message"), from))
+		s.rows = append(s.rows, [2]string{"messages", fmt.Sprintf("%d (%s)", n, from)})
+	} else {
+		para = append(para, fmt.Sprintf("No step counted the messages of %s.", queue))
+		s.rows = append(s.rows, [2]string{"messages", "unknown (no step counted them)"})
+	}
+	if v := inc.verdictText(); v != "" {
+		para = append(para, "classify found them "+v+".")
+		s.rows = append(s.rows, [2]string{"verdict", v})
+	} else {
+		s.rows = append(s.rows, [2]string{"verdict", "not classified"})
+	}
+	cause := inc.todo(o.Cause, "cause", "what caused it", res)
+	s.rows = append(s.rows, [2]string{"cause", cause})
+	change := o.Change
+	if change == "" {
+		change = inc.RecordedChange()
+	}
+	s.rows = append(s.rows, [2]string{"change", inc.todo(change, "change", "what was changed", res)})
+	if strings.TrimSpace(o.Cause) != "" {
+		para = append(para, "Cause: "+cause+".")
+	}
+	if strings.TrimSpace(change) != "" {
+		para = append(para, "Changed: "+inc.plain(change, maxOperator)+".")
+	}
+	if r := inc.redriveText(); r != "" {
+		para = append(para, "The redrive moved "+r+".")
+		s.rows = append(s.rows, [2]string{"redrive", "moved " + r})
+	} else {
+		s.rows = append(s.rows, [2]string{"redrive", "not run"})
+	}
+	if v := inc.verifyText(); v != "" {
+		para = append(para, "Verify: "+v+".")
+		s.rows = append(s.rows, [2]string{"verify", v})
+	} else {
+		s.rows = append(s.rows, [2]string{"verify", "not run"})
+	}
+	if a, ok := inc.alarmTime(); ok {
+		para = append(para, fmt.Sprintf("The first failure was at %s; %s.", stamp(a.first, inc.began()), a.sentence(queue, inc.began())))
+		s.rows = append(s.rows, [2]string{"first failure", fmt.Sprintf("%s (%s)", stamp(a.first, time.Time{}), a.firstFrom)})
+		s.rows = append(s.rows, [2]string{"alarm on " + queue + " > 0", fmt.Sprintf("would have fired at about %s (approximate: %s)", stamp(a.at, time.Time{}), a.basis())})
+	} else {
+		s.rows = append(s.rows, [2]string{"first failure", "unknown (no SentTimestamp: run mfdlq inspect or classify)"})
+	}
+	// A long --cause or --change can fill the line: later sentences are
+	// then counted, and the table below holds them all.
+	s.paragraph = joinBounded(para, " ", maxLine-200)
+	return s
 }
 
 // messageCount is how many messages the DLQ held, from the step that
@@ -41,12 +105,104 @@ func (inc *Incident) messageCount() (int, string) {
 		return int(inc.Contain.DLQ.Visible), "visible at contain"
 	}
 	if ev, ok := inc.Latest(incident.StepInspect); ok {
-		if n, ok := number(ev.Figures["visible"]); ok {
-			return int(n), "visible at inspect"
+		var f sqsapi.InspectFigures
+		if ev.DecodeFigures(&f) == nil && len(ev.Figures) > 0 {
+			return int(f.Visible), "visible at inspect"
 		}
 	}
 	if inc.Classification != nil && inc.Classification.Messages > 0 {
 		return inc.Classification.Messages, "classified"
 	}
 	return -1, ""
+}
+
+// verdictText is classify's verdict with its groups' fingerprints, encoded;
+// "" when classify did not run.
+func (inc *Incident) verdictText() string {
+	ev, ok := inc.Latest(incident.StepClassify)
+	if !ok || ev.Verdict == "" {
+		return ""
+	}
+	v := "**" + inc.plain(ev.Verdict, maxName) + "**"
+	c := inc.Classification
+	if c == nil {
+		return v
+	}
+	v += fmt.Sprintf(" (%s classified", plural.Of(c.Messages, "message"))
+	var parts []string
+	for _, g := range c.Groups {
+		if g.Fingerprint != "" {
+			parts = append(parts, inc.plain(firstNonEmpty(g.ID, string(g.Verdict)), maxName)+": "+inc.fingerprint(g.Fingerprint))
+		}
+	}
+	if len(parts) > 0 {
+		v += "; " + joinBounded(parts, "; ", maxLine/4)
+	}
+	return v + ")"
+}
+
+// redriveText says what the latest redrive moved, where, how fast.
+func (inc *Incident) redriveText() string {
+	ev, ok := inc.Latest(incident.StepRedrive)
+	if !ok {
+		return ""
+	}
+	f, in := redrive.FiguresOf(ev), redrive.InputsOf(ev)
+	dest := inc.plain(orDash(firstNonEmpty(f.DestQueue, in.To)), maxName)
+	t := fmt.Sprintf("%s to %s", plural.Of(f.Moved, "message"), dest)
+	rate := in.Rate
+	if rate == "" && f.Rate > 0 {
+		rate = fmt.Sprint(f.Rate)
+	}
+	switch rate {
+	case "":
+	case "max":
+		t += " at the highest rate"
+	default:
+		t += " at " + inc.plain(rate, maxName) + " msg/s"
+	}
+	if f.DurationSeconds > 0 {
+		t += fmt.Sprintf(" in %s (achieved %.1f msg/s)", f.Duration().Round(100*time.Millisecond), f.AchievedRate)
+	}
+	if a := max(f.Attempt, 1); a > 1 {
+		t += fmt.Sprintf(", attempt %d", a)
+	}
+	var left []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{f.Failed, "failed"}, {f.Skipped, "skipped"}, {f.FilterErrors, "filter errors"}, {f.Returned, "came back earlier and were left"}, {f.PendingDelete, "sent but not yet deleted"}} {
+		if c.n > 0 {
+			left = append(left, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(left) > 0 {
+		t += "; " + strings.Join(left, ", ")
+	}
+	return t
+}
+
+// verifyText is verify's result in words.
+func (inc *Incident) verifyText() string {
+	v := inc.Verify
+	if v == nil {
+		if ev, ok := inc.Latest(incident.StepVerify); ok && ev.Verdict != "" {
+			return "**" + inc.plain(ev.Verdict, maxName) + "**"
+		}
+		return ""
+	}
+	verdict := v.Verdict
+	if verdict == "" {
+		verdict = verify.VerdictOf(v.Pass)
+	}
+	t := "**" + inc.plain(string(verdict), maxName) + "**"
+	switch {
+	case len(v.Returned) > 0:
+		t += fmt.Sprintf(" — %s came back to the DLQ", plural.Of(len(v.Returned), "moved message"))
+	case v.Moved > 0:
+		t += fmt.Sprintf(" — none of the %d moved messages came back", v.Moved)
+	default:
+		t += " —"
+	}
+	return t + fmt.Sprintf("; %d left in the DLQ", v.DLQVisible)
 }

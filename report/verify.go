@@ -33,9 +33,18 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 		fmt.Fprintf(b, "- %s\n", inc.plain(r, maxValue))
 	}
 	b.WriteString(moreReasons)
+	if len(v.Returned) == 0 {
+		return
+	}
+	b.WriteString("\n| came back | was DLQ message | matched by | receives | first received | seen |\n|---|---|---|---|---|---|\n")
 	nm, moreReturned := capped(len(v.Returned), "returned message")
 	for _, r := range v.Returned[:nm] {
-		fmt.Fprintf(b, "  - returned: %s\n", inc.plain(kvList(asMap(r)), maxValue))
+		first := "-"
+		if r.FirstReceive != nil {
+			first = r.FirstReceive.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", inc.plain(r.MessageID, maxName), inc.plain(orDash(r.DLQMessageID), maxName),
+			inc.plain(orDash(r.MatchedBy), maxName), intOrDash(r.ReceiveCount), first, r.SeenAt.UTC().Format(time.RFC3339))
 	}
 	b.WriteString(moreReturned)
 }

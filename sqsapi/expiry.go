@@ -99,3 +99,20 @@ func Human(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d min", mins)
 }
+
+// ExpiryFigures are an Expiry as the figures of contain's and inspect's
+// events carry it (flat keys); the report reads them back to count down.
+type ExpiryFigures struct {
+	OldestExpiresAt        *time.Time `json:"oldest_expires_at,omitempty"`
+	OldestExpiryUpperBound bool       `json:"oldest_expiry_upper_bound,omitempty"`
+	OldestExpiryBasis      string     `json:"oldest_expiry_basis,omitempty"`
+}
+
+// ExpiryFiguresOf flattens e; nil (unknown) gives no figures.
+func ExpiryFiguresOf(e *Expiry) ExpiryFigures {
+	if e == nil {
+		return ExpiryFigures{}
+	}
+	at := e.At.UTC()
+	return ExpiryFigures{OldestExpiresAt: &at, OldestExpiryUpperBound: e.UpperBound, OldestExpiryBasis: e.Basis}
+}

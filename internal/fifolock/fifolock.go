@@ -41,9 +41,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	var in map[string]any
+	// The request passes through as it came, but for its wait.
+	var in map[string]json.RawMessage
 	if r.Header.Get("X-Amz-Target") == "AmazonSQS.ReceiveMessage" && json.Unmarshal(body, &in) == nil {
-		if url, _ := in["QueueUrl"].(string); strings.HasSuffix(url, ".fifo") {
+		var url string
+		if json.Unmarshal(in["QueueUrl"], &url) == nil && strings.HasSuffix(url, ".fifo") {
 			p.receive(w, r, url, in)
 			return
 		}
@@ -53,9 +55,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // receive polls the queue with short receives, one at a time per queue,
 // until one brings messages or the asked-for wait is over.
-func (p *Proxy) receive(w http.ResponseWriter, r *http.Request, url string, in map[string]any) {
-	wait, _ := in["WaitTimeSeconds"].(float64)
-	in["WaitTimeSeconds"] = 0
+func (p *Proxy) receive(w http.ResponseWriter, r *http.Request, url string, in map[string]json.RawMessage) {
+	var wait float64
+	_ = json.Unmarshal(in["WaitTimeSeconds"], &wait)
+	in["WaitTimeSeconds"] = json.RawMessage("0")
 	body, _ := json.Marshal(in)
 	deadline := time.Now().Add(time.Duration(wait * float64(time.Second)))
 	lock := p.lock(url)

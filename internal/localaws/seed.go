@@ -41,7 +41,10 @@ func (s *Seeder) CreatePair(ctx context.Context, source, dlq string, maxReceive 
 	if err != nil {
 		return "", "", err
 	}
-	policy, _ := json.Marshal(map[string]any{"deadLetterTargetArn": arn, "maxReceiveCount": maxReceive})
+	policy, _ := json.Marshal(struct {
+		DeadLetterTargetArn string `json:"deadLetterTargetArn"`
+		MaxReceiveCount     int    `json:"maxReceiveCount"`
+	}{arn, maxReceive})
 	srcURL, err = s.CreateQueue(ctx, source, map[string]string{"RedrivePolicy": string(policy)})
 	return srcURL, dlqURL, err
 }

@@ -193,7 +193,9 @@ func (s *Server) list(body []byte) (any, *apiError) {
 	for i := len(ts) - 1; i >= 0 && len(results) < int(n); i-- {
 		results = append(results, ts[i].view())
 	}
-	return map[string]any{"Results": results}, nil
+	return struct {
+		Results []taskView `json:"Results"`
+	}{results}, nil
 }
 
 func (s *Server) cancel(body []byte) (any, *apiError) {

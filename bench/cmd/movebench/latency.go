@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mfdlq/mfdlq/incident"
+	moved "github.com/mfdlq/mfdlq/redrive"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -116,7 +118,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 					move = float64(*n) / secs
 					moves[i] = append(moves[i], move)
 				}
-				workers = redriveFigure("peak_workers")
+				workers = lastRedrive().PeakWorkers
 				dups = verify(c.name, s, src, dlq, bodies)
 				if len(c.args) == 0 {
 					peak = workers
@@ -198,25 +200,19 @@ func summarizeMoves(cs []contender, rates, moves [][]float64) {
 	}
 }
 
-// redriveFigure reads one figure of the last redrive's event.
-func redriveFigure(key string) int { return int(redriveFloat(key)) }
-
-func redriveFloat(key string) float64 {
+// lastRedrive is the figures of the last redrive's event, read with
+// redrive's own type.
+func lastRedrive() moved.Figures {
 	f, err := os.ReadFile(filepath.Join(lastIncident, "events.jsonl"))
 	check(err)
-	v := 0.0
+	var fig moved.Figures
 	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
-		var ev struct {
-			Step    string         `json:"step"`
-			Figures map[string]any `json:"figures"`
-		}
-		if json.Unmarshal([]byte(line), &ev) == nil && ev.Step == "redrive" {
-			if x, ok := ev.Figures[key].(float64); ok {
-				v = x
-			}
+		var ev incident.Event
+		if json.Unmarshal([]byte(line), &ev) == nil && ev.Step == incident.StepRedrive {
+			fig = moved.FiguresOf(ev)
 		}
 	}
-	return v
+	return fig
 }
 
 // loadavg is the machine's 1-minute load average, to read the figures by.
@@ -244,9 +240,10 @@ func rateLatencyMode(s *localaws.Seeder, cfg aws.Config) {
 	r, _ := strconv.ParseFloat(*rateF, 64)
 	move := moveSeconds()
 	dups := verify("rate", s, src, dlq, bodies)
-	achieved := redriveFloat("achieved_rate")
+	last := lastRedrive()
+	achieved := last.AchievedRate
 	fmt.Printf("rate: %d messages at --rate %s with %s per call (load %s): achieved %.1f msg/s = %.1f%% of the rate (move phase %.2f s, ideal %.2f s); process %.2f s; at most %d batches in flight; %d duplicate(s), DLQ empty\n",
-		*n, *rateF, *latency, loadavg(), achieved, 100*achieved/r, move, float64(*n)/r, el.Seconds(), redriveFigure("peak_workers"), dups)
+		*n, *rateF, *latency, loadavg(), achieved, 100*achieved/r, move, float64(*n)/r, el.Seconds(), last.PeakWorkers, dups)
 	for _, line := range strings.Split(string(out), "\n") {
 		if strings.Contains(line, "not reached") {
 			fmt.Println(line)

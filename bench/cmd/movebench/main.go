@@ -14,16 +14,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -170,23 +167,7 @@ func faultsMode(s *localaws.Seeder) {
 // moveSeconds is the move phase of the last redrive, from its incident's
 // redrive event: the process's wall time less startup, queue resolution,
 // planning and the summary.
-func moveSeconds() float64 {
-	f, err := os.ReadFile(filepath.Join(lastIncident, "events.jsonl"))
-	check(err)
-	secs := 0.0
-	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
-		var ev struct {
-			Step    string `json:"step"`
-			Figures struct {
-				Duration float64 `json:"duration_seconds"`
-			} `json:"figures"`
-		}
-		if json.Unmarshal([]byte(line), &ev) == nil && ev.Step == "redrive" {
-			secs = ev.Figures.Duration
-		}
-	}
-	return secs
-}
+func moveSeconds() float64 { return lastRedrive().DurationSeconds }
 
 // throughputMode compares mfdlq with a bare loop that uses the same SQS
 // client (sqsapi.New: the whole response body read before decoding), so that

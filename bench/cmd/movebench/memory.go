@@ -23,7 +23,7 @@ func memoryMode(s *localaws.Seeder) {
 	args := []string{"redrive", "--queue", name + "-dlq", "--to", name, "--canary", "0", "--yes", "--incident", dir, "--rate", "max", "--quiet"}
 	el, rss := rusage(args)
 	move := moveSeconds()
-	peak := redriveFigure("peak_workers")
+	peak := lastRedrive().PeakWorkers
 	journal, err := os.Stat(filepath.Join(dir, "redrive-journal.jsonl"))
 	check(err)
 	_, rerunRSS := rusage(args)

@@ -114,26 +114,50 @@ func Seed(ctx context.Context, name string, out io.Writer) (Scenario, error) {
 	return sc, nil
 }
 
+// order is an order body, its fields in key order.
+type order struct {
+	Currency string `json:"currency"`
+	Customer struct {
+		Email string `json:"email"`
+		Phone string `json:"phone"`
+	} `json:"customer"`
+	Items   []orderItem `json:"items"`
+	OrderID string      `json:"order_id"`
+	Total   float64     `json:"total"`
+	Version int         `json:"version"`
+}
+
+type orderItem struct {
+	Qty int    `json:"qty"`
+	SKU string `json:"sku"`
+}
+
+// payment is a payment request body, its fields in key order.
+type payment struct {
+	Amount    float64 `json:"amount"`
+	Card      string  `json:"card"`
+	Currency  string  `json:"currency"`
+	OrderID   string  `json:"order_id"`
+	PaymentID string  `json:"payment_id"`
+	Version   int     `json:"version"`
+}
+
 // Orders returns n realistic order bodies of schema version.
 func Orders(n, version int, r *rand.Rand) []string {
 	names := []string{"ana", "bruno", "carla", "diego", "elena", "fabio", "gina", "hugo"}
 	out := make([]string, n)
 	for i := range out {
 		name := names[r.Intn(len(names))]
-		order := map[string]any{
-			"version":  version,
-			"order_id": fmt.Sprintf("ord-%06d", 104200+i),
-			"customer": map[string]any{
-				"email": fmt.Sprintf("%s.%d@example.com", name, r.Intn(900)+100),
-				"phone": fmt.Sprintf("+34 6%02d %03d %03d", r.Intn(100), r.Intn(1000), r.Intn(1000)),
-			},
-			"items": []map[string]any{
-				{"sku": fmt.Sprintf("SKU-%04d", r.Intn(9000)+1000), "qty": r.Intn(3) + 1},
-			},
-			"total":    float64(r.Intn(20000)+500) / 100,
-			"currency": "EUR",
-		}
-		b, _ := json.Marshal(order)
+		// The random numbers are drawn in the order they always were, so
+		// the demo's bodies stay the same; fields are in key order, as
+		// the map they were written from put them.
+		o := order{Version: version, OrderID: fmt.Sprintf("ord-%06d", 104200+i)}
+		o.Customer.Email = fmt.Sprintf("%s.%d@example.com", name, r.Intn(900)+100)
+		o.Customer.Phone = fmt.Sprintf("+34 6%02d %03d %03d", r.Intn(100), r.Intn(1000), r.Intn(1000))
+		o.Items = []orderItem{{SKU: fmt.Sprintf("SKU-%04d", r.Intn(9000)+1000), Qty: r.Intn(3) + 1}}
+		o.Total = float64(r.Intn(20000)+500) / 100
+		o.Currency = "EUR"
+		b, _ := json.Marshal(o)
 		out[i] = string(b)
 	}
 	return out
@@ -145,14 +169,10 @@ func Payments(n int, r *rand.Rand) []string {
 	cards := []string{"4111 1111 1111 1111", "5555 5555 5555 4444", "4012 8888 8888 1881"}
 	out := make([]string, n)
 	for i := range out {
-		p := map[string]any{
-			"version":    1,
-			"payment_id": fmt.Sprintf("pay-%06d", 880100+i),
-			"order_id":   fmt.Sprintf("ord-%06d", 104200+r.Intn(5000)),
-			"card":       cards[r.Intn(len(cards))],
-			"amount":     float64(r.Intn(20000)+500) / 100,
-			"currency":   "EUR",
-		}
+		p := payment{Version: 1, PaymentID: fmt.Sprintf("pay-%06d", 880100+i), OrderID: fmt.Sprintf("ord-%06d", 104200+r.Intn(5000))}
+		p.Card = cards[r.Intn(len(cards))]
+		p.Amount = float64(r.Intn(20000)+500) / 100
+		p.Currency = "EUR"
 		b, _ := json.Marshal(p)
 		out[i] = string(b)
 	}

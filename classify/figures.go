@@ -1,0 +1,32 @@
+package classify
+
+// Inputs are a classify event's inputs: where the messages came from and
+// the thresholds asked for.
+type Inputs struct {
+	From        string   `json:"from"`
+	Source      string   `json:"source"`
+	Baseline    string   `json:"baseline"`
+	Expect      []string `json:"expect"`
+	Key         string   `json:"key"`
+	BurstWindow string   `json:"burst_window"`
+	BurstShare  float64  `json:"burst_share"`
+	TrickleSpan string   `json:"trickle_span"`
+	Payload     string   `json:"payload"`
+}
+
+// Figures are a classify event's figures: the counts of classification.json.
+type Figures struct {
+	Messages   int             `json:"messages"`
+	Groups     int             `json:"groups"`
+	Confidence float64         `json:"confidence"`
+	ByVerdict  map[Verdict]int `json:"by_verdict,omitempty"`
+}
+
+// FiguresOf counts a classification for its event.
+func FiguresOf(c *Classification) Figures {
+	by := map[Verdict]int{}
+	for _, g := range c.Groups {
+		by[g.Verdict] += g.Count
+	}
+	return Figures{Messages: c.Messages, Groups: len(c.Groups), Confidence: c.Confidence, ByVerdict: by}
+}

@@ -1,0 +1,104 @@
+package redrive
+
+import (
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+)
+
+// Inputs are a redrive event's inputs: the request as the operator gave it.
+// The JSON keys are the contract of events.jsonl (docs/incident.md); old
+// incident directories are read with the same type.
+type Inputs struct {
+	To         string `json:"to"`
+	Rate       string `json:"rate"` // --rate as given: a number or "max"
+	Max        int    `json:"max"`
+	Filter     string `json:"filter"`
+	SentAfter  string `json:"sent_after"`
+	SentBefore string `json:"sent_before"`
+	Group      string `json:"group"`
+	Canary     int    `json:"canary"`
+	Keep       bool   `json:"keep"`
+	Native     bool   `json:"native"`
+	FromFile   string `json:"from_file"`
+}
+
+// Figures are a redrive event's figures: what the move did. verify reads
+// them (Moved, DestQueue, StartedAt…), the next attempt reads Attempt and
+// StartedAt, and the report reads them all.
+type Figures struct {
+	Moved           int     `json:"moved"`
+	Resumed         int     `json:"resumed"`
+	Failed          int     `json:"failed"`
+	Skipped         int     `json:"skipped"`
+	FilterErrors    int     `json:"filter_errors"`
+	Returned        int     `json:"returned"`
+	PendingDelete   int     `json:"pending_delete"`
+	DurationSeconds float64 `json:"duration_seconds"`
+	AchievedRate    float64 `json:"achieved_rate"`
+	// Rate is the rate asked for in messages per second; 0 is --rate max.
+	Rate      float64   `json:"rate"`
+	DestQueue string    `json:"dest_queue"`
+	DestURL   string    `json:"dest_url"`
+	StartedAt time.Time `json:"started_at"`
+	Native    bool      `json:"native"`
+	Keep      bool      `json:"keep"`
+	// Attempt is the fix this move followed (Attempt); 0 in incidents
+	// written before attempts were numbered, which means 1.
+	Attempt     int `json:"attempt"`
+	PeakWorkers int `json:"peak_workers"`
+	// Consumers are the destination's Lambda functions as the fix-deployed
+	// check read them, the baseline of the next attempt.
+	Consumers []Function `json:"consumers,omitempty"`
+}
+
+// Duration is how long the move took.
+func (f Figures) Duration() time.Duration {
+	return time.Duration(f.DurationSeconds * float64(time.Second))
+}
+
+// FixInputs are a fix event's inputs: what the operator changed before a
+// redrive (redrive --fixed, or the runbook's question). redrive owns them
+// because a fix is what numbers its attempts.
+type FixInputs struct {
+	Change string `json:"change"`
+}
+
+// FixFigures are a fix event's figures: the attempt the fix starts.
+type FixFigures struct {
+	Attempt int `json:"attempt,omitempty"`
+}
+
+// ConsumerInputs are a consumer event's inputs: the step that saw the
+// functions first.
+type ConsumerInputs struct {
+	SeenBy string `json:"seen_by"`
+}
+
+// ConsumerFigures are a consumer event's figures: the Lambda functions
+// reading the DLQ's source queues as the incident first saw them.
+type ConsumerFigures struct {
+	Consumers []Function `json:"consumers"`
+}
+
+// FiguresOf reads a redrive event's figures leniently: a figure of another
+// type (a file mfdlq did not write) is left at zero, the others are read.
+func FiguresOf(ev incident.Event) Figures {
+	var f Figures
+	_ = ev.DecodeFigures(&f)
+	return f
+}
+
+// InputsOf reads a redrive event's inputs leniently, as FiguresOf does.
+func InputsOf(ev incident.Event) Inputs {
+	var in Inputs
+	_ = ev.DecodeInputs(&in)
+	return in
+}
+
+// FixOf is the change text a fix event recorded, or "".
+func FixOf(ev incident.Event) string {
+	var in FixInputs
+	_ = ev.DecodeInputs(&in)
+	return in.Change
+}

@@ -1,0 +1,115 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// moment is one row of the timeline; what is encoded already.
+type moment struct {
+	at   time.Time
+	what string
+}
+
+// writeTimeline lists the incident in time order: the first and last
+// failure the messages show, when an alarm would have fired, then every
+// step, the fix among them.
+func (inc *Incident) writeTimeline(b *strings.Builder) {
+	var ms []moment
+	queue := inc.plain(orDash(inc.queueEvent().Queue), maxName)
+	if a, ok := inc.alarmTime(); ok {
+		ms = append(ms, moment{a.first, "first failure: the earliest message now in the DLQ was sent"})
+		ms = append(ms, moment{a.at, fmt.Sprintf("an alarm on %s > 0 would have fired (approximate)", queue)})
+	}
+	if c := inc.Classification; c != nil && c.LastSent != nil && !c.LastSent.IsZero() {
+		ms = append(ms, moment{c.LastSent.UTC(), "the latest message now in the DLQ was sent"})
+	}
+	for _, ev := range inc.Events {
+		if what := inc.eventLine(ev); what != "" {
+			ms = append(ms, moment{ev.Time.UTC(), what})
+		}
+	}
+	if len(ms) == 0 {
+		return
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].at.Before(ms[j].at) })
+	b.WriteString("## Timeline\n\n| time (UTC) | what happened |\n|---|---|\n")
+	n, more := len(ms), ""
+	if n > 4*maxItems {
+		n, more = 4*maxItems, fmt.Sprintf("… %s more in events.jsonl\n", plural.Of(len(ms)-4*maxItems, "event"))
+	}
+	for _, m := range ms[:n] {
+		fmt.Fprintf(b, "| %s | %s |\n", m.at.Format("2006-01-02 15:04:05"), m.what)
+	}
+	b.WriteString(more)
+	b.WriteString("\n")
+}
+
+// eventLine is one step's event in a few words, encoded; "" for events the
+// timeline leaves out (the consumers a step noted on the side).
+func (inc *Incident) eventLine(ev incident.Event) string {
+	step := inc.plain(ev.Step, maxName)
+	verdict := ""
+	if ev.Verdict != "" {
+		verdict = " **" + inc.plain(ev.Verdict, maxName) + "**"
+	}
+	switch ev.Step {
+	case redrive.ConsumerStep, "":
+		return ""
+	case incident.StepContain:
+		var f contain.ChangeFigures
+		if ev.DecodeFigures(&f) == nil && f.MappingChange != nil {
+			c := f.MappingChange
+			dry := ""
+			if c.DryRun {
+				dry = " (dry run)"
+			}
+			return fmt.Sprintf("contain: %s of the Lambda mapping %s (%s)%s", inc.plain(c.Action, maxName), inc.plain(c.UUID, maxName), inc.plain(c.Function, maxName), dry)
+		}
+		var m contain.Figures
+		_ = ev.DecodeFigures(&m)
+		return fmt.Sprintf("contain:%s — %d visible in the DLQ, %s", verdict, m.Visible, inc.plain(orDash(m.Trend), maxName))
+	case incident.StepInspect:
+		var f sqsapi.InspectFigures
+		_ = ev.DecodeFigures(&f)
+		return fmt.Sprintf("inspect: peeked at %d of %d visible messages", f.Sampled, f.Visible)
+	case incident.StepClassify:
+		var f classify.Figures
+		_ = ev.DecodeFigures(&f)
+		return fmt.Sprintf("classify:%s — %s in %s", verdict, plural.Of(f.Messages, "message"), plural.Of(f.Groups, "group"))
+	case incident.StepLogs:
+		var f logsearch.Figures
+		_ = ev.DecodeFigures(&f)
+		return fmt.Sprintf("logs: found %d of %s in the consumer's logs", f.Found, plural.Of(f.Searched, "message"))
+	case incident.StepExport:
+		var f archive.Figures
+		_ = ev.DecodeFigures(&f)
+		return fmt.Sprintf("export: %s archived, %d deleted from the DLQ", plural.Of(f.Exported, "message"), f.Deleted)
+	case incident.StepFix:
+		return "fix recorded: " + inc.plain(orDash(redrive.FixOf(ev)), maxOperator)
+	case incident.StepRedrive:
+		f := redrive.FiguresOf(ev)
+		return fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
+	case incident.StepVerify:
+		return "verify:" + verdict
+	case incident.StepCheck:
+		var f check.Figures
+		_ = ev.DecodeFigures(&f)
+		return fmt.Sprintf("check:%s — %d failed, %d warned, %d passed", verdict, f.Fail, f.Warn, f.Pass)
+	case incident.StepRecord:
+		return "record: a report was written"
+	}
+	return step + ":" + verdict
+}

@@ -1,0 +1,35 @@
+package verify
+
+// Inputs are a verify event's inputs.
+type Inputs struct {
+	Wait       string `json:"wait"`
+	Interval   string `json:"interval"`
+	ExpectLeft int    `json:"expect_left"`
+}
+
+// Figures are a verify event's figures: the last observation of verify.json
+// and its counts, flat.
+type Figures struct {
+	DLQVisible    int64    `json:"dlq_visible"`
+	DLQInFlight   int64    `json:"dlq_in_flight"`
+	Returned      int      `json:"returned"`
+	DestQueue     string   `json:"dest_queue"`
+	DestVisible   int64    `json:"dest_visible"`
+	DestInFlight  int64    `json:"dest_in_flight"`
+	DestDeleted   *float64 `json:"dest_deleted"`
+	DestSent      *float64 `json:"dest_sent"`
+	Moved         int      `json:"moved"`
+	Looks         int      `json:"looks"`
+	WaitedSeconds float64  `json:"waited_seconds"`
+	Unchecked     int      `json:"unchecked"`
+}
+
+// FiguresOf flattens a result and the redrive it judged.
+func FiguresOf(res Result, rec Redriven) Figures {
+	return Figures{
+		DLQVisible: res.DLQVisible, DLQInFlight: res.Last.DLQInFlight, Returned: len(res.Returned),
+		DestQueue: res.DestQueue, DestVisible: res.Last.DestVisible, DestInFlight: res.Last.DestInFlight,
+		DestDeleted: res.Last.Deleted, DestSent: res.Last.Sent, Moved: rec.Moved, Looks: res.Looks,
+		WaitedSeconds: res.Waited, Unchecked: len(res.Unchecked),
+	}
+}
