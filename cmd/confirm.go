@@ -1,29 +1,35 @@
 package cmd
 
 import (
-	"fmt"
-	"strings"
+	"errors"
 )
 
-// confirm asks before a change. With --yes it proceeds; without a terminal
-// to ask on it refuses, because a change nobody confirmed is a surprise; on a
-// terminal only "y" or "yes" proceeds. Call it after the plan and the
-// account, region and queue have been printed.
+// confirm asks before a change. With --yes it proceeds; otherwise it asks
+// the Prompter, and anything but an explicit yes refuses with exit 3 and
+// changes nothing — without a terminal to ask on too, because a change
+// nobody confirmed is a surprise. Call it after the plan and the account,
+// region and queue have been printed.
 func (d *Deps) confirm(question string, yes bool) error {
 	if yes {
 		return nil
 	}
-	if !d.IO.InTTY {
+	ok, err := d.prompter().Confirm(question)
+	switch {
+	case errors.Is(err, ErrNoTerminal):
 		return checkFailedf("nothing changed: no terminal to ask on; review the plan above and pass --yes to go ahead")
+	case err != nil:
+		return checkFailedf("nothing changed: %w", err)
+	case !ok:
+		return checkFailedf("nothing changed: not confirmed")
 	}
-	fmt.Fprintf(d.IO.ErrOut, "%s [y/N] ", safeArgs([]any{question})...)
-	line, err := d.IO.ReadLine()
-	if err != nil && line == "" {
-		return checkFailedf("nothing changed: no answer")
+	return nil
+}
+
+// prompter is Deps.Prompt, or a TerminalPrompter on d.IO for a Deps built
+// by hand.
+func (d *Deps) prompter() Prompter {
+	if d.Prompt != nil {
+		return d.Prompt
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return checkFailedf("nothing changed: not confirmed")
+	return &TerminalPrompter{IO: d.IO}
 }

@@ -38,7 +38,10 @@ type GlobalOptions struct {
 // Deps is what commands need, built lazily so that --help and bad flags
 // load no AWS configuration and make no call.
 type Deps struct {
-	IO     *IOStreams
+	IO *IOStreams
+	// Prompt asks every confirmation; NewDeps makes it a TerminalPrompter
+	// on IO, tests and a full-screen view put their own.
+	Prompt Prompter
 	Now    func() time.Time
 	Global *GlobalOptions
 	// Args is the command line as given, recorded in the incident so the
@@ -66,7 +69,7 @@ type Deps struct {
 
 // NewDeps returns the production dependencies over io.
 func NewDeps(io *IOStreams, args []string) *Deps {
-	d := &Deps{IO: io, Now: clock(), Global: &GlobalOptions{}, Args: args}
+	d := &Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: clock(), Global: &GlobalOptions{}, Args: args}
 	d.AWS = onceConfig(d.Global)
 	d.SQS = func(ctx context.Context) (sqsapi.Client, error) {
 		cfg, err := d.AWS(ctx)

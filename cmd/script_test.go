@@ -115,11 +115,13 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 }
 
 // What changes from run to run in a live queue's output: MessageIds and
-// other UUIDs, RFC 3339 times, epoch milliseconds.
+// other UUIDs, RFC 3339 times, epoch milliseconds, the times a person
+// reads ("2026-12-15 15:44 UTC").
 var (
 	scrubUUID  = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 	scrubTime  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
 	scrubEpoch = regexp.MustCompile(`\b1\d{12}\b`)
+	scrubHuman = regexp.MustCompile(`\b\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? UTC\b`)
 	scrubDigit = regexp.MustCompile(`\d`)
 	scrubFrac  = regexp.MustCompile(`\.\d+`)
 	scrubHex   = regexp.MustCompile(`[0-9a-f]`)
@@ -127,14 +129,23 @@ var (
 
 // scrub FROM TO writes FROM (a file, or stdout/stderr of the last command)
 // to TO with what changes from run to run replaced by placeholders of the
-// same length (a time's fraction always three digits) — UUIDs by x's, times and epoch milliseconds by 0's — so a
-// golden file pins the layout and every other byte of a live queue's
-// output.
+// same length (a time's fraction always three digits) — UUIDs by x's,
+// times and epoch milliseconds by 0's — so a golden file pins the layout
+// and every other byte of a live queue's output.
+//
+// scrub FROM TO REGEXP... also replaces each match of each REGEXP by "…":
+// what a script knows varies beyond those (a duration, a rate, progress
+// frames whose number depends on timing), named in the script itself.
 func cmdScrub(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: scrub FROM TO")
+	if len(args) < 2 {
+		ts.Fatalf("usage: scrub FROM TO [REGEXP...]")
 	}
 	s := ts.ReadFile(args[0])
+	for _, pat := range args[2:] {
+		re, err := regexp.Compile(pat)
+		ts.Check(err)
+		s = re.ReplaceAllLiteralString(s, "…")
+	}
 	s = scrubUUID.ReplaceAllStringFunc(s, func(u string) string { return scrubHex.ReplaceAllString(u, "x") })
 	s = scrubTime.ReplaceAllStringFunc(s, func(t string) string {
 		// A time's fraction has as many digits as it needs (RFC 3339 with
@@ -143,6 +154,7 @@ func cmdScrub(ts *testscript.TestScript, neg bool, args []string) {
 		return scrubDigit.ReplaceAllString(t, "0")
 	})
 	s = scrubEpoch.ReplaceAllStringFunc(s, func(e string) string { return scrubDigit.ReplaceAllString(e, "0") })
+	s = scrubHuman.ReplaceAllStringFunc(s, func(t string) string { return scrubDigit.ReplaceAllString(t, "0") })
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o600))
 }
 

@@ -140,13 +140,14 @@ func deployReference(events []incident.Event, groups []Group, only string, attem
 	return Deploy{Since: first, SinceText: "the first failure (" + When(first, now) + ")", Baseline: FirstSeen(events)}, true, ""
 }
 
-// firstFailure is when the poison or data groups to move began to fail:
-// their first SentTimestamp, else the incident's first step.
+// firstFailure is when the groups to move that need a fix (the verdict
+// says which: classify.Verdict.NeedsFix) began to fail: their first
+// SentTimestamp, else the incident's first step.
 func firstFailure(events []incident.Event, groups []Group, only string) (time.Time, bool, string) {
 	var first time.Time
 	gated := false
 	for _, g := range groups {
-		if (only != "" && g.ID != only) || (g.Verdict != classify.VerdictPoison && g.Verdict != classify.VerdictData) {
+		if (only != "" && g.ID != only) || !g.Verdict.NeedsFix() {
 			continue
 		}
 		gated = true
@@ -155,11 +156,8 @@ func firstFailure(events []incident.Event, groups []Group, only string) (time.Ti
 		}
 	}
 	if groups == nil {
-		if ev, ok := latestStep(events, incident.StepClassify); ok {
-			switch classify.Verdict(ev.Verdict) {
-			case classify.VerdictPoison, classify.VerdictData, classify.VerdictMixed:
-				gated = true
-			}
+		if ev, ok := latestStep(events, incident.StepClassify); ok && classify.Verdict(ev.Verdict).NeedsFix() {
+			gated = true
 		}
 	}
 	switch {
