@@ -47,7 +47,12 @@ func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) {
 	}
 	now := d.Now()
 	d.infof("%s: %s", q.Name, e.Countdown(now))
-	if e.In(now) < sqsapi.Urgent {
+	if left := e.In(now); left < sqsapi.RetentionApplyDelay {
+		// SQS takes up to 15 minutes to apply a new MessageRetentionPeriod:
+		// with less left, only an export is sure to save the messages.
+		d.warnf("%s's messages start to expire in %s, sooner than SQS applies a new retention (up to 15 min): archive them now — mfdlq export --queue %s --out %s.jsonl.gz",
+			q.Name, sqsapi.Human(max(left, 0)), q.Name, q.Name)
+	} else if left < sqsapi.Urgent {
 		d.warnf("%s's messages start to expire in %s: archive them first — mfdlq export --queue %s --out %s.jsonl.gz — and raise its retention to 14 days: aws sqs set-queue-attributes --queue-url %s --attributes MessageRetentionPeriod=1209600",
 			q.Name, sqsapi.Human(max(e.In(now), 0)), q.Name, q.Name, q.URL)
 	}

@@ -91,7 +91,7 @@ Examples:
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen each message's window by this much on both sides")
 	f.DurationVar(&opts.Since, "since", 24*time.Hour, "window for a message with no timestamps: this long until now")
 	f.IntVar(&opts.Context, "context", 20, "log lines kept after the matching one (0-1000)")
-	f.StringVar(&opts.Method, "method", "auto", "auto, filter (FilterLogEvents) or insights (one Logs Insights query)")
+	f.StringVar(&opts.Method, "method", "auto", "auto, filter (FilterLogEvents) or insights (Logs Insights queries, each under 10,000 characters)")
 	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "longest wait for an Insights query")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	c.MarkFlagsMutuallyExclusive("ids", "message-id")
@@ -178,6 +178,9 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	}
 	if err := o.record(q, ws, &rep); err != nil {
 		return err
+	}
+	if rep.Truncated {
+		d.warnf("a Logs Insights query returned its 10,000-row maximum: some lines were not read, and a message shown without lines may have some; narrow --margin or search fewer messages (--ids, --message-id)")
 	}
 	if err := o.render(&rep); err != nil {
 		return err

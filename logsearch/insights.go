@@ -50,6 +50,30 @@ func sleep(ctx context.Context, d time.Duration) error {
 // insightsLimit is the most rows one query returns (the Insights maximum).
 const insightsLimit = 10000
 
+// maxQueryLen is the longest QueryString StartQuery accepts (10,000
+// characters, per the CloudWatch Logs API reference): at about 37
+// characters a MessageId, one query holds some 270 ids, fewer once the
+// messages' request ids join them, so the ids are split across queries.
+const maxQueryLen = 10000
+
+// Queries returns the Logs Insights queries that together find the lines
+// naming any of ids, each within StartQuery's length limit.
+func Queries(ids []string) []string {
+	var out []string
+	var chunk []string
+	for _, id := range ids {
+		if len(chunk) > 0 && len(Query(append(chunk, id))) > maxQueryLen {
+			out = append(out, Query(chunk))
+			chunk = nil
+		}
+		chunk = append(chunk, id)
+	}
+	if len(chunk) > 0 {
+		out = append(out, Query(chunk))
+	}
+	return out
+}
+
 // Query returns the Logs Insights query that finds the lines naming any of
 // ids, oldest first. The ids are validated MessageIds (letters, digits, "-"
 // and "_"), so they need no escaping inside the regular expression.
@@ -63,7 +87,7 @@ func Query(ids []string) string {
 // insightsHits runs one Insights query over all groups for all targets, in
 // the union of their windows, and gives each row to every target whose ID
 // it contains and whose window holds it.
-func insightsHits(ctx context.Context, c Client, targets []Target, opts Options) (map[string][]hit, error) {
+func insightsHits(ctx context.Context, c Client, targets []Target, opts Options) (map[string][]hit, bool, error) {
 	ids := make([]string, 0, len(targets))
 	var w Window
 	for i, t := range targets {
@@ -78,15 +102,9 @@ func insightsHits(ctx context.Context, c Client, targets []Target, opts Options)
 			w.To = t.Window.To
 		}
 	}
-	rows, err := runQuery(ctx, c, &cloudwatchlogs.StartQueryInput{
-		LogGroupNames: opts.Groups,
-		QueryString:   aws.String(Query(ids)),
-		// Insights takes seconds: widen outward so the window's ends stay in.
-		StartTime: aws.Int64(w.From.Unix()),
-		EndTime:   aws.Int64(w.To.Add(time.Second - 1).Unix()),
-	}, opts.Poll.withDefaults())
+	rows, truncated, err := insightsRows(ctx, c, Queries(ids), w, opts)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	hits, byReq := map[string][]hit{}, map[string][]hit{}
 	for _, row := range rows {
@@ -109,7 +127,30 @@ func insightsHits(ctx context.Context, c Client, targets []Target, opts Options)
 			hits[id] = hs
 		}
 	}
-	return hits, nil
+	return hits, truncated, nil
+}
+
+// insightsRows runs the queries one after another over the window and
+// returns their rows; truncated is true when a query returned as many rows
+// as Insights ever returns, so lines past them may exist unseen.
+func insightsRows(ctx context.Context, c Client, queries []string, w Window, opts Options) ([][]types.ResultField, bool, error) {
+	var rows [][]types.ResultField
+	truncated := false
+	for _, q := range queries {
+		r, err := runQuery(ctx, c, &cloudwatchlogs.StartQueryInput{
+			LogGroupNames: opts.Groups,
+			QueryString:   aws.String(q),
+			// Insights takes seconds: widen outward so the window's ends stay in.
+			StartTime: aws.Int64(w.From.Unix()),
+			EndTime:   aws.Int64(w.To.Add(time.Second - 1).Unix()),
+		}, opts.Poll.withDefaults())
+		if err != nil {
+			return nil, false, err
+		}
+		truncated = truncated || len(r) >= insightsLimit
+		rows = append(rows, r...)
+	}
+	return rows, truncated, nil
 }
 
 func inWindow(t time.Time, w Window) bool {

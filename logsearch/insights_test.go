@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -30,6 +31,7 @@ type insightsServer struct {
 	polls   int
 	stopped []string
 	query   map[string]any
+	queries int // StartQuery calls
 }
 
 type fakeEvent struct {
@@ -54,8 +56,14 @@ func (s *insightsServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			json.NewEncoder(w).Encode(map[string]string{"__type": "InvalidParameterException", "message": "logGroupNames: 1 to 50"})
 			return
 		}
-		s.query = in
-		json.NewEncoder(w).Encode(map[string]string{"queryId": "q-1"})
+		if q, _ := in["queryString"].(string); len(q) > 10000 {
+			w.WriteHeader(400)
+			json.NewEncoder(w).Encode(map[string]string{"__type": "InvalidParameterException", "message": "queryString: at most 10000 characters"})
+			return
+		}
+		s.query, s.polls = in, 0
+		s.queries++
+		json.NewEncoder(w).Encode(map[string]string{"queryId": fmt.Sprintf("q-%d", s.queries)})
 	case "GetQueryResults":
 		s.polls++
 		status := "Scheduled"
@@ -99,6 +107,9 @@ func (s *insightsServer) results() [][]map[string]string {
 	for _, e := range s.events {
 		if e.ms < from || e.ms > to || !re.MatchString(e.message) {
 			continue
+		}
+		if len(rows) == insightsLimit { // "| limit 10000", Insights' maximum
+			break
 		}
 		rows = append(rows, []map[string]string{
 			{"field": "@timestamp", "value": time.UnixMilli(e.ms).UTC().Format("2006-01-02 15:04:05.000")},
@@ -232,5 +243,62 @@ func TestAutoMethod(t *testing.T) {
 	}
 	if rep.Method != MethodInsights || s.query == nil {
 		t.Errorf("method %s for %d ids, want one Insights query", rep.Method, len(ids))
+	}
+}
+
+// TestInsightsSplitsLongQueries: 400 messages with request ids do not fit
+// in one 10,000-character query; the search splits them, never sends a
+// longer one (the fake refuses it as AWS does) and finds every message.
+func TestInsightsSplitsLongQueries(t *testing.T) {
+	base := time.Date(2024, 3, 10, 22, 4, 0, 0, time.UTC).UnixMilli()
+	s := &insightsServer{final: "Complete"}
+	var ts []Target
+	for i := range 400 {
+		id := fmt.Sprintf("%08d-aaaa-bbbb-cccc-%012d", i, i)
+		req := fmt.Sprintf("%08d-dddd-eeee-ffff-%012d", i, i)
+		s.events = append(s.events, fakeEvent{"g", "s", base + int64(i), "processing " + id})
+		tg := targets(id)[0]
+		tg.RequestID = req
+		ts = append(ts, tg)
+	}
+	qs := Queries(func() []string {
+		var ids []string
+		for _, t := range ts {
+			ids = append(ids, t.MessageID, t.RequestID)
+		}
+		return ids
+	}())
+	if len(qs) < 3 {
+		t.Fatalf("%d queries for 800 ids, want them split", len(qs))
+	}
+	for _, q := range qs {
+		if len(q) > maxQueryLen {
+			t.Fatalf("a query of %d characters", len(q))
+		}
+	}
+	rep, err := Search(context.Background(), fakeClient(t, s), ts, Options{Groups: []string{"g"}, Method: MethodInsights, Poll: Poll{Initial: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.queries != len(qs) || rep.Found != 400 || rep.Truncated {
+		t.Fatalf("%d queries, found %d of 400, truncated %v", s.queries, rep.Found, rep.Truncated)
+	}
+}
+
+// TestInsightsTruncationIsReported: a query that returns Insights' 10,000
+// rows may have left lines unread; the report says so.
+func TestInsightsTruncationIsReported(t *testing.T) {
+	base := time.Date(2024, 3, 10, 22, 4, 0, 0, time.UTC).UnixMilli()
+	s := &insightsServer{final: "Complete"}
+	for i := range insightsLimit + 5 {
+		s.events = append(s.events, fakeEvent{"g", "s", base + int64(i), "retrying " + idA})
+	}
+	s.events = append(s.events, fakeEvent{"g", "s", base + insightsLimit + 10, "processing " + idB})
+	rep, err := Search(context.Background(), fakeClient(t, s), targets(idA, idB), Options{Groups: []string{"g"}, Method: MethodInsights, Poll: Poll{Initial: time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Truncated {
+		t.Fatal("10,005 matching lines and the report does not say it was truncated")
 	}
 }

@@ -102,7 +102,11 @@ type Report struct {
 	Window   Window   `json:"window"`
 	Searched int      `json:"searched"`
 	Found    int      `json:"found"`
-	Messages []Record `json:"messages"`
+	// Truncated is true when an Insights query returned its 10,000-row
+	// maximum: lines past them were not read, and a message shown as not
+	// found may have some.
+	Truncated bool     `json:"truncated,omitempty"`
+	Messages  []Record `json:"messages"`
 }
 
 // NotFound returns the IDs that had no line.
@@ -194,7 +198,7 @@ func Search(ctx context.Context, c Client, targets []Target, opts Options) (Repo
 		if len(opts.Groups) > MaxInsightsGroups {
 			return rep, ErrTooManyGroups
 		}
-		hits, err = insightsHits(ctx, c, targets, opts)
+		hits, rep.Truncated, err = insightsHits(ctx, c, targets, opts)
 	default:
 		hits, err = filterHits(ctx, c, targets, opts.Groups)
 	}

@@ -65,6 +65,12 @@ func (e Expiry) In(now time.Time) time.Duration { return e.At.Sub(now) }
 // Urgent is the threshold below which the runbook warns and names export.
 const Urgent = 24 * time.Hour
 
+// RetentionApplyDelay is how long SQS may take to apply a changed
+// MessageRetentionPeriod ("up to 15 minutes", SetQueueAttributes in the
+// SQS API reference): a countdown shorter than this is not saved by
+// raising the retention.
+const RetentionApplyDelay = 15 * time.Minute
+
 // Countdown is the one-line statement of the expiry at now:
 // "oldest expires in 2 h 13 min — 2026-12-01 05:40 UTC".
 func (e Expiry) Countdown(now time.Time) string {

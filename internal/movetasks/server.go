@@ -9,7 +9,10 @@
 // active task per source queue; MaxNumberOfMessagesPerSecond 1-500; the
 // statuses RUNNING, COMPLETED, CANCELLING, CANCELLED and FAILED; a task
 // handle only while RUNNING; the ten most recent tasks, newest first;
-// cancelling only a RUNNING task, without undoing what was moved.
+// cancelling only a RUNNING task, without undoing what was moved; without
+// a DestinationArn, each message back to its own source queue (its
+// DeadLetterQueueSourceArn: put internal/dlqsource between the stand-in and
+// moto, which does not set that attribute).
 package movetasks
 
 import (

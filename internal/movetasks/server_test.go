@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/internal/dlqsource"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -139,4 +141,138 @@ func waitStatus(t *testing.T, c *sqs.Client, arn, want string, limit time.Durati
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// sharedSetup is a DLQ fed by three source queues whose messages reached it
+// through their redrive policies, with internal/dlqsource between the
+// stand-in and moto so each carries its DeadLetterQueueSourceArn as in SQS.
+func sharedSetup(t *testing.T) (c *sqs.Client, seed *localaws.Seeder, dlq, dlqARN string, sources map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	cfg := localaws.Config(t)
+	src, err := dlqsource.New(localaws.Endpoint(t), sqs.NewFromConfig(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hsrc := httptest.NewServer(src)
+	t.Cleanup(hsrc.Close)
+	viaSrc := cfg.Copy()
+	viaSrc.BaseEndpoint = aws.String(hsrc.URL)
+	srv, err := New(hsrc.URL, sqs.NewFromConfig(viaSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	viaTasks := cfg.Copy()
+	viaTasks.BaseEndpoint = aws.String(hs.URL)
+	c, seed = sqs.NewFromConfig(viaTasks), localaws.NewSeeder(viaTasks)
+	base := localaws.UniqueName("mts")
+	if dlq, err = seed.CreateQueue(ctx, base+"-dlq", nil); err != nil {
+		t.Fatal(err)
+	}
+	dlqARN, _ = seed.Attribute(ctx, dlq, "QueueArn")
+	policy := fmt.Sprintf(`{"deadLetterTargetArn":%q,"maxReceiveCount":1}`, dlqARN)
+	sources = map[string]string{}
+	for i, name := range []string{"orders", "payments", "refunds"} {
+		url, err := seed.CreateQueue(ctx, base+"-"+name, map[string]string{"RedrivePolicy": policy, "VisibilityTimeout": "0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[name] = url
+		bodies := []string{}
+		for j := range 2 + i {
+			bodies = append(bodies, fmt.Sprintf("%s-%d", name, j))
+		}
+		if err := seed.Send(ctx, url, bodies, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Received once and not deleted; the next receive moves them.
+		for range 3 {
+			if _, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), MaxNumberOfMessages: 10}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if v, f, _ := seed.Depth(ctx, url); v+f != 0 {
+			t.Fatalf("%s still holds %d", name, v+f)
+		}
+	}
+	return c, seed, dlq, dlqARN, sources
+}
+
+func TestMoveTaskWithoutDestinationReturnsEachToItsSource(t *testing.T) {
+	c, seed, dlq, arn, sources := sharedSetup(t)
+	ctx := context.Background()
+	if _, err := c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(arn)}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, c, arn, "COMPLETED", 30*time.Second)
+	if v, f, _ := seed.Depth(ctx, dlq); v+f != 0 {
+		t.Fatalf("DLQ holds %d", v+f)
+	}
+	for name, url := range sources {
+		got, err := seed.Drain(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range got {
+			if !strings.HasPrefix(aws.ToString(m.Body), name+"-") {
+				t.Errorf("%s received %s", name, aws.ToString(m.Body))
+			}
+		}
+		if want := map[string]int{"orders": 2, "payments": 3, "refunds": 4}[name]; len(got) != want {
+			t.Errorf("%s received %d, want %d", name, len(got), want)
+		}
+	}
+}
+
+func TestMoveTaskFailsOnAMessageWithoutSourceInASharedDLQ(t *testing.T) {
+	c, seed, dlq, arn, _ := sharedSetup(t)
+	ctx := context.Background()
+	if err := seed.Send(ctx, dlq, []string{"direct"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(arn)}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, c, arn, "FAILED", 30*time.Second)
+	l, _ := c.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(arn)})
+	if r := aws.ToString(l.Results[0].FailureReason); !strings.Contains(r, "DeadLetterQueueSourceArn") {
+		t.Fatalf("failure reason %q", r)
+	}
+	// The message without a source is still in the DLQ (visible again
+	// once its visibility timeout passes).
+	if v, f, _ := seed.Depth(ctx, dlq); v+f == 0 {
+		t.Fatal("the DLQ is empty: the message without a source went somewhere")
+	}
+}
+
+// TestConsoleTaskIsRunning is the case of a colleague who pressed "Start
+// DLQ redrive" in the console: a slow task started by another client is
+// listed RUNNING with its rate, start time and handle, and no second task
+// may start until it ends.
+func TestConsoleTaskIsRunning(t *testing.T) {
+	c, _, _, _, arn := setup(t, 30)
+	ctx := context.Background()
+	before := time.Now().Add(-time.Second)
+	console, err := c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(arn), MaxNumberOfMessagesPerSecond: aws.Int32(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(arn)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := l.Results[0]
+	if aws.ToString(r.Status) != "RUNNING" || aws.ToInt32(r.MaxNumberOfMessagesPerSecond) != 1 || r.DestinationArn != nil ||
+		time.UnixMilli(r.StartedTimestamp).Before(before) || aws.ToString(r.TaskHandle) != aws.ToString(console.TaskHandle) {
+		t.Fatalf("console task listed as %+v", r)
+	}
+	if _, err := c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(arn), MaxNumberOfMessagesPerSecond: aws.Int32(100)}); code(err) != "UnsupportedOperation" {
+		t.Fatalf("a second task beside the console's: %v", err)
+	}
+	if _, err := c.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: console.TaskHandle}); err != nil {
+		t.Fatal(err)
+	}
+	waitStatus(t, c, arn, "CANCELLED", 10*time.Second)
 }

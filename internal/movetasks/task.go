@@ -19,6 +19,7 @@ type task struct {
 	mu                   sync.Mutex
 	handle, source, dest string
 	destGiven            bool
+	only                 string // the DLQ's one source queue's URL, if it has one
 	rate                 int32
 	started              time.Time
 	status, failure      string
@@ -80,7 +81,12 @@ func (s *Server) start(body []byte) (any, *apiError) {
 	if err != nil || len(sources.QueueUrls) == 0 {
 		return nil, errorf("UnsupportedOperation", "Source queue must be configured as a Dead Letter Queue.")
 	}
-	destURL := sources.QueueUrls[0]
+	// No DestinationArn: SQS returns each message to the queue it was
+	// moved from (its DeadLetterQueueSourceArn), resolved per message.
+	destURL, only := "", ""
+	if len(sources.QueueUrls) == 1 {
+		only = sources.QueueUrls[0]
+	}
 	if in.DestinationArn != "" {
 		if destURL, err = s.urlOf(ctx, in.DestinationArn); err != nil {
 			return nil, errorf("ResourceNotFoundException", "The resource that you specified for the DestinationArn parameter doesn't exist.")
@@ -106,6 +112,7 @@ func (s *Server) start(body []byte) (any, *apiError) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	t.cancel = cancel
 	s.tasks[in.SourceArn] = append(s.tasks[in.SourceArn], t)
+	t.only = only
 	go s.move(runCtx, t, srcURL, destURL, s.FailAfter)
 	s.FailAfter = -1
 	return map[string]string{"TaskHandle": t.handle}, nil
@@ -149,13 +156,18 @@ func (s *Server) moveBatch(ctx context.Context, t *task, lim *rate.Limiter, srcU
 		return nil
 	}
 	out, err := s.sqs.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(srcURL), MaxNumberOfMessages: 10,
-		WaitTimeSeconds: 1, VisibilityTimeout: 30, MessageAttributeNames: []string{"All"}})
+		WaitTimeSeconds: 1, VisibilityTimeout: 30, MessageAttributeNames: []string{"All"},
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameDeadLetterQueueSourceArn}})
 	if err != nil || len(out.Messages) == 0 {
 		return err
 	}
 	bg := context.WithoutCancel(ctx)
 	for _, m := range out.Messages {
-		if _, err := s.sqs.SendMessage(bg, &sqs.SendMessageInput{QueueUrl: aws.String(destURL), MessageBody: m.Body, MessageAttributes: m.MessageAttributes}); err != nil {
+		to, err := s.destinationOf(bg, t, m, destURL)
+		if err != nil {
+			return err
+		}
+		if _, err := s.sqs.SendMessage(bg, &sqs.SendMessageInput{QueueUrl: aws.String(to), MessageBody: m.Body, MessageAttributes: m.MessageAttributes}); err != nil {
 			return err
 		}
 		if _, err := s.sqs.DeleteMessage(bg, &sqs.DeleteMessageInput{QueueUrl: aws.String(srcURL), ReceiptHandle: m.ReceiptHandle}); err != nil {
@@ -166,6 +178,31 @@ func (s *Server) moveBatch(ctx context.Context, t *task, lim *rate.Limiter, srcU
 		t.mu.Unlock()
 	}
 	return nil
+}
+
+// destinationOf is where a message goes: the task's destination, or the
+// queue the message was moved from. AWS does not document what a task
+// without a destination does with a message that carries no source (one
+// sent to the DLQ directly, as most tests seed): the stand-in sends it to
+// the DLQ's source queue when there is exactly one, and otherwise fails
+// the task naming the message, which leaves it in the DLQ — mfdlq must
+// not count on either.
+func (s *Server) destinationOf(ctx context.Context, t *task, m types.Message, destURL string) (string, error) {
+	if destURL != "" {
+		return destURL, nil
+	}
+	arn := m.Attributes[string(types.MessageSystemAttributeNameDeadLetterQueueSourceArn)]
+	if arn == "" && t.only != "" {
+		return t.only, nil
+	}
+	if arn == "" {
+		return "", fmt.Errorf("message %s has no DeadLetterQueueSourceArn and the task has no DestinationArn", aws.ToString(m.MessageId))
+	}
+	url, err := s.urlOf(ctx, arn)
+	if err != nil {
+		return "", fmt.Errorf("AWS.SimpleQueueService.NonExistentQueue: the source queue %s of message %s does not exist", arn, aws.ToString(m.MessageId))
+	}
+	return url, nil
 }
 
 func (s *Server) list(body []byte) (any, *apiError) {
