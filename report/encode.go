@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -55,7 +54,7 @@ func (inc *Incident) codeCell(s string, limit int) string {
 // sees the fields and the key list.
 func (inc *Incident) fingerprint(fp string) string {
 	if len(fp) > maxFingerprintScan {
-		fp = fp[:tokenBoundary(fp, maxFingerprintScan)]
+		fp = untrusted.Head(fp, maxFingerprintScan)
 	}
 	return untrusted.Code(untrusted.Fingerprint(untrusted.Terminal(inc.clean(fp))))
 }
@@ -69,31 +68,14 @@ const maxFingerprintScan = 64 << 10
 // after the sanitising, whose escapes lengthen a value, and after the
 // redaction, so that cutting never leaves half a card number that no
 // longer looks like one. A value longer than maxScan is redacted only up
-// to a token boundary before maxScan: the partial token at the cut is
-// dropped, not shown.
+// to a token boundary before maxScan (untrusted.Head): the partial token
+// at the cut is dropped, not shown.
 func (inc *Incident) bounded(s string, limit int) string {
 	if len(s) > maxScan {
-		head := s[:tokenBoundary(s, maxScan)]
+		head := untrusted.Head(s, maxScan)
 		return untrusted.ShortenHead(untrusted.Terminal(inc.clean(head)), len(s), limit)
 	}
 	return untrusted.Shorten(untrusted.Terminal(inc.clean(s)), limit)
-}
-
-// tokenBoundary is the length of the longest prefix of s of at most n
-// bytes that ends at a character boundary and, when one is within the
-// last 1 KiB, right after a space or punctuation: a card, IBAN, e-mail or
-// token straddling the cut is left out whole rather than shown in part.
-func tokenBoundary(s string, n int) int {
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	for i := n; i > 0 && i > n-1024; i-- {
-		switch s[i-1] {
-		case ' ', '\t', '\n', ',', ';', '{', '}':
-			return i
-		}
-	}
-	return n
 }
 
 // block is lines as a fenced code block, each line redacted, sanitised and
