@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"time"
 
@@ -223,6 +224,13 @@ func (st *Stats) take(out *sqsjson.Writer, h *hold, m *sqsjson.Message, o Option
 	}
 	rec := *m
 	rec.ReceiptHandle = ""
+	if o.Queue.ARN != "" {
+		rec.Attributes = maps.Clone(m.Attributes)
+		if rec.Attributes == nil {
+			rec.Attributes = map[string]string{}
+		}
+		rec.Attributes[sqsjson.AttrExportedFrom] = o.Queue.ARN
+	}
 	if err := out.Write(&rec); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
