@@ -73,6 +73,13 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
+	msgs, err := f.Messages()
+	if err != nil {
+		return err
+	}
+	if err := o.loopCheck(redrive.FileLoop(msgs.Next, o.FromFile, dest.Name, dest.ARN)); err != nil {
+		return err
+	}
 	name := exportName(o.FromFile)
 	ws, err := d.Workspace(name)
 	if err != nil {

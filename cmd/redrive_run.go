@@ -26,6 +26,9 @@ type redrivePlan struct {
 	// then names it (see resolveTarget).
 	target      redrive.Target
 	targetLines []string
+	// crossAccount is the plan's line when the destination is in another
+	// account than the DLQ (redrive.CrossAccount); the question names both.
+	crossAccount string
 	// attempt numbers the fix this redrive moves after; newFix tells
 	// whether --fixed records a fix (not the latest one again).
 	attempt int
@@ -71,6 +74,10 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	d.announce("redriving", p.dlq)
 	d.infof("destination: account %s · region %s · %s", orUnknown(p.dest.Account), orUnknown(p.dest.Region), p.destText())
 	o.printTarget(p)
+	p.crossAccount = redrive.CrossAccount(p.dlq.Name, redrive.Place{Account: p.dlq.Account, Region: p.dlq.Region}, p.dest.Name, redrive.Place{Account: p.dest.Account, Region: p.dest.Region})
+	if p.crossAccount != "" {
+		d.warnf("plan: %s", p.crossAccount)
+	}
 	ws, err := d.Workspace(p.dlq.Name)
 	if err != nil {
 		return err
@@ -93,7 +100,11 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 // confirmAndMove asks, records the fix, and moves.
 func (o *redriveOptions) confirmAndMove(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
 	d := o.deps
-	if err := d.confirm(fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.bound, "message"), p.dlq.Name, p.dest.Name), o.Yes); err != nil {
+	q := fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.bound, "message"), p.dlq.Name, p.dest.Name)
+	if p.crossAccount != "" {
+		q = fmt.Sprintf("Move up to %s from %s in account %s to %s in account %s, another account?", plural.Of(p.bound, "message"), p.dlq.Name, p.dlq.Account, p.dest.Name, p.dest.Account)
+	}
+	if err := d.confirm(q, o.Yes); err != nil {
 		return err
 	}
 	p.run = redrive.NewRunID(d.Now())

@@ -129,6 +129,9 @@ func (o *redriveOptions) resolveTarget(ctx context.Context, client sqsapi.Client
 			return nil, true, noDefaultTarget(dlq, cands)
 		}
 		t, proposed = cands[0].ref, true
+		if err := redrive.CheckProposed(dlq.Name, redrive.Place{Account: dlq.Account, Region: dlq.Region}, t.ref, cands[0].why); err != nil {
+			return nil, true, checkFailedf("refusing: %v", err)
+		}
 		o.deps.infof("destination: %s, proposed by %s; --to names another", t, cands[0].why)
 	}
 	if t.kind == "" {

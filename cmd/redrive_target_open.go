@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -60,6 +61,9 @@ func (o *redriveOptions) openTopic(ctx context.Context, t targetRef, dlq *sqsapi
 	if err != nil {
 		return nil, fmt.Errorf("read topic %s: %w", arn, err)
 	}
+	if err := o.loopCheck(redrive.TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)); err != nil {
+		return nil, err
+	}
 	name := arn[strings.LastIndex(arn, ":")+1:]
 	ot := &openedTarget{dest: targetQueue(targetSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
@@ -83,9 +87,16 @@ func (o *redriveOptions) openBus(ctx context.Context, t targetRef, dlq *sqsapi.Q
 	if err != nil {
 		return nil, fmt.Errorf("read bus %s: %w", t.ref, err)
 	}
+	returns, err := redrive.BusLoop(ctx, c, arn, dlq.Name, dlq.ARN)
+	if err := o.loopCheck(err); err != nil {
+		return nil, err
+	}
 	ot := &openedTarget{dest: targetQueue(targetEvents, name, arn, dlq), target: redrive.NewEventsTarget(c, arn), canaryWait: time.Minute}
 	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
 		"a message that holds no EventBridge event fails and stays in the DLQ"}
+	for _, r := range returns {
+		ot.lines = append(ot.lines, fmt.Sprintf("rule %s's target %s has %s as its DLQ: an event it fails to take again comes back there, under a new MessageId", r.Rule, r.Target, dlq.Name))
+	}
 	return ot, nil
 }
 
@@ -149,4 +160,21 @@ func versionText(q, version string) string {
 func isDigits(s string) bool {
 	_, err := strconv.ParseUint(s, 10, 64)
 	return err == nil
+}
+
+// loopCheck turns a loop check's answer into the command's: a loop is
+// refused (exit 3) with its fix; a check the role may not make is a
+// warning, as the other reads of a plan.
+func (o *redriveOptions) loopCheck(err error) error {
+	var loop *redrive.LoopError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &loop):
+		return checkFailedf("refusing: %v", loop)
+	case sqsapi.IsUnsupportedOrDenied(err):
+		o.deps.warnf("loop not checked: %v", err)
+		return nil
+	}
+	return err
 }
