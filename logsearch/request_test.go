@@ -150,3 +150,28 @@ func TestSearchFileRequestIDWholeToken(t *testing.T) {
 		t.Fatalf("found a story through a request id inside a longer token: %+v", rep.Messages)
 	}
 }
+
+// TestSearchRequestIDWholeTokenMoto: lines holding the request id only
+// inside a longer token are not the message's story, by FilterLogEvents
+// (whose quoted pattern matches inside tokens) and by Insights.
+func TestSearchRequestIDWholeTokenMoto(t *testing.T) {
+	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
+	now := time.Now().UTC()
+	g := "/aws/lambda/" + localaws.UniqueName("orders-token")
+	seedStream(t, c, g, "2024/03/10/[$LATEST]b2", now.Add(-2*time.Minute), []string{
+		"2024-03-10T22:04:00.010Z\tx" + reqID + "\tERROR\tSomeoneElsesError: not this message",
+		"job " + reqID + "-retry failed: OtherError: nor this",
+	})
+	w := window(now)
+	for _, m := range []Method{MethodFilter, MethodInsights} {
+		t.Run(string(m), func(t *testing.T) {
+			rep, err := Search(context.Background(), c, []Target{{MessageID: reqMsgID, RequestID: reqID, Window: w}}, Options{Groups: []string{g}, Method: m, Context: 5, Poll: Poll{Initial: time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Messages) != 1 || rep.Messages[0].Found {
+				t.Fatalf("found through a request id inside a longer token: %+v", rep.Messages)
+			}
+		})
+	}
+}
