@@ -59,7 +59,7 @@ func checkBucket(b string) error {
 	}
 	switch {
 	case !bucketRE.MatchString(b):
-		return bad("3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
+		return bad("3-63 lowercase letters, digits, dots and hyphens")
 	case strings.Contains(b, ".."):
 		return bad("two dots in a row")
 	case strings.Contains(b, ".-") || strings.Contains(b, "-."):
