@@ -83,6 +83,16 @@ func TestParseS3(t *testing.T) {
 	for in, want := range map[string]string{
 		"s3://b-1/k/x.jsonl.gz": "", "s3://B/x": "not a bucket name", "s3://bucket": "name the object",
 		"s3://bucket/dir/": "name the object",
+		"s3://bucket/..":   `".." segment`, "s3://bucket/.": `"." segment`, "s3://bucket/a/b/..": `".." segment`,
+		"s3://bucket/a/../b.jsonl": `".." segment`, "s3://bucket/./b.jsonl": `"." segment`,
+		"s3://bucket//b.jsonl": "empty segment", "s3://bucket/a//b.jsonl": "empty segment",
+		"s3://bucket/a\x01b": "control character", "s3://bucket/a\\b": "backslash",
+		"s3://bucket/a/...jsonl": "", "s3://bucket/a.b/c..d": "", "s3://my.bucket-1/x": "",
+		"s3://ab/x": "not a bucket name", "s3://a..b/x": "two dots", "s3://a.-b/x": "dot next to a hyphen",
+		"s3://192.168.5.4/x": "IP address", "s3://xn--abc/x": "reserved", "s3://sthree-x/x": "reserved",
+		"s3://data-s3alias/x": "reserved", "s3://data--x-s3/x": "reserved", "s3://-abc/x": "not a bucket name",
+		"s3://abc-/x": "not a bucket name", "s3://" + strings.Repeat("a", 64) + "/x": "not a bucket name",
+		"s3://bucket/" + strings.Repeat("k", 1025): "1025 bytes", "s3://bucket/\xff": "UTF-8",
 	} {
 		_, ok, err := ParseS3(in)
 		if !ok || (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {

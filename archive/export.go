@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,6 +25,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // SQS is the calls of an export, with the SDK's signatures so that
@@ -74,6 +77,13 @@ type Stats struct {
 	NotDeleted int `json:"not_deleted"`
 	// Released are messages made visible again at the end.
 	Released int `json:"released"`
+	// FilterErrors are messages on which Select failed: not written, made
+	// visible again, never deleted. FilterErrorTexts keeps the first
+	// distinct errors, FilterErrorIDs the first MessageIds, for the
+	// operator and the incident.
+	FilterErrors     int      `json:"filter_errors"`
+	FilterErrorTexts []string `json:"filter_error_texts,omitempty"`
+	FilterErrorIDs   []string `json:"filter_error_ids,omitempty"`
 	// Unchecked are messages that came without an MD5OfBody.
 	Unchecked int    `json:"unchecked"`
 	Location  string `json:"location"`
@@ -203,13 +213,24 @@ func (st *Stats) take(out *sqsjson.Writer, h *hold, m *sqsjson.Message, o Option
 	}
 	if o.Select != nil {
 		ok, err := o.Select(m)
-		if err != nil || !ok {
+		if err != nil {
+			st.filterError(m.MessageId, err)
+			return nil
+		}
+		if !ok {
 			st.Skipped++
 			return nil
 		}
 	}
 	rec := *m
 	rec.ReceiptHandle = ""
+	if o.Queue.ARN != "" {
+		rec.Attributes = maps.Clone(m.Attributes)
+		if rec.Attributes == nil {
+			rec.Attributes = map[string]string{}
+		}
+		rec.Attributes[sqsjson.AttrExportedFrom] = o.Queue.ARN
+	}
 	if err := out.Write(&rec); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
@@ -236,4 +257,27 @@ func receive(ctx context.Context, c SQS, o Options) ([]types.Message, error) {
 func md5Hex(s string) string {
 	sum := md5.Sum([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// Bounds on what an export keeps of its filter errors.
+const (
+	maxFilterErrorTexts = 3
+	maxFilterErrorIDs   = 100
+	maxFilterErrorText  = 300
+)
+
+// filterError counts a message the filter failed on. It is not written
+// and, like a skipped one, made visible again at the end.
+func (st *Stats) filterError(id string, err error) {
+	st.FilterErrors++
+	if len(st.FilterErrorIDs) < maxFilterErrorIDs {
+		st.FilterErrorIDs = append(st.FilterErrorIDs, id)
+	}
+	text := err.Error()
+	if len(text) > maxFilterErrorText {
+		text = untrusted.Head(text, maxFilterErrorText) + "…"
+	}
+	if len(st.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(st.FilterErrorTexts, text) {
+		st.FilterErrorTexts = append(st.FilterErrorTexts, text)
+	}
 }

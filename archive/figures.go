@@ -17,13 +17,15 @@ type Figures struct {
 	Deleted    int    `json:"deleted"`
 	NotDeleted int    `json:"not_deleted"`
 	Skipped    int    `json:"skipped"`
-	Backlog    int    `json:"backlog"`
-	Bytes      int64  `json:"bytes"`
-	SHA256     string `json:"sha256"`
+	// FilterErrors are the messages --filter failed on, left in the DLQ.
+	FilterErrors int    `json:"filter_errors,omitempty"`
+	Backlog      int    `json:"backlog"`
+	Bytes        int64  `json:"bytes"`
+	SHA256       string `json:"sha256"`
 }
 
 // FiguresOf is the event's figures of an export's stats.
 func FiguresOf(st Stats, backlog int) Figures {
 	return Figures{Location: st.Location, Exported: st.Exported, Deleted: st.Deleted, NotDeleted: st.NotDeleted,
-		Skipped: st.Skipped, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256}
+		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256}
 }

@@ -2,14 +2,14 @@ package archive
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
@@ -27,30 +27,6 @@ type S3 interface {
 }
 
 var _ S3 = (*s3.Client)(nil)
-
-// S3Location is an s3://BUCKET/KEY.
-type S3Location struct{ Bucket, Key string }
-
-func (l S3Location) String() string { return "s3://" + l.Bucket + "/" + l.Key }
-
-var bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
-
-// ParseS3 parses s3://BUCKET/KEY; ok is false when s is not an s3:// URL
-// at all, err names what is wrong with one.
-func ParseS3(s string) (loc S3Location, ok bool, err error) {
-	rest, ok := strings.CutPrefix(s, "s3://")
-	if !ok {
-		return S3Location{}, false, nil
-	}
-	bucket, key, _ := strings.Cut(rest, "/")
-	switch {
-	case !bucketRE.MatchString(bucket):
-		return S3Location{}, true, fmt.Errorf("%q: not a bucket name (3-63 lowercase letters, digits, dots and hyphens)", bucket)
-	case key == "" || strings.HasSuffix(key, "/"):
-		return S3Location{}, true, fmt.Errorf("%q: name the object, e.g. s3://%s/orders-dlq.jsonl.gz", s, bucket)
-	}
-	return S3Location{Bucket: bucket, Key: key}, true, nil
-}
 
 // Errors of an S3 location, for the exit status.
 var (
@@ -116,6 +92,15 @@ func NewS3Sink(c S3, loc S3Location) (Sink, error) {
 	return &s3Sink{fileSink: fs.(*fileSink), dir: dir, c: c, loc: loc}, nil
 }
 
+// Commit uploads the file only if no object exists at the key
+// (If-None-Match: * on PutObject, or on CompleteMultipartUpload for a large
+// file): the check before the export is not enough, another operator's
+// export may create the key meanwhile, and an overwrite would lose their
+// file. A refusal (412 Precondition Failed, or 409 when a concurrent
+// upload won) is ErrExists, as the check. It then reads the object back
+// (pinned to the ETag it wrote) and compares its size and SHA-256 with
+// the file's: only an object known to hold what was written lets an
+// export delete messages.
 func (s *s3Sink) Commit(ctx context.Context) (string, error) {
 	defer os.RemoveAll(s.dir)
 	if err := s.sync(); err != nil {
@@ -127,14 +112,47 @@ func (s *s3Sink) Commit(ctx context.Context) (string, error) {
 	}
 	defer f.Close()
 	up := manager.NewUploader(s.c)
-	_, err = up.Upload(ctx, &s3.PutObjectInput{
+	out, err := up.Upload(ctx, &s3.PutObjectInput{
 		Bucket: aws.String(s.loc.Bucket), Key: aws.String(s.loc.Key), Body: f,
 		ContentType: aws.String("application/x-ndjson"),
+		IfNoneMatch: aws.String("*"),
 	})
 	if err != nil {
+		if st := httpStatus(err); st == http.StatusPreconditionFailed || st == http.StatusConflict {
+			return "", fmt.Errorf("%s: %w (created by someone else while this export ran; it was left as it is)", s.loc, ErrExists)
+		}
 		return "", fmt.Errorf("upload %s: %w", s.loc, err)
 	}
+	if err := verifyObject(ctx, s.c, s.loc, aws.ToString(out.ETag), s.Size(), s.SHA256()); err != nil {
+		return "", err
+	}
 	return s.loc.String(), nil
+}
+
+// ErrReadBack is an uploaded object that does not read back as written.
+var ErrReadBack = errors.New("the object does not read back as written")
+
+// verifyObject reads loc back, the version with etag, and checks that it
+// holds size bytes whose SHA-256 is sum.
+func verifyObject(ctx context.Context, c S3, loc S3Location, etag string, size int64, sum string) error {
+	in := &s3.GetObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(loc.Key)}
+	if etag != "" {
+		in.IfMatch = aws.String(etag)
+	}
+	obj, err := c.GetObject(ctx, in)
+	if err != nil {
+		return fmt.Errorf("read back %s: %w: %v", loc, ErrReadBack, err)
+	}
+	defer obj.Body.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, obj.Body)
+	if err != nil {
+		return fmt.Errorf("read back %s: %w: %v", loc, ErrReadBack, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); n != size || got != sum {
+		return fmt.Errorf("read back %s: %w: %d bytes, sha256 %s; wrote %d bytes, sha256 %s", loc, ErrReadBack, n, got, size, sum)
+	}
+	return nil
 }
 
 func (s *s3Sink) Abort() {

@@ -10,23 +10,28 @@ import (
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // exportManifest is export.json: what the latest export wrote and did.
 type exportManifest struct {
-	Queue      string    `json:"queue"`
-	QueueURL   string    `json:"queue_url"`
-	Location   string    `json:"location"`
-	Messages   int       `json:"messages"`
-	Bytes      int64     `json:"bytes"`
-	SHA256     string    `json:"sha256"`
-	Backlog    int       `json:"backlog"`
-	Deleted    int       `json:"deleted"`
-	NotDeleted int       `json:"not_deleted"`
-	Skipped    int       `json:"skipped"`
-	Filter     string    `json:"filter"`
-	StartedAt  time.Time `json:"started_at"`
-	FinishedAt time.Time `json:"finished_at"`
+	Queue      string `json:"queue"`
+	QueueURL   string `json:"queue_url"`
+	Location   string `json:"location"`
+	Messages   int    `json:"messages"`
+	Bytes      int64  `json:"bytes"`
+	SHA256     string `json:"sha256"`
+	Backlog    int    `json:"backlog"`
+	Deleted    int    `json:"deleted"`
+	NotDeleted int    `json:"not_deleted"`
+	Skipped    int    `json:"skipped"`
+	Filter     string `json:"filter"`
+	// FilterErrors are the messages --filter failed on: left in the DLQ.
+	FilterErrors     int       `json:"filter_errors"`
+	FilterErrorTexts []string  `json:"filter_error_texts,omitempty"`
+	FilterErrorIDs   []string  `json:"filter_error_ids,omitempty"`
+	StartedAt        time.Time `json:"started_at"`
+	FinishedAt       time.Time `json:"finished_at"`
 }
 
 // finish reports what happened to the messages whatever the outcome, then
@@ -42,10 +47,18 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 		if errors.Is(runErr, context.Canceled) {
 			return errInterrupted
 		}
+		if errors.Is(runErr, archive.ErrExists) {
+			// The same refusal as the check before the export: the key was
+			// taken while it ran, and the conditional upload kept it.
+			return usageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces an object; pick a new key", o.target)
+		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	}
 	if err := o.printSummary(st, backlog); err != nil {
 		return err
+	}
+	for _, t := range st.FilterErrorTexts {
+		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
 	if st.Unchecked > 0 {
 		d.warnf("%s came without an MD5OfBody: their bodies could not be checked", plural.Of(st.Unchecked, "message"))
@@ -58,7 +71,8 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	}
 	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
 		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
-		Filter: o.Filter, StartedAt: started, FinishedAt: d.Now()}
+		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
+		StartedAt: started, FinishedAt: d.Now()}
 	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
 		return err
 	}
@@ -71,6 +85,11 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if err := ws.Append(ev); err != nil {
 		return err
 	}
+	if st.FilterErrors > 0 {
+		// As redrive: a filter that fails is a check not passed, never a
+		// quiet skip; the messages stay in the DLQ for the next run.
+		return checkFailedf("--filter failed on %s, left in %s (listed under filter_error_ids in %s): fix the filter and export them again", plural.Of(st.FilterErrors, "message"), q.Name, incident.ExportFile)
+	}
 	d.nextStep("mfdlq redrive --from-file %s --to QUEUE --rate 10  (when the consumer is fixed)", st.Location)
 	return nil
 }
@@ -80,16 +99,17 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	if d.jsonOutput() {
 		// Keys in the order the map this was once written from gave them.
 		return d.printJSON(struct {
-			Backlog    int    `json:"backlog"`
-			Bytes      int64  `json:"bytes"`
-			Deleted    int    `json:"deleted"`
-			Exported   int    `json:"exported"`
-			Location   string `json:"location"`
-			NotDeleted int    `json:"not_deleted"`
-			Released   int    `json:"released"`
-			SHA256     string `json:"sha256"`
-			Skipped    int    `json:"skipped"`
-		}{backlog, st.Bytes, st.Deleted, st.Exported, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped})
+			Backlog      int    `json:"backlog"`
+			Bytes        int64  `json:"bytes"`
+			Deleted      int    `json:"deleted"`
+			Exported     int    `json:"exported"`
+			FilterErrors int    `json:"filter_errors"`
+			Location     string `json:"location"`
+			NotDeleted   int    `json:"not_deleted"`
+			Released     int    `json:"released"`
+			SHA256       string `json:"sha256"`
+			Skipped      int    `json:"skipped"`
+		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped})
 	}
 	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
 	t.Rows = [][]string{{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),

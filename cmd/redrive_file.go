@@ -72,6 +72,16 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
+	msgs, err := f.Messages()
+	if err != nil {
+		return err
+	}
+	var loop *redrive.LoopError
+	if err := redrive.FileLoop(msgs.Next, o.FromFile, dest.Name, dest.ARN); errors.As(err, &loop) {
+		return checkFailedf("refusing: %v", loop)
+	} else if err != nil {
+		return err
+	}
 	name := exportName(o.FromFile)
 	ws, err := d.Workspace(name)
 	if err != nil {

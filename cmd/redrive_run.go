@@ -35,6 +35,9 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	for _, l := range p.Dest().TargetLines {
 		d.infof("target: %s", l)
 	}
+	if line := crossAccount(p); line != "" {
+		d.warnf("plan: %s", line)
+	}
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
 		return err
@@ -60,7 +63,11 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		d.infof("dry run: nothing changed")
 		return nil
 	}
-	if err := d.confirm(fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.Bound, "message"), dlq.Name, dest.Name), o.Yes); err != nil {
+	question := fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.Bound, "message"), dlq.Name, dest.Name)
+	if crossAccount(p) != "" {
+		question = fmt.Sprintf("Move up to %s from %s in account %s to %s in account %s, another account?", plural.Of(p.Bound, "message"), dlq.Name, dlq.Account, dest.Name, dest.Account)
+	}
+	if err := d.confirm(question, o.Yes); err != nil {
 		return err
 	}
 	p.Req.Selector = o.selectorFor(ws)
@@ -198,4 +205,12 @@ func (o *redriveOptions) selectionText() string {
 	add("--sent-before", o.SentBefore)
 	add("--group", o.Group)
 	return s
+}
+
+// crossAccount is the plan's line when the destination is in another
+// account than the DLQ (redrive.CrossAccount), "" otherwise; the question
+// then names both accounts.
+func crossAccount(p *redrive.Plan) string {
+	dlq, dest := p.Source.Queue, p.Dest().Queue
+	return redrive.CrossAccount(dlq.Name, redrive.Place{Account: dlq.Account, Region: dlq.Region}, dest.Name, redrive.Place{Account: dest.Account, Region: dest.Region})
 }

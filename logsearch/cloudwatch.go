@@ -28,7 +28,7 @@ func filterHits(ctx context.Context, c Client, targets []Target, groups []string
 		}
 		for n, id := range ids {
 			for _, g := range groups {
-				found, err := filterGroup(ctx, c, g, id, t.Window, maxHits-len(hits[t.MessageID]))
+				found, err := filterGroup(ctx, c, g, id, n > 0, t.Window, maxHits-len(hits[t.MessageID]))
 				if err != nil {
 					return nil, err
 				}
@@ -45,7 +45,9 @@ func filterHits(ctx context.Context, c Client, targets []Target, groups []string
 	return hits, nil
 }
 
-func filterGroup(ctx context.Context, c Client, group, id string, w Window, limit int) ([]hit, error) {
+// filterGroup finds the lines of group naming id in w; a request id
+// (byRequest) counts only as a whole token (namesRequest).
+func filterGroup(ctx context.Context, c Client, group, id string, byRequest bool, w Window, limit int) ([]hit, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
@@ -72,7 +74,7 @@ func filterGroup(ctx context.Context, c Client, group, id string, w Window, limi
 			// Only a line that names the message starts its story, even
 			// when the server returns more than the pattern asked for (one
 			// local AWS ignores filterPattern and returns every event).
-			if !strings.Contains(aws.ToString(ev.Message), id) {
+			if msg := aws.ToString(ev.Message); !strings.Contains(msg, id) || byRequest && !namesRequest(msg, id) {
 				continue
 			}
 			found = append(found, hit{

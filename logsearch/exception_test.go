@@ -110,7 +110,16 @@ func TestStoryEndsWhereAnotherMessageBegins(t *testing.T) {
 		{"another message by the same label", []string{"processing " + a, "ValueError: a", "processing " + c, "KeyError: 'c'"}, "ValueError: a"},
 		{"a JSON log's label", []string{`{"messageId":"` + a + `","level":"ERROR"}`, "ValueError: a", `{"messageId":"` + c + `","level":"ERROR"}`, "KeyError: 'c'"}, "ValueError: a"},
 		{"another request", []string{"T\t" + req + "\tERROR\tprocessing " + a, "T\t1b2c3d4e-5f60-4a1b-8c2d-3e4f5a6b7c8d\tERROR\tboom", "KeyError: 'x'"}, ""},
-		{"an id in the exception is not another message", []string{"processing " + a, "NotFound: customer " + c}, "NotFound: customer " + c},
+		// Any other UUID-shaped token may be a MessageId not searched for:
+		// the story ends before it, unless the line names this message too.
+		{"another id after the first line ends the story", []string{"processing " + a, "NotFound: customer " + c}, ""},
+		{"another id on a line naming the message", []string{"processing " + a, "NotFound: customer " + c + " in " + a}, "NotFound: customer " + c + " in " + a},
+		{"another id on the first line", []string{"processing " + a + " for customer " + c, "NotFound: customer " + c}, "NotFound: customer " + c},
+		{"a batch with no START lines, another label", []string{"processing " + a, "ValueError: a", `{"msg":"next","id":"` + c + `"}`, "KeyError: 'c'"}, "ValueError: a"},
+		{"a silence longer than the gap", []string{"2024-03-10T22:04:00.010Z processing " + a, "2024-03-10T22:04:01.000Z ValueError: a", "2024-03-10T22:04:12.000Z KeyError: 'x'"}, "ValueError: a"},
+		{"a silence with no time on the first line", []string{"processing " + a, "2024-03-10T22:04:01.000Z ValueError: a", "2024-03-10T22:05:12.000Z KeyError: 'x'"}, "ValueError: a"},
+		{"a short pause goes on", []string{"2024-03-10T22:04:00.010Z processing " + a, "2024-03-10T22:04:09.000Z ValueError: a"}, "ValueError: a"},
+		{"the same request after the timeout", []string{"2024-03-10T22:04:00.010Z	" + req + "	INFO	processing " + a, "2024-03-10T22:04:56.010Z " + req + " Task timed out after 56.00 seconds"}, "Task timed out after 56.00 seconds"},
 		{"the same request goes on", []string{"T\t" + req + "\tERROR\tprocessing " + a, "T\t" + req + "\tERROR\tValueError: a"}, "ValueError: a"},
 	}
 	for _, tt := range tests {

@@ -61,7 +61,7 @@ func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, 
 			k, m, req := kept, matches, false
 			switch {
 			case strings.Contains(ev.message, t.MessageID):
-			case t.RequestID != "" && strings.Contains(ev.message, t.RequestID):
+			case namesRequest(ev.message, t.RequestID):
 				k, m, req = keptReq, matchesReq, true
 			default:
 				continue

@@ -114,7 +114,7 @@ func insightsHits(ctx context.Context, c Client, targets []Target, opts Options)
 			case !inWindow(h.time, t.Window):
 			case strings.Contains(h.message, t.MessageID) && len(hits[t.MessageID]) < maxHits:
 				hits[t.MessageID] = append(hits[t.MessageID], h)
-			case t.RequestID != "" && strings.Contains(h.message, t.RequestID) && len(byReq[t.MessageID]) < maxHits:
+			case namesRequest(h.message, t.RequestID) && len(byReq[t.MessageID]) < maxHits:
 				h.byRequest = true
 				byReq[t.MessageID] = append(byReq[t.MessageID], h)
 				h.byRequest = false

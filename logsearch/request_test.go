@@ -97,3 +97,81 @@ func TestSearchFileByRequestID(t *testing.T) {
 		t.Errorf("by message id: %+v", b)
 	}
 }
+
+// TestRequestIDShape: a request id is trusted only with its source's
+// shape — a UUID from a Lambda envelope; "e", "0", a long token or a
+// request id of an envelope that carries none are never searched for.
+func TestRequestIDShape(t *testing.T) {
+	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	for id, want := range map[string]string{
+		reqID: reqID, "e": "", "0": "", "7ae1b6d2": "", "7ae1b6d24d0f4c1b9f556b1d1b0c2a11": "",
+		"7ae1b6d2-4d0f-4c1b-9f55-6b1d1b0c2a1x": "", strings.Repeat("a", 128): "",
+	} {
+		m := lambdaDLQMessage(now)
+		m.MessageAttributes["RequestID"] = sqsjson.MessageAttributeValue{DataType: "String", StringValue: &id}
+		ts, _ := Targets([]sqsjson.Message{m}, nil, nil, 1, time.Minute, time.Hour, now)
+		if len(ts) != 1 || ts[0].RequestID != want {
+			t.Errorf("RequestID attribute %q: target %+v, want request id %q", id, ts, want)
+		}
+	}
+}
+
+func TestNamesRequestWholeToken(t *testing.T) {
+	for _, tc := range []struct {
+		line, id string
+		want     bool
+	}{
+		{"2024-03-10T22:04:00.010Z\t" + reqID + "\tERROR\tboom", reqID, true},
+		{"END RequestId: " + reqID, reqID, true},
+		{`{"requestId":"` + reqID + `"}`, reqID, true},
+		{"x" + reqID, reqID, false},
+		{reqID + "-2", reqID, false},
+		{"order e failed", "e", true},
+		{"the exception was raised", "e", false},
+		{"id 10 of 100", "0", false},
+		{"", reqID, false},
+		{"anything", "", false},
+	} {
+		if got := namesRequest(tc.line, tc.id); got != tc.want {
+			t.Errorf("namesRequest(%q, %q) = %v, want %v", tc.line, tc.id, got, tc.want)
+		}
+	}
+}
+
+// TestSearchFileRequestIDWholeToken: a log file whose lines hold the
+// request id only inside longer tokens gives the message no story.
+func TestSearchFileRequestIDWholeToken(t *testing.T) {
+	log := "2024-03-10T22:04:00.010Z\tx" + reqID + "\tERROR\tSomeoneElsesError: not yours\n"
+	rep, err := SearchFile(strings.NewReader(log), "f.log", []Target{{MessageID: reqMsgID, RequestID: reqID}}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Messages) != 1 || rep.Messages[0].Found {
+		t.Fatalf("found a story through a request id inside a longer token: %+v", rep.Messages)
+	}
+}
+
+// TestSearchRequestIDWholeTokenMoto: lines holding the request id only
+// inside a longer token are not the message's story, by FilterLogEvents
+// (whose quoted pattern matches inside tokens) and by Insights.
+func TestSearchRequestIDWholeTokenMoto(t *testing.T) {
+	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
+	now := time.Now().UTC()
+	g := "/aws/lambda/" + localaws.UniqueName("orders-token")
+	seedStream(t, c, g, "2024/03/10/[$LATEST]b2", now.Add(-2*time.Minute), []string{
+		"2024-03-10T22:04:00.010Z\tx" + reqID + "\tERROR\tSomeoneElsesError: not this message",
+		"job " + reqID + "-retry failed: OtherError: nor this",
+	})
+	w := window(now)
+	for _, m := range []Method{MethodFilter, MethodInsights} {
+		t.Run(string(m), func(t *testing.T) {
+			rep, err := Search(context.Background(), c, []Target{{MessageID: reqMsgID, RequestID: reqID, Window: w}}, Options{Groups: []string{g}, Method: m, Context: 5, Poll: Poll{Initial: time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Messages) != 1 || rep.Messages[0].Found {
+				t.Fatalf("found through a request id inside a longer token: %+v", rep.Messages)
+			}
+		})
+	}
+}

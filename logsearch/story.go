@@ -2,7 +2,9 @@ package logsearch
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 )
 
 // storyEnd marks where a story stops: Lambda's per-invocation lines.
@@ -24,12 +26,26 @@ type bounds struct {
 	// runtime writes one (Lambda's tab-separated prefix, or a JSON log's
 	// requestId): a later line of another request is another invocation.
 	request string
+	// own are the UUID-shaped tokens of the line naming the message (its
+	// MessageId, the request id): any other in a later line names another
+	// message or request, and ends the story.
+	own []string
+	// at is the time the line naming the message carries at its start,
+	// when it carries one.
+	at time.Time
 }
+
+// maxStoryGap is the longest silence inside one message's story: a later
+// line that carries its own time more than this after the previous one is
+// another invocation's, unless it names this invocation's request id (a
+// "Task timed out" line comes after the whole timeout).
+const maxStoryGap = 10 * time.Second
 
 // boundsOf reads the bounds of id's story from first, the line that names
 // it; others are the other messages searched for.
 func boundsOf(id string, others []string, first string) bounds {
-	b := bounds{id: id, others: others, request: requestID(first)}
+	b := bounds{id: id, others: others, request: requestID(first), own: uuidTokens(first)}
+	b.at, _ = lineTime(first)
 	if i := strings.Index(first, id); i > 0 {
 		j := i
 		for j > 0 && !isIDByte(first[j-1]) {
@@ -47,9 +63,24 @@ func boundsOf(id string, others []string, first string) bounds {
 }
 
 // ends tells whether event starts another invocation's or another
-// message's lines.
-func (b bounds) ends(event string) bool {
+// message's lines: a START, END or REPORT line; a line naming another
+// message searched for, another request id, or any other UUID-shaped
+// token (a MessageId not searched for); a line after a silence longer
+// than maxStoryGap; a later line with the label that named this message
+// before another id. prev is the time of the last line kept.
+func (b bounds) ends(event string, prev time.Time) bool {
 	if startsInvocation(event) {
+		return true
+	}
+	// A line that names this message is about it, whatever else it names.
+	if !strings.Contains(event, b.id) {
+		for _, tok := range uuidTokens(event) {
+			if !slices.Contains(b.own, tok) {
+				return true
+			}
+		}
+	}
+	if at, ok := lineTime(event); ok && !prev.IsZero() && at.Sub(prev) > maxStoryGap && !(b.request != "" && namesRequest(event, b.request)) {
 		return true
 	}
 	for _, o := range b.others {
@@ -84,9 +115,13 @@ func (b bounds) ends(event string) bool {
 // another message, so that their error is not taken for this message's.
 func trimStory(events []string, b bounds) []string {
 	var out []string
+	prev := b.at
 	for i, ev := range events {
-		if i > 0 && b.ends(ev) {
+		if i > 0 && b.ends(ev, prev) {
 			break
+		}
+		if at, ok := lineTime(ev); ok {
+			prev = at
 		}
 		for _, l := range strings.Split(strings.TrimRight(ev, "\r\n"), "\n") {
 			out = append(out, strings.TrimRight(l, "\r"))
@@ -147,4 +182,48 @@ func looksLikeMessageID(s string) bool {
 		}
 	}
 	return true
+}
+
+// uuidTokens are the whole tokens of line shaped as a UUID (an SQS
+// MessageId, a Lambda request id), at most 16.
+func uuidTokens(line string) []string {
+	var out []string
+	for i := 0; i+36 <= len(line) && len(out) < 16; {
+		if !isIDByte(line[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && isIDByte(line[j]) {
+			j++
+		}
+		if looksLikeMessageID(line[i:j]) {
+			out = append(out, line[i:j])
+		}
+		i = j
+	}
+	return out
+}
+
+// lineTime is the time a line carries at its start, as the Lambda runtime
+// and most loggers write it: RFC 3339 ("2024-03-10T22:04:00.010Z"), with
+// a space for the T or without a zone taken as UTC.
+func lineTime(line string) (time.Time, bool) {
+	end := strings.IndexAny(line, " \t")
+	if end < 0 {
+		end = len(line)
+	}
+	if end < 19 {
+		return time.Time{}, false
+	}
+	head := line[:end]
+	if t, err := time.Parse(time.RFC3339Nano, head); err == nil {
+		return t, true
+	}
+	if len(line) >= 23 && line[10] == ' ' {
+		if t, err := time.Parse("2006-01-02 15:04:05.000", line[:23]); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }

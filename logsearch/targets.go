@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -114,17 +113,4 @@ func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, 
 		targets = append(targets, Target{MessageID: msgs[i].MessageId, RequestID: envelopeRequestID(&msgs[i]), Window: w})
 	}
 	return targets, untimed
-}
-
-// envelopeRequestID is the Lambda request id a message's envelope carries, when it
-// is safe to search for (a UUID, as Lambda gives); "" otherwise.
-func envelopeRequestID(m *sqsjson.Message) string {
-	if m.Body == "" && len(m.MessageAttributes) == 0 {
-		return ""
-	}
-	id := envelope.Detect(m).RequestID
-	if !ValidID(id) {
-		return ""
-	}
-	return id
 }

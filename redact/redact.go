@@ -65,10 +65,19 @@ type Redactor struct {
 }
 
 // String returns s with every match replaced by its kind's placeholder.
+// JSON documents held in JSON string fields are redacted as documents of
+// their own, as deep as they nest (see nested).
 func (r *Redactor) String(s string) string {
 	if r.Counts == nil {
 		r.Counts = Counts{}
 	}
+	return r.redact(s, 0)
+}
+
+// redact is String at a nesting depth: the documents inside string fields
+// first, then the text rules over the whole.
+func (r *Redactor) redact(s string, depth int) string {
+	s = r.nested(s, depth)
 	lower := strings.ToLower(s)
 	for _, ru := range rules {
 		if ru.hints != nil && !containsAny(lower, ru.hints) {

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -221,4 +222,57 @@ func FuzzCardAndIBANInContext(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNestedJSON holds the key rules at every level of JSON held in JSON
+// strings: an SNS notification's Message, a Lambda event's Sns.Message, an
+// EventBridge detail sent as a string, a Step Functions Cause.
+func TestNestedJSON(t *testing.T) {
+	level := func(doc string) string { // doc as a JSON string literal
+		b, _ := json.Marshal(doc)
+		return string(b)
+	}
+	inner := `{"phone_number":"+44 20 7946 0958","mobile":"612345678","password":"hunter two"}`
+	two := `{"Type":"Notification","Message":` + level(inner) + `}`
+	tests := []struct{ name, in string }{
+		{"top level", inner},
+		{"sns message", `{"Type":"Notification","Message":` + level(inner) + `}`},
+		{"lambda event sns message", `{"Records":[{"EventSource":"aws:sns","Sns":{"Message":` + level(inner) + `}}]}`},
+		{"eventbridge detail string", `{"detail-type":"x","detail":` + level(inner) + `}`},
+		{"step functions cause", `{"Error":"States.TaskFailed","Cause":` + level(`{"errorMessage":"bad","input":`+level(inner)+`}`) + `}`},
+		{"lambda body", `{"requestContext":{},"body":` + level(inner) + `}`},
+		{"two levels", `{"Message":` + level(two) + `}`},
+		{"five levels", `{"a":` + level(`{"b":`+level(`{"c":`+level(`{"d":`+level(two)+`}`)+`}`)+`}`) + `}`},
+		{"after prose", `consumer said: payload "` + strings.Trim(level(inner), `"`) + `" rejected`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r Redactor
+			got := r.String(tt.in)
+			for _, secret := range []string{"7946", "612345678", "hunter"} {
+				if strings.Contains(got, secret) {
+					t.Errorf("%q survives in %s", secret, got)
+				}
+			}
+			if r.Counts[Phone] != 2 || r.Counts[Secret] != 1 {
+				t.Errorf("counts %v, want 2 phone and 1 secret", r.Counts)
+			}
+		})
+	}
+}
+
+// TestNestedJSONBounded leaves what is past the depth bound to the text
+// rules and keeps a string that is no JSON as it was.
+func TestNestedJSONBounded(t *testing.T) {
+	var r Redactor
+	in := `{"note":"she said \"hello\" twice","n":1}`
+	if got := r.String(in); got != in {
+		t.Errorf("changed a string without secrets: %s", got)
+	}
+	deep := `{"mobile":"612345678"}`
+	for i := 0; i < maxNestDepth+3; i++ {
+		b, _ := json.Marshal(deep)
+		deep = `{"x":` + string(b) + `}`
+	}
+	_ = r.String(deep) // must end; what is beyond the bound is not promised
 }

@@ -4,9 +4,9 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"slices"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // maxErrorText bounds an error text kept in the figures and the journal.
@@ -44,13 +44,12 @@ func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, 
 // of the first batch.
 const HaltFilter = "filter failed on every one of the "
 
-// boundText cuts s to at most n bytes, on a rune boundary.
+// boundText cuts s to at most n bytes at a token boundary
+// (untrusted.Head): the report redacts it later, and a card cut in two is
+// no longer recognised.
 func boundText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return untrusted.Head(s, n) + "…"
 }

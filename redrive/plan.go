@@ -206,12 +206,14 @@ type LambdaClient interface {
 type SNSClient interface {
 	TopicReader
 	SNSAPI
+	TopicSubscriptionsAPI
 }
 
 // EventsClient is the EventBridge calls of an events: target.
 type EventsClient interface {
 	BusReader
 	EventsAPI
+	BusRulesAPI
 }
 
 // ErrorKind sorts the protocol's errors that are the operator's to fix, so

@@ -63,6 +63,9 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 			return nil, true, noDefaultTarget(dlq, cands)
 		}
 		t, origin = cands[0].ref, cands[0].why
+		if err := CheckProposed(dlq.Name, Place{Account: dlq.Account, Region: dlq.Region}, t.Ref, origin); err != nil {
+			return nil, true, &Refusal{Reason: err.Error()}
+		}
 		env.Info("destination: %s, proposed by %s; --to names another", t, origin)
 	}
 	if t.Kind == "" {

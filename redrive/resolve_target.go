@@ -1,6 +1,7 @@
 package redrive
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"strconv"
@@ -162,6 +163,9 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 	if err != nil {
 		return nil, fmt.Errorf("read topic %s: %w", arn, err)
 	}
+	if err := loopCheck(env, TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)); err != nil {
+		return nil, err
+	}
 	name := arn[strings.LastIndex(arn, ":")+1:]
 	ot := &openedTarget{dest: targetQueue(KindSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
@@ -185,10 +189,34 @@ func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*op
 	if err != nil {
 		return nil, fmt.Errorf("read bus %s: %w", t.Ref, err)
 	}
+	returns, err := BusLoop(ctx, c, arn, dlq.Name, dlq.ARN)
+	if err := loopCheck(env, err); err != nil {
+		return nil, err
+	}
 	ot := &openedTarget{dest: targetQueue(KindEvents, name, arn, dlq), target: NewEventsTarget(c, arn), canaryWait: time.Minute}
 	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
 		"a message that holds no EventBridge event fails and stays in the DLQ"}
+	for _, r := range returns {
+		ot.lines = append(ot.lines, fmt.Sprintf("rule %s's target %s has %s as its DLQ: an event it fails to take again comes back there, under a new MessageId", r.Rule, r.Target, dlq.Name))
+	}
 	return ot, nil
+}
+
+// loopCheck turns a loop check's answer into the protocol's: a loop is a
+// refusal with its fix; a check the role may not make is a warning, as
+// the plan's other reads are.
+func loopCheck(env *Env, err error) error {
+	var loop *LoopError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &loop):
+		return &Refusal{Reason: loop.Error()}
+	case sqsapi.IsUnsupportedOrDenied(err):
+		env.Warn("loop not checked: %v", err)
+		return nil
+	}
+	return err
 }
 
 // FunctionRef splits a function reference into the function and its

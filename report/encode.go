@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -47,25 +46,33 @@ func (inc *Incident) codeCell(s string, limit int) string {
 }
 
 // fingerprint is a classify fingerprint as a code span: redacted,
-// sanitised, and shortened to about 120 characters however many keys the
-// bodies had.
+// sanitised, and then shortened to about 120 characters however many keys
+// the bodies had. Redaction comes first, on the whole fingerprint: a card
+// number that a cut leaves without its last digit (its Luhn check digit)
+// is no longer recognised as one, and the digits shown are enough to
+// rebuild it. Redaction keeps commas and braces, so the shortening still
+// sees the fields and the key list.
 func (inc *Incident) fingerprint(fp string) string {
-	// Shortened first: a fingerprint of 2,000 keys is 100 KiB, and what
-	// stays (the schema fields, each at most 40 bytes, and the first keys)
-	// is whole values that the redactor then sees entire.
-	return untrusted.Code(untrusted.Terminal(inc.clean(untrusted.Fingerprint(fp))))
+	if len(fp) > maxFingerprintScan {
+		fp = untrusted.Head(fp, maxFingerprintScan)
+	}
+	return untrusted.Code(untrusted.Fingerprint(untrusted.Terminal(inc.clean(fp))))
 }
+
+// maxFingerprintScan bounds the fingerprint redacted: what is past it is
+// never shown (only the first keys are), and a fingerprint of a body with
+// 100,000 keys would take the redactor a while for nothing.
+const maxFingerprintScan = 64 << 10
 
 // bounded is s redacted, sanitised and shortened: the shortening comes
 // after the sanitising, whose escapes lengthen a value, and after the
 // redaction, so that cutting never leaves half a card number that no
-// longer looks like one.
+// longer looks like one. A value longer than maxScan is redacted only up
+// to a token boundary before maxScan (untrusted.Head): the partial token
+// at the cut is dropped, not shown.
 func (inc *Incident) bounded(s string, limit int) string {
 	if len(s) > maxScan {
-		head := s[:maxScan]
-		for len(head) > 0 && !utf8.RuneStart(s[len(head)]) {
-			head = head[:len(head)-1]
-		}
+		head := untrusted.Head(s, maxScan)
 		return untrusted.ShortenHead(untrusted.Terminal(inc.clean(head)), len(s), limit)
 	}
 	return untrusted.Shorten(untrusted.Terminal(inc.clean(s)), limit)

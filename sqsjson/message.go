@@ -41,6 +41,11 @@ const (
 	AttrApproximateReceiveCount          = "ApproximateReceiveCount"
 	AttrApproximateFirstReceiveTimestamp = "ApproximateFirstReceiveTimestamp"
 	AttrMessageGroupId                   = "MessageGroupId"
+	// AttrExportedFrom is not SQS's: an export writes it into each
+	// record's Attributes, the ARN of the queue the record was read from,
+	// so that a replay into that very queue is refused. A replay sends the
+	// body and message attributes, never Attributes.
+	AttrExportedFrom = "mfdlq.ExportedFrom"
 )
 
 // SentTime returns the SentTimestamp attribute (epoch milliseconds) as a time.

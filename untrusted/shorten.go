@@ -119,3 +119,23 @@ func keysStart(fp string) int {
 	}
 	return i + 1
 }
+
+// Head is the longest prefix of s of at most n bytes that ends on a
+// character boundary and, when there is one in its last 1 KiB, right after
+// a space or a JSON or list separator: a value cut before it is redacted
+// loses a card number, IBAN, e-mail or token that straddles the cut whole,
+// instead of keeping a part the redactor no longer recognises (a card
+// without its Luhn digit can be rebuilt from the rest).
+func Head(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	n = len(cut(s, n))
+	for i := n; i > 0 && i > n-1024; i-- {
+		switch s[i-1] {
+		case ' ', '\t', '\n', ',', ';', '{', '}', '[', ']', '(', ')', '"', '\'':
+			return s[:i]
+		}
+	}
+	return s[:n]
+}

@@ -114,3 +114,23 @@ func FuzzFingerprint(f *testing.F) {
 		}
 	})
 }
+
+func TestHead(t *testing.T) {
+	tests := []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"card 4539578763621486 ok", 100, "card 4539578763621486 ok"},
+		{"card 4539578763621486 ok", 20, "card "},
+		{"card 4539578763621486 ok", 5, "card "},
+		{"card 4539578763621486 ok", 4, "card"},
+		{`{"a":"4539578763621486"}`, 12, `{"a":"`},
+		{"é", 1, ""},
+	}
+	for _, tt := range tests {
+		if got := Head(tt.s, tt.n); got != tt.want {
+			t.Errorf("Head(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
