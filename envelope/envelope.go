@@ -33,6 +33,8 @@ const (
 	KindLambdaDestination Kind = "lambda-destination" // an on-failure destination record
 	KindEventBridgeDLQ    Kind = "eventbridge-dlq"    // an EventBridge rule target's DLQ
 	KindS3                Kind = "s3"                 // S3 event notification (or s3:TestEvent)
+	KindCloudEvents       Kind = "cloudevents"        // a CloudEvent, structured (JSON) or binary (ce_* attributes)
+	KindOffloaded         Kind = "offloaded"          // an SQS Extended Client pointer to a payload in S3
 )
 
 // maxError bounds the error text an envelope gives: Lambda truncates its
@@ -66,6 +68,12 @@ type Envelope struct {
 	// and EventVersion an S3 event's (its first record).
 	Source, DetailType      string
 	EventName, EventVersion string
+	// EventType and DataSchema name a CloudEvent's schema (its type and
+	// dataschema attributes).
+	EventType, DataSchema string
+	// Pointer is the S3 object an Extended Client pointer names (Payload
+	// is then the pointer object); nil for a payload carried inline.
+	Pointer *Pointer
 	// Problem says why --payload found no payload ("" when it did).
 	Problem string
 
@@ -130,6 +138,9 @@ func (d *Detector) DetectBody(body []byte, m *sqsjson.Message) Envelope {
 	case e.lambdaAsync():
 		e.Kind = KindLambdaAsync
 		e.wrap(b)
+	case e.binaryCloudEvent():
+		e.Kind = KindCloudEvents
+		e.Payload, e.PayloadJSON = b, json.Valid(b)
 	default:
 		r := readDoc(b, true)
 		if r.kind == KindRaw {
@@ -142,6 +153,7 @@ func (d *Detector) DetectBody(body []byte, m *sqsjson.Message) Envelope {
 	if d != nil && len(d.path) > 0 {
 		e.applyPath(d.path)
 	}
+	e.offloaded()
 	return e
 }
 
@@ -172,6 +184,7 @@ func (e *Envelope) take(r docResult) {
 		e.RequestID = r.requestID
 	}
 	e.Source, e.DetailType, e.EventName, e.EventVersion = r.source, r.detailType, r.eventName, r.eventVersion
+	e.EventType, e.DataSchema = r.eventType, r.dataSchema
 	e.docs = r.docs
 }
 
