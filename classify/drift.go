@@ -32,7 +32,7 @@ type Drift struct {
 	Count    int    `json:"count"` // messages here that have it (lack it, for missing)
 	Of       int    `json:"of"`    // messages here compared
 	Baseline string `json:"baseline"`
-	Contract bool   `json:"contract"`        // shared by (nearly) all: a contract change
+	Contract bool   `json:"contract"`         // shared by (nearly) all: a contract change
 	Fetched  bool   `json:"fetched,omitzero"` // found in payloads read from S3 (--fetch-payloads)
 	Text     string `json:"text"`
 }
@@ -209,4 +209,3 @@ func valueNames(vals map[string]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
