@@ -18,7 +18,7 @@ type BodyErrors struct {
 
 // bodyErrorsFor is the rule a classification against b uses.
 func bodyErrorsFor(b *Baseline) *BodyErrors {
-	r := &BodyErrors{}
+	r := &BodyErrors{Skip: []string{}}
 	if b == nil {
 		return r
 	}

@@ -45,24 +45,25 @@ type Options struct {
 // Classifier takes messages one at a time and keeps memory bounded by the
 // number of groups, never by the number of messages.
 type Classifier struct {
-	opts      Options
-	watch     []string // --key first, then expFields
-	expFields []string // the distinct --expect fields
-	groups    map[string]*acc
-	order     []*acc
-	sh        shape
-	env       envelope.Envelope
-	buf       []byte
-	sigCache  map[string]sigEntry
-	bodyErrs  *BodyErrors // payload fields read as error text
-	prof      *profiler   // payloads against the baseline's field profile; nil without one
-	inProf    *profiler   // fetched offloaded payloads, schema fields included
-	messages  int
-	first     int64
-	last      int64
-	bodies    distinct
-	keyVals   distinct
-	keyMiss   int
+	opts       Options
+	watch      []string // --key first, then expFields
+	expFields  []string // the distinct --expect fields
+	groups     map[string]*acc
+	order      []*acc
+	sh         shape
+	env        envelope.Envelope
+	buf        []byte
+	sigCache   map[string]sigEntry
+	bodyErrs   *BodyErrors // payload fields read as error text
+	prof       *profiler   // payloads against the baseline's field profile; nil without one
+	inProf     *profiler   // fetched offloaded payloads, schema fields included
+	shapesOnly bool        // Shapes: group by fingerprint alone
+	messages   int
+	first      int64
+	last       int64
+	bodies     distinct
+	keyVals    distinct
+	keyMiss    int
 }
 
 // acc accumulates one group.
@@ -127,6 +128,9 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	sig, src, text, val := c.signature(m, &c.env, body)
 	c.buf = fingerprint(c.buf[:0], &c.env, &c.sh, c.opts.Envelope.PayloadPath())
 	fp := len(c.buf)
+	if c.shapesOnly {
+		sig, src, text, val = "", "none", "", ""
+	}
 	c.buf = append(c.buf, " | "...)
 	c.buf = append(c.buf, sig...)
 	g, ok := c.groups[string(c.buf)]
