@@ -2,7 +2,8 @@
 // before it lands in a dead-letter queue — an SNS notification, an
 // EventBridge event, a Lambda asynchronous-invocation DLQ message, a Lambda
 // on-failure destination record, an EventBridge target DLQ message, an S3
-// event notification — and gives the payload inside, the error the wrapper
+// event notification, a CloudEvent (structured or binary), an SQS Extended
+// Client pointer to a payload offloaded to S3 — and gives the payload inside, the error the wrapper
 // carries and the fields that name where the message came from.
 //
 // Detection is strict: a kind is named only when several required keys are
