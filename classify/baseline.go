@@ -26,6 +26,16 @@ type Baseline struct {
 	Values      map[string]map[string]int // schema field → value → messages
 	KeyCounts   map[string]int            // top-level key → messages that have it
 	Unparseable int
+	// Pointers counts Extended Client pointers (offloaded payloads), by
+	// bucket in PointerBuckets: compared as pointers, never as objects.
+	Pointers       int
+	PointerBuckets map[string]int
+	// CloudEvents counts CloudEvents; Schemas holds their type and
+	// dataschema values ("type" → value → messages).
+	CloudEvents int
+	Schemas     map[string]map[string]int
+
+	profile *fieldProfile // the payloads' field paths, types and enum values
 }
 
 // LoadBaseline streams healthy messages from r (JSON Lines or a
@@ -41,7 +51,8 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}, Envelopes: map[string]int{}}
+	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}, Envelopes: map[string]int{},
+		PointerBuckets: map[string]int{}, Schemas: map[string]map[string]int{}, profile: newFieldProfile()}
 	var s shape
 	for {
 		m, err := rd.Next()
@@ -56,7 +67,42 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 		if name := envelopeName(&env); b.Envelopes[name] > 0 || len(b.Envelopes) < maxBaselineKeys {
 			b.Envelopes[name]++
 		}
+		b.addEnvelope(&env)
+		if env.Pointer != nil {
+			b.Messages++
+			continue
+		}
 		b.add(&s)
+		if s.kind == "object" {
+			b.profile.add(env.Payload)
+		}
+	}
+}
+
+// addEnvelope counts what the envelope says of the schema: a pointer's
+// bucket, a CloudEvent's type and dataschema.
+func (b *Baseline) addEnvelope(env *envelope.Envelope) {
+	count := func(m map[string]int, v string) {
+		if _, ok := m[v]; ok || len(m) < maxBaselineValues {
+			m[v]++
+		}
+	}
+	if env.Pointer != nil {
+		b.Pointers++
+		count(b.PointerBuckets, env.Pointer.Bucket)
+	}
+	if env.EventType == "" {
+		return
+	}
+	b.CloudEvents++
+	for name, v := range map[string]string{"type": env.EventType, "dataschema": env.DataSchema} {
+		if v == "" {
+			continue
+		}
+		if b.Schemas[name] == nil {
+			b.Schemas[name] = map[string]int{}
+		}
+		count(b.Schemas[name], v)
 	}
 }
 

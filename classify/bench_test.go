@@ -86,13 +86,15 @@ func BenchmarkDecodeSNS(b *testing.B) {
 }
 
 // BenchmarkClassifySNS classifies 200,000 SNS-wrapped messages: the
-// envelope is detected and the Message decoded before the payload is read.
+// envelope is detected and the Message decoded before the payload is read,
+// and each payload is profiled against the baseline's field profile.
 func BenchmarkClassifySNS(b *testing.B) {
 	path, size := benchFileOf(b, b.TempDir(), benchMessages, true)
+	opts := Options{Key: "order_id", Baseline: benchBaseline(b)}
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
-		_ = classifyFile(b, path, benchMessages)
+		_ = classifyFileWith(b, path, benchMessages, opts)
 	}
 	b.ReportMetric(float64(benchMessages*b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
@@ -169,10 +171,12 @@ func classify1M(b *testing.B, sns bool) {
 			}
 		}
 	}()
+	// Field profiles included: the payloads are compared with a baseline.
+	opts := Options{Key: "order_id", Baseline: benchBaseline(b)}
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
-		if c := classifyFile(b, path, n); len(c.Groups) != 4 {
+		if c := classifyFileWith(b, path, n, opts); len(c.Groups) != 4 {
 			b.Fatalf("%d groups, want 4", len(c.Groups))
 		}
 	}
@@ -195,11 +199,33 @@ func classify1M(b *testing.B, sns bool) {
 
 // classifyFile classifies the file at path and fails unless it held n messages.
 func classifyFile(b *testing.B, path string, n int) *Classification {
+	return classifyFileWith(b, path, n, Options{Key: "order_id"})
+}
+
+// classifyFileWith is classifyFile with opts.
+func classifyFileWith(b *testing.B, path string, n int, opts Options) *Classification {
 	f, _ := os.Open(path)
-	c, err := Run(f, Options{Key: "order_id"})
+	c, err := Run(f, opts)
 	f.Close()
 	if err != nil || c.Messages != n {
 		b.Fatalf("%v, %v", c, err)
 	}
 	return c
+}
+
+// benchBaseline is 1,000 healthy version-1 orders, bare: the payloads the
+// benchmarks' field profiles are compared with.
+func benchBaseline(b *testing.B) *Baseline {
+	r := rand.New(rand.NewSource(2))
+	var buf bytes.Buffer
+	w := sqsjson.NewWriter(&buf)
+	for i := range 1000 {
+		_ = w.Write(&sqsjson.Message{MessageId: fmt.Sprintf("b-%d", i), Body: order(r, 100000+i, 1)})
+	}
+	_ = w.Flush()
+	base, err := LoadBaseline(&buf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return base
 }

@@ -36,26 +36,34 @@ type Options struct {
 	// Envelope reads each message's envelope (--payload); nil: strict
 	// detection. The baseline must be read with the same detector.
 	Envelope *envelope.Detector
+	// Fetch reads an offloaded payload's object from S3 (--fetch-payloads);
+	// nil: pointers are compared as pointers only. It is called once per
+	// pointer message and says FetchSkipped past its own limit.
+	Fetch func(envelope.Pointer) envelope.Fetched
 }
 
 // Classifier takes messages one at a time and keeps memory bounded by the
 // number of groups, never by the number of messages.
 type Classifier struct {
-	opts      Options
-	watch     []string // --key first, then expFields
-	expFields []string // the distinct --expect fields
-	groups    map[string]*acc
-	order     []*acc
-	sh        shape
-	env       envelope.Envelope
-	buf       []byte
-	sigCache  map[string]string
-	messages  int
-	first     int64
-	last      int64
-	bodies    distinct
-	keyVals   distinct
-	keyMiss   int
+	opts       Options
+	watch      []string // --key first, then expFields
+	expFields  []string // the distinct --expect fields
+	groups     map[string]*acc
+	order      []*acc
+	sh         shape
+	env        envelope.Envelope
+	buf        []byte
+	sigCache   map[string]sigEntry
+	bodyErrs   *BodyErrors // payload fields read as error text
+	prof       *profiler   // payloads against the baseline's field profile; nil without one
+	inProf     *profiler   // fetched offloaded payloads, schema fields included
+	shapesOnly bool        // Shapes: group by fingerprint alone
+	messages   int
+	first      int64
+	last       int64
+	bodies     distinct
+	keyVals    distinct
+	keyMiss    int
 }
 
 // acc accumulates one group.
@@ -77,6 +85,11 @@ type acc struct {
 	contrary     map[string]int    // --expect field → messages that contradict it
 	seenValue    map[string]string // --expect field → a contradicting value ("" absent)
 	ids          []string
+	fromBody     int         // errors read from the payload's own fields
+	fields2      groupFields // the payloads' field profile against the baseline's
+	schema       ceSchema    // a CloudEvent's type and dataschema
+	off          *offloaded  // pointers and what --fetch-payloads read
+	rejected     rejected    // values a validation error names
 }
 
 // New returns a Classifier.
@@ -87,7 +100,11 @@ func New(opts Options) *Classifier {
 	if opts.MaxGroups <= 0 {
 		opts.MaxGroups = DefaultMaxGroups
 	}
-	c := &Classifier{opts: opts, groups: map[string]*acc{}, sigCache: map[string]string{}}
+	c := &Classifier{opts: opts, groups: map[string]*acc{}, sigCache: map[string]sigEntry{}}
+	c.bodyErrs = bodyErrorsFor(opts.Baseline)
+	if b := opts.Baseline; b != nil && b.profile != nil && len(b.profile.fields) > 0 {
+		c.prof, c.inProf = newProfiler(b.profile, false), newProfiler(b.profile, true)
+	}
 	c.watch = append(c.watch, opts.Key)
 	for _, e := range opts.Expect {
 		if !slices.Contains(c.expFields, e.Field) {
@@ -108,9 +125,12 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	body := []byte(m.Body)
 	c.env = c.opts.Envelope.DetectBody(body, m)
 	c.sh.scanEnvelope(&c.env, c.watch)
-	sig, src, text := c.signature(m, &c.env)
+	sig, src, text, val := c.signature(m, &c.env, body)
 	c.buf = fingerprint(c.buf[:0], &c.env, &c.sh, c.opts.Envelope.PayloadPath())
 	fp := len(c.buf)
+	if c.shapesOnly {
+		sig, src, text, val = "", "none", "", ""
+	}
 	c.buf = append(c.buf, " | "...)
 	c.buf = append(c.buf, sig...)
 	g, ok := c.groups[string(c.buf)]
@@ -131,42 +151,54 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 		}
 	}
 	g.add(m, sent, src, text, c)
+	c.profile(g, val, src)
 	return nil
 }
 
+// sigEntry is a cached error text's signature and the value a validation
+// error in it rejects.
+type sigEntry struct{ sig, value string }
+
 // signature returns m's error signature, where it came from (logs, the
-// envelope, the attributes or none), and the raw error text when the
-// message carries it.
-func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope) (sig, source, text string) {
+// envelope, the attributes, the body or none), the raw error text when the
+// message carries it, and the value a validation error rejects.
+func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope, body []byte) (sig, source, text, value string) {
 	if s, ok := c.opts.Signatures[m.MessageId]; ok && s != "" {
-		return s, "logs", ""
+		return s, "logs", "", ""
 	}
-	text, source = errorOf(m, env)
+	text, source = errorOf(m, env, body, c.bodyErrs)
 	if text == "" {
-		return "", "none", ""
+		return "", "none", "", ""
 	}
-	if s, ok := c.sigCache[text]; ok {
-		return s, source, text
+	if e, ok := c.sigCache[text]; ok {
+		return e.sig, source, text, e.value
 	}
-	s := signature.Of(text)
+	e := sigEntry{signature.Of(text), signature.ValueOf(text)}
 	if len(c.sigCache) < maxSigCache {
-		c.sigCache[text] = s
+		c.sigCache[text] = e
 	}
-	return s, source, text
+	return e.sig, source, text, e.value
 }
 
 // errorOf is the error text a message carries and where: a destination
 // record's responsePayload is in the body ("envelope"); a Lambda DLQ's and
 // an EventBridge DLQ's error attributes, or a consumer's own, are
-// "attributes".
-func errorOf(m *sqsjson.Message, env *envelope.Envelope) (text, source string) {
+// "attributes"; a Step Functions Error/Cause or a wrapper's error field in
+// the payload (or around it, with --payload) is "body".
+func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *BodyErrors) (text, source string) {
 	switch {
 	case env.Error != "" && env.Kind == envelope.KindLambdaDestination:
 		return env.Error, "envelope"
 	case env.Error != "":
 		return env.Error, "attributes"
 	}
-	return ErrorText(m), "attributes"
+	if t := ErrorText(m); t != "" {
+		return t, "attributes"
+	}
+	if t, _ := rule.read(env, body); t != "" {
+		return t, "body"
+	}
+	return "", "attributes"
 }
 
 func (c *Classifier) newGroup(k Key) *acc {
@@ -177,7 +209,11 @@ func (c *Classifier) newGroup(k Key) *acc {
 		}
 	}
 	g := &acc{key: k, kind: c.sh.kind, envelope: envelopeName(&c.env), receives: map[int]int{},
-		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{}}
+		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{},
+		schema: ceSchema{c.env.EventType, c.env.DataSchema}}
+	if p := c.env.Pointer; p != nil {
+		g.off = &offloaded{bucket: p.Bucket, status: map[envelope.FetchStatus]int{}}
+	}
 	if g.kind == FingerprintUnparseable {
 		g.problem = jsonProblem(c.sh.raw) // once per group: it is slow
 	}
@@ -199,10 +235,13 @@ func (g *acc) add(m *sqsjson.Message, sent int64, src, text string, c *Classifie
 	switch src {
 	case "logs":
 		g.fromLogs++
-	case "attributes", "envelope":
+	case "attributes", "envelope", "body":
 		g.fromAttrs++
-		if src == "envelope" {
+		switch src {
+		case "envelope":
 			g.fromEnvelope++
+		case "body":
+			g.fromBody++
 		}
 		if g.errText == "" {
 			g.errText = text

@@ -53,6 +53,7 @@ func fingerprint(buf []byte, env *envelope.Envelope, s *shape, path string) []by
 		buf = append(buf, env.EventVersion...)
 		buf = append(buf, ' ')
 	}
+	buf = schemaFingerprint(buf, env)
 	return s.fingerprint(buf)
 }
 
@@ -76,21 +77,22 @@ func detector(path string) *envelope.Detector {
 	return d
 }
 
-// keyWith is KeyOf through the detector d.
-func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector) Key {
+// keyWith is KeyOf through the detector d, reading the payload error
+// fields rule allows.
+func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector, rule *BodyErrors) Key {
 	body := []byte(m.Body)
 	env := d.DetectBody(body, m)
 	var s shape
 	s.scanEnvelope(&env, nil)
-	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs)}
+	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs, rule)}
 }
 
 // signatureOf is what Classifier.signature decides, without its cache.
-func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures) string {
+func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, rule *BodyErrors) string {
 	if s, ok := sigs[m.MessageId]; ok && s != "" {
 		return s
 	}
-	text, _ := errorOf(m, env)
+	text, _ := errorOf(m, env, []byte(m.Body), rule)
 	return signature.Of(text)
 }
 

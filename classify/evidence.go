@@ -18,6 +18,7 @@ type contentFinding struct {
 	confidence float64 // of poison
 	accepts    string  // what the consumer would have to accept
 	evidence   []string
+	drifts     []Drift // the payloads' drift from the baseline's field profile
 }
 
 func (f *contentFinding) poisoned(conf float64, format string, args ...any) {
@@ -63,6 +64,10 @@ func (c *Classifier) content(g *acc) contentFinding {
 
 func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 	wasPoison := f.poison
+	if g.off != nil {
+		c.compareOffloaded(g, b, f)
+		return
+	}
 	if g.kind != "object" && b.Objects > 0 {
 		f.poisoned(0.85, "bodies are JSON %s; the baseline's %d messages are objects", g.kind, b.Objects)
 	}
@@ -77,8 +82,9 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 		}
 	}
 	var missing, extra []string
+	errorOnly := isErrorRecord(g)
 	for k, n := range b.KeyCounts {
-		if n*100 >= b.Objects*99 && !slices.Contains(g.keys, k) && g.kind == "object" {
+		if n*100 >= b.Objects*99 && !slices.Contains(g.keys, k) && g.kind == "object" && !errorOnly {
 			missing = append(missing, k)
 		}
 	}
@@ -91,8 +97,15 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 	if len(missing) > 0 {
 		f.poisoned(0.8, "they lack %s, which every baseline message has", strings.Join(missing, ", "))
 	}
-	if len(extra) > 0 {
+	if len(extra) > 0 && !errorOnly {
 		f.evidence = append(f.evidence, fmt.Sprintf("they have %s no baseline message has: %s", plural.Noun(len(extra), "field"), strings.Join(extra, ", ")))
+	}
+	if errorOnly {
+		f.evidence = append(f.evidence, fmt.Sprintf("the bodies are the Step Functions error record alone {%s}: the original input is not in the message, so the error decides", strings.Join(g.keys, ",")))
+	}
+	compareSchema(g, b, f)
+	if c.prof != nil && g.kind == "object" {
+		c.weighDrifts(c.prof.drifts(&g.fields2, false), f)
 	}
 	if f.poison == wasPoison && !f.poison {
 		f.verified = true
@@ -182,19 +195,19 @@ func errorEvidence(g *acc, grp Group) []string {
 	switch grp.SignatureSource {
 	case "logs":
 		return []string{fmt.Sprintf("the consumer's logs give %d of %d the error %q", g.fromLogs, g.n, g.key.Signature)}
-	case "attributes", "envelope":
+	case "attributes", "envelope", "body":
 		of := ""
 		if g.fromAttrs < g.n {
 			of = fmt.Sprintf(" (%d of %d carry it)", g.fromAttrs, g.n)
 		}
 		if len(g.errTexts) <= 1 {
-			return []string{fmt.Sprintf("the same error on all %d%s: %q", g.n, of, g.errText)}
+			return []string{fmt.Sprintf("the same error on all %d%s: %q", g.n, of, errorHeadline(g.errText))}
 		}
 		n := strconv.Itoa(len(g.errTexts))
 		if len(g.errTexts) >= maxErrorTexts {
 			n += "+"
 		}
-		return []string{fmt.Sprintf("one error signature %q, %s different error texts naming different entities%s, e.g. %q", g.key.Signature, n, of, g.errText)}
+		return []string{fmt.Sprintf("one error signature %q, %s different error texts naming different entities%s, e.g. %q", g.key.Signature, n, of, errorHeadline(g.errText))}
 	}
 	return []string{"no error attribute and no log line: run mfdlq logs to see the consumer's exception"}
 }

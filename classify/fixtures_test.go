@@ -75,6 +75,7 @@ func fixtures() map[string][]byte {
 	lines := bytes.SplitAfter(jsonl(outage[:2]), []byte("\n"))
 	files["not-json.jsonl"] = slices.Concat(lines[0], []byte("{\"MessageId\": \"x\", oops\n"), lines[1])
 	maps.Copy(files, envelopeFixtures())
+	maps.Copy(files, driftFixtures())
 	return files
 }
 

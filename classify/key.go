@@ -63,11 +63,11 @@ func firstAttr(m *sqsjson.Message, names []string) string {
 // or its attributes carry.
 func SignatureOf(m *sqsjson.Message, sigs Signatures) string {
 	env := envelope.Detect(m)
-	return signatureOf(m, &env, sigs)
+	return signatureOf(m, &env, sigs, &BodyErrors{})
 }
 
 // KeyOf returns the group key of m, its envelope read strictly (no
-// --payload). It is the function classify groups by; redrive calls it, via
-// GroupOf, on live messages to decide which group each falls in. sigs may
-// be nil.
-func KeyOf(m *sqsjson.Message, sigs Signatures) Key { return keyWith(m, sigs, nil) }
+// --payload) and every payload error field read. It is the function
+// classify groups by; redrive calls it, via GroupOf, on live messages to
+// decide which group each falls in. sigs may be nil.
+func KeyOf(m *sqsjson.Message, sigs Signatures) Key { return keyWith(m, sigs, nil, &BodyErrors{}) }

@@ -50,9 +50,30 @@ func phrases(ps ...string) *regexp.Regexp {
 	return regexp.MustCompile(`\b(` + strings.Join(ps, "|") + `)\b`)
 }
 
-// meaningOf reads an error text (or, lacking one, a signature).
+// maxMeaningLines bounds the lines of a multi-line error read for its class.
+const maxMeaningLines = 40
+
+// meaningOf reads an error text (or, lacking one, a signature): its
+// headline first, then, when that says nothing clear, every other line of
+// a multi-line text — the class may be on any line (a banner first, the
+// exception after).
 func meaningOf(text string) meaning {
-	n := normalise(text)
+	if m := classOf(normalise(signature.Headline(text))); m.verdict != "" {
+		return m
+	}
+	lines := strings.SplitN(text, "\n", maxMeaningLines+1)
+	if len(lines) < 2 {
+		return meaning{}
+	}
+	for _, l := range lines[:min(len(lines), maxMeaningLines)] {
+		if m := classOf(normalise(l)); m.verdict != "" {
+			return m
+		}
+	}
+	return meaning{}
+}
+
+func classOf(n string) meaning {
 	if n == "" {
 		return meaning{}
 	}
@@ -67,7 +88,6 @@ func meaningOf(text string) meaning {
 // normalise lowercases text, splits CamelCase words and turns punctuation
 // into spaces: "CustomerNotFound: id C-1" → "customer not found id c 1".
 func normalise(text string) string {
-	text = signature.Headline(text)
 	var b strings.Builder
 	b.Grow(len(text) + 8)
 	space := true

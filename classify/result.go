@@ -51,6 +51,10 @@ type Classification struct {
 	// PayloadPath is the --payload path messages were read through; GroupOf
 	// reads live messages through it too.
 	PayloadPath string `json:"payload_path,omitempty"`
+	// BodyErrors says which payload fields were read as error text; GroupOf
+	// reads live messages the same way. Absent (older classifications):
+	// none.
+	BodyErrors *BodyErrors `json:"body_errors,omitempty"`
 }
 
 // Group is a set of messages that share a Key, with its verdict.
@@ -75,6 +79,10 @@ type Group struct {
 	ExampleIDs      []string       `json:"example_message_ids"`
 	Evidence        []string       `json:"evidence"`
 	Action          string         `json:"action"`
+	// Drift is how the group's payloads differ from the baseline's field
+	// profile (types, enum values, nested fields); each Text is also an
+	// evidence line.
+	Drift []Drift `json:"drift,omitempty"`
 }
 
 // Duplicates counts messages whose bodies repeat (at-least-once delivery).
@@ -165,7 +173,7 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	key := keyWith(m, sigs, detector(c.PayloadPath)).String()
+	key := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors).String()
 	for i := range c.Groups {
 		if c.Groups[i].Key == key {
 			return &c.Groups[i], true

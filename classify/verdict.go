@@ -18,7 +18,7 @@ func (c *Classifier) Result() *Classification {
 	out := &Classification{
 		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
 		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
-		PayloadPath: c.opts.Envelope.PayloadPath(),
+		PayloadPath: c.opts.Envelope.PayloadPath(), BodyErrors: c.bodyErrs,
 	}
 	for _, e := range c.opts.Expect {
 		out.Expect = append(out.Expect, e.String())
@@ -96,6 +96,8 @@ func (c *Classifier) judge(g *acc, id string) Group {
 		grp.SignatureSource = "logs"
 	case g.fromEnvelope > 0:
 		grp.SignatureSource = "envelope"
+	case g.fromBody > 0 && g.fromBody == g.fromAttrs:
+		grp.SignatureSource = "body"
 	case g.fromAttrs > 0:
 		grp.SignatureSource = "attributes"
 	}
@@ -105,10 +107,15 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	content := c.content(g)
 	timing := c.timing(g)
 	said := meaningOf(cmp.Or(g.errText, g.key.Signature))
+	said, valueLine := sharedValue(g, said)
 	verdict, conf := decide(content, timing, said)
+	grp.Drift = content.drifts
 	grp.Verdict, grp.Confidence = verdict, round2(conf)
 	grp.Evidence = append(grp.Evidence, content.evidence...)
 	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict)...)
+	if valueLine != "" {
+		grp.Evidence = append(grp.Evidence, valueLine)
+	}
 	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
 	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
 	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)

@@ -36,6 +36,7 @@ type classifyOptions struct {
 	TrickleSpan time.Duration // --trickle-span
 	Payload     string        // --payload: where an in-house envelope keeps its payload
 	Force       bool          // --force: peek even though the DLQ has its own redrive policy
+	Fetch       int           // --fetch-payloads: offloaded payloads to read from S3
 
 	expect   []classify.Expectation
 	envelope *envelope.Detector // from Payload, by validate
@@ -76,12 +77,18 @@ ApproximateReceiveCount, and saves the sample as samples.jsonl. A DLQ that
 has its own redrive policy could push peeked messages onward, so classify
 refuses to peek at it unless --force.
 
+Offloaded payloads (SQS Extended Client pointers) are compared with the
+baseline's pointers as pointers; --fetch-payloads N reads up to N of their
+S3 objects (s3:GetObject only, never deletes, 8 MiB each at most,
+redacted) and compares what is inside with the baseline's payloads.
+
 It writes classification.json and a "classify" event into the incident.
 
 Examples:
   mfdlq classify --queue orders-dlq --expect version=1
   mfdlq classify --from sample.jsonl --baseline healthy-orders.jsonl --key pedido_id
   mfdlq classify --queue billing-dlq --payload .data --expect version=3
+  mfdlq classify --queue payments-dlq --baseline healthy.jsonl --fetch-payloads 20
   aws sqs receive-message --queue-url $URL --attribute-names All --message-attribute-names All \
       --max-number-of-messages 10 > dlq.json && mfdlq classify --from dlq.json --output json
 ` + exitStatusHelp,
@@ -111,6 +118,7 @@ Examples:
 	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
 	f.DurationVar(&opts.TrickleSpan, "trickle-span", th.TrickleSpan.Duration, "a trickle: not a burst and sent over at least this long")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	f.IntVar(&opts.Fetch, "fetch-payloads", 0, fetchPayloadsHelp)
 	return c
 }
 
@@ -126,6 +134,9 @@ func (o *classifyOptions) validate() error {
 		return usageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
 	case strings.Contains(o.Key, "."):
 		return usageErrorf("--key %q: name a top-level payload field (nested paths are not supported)", o.Key)
+	}
+	if err := validateFetch(o.Fetch); err != nil {
+		return err
 	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
@@ -157,10 +168,18 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
+	fetcher, err := d.payloadFetcher(ctx, o.Fetch)
+	if err != nil {
+		return err
+	}
+	if fetcher != nil {
+		opts.Fetch = fetcher.Fetch
+	}
 	res, source, err := o.classify(ctx, q, ws, opts)
 	if err != nil {
 		return err
 	}
+	d.reportFetches(fetcher)
 	if err := o.record(ws, q, name, source, res); err != nil {
 		return err
 	}

@@ -44,6 +44,8 @@ func TestClassifyFlags(t *testing.T) {
 		{argv: []string{"--from", "f", "--expect", "=1"}, wantErr: `--expect "=1": use FIELD=VALUE, e.g. --expect version=1`},
 		{argv: []string{"--from", "f", "--key", "a.b"}, wantErr: `--key "a.b": name a top-level payload field (nested paths are not supported)`},
 		{argv: []string{"--from", "f", "--payload", ".data"}, want: classifyOptions{From: "f", Sample: 100, Payload: ".data", BurstWindow: 2 * time.Hour, BurstShare: 0.9, TrickleSpan: 6 * time.Hour}},
+		{argv: []string{"--from", "f", "--fetch-payloads", "20"}, want: classifyOptions{From: "f", Sample: 100, Fetch: 20, BurstWindow: 2 * time.Hour, BurstShare: 0.9, TrickleSpan: 6 * time.Hour}},
+		{argv: []string{"--from", "f", "--fetch-payloads", "1001"}, wantErr: "--fetch-payloads must be between 0 and 1000, got 1001"},
 		{argv: []string{"--from", "f", "--payload", ".data["}, wantErr: `--payload ".data[": [ without ]; use a jq path such as .data or .detail.order or .items[0]`},
 	}
 	for _, tt := range tests {

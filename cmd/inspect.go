@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,8 +34,12 @@ type inspectOptions struct {
 	Force      bool   // --force: peek even though the DLQ has its own redrive policy
 	Payload    string // --payload: where an in-house envelope keeps its payload
 	Rows       int    // --rows: table rows shown, then a summary by fingerprint; 0 shows all
+	Baseline   string // --baseline: healthy messages; the summary shows each fingerprint's drift
+	Fetch      int    // --fetch-payloads: offloaded payloads to read from S3
 
 	envelope *envelope.Detector // from Payload, by validate
+	baseline *classify.Baseline // from Baseline, by runInspect before any AWS call
+	fetch    *fetchMemo         // from Fetch
 }
 
 func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
@@ -59,10 +65,18 @@ lambda-destination, eventbridge-dlq, s3) and its payload's version shown;
 fingerprint classify would give it. --payload JQPATH takes the payload of an
 in-house envelope (docs/classify.md).
 
+With --baseline FILE the summary by fingerprint is always shown, and each
+fingerprint says how its payloads drift from the baseline's: a field's JSON
+type, an enum-like field's new value, a nested field gone. --fetch-payloads N
+reads up to N offloaded payloads (Extended Client pointers) from S3
+(s3:GetObject only, never deletes, 8 MiB each at most, redacted) and shows
+what is inside.
+
 Examples:
   mfdlq inspect --queue orders-dlq
   mfdlq inspect --queue orders-dlq --max 50 --out sample.jsonl
   mfdlq inspect --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq --output json
+  mfdlq inspect --queue payments-dlq --max 100 --rows 10 --baseline healthy.jsonl
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -87,6 +101,8 @@ Examples:
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
+	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages (a file as for classify): show each fingerprint's drift from them")
+	f.IntVar(&opts.Fetch, "fetch-payloads", 0, fetchPayloadsHelp)
 	return c
 }
 
@@ -105,6 +121,9 @@ func (o *inspectOptions) validate() error {
 	case o.Rows < 0:
 		return usageErrorf("--rows must be 0 (all) or more, got %d", o.Rows)
 	}
+	if err := validateFetch(o.Fetch); err != nil {
+		return err
+	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -115,6 +134,14 @@ func (o *inspectOptions) validate() error {
 
 func runInspect(ctx context.Context, o *inspectOptions) error {
 	d := o.deps
+	if o.Baseline != "" {
+		load := func(r io.Reader) (*classify.Baseline, error) { return classify.LoadBaselineWith(r, o.envelope) }
+		b, err := readFile(o.Baseline, "--baseline", load)
+		if err != nil {
+			return err
+		}
+		o.baseline = b
+	}
 	client, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
@@ -134,9 +161,17 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 		return err
 	}
 	d.noteConsumers(ctx, client, q, "inspect")
+	fetcher, err := d.payloadFetcher(ctx, o.Fetch)
+	if err != nil {
+		return err
+	}
+	if fetcher != nil {
+		o.fetch = &fetchMemo{f: fetcher}
+	}
 	if err := o.render(res.Messages); err != nil {
 		return err
 	}
+	d.reportFetches(fetcher)
 	d.infof("%s peeked of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
 		plural.Of(len(res.Messages), "message"), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
 	d.showExpiry(q, exp)
@@ -178,6 +213,18 @@ type inspectRow struct {
 	Body              string                                   `json:"body"`
 	Attributes        map[string]string                        `json:"attributes"`
 	MessageAttributes map[string]sqsjson.MessageAttributeValue `json:"message_attributes"`
+	// Offloaded is the S3 object an Extended Client pointer names, and
+	// what --fetch-payloads read of it.
+	Offloaded *offloadedRow `json:"offloaded,omitempty"`
+}
+
+// offloadedRow is an offloaded payload in inspect's --output json.
+type offloadedRow struct {
+	Bucket  string          `json:"bucket"`
+	Key     string          `json:"key"`
+	Size    int64           `json:"size"`              // -1 unknown
+	Fetch   string          `json:"fetch"`             // not-fetched, read, missing, too-large, denied, failed, skipped
+	Payload json.RawMessage `json:"payload,omitempty"` // redacted: JSON as it is, else a string
 }
 
 func (o *inspectOptions) render(msgs []sqsjson.Message) error {
@@ -185,7 +232,7 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 	if d.jsonOutput() {
 		rows := make([]inspectRow, 0, len(msgs))
 		for i := range msgs {
-			rows = append(rows, toInspectRow(&msgs[i], o.envelope))
+			rows = append(rows, o.row(&msgs[i]))
 		}
 		return d.printJSON(rows)
 	}
@@ -195,7 +242,7 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		shown = msgs[:o.Rows]
 	}
 	for i := range shown {
-		r := toInspectRow(&msgs[i], o.envelope)
+		r := o.row(&msgs[i])
 		sent, count, version := "-", "-", "-"
 		if r.SentTime != nil {
 			sent = r.SentTime.Format(time.RFC3339)
@@ -214,16 +261,68 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		if r.Envelope.Problem != "" {
 			payload = r.Envelope.Problem
 		}
+		if r.Offloaded != nil && r.Offloaded.Payload != nil {
+			payload = string(r.Offloaded.Payload)
+		}
 		t.Rows = append(t.Rows, []string{r.MessageID, sent, count, strconv.Itoa(r.Size), kind, version, excerpt(payload, 48)})
 	}
 	if err := d.printTable(t); err != nil {
 		return err
 	}
-	if len(shown) == len(msgs) {
+	switch {
+	case o.baseline != nil:
+		d.infof("%d of %s shown; by fingerprint, with the drift from the baseline's %s:", len(shown), plural.Of(len(msgs), "message"), plural.Of(o.baseline.Messages, "message"))
+		return d.printTable(o.driftTable(msgs))
+	case len(shown) == len(msgs):
 		return nil
 	}
 	d.infof("%d of %s shown; by fingerprint (version and shape):", len(shown), plural.Of(len(msgs), "message"))
 	return d.printTable(fingerprintTable(msgs))
+}
+
+// driftTable is the summary by fingerprint with each one's drift from the
+// baseline (--baseline): a type, an enum value, a nested field, one line
+// each, "-" when none.
+func (o *inspectOptions) driftTable(msgs []sqsjson.Message) tableData {
+	opts := classify.Options{Baseline: o.baseline, Envelope: o.envelope}
+	if o.fetch != nil {
+		opts.Fetch = o.fetch.fetch
+	}
+	t := tableData{Headers: []string{"MESSAGES", "FINGERPRINT", "DRIFT"}}
+	for _, s := range classify.Shapes(msgs, opts) {
+		drift := strings.Join(s.Drift, "; ")
+		if drift == "" {
+			drift = "-"
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(s.Count), untrusted.Fingerprint(s.Fingerprint), untrusted.Shorten(drift, 600)})
+	}
+	return t
+}
+
+// row is toInspectRow with the offloaded payload --fetch-payloads read.
+func (o *inspectOptions) row(m *sqsjson.Message) inspectRow {
+	r := toInspectRow(m, o.envelope)
+	p := r.Envelope.Pointer
+	if p == nil {
+		return r
+	}
+	r.Offloaded = &offloadedRow{Bucket: p.Bucket, Key: p.Key, Size: p.Size, Fetch: "not-fetched"}
+	if o.fetch == nil {
+		return r
+	}
+	f := o.fetch.fetch(*p)
+	r.Offloaded.Fetch = string(f.Status)
+	if f.Size >= 0 {
+		r.Offloaded.Size = f.Size
+	}
+	if f.Status == envelope.FetchRead {
+		if json.Valid(f.Body) {
+			r.Offloaded.Payload = json.RawMessage(f.Body)
+		} else {
+			r.Offloaded.Payload, _ = json.Marshal(string(f.Body))
+		}
+	}
+	return r
 }
 
 // fingerprintTable counts the messages of each fingerprint (classify's

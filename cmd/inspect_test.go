@@ -39,6 +39,8 @@ func TestInspectFlags(t *testing.T) {
 		{args: []string{"--queue", "q", "--max", "0"}, wantErr: "--max must be between 1 and 10000, got 0"},
 		{args: []string{"--queue", "q", "--payload", ".data"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Payload: ".data"}},
 		{args: []string{"--queue", "q", "--payload", "data"}, wantErr: `--payload "data": a path starts with a dot; use a jq path such as .data or .detail.order or .items[0]`},
+		{args: []string{"--queue", "q", "--baseline", "b.jsonl", "--fetch-payloads", "5"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Baseline: "b.jsonl", Fetch: 5}},
+		{args: []string{"--queue", "q", "--fetch-payloads", "-2"}, wantErr: "--fetch-payloads must be between 0 and 1000, got -2"},
 		{args: []string{"--queue", "q", "--visibility", "301"}, wantErr: "--visibility must be between 1 and 300 seconds, got 301"},
 		{args: []string{"--queue", "q", "--visibility", "0"}, wantErr: "--visibility must be between 1 and 300 seconds, got 0"},
 		{args: []string{"--queue", "q", "--wait", "0"}, wantErr: "--wait must be between 1 and 20 seconds, got 0"},

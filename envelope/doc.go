@@ -15,6 +15,7 @@ type docResult struct {
 	err, requestID          string
 	source, detailType      string
 	eventName, eventVersion string
+	eventType, dataSchema   string // a CloudEvent's
 	docs                    [2]doc
 }
 
@@ -42,6 +43,9 @@ func readDoc(b []byte, nested bool) docResult {
 	r.valid = true
 	if b[0] != '{' {
 		return r
+	}
+	if ce, ok := readCloudEvent(b); ok {
+		return ce
 	}
 	var f docFields
 	eachMember(b, func(k, v []byte) bool {
@@ -213,6 +217,14 @@ func (r *docResult) sns(b []byte, f *docFields) {
 	}
 	r.payload, r.payloadJSON = msg, json.Valid(msg)
 	r.docs[0] = doc{KindSNS, b}
+	// A CloudEvent published to a topic: its data is the payload.
+	if r.payloadJSON && len(msg) > 0 && msg[0] == '{' {
+		if ce, ok := readCloudEvent(msg); ok {
+			r.wraps, r.payload, r.payloadJSON = KindCloudEvents, ce.payload, ce.payloadJSON
+			r.eventType, r.dataSchema = ce.eventType, ce.dataSchema
+			r.docs[1] = ce.docs[0]
+		}
+	}
 }
 
 // destination reads an on-failure destination record: the payload is

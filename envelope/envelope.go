@@ -2,7 +2,8 @@
 // before it lands in a dead-letter queue — an SNS notification, an
 // EventBridge event, a Lambda asynchronous-invocation DLQ message, a Lambda
 // on-failure destination record, an EventBridge target DLQ message, an S3
-// event notification — and gives the payload inside, the error the wrapper
+// event notification, a CloudEvent (structured or binary), an SQS Extended
+// Client pointer to a payload offloaded to S3 — and gives the payload inside, the error the wrapper
 // carries and the fields that name where the message came from.
 //
 // Detection is strict: a kind is named only when several required keys are
@@ -33,6 +34,8 @@ const (
 	KindLambdaDestination Kind = "lambda-destination" // an on-failure destination record
 	KindEventBridgeDLQ    Kind = "eventbridge-dlq"    // an EventBridge rule target's DLQ
 	KindS3                Kind = "s3"                 // S3 event notification (or s3:TestEvent)
+	KindCloudEvents       Kind = "cloudevents"        // a CloudEvent, structured (JSON) or binary (ce_* attributes)
+	KindOffloaded         Kind = "offloaded"          // an SQS Extended Client pointer to a payload in S3
 )
 
 // maxError bounds the error text an envelope gives: Lambda truncates its
@@ -66,6 +69,12 @@ type Envelope struct {
 	// and EventVersion an S3 event's (its first record).
 	Source, DetailType      string
 	EventName, EventVersion string
+	// EventType and DataSchema name a CloudEvent's schema (its type and
+	// dataschema attributes).
+	EventType, DataSchema string
+	// Pointer is the S3 object an Extended Client pointer names (Payload
+	// is then the pointer object); nil for a payload carried inline.
+	Pointer *Pointer
 	// Problem says why --payload found no payload ("" when it did).
 	Problem string
 
@@ -130,6 +139,9 @@ func (d *Detector) DetectBody(body []byte, m *sqsjson.Message) Envelope {
 	case e.lambdaAsync():
 		e.Kind = KindLambdaAsync
 		e.wrap(b)
+	case e.binaryCloudEvent():
+		e.Kind = KindCloudEvents
+		e.Payload, e.PayloadJSON = b, json.Valid(b)
 	default:
 		r := readDoc(b, true)
 		if r.kind == KindRaw {
@@ -142,6 +154,7 @@ func (d *Detector) DetectBody(body []byte, m *sqsjson.Message) Envelope {
 	if d != nil && len(d.path) > 0 {
 		e.applyPath(d.path)
 	}
+	e.offloaded()
 	return e
 }
 
@@ -172,6 +185,7 @@ func (e *Envelope) take(r docResult) {
 		e.RequestID = r.requestID
 	}
 	e.Source, e.DetailType, e.EventName, e.EventVersion = r.source, r.detailType, r.eventName, r.eventVersion
+	e.EventType, e.DataSchema = r.eventType, r.dataSchema
 	e.docs = r.docs
 }
 

@@ -1,8 +1,8 @@
 package redrive
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"

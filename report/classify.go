@@ -43,9 +43,17 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		if len(g.ReceiveCounts) > 0 {
 			fmt.Fprintf(b, "- receive counts: %s\n", inc.plain(countsList(g.ReceiveCounts), maxValue))
 		}
+		// The drift from the baseline is quoted first, on its own lines.
+		drift := map[string]bool{}
+		for _, d := range g.Drift {
+			drift[d.Text] = true
+			fmt.Fprintf(b, "- drift: %s\n", inc.plain(d.Text, maxValue))
+		}
 		ne, more := capped(len(g.Evidence), "evidence line")
 		for _, e := range g.Evidence[:ne] {
-			fmt.Fprintf(b, "- evidence: %s\n", inc.plain(e, maxValue))
+			if !drift[e] {
+				fmt.Fprintf(b, "- evidence: %s\n", inc.plain(e, maxValue))
+			}
 		}
 		b.WriteString(more)
 		if g.Action != "" {

@@ -5,7 +5,6 @@
 package signature
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -26,6 +25,7 @@ const maxSignature = 200
 // ({"errorType": …, "errorMessage": …}) becomes "errorType: errorMessage".
 func Of(text string) string {
 	line := Headline(text)
+	line = maskValue(line, ValueOf(line))
 	var b strings.Builder
 	b.Grow(len(line))
 	space := false
@@ -54,36 +54,6 @@ func Of(text string) string {
 		s = strings.ToValidUTF8(s[:maxSignature], "")
 	}
 	return s
-}
-
-// Headline picks the line of text that names the error.
-func Headline(text string) string {
-	text = strings.TrimSpace(text)
-	if strings.HasPrefix(text, "{") {
-		var doc struct {
-			Type    string `json:"errorType"`
-			Message string `json:"errorMessage"`
-		}
-		if json.Unmarshal([]byte(text), &doc) == nil && doc.Type != "" {
-			text = strings.TrimSpace(doc.Type + ": " + doc.Message)
-		}
-	}
-	first, rest, multi := strings.Cut(text, "\n")
-	if !multi {
-		return text
-	}
-	if !strings.HasPrefix(first, "Traceback (most recent call last)") {
-		return strings.TrimSpace(first)
-	}
-	// A Python traceback names the exception on its last unindented line.
-	lines := strings.Split(rest, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimRight(lines[i], " \t\r")
-		if l != "" && l[0] != ' ' && l[0] != '\t' {
-			return l
-		}
-	}
-	return strings.TrimSpace(first)
 }
 
 func isWordByte(c byte) bool {

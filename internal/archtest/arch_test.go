@@ -30,7 +30,7 @@ var layer = map[string]int{
 	// Base: the incident directory, the AWS layers, the message shape, text
 	// (untrusted: how strangers' data leaves mfdlq).
 	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3,
-	"envelope": 3, "untrusted": 3,
+	"envelope": 3, "untrusted": 3, "s3api": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's

@@ -1,0 +1,87 @@
+package classify
+
+import (
+	"slices"
+
+	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/signature"
+)
+
+// BodyErrors says which fields of a payload classify reads as the
+// message's error text (signature.BodyErrorFields, and an {"Error",
+// "Cause"} object under any key), and which it skips: a field the
+// baseline's healthy messages have too is business data — a payment's
+// failureReason — not the consumer's error.
+type BodyErrors struct {
+	Skip []string `json:"skip"`
+}
+
+// bodyErrorsFor is the rule a classification against b uses.
+func bodyErrorsFor(b *Baseline) *BodyErrors {
+	r := &BodyErrors{Skip: []string{}}
+	if b == nil {
+		return r
+	}
+	for _, f := range signature.BodyErrorFields {
+		if b.KeyCounts[f] > 0 {
+			r.Skip = append(r.Skip, f)
+		}
+	}
+	return r
+}
+
+// read returns the error text the payload carries (or, when --payload took
+// the payload from inside an in-house envelope, the body around it) and
+// the field. A nil rule reads none: classifications written before bodies
+// were read group without them.
+func (r *BodyErrors) read(env *envelope.Envelope, body []byte) (text, field string) {
+	if r == nil {
+		return "", ""
+	}
+	skip := func(f string) bool { return slices.Contains(r.Skip, f) }
+	if env.PayloadJSON && env.Pointer == nil {
+		if t, f := signature.InBody(env.Payload, skip); t != "" {
+			return t, f
+		}
+	}
+	if env.Kind == envelope.KindRaw && len(body) > 0 && len(env.Payload) != len(body) {
+		return signature.InBody(trimSpace(body), skip)
+	}
+	return "", ""
+}
+
+func trimSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	for j > i && (b[j-1] == ' ' || b[j-1] == '\n' || b[j-1] == '\t' || b[j-1] == '\r') {
+		j--
+	}
+	return b[i:j]
+}
+
+// rejected counts the values a group's validation errors name.
+type rejected struct {
+	msgs   int                 // messages whose error names a value
+	first  string              // the first such value
+	hashes map[uint64]struct{} // distinct values, up to maxRejected
+}
+
+const maxRejected = 64
+
+func (r *rejected) add(v string) {
+	if v == "" {
+		return
+	}
+	r.msgs++
+	if r.first == "" {
+		r.first = v
+	}
+	if r.hashes == nil {
+		r.hashes = map[uint64]struct{}{}
+	}
+	if len(r.hashes) < maxRejected {
+		r.hashes[hashString(v)] = struct{}{}
+	}
+}
