@@ -61,6 +61,7 @@ func destinationRecord(fn, payload string) string {
 // InvocationType Event, through throttling and server errors, and nothing
 // is lost or invoked twice.
 func TestRedriveToLambdaThrottled(t *testing.T) {
+	t.Parallel()
 	name := localaws.UniqueName("fn")
 	srv, url, arn := lambdaSetup(t, name)
 	srv.Fault = func(n int) int {
@@ -149,6 +150,7 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 // The DLQ's on-failure records name the function: --to may be omitted, and
 // the plan says why.
 func TestRedriveLambdaProposedByRecords(t *testing.T) {
+	t.Parallel()
 	name := localaws.UniqueName("fn")
 	_, url, arn := lambdaSetup(t, name)
 	s := localaws.NewSeeder(localaws.Config(t))
@@ -180,11 +182,12 @@ func TestRedriveLambdaProposedByRecords(t *testing.T) {
 // again: every Message reaches the subscribed queue, and none whose
 // publish was journaled before the kill is published twice.
 func TestRedriveToSNSCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary and kills it: not in -short")
+		t.Skip("kills the binary: not in -short")
 	}
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
+	bin := mfdlqBinary(t)
 	cfg := localaws.Config(t)
 	s := localaws.NewSeeder(cfg)
 	ctx := context.Background()

@@ -48,6 +48,7 @@ func readReport(t *testing.T, d *Deps) string {
 // the redrive refuses, the runbook stops with exit 3, the report is written
 // and the DLQ holds every message.
 func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
+	t.Parallel()
 	dlq := seedDLQ(t, 5)
 	d, out, errOut := testDeps(t, false)
 	err := runRunbook(context.Background(), &runbookOptions{deps: d, Queue: dlq, Rate: "10", Fixed: "parser accepts v2"})
