@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
+
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -68,20 +70,14 @@ func isTarget(to string) bool {
 
 // arnService is the service of an ARN ("" when s is not one).
 func arnService(s string) string {
-	parts := strings.SplitN(s, ":", 6)
-	if len(parts) < 6 || parts[0] != "arn" {
-		return ""
-	}
-	return parts[2]
+	a, _ := awsarn.Parse(s)
+	return a.Service
 }
 
-// arnRegion is the region of an ARN.
+// arnRegion is the region of an ARN ("" when s is not one).
 func arnRegion(s string) string {
-	parts := strings.SplitN(s, ":", 6)
-	if len(parts) < 6 {
-		return ""
-	}
-	return parts[3]
+	a, _ := awsarn.Parse(s)
+	return a.Region
 }
 
 // parseTarget validates --to when it names a target, and the flags that

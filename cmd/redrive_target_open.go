@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
+
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -25,16 +28,16 @@ func (o *redriveOptions) openTarget(ctx context.Context, t targetRef, dlq *sqsap
 // targetQueue is the stand-in queue a target is journaled and named as.
 func targetQueue(kind, name, arn string, dlq *sqsapi.Queue) *sqsapi.Queue {
 	acct := dlq.Account
-	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 && parts[4] != "" {
-		acct = parts[4]
+	if a, err := awsarn.Parse(arn); err == nil && a.AccountID != "" {
+		acct = a.AccountID
 	}
 	return &sqsapi.Queue{Name: kind + ":" + name, URL: arn, ARN: arn, Account: acct, Region: dlq.Region}
 }
 
 // partition is the ARN partition of the DLQ ("aws" when unknown).
 func partition(dlq *sqsapi.Queue) string {
-	if parts := strings.SplitN(dlq.ARN, ":", 3); len(parts) == 3 && parts[1] != "" {
-		return parts[1]
+	if a, err := awsarn.Parse(dlq.ARN); err == nil && a.Partition != "" {
+		return a.Partition
 	}
 	return "aws"
 }
@@ -60,7 +63,10 @@ func (o *redriveOptions) openTopic(ctx context.Context, t targetRef, dlq *sqsapi
 	if err != nil {
 		return nil, fmt.Errorf("read topic %s: %w", arn, err)
 	}
-	name := arn[strings.LastIndex(arn, ":")+1:]
+	name := arn
+	if a, err := awsarn.Parse(arn); err == nil {
+		name = a.Resource
+	}
 	ot := &openedTarget{dest: targetQueue(targetSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
 	ot.target = redrive.NewSNSTarget(c, arn, ot.dest.FIFO)
@@ -92,11 +98,15 @@ func (o *redriveOptions) openBus(ctx context.Context, t targetRef, dlq *sqsapi.Q
 // functionRef splits a function reference into the function and its
 // qualifier: "orders:live", "arn:aws:lambda:R:A:function:orders:7".
 func functionRef(ref string) (fn, qualifier string) {
-	if strings.HasPrefix(ref, "arn:") {
-		parts := strings.Split(ref, ":")
-		if len(parts) == 8 {
-			return strings.Join(parts[:7], ":"), parts[7]
+	if a, err := awsarn.Parse(ref); err == nil {
+		// The resource is function:NAME[:QUALIFIER].
+		if parts := strings.Split(a.Resource, ":"); len(parts) == 3 {
+			a.Resource = parts[0] + ":" + parts[1]
+			return a.String(), parts[2]
 		}
+		return ref, ""
+	}
+	if strings.HasPrefix(ref, "arn:") {
 		return ref, ""
 	}
 	fn, qualifier, _ = strings.Cut(ref, ":")
@@ -124,7 +134,7 @@ func (o *redriveOptions) openFunction(ctx context.Context, t targetRef, dlq *sqs
 	if q != "" {
 		invoked += ":" + q
 	}
-	name := base[strings.LastIndex(base, ":")+1:]
+	name := lambdaapi.FunctionName(base)
 	ot := &openedTarget{dest: targetQueue(targetLambda, name, invoked, dlq), target: redrive.NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
 	ot.lines = []string{
 		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),

@@ -3,10 +3,10 @@ package cmd
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/verify"
 )
 
@@ -28,7 +28,7 @@ func (w *verifyWatch) observeFunction(ctx context.Context, obs *verify.Observati
 		return
 	}
 	fn, _ := functionRef(w.rec.DestURL)
-	name := fn[strings.LastIndex(fn, ":")+1:]
+	name := lambdaapi.FunctionName(fn)
 	for _, m := range []struct {
 		metric string
 		dst    **float64
