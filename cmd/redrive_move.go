@@ -201,7 +201,8 @@ func sumStats(a, b redrive.Stats) redrive.Stats {
 	return a
 }
 
-func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+// round2 writes a figure as every incident file does (incident.Round2).
+func round2(f float64) float64 { return incident.Round2(f) }
 
 // redriveProgress draws a bar on a terminal's stderr, or JSON lines of
 // type progress with --output json, at most a few times a second.
