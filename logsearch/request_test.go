@@ -57,7 +57,7 @@ func TestSearchByRequestIDMoto(t *testing.T) {
 	w := window(now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Target{{MessageID: reqMsgID, RequestID: reqID, Window: w}, {MessageID: motoC, Window: w}}
+			ts := []Wanted{{MessageID: reqMsgID, RequestID: reqID, Window: w}, {MessageID: motoC, Window: w}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{g}, Context: 10, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
