@@ -10,12 +10,15 @@ build:
 
 ## test: everything — lint, unit and integration tests against a local AWS
 ## (moto, started and stopped here), and the end-to-end scripts.
+## -parallel 8: the AWS tests mostly wait (visibility timeouts, rates,
+## verify's settle), so more of them run at once than there are cores.
+TESTFLAGS ?= -count=1 -parallel 8
 test: lint
-	scripts/with-localaws.sh $(GO) test -count=1 ./...
+	scripts/with-localaws.sh $(GO) test $(TESTFLAGS) ./...
 
 ## e2e: only the testscript scripts in testdata/script.
 e2e:
-	scripts/with-localaws.sh $(GO) test -count=1 -run TestScripts ./cmd
+	scripts/with-localaws.sh $(GO) test $(TESTFLAGS) -run TestScripts ./cmd
 
 bench:
 	bench/run.sh

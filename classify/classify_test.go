@@ -170,7 +170,7 @@ func TestLoadRoundTrip(t *testing.T) {
 
 func TestLogsSignaturesWin(t *testing.T) {
 	msgs := readAll(t, "deploy.jsonl")[:4]
-	// What logsearch.Report.Signatures gives for two found messages.
+	// What logsearch.Result.Signatures gives for two found messages.
 	sigs := Signatures{msgs[0].MessageId: "UnsupportedVersionError: version <n>", msgs[1].MessageId: "UnsupportedVersionError: version <n>"}
 	// The logs' signature beats an attribute, and without a baseline the
 	// consumer's version error still makes the group poison.

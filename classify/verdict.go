@@ -3,12 +3,12 @@ package classify
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
@@ -43,7 +43,7 @@ func (c *Classifier) Result() *Classification {
 	if c.messages > 0 {
 		first, last := time.UnixMilli(c.first).UTC(), time.UnixMilli(c.last).UTC()
 		out.FirstSent, out.LastSent = &first, &last
-		out.Confidence = round2(weighted / float64(c.messages))
+		out.Confidence = incident.Round2(weighted / float64(c.messages))
 	}
 	if len(verdicts) == 1 {
 		out.Verdict = out.Groups[0].Verdict
@@ -110,7 +110,7 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	said, valueLine := sharedValue(g, said)
 	verdict, conf := decide(content, timing, said)
 	grp.Drift = content.drifts
-	grp.Verdict, grp.Confidence = verdict, round2(conf)
+	grp.Verdict, grp.Confidence = verdict, incident.Round2(conf)
 	grp.Evidence = append(grp.Evidence, content.evidence...)
 	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict)...)
 	if valueLine != "" {
@@ -171,8 +171,6 @@ func meaningEvidence(content contentFinding, timing timingFinding, said meaning,
 	}
 	return []string{line}
 }
-
-func round2(f float64) float64 { return math.Round(f*100) / 100 }
 
 // span writes a duration the way people say it: 1h47m, 2d3h, 29m, 40s.
 func span(d time.Duration) string {

@@ -51,6 +51,7 @@ func deniedProxy(t *testing.T) (endpoint string, denied func() int) {
 // what SQS tells them and say what they could not see; a change that
 // needs Lambda fails with the permission exit code and changes nothing.
 func TestStepsWithCloudWatchAndLambdaDenied(t *testing.T) {
+	t.Parallel()
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
 	name := localaws.UniqueName("denied")

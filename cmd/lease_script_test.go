@@ -57,11 +57,12 @@ func cmdSQSLease(ts *testscript.TestScript, neg bool, args []string) {
 // would, with the built binary: exactly one runs, the other exits 3 naming
 // the holder, and the destination holds every message exactly once.
 func TestRedriveTwoOperators(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary: not in -short")
+		t.Skip("runs the binary twice at once: not in -short")
 	}
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
+	bin := mfdlqBinary(t)
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
 	const n = 30

@@ -243,7 +243,7 @@ func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident
 }
 
 // targets are the messages to search for, each with its window.
-func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace) []logsearch.Target {
+func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace) []logsearch.Wanted {
 	d := o.deps
 	targets, untimed := logsearch.Targets(samples, o.MessageIDs, classifyGroups(ws), o.IDs, o.Margin, o.Since, d.Now().UTC())
 	for _, id := range untimed {
@@ -266,18 +266,18 @@ func classifyGroups(ws *incident.Workspace) [][]string {
 	return groups
 }
 
-func (o *logsOptions) search(ctx context.Context, targets []logsearch.Target) (logsearch.Report, error) {
+func (o *logsOptions) search(ctx context.Context, targets []logsearch.Wanted) (logsearch.Result, error) {
 	if o.LogFile != "" {
 		f, err := os.Open(o.LogFile)
 		if err != nil {
-			return logsearch.Report{}, usageErrorf("--log-file: %v", err)
+			return logsearch.Result{}, usageErrorf("--log-file: %v", err)
 		}
 		defer f.Close()
 		return logsearch.SearchFile(f, o.LogFile, targets, o.Context)
 	}
 	c, err := o.deps.Logs(ctx)
 	if err != nil {
-		return logsearch.Report{}, err
+		return logsearch.Result{}, err
 	}
 	rep, err := logsearch.Search(ctx, c, targets, logsearch.Options{
 		Groups: o.Groups, Context: o.Context, Method: logsearch.Method(o.Method),
@@ -291,7 +291,7 @@ func (o *logsOptions) search(ctx context.Context, targets []logsearch.Target) (l
 }
 
 // record writes logs.json and appends the logs event.
-func (o *logsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logsearch.Report) error {
+func (o *logsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logsearch.Result) error {
 	if err := ws.WriteJSON(incident.LogsFile, rep); err != nil {
 		return err
 	}

@@ -158,7 +158,7 @@ func TestLogsSpreadsAcrossGroups(t *testing.T) {
 	if err := runLogs(context.Background(), o); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
-	var rep logsearch.Report
+	var rep logsearch.Result
 	if err := ws.ReadJSON("logs.json", &rep); err != nil {
 		t.Fatal(err)
 	}

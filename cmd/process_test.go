@@ -2,21 +2,22 @@ package cmd
 
 import (
 	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
-// buildBinary builds mfdlq into dir for a test that runs it as a process of
-// its own (a SIGKILL, two runs at once) outside testscript, and returns
-// its path.
-func buildBinary(t *testing.T, dir string) string {
+// mfdlqBinary is the path of mfdlq for a test that runs it as a process
+// of its own (a SIGKILL, two runs at once) outside testscript: the copy of
+// this test binary that testscript.Main put on PATH as "mfdlq", which runs
+// Main. Building the module again for each such test cost a link (seconds
+// on two loaded cores) and ran the same code.
+func mfdlqBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(dir, "mfdlq")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/mfdlq/mfdlq").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	bin, err := exec.LookPath("mfdlq")
+	if err != nil {
+		t.Fatalf("mfdlq is not on PATH: TestMain runs testscript.Main, which puts it there: %v", err)
 	}
 	return bin
 }

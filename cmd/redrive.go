@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -177,20 +176,12 @@ const (
 )
 
 func (o *redriveOptions) parseRate() error {
-	switch {
-	case o.RateFlag == "":
-		return usageErrorf("--rate is required: messages per second (e.g. --rate 10) or --rate max")
-	case o.RateFlag == "max" && o.Native:
+	if o.RateFlag == "max" && o.Native {
 		return usageErrorf("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
-	case o.RateFlag == "max":
-		o.Rate = 0
-		return nil
 	}
-	r, err := strconv.ParseFloat(o.RateFlag, 64)
-	// ParseFloat accepts inf, nan and 1e-9: the range check refuses them
-	// (NaN fails every comparison).
-	if err != nil || !(r >= MinRate && r <= MaxRate) {
-		return usageErrorf("--rate must be a number from %g to %g messages per second, or max; got %q", MinRate, MaxRate, o.RateFlag)
+	r, err := parseRate(o.RateFlag)
+	if err != nil {
+		return err
 	}
 	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
 		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateFlag)

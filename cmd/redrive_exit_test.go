@@ -17,22 +17,30 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-func seedMoveDLQ(t *testing.T, n int) (s *localaws.Seeder, name, dlq string) {
+func seedMoveDLQ(t *testing.T, n int) (s *localaws.Seeder, name, src, dlq string) {
 	t.Helper()
 	s = localaws.NewSeeder(localaws.Config(t))
-	name, _, dlq, _ = seedOrders(t, s, "exit", n, nil)
-	return s, name, dlq
+	name, src, dlq, _ = seedOrders(t, s, "exit", n, nil)
+	return s, name, src, dlq
 }
 
 // A DLQ deleted in the middle of a redrive exits 5 and says how many had
-// moved by then.
+// moved by then. The DLQ is deleted once the first messages have arrived
+// at the source (at --rate 10, 40 take 4 s): a fixed delay, on a loaded
+// machine, could delete it before the run began.
 func TestRedriveQueueDeletedMidRunExits5(t *testing.T) {
-	s, name, dlq := seedMoveDLQ(t, 40)
+	t.Parallel()
+	s, name, src, dlq := seedMoveDLQ(t, 40)
 	var stdout, stderr strings.Builder
 	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	go func() {
-		time.Sleep(1500 * time.Millisecond)
-		if _, err := s.SQS.DeleteQueue(context.Background(), &sqs.DeleteQueueInput{QueueUrl: aws.String(dlq)}); err != nil {
+		ctx := context.Background()
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if v, f, err := s.Depth(ctx, src); err == nil && v+f > 0 {
+				break
+			}
+		}
+		if _, err := s.SQS.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: aws.String(dlq)}); err != nil {
 			t.Error(err)
 		}
 	}()
@@ -51,7 +59,8 @@ func TestRedriveQueueDeletedMidRunExits5(t *testing.T) {
 // proxy answering as IAM would) exits 4; what was sent is journaled and
 // not lost.
 func TestRedriveDeniedMidRunExits4(t *testing.T) {
-	_, name, _ := seedMoveDLQ(t, 20)
+	t.Parallel()
+	_, name, _, _ := seedMoveDLQ(t, 20)
 	target, _ := url.Parse(localaws.Endpoint(t))
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -26,6 +26,7 @@ import (
 // not keep SQS's half of that promise under concurrent receives; the
 // stand-in internal/fifolock, in front of it, does.
 func TestRedriveFIFOKeepsGroupOrder(t *testing.T) {
+	t.Parallel()
 	lock := httptest.NewServer(fifolock.New(localaws.Endpoint(t)))
 	defer lock.Close()
 	for _, flags := range [][]string{{"--workers", "16"}, {}} {

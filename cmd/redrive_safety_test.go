@@ -25,11 +25,12 @@ import (
 // it: nothing lost, duplicates bounded by the sends in flight, and the
 // rerun finishes. `make bench` (BENCH=crash) runs the same with 30 kills.
 func TestRedriveCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary and kills it: not in -short")
+		t.Skip("kills the binary: not in -short")
 	}
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
+	bin := mfdlqBinary(t)
 	var log strings.Builder
 	res, err := crashkill.Run(context.Background(), localaws.NewSeeder(localaws.Config(t)), crashkill.Config{
 		Bin: bin, Runs: 3, Messages: 100, Workers: 2, Visibility: 10, KillAfter: 1500 * time.Millisecond,
@@ -48,6 +49,7 @@ func TestRedriveCrash(t *testing.T) {
 // throttling, dropped connections, some after the server acted) between
 // mfdlq and the server: the move completes and loses nothing.
 func TestRedriveFaults(t *testing.T) {
+	t.Parallel()
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
 	const n = 200
@@ -87,6 +89,7 @@ func TestRedriveFaults(t *testing.T) {
 // without a canary, counts as returned; below --max-returned it halts
 // nothing and is not reported as a failed canary.
 func TestRedriveReturnedBelowBreakerIsNotACanaryFailure(t *testing.T) {
+	t.Parallel()
 	s := localaws.NewSeeder(localaws.Config(t))
 	ctx := context.Background()
 	name := localaws.UniqueName("back")

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/spf13/cobra"
@@ -79,19 +78,11 @@ Examples:
 }
 
 func (o *runbookOptions) validate() error {
-	switch {
-	case o.Queue == "":
+	if o.Queue == "" {
 		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
-	case o.Rate == "":
-		return usageErrorf("--rate must be a number of messages per second or max")
 	}
-	if o.Rate != "max" {
-		var r float64
-		if _, err := fmt.Sscanf(o.Rate, "%g", &r); err != nil || r <= 0 {
-			return usageErrorf("--rate must be > 0 or max, got %q", o.Rate)
-		}
-	}
-	return nil
+	_, err := parseRate(o.Rate)
+	return err
 }
 
 func runRunbook(ctx context.Context, o *runbookOptions) error {

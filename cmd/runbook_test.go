@@ -23,8 +23,9 @@ func TestRunbookFlags(t *testing.T) {
 		{args: []string{"--queue", "q", "--log-group", "/aws/lambda/a", "--log-group", "b", "--rate", "max", "--fixed", "v2 parser", "--yes"},
 			want: runbookOptions{Queue: "q", LogGroups: []string{"/aws/lambda/a", "b"}, Rate: "max", Fixed: "v2 parser", Yes: true}},
 		{args: []string{}, wantErr: "--queue is required: the DLQ's name, URL or ARN"},
-		{args: []string{"--queue", "q", "--rate", "0"}, wantErr: `--rate must be > 0 or max, got "0"`},
-		{args: []string{"--queue", "q", "--rate", "fast"}, wantErr: `--rate must be > 0 or max, got "fast"`},
+		{args: []string{"--queue", "q", "--rate", "0"}, wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "0"`},
+		{args: []string{"--queue", "q", "--rate", "fast"}, wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "fast"`},
+		{args: []string{"--queue", "q", "--rate", "20000"}, wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "20000"`},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -48,6 +49,7 @@ func readReport(t *testing.T, d *Deps) string {
 // the redrive refuses, the runbook stops with exit 3, the report is written
 // and the DLQ holds every message.
 func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
+	t.Parallel()
 	dlq := seedDLQ(t, 5)
 	d, out, errOut := testDeps(t, false)
 	err := runRunbook(context.Background(), &runbookOptions{deps: d, Queue: dlq, Rate: "10", Fixed: "parser accepts v2"})

@@ -26,6 +26,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/script")
 
+// TestMain puts mfdlq (this binary) on PATH for the scripts and for the
+// tests that run it as a process (mfdlqBinary).
+//
+// Most of this package's time is spent waiting: on visibility timeouts, a
+// rate, a verify's settle, a killed run's messages coming back. So every
+// test that talks to the local AWS and changes no process state calls
+// t.Parallel, and `make test` runs them with a -parallel well above the
+// two cores; the tests that set the environment (t.Setenv) or a package
+// variable (nativePoll) stay sequential, and so run first.
 func TestMain(m *testing.M) {
 	testscript.Main(localaws.Wrap(m), map[string]func(){
 		"mfdlq":   func() { os.Exit(Main(os.Args[1:])) },
@@ -36,6 +45,7 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar: the real binary against the
 // local AWS. Each script gets $Q, a unique queue-name prefix.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	ep := localaws.Endpoint(t)
 	scriptSeeder = localaws.NewSeeder(localaws.Config(t))
 	testscript.Run(t, testscript.Params{

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -223,12 +224,12 @@ func Summarize(dlqs []DLQ, now time.Time) Summary {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, ", plural(len(dlqs), "DLQ", "DLQs"))
+	fmt.Fprintf(&b, "%s %s, ", Thousands(int64(len(dlqs))), plural.Noun(len(dlqs), "DLQ"))
 	switch {
 	case s.NonEmpty == 0:
 		b.WriteString("none holds a message")
 	default:
-		fmt.Fprintf(&b, "%s non-empty, %s", Thousands(int64(s.NonEmpty)), plural64(s.Messages, "message", "messages"))
+		fmt.Fprintf(&b, "%s non-empty, %s %s", Thousands(int64(s.NonEmpty)), Thousands(s.Messages), plural.Noun(int(s.Messages), "message"))
 	}
 	switch {
 	case s.Soonest != nil:
@@ -246,15 +247,6 @@ func Summarize(dlqs []DLQ, now time.Time) Summary {
 	}
 	s.Text = b.String()
 	return s
-}
-
-func plural(n int, one, many string) string { return plural64(int64(n), one, many) }
-
-func plural64(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return Thousands(n) + " " + many
 }
 
 // Thousands writes n with comma separators: 1,204.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
 // Lambda is the call that lists event source mappings, with the SDK's
@@ -49,7 +49,7 @@ func readFunctions(ctx context.Context, l Lambda, dlqs []DLQ) error {
 		}
 		for _, m := range page.EventSourceMappings {
 			src := aws.ToString(m.EventSourceArn)
-			bySource[src] = appendUnique(bySource[src], functionName(aws.ToString(m.FunctionArn)))
+			bySource[src] = appendUnique(bySource[src], lambdaapi.FunctionName(aws.ToString(m.FunctionArn)))
 		}
 		if aws.ToString(page.NextMarker) == "" {
 			break
@@ -136,13 +136,4 @@ func appendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
-}
-
-// functionName is NAME of arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER].
-func functionName(arn string) string {
-	parts := strings.Split(arn, ":")
-	if len(parts) >= 7 && parts[5] == "function" {
-		return parts[6]
-	}
-	return arn
 }

@@ -40,3 +40,19 @@ func TestPick(t *testing.T) {
 		t.Error("no mapping: want an error")
 	}
 }
+
+func TestFunctionName(t *testing.T) {
+	for in, want := range map[string]string{
+		"arn:aws:lambda:eu-west-1:123456789012:function:orders":       "orders",
+		"arn:aws:lambda:eu-west-1:123456789012:function:orders:live":  "orders",
+		"arn:aws-cn:lambda:cn-north-1:123456789012:function:orders:7": "orders",
+		"orders": "orders",
+		"arn:aws:lambda:eu-west-1:123456789012:layer:x":   "arn:aws:lambda:eu-west-1:123456789012:layer:x",
+		"arn:aws:lambda:eu-west-1:123456789012:function:": "arn:aws:lambda:eu-west-1:123456789012:function:",
+		"": "",
+	} {
+		if got := FunctionName(in); got != want {
+			t.Errorf("FunctionName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

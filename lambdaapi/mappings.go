@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
@@ -79,7 +78,7 @@ func fromConfig(c types.EventSourceMappingConfiguration, queue string, visibilit
 		UUID: aws.ToString(c.UUID), FunctionARN: aws.ToString(c.FunctionArn), Queue: queue,
 		State: aws.ToString(c.State), BatchSize: aws.ToInt32(c.BatchSize), QueueVisibility: visibility,
 	}
-	m.Function = functionName(m.FunctionARN)
+	m.Function = FunctionName(m.FunctionARN)
 	if c.ScalingConfig != nil && c.ScalingConfig.MaximumConcurrency != nil {
 		m.MaximumConcurrency = aws.Int32(*c.ScalingConfig.MaximumConcurrency)
 	}
@@ -137,13 +136,4 @@ func JudgeVisibility(visibility int64, timeout *int32) (Visibility, string) {
 		return VisibilityLow, fmt.Sprintf("visibility %ds is under 6× the function timeout %ds", visibility, *timeout)
 	}
 	return VisibilityOK, fmt.Sprintf("visibility %ds ≥ 6× the function timeout %ds", visibility, *timeout)
-}
-
-func functionName(arn string) string {
-	// arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER]
-	parts := strings.Split(arn, ":")
-	if len(parts) >= 7 && parts[5] == "function" {
-		return parts[6]
-	}
-	return arn
 }

@@ -19,7 +19,7 @@ import (
 // window, following NextToken until the window is done or maxHits lines
 // named the message. A target no line names is searched again by its
 // RequestID when it has one.
-func filterHits(ctx context.Context, c Client, targets []Target, groups []string) (map[string][]hit, error) {
+func filterHits(ctx context.Context, c Client, targets []Wanted, groups []string) (map[string][]hit, error) {
 	hits := map[string][]hit{}
 	for _, t := range targets {
 		ids := []string{t.MessageID}

@@ -79,7 +79,7 @@ func TestSearchMoto(t *testing.T) {
 	g1, g2 := seedOrders(t, c, now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Target{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
+			ts := []Wanted{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{g1, g2}, Context: 20, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +114,7 @@ func TestSearchMotoWindowExcludes(t *testing.T) {
 	// The line naming A is 2 minutes old; a window that ended 5 minutes ago
 	// must not find it.
 	early := Window{From: now.Add(-time.Hour), To: now.Add(-5 * time.Minute)}
-	rep, err := Search(context.Background(), c, []Target{{MessageID: motoA, Window: early}}, Options{Groups: []string{g1}, Context: 5, Method: MethodFilter})
+	rep, err := Search(context.Background(), c, []Wanted{{MessageID: motoA, Window: early}}, Options{Groups: []string{g1}, Context: 5, Method: MethodFilter})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestSearchMotoWindowExcludes(t *testing.T) {
 
 func TestSearchMotoMissingGroup(t *testing.T) {
 	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
-	_, err := Search(context.Background(), c, []Target{{MessageID: motoA, Window: window(time.Now())}}, Options{Groups: []string{"/no/such/" + localaws.UniqueName("g")}, Method: MethodFilter})
+	_, err := Search(context.Background(), c, []Wanted{{MessageID: motoA, Window: window(time.Now())}}, Options{Groups: []string{"/no/such/" + localaws.UniqueName("g")}, Method: MethodFilter})
 	var nf *GroupNotFoundError
 	if !errors.As(err, &nf) || !strings.HasPrefix(nf.Group, "/no/such/") {
 		t.Errorf("err = %v, want a GroupNotFoundError naming the group", err)
@@ -198,7 +198,7 @@ func TestSearchMotoBatchGivesEachMessageItsOwnException(t *testing.T) {
 	})
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Target{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
+			ts := []Wanted{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{group}, Context: 20, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
@@ -226,7 +226,7 @@ func TestSearchRefusesAnIDThatCouldChangeAQuery(t *testing.T) {
 	} {
 		for _, m := range []Method{MethodFilter, MethodInsights} {
 			c := &pagedLogs{}
-			_, err := Search(context.Background(), c, []Target{{MessageID: idA}, {MessageID: id}}, Options{Groups: []string{"g"}, Method: m})
+			_, err := Search(context.Background(), c, []Wanted{{MessageID: idA}, {MessageID: id}}, Options{Groups: []string{"g"}, Method: m})
 			var bad *InvalidIDError
 			if !errors.As(err, &bad) || bad.ID != id {
 				t.Errorf("Search(%q, %s) = %v, want an InvalidIDError", id, m, err)
@@ -237,7 +237,7 @@ func TestSearchRefusesAnIDThatCouldChangeAQuery(t *testing.T) {
 			if id == "" {
 				continue // an empty RequestID means none
 			}
-			_, err = Search(context.Background(), c, []Target{{MessageID: idA, RequestID: id}}, Options{Groups: []string{"g"}, Method: m})
+			_, err = Search(context.Background(), c, []Wanted{{MessageID: idA, RequestID: id}}, Options{Groups: []string{"g"}, Method: m})
 			if !errors.As(err, &bad) || c.calls != 0 {
 				t.Errorf("Search(request id %q, %s) = %v after %d calls, want an InvalidIDError and none", id, m, err, c.calls)
 			}

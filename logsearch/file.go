@@ -29,8 +29,8 @@ type fileStory struct {
 // none). The export is the team's own choice of time, so the targets'
 // windows are recorded but not applied. It reads the file once, holding only
 // the last few stories of each message.
-func SearchFile(r io.Reader, name string, targets []Target, after int) (Report, error) {
-	rep := newReport(MethodFile, nil, targets)
+func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, error) {
+	rep := newResult(MethodFile, nil, targets)
 	rep.LogFile = name
 	// Stories found by MessageId, and by RequestID (used only for a target
 	// no line names), each keyed by MessageId.

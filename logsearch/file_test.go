@@ -15,16 +15,16 @@ const (
 	idC = "00000000-0000-4000-8000-000000000000"
 )
 
-func targets(ids ...string) []Target {
+func targets(ids ...string) []Wanted {
 	w := Window{From: time.Date(2024, 3, 10, 21, 0, 0, 0, time.UTC), To: time.Date(2024, 3, 10, 23, 0, 0, 0, time.UTC)}
-	ts := make([]Target, len(ids))
+	ts := make([]Wanted, len(ids))
 	for i, id := range ids {
-		ts[i] = Target{MessageID: id, Window: w}
+		ts[i] = Wanted{MessageID: id, Window: w}
 	}
 	return ts
 }
 
-func searchFixture(t *testing.T, name string, after int, ids ...string) Report {
+func searchFixture(t *testing.T, name string, after int, ids ...string) Result {
 	t.Helper()
 	f, err := os.Open("../testdata/logs/" + name)
 	if err != nil {

@@ -87,7 +87,7 @@ func Query(ids []string) string {
 // insightsHits runs one Insights query over all groups for all targets, in
 // the union of their windows, and gives each row to every target whose ID
 // it contains and whose window holds it.
-func insightsHits(ctx context.Context, c Client, targets []Target, opts Options) (map[string][]hit, bool, error) {
+func insightsHits(ctx context.Context, c Client, targets []Wanted, opts Options) (map[string][]hit, bool, error) {
 	ids := make([]string, 0, len(targets))
 	var w Window
 	for i, t := range targets {

@@ -252,7 +252,7 @@ func TestAutoMethod(t *testing.T) {
 func TestInsightsSplitsLongQueries(t *testing.T) {
 	base := time.Date(2024, 3, 10, 22, 4, 0, 0, time.UTC).UnixMilli()
 	s := &insightsServer{final: "Complete"}
-	var ts []Target
+	var ts []Wanted
 	for i := range 400 {
 		id := fmt.Sprintf("%08d-aaaa-bbbb-cccc-%012d", i, i)
 		req := fmt.Sprintf("%08d-dddd-eeee-ffff-%012d", i, i)

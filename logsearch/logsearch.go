@@ -61,12 +61,12 @@ type Window struct {
 	To   time.Time `json:"to"`
 }
 
-// Target is one message to look for and the window its story should be in.
+// Wanted is one message to look for and the window its story should be in.
 // RequestID is the Lambda request id its envelope carries (a Lambda DLQ's
 // RequestID attribute, a destination record's requestContext.requestId):
 // a function's log lines name it, not the MessageId, so it is searched for
 // when the MessageId is not found.
-type Target struct {
+type Wanted struct {
 	MessageID string
 	RequestID string
 	Window    Window
@@ -94,8 +94,9 @@ type Record struct {
 	RequestID string `json:"request_id,omitempty"`
 }
 
-// Report is logs.json: every message searched, and where and how.
-type Report struct {
+// Result is logs.json: every message searched, and where and how. (Not
+// "Report": that word is report.md's alone.)
+type Result struct {
 	Method   Method   `json:"method"`
 	Groups   []string `json:"groups"`
 	LogFile  string   `json:"log_file,omitempty"`
@@ -110,7 +111,7 @@ type Report struct {
 }
 
 // NotFound returns the IDs that had no line.
-func (r *Report) NotFound() []string {
+func (r *Result) NotFound() []string {
 	ids := []string{}
 	for _, m := range r.Messages {
 		if !m.Found {
@@ -123,7 +124,7 @@ func (r *Report) NotFound() []string {
 // Signatures maps each found message's MessageId to its error signature,
 // computed from its exception when the record has none (a logs.json written
 // by hand or by an older mfdlq): what classify groups by.
-func (r *Report) Signatures() map[string]string {
+func (r *Result) Signatures() map[string]string {
 	sigs := map[string]string{}
 	for _, m := range r.Messages {
 		sig := m.Signature
@@ -138,7 +139,7 @@ func (r *Report) Signatures() map[string]string {
 }
 
 // Load reads logs.json.
-func Load(path string) (*Report, error) {
+func Load(path string) (*Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -148,8 +149,8 @@ func Load(path string) (*Report, error) {
 
 // Parse decodes a logs.json read by the caller (the incident reads its
 // files without following links); name is for errors.
-func Parse(b []byte, name string) (*Report, error) {
-	var r Report
+func Parse(b []byte, name string) (*Result, error) {
+	var r Result
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -170,16 +171,16 @@ type Options struct {
 var ErrTooManyGroups = errors.New("an Insights query takes at most 50 log groups")
 
 // Search looks for each target's story in the log groups of opts.
-func Search(ctx context.Context, c Client, targets []Target, opts Options) (Report, error) {
+func Search(ctx context.Context, c Client, targets []Wanted, opts Options) (Result, error) {
 	// Checked here whatever the ids came from (--message-id, a --from file,
 	// samples.jsonl, an envelope's request id): each goes into a filter
 	// pattern or a query, and an id that could change one is never sent.
 	for _, t := range targets {
 		if !ValidID(t.MessageID) {
-			return Report{}, &InvalidIDError{ID: t.MessageID}
+			return Result{}, &InvalidIDError{ID: t.MessageID}
 		}
 		if t.RequestID != "" && !ValidID(t.RequestID) {
-			return Report{}, &InvalidIDError{ID: t.RequestID}
+			return Result{}, &InvalidIDError{ID: t.RequestID}
 		}
 	}
 	if opts.Method == MethodAuto || opts.Method == "" {
@@ -188,7 +189,7 @@ func Search(ctx context.Context, c Client, targets []Target, opts Options) (Repo
 			opts.Method = MethodInsights
 		}
 	}
-	rep := newReport(opts.Method, opts.Groups, targets)
+	rep := newResult(opts.Method, opts.Groups, targets)
 	var (
 		hits map[string][]hit
 		err  error
@@ -217,7 +218,7 @@ func Search(ctx context.Context, c Client, targets []Target, opts Options) (Repo
 	return rep, nil
 }
 
-func targetIDs(targets []Target) []string {
+func targetIDs(targets []Wanted) []string {
 	ids := make([]string, len(targets))
 	for i, t := range targets {
 		ids[i] = t.MessageID
@@ -225,8 +226,8 @@ func targetIDs(targets []Target) []string {
 	return ids
 }
 
-func newReport(m Method, groups []string, targets []Target) Report {
-	rep := Report{Method: m, Groups: append([]string{}, groups...), Searched: len(targets), Messages: make([]Record, len(targets))}
+func newResult(m Method, groups []string, targets []Wanted) Result {
+	rep := Result{Method: m, Groups: append([]string{}, groups...), Searched: len(targets), Messages: make([]Record, len(targets))}
 	for i, t := range targets {
 		rep.Messages[i] = Record{MessageID: t.MessageID, Lines: []string{}, Window: t.Window}
 		if i == 0 || t.Window.From.Before(rep.Window.From) {
@@ -239,7 +240,7 @@ func newReport(m Method, groups []string, targets []Target) Report {
 	return rep
 }
 
-func (r *Report) set(i int, rec Record) {
+func (r *Result) set(i int, rec Record) {
 	rec.MessageID, rec.Window = r.Messages[i].MessageID, r.Messages[i].Window
 	if rec.Lines == nil {
 		rec.Lines = []string{}
@@ -252,7 +253,7 @@ func (r *Report) set(i int, rec Record) {
 
 // storyID is the ID whose line starts the target's story: its MessageId, or
 // the Lambda request id when only that was found in the logs.
-func storyID(t Target, hits []hit) string {
+func storyID(t Wanted, hits []hit) string {
 	if len(hits) > 0 && hits[0].byRequest {
 		return t.RequestID
 	}
@@ -261,7 +262,7 @@ func storyID(t Target, hits []hit) string {
 
 // byRequest marks a record whose lines were found by the target's request
 // id.
-func byRequest(rec Record, t Target, hits []hit) Record {
+func byRequest(rec Record, t Wanted, hits []hit) Record {
 	if len(hits) > 0 && hits[0].byRequest {
 		rec.MatchedBy, rec.RequestID = "request_id", t.RequestID
 	}

@@ -57,7 +57,7 @@ func TestSearchByRequestIDMoto(t *testing.T) {
 	w := window(now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Target{{MessageID: reqMsgID, RequestID: reqID, Window: w}, {MessageID: motoC, Window: w}}
+			ts := []Wanted{{MessageID: reqMsgID, RequestID: reqID, Window: w}, {MessageID: motoC, Window: w}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{g}, Context: 10, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
@@ -142,7 +142,7 @@ func TestNamesRequestWholeToken(t *testing.T) {
 // request id only inside longer tokens gives the message no story.
 func TestSearchFileRequestIDWholeToken(t *testing.T) {
 	log := "2024-03-10T22:04:00.010Z\tx" + reqID + "\tERROR\tSomeoneElsesError: not yours\n"
-	rep, err := SearchFile(strings.NewReader(log), "f.log", []Target{{MessageID: reqMsgID, RequestID: reqID}}, 5)
+	rep, err := SearchFile(strings.NewReader(log), "f.log", []Wanted{{MessageID: reqMsgID, RequestID: reqID}}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestSearchRequestIDWholeTokenMoto(t *testing.T) {
 	w := window(now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			rep, err := Search(context.Background(), c, []Target{{MessageID: reqMsgID, RequestID: reqID, Window: w}}, Options{Groups: []string{g}, Method: m, Context: 5, Poll: Poll{Initial: time.Millisecond}})
+			rep, err := Search(context.Background(), c, []Wanted{{MessageID: reqMsgID, RequestID: reqID, Window: w}}, Options{Groups: []string{g}, Method: m, Context: 5, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
 			}

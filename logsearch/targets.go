@@ -86,7 +86,7 @@ func Pick(samples []sqsjson.Message, groups [][]string, n int) []sqsjson.Message
 // ids when given (each with its sample's timestamps when sampled), else n of
 // samples picked across groups. A message with no timestamps gets the last
 // since before now; untimed lists those.
-func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, margin, since time.Duration, now time.Time) (targets []Target, untimed []string) {
+func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, margin, since time.Duration, now time.Time) (targets []Wanted, untimed []string) {
 	var msgs []sqsjson.Message
 	if len(ids) > 0 {
 		byID := make(map[string]int, len(samples))
@@ -103,14 +103,14 @@ func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, 
 	} else {
 		msgs = Pick(samples, groups, n)
 	}
-	targets = make([]Target, 0, len(msgs))
+	targets = make([]Wanted, 0, len(msgs))
 	for i := range msgs {
 		w, ok := WindowOf(&msgs[i], margin)
 		if !ok {
 			untimed = append(untimed, msgs[i].MessageId)
 			w = Window{From: now.Add(-since), To: now}
 		}
-		targets = append(targets, Target{MessageID: msgs[i].MessageId, RequestID: envelopeRequestID(&msgs[i]), Window: w})
+		targets = append(targets, Wanted{MessageID: msgs[i].MessageId, RequestID: envelopeRequestID(&msgs[i]), Window: w})
 	}
 	return targets, untimed
 }

@@ -99,7 +99,7 @@ func TestTargets(t *testing.T) {
 	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
 	s := []sqsjson.Message{msg("a", now.Add(-time.Hour).UnixMilli(), 0), msg("b", now.Add(-2*time.Hour).UnixMilli(), 0)}
 	ts, untimed := Targets(s, []string{"b", "zz"}, nil, 3, time.Minute, 6*time.Hour, now)
-	want := []Target{
+	want := []Wanted{
 		{MessageID: "b", Window: Window{From: now.Add(-2*time.Hour - time.Minute), To: now.Add(-2*time.Hour + time.Minute)}},
 		{MessageID: "zz", Window: Window{From: now.Add(-6 * time.Hour), To: now}},
 	}

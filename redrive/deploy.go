@@ -3,13 +3,13 @@ package redrive
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
 // Lambda is what the fix-deployed check calls, with the SDK's signatures.
@@ -73,9 +73,9 @@ func ReadFunction(ctx context.Context, l Lambda, arn string, now time.Time) (Fun
 func readFunction(ctx context.Context, l Lambda, arn string, now time.Time) (Function, error) {
 	out, err := l.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(arn)})
 	if err != nil {
-		return Function{}, fmt.Errorf("get function %s: %w", functionName(arn), err)
+		return Function{}, fmt.Errorf("get function %s: %w", lambdaapi.FunctionName(arn), err)
 	}
-	f := Function{Name: functionName(arn), ARN: arn, SeenAt: now.UTC()}
+	f := Function{Name: lambdaapi.FunctionName(arn), ARN: arn, SeenAt: now.UTC()}
 	if c := out.Configuration; c != nil {
 		f.Version, f.CodeSha256 = aws.ToString(c.Version), aws.ToString(c.CodeSha256)
 		f.LastModified = parseLambdaTime(aws.ToString(c.LastModified))
@@ -92,16 +92,6 @@ func parseLambdaTime(s string) time.Time {
 		}
 	}
 	return time.Time{}
-}
-
-// functionName is the name in a function ARN
-// (arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER]).
-func functionName(arn string) string {
-	parts := strings.Split(arn, ":")
-	if len(parts) >= 7 && parts[5] == "function" {
-		return parts[6]
-	}
-	return arn
 }
 
 // Deploy is the fix-deployed check's reading of the incident: which

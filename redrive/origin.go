@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
+
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/plural"
@@ -98,16 +100,16 @@ func ruleOrigin(r *envelope.RuleOrigin) (TargetRef, string) {
 	case svc == KindEvents && strings.Contains(r.TargetArn, ":event-bus/"):
 		return TargetRef{Kind: KindEvents, Ref: r.TargetArn}, "the TARGET_ARN"
 	}
-	parts := strings.SplitN(r.RuleArn, ":", 6)
-	if len(parts) < 6 || !strings.HasPrefix(parts[5], "rule/") {
+	rule, err := awsarn.Parse(r.RuleArn)
+	if err != nil || !strings.HasPrefix(rule.Resource, "rule/") {
 		return TargetRef{}, ""
 	}
 	bus := "default"
-	if path := strings.Split(strings.TrimPrefix(parts[5], "rule/"), "/"); len(path) == 2 {
+	if path := strings.Split(strings.TrimPrefix(rule.Resource, "rule/"), "/"); len(path) == 2 {
 		bus = path[0]
 	}
-	arn := strings.Join(parts[:5], ":") + ":event-bus/" + bus
-	return TargetRef{Kind: KindEvents, Ref: arn}, "the RULE_ARN's bus"
+	rule.Resource = "event-bus/" + bus
+	return TargetRef{Kind: KindEvents, Ref: rule.String()}, "the RULE_ARN's bus"
 }
 
 // deadLetterFunctions lists the functions whose DeadLetterConfig is dlq.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -81,20 +83,14 @@ func TargetKindOf(destURL string) string {
 
 // ARNService is the service of an ARN ("" when s is not one).
 func ARNService(s string) string {
-	parts := strings.SplitN(s, ":", 6)
-	if len(parts) < 6 || parts[0] != "arn" {
-		return ""
-	}
-	return parts[2]
+	a, _ := awsarn.Parse(s)
+	return a.Service
 }
 
-// arnRegion is the region of an ARN.
+// arnRegion is the region of an ARN ("" when s is not one).
 func arnRegion(s string) string {
-	parts := strings.SplitN(s, ":", 6)
-	if len(parts) < 6 {
-		return ""
-	}
-	return parts[3]
+	a, _ := awsarn.Parse(s)
+	return a.Region
 }
 
 // openedTarget is a resolved target: what the mover sends to and how the
@@ -133,16 +129,16 @@ func openTarget(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (
 // targetQueue is the stand-in queue a target is journaled and named as.
 func targetQueue(kind, name, arn string, dlq *sqsapi.Queue) *sqsapi.Queue {
 	acct := dlq.Account
-	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 && parts[4] != "" {
-		acct = parts[4]
+	if a, err := awsarn.Parse(arn); err == nil && a.AccountID != "" {
+		acct = a.AccountID
 	}
 	return &sqsapi.Queue{Name: kind + ":" + name, URL: arn, ARN: arn, Account: acct, Region: dlq.Region}
 }
 
 // partition is the ARN partition of the DLQ ("aws" when unknown).
 func partition(dlq *sqsapi.Queue) string {
-	if parts := strings.SplitN(dlq.ARN, ":", 3); len(parts) == 3 && parts[1] != "" {
-		return parts[1]
+	if a, err := awsarn.Parse(dlq.ARN); err == nil && a.Partition != "" {
+		return a.Partition
 	}
 	return "aws"
 }
@@ -166,7 +162,10 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 	if err := loopCheck(env, TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)); err != nil {
 		return nil, err
 	}
-	name := arn[strings.LastIndex(arn, ":")+1:]
+	name := arn
+	if a, err := awsarn.Parse(arn); err == nil {
+		name = a.Resource
+	}
 	ot := &openedTarget{dest: targetQueue(KindSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
 	ot.target = NewSNSTarget(c, arn, ot.dest.FIFO)
@@ -222,11 +221,15 @@ func loopCheck(env *Env, err error) error {
 // FunctionRef splits a function reference into the function and its
 // qualifier: "orders:live", "arn:aws:lambda:R:A:function:orders:7".
 func FunctionRef(ref string) (fn, qualifier string) {
-	if strings.HasPrefix(ref, "arn:") {
-		parts := strings.Split(ref, ":")
-		if len(parts) == 8 {
-			return strings.Join(parts[:7], ":"), parts[7]
+	if a, err := awsarn.Parse(ref); err == nil {
+		// The resource is function:NAME[:QUALIFIER].
+		if parts := strings.Split(a.Resource, ":"); len(parts) == 3 {
+			a.Resource = parts[0] + ":" + parts[1]
+			return a.String(), parts[2]
 		}
+		return ref, ""
+	}
+	if strings.HasPrefix(ref, "arn:") {
 		return ref, ""
 	}
 	fn, qualifier, _ = strings.Cut(ref, ":")
@@ -254,7 +257,7 @@ func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue)
 	if q != "" {
 		invoked += ":" + q
 	}
-	name := base[strings.LastIndex(base, ":")+1:]
+	name := lambdaapi.FunctionName(base)
 	ot := &openedTarget{dest: targetQueue(KindLambda, name, invoked, dlq), target: NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
 	ot.lines = []string{
 		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),

@@ -132,7 +132,7 @@ func writeHostileIncident(t *testing.T) *incident.Workspace {
 	if err := ws.WriteJSON(incident.ClassificationFile, c); err != nil {
 		t.Fatal(err)
 	}
-	logs := logsearch.Report{Method: logsearch.Method(pick(1)), Groups: hostile[:3], Searched: 80, Found: 60}
+	logs := logsearch.Result{Method: logsearch.Method(pick(1)), Groups: hostile[:3], Searched: 80, Found: 60}
 	for i := range 80 {
 		logs.Messages = append(logs.Messages, logsearch.Record{MessageID: pick(i), Found: i < 60, LogGroup: pick(i + 1), LogStream: pick(i + 2),
 			Lines: append(append([]string{}, hostile...), leak, "card 4111111111111111 cvv=123"), Exception: pick(i+3) + leak, Signature: fmt.Sprintf("%s #%d", pick(i+4), i)})

@@ -28,7 +28,7 @@ type Incident struct {
 	Contain        *contain.Result
 	Samples        []sqsjson.Message
 	Classification *classify.Classification
-	Logs           *logsearch.Report
+	Logs           *logsearch.Result
 	Journal        []redrive.Entry
 	Verify         *verify.Result
 	Check          *check.Result
@@ -51,7 +51,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	inc := &Incident{Dir: ws.Dir, Events: events}
 	inc.Contain = loadJSON[contain.Result](ws, incident.ContainFile, inc)
 	inc.Classification = loadJSON[classify.Classification](ws, incident.ClassificationFile, inc)
-	inc.Logs = loadJSON[logsearch.Report](ws, incident.LogsFile, inc)
+	inc.Logs = loadJSON[logsearch.Result](ws, incident.LogsFile, inc)
 	inc.Verify = loadJSON[verify.Result](ws, incident.VerifyFile, inc)
 	inc.Check = loadJSON[check.Result](ws, incident.CheckFile, inc)
 	if b, err := ws.ReadFile(incident.SamplesFile); err == nil {

@@ -204,7 +204,7 @@ func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
 }
 
 func TestLogsSectionGroupsBySignature(t *testing.T) {
-	inc := &Incident{Logs: &logsearch.Report{Method: logsearch.MethodFile, LogFile: "f.log", Searched: 4, Found: 3, Messages: []logsearch.Record{
+	inc := &Incident{Logs: &logsearch.Result{Method: logsearch.MethodFile, LogFile: "f.log", Searched: 4, Found: 3, Messages: []logsearch.Record{
 		{MessageID: "m3", Found: true, Signature: "SkuNotFound: SKU-<n>", Exception: "SkuNotFound: SKU-9", Lines: []string{"m3 failed", "SkuNotFound: SKU-9"}},
 		{MessageID: "m2", Found: true, Signature: "UnsupportedVersionError: version <n>", Exception: "UnsupportedVersionError: version 2", Lines: []string{"m2 failed", "UnsupportedVersionError: version 2"}},
 		{MessageID: "m1", Found: true, Signature: "UnsupportedVersionError: version <n>", Exception: "UnsupportedVersionError: version 2", Lines: []string{"m1 failed", "UnsupportedVersionError: version 2"}},

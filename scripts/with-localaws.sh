@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# with-localaws.sh CMD [ARGS...] — runs CMD with a local AWS (moto's server)
-# on a free loopback port, and stops the server by its PID when CMD ends.
+# with-localaws.sh CMD [ARGS...] — runs CMD with a local AWS (moto's server,
+# through internal/localaws/moto_server.py, which takes out the CPU moto
+# wastes on every SQS receive and EventBridge put) on a free loopback port,
+# and stops the server by its PID when CMD ends.
 #
 # CMD sees MFDLQ_TEST_ENDPOINT (for the tests), AWS_ENDPOINT_URL, AWS_REGION
 # and dummy credentials, so neither the tests nor mfdlq can reach a real
@@ -12,24 +14,24 @@ moto_version=5.2.1
 if [[ -n "${MFDLQ_TEST_ENDPOINT:-}" ]]; then
   endpoint=$MFDLQ_TEST_ENDPOINT
 else
-  if ! command -v moto_server >/dev/null 2>&1; then
-    echo "with-localaws: moto_server not found: pip install 'moto[server]==$moto_version'" >&2
+  if ! python3 -c 'import moto.server' >/dev/null 2>&1; then
+    echo "with-localaws: moto not found: pip install 'moto[server]==$moto_version'" >&2
     exit 1
   fi
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   log=$(mktemp -t mfdlq-moto.XXXXXX.log)
-  moto_server -H 127.0.0.1 -p "$port" >"$log" 2>&1 &
+  python3 "$(dirname "$0")/../internal/localaws/moto_server.py" -H 127.0.0.1 -p "$port" >"$log" 2>&1 &
   pid=$!
   trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
   endpoint="http://127.0.0.1:$port"
   for _ in $(seq 1 150); do
     if curl -fsS -o /dev/null "$endpoint/moto-api/" 2>/dev/null; then break; fi
     if ! kill -0 "$pid" 2>/dev/null; then
-      echo "with-localaws: moto_server exited:" >&2; cat "$log" >&2; exit 1
+      echo "with-localaws: the moto server exited:" >&2; cat "$log" >&2; exit 1
     fi
     sleep 0.2
   done
-  curl -fsS -o /dev/null "$endpoint/moto-api/" || { echo "with-localaws: moto_server did not answer on $endpoint" >&2; exit 1; }
+  curl -fsS -o /dev/null "$endpoint/moto-api/" || { echo "with-localaws: the moto server did not answer on $endpoint" >&2; exit 1; }
 fi
 
 export MFDLQ_TEST_ENDPOINT=$endpoint

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
@@ -105,14 +106,14 @@ func checkName(name string) error {
 }
 
 func parseARN(s string) (ref, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) != 6 || parts[2] != "sqs" || parts[3] == "" || parts[4] == "" {
+	a, err := arn.Parse(s)
+	if err != nil || a.Service != "sqs" || a.Region == "" || a.AccountID == "" {
 		return ref{}, &InvalidQueueRefError{Ref: s, Reason: "not an SQS queue ARN (arn:aws:sqs:REGION:ACCOUNT:NAME)"}
 	}
-	if err := checkName(parts[5]); err != nil {
+	if err := checkName(a.Resource); err != nil {
 		return ref{}, &InvalidQueueRefError{Ref: s, Reason: err.Error()}
 	}
-	return ref{name: parts[5], region: parts[3], account: parts[4]}, nil
+	return ref{name: a.Resource, region: a.Region, account: a.AccountID}, nil
 }
 
 func parseURL(s string) (ref, error) {
@@ -228,10 +229,10 @@ func DepthFrom(attrs map[string]string) Depth {
 
 func (q *Queue) apply(attrs map[string]string) error {
 	q.Attributes = attrs
-	if arn := attrs["QueueArn"]; arn != "" {
-		q.ARN = arn
-		if parts := strings.Split(arn, ":"); len(parts) == 6 {
-			q.Region, q.Account = parts[3], parts[4]
+	if s := attrs["QueueArn"]; s != "" {
+		q.ARN = s
+		if a, err := arn.Parse(s); err == nil {
+			q.Region, q.Account = a.Region, a.AccountID
 		}
 	}
 	q.FIFO = q.FIFO || attrs["FifoQueue"] == "true"
@@ -265,7 +266,11 @@ func NameOf(s string) string {
 	return r.name
 }
 
-// NameFromARN returns the queue name at the end of an SQS ARN.
-func NameFromARN(arn string) string {
-	return arn[strings.LastIndex(arn, ":")+1:]
+// NameFromARN returns the queue name at the end of an SQS ARN (s itself
+// when it is no ARN).
+func NameFromARN(s string) string {
+	if a, err := arn.Parse(s); err == nil {
+		return a.Resource
+	}
+	return s
 }

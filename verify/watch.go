@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -161,7 +161,7 @@ func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
 	if w.Rec.Target != "lambda" || w.noMetric || w.Rec.StartedAt.IsZero() {
 		return
 	}
-	name := w.Function[strings.LastIndex(w.Function, ":")+1:]
+	name := lambdaapi.FunctionName(w.Function)
 	for _, m := range []struct {
 		metric string
 		dst    **float64

@@ -1,12 +1,14 @@
 // Package localaws gives tests a real local AWS: moto's server, reached
 // through the real SDK. A test binary either uses the server named by
-// MFDLQ_TEST_ENDPOINT or starts its own moto_server on a free loopback port
-// for its lifetime. A missing server is a failure, never a silent skip.
+// MFDLQ_TEST_ENDPOINT or starts its own moto server (moto_server.py) on a
+// free loopback port for its lifetime. A missing server is a failure, never
+// a silent skip.
 package localaws
 
 import (
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -119,41 +121,66 @@ func UniqueName(base string) string {
 	return base + "-" + hex.EncodeToString(b[:])
 }
 
+// MotoServer is moto_server.py: moto's own server with the CPU that moto
+// 5.2.1 wastes on every SQS receive and EventBridge put taken out. One
+// moto answers every test of a package (of `make test`, through
+// scripts/with-localaws.sh), so that CPU made every other test wait.
+//
+//go:embed moto_server.py
+var MotoServer string
+
 // Start returns the endpoint of a local AWS and a function that stops it:
-// MFDLQ_TEST_ENDPOINT when set (stop does nothing), else a moto_server of
-// our own on a free loopback port.
+// MFDLQ_TEST_ENDPOINT when set (stop does nothing), else a moto server of
+// our own (MotoServer) on a free loopback port.
 func Start() (string, func(), error) {
 	if ep := os.Getenv(EnvEndpoint); ep != "" {
-		if err := waitReady(ep, 10*time.Second); err != nil {
+		if err := waitReady(ep, 10*time.Second, nil); err != nil {
 			return "", nil, fmt.Errorf("%s=%s does not answer: %w", EnvEndpoint, ep, err)
 		}
 		return ep, func() {}, nil
 	}
-	bin, err := exec.LookPath("moto_server")
+	python, err := exec.LookPath("python3")
 	if err != nil {
-		return "", nil, fmt.Errorf("moto_server not found: pip install 'moto[server]==%s' or set %s", MotoVersion, EnvEndpoint)
+		return "", nil, fmt.Errorf("python3 not found: install it and pip install 'moto[server]==%s', or set %s", MotoVersion, EnvEndpoint)
 	}
 	port, err := freePort()
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(bin, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
-	cmd.Stdout, cmd.Stderr = nil, nil
+	stderr := &head{max: 4 << 10}
+	cmd := exec.Command(python, "-c", MotoServer, "-H", "127.0.0.1", "-p", fmt.Sprint(port))
+	cmd.Stdout, cmd.Stderr = nil, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("start moto_server: %w", err)
+		return "", nil, fmt.Errorf("start moto server: %w", err)
 	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
 	ep := fmt.Sprintf("http://127.0.0.1:%d", port)
 	stop := func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		cmd.Wait()
+		<-exited
 	}
-	if err := waitReady(ep, 30*time.Second); err != nil {
+	if err := waitReady(ep, 30*time.Second, exited); err != nil {
 		stop()
-		return "", nil, fmt.Errorf("moto_server on %s: %w", ep, err)
+		return "", nil, fmt.Errorf("moto server on %s: %w (pip install 'moto[server]==%s')\n%s", ep, err, MotoVersion, stderr.String())
 	}
 	return ep, stop, nil
 }
+
+// head keeps the first max bytes written to it: why the server did not
+// start, without keeping the log of every request it answered after.
+type head struct {
+	max int
+	b   []byte
+}
+
+func (h *head) Write(p []byte) (int, error) {
+	h.b = append(h.b, p[:min(len(p), h.max-len(h.b))]...)
+	return len(p), nil
+}
+
+func (h *head) String() string { return string(h.b) }
 
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -164,8 +191,8 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// waitReady polls moto's own API until it answers.
-func waitReady(ep string, limit time.Duration) error {
+// waitReady polls moto's own API until it answers, or the server exits.
+func waitReady(ep string, limit time.Duration, exited <-chan struct{}) error {
 	deadline := time.Now().Add(limit)
 	client := &http.Client{Timeout: time.Second}
 	for time.Now().Before(deadline) {
@@ -174,7 +201,11 @@ func waitReady(ep string, limit time.Duration) error {
 			resp.Body.Close()
 			return nil
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-exited:
+			return errors.New("exited")
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 	return errors.New("not ready after " + limit.String())
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"golang.org/x/time/rate"
@@ -261,12 +262,12 @@ func (s *Server) cancel(body []byte) (any, *apiError) {
 }
 
 // urlOf finds a queue by ARN on the backend.
-func (s *Server) urlOf(ctx context.Context, arn string) (string, error) {
-	parts := strings.Split(arn, ":")
-	if len(parts) != 6 || parts[2] != "sqs" {
+func (s *Server) urlOf(ctx context.Context, queueARN string) (string, error) {
+	a, err := arn.Parse(queueARN)
+	if err != nil || a.Service != "sqs" {
 		return "", fmt.Errorf("not an SQS ARN")
 	}
-	out, err := s.sqs.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String(parts[5]), QueueOwnerAWSAccountId: aws.String(parts[4])})
+	out, err := s.sqs.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String(a.Resource), QueueOwnerAWSAccountId: aws.String(a.AccountID)})
 	if err != nil {
 		return "", err
 	}

@@ -14,7 +14,7 @@ import (
 
 // render prints each message's story, the exception highlighted on a
 // terminal, then names the messages that had no line.
-func (o *logsOptions) render(rep *logsearch.Report) error {
+func (o *logsOptions) render(rep *logsearch.Result) error {
 	d := o.deps
 	if d.jsonOutput() {
 		return d.printJSON(rep)
