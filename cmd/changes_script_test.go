@@ -32,6 +32,7 @@ func init() {
 	scriptCmds["alarm-seed"] = cmdAlarmSeed
 	scriptCmds["cw-lambda"] = cmdCWLambda
 	scriptCmds["unq"] = cmdUnq
+	scriptCmds["trail-deny"] = cmdTrailDeny
 }
 
 type standins struct {
@@ -202,4 +203,9 @@ func cmdUnq(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	s := strings.ReplaceAll(ts.ReadFile(args[0]), ts.Getenv("Q"), "$Q")
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o600))
+}
+
+// trail-deny makes every lookup AccessDeniedException from now on.
+func cmdTrailDeny(ts *testscript.TestScript, neg bool, args []string) {
+	scriptStandins(ts).trail.DenyAll()
 }

@@ -161,6 +161,7 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
+	addChangeEvidence(ws, res)
 	if err := o.record(ws, q, name, source, res); err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ func (inc *Incident) writeSummary(b *strings.Builder) {
 			fmt.Fprintf(b, "- %s: done\n", step)
 		}
 	}
+	inc.writeChangeSummary(b)
 	n, more := capped(len(inc.Problems), "problem")
 	for _, p := range inc.Problems[:n] {
 		fmt.Fprintf(b, "- problem: %s\n", inc.plain(p, maxValue))

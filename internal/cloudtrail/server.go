@@ -75,6 +75,9 @@ type Server struct {
 	Now func() time.Time
 	// Limit is the calls a second allowed per account and region.
 	Limit rate.Limit
+	// Deny answers every lookup AccessDeniedException, as for a role
+	// without cloudtrail:LookupEvents.
+	Deny bool
 
 	mu       sync.Mutex
 	events   []Event
@@ -110,6 +113,13 @@ func (s *Server) Add(evs ...Event) {
 	}
 }
 
+// DenyAll makes every lookup from now on fail with AccessDeniedException.
+func (s *Server) DenyAll() {
+	s.mu.Lock()
+	s.Deny = true
+	s.mu.Unlock()
+}
+
 // ThrottleNext makes the next n calls fail with ThrottlingException, as a
 // busy account's would.
 func (s *Server) ThrottleNext(n int) {
@@ -142,6 +152,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	account, region := caller(r)
+	s.mu.Lock()
+	deny := s.Deny
+	s.mu.Unlock()
+	if deny {
+		writeErr(w, 400, "AccessDeniedException", "User is not authorized to perform: cloudtrail:LookupEvents")
+		return
+	}
 	if code, msg := s.admit(account + "/" + region); code != "" {
 		writeErr(w, 400, code, msg)
 		return
