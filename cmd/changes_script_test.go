@@ -33,6 +33,7 @@ func init() {
 	scriptCmds["cw-lambda"] = cmdCWLambda
 	scriptCmds["unq"] = cmdUnq
 	scriptCmds["trail-deny"] = cmdTrailDeny
+	scriptCmds["trail-rest"] = cmdTrailRest
 }
 
 type standins struct {
@@ -195,17 +196,27 @@ func cmdCWLambda(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // unq FROM TO writes FROM (a file, stdout or stderr) to TO with this
-// script's queue prefix $Q written as the literal "$Q", so that a golden
-// file holds and `-update` can rewrite it.
+// script's queue prefix $Q (and the mapping's $UUID, when lambda-mapping
+// set one) written as the literal "$Q" ("$UUID"), so that a golden file
+// holds and `-update` can rewrite it.
 func cmdUnq(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: unq FROM TO")
 	}
 	s := strings.ReplaceAll(ts.ReadFile(args[0]), ts.Getenv("Q"), "$Q")
+	if u := ts.Getenv("UUID"); u != "" {
+		s = strings.ReplaceAll(s, u, "$UUID")
+	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(s), 0o600))
 }
 
 // trail-deny makes every lookup AccessDeniedException from now on.
 func cmdTrailDeny(ts *testscript.TestScript, neg bool, args []string) {
 	scriptStandins(ts).trail.DenyAll()
+}
+
+// trail-rest waits a second: the account's two lookups a second refill, so
+// the next run (a new process with a new pacer) starts unthrottled.
+func cmdTrailRest(ts *testscript.TestScript, neg bool, args []string) {
+	time.Sleep(time.Second)
 }

@@ -42,6 +42,11 @@ type Client interface {
 
 var _ Client = (*cloudtrail.Client)(nil)
 
+// paceInterval spaces the lookups a little wider than the documented
+// 500 ms: a call delayed on its way out must not land in the same
+// server-side second as the next one.
+const paceInterval = 550 * time.Millisecond
+
 // Pacer spaces calls: Wait returns when the next call may go.
 type Pacer interface {
 	Wait(ctx context.Context) error
@@ -62,7 +67,7 @@ func PacerFor(account, region string) Pacer {
 	if p, ok := pacers[k]; ok {
 		return p
 	}
-	p := rate.NewLimiter(rate.Limit(CallsPerSecond), 1)
+	p := rate.NewLimiter(rate.Every(paceInterval), 1)
 	pacers[k] = p
 	return p
 }
