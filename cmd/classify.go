@@ -180,6 +180,7 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 		return err
 	}
 	d.reportFetches(fetcher)
+	addChangeEvidence(ws, res)
 	if err := o.record(ws, q, name, source, res); err != nil {
 		return err
 	}

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
@@ -22,6 +24,7 @@ import (
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/trailapi"
 )
 
 // GlobalOptions are the flags every command shares.
@@ -53,6 +56,10 @@ type Deps struct {
 	Logs       func(context.Context) (logsearch.Client, error)
 	CloudWatch func(context.Context) (*cloudwatch.Client, error)
 	Lambda     func(context.Context) (*lambda.Client, error)
+	// CloudTrail reads the event history (changes); TrailPacer spaces its
+	// lookups per account and region.
+	CloudTrail func(context.Context) (trailapi.Client, error)
+	TrailPacer func(account, region string) trailapi.Pacer
 	// SNS and Events are redrive's topic and bus targets.
 	SNS    func(context.Context) (*sns.Client, error)
 	Events func(context.Context) (*eventbridge.Client, error)
@@ -92,6 +99,14 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		}
 		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch), nil
 	}
+	d.CloudTrail = func(ctx context.Context) (trailapi.Client, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return cloudtrail.NewFromConfig(cfg, configureCloudTrail), nil
+	}
+	d.TrailPacer = trailapi.PacerFor
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
 	}
@@ -132,6 +147,24 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		return eventbridge.NewFromConfig(cfg), nil
 	}
 	return d
+}
+
+// configureCloudTrail leaves a throttled lookup to trailapi, which paces
+// the calls at two a second and retries it itself (so its waits are paced
+// and counted in what changes reports); the SDK still retries the rest. The
+// whole body is read before decoding, as for SQS (sqsapi.AddReadWholeBody:
+// the SDK's "use of closed network connection" on a streamed body, seen
+// here on LookupEvents' pages too).
+func configureCloudTrail(o *cloudtrail.Options) {
+	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+		so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+			if trailapi.IsThrottled(err) {
+				return aws.FalseTernary
+			}
+			return aws.UnknownTernary
+		})}, so.Retryables...)
+	})
+	o.APIOptions = append(o.APIOptions, sqsapi.AddReadWholeBody)
 }
 
 // onceConfig loads the AWS configuration the first time it is needed, through

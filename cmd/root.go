@@ -73,7 +73,8 @@ func newRootCmd(d *Deps) *cobra.Command {
 
   1. contain   is the problem still alive? DLQ trend, source age, Lambda mapping
   2. inspect   look at messages without harming them
-  3. classify  poison, transient or data — with the evidence
+  3. changes   what changed around the first failure (CloudTrail, alarms, metrics)
+     classify  poison, transient or data — with the evidence
   4. logs      the consumer's real exception, by MessageId
   5. redrive   move messages back at a bounded rate, never losing one
   6. verify    the DLQ reached zero and nothing came back
@@ -123,6 +124,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newLsCmd(d, nil),
 		newContainCmd(d, nil),
 		newInspectCmd(d, nil),
+		newChangesCmd(d, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
 		newExportCmd(d, nil),

@@ -37,6 +37,16 @@ func (e *runbookEnv) Run(ctx context.Context, step string) error {
 		// messages show a pattern where ten show anecdotes. Ten rows and a
 		// summary by fingerprint are enough to read at 3 a.m.
 		return runAs(ctx, &sd, newInspectCmd, runInspect, "inspect", "--queue", name, "--max", "100", "--rows", "10")
+	case runbook.StepChanges:
+		// A consumer's log group /aws/lambda/NAME names a consumer no
+		// mapping may name (one reading with its own poller).
+		argv := []string{"changes", "--queue", name}
+		for _, g := range o.LogGroups {
+			if fn, ok := strings.CutPrefix(g, "/aws/lambda/"); ok && fn != "" {
+				argv = append(argv, "--function", fn)
+			}
+		}
+		return runAs(ctx, &sd, newChangesCmd, runChanges, argv...)
 	case runbook.StepClassify:
 		argv := []string{"classify", "--queue", name}
 		for _, x := range o.Expect {

@@ -23,6 +23,9 @@ const (
 	// ExportFile is the latest export's manifest: where the file is, how
 	// many messages it holds, its SHA-256, what was deleted.
 	ExportFile = "export.json"
+	// ChangesFile is what changed around the first failure: the trail's
+	// related changes and deploys, the alarms, the consumer's metrics.
+	ChangesFile = "changes.json"
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )
@@ -34,6 +37,7 @@ const (
 	StepInspect  = "inspect"
 	StepClassify = "classify"
 	StepLogs     = "logs"
+	StepChanges  = "changes"
 	StepExport   = "export"
 	StepFix      = "fix"
 	StepRedrive  = "redrive"

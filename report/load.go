@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
@@ -32,6 +33,7 @@ type Incident struct {
 	Journal        []redrive.Entry
 	Verify         *verify.Result
 	Check          *check.Result
+	Changes        *changes.Result
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string
@@ -54,6 +56,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	inc.Logs = loadJSON[logsearch.Result](ws, incident.LogsFile, inc)
 	inc.Verify = loadJSON[verify.Result](ws, incident.VerifyFile, inc)
 	inc.Check = loadJSON[check.Result](ws, incident.CheckFile, inc)
+	inc.Changes = loadJSON[changes.Result](ws, incident.ChangesFile, inc)
 	if b, err := ws.ReadFile(incident.SamplesFile); err == nil {
 		msgs, err := sqsjson.ReadAll(bytes.NewReader(b))
 		if err != nil {

@@ -16,6 +16,7 @@ var stepTitles = []struct {
 }{
 	{incident.StepContain, "1. contain — is the problem still alive?", false},
 	{incident.StepInspect, "2. inspect — what is in there?", false},
+	{incident.StepChanges, changesTitle, true},
 	{incident.StepClassify, "3. classify — poison, transient or data", false},
 	{incident.StepLogs, "4. logs — the consumer's real exception", false},
 	{incident.StepExport, "Archive — the messages kept outside SQS (mfdlq export)", true},
@@ -43,6 +44,8 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			inc.writeContain(b)
 		case incident.StepInspect:
 			inc.writeInspect(b, ev)
+		case incident.StepChanges:
+			inc.writeChanges(b)
 		case incident.StepClassify:
 			inc.writeClassify(b)
 		case incident.StepLogs:

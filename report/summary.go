@@ -24,6 +24,7 @@ func (inc *Incident) writeSummary(b *strings.Builder, o ReportOptions, res *Repo
 	for _, r := range s.rows {
 		fmt.Fprintf(b, "| %s | %s |\n", r[0], r[1])
 	}
+	inc.writeChangeSummary(b)
 	n, more := capped(len(inc.Problems), "problem")
 	if n > 0 {
 		b.WriteString("\n")

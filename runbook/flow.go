@@ -103,6 +103,9 @@ func (f *Flow) step(ctx context.Context, name string) (*Stop, error) {
 	switch name {
 	case StepContain:
 		return f.contain(ctx)
+	case StepChanges:
+		f.changes(ctx)
+		return nil, nil
 	case StepClassify:
 		return nil, f.classify(ctx)
 	case StepLogs:
@@ -144,6 +147,17 @@ func (f *Flow) contain(ctx context.Context) (*Stop, error) {
 	}
 	f.Env.Next("inspect: look at the messages")
 	return nil, nil
+}
+
+// changes looks at what changed around the first failure, for classify's
+// evidence and the report. It only reads: whatever it could not read (no
+// CloudTrail permission, another region's history), the runbook goes on.
+func (f *Flow) changes(ctx context.Context) {
+	if err := f.Env.Run(ctx, StepChanges); err != nil {
+		f.Env.Warn("changes could not read everything (%v): the runbook goes on without it", err)
+		return
+	}
+	f.verdict(StepChanges, string(f.Env.State().Changes))
 }
 
 // classify names what comes next by the verdict; the fix step acts on it.

@@ -59,7 +59,7 @@ func verdicts(c contain.Verdict, k classify.Verdict, v verify.Verdict) map[strin
 }
 
 func TestFlowForks(t *testing.T) {
-	all := []string{"contain", "inspect", "classify", "logs", "redrive", "verify", "check", "record"}
+	all := []string{"contain", "inspect", "changes", "classify", "logs", "redrive", "verify", "check", "record"}
 	tests := []struct {
 		name     string
 		flow     Flow
@@ -74,17 +74,17 @@ func TestFlowForks(t *testing.T) {
 			effects: verdicts(contain.Alive, "", ""), wantStop: "alive", wantRan: []string{"contain", "check", "record"}},
 		{name: "poison and no fix: stops before the redrive", flow: Flow{Unattended: true, LogGroups: true},
 			effects: verdicts(contain.NotAlive, classify.VerdictPoison, ""), wantStop: "poison and no fix",
-			wantRan: []string{"contain", "inspect", "classify", "logs", "check", "record"}},
+			wantRan: []string{"contain", "inspect", "changes", "classify", "logs", "check", "record"}},
 		{name: "poison, --fixed: the whole way", flow: Flow{Unattended: true, LogGroups: true, Fixed: "consumer 1.8.0"},
 			effects: verdicts(contain.NotAlive, classify.VerdictPoison, verify.Pass), wantRan: all, wantFix: []string{"consumer 1.8.0"}},
 		{name: "poison on a terminal: the operator's answer is the fix", flow: Flow{LogGroups: true}, answer: "rolled back",
 			effects: verdicts(contain.NotAlive, classify.VerdictPoison, verify.Pass), wantRan: all, wantFix: []string{"rolled back"}},
 		{name: "transient needs no fix", flow: Flow{Unattended: true},
 			effects: verdicts(contain.NotAlive, classify.VerdictTransient, verify.Pass),
-			wantRan: []string{"contain", "inspect", "classify", "redrive", "verify", "check", "record"}},
+			wantRan: []string{"contain", "inspect", "changes", "classify", "redrive", "verify", "check", "record"}},
 		{name: "verify fails: back to step 2", flow: Flow{Unattended: true, Fixed: "x"},
 			effects: verdicts(contain.NotAlive, classify.VerdictPoison, verify.Fail), wantStop: "verify failed",
-			wantRan: []string{"contain", "inspect", "classify", "redrive", "verify", "check", "record"}, wantFix: []string{"x"}},
+			wantRan: []string{"contain", "inspect", "changes", "classify", "redrive", "verify", "check", "record"}, wantFix: []string{"x"}},
 		{name: "the operator quits: no check, only the record", flow: Flow{},
 			choices: map[string]Choice{StepInspect: Quit}, effects: verdicts(contain.NotAlive, "", ""),
 			wantStop: "you stopped it before inspect", wantRan: []string{"contain", "record"}},
@@ -133,7 +133,7 @@ func TestFlowRedriveRefusedStops(t *testing.T) {
 }
 
 func TestStepLines(t *testing.T) {
-	got := []string{Steps[0].Line(), Steps[4].Line(), Check.Line(), Record.Line()}
+	got := []string{Steps[0].Line(), Steps[5].Line(), Check.Line(), Record.Line()}
 	want := []string{
 		"step 1/7: contain — is the problem still alive?",
 		"fix — what was changed before the redrive",
@@ -142,5 +142,21 @@ func TestStepLines(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("step lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestChangesNeverStopsTheRunbook: changes only reads, so a failure of its
+// (no CloudTrail permission, say) is said and the runbook goes on.
+func TestChangesNeverStopsTheRunbook(t *testing.T) {
+	effects := verdicts(contain.NotAlive, classify.VerdictTransient, verify.Pass)
+	effects[StepChanges] = func(*State) error { return errors.New("AccessDeniedException: cloudtrail:LookupEvents") }
+	env := &fakeEnv{effects: effects}
+	f := Flow{Unattended: true, Env: env}
+	stop, err := f.Walk(context.Background())
+	if err != nil || stop != nil {
+		t.Fatalf("stop %+v, err %v: want the walk to go on", stop, err)
+	}
+	if !strings.Contains(strings.Join(env.ran, " "), "changes classify") || !strings.Contains(env.said.String(), "warning: changes could not read everything (AccessDeniedException") {
+		t.Fatalf("ran %v, said:\n%s", env.ran, env.said.String())
 	}
 }

@@ -1,6 +1,7 @@
 package runbook
 
 import (
+	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
@@ -13,6 +14,7 @@ import (
 // event, as the report does.
 type State struct {
 	Contain  contain.Verdict  // "" when contain has not run
+	Changes  changes.Verdict  // "" when changes has not run
 	Classify classify.Verdict // "" when classify has not run
 	Verify   verify.Verdict   // "" when verify has not run
 	// Fixed tells that a fix is recorded after the latest classify: an
@@ -29,6 +31,8 @@ func StateOf(events []incident.Event) State {
 		switch ev.Step {
 		case StepContain:
 			s.Contain = contain.Verdict(ev.Verdict)
+		case StepChanges:
+			s.Changes = changes.Verdict(ev.Verdict)
 		case StepClassify:
 			s.Classify, s.Fixed = classify.Verdict(ev.Verdict), false
 		case StepFix:

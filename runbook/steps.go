@@ -12,6 +12,7 @@ import "github.com/mfdlq/mfdlq/incident"
 const (
 	StepContain  = incident.StepContain
 	StepInspect  = incident.StepInspect
+	StepChanges  = incident.StepChanges
 	StepClassify = incident.StepClassify
 	StepLogs     = incident.StepLogs
 	StepFix      = incident.StepFix
@@ -43,6 +44,7 @@ func (s Step) Line() string {
 var Steps = []Step{
 	{StepContain, "1/7", "is the problem still alive?"},
 	{StepInspect, "2/7", "what is in there?"},
+	{StepChanges, "3/7", "what changed around the first failure (CloudTrail, alarms, the consumer's metrics)"},
 	{StepClassify, "3/7", "poison, transient or data"},
 	{StepLogs, "4/7", "the consumer's real exception"},
 	{StepFix, "", "what was changed before the redrive"},

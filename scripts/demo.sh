@@ -19,12 +19,19 @@ work=$(mktemp -d -t mfdlq-demo.XXXXXX)
 export MFDLQ_INCIDENT="$work/incident"
 
 go build -o "$work/demo" ./internal/demo
+# CloudTrail's LookupEvents and CloudWatch's DescribeAlarmHistory, which
+# moto lacks: the stand-ins, in front of moto for the rest of CloudWatch.
+"$work/demo" standins >"$work/standins.env" 2>"$work/standins.log" &
+standins=$!
+trap 'kill "$standins" 2>/dev/null; wait "$standins" 2>/dev/null' EXIT
+for _ in $(seq 1 50); do [[ $(wc -l <"$work/standins.env") -ge 2 ]] && break; sleep 0.1; done
+set -a; source "$work/standins.env"; set +a
 eval "$("$work/demo" seed "$scenario")"
 
 # The consumer, fixed: it processes what the redrive sends back.
 "$work/demo" consume "$scenario" 2>"$work/consumer.log" &
 consumer=$!
-trap 'kill "$consumer" 2>/dev/null; wait "$consumer" 2>/dev/null; cat "$work/consumer.log" 2>/dev/null | tail -1' EXIT
+trap 'kill "$consumer" "$standins" 2>/dev/null; wait "$consumer" "$standins" 2>/dev/null; cat "$work/consumer.log" 2>/dev/null | tail -1' EXIT
 
 args=(runbook --queue "$DLQ" --log-group "$LOG_GROUP" --rate 10 --yes --cause "$CAUSE" --warning "$WARNING")
 [[ -n $EXPECT ]] && args+=(--expect "$EXPECT")

@@ -22,14 +22,14 @@ var layer = map[string]int{
 	// The flow and the report: they read what the domain packages decide.
 	"runbook": 1, "report": 1,
 	// Domain: each decides one thing and imports no other domain package.
-	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2,
+	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2, "changes": 2,
 	"inventory": 2, "archive": 2,
 	// A step's own sub-packages sit in its layer; the step imports them
 	// (allowed below), no other domain package does.
 	"redrive/lease": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
 	// (untrusted: how strangers' data leaves mfdlq).
-	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3,
+	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
 	"envelope": 3, "untrusted": 3, "s3api": 3,
 }
 

@@ -5,6 +5,9 @@
 //	demo seed deploy|outage      create the queues, messages and logs; print
 //	                             the runbook's flags as shell variables
 //	demo consume deploy|outage   process the source queue until killed
+//	demo standins                serve the CloudTrail and alarm-history
+//	                             stand-ins until killed; print their
+//	                             endpoints as shell variables
 package main
 
 import (
@@ -25,8 +28,8 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 3 || (os.Args[1] != "seed" && os.Args[1] != "consume") {
-		fmt.Fprintln(os.Stderr, "usage: demo seed|consume deploy|outage")
+	if (len(os.Args) < 3 || (os.Args[1] != "seed" && os.Args[1] != "consume")) && (len(os.Args) != 2 || os.Args[1] != "standins") {
+		fmt.Fprintln(os.Stderr, "usage: demo seed|consume deploy|outage, or demo standins")
 		os.Exit(2)
 	}
 	if os.Getenv("AWS_ENDPOINT_URL") == "" {
@@ -41,6 +44,8 @@ func main() {
 		err = seed(ctx, os.Args[2])
 	case "consume":
 		err = consume(ctx, os.Args[2])
+	case "standins":
+		err = standins(ctx)
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "demo: %v\n", err)

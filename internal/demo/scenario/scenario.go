@@ -102,9 +102,13 @@ func Seed(ctx context.Context, name string, out io.Writer) (Scenario, error) {
 		attrs = map[string]string{"ErrorCode": "GatewayTimeout"}
 		story = gatewayStory
 	}
+	first := time.Now().UTC()
 	ids, err := s.SendIDs(ctx, dlqURL, bodies, attrs)
 	if err != nil {
 		return sc, err
+	}
+	if err := seedChanges(ctx, cfg, sc, first); err != nil {
+		return sc, fmt.Errorf("seed what changed: %w", err)
 	}
 	if err := writeLogs(ctx, logs, sc.LogGroup, ids, story, r); err != nil {
 		return sc, fmt.Errorf("seed logs: %w", err)

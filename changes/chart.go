@@ -1,0 +1,97 @@
+package changes
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+)
+
+// Chart layout: as many rows as the report's arrival charts, bars half as
+// wide since two stand side by side.
+const (
+	chartRows = 12
+	barWidth  = 20
+)
+
+func sortPoints(ps []cwapi.Point) {
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
+}
+
+// Chart draws the DLQ's arrivals beside the first consumer's errors, with
+// its throttles, Duration p99 and concurrency, one row per slice of the
+// window, so that a reader sees whether errors start with the arrivals.
+// The lines are plain text: cmd prints them, the report fences them.
+func (r *Result) Chart() []string {
+	from, to := r.Window.From, r.Window.To
+	span := to.Sub(from)
+	if span <= 0 {
+		return nil
+	}
+	width := (span + chartRows - 1) / chartRows
+	arr := make([]float64, chartRows)
+	bin := func(t time.Time) int { return min(max(int(t.Sub(from)/width), 0), chartRows-1) }
+	for _, p := range r.Arrivals {
+		arr[bin(p.Time)] += p.Value
+	}
+	name := "(no consumer function known)"
+	errs, thr, p99, conc := make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows)
+	if len(r.Consumers) > 0 {
+		c := r.Consumers[0]
+		name = c.Function + " errors"
+		for _, p := range c.Series.Errors {
+			errs[bin(p.Time)] += p.Value
+		}
+		for _, p := range c.Series.Throttles {
+			thr[bin(p.Time)] += p.Value
+		}
+		for _, p := range c.Series.DurationP99 {
+			p99[bin(p.Time)] = max(p99[bin(p.Time)], p.Value)
+		}
+		for _, p := range c.Series.Concurrency {
+			conc[bin(p.Time)] = max(conc[bin(p.Time)], p.Value)
+		}
+	}
+	p99Text := num
+	if len(r.Consumers) == 0 || r.Consumers[0].Series.DurationUnread != "" {
+		p99Text = func(float64) string { return "-" }
+	}
+	layout := "01-02 15:04"
+	if span <= 24*time.Hour {
+		layout = "15:04:05"
+	}
+	lines := []string{fmt.Sprintf("%-*s  %-*s  %-*s  %9s  %8s  %11s", len(layout)+4, "UTC", barWidth+7, "DLQ arrivals (sampled)", barWidth+7, name, "throttles", "p99 ms", "concurrency")}
+	pa, pe := peak(arr), peak(errs)
+	for i := range chartRows {
+		t := from.Add(time.Duration(i) * width).UTC().Format(layout)
+		lines = append(lines, fmt.Sprintf("%s UTC  %s %6s  %s %6s  %9s  %8s  %11s", t,
+			bar(arr[i], pa), num(arr[i]), bar(errs[i], pe), num(errs[i]), num(thr[i]), p99Text(p99[i]), num(conc[i])))
+	}
+	lines = append(lines, fmt.Sprintf("%d rows of %s from %s", chartRows, width.Round(time.Second), from.UTC().Format(time.RFC3339)))
+	return lines
+}
+
+func peak(vs []float64) float64 {
+	p := 0.0
+	for _, v := range vs {
+		p = max(p, v)
+	}
+	return p
+}
+
+func bar(v, peak float64) string {
+	n := 0
+	if peak > 0 && v > 0 {
+		n = max(1, int(v*barWidth/peak+0.5))
+	}
+	return strings.Repeat("#", n) + strings.Repeat(" ", barWidth-n)
+}
+
+func num(v float64) string {
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d", int64(v))
+	}
+	return fmt.Sprintf("%.1f", v)
+}

@@ -1,0 +1,257 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/trailapi"
+)
+
+// changesOptions are the flags of mfdlq changes.
+type changesOptions struct {
+	deps      *Deps
+	Queue     string        // --queue: the DLQ (name, URL or ARN)
+	From      string        // --from: the window's start, overriding the messages'
+	To        string        // --to: the window's end
+	Margin    time.Duration // --margin: widens the messages' window on both sides
+	Functions []string      // --function: consumers no event source mapping names
+	Force     bool          // --force: peek even though the DLQ has its own redrive policy
+
+	from, to *time.Time // parsed by validate
+}
+
+// maxMargin keeps a window within what an engineer can read through.
+const maxMargin = 7 * 24 * time.Hour
+
+func newChangesCmd(d *Deps, runF func(*changesOptions) error) *cobra.Command {
+	opts := &changesOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "changes --queue DLQ [--from T] [--to T] [--margin 30m] [--function NAME]",
+		Short: "Step 3, second half: what changed around the first failure",
+		Long: `Look at what changed around the incident's failures, as a colleague would in
+the console: the account's CloudTrail event history, the alarms that went to
+ALARM, and the consumer's metrics beside the DLQ's arrivals.
+
+The window runs from the first to the last failure (the earliest and latest
+SentTimestamp of the DLQ's sampled messages: the incident's samples.jsonl and
+classification.json, or a harmless peek), widened by --margin on both sides;
+--from/--to (RFC 3339) override it. CloudTrail keeps 90 days of history and
+CloudWatch two weeks of alarm history: an older window is clipped, with a
+warning.
+
+From the trail it keeps the writes that can change how a message is
+processed: on the queue's consumers (from the source queue's event source
+mappings, or --function), their execution roles, the queues and their KMS
+key — marked related — and deploys anywhere in the account (Lambda code and
+configuration, ECS services, CodeDeploy, CloudFormation, API Gateway, SSM
+parameters, AppConfig). Reads, log streams, role assumptions and the like
+are dropped as noise and counted. Related changes come first, then by
+closeness to the first failure; the nearest change before it is named.
+
+It reads this account's event history in this region only: another account
+or region is out of reach, and IAM changes are recorded in us-east-1's.
+
+What it changes in AWS: nothing, unless it must peek (VisibilityTimeout 5,
+never deletes; a DLQ with its own redrive policy only with --force). It
+writes changes.json and a "changes" event into the incident; classify and
+the report quote its nearest change. A source it may not read is named and
+the rest is shown (exit 4).
+
+Examples:
+  mfdlq changes --queue orders-dlq
+  mfdlq changes --queue orders-dlq --margin 2h --function orders-consumer
+  mfdlq changes --queue orders-dlq --from 2026-11-29T21:00:00Z --to 2026-11-30T01:00:00Z --output json
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runChanges(c.Context(), opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.StringVar(&opts.From, "from", "", "start of the window (RFC 3339), instead of the first failure − --margin")
+	f.StringVar(&opts.To, "to", "", "end of the window (RFC 3339), instead of the last failure + --margin")
+	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen the failures' window by this much on both sides")
+	f.StringArrayVar(&opts.Functions, "function", nil, "a consumer Lambda function no event source mapping names (repeatable)")
+	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	return c
+}
+
+func (o *changesOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.Margin <= 0 || o.Margin > maxMargin:
+		return usageErrorf("--margin must be between 1s and %s, got %s", maxMargin, o.Margin)
+	}
+	var err error
+	if o.from, err = parseTime("--from", o.From); err != nil {
+		return err
+	}
+	if o.to, err = parseTime("--to", o.To); err != nil {
+		return err
+	}
+	if o.from != nil && o.to != nil && !o.from.Before(*o.to) {
+		return usageErrorf("--from %s is not before --to %s", o.From, o.To)
+	}
+	for _, fn := range o.Functions {
+		if strings.TrimSpace(fn) == "" {
+			return usageErrorf("--function is empty: name a Lambda function such as orders-consumer")
+		}
+	}
+	return nil
+}
+
+// parseTime reads an RFC 3339 flag value; "" is no value.
+func parseTime(flag, s string) (*time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil, usageErrorf("%s %q: give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z", flag, s)
+	}
+	t = t.UTC()
+	return &t, nil
+}
+
+func runChanges(ctx context.Context, o *changesOptions) error {
+	d := o.deps
+	client, q, err := d.resolveQueue(ctx, o.Queue)
+	if err != nil {
+		return err
+	}
+	d.announce("looking at what changed around", q)
+	ws, err := d.Workspace(q.Name)
+	if err != nil {
+		return err
+	}
+	span, err := o.span(ctx, q, ws)
+	if err != nil {
+		return err
+	}
+	w, err := changes.NewWindow(span)
+	if errors.Is(err, changes.ErrNoTimes) {
+		return checkFailedf("changes %s: %v: the DLQ showed no message; pass --from and --to", q.Name, err)
+	}
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	clients, err := o.clients(ctx, client, q)
+	if err != nil {
+		return err
+	}
+	d.infof("window %s – %s (%s, margin %s); reading CloudTrail at two lookups a second", w.From.Format(time.RFC3339), w.To.Format(time.RFC3339), w.Source, o.Margin)
+	res, err := changes.Run(ctx, clients, changes.Request{Queue: q, Window: w, Sent: span.Sent, Functions: o.Functions, Now: d.Now().UTC()})
+	if err != nil {
+		return fmt.Errorf("changes %s: %w", q.Name, err)
+	}
+	if err := ws.WriteJSON(incident.ChangesFile, res); err != nil {
+		return err
+	}
+	ev, err := changesEvent(d, q, o, res)
+	if err != nil {
+		return err
+	}
+	if err := ws.Append(ev); err != nil {
+		return err
+	}
+	if err := o.render(res); err != nil {
+		return err
+	}
+	if res.PermissionDenied() {
+		return &exitError{code: ExitAuth, err: fmt.Errorf("changes %s: not allowed to read %s: what could be read is above (docs/iam.md: cloudtrail:LookupEvents, cloudwatch:DescribeAlarmHistory, cloudwatch:GetMetricData)", q.Name, unreadList(res))}
+	}
+	d.nextStep("mfdlq classify --queue %s (its evidence names the nearest change)", q.Name)
+	return nil
+}
+
+// span gathers the failures' times: the incident's sample and
+// classification, else a harmless peek; --from/--to alone need neither.
+func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) (changes.Span, error) {
+	d := o.deps
+	s := changes.Span{Margin: o.Margin, From: o.from, To: o.to, Now: d.Now().UTC()}
+	if c, err := loadClassification(ws); err == nil && c.FirstSent != nil && c.LastSent != nil {
+		s.Sent, s.Source = append(s.Sent, *c.FirstSent, *c.LastSent), incident.ClassificationFile
+	}
+	if o.from != nil && o.to != nil && !ws.Has(incident.SamplesFile) {
+		s.Source = "--from/--to"
+		return s, nil
+	}
+	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "changes", Force: o.Force,
+		Peek: sqsapi.PeekOptions{Max: 100, Visibility: 5, Wait: 2}})
+	if err != nil {
+		return s, err
+	}
+	msgs, err := set.read()
+	if err != nil {
+		return s, err
+	}
+	for i := range msgs {
+		if t, ok := msgs[i].SentTime(); ok {
+			s.Sent = append(s.Sent, t)
+		}
+	}
+	s.Source = strings.TrimPrefix(s.Source+" and "+set.Source, " and ")
+	return s, nil
+}
+
+// clients builds the step's AWS clients. Without Lambda the consumers are
+// only those --function names.
+func (o *changesOptions) clients(ctx context.Context, sq sqsapi.Client, q *sqsapi.Queue) (changes.Clients, error) {
+	d := o.deps
+	trail, err := d.CloudTrail(ctx)
+	if err != nil {
+		return changes.Clients{}, err
+	}
+	cw, err := d.CloudWatch(ctx)
+	if err != nil {
+		return changes.Clients{}, err
+	}
+	c := changes.Clients{SQS: sq, Trail: trail, History: cw, Metrics: cw, Retry: trailapi.DefaultRetry}
+	c.Pacer = d.TrailPacer(q.Account, q.Region)
+	if l, err := d.Lambda(ctx); err == nil {
+		c.Lambda = l
+	}
+	return c, nil
+}
+
+// changesEvent is the one place the changes event is built: its inputs
+// and its figures (changes.Inputs, changes.Figures).
+func changesEvent(d *Deps, q *sqsapi.Queue, o *changesOptions, res *changes.Result) (incident.Event, error) {
+	ev := d.Event(incident.StepChanges, q)
+	in := changes.Inputs{From: o.From, To: o.To, Margin: o.Margin.String(), Functions: o.Functions}
+	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(res.Figures())); err != nil {
+		return ev, err
+	}
+	ev.Verdict = string(res.Verdict)
+	ev.Artifact = incident.ChangesFile
+	return ev, nil
+}
+
+func unreadList(res *changes.Result) string {
+	var out []string
+	for _, u := range res.Unread {
+		if u.Permission {
+			out = append(out, u.Source)
+		}
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// render shows the kept events, the alarms and the chart on stdout, and the
+// window, the noise, the nearest change and what could not be read on
+// stderr. Every name, user and reason came from the trail: the table
+// sanitises its cells and infof its arguments.
+func (o *changesOptions) render(res *changes.Result) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(res)
+	}
+	t := tableData{Headers: []string{"TIME", "WHEN", "KIND", "EVENT", "RESOURCE", "USER", "WHY"}}
+	for _, e := range res.Events {
+		t.Rows = append(t.Rows, []string{e.Time.Format(time.RFC3339), offsetText(e.Offset), string(e.Relation), e.Name, e.Resource, e.User, e.Reason})
+	}
+	if err := d.printTable(t); err != nil {
+		return err
+	}
+	if len(res.Alarms) > 0 {
+		a := tableData{Headers: []string{"TIME", "WHEN", "ALARM", "METRIC", "WATCHES"}}
+		for _, al := range res.Alarms {
+			watches := "dependency " + al.Dependency
+			if al.Own {
+				watches = "this queue or its consumer"
+			}
+			a.Rows = append(a.Rows, []string{al.Time.Format(time.RFC3339), offsetText(al.Offset), al.Name, strings.TrimSpace(al.Namespace + " " + al.Metric), watches})
+		}
+		fmt.Fprintln(d.IO.Out)
+		if err := d.printTable(a); err != nil {
+			return err
+		}
+	}
+	var chart strings.Builder
+	chart.WriteString("\n")
+	for _, l := range res.Chart() {
+		chart.WriteString(untrusted.Terminal(l) + "\n")
+	}
+	if _, err := fmt.Fprint(d.IO.Out, chart.String()); err != nil {
+		return err
+	}
+	o.summary(res)
+	return nil
+}
+
+// summary says on stderr what was read, dropped and found.
+func (o *changesOptions) summary(res *changes.Result) {
+	d := o.deps
+	related, deploys := 0, 0
+	for _, e := range res.Events {
+		if e.Relation == changes.Related {
+			related++
+		} else {
+			deploys++
+		}
+	}
+	d.infof("CloudTrail: %s read in %s; kept %s related to %s and %s; dropped %d as noise",
+		plural.Of(res.Read, "write event"), plural.Of(res.Pages, "page"), plural.Of(related, "change"), res.Queue, plural.Of(deploys, "deploy"), res.Dropped)
+	for _, n := range res.Noise {
+		d.infof("  dropped %d: %s", n.Count, n.Reason)
+	}
+	d.infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
+	for _, w := range res.Warnings {
+		d.warnf("%s", w)
+	}
+	for _, u := range res.Unread {
+		d.warnf("could not read %s: %s", u.Source, u.Reason)
+	}
+	d.infof("this is %s's event history in %s only: another account or region is out of reach", orUnknown(res.Account), orUnknown(res.Region))
+	if res.Evidence != "" {
+		d.infof("nearest: %s", res.Evidence)
+	}
+}
+
+// offsetText says an offset from the first failure in words.
+func offsetText(offset int64) string {
+	d := time.Duration(offset) * time.Second
+	switch {
+	case d <= -time.Minute:
+		return changes.Words(-d) + " before"
+	case d >= time.Minute:
+		return changes.Words(d) + " after"
+	}
+	return "at the first failure"
+}

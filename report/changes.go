@@ -1,0 +1,87 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/plural"
+)
+
+// changesTitle is the section of mfdlq changes.
+const changesTitle = "What changed around the failure"
+
+// writeChanges is the section "What changed around the failure": the
+// window, the nearest change, the kept events (related first), the noise
+// as counts, the alarms and the chart of the consumer's metrics beside the
+// DLQ's arrivals. Every name, user and reason came from CloudTrail or
+// CloudWatch: each is encoded (and redacted) on its way in.
+func (inc *Incident) writeChanges(b *strings.Builder) {
+	c := inc.Changes
+	if c == nil {
+		b.WriteString("\nchanges.json is missing.\n")
+		return
+	}
+	fmt.Fprintf(b, "\nWindow %s – %s (%s, margin %s), %s's event history in %s.\n",
+		c.Window.From.Format(time.RFC3339), c.Window.To.Format(time.RFC3339), inc.plain(c.Window.Source, maxName), inc.plain(c.Window.Margin, maxName),
+		inc.plain(orDash(c.Account), maxName), inc.plain(orDash(c.Region), maxName))
+	if c.Evidence != "" {
+		fmt.Fprintf(b, "\n**Nearest:** %s.\n", inc.plain(c.Evidence, maxValue))
+	}
+	inc.writeChangeEvents(b, c)
+	if len(c.Alarms) > 0 {
+		b.WriteString("\n| time | alarm | metric | watches |\n|---|---|---|---|\n")
+		n, more := capped(len(c.Alarms), "alarm")
+		for _, a := range c.Alarms[:n] {
+			watches := "dependency " + a.Dependency
+			if a.Own {
+				watches = "this queue or its consumer"
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", a.Time.Format(time.RFC3339), inc.codeCell(a.Name, maxName),
+				inc.plain(orDash(strings.TrimSpace(a.Namespace+" "+a.Metric)), maxName), inc.plain(watches, maxName))
+		}
+		b.WriteString(more)
+	}
+	if lines := c.Chart(); len(lines) > 0 {
+		b.WriteString("\nThe consumer's metrics beside the DLQ's arrivals:\n\n")
+		b.WriteString(inc.block(lines, maxLine/2))
+	}
+	for _, u := range c.Unread {
+		fmt.Fprintf(b, "\n- could not read %s: %s\n", inc.plain(u.Source, maxName), inc.plain(u.Reason, maxValue))
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(b, "- %s\n", inc.plain(w, maxValue))
+	}
+}
+
+func (inc *Incident) writeChangeEvents(b *strings.Builder, c *changes.Result) {
+	if len(c.Events) == 0 {
+		fmt.Fprintf(b, "\nNo change related to the queue and no deploy in the window (%s read).\n", plural.Of(c.Read, "write event"))
+	} else {
+		b.WriteString("\n| time | kind | event | resource | user | why |\n|---|---|---|---|---|---|\n")
+		n, more := capped(len(c.Events), "event")
+		for _, e := range c.Events[:n] {
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", e.Time.Format(time.RFC3339), inc.plain(string(e.Relation), maxName),
+				inc.codeCell(e.Name, maxName), inc.codeCell(e.Resource, maxName), inc.codeCell(e.User, maxName), inc.plain(e.Reason, maxValue))
+		}
+		b.WriteString(more)
+	}
+	if c.Dropped > 0 {
+		noise := append([]changes.Noise(nil), c.Noise...)
+		sort.SliceStable(noise, func(i, j int) bool { return noise[i].Count > noise[j].Count })
+		parts := make([]string, 0, len(noise))
+		for _, n := range noise {
+			parts = append(parts, fmt.Sprintf("%d %s", n.Count, inc.plain(n.Reason, maxName)))
+		}
+		fmt.Fprintf(b, "\nDropped as noise: %s.\n", joinBounded(parts, "; ", maxLine/2))
+	}
+}
+
+// writeChangeSummary is the summary's line naming the nearest change.
+func (inc *Incident) writeChangeSummary(b *strings.Builder) {
+	if c := inc.Changes; c != nil && c.Evidence != "" {
+		fmt.Fprintf(b, "- nearest change: %s\n", inc.plain(c.Evidence, maxValue))
+	}
+}
