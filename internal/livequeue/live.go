@@ -165,7 +165,9 @@ func (l *Live) produce(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		out, err := l.sqs.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(l.cfg.QueueURL), MessageBody: aws.String(l.cfg.Body(i))})
+		// Not cancelled midway: a send SQS took but whose answer was
+		// lost to Stop would be in the queue and not in the counts.
+		out, err := l.sqs.SendMessage(context.WithoutCancel(ctx), &sqs.SendMessageInput{QueueUrl: aws.String(l.cfg.QueueURL), MessageBody: aws.String(l.cfg.Body(i))})
 		if err != nil {
 			continue
 		}
@@ -238,7 +240,9 @@ func (l *Live) publishLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case now := <-t.C:
-			l.publish(ctx, now)
+			// A tick in flight when Stop comes completes: Stop waits
+			// for it, and a cancelled put would be a false error.
+			l.publish(context.WithoutCancel(ctx), now)
 		}
 	}
 }
