@@ -78,11 +78,10 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
+	state, err := redrive.ReadState(ws.Path(incident.JournalFile), true)
 	if err != nil {
 		return err
 	}
-	state := redrive.Fold(entries)
 	src, err := archive.NewSource(f, client, func(id string) bool { return state.Of(id, dest.URL).Op == redrive.OpDeleted })
 	if err != nil {
 		return fmt.Errorf("--from-file %s: %w", o.FromFile, err)

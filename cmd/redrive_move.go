@@ -19,17 +19,12 @@ import (
 // move runs the canary (if any) and then the rest, journaling every step.
 func (o *redriveOptions) move(ctx context.Context, client sqsapi.Client, ws *incident.Workspace, p *redrivePlan) error {
 	d := o.deps
-	tuneGC()
-	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
+	tuneGC(p.backlog)
+	// A file replay keeps the deleted lines' digests: the file still holds them.
+	jw, state, err := redrive.OpenJournal(ws.Path(incident.JournalFile), p.attempt, p.source != nil)
 	if err != nil {
 		return err
 	}
-	state := redrive.FoldAttempt(entries, p.attempt)
-	f, err := ws.OpenAppend(incident.JournalFile)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", incident.JournalFile, err)
-	}
-	jw := redrive.NewJournalWriter(f)
 	defer func() {
 		if err := jw.Close(); err != nil {
 			// The moves are done and written; only their trip to the disk
@@ -277,14 +272,13 @@ func (p *redriveProgress) finish() {
 
 // tuneGC trades memory for CPU during a move, unless GOGC or GOMEMLIMIT
 // say otherwise: the collector runs when the heap has grown by 4× its live
-// size rather than 2×, and more often as the heap nears 1 GiB. A move
-// allocates a little per message and keeps a small record of each message
-// it saw, and at --rate max it shares the CPU with the HTTP and JSON work of
-// every call: on the throughput bench (docs/redrive.md) the default
-// collector cost about a tenth of the rate.
-func tuneGC() {
+// size rather than 2× — at --rate max a move shares the CPU with the HTTP
+// and JSON work of every call, and the default collector cost about a
+// tenth of the rate (docs/redrive.md) — but no later than at
+// redrive.MemoryLimit(backlog), which bounds the process's memory.
+func tuneGC(backlog int) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(1 << 30)
+		debug.SetMemoryLimit(redrive.MemoryLimit(backlog))
 	}
 }
