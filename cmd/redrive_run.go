@@ -168,10 +168,10 @@ func (o *redriveOptions) resolve(ctx context.Context, client sqsapi.Client, dlq 
 
 func (o *redriveOptions) printPlan(p *redrivePlan) {
 	d := o.deps
-	rate, dur := "max", "as fast as the queues allow"
+	est := redrive.EstimateMove(p.bound, o.Rate, p.wait*time.Duration(min(p.canary, 1)), o.Native)
+	rate, dur := "max", est.Text()
 	if o.Rate > 0 {
 		rate = fmt.Sprintf("%g msg/s", o.Rate)
-		dur = "about " + (time.Duration(float64(p.bound)/o.Rate*float64(time.Second)) + p.wait*time.Duration(min(p.canary, 1))).Round(time.Second).String()
 	}
 	sel := "every message"
 	if !o.selection.Empty() {
@@ -186,6 +186,9 @@ func (o *redriveOptions) printPlan(p *redrivePlan) {
 	}
 	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.bound, plural.Of(p.backlog, "message"), p.dlq.Name, p.dest.Name)
 	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
+	for _, w := range est.WaysOut() {
+		d.infof("plan: %s", w)
+	}
 	if !o.Native {
 		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.workers)
 		if o.Workers > 0 {
