@@ -41,7 +41,7 @@ for b in $what; do
     ratelatency) bench/with-fauxqs.sh go run ./bench/cmd/movebench -mode rate -latency "${LATENCY:-20ms}" -n 10000 -rate 1000 ;;
     memory) bench/with-fauxqs.sh go run ./bench/cmd/movebench -bin "$bin" -mode memory -n 100000 ;;
     scale) for n in ${SCALE:-100000 1000000}; do bench/with-fauxqs.sh go run ./bench/cmd/movebench -bin "$bin" -mode scale -n "$n"; done ;;
-    crashscale) bench/with-fauxqs.sh go run ./bench/cmd/crashkill -bin "$bin" -scale -runs "${CRASH_RUNS:-30}" -messages 200000 -kill-within 6s ;;
+    crashscale) bench/with-fauxqs.sh go run ./bench/cmd/crashkill -bin "$bin" -scale -runs "${CRASH_RUNS:-30}" -messages 200000 -kill-within 2s ;;
     export) bench/with-fauxqs.sh go run ./bench/cmd/movebench -bin "$bin" -mode export -n "${EXPORT_N:-1000000}" ;;
     ls) scripts/with-localaws.sh go run ./bench/cmd/lsbench -pairs 125,250,500 -rounds 3 ;;
     *) echo "bench/run.sh: unknown benchmark $b" >&2; exit 2 ;;

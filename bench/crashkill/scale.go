@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -151,6 +152,14 @@ func Scale(ctx context.Context, s *localaws.Seeder, cfg Config) (ScaleResult, er
 	inc := filepath.Join(cfg.Dir, name)
 	args := []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes", "--quiet",
 		"--visibility", strconv.Itoa(cfg.Visibility), "--incident", inc}
+	// The kills are spread over the whole move: kill k comes once the DLQ
+	// is down to a random point of the move (sorted), plus a random moment
+	// of up to cfg.KillAfter, so that later kills find a compacted journal.
+	points := make([]int, cfg.Runs)
+	for k := range points {
+		points[k] = cfg.Messages - int(float64(cfg.Messages)*(0.02+0.96*rng.Float64()))
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(points)))
 	for k := 0; k < cfg.Runs; k++ {
 		cmd := exec.Command(cfg.Bin, args...)
 		if err := cmd.Start(); err != nil {
@@ -158,10 +167,14 @@ func Scale(ctx context.Context, s *localaws.Seeder, cfg Config) (ScaleResult, er
 		}
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
+		if !waitDepth(ctx, s, dlq, points[k], exited) {
+			fmt.Fprintf(cfg.Log, "run %d: the move ended before its kill point\n", k+1)
+			break
+		}
 		killAt := time.Duration(rng.Int64N(int64(cfg.KillAfter)))
 		select {
 		case <-exited:
-			fmt.Fprintf(cfg.Log, "run %d: the move ended before the kill at %s\n", k+1, killAt.Round(time.Millisecond))
+			fmt.Fprintf(cfg.Log, "run %d: the move ended before the kill\n", k+1)
 			k = cfg.Runs
 			continue
 		case <-time.After(killAt):
@@ -175,7 +188,7 @@ func Scale(ctx context.Context, s *localaws.Seeder, cfg Config) (ScaleResult, er
 		}
 		res.MaxIncident = max(res.MaxIncident, dirSize(inc))
 		v, f, _ := s.Depth(ctx, dlq)
-		fmt.Fprintf(cfg.Log, "kill %d at %s: DLQ %d left, journal %d KiB\n", res.Kills, killAt.Round(time.Millisecond), v+f, sizeOf(j)>>10)
+		fmt.Fprintf(cfg.Log, "kill %d (DLQ at %d, then %s): DLQ %d left, journal %d KiB\n", res.Kills, points[k], killAt.Round(time.Millisecond), v+f, sizeOf(j)>>10)
 	}
 	out, err := exec.CommandContext(ctx, cfg.Bin, args...).CombinedOutput()
 	if err != nil {
@@ -217,4 +230,19 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return total
+}
+
+// waitDepth waits until the DLQ's visible messages are at most depth
+// (false when the run exited first).
+func waitDepth(ctx context.Context, s *localaws.Seeder, dlq string, depth int, exited <-chan struct{}) bool {
+	for {
+		if v, _, err := s.Depth(ctx, dlq); err == nil && v <= depth {
+			return true
+		}
+		select {
+		case <-exited:
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

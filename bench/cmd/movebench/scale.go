@@ -63,8 +63,9 @@ const mib = 1 << 20
 // the incident directory and journal at the end, the RSS of a rerun that
 // finds nothing to move, and that every body arrived.
 func scaleMode(s *localaws.Seeder, client *sqs.Client) {
+	// Each figure is printed as soon as it is known: a million-message run
+	// takes long on a loaded machine.
 	name, src, dlq := fillScale(s, *n)
-	_, bsrc, bdlq := fillScale(s, *n)
 	settle()
 	dir, err := os.MkdirTemp("", "movebench-")
 	check(err)
@@ -75,17 +76,23 @@ func scaleMode(s *localaws.Seeder, client *sqs.Client) {
 	journal, err := os.Stat(filepath.Join(dir, "redrive-journal.jsonl"))
 	check(err)
 	incident := dirSize(dir)
+	fmt.Printf("scale %d: mfdlq %.0f msg/s whole process (move phase %.0f, load %s); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB)\n",
+		*n, float64(*n)/el.Seconds(), float64(*n)/move, loadavg(), float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib)
 	_, rerunRSS := rusage(args)
-	bare := bareLoop(client, bdlq, bsrc, *n, 32)
-	tool, bareRate := float64(*n)/el.Seconds(), float64(*n)/bare.Seconds()
+	fmt.Printf("scale %d: rerun finding nothing: peak RSS %.1f MiB\n", *n, float64(rerunRSS)/1024)
 	lost, dups := countDrain(client, src, *n)
 	left, _, _ := s.Depth(context.Background(), dlq)
-	fmt.Printf("scale: %d messages (load %s): mfdlq %.0f msg/s whole process (move phase %.0f), bare 32-worker loop %.0f msg/s: %.0f%% (move phase %.0f%%); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB); rerun finding nothing: peak RSS %.1f MiB; lost %d, %d duplicate(s), %d left in the DLQ\n",
-		*n, loadavg(), tool, float64(*n)/move, bareRate, 100*tool/bareRate, 100*float64(*n)/move/bareRate,
-		float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib, float64(rerunRSS)/1024, lost, dups, left)
+	fmt.Printf("scale %d: lost %d, %d duplicate(s), %d left in the DLQ\n", *n, lost, dups, left)
 	if lost > 0 || left > 0 {
 		check(fmt.Errorf("scale: %d lost, %d left in the DLQ", lost, left))
 	}
+	_, bsrc, bdlq := fillScale(s, *n)
+	settle()
+	bare := bareLoop(client, bdlq, bsrc, *n, 32)
+	tool, bareRate := float64(*n)/el.Seconds(), float64(*n)/bare.Seconds()
+	fmt.Printf("scale: %d messages (load %s): mfdlq %.0f msg/s whole process (move phase %.0f), bare 32-worker loop %.0f msg/s: %.0f%% (move phase %.0f%%); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB); rerun finding nothing: peak RSS %.1f MiB; lost %d, %d duplicate(s), %d left in the DLQ\n",
+		*n, loadavg(), tool, float64(*n)/move, bareRate, 100*tool/bareRate, 100*float64(*n)/move/bareRate,
+		float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib, float64(rerunRSS)/1024, lost, dups, left)
 }
 
 // exportMode exports n messages with --delete to a .jsonl.gz and, on a
