@@ -181,7 +181,10 @@ func OpenJournal(path string, attempt int, keepDone bool) (*JournalWriter, *Stat
 	st := &State{attempt: attempt, l: l}
 	w := NewJournalWriter(f)
 	w.state = st
-	w.path, w.size, w.compactAt = path, size, CompactAt
+	// What earlier runs appended counts as growth: a journal that runs
+	// killed one after another kept appending to is compacted by the
+	// first write of this one.
+	w.path, w.size, w.since, w.compactAt = path, size, size, CompactAt
 	return w, st, nil
 }
 

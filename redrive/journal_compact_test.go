@@ -165,6 +165,30 @@ func TestCompactionKillPointsAndTornLines(t *testing.T) {
 	}
 }
 
+// Runs killed before their journal grew by compactAt each still get it
+// compacted: what earlier runs appended counts as growth.
+func TestCompactionAcrossKilledRuns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "redrive-journal.jsonl")
+	for run := range 6 {
+		jw, _ := openSmall(t, path, false)
+		jw.compactAt = 16 << 10
+		for i := run * 40; i < run*40+40; i++ { // about 14 KiB: under compactAt
+			jw.Write(sentEntry(i))
+			jw.Write(deletedEntry(i))
+		}
+		jw.wg.Wait()
+		jw.f.Close() // killed: no final compaction
+	}
+	l, _ := ReadLedger(path, false)
+	info, _ := os.Stat(path)
+	if !l.Compacted() || info.Size() > 32<<10 {
+		t.Fatalf("six runs of 14 KiB each: compacted %v, %d bytes", l.Compacted(), info.Size())
+	}
+	if !l.Returned("d-0", 1) || !l.Returned("d-239", 1) || len(l.Open()) != 0 {
+		t.Fatalf("sends lost across the compactions: open %d", len(l.Open()))
+	}
+}
+
 // SIGKILL at random moments while a child process writes and compacts:
 // every entry whose Write returned is in the journal the next run reads
 // (open if its delete was not written, else counted), and the file stays
