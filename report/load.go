@@ -33,8 +33,8 @@ type Incident struct {
 	// Ledger is the journal read whole when it was compacted (its
 	// completed messages are counts, not entries); nil otherwise.
 	Ledger *redrive.Ledger
-	Verify         *verify.Result
-	Check          *check.Result
+	Verify *verify.Result
+	Check  *check.Result
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string
