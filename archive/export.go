@@ -60,6 +60,13 @@ type Options struct {
 	QuietRounds int
 	// Delete deletes the written messages once the file is durable.
 	Delete bool
+	// Checkpoint, with Delete and a local file, is how many messages are
+	// written between two checkpoints (default 10,000): the file so far is
+	// made durable (a whole gzip member, fsynced) and exactly those
+	// messages are deleted, so the export holds at most that many in
+	// memory and in flight, whatever the DLQ's depth. An S3 export deletes
+	// once, after the upload.
+	Checkpoint int
 	// Gzip compresses the file.
 	Gzip bool
 	// Progress is called after every receive.
@@ -110,7 +117,13 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	stopRenew()
 	// From here on, finish the release or delete whatever ctx says.
 	done := context.WithoutCancel(ctx)
-	if werr != nil || st.Interrupted {
+	switch {
+	case werr != nil && st.Deleted > 0:
+		// Checkpoints deleted messages that are only in the partial file
+		// now: keep it, and say where it is.
+		st.Released = h.releaseAll(done)
+		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s (whole gzip members or lines): keep it", werr, st.Deleted, sink.(Checkpointer).Partial())
+	case werr != nil || (st.Interrupted && st.Deleted == 0):
 		sink.Abort()
 		st.Released = h.releaseAll(done)
 		return st, werr
@@ -118,14 +131,29 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	loc, err := sink.Commit(done)
 	if err != nil {
 		st.Released = h.releaseAll(done)
+		if st.Deleted > 0 {
+			return st, fmt.Errorf("the file is not durable, %d messages deleted at checkpoints are in its partial file: %w", st.Deleted, err)
+		}
 		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
 	}
 	st.Location, st.Bytes, st.SHA256 = loc, sink.Size(), sink.SHA256()
-	if o.Delete {
-		st.Deleted, st.NotDeleted = h.deleteWritten(done)
+	if o.Delete && !st.Interrupted {
+		d, nd := h.deleteWritten(done)
+		st.Deleted += d
+		st.NotDeleted = nd
 	}
 	st.Released = h.releaseAll(done)
 	return st, nil
+}
+
+// Checkpointer is a Sink that can make what was written so far durable
+// before the end (a local file): an export with Delete then deletes as it
+// goes.
+type Checkpointer interface {
+	// Checkpoint flushes and fsyncs what was written.
+	Checkpoint() error
+	// Partial is the temporary file's name, which a crash leaves behind.
+	Partial() string
 }
 
 func (o *Options) defaults() {
@@ -138,26 +166,30 @@ func (o *Options) defaults() {
 	if o.QuietRounds <= 0 {
 		o.QuietRounds = 2
 	}
+	if o.Checkpoint <= 0 {
+		o.Checkpoint = 10000
+	}
 }
 
 // read receives until the backlog is seen, Max is written, or the queue
-// shows nothing new for QuietRounds receives, writing as it goes.
+// shows nothing new for QuietRounds receives, writing as it goes, and with
+// Delete into a local file checkpoints every Checkpoint messages.
 func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 	var st Stats
-	var w io.Writer = sink
-	var gz *gzip.Writer
-	if o.Gzip {
-		gz = gzip.NewWriter(sink)
-		w = gz
+	w := &member{sink: sink, gzip: o.Gzip}
+	w.start()
+	cp, _ := sink.(Checkpointer)
+	if !o.Delete {
+		cp = nil
 	}
-	out := sqsjson.NewWriter(w)
+	since := 0
 	for quiet := 0; quiet < o.QuietRounds; {
 		if (o.Max > 0 && st.Exported >= o.Max) || (o.Backlog > 0 && st.Received >= o.Backlog) {
 			break
 		}
 		if ctx.Err() != nil {
 			st.Interrupted = true
-			return st, nil
+			break
 		}
 		// A receive is never cancelled: one cancelled after SQS answered
 		// would leave its messages hidden for the visibility timeout.
@@ -165,7 +197,7 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 		if ctx.Err() != nil {
 			st.Interrupted = true
 			h.hold(msgs) // received as Ctrl-C came: released with the rest
-			return st, nil
+			break
 		}
 		if err != nil {
 			return st, fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
@@ -176,24 +208,70 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 			continue
 		}
 		quiet = 0
+		before := st.Exported
 		for i := range fresh {
-			if err := st.take(out, h, &fresh[i], o); err != nil {
+			if err := st.take(w.out, h, &fresh[i], o); err != nil {
 				return st, err
 			}
+		}
+		if since += st.Exported - before; cp != nil && since >= o.Checkpoint {
+			// The file so far is durable before a message of it is deleted.
+			if err := w.end(); err != nil {
+				return st, err
+			}
+			if err := cp.Checkpoint(); err != nil {
+				return st, fmt.Errorf("write: %w", err)
+			}
+			d, _ := h.deleteWritten(context.WithoutCancel(ctx))
+			st.Deleted += d
+			since = 0
+			w.start()
 		}
 		if o.Progress != nil {
 			o.Progress(st)
 		}
 	}
-	if err := out.Flush(); err != nil {
-		return st, fmt.Errorf("write: %w", err)
+	if st.Interrupted && st.Deleted == 0 {
+		return st, nil // nothing deleted: the file is thrown away
 	}
-	if gz != nil {
-		if err := gz.Close(); err != nil {
-			return st, fmt.Errorf("write: %w", err)
+	return st, w.end()
+}
+
+// member writes the export's lines, gzipped as one gzip member per
+// checkpoint: a gzip file may hold several members one after the other
+// (gzip -d and Go's gzip.Reader read them as one stream), and a crash
+// after a checkpoint leaves every checkpointed member whole.
+type member struct {
+	sink io.Writer
+	gzip bool
+	gz   *gzip.Writer
+	out  *sqsjson.Writer
+}
+
+func (m *member) start() {
+	var w io.Writer = m.sink
+	if m.gzip {
+		if m.gz == nil {
+			m.gz = gzip.NewWriter(m.sink)
+		} else {
+			m.gz.Reset(m.sink)
+		}
+		w = m.gz
+	}
+	m.out = sqsjson.NewWriter(w)
+}
+
+// end flushes the lines and ends the gzip member.
+func (m *member) end() error {
+	if err := m.out.Flush(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	if m.gz != nil {
+		if err := m.gz.Close(); err != nil {
+			return fmt.Errorf("write: %w", err)
 		}
 	}
-	return st, nil
+	return nil
 }
 
 // take checks one fresh message and writes it when selected. The receipt

@@ -94,8 +94,19 @@ func (s *fileSink) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *fileSink) Size() int64    { return s.n }
-func (s *fileSink) SHA256() string { return hex.EncodeToString(s.sum.Sum(nil)) }
+func (s *fileSink) Size() int64 { return s.n }
+
+// Checkpoint flushes and fsyncs what was written so far.
+func (s *fileSink) Checkpoint() error {
+	if err := s.buf.Flush(); err != nil {
+		return err
+	}
+	return s.tmp.Sync()
+}
+
+// Partial is the temporary file's name.
+func (s *fileSink) Partial() string { return s.tmp.Name() }
+func (s *fileSink) SHA256() string  { return hex.EncodeToString(s.sum.Sum(nil)) }
 
 // sync flushes and fsyncs the temporary file and closes it.
 func (s *fileSink) sync() error {

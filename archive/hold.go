@@ -2,6 +2,7 @@ package archive
 
 import (
 	"context"
+	"hash/maphash"
 	"strconv"
 	"sync"
 	"time"
@@ -26,22 +27,36 @@ type hold struct {
 	handles map[string]string // MessageId → latest receipt handle
 	order   []string          // MessageIds in the order first received
 	written map[string]bool
+	// seen holds a 64-bit digest of every MessageId received, held or
+	// deleted at a checkpoint since: 16 bytes or so a message where the
+	// held messages' handles cost hundreds. Two ids share a digest with a
+	// probability of about n²/2⁶⁵ (3·10⁻⁸ for a million); the later one
+	// is then taken for a message read already: held, never written, made
+	// visible again at the end — left in the DLQ, never lost.
+	seen map[uint64]struct{}
+	seed maphash.Seed
 }
 
 func newHold(c SQS, url string, visibility time.Duration) *hold {
-	return &hold{c: c, url: url, visibility: visibility, handles: map[string]string{}, written: map[string]bool{}}
+	return &hold{c: c, url: url, visibility: visibility, handles: map[string]string{}, written: map[string]bool{},
+		seen: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
 }
 
-// hold records msgs and returns those not held before.
+// hold records msgs and returns those never received before.
 func (h *hold) hold(msgs []types.Message) []sqsjson.Message {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var fresh []sqsjson.Message
 	for _, raw := range msgs {
 		m := sqsapi.FromSDK(raw)
-		if _, ok := h.handles[m.MessageId]; !ok {
-			h.order = append(h.order, m.MessageId)
+		d := maphash.String(h.seed, m.MessageId)
+		_, old := h.seen[d]
+		if !old {
+			h.seen[d] = struct{}{}
 			fresh = append(fresh, m)
+		}
+		if _, held := h.handles[m.MessageId]; !held {
+			h.order = append(h.order, m.MessageId)
 		}
 		h.handles[m.MessageId] = m.ReceiptHandle
 	}
@@ -122,7 +137,23 @@ func (h *hold) deleteWritten(ctx context.Context) (deleted, failed int) {
 		deleted += len(gone)
 		failed += len(chunk) - len(gone)
 	}
+	h.prune()
 	return deleted, failed
+}
+
+// prune drops the deleted messages from the receive order, so that it
+// holds only what is held.
+func (h *hold) prune() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	kept := h.order[:0]
+	for _, id := range h.order {
+		if _, ok := h.handles[id]; ok {
+			kept = append(kept, id)
+		}
+	}
+	clear(h.order[len(kept):])
+	h.order = kept
 }
 
 func (h *hold) handle(id string) string {
@@ -136,6 +167,7 @@ func (h *hold) forget(ids []string) {
 	defer h.mu.Unlock()
 	for _, id := range ids {
 		delete(h.handles, id)
+		delete(h.written, id)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/mfdlq/mfdlq/plural"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -143,10 +144,12 @@ func runExport(ctx context.Context, o *exportOptions) error {
 		return err
 	}
 	started := d.Now()
+	prog := &exportProgress{d: d, total: backlog, start: time.Now()}
 	st, err := archive.Export(ctx, client, sink, archive.Options{
 		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
-		Visibility: secondsDur(o.Visibility),
+		Visibility: secondsDur(o.Visibility), Progress: prog.update,
 	})
+	prog.finish()
 	return o.finish(ctx, ws, q, backlog, started, st, err)
 }
 
@@ -192,5 +195,40 @@ func (o *exportOptions) printPlan(queue string, backlog int) {
 		d.infof("plan: then delete exactly the exported messages from %s, once %s is durable", queue, o.target)
 	} else {
 		d.infof("plan: then make every message visible again (nothing deleted); they are hidden for up to %ds meanwhile", o.Visibility)
+	}
+}
+
+// exportProgress draws a bar on a terminal's stderr (not with --quiet):
+// read/backlog, exported, deleted, rate and ETA, at most five times a second.
+type exportProgress struct {
+	d     *Deps
+	total int
+	start time.Time
+	shown time.Time
+	drawn bool
+	last  archive.Stats
+}
+
+func (p *exportProgress) update(st archive.Stats) {
+	p.last = st
+	if !p.d.IO.ErrTTY || p.d.Global.Quiet || time.Since(p.shown) < 200*time.Millisecond {
+		return
+	}
+	p.shown = time.Now()
+	r := float64(st.Received) / max(time.Since(p.start).Seconds(), 0.001)
+	eta := "?"
+	if r > 0 && p.total > 0 {
+		eta = (time.Duration(float64(max(p.total-st.Received, 0))/r) * time.Second).Round(time.Second).String()
+	}
+	const width = 30
+	fill := width * min(st.Received, p.total) / max(p.total, 1)
+	fmt.Fprintf(p.d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d read · %d exported · %d deleted · %.1f msg/s · ETA %s",
+		strings.Repeat("█", fill), strings.Repeat("░", width-fill), st.Received, p.total, st.Exported, st.Deleted, r, eta)
+	p.drawn = true
+}
+
+func (p *exportProgress) finish() {
+	if p.drawn {
+		fmt.Fprintln(p.d.IO.ErrOut)
 	}
 }

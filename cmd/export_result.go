@@ -39,7 +39,7 @@ type exportManifest struct {
 func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, runErr error) error {
 	d := o.deps
 	switch {
-	case st.Interrupted:
+	case st.Interrupted && st.Location == "":
 		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		return errInterrupted
 	case runErr != nil:
@@ -84,6 +84,12 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	ev.Artifact = incident.ExportFile
 	if err := ws.Append(ev); err != nil {
 		return err
+	}
+	if st.Interrupted {
+		// Checkpoints had deleted messages: the file was kept, the rest
+		// made visible again.
+		d.infof("interrupted: %s exported to %s, %d deleted at checkpoints; the %s read since were made visible again", plural.Of(st.Exported, "message"), st.Location, st.Deleted, plural.Of(st.Released, "message"))
+		return errInterrupted
 	}
 	if st.FilterErrors > 0 {
 		// As redrive: a filter that fails is a check not passed, never a

@@ -71,7 +71,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		return err
 	}
 	p.Req.Selector = o.selectorFor(ws)
-	tuneGC()
+	tuneGC(p.Backlog)
 	sum, err := redrive.Run(ctx, env, ws, p)
 	if sum != nil {
 		if perr := o.printSummary(sum); perr != nil {
@@ -157,10 +157,10 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	d := o.deps
 	dlq, dest := p.Source.Queue, p.Dest().Queue
-	rate, dur := "max", "as fast as the queues allow"
+	est := redrive.EstimateMove(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
+	rate, dur := "max", est.Text()
 	if o.Rate > 0 {
 		rate = fmt.Sprintf("%g msg/s", o.Rate)
-		dur = "about " + (time.Duration(float64(p.Bound)/o.Rate*float64(time.Second)) + p.CanaryWait*time.Duration(min(p.Canary, 1))).Round(time.Second).String()
 	}
 	sel := "every message"
 	if !o.selection.Empty() {
@@ -175,6 +175,9 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	}
 	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, dest.Name)
 	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
+	for _, w := range est.WaysOut() {
+		d.infof("plan: %s", w)
+	}
 	if !o.Native {
 		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.Workers)
 		if o.Workers > 0 {

@@ -179,14 +179,13 @@ func (p *redriveProgress) finish() {
 
 // tuneGC trades memory for CPU during a move, unless GOGC or GOMEMLIMIT
 // say otherwise: the collector runs when the heap has grown by 4× its live
-// size rather than 2×, and more often as the heap nears 1 GiB. A move
-// allocates a little per message and keeps a small record of each message
-// it saw, and at --rate max it shares the CPU with the HTTP and JSON work of
-// every call: on the throughput bench (docs/redrive.md) the default
-// collector cost about a tenth of the rate.
-func tuneGC() {
+// size rather than 2× — at --rate max a move shares the CPU with the HTTP
+// and JSON work of every call, and the default collector cost about a
+// tenth of the rate (docs/redrive.md) — but no later than at
+// redrive.MemoryLimit(backlog), which bounds the process's memory.
+func tuneGC(backlog int) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(1 << 30)
+		debug.SetMemoryLimit(redrive.MemoryLimit(backlog))
 	}
 }

@@ -32,6 +32,13 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 		return verify.Redriven{}, usageErrorf("nothing to verify: incident %s records no redrive of %s; run mfdlq redrive first, or pass the redrive's --incident", ws.Dir, dlq.Name)
 	}
 	rec := redrivenFrom(redrive.FiguresOf(ev), entries)
+	// A big move's journal is compacted: its completed sends are digests.
+	if l, err := redrive.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
+		rec.Compacted = l
+		if rec.Moved == 0 {
+			rec.Moved = compactedMoved(l)
+		}
+	}
 	if o.Left >= 0 {
 		rec.Left = o.Left
 	}
@@ -87,6 +94,19 @@ func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven 
 		rec.Moved = len(sentIDs)
 	}
 	return rec
+}
+
+// compactedMoved is what a compacted journal sent in its latest attempt,
+// for an interrupted redrive whose event is missing.
+func compactedMoved(l *redrive.Ledger) int {
+	last, sent := 0, map[int]int{}
+	for _, c := range l.Counts() {
+		if c.Op == redrive.OpSent {
+			sent[c.Attempt] += c.N
+			last = max(last, c.Attempt)
+		}
+	}
+	return sent[last]
 }
 
 // destination resolves the queue the messages were moved to.

@@ -27,7 +27,7 @@ func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, 
 		m.probed = true
 	}
 	for i, msg := range errored {
-		m.noted[msg.MessageId] = true
+		m.noted.add(msg.MessageId)
 		m.stats.FilterErrors++
 		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
 		if len(m.stats.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(m.stats.FilterErrorTexts, errs[i]) {

@@ -86,8 +86,12 @@ func appendJSONString(b []byte, s string) []byte {
 // file is an empty journal. A torn last line, left by a crash mid-write, is
 // ignored: the operation it described is then redone, which at-least-once
 // allows.
+//
+// A compacted journal's completed messages are no longer entries: ReadJournal
+// returns its open entries and what was appended after; ReadLedger reads
+// all of it.
 func ReadJournal(path string) ([]Entry, error) {
-	return incident.ReadJSONLines[Entry](path, nil)
+	return incident.ReadJSONLines(path, func(e Entry) bool { return e.Op != opCompacted && e.Op != opDigests })
 }
 
 // JournalWriter appends entries to a journal file, shared by the workers.
@@ -108,6 +112,11 @@ type JournalWriter struct {
 	written uint64 // writes so far
 	synced  uint64 // writes known to be on stable storage
 	err     error  // the first failed background fsync
+
+	// Set by OpenJournal: the fold every write is applied to, and the
+	// compaction (journal_compact.go).
+	state *State
+	compactor
 
 	stop chan struct{}
 	done chan struct{}
@@ -143,6 +152,14 @@ func (w *JournalWriter) Write(entries ...Entry) error {
 		return fmt.Errorf("write journal: %w", err)
 	}
 	w.written++
+	if w.state != nil {
+		w.state.mu.Lock()
+		for i := range entries {
+			w.state.l.apply(entries[i])
+		}
+		w.state.mu.Unlock()
+	}
+	w.wrote(w.buf)
 	return nil
 }
 
@@ -170,18 +187,24 @@ func (w *JournalWriter) syncLoop() {
 // Writes may go on meanwhile: the fsync runs outside the lock.
 func (w *JournalWriter) Sync() error {
 	w.mu.Lock()
-	upTo := w.written
+	upTo, f := w.written, w.f
 	if w.synced >= upTo {
 		w.mu.Unlock()
 		return nil
 	}
 	w.mu.Unlock()
-	if err := w.f.Sync(); err != nil {
+	err := f.Sync()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err != nil && f != w.f {
+		// A compaction replaced the file meanwhile, and synced the new
+		// one before it did: what was written is on the disk.
+		err = nil
+	}
+	if err != nil {
 		return fmt.Errorf("sync journal: %w", err)
 	}
-	w.mu.Lock()
 	w.synced = max(w.synced, upTo)
-	w.mu.Unlock()
 	return nil
 }
 
@@ -190,7 +213,10 @@ func (w *JournalWriter) Sync() error {
 func (w *JournalWriter) Close() error {
 	close(w.stop)
 	<-w.done
-	err := w.Sync()
+	err := w.finalCompaction()
+	if serr := w.Sync(); err == nil {
+		err = serr
+	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
@@ -199,26 +225,22 @@ func (w *JournalWriter) Close() error {
 
 // Progress is what earlier runs did to one DLQ message for one destination.
 type Progress struct {
-	Op            string // the latest op: OpSent, OpDeleted, OpFailed or OpSkipped
-	DestMessageID string // set once it was sent
+	Op            string // OpSent (not deleted yet), OpDeleted (only with keepDone), or ""
+	DestMessageID string // set while it is open
 }
 
-// State is a journal folded into the latest op per DLQ message and
-// destination queue: what a resumed run must not redo.
+// State is the journal folded (a Ledger) as the mover asks it: what a
+// resumed run must not redo, and which messages in the DLQ came back. The
+// JournalWriter of OpenJournal applies every entry it writes to it, under
+// its own lock, so a compaction never sees an entry on one side only.
 type State struct {
+	mu sync.RWMutex
 	// attempt, when not 0, limits the returned messages to those sent in
 	// that attempt: a message that came back from an earlier attempt may
 	// move again after a new fix. What was sent and deleted counts across
 	// attempts, so nothing is resent.
 	attempt int
-	byDest  map[string]map[string]Progress // destination URL → DLQ MessageId → progress
-	// destIDs maps a destination MessageId back to its DLQ MessageId: a
-	// message that comes back to the DLQ after its source's consumer failed
-	// again keeps the MessageId the destination gave it.
-	destIDs map[string]string
-	// payloads maps the payload hash of a message sent to a target to the
-	// time of its first send (see PayloadReturned).
-	payloads map[string]time.Time
+	l       *Ledger
 }
 
 // Fold builds the State of entries, every attempt's sent messages counting
@@ -226,46 +248,52 @@ type State struct {
 func Fold(entries []Entry) *State { return FoldAttempt(entries, 0) }
 
 // FoldAttempt builds the State of entries for attempt n: only messages sent
-// in attempt n count as returned.
+// in attempt n count as returned. It keeps the deleted messages' digests
+// (Of says OpDeleted), as a replay from a file needs.
 func FoldAttempt(entries []Entry, n int) *State {
-	s := &State{attempt: n, byDest: map[string]map[string]Progress{}, destIDs: map[string]string{}}
+	l := newLedger(true)
 	for _, e := range entries {
-		s.Apply(e)
+		l.apply(e)
 	}
-	return s
+	return &State{attempt: n, l: l}
 }
 
 // Apply adds one entry to the state. A 'deleted' or 'failed' never erases
 // the destination MessageId a 'sent' recorded.
 func (s *State) Apply(e Entry) {
-	byID := s.byDest[e.DestQueue]
-	if byID == nil {
-		byID = map[string]Progress{}
-		s.byDest[e.DestQueue] = byID
-	}
-	p := byID[e.DLQMessageID]
-	s.notePayload(e)
-	if (e.Op == OpSkipped || e.Op == OpFilterError) && (p.Op == OpSent || p.Op == OpDeleted) {
-		return
-	}
-	p.Op = e.Op
-	if e.DestMessageID != "" {
-		p.DestMessageID = e.DestMessageID
-		if s.attempt == 0 || entryAttempt(e) == s.attempt {
-			s.destIDs[e.DestMessageID] = e.DLQMessageID
-		}
-	}
-	byID[e.DLQMessageID] = p
+	s.mu.Lock()
+	s.l.apply(e)
+	s.mu.Unlock()
 }
 
-// Of returns what earlier runs did to a DLQ message for destQueue.
+// Of returns what earlier runs did to a DLQ message for destQueue: OpSent
+// while its delete is not journaled (exact: the entry itself), OpDeleted
+// once it is when the State keeps the deleted messages' digests (a file
+// replay), else "". A message sent and deleted that shows up in the DLQ
+// again (SQS can return a deleted message's copy) is then sent again: a
+// duplicate, the at-least-once side, never a delete without a send.
 func (s *State) Of(dlqMessageID, destQueue string) Progress {
-	return s.byDest[destQueue][dlqMessageID]
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if e, ok := s.l.open[openKey{destQueue, dlqMessageID}]; ok {
+		return Progress{Op: OpSent, DestMessageID: e.DestMessageID}
+	}
+	if s.l.keepDone && s.l.done[destQueue].has(Digest(dlqMessageID)) {
+		return Progress{Op: OpDeleted}
+	}
+	return Progress{}
 }
 
 // IsReturned tells whether a DLQ message is one this journal sent
-// somewhere: the destination's consumer failed it again.
+// somewhere: the destination's consumer failed it again. It matches the
+// digest of the destination MessageId (see Digest): a collision counts a
+// fresh message as returned, which leaves it in the DLQ.
 func (s *State) IsReturned(dlqMessageID string) bool {
-	_, ok := s.destIDs[dlqMessageID]
-	return ok
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.l.returned(dlqMessageID, s.attempt)
 }
+
+// Ledger returns the fold itself, for a reader after the move (the writer
+// is closed: nothing applies to it any more).
+func (s *State) Ledger() *Ledger { return s.l }

@@ -6,10 +6,9 @@ import "github.com/mfdlq/mfdlq/incident"
 // its MessageId) was already sent to destURL and deleted: a rerun of a
 // move from a file skips it.
 func Delivered(ws *incident.Workspace, destURL string) (func(id string) bool, error) {
-	entries, err := ReadJournal(ws.Path(incident.JournalFile))
+	state, err := ReadState(ws.Path(incident.JournalFile), true)
 	if err != nil {
 		return nil, err
 	}
-	state := Fold(entries)
 	return func(id string) bool { return state.Of(id, destURL).Op == OpDeleted }, nil
 }

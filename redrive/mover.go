@@ -125,12 +125,12 @@ type Mover struct {
 	stats    Stats
 	reserved int                        // messages promised to a batch in progress
 	latest   map[string]string          // newer receipt handles of messages a worker holds
-	seen     map[string]bool            // DLQ MessageIds looked at in this run
+	seen     seenSet                    // DLQ MessageIds looked at in this run (digests: runSet)
 	held     map[string]bool            // DLQ MessageIds a worker holds right now
-	noted    map[string]bool            // skipped/returned/failed already counted
+	noted    notedSet                   // skipped/returned/failed/moved already counted (digests: runSet)
 	deferred map[string]int             // batches that ran out of retries, per message
 	lastNew  time.Time                  // when a message unseen in this run last came
-	parked   map[string]sqsjson.Message // seen again in this run and hidden by it, with the latest receipt handle
+	parked   map[string]sqsjson.Message // seen again in this run and hidden by it: MessageId and latest receipt handle only
 	drained  bool                       // the DLQ has nothing more for this run
 	probed   bool                       // the filter has judged a first batch
 	changed  chan struct{}              // closed when messages are let go of (see changes)
@@ -178,9 +178,10 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	}
 	// seen and noted grow to the backlog: sized once, not rehashed as the
 	// move goes.
-	size := min(max(o.Backlog, 0), 1<<20)
+	size := min(max(o.Backlog, 0), 1<<24)
 	ctl := NewController(ControllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate})
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: make(map[string]bool, size), held: map[string]bool{}, noted: make(map[string]bool, size), parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
+	ids := newRunSet(size)
+	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: seenSet{ids}, held: map[string]bool{}, noted: notedSet{ids}, parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
 }
 
 const batchSize = 10
@@ -408,7 +409,7 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	left := m.o.Max - m.stats.Handled() - m.reserved
-	allSeen := m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog
+	allSeen := m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
 	switch {
 	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "",
 		m.o.Max-m.stats.Handled() <= 0, allSeen && len(m.held) == 0:
@@ -418,7 +419,7 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 			close(m.ended)
 		}
 		return 0, 0
-	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-len(m.seen) <= 2*batchSize*m.spawned:
+	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-m.seen.Len() <= 2*batchSize*m.spawned:
 		// Every worker started may have a receive out: with twice their
 		// batches left, a long poll could find the queue empty and hold
 		// the run for its whole wait.
@@ -445,7 +446,7 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 // not move. It hides that message for --visibility seconds, never loses
 // it. unpark waits for the polls' end before it releases anything.
 func (m *Mover) cancelIdlePolls() {
-	inHand := m.drained || m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog || m.o.Max-m.stats.Handled()-m.reserved <= 0
+	inHand := m.drained || m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog || m.o.Max-m.stats.Handled()-m.reserved <= 0
 	if !inHand || m.letGo || m.o.Keep || len(m.parked) > 0 || !m.pollsOff.IsZero() || m.cancelPolls == nil {
 		return
 	}

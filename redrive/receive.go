@@ -134,10 +134,10 @@ func (m *Mover) triage(raw []types.Message) plan {
 		}
 		m.held[id] = true
 		p.held = append(p.held, id)
-		isNew := !m.seen[id]
-		beyond := isNew && m.o.Backlog > 0 && len(m.seen) >= m.o.Backlog
+		isNew := !m.seen.has(id)
+		beyond := isNew && m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
 		if isNew && !beyond {
-			m.seen[id] = true
+			m.seen.add(id)
 			m.lastNew = time.Now()
 		}
 		prog := m.o.State.Of(id, m.o.Dest.URL)
@@ -146,27 +146,26 @@ func (m *Mover) triage(raw []types.Message) plan {
 			// Sent already (by this run or an earlier one) and still
 			// here: delete it with this receipt handle, every time it
 			// shows up — an earlier delete may have used a stale handle.
-			if !m.noted[id] {
-				m.noted[id] = true
+			if m.noted.add(id) {
 				p.resumeNew++
 			}
 			p.resume = append(p.resume, msg)
-		case m.noted[id] || beyond:
+		case m.noted.has(id) || beyond:
 			// Decided on already in this run (skipped, failed, returned,
 			// copied), or not part of the backlog: hide it for a while so
 			// the receives reach the messages behind it.
-			m.noted[id] = true
-			m.parked[id] = msg
+			m.noted.add(id)
+			m.parked[id] = sqsjson.Message{MessageId: id, ReceiptHandle: msg.ReceiptHandle}
 			p.park = append(p.park, msg)
 		case m.o.State.IsReturned(id) || m.o.State.PayloadReturned(&msg):
-			m.noted[id] = true
+			m.noted.add(id)
 			m.stats.Returned++
 			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
 				m.stats.Halted = "circuit breaker: " + plural.Of(m.stats.Returned, "moved message") + " came back to the DLQ"
 			}
 			p.release = append(p.release, msg)
 		case prog.Op == OpSent || prog.Op == OpDeleted: // --keep: copied already
-			m.noted[id] = true
+			m.noted.add(id)
 			p.release = append(p.release, msg)
 		case m.stats.Halted != "" || m.fatal != nil:
 			p.release = append(p.release, msg)
@@ -204,7 +203,7 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, msg := range skipped {
-		m.noted[msg.MessageId] = true
+		m.noted.add(msg.MessageId)
 		m.stats.Skipped++
 		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
 	}

@@ -2,7 +2,6 @@ package redrive
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -61,16 +60,11 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 // move runs the canary (if any) and then the rest, journaling every step.
 func (r *run) move(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
-	entries, err := ReadJournal(r.ws.Path(incident.JournalFile))
+	// A file replay keeps the deleted lines' digests: the file still holds them.
+	jw, state, err := OpenJournal(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
 	if err != nil {
 		return nil, err
 	}
-	state := FoldAttempt(entries, p.Attempt)
-	f, err := r.ws.OpenAppend(incident.JournalFile)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", incident.JournalFile, err)
-	}
-	jw := NewJournalWriter(f)
 	defer func() {
 		if err := jw.Close(); err != nil {
 			// The moves are done and written; only their trip to the disk

@@ -95,11 +95,13 @@ func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range sent {
-		m.o.State.Apply(e)
-		m.noted[e.DLQMessageID] = true // counted as moved: never again as resumed
+		if m.o.Journal.state != m.o.State {
+			m.o.State.Apply(e) // a writer of OpenJournal applied it already
+		}
+		m.noted.add(e.DLQMessageID) // counted as moved: never again as resumed
 	}
 	for _, e := range failed {
-		m.noted[e.DLQMessageID] = true
+		m.noted.add(e.DLQMessageID)
 	}
 	m.stats.Moved += len(sent)
 	m.stats.Failed += len(failed)
@@ -119,7 +121,7 @@ func (m *Mover) deferOnce(id string) bool {
 	}
 	m.deferred[id]++
 	if m.deferred[id] >= maxDeferrals {
-		m.noted[id] = true
+		m.noted.add(id)
 		return true
 	}
 	return false

@@ -3,7 +3,6 @@ package redrive
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -36,26 +35,13 @@ type Target interface {
 // SentTimestamp it counts as returned: a breaker that trips too early is
 // safer than one that never does.
 func (s *State) PayloadReturned(m *sqsjson.Message) bool {
-	if len(s.payloads) == 0 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.l.payloads) == 0 {
 		return false // not a target move: no hashing on the SQS path
 	}
-	at, ok := s.payloads[envelope.PayloadSHA256(m)]
+	at, ok := s.l.payloadSent(envelope.PayloadSHA256(m), s.attempt)
 	return ok && envelope.ArrivedAfter(m, at)
-}
-
-// notePayload keeps the earliest send of each payload hash. Like destIDs,
-// a State of one attempt notes only that attempt's sends: a payload that
-// came back after an earlier fix may move again after a new one.
-func (s *State) notePayload(e Entry) {
-	if e.Op != OpSent || e.PayloadSHA256 == "" || (s.attempt != 0 && entryAttempt(e) != s.attempt) {
-		return
-	}
-	if s.payloads == nil {
-		s.payloads = map[string]time.Time{}
-	}
-	if at, ok := s.payloads[e.PayloadSHA256]; !ok || e.Time.Before(at) {
-		s.payloads[e.PayloadSHA256] = e.Time
-	}
 }
 
 // refused is a failed entry of a target call: final (sender) when

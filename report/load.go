@@ -31,9 +31,12 @@ type Incident struct {
 	Classification *classify.Classification
 	Logs           *logsearch.Result
 	Journal        []redrive.Entry
-	Verify         *verify.Result
-	Check          *check.Result
-	Changes        *changes.Result
+	// Ledger is the journal read whole when it was compacted (its
+	// completed messages are counts, not entries); nil otherwise.
+	Ledger  *redrive.Ledger
+	Verify  *verify.Result
+	Check   *check.Result
+	Changes *changes.Result
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string
@@ -65,6 +68,9 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 		inc.Samples = msgs
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
+	if l, err := redrive.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
+		inc.Ledger = l
+	}
 	return inc, nil
 }
 
@@ -84,7 +90,8 @@ func loadJSON[T any](ws *incident.Workspace, name string, inc *Incident) *T {
 // loadJournal reads the journal leniently: a torn line is skipped, as the
 // redrive itself does.
 func loadJournal(path string) []redrive.Entry {
-	lines, _ := incident.ReadJSONLines(path, func(e redrive.Entry) bool { return e.Op != "" })
+	// A compacted journal's header and digest lines name no message.
+	lines, _ := incident.ReadJSONLines(path, func(e redrive.Entry) bool { return e.Op != "" && e.DLQMessageID != "" })
 	return lines
 }
 

@@ -12,6 +12,10 @@ import (
 
 func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	inc.writeMove(b, ev)
+	if inc.Ledger != nil {
+		inc.writeCompactedRedrive(b)
+		return
+	}
 	if len(inc.Journal) == 0 {
 		b.WriteString("\nredrive-journal.jsonl is missing or empty.\n")
 		return
@@ -120,4 +124,50 @@ func (inc *Incident) writeAttempts(b *strings.Builder) {
 			len(o[redrive.OpSent]), len(o[redrive.OpDeleted]), len(o[redrive.OpSkipped]), len(o[redrive.OpFilterError]), len(o[redrive.OpFailed]))
 	}
 	b.WriteString(more)
+}
+
+// writeCompactedRedrive is writeRedrive for a compacted journal: its
+// counts are entries per operation (a message skipped by two runs counts
+// twice), the open entries are the messages sent and not yet deleted.
+func (inc *Incident) writeCompactedRedrive(b *strings.Builder) {
+	l := inc.Ledger
+	first, last := l.Span()
+	dests := map[string]bool{}
+	ops := map[string]int{}
+	byAttempt := map[int]map[string]int{}
+	lastAttempt := 1
+	for _, c := range l.Counts() {
+		if c.Dest != "" {
+			dests[c.Dest] = true
+		}
+		ops[c.Op] += c.N
+		if byAttempt[c.Attempt] == nil {
+			byAttempt[c.Attempt] = map[string]int{}
+		}
+		byAttempt[c.Attempt][c.Op] += c.N
+		lastAttempt = max(lastAttempt, c.Attempt)
+	}
+	fmt.Fprintf(b, "\nJournal (compacted: completed messages kept as counts): %s over %s, %s → %s, destination %s.\n\n",
+		plural.Of(l.Entries(), "entry"), plural.Of(len(l.Runs()), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
+	b.WriteString("| operation | messages |\n|---|---|\n")
+	keys := sortedKeys(ops)
+	n, more := capped(len(keys), "operation")
+	for _, op := range keys[:n] {
+		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), ops[op])
+	}
+	b.WriteString(more)
+	fixes, na := redrive.Fixes(inc.Events)
+	if max(lastAttempt, na) >= 2 {
+		b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
+		shown, more := capped(max(lastAttempt, na), "attempt")
+		for a := 1; a <= shown; a++ {
+			o := byAttempt[a]
+			fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
+				o[redrive.OpSent], o[redrive.OpDeleted], o[redrive.OpSkipped], o[redrive.OpFilterError], o[redrive.OpFailed])
+		}
+		b.WriteString(more)
+	}
+	if pending := len(l.Open()); pending > 0 {
+		fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(pending, "message"))
+	}
 }

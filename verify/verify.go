@@ -67,6 +67,19 @@ type Redriven struct {
 	// payload hash, and there is no destination queue to drain.
 	Target string
 	Sent   []Sent
+	// Compacted, when set, matches the sends a compacted journal keeps only
+	// as digests (a big move's: *redrive.Ledger): by destination MessageId
+	// of attempt Attempt (0: any), and by payload hash with its first send.
+	// A digest collision counts a foreign message as returned: verify then
+	// fails, it never passes wrongly.
+	Compacted CompactedSends
+	Attempt   int
+}
+
+// CompactedSends is the compacted journal's side of MatchReturned.
+type CompactedSends interface {
+	Returned(messageID string, attempt int) bool
+	PayloadSentAt(payloadSHA256 string, attempt int) (time.Time, bool)
 }
 
 // Sent is one message the redrive sent, as its journal recorded it: the
@@ -129,6 +142,9 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 				e, ok, how = p, true, "payload_sha256"
 			}
 		}
+		if !ok && r.Compacted != nil {
+			e, ok, how = matchCompacted(m, r)
+		}
 		if !ok {
 			continue
 		}
@@ -142,6 +158,18 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		out = append(out, ret)
 	}
 	return out
+}
+
+// matchCompacted matches m against the digests of a compacted journal;
+// the DLQ MessageId is then unknown ("").
+func matchCompacted(m *sqsjson.Message, r Redriven) (Sent, bool, string) {
+	if r.Compacted.Returned(m.MessageId, r.Attempt) {
+		return Sent{DestMessageID: m.MessageId}, true, "message_id"
+	}
+	if at, ok := r.Compacted.PayloadSentAt(envelope.PayloadSHA256(m), r.Attempt); ok && envelope.ArrivedAfter(m, at) {
+		return Sent{SentAt: at}, true, "payload_sha256"
+	}
+	return Sent{}, false, ""
 }
 
 // Observation is one look at the queues during verify.

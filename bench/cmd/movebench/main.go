@@ -8,6 +8,11 @@
 //	-mode latency     through a proxy adding -latency to every call: mfdlq's
 //	                  defaults, fixed --workers and bare loops, alternated
 //	-mode memory      one big move at --rate max: peak RSS, journal, resume
+//	-mode scale       -n messages at --rate max beside the bare 32-worker loop
+//	                  on a queue as deep: throughput, peak RSS, incident
+//	                  directory, rerun RSS, every body delivered (streamed)
+//	-mode export      export -n with --delete to .jsonl.gz beside the bare
+//	                  receive/write/delete loop: rate, peak RSS, the file
 //
 // -mode rate with -latency goes through the latency proxy too.
 package main
@@ -67,6 +72,10 @@ func main() {
 		latencyMode(s, cfg)
 	case "memory":
 		memoryMode(s)
+	case "scale":
+		scaleMode(s, sqsapi.New(cfg))
+	case "export":
+		exportMode(s, sqsapi.New(cfg))
 	case "throughput":
 		throughputMode(s, sqsapi.New(cfg))
 	case "faults":

@@ -1,0 +1,97 @@
+package redrive
+
+import (
+	"fmt"
+	"time"
+)
+
+// LongMove is the move the plan warns about: a laptop that has to stay
+// awake, online and logged in for longer than this is a risk of its own
+// at 3 a.m.
+const LongMove = time.Hour
+
+// MaxRateAssumed is the rate the plan assumes for --rate max: what the
+// adaptive mover reached with SQS answering in 20 ms (docs/redrive.md,
+// 2,504–2,594 msg/s whole process). The progress bar's ETA, from the rate
+// measured as the move goes, replaces it once the move starts.
+const MaxRateAssumed = 2500
+
+// NativeMaxRate is the most a message move task moves (SQS's
+// MaxNumberOfMessagesPerSecond, 1–500).
+const NativeMaxRate = 500
+
+// Estimate is how long a move will take, as the plan says it.
+type Estimate struct {
+	Messages int
+	Rate     float64       // msg/s the estimate assumes
+	Assumed  bool          // --rate max: Rate is MaxRateAssumed
+	Duration time.Duration // messages / rate, plus the canary's wait
+	Long     bool          // longer than LongMove
+	Native   bool
+}
+
+// EstimateMove estimates a move of messages at rate msg/s (0: --rate max)
+// with extra time for the canary's wait: messages / rate + extra. A
+// native move goes at most NativeMaxRate.
+func EstimateMove(messages int, rate float64, extra time.Duration, native bool) Estimate {
+	e := Estimate{Messages: max(messages, 0), Rate: rate, Native: native}
+	if rate <= 0 {
+		e.Rate, e.Assumed = MaxRateAssumed, true
+	}
+	if native {
+		e.Rate = min(e.Rate, NativeMaxRate)
+		e.Assumed = false
+	}
+	e.Duration = seconds(float64(e.Messages)/e.Rate) + extra
+	e.Long = e.Duration > LongMove
+	return e
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// Text is the plan's duration: "about 34s" at a --rate; at --rate max
+// "as fast as the queues allow", with the estimate at MaxRateAssumed once
+// it is a minute or more.
+func (e Estimate) Text() string {
+	if !e.Assumed {
+		return "about " + e.Duration.Round(time.Second).String()
+	}
+	if e.Duration < time.Minute {
+		return "as fast as the queues allow"
+	}
+	return fmt.Sprintf("as fast as the queues allow (about %s at %d msg/s, a typical --rate max; the progress bar shows the real ETA)", e.Duration.Round(time.Second), MaxRateAssumed)
+}
+
+// WaysOut are the plan's lines for a move longer than LongMove: that it is,
+// and the two ways out, each with its own estimate — a --max slice that
+// takes about an hour, or SQS's own move task (--native), server-side, so
+// no laptop has to stay awake. None for a shorter move.
+func (e Estimate) WaysOut() []string {
+	if !e.Long {
+		return nil
+	}
+	if e.Native {
+		return []string{"this move takes longer than an hour; SQS runs it server-side, so nothing here needs to stay awake (mfdlq follows it until you press Ctrl-C, which cancels it)"}
+	}
+	slice := int(e.Rate * LongMove.Seconds())
+	if slice >= 10000 {
+		slice = slice / 1000 * 1000
+	}
+	native := EstimateMove(e.Messages, 0, 0, true)
+	return []string{
+		"this move takes longer than an hour: this machine must stay awake and online throughout (a rerun resumes it where it stopped)",
+		fmt.Sprintf("or move a slice: --max %d takes about %s; run the same command again for the next slice", slice, roundDur(EstimateMove(slice, e.rate(), 0, false).Duration)),
+		fmt.Sprintf("or let SQS move them: --native at %d msg/s takes about %s, server-side, nothing here needs to stay awake (every message, no selection, no canary)", NativeMaxRate, roundDur(native.Duration)),
+	}
+}
+
+// rate is the --rate the estimate stands for (0: max).
+func (e Estimate) rate() float64 {
+	if e.Assumed {
+		return 0
+	}
+	return e.Rate
+}
+
+// roundDur is d to the second, at least one.
+func roundDur(d time.Duration) time.Duration { return max(d.Round(time.Second), time.Second) }
