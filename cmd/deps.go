@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/smithy-go/logging"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
@@ -97,7 +98,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		if err != nil {
 			return nil, err
 		}
-		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch), nil
+		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody), nil
 	}
 	d.CloudTrail = func(ctx context.Context) (trailapi.Client, error) {
 		cfg, err := d.AWS(ctx)
@@ -149,6 +150,14 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	return d
 }
 
+// readWholeBody makes a CloudWatch client read each answer whole before
+// decoding it, as the SQS and CloudTrail clients do
+// (sqsapi.AddReadWholeBody: the SDK's "use of closed network connection"
+// on a 200, seen on DescribeAlarmHistory's pages too).
+func readWholeBody(o *cloudwatch.Options) {
+	o.APIOptions = append(o.APIOptions, sqsapi.AddReadWholeBody)
+}
+
 // configureCloudTrail leaves a throttled lookup to trailapi, which paces
 // the calls at two a second and retries it itself (so its waits are paced
 // and counted in what changes reports); the SDK still retries the rest. The
@@ -195,6 +204,10 @@ func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Confi
 	if g.EndpointURL != "" {
 		opts = append(opts, config.WithBaseEndpoint(g.EndpointURL))
 	}
+	// The SDK's own log lines ("failed to discard remaining HTTP response
+	// body …") would land raw in the middle of a question on stderr: mfdlq
+	// says what went wrong itself, from the errors the calls return.
+	opts = append(opts, config.WithLogger(logging.Nop{}))
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err == nil && cfg.Region == "" {
 		err = usageErrorf("no AWS region: pass --region or set AWS_REGION")

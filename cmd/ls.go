@@ -178,7 +178,7 @@ func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inv
 		return inventory.Clients{}, err
 	}
 	retryer := inventory.Retryer
-	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, func(o *cloudwatch.Options) { o.Retryer = retryer() })
+	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody, func(o *cloudwatch.Options) { o.Retryer = retryer() })
 	return inventory.Clients{
 		SQS:     sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 }),
 		Metrics: cw,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 func TestMain(m *testing.M) { os.Exit(localaws.Wrap(m).Run()) }
@@ -34,7 +35,12 @@ func standIn(t *testing.T) (*Server, *cloudwatch.Client) {
 	t.Cleanup(hs.Close)
 	cfg := localaws.Config(t)
 	cfg.BaseEndpoint = aws.String(hs.URL)
-	return s, cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, func(o *cloudwatch.Options) { o.RetryMaxAttempts = 1 })
+	// The whole body read before decoding, as mfdlq's own CloudWatch
+	// client does (cmd's readWholeBody).
+	return s, cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, func(o *cloudwatch.Options) {
+		o.RetryMaxAttempts = 1
+		o.APIOptions = append(o.APIOptions, sqsapi.AddReadWholeBody)
+	})
 }
 
 func TestStateChangesPagedOldestFirstWithinRetention(t *testing.T) {
