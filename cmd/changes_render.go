@@ -63,12 +63,22 @@ func (o *changesOptions) summary(res *changes.Result) {
 			deploys++
 		}
 	}
-	d.infof("CloudTrail: %s read in %s; kept %s related to %s and %s; dropped %d as noise",
-		plural.Of(res.Read, "write event"), plural.Of(res.Pages, "page"), plural.Of(related, "change"), res.Queue, plural.Of(deploys, "deploy"), res.Dropped)
-	for _, n := range res.Noise {
-		d.infof("  dropped %d: %s", n.Count, n.Reason)
+	unread := map[string]bool{}
+	for _, u := range res.Unread {
+		unread[u.Source] = true
 	}
-	d.infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
+	// A source that could not be read is said so (below), never counted
+	// as read and empty.
+	if !unread[changes.SourceTrail] {
+		d.infof("CloudTrail: %s read in %s; kept %s related to %s and %s; dropped %d as noise",
+			plural.Of(res.Read, "write event"), plural.Of(res.Pages, "page"), plural.Of(related, "change"), res.Queue, plural.Of(deploys, "deploy"), res.Dropped)
+		for _, n := range res.Noise {
+			d.infof("  dropped %d: %s", n.Count, n.Reason)
+		}
+	}
+	if !unread[changes.SourceAlarms] {
+		d.infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
+	}
 	for _, w := range res.Warnings {
 		d.warnf("%s", w)
 	}
