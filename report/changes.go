@@ -79,9 +79,10 @@ func (inc *Incident) writeChangeEvents(b *strings.Builder, c *changes.Result) {
 	}
 }
 
-// writeChangeSummary is the summary's line naming the nearest change.
+// writeChangeSummary is the summary table's row naming the nearest change
+// (written among the table's rows, so it stays in the table).
 func (inc *Incident) writeChangeSummary(b *strings.Builder) {
 	if c := inc.Changes; c != nil && c.Evidence != "" {
-		fmt.Fprintf(b, "- nearest change: %s\n", inc.plain(c.Evidence, maxValue))
+		fmt.Fprintf(b, "| nearest change | %s |\n", inc.plain(c.Evidence, maxValue))
 	}
 }
