@@ -125,7 +125,7 @@ func cmdTrailNoise(ts *testscript.TestScript, neg bool, args []string) {
 	for i := range n {
 		at := from.Add(time.Duration(i) * to.Sub(from) / time.Duration(max(1, n-1)))
 		evs = append(evs, cloudtrail.Event{EventName: args[2], EventSource: args[1], EventTime: at, Username: "worker", ReadOnly: ro,
-			RequestParameters: map[string]any{"logGroupName": args[3], "logStreamName": fmt.Sprintf("2026/11/29/[$LATEST]%04d", i)}})
+			RequestParameters: map[string]string{"logGroupName": args[3], "logStreamName": fmt.Sprintf("2026/11/29/[$LATEST]%04d", i)}})
 	}
 	scriptStandins(ts).trail.Add(evs...)
 }

@@ -76,11 +76,8 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	var loop *redrive.LoopError
-	if err := redrive.FileLoop(msgs.Next, o.FromFile, dest.Name, dest.ARN); errors.As(err, &loop) {
-		return checkFailedf("refusing: %v", loop)
-	} else if err != nil {
-		return err
+	if err := redrive.FileLoop(msgs.Next, o.FromFile, dest.Name, dest.ARN); err != nil {
+		return redriveError(err, dest)
 	}
 	name := exportName(o.FromFile)
 	ws, err := d.Workspace(name)

@@ -35,7 +35,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	for _, l := range p.Dest().TargetLines {
 		d.infof("target: %s", l)
 	}
-	if line := crossAccount(p); line != "" {
+	if line := p.CrossAccount(); line != "" {
 		d.warnf("plan: %s", line)
 	}
 	ws, err := d.Workspace(dlq.Name)
@@ -63,11 +63,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		d.infof("dry run: nothing changed")
 		return nil
 	}
-	question := fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.Bound, "message"), dlq.Name, dest.Name)
-	if crossAccount(p) != "" {
-		question = fmt.Sprintf("Move up to %s from %s in account %s to %s in account %s, another account?", plural.Of(p.Bound, "message"), dlq.Name, dlq.Account, dest.Name, dest.Account)
-	}
-	if err := d.confirm(question, o.Yes); err != nil {
+	if err := d.confirm(p.Question(), o.Yes); err != nil {
 		return err
 	}
 	p.Req.Selector = o.selectorFor(ws)
@@ -134,10 +130,13 @@ func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjs
 // that name the fix.
 func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
+	var loop *redrive.LoopError
 	var held *lease.HeldError
 	switch {
 	case errors.As(err, &refusal):
 		return checkFailedf("refusing: %s", refusal.Reason)
+	case errors.As(err, &loop):
+		return checkFailedf("refusing: %v", loop)
 	case errors.As(err, &held):
 		how := "is being redriven by"
 		if held.Race {
@@ -208,12 +207,4 @@ func (o *redriveOptions) selectionText() string {
 	add("--sent-before", o.SentBefore)
 	add("--group", o.Group)
 	return s
-}
-
-// crossAccount is the plan's line when the destination is in another
-// account than the DLQ (redrive.CrossAccount), "" otherwise; the question
-// then names both accounts.
-func crossAccount(p *redrive.Plan) string {
-	dlq, dest := p.Source.Queue, p.Dest().Queue
-	return redrive.CrossAccount(dlq.Name, redrive.Place{Account: dlq.Account, Region: dlq.Region}, dest.Name, redrive.Place{Account: dest.Account, Region: dest.Region})
 }

@@ -85,11 +85,7 @@ func (o *redriveOptions) printSummary(s *redrive.Summary) error {
 	st := s.Stats
 	dur, achieved := redrive.Round2(s.Duration.Seconds()), redrive.Round2(s.Achieved)
 	if d.jsonOutput() {
-		return d.printJSONLine(map[string]any{
-			"type": "summary", "moved": s.Moved, "resumed": st.Resumed, "skipped": st.Skipped, "filter_errors": st.FilterErrors, "failed": st.Failed,
-			"returned": st.Returned, "pending_delete": st.PendingDelete, "duration_seconds": dur,
-			"achieved_rate": achieved, "halted": st.Halted, "peak_workers": st.PeakWorkers,
-		})
+		return d.printJSONLine(s.Line())
 	}
 	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
 	t.Rows = append(t.Rows, []string{fmt.Sprint(s.Moved), fmt.Sprint(st.Resumed), fmt.Sprint(st.Skipped), fmt.Sprint(st.FilterErrors),
@@ -142,9 +138,7 @@ func (p *redriveProgress) draw(force bool) {
 	el := time.Since(p.last.Start).Seconds()
 	r := float64(done) / max(el, 0.001)
 	if json {
-		_ = d.printJSONLine(map[string]any{"type": "progress", "moved": done, "total": total, "skipped": st.Skipped,
-			"filter_errors": st.FilterErrors, "failed": st.Failed, "returned": st.Returned, "hidden": st.Hidden, "elapsed_seconds": redrive.Round2(el), "rate": redrive.Round2(r),
-			"workers": st.Workers, "behind": st.Behind})
+		_ = d.printJSONLine(p.last.Line(el, r))
 		return
 	}
 	eta := "?"

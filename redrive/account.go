@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
+
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 // Place is where a queue or target lives: its account and region ("" when
@@ -63,4 +65,23 @@ func CrossAccount(dlqName string, dlq Place, destName string, dest Place) string
 		return ""
 	}
 	return fmt.Sprintf("%s is in account %s, the DLQ %s in account %s: the messages leave the DLQ's account", destName, dest.Account, dlqName, dlq.Account)
+}
+
+// CrossAccount is the plan's line when its destination is in another
+// account than its DLQ (CrossAccount above), "" otherwise; the question
+// then names both accounts.
+func (p *Plan) CrossAccount() string {
+	dlq, dest := p.Source.Queue, p.Dest().Queue
+	return CrossAccount(dlq.Name, Place{Account: dlq.Account, Region: dlq.Region}, dest.Name, Place{Account: dest.Account, Region: dest.Region})
+}
+
+// Question is what the operator is asked before the move: how many, from
+// where to where, and both accounts when they differ. The command and any
+// other view ask this same question.
+func (p *Plan) Question() string {
+	dlq, dest := p.Source.Queue, p.Dest().Queue
+	if p.CrossAccount() != "" {
+		return fmt.Sprintf("Move up to %s from %s in account %s to %s in account %s, another account?", plural.Of(p.Bound, "message"), dlq.Name, dlq.Account, dest.Name, dest.Account)
+	}
+	return fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.Bound, "message"), dlq.Name, dest.Name)
 }

@@ -121,3 +121,55 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	ev.Artifact = incident.JournalFile
 	return ev, nil
 }
+
+// SummaryLine is a Summary as the JSON line of type "summary" that
+// --output json ends with (docs/redrive.md); the fields stand in the order
+// of the contract's keys.
+type SummaryLine struct {
+	AchievedRate    float64 `json:"achieved_rate"`
+	DurationSeconds float64 `json:"duration_seconds"`
+	Failed          int     `json:"failed"`
+	FilterErrors    int     `json:"filter_errors"`
+	Halted          string  `json:"halted"`
+	Moved           int     `json:"moved"`
+	PeakWorkers     int     `json:"peak_workers"`
+	PendingDelete   int     `json:"pending_delete"`
+	Resumed         int     `json:"resumed"`
+	Returned        int     `json:"returned"`
+	Skipped         int     `json:"skipped"`
+	Type            string  `json:"type"`
+}
+
+// Line is s as its JSON line.
+func (s *Summary) Line() SummaryLine {
+	st := s.Stats
+	return SummaryLine{AchievedRate: Round2(s.Achieved), DurationSeconds: Round2(s.Duration.Seconds()), Failed: st.Failed,
+		FilterErrors: st.FilterErrors, Halted: st.Halted, Moved: s.Moved, PeakWorkers: st.PeakWorkers, PendingDelete: st.PendingDelete,
+		Resumed: st.Resumed, Returned: st.Returned, Skipped: st.Skipped, Type: "summary"}
+}
+
+// ProgressLine is a Moment as the JSON line of type "progress" that
+// --output json streams during a move; Moved counts the resumed too.
+type ProgressLine struct {
+	Behind         string  `json:"behind"`
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Failed         int     `json:"failed"`
+	FilterErrors   int     `json:"filter_errors"`
+	Hidden         int     `json:"hidden"`
+	Moved          int     `json:"moved"`
+	Rate           float64 `json:"rate"`
+	Returned       int     `json:"returned"`
+	Skipped        int     `json:"skipped"`
+	Total          int     `json:"total"`
+	Type           string  `json:"type"`
+	Workers        int     `json:"workers"`
+}
+
+// Line is m as its JSON line, elapsed seconds after its rate's clock
+// started, at rate messages a second.
+func (m Moment) Line(elapsed, rate float64) ProgressLine {
+	st := m.Stats
+	return ProgressLine{Behind: st.Behind, ElapsedSeconds: Round2(elapsed), Failed: st.Failed, FilterErrors: st.FilterErrors,
+		Hidden: st.Hidden, Moved: st.Moved + st.Resumed, Rate: Round2(rate), Returned: st.Returned, Skipped: st.Skipped,
+		Total: m.Total, Type: "progress", Workers: st.Workers}
+}

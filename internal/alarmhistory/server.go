@@ -240,11 +240,15 @@ func (s *Server) matching(form url.Values, typ string, start, end time.Time, asc
 func toMember(it Item) member {
 	data := ""
 	if it.Type == "StateUpdate" {
-		b, _ := json.Marshal(map[string]any{
-			"version":  "1.0",
-			"oldState": map[string]string{"stateValue": it.Old, "stateReason": "previous state"},
-			"newState": map[string]string{"stateValue": it.New, "stateReason": it.Reason},
-		})
+		type state struct {
+			Value  string `json:"stateValue"`
+			Reason string `json:"stateReason"`
+		}
+		b, _ := json.Marshal(struct {
+			Version string `json:"version"`
+			Old     state  `json:"oldState"`
+			New     state  `json:"newState"`
+		}{"1.0", state{it.Old, "previous state"}, state{it.New, it.Reason}})
 		data = string(b)
 	}
 	return member{AlarmName: it.AlarmName, AlarmType: it.AlarmType, Timestamp: it.Timestamp.Format("2006-01-02T15:04:05.000Z"),

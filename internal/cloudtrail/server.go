@@ -47,16 +47,18 @@ type Resource struct {
 // Event is a seeded event: what the API returns, plus the region it
 // happened in and the request parameters its JSON record carries.
 type Event struct {
-	EventID           string         `json:"EventId"`
-	EventName         string         `json:"EventName"`
-	EventSource       string         `json:"EventSource"`
-	EventTime         time.Time      `json:"EventTime"`
-	Username          string         `json:"Username"`
-	AccessKeyID       string         `json:"AccessKeyId,omitempty"`
-	ReadOnly          string         `json:"ReadOnly"` // "true" or "false"
-	Resources         []Resource     `json:"Resources,omitempty"`
-	RequestParameters map[string]any `json:"RequestParameters,omitempty"`
-	Region            string         `json:"Region,omitempty"` // "" : us-east-1
+	EventID     string     `json:"EventId"`
+	EventName   string     `json:"EventName"`
+	EventSource string     `json:"EventSource"`
+	EventTime   time.Time  `json:"EventTime"`
+	Username    string     `json:"Username"`
+	AccessKeyID string     `json:"AccessKeyId,omitempty"`
+	ReadOnly    string     `json:"ReadOnly"` // "true" or "false"
+	Resources   []Resource `json:"Resources,omitempty"`
+	// RequestParameters are the call's parameters; the stand-in's events
+	// name resources by string parameters only.
+	RequestParameters map[string]string `json:"RequestParameters,omitempty"`
+	Region            string            `json:"Region,omitempty"` // "" : us-east-1
 }
 
 // Calls is what the stand-in answered, for tests.
@@ -224,7 +226,27 @@ var attributeKeys = map[string]bool{
 	"ResourceType": true, "ResourceName": true, "EventSource": true, "AccessKeyId": true,
 }
 
-func (s *Server) lookup(body []byte, region string) (map[string]any, string, string) {
+// lookupOutput is LookupEvents' answer.
+type lookupOutput struct {
+	Events    []eventOut `json:"Events"`
+	NextToken string     `json:"NextToken,omitempty"`
+}
+
+// eventOut is one event of the answer, EventTime in epoch seconds as the
+// JSON protocol writes timestamps.
+type eventOut struct {
+	EventID         string     `json:"EventId"`
+	EventName       string     `json:"EventName"`
+	EventSource     string     `json:"EventSource"`
+	ReadOnly        string     `json:"ReadOnly"`
+	EventTime       float64    `json:"EventTime"`
+	Username        string     `json:"Username"`
+	AccessKeyID     string     `json:"AccessKeyId"`
+	Resources       []Resource `json:"Resources"`
+	CloudTrailEvent string     `json:"CloudTrailEvent"`
+}
+
+func (s *Server) lookup(body []byte, region string) (*lookupOutput, string, string) {
 	var in lookupInput
 	if err := json.Unmarshal(body, &in); err != nil {
 		return nil, "SerializationException", err.Error()
@@ -258,9 +280,9 @@ func (s *Server) lookup(body []byte, region string) (map[string]any, string, str
 		return nil, code, msg
 	}
 	match := s.matching(&in, region, start, end)
-	out := map[string]any{"Events": page(match, offset, size)}
+	out := &lookupOutput{Events: page(match, offset, size)}
 	if offset+size < len(match) {
-		out["NextToken"] = token(&in, offset+size)
+		out.NextToken = token(&in, offset+size)
 	}
 	return out, "", ""
 }
@@ -367,27 +389,37 @@ func has(e Event, key, value string) bool {
 	return false
 }
 
-func page(evs []Event, off, size int) []map[string]any {
-	out := []map[string]any{}
+func page(evs []Event, off, size int) []eventOut {
+	out := []eventOut{}
 	for i := off; i < len(evs) && i < off+size; i++ {
 		e := evs[i]
-		out = append(out, map[string]any{
-			"EventId": e.EventID, "EventName": e.EventName, "EventSource": e.EventSource, "ReadOnly": e.ReadOnly,
-			"EventTime": float64(e.EventTime.UnixMilli()) / 1000, "Username": e.Username, "AccessKeyId": e.AccessKeyID,
-			"Resources": e.Resources, "CloudTrailEvent": record(e),
-		})
+		out = append(out, eventOut{EventID: e.EventID, EventName: e.EventName, EventSource: e.EventSource, ReadOnly: e.ReadOnly,
+			EventTime: float64(e.EventTime.UnixMilli()) / 1000, Username: e.Username, AccessKeyID: e.AccessKeyID,
+			Resources: e.Resources, CloudTrailEvent: record(e)})
 	}
 	return out
 }
 
 // record is the event's JSON record, as CloudTrailEvent carries it.
 func record(e Event) string {
-	b, _ := json.Marshal(map[string]any{
-		"eventVersion": "1.09", "eventID": e.EventID, "eventName": e.EventName, "eventSource": e.EventSource,
-		"eventTime": e.EventTime.Format(time.RFC3339), "awsRegion": e.Region, "readOnly": e.ReadOnly == "true",
-		"userIdentity":      map[string]any{"type": "AssumedRole", "userName": e.Username},
-		"requestParameters": e.RequestParameters, "eventType": "AwsApiCall", "managementEvent": true,
-	})
+	type identity struct {
+		Type     string `json:"type"`
+		UserName string `json:"userName"`
+	}
+	b, _ := json.Marshal(struct {
+		EventVersion      string            `json:"eventVersion"`
+		EventID           string            `json:"eventID"`
+		EventName         string            `json:"eventName"`
+		EventSource       string            `json:"eventSource"`
+		EventTime         string            `json:"eventTime"`
+		AWSRegion         string            `json:"awsRegion"`
+		ReadOnly          bool              `json:"readOnly"`
+		UserIdentity      identity          `json:"userIdentity"`
+		RequestParameters map[string]string `json:"requestParameters"`
+		EventType         string            `json:"eventType"`
+		ManagementEvent   bool              `json:"managementEvent"`
+	}{"1.09", e.EventID, e.EventName, e.EventSource, e.EventTime.Format(time.RFC3339), e.Region, e.ReadOnly == "true",
+		identity{"AssumedRole", e.Username}, e.RequestParameters, "AwsApiCall", true})
 	return string(b)
 }
 

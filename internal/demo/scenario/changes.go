@@ -39,20 +39,20 @@ func seedChanges(ctx context.Context, cfg aws.Config, sc Scenario, first time.Ti
 	for i := range 240 {
 		at := first.Add(-25*time.Minute + time.Duration(i)*10*time.Second)
 		evs = append(evs, cloudtrail.Event{EventName: "CreateLogStream", EventSource: "logs.amazonaws.com", EventTime: at, Username: consumer,
-			RequestParameters: map[string]any{"logGroupName": sc.LogGroup, "logStreamName": fmt.Sprintf("2026/11/29/[$LATEST]%08x", i)}})
+			RequestParameters: map[string]string{"logGroupName": sc.LogGroup, "logStreamName": fmt.Sprintf("2026/11/29/[$LATEST]%08x", i)}})
 		if i%8 == 0 {
 			evs = append(evs, cloudtrail.Event{EventName: "AssumeRole", EventSource: "sts.amazonaws.com", EventTime: at, Username: "lambda.amazonaws.com"})
 		}
 	}
 	evs = append(evs, cloudtrail.Event{EventName: "UpdateService", EventSource: "ecs.amazonaws.com", EventTime: first.Add(-6 * time.Hour),
-		Username: "ci-deployer", RequestParameters: map[string]any{"service": "billing-api"}})
+		Username: "ci-deployer", RequestParameters: map[string]string{"service": "billing-api"}})
 	if sc.Name == "deploy" {
 		evs = append(evs,
 			cloudtrail.Event{EventName: "UpdateFunctionCode20150331v2", EventSource: "lambda.amazonaws.com", EventTime: first.Add(-time.Minute),
-				Username: "ci-deployer", RequestParameters: map[string]any{"functionName": "orders-producer"},
+				Username: "ci-deployer", RequestParameters: map[string]string{"functionName": "orders-producer"},
 				Resources: []cloudtrail.Resource{{ResourceType: "AWS::Lambda::Function", ResourceName: "orders-producer"}}},
 			cloudtrail.Event{EventName: "UpdateFunctionConfiguration20150331v2", EventSource: "lambda.amazonaws.com", EventTime: first.Add(-18 * time.Minute),
-				Username: "ops-alice", RequestParameters: map[string]any{"functionName": consumer}})
+				Username: "ops-alice", RequestParameters: map[string]string{"functionName": consumer}})
 	}
 	if err := post(ctx, trailURL+"/_standin/events", evs); err != nil {
 		return err
