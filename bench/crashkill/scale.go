@@ -186,7 +186,7 @@ func Scale(ctx context.Context, s *localaws.Seeder, cfg Config) (ScaleResult, er
 		if j != nil {
 			res.MaxJournal = max(res.MaxJournal, j.Size())
 		}
-		res.MaxIncident = max(res.MaxIncident, dirSize(inc))
+		res.MaxIncident = max(res.MaxIncident, DirSize(inc))
 		v, f, _ := s.Depth(ctx, dlq)
 		fmt.Fprintf(cfg.Log, "kill %d (DLQ at %d, then %s): DLQ %d left, journal %d KiB\n", res.Kills, points[k], killAt.Round(time.Millisecond), v+f, sizeOf(j)>>10)
 	}
@@ -219,7 +219,9 @@ func sizeOf(fi fs.FileInfo) int64 {
 	return fi.Size()
 }
 
-func dirSize(dir string) int64 {
+// DirSize is the bytes of the files under dir: what an incident directory
+// holds on disk.
+func DirSize(dir string) int64 {
 	var total int64
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,20 +40,6 @@ func countDrain(c *sqs.Client, url string, n int) (lost, dups int) {
 	return lost, dups
 }
 
-// dirSize is the bytes of the files under dir.
-func dirSize(dir string) int64 {
-	var total int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
-			}
-		}
-		return nil
-	})
-	return total
-}
-
 const mib = 1 << 20
 
 // scaleMode moves n messages at --rate max and, on a second queue of the
@@ -75,7 +60,7 @@ func scaleMode(s *localaws.Seeder, client *sqs.Client) {
 	move := moveSeconds()
 	journal, err := os.Stat(filepath.Join(dir, "redrive-journal.jsonl"))
 	check(err)
-	incident := dirSize(dir)
+	incident := crashkill.DirSize(dir)
 	fmt.Printf("scale %d: mfdlq %.0f msg/s whole process (move phase %.0f, load %s); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB)\n",
 		*n, float64(*n)/el.Seconds(), float64(*n)/move, loadavg(), float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib)
 	_, rerunRSS := rusage(args)
