@@ -238,7 +238,7 @@ func (o *changesOptions) clients(ctx context.Context, sq sqsapi.Client, q *sqsap
 func changesEvent(d *Deps, q *sqsapi.Queue, o *changesOptions, res *changes.Result) (incident.Event, error) {
 	ev := d.Event(incident.StepChanges, q)
 	in := changes.Inputs{From: o.From, To: o.To, Margin: o.Margin.String(), Functions: o.Functions}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(res.Figures())); err != nil {
+	if err := ev.Set(in, res.Figures()); err != nil {
 		return ev, err
 	}
 	ev.Verdict = string(res.Verdict)

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/mfdlq/mfdlq/check"
@@ -24,7 +23,7 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result, facts check.
 	ev := d.Event("check", dlq)
 	in := check.Inputs{CreateAlarm: o.CreateAlarm, Topic: o.Topic, DryRun: o.DryRun,
 		SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout.String()}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(check.FiguresOf(rep, facts))); err != nil {
+	if err := ev.Set(in, check.FiguresOf(rep, facts)); err != nil {
 		return err
 	}
 	ev.Verdict = string(rep.Verdict)

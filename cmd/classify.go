@@ -322,7 +322,7 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	}
 	in := classify.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
 		BurstWindow: o.BurstWindow.String(), BurstShare: o.BurstShare, TrickleSpan: o.TrickleSpan.String(), Payload: o.Payload}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(classify.FiguresOf(res))); err != nil {
+	if err := ev.Set(in, classify.FiguresOf(res)); err != nil {
 		return err
 	}
 	ev.Verdict = string(res.Verdict)

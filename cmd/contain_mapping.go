@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/mfdlq/mfdlq/contain"
 
@@ -123,7 +122,7 @@ func (o *containOptions) recordChange(dlq *sqsapi.Queue, c lambdaapi.MappingChan
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	if err := errors.Join(ev.SetInputs(o.inputs()), ev.SetFigures(contain.ChangeFigures{MappingChange: &c})); err != nil {
+	if err := ev.Set(o.inputs(), contain.ChangeFigures{MappingChange: &c}); err != nil {
 		return err
 	}
 	return ws.Append(ev)

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -40,7 +39,7 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	if err := errors.Join(ev.SetInputs(o.inputs()), ev.SetFigures(contain.FiguresOf(rep))); err != nil {
+	if err := ev.Set(o.inputs(), contain.FiguresOf(rep)); err != nil {
 		return err
 	}
 	ev.Verdict = string(rep.Verdict)

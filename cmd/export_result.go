@@ -78,7 +78,7 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	}
 	ev := d.Event("export", q)
 	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(archive.FiguresOf(st, backlog))); err != nil {
+	if err := ev.Set(in, archive.FiguresOf(st, backlog)); err != nil {
 		return err
 	}
 	ev.Artifact = incident.ExportFile

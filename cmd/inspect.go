@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -194,7 +193,7 @@ func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqs
 		Visible: q.Depth.Visible, InFlight: q.Depth.InFlight, Delayed: q.Depth.Delayed,
 		FIFO: q.FIFO, ExpiryFigures: sqsapi.ExpiryFiguresOf(exp),
 	}
-	if err := errors.Join(ev.SetInputs(sqsapi.InspectInputs{Max: o.Max, Visibility: o.Visibility, Out: o.Out}), ev.SetFigures(fig)); err != nil {
+	if err := ev.Set(sqsapi.InspectInputs{Max: o.Max, Visibility: o.Visibility, Out: o.Out}, fig); err != nil {
 		return err
 	}
 	ev.Artifact = incident.SamplesFile

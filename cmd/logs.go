@@ -297,7 +297,7 @@ func (o *logsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logse
 	}
 	ev := o.deps.Event("logs", q)
 	in := logsearch.Inputs{LogGroups: o.Groups, LogFile: o.LogFile, Method: string(rep.Method), Margin: o.Margin.String(), MessageIDs: o.MessageIDs}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(logsearch.Figures{Searched: rep.Searched, Found: rep.Found})); err != nil {
+	if err := ev.Set(in, logsearch.Figures{Searched: rep.Searched, Found: rep.Found}); err != nil {
 		return err
 	}
 	ev.Artifact = incident.LogsFile

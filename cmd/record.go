@@ -185,7 +185,7 @@ func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident
 		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Queue, q.QueueURL, q.Account, q.Region
 	}
 	in := report.RecordInputs{Out: out, Redacted: !o.NoRedact, Cause: o.Cause != "", Change: o.Change != "", Warning: o.Warning != ""}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(report.RecordFigures{TODO: len(res.TODO), Redactions: res.Redacted.Total()})); err != nil {
+	if err := ev.Set(in, report.RecordFigures{TODO: len(res.TODO), Redactions: res.Redacted.Total()}); err != nil {
 		return err
 	}
 	if o.Out == "" {

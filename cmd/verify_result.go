@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -26,7 +25,7 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 	}
 	ev := d.Event("verify", dlq)
 	in := verify.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(verify.FiguresOf(res, rec))); err != nil {
+	if err := ev.Set(in, verify.FiguresOf(res, rec)); err != nil {
 		return err
 	}
 	ev.Verdict = string(res.Verdict)

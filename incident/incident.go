@@ -71,6 +71,12 @@ func (ev *Event) SetFigures(v any) error {
 	return err
 }
 
+// Set sets both the inputs and the figures of a step's event: what every
+// step writes.
+func (ev *Event) Set(inputs, figures any) error {
+	return errors.Join(ev.SetInputs(inputs), ev.SetFigures(figures))
+}
+
 // DecodeInputs reads the event's inputs into v, a pointer to the step's
 // inputs type. No inputs leave v as it is. A field of another type (a file
 // mfdlq did not write) is left out and named in the error while the other

@@ -1,7 +1,6 @@
 package redrive
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -98,7 +97,7 @@ func Round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 // fixEvent is the incident event of a fix recorded with --fixed.
 func fixEvent(env *Env, p *Plan) (incident.Event, error) {
 	ev := env.Event("fix", p.Source.Queue)
-	err := errors.Join(ev.SetInputs(FixInputs{Change: p.Req.Fixed}), ev.SetFigures(FixFigures{Attempt: p.Attempt}))
+	err := ev.Set(FixInputs{Change: p.Req.Fixed}, FixFigures{Attempt: p.Attempt})
 	return ev, err
 }
 
@@ -115,7 +114,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 		Rate: q.Rate, DestQueue: dest.Queue.Name, DestURL: dest.Queue.URL, StartedAt: s.Started.UTC().Truncate(time.Second),
 		Native: q.Native, Keep: q.Keep, Attempt: max(p.Attempt, 1), PeakWorkers: st.PeakWorkers, Consumers: dest.Consumers,
 	}
-	if err := errors.Join(ev.SetInputs(in), ev.SetFigures(fig)); err != nil {
+	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}
 	ev.Artifact = incident.JournalFile

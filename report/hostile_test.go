@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -90,7 +89,7 @@ func writeHostileIncident(t *testing.T) *incident.Workspace {
 			Location  string `json:"location"`
 			Moved     int    `json:"moved"`
 		}{pick(i + 7), 3, pick(i+12) + leak, pick(i + 13), pick(i+14) + leak, 340}
-		if err := errors.Join(ev.SetInputs(in), ev.SetFigures(fig)); err != nil {
+		if err := ev.Set(in, fig); err != nil {
 			t.Fatal(err)
 		}
 		if err := ws.Append(ev); err != nil {
