@@ -50,6 +50,26 @@ type Figures struct {
 	// Consumers are the destination's Lambda functions as the fix-deployed
 	// check read them, the baseline of the next attempt.
 	Consumers []Function `json:"consumers,omitempty"`
+	// Destinations are the move's destinations one by one when a shared
+	// DLQ's messages each went back to their own source queue (empty for a
+	// move to one destination, which DestQueue and DestURL name). verify
+	// judges each.
+	Destinations []DestFigures `json:"destinations,omitempty"`
+	// Sourceless are the messages left in a shared DLQ because they carry
+	// no DeadLetterQueueSourceArn (sent to the DLQ directly, or moved by
+	// an older SQS): they go only where --to names.
+	Sourceless int `json:"sourceless,omitempty"`
+}
+
+// DestFigures are one destination's figures in a move to several.
+type DestFigures struct {
+	Queue  string `json:"queue"`
+	URL    string `json:"url"`
+	Moved  int    `json:"moved"`
+	Failed int    `json:"failed"`
+	// Consumers are this destination's Lambda functions as the
+	// fix-deployed check read them.
+	Consumers []Function `json:"consumers,omitempty"`
 }
 
 // Duration is how long the move took.
