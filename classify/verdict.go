@@ -19,13 +19,14 @@ func (c *Classifier) Result() *Classification {
 		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
 		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
 		PayloadPath: c.opts.Envelope.PayloadPath(), BodyErrors: c.bodyErrs,
+		BySource: c.opts.BySource || c.manySrc,
 	}
 	for _, e := range c.opts.Expect {
 		out.Expect = append(out.Expect, e.String())
 	}
 	order := slices.Clone(c.order)
 	slices.SortStableFunc(order, func(a, b *acc) int {
-		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.key.String(), b.key.String()))
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.keyFor(out.BySource).String(), b.keyFor(out.BySource).String()))
 	})
 	weighted := 0.0
 	verdicts := map[Verdict]bool{}
@@ -35,6 +36,8 @@ func (c *Classifier) Result() *Classification {
 			id = OtherGroupID
 		}
 		grp := c.judge(g, id)
+		grp.Key = g.keyFor(out.BySource).String()
+		grp.SourceARN, grp.Source, grp.SourceMixed = g.sourceOf()
 		out.Groups = append(out.Groups, grp)
 		weighted += grp.Confidence * float64(grp.Count)
 		verdicts[grp.Verdict] = true
@@ -70,6 +73,9 @@ func (c *Classifier) summarise(out *Classification) {
 		if c.keyMiss > 0 {
 			line += fmt.Sprintf(" (%d have no %s)", c.keyMiss, c.opts.Key)
 		}
+		out.Evidence = append(out.Evidence, line)
+	}
+	if line := sourceEvidence(out); line != "" {
 		out.Evidence = append(out.Evidence, line)
 	}
 	if len(out.Groups) > 1 {
