@@ -169,6 +169,9 @@ func TestMessagesWithoutSource(t *testing.T) {
 	if g.Count != 5 || g.Source != "" || g.SourceARN != "" || g.SourceName() != NoSourceName || g.Key != g.Fingerprint+" | "+g.Signature+" | "+NoSource {
 		t.Errorf("the direct group: %+v, key %q, name %q", sourceViews(c)[1], g.Key, g.SourceName())
 	}
+	if !strings.Contains(g.Action, "--group g2 --to QUEUE") || strings.Contains(c.Groups[0].Action, "--to") {
+		t.Errorf("actions %q and %q: only the group without a source needs --to", c.Groups[0].Action, g.Action)
+	}
 	if got, ok := c.GroupOf(&direct[0], nil); !ok || got.ID != g.ID {
 		t.Errorf("a direct message falls in %v %v, want %s", got, ok, g.ID)
 	}

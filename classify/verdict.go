@@ -35,9 +35,7 @@ func (c *Classifier) Result() *Classification {
 		if g.key.Fingerprint == OtherGroupID {
 			id = OtherGroupID
 		}
-		grp := c.judge(g, id)
-		grp.Key = g.keyFor(out.BySource).String()
-		grp.SourceARN, grp.Source, grp.SourceMixed = g.sourceOf()
+		grp := c.judge(g, id, out.BySource)
 		out.Groups = append(out.Groups, grp)
 		weighted += grp.Confidence * float64(grp.Count)
 		verdicts[grp.Verdict] = true
@@ -88,9 +86,9 @@ func (c *Classifier) summarise(out *Classification) {
 }
 
 // judge turns one accumulated group into its verdict and evidence.
-func (c *Classifier) judge(g *acc, id string) Group {
+func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	grp := Group{
-		ID: id, Key: g.key.String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
+		ID: id, Key: g.keyFor(bySource).String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
 		FirstSent: time.UnixMilli(g.arr.first).UTC(), LastSent: time.UnixMilli(g.arr.last).UTC(),
 		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
@@ -107,6 +105,7 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	case g.fromAttrs > 0:
 		grp.SignatureSource = "attributes"
 	}
+	grp.SourceARN, grp.Source, grp.SourceMixed = g.sourceOf()
 	for n, k := range g.receives {
 		grp.ReceiveCounts[strconv.Itoa(n)] = k
 	}
@@ -125,7 +124,7 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
 	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
 	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)
-	grp.Action = c.action(grp, content)
+	grp.Action = c.action(grp, content, bySource)
 	return grp
 }
 

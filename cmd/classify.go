@@ -168,6 +168,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
+	// A DLQ several queues dead-letter into groups by source even when the
+	// sample shows one (classify.Options.BySource).
+	opts.BySource = d.policySources(ctx, q) > 1
 	fetcher, err := d.payloadFetcher(ctx, o.Fetch)
 	if err != nil {
 		return err
