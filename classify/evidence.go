@@ -218,7 +218,7 @@ func (c *Classifier) action(grp Group, content contentFinding, bySource bool) st
 	redrive := fmt.Sprintf("mfdlq redrive --queue %s --group %s", q, grp.ID)
 	if bySource && grp.SourceARN == "" && !grp.SourceMixed && grp.ID != OtherGroupID {
 		// No source to go back to: the operator names the queue.
-		redrive += " --to QUEUE (they carry no DeadLetterQueueSourceArn)"
+		redrive += " --to QUEUE"
 	}
 	if !content.verified && !content.poison && grp.Verdict != VerdictUnknown {
 		redrive += " — but first rule out poison: classify again with --baseline FILE or --expect FIELD=VALUE"

@@ -51,15 +51,21 @@ func (g *Group) SourceName() string {
 const NoSourceName = "(none)"
 
 // sourceEvidence is the DLQ-wide line that counts the messages of each
-// source when the classification groups by source, most first: "" when it
-// does not.
+// source queue, most first, and those without one, when the classification
+// groups by source: "" when it does not.
 func sourceEvidence(c *Classification) string {
 	if !c.BySource || len(c.Groups) == 0 {
 		return ""
 	}
 	counts := map[string]int{}
+	none := 0
 	for i := range c.Groups {
-		counts[c.Groups[i].SourceName()] += c.Groups[i].Count
+		g := &c.Groups[i]
+		if g.SourceARN == "" && !g.SourceMixed {
+			none += g.Count
+			continue
+		}
+		counts[g.SourceName()] += g.Count
 	}
 	names := make([]string, 0, len(counts))
 	for n := range counts {
@@ -70,6 +76,17 @@ func sourceEvidence(c *Classification) string {
 	for _, n := range names {
 		parts = append(parts, fmt.Sprintf("%s %d", n, counts[n]))
 	}
-	return fmt.Sprintf("%s from %s (DeadLetterQueueSourceArn): %s; a group holds one source's messages",
-		plural.Of(c.Messages, "message"), plural.Of(len(names), "source"), strings.Join(parts, ", "))
+	line := fmt.Sprintf("%s from %s (DeadLetterQueueSourceArn): %s", plural.Of(c.Messages-none, "message"),
+		plural.Of(len(names), "source queue"), strings.Join(parts, ", "))
+	if len(names) == 0 {
+		line = "no message names its source queue (DeadLetterQueueSourceArn)"
+	}
+	if none > 0 {
+		line += fmt.Sprintf("; %d without one (sent to the DLQ directly)", none)
+	}
+	return line + "; a group holds one source's messages"
 }
+
+// noSourceEvidence is the line of a group whose messages carry no
+// DeadLetterQueueSourceArn on a DLQ with several sources.
+const noSourceEvidence = "no DeadLetterQueueSourceArn: sent to the DLQ directly (or moved by an SQS older than the attribute), so there is no source queue to return them to; a redrive needs --to QUEUE"

@@ -86,7 +86,7 @@ func TestSourceIsPartOfTheGroup(t *testing.T) {
 	if c.Groups[0].Key != c.Groups[0].Fingerprint+" | "+c.Groups[0].Signature+" | "+ordersARN {
 		t.Errorf("key %q does not end with the source", c.Groups[0].Key)
 	}
-	if !hasLine(c.Evidence, "440 messages from 2 sources (DeadLetterQueueSourceArn): orders 340, payments 100") {
+	if !hasLine(c.Evidence, "440 messages from 2 source queues (DeadLetterQueueSourceArn): orders 340, payments 100; a group") {
 		t.Errorf("no line counting the sources: %q", c.Evidence)
 	}
 	// GroupOf decides by the source too: a payments message is g2's.
@@ -169,13 +169,16 @@ func TestMessagesWithoutSource(t *testing.T) {
 	if g.Count != 5 || g.Source != "" || g.SourceARN != "" || g.SourceName() != NoSourceName || g.Key != g.Fingerprint+" | "+g.Signature+" | "+NoSource {
 		t.Errorf("the direct group: %+v, key %q, name %q", sourceViews(c)[1], g.Key, g.SourceName())
 	}
+	if !hasLine(g.Evidence, "no source queue to return them to") {
+		t.Errorf("the direct group's evidence %q does not say it has no source", g.Evidence)
+	}
 	if !strings.Contains(g.Action, "--group g2 --to QUEUE") || strings.Contains(c.Groups[0].Action, "--to") {
 		t.Errorf("actions %q and %q: only the group without a source needs --to", c.Groups[0].Action, g.Action)
 	}
 	if got, ok := c.GroupOf(&direct[0], nil); !ok || got.ID != g.ID {
 		t.Errorf("a direct message falls in %v %v, want %s", got, ok, g.ID)
 	}
-	if !hasLine(c.Evidence, "180 messages from 2 sources (DeadLetterQueueSourceArn): orders 175, (none) 5") {
+	if !hasLine(c.Evidence, "175 messages from 1 source queue (DeadLetterQueueSourceArn): orders 175; 5 without one (sent to the DLQ directly); a group") {
 		t.Errorf("evidence %q", c.Evidence)
 	}
 }

@@ -124,6 +124,9 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
 	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
 	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)
+	if bySource && grp.SourceARN == "" && !grp.SourceMixed && id != OtherGroupID {
+		grp.Evidence = append(grp.Evidence, noSourceEvidence)
+	}
 	grp.Action = c.action(grp, content, bySource)
 	return grp
 }
