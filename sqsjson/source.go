@@ -27,12 +27,27 @@ func (m *Message) SourceQueue() (name string, ok bool) {
 }
 
 // QueueNameOfARN returns the queue name of an SQS queue ARN
-// (arn:PARTITION:sqs:REGION:ACCOUNT:NAME); ok is false for anything else.
-// sqsjson imports no AWS package, so it parses the six fields itself.
+// (arn:PARTITION:sqs:REGION:ACCOUNT:NAME); ok is false for anything else,
+// a name SQS would not accept included (1-80 letters, digits, hyphens and
+// underscores, a FIFO queue's ".fifo" after them). sqsjson imports no AWS
+// package, so it parses the six fields itself.
 func QueueNameOfARN(arn string) (name string, ok bool) {
 	f := strings.SplitN(arn, ":", 6)
-	if len(f) != 6 || f[0] != "arn" || f[1] == "" || f[2] != "sqs" || f[4] == "" || f[5] == "" || strings.Contains(f[5], "/") {
+	if len(f) != 6 || f[0] != "arn" || f[1] == "" || f[2] != "sqs" || f[4] == "" || !validQueueName(f[5]) {
 		return "", false
 	}
 	return f[5], true
+}
+
+func validQueueName(name string) bool {
+	base := strings.TrimSuffix(name, ".fifo")
+	if base == "" || len(name) > 80 {
+		return false
+	}
+	for _, r := range base {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }

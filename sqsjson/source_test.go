@@ -1,6 +1,9 @@
 package sqsjson
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSourceQueue(t *testing.T) {
 	for _, tc := range []struct {
@@ -15,6 +18,9 @@ func TestSourceQueue(t *testing.T) {
 		{"arn:aws:sqs:eu-west-1:123456789012:", "arn:aws:sqs:eu-west-1:123456789012:", "", false},
 		{"arn:aws:sqs:eu-west-1:123456789012:a/b", "arn:aws:sqs:eu-west-1:123456789012:a/b", "", false},
 		{"orders", "orders", "", false},
+		{"arn:aws:sqs:eu-west-1:123456789012:\x1b]0;x\x07", "arn:aws:sqs:eu-west-1:123456789012:\x1b]0;x\x07", "", false},
+		{"arn:aws:sqs:eu-west-1:123456789012:.fifo", "arn:aws:sqs:eu-west-1:123456789012:.fifo", "", false},
+		{"arn:aws:sqs:eu-west-1:123456789012:" + strings.Repeat("a", 81), "arn:aws:sqs:eu-west-1:123456789012:" + strings.Repeat("a", 81), "", false},
 	} {
 		m := Message{Attributes: map[string]string{}}
 		if tc.attr != "" {
