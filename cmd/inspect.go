@@ -66,6 +66,10 @@ lambda-destination, eventbridge-dlq, s3) and its payload's version shown;
 fingerprint classify would give it. --payload JQPATH takes the payload of an
 in-house envelope (docs/classify.md).
 
+On a DLQ that several queues dead-letter into, a SOURCE column names the
+queue each message came from (its DeadLetterQueueSourceArn), "(none)" for a
+message sent to the DLQ directly.
+
 With --baseline FILE the summary by fingerprint is always shown, and each
 fingerprint says how its payloads drift from the baseline's: a field's JSON
 type, an enum-like field's new value, a nested field gone. --fetch-payloads N
