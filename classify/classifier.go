@@ -40,6 +40,12 @@ type Options struct {
 	// nil: pointers are compared as pointers only. It is called once per
 	// pointer message and says FetchSkipped past its own limit.
 	Fetch func(envelope.Pointer) envelope.Fetched
+	// BySource groups by DeadLetterQueueSourceArn even when every message
+	// shows the same source: the DLQ has several source queues by redrive
+	// policy, so a message from another may come later (redrive --group
+	// must not take it for this group's). Without it the messages decide:
+	// two sources or more among them (none counts as one) group by source.
+	BySource bool
 }
 
 // Classifier takes messages one at a time and keeps memory bounded by the
@@ -64,6 +70,8 @@ type Classifier struct {
 	bodies     distinct
 	keyVals    distinct
 	keyMiss    int
+	firstSrc   string // the first message's DeadLetterQueueSourceArn
+	manySrc    bool   // another message had another (or none)
 }
 
 // acc accumulates one group.
@@ -90,6 +98,8 @@ type acc struct {
 	schema       ceSchema    // a CloudEvent's type and dataschema
 	off          *offloaded  // pointers and what --fetch-payloads read
 	rejected     rejected    // values a validation error names
+	source       string      // DeadLetterQueueSourceArn of the first message, "" none
+	mixedSource  bool        // a later message had another: only the "other" group
 }
 
 // New returns a Classifier.
@@ -133,14 +143,26 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	}
 	c.buf = append(c.buf, " | "...)
 	c.buf = append(c.buf, sig...)
+	// Every group holds one source: whether the key shows it is decided at
+	// the end, when all sources are known (Result).
+	srcARN := ""
+	if !c.shapesOnly {
+		srcARN = m.SourceARN()
+	}
+	sk := len(c.buf)
+	c.buf = append(c.buf, 0)
+	c.buf = append(c.buf, srcARN...)
 	g, ok := c.groups[string(c.buf)]
 	if !ok {
-		g = c.newGroup(Key{Fingerprint: string(c.buf[:fp]), Signature: sig})
+		g = c.newGroup(string(c.buf), Key{Fingerprint: string(c.buf[:fp]), Signature: sig}, srcARN)
 	}
+	c.buf = c.buf[:sk]
 	c.messages++
 	if c.messages == 1 {
 		c.first, c.last = sent, sent
+		c.firstSrc = srcARN
 	}
+	c.manySrc = c.manySrc || srcARN != c.firstSrc
 	c.first, c.last = min(c.first, sent), max(c.last, sent)
 	c.bodies.addBytes(body)
 	if c.opts.Key != "" {
@@ -201,14 +223,17 @@ func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *Body
 	return "", "attributes"
 }
 
-func (c *Classifier) newGroup(k Key) *acc {
+// newGroup starts the group of key k (id: its map key, k and the source)
+// with the current message, or returns the "other" group past MaxGroups.
+func (c *Classifier) newGroup(id string, k Key, source string) *acc {
 	if len(c.groups) >= c.opts.MaxGroups {
 		k = Key{Fingerprint: OtherGroupID}
-		if g, ok := c.groups[k.String()]; ok {
+		id = k.String()
+		if g, ok := c.groups[id]; ok {
 			return g
 		}
 	}
-	g := &acc{key: k, kind: c.sh.kind, envelope: envelopeName(&c.env), receives: map[int]int{},
+	g := &acc{key: k, source: source, kind: c.sh.kind, envelope: envelopeName(&c.env), receives: map[int]int{},
 		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{},
 		schema: ceSchema{c.env.EventType, c.env.DataSchema}}
 	if p := c.env.Pointer; p != nil {
@@ -221,13 +246,16 @@ func (c *Classifier) newGroup(k Key) *acc {
 	for _, k := range c.sh.keys {
 		g.keys = append(g.keys, string(k))
 	}
-	c.groups[k.String()] = g
+	c.groups[id] = g
 	c.order = append(c.order, g)
 	return g
 }
 
 func (g *acc) add(m *sqsjson.Message, sent int64, src, text string, c *Classifier) {
 	g.n++
+	if !c.shapesOnly && m.SourceARN() != g.source {
+		g.mixedSource = true
+	}
 	g.arr.add(sent)
 	if n, ok := m.ReceiveCount(); ok {
 		g.receives[n]++

@@ -213,9 +213,13 @@ func errorEvidence(g *acc, grp Group) []string {
 }
 
 // action is the recommended next step for a group.
-func (c *Classifier) action(grp Group, content contentFinding) string {
+func (c *Classifier) action(grp Group, content contentFinding, bySource bool) string {
 	q := cmp.Or(c.opts.Queue, "DLQ")
 	redrive := fmt.Sprintf("mfdlq redrive --queue %s --group %s", q, grp.ID)
+	if bySource && grp.SourceARN == "" && !grp.SourceMixed && grp.ID != OtherGroupID {
+		// No source to go back to: the operator names the queue.
+		redrive += " --to QUEUE"
+	}
 	if !content.verified && !content.poison && grp.Verdict != VerdictUnknown {
 		redrive += " — but first rule out poison: classify again with --baseline FILE or --expect FIELD=VALUE"
 	}

@@ -55,6 +55,12 @@ type Classification struct {
 	// reads live messages the same way. Absent (older classifications):
 	// none.
 	BodyErrors *BodyErrors `json:"body_errors,omitempty"`
+	// BySource says that each group's key holds its messages' source queue
+	// (DeadLetterQueueSourceArn): the DLQ has several sources, by the
+	// messages or by redrive policy, and a poison group from one is not
+	// a transient group from another. GroupOf reads live messages' source
+	// then. Absent (a single source, older classifications): keys without.
+	BySource bool `json:"by_source,omitempty"`
 }
 
 // Group is a set of messages that share a Key, with its verdict.
@@ -83,6 +89,15 @@ type Group struct {
 	// profile (types, enum values, nested fields); each Text is also an
 	// evidence line.
 	Drift []Drift `json:"drift,omitempty"`
+	// SourceARN is the DeadLetterQueueSourceArn every message of the group
+	// carries: the queue SQS moved them from. "" when they carry none (sent
+	// to the DLQ directly, or moved by an older SQS) and in the "other"
+	// group when its messages came from several.
+	SourceARN string `json:"source_arn,omitempty"`
+	// Source is SourceARN's queue name ("" when it is not an SQS ARN).
+	Source string `json:"source,omitempty"`
+	// SourceMixed: the "other" group's messages came from several sources.
+	SourceMixed bool `json:"source_mixed,omitempty"`
 }
 
 // Duplicates counts messages whose bodies repeat (at-least-once delivery).
@@ -173,7 +188,11 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	key := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors).String()
+	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors)
+	if c.BySource {
+		k.Source = sourceKey(m)
+	}
+	key := k.String()
 	for i := range c.Groups {
 		if c.Groups[i].Key == key {
 			return &c.Groups[i], true

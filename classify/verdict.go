@@ -19,13 +19,14 @@ func (c *Classifier) Result() *Classification {
 		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
 		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
 		PayloadPath: c.opts.Envelope.PayloadPath(), BodyErrors: c.bodyErrs,
+		BySource: c.opts.BySource || c.manySrc,
 	}
 	for _, e := range c.opts.Expect {
 		out.Expect = append(out.Expect, e.String())
 	}
 	order := slices.Clone(c.order)
 	slices.SortStableFunc(order, func(a, b *acc) int {
-		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.key.String(), b.key.String()))
+		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.keyFor(out.BySource).String(), b.keyFor(out.BySource).String()))
 	})
 	weighted := 0.0
 	verdicts := map[Verdict]bool{}
@@ -34,7 +35,7 @@ func (c *Classifier) Result() *Classification {
 		if g.key.Fingerprint == OtherGroupID {
 			id = OtherGroupID
 		}
-		grp := c.judge(g, id)
+		grp := c.judge(g, id, out.BySource)
 		out.Groups = append(out.Groups, grp)
 		weighted += grp.Confidence * float64(grp.Count)
 		verdicts[grp.Verdict] = true
@@ -72,6 +73,9 @@ func (c *Classifier) summarise(out *Classification) {
 		}
 		out.Evidence = append(out.Evidence, line)
 	}
+	if line := sourceEvidence(out); line != "" {
+		out.Evidence = append(out.Evidence, line)
+	}
 	if len(out.Groups) > 1 {
 		var parts []string
 		for _, g := range out.Groups {
@@ -82,9 +86,9 @@ func (c *Classifier) summarise(out *Classification) {
 }
 
 // judge turns one accumulated group into its verdict and evidence.
-func (c *Classifier) judge(g *acc, id string) Group {
+func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	grp := Group{
-		ID: id, Key: g.key.String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
+		ID: id, Key: g.keyFor(bySource).String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
 		FirstSent: time.UnixMilli(g.arr.first).UTC(), LastSent: time.UnixMilli(g.arr.last).UTC(),
 		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
@@ -101,6 +105,7 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	case g.fromAttrs > 0:
 		grp.SignatureSource = "attributes"
 	}
+	grp.SourceARN, grp.Source, grp.SourceMixed = g.sourceOf()
 	for n, k := range g.receives {
 		grp.ReceiveCounts[strconv.Itoa(n)] = k
 	}
@@ -119,7 +124,10 @@ func (c *Classifier) judge(g *acc, id string) Group {
 	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
 	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
 	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)
-	grp.Action = c.action(grp, content)
+	if bySource && grp.SourceARN == "" && !grp.SourceMixed && id != OtherGroupID {
+		grp.Evidence = append(grp.Evidence, noSourceEvidence)
+	}
+	grp.Action = c.action(grp, content, bySource)
 	return grp
 }
 

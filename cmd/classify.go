@@ -70,6 +70,11 @@ S3 event is named, and its payload is what is fingerprinted and compared
 (the baseline is read the same way). --payload JQPATH takes the payload of
 an in-house envelope, e.g. --payload .data.
 
+A DLQ that several queues dead-letter into: the queue each message came
+from (its DeadLetterQueueSourceArn) is part of its group, so the same
+poison from orders and from refunds is two groups, each showing its source;
+messages without one (sent to the DLQ directly) are a group that needs --to.
+
 What it changes in AWS: with --from, nothing. With --queue it uses the
 incident's samples.jsonl when there is one; otherwise it peeks like inspect
 (VisibilityTimeout 5, never deletes), which adds 1 to each peeked message's
@@ -168,6 +173,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
+	// A DLQ several queues dead-letter into groups by source even when the
+	// sample shows one (classify.Options.BySource).
+	opts.BySource = d.policySources(ctx, q) > 1
 	fetcher, err := d.payloadFetcher(ctx, o.Fetch)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,9 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 	}
 	for _, g := range res.Groups {
 		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", t(g.ID), paint(g.Verdict), plural.Of(g.Count, "message"), g.Confidence, t(g.Pattern))
+		if res.BySource {
+			fmt.Fprintf(&b, "  source       %s\n", t(untrusted.Shorten(g.SourceName(), 200)))
+		}
 		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", t(untrusted.Fingerprint(g.Fingerprint)), t(untrusted.Shorten(sigOrNone(g.Signature), 400)))
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
 			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))
@@ -58,9 +62,16 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 // classifyTable is the piped shape: one row per group.
 func classifyTable(res *classify.Classification) tableData {
 	t := tableData{Headers: []string{"GROUP", "VERDICT", "CONFIDENCE", "COUNT", "PATTERN", "FIRST SENT", "LAST SENT", "FINGERPRINT", "SIGNATURE", "EVIDENCE", "ACTION"}}
+	if res.BySource {
+		t.Headers = slices.Insert(t.Headers, 1, "SOURCE")
+	}
 	for _, g := range res.Groups {
-		t.Rows = append(t.Rows, []string{g.ID, string(g.Verdict), strconv.FormatFloat(g.Confidence, 'f', 2, 64), strconv.Itoa(g.Count), g.Pattern,
-			g.FirstSent.Format(time.RFC3339), g.LastSent.Format(time.RFC3339), g.Fingerprint, g.Signature, strings.Join(g.Evidence, "; "), g.Action})
+		row := []string{g.ID, string(g.Verdict), strconv.FormatFloat(g.Confidence, 'f', 2, 64), strconv.Itoa(g.Count), g.Pattern,
+			g.FirstSent.Format(time.RFC3339), g.LastSent.Format(time.RFC3339), g.Fingerprint, g.Signature, strings.Join(g.Evidence, "; "), g.Action}
+		if res.BySource {
+			row = slices.Insert(row, 1, g.SourceName())
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }

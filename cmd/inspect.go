@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +40,7 @@ type inspectOptions struct {
 	envelope *envelope.Detector // from Payload, by validate
 	baseline *classify.Baseline // from Baseline, by runInspect before any AWS call
 	fetch    *fetchMemo         // from Fetch
+	sources  int                // queues whose redrive policy names the DLQ; 0 unknown
 }
 
 func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
@@ -63,6 +65,10 @@ lambda-destination, eventbridge-dlq, s3) and its payload's version shown;
 --output json adds the envelope (kind, payload, error, origin) and the
 fingerprint classify would give it. --payload JQPATH takes the payload of an
 in-house envelope (docs/classify.md).
+
+On a DLQ that several queues dead-letter into, a SOURCE column names the
+queue each message came from (its DeadLetterQueueSourceArn), "(none)" for a
+message sent to the DLQ directly.
 
 With --baseline FILE the summary by fingerprint is always shown, and each
 fingerprint says how its payloads drift from the baseline's: a field's JSON
@@ -167,6 +173,7 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	if fetcher != nil {
 		o.fetch = &fetchMemo{f: fetcher}
 	}
+	o.sources = d.policySources(ctx, q)
 	if err := o.render(res.Messages); err != nil {
 		return err
 	}
@@ -215,6 +222,10 @@ type inspectRow struct {
 	// Offloaded is the S3 object an Extended Client pointer names, and
 	// what --fetch-payloads read of it.
 	Offloaded *offloadedRow `json:"offloaded,omitempty"`
+	// Source is the name of the queue SQS moved the message from (its
+	// DeadLetterQueueSourceArn, which attributes holds whole); absent
+	// without one.
+	Source string `json:"source,omitempty"`
 }
 
 // offloadedRow is an offloaded payload in inspect's --output json.
@@ -236,6 +247,10 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		return d.printJSON(rows)
 	}
 	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
+	bySource := severalSources(msgs, o.sources)
+	if bySource {
+		t.Headers = slices.Insert(t.Headers, 1, "SOURCE")
+	}
 	shown := msgs
 	if o.Rows > 0 && len(msgs) > o.Rows {
 		shown = msgs[:o.Rows]
@@ -263,7 +278,11 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		if r.Offloaded != nil && r.Offloaded.Payload != nil {
 			payload = string(r.Offloaded.Payload)
 		}
-		t.Rows = append(t.Rows, []string{r.MessageID, sent, count, strconv.Itoa(r.Size), kind, version, excerpt(payload, 48)})
+		row := []string{r.MessageID, sent, count, strconv.Itoa(r.Size), kind, version, excerpt(payload, 48)}
+		if bySource {
+			row = slices.Insert(row, 1, excerpt(sourceLabel(&msgs[i]), 80))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	if err := d.printTable(t); err != nil {
 		return err
@@ -360,6 +379,9 @@ func toInspectRow(m *sqsjson.Message, d *envelope.Detector) inspectRow {
 	r.Fingerprint = classify.FingerprintOf(&r.Envelope, d)
 	if t, ok := m.SentTime(); ok {
 		r.SentTime = &t
+	}
+	if m.SourceARN() != "" {
+		r.Source = sourceLabel(m)
 	}
 	if n, ok := m.ReceiveCount(); ok {
 		r.ReceiveCount = &n

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
@@ -25,6 +26,9 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 	ng, moreGroups := capped(len(c.Groups), "group")
 	for i, g := range c.Groups[:ng] {
 		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), plural.Of(g.Count, "message"))
+		if line := groupSource(inc, c, &g); line != "" {
+			b.WriteString(line)
+		}
 		if g.Pattern != "" {
 			fmt.Fprintf(b, "- arrival pattern: %s\n", inc.plain(string(g.Pattern), maxName))
 		}
@@ -83,4 +87,20 @@ func countsList(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s×%d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// groupSource is a group's "- source queue:" line: the queue SQS moved its
+// messages from (DeadLetterQueueSourceArn), with its ARN, "" when neither
+// the group nor the classification knows one (a single-source DLQ read
+// without the attribute, an older classification.json).
+func groupSource(inc *Incident, c *classify.Classification, g *classify.Group) string {
+	switch {
+	case g.SourceARN != "":
+		return fmt.Sprintf("- source queue: %s (%s)\n", inc.code(g.SourceName(), maxName), inc.code(g.SourceARN, maxValue))
+	case g.SourceMixed:
+		return "- source queue: several (the group gathers the keys past the limit)\n"
+	case c.BySource:
+		return "- source queue: none — the messages carry no DeadLetterQueueSourceArn (sent to the DLQ directly): a redrive needs --to\n"
+	}
+	return ""
 }

@@ -39,6 +39,15 @@ func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 	return out, nil
 }
 
+// SourceURLs lists the URLs of the queues whose redrive policy names dlq by
+// ListDeadLetterSourceQueues alone (paginated, 1,000 a page): enough for a
+// step that only needs to know whether a DLQ is shared, without
+// SourceQueues' GetQueueAttributes per source or its ListQueues scan when
+// the call is denied — the error is returned instead.
+func SourceURLs(ctx context.Context, c Client, dlq *Queue) ([]string, error) {
+	return listSourceURLs(ctx, c, dlq)
+}
+
 func listSourceURLs(ctx context.Context, c Client, dlq *Queue) ([]string, error) {
 	var urls []string
 	in := &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(dlq.URL), MaxResults: aws.Int32(1000)}
