@@ -19,6 +19,8 @@ type verifyOptions struct {
 	Interval time.Duration // --interval: between looks
 	Settle   time.Duration // --settle: how long a passing state must hold
 	Left     int           // --expect-left: messages left in the DLQ on purpose (-1: from the redrive)
+	Force    bool          // --force: peek even though the DLQ has its own redrive policy
+	NoPeek   bool          // --no-peek: judge by counts only, never receive from the DLQ
 }
 
 // incident.VerifyFile is verify's artifact in the incident directory.
@@ -77,6 +79,9 @@ step 2: the fix was not the right one") or --wait ran out first.
 	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
 	f.DurationVar(&opts.Settle, "settle", time.Minute, "how long the passing state must hold before verify passes (0-1h)")
 	f.IntVar(&opts.Left, "expect-left", -1, "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
+	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	f.BoolVar(&opts.NoPeek, "no-peek", false, "never receive from the DLQ: judge by its counts only (a message in it cannot be told from a redriven one)")
+	c.MarkFlagsMutuallyExclusive("force", "no-peek")
 	return c
 }
 
@@ -104,23 +109,36 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	if err != nil {
 		return err
 	}
+	if dlq.RedrivePolicy != nil && !o.Force && !o.NoPeek {
+		// The watch peeks again and again: each receive counts toward the
+		// DLQ's own maxReceiveCount.
+		return peekRefusal(dlq, "pass --no-peek to judge by counts only, or --force to peek anyway")
+	}
 	rec, err := o.redriven(dlq)
 	if err != nil {
 		return err
 	}
-	dest, err := o.destination(ctx, client, rec)
+	dests, err := o.destinations(ctx, client, rec)
 	if err != nil {
 		return err
+	}
+	dest := dests[0]
+	for i := range rec.Dests {
+		rec.Dests[i].Queue = dests[i].Name
 	}
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {
 		return err
 	}
 	d.announce("verifying", dlq)
-	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
+	to := dest.Name
+	if len(dests) > 1 {
+		to = plural.Of(len(dests), "destination")
+	}
+	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), to, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
 	fn, _ := redrive.FunctionRef(rec.DestURL)
-	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Rec: rec, Function: fn,
-		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, dest.Name)}
+	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Dests: dests, Rec: rec, Function: fn, NoPeek: o.NoPeek,
+		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, to)}
 	res, err := w.Run(ctx)
 	switch {
 	case errors.Is(err, verify.ErrInterrupted):
