@@ -69,7 +69,7 @@ type DestObservation struct {
 	AgeAt       time.Time `json:"age_at,omitzero"`
 	// At is the look; ReturnsBy is when a redriven message failing since
 	// the move would be back in the DLQ at the latest: the move's end +
-	// visibility timeout × maxReceiveCount.
+	// visibility timeout × (maxReceiveCount + 1).
 	At        time.Time `json:"at"`
 	ReturnsBy time.Time `json:"returns_by,omitzero"`
 }
@@ -168,18 +168,18 @@ func judgeQuiet(o DestObservation, d Dest) (unmet, met, unchecked []string) {
 // sends since the move exceed its own rate by what was moved.
 func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked []string) {
 	if o.At.Before(o.ReturnsBy) {
-		unmet = append(unmet, fmt.Sprintf("%s: a redriven message failing now could still come back to the DLQ until %s (the move's end + visibility timeout × maxReceiveCount)",
+		unmet = append(unmet, fmt.Sprintf("%s: a redriven message failing now could still come back to the DLQ until %s (the move's end + visibility timeout × (maxReceiveCount + 1))",
 			d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339)))
 	} else {
-		met = append(met, fmt.Sprintf("%s: no redriven message came back by %s (the move's end + visibility timeout × maxReceiveCount)", d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339)))
+		met = append(met, fmt.Sprintf("%s: no redriven message came back by %s (the move's end + visibility timeout × (maxReceiveCount + 1))", d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339)))
 	}
 	switch since := o.AgeAt.Sub(end).Seconds(); {
 	case o.AgeOfOldest == nil:
 		unchecked = append(unchecked, fmt.Sprintf("that none of the moved messages is left in %s: CloudWatch has no %s for it since the move", d.Queue, cwapi.MetricAgeOfOldest))
 	case *o.AgeOfOldest < since:
-		met = append(met, fmt.Sprintf("%s's oldest message is %.0fs old, younger than the last redriven send (%.0fs earlier; %.0fs before the move)", d.Queue, *o.AgeOfOldest, since, ageOr0(o.Baseline)))
+		met = append(met, fmt.Sprintf("%s's oldest message is %.0fs old, younger than the last redriven send %.0fs ago (%.0fs before the move)", d.Queue, *o.AgeOfOldest, since, ageOr0(o.Baseline)))
 	default:
-		unmet = append(unmet, fmt.Sprintf("%s's oldest message is %.0fs old, not younger than the last redriven send (%.0fs earlier): some may still be there", d.Queue, *o.AgeOfOldest, since))
+		unmet = append(unmet, fmt.Sprintf("%s's oldest message is %.0fs old, not younger than the last redriven send %.0fs ago: some may still be there", d.Queue, *o.AgeOfOldest, since))
 	}
 	for _, m := range []struct {
 		name, verb string

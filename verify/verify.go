@@ -235,10 +235,8 @@ type Judgement struct {
 // CloudWatch could not tell is listed in Unchecked.
 func Judge(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
+		// A destination none came back from keeps its own checks' verdict.
 		dests, _, _, _ := judgeDests(o, r)
-		for i := range dests {
-			dests[i].Pass, dests[i].Verdict = false, Fail
-		}
 		return Judgement{Done: true, Dests: dests, Reasons: []string{fmt.Sprintf("%s came back to the DLQ: %s", plural.Of(len(o.Returned), "redriven message"), GoBack)}}
 	}
 	if r.Target != "" {

@@ -66,8 +66,8 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 		}
 		res.Looks++
 		j := Judge(obs, w.Rec)
-		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, j.Unchecked
-		res.Destinations, res.NewInDLQ = j.Dests, j.NewInDLQ
+		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, append([]string{}, j.Unchecked...)
+		res.Destinations, res.NewInDLQ = append([]DestResult{}, j.Dests...), j.NewInDLQ
 		res.Waited = time.Since(start).Round(time.Second).Seconds()
 		if j.Done && !j.Pass {
 			break // redriven messages came back: no need to wait longer

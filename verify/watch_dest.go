@@ -44,9 +44,13 @@ func (w *Watch) observeDest(ctx context.Context, q *sqsapi.Queue, base *Traffic)
 		return d, fmt.Errorf("verify %s: %w", q.Name, err)
 	}
 	d.Visible, d.InFlight = q.Depth.Visible, q.Depth.InFlight
-	receives := 1 // without a redrive policy a failing message never returns: one visibility timeout
+	// A message failing from its first receive is moved to the DLQ by the
+	// receive after its maxReceiveCount-th visibility timeout: one more
+	// timeout is the margin for that receive. Without a redrive policy a
+	// failing message never returns (it stays in the age of oldest).
+	receives := 1
 	if q.RedrivePolicy != nil && q.RedrivePolicy.MaxReceiveCount > 0 {
-		receives = q.RedrivePolicy.MaxReceiveCount
+		receives = q.RedrivePolicy.MaxReceiveCount + 1
 	}
 	d.ReturnsBy = w.Rec.moveEnd().Add(q.Visibility * time.Duration(receives))
 	if w.noMetric || w.Rec.StartedAt.IsZero() {
