@@ -19,11 +19,43 @@ import (
 	"github.com/mfdlq/mfdlq/internal/livequeue"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/verify"
 )
 
 func init() {
 	scriptCmds["live-pair"] = cmdLivePair
 	scriptCmds["journal-move-dests"] = cmdJournalMoveDests
+	scriptCmds["dests-verdict"] = cmdDestsVerdict
+}
+
+// dests-verdict stdout QUEUE VERDICT RETURNED asserts that verify's JSON
+// output judged destination QUEUE with VERDICT and counted RETURNED
+// messages back from it, and that every message it names as returned from
+// QUEUE is counted there.
+func cmdDestsVerdict(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 4 || args[0] != "stdout" {
+		ts.Fatalf("usage: dests-verdict stdout QUEUE VERDICT RETURNED")
+	}
+	var out verify.Result
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &out))
+	want, err := strconv.Atoi(args[3])
+	ts.Check(err)
+	back := 0
+	for _, r := range out.Returned {
+		if strings.HasSuffix(r.DestQueue, "/"+args[1]) {
+			back++
+		}
+	}
+	for _, d := range out.Destinations {
+		if d.Queue != args[1] {
+			continue
+		}
+		if string(d.Verdict) != args[2] || d.Returned != want || back != want {
+			ts.Fatalf("%s: verdict %s, %d returned (%d named in returned); want %s, %d", d.Queue, d.Verdict, d.Returned, back, args[2], want)
+		}
+		return
+	}
+	ts.Fatalf("no destination %s in %d destinations", args[1], len(out.Destinations))
 }
 
 // live-pair SOURCE DLQ good|bad RATE SEED makes SOURCE a live production
