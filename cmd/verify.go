@@ -44,17 +44,34 @@ with a live status line on a terminal. A passing state must hold for
 --settle (two looks at least): SQS's approximate counts lag by up to a
 minute, and a message on its way back is briefly in neither queue's count.
 
+A destination with traffic of its own (CloudWatch shows sends or
+deletions in the 15 minutes before the move) never drains, and its own
+traffic meets any bare count: it is judged live instead — no redriven
+message came back by the move's end + visibility timeout × (maxReceiveCount
++ 1), its ApproximateAgeOfOldestMessage is below the time since the last
+redriven send, and its NumberOfMessagesSent over the move and
+NumberOfMessagesDeleted since are at least the number moved on top of 80 %
+of its rate before the move. Messages in the DLQ that are not redriven ones
+are counted apart as new failures and do not decide the verdict. After a
+move to several destinations (a shared DLQ's messages each back to their
+own source) each destination is judged, and verify passes only if each
+passes.
+
 It reads the redrive journal and event from the incident directory, so use
 the same --incident as the redrive.
 
 What it changes in AWS: nothing is deleted or moved. Looking at the DLQ is a
 peek: each message seen is hidden for 2 seconds and its receive count goes
-up by one.
+up by one. On a DLQ with its own redrive policy that receive counts toward
+its maxReceiveCount, so verify refuses (exit 3) unless --no-peek (counts
+only: anything in the DLQ beyond what was left may be a return, so it
+cannot pass) or --force (peek anyway).
 
 Examples:
   mfdlq verify --queue orders-dlq
   mfdlq verify --queue orders-dlq --wait 30m --interval 1m
   mfdlq verify --queue orders-dlq --expect-left 3 --output json
+  mfdlq verify --queue chained-dlq --no-peek
 
 Exit 0 when the fix held; 3 when messages came back ("stop and go back to
 step 2: the fix was not the right one") or --wait ran out first.
