@@ -53,7 +53,9 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 // the journal for what the event lacks (an interrupted redrive).
 func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven {
 	rec := verify.Redriven{
-		Moved: fig.Moved, Left: fig.Skipped + fig.FilterErrors + fig.Failed,
+		// A shared DLQ's messages without a source attribute stay in it
+		// (Sourceless), as do the skipped and failed.
+		Moved: fig.Moved, Left: fig.Skipped + fig.FilterErrors + fig.Failed + fig.Sourceless,
 		DestQueue: fig.DestQueue, DestURL: fig.DestURL, Native: fig.Native,
 	}
 	rec.Target = redrive.TargetKindOf(rec.DestURL)
@@ -149,11 +151,16 @@ func (o *verifyOptions) status(rec verify.Redriven, dest string) func(obs verify
 	}
 	return func(obs verify.Observation, deadline time.Time) {
 		deleted := "n/a"
-		if obs.Deleted != nil {
+		switch {
+		case obs.Deleted != nil:
 			deleted = fmt.Sprintf("%.0f/%d", *obs.Deleted, rec.Moved)
+		case len(obs.Dests) > 0 && obs.Dests[0].DeletedWindow != nil:
+			// A live destination: its own traffic's deletions and ours.
+			deleted = fmt.Sprintf("%.0f (%d moved)", obs.Dests[0].DeletedWindow.Sum, rec.Moved)
 		}
-		if rec.Target != "" {
-			// A function, topic or bus has no depth to show.
+		if rec.Target != "" || len(obs.Dests) > 1 {
+			// A function, topic or bus has no depth to show; several
+			// destinations are judged each at the end.
 			fmt.Fprintf(d.IO.ErrOut, "\r\x1b[Kverify: DLQ %d · %s · %s left", obs.DLQVisible+obs.DLQInFlight, dest, time.Until(deadline).Round(time.Second))
 			return
 		}
