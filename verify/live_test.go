@@ -85,10 +85,11 @@ func TestJudgeLiveDestination(t *testing.T) {
 	if j := Judge(o, r); j.Pass || !strings.Contains(j.Reasons[0], "could still come back to the DLQ until") {
 		t.Errorf("window open: %+v", j)
 	}
-	// No CloudWatch since the move: a pass says what it could not check.
+	// No CloudWatch since the move on a queue that had it before: late
+	// data is awaited, never a pass without the evidence.
 	o = liveObs(end, 0, 0, 0)
 	o.Dests[0].DeletedWindow, o.Dests[0].SentWindow, o.Dests[0].AgeOfOldest = nil, nil, nil
-	if j := Judge(o, r); !j.Pass || len(j.Unchecked) != 3 {
+	if j := Judge(o, r); j.Pass || len(j.Reasons) != 3 || !strings.Contains(j.Reasons[0], "waiting for CloudWatch's ApproximateAgeOfOldestMessage since the move") {
 		t.Errorf("no data since: %+v", j)
 	}
 }
@@ -125,6 +126,10 @@ func TestJudgeEachDestination(t *testing.T) {
 	o.Dests[1].Visible = 0
 	if j := Judge(o, r); !j.Pass || !j.Dests[1].Pass {
 		t.Fatalf("both drained: %+v", j)
+	}
+	// A destination without a look never passes.
+	if j := Judge(Observation{Dests: o.Dests[:1]}, r); j.Pass || !strings.Contains(j.Reasons[0], "pay was not looked at") {
+		t.Fatalf("one look for two destinations: %+v", j)
 	}
 	// A return is counted against the destination its journal entry names.
 	o.Returned = MatchReturned(msgs("n2"), r, t0)
