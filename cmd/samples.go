@@ -55,8 +55,7 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
 		}
-		return sampleSet{}, checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; pass --force to peek anyway%s",
-			q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), hint)
+		return sampleSet{}, peekRefusal(q, "pass --force to peek anyway"+hint)
 	}
 	if r.Announce != "" {
 		d.announce(r.Announce, q)
@@ -80,6 +79,15 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		return sampleSet{}, err
 	}
 	return sampleSet{Peeked: &res, Source: "live sample"}, nil
+}
+
+// peekRefusal is the refusal of a receive from q, a DLQ with its own
+// redrive policy: every receive counts toward its maxReceiveCount and can
+// push messages onward. how names the ways around it. inspect, classify,
+// logs, changes and verify refuse with it.
+func peekRefusal(q *sqsapi.Queue, how string) error {
+	return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; %s",
+		q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), how)
 }
 
 // read returns the messages, reading the file with the flag that named it

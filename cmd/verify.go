@@ -19,6 +19,8 @@ type verifyOptions struct {
 	Interval time.Duration // --interval: between looks
 	Settle   time.Duration // --settle: how long a passing state must hold
 	Left     int           // --expect-left: messages left in the DLQ on purpose (-1: from the redrive)
+	Force    bool          // --force: peek even though the DLQ has its own redrive policy
+	NoPeek   bool          // --no-peek: judge by counts only, never receive from the DLQ
 }
 
 // incident.VerifyFile is verify's artifact in the incident directory.
@@ -42,17 +44,34 @@ with a live status line on a terminal. A passing state must hold for
 --settle (two looks at least): SQS's approximate counts lag by up to a
 minute, and a message on its way back is briefly in neither queue's count.
 
+A destination with traffic of its own (CloudWatch shows sends or
+deletions in the 15 minutes before the move) never drains, and its own
+traffic meets any bare count: it is judged live instead — no redriven
+message came back by the move's end + visibility timeout × (maxReceiveCount
++ 1), its ApproximateAgeOfOldestMessage is below the time since the last
+redriven send, and its NumberOfMessagesSent over the move and
+NumberOfMessagesDeleted since are at least the number moved on top of 80 %
+of its rate before the move. Messages in the DLQ that are not redriven ones
+are counted apart as new failures and do not decide the verdict. After a
+move to several destinations (a shared DLQ's messages each back to their
+own source) each destination is judged, and verify passes only if each
+passes.
+
 It reads the redrive journal and event from the incident directory, so use
 the same --incident as the redrive.
 
 What it changes in AWS: nothing is deleted or moved. Looking at the DLQ is a
 peek: each message seen is hidden for 2 seconds and its receive count goes
-up by one.
+up by one. On a DLQ with its own redrive policy that receive counts toward
+its maxReceiveCount, so verify refuses (exit 3) unless --no-peek (counts
+only: anything in the DLQ beyond what was left may be a return, so it
+cannot pass) or --force (peek anyway).
 
 Examples:
   mfdlq verify --queue orders-dlq
   mfdlq verify --queue orders-dlq --wait 30m --interval 1m
   mfdlq verify --queue orders-dlq --expect-left 3 --output json
+  mfdlq verify --queue chained-dlq --no-peek
 
 Exit 0 when the fix held; 3 when messages came back ("stop and go back to
 step 2: the fix was not the right one") or --wait ran out first.
@@ -77,6 +96,9 @@ step 2: the fix was not the right one") or --wait ran out first.
 	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
 	f.DurationVar(&opts.Settle, "settle", time.Minute, "how long the passing state must hold before verify passes (0-1h)")
 	f.IntVar(&opts.Left, "expect-left", -1, "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
+	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	f.BoolVar(&opts.NoPeek, "no-peek", false, "never receive from the DLQ: judge by its counts only (a message in it cannot be told from a redriven one)")
+	c.MarkFlagsMutuallyExclusive("force", "no-peek")
 	return c
 }
 
@@ -104,23 +126,36 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	if err != nil {
 		return err
 	}
+	if dlq.RedrivePolicy != nil && !o.Force && !o.NoPeek {
+		// The watch peeks again and again: each receive counts toward the
+		// DLQ's own maxReceiveCount.
+		return peekRefusal(dlq, "pass --no-peek to judge by counts only, or --force to peek anyway")
+	}
 	rec, err := o.redriven(dlq)
 	if err != nil {
 		return err
 	}
-	dest, err := o.destination(ctx, client, rec)
+	dests, err := o.destinations(ctx, client, rec)
 	if err != nil {
 		return err
+	}
+	dest := dests[0]
+	for i := range rec.Dests {
+		rec.Dests[i].Queue = dests[i].Name
 	}
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {
 		return err
 	}
 	d.announce("verifying", dlq)
-	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), dest.Name, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
+	to := dest.Name
+	if len(dests) > 1 {
+		to = plural.Of(len(dests), "destination")
+	}
+	d.infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), to, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
 	fn, _ := redrive.FunctionRef(rec.DestURL)
-	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Rec: rec, Function: fn,
-		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, dest.Name)}
+	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Dests: dests, Rec: rec, Function: fn, NoPeek: o.NoPeek,
+		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, to)}
 	res, err := w.Run(ctx)
 	switch {
 	case errors.Is(err, verify.ErrInterrupted):

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -42,7 +43,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 	if o.Left >= 0 {
 		rec.Left = o.Left
 	}
-	if rec.DestQueue == "" && rec.DestURL == "" {
+	if rec.DestQueue == "" && rec.DestURL == "" && len(rec.Dests) == 0 {
 		return rec, usageErrorf("nothing to verify: the redrive recorded no destination queue in %s", ws.Dir)
 	}
 	return rec, nil
@@ -52,10 +53,15 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 // the journal for what the event lacks (an interrupted redrive).
 func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven {
 	rec := verify.Redriven{
-		Moved: fig.Moved, Left: fig.Skipped + fig.FilterErrors + fig.Failed,
+		// A shared DLQ's messages without a source attribute stay in it
+		// (Sourceless), as do the skipped and failed.
+		Moved: fig.Moved, Left: fig.Skipped + fig.FilterErrors + fig.Failed + fig.Sourceless,
 		DestQueue: fig.DestQueue, DestURL: fig.DestURL, Native: fig.Native,
 	}
 	rec.Target = redrive.TargetKindOf(rec.DestURL)
+	for _, d := range fig.Destinations {
+		rec.Dests = append(rec.Dests, verify.Dest{Queue: d.Queue, URL: d.URL, Moved: d.Moved})
+	}
 	if fig.Keep {
 		// --keep copied: the originals stay in the DLQ on purpose.
 		rec.Left += fig.Moved
@@ -78,7 +84,7 @@ func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven 
 			continue
 		}
 		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
-			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time})
+			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time, DestQueue: e.DestQueue})
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
 		}
@@ -109,20 +115,31 @@ func compactedMoved(l *redrive.Ledger) int {
 	return sent[last]
 }
 
-// destination resolves the queue the messages were moved to.
-func (o *verifyOptions) destination(ctx context.Context, c sqsapi.Client, rec verify.Redriven) (*sqsapi.Queue, error) {
+// destinations resolves the queues the messages were moved to: one, or
+// each destination of a move to several, in the record's order.
+func (o *verifyOptions) destinations(ctx context.Context, c sqsapi.Client, rec verify.Redriven) ([]*sqsapi.Queue, error) {
 	if rec.Target != "" {
-		return &sqsapi.Queue{Name: rec.DestQueue, URL: rec.DestURL, ARN: rec.DestURL}, nil
+		return []*sqsapi.Queue{{Name: rec.DestQueue, URL: rec.DestURL, ARN: rec.DestURL}}, nil
 	}
-	ref := rec.DestURL
-	if ref == "" {
-		ref = rec.DestQueue
+	refs := []string{rec.DestURL}
+	if rec.DestURL == "" {
+		refs[0] = rec.DestQueue
 	}
-	q, err := sqsapi.Resolve(ctx, c, ref, o.deps.Region(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("destination of the redrive: %w", err)
+	if len(rec.Dests) > 0 {
+		refs = refs[:0]
+		for _, d := range rec.Dests {
+			refs = append(refs, cmp.Or(d.URL, d.Queue))
+		}
 	}
-	return q, nil
+	var out []*sqsapi.Queue
+	for _, ref := range refs {
+		q, err := sqsapi.Resolve(ctx, c, ref, o.deps.Region(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("destination of the redrive: %w", err)
+		}
+		out = append(out, q)
+	}
+	return out, nil
 }
 
 // status rewrites one line on a terminal's stderr; nothing when piped or
@@ -134,11 +151,16 @@ func (o *verifyOptions) status(rec verify.Redriven, dest string) func(obs verify
 	}
 	return func(obs verify.Observation, deadline time.Time) {
 		deleted := "n/a"
-		if obs.Deleted != nil {
+		switch {
+		case obs.Deleted != nil:
 			deleted = fmt.Sprintf("%.0f/%d", *obs.Deleted, rec.Moved)
+		case len(obs.Dests) > 0 && obs.Dests[0].DeletedWindow != nil:
+			// A live destination: its own traffic's deletions and ours.
+			deleted = fmt.Sprintf("%.0f (%d moved)", obs.Dests[0].DeletedWindow.Sum, rec.Moved)
 		}
-		if rec.Target != "" {
-			// A function, topic or bus has no depth to show.
+		if rec.Target != "" || len(obs.Dests) > 1 {
+			// A function, topic or bus has no depth to show; several
+			// destinations are judged each at the end.
 			fmt.Fprintf(d.IO.ErrOut, "\r\x1b[Kverify: DLQ %d · %s · %s left", obs.DLQVisible+obs.DLQInFlight, dest, time.Until(deadline).Round(time.Second))
 			return
 		}

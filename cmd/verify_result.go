@@ -56,6 +56,11 @@ func (o *verifyOptions) render(res verify.Result) error {
 			return err
 		}
 	}
+	if len(res.Destinations) > 1 {
+		for _, dr := range res.Destinations {
+			fmt.Fprintf(d.IO.ErrOut, "  %s: %s (%d moved, %d returned, %s)\n", untrusted.Terminal(dr.Queue), dr.Verdict, dr.Moved, dr.Returned, trafficWord(dr.Live))
+		}
+	}
 	for _, r := range res.Reasons {
 		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
 	}
@@ -65,4 +70,13 @@ func (o *verifyOptions) render(res verify.Result) error {
 	}
 	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict, plural.Of(res.Looks, "look"), res.Waited, note)
 	return nil
+}
+
+// trafficWord says how a destination was judged: live (its own traffic,
+// against its baseline) or quiet (it had to drain).
+func trafficWord(live bool) string {
+	if live {
+		return "live: judged against its own traffic"
+	}
+	return "quiet: must drain"
 }

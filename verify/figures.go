@@ -22,14 +22,34 @@ type Figures struct {
 	Looks         int      `json:"looks"`
 	WaitedSeconds float64  `json:"waited_seconds"`
 	Unchecked     int      `json:"unchecked"`
+	// NewInDLQ are a live queue's new failures, not redriven messages.
+	NewInDLQ int `json:"new_in_dlq,omitempty"`
+	// Destinations are each destination's verdict, for a move to several.
+	Destinations []DestFigures `json:"destinations,omitempty"`
+}
+
+// DestFigures are one destination's figures in a verify of a move to
+// several.
+type DestFigures struct {
+	Queue    string  `json:"queue"`
+	Moved    int     `json:"moved"`
+	Returned int     `json:"returned"`
+	Live     bool    `json:"live"`
+	Verdict  Verdict `json:"verdict"`
 }
 
 // FiguresOf flattens a result and the redrive it judged.
 func FiguresOf(res Result, rec Redriven) Figures {
-	return Figures{
+	f := Figures{
 		DLQVisible: res.DLQVisible, DLQInFlight: res.Last.DLQInFlight, Returned: len(res.Returned),
 		DestQueue: res.DestQueue, DestVisible: res.Last.DestVisible, DestInFlight: res.Last.DestInFlight,
 		DestDeleted: res.Last.Deleted, DestSent: res.Last.Sent, Moved: rec.Moved, Looks: res.Looks,
-		WaitedSeconds: res.Waited, Unchecked: len(res.Unchecked),
+		WaitedSeconds: res.Waited, Unchecked: len(res.Unchecked), NewInDLQ: res.NewInDLQ,
 	}
+	if len(res.Destinations) > 1 {
+		for _, d := range res.Destinations {
+			f.Destinations = append(f.Destinations, DestFigures{Queue: d.Queue, Moved: d.Moved, Returned: d.Returned, Live: d.Live, Verdict: d.Verdict})
+		}
+	}
+	return f
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -32,16 +31,22 @@ func VerdictOf(pass bool) Verdict {
 
 // Result is verify's --output json and verify.json.
 type Result struct {
-	Pass       bool        `json:"pass"`
-	Verdict    Verdict     `json:"verdict"`
-	DLQVisible int64       `json:"dlq_visible"`
-	Returned   []Returned  `json:"returned"`
-	Reasons    []string    `json:"reasons"`
-	Moved      int         `json:"moved"`
-	DestQueue  string      `json:"dest_queue"`
-	Looks      int         `json:"looks"`
-	Waited     float64     `json:"waited_seconds"`
-	Last       Observation `json:"last"`
+	Pass       bool       `json:"pass"`
+	Verdict    Verdict    `json:"verdict"`
+	DLQVisible int64      `json:"dlq_visible"`
+	Returned   []Returned `json:"returned"`
+	Reasons    []string   `json:"reasons"`
+	Moved      int        `json:"moved"`
+	DestQueue  string     `json:"dest_queue"`
+	Looks      int        `json:"looks"`
+	// NewInDLQ are messages that reached the DLQ since the redrive and are
+	// not redriven ones: a live queue's new failures, reported apart.
+	NewInDLQ int `json:"new_in_dlq"`
+	// Destinations is the verdict on each destination (one for a move to
+	// one queue).
+	Destinations []DestResult `json:"destinations"`
+	Waited       float64      `json:"waited_seconds"`
+	Last         Observation  `json:"last"`
 	// Unchecked is what a pass could not check (no CloudWatch data).
 	Unchecked []string `json:"unchecked"`
 }
@@ -66,7 +71,10 @@ type Redriven struct {
 	// topic or bus (DestURL is then its ARN): returns are recognised by
 	// payload hash, and there is no destination queue to drain.
 	Target string
-	Sent   []Sent
+	// Dests are the destinations of a move to several (a shared DLQ's
+	// messages each back to their own source); empty: DestQueue, Moved.
+	Dests []Dest
+	Sent  []Sent
 	// Compacted, when set, matches the sends a compacted journal keeps only
 	// as digests (a big move's: *redrive.Ledger): by destination MessageId
 	// of attempt Attempt (0: any), and by payload hash with its first send.
@@ -88,6 +96,9 @@ type Sent struct {
 	DLQMessageID  string
 	DestMessageID string
 	BodySHA256    string
+	// DestQueue is the queue it was sent to, as the journal names it (its
+	// URL).
+	DestQueue string
 	// PayloadSHA256 (envelope.PayloadSHA256) and SentAt are set for a send
 	// to a function, topic or bus: a return comes back with a new
 	// MessageId and a new envelope, and is known by its payload, arriving
@@ -98,9 +109,12 @@ type Sent struct {
 
 // Returned is a redriven message found in the DLQ again.
 type Returned struct {
-	MessageID    string     `json:"message_id"`
-	DLQMessageID string     `json:"dlq_message_id"`
-	MatchedBy    string     `json:"matched_by"`
+	MessageID    string `json:"message_id"`
+	DLQMessageID string `json:"dlq_message_id"`
+	MatchedBy    string `json:"matched_by"`
+	// DestQueue is the destination it came back from: the journal's, else
+	// the DeadLetterQueueSourceArn SQS set on it ("" when neither says).
+	DestQueue    string     `json:"dest_queue,omitempty"`
 	BodySHA256   string     `json:"body_sha256"`
 	ReceiveCount *int       `json:"receive_count"`
 	FirstReceive *time.Time `json:"first_receive"`
@@ -148,7 +162,10 @@ func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Retur
 		if !ok {
 			continue
 		}
-		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, BodySHA256: hash, SeenAt: seenAt}
+		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, DestQueue: e.DestQueue, BodySHA256: hash, SeenAt: seenAt}
+		if ret.DestQueue == "" {
+			ret.DestQueue = m.Attributes["DeadLetterQueueSourceArn"]
+		}
 		if n, ok := m.ReceiveCount(); ok {
 			ret.ReceiveCount = &n
 		}
@@ -188,6 +205,12 @@ type Observation struct {
 	FunctionErrors    *float64   `json:"function_errors,omitempty"`
 	FunctionThrottles *float64   `json:"function_throttles,omitempty"`
 	Returned          []Returned `json:"-"` // shown once, at the top of verify.json
+	// Dests is each destination's look (the flat Dest* fields above are
+	// the first's).
+	Dests []DestObservation `json:"-"` // shown in Result.Destinations
+	// NoPeek: the DLQ was not peeked (--no-peek), so a message in it
+	// cannot be told from a redriven one coming back.
+	NoPeek bool `json:"no_peek,omitempty"`
 }
 
 // Judgement is verify's reading of one observation.
@@ -197,88 +220,54 @@ type Judgement struct {
 	Reasons []string
 	// Unchecked says what a pass could not check (no CloudWatch data).
 	Unchecked []string
+	// Dests is the verdict on each destination; NewInDLQ the DLQ's
+	// messages that are not redriven ones, on a live queue.
+	Dests    []DestResult
+	NewInDLQ int
 }
 
-// Judge reads an observation: any returned message fails at once;
-// the DLQ down to what was left, the destination drained, and — when
-// CloudWatch has the metrics — at least Moved messages sent to the
-// destination over the move (evidence it received them: a FIFO queue
-// drops a send it takes for a duplicate, silently) and at least Moved
-// deleted since, pass; anything else is not yet done. What CloudWatch
-// could not tell is listed in Unchecked.
+// Judge reads an observation: any returned message fails at once.
+// Otherwise the DLQ down to what was left and each destination passing
+// (judgeQuiet, or judgeLive for a destination with traffic of its own)
+// pass; anything else is not yet done. On a live queue, messages in the
+// DLQ beyond what was left are new failures, not redriven messages: they
+// are counted apart (NewInDLQ) and do not decide the verdict. What
+// CloudWatch could not tell is listed in Unchecked.
 func Judge(o Observation, r Redriven) Judgement {
 	if len(o.Returned) > 0 {
-		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%s came back to the DLQ: %s", plural.Of(len(o.Returned), "redriven message"), GoBack)}}
+		// A destination none came back from keeps its own checks' verdict.
+		dests, _, _, _ := judgeDests(o, r)
+		return Judgement{Done: true, Dests: dests, Reasons: []string{fmt.Sprintf("%s came back to the DLQ: %s", plural.Of(len(o.Returned), "redriven message"), GoBack)}}
 	}
 	if r.Target != "" {
 		return judgeTarget(o, r)
 	}
-	var unmet, met, unchecked []string
+	dests, unmet, met, unchecked := judgeDests(o, r)
+	live := false
+	for _, d := range dests {
+		live = live || d.Live
+	}
+	j := Judgement{Dests: dests}
 	dlq := o.DLQVisible + o.DLQInFlight
-	if dlq <= int64(r.Left) {
-		met = append(met, fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left))
-	} else {
-		unmet = append(unmet, fmt.Sprintf("the DLQ still holds %d (%d visible, %d in flight), %d expected", dlq, o.DLQVisible, o.DLQInFlight, r.Left))
+	switch extra := dlq - int64(r.Left); {
+	case extra <= 0:
+		met = append([]string{fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left)}, met...)
+	case live && !o.NoPeek:
+		j.NewInDLQ = int(extra)
+		met = append([]string{fmt.Sprintf("the DLQ holds %d: %d left on purpose, and %s since the redrive, not redriven messages — not this fix's verdict (run mfdlq classify: if they are the group you fixed, the fix did not hold)",
+			dlq, r.Left, plural.Of(int(extra), "new failure"))}, met...)
+	case o.NoPeek:
+		unmet = append([]string{fmt.Sprintf("the DLQ holds %d, %d expected: without a peek (--no-peek) the %d more cannot be told from redriven messages coming back", dlq, r.Left, extra)}, unmet...)
+	default:
+		unmet = append([]string{fmt.Sprintf("the DLQ still holds %d (%d visible, %d in flight), %d expected", dlq, o.DLQVisible, o.DLQInFlight, r.Left)}, unmet...)
 	}
-	if o.DestVisible+o.DestInFlight == 0 {
-		met = append(met, fmt.Sprintf("%s drained", r.DestQueue))
-	} else {
-		unmet = append(unmet, fmt.Sprintf("%s not drained yet: %d visible, %d in flight", r.DestQueue, o.DestVisible, o.DestInFlight))
-	}
-	for _, m := range []struct {
-		name, verb string
-		v          *float64
-	}{{cwapi.MetricMessagesSent, "received", o.Sent}, {cwapi.MetricMessagesDeleted, "deleted", o.Deleted}} {
-		switch {
-		case m.v == nil:
-			unchecked = append(unchecked, fmt.Sprintf("that %s %s what was moved: CloudWatch has no %s for it over the move", r.DestQueue, m.verb, m.name))
-		case *m.v >= float64(r.Moved):
-			met = append(met, fmt.Sprintf("%s %s %.0f over the move (%s; %d moved)", r.DestQueue, m.verb, *m.v, m.name, r.Moved))
-		case o.Partial:
-			unchecked = append(unchecked, fmt.Sprintf("that %s %s what was moved: %s counts %.0f of %d after the move's first minute, which also holds earlier traffic and is left out", r.DestQueue, m.verb, m.name, *m.v, r.Moved))
-		default:
-			unmet = append(unmet, fmt.Sprintf("%s %s %.0f over the move (%s), fewer than the %d moved", r.DestQueue, m.verb, *m.v, m.name, r.Moved))
-		}
+	if o.NoPeek {
+		unchecked = append(unchecked, "that no redriven message came back: --no-peek reads the DLQ's counts only")
 	}
 	if len(unmet) > 0 {
-		return Judgement{Reasons: unmet}
+		j.Reasons = unmet
+		return j
 	}
-	for _, u := range unchecked {
-		met = append(met, "not checked: "+u)
-	}
-	return Judgement{Done: true, Pass: true, Reasons: met, Unchecked: unchecked}
-}
-
-// MoveMetric sums a metric's per-minute points over a move that began at
-// start, counting nothing from before it: the minute start falls in
-// (CloudWatch's finest period for SQS) is counted only when the minute
-// before it was quiet (no data or zero), so that its count is the move's;
-// partial says it was left out. points are one-minute sums from the minute
-// before start on. nil when there is no point at or after start's minute.
-func MoveMetric(points []cwapi.Point, start time.Time) (sum *float64, partial bool) {
-	first := start.UTC().Truncate(time.Minute)
-	aligned := first.Equal(start.UTC())
-	quiet := true
-	for _, p := range points {
-		if p.Time.Equal(first.Add(-time.Minute)) && p.Value > 0 {
-			quiet = false
-		}
-	}
-	var total float64
-	seen := false
-	for _, p := range points {
-		switch {
-		case p.Time.Before(first):
-			continue
-		case p.Time.Equal(first) && !aligned && !quiet:
-			partial = true
-			continue
-		}
-		total += p.Value
-		seen = true
-	}
-	if !seen && !partial {
-		return nil, false
-	}
-	return &total, partial
+	j.Done, j.Pass, j.Reasons, j.Unchecked = true, true, append(met, prefixed(unchecked)...), unchecked
+	return j
 }

@@ -22,7 +22,14 @@ type Watch struct {
 	SQS       sqsapi.Client
 	CW        cwapi.MetricsAPI
 	DLQ, Dest *sqsapi.Queue
-	Rec       Redriven
+	// Dests are the destination queues of a move to several, in the order
+	// of Rec.Dests (empty: Dest).
+	Dests []*sqsapi.Queue
+	Rec   Redriven
+	// NoPeek judges by counts only: nothing is received from the DLQ (one
+	// with its own redrive policy would count each peek toward its
+	// maxReceiveCount).
+	NoPeek bool
 	// Function is the Lambda function a redrive to lambda: invoked (a name
 	// or ARN without qualifier); its Errors and Throttles are read.
 	Function string
@@ -36,7 +43,8 @@ type Watch struct {
 	// watch, with when the watch gives up.
 	Status func(obs Observation, deadline time.Time)
 
-	noMetric bool
+	noMetric  bool
+	baselines []*Traffic // per destination; nil: quiet or unknown
 }
 
 // Run looks every Interval until the fix is proven or disproven or Wait
@@ -44,7 +52,11 @@ type Watch struct {
 func (w *Watch) Run(ctx context.Context) (Result, error) {
 	start := time.Now()
 	deadline := start.Add(w.Wait)
-	res := Result{Moved: w.Rec.Moved, DestQueue: w.Dest.Name, Unchecked: []string{}}
+	res := Result{Moved: w.Rec.Moved, DestQueue: w.Dest.Name, Unchecked: []string{}, Destinations: []DestResult{}}
+	if len(w.Dests) > 1 {
+		res.DestQueue = "" // each is in Destinations
+	}
+	w.readBaselines(ctx)
 	var passingSince time.Time
 	passLooks := 0
 	for {
@@ -54,7 +66,8 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 		}
 		res.Looks++
 		j := Judge(obs, w.Rec)
-		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, j.Unchecked
+		res.Last, res.Returned, res.DLQVisible, res.Reasons, res.Unchecked = obs, obs.Returned, obs.DLQVisible, j.Reasons, append([]string{}, j.Unchecked...)
+		res.Destinations, res.NewInDLQ = append([]DestResult{}, j.Dests...), j.NewInDLQ
 		res.Waited = time.Since(start).Round(time.Second).Seconds()
 		if j.Done && !j.Pass {
 			break // redriven messages came back: no need to wait longer
@@ -91,67 +104,50 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 	return res, nil
 }
 
-// observe reads both queues' depths, peeks at the DLQ for returned
-// messages, and reads the destination's deletions from CloudWatch.
+// observe reads the queues' depths, peeks at the DLQ for returned
+// messages (unless NoPeek), and reads each destination's metrics.
 func (w *Watch) observe(ctx context.Context) (Observation, error) {
-	var obs Observation
+	obs := Observation{NoPeek: w.NoPeek, Returned: []Returned{}}
 	if err := sqsapi.Refresh(ctx, w.SQS, w.DLQ); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
 	}
+	obs.DLQVisible, obs.DLQInFlight = w.DLQ.Depth.Visible, w.DLQ.Depth.InFlight
 	if w.Rec.Target != "" {
 		w.observeFunction(ctx, &obs)
-	} else if err := sqsapi.Refresh(ctx, w.SQS, w.Dest); err != nil {
-		return obs, fmt.Errorf("verify %s: %w", w.Dest.Name, err)
+	} else {
+		for i, q := range w.queues() {
+			d, err := w.observeDest(ctx, q, w.baseline(i))
+			if err != nil {
+				return obs, err
+			}
+			obs.Dests = append(obs.Dests, d)
+		}
+		first := obs.Dests[0]
+		obs.DestVisible, obs.DestInFlight, obs.Deleted, obs.Sent, obs.Partial = first.Visible, first.InFlight, first.Deleted, first.Sent, first.Partial
 	}
-	obs.DLQVisible, obs.DLQInFlight = w.DLQ.Depth.Visible, w.DLQ.Depth.InFlight
-	obs.DestVisible, obs.DestInFlight = w.Dest.Depth.Visible, w.Dest.Depth.InFlight
-	obs.Returned = []Returned{}
-	if obs.DLQVisible > 0 {
+	if obs.DLQVisible > 0 && !w.NoPeek {
 		peek, err := sqsapi.Peek(ctx, w.SQS, w.DLQ, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, 1000)), Visibility: 2, Wait: 1})
 		if err != nil {
 			return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
 		}
 		obs.Returned = MatchReturned(peek.Messages, w.Rec, w.Now())
 	}
-	w.metrics(ctx, &obs)
 	return obs, nil
 }
 
-// metrics reads the destination's NumberOfMessagesSent over the move and
-// NumberOfMessagesDeleted since it began, counting nothing from before it
-// (MoveMetric); each is nil when CloudWatch has no data or cannot be read.
-// A function, topic or bus has no queue metrics (observeFunction).
-func (w *Watch) metrics(ctx context.Context, obs *Observation) {
-	if w.noMetric || w.Rec.StartedAt.IsZero() || w.Rec.Target != "" {
-		return
+// queues are the destination queues, in the order of Rec.destinations.
+func (w *Watch) queues() []*sqsapi.Queue {
+	if len(w.Dests) > 0 {
+		return w.Dests
 	}
-	now := w.Now()
-	start := w.Rec.StartedAt.Truncate(time.Minute).Add(-time.Minute)
-	end := now.Add(time.Minute)
-	for _, m := range []struct {
-		name string
-		dst  **float64
-		end  time.Time
-	}{{cwapi.MetricMessagesSent, &obs.Sent, w.Rec.EndedAt}, {cwapi.MetricMessagesDeleted, &obs.Deleted, end}} {
-		until := end
-		if !m.end.IsZero() {
-			// Sends after the move are someone else's.
-			until = m.end.Truncate(time.Minute).Add(time.Minute)
-		}
-		points, err := cwapi.QueueMetric(ctx, w.CW, cwapi.MetricQuery{
-			Queue: w.Dest.Name, Metric: m.name, Stat: "Sum", Start: start, End: until, Period: time.Minute,
-		})
-		if err != nil {
-			if !errors.Is(err, context.Canceled) {
-				w.Warn("CloudWatch unavailable (%v): %s and %s not judged", err, cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted)
-				w.noMetric = true
-			}
-			return
-		}
-		var partial bool
-		*m.dst, partial = MoveMetric(points, w.Rec.StartedAt)
-		obs.Partial = obs.Partial || partial
+	return []*sqsapi.Queue{w.Dest}
+}
+
+func (w *Watch) baseline(i int) *Traffic {
+	if i < len(w.baselines) {
+		return w.baselines[i]
 	}
+	return nil
 }
 
 // observeFunction reads a Lambda target's Errors and Throttles since the

@@ -1,0 +1,148 @@
+package verify
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+func fp(v float64) *float64 { return &v }
+
+func TestBaselineOf(t *testing.T) {
+	if b := BaselineOf(nil, nil, nil); b != nil || b.Live() {
+		t.Fatalf("no points: %+v, want nil and quiet", b)
+	}
+	// 15 minutes of history, only 3 with points: the rate spreads over the
+	// whole window (a minute without a point had no traffic).
+	pts := []cwapi.Point{{Time: t0, Value: 150}, {Time: t0.Add(time.Minute), Value: 150}, {Time: t0.Add(2 * time.Minute), Value: 150}}
+	b := BaselineOf(pts, pts[:1], []cwapi.Point{{Time: t0, Value: 2}, {Time: t0.Add(time.Minute), Value: 4}})
+	if !b.Live() || b.Minutes != 3 || b.SentPerMinute != 30 || b.DeletedPerMinute != 10 || b.AgeOfOldest == nil || *b.AgeOfOldest != 3 {
+		t.Fatalf("baseline: %+v", b)
+	}
+	if b := BaselineOf([]cwapi.Point{{Time: t0, Value: 0}}, nil, nil); b.Live() {
+		t.Errorf("zero traffic is quiet: %+v", b)
+	}
+}
+
+func TestWindowOf(t *testing.T) {
+	from := t0.Add(90 * time.Second) // the move began at 03:01:30
+	pts := []cwapi.Point{{Time: t0, Value: 99}, {Time: t0.Add(time.Minute), Value: 60}, {Time: t0.Add(2 * time.Minute), Value: 30}}
+	// The running minute (03:02) ends at now: 1.5 minutes from 03:01.
+	w := WindowOf(pts, from, t0.Add(time.Hour), t0.Add(150*time.Second))
+	if w == nil || w.Sum != 90 || w.Minutes != 1.5 {
+		t.Fatalf("running minute: %+v", w)
+	}
+	// A point whose minute is over counts whole; until bounds the points.
+	w = WindowOf(pts, from, t0.Add(2*time.Minute), t0.Add(time.Hour))
+	if w == nil || w.Sum != 60 || w.Minutes != 1 {
+		t.Fatalf("until the move's end: %+v", w)
+	}
+	if w := WindowOf(pts[:1], from, t0.Add(time.Hour), t0.Add(time.Hour)); w != nil {
+		t.Errorf("only a point before the move: %+v", w)
+	}
+}
+
+// liveObs is a look at a live destination (300/min before the move) after
+// a move of 100 that ended at end.
+func liveObs(end time.Time, deleted, sent, age float64) Observation {
+	base := &Traffic{Minutes: 15, SentPerMinute: 300, DeletedPerMinute: 300, AgeOfOldest: fp(1)}
+	at := end.Add(10 * time.Second)
+	return Observation{DestVisible: 7, DestInFlight: 3, Dests: []DestObservation{{
+		Queue: "orders", Visible: 7, InFlight: 3, Baseline: base,
+		DeletedWindow: &Window{Sum: deleted, Minutes: 1}, SentWindow: &Window{Sum: sent, Minutes: 1},
+		AgeOfOldest: fp(age), AgeAt: at, At: at, ReturnsBy: end.Add(4 * time.Second),
+	}}}
+}
+
+func TestJudgeLiveDestination(t *testing.T) {
+	end := t0.Add(time.Minute)
+	r := Redriven{Moved: 100, DestQueue: "orders", StartedAt: t0, EndedAt: end}
+
+	// Never drained (10 in it), yet every check holds: pass.
+	j := Judge(liveObs(end, 340, 400, 2), r)
+	if !j.Pass || len(j.Dests) != 1 || !j.Dests[0].Live || strings.Contains(strings.Join(j.Reasons, "\n"), "drained") {
+		t.Fatalf("live, consumed: %+v", j)
+	}
+	// 300/min × 1 min × 0.8 + 100 = 340 needed.
+	for name, c := range map[string]struct {
+		o    Observation
+		want string
+	}{
+		"deleted short":  {liveObs(end, 339, 400, 2), "orders deleted 339 over 1.0 min (NumberOfMessagesDeleted): its own ≈ 300 (300.0/min before the move) + 100 moved, at least 340 needed"},
+		"received short": {liveObs(end, 400, 300, 2), "orders received 300 over 1.0 min"},
+		"old message":    {liveObs(end, 400, 400, 10), "orders's oldest message is 10s old, not younger than the last redriven send 10s ago: some may still be there"},
+	} {
+		if j := Judge(c.o, r); j.Done || j.Pass || !strings.Contains(strings.Join(j.Reasons, "\n"), c.want) {
+			t.Errorf("%s: %+v, want not done with %q", name, j, c.want)
+		}
+	}
+	// Before the return window closes, a failing message may be on its way.
+	o := liveObs(end, 400, 400, 2)
+	o.Dests[0].At = end.Add(3 * time.Second)
+	if j := Judge(o, r); j.Pass || !strings.Contains(j.Reasons[0], "could still come back to the DLQ until") {
+		t.Errorf("window open: %+v", j)
+	}
+	// No CloudWatch since the move on a queue that had it before: late
+	// data is awaited, never a pass without the evidence.
+	o = liveObs(end, 0, 0, 0)
+	o.Dests[0].DeletedWindow, o.Dests[0].SentWindow, o.Dests[0].AgeOfOldest = nil, nil, nil
+	if j := Judge(o, r); j.Pass || len(j.Reasons) != 3 || !strings.Contains(j.Reasons[0], "waiting for CloudWatch's ApproximateAgeOfOldestMessage since the move") {
+		t.Errorf("no data since: %+v", j)
+	}
+}
+
+func TestJudgeNewFailuresOnALiveQueue(t *testing.T) {
+	end := t0.Add(time.Minute)
+	r := Redriven{Moved: 100, Left: 1, DestQueue: "orders", StartedAt: t0, EndedAt: end}
+	o := liveObs(end, 400, 400, 2)
+	o.DLQVisible = 4
+	j := Judge(o, r)
+	if !j.Pass || j.NewInDLQ != 3 || !strings.Contains(j.Reasons[0], "3 new failures since the redrive, not redriven messages — not this fix's verdict") {
+		t.Fatalf("live, new failures: %+v", j)
+	}
+	// Without a peek they cannot be told from returns: not a pass.
+	o.NoPeek = true
+	if j := Judge(o, r); j.Pass || !strings.Contains(j.Reasons[0], "cannot be told from redriven messages coming back") {
+		t.Errorf("--no-peek: %+v", j)
+	}
+	// On a quiet queue the DLQ must come down to what was left, as before.
+	quiet := Observation{DLQVisible: 4}
+	if j := Judge(quiet, r); j.Pass || j.NewInDLQ != 0 || !strings.Contains(j.Reasons[0], "the DLQ still holds 4") {
+		t.Errorf("quiet: %+v", j)
+	}
+}
+
+func TestJudgeEachDestination(t *testing.T) {
+	r := Redriven{Moved: 5, Dests: []Dest{{Queue: "orders", URL: "https://sqs/1/orders", Moved: 3}, {Queue: "pay", URL: "https://sqs/1/pay", Moved: 2}},
+		Sent: []Sent{{DestMessageID: "n1", DestQueue: "https://sqs/1/orders"}, {DestMessageID: "n2", DestQueue: "https://sqs/1/pay"}}}
+	o := Observation{Dests: []DestObservation{{Queue: "orders"}, {Queue: "pay", Visible: 1}}}
+	j := Judge(o, r)
+	if j.Pass || len(j.Dests) != 2 || !j.Dests[0].Pass || j.Dests[1].Pass || j.Dests[0].Moved != 3 {
+		t.Fatalf("pay not drained: %+v", j)
+	}
+	o.Dests[1].Visible = 0
+	if j := Judge(o, r); !j.Pass || !j.Dests[1].Pass {
+		t.Fatalf("both drained: %+v", j)
+	}
+	// A destination without a look never passes.
+	if j := Judge(Observation{Dests: o.Dests[:1]}, r); j.Pass || !strings.Contains(j.Reasons[0], "pay was not looked at") {
+		t.Fatalf("one look for two destinations: %+v", j)
+	}
+	// A return is counted against the destination its journal entry names.
+	o.Returned = MatchReturned(msgs("n2"), r, t0)
+	j = Judge(o, r)
+	if !j.Done || j.Pass || j.Dests[0].Returned != 0 || !j.Dests[0].Pass || j.Dests[1].Returned != 1 || j.Dests[1].Verdict != Fail {
+		t.Fatalf("returned to pay: %+v", j.Dests)
+	}
+}
+
+func msgs(ids ...string) []sqsjson.Message {
+	var out []sqsjson.Message
+	for _, id := range ids {
+		out = append(out, sqsjson.Message{MessageId: id, Body: id})
+	}
+	return out
+}

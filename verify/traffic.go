@@ -1,0 +1,152 @@
+package verify
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+)
+
+// BaselineWindow is how much of a destination's history before the move
+// verify reads to learn its own traffic: long enough to average out a
+// burst, short enough that CloudWatch's one-minute points are still kept
+// (15 days) and the read stays one page.
+const BaselineWindow = 15 * time.Minute
+
+// Tolerance is how far below its baseline rate a live destination's own
+// traffic may fall during the move before the deletions no longer count as
+// evidence: the redriven messages must all be deleted on top of at least
+// (1 - Tolerance) × the baseline. A queue's own traffic wanders; a fifth
+// of it is what a steady production queue wanders by over a few minutes,
+// and a bigger shortfall is reported with the figures, not hidden.
+const Tolerance = 0.2
+
+// Traffic is a destination's own traffic before the move, as CloudWatch
+// recorded it over BaselineWindow: a queue with any is live, and is judged
+// against it instead of being required to drain.
+type Traffic struct {
+	// Minutes is how many minutes of the window CloudWatch has points for.
+	Minutes          int     `json:"minutes"`
+	SentPerMinute    float64 `json:"sent_per_minute"`
+	DeletedPerMinute float64 `json:"deleted_per_minute"`
+	// AgeOfOldest is the mean of the per-minute maxima of
+	// ApproximateAgeOfOldestMessage, in seconds; nil: no data.
+	AgeOfOldest *float64 `json:"age_of_oldest_seconds"`
+}
+
+// Live tells whether the destination had traffic of its own before the
+// move. A queue nobody sends to is quiet, and must drain.
+func (t *Traffic) Live() bool {
+	return t != nil && (t.SentPerMinute > 0 || t.DeletedPerMinute > 0)
+}
+
+// BaselineOf reads the points of the window before the move's first
+// minute: Sum of sends and deletions, Maximum of the age of the oldest.
+// nil when CloudWatch has no point at all (a quiet or new queue).
+func BaselineOf(sent, deleted, age []cwapi.Point) *Traffic {
+	minutes := map[time.Time]bool{}
+	var s, d float64
+	for _, p := range sent {
+		s += p.Value
+		minutes[p.Time] = true
+	}
+	for _, p := range deleted {
+		d += p.Value
+		minutes[p.Time] = true
+	}
+	if len(minutes) == 0 {
+		return nil
+	}
+	// A minute with no point is a minute with no traffic: the rate is
+	// over the whole window, as the queue's own traffic would spread.
+	n := BaselineWindow.Minutes()
+	t := &Traffic{Minutes: len(minutes), SentPerMinute: s / n, DeletedPerMinute: d / n}
+	if len(age) > 0 {
+		var a float64
+		for _, p := range age {
+			a += p.Value
+		}
+		a /= float64(len(age))
+		t.AgeOfOldest = &a
+	}
+	return t
+}
+
+// Window is a sum of one-minute points over whole minutes from the move's
+// first minute, and how many minutes of CloudWatch data it covers: up to
+// the end of the last point's minute, or now when that minute is still
+// running (the queue's own traffic of a running minute is only partly in).
+type Window struct {
+	Sum     float64 `json:"sum"`
+	Minutes float64 `json:"minutes"`
+}
+
+// WindowOf sums points from the minute of from until until (exclusive),
+// and covers minutes up to the end of the last point's minute, capped at
+// now. nil when there is no point.
+func WindowOf(points []cwapi.Point, from, until, now time.Time) *Window {
+	first := from.UTC().Truncate(time.Minute)
+	var w Window
+	var last time.Time
+	for _, p := range points {
+		if p.Time.Before(first) || !p.Time.Before(until) {
+			continue
+		}
+		w.Sum += p.Value
+		last = p.Time
+	}
+	if last.IsZero() {
+		return nil
+	}
+	end := last.Add(time.Minute)
+	if now.Before(end) {
+		end = now
+	}
+	w.Minutes = end.Sub(first).Minutes()
+	return &w
+}
+
+// excess judges a live destination's count over a window against its
+// baseline: at least moved on top of (1 - Tolerance) × its own rate.
+// The line says the figures either way.
+func excess(queue, verb, metric string, w *Window, perMinute float64, moved int) (ok bool, line string) {
+	own := perMinute * w.Minutes
+	need := float64(moved) + (1-Tolerance)*own
+	line = fmt.Sprintf("%s %s %.0f over %.1f min (%s): its own ≈ %.0f (%.1f/min before the move) + %d moved, at least %.0f needed",
+		queue, verb, w.Sum, w.Minutes, metric, own, perMinute, moved, need)
+	return w.Sum >= need, line
+}
+
+// MoveMetric sums a metric's per-minute points over a move that began at
+// start, counting nothing from before it: the minute start falls in
+// (CloudWatch's finest period for SQS) is counted only when the minute
+// before it was quiet (no data or zero), so that its count is the move's;
+// partial says it was left out. points are one-minute sums from the minute
+// before start on. nil when there is no point at or after start's minute.
+func MoveMetric(points []cwapi.Point, start time.Time) (sum *float64, partial bool) {
+	first := start.UTC().Truncate(time.Minute)
+	aligned := first.Equal(start.UTC())
+	quiet := true
+	for _, p := range points {
+		if p.Time.Equal(first.Add(-time.Minute)) && p.Value > 0 {
+			quiet = false
+		}
+	}
+	var total float64
+	seen := false
+	for _, p := range points {
+		switch {
+		case p.Time.Before(first):
+			continue
+		case p.Time.Equal(first) && !aligned && !quiet:
+			partial = true
+			continue
+		}
+		total += p.Value
+		seen = true
+	}
+	if !seen && !partial {
+		return nil, false
+	}
+	return &total, partial
+}
