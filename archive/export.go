@@ -34,6 +34,9 @@ type SQS interface {
 	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
 	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
 	DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
+	// GetQueueAttributes tells an export stalled at the in-flight limit
+	// (messages still visible) from one that read everything.
+	GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
 }
 
 var _ SQS = (*sqs.Client)(nil)
@@ -67,6 +70,11 @@ type Options struct {
 	// memory and in flight, whatever the DLQ's depth. An S3 export deletes
 	// once, after the upload.
 	Checkpoint int
+	// InFlightLimit is how many messages the queue may have in flight
+	// (default DefaultInFlightLimit). The export holds at most that many
+	// less those in flight at the start (Queue.Depth.InFlight): with
+	// checkpoints it checkpoints there, else it stops there (Stats.Limit).
+	InFlightLimit int
 	// Gzip compresses the file.
 	Gzip bool
 	// Progress is called after every receive.
@@ -99,6 +107,15 @@ type Stats struct {
 	// Interrupted is true when Ctrl-C stopped the reading: nothing was
 	// written or deleted.
 	Interrupted bool `json:"interrupted"`
+	// Limit says why the reading stopped at SQS's in-flight limit with
+	// messages left unread (LimitHeld, LimitOverLimit, LimitEmpty; ""
+	// when it did not): what was read is in the file all the same.
+	Limit string `json:"limit,omitempty"`
+	// Held is how many messages the export held in flight when it
+	// stopped at the limit; VisibleLeft how many SQS showed visible then
+	// (0 when not asked).
+	Held        int `json:"held,omitempty"`
+	VisibleLeft int `json:"visible_left,omitempty"`
 }
 
 // ErrBodyMismatch is a message whose body does not match its MD5OfBody.
@@ -182,7 +199,7 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 	if !o.Delete {
 		cp = nil
 	}
-	since := 0
+	since, room := 0, o.room()
 	for quiet := 0; quiet < o.QuietRounds; {
 		if (o.Max > 0 && st.Exported >= o.Max) || (o.Backlog > 0 && st.Received >= o.Backlog) {
 			break
@@ -199,42 +216,66 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 			h.hold(msgs) // received as Ctrl-C came: released with the rest
 			break
 		}
-		if err != nil {
+		overLimit := isOverLimit(err)
+		if err != nil && !overLimit {
 			return st, fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
 		}
 		fresh := h.hold(msgs)
-		if len(fresh) == 0 {
-			quiet++
-			continue
-		}
-		quiet = 0
 		before := st.Exported
 		for i := range fresh {
 			if err := st.take(w.out, h, &fresh[i], o); err != nil {
 				return st, err
 			}
 		}
-		if since += st.Exported - before; cp != nil && since >= o.Checkpoint {
-			// The file so far is durable before a message of it is deleted.
-			if err := w.end(); err != nil {
+		since += st.Exported - before
+		full := overLimit || h.count() >= room
+		switch {
+		case cp != nil && since > 0 && (since >= o.Checkpoint || full || len(fresh) == 0):
+			// A part is complete, or SQS hands out no more while this
+			// export holds written messages (the in-flight limit, or a
+			// FIFO group's head): the file so far is made durable before a
+			// message of it is deleted, and the deletes make room.
+			if err := checkpoint(ctx, w, cp, h, &st); err != nil {
 				return st, err
 			}
-			if err := cp.Checkpoint(); err != nil {
-				return st, fmt.Errorf("write: %w", err)
+			since, quiet = 0, 0
+		case full:
+			st.Limit, st.Held = LimitHeld, h.count()
+			if overLimit {
+				st.Limit = LimitOverLimit
 			}
-			d, _ := h.deleteWritten(context.WithoutCancel(ctx))
-			st.Deleted += d
-			since = 0
-			w.start()
+		case len(fresh) == 0:
+			quiet++
+		default:
+			quiet = 0
 		}
 		if o.Progress != nil {
 			o.Progress(st)
 		}
+		if st.Limit != "" {
+			break
+		}
 	}
+	checkStalled(context.WithoutCancel(ctx), h, &st, o)
 	if st.Interrupted && st.Deleted == 0 {
 		return st, nil // nothing deleted: the file is thrown away
 	}
 	return st, w.end()
+}
+
+// checkpoint ends the gzip member, makes the file durable and only then
+// deletes exactly the messages written so far.
+func checkpoint(ctx context.Context, w *member, cp Checkpointer, h *hold, st *Stats) error {
+	if err := w.end(); err != nil {
+		return err
+	}
+	if err := cp.Checkpoint(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	d, _ := h.deleteWritten(context.WithoutCancel(ctx))
+	st.Deleted += d
+	w.start()
+	return nil
 }
 
 // member writes the export's lines, gzipped as one gzip member per
