@@ -55,8 +55,7 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
 		}
-		return sampleSet{}, checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; pass --force to peek anyway%s",
-			q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), hint)
+		return sampleSet{}, chainedDLQError(q, "every peek", "peek", hint)
 	}
 	if r.Announce != "" {
 		d.announce(r.Announce, q)
@@ -125,4 +124,13 @@ func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
 		}
 		return jw.Flush()
 	}
+}
+
+// chainedDLQError refuses to receive from a DLQ that has its own redrive
+// policy: each receive (what: "every peek") counts toward its
+// maxReceiveCount and can push messages onward to the next DLQ; force
+// names what --force does ("peek").
+func chainedDLQError(q *sqsapi.Queue, what, force, hint string) error {
+	return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): %s counts as a receive and can push messages onward; pass --force to %s anyway%s",
+		q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), what, force, hint)
 }
