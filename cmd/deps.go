@@ -215,6 +215,11 @@ func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Confi
 	// says what went wrong itself, from the errors the calls return.
 	opts = append(opts, config.WithLogger(logging.Nop{}))
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if g.EndpointURL != "" {
+		// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS drops the load options'
+		// endpoint too: the flag is the operator's explicit choice.
+		cfg.BaseEndpoint = aws.String(g.EndpointURL)
+	}
 	if err == nil && cfg.Region == "" {
 		err = usageErrorf("no AWS region: pass --region or set AWS_REGION")
 	}

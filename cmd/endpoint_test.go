@@ -41,6 +41,7 @@ func TestEndpointPerServiceAndFlag(t *testing.T) {
 		{name: "per-service variables", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_ENDPOINT_URL_SQS": ep, "AWS_ENDPOINT_URL_S3": ep}, want: ExitOK},
 		{name: "S3's variable alone, no global", env: map[string]string{"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_SQS": ep, "AWS_ENDPOINT_URL_S3": ep}, want: ExitOK},
 		{name: "the flag wins", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_ENDPOINT_URL_SQS": dead, "AWS_ENDPOINT_URL_S3": dead}, flag: ep, want: ExitOK},
+		{name: "the flag despite AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, flag: ep, want: ExitOK},
 		{name: "a dead SQS endpoint is used", env: map[string]string{"AWS_ENDPOINT_URL": ep, "AWS_ENDPOINT_URL_SQS": dead, "AWS_ENDPOINT_URL_S3": ep}, want: ExitUnexpected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
