@@ -196,7 +196,10 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 	w := &member{sink: sink, gzip: o.Gzip}
 	w.start()
 	cp, _ := sink.(Checkpointer)
-	if !o.Delete {
+	if _, toS3 := sink.(*s3Sink); !o.Delete || toS3 {
+		// An S3 sink stages in a local file (it has Checkpoint), but its
+		// part is durable only once the object is uploaded and read back:
+		// it deletes once, after that.
 		cp = nil
 	}
 	since, room := 0, o.room()

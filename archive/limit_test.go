@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -78,5 +79,30 @@ func TestExportRoomLessOthersInFlight(t *testing.T) {
 	}
 	if got := (Options{}).room(); got != DefaultInFlightLimit {
 		t.Fatalf("default room %d, want %d", got, DefaultInFlightLimit)
+	}
+}
+
+// To S3 with --delete there is no checkpoint: at the limit the export
+// stops, uploads and reads back that part, deletes exactly its messages and
+// leaves the rest for the next run.
+func TestExportS3DeleteStopsAtTheLimitWithOnePart(t *testing.T) {
+	const n, limit = 45, 20
+	c, bucket := testS3(t)
+	sink, err := NewS3Sink(c, S3Location{Bucket: bucket, Key: "part-1.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newMemQueue(n)
+	q.limit = limit
+	st, err := Export(context.Background(), q, sink, Options{Queue: &sqsapi.Queue{Name: "dlq", URL: "mem"}, Backlog: n, Delete: true, Wait: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Limit != LimitEmpty || st.Exported != limit || st.Deleted != limit || len(q.msgs) != n-limit || q.inFlight != 0 || q.maxHeld > limit {
+		t.Fatalf("limit %q, exported %d, deleted %d, %d left, %d in flight, held at most %d; want %q, %d, %d, %d, 0, ≤%d",
+			st.Limit, st.Exported, st.Deleted, len(q.msgs), q.inFlight, q.maxHeld, LimitEmpty, limit, limit, n-limit, limit)
+	}
+	if got := objectBytes(t, c, S3Location{Bucket: bucket, Key: "part-1.jsonl"}); strings.Count(string(got), "\n") != limit {
+		t.Fatalf("the part holds %d lines, want %d", strings.Count(string(got), "\n"), limit)
 	}
 }
