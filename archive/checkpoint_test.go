@@ -31,6 +31,10 @@ type memQueue struct {
 	inFlight int
 	maxHeld  int
 	onDelete func(ids []string)
+	// limit, when set, is SQS's in-flight limit: at it a receive comes
+	// back empty, or with OverLimit when overLimit is set (a short poll).
+	limit     int
+	overLimit bool
 }
 
 type memMsg struct {
@@ -52,6 +56,16 @@ func (q *memQueue) ReceiveMessage(_ context.Context, in *sqs.ReceiveMessageInput
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	out := &sqs.ReceiveMessageOutput{}
+	want := int(in.MaxNumberOfMessages)
+	if q.limit > 0 {
+		if q.inFlight >= q.limit {
+			if q.overLimit {
+				return nil, &types.OverLimit{Message: aws.String("too many messages in flight")}
+			}
+			return out, nil
+		}
+		want = min(want, q.limit-q.inFlight)
+	}
 	for _, id := range q.order {
 		m, ok := q.msgs[id]
 		if !ok || m.hidden {
@@ -62,7 +76,7 @@ func (q *memQueue) ReceiveMessage(_ context.Context, in *sqs.ReceiveMessageInput
 		q.inFlight++
 		out.Messages = append(out.Messages, types.Message{MessageId: aws.String(id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.handle),
 			MD5OfBody: aws.String(md5Hex(m.body))})
-		if len(out.Messages) == int(in.MaxNumberOfMessages) {
+		if len(out.Messages) == want {
 			break
 		}
 	}
@@ -104,6 +118,13 @@ func (q *memQueue) DeleteMessageBatch(_ context.Context, in *sqs.DeleteMessageBa
 		}
 	}
 	return out, nil
+}
+
+func (q *memQueue) GetQueueAttributes(context.Context, *sqs.GetQueueAttributesInput, ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return &sqs.GetQueueAttributesOutput{Attributes: map[string]string{
+		string(types.QueueAttributeNameApproximateNumberOfMessages): strconv.Itoa(len(q.msgs) - q.inFlight)}}, nil
 }
 
 func cutHash(h string) (string, string, bool) {

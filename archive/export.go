@@ -8,15 +8,12 @@
 package archive
 
 import (
-	"compress/gzip"
 	"context"
 	"crypto/md5"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -25,7 +22,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
-	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // SQS is the calls of an export, with the SDK's signatures so that
@@ -34,6 +30,9 @@ type SQS interface {
 	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
 	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
 	DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
+	// GetQueueAttributes tells an export stalled at the in-flight limit
+	// (messages still visible) from one that read everything.
+	GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
 }
 
 var _ SQS = (*sqs.Client)(nil)
@@ -67,38 +66,15 @@ type Options struct {
 	// memory and in flight, whatever the DLQ's depth. An S3 export deletes
 	// once, after the upload.
 	Checkpoint int
+	// InFlightLimit is how many messages the queue may have in flight
+	// (default DefaultInFlightLimit). The export holds at most that many
+	// less those in flight at the start (Queue.Depth.InFlight): with
+	// checkpoints it checkpoints there, else it stops there (Stats.Limit).
+	InFlightLimit int
 	// Gzip compresses the file.
 	Gzip bool
 	// Progress is called after every receive.
 	Progress func(Stats)
-}
-
-// Stats are an export's figures.
-type Stats struct {
-	Received int `json:"received"` // distinct messages received
-	Exported int `json:"exported"` // written to the file
-	Skipped  int `json:"skipped"`  // not selected: made visible again
-	Deleted  int `json:"deleted"`  // deleted after the file was durable
-	// NotDeleted are exported messages whose delete failed: they are both
-	// in the file and still in the DLQ.
-	NotDeleted int `json:"not_deleted"`
-	// Released are messages made visible again at the end.
-	Released int `json:"released"`
-	// FilterErrors are messages on which Select failed: not written, made
-	// visible again, never deleted. FilterErrorTexts keeps the first
-	// distinct errors, FilterErrorIDs the first MessageIds, for the
-	// operator and the incident.
-	FilterErrors     int      `json:"filter_errors"`
-	FilterErrorTexts []string `json:"filter_error_texts,omitempty"`
-	FilterErrorIDs   []string `json:"filter_error_ids,omitempty"`
-	// Unchecked are messages that came without an MD5OfBody.
-	Unchecked int    `json:"unchecked"`
-	Location  string `json:"location"`
-	Bytes     int64  `json:"bytes"`
-	SHA256    string `json:"sha256"`
-	// Interrupted is true when Ctrl-C stopped the reading: nothing was
-	// written or deleted.
-	Interrupted bool `json:"interrupted"`
 }
 
 // ErrBodyMismatch is a message whose body does not match its MD5OfBody.
@@ -171,105 +147,97 @@ func (o *Options) defaults() {
 	}
 }
 
-// read receives until the backlog is seen, Max is written, or the queue
-// shows nothing new for QuietRounds receives, writing as it goes, and with
-// Delete into a local file checkpoints every Checkpoint messages.
+// read receives until the backlog is seen, Max is written, the queue
+// shows nothing new for QuietRounds receives, or SQS's in-flight limit
+// stops it, writing as it goes; with Delete into a local file it
+// checkpoints every Checkpoint messages and at the limit.
 func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
-	var st Stats
-	w := &member{sink: sink, gzip: o.Gzip}
-	w.start()
-	cp, _ := sink.(Checkpointer)
-	if !o.Delete {
-		cp = nil
+	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room()}
+	r.w.start()
+	r.cp, _ = sink.(Checkpointer)
+	if _, toS3 := sink.(*s3Sink); !o.Delete || toS3 {
+		// An S3 sink stages in a local file (it has Checkpoint), but its
+		// part is durable only once the object is uploaded and read back:
+		// it deletes once, after that.
+		r.cp = nil
 	}
-	since := 0
-	for quiet := 0; quiet < o.QuietRounds; {
-		if (o.Max > 0 && st.Exported >= o.Max) || (o.Backlog > 0 && st.Received >= o.Backlog) {
+	for r.quiet < o.QuietRounds && r.st.Limit == "" {
+		if (o.Max > 0 && r.st.Exported >= o.Max) || (o.Backlog > 0 && r.st.Received >= o.Backlog) {
 			break
 		}
 		if ctx.Err() != nil {
-			st.Interrupted = true
+			r.st.Interrupted = true
 			break
 		}
 		// A receive is never cancelled: one cancelled after SQS answered
 		// would leave its messages hidden for the visibility timeout.
 		msgs, err := receive(context.WithoutCancel(ctx), h.c, o)
 		if ctx.Err() != nil {
-			st.Interrupted = true
+			r.st.Interrupted = true
 			h.hold(msgs) // received as Ctrl-C came: released with the rest
 			break
 		}
-		if err != nil {
-			return st, fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
-		}
-		fresh := h.hold(msgs)
-		if len(fresh) == 0 {
-			quiet++
-			continue
-		}
-		quiet = 0
-		before := st.Exported
-		for i := range fresh {
-			if err := st.take(w.out, h, &fresh[i], o); err != nil {
-				return st, err
-			}
-		}
-		if since += st.Exported - before; cp != nil && since >= o.Checkpoint {
-			// The file so far is durable before a message of it is deleted.
-			if err := w.end(); err != nil {
-				return st, err
-			}
-			if err := cp.Checkpoint(); err != nil {
-				return st, fmt.Errorf("write: %w", err)
-			}
-			d, _ := h.deleteWritten(context.WithoutCancel(ctx))
-			st.Deleted += d
-			since = 0
-			w.start()
+		if err := r.round(ctx, msgs, err); err != nil {
+			return r.st, err
 		}
 		if o.Progress != nil {
-			o.Progress(st)
+			o.Progress(r.st)
 		}
 	}
-	if st.Interrupted && st.Deleted == 0 {
-		return st, nil // nothing deleted: the file is thrown away
+	checkStalled(context.WithoutCancel(ctx), h, &r.st, o)
+	if r.st.Interrupted && r.st.Deleted == 0 {
+		return r.st, nil // nothing deleted: the file is thrown away
 	}
-	return st, w.end()
+	return r.st, r.w.end()
 }
 
-// member writes the export's lines, gzipped as one gzip member per
-// checkpoint: a gzip file may hold several members one after the other
-// (gzip -d and Go's gzip.Reader read them as one stream), and a crash
-// after a checkpoint leaves every checkpointed member whole.
-type member struct {
-	sink io.Writer
-	gzip bool
-	gz   *gzip.Writer
-	out  *sqsjson.Writer
+// reading is one export's reading loop.
+type reading struct {
+	h     *hold
+	o     Options
+	w     *member
+	cp    Checkpointer // nil: no deletes before the end
+	st    Stats
+	room  int // messages this export may hold in flight
+	since int // written since the last checkpoint
+	quiet int // receives in a row with nothing new
 }
 
-func (m *member) start() {
-	var w io.Writer = m.sink
-	if m.gzip {
-		if m.gz == nil {
-			m.gz = gzip.NewWriter(m.sink)
-		} else {
-			m.gz.Reset(m.sink)
+// round takes one receive's answer: writes what is new, then checkpoints,
+// stops at the in-flight limit, or counts a quiet round.
+func (r *reading) round(ctx context.Context, msgs []types.Message, err error) error {
+	overLimit := isOverLimit(err)
+	if err != nil && !overLimit {
+		return fmt.Errorf("receive from %s: %w", r.o.Queue.Name, err)
+	}
+	fresh := r.h.hold(msgs)
+	before := r.st.Exported
+	for i := range fresh {
+		if err := r.st.take(r.w.out, r.h, &fresh[i], r.o); err != nil {
+			return err
 		}
-		w = m.gz
 	}
-	m.out = sqsjson.NewWriter(w)
-}
-
-// end flushes the lines and ends the gzip member.
-func (m *member) end() error {
-	if err := m.out.Flush(); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	if m.gz != nil {
-		if err := m.gz.Close(); err != nil {
-			return fmt.Errorf("write: %w", err)
+	r.since += r.st.Exported - before
+	full := overLimit || r.h.count() >= r.room
+	switch {
+	case r.cp != nil && r.since > 0 && (r.since >= r.o.Checkpoint || full || len(fresh) == 0):
+		// A part is complete, or SQS hands out no more while this export
+		// holds written messages (the in-flight limit, or a FIFO group's
+		// head): the file so far is made durable before a message of it
+		// is deleted, and the deletes make room.
+		if err := checkpoint(ctx, r.w, r.cp, r.h, &r.st); err != nil {
+			return err
 		}
+		r.since, r.quiet = 0, 0
+	case full:
+		r.st.Limit, r.st.Held = LimitHeld, r.h.count()
+		if overLimit {
+			r.st.Limit = LimitOverLimit
+		}
+	case len(fresh) == 0:
+		r.quiet++
+	default:
+		r.quiet = 0
 	}
 	return nil
 }
@@ -335,27 +303,4 @@ func receive(ctx context.Context, c SQS, o Options) ([]types.Message, error) {
 func md5Hex(s string) string {
 	sum := md5.Sum([]byte(s))
 	return hex.EncodeToString(sum[:])
-}
-
-// Bounds on what an export keeps of its filter errors.
-const (
-	maxFilterErrorTexts = 3
-	maxFilterErrorIDs   = 100
-	maxFilterErrorText  = 300
-)
-
-// filterError counts a message the filter failed on. It is not written
-// and, like a skipped one, made visible again at the end.
-func (st *Stats) filterError(id string, err error) {
-	st.FilterErrors++
-	if len(st.FilterErrorIDs) < maxFilterErrorIDs {
-		st.FilterErrorIDs = append(st.FilterErrorIDs, id)
-	}
-	text := err.Error()
-	if len(text) > maxFilterErrorText {
-		text = untrusted.Head(text, maxFilterErrorText) + "…"
-	}
-	if len(st.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(st.FilterErrorTexts, text) {
-		st.FilterErrorTexts = append(st.FilterErrorTexts, text)
-	}
 }

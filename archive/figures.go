@@ -22,10 +22,13 @@ type Figures struct {
 	Backlog      int    `json:"backlog"`
 	Bytes        int64  `json:"bytes"`
 	SHA256       string `json:"sha256"`
+	// StoppedAtLimit says why the export stopped at SQS's in-flight limit
+	// with messages unread (Limit*); "" when it did not.
+	StoppedAtLimit string `json:"stopped_at_limit,omitempty"`
 }
 
 // FiguresOf is the event's figures of an export's stats.
 func FiguresOf(st Stats, backlog int) Figures {
 	return Figures{Location: st.Location, Exported: st.Exported, Deleted: st.Deleted, NotDeleted: st.NotDeleted,
-		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256}
+		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256, StoppedAtLimit: st.Limit}
 }

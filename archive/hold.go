@@ -182,3 +182,10 @@ func (h *hold) change(ctx context.Context, ids []string, seconds int32) {
 		_, _ = h.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(h.url), Entries: entries})
 	}
 }
+
+// count is how many messages the export holds in flight.
+func (h *hold) count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.handles)
+}

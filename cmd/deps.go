@@ -116,11 +116,12 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		if err != nil {
 			return nil, err
 		}
-		// A local endpoint (moto, MinIO) serves buckets by path, not by
-		// host name.
-		path := cfg.BaseEndpoint != nil
 		return s3.NewFromConfig(cfg, func(o *s3.Options) {
-			o.UsePathStyle = path
+			// A local endpoint (moto, MinIO) serves buckets by path, not by
+			// host name: whether it came from --endpoint-url,
+			// AWS_ENDPOINT_URL or AWS_ENDPOINT_URL_S3 alone, the client's
+			// resolved BaseEndpoint says.
+			o.UsePathStyle = o.BaseEndpoint != nil
 			// A server that sends no checksum (moto, MinIO) is not worth a
 			// log line on stderr; export.json records the file's own SHA-256.
 			o.DisableLogOutputChecksumValidationSkipped = true
@@ -202,6 +203,11 @@ func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Confi
 		opts = append(opts, config.WithSharedConfigProfile(g.Profile))
 	}
 	if g.EndpointURL != "" {
+		// --endpoint-url is every service's endpoint, like AWS_ENDPOINT_URL,
+		// and wins over AWS_ENDPOINT_URL_<SERVICE> as a command-line flag
+		// does: the SDK asks the load options first when it resolves a
+		// service's endpoint (LoadOptions.GetServiceBaseEndpoint), the
+		// service's variable only after them.
 		opts = append(opts, config.WithBaseEndpoint(g.EndpointURL))
 	}
 	// The SDK's own log lines ("failed to discard remaining HTTP response
@@ -209,6 +215,11 @@ func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Confi
 	// says what went wrong itself, from the errors the calls return.
 	opts = append(opts, config.WithLogger(logging.Nop{}))
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if g.EndpointURL != "" {
+		// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS drops the load options'
+		// endpoint too: the flag is the operator's explicit choice.
+		cfg.BaseEndpoint = aws.String(g.EndpointURL)
+	}
 	if err == nil && cfg.Region == "" {
 		err = usageErrorf("no AWS region: pass --region or set AWS_REGION")
 	}

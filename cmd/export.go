@@ -12,6 +12,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -24,9 +25,13 @@ type exportOptions struct {
 	Max        int    // --max: at most N messages
 	Filter     string // --filter: jq over the message, Body parsed
 	Visibility int    // --visibility: seconds a read message stays hidden, renewed
+	Force      bool   // --force: export a DLQ with its own redrive policy without --delete
 	Yes        bool   // --yes
 	DryRun     bool   // --dry-run
 
+	// limit is the queue's in-flight limit: SQS's, or MFDLQ_INFLIGHT_LIMIT
+	// (a raised quota, or a local harness's).
+	limit  int
 	s3     *archive.S3Location
 	selFn  func(*sqsjson.Message) (bool, error)
 	gzip   bool
@@ -52,6 +57,14 @@ the file is durable (fsynced, or uploaded): --delete names the account,
 region and queue and asks first (--yes on scripts; --dry-run shows the plan).
 Ctrl-C leaves every message in the DLQ. The incident records the export.
 
+SQS lets a queue have about 120,000 messages in flight. Without --delete
+the export holds every message it reads, so past that it stops with the
+numbers (exit 3; the plan says so first); with --delete into a file it
+archives in parts, each fsynced before exactly its messages are deleted,
+and drains any depth. A DLQ with its own redrive policy (every receive
+counts toward its maxReceiveCount) is refused without --delete unless
+--force. MFDLQ_INFLIGHT_LIMIT sets the limit (a quota raised by AWS Support).
+
 Examples:
   mfdlq export --queue orders-dlq --out orders-dlq.jsonl.gz
   mfdlq export --queue orders-dlq --out s3://oncall-archive/orders-dlq/2026-12-01.jsonl.gz --delete --yes
@@ -75,6 +88,7 @@ Examples:
 	f.IntVar(&opts.Max, "max", 0, "export at most N messages (default: all)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); exports those it is true for")
 	f.IntVar(&opts.Visibility, "visibility", 300, "seconds a read message stays hidden, renewed while the export runs (60-43200)")
+	f.BoolVar(&opts.Force, "force", false, "export a DLQ that has its own redrive policy without --delete (each receive counts toward its maxReceiveCount)")
 	f.BoolVar(&opts.Yes, "yes", false, "do not ask before --delete")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
 	return c
@@ -91,6 +105,11 @@ func (o *exportOptions) validate() error {
 	case o.Visibility < 60 || o.Visibility > 43200:
 		return usageErrorf("--visibility must be between 60 and 43200 seconds, got %d", o.Visibility)
 	}
+	limit, err := inFlightLimit()
+	if err != nil {
+		return err
+	}
+	o.limit = limit
 	loc, isS3, err := archive.ParseS3(o.Out)
 	switch {
 	case err != nil:
@@ -117,13 +136,16 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := o.checkChained(q); err != nil {
+		return err
+	}
 	sink, err := o.sink(ctx)
 	if err != nil {
 		return err
 	}
 	d.announce("exporting", q)
 	backlog := int(q.Depth.Total())
-	o.printPlan(q.Name, backlog)
+	o.printPlan(q, backlog)
 	if q.FIFO {
 		d.warnf("%s is FIFO: while the export holds a group's first messages SQS shows none behind them, so a FIFO export may read only the head of each group; the count check below tells", q.Name)
 	}
@@ -147,7 +169,7 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	prog := &exportProgress{d: d, total: backlog, start: time.Now()}
 	st, err := archive.Export(ctx, client, sink, archive.Options{
 		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
-		Visibility: secondsDur(o.Visibility), Progress: prog.update,
+		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit,
 	})
 	prog.finish()
 	return o.finish(ctx, ws, q, backlog, started, st, err)
@@ -177,8 +199,9 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	return archive.NewS3Sink(c, *o.s3)
 }
 
-func (o *exportOptions) printPlan(queue string, backlog int) {
+func (o *exportOptions) printPlan(q *sqsapi.Queue, backlog int) {
 	d := o.deps
+	queue := q.Name
 	what := "every message"
 	if o.Max > 0 {
 		what = "up to " + plural.Of(o.Max, "message")
@@ -196,6 +219,7 @@ func (o *exportOptions) printPlan(queue string, backlog int) {
 	} else {
 		d.infof("plan: then make every message visible again (nothing deleted); they are hidden for up to %ds meanwhile", o.Visibility)
 	}
+	o.planLimit(q)
 }
 
 // exportProgress draws a bar on a terminal's stderr (not with --quiet):

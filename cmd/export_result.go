@@ -27,11 +27,14 @@ type exportManifest struct {
 	Skipped    int    `json:"skipped"`
 	Filter     string `json:"filter"`
 	// FilterErrors are the messages --filter failed on: left in the DLQ.
-	FilterErrors     int       `json:"filter_errors"`
-	FilterErrorTexts []string  `json:"filter_error_texts,omitempty"`
-	FilterErrorIDs   []string  `json:"filter_error_ids,omitempty"`
-	StartedAt        time.Time `json:"started_at"`
-	FinishedAt       time.Time `json:"finished_at"`
+	FilterErrors     int      `json:"filter_errors"`
+	FilterErrorTexts []string `json:"filter_error_texts,omitempty"`
+	FilterErrorIDs   []string `json:"filter_error_ids,omitempty"`
+	// StoppedAtLimit says why the export stopped at SQS's in-flight
+	// limit (archive.Limit*), "" when it did not.
+	StoppedAtLimit string    `json:"stopped_at_limit,omitempty"`
+	StartedAt      time.Time `json:"started_at"`
+	FinishedAt     time.Time `json:"finished_at"`
 }
 
 // finish reports what happened to the messages whatever the outcome, then
@@ -66,13 +69,13 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if st.NotDeleted > 0 {
 		d.warnf("%s could not be deleted: they are in %s and still in %s", plural.Of(st.NotDeleted, "exported message"), st.Location, q.Name)
 	}
-	if seen := st.Received; o.Max == 0 && seen < backlog {
-		d.warnf("read %d of the %s %s held at the start: the rest were in flight with a consumer, delayed, or expired meanwhile; run export again later for them", seen, plural.Of(backlog, "message"), q.Name)
+	if seen := st.Received; o.Max == 0 && seen < backlog && !st.StoppedAtLimit() {
+		d.warnf("read %d of the %s %s held at the start (%d of them in flight elsewhere then): the rest were still in flight, delayed, or expired meanwhile; run export again later for them", seen, plural.Of(backlog, "message"), q.Name, q.Depth.InFlight)
 	}
 	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
 		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
 		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
-		StartedAt: started, FinishedAt: d.Now()}
+		StoppedAtLimit: st.Limit, StartedAt: started, FinishedAt: d.Now()}
 	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
 		return err
 	}
@@ -90,6 +93,9 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 		// made visible again.
 		d.infof("interrupted: %s exported to %s, %d deleted at checkpoints; the %s read since were made visible again", plural.Of(st.Exported, "message"), st.Location, st.Deleted, plural.Of(st.Released, "message"))
 		return errInterrupted
+	}
+	if st.StoppedAtLimit() {
+		return o.limitStop(q, backlog, st)
 	}
 	if st.FilterErrors > 0 {
 		// As redrive: a filter that fails is a check not passed, never a
@@ -115,7 +121,8 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 			Released     int    `json:"released"`
 			SHA256       string `json:"sha256"`
 			Skipped      int    `json:"skipped"`
-		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped})
+			Stopped      string `json:"stopped_at_limit,omitempty"`
+		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit})
 	}
 	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
 	t.Rows = [][]string{{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),

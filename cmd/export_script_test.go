@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -10,9 +11,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/internal/inflight"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
@@ -23,6 +26,25 @@ func init() {
 	scriptCmds["export-match"] = cmdExportMatch
 	scriptCmds["queue-match"] = cmdQueueMatch
 	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
+	scriptCmds["inflight-limit"] = cmdInflightLimit
+}
+
+// inflight-limit N puts SQS's in-flight limit in front of the local AWS
+// for the rest of the script: a proxy (internal/inflight) that lets each
+// queue have N messages in flight, reached through AWS_ENDPOINT_URL_SQS —
+// so mfdlq's per-service endpoint is exercised too.
+func cmdInflightLimit(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: inflight-limit N")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	cfg := scriptConfig(ts)
+	p, err := inflight.New(ts.Getenv("AWS_ENDPOINT_URL"), sqs.NewFromConfig(cfg), n)
+	ts.Check(err)
+	hs := httptest.NewServer(p)
+	ts.Defer(hs.Close)
+	ts.Setenv("AWS_ENDPOINT_URL_SQS", hs.URL)
 }
 
 // sqs-atleast QUEUE N WAIT [inflight] waits up to WAIT for QUEUE to hold

@@ -43,6 +43,7 @@ func TestExportFlags(t *testing.T) {
 		wantErr string
 	}{
 		{args: "--queue q --out " + out, want: exportOptions{Queue: "q", Out: out, Visibility: 300}},
+		{args: "--queue q --out " + out + " --force", want: exportOptions{Queue: "q", Out: out, Visibility: 300, Force: true}},
 		{args: "--queue q --out s3://archive-1/q/x.jsonl --delete --yes --max 10 --filter .Body.v==2 --visibility 600",
 			want: exportOptions{Queue: "q", Out: "s3://archive-1/q/x.jsonl", Delete: true, Yes: true, Max: 10, Filter: ".Body.v==2", Visibility: 600}},
 		{args: "--out x", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
@@ -54,8 +55,38 @@ func TestExportFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
+			t.Setenv(inFlightLimitEnv, "")
 			d, _, _ := testDeps(t, false)
 			checkParse(t, d, newExportCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(exportOptions{}))
+		})
+	}
+}
+
+// MFDLQ_INFLIGHT_LIMIT is read before any AWS call: a whole number ≥ 1,
+// else one usage line. Not parallel: it sets the environment.
+func TestExportInFlightLimitEnv(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "new.jsonl")
+	for v, want := range map[string]string{
+		"0":    `MFDLQ_INFLIGHT_LIMIT="0": want a whole number of messages ≥ 1 (SQS's is 120,000), or unset it`,
+		"1e5":  `MFDLQ_INFLIGHT_LIMIT="1e5": want a whole number of messages ≥ 1 (SQS's is 120,000), or unset it`,
+		"5000": "",
+		"":     "",
+	} {
+		t.Run(v, func(t *testing.T) {
+			t.Setenv(inFlightLimitEnv, v)
+			d, _, _ := testDeps(t, false)
+			var got *exportOptions
+			err := parseWith(newExportCmd(d, func(o *exportOptions) error { got = o; return nil }), []string{"--queue", "q", "--out", out})
+			if want != "" {
+				checkUsageErr(t, err, want)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantLimit := map[string]int{"5000": 5000, "": 120_000}[v]; got.limit != wantLimit {
+				t.Fatalf("limit %d, want %d", got.limit, wantLimit)
+			}
 		})
 	}
 }

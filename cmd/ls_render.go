@@ -49,8 +49,11 @@ func lsRow(q *inventory.DLQ, now time.Time, tty bool) []string {
 	oldest, expires := "-", "-"
 	switch {
 	case q.Total() == 0:
+	case q.Expiry == nil && tty:
+		// No age: a message present now still goes within one retention.
+		oldest, expires = "no data", "≤ "+sqsapi.Human(time.Duration(q.Retention)*time.Second)
 	case q.Expiry == nil:
-		oldest, expires = "no data", "no data"
+		oldest, expires = "no data", now.Add(time.Duration(q.Retention)*time.Second).UTC().Format(time.RFC3339)
 	case tty:
 		// The age now, not at the metric's last point.
 		oldest = sqsapi.Human(now.Sub(q.Expiry.Oldest))

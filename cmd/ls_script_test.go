@@ -71,13 +71,20 @@ func cmdSQSPairs(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// clock VAR sets VAR to the current UTC minute (RFC 3339): run mfdlq with
-// MFDLQ_NOW=$VAR and put metric points relative to it with cw-age.
+// clock VAR [LATER DURATION] sets VAR to the current UTC minute (RFC
+// 3339): run mfdlq with MFDLQ_NOW=$VAR and put metric points relative to
+// it with cw-age. LATER, when given, is that minute plus DURATION.
 func cmdClock(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 1 {
-		ts.Fatalf("usage: clock VAR")
+	if len(args) != 1 && len(args) != 3 {
+		ts.Fatalf("usage: clock VAR [LATER DURATION]")
 	}
-	ts.Setenv(args[0], time.Now().UTC().Truncate(time.Minute).Format(time.RFC3339))
+	now := time.Now().UTC().Truncate(time.Minute)
+	ts.Setenv(args[0], now.Format(time.RFC3339))
+	if len(args) == 3 {
+		d, err := time.ParseDuration(args[2])
+		ts.Check(err)
+		ts.Setenv(args[1], now.Add(d).Format(time.RFC3339))
+	}
 }
 
 // cw-age QUEUE SECONDS puts ApproximateAgeOfOldestMessage = SECONDS for

@@ -81,13 +81,11 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 	return sampleSet{Peeked: &res, Source: "live sample"}, nil
 }
 
-// peekRefusal is the refusal of a receive from q, a DLQ with its own
-// redrive policy: every receive counts toward its maxReceiveCount and can
-// push messages onward. how names the ways around it. inspect, classify,
-// logs, changes and verify refuse with it.
+// peekRefusal is the refusal of a peek at q, a DLQ with its own redrive
+// policy. how names the ways around it. inspect, classify, logs, changes
+// and verify refuse with it.
 func peekRefusal(q *sqsapi.Queue, how string) error {
-	return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; %s",
-		q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), how)
+	return chainedDLQError(q, "every peek", how)
 }
 
 // read returns the messages, reading the file with the flag that named it
@@ -133,4 +131,13 @@ func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
 		}
 		return jw.Flush()
 	}
+}
+
+// chainedDLQError refuses to receive from a DLQ that has its own redrive
+// policy: each receive (what: "every peek") counts toward its
+// maxReceiveCount and can push messages onward to the next DLQ; how names
+// the ways around it.
+func chainedDLQError(q *sqsapi.Queue, what, how string) error {
+	return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): %s counts as a receive and can push messages onward; %s",
+		q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), what, how)
 }

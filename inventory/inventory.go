@@ -61,8 +61,13 @@ type DLQ struct {
 	// Expiry is when the oldest message expires; nil without an age.
 	Expiry *sqsapi.Expiry `json:"expiry"`
 	// ExpiresIn is the seconds left at the listing's time (negative: due).
-	ExpiresIn *int64   `json:"expires_in_seconds"`
-	Sources   []Source `json:"sources"`
+	ExpiresIn *int64 `json:"expires_in_seconds"`
+	// ExpiresWithin is, when CloudWatch has no age but the DLQ holds
+	// messages, the bound that holds anyway: a message present now is
+	// deleted at the latest one retention period from now (seconds). Nil
+	// when the expiry is known or the DLQ is empty.
+	ExpiresWithin *int64   `json:"expires_within_seconds"`
+	Sources       []Source `json:"sources"`
 	// Functions are the Lambda functions reading any source;
 	// FunctionsKnown is false when the event source mappings could not be
 	// read (Functions is then empty, not "none").
@@ -142,9 +147,14 @@ func (inv *Inventory) warn(err error) {
 // settle fills what derives from the rest: the seconds left, the pitfall,
 // and empty lists where nil would mean "unknown" but the answer is none.
 func (d *DLQ) settle(now time.Time) {
-	if d.Expiry != nil {
+	d.ExpiresIn, d.ExpiresWithin = nil, nil
+	switch {
+	case d.Expiry != nil:
 		left := int64(d.Expiry.In(now) / time.Second)
 		d.ExpiresIn = &left
+	case d.Total() > 0:
+		within := d.Retention
+		d.ExpiresWithin = &within
 	}
 	d.RetentionPitfall = false
 	for _, s := range d.Sources {

@@ -147,3 +147,26 @@ func TestWatchedQueues(t *testing.T) {
 		}
 	}
 }
+
+// Without a CloudWatch age a DLQ holding messages still has a bound: one
+// retention period from now. An empty DLQ has none, and a known expiry
+// leaves the bound out.
+func TestExpiresWithinRetentionWithoutAge(t *testing.T) {
+	now := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+	noAge := DLQ{Visible: 2, Retention: 345600}
+	noAge.settle(now)
+	if noAge.ExpiresWithin == nil || *noAge.ExpiresWithin != 345600 || noAge.ExpiresIn != nil {
+		t.Fatalf("no age: within %v, in %v; want 345600 and nil", noAge.ExpiresWithin, noAge.ExpiresIn)
+	}
+	empty := DLQ{Retention: 345600}
+	empty.settle(now)
+	if empty.ExpiresWithin != nil {
+		t.Fatalf("empty DLQ: within %d, want nil", *empty.ExpiresWithin)
+	}
+	e := sqsapi.FromAge(60, now, time.Hour, false)
+	known := DLQ{Visible: 1, Retention: 3600, Expiry: &e}
+	known.settle(now)
+	if known.ExpiresWithin != nil || known.ExpiresIn == nil || *known.ExpiresIn != 3540 {
+		t.Fatalf("known expiry: within %v, in %v; want nil and 3540", known.ExpiresWithin, known.ExpiresIn)
+	}
+}
