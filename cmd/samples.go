@@ -50,13 +50,12 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		d.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
 		return sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, nil
 	}
-	if q.RedrivePolicy != nil && !r.Force {
+	if chain := q.Chained(); chain != "" && !r.Force {
 		hint := ""
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
 		}
-		return sampleSet{}, checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): every peek counts as a receive and can push messages onward; pass --force to peek anyway%s",
-			q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), hint)
+		return sampleSet{}, checkFailedf("%s: every peek counts as a receive and can push messages onward; pass --force to peek anyway%s", chain, hint)
 	}
 	if r.Announce != "" {
 		d.announce(r.Announce, q)

@@ -88,6 +88,12 @@ type Plan struct {
 	// SQS's move task could be deduplicated at the destination ("" when
 	// nothing says so); Run then moves with its own mover.
 	FIFODoubt string
+	// Follow is the message move task already RUNNING on the DLQ that a
+	// --native run follows instead of starting another (nil: none; set by
+	// Guard, looked at again by Run). tasksListed says the DLQ's tasks
+	// could be listed, so Run looks again after the question.
+	Follow      *RunningTask
+	tasksListed bool
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in

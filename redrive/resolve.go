@@ -13,6 +13,9 @@ import (
 // or standard type, the same region), the bound and the canary. It reads
 // and changes nothing but a one-second peek when it looks for an origin.
 func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
+	if err := checkChained(env, req, dlq); err != nil {
+		return nil, err
+	}
 	if p, ok, err := resolveTarget(ctx, env, req, dlq); ok || err != nil {
 		return p, err
 	}
