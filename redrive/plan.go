@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -43,6 +44,7 @@ type Request struct {
 	MaxReturned int
 	Visibility  int    // seconds
 	FromFile    string // --from-file as given ("" for a DLQ)
+	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -170,6 +172,8 @@ type Env struct {
 	Lambda func(context.Context) (LambdaClient, error)
 	SNS    func(context.Context) (SNSClient, error)
 	Events func(context.Context) (EventsClient, error)
+	// S3 is built for a lease kept in S3 (Req.Lease).
+	S3 func(context.Context) (lease.S3, error)
 	// Region is the region in use: queue names resolve in it.
 	Region string
 	Now    func() time.Time
