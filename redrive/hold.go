@@ -30,6 +30,8 @@ func CheckLease(ctx context.Context, env *Env, p *Plan) error {
 	}
 	h, ok, err := store.Current(ctx)
 	switch {
+	case err != nil && sqsapi.ErrorCode(err) == "NoSuchBucket":
+		return notFoundf("--lease %s: the bucket does not exist: create it, or drop --lease to hold the queue tag", p.Req.Lease)
 	case err != nil && p.Req.Lease != "":
 		return err
 	case err != nil || !ok || !lease.Live(h, env.Now()):
