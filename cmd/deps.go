@@ -112,20 +112,11 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		return inventoryClients(ctx, d.Global, region)
 	}
 	d.S3 = func(ctx context.Context) (archive.S3, error) {
-		cfg, err := d.AWS(ctx)
+		c, err := d.s3Client(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return s3.NewFromConfig(cfg, func(o *s3.Options) {
-			// A local endpoint (moto, MinIO) serves buckets by path, not by
-			// host name: whether it came from --endpoint-url,
-			// AWS_ENDPOINT_URL or AWS_ENDPOINT_URL_S3 alone, the client's
-			// resolved BaseEndpoint says.
-			o.UsePathStyle = o.BaseEndpoint != nil
-			// A server that sends no checksum (moto, MinIO) is not worth a
-			// log line on stderr; export.json records the file's own SHA-256.
-			o.DisableLogOutputChecksumValidationSkipped = true
-		}), nil
+		return c, nil
 	}
 	d.Lambda = func(ctx context.Context) (*lambda.Client, error) {
 		cfg, err := d.AWS(ctx)
@@ -324,4 +315,23 @@ func clock() func() time.Time {
 		return func() time.Time { return t.UTC() }
 	}
 	return func() time.Time { return time.Now().UTC() }
+}
+
+// s3Client is the S3 client of export, redrive --from-file and redrive's
+// S3 lease.
+func (d *Deps) s3Client(ctx context.Context) (*s3.Client, error) {
+	cfg, err := d.AWS(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s3.NewFromConfig(cfg, func(o *s3.Options) {
+		// A local endpoint (moto, MinIO) serves buckets by path, not by
+		// host name: whether it came from --endpoint-url,
+		// AWS_ENDPOINT_URL or AWS_ENDPOINT_URL_S3 alone, the client's
+		// resolved BaseEndpoint says.
+		o.UsePathStyle = o.BaseEndpoint != nil
+		// A server that sends no checksum (moto, MinIO) is not worth a
+		// log line on stderr; export.json records the file's own SHA-256.
+		o.DisableLogOutputChecksumValidationSkipped = true
+	}), nil
 }

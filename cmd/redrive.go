@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
 // redriveOptions are the flags of mfdlq redrive.
@@ -36,6 +37,7 @@ type redriveOptions struct {
 	Fixed       string        // --fixed "what changed": records a fix event
 	TakeOver    bool          // --take-over: the lease of a run that died
 	FromFile    string        // --from-file: an export (FILE or s3://…) instead of a DLQ
+	Lease       string        // --lease s3://BUCKET/PREFIX: a conditional lease in S3
 
 	selection redrive.Selection
 	target    redrive.TargetRef // --to lambda:, sns: or events: (Kind "" for a queue)
@@ -75,7 +77,8 @@ the destination's Lambda consumer has not changed since the failures began
 --force. A new fix after a redrive is a new attempt: the messages that came
 back may move again. One operator at a time: the run holds a lease on the
 DLQ (the queue tag mfdlq-lease); a second run exits 3 naming the holder, and
---take-over takes the lease of a run that died. It prints the plan and asks
+--take-over takes the lease of a run that died; --lease s3://BUCKET/PREFIX keeps
+it in S3 with conditional writes instead (docs/redrive.md). It prints the plan and asks
 first (--yes skips the question; without a terminal --yes is required).
 
 Examples:
@@ -129,22 +132,23 @@ sent. The file itself never changes.
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
 	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
 	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) to --to instead of a DLQ's")
+	f.StringVar(&opts.Lease, "lease", "", "keep the one-run-at-a-time lease in S3 (s3://BUCKET/PREFIX, conditional writes) instead of the DLQ's tag")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
 	c.MarkFlagsMutuallyExclusive("native", "max")
+	c.MarkFlagsMutuallyExclusive("lease", "from-file")
 	return c
 }
 
 func (o *redriveOptions) validate() error {
-	if err := o.validateSource(); err != nil {
-		return err
+	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget} {
+		if err := parse(); err != nil {
+			return err
+		}
 	}
-	if err := o.parseRate(); err != nil {
-		return err
-	}
-	if err := o.parseTarget(); err != nil {
-		return err
+	if _, err := lease.ParseLocation(o.Lease); o.Lease != "" && err != nil {
+		return usageErrorf("--lease %v", err)
 	}
 	switch {
 	case o.Workers < 0 || o.Workers > redrive.MaxWorkersLimit:

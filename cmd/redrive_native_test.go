@@ -62,8 +62,19 @@ func TestRedriveNative(t *testing.T) {
 func TestRedriveNativeCtrlC(t *testing.T) {
 	_, url, name, seed, src, dlq := nativeSetup(t, 40)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(1500*time.Millisecond, cancel)
+	// Ctrl-C once the task has moved something (a fixed delay lands in the
+	// lease's second on a loaded machine).
+	go func() {
+		for ctx.Err() == nil {
+			if s, _, _ := seed.Depth(context.Background(), src); s > 0 {
+				cancel()
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
 	code, _, errOut := runNativeCmd(ctx, url, name, t.TempDir(), "--rate", "1")
+	cancel()
 	if code != ExitInterrupted || !strings.Contains(errOut, "message move task CANCELLED") {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitInterrupted, errOut)
 	}

@@ -87,7 +87,7 @@ func (o *redriveOptions) request() redrive.Request {
 		Filter: o.Filter, SentAfter: o.SentAfter, SentBefore: o.SentBefore, Group: o.Group,
 		Keep: o.Keep, Native: o.Native, Force: o.Force, TakeOver: o.TakeOver, Fixed: o.Fixed,
 		Canary: o.Canary, CanaryWait: o.CanaryWait, MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Visibility: o.Visibility,
-		FromFile: o.FromFile,
+		FromFile: o.FromFile, Lease: o.Lease,
 	}
 }
 
@@ -105,12 +105,9 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		Confirm:  func(q string) error { return d.confirm(q, o.Yes) },
 		Progress: prog.update,
 		Done:     prog.finish,
-		SNS: func(ctx context.Context) (redrive.SNSClient, error) {
-			return d.SNS(ctx)
-		},
-		Events: func(ctx context.Context) (redrive.EventsClient, error) {
-			return d.Events(ctx)
-		},
+		SNS:      func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
+		Events:   func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
+		S3:       func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
 	}
 	if d.Lambda != nil {
 		env.Lambda = func(ctx context.Context) (redrive.LambdaClient, error) {
@@ -184,6 +181,7 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 		}
 		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message"))
 	}
+	d.infof("plan: %s", p.LeaseLine())
 	if p.Canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
 	}

@@ -50,7 +50,7 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		d.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
 		return sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, nil
 	}
-	if q.RedrivePolicy != nil && !r.Force {
+	if q.Chained() != "" && !r.Force {
 		hint := ""
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
@@ -138,6 +138,5 @@ func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
 // maxReceiveCount and can push messages onward to the next DLQ; how names
 // the ways around it.
 func chainedDLQError(q *sqsapi.Queue, what, how string) error {
-	return checkFailedf("%s has its own redrive policy (maxReceiveCount %d → %s): %s counts as a receive and can push messages onward; %s",
-		q.Name, q.RedrivePolicy.MaxReceiveCount, sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), what, how)
+	return checkFailedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
 }

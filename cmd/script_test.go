@@ -59,7 +59,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},
-		Cmds: rejectNegation(scriptCmds, "exitcode", "sqs-depth", "sqs-send-id", "logs-put", "sqs-lease"),
+		Cmds: rejectNegation(scriptCmds, "exitcode", "sqs-depth", "sqs-send-id", "logs-put", "sqs-lease", "s3-lease"),
 	})
 }
 

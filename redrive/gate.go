@@ -13,10 +13,11 @@ import (
 
 // Guard applies the incident's guardrails before anything changes: a
 // poison group without a fix, a problem still alive, a consumer whose fix
-// is not deployed. It numbers the attempt on the way (p.Attempt,
-// p.NewFix), reads the destination's consumers, and weighs a native
-// FIFO move's doubt. A guardrail refuses with a *Refusal, unless
-// Req.Force: then it is said as a warning.
+// is not deployed, a canary into a paused consumer. It numbers the
+// attempt on the way (p.Attempt, p.NewFix), reads the destination's
+// consumers, and weighs a native FIFO move's doubt. A guardrail refuses
+// with a *Refusal, unless Req.Force: then it is said as a warning (the
+// paused consumer excepted: --canary 0 is its way past).
 func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error {
 	events, err := ws.Events()
 	if err != nil {
@@ -41,10 +42,16 @@ func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error
 			return err
 		}
 	}
+	if err := checkMoveTasks(ctx, env, p, false); err != nil {
+		return err
+	}
 	if r.Native {
 		p.FIFODoubt = fifoDoubt(events, p, env.Now())
 	}
-	return fixDeployed(ctx, env, events, groups, p)
+	if err := fixDeployed(ctx, env, events, groups, p); err != nil {
+		return err
+	}
+	return consumersLive(ctx, env, p)
 }
 
 // refuse stops the redrive with r, or with --force says it and goes on.

@@ -41,24 +41,65 @@ type TaskStatus struct {
 }
 
 // Native starts a message move task from dlq to dest at rate messages per
-// second (1-500) and follows it every poll until it ends. When ctx is
-// cancelled it cancels the task and waits (up to a minute) for SQS to say
-// it is cancelled; the messages not moved yet stay in the DLQ.
+// second (1-500) and follows it every poll until it ends (Follow).
+//
+// StartMessageMoveTask is not idempotent: a retry after a lost answer
+// meets the task the first try started. So it is sent once, with the
+// SDK's retries off, and after an error the DLQ's tasks are listed: a task
+// RUNNING there is followed (the answer was lost, or a colleague started
+// one that instant), none means nothing started (a *NotStartedError), and
+// a listing that fails leaves it unknown — an error that says how to look,
+// never a blind retry.
 func Native(ctx context.Context, c MoveTasks, dlq, dest *sqsapi.Queue, rate int32, poll time.Duration, progress func(TaskStatus)) (TaskStatus, error) {
 	in := &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(dlq.ARN), MaxNumberOfMessagesPerSecond: aws.Int32(rate)}
 	if dest != nil && dest.ARN != "" {
 		in.DestinationArn = aws.String(dest.ARN)
 	}
-	out, err := c.StartMessageMoveTask(ctx, in)
-	if err != nil {
-		return TaskStatus{}, fmt.Errorf("start message move task from %s: %w", dlq.Name, err)
+	asked := time.Now()
+	out, err := c.StartMessageMoveTask(ctx, in, noRetries)
+	if err == nil {
+		return Follow(ctx, c, dlq, aws.ToString(out.TaskHandle), true, poll, progress)
 	}
-	st := TaskStatus{Handle: aws.ToString(out.TaskHandle), Status: TaskRunning}
+	t, lerr := ListRunning(context.WithoutCancel(ctx), c, dlq)
+	switch {
+	case lerr != nil:
+		return TaskStatus{}, fmt.Errorf("start message move task from %s: %w; whether a task started is not known (%v): look with aws sqs list-message-move-tasks --source-arn %s before running again", dlq.Name, err, lerr, dlq.ARN)
+	case t == nil:
+		return TaskStatus{}, &NotStartedError{Err: fmt.Errorf("start message move task from %s: %w", dlq.Name, err)}
+	}
+	// A task started since the question is taken for ours (its answer was
+	// lost): Ctrl-C cancels it. An older one is someone else's.
+	return Follow(ctx, c, dlq, t.Handle, !t.Started.Before(asked.Add(-5*time.Second)), poll, progress)
+}
+
+// noRetries sends a call once: the SDK's retries are for idempotent calls.
+func noRetries(o *sqs.Options) {
+	o.Retryer = aws.NopRetryer{}
+	o.RetryMaxAttempts = 1
+}
+
+// NotStartedError is a StartMessageMoveTask that failed while the DLQ's
+// listing shows no task running: nothing moved, another way may be tried.
+type NotStartedError struct{ Err error }
+
+func (e *NotStartedError) Error() string { return e.Err.Error() }
+func (e *NotStartedError) Unwrap() error { return e.Err }
+
+// Follow follows the move task handle on dlq every poll until it ends.
+// When ctx is cancelled and own is true it cancels the task and waits (up
+// to a minute) for SQS to say it is cancelled, the messages not moved yet
+// staying in the DLQ; a task that is not ours (own false: a colleague's,
+// followed by --native) is left running and Follow returns at once.
+func Follow(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, own bool, poll time.Duration, progress func(TaskStatus)) (TaskStatus, error) {
+	st := TaskStatus{Handle: handle, Status: TaskRunning}
 	bg := context.WithoutCancel(ctx)
 	var cancelled time.Time
 	for {
 		select {
 		case <-ctx.Done():
+			if !own {
+				return st, nil
+			}
 			if cancelled.IsZero() {
 				cancelled = time.Now()
 				if _, err := c.CancelMessageMoveTask(bg, &sqs.CancelMessageMoveTaskInput{TaskHandle: aws.String(st.Handle)}); err != nil && !finished(err) {

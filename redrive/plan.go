@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -43,6 +44,7 @@ type Request struct {
 	MaxReturned int
 	Visibility  int    // seconds
 	FromFile    string // --from-file as given ("" for a DLQ)
+	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -88,6 +90,12 @@ type Plan struct {
 	// SQS's move task could be deduplicated at the destination ("" when
 	// nothing says so); Run then moves with its own mover.
 	FIFODoubt string
+	// Follow is the message move task already RUNNING on the DLQ that a
+	// --native run follows instead of starting another (nil: none; set by
+	// Guard, looked at again by Run). tasksListed says the DLQ's tasks
+	// could be listed, so Run looks again after the question.
+	Follow      *RunningTask
+	tasksListed bool
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in
@@ -164,6 +172,8 @@ type Env struct {
 	Lambda func(context.Context) (LambdaClient, error)
 	SNS    func(context.Context) (SNSClient, error)
 	Events func(context.Context) (EventsClient, error)
+	// S3 is built for a lease kept in S3 (Req.Lease).
+	S3 func(context.Context) (lease.S3, error)
 	// Region is the region in use: queue names resolve in it.
 	Region string
 	Now    func() time.Time

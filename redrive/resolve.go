@@ -10,9 +10,14 @@ import (
 // Resolve turns a request to move dlq's messages into a plan: the
 // destination (--to, else the DLQ's one source queue, else the one origin
 // its messages name), checked against the DLQ (not itself, the same FIFO
-// or standard type, the same region), the bound and the canary. It reads
-// and changes nothing but a one-second peek when it looks for an origin.
+// or standard type, the same region), the bound and the canary. A DLQ
+// with its own redrive policy is refused first, before anything receives
+// (checkChained). It reads and changes nothing but a one-second peek when
+// it looks for an origin.
 func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
+	if err := checkChained(env, req, dlq); err != nil {
+		return nil, err
+	}
 	if p, ok, err := resolveTarget(ctx, env, req, dlq); ok || err != nil {
 		return p, err
 	}

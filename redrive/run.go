@@ -2,6 +2,7 @@ package redrive
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -42,6 +43,12 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 		return nil, err
 	}
 	defer release()
+	// A console redrive may have started while the question waited.
+	if p.tasksListed {
+		if err := checkMoveTasks(ctx, env, p, true); err != nil {
+			return nil, err
+		}
+	}
 	if p.NewFix {
 		ev, err := fixEvent(env, p)
 		if err != nil {
@@ -158,6 +165,9 @@ func (r *run) checkCanary(ctx context.Context, state *State, st Stats) (int, err
 // the task; Ctrl-C cancels it. In doubt on FIFO it moves with the mover.
 func (r *run) native(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
+	if p.Follow != nil {
+		return r.follow(ctx)
+	}
 	if p.FIFODoubt != "" {
 		env.Warn("--native on FIFO: %s; moving with mfdlq's own mover instead, which sends with fresh mfdlq-<MessageId> deduplication ids", p.FIFODoubt)
 		p.Req.Native = false
@@ -169,8 +179,9 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 		prog.update(Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
-	if err != nil && st.Handle == "" && p.Source.Queue.FIFO && !sqsapi.IsUnsupportedOrDenied(err) && sqsapi.ErrorCode(err) != "error" {
-		// SQS refused a task for this FIFO queue before moving anything.
+	var notStarted *NotStartedError
+	if errors.As(err, &notStarted) && p.Source.Queue.FIFO && !sqsapi.IsUnsupportedOrDenied(err) && sqsapi.ErrorCode(err) != "error" {
+		// SQS refused a task for this FIFO queue and lists none running.
 		env.Warn("--native on FIFO: %v; moving with mfdlq's own mover instead (fresh mfdlq-<MessageId> deduplication ids)", err)
 		p.Req.Native = false
 		return r.move(ctx)

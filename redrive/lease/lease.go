@@ -3,7 +3,11 @@
 // lives, and gives it back at the end; a second run sees the holder and
 // stops, or takes over a dead one's. Tags are last-writer-wins, so the
 // lease reads its tag back after Settle: two runs that wrote at the same
-// moment both see the one that won.
+// moment both see the one that won — a heuristic, since SQS documents no
+// read-after-write for tags. Where the operator has a bucket, the lease is
+// an S3 object written conditionally instead (s3.go: If-None-Match to
+// create, If-Match to renew and delete), which is a real compare-and-swap.
+// Both kinds are a Store.
 package lease
 
 import (

@@ -1,0 +1,102 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+
+	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// consumersLive checks, for each destination queue, that something will
+// consume what the redrive moves there (DestConsumerLive).
+func consumersLive(ctx context.Context, env *Env, p *Plan) error {
+	for i := range p.Dests {
+		if err := DestConsumerLive(ctx, env, p, &p.Dests[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DestConsumerLive refuses a canary into a destination queue whose Lambda
+// event source mappings are all paused (Disabled, Disabling …): nothing
+// would try the fix, nothing would come back, and the canary would pass
+// with the fix untried — contain recommends exactly that pause. Resuming
+// the mapping, or --canary 0 (no proof asked), is the way on; --force is
+// not, since the canary would still prove nothing. Without a canary a
+// paused mapping is warned: the messages wait in the queue. A queue no
+// mapping reads may have a consumer mfdlq cannot see (ECS, EC2, another
+// account): the canary then only shows that nothing came back, said as a
+// warning. Destinations that are not queues are not checked here.
+func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) error {
+	if d.Target != nil {
+		return nil
+	}
+	dest, dlq := d.Queue.Name, p.Source.Queue.Name
+	states, err := mappingStates(ctx, env, d.Queue.ARN)
+	if err != nil {
+		if p.Canary > 0 {
+			env.Warn("canary: the Lambda mappings of %s cannot be read (%s): whether anything consumes the canary is not known", dest, untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
+		}
+		return nil
+	}
+	var on, off []string
+	for _, m := range states {
+		if (lambdaapi.Mapping{State: m.state}).Enabled() {
+			on = append(on, m.text)
+		} else {
+			off = append(off, m.text)
+		}
+	}
+	switch {
+	case len(states) == 0 && p.Canary > 0:
+		env.Warn("canary: no Lambda event source mapping reads %s: mfdlq cannot tell whether anything consumes it (ECS, EC2, another account); the canary can only show that nothing came back", dest)
+	case len(off) == 0:
+	case len(on) > 0:
+		env.Warn("consumer: %s is paused; %s reads %s", strings.Join(off, ", "), strings.Join(on, ", "), dest)
+	case p.Canary > 0:
+		return &Refusal{Reason: fmt.Sprintf("canary into a paused consumer: %s reads %s: nothing would consume the canary, so it would pass with the fix untried; resume it (mfdlq contain --queue %s --resume-mapping), or pass --canary 0 to move without a canary",
+			strings.Join(off, ", "), dest, dlq)}
+	default:
+		env.Warn("consumer: %s reads %s: the moved messages wait there until it is resumed (mfdlq contain --queue %s --resume-mapping)", strings.Join(off, ", "), dest, dlq)
+	}
+	return nil
+}
+
+// mappingState is one event source mapping of a queue: its state, and how
+// the refusal names it.
+type mappingState struct{ state, text string }
+
+// mappingStates lists the Lambda event source mappings reading queueARN.
+func mappingStates(ctx context.Context, env *Env, queueARN string) ([]mappingState, error) {
+	if env.Lambda == nil {
+		return nil, errors.New("no Lambda client")
+	}
+	l, err := env.Lambda(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []mappingState
+	in := &lambda.ListEventSourceMappingsInput{EventSourceArn: aws.String(queueARN)}
+	for {
+		page, err := l.ListEventSourceMappings(ctx, in)
+		if err != nil {
+			return nil, fmt.Errorf("list event source mappings: %w", err)
+		}
+		for _, m := range page.EventSourceMappings {
+			st := aws.ToString(m.State)
+			text := fmt.Sprintf("mapping %s (function %s, %s)", aws.ToString(m.UUID), lambdaapi.FunctionName(aws.ToString(m.FunctionArn)), st)
+			out = append(out, mappingState{state: st, text: untrusted.Terminal(text)})
+		}
+		if aws.ToString(page.NextMarker) == "" {
+			return out, nil
+		}
+		in.Marker = page.NextMarker
+	}
+}

@@ -1,0 +1,86 @@
+package lease
+
+import (
+	"context"
+	"time"
+)
+
+// Held is a lease a run holds, of either kind: renewed by Keep while the
+// run lives, given back by Release.
+type Held interface {
+	Keep(lost func(Holder), warn func(error))
+	Release(ctx context.Context) error
+}
+
+var _ Held = (*Lease)(nil)
+
+// Store is where a DLQ's lease lives: the DLQ's queue tag (the default:
+// it needs nothing but the queue) or an S3 object (--lease s3://…, when
+// the operator has a bucket for it).
+type Store interface {
+	// Current reads the holder; ok is false when none is set.
+	Current(ctx context.Context) (h Holder, ok bool, err error)
+	// Acquire takes the lease for me: a *HeldError when another live run
+	// holds it (unless takeOver) or won it at the same moment (Race).
+	Acquire(ctx context.Context, me Holder, takeOver bool, now func() time.Time) (Held, error)
+	// Where names the lease for a person.
+	Where() string
+	// Guarantee says what the lease guarantees, and what it does not.
+	Guarantee() string
+}
+
+// TagStore is the lease as the DLQ's tag mfdlq-lease.
+func TagStore(c Tags, url string) Store { return tagStore{c: c, url: url} }
+
+type tagStore struct {
+	c   Tags
+	url string
+}
+
+func (s tagStore) Current(ctx context.Context) (Holder, bool, error) {
+	return CurrentHolder(ctx, s.c, s.url)
+}
+
+func (s tagStore) Acquire(ctx context.Context, me Holder, takeOver bool, now func() time.Time) (Held, error) {
+	l, err := Acquire(ctx, s.c, s.url, me, takeOver, now)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (s tagStore) Where() string { return "the queue tag " + Tag }
+
+// Guarantee: SQS documents TagQueue as last-writer-wins and says nothing
+// of read-after-write for tags; the read back after Settle is a
+// heuristic, not a compare-and-swap.
+func (s tagStore) Guarantee() string {
+	return "lease: the queue tag " + Tag + " keeps a second mfdlq off this DLQ, but tags are last-writer-wins with no documented read-after-write: two runs started within about a second could both go on (--lease s3://BUCKET/PREFIX is conditional)"
+}
+
+// S3Store is the lease as the object key in bucket, written conditionally.
+func S3Store(c S3, bucket, key string) Store { return s3Store{c: c, bucket: bucket, key: key} }
+
+type s3Store struct {
+	c           S3
+	bucket, key string
+}
+
+func (s s3Store) Current(ctx context.Context) (Holder, bool, error) {
+	h, _, ok, err := CurrentS3(ctx, s.c, s.bucket, s.key)
+	return h, ok, err
+}
+
+func (s s3Store) Acquire(ctx context.Context, me Holder, takeOver bool, now func() time.Time) (Held, error) {
+	l, err := AcquireS3(ctx, s.c, s.bucket, s.key, me, takeOver, now)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (s s3Store) Where() string { return "s3://" + s.bucket + "/" + s.key }
+
+func (s s3Store) Guarantee() string {
+	return "lease: " + s.Where() + ", created only if absent and renewed only if unchanged (S3 conditional writes): of two runs exactly one holds it"
+}
