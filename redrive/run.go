@@ -189,7 +189,14 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 	}
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: p.Backlog, start: wall}
-	st, err := Native(ctx, env.SQS, p.Source.Queue, p.Dest().Queue, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+	dest := p.Dest().Queue
+	if p.PerSource {
+		// Without a DestinationArn SQS returns each message to its own
+		// source queue: what a shared DLQ needs.
+		dest = nil
+		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
+	}
+	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
 		prog.update(Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()

@@ -238,6 +238,8 @@ func (p *Plan) SharedLines() []string {
 		if p.Req.Native {
 			out = append(out, "--native: SQS's move task starts without a destination and returns each message to its own source queue; a message without a source fails the task")
 		}
+	case p.Narrow && p.Req.Native:
+		out = append(out, fmt.Sprintf("shared DLQ: SQS's move task sends every message to %s, whatever its source; the sample showed none from another queue", p.Dest().Queue.Name))
 	case p.Narrow:
 		out = append(out, fmt.Sprintf("shared DLQ: only messages that came from %s (or carry no source) go to it; the others stay in the DLQ (--force sends them too)", p.Dest().Queue.Name))
 	}
@@ -250,11 +252,16 @@ func (p *Plan) DestText() string {
 	if !p.PerSource {
 		return p.Dest().Text()
 	}
+	return "each message's own source queue: " + p.destNames()
+}
+
+// destNames lists the destinations' names.
+func (p *Plan) destNames() string {
 	names := make([]string, len(p.Dests))
 	for i, d := range p.Dests {
 		names[i] = d.Queue.Name
 	}
-	return "each message's own source queue: " + strings.Join(names, ", ")
+	return strings.Join(names, ", ")
 }
 
 // DestName is the destination in a sentence: a queue's name, or "their
@@ -287,6 +294,39 @@ func backText(p *Plan, by map[string]int) []string {
 		if n := by[d.SourceARN]; n > 0 {
 			out = append(out, fmt.Sprintf("%s came back from %s: its consumer still fails them", plural.Of(n, "message"), d.Queue.Name))
 		}
+	}
+	return out
+}
+
+// destFigures are a routed move's figures per destination, in the plan's
+// order (none for a move to one destination).
+func destFigures(p *Plan, st Stats) []DestFigures {
+	if !p.PerSource {
+		return nil
+	}
+	out := make([]DestFigures, len(p.Dests))
+	for i, d := range p.Dests {
+		ds := st.Dests[d.Queue.URL]
+		out[i] = DestFigures{Queue: d.Queue.Name, URL: d.Queue.URL, Moved: ds.Moved, Failed: ds.Failed, Consumers: d.Consumers}
+	}
+	return out
+}
+
+// DestLines say a routed move's outcome per destination, and what stayed
+// in the DLQ and how to move it; none for a move to one destination.
+func (s *Summary) DestLines(p *Plan) []string {
+	var out []string
+	for _, d := range destFigures(p, s.Stats) {
+		out = append(out, fmt.Sprintf("→ %s: %d moved, %d failed", d.Queue, d.Moved, d.Failed))
+	}
+	if s.Sourceless > 0 {
+		out = append(out, fmt.Sprintf("%s without a %s stayed in the DLQ: move them with --to QUEUE", plural.Of(s.Sourceless, "message"), AttrDeadLetterQueueSourceArn))
+	}
+	switch {
+	case s.OtherSource > 0 && p.PerSource:
+		out = append(out, fmt.Sprintf("%s from queues the plan did not list stayed in the DLQ: run the same command again to plan for them", plural.Of(s.OtherSource, "message")))
+	case s.OtherSource > 0:
+		out = append(out, fmt.Sprintf("%s from other queues than %s stayed in the DLQ: run without --to to send each back to its own source", plural.Of(s.OtherSource, "message"), p.Dest().Queue.Name))
 	}
 	return out
 }
