@@ -99,7 +99,13 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 		base.RateFrom = time.Time{}
 	}
 	st, err := r.runMover(ctx, base, p.Bound-total.Handled(), prog)
-	return r.done(ctx, started, wall, sumStats(total, st), 0, err)
+	all := sumStats(total, st)
+	if p.Canary > 0 {
+		// What the canary left in the DLQ (skipped, without a source, from
+		// another queue) the rest looks at again: counted once.
+		all.Skipped, all.Sourceless, all.OtherSource = max(st.Skipped, total.Skipped), max(st.Sourceless, total.Sourceless), max(st.OtherSource, total.OtherSource)
+	}
+	return r.done(ctx, started, wall, all, 0, err)
 }
 
 // options are the mover's options of this plan.
