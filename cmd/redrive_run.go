@@ -59,7 +59,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 			return redriveError(err, dlq)
 		}
 	}
-	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.DestName())
+	d.warnf("%s", p.AtLeastOnce())
 	o.printPlan(p)
 	if o.DryRun {
 		d.infof("dry run: nothing changed")

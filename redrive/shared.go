@@ -330,3 +330,11 @@ func (s *Summary) DestLines(p *Plan) []string {
 	}
 	return out
 }
+
+// AtLeastOnce is the warning every move gives: a message can arrive twice.
+func (p *Plan) AtLeastOnce() string {
+	if p.PerSource {
+		return "redrive is at least once: a message can reach its source queue twice, so each consumer must be idempotent"
+	}
+	return fmt.Sprintf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.Dest().Queue.Name)
+}
