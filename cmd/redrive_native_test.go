@@ -62,7 +62,7 @@ func TestRedriveNative(t *testing.T) {
 func TestRedriveNativeCtrlC(t *testing.T) {
 	_, url, name, seed, src, dlq := nativeSetup(t, 40)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(1500*time.Millisecond, cancel)
+	time.AfterFunc(3*time.Second, cancel) // after the sample, the lease and the task's start
 	code, _, errOut := runNativeCmd(ctx, url, name, t.TempDir(), "--rate", "1")
 	if code != ExitInterrupted || !strings.Contains(errOut, "message move task CANCELLED") {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitInterrupted, errOut)

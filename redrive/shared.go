@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -40,19 +44,50 @@ type SourceSample struct {
 	msgs       []sqsjson.Message
 }
 
-// sampleSources peeks at up to sharedSample of dlq's messages.
+// sampleSources looks at up to sharedSample of dlq's messages and leaves
+// no trace but their receive counts: short polls (a sample needs no
+// completeness, and a long poll's quiet rounds would add seconds to every
+// redrive), each message hidden one second and made visible again at once.
 func sampleSources(ctx context.Context, env *Env, dlq *sqsapi.Queue) (SourceSample, error) {
 	s := SourceSample{Shares: map[string]int{}}
 	if dlq.Depth.Visible == 0 {
 		return s, nil
 	}
-	res, err := sqsapi.Peek(ctx, env.SQS, dlq, sqsapi.PeekOptions{Max: sharedSample, Visibility: 1, Wait: 1})
-	if err != nil {
-		return s, fmt.Errorf("look at %s's messages for their source queues: %w", dlq.Name, err)
+	seen := map[string]bool{}
+	defer func() { releaseSample(env, dlq, s.msgs) }()
+	for len(s.msgs) < sharedSample {
+		out, err := env.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlq.URL), MaxNumberOfMessages: int32(min(10, sharedSample-len(s.msgs))),
+			VisibilityTimeout: 1, MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}, MessageAttributeNames: []string{"All"}})
+		if err != nil {
+			return s, fmt.Errorf("look at %s's messages for their source queues: %w", dlq.Name, err)
+		}
+		fresh := 0
+		for _, m := range out.Messages {
+			if msg := sqsapi.FromSDK(m); !seen[msg.MessageId] {
+				seen[msg.MessageId] = true
+				s.msgs = append(s.msgs, msg)
+				fresh++
+			}
+		}
+		if fresh == 0 {
+			break
+		}
 	}
-	s.msgs = res.Messages
 	s.count(nil)
 	return s, nil
+}
+
+// releaseSample makes the sampled messages visible again (best effort: a
+// miss is visible again after its second).
+func releaseSample(env *Env, dlq *sqsapi.Queue, msgs []sqsjson.Message) {
+	for start := 0; start < len(msgs); start += 10 {
+		chunk := msgs[start:min(start+10, len(msgs))]
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
+		for i := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(chunk[i].ReceiptHandle)}
+		}
+		_, _ = env.SQS.ChangeMessageVisibilityBatch(context.Background(), &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(dlq.URL), Entries: entries})
+	}
 }
 
 // count tallies the sample's messages that sel picks (all when nil); a
