@@ -240,6 +240,8 @@ func checkNarrowed(env *Env, p *Plan) error {
 	dest := p.Dest().Queue
 	others, n := p.Sample.others(dest.ARN)
 	if n == 0 {
+		// --force: the operator named the queue for every selected message.
+		p.Narrow = !p.Req.Force
 		return nil
 	}
 	r := &Refusal{Reason: fmt.Sprintf("%s is shared: %d of the %d selected messages looked at came from other queues than %s (%s); never into a stranger's queue: drop --to to send each back to its own source, narrow with --group or --filter '.Attributes.%s == \"%s\"', or --force to send them all to %s",
