@@ -252,4 +252,3 @@ func checkNarrowed(env *Env, p *Plan) error {
 	p.Narrow = false // --force: every selected message goes to dest
 	return nil
 }
-
