@@ -309,3 +309,29 @@ func cmdSQSShared(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Setenv("AWS_ENDPOINT_URL", s.endpoint)
 }
+
+// An export of a shared DLQ keeps each message's source; --from-file
+// without --to replays each line to it, exactly once, none to another.
+func TestRedriveSharedFromFile(t *testing.T) {
+	t.Parallel()
+	s := sharedFor(t, 0)
+	file := t.TempDir() + "/shared.jsonl"
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	if code := run(context.Background(), d, []string{"export", "--queue", s.name + "-dlq", "--out", file, "--delete", "--yes",
+		"--endpoint-url", s.endpoint, "--incident", t.TempDir()}); code != 0 {
+		t.Fatalf("export: exit %d\n%s", code, stderr.String())
+	}
+	var out, errOut strings.Builder
+	d = NewDeps(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, nil)
+	code := run(context.Background(), d, []string{"redrive", "--from-file", file, "--rate", "max", "--yes", "--endpoint-url", s.endpoint, "--incident", t.TempDir()})
+	t.Logf("stderr:\n%s", errOut.String())
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, src := range sharedSources {
+		if got, want := s.drained(t, s.urls[src.name]), slices.Sorted(slices.Values(s.bodies[src.name])); !slices.Equal(got, want) {
+			t.Errorf("%s received %q, want %q", src.name, got, want)
+		}
+	}
+}

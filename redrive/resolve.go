@@ -98,11 +98,21 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 }
 
 // ResolveFile is the plan of a move from an export (src, standing in for
-// a DLQ and named by file) to the queue dest, left messages still to move.
-// The canary runs only when asked for: the file has no source whose
-// consumer it fed; it is checked in the destination's own DLQ.
-func ResolveFile(ctx context.Context, env *Env, req Request, file, dest *sqsapi.Queue, src SQS, left int) (*Plan, error) {
-	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Dests: []Destination{{Queue: dest}}, Backlog: left, Workers: req.workers()}
+// a DLQ and named by file) to the queue dests[0] (--to), or without --to
+// each line to its recorded source among dests (FileDests), left messages
+// still to move. The canary runs only when asked for: the file has no
+// source whose consumer it fed; it is checked in the (first) destination's
+// own DLQ.
+func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue, dests []*sqsapi.Queue, src SQS, left int) (*Plan, error) {
+	dest := dests[0]
+	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Backlog: left, Workers: req.workers(), PerSource: req.To == ""}
+	for _, q := range dests {
+		d := Destination{Queue: q}
+		if p.PerSource {
+			d.SourceARN = q.ARN
+		}
+		p.Dests = append(p.Dests, d)
+	}
 	p.sizeCanary(false, 0)
 	if p.Canary > 0 && dest.RedrivePolicy != nil {
 		dlq, err := sqsapi.Resolve(ctx, env.SQS, dest.RedrivePolicy.DeadLetterTargetArn, env.Region)

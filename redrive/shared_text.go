@@ -18,7 +18,11 @@ func (p *Plan) SharedLines() []string {
 	case p.PerSource:
 		out = append(out, fmt.Sprintf("shared DLQ: each message back to its own source queue (its %s), %s:", AttrDeadLetterQueueSourceArn, plural.Of(len(p.Dests), "destination")))
 		for _, d := range p.Dests {
-			out = append(out, fmt.Sprintf("  → %s: %d of %d looked at", d.Queue.Name, d.Share, s.Looked))
+			line := "  → " + d.Queue.Name
+			if s.Looked > 0 { // an export has no sample: its lines name their sources
+				line += fmt.Sprintf(": %d of %d looked at", d.Share, s.Looked)
+			}
+			out = append(out, line)
 		}
 		if p.Canary > 0 {
 			out = append(out, fmt.Sprintf("canary per destination: up to %d to each first, the rest only if none of any comes back", p.Canary))
