@@ -95,8 +95,7 @@ func TestRedriveFromFileFlags(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.jsonl")
 	os.WriteFile(bad, []byte("{\"MessageId\":\"a\",\"Body\":\"\"}\n{\"MessageId\":\"a\",\"Body\":\"x\"}\n"), 0o600)
 	for args, want := range map[string]string{
-		"--rate 1":               "--queue is required: the DLQ's name, URL or ARN",
-		"--from-file f --rate 1": "--from-file needs --to QUEUE: the queue the file's messages go to",
+		"--rate 1": "--queue is required: the DLQ's name, URL or ARN",
 		"--from-file f --queue q --to d --rate 1": "--queue and --from-file: choose one source",
 		"--from-file f --to d --rate 1 --keep":    "--from-file moves a file's messages: --native and --keep do not apply",
 		"--from-file s3://b --to d --rate 1":      `--from-file "b": not a bucket name (3-63 lowercase letters, digits, dots and hyphens)`,

@@ -131,7 +131,7 @@ sent. The file itself never changes.
 	f.BoolVar(&opts.Force, "force", false, "redrive although the incident says poison without a fix, or still alive")
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
 	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
-	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) to --to instead of a DLQ's")
+	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) instead of a DLQ's: to --to, else each to its recorded source queue")
 	f.StringVar(&opts.Lease, "lease", "", "keep the one-run-at-a-time lease in S3 (s3://BUCKET/PREFIX, conditional writes) instead of the DLQ's tag")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")

@@ -15,7 +15,8 @@ import (
 )
 
 // validateSource checks that the messages come from one place: a DLQ
-// (--queue) or an export (--from-file, which needs --to). A local file is
+// (--queue) or an export (--from-file: to --to, else each line to its
+// recorded source). A local file is
 // checked whole here, before any AWS call.
 func (o *redriveOptions) validateSource() error {
 	switch {
@@ -25,8 +26,6 @@ func (o *redriveOptions) validateSource() error {
 		return nil
 	case o.Queue != "":
 		return usageErrorf("--queue and --from-file: choose one source")
-	case o.To == "":
-		return usageErrorf("--from-file needs --to QUEUE: the queue the file's messages go to")
 	case o.Native || o.Keep:
 		return usageErrorf("--from-file moves a file's messages: --native and --keep do not apply")
 	case redrive.IsTarget(o.To):
@@ -68,23 +67,26 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	defer f.Close()
-	client, dest, err := d.resolveQueue(ctx, o.To)
+	client, err := d.SQS(ctx)
 	if err != nil {
 		return err
 	}
+	env := o.env(ctx, client)
 	msgs, err := f.Messages()
 	if err != nil {
 		return err
 	}
-	if err := redrive.FileLoop(msgs.Next, o.FromFile, dest.Name, dest.ARN); err != nil {
-		return redriveError(err, dest)
+	// --to, else each line's recorded source (DeadLetterQueueSourceArn).
+	dests, err := redrive.FileDests(ctx, env, o.To, o.FromFile, msgs.Next)
+	if err != nil {
+		return redriveError(err, &sqsapi.Queue{Name: o.FromFile})
 	}
-	name := exportName(o.FromFile)
+	dest, name := dests[0], exportName(o.FromFile)
 	ws, err := d.Workspace(name)
 	if err != nil {
 		return err
 	}
-	delivered, err := redrive.Delivered(ws, dest.URL)
+	delivered, err := redrive.DeliveredTo(ws, dests)
 	if err != nil {
 		return err
 	}
@@ -95,8 +97,7 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: dest.Account, Region: dest.Region, FIFO: dest.FIFO}
 	d.announce("redriving", dest)
 	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left())
-	env := o.env(ctx, client)
-	p, err := redrive.ResolveFile(ctx, env, o.request(), file, dest, src, src.Left())
+	p, err := redrive.ResolveFile(ctx, env, o.request(), file, dests, src, src.Left())
 	if err != nil {
 		return redriveError(err, file)
 	}

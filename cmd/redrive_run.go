@@ -31,7 +31,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return redriveError(err, dlq)
 	}
 	d.announce("redriving", dlq)
-	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.Dest().Text())
+	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.DestText())
 	for _, l := range p.Dest().TargetLines {
 		d.infof("target: %s", l)
 	}
@@ -48,7 +48,9 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 // guardAndRun applies the guardrails, shows the plan, asks, and runs it.
 func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *incident.Workspace, p *redrive.Plan) error {
 	d := o.deps
-	dlq, dest := p.Source.Queue, p.Dest().Queue
+	dlq := p.Source.Queue
+	// The selection is compiled now: Guard counts a shared DLQ's sample under it.
+	p.Req.Selector = o.selectorFor(ws)
 	if err := redrive.Guard(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
@@ -57,7 +59,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 			return redriveError(err, dlq)
 		}
 	}
-	d.warnf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", dest.Name)
+	d.warnf("%s", p.AtLeastOnce())
 	o.printPlan(p)
 	if o.DryRun {
 		d.infof("dry run: nothing changed")
@@ -66,7 +68,6 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	if err := d.confirm(p.Question(), o.Yes); err != nil {
 		return err
 	}
-	p.Req.Selector = o.selectorFor(ws)
 	tuneGC(p.Backlog)
 	sum, err := redrive.Run(ctx, env, ws, p)
 	if sum != nil {
@@ -152,7 +153,7 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 
 func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	d := o.deps
-	dlq, dest := p.Source.Queue, p.Dest().Queue
+	dlq := p.Source.Queue
 	est := redrive.EstimateMove(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
 	rate, dur := "max", est.Text()
 	if o.Rate > 0 {
@@ -160,7 +161,7 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	}
 	sel := "every message"
 	if !o.selection.Empty() {
-		sel = o.selectionText()
+		sel = p.Req.SelectionText()
 	}
 	verb := "move"
 	if o.Keep {
@@ -169,7 +170,10 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	if o.Native {
 		verb = "move with SQS's own message move task (--native)"
 	}
-	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, dest.Name)
+	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName())
+	for _, l := range p.SharedLines() {
+		d.infof("plan: %s", l)
+	}
 	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
 	for _, w := range est.WaysOut() {
 		d.infof("plan: %s", w)
@@ -186,23 +190,6 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
 	}
 	if o.Native && dlq.FIFO {
-		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", dest.Name)
+		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.DestName())
 	}
-}
-
-func (o *redriveOptions) selectionText() string {
-	s := ""
-	add := func(k, v string) {
-		if v != "" {
-			if s != "" {
-				s += ", "
-			}
-			s += k + " " + v
-		}
-	}
-	add("--filter", o.Filter)
-	add("--sent-after", o.SentAfter)
-	add("--sent-before", o.SentBefore)
-	add("--group", o.Group)
-	return s
 }

@@ -19,8 +19,11 @@ import (
 // status: interrupted, halted or failed messages are not a success.
 func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	d := o.deps
-	dlq, dest := p.Source.Queue, p.Dest().Queue
+	dlq, dest := p.Source.Queue, p.DestName()
 	st := s.Stats
+	for _, l := range s.DestLines(p) {
+		d.infof("%s", l)
+	}
 	if s.Outcome == redrive.OutcomeCanaryBack {
 		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
 	}
@@ -33,9 +36,9 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	if err := o.outcomeError(s); err != nil {
 		return err
 	}
-	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest.Name, s.Duration.Round(100*time.Millisecond), s.Achieved)
+	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest, s.Duration.Round(100*time.Millisecond), s.Achieved)
 	if p.Source.File != nil {
-		d.nextStep("watch %s's consumer; %s is unchanged", dest.Name, o.FromFile)
+		d.nextStep("watch %s's consumer; %s is unchanged", dest, o.FromFile)
 		return nil
 	}
 	d.nextStep("mfdlq verify --queue %s", dlq.Name)

@@ -83,5 +83,8 @@ func (p *Plan) Question() string {
 	if p.CrossAccount() != "" {
 		return fmt.Sprintf("Move up to %s from %s in account %s to %s in account %s, another account?", plural.Of(p.Bound, "message"), dlq.Name, dlq.Account, dest.Name, dest.Account)
 	}
+	if p.PerSource {
+		return fmt.Sprintf("Move up to %s from %s, each back to its own source queue (%s)?", plural.Of(p.Bound, "message"), dlq.Name, p.destNames())
+	}
 	return fmt.Sprintf("Move up to %s from %s to %s?", plural.Of(p.Bound, "message"), dlq.Name, dest.Name)
 }

@@ -13,6 +13,10 @@ import (
 type CanaryResult struct {
 	Moved int
 	Back  int
+	// BySource counts the returns by the queue they failed out of (their
+	// DeadLetterQueueSourceArn; "" when unknown): a shared DLQ's canary
+	// is judged per destination.
+	BySource map[string]int
 }
 
 // Failed tells that the canary came back: the fix is not the right one and
@@ -30,12 +34,12 @@ func (r CanaryResult) Reason(dlq string) string {
 // returns what is known so far and no error: the caller sees ctx.Err().
 func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State, moved int, wait time.Duration) (CanaryResult, error) {
 	res := CanaryResult{Moved: moved}
+	var err error
 	select {
 	case <-ctx.Done():
 		return res, nil
 	case <-time.After(wait):
 	}
-	back, err := Returned(ctx, c, dlq, st)
-	res.Back = back
+	res.Back, res.BySource, err = returnedBy(ctx, c, dlq, st)
 	return res, err
 }

@@ -35,7 +35,7 @@ func TestCheckCanary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res != (CanaryResult{Moved: 2, Back: 1}) || !res.Failed() {
+	if res.Moved != 2 || res.Back != 1 || res.BySource[""] != 1 || !res.Failed() {
 		t.Fatalf("CheckCanary = %+v, want 1 of 2 back", res)
 	}
 	if r := res.Reason(name); !strings.Contains(r, "1 of 2 came back to "+name) || !strings.Contains(r, "back to step 2") {

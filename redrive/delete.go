@@ -46,12 +46,20 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		now := time.Now().UTC()
 		var entries []Entry
 		ids := make([]string, len(chunk))
+		// The delete closes the send to the same destination (the
+		// ledger's key): each message's own.
+		m.mu.Lock()
 		for i, msg := range chunk {
 			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL})
+				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.destFor(msg.MessageId).URL})
+			}
+			if start+i >= len(msgs)-resumed {
+				m.stats.Resumed++
+				m.countDest(m.destFor(msg.MessageId).URL, 1, 0)
 			}
 		}
+		m.mu.Unlock()
 		// Let go of the chunk at once: SQS may have removed even a message
 		// whose delete reported a failure, so the drain check must not
 		// count them as ours; one still there is received again and
@@ -64,11 +72,6 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			m.fail(werr)
 		}
 		m.mu.Lock()
-		for i := range chunk {
-			if start+i >= len(msgs)-resumed {
-				m.stats.Resumed++
-			}
-		}
 		m.stats.PendingDelete += len(chunk) - len(entries)
 		if err != nil {
 			m.stats.LastError = err.Error()

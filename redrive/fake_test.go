@@ -216,3 +216,15 @@ func (f *fakeSQS) GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttrib
 		"ApproximateNumberOfMessages": strconv.Itoa(vis), "ApproximateNumberOfMessagesNotVisible": strconv.Itoa(hid), "ApproximateNumberOfMessagesDelayed": "0",
 	}}, nil
 }
+
+// setSys sets a system attribute of message id in url (as SQS sets
+// DeadLetterQueueSourceArn on a message its redrive policy moved).
+func (f *fakeSQS) setSys(url, id, name, value string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range f.queues[url] {
+		if m.id == id {
+			m.sys[name] = value
+		}
+	}
+}

@@ -45,6 +45,9 @@ func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error
 	if err := checkMoveTasks(ctx, env, p, false); err != nil {
 		return err
 	}
+	if err := checkNarrowed(env, p); err != nil {
+		return err
+	}
 	if r.Native {
 		p.FIFODoubt = fifoDoubt(events, p, env.Now())
 	}

@@ -120,24 +120,32 @@ func CanaryWait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
 // deleted) and counts the messages this journal sent somewhere: they came
 // back, the consumer failed them again.
 func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State) (int, error) {
+	back, _, err := returnedBy(ctx, c, dlq, st)
+	return back, err
+}
+
+// returnedBy is Returned with the returns counted by the queue they failed
+// out of (DeadLetterQueueSourceArn, "" when the message has none).
+func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State) (int, map[string]int, error) {
 	if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
-		return 0, fmt.Errorf("read %s: %w", dlq.Name, err)
+		return 0, nil, fmt.Errorf("read %s: %w", dlq.Name, err)
 	}
 	n := int(min(dlq.Depth.Visible, 2000))
 	if n == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	res, err := sqsapi.Peek(ctx, c, dlq, sqsapi.PeekOptions{Max: n, Visibility: 1, Wait: 1})
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	back := 0
+	back, by := 0, map[string]int{}
 	for _, m := range res.Messages {
 		if st.IsReturned(m.MessageId) || st.PayloadReturned(&m) {
 			back++
+			by[m.SourceARN()]++
 		}
 	}
-	return back, nil
+	return back, by, nil
 }
 
 // NewRunID names one run in the journal.

@@ -3,6 +3,7 @@ package redrive
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -54,6 +55,12 @@ type Options struct {
 	Backlog int
 	// Keep copies: sent messages are made visible again in the DLQ.
 	Keep bool
+	// Route, when set, picks each message's destination (a shared DLQ):
+	// Dest then only names the move; a message it routes nowhere stays.
+	Route *Router
+	// EachMax, when > 0, moves at most this many to each destination (a
+	// canary per destination): the others are hidden until the run ends.
+	EachMax int
 	// Select picks the messages to move; nil moves all.
 	Select func(*sqsjson.Message) (bool, error)
 	// Visibility (seconds) hides a received message while it is moved.
@@ -105,6 +112,13 @@ type Stats struct {
 	LastError string        `json:"last_error,omitempty"`
 	// FilterErrorTexts are the first distinct errors of --filter.
 	FilterErrorTexts []string `json:"filter_error_texts,omitempty"`
+	// Sourceless and OtherSource are the skipped messages a Router left in
+	// the DLQ: without a DeadLetterQueueSourceArn, or from a queue the move
+	// does not send to.
+	Sourceless  int `json:"sourceless,omitempty"`
+	OtherSource int `json:"other_source,omitempty"`
+	// Dests are the figures per destination URL of a routed move.
+	Dests map[string]DestStats `json:"dests,omitempty"`
 }
 
 // Handled is the messages this run is done with.
@@ -128,7 +142,9 @@ type Mover struct {
 	seen     seenSet                    // DLQ MessageIds looked at in this run (digests: runSet)
 	held     map[string]bool            // DLQ MessageIds a worker holds right now
 	noted    notedSet                   // skipped/returned/failed/moved already counted (digests: runSet)
-	deferred map[string]int             // batches that ran out of retries, per message
+	deferred map[string]deferral        // batches that ran out of retries, per message
+	dests    map[string]*sqsapi.Queue   // the destination of each held message a Router routed
+	quota    map[string]int             // messages picked per destination URL (EachMax)
 	lastNew  time.Time                  // when a message unseen in this run last came
 	parked   map[string]sqsjson.Message // seen again in this run and hidden by it: MessageId and latest receipt handle only
 	drained  bool                       // the DLQ has nothing more for this run
@@ -181,7 +197,8 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	size := min(max(o.Backlog, 0), 1<<24)
 	ctl := NewController(ControllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate})
 	ids := newRunSet(size)
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: seenSet{ids}, held: map[string]bool{}, noted: notedSet{ids}, parked: map[string]sqsjson.Message{}, latest: map[string]string{}}, nil
+	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: seenSet{ids}, held: map[string]bool{}, noted: notedSet{ids}, parked: map[string]sqsjson.Message{}, latest: map[string]string{},
+		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil
 }
 
 const batchSize = 10
@@ -240,6 +257,9 @@ func (m *Mover) Stats() Stats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st := m.stats
+	if st.Dests != nil {
+		st.Dests = maps.Clone(st.Dests)
+	}
 	st.Elapsed = time.Since(m.started)
 	cs := m.ctl.Status()
 	st.Workers, st.PeakWorkers, st.Behind = cs.Limit, cs.Peak, cs.Behind

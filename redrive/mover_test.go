@@ -275,8 +275,7 @@ func TestRateStart(t *testing.T) {
 }
 
 func TestFIFOEntryKeepsGroupAndDedup(t *testing.T) {
-	m := &Mover{o: Options{Dest: &sqsapi.Queue{FIFO: true}}}
-	e := m.sendEntry("0", &sqsjson.Message{MessageId: "abc", Body: "b", Attributes: map[string]string{"MessageGroupId": "g1"}})
+	e := sendEntry(&sqsapi.Queue{FIFO: true}, "0", &sqsjson.Message{MessageId: "abc", Body: "b", Attributes: map[string]string{"MessageGroupId": "g1"}})
 	if aws.ToString(e.MessageGroupId) != "g1" || aws.ToString(e.MessageDeduplicationId) != "mfdlq-abc" {
 		t.Fatalf("%+v", e)
 	}

@@ -64,10 +64,21 @@ func (r Request) workers() int {
 type Plan struct {
 	Req    Request
 	Source Source
-	// Dests are the destinations. A plan has one today; a DLQ shared by
-	// several queues will hold one per source queue, each checked (type,
-	// same queue, fix deployed, canary) on its own.
+	// Dests are the destinations: one, or with PerSource one per source
+	// queue of a shared DLQ, each checked (type, same queue, fix deployed,
+	// canary) on its own.
 	Dests []Destination
+	// PerSource sends each message back to the queue it came from (its
+	// DeadLetterQueueSourceArn, Destination.SourceARN): a DLQ shared by
+	// several queues moved without --to. A message without a source stays.
+	PerSource bool
+	// Narrow, for --to on a shared DLQ, leaves in the DLQ the messages that
+	// came from another queue than the destination (Guard refuses when the
+	// sample holds any; --force clears it).
+	Narrow bool
+	// Sample is what a harmless look at a DLQ with source queues showed:
+	// each source's share, under the selection once Guard has counted it.
+	Sample SourceSample
 	// Origin says who proposed the destination when --to was omitted and
 	// no queue's redrive policy names the DLQ ("" otherwise).
 	Origin string
@@ -121,9 +132,14 @@ type Destination struct {
 	// Consumers are the destination's Lambda functions as Guard read them,
 	// recorded in the redrive event for the next attempt's check.
 	Consumers []Function
+	// SourceARN is, in a PerSource plan, the source queue whose messages
+	// come here (its ARN, as DeadLetterQueueSourceArn names it); Share is
+	// how many of the sample came from it.
+	SourceARN string
+	Share     int
 }
 
-// Dest is the plan's destination (its only one today).
+// Dest is the plan's destination (the first of a PerSource plan).
 func (p *Plan) Dest() *Destination { return &p.Dests[0] }
 
 // DuplicateBound is the most messages a SIGKILL mid-move can send twice:

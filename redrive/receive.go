@@ -65,7 +65,8 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 // message's group), which saves SQS and us work on every message.
 func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 	switch {
-	case m.o.Select != nil:
+	case m.o.Select != nil || m.o.Route != nil:
+		// A Router reads each message's DeadLetterQueueSourceArn.
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
 	case m.o.Target != nil:
 		// A return to a target is told by its SentTimestamp (PayloadReturned).
@@ -140,7 +141,11 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.seen.add(id)
 			m.lastNew = time.Now()
 		}
-		prog := m.o.State.Of(id, m.o.Dest.URL)
+		dest, stay := m.route(&msg)
+		var prog Progress
+		if dest != nil {
+			prog = m.o.State.Of(id, dest.URL)
+		}
 		switch {
 		case (prog.Op == OpSent || prog.Op == OpDeleted) && !m.o.Keep:
 			// Sent already (by this run or an earlier one) and still
@@ -169,6 +174,8 @@ func (m *Mover) triage(raw []types.Message) plan {
 			p.release = append(p.release, msg)
 		case m.stats.Halted != "" || m.fatal != nil:
 			p.release = append(p.release, msg)
+		case dest == nil:
+			m.stay(&p, msg, stay)
 		default:
 			candidates = append(candidates, msg)
 		}
@@ -205,13 +212,28 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted.add(msg.MessageId)
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL})
+		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.destFor(msg.MessageId).URL})
 	}
 	p.release = append(p.release, skipped...)
 	m.filterErrors(p, errored, errs, len(candidates), now)
 	if m.stats.Halted != "" || m.fatal != nil {
 		p.release = append(p.release, picked...)
 		picked = nil
+	}
+	if m.o.EachMax > 0 {
+		// A canary per destination: each destination's share moves, the
+		// rest is hidden until this phase ends (unpark), not looked at again.
+		kept := picked[:0]
+		for _, msg := range picked {
+			if m.overQuota(&msg) {
+				m.noted.add(msg.MessageId)
+				m.parked[msg.MessageId] = sqsjson.Message{MessageId: msg.MessageId, ReceiptHandle: msg.ReceiptHandle}
+				p.park = append(p.park, msg)
+				continue
+			}
+			kept = append(kept, msg)
+		}
+		picked = kept
 	}
 	room := m.o.Max - m.stats.Handled() - m.reserved
 	if room < len(picked) {
@@ -233,6 +255,7 @@ func (m *Mover) unhold(ids []string) {
 	for _, id := range ids {
 		delete(m.held, id)
 		delete(m.latest, id)
+		delete(m.dests, id)
 	}
 	if m.changed != nil {
 		close(m.changed)
@@ -316,11 +339,10 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 		visible := m.backlog.visible
 		m.mu.Unlock()
 		if !fresh {
-			d, err := m.depth(ctx, m.o.Dest.URL)
-			if err != nil {
+			var err error
+			if visible, err = m.destVisible(ctx); err != nil {
 				return nil // cannot tell: do not stall the move on it
 			}
-			visible = d.Visible
 			m.mu.Lock()
 			m.backlog = backlogCache{at: time.Now(), visible: visible}
 			m.mu.Unlock()

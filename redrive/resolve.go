@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Resolve turns a request to move dlq's messages into a plan: the
@@ -21,29 +22,40 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if p, ok, err := resolveTarget(ctx, env, req, dlq); ok || err != nil {
 		return p, err
 	}
-	var err error
+	sources, err := sqsapi.SourceQueues(ctx, env.SQS, dlq)
+	if err != nil && req.To == "" {
+		return nil, err
+	} else if err != nil {
+		env.Warn("shared DLQ not checked: %v", err)
+	}
+	// A DLQ shared by several queues holds messages of each: a harmless
+	// sample shows which (DeadLetterQueueSourceArn), so that none goes to a
+	// stranger's queue.
+	var sample SourceSample
+	if len(sources) > 0 {
+		if sample, err = sampleSources(ctx, env, dlq); err != nil {
+			return nil, err
+		}
+	}
+	shared := isShared(sources, sample)
 	var dest *sqsapi.Queue
-	if req.To != "" {
+	switch {
+	case req.To != "":
 		if dest, err = sqsapi.Resolve(ctx, env.SQS, req.To, env.Region); err != nil {
 			return nil, err
 		}
-	} else {
-		sources, err := sqsapi.SourceQueues(ctx, env.SQS, dlq)
-		if err != nil {
-			return nil, err
-		}
-		if len(sources) != 1 {
-			return nil, usagef("%s is the DLQ of %d queues: name the destination with --to QUEUE", dlq.Name, len(sources))
-		}
+	case shared && len(sample.Shares) > 0:
+		return resolveShared(ctx, env, req, dlq, sources, sample)
+	case len(sources) != 1:
+		return nil, usagef("%s is the DLQ of %d queues and none of the %d messages looked at carries a %s: name the destination with --to QUEUE", dlq.Name, len(sources), sample.Looked, sqsjson.AttrDeadLetterQueueSourceArn)
+	default:
 		dest = sources[0]
 	}
-	switch {
-	case sqsapi.SameQueue(dest, dlq):
-		return nil, usagef("the destination %s is the DLQ itself (%s): pass --to with another queue", dest.Name, orUnknown(dlq.ARN))
-	case dest.FIFO != dlq.FIFO:
-		return nil, usagef("%s and %s are not of the same type (FIFO and standard): pick a destination of the DLQ's type", dlq.Name, dest.Name)
+	if err := checkDest(dest, dlq); err != nil {
+		return nil, err
 	}
-	p := &Plan{Req: req, Source: Source{Queue: dlq}, Dests: []Destination{{Queue: dest}}, Backlog: int(dlq.Depth.Total()), Workers: req.workers()}
+	p := &Plan{Req: req, Source: Source{Queue: dlq}, Dests: []Destination{{Queue: dest}}, Backlog: int(dlq.Depth.Total()), Workers: req.workers(),
+		Sample: sample, Narrow: shared && req.To != ""}
 	// A native move has no canary unless asked: SQS moves it all at once.
 	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, CanaryWait(dest, dlq))
 	return p, nil
@@ -92,11 +104,21 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 }
 
 // ResolveFile is the plan of a move from an export (src, standing in for
-// a DLQ and named by file) to the queue dest, left messages still to move.
-// The canary runs only when asked for: the file has no source whose
-// consumer it fed; it is checked in the destination's own DLQ.
-func ResolveFile(ctx context.Context, env *Env, req Request, file, dest *sqsapi.Queue, src SQS, left int) (*Plan, error) {
-	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Dests: []Destination{{Queue: dest}}, Backlog: left, Workers: req.workers()}
+// a DLQ and named by file) to the queue dests[0] (--to), or without --to
+// each line to its recorded source among dests (FileDests), left messages
+// still to move. The canary runs only when asked for: the file has no
+// source whose consumer it fed; it is checked in the (first) destination's
+// own DLQ.
+func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue, dests []*sqsapi.Queue, src SQS, left int) (*Plan, error) {
+	dest := dests[0]
+	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Backlog: left, Workers: req.workers(), PerSource: req.To == ""}
+	for _, q := range dests {
+		d := Destination{Queue: q}
+		if p.PerSource {
+			d.SourceARN = q.ARN
+		}
+		p.Dests = append(p.Dests, d)
+	}
 	p.sizeCanary(false, 0)
 	if p.Canary > 0 && dest.RedrivePolicy != nil {
 		dlq, err := sqsapi.Resolve(ctx, env.SQS, dest.RedrivePolicy.DeadLetterTargetArn, env.Region)

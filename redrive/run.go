@@ -3,6 +3,7 @@ package redrive
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -91,7 +92,7 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 	base := r.options(sel, state, jw, prog)
 	var total Stats
 	if p.Canary > 0 {
-		st, err := r.runMover(ctx, base, p.Canary, prog)
+		st, err := r.runMover(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
@@ -105,7 +106,13 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 		base.RateFrom = time.Time{}
 	}
 	st, err := r.runMover(ctx, base, p.Bound-total.Handled(), prog)
-	return r.done(ctx, started, wall, sumStats(total, st), 0, err)
+	all := sumStats(total, st)
+	if p.Canary > 0 {
+		// What the canary left in the DLQ (skipped, without a source, from
+		// another queue) the rest looks at again: counted once.
+		all.Skipped, all.Sourceless, all.OtherSource = max(st.Skipped, total.Skipped), max(st.Sourceless, total.Sourceless), max(st.OtherSource, total.OtherSource)
+	}
+	return r.done(ctx, started, wall, all, 0, err)
 }
 
 // options are the mover's options of this plan.
@@ -116,9 +123,25 @@ func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *State, jw
 		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
 		Keep: q.Keep, Select: sel, Visibility: int32(q.Visibility), Wait: 2,
 		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, Run: r.id, Attempt: p.Attempt,
-		Journal: jw, State: state, Retry: DefaultRetry(), Progress: prog.update,
+		Journal: jw, State: state, Retry: DefaultRetry(), Progress: prog.update, Route: p.router(),
 	}
 }
+
+// canaryOptions are the canary phase's options: with several destinations
+// (a shared DLQ) up to Canary to each, looking at no more than
+// canaryLook messages for them, so that a source with few messages does
+// not make the canary read the whole DLQ. A destination with fewer in
+// that window gets fewer (the plan said "up to").
+func (r *run) canaryOptions(o Options) Options {
+	if len(r.p.Dests) > 1 {
+		o.EachMax = r.p.Canary
+		o.Backlog = min(o.Backlog, max(canaryLook, 10*r.p.Canary*len(r.p.Dests)))
+	}
+	return o
+}
+
+// canaryLook is the fewest messages a canary per destination looks at.
+const canaryLook = 100
 
 // mover is what the mover receives from and sends to: the file source
 // with --from-file, else SQS.
@@ -153,10 +176,17 @@ func (r *run) checkCanary(ctx context.Context, state *State, st Stats) (int, err
 			return 0, nil
 		}
 	}
-	env.Info("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.CanaryWait, p.Dest().Queue.Name)
+	if p.PerSource {
+		env.Info("canary: %s; waiting %s for their consumers before moving the rest", canaryText(p, st), p.CanaryWait)
+	} else {
+		env.Info("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.CanaryWait, p.Dest().Queue.Name)
+	}
 	res, err := CheckCanary(ctx, env.SQS, dlq, state, st.Moved, p.CanaryWait)
 	if err == nil && res.Failed() {
 		env.Warn("%s", res.Reason(dlq.Name))
+		for _, l := range backText(p, res.BySource) {
+			env.Warn("canary: %s", l)
+		}
 	}
 	return res.Back, err
 }
@@ -175,7 +205,14 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 	}
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: p.Backlog, start: wall}
-	st, err := Native(ctx, env.SQS, p.Source.Queue, p.Dest().Queue, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+	dest := p.Dest().Queue
+	if p.PerSource {
+		// Without a DestinationArn SQS returns each message to its own
+		// source queue: what a shared DLQ needs.
+		dest = nil
+		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
+	}
+	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
 		prog.update(Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
@@ -266,6 +303,21 @@ func sumStats(a, b Stats) Stats {
 		}
 	}
 	a.Failed += b.Failed
+	a.Sourceless += b.Sourceless
+	a.OtherSource += b.OtherSource
+	if len(b.Dests) > 0 {
+		// a's map may be an earlier phase's: never change it in place.
+		a.Dests = maps.Clone(a.Dests)
+		if a.Dests == nil {
+			a.Dests = map[string]DestStats{}
+		}
+	}
+	for url, d := range b.Dests {
+		t := a.Dests[url]
+		t.Moved += d.Moved
+		t.Failed += d.Failed
+		a.Dests[url] = t
+	}
 	a.Returned += b.Returned
 	a.PendingDelete += b.PendingDelete
 	a.Hidden = b.Hidden // a moment's figure, not a count

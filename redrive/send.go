@@ -36,17 +36,30 @@ type entryOutcome struct {
 	pending map[string]bool   // entry ids still not done when retries ran out
 }
 
-// sendAll sends msgs to the destination, journals each one sent, and
-// returns them for deletion. Messages that could not be sent are left
-// in the DLQ, made visible again.
+// sendAll sends msgs to their destinations (one batch call per
+// destination), journals each one sent, and returns them for deletion.
+// Messages that could not be sent are left in the DLQ, made visible again.
 func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.Message {
+	if m.o.Route == nil {
+		return m.sendTo(ctx, m.o.Dest, msgs)
+	}
+	var sent []sqsjson.Message
+	qs, groups := m.byDest(msgs)
+	for i, q := range qs {
+		sent = append(sent, m.sendTo(ctx, q, groups[i])...)
+	}
+	return sent
+}
+
+// sendTo sends msgs to the one destination dest.
+func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.Message) []sqsjson.Message {
 	var sent []sqsjson.Message
 	for _, chunk := range bySize(msgs) {
-		out, err := m.sendChunk(ctx, chunk)
+		out, err := m.sendChunk(ctx, dest, chunk)
 		if err != nil && !Retryable(err) { // a partialError is retryable
 			// The whole call was refused (no permission, no such queue,
 			// a KMS key): every batch would be, so the run stops.
-			m.fail(fmt.Errorf("send batch to %s: %w", m.o.Dest.Name, err))
+			m.fail(fmt.Errorf("send batch to %s: %w", dest.Name, err))
 		}
 		now := time.Now().UTC()
 		var entries, failed []Entry
@@ -56,17 +69,17 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				e := Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, DestMessageID: destID}
+				e := Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID}
 				if m.o.Target != nil {
 					e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
 				}
 				entries = append(entries, e)
-			case out.final[id] != "" || m.deferOnce(msg.MessageId):
+			case out.final[id] != "" || m.deferOnce(msg.MessageId, dest.URL):
 				reason := out.final[id]
 				if reason == "" {
 					reason = errString(err)
 				}
-				failed = append(failed, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: m.o.Dest.URL, Error: reason})
+				failed = append(failed, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
 				back = append(back, msg)
 			default:
 				back = append(back, msg)
@@ -77,7 +90,7 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 			m.unreserve(len(chunk))
 			return sent // sent but not journaled: never delete those
 		}
-		m.record(entries, failed, err, len(chunk))
+		m.record(dest.URL, entries, failed, err, len(chunk))
 		m.release(back)
 		sent = append(sent, ok...)
 	}
@@ -91,7 +104,7 @@ func (m *Mover) journal(sent, failed []Entry) error {
 	return m.o.Journal.Write(append(sent, failed...)...)
 }
 
-func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
+func (m *Mover) record(dest string, sent, failed []Entry, err error, reserved int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range sent {
@@ -105,22 +118,33 @@ func (m *Mover) record(sent, failed []Entry, err error, reserved int) {
 	}
 	m.stats.Moved += len(sent)
 	m.stats.Failed += len(failed)
+	m.countDest(dest, len(sent), len(failed))
 	m.reserved -= reserved
 	if err != nil {
 		m.stats.LastError = err.Error()
 	}
 }
 
-// deferOnce counts a message whose batch ran out of retries; true when it
-// has now failed too often to try again in this run.
-func (m *Mover) deferOnce(id string) bool {
+// deferral is a message whose batches ran out of retries: how often, and
+// the destination they were for.
+type deferral struct {
+	n    int
+	dest string
+}
+
+// deferOnce counts a message whose batch to dest ran out of retries; true
+// when it has now failed too often to try again in this run.
+func (m *Mover) deferOnce(id, dest string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.deferred == nil {
-		m.deferred = map[string]int{}
+		m.deferred = map[string]deferral{}
 	}
-	m.deferred[id]++
-	if m.deferred[id] >= maxDeferrals {
+	d := m.deferred[id]
+	d.n++
+	d.dest = dest
+	m.deferred[id] = d
+	if d.n >= maxDeferrals {
 		m.noted.add(id)
 		return true
 	}
@@ -134,14 +158,15 @@ func (m *Mover) deferOnce(id string) bool {
 func (m *Mover) countUnsent() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for id, n := range m.deferred {
-		if op := m.o.State.Of(id, m.o.Dest.URL).Op; n < maxDeferrals && op != OpSent && op != OpDeleted {
+	for id, d := range m.deferred {
+		if op := m.o.State.Of(id, d.dest).Op; d.n < maxDeferrals && op != OpSent && op != OpDeleted {
 			m.stats.Failed++
+			m.countDest(d.dest, 0, 1)
 		}
 	}
 }
 
-func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOutcome, error) {
+func (m *Mover) sendChunk(ctx context.Context, dest *sqsapi.Queue, chunk []sqsjson.Message) (entryOutcome, error) {
 	if m.o.Target != nil {
 		return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
 			return m.o.Target.Send(ctx, chunk, pending)
@@ -150,9 +175,9 @@ func (m *Mover) sendChunk(ctx context.Context, chunk []sqsjson.Message) (entryOu
 	return m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
 		entries := make([]types.SendMessageBatchRequestEntry, len(pending))
 		for j, i := range pending {
-			entries[j] = m.sendEntry(strconv.Itoa(i), &chunk[i])
+			entries[j] = sendEntry(dest, strconv.Itoa(i), &chunk[i])
 		}
-		res, err := m.c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(m.o.Dest.URL), Entries: entries}, NoSDKRetry)
+		res, err := m.c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(dest.URL), Entries: entries}, NoSDKRetry)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -234,13 +259,13 @@ func settleFailed(out *entryOutcome, failed []types.BatchResultErrorEntry) error
 // keeps the MessageGroupId and derives the deduplication id from the DLQ
 // MessageId, so a resend after a crash within SQS's five-minute window is
 // dropped by SQS itself.
-func (m *Mover) sendEntry(id string, msg *sqsjson.Message) types.SendMessageBatchRequestEntry {
+func sendEntry(dest *sqsapi.Queue, id string, msg *sqsjson.Message) types.SendMessageBatchRequestEntry {
 	e := types.SendMessageBatchRequestEntry{
 		Id:                aws.String(id),
 		MessageBody:       aws.String(msg.Body),
 		MessageAttributes: sqsapi.ToSDKAttributes(msg.MessageAttributes),
 	}
-	if m.o.Dest.FIFO {
+	if dest.FIFO {
 		group := msg.Attributes[sqsjson.AttrMessageGroupId]
 		if group == "" {
 			group = "mfdlq-redrive"

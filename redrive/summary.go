@@ -114,6 +114,10 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 		Rate: q.Rate, DestQueue: dest.Queue.Name, DestURL: dest.Queue.URL, StartedAt: s.Started.UTC().Truncate(time.Second),
 		Native: q.Native, Keep: q.Keep, Attempt: max(p.Attempt, 1), PeakWorkers: st.PeakWorkers, Consumers: dest.Consumers,
 	}
+	if p.PerSource {
+		in.To, fig.DestQueue, fig.DestURL, fig.Consumers = "", p.DestName(), "", nil
+	}
+	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}
