@@ -1,0 +1,362 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/mfdlq/mfdlq/browse"
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// browseBackend is the view's Backend. Every step the view takes runs the
+// command itself, in process, with the view's streams and prompter: the
+// same flags' defaults, plan, question, guardrails, incident events and
+// artifacts as the command typed in a shell — nothing is re-implemented
+// for the view. Only the fleet is read directly, as mfdlq ls does (ls
+// records nothing).
+type browseBackend struct {
+	d         *Deps
+	logGroups []string // --log-group, else the consumer's /aws/lambda/<function>
+
+	mu        sync.Mutex
+	consumers map[string][]string // queue → log groups of its Lambda consumers (from contain)
+}
+
+var _ browse.Backend = (*browseBackend)(nil)
+
+// stepRun is one command's run inside the view.
+type stepRun struct {
+	args   []string                    // the command line as an operator would type it
+	prompt Prompter                    // nil: reads, which ask nothing
+	line   func(stderrLine string)     // every line the command says on stderr
+	out    func(stdoutLine string)     // every line of its JSON output, as it comes
+	lines  *[]string                   // collects the stderr lines
+}
+
+// step runs `mfdlq <args> --output json` in process. The incident directory
+// is the one browse chose for the queue (said with --incident), and the
+// events record args, the command an operator would have typed.
+func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]byte, error) {
+	dir, err := b.incident(queue)
+	if err != nil {
+		return nil, err
+	}
+	var stdout bytes.Buffer
+	var mu sync.Mutex
+	var said []string
+	errW := &lineWriter{emit: func(l string) {
+		mu.Lock()
+		said = append(said, l)
+		mu.Unlock()
+		if r.line != nil {
+			r.line(l)
+		}
+	}}
+	outW := &lineWriter{emit: func(l string) {
+		stdout.WriteString(l + "\n")
+		if r.out != nil {
+			r.out(l)
+		}
+	}}
+	sd := &Deps{IO: &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}, Prompt: r.prompt, Now: b.d.Now,
+		Global: &GlobalOptions{}, Args: r.args, AWS: b.d.AWS, SQS: b.d.SQS, Logs: b.d.Logs, CloudWatch: b.d.CloudWatch,
+		Lambda: b.d.Lambda, CloudTrail: b.d.CloudTrail, TrailPacer: b.d.TrailPacer, SNS: b.d.SNS, Events: b.d.Events,
+		Inventory: b.d.Inventory, S3: b.d.S3}
+	if sd.Prompt == nil {
+		sd.Prompt = noPrompter{}
+	}
+	args := append(append([]string{}, r.args...), "--output", "json", "--incident", dir, "--no-color")
+	code := run(ctx, sd, args)
+	errW.flush()
+	outW.flush()
+	if r.lines != nil {
+		*r.lines = said
+	}
+	if code == ExitOK {
+		return stdout.Bytes(), nil
+	}
+	return stdout.Bytes(), &exitError{code: code, err: errors.New(lastError(said))}
+}
+
+// incident is the directory the view's steps about queue write to, chosen
+// once as the commands choose it (the open incident of the queue, else a
+// new one) and then passed to each step.
+func (b *browseBackend) incident(queue string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	dir, err := b.d.incidentDir(queue)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Clean(dir), nil
+}
+
+// lastError is what the command said when it failed: its "mfdlq: …" lines.
+func lastError(said []string) string {
+	var msgs []string
+	for _, l := range said {
+		if m, ok := strings.CutPrefix(l, "mfdlq: "); ok {
+			msgs = append(msgs, m)
+		}
+	}
+	if len(msgs) == 0 {
+		if len(said) > 0 {
+			return said[len(said)-1]
+		}
+		return "failed"
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// Fleet lists every DLQ as mfdlq ls does, in the region in use.
+func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
+	c, err := b.d.Inventory(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	inv, err := inventory.Take(ctx, c, inventory.Options{Concurrency: 8, Now: b.d.Now})
+	if err != nil {
+		return nil, fmt.Errorf("ls: %w", err)
+	}
+	inventory.Sort(inv.DLQs)
+	now := b.d.Now()
+	return &browse.Fleet{DLQs: inv.DLQs, Summary: inventory.Summarize(inv.DLQs, now), Warnings: inv.Warnings, At: now}, nil
+}
+
+// Contain runs mfdlq contain --queue queue. An alive DLQ exits 3 with its
+// report on stdout: the report is the answer.
+func (b *browseBackend) Contain(ctx context.Context, queue string) (*contain.Result, error) {
+	out, err := b.step(ctx, queue, stepRun{args: []string{"contain", "--queue", queue}})
+	var res contain.Result
+	if len(bytes.TrimSpace(out)) > 0 && json.Unmarshal(out, &res) == nil {
+		b.noteConsumers(queue, res.Mappings)
+		return &res, nil
+	}
+	return nil, err
+}
+
+// Classify runs mfdlq classify --queue queue.
+func (b *browseBackend) Classify(ctx context.Context, queue string) (*browse.Classified, error) {
+	var said []string
+	out, err := b.step(ctx, queue, stepRun{args: []string{"classify", "--queue", queue}, lines: &said})
+	if err != nil {
+		return nil, err
+	}
+	var res classify.Classification
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, fmt.Errorf("classify's output: %w", err)
+	}
+	dir, _ := b.incident(queue)
+	return &browse.Classified{Result: &res, Incident: dir, Lines: said}, nil
+}
+
+// browsePeek is how many messages a group's screen peeks at: the view
+// shows a sample, never the whole DLQ (inspect's bound, 100 by classify's
+// default sample).
+const browsePeek = 100
+
+// Group runs mfdlq inspect --queue queue (a harmless peek, recorded) and
+// keeps the messages classify puts in group, decided as redrive --group
+// decides it.
+func (b *browseBackend) Group(ctx context.Context, queue, group string) (*browse.GroupMessages, error) {
+	var said []string
+	if _, err := b.step(ctx, queue, stepRun{args: []string{"inspect", "--queue", queue, "--max", fmt.Sprint(browsePeek)}, lines: &said}); err != nil {
+		return nil, err
+	}
+	dir, err := b.incident(queue)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := incident.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	of, err := groupOf(ws, group)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := readSet(sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, sqsjson.ReadAll)
+	if err != nil {
+		return nil, err
+	}
+	res := &browse.GroupMessages{Peeked: len(msgs), Lines: said}
+	for i := range msgs {
+		if of(&msgs[i]) == group {
+			res.Messages = append(res.Messages, msgs[i])
+		}
+	}
+	return res, nil
+}
+
+// Logs runs mfdlq logs --queue queue --message-id id on the log groups of
+// --log-group, else of the consumers contain found.
+func (b *browseBackend) Logs(ctx context.Context, queue, id string) (*logsearch.Result, error) {
+	groups := b.logGroups
+	if len(groups) == 0 {
+		b.mu.Lock()
+		groups = b.consumers[queue]
+		b.mu.Unlock()
+	}
+	if len(groups) == 0 {
+		return nil, usageErrorf("no consumer's log group known for %s: pass --log-group to mfdlq browse", queue)
+	}
+	args := []string{"logs", "--queue", queue, "--message-id", id}
+	for _, g := range groups {
+		args = append(args, "--log-group", g)
+	}
+	out, err := b.step(ctx, queue, stepRun{args: args})
+	if err != nil {
+		return nil, err
+	}
+	var res logsearch.Result
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, fmt.Errorf("logs' output: %w", err)
+	}
+	return &res, nil
+}
+
+func (b *browseBackend) noteConsumers(queue string, ms []lambdaapi.Mapping) {
+	var groups []string
+	for _, m := range ms {
+		if m.Function != "" {
+			groups = append(groups, "/aws/lambda/"+m.Function)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.consumers == nil {
+		b.consumers = map[string][]string{}
+	}
+	b.consumers[queue] = groups
+}
+
+// Redrive runs mfdlq redrive --queue queue --group group: the plan is what
+// the command says before its question, the question is Plan.Question()
+// through the view's prompter, the progress its JSON progress lines.
+func (b *browseBackend) Redrive(ctx context.Context, queue, group string, io browse.ActionIO) (string, error) {
+	return b.action(ctx, queue, []string{"redrive", "--queue", queue, "--group", group}, io)
+}
+
+// Export runs mfdlq export --queue queue into the incident directory.
+func (b *browseBackend) Export(ctx context.Context, queue string, io browse.ActionIO) (string, error) {
+	dir, err := b.incident(queue)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, "export-"+b.d.Now().UTC().Format("20060102T150405Z")+".jsonl.gz")
+	return b.action(ctx, queue, []string{"export", "--queue", queue, "--out", out}, io)
+}
+
+// action runs a changing command with the view's prompter and status line.
+func (b *browseBackend) action(ctx context.Context, queue string, args []string, io browse.ActionIO) (string, error) {
+	var mu sync.Mutex
+	var plan []string
+	var last string
+	p := &viewPrompter{ask: func(q string) (bool, error) {
+		mu.Lock()
+		shown := append([]string{}, plan...)
+		mu.Unlock()
+		return io.Ask(shown, q)
+	}}
+	_, err := b.step(ctx, queue, stepRun{args: args, prompt: p,
+		line: func(l string) {
+			mu.Lock()
+			plan = append(plan, l)
+			mu.Unlock()
+			io.Status(l)
+		},
+		out: func(l string) {
+			if s := progressText(l); s != "" {
+				mu.Lock()
+				last = s
+				mu.Unlock()
+				io.Status(s)
+			}
+		}})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil {
+		return last, err
+	}
+	if last == "" && len(plan) > 0 {
+		last = plan[len(plan)-1]
+	}
+	return last, nil
+}
+
+// progressText is a JSON line of a move (progress or summary) as a status.
+func progressText(l string) string {
+	var p redrive.ProgressLine
+	if json.Unmarshal([]byte(l), &p) != nil {
+		return ""
+	}
+	switch p.Type {
+	case "progress":
+		return fmt.Sprintf("%d/%d moved · %.1f msg/s · %d failed · %d in flight", p.Moved, p.Total, p.Rate, p.Failed, p.Workers)
+	case "summary":
+		var s redrive.SummaryLine
+		if json.Unmarshal([]byte(l), &s) == nil {
+			return fmt.Sprintf("done: %d moved, %d failed, %d returned in %.1fs", s.Moved, s.Failed, s.Returned, s.DurationSeconds)
+		}
+	}
+	return ""
+}
+
+// viewPrompter asks the command's question in the view's y/N modal.
+type viewPrompter struct {
+	ask func(question string) (bool, error)
+}
+
+// Confirm shows question with the plan the command printed before it.
+func (p *viewPrompter) Confirm(question string) (bool, error) { return p.ask(question) }
+
+// noPrompter answers the steps that read: they ask nothing, and a
+// question would be a surprise, so it is refused.
+type noPrompter struct{}
+
+func (noPrompter) Confirm(string) (bool, error) { return false, ErrNoTerminal }
+
+// lineWriter calls emit with each complete line written to it.
+type lineWriter struct {
+	mu   sync.Mutex
+	buf  []byte
+	emit func(string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimRight(string(w.buf[:i]), "\r")
+		w.buf = w.buf[i+1:]
+		w.emit(line)
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > 0 {
+		w.emit(string(w.buf))
+		w.buf = nil
+	}
+}
