@@ -56,9 +56,9 @@ func (f *fake) Fleet(context.Context) (*Fleet, error) {
 func (f *fake) Contain(_ context.Context, q string) (*contain.Result, error) {
 	f.note("contain " + q)
 	return &contain.Result{Verdict: contain.NotAlive, Reasons: []string{"the DLQ stopped growing 38 min ago"},
-		DLQ:      contain.DLQVitals{Queue: q, Visible: 340, Trend: contain.Trend{Direction: "flat", From: 340, To: 340, Source: "cloudwatch"}},
-		Source:   &contain.SourceVitals{Queue: "orders", Visible: 3},
-		Mappings: []lambdaapi.Mapping{{Function: "orders-consumer", State: "Enabled"}},
+		DLQ:          contain.DLQVitals{Queue: q, Visible: 340, Trend: contain.Trend{Direction: "flat", From: 340, To: 340, Source: "cloudwatch"}},
+		Source:       &contain.SourceVitals{Queue: "orders", Visible: 3},
+		Mappings:     []lambdaapi.Mapping{{Function: "orders-consumer", State: "Enabled"}},
 		OldestExpiry: &sqsapi.Expiry{At: now.Add(26*time.Hour + 13*time.Minute)}}, nil
 }
 

@@ -39,11 +39,11 @@ var _ browse.Backend = (*browseBackend)(nil)
 
 // stepRun is one command's run inside the view.
 type stepRun struct {
-	args   []string                    // the command line as an operator would type it
-	prompt Prompter                    // nil: reads, which ask nothing
-	line   func(stderrLine string)     // every line the command says on stderr
-	out    func(stdoutLine string)     // every line of its JSON output, as it comes
-	lines  *[]string                   // collects the stderr lines
+	args   []string                // the command line as an operator would type it
+	prompt Prompter                // nil: reads, which ask nothing
+	line   func(stderrLine string) // every line the command says on stderr
+	out    func(stdoutLine string) // every line of its JSON output, as it comes
+	lines  *[]string               // collects the stderr lines
 }
 
 // step runs `mfdlq <args> --output json` in process. The incident directory
