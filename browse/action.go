@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -19,11 +20,19 @@ type action struct {
 	ch     chan tea.Msg
 }
 
-// modal is a question (reply set) or a text to read (reply nil).
+// modal is a question (reply set), a line to type (input set) or a text
+// to read.
 type modal struct {
 	title string
 	lines []string
 	reply chan bool
+	input *input
+}
+
+// input is a line the operator types in a modal: the redrive's flags.
+type input struct {
+	value  string
+	submit func(value string) tea.Cmd
 }
 
 type (
@@ -111,8 +120,11 @@ func (m *Model) actionNews(msg tea.Msg) tea.Cmd {
 
 // modalKey answers the question (y: yes; n, esc, enter: no, the default)
 // or closes a text.
-func (m *Model) modalKey(s string) tea.Cmd {
-	md := m.modal
+func (m *Model) modalKey(k tea.KeyMsg) tea.Cmd {
+	md, s := m.modal, k.String()
+	if md.input != nil {
+		return m.inputKey(k)
+	}
 	if md.reply == nil {
 		if s == "esc" || s == "enter" || s == "q" || s == "c" || s == "i" {
 			m.modal = nil
@@ -157,10 +169,63 @@ func (m *Model) startRedrive() tea.Cmd {
 		m.status = "redrive: open a DLQ and choose a group first"
 		return nil
 	}
+	if m.action != nil {
+		m.status = m.action.name + " is running: esc stops it"
+		return nil
+	}
 	q, be := m.dlq.queue, m.be
-	return m.start("redrive "+id, func(ctx context.Context, io ActionIO) (string, error) {
-		return be.Redrive(ctx, q, id, io)
-	})
+	m.modal = &modal{title: "redrive group " + id + " of " + q,
+		lines: []string{"mfdlq redrive --queue " + q + " --group " + id + " FLAGS", "",
+			"--rate is required, as for the command (msg/s or max); --canary, --to, --fixed, --max … as documented.",
+			"enter shows the command's plan and asks its question; esc: nothing happens."},
+		input: &input{value: m.redriveFlags, submit: func(v string) tea.Cmd {
+			flags, err := redriveFlags(v)
+			if err != nil {
+				m.status = "redrive: " + err.Error()
+				return nil
+			}
+			m.redriveFlags = v
+			return m.start("redrive "+id, func(ctx context.Context, io ActionIO) (string, error) {
+				return be.Redrive(ctx, q, id, flags, io)
+			})
+		}}}
+	return nil
+}
+
+// redriveFlags splits what the operator typed into flags. Those the view
+// decides itself are refused: it names the queue and group, it always asks
+// (no --yes), and the incident and the output format are its own.
+func redriveFlags(v string) ([]string, error) {
+	fields := strings.Fields(v)
+	for _, f := range fields {
+		name, _, _ := strings.Cut(f, "=")
+		switch name {
+		case "--queue", "--group", "--yes", "-y", "--output", "-o", "--incident", "--from-file", "--dry-run":
+			return nil, fmt.Errorf("%s is the view's to decide; leave it out", name)
+		}
+	}
+	return fields, nil
+}
+
+// inputKey edits the modal's line: enter submits, esc closes.
+func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
+	in := m.modal.input
+	switch k.Type {
+	case tea.KeyEnter:
+		m.modal = nil
+		return in.submit(in.value)
+	case tea.KeyEsc, tea.KeyCtrlC:
+		m.modal = nil
+	case tea.KeyBackspace:
+		if r := []rune(in.value); len(r) > 0 {
+			in.value = string(r[:len(r)-1])
+		}
+	case tea.KeyRunes, tea.KeySpace:
+		if len(in.value) < 400 {
+			in.value += string(k.Runes)
+		}
+	}
+	return nil
 }
 
 func (m *Model) startExport() tea.Cmd {

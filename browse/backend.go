@@ -33,10 +33,11 @@ type Backend interface {
 	Group(ctx context.Context, queue, group string) (*GroupMessages, error)
 	// Logs is the consumer's log story of one message (logs by MessageId).
 	Logs(ctx context.Context, queue, messageID string) (*logsearch.Result, error)
-	// Redrive runs `mfdlq redrive --queue queue --group group`: its plan
-	// and question reach the operator through io.Ask, its progress through
+	// Redrive runs `mfdlq redrive --queue queue --group group flags…`
+	// (flags: what the operator typed, --rate at least): its plan and
+	// question reach the operator through io.Ask, its progress through
 	// io.Status. Cancelling ctx stops it as Ctrl-C stops the command.
-	Redrive(ctx context.Context, queue, group string, io ActionIO) (string, error)
+	Redrive(ctx context.Context, queue, group string, flags []string, io ActionIO) (string, error)
 	// Export runs `mfdlq export --queue queue` into the incident
 	// directory, reporting through io.
 	Export(ctx context.Context, queue string, io ActionIO) (string, error)

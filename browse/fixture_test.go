@@ -3,6 +3,7 @@ package browse
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -107,8 +108,8 @@ func (f *fake) Logs(_ context.Context, q, id string) (*logsearch.Result, error) 
 		Exception: "UnsupportedVersionError: version 2", Lines: []string{"START RequestId: r-1", "ERROR \x1b[31munsupported\x1b[0m version 2"}}}}, nil
 }
 
-func (f *fake) Redrive(ctx context.Context, q, g string, io ActionIO) (string, error) {
-	f.note("redrive " + q + " " + g)
+func (f *fake) Redrive(ctx context.Context, q, g string, flags []string, io ActionIO) (string, error) {
+	f.note("redrive " + q + " " + g + " " + strings.Join(flags, " "))
 	io.Status("redriving: account 123456789012 · region eu-west-1 · queue " + q)
 	yes, err := io.Ask([]string{
 		"redriving: account 123456789012 · region eu-west-1 · queue " + q,

@@ -13,7 +13,7 @@ var Keys = [][2]string{
 	{"esc", "back out (or cancel the running action, or answer no)"},
 	{"/", "filter the rows (enter keeps it, esc clears it)"},
 	{"r", "read this screen again (the fleet also every 30 s)"},
-	{"R", "redrive this group: the command's plan, its question, then the move"},
+	{"R", "redrive this group: type its flags (--rate …), then the command's plan and question"},
 	{"e", "export this DLQ into the incident directory"},
 	{"c", "show a ready mfdlq command line for this screen"},
 	{"i", "show the MessageId (message screen)"},
@@ -29,7 +29,7 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	s := k.String()
 	switch {
 	case m.modal != nil:
-		return m.modalKey(s)
+		return m.modalKey(k)
 	case s == "ctrl+c":
 		if m.action != nil {
 			m.cancelAction()

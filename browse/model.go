@@ -60,6 +60,8 @@ type Model struct {
 	modal     *modal
 	action    *action
 	status    string
+	// redriveFlags are the flags typed for the last redrive, offered again.
+	redriveFlags string
 }
 
 type fleetState struct {
@@ -108,7 +110,8 @@ func New(ctx context.Context, be Backend, opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	m := &Model{be: be, opts: opts, st: newStyles(opts), ctx: ctx, width: 80, height: 24, stack: []screen{screenFleet}}
+	m := &Model{be: be, opts: opts, st: newStyles(opts), ctx: ctx, width: 80, height: 24, stack: []screen{screenFleet},
+		redriveFlags: "--rate 10"}
 	if opts.Queue != "" {
 		m.stack = append(m.stack, screenDLQ)
 		m.dlq.queue = opts.Queue

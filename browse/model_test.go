@@ -67,6 +67,8 @@ func key(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEsc}
 	case "ctrl+c":
 		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
 	case "down":
 		return tea.KeyMsg{Type: tea.KeyDown}
 	}
@@ -166,8 +168,12 @@ func TestFrames(t *testing.T) {
 				golden(t, s.name+suffix+".txt", frame)
 			}
 			press(t, m, "?", "esc", "esc")
-			waiting := press(t, m, "R")
+			press(t, m, "R")
 			frame := m.View()
+			checkFrame(t, frame, w, h)
+			golden(t, "redrive_flags"+suffix+".txt", frame)
+			waiting := press(t, m, "enter")
+			frame = m.View()
 			checkFrame(t, frame, w, h)
 			golden(t, "redrive"+suffix+".txt", frame)
 			m.Update(key("n"))

@@ -17,14 +17,14 @@ type styles struct {
 	title, head, sel, dim, bad, warn func(string) string
 	// rule is the horizontal line, cursor the selected row's mark, more
 	// the cut of a too-long line, bars the arrival chart's levels.
-	rule, cursor, more, sep string
+	rule, cursor, more, sep, caret string
 	bars                    []rune
 }
 
 func newStyles(o Options) styles {
-	s := styles{rule: "─", cursor: "> ", more: "…", sep: " › ", bars: []rune(" ▁▂▃▄▅▆▇█")}
+	s := styles{rule: "─", cursor: "> ", more: "…", sep: " › ", caret: "▏", bars: []rune(" ▁▂▃▄▅▆▇█")}
 	if o.ASCII {
-		s.rule, s.more, s.sep, s.bars = "-", "~", " / ", []rune(" .:-=+*#@")
+		s.rule, s.more, s.sep, s.caret, s.bars = "-", "~", " / ", "_", []rune(" .:-=+*#@")
 	}
 	id := func(x string) string { return x }
 	s.title, s.head, s.sel, s.dim, s.bad, s.warn = id, id, id, id, id, id

@@ -74,7 +74,9 @@ func (m *Model) titleLine() string {
 func (m *Model) footer() string {
 	switch {
 	case m.filtering:
-		return "/" + safe(m.filter) + "▏ (enter keeps, esc clears)"
+		return "/" + safe(m.filter) + m.st.caret + " (enter keeps, esc clears)"
+	case m.modal != nil && m.modal.input != nil:
+		return "> " + safe(m.modal.input.value) + m.st.caret + " (enter: plan and question · esc: nothing happens)"
 	case m.modal != nil && m.modal.reply != nil:
 		return "y: yes · n, enter or esc: no (nothing changes)"
 	case m.status != "":

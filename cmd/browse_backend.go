@@ -243,11 +243,12 @@ func (b *browseBackend) noteConsumers(queue string, ms []lambdaapi.Mapping) {
 	b.consumers[queue] = groups
 }
 
-// Redrive runs mfdlq redrive --queue queue --group group: the plan is what
+// Redrive runs mfdlq redrive --queue queue --group group and the flags
+// the operator typed (--rate is required, as for the command): the plan is what
 // the command says before its question, the question is Plan.Question()
 // through the view's prompter, the progress its JSON progress lines.
-func (b *browseBackend) Redrive(ctx context.Context, queue, group string, io browse.ActionIO) (string, error) {
-	return b.action(ctx, queue, []string{"redrive", "--queue", queue, "--group", group}, io)
+func (b *browseBackend) Redrive(ctx context.Context, queue, group string, flags []string, io browse.ActionIO) (string, error) {
+	return b.action(ctx, queue, append([]string{"redrive", "--queue", queue, "--group", group}, flags...), io)
 }
 
 // Export runs mfdlq export --queue queue into the incident directory.
