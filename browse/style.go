@@ -18,7 +18,7 @@ type styles struct {
 	// rule is the horizontal line, cursor the selected row's mark, more
 	// the cut of a too-long line, bars the arrival chart's levels.
 	rule, cursor, more, sep, caret string
-	bars                    []rune
+	bars                           []rune
 }
 
 func newStyles(o Options) styles {
