@@ -26,6 +26,16 @@ var Keys = [][2]string{
 // key handles one keypress. It never waits for a read: reads are started
 // as commands and their answers come back as messages.
 func (m *Model) key(k tea.KeyMsg) tea.Cmd {
+	typing := m.filtering || (m.modal != nil && m.modal.input != nil)
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && !typing && !k.Paste {
+		// Keys typed faster than the terminal is read (over SSH, or a
+		// script) arrive as one message: each is its own key.
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	s := k.String()
 	switch {
 	case m.modal != nil:

@@ -162,3 +162,12 @@ func TestRefreshTick(t *testing.T) {
 		t.Errorf("fleet read %d times after r", n)
 	}
 }
+
+// TestKeysInOneRead: "jR" read at once is j, then R.
+func TestKeysInOneRead(t *testing.T) {
+	m := newModel(t, &fake{}, Options{Queue: "orders-dlq"}, 80, 24)
+	press(t, m, "jR")
+	if m.modal == nil || m.modal.input == nil || !strings.Contains(m.modal.title, "g2") {
+		t.Fatalf("jR did not open the redrive of g2:\n%s", m.View())
+	}
+}
