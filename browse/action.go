@@ -107,7 +107,10 @@ func (m *Model) actionNews(msg tea.Msg) tea.Cmd {
 		m.action.cancel()
 		m.action, m.modal = nil, nil
 		if msg.err != nil {
+			// A refusal names its fix in a long line: shown whole, not cut
+			// to the status line's width.
 			m.status = msg.name + ": " + msg.err.Error()
+			m.modal = &modal{title: msg.name + " stopped (esc closes)", lines: []string{msg.err.Error()}}
 		} else {
 			m.status = msg.name + ": " + msg.text
 		}

@@ -9,6 +9,7 @@ import (
 var Keys = [][2]string{
 	{"j / down", "next row"},
 	{"k / up", "previous row"},
+	{"g / G", "first / last row"},
 	{"enter", "open: DLQ → groups → messages → message"},
 	{"esc", "back out (or cancel the running action, or answer no)"},
 	{"/", "filter the rows (enter keeps it, esc clears it)"},

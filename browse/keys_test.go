@@ -86,6 +86,9 @@ func TestRedriveQuestion(t *testing.T) {
 			if got := len(f.redriven) > 0; got != tc.moved {
 				t.Errorf("answer %q: moved %v, want %v", tc.answer, got, tc.moved)
 			}
+			if !tc.moved && (m.modal == nil || !strings.Contains(strings.Join(m.modal.lines, " "), "nothing changed")) {
+				t.Errorf("answer %q: the refusal is not shown whole:\n%s", tc.answer, m.View())
+			}
 			if !strings.Contains(m.status, tc.status) {
 				t.Errorf("answer %q: status %q, want %q", tc.answer, m.status, tc.status)
 			}
