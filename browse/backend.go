@@ -28,9 +28,11 @@ type Backend interface {
 	// Classify is classify's groups for queue, recorded as the command
 	// does.
 	Classify(ctx context.Context, queue string) (*Classified, error)
-	// Group peeks at queue (VisibilityTimeout 5, never a delete) and
-	// returns the messages classify puts in group.
-	Group(ctx context.Context, queue, group string) (*GroupMessages, error)
+	// Group returns the messages of group in the incident's sample — the
+	// one classify grouped, from a harmless peek (VisibilityTimeout 5,
+	// never a delete) — or, fresh, after a new peek (mfdlq inspect). A new
+	// peek right after classify's would find its messages still hidden.
+	Group(ctx context.Context, queue, group string, fresh bool) (*GroupMessages, error)
 	// Logs is the consumer's log story of one message (logs by MessageId).
 	Logs(ctx context.Context, queue, messageID string) (*logsearch.Result, error)
 	// Redrive runs `mfdlq redrive --queue queue --group group flags…`
@@ -61,7 +63,8 @@ type Classified struct {
 // GroupMessages is a group's share of a harmless peek.
 type GroupMessages struct {
 	Messages []sqsjson.Message
-	Peeked   int // messages the peek saw, of every group
+	Peeked   int    // messages the sample holds, of every group
+	Source   string // where they come from: "classify's sample", "a new peek"
 	Lines    []string
 }
 

@@ -3,6 +3,7 @@ package browse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -86,13 +87,17 @@ func (f *fake) Classify(ctx context.Context, q string) (*Classified, error) {
 		}}}, nil
 }
 
-func (f *fake) Group(_ context.Context, q, g string) (*GroupMessages, error) {
-	f.note("group " + q + " " + g)
+func (f *fake) Group(_ context.Context, q, g string, fresh bool) (*GroupMessages, error) {
+	f.note(fmt.Sprintf("group %s %s fresh=%v", q, g, fresh))
+	src := "classify's sample"
+	if fresh {
+		src = "a new peek"
+	}
 	if g != "g1" {
-		return &GroupMessages{Peeked: 100}, nil
+		return &GroupMessages{Peeked: 100, Source: src}, nil
 	}
 	s := "x"
-	return &GroupMessages{Peeked: 100, Messages: []sqsjson.Message{
+	return &GroupMessages{Peeked: 100, Source: src, Messages: []sqsjson.Message{
 		{MessageId: "5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60", Body: hostile,
 			Attributes:        map[string]string{"SentTimestamp": "1764730800000", "ApproximateReceiveCount": "4"},
 			MessageAttributes: map[string]sqsjson.MessageAttributeValue{"trace\u202e": {DataType: "String", StringValue: &s}}},

@@ -28,15 +28,17 @@ func (m *Model) groupLines(w int) ([]string, int) {
 	}
 	gd := m.group
 	switch {
-	case gd.busy:
+	case gd.busy && gd.fresh:
 		return append(out, "", "peeking at the DLQ (VisibilityTimeout 5, nothing deleted)…"), 0
+	case gd.busy:
+		return append(out, "", "reading the incident's sample…"), 0
 	case gd.err != nil:
 		return append(out, "", m.st.bad("peek: "+safe(gd.err.Error())), "r reads again"), 0
 	case gd.data == nil:
 		return out, 0
 	}
-	out = append(out, "", fmt.Sprintf("%d of %s peeked are in this group (each hidden 5 s, none deleted)",
-		len(gd.data.Messages), plural.Of(gd.data.Peeked, "message")))
+	out = append(out, "", fmt.Sprintf("%d of the %s of %s are in this group (r: a new peek)",
+		len(gd.data.Messages), plural.Of(gd.data.Peeked, "message"), safe(gd.data.Source)))
 	widths := []int{36, 20, 8, 6}
 	out = append(out, m.st.head("  "+m.row(widths, "MESSAGE ID", "SENT", "RECEIVES", "SIZE", "PAYLOAD")))
 	rows := m.groupRows()

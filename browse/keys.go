@@ -13,7 +13,7 @@ var Keys = [][2]string{
 	{"enter", "open: DLQ → groups → messages → message"},
 	{"esc", "back out (or cancel the running action, or answer no)"},
 	{"/", "filter the rows (enter keeps it, esc clears it)"},
-	{"r", "read this screen again (the fleet also every 30 s)"},
+	{"r", "read this screen again (a group: a new peek; the fleet also every 30 s)"},
 	{"R", "redrive this group: type its flags (--rate …), then the command's plan and question"},
 	{"e", "export this DLQ into the incident directory"},
 	{"c", "show a ready mfdlq command line for this screen"},
@@ -149,7 +149,7 @@ func (m *Model) enter() tea.Cmd {
 		m.push(screenGroup)
 		if g.ID != m.group.id || m.group.data == nil {
 			m.group = groupState{id: g.ID}
-			return m.loadGroup()
+			return m.loadGroup(false)
 		}
 	case screenGroup:
 		rows := m.groupRows()
@@ -169,7 +169,7 @@ func (m *Model) refresh() tea.Cmd {
 	case screenDLQ:
 		return tea.Batch(m.loadDLQ()...)
 	case screenGroup:
-		return m.loadGroup()
+		return m.loadGroup(true)
 	case screenMessage:
 		if m.msg.showLogs {
 			return m.loadLogs()

@@ -164,6 +164,13 @@ func TestRefreshTick(t *testing.T) {
 	if n < 2 {
 		t.Errorf("fleet read %d times after r", n)
 	}
+	press(t, m, "enter", "enter", "r")
+	if calls := strings.Join(f.calls, "\n"); !strings.Contains(calls, "g1 fresh=false") || !strings.Contains(calls, "g1 fresh=true") {
+		t.Errorf("enter should read the sample, r peek anew: %s", calls)
+	}
+	if !strings.Contains(m.View(), "of a new peek") {
+		t.Errorf("the group does not say where its messages come from:\n%s", m.View())
+	}
 }
 
 // TestKeysInOneRead: "jR" read at once is j, then R.

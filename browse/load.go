@@ -64,11 +64,11 @@ func (m *Model) loadDLQ() []tea.Cmd {
 	}
 }
 
-func (m *Model) loadGroup() tea.Cmd {
+func (m *Model) loadGroup(fresh bool) tea.Cmd {
 	q, g, ctx, be := m.dlq.queue, m.group.id, m.ctx, m.be
-	m.group.busy, m.group.data, m.group.err = true, nil, nil
+	m.group.busy, m.group.data, m.group.err, m.group.fresh = true, nil, nil, fresh
 	return func() tea.Msg {
-		r, err := be.Group(ctx, q, g)
+		r, err := be.Group(ctx, q, g, fresh)
 		return groupMsg{queue: q, group: g, res: r, err: err}
 	}
 }

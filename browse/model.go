@@ -85,6 +85,7 @@ type dlqState struct {
 
 type groupState struct {
 	id     string
+	fresh  bool // a new peek is running (r), not a read of the sample
 	data   *GroupMessages
 	err    error
 	busy   bool

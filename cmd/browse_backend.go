@@ -163,18 +163,23 @@ func (b *browseBackend) Classify(ctx context.Context, queue string) (*browse.Cla
 	return &browse.Classified{Result: &res, Incident: dir, Lines: said}, nil
 }
 
-// browsePeek is how many messages a group's screen peeks at: the view
-// shows a sample, never the whole DLQ (inspect's bound, 100 by classify's
-// default sample).
+// browsePeek is how many messages a group's new peek (r) collects: the
+// view shows a sample, never the whole DLQ (classify's default sample).
 const browsePeek = 100
 
-// Group runs mfdlq inspect --queue queue (a harmless peek, recorded) and
-// keeps the messages classify puts in group, decided as redrive --group
-// decides it.
-func (b *browseBackend) Group(ctx context.Context, queue, group string) (*browse.GroupMessages, error) {
+// Group reads the incident's sample — classify's, from its harmless peek —
+// and keeps the messages classify puts in group, decided as redrive
+// --group decides it. fresh runs mfdlq inspect first (a new peek,
+// recorded): a peek right after classify's finds its messages hidden.
+func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bool) (*browse.GroupMessages, error) {
 	var said []string
-	if _, err := b.step(ctx, queue, stepRun{args: []string{"inspect", "--queue", queue, "--max", fmt.Sprint(browsePeek)}, lines: &said}); err != nil {
-		return nil, err
+	source := "the incident's sample"
+	if fresh {
+		args := []string{"inspect", "--queue", queue, "--max", fmt.Sprint(browsePeek)}
+		if _, err := b.step(ctx, queue, stepRun{args: args, lines: &said}); err != nil {
+			return nil, err
+		}
+		source = "a new peek"
 	}
 	dir, err := b.incident(queue)
 	if err != nil {
@@ -192,7 +197,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string) (*browse
 	if err != nil {
 		return nil, err
 	}
-	res := &browse.GroupMessages{Peeked: len(msgs), Lines: said}
+	res := &browse.GroupMessages{Peeked: len(msgs), Source: source, Lines: said}
 	for i := range msgs {
 		if of(&msgs[i]) == group {
 			res.Messages = append(res.Messages, msgs[i])
