@@ -31,7 +31,8 @@ type fake struct {
 	block    chan struct{}
 	calls    []string
 	redriven []string
-	answer   *bool
+	// hold makes a confirmed redrive run until it is stopped.
+	hold bool
 }
 
 func (f *fake) note(s string) {
@@ -89,7 +90,7 @@ func (f *fake) Classify(ctx context.Context, q string) (*Classified, error) {
 
 func (f *fake) Group(_ context.Context, q, g string, fresh bool) (*GroupMessages, error) {
 	f.note(fmt.Sprintf("group %s %s fresh=%v", q, g, fresh))
-	src := "classify's sample"
+	src := "the incident's sample"
 	if fresh {
 		src = "a new peek"
 	}
@@ -122,6 +123,11 @@ func (f *fake) Redrive(ctx context.Context, q, g string, flags []string, io Acti
 	}, "move up to 96 messages from orders-dlq to orders (account 123456789012, region eu-west-1)?")
 	if err != nil || !yes {
 		return "", errors.New("nothing changed: not confirmed")
+	}
+	if f.hold {
+		io.Status("12/96 moved · 10.0 msg/s")
+		<-ctx.Done()
+		return "", errors.New("interrupted: 12 moved, the journal keeps the rest")
 	}
 	f.mu.Lock()
 	f.redriven = append(f.redriven, g)

@@ -181,3 +181,44 @@ func TestKeysInOneRead(t *testing.T) {
 		t.Fatalf("jR did not open the redrive of g2:\n%s", m.View())
 	}
 }
+
+// TestStopRunningAction: esc during a confirmed move cancels its context,
+// as Ctrl-C stops the command; a second action cannot start meanwhile.
+func TestStopRunningAction(t *testing.T) {
+	f := &fake{hold: true}
+	m := newModel(t, f, Options{Queue: "orders-dlq"}, 80, 24)
+	press(t, m, "R")
+	waiting := press(t, m, "enter")
+	m.Update(key("y"))
+	// The move runs: its progress reaches the status line.
+	_, next := m.Update(run(t, waiting))
+	if m.action == nil || !strings.Contains(m.status, "12/96 moved") {
+		t.Fatalf("no running action with its progress: %q", m.status)
+	}
+	press(t, m, "e")
+	if !strings.Contains(m.status, "is running") {
+		t.Errorf("a second action started: %q", m.status)
+	}
+	m.Update(key("esc"))
+	m.Update(run(t, next))
+	if m.action != nil || !strings.Contains(m.status, "interrupted") {
+		t.Errorf("esc did not stop the move: %q", m.status)
+	}
+}
+
+func TestExportAndCommandLines(t *testing.T) {
+	f := &fake{}
+	m := newModel(t, f, Options{Queue: "orders-dlq"}, 80, 24)
+	press(t, m, "e")
+	if !strings.Contains(m.status, "export: exported 340") {
+		t.Errorf("export status %q", m.status)
+	}
+	press(t, m, "c")
+	if m.modal == nil || !strings.Contains(m.View(), "mfdlq redrive --queue orders-dlq --group g1") {
+		t.Errorf("c shows no command line:\n%s", m.View())
+	}
+	press(t, m, "esc", "enter", "enter", "i")
+	if !strings.Contains(m.View(), "5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60") || m.modal == nil {
+		t.Errorf("i shows no MessageId:\n%s", m.View())
+	}
+}

@@ -165,6 +165,9 @@ func TestFrames(t *testing.T) {
 				press(t, m, s.keys...)
 				frame := m.View()
 				checkFrame(t, frame, w, h)
+				if ascii && strings.ContainsFunc(frame, func(r rune) bool { return r > 0x7e }) {
+					t.Errorf("--ascii frame %s holds a non-ASCII character:\n%s", s.name, frame)
+				}
 				golden(t, s.name+suffix+".txt", frame)
 			}
 			press(t, m, "?", "esc", "esc")

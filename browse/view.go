@@ -23,16 +23,28 @@ func (m *Model) View() string {
 	body = window(body, focus, bodyH)
 	rule := m.st.dim(strings.Repeat(m.st.rule, w))
 	out := make([]string, 0, h)
-	out = append(out, m.fit(m.titleLine(), w), rule)
+	out = append(out, m.line(m.titleLine(), w), rule)
 	for _, l := range body {
-		out = append(out, m.fit(l, w))
+		out = append(out, m.line(l, w))
 	}
 	for len(out) < h-2 {
 		out = append(out, "")
 	}
-	out = append(out, rule, m.fit(m.footer(), w))
+	out = append(out, rule, m.line(m.footer(), w))
 	return strings.Join(out, "\n")
 }
+
+// line is one line of the frame: ASCII symbols with --ascii, cut to w.
+func (m *Model) line(l string, w int) string {
+	if m.opts.ASCII {
+		l = asciiSymbols.Replace(l)
+	}
+	return m.fit(l, w)
+}
+
+// asciiSymbols are the few non-ASCII symbols the view and the commands'
+// lines use, for terminals and fonts without them (--ascii).
+var asciiSymbols = strings.NewReplacer("→", "->", "·", "|", "…", "~", "≤", "<=", "—", "-", "×", "x", "▏", "_")
 
 // window is the part of lines, height long, that shows line focus.
 func window(lines []string, focus, height int) []string {
