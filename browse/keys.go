@@ -79,6 +79,7 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		return m.refresh()
 	case "x":
 		m.redact = !m.redact
+		return m.prepareBody()
 	case "l":
 		if m.top() == screenMessage {
 			m.msg.showLogs = true
@@ -158,6 +159,7 @@ func (m *Model) enter() tea.Cmd {
 		}
 		m.msg = msgState{index: rows[clamp(m.group.cursor, len(rows))]}
 		m.push(screenMessage)
+		return m.prepareBody()
 	}
 	return nil
 }

@@ -113,6 +113,10 @@ func (m *Model) loaded(msg tea.Msg) tea.Cmd {
 		if cur := m.currentMessage(); cur != nil && cur.MessageId == msg.messageID {
 			m.msg.logsBusy, m.msg.logs, m.msg.logsErr = false, msg.res, msg.err
 		}
+	case bodyMsg:
+		if msg.key == m.bodyKey() {
+			m.msg.body, m.msg.bodyKey = msg.lines, msg.key
+		}
 	default:
 		return m.actionNews(msg)
 	}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redact"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -48,14 +50,11 @@ func (m *Model) messageLines(w int) ([]string, int) {
 		out = append(out, m.logLines()...)
 	}
 	out = append(out, "", m.st.head("payload")+m.st.dim(" (envelope unwrapped; x: redaction)"))
-	key := [3]int{m.msg.index, m.width, 0}
-	if m.redact {
-		key[2] = 1
+	if m.msg.body == nil || m.msg.bodyKey != m.bodyKey() {
+		out = append(out, fmt.Sprintf("  preparing the payload (%d bytes)…", len(msg.Body)))
+	} else {
+		out = append(out, m.msg.body...)
 	}
-	if m.msg.body == nil || m.msg.bodyKey != key {
-		m.msg.body, m.msg.bodyKey = m.bodyLines(msg, env), key
-	}
-	out = append(out, m.msg.body...)
 	out = append(out, "", m.st.head("attributes"))
 	out = append(out, m.attrLines(msg)...)
 	if g := m.groupOpen(); g != nil && len(g.Drift) > 0 {
@@ -68,9 +67,38 @@ func (m *Model) messageLines(w int) ([]string, int) {
 	return out[min(m.msg.scroll, len(out)-1):], 0
 }
 
-// bodyLines is the payload pretty-printed when it is JSON, each line
-// sanitised, bounded by maxBodyLines.
-func (m *Model) bodyLines(msg *sqsjson.Message, env envelope.Envelope) []string {
+// bodyKey names what the payload's lines were drawn for: the message, the
+// width, redaction.
+func (m *Model) bodyKey() [3]int {
+	key := [3]int{m.msg.index, m.width, 0}
+	if m.redact {
+		key[2] = 1
+	}
+	return key
+}
+
+type bodyMsg struct {
+	key   [3]int
+	lines []string
+}
+
+// prepareBody draws the payload off the UI loop: a 1 MiB body takes a
+// second to redact, and a key must be answered within 200 ms meanwhile.
+func (m *Model) prepareBody() tea.Cmd {
+	msg := m.currentMessage()
+	if m.top() != screenMessage || msg == nil || (m.msg.body != nil && m.msg.bodyKey == m.bodyKey()) {
+		return nil
+	}
+	key, body, redacting, width, st := m.bodyKey(), *msg, m.redact, m.width, m.st
+	return func() tea.Msg {
+		return bodyMsg{key: key, lines: bodyLines(&body, redacting, width, st)}
+	}
+}
+
+// bodyLines is the payload (envelope unwrapped) pretty-printed when it is
+// JSON, redacted when asked, each line sanitised, bounded by maxBodyLines.
+func bodyLines(msg *sqsjson.Message, redacting bool, width int, st styles) []string {
+	env := envelope.Detect(msg)
 	text := string(env.Payload)
 	if env.Problem != "" {
 		text = msg.Body
@@ -81,15 +109,18 @@ func (m *Model) bodyLines(msg *sqsjson.Message, env envelope.Envelope) []string 
 			text = b.String()
 		}
 	}
-	text = untrusted.Block(m.redacted(text))
-	lines := strings.Split(text, "\n")
+	if redacting {
+		var r redact.Redactor
+		text = r.String(text)
+	}
+	lines := strings.Split(untrusted.Block(text), "\n")
 	out := make([]string, 0, min(len(lines), maxBodyLines)+1)
 	for i, l := range lines {
 		if len(out) >= maxBodyLines {
-			out = append(out, m.st.dim(fmt.Sprintf("  … %d more lines (mfdlq inspect --out FILE has it whole)", len(lines)-i)))
+			out = append(out, st.dim(fmt.Sprintf("  … %d more lines (mfdlq inspect --out FILE has it whole)", len(lines)-i)))
 			break
 		}
-		for _, part := range wrap(strings.ReplaceAll(l, "\t", "  "), max(m.width-4, 16)) {
+		for _, part := range wrap(strings.ReplaceAll(l, "\t", "  "), max(width-4, 16)) {
 			out = append(out, "  "+part)
 		}
 	}

@@ -151,7 +151,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 20), max(msg.Height, 8)
-		return m, nil
+		return m, m.prepareBody()
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case tickMsg:
