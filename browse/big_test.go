@@ -35,6 +35,9 @@ func (f *bigFake) Group(_ context.Context, q, g string, fresh bool) (*GroupMessa
 // TestBigBody: a 1 MiB body is drawn bounded, and once drawn the keys that
 // scroll it are answered well within 200 ms.
 func TestBigBody(t *testing.T) {
+	if raceEnabled {
+		t.Skip("timings mean nothing under the race detector")
+	}
 	m := newModel(t, &bigFake{}, Options{Queue: "orders-dlq"}, 80, 24)
 	press(t, m, "enter", "enter")
 	start := time.Now()

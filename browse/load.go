@@ -115,7 +115,7 @@ func (m *Model) loaded(msg tea.Msg) tea.Cmd {
 		}
 	case bodyMsg:
 		if msg.key == m.bodyKey() {
-			m.msg.body, m.msg.bodyKey = msg.lines, msg.key
+			m.msg.body, m.msg.bodyKey, m.msg.kind, m.msg.envErr = msg.lines, msg.key, msg.kind, msg.envErr
 		}
 	default:
 		return m.actionNews(msg)

@@ -36,21 +36,21 @@ func (m *Model) messageLines(w int) ([]string, int) {
 	if msg == nil {
 		return []string{"(the message is gone: esc)"}, 0
 	}
-	env := envelope.Detect(msg)
-	kind := string(env.Kind)
-	if env.Wraps != "" {
-		kind += "/" + string(env.Wraps)
+	ready := m.msg.body != nil && m.msg.bodyKey == m.bodyKey()
+	kind := "…"
+	if ready {
+		kind = m.msg.kind
 	}
 	out := []string{fmt.Sprintf("sent %s · receives %s · %d bytes · envelope %s", sent(msg), receives(msg), len(msg.Body), safe(kind))}
-	if env.Error != "" {
-		out = append(out, m.st.bad("error: ")+m.shown(env.Error))
+	if ready && m.msg.envErr != "" {
+		out = append(out, m.st.bad("error: ")+m.shown(m.msg.envErr))
 	}
 	if m.msg.showLogs {
 		out = append(out, "")
 		out = append(out, m.logLines()...)
 	}
 	out = append(out, "", m.st.head("payload")+m.st.dim(" (envelope unwrapped; x: redaction)"))
-	if m.msg.body == nil || m.msg.bodyKey != m.bodyKey() {
+	if !ready {
 		out = append(out, fmt.Sprintf("  preparing the payload (%d bytes)…", len(msg.Body)))
 	} else {
 		out = append(out, m.msg.body...)
@@ -78,8 +78,9 @@ func (m *Model) bodyKey() [3]int {
 }
 
 type bodyMsg struct {
-	key   [3]int
-	lines []string
+	key          [3]int
+	lines        []string
+	kind, envErr string
 }
 
 // prepareBody draws the payload off the UI loop: a 1 MiB body takes a
@@ -91,14 +92,18 @@ func (m *Model) prepareBody() tea.Cmd {
 	}
 	key, body, redacting, width, st := m.bodyKey(), *msg, m.redact, m.width, m.st
 	return func() tea.Msg {
-		return bodyMsg{key: key, lines: bodyLines(&body, redacting, width, st)}
+		env := envelope.Detect(&body)
+		kind := string(env.Kind)
+		if env.Wraps != "" {
+			kind += "/" + string(env.Wraps)
+		}
+		return bodyMsg{key: key, lines: bodyLines(&body, env, redacting, width, st), kind: kind, envErr: env.Error}
 	}
 }
 
 // bodyLines is the payload (envelope unwrapped) pretty-printed when it is
 // JSON, redacted when asked, each line sanitised, bounded by maxBodyLines.
-func bodyLines(msg *sqsjson.Message, redacting bool, width int, st styles) []string {
-	env := envelope.Detect(msg)
+func bodyLines(msg *sqsjson.Message, env envelope.Envelope, redacting bool, width int, st styles) []string {
 	text := string(env.Payload)
 	if env.Problem != "" {
 		text = msg.Body

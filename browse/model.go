@@ -104,6 +104,9 @@ type msgState struct {
 	// every frame.
 	body    []string
 	bodyKey [3]int
+	// kind and envErr are the envelope's kind and error text, read with
+	// the body (detecting a 1 MiB envelope is not for every frame).
+	kind, envErr string
 }
 
 // New returns the view over be.
