@@ -234,4 +234,3 @@ func progressText(l string) string {
 	}
 	return ""
 }
-
