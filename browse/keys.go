@@ -21,7 +21,7 @@ var Keys = [][2]string{
 	{"l", "the consumer's logs for this message (logs by MessageId)"},
 	{"x", "redaction on/off (for screen sharing)"},
 	{"?", "this help"},
-	{"q / ctrl+c", "quit (ctrl+c first stops a running action)"},
+	{"q / ctrl+c", "quit (while an action runs: ctrl+c stops it, q waits for that)"},
 }
 
 // key handles one keypress. It never waits for a read: reads are started
@@ -58,6 +58,12 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	}
 	switch s {
 	case "q":
+		if m.action != nil {
+			// Quitting mid-move would end the process under it: stop it
+			// first, as Ctrl-C stops the command, and see it end.
+			m.status = m.action.name + " is running: esc or ctrl+c stops it first"
+			return nil
+		}
 		return tea.Quit
 	case "?":
 		m.help = true

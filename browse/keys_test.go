@@ -199,6 +199,9 @@ func TestStopRunningAction(t *testing.T) {
 	if !strings.Contains(m.status, "is running") {
 		t.Errorf("a second action started: %q", m.status)
 	}
+	if _, cmd := m.Update(key("q")); cmd != nil || !strings.Contains(m.status, "stops it first") {
+		t.Errorf("q quit in the middle of a move: %q", m.status)
+	}
 	m.Update(key("esc"))
 	m.Update(run(t, next))
 	if m.action != nil || !strings.Contains(m.status, "interrupted") {
