@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -18,6 +19,7 @@ type action struct {
 	name   string
 	cancel context.CancelFunc
 	ch     chan tea.Msg
+	done   chan struct{} // closed when run has returned
 }
 
 // modal is a question (reply set), a line to type (input set) or a text
@@ -61,7 +63,8 @@ func (m *Model) start(name string, run func(ctx context.Context, io ActionIO) (s
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	a := &action{name: name, cancel: cancel, ch: make(chan tea.Msg, 8)}
+	a := &action{name: name, cancel: cancel, ch: make(chan tea.Msg, 8), done: make(chan struct{})}
+	m.running = a
 	m.action, m.status = a, name+": starting"
 	io := ActionIO{
 		Ask: func(plan []string, q string) (bool, error) {
@@ -87,6 +90,7 @@ func (m *Model) start(name string, run func(ctx context.Context, io ActionIO) (s
 	}
 	go func() {
 		text, err := run(ctx, io)
+		close(a.done)
 		a.ch <- doneMsg{name: name, text: text, err: err}
 	}()
 	return listen(a.ch)
@@ -147,6 +151,21 @@ func (m *Model) modalKey(k tea.KeyMsg) tea.Cmd {
 	}
 	m.modal = nil
 	return nil
+}
+
+// Wait blocks, up to limit, until the last action started has returned:
+// the process must not end under a move that is still winding down (a
+// signal ended the view; the move's context is cancelled with it).
+func (m *Model) Wait(limit time.Duration) bool {
+	if m.running == nil {
+		return true
+	}
+	select {
+	case <-m.running.done:
+		return true
+	case <-time.After(limit):
+		return false
+	}
 }
 
 func (m *Model) cancelAction() {

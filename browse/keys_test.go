@@ -202,10 +202,16 @@ func TestStopRunningAction(t *testing.T) {
 	if _, cmd := m.Update(key("q")); cmd != nil || !strings.Contains(m.status, "stops it first") {
 		t.Errorf("q quit in the middle of a move: %q", m.status)
 	}
+	if m.Wait(50 * time.Millisecond) {
+		t.Error("Wait returned while the move ran")
+	}
 	m.Update(key("esc"))
 	m.Update(run(t, next))
 	if m.action != nil || !strings.Contains(m.status, "interrupted") {
 		t.Errorf("esc did not stop the move: %q", m.status)
+	}
+	if !m.Wait(time.Second) {
+		t.Error("Wait did not see the stopped move end")
 	}
 }
 

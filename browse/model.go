@@ -59,6 +59,7 @@ type Model struct {
 	redact    bool
 	modal     *modal
 	action    *action
+	running   *action // the last action started, until the process ends
 	status    string
 	// redriveFlags are the flags typed for the last redrive, offered again.
 	redriveFlags string

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -97,6 +98,9 @@ func runBrowse(ctx context.Context, o *browseOptions) error {
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(d.IO.In), tea.WithOutput(d.IO.Out))
 	_, err := p.Run()
 	d.IO.ErrOut = errOut
+	if !m.Wait(time.Minute) {
+		d.warnf("an action of the view was still stopping after a minute; its journal lets a rerun resume")
+	}
 	for _, q := range sortedQueues(d.incidents) {
 		d.infof("incident of %s: %s", q, d.incidents[q])
 	}
