@@ -140,14 +140,23 @@ func (m *Model) top() screen { return m.stack[len(m.stack)-1] }
 
 func (m *Model) push(s screen) {
 	m.stack = append(m.stack, s)
-	m.filter, m.filtering = "", false
+	m.moved()
 }
 
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
 		m.stack = m.stack[:len(m.stack)-1]
 	}
+	m.moved()
+}
+
+// moved clears what belonged to the screen left: its filter, and the last
+// action's outcome (a running action keeps its status line).
+func (m *Model) moved() {
 	m.filter, m.filtering = "", false
+	if m.action == nil {
+		m.status = ""
+	}
 }
 
 // Update handles one message; it returns at once.

@@ -91,14 +91,15 @@ func (m *Model) footer() string {
 		return "> " + safe(m.modal.input.value) + m.st.caret + " (enter: plan and question · esc: nothing happens)"
 	case m.modal != nil && m.modal.reply != nil:
 		return "y: yes · n, enter or esc: no (nothing changes)"
-	case m.status != "":
-		return safe(m.status)
 	}
-	hint := "j/k move · enter open · esc back · / filter · r refresh · ? help · q quit"
+	filter := ""
 	if m.filter != "" {
-		hint = "filter: " + safe(m.filter) + " · " + hint
+		filter = "filter: " + safe(m.filter) + " · "
 	}
-	return m.st.dim(hint)
+	if m.status != "" {
+		return filter + safe(m.status)
+	}
+	return filter + m.st.dim("j/k move · enter open · esc back · / filter · r refresh · ? help · q quit")
 }
 
 func (m *Model) helpLines() []string {
