@@ -176,12 +176,27 @@ func (b *browseBackend) Export(ctx context.Context, queue string, io browse.Acti
 	if err != nil {
 		return "", err
 	}
-	out := filepath.Join(dir, "export-"+b.d.Now().UTC().Format("20060102T150405Z")+".jsonl.gz")
-	return b.action(ctx, queue, []string{"export", "--queue", queue, "--out", out}, io)
+	file := filepath.Join(dir, "export-"+b.d.Now().UTC().Format("20060102T150405Z")+".jsonl.gz")
+	out, last, err := b.actionOut(ctx, queue, []string{"export", "--queue", queue, "--out", file}, io)
+	var sum struct {
+		Exported int    `json:"exported"`
+		Released int    `json:"released"`
+		Location string `json:"location"`
+	}
+	if err == nil && json.Unmarshal(out, &sum) == nil && sum.Location != "" {
+		return fmt.Sprintf("exported %d to %s; %d made visible again, nothing deleted", sum.Exported, sum.Location, sum.Released), nil
+	}
+	return last, err
 }
 
 // action runs a changing command with the view's prompter and status line.
 func (b *browseBackend) action(ctx context.Context, queue string, args []string, io browse.ActionIO) (string, error) {
+	_, last, err := b.actionOut(ctx, queue, args, io)
+	return last, err
+}
+
+// actionOut is action that also returns the command's JSON output.
+func (b *browseBackend) actionOut(ctx context.Context, queue string, args []string, io browse.ActionIO) ([]byte, string, error) {
 	var mu sync.Mutex
 	var plan []string
 	var last string
@@ -191,7 +206,7 @@ func (b *browseBackend) action(ctx context.Context, queue string, args []string,
 		mu.Unlock()
 		return io.Ask(shown, q)
 	}}
-	_, err := b.step(ctx, queue, stepRun{args: args, prompt: p,
+	out, err := b.step(ctx, queue, stepRun{args: args, prompt: p,
 		line: func(l string) {
 			mu.Lock()
 			plan = append(plan, l)
@@ -209,12 +224,12 @@ func (b *browseBackend) action(ctx context.Context, queue string, args []string,
 	mu.Lock()
 	defer mu.Unlock()
 	if err != nil {
-		return last, err
+		return out, last, err
 	}
 	if last == "" && len(plan) > 0 {
 		last = plan[len(plan)-1]
 	}
-	return last, nil
+	return out, last, nil
 }
 
 // progressText is a JSON line of a move (progress or summary) as a status.
