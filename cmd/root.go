@@ -101,6 +101,14 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 	for _, sub := range subcommands(d) {
 		root.AddCommand(sub)
 	}
+	// mfdlq alone on a terminal opens the view; piped (or with --help) it
+	// prints the help, as it always did.
+	root.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) > 0 || !d.IO.InTTY || !d.IO.OutTTY {
+			return c.Help()
+		}
+		return runBrowse(c.Context(), &browseOptions{deps: d})
+	}
 	return root
 }
 
@@ -133,6 +141,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newRecordCmd(d, nil),
 		newCheckCmd(d, nil),
 		newRunbookCmd(d, nil),
+		newBrowseCmd(d, nil),
 	}
 }
 

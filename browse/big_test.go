@@ -1,0 +1,70 @@
+package browse
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// bigBody is a 1 MiB JSON body, SQS's largest.
+func bigBody() string {
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := 0; b.Len() < 1<<20-100; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"sku":"s-%d","qty":%d,"email":"buyer%d@example.com"}`, i, i%7, i)
+	}
+	b.WriteString(`]}`)
+	return b.String()
+}
+
+type bigFake struct{ fake }
+
+func (f *bigFake) Group(_ context.Context, q, g string, fresh bool) (*GroupMessages, error) {
+	return &GroupMessages{Peeked: 1, Source: "the incident's sample", Messages: []sqsjson.Message{{MessageId: "big", Body: bigBody()}}}, nil
+}
+
+// TestBigBody: a 1 MiB body is drawn bounded, and once drawn the keys that
+// scroll it are answered well within 200 ms.
+func TestBigBody(t *testing.T) {
+	if raceEnabled {
+		t.Skip("timings mean nothing under the race detector")
+	}
+	m := newModel(t, &bigFake{}, Options{Queue: "orders-dlq"}, 80, 24)
+	press(t, m, "enter", "enter")
+	start := time.Now()
+	frame := m.View()
+	first := time.Since(start)
+	checkFrame(t, frame, 80, 24)
+	if len(m.msg.body) > maxBodyLines+1 {
+		t.Errorf("the body is %d lines in the view, bound %d", len(m.msg.body), maxBodyLines+1)
+	}
+	t.Logf("first frame of a 1 MiB body: %s", first)
+	var prepare tea.Cmd
+	for _, k := range []string{"j", "j", "k", "?", "esc", "x"} {
+		start := time.Now()
+		_, prepare = m.Update(key(k))
+		m.View()
+		if d := time.Since(start); d > 200*time.Millisecond {
+			t.Errorf("key %q took %s on a 1 MiB body", k, d)
+		}
+	}
+	// Redacting 1 MiB takes about a second: it runs off the UI loop, and
+	// the frame says so until it is done.
+	press(t, m, "g")
+	if !strings.Contains(m.View(), "preparing the payload") {
+		t.Errorf("no sign of the payload being prepared:\n%s", m.View())
+	}
+	drive(t, m, prepare)
+	if v := m.View(); !strings.Contains(v, "[redacted:email]") || strings.Contains(v, "@example.com") {
+		t.Errorf("the redacted payload did not arrive:\n%s", v)
+	}
+}

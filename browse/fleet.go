@@ -1,0 +1,122 @@
+package browse
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// fleetLines draw what mfdlq ls computes, in its urgency order.
+func (m *Model) fleetLines(w int) ([]string, int) {
+	f := m.fleet
+	var out []string
+	switch {
+	case f.data == nil && f.err != nil:
+		return []string{m.st.bad("could not list the DLQs: " + safe(f.err.Error())), "", "r reads again"}, 0
+	case f.data == nil:
+		return []string{"listing every DLQ of the account…"}, 0
+	}
+	now := m.opts.Now()
+	head := fmt.Sprintf("%d DLQs, %d holding messages (%d messages) · read %s", f.data.Summary.DLQs, f.data.Summary.NonEmpty,
+		f.data.Summary.Messages, f.data.At.UTC().Format("15:04:05 UTC"))
+	if f.loading {
+		head += " · reading again…"
+	}
+	if f.err != nil {
+		head += " · " + m.st.bad("last read failed: "+safe(f.err.Error()))
+	}
+	out = append(out, head)
+	for _, wn := range f.data.Warnings {
+		out = append(out, m.st.warn("warning: "+safe(wn)))
+	}
+	widths := fleetWidths(w)
+	out = append(out, "", m.st.head("  "+m.row(widths, "DLQ", "VISIBLE", "IN FLIGHT", "OLDEST EXPIRES", "ALARM", "SOURCES → CONSUMERS")))
+	rows := m.fleetRows()
+	if len(rows) == 0 {
+		out = append(out, "  (no DLQ"+m.filterNote()+")")
+	}
+	focus := len(out)
+	cur := clamp(f.cursor, len(rows))
+	for i, d := range rows {
+		if i == cur {
+			focus = len(out)
+		}
+		line := m.row(widths, safe(d.Queue), strconv.FormatInt(d.Visible, 10), strconv.FormatInt(d.InFlight, 10),
+			expiresIn(d, now), alarm(d), sources(d))
+		out = append(out, m.mark(line, i == cur))
+	}
+	return out, focus
+}
+
+// fleetWidths share the width among the columns; the last takes the rest.
+func fleetWidths(w int) []int {
+	q := 22
+	if w >= 120 {
+		q = 40
+	}
+	return []int{q, 7, 9, 14, 5}
+}
+
+func (m *Model) filterNote() string {
+	if m.filter == "" {
+		return ""
+	}
+	return " matches the filter"
+}
+
+// expiresIn is the countdown of ls: when the oldest message expires.
+func expiresIn(d inventory.DLQ, now time.Time) string {
+	switch {
+	case d.Visible+d.InFlight == 0:
+		return "-"
+	case d.ExpiresIn != nil:
+		left := *d.ExpiresIn
+		if left <= 0 {
+			return "due"
+		}
+		s := sqsapi.Human(secs(left))
+		if d.Expiry != nil && d.Expiry.UpperBound {
+			s = "≤ " + s
+		}
+		return s
+	}
+	return "no data"
+}
+
+func alarm(d inventory.DLQ) string {
+	switch {
+	case !d.AlarmsKnown:
+		return "?"
+	case len(d.Alarms) == 0:
+		return "none"
+	}
+	return "yes"
+}
+
+func sources(d inventory.DLQ) string {
+	names := make([]string, 0, len(d.Sources))
+	for _, s := range d.Sources {
+		names = append(names, safe(s.Queue))
+	}
+	src := strings.Join(names, ", ")
+	if src == "" {
+		src = "(no source names it)"
+	}
+	switch {
+	case !d.FunctionsKnown:
+		return src + " → ?"
+	case len(d.Functions) > 0:
+		fs := make([]string, 0, len(d.Functions))
+		for _, f := range d.Functions {
+			fs = append(fs, safe(f))
+		}
+		return src + " → " + strings.Join(fs, ", ")
+	}
+	return src
+}
+
+func secs(n int64) time.Duration { return time.Duration(n) * time.Second }

@@ -1,0 +1,194 @@
+package browse
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/redact"
+	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// maxBodyLines bounds what a body contributes to the frame: a 1 MiB body
+// pretty-printed is tens of thousands of lines, and each frame walks them.
+const maxBodyLines = 2000
+
+// redacted is s through the redact package when the operator turned
+// redaction on (x), as a report would show it.
+func (m *Model) redacted(s string) string {
+	if !m.redact {
+		return s
+	}
+	var r redact.Redactor
+	return r.String(s)
+}
+
+// messageLines draw one message: its envelope, the payload pretty-printed,
+// attributes, message attributes, the group's drift and, on l, its logs.
+func (m *Model) messageLines(w int) ([]string, int) {
+	msg := m.currentMessage()
+	if msg == nil {
+		return []string{"(the message is gone: esc)"}, 0
+	}
+	ready := m.msg.body != nil && m.msg.bodyKey == m.bodyKey()
+	kind := "…"
+	if ready {
+		kind = m.msg.kind
+	}
+	out := []string{fmt.Sprintf("sent %s · receives %s · %d bytes · envelope %s", sent(msg), receives(msg), len(msg.Body), safe(kind))}
+	if ready && m.msg.envErr != "" {
+		out = append(out, m.st.bad("error: ")+m.shown(m.msg.envErr))
+	}
+	if m.msg.showLogs {
+		out = append(out, "")
+		out = append(out, m.logLines()...)
+	}
+	out = append(out, "", m.st.head("payload")+m.st.dim(" (envelope unwrapped; x: redaction)"))
+	if !ready {
+		out = append(out, fmt.Sprintf("  preparing the payload (%d bytes)…", len(msg.Body)))
+	} else {
+		out = append(out, m.msg.body...)
+	}
+	out = append(out, "", m.st.head("attributes"))
+	out = append(out, m.attrLines(msg)...)
+	if g := m.groupOpen(); g != nil && len(g.Drift) > 0 {
+		out = append(out, "", m.st.head("drift from the baseline (classify)"))
+		for _, d := range g.Drift {
+			out = append(out, "  "+safe(d.Text))
+		}
+	}
+	out = append(out, "", m.st.dim("j/k scroll · l: logs by MessageId · i: MessageId · x: redaction · R: redrive the group"))
+	return out[min(m.msg.scroll, len(out)-1):], 0
+}
+
+// bodyKey names what the payload's lines were drawn for: the message, the
+// width, redaction.
+func (m *Model) bodyKey() [3]int {
+	key := [3]int{m.msg.index, m.width, 0}
+	if m.redact {
+		key[2] = 1
+	}
+	return key
+}
+
+type bodyMsg struct {
+	key          [3]int
+	lines        []string
+	kind, envErr string
+}
+
+// prepareBody draws the payload off the UI loop: a 1 MiB body takes a
+// second to redact, and a key must be answered within 200 ms meanwhile.
+func (m *Model) prepareBody() tea.Cmd {
+	msg := m.currentMessage()
+	if m.top() != screenMessage || msg == nil || (m.msg.body != nil && m.msg.bodyKey == m.bodyKey()) {
+		return nil
+	}
+	key, body, redacting, width, st := m.bodyKey(), *msg, m.redact, m.width, m.st
+	return func() tea.Msg {
+		env := envelope.Detect(&body)
+		kind := string(env.Kind)
+		if env.Wraps != "" {
+			kind += "/" + string(env.Wraps)
+		}
+		return bodyMsg{key: key, lines: bodyLines(&body, env, redacting, width, st), kind: kind, envErr: env.Error}
+	}
+}
+
+// bodyLines is the payload (envelope unwrapped) pretty-printed when it is
+// JSON, redacted when asked, each line sanitised, bounded by maxBodyLines.
+func bodyLines(msg *sqsjson.Message, env envelope.Envelope, redacting bool, width int, st styles) []string {
+	text := string(env.Payload)
+	if env.Problem != "" {
+		text = msg.Body
+	}
+	if env.PayloadJSON {
+		var b bytes.Buffer
+		if json.Indent(&b, env.Payload, "", "  ") == nil {
+			text = b.String()
+		}
+	}
+	if redacting {
+		var r redact.Redactor
+		text = r.String(text)
+	}
+	lines := strings.Split(untrusted.Block(text), "\n")
+	out := make([]string, 0, min(len(lines), maxBodyLines)+1)
+	for i, l := range lines {
+		if len(out) >= maxBodyLines {
+			out = append(out, st.dim(fmt.Sprintf("  … %d more lines (mfdlq inspect --out FILE has it whole)", len(lines)-i)))
+			break
+		}
+		for _, part := range wrap(strings.ReplaceAll(l, "\t", "  "), max(width-4, 16)) {
+			out = append(out, "  "+part)
+		}
+	}
+	return out
+}
+
+func (m *Model) attrLines(msg *sqsjson.Message) []string {
+	var out []string
+	for _, k := range sortedKeys(msg.Attributes) {
+		out = append(out, "  "+safe(k)+": "+m.shown(msg.Attributes[k]))
+	}
+	if len(msg.MessageAttributes) > 0 {
+		out = append(out, "", m.st.head("message attributes"))
+		keys := make([]string, 0, len(msg.MessageAttributes))
+		for k := range msg.MessageAttributes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := msg.MessageAttributes[k]
+			val := fmt.Sprintf("(%d bytes binary)", len(v.BinaryValue))
+			if v.StringValue != nil {
+				val = m.shown(*v.StringValue)
+			}
+			out = append(out, "  "+safe(k)+" ("+safe(v.DataType)+"): "+val)
+		}
+	}
+	return out
+}
+
+// logLines are the logs step's story of this message.
+func (m *Model) logLines() []string {
+	s := m.msg
+	switch {
+	case s.logsBusy:
+		return []string{"logs: searching the consumer's logs by MessageId…"}
+	case s.logsErr != nil:
+		return []string{m.st.bad("logs: " + safe(s.logsErr.Error()))}
+	case s.logs == nil:
+		return nil
+	}
+	out := []string{m.st.head("logs") + fmt.Sprintf(" (%s, %d found of %d)", safe(string(s.logs.Method)), s.logs.Found, s.logs.Searched)}
+	for _, r := range s.logs.Messages {
+		if !r.Found {
+			out = append(out, "  no log line names "+safe(r.MessageID))
+			continue
+		}
+		out = append(out, "  "+safe(r.LogGroup)+" "+safe(r.LogStream)+" "+safe(r.Timestamp))
+		if r.Exception != "" {
+			out = append(out, "  "+m.st.bad("exception: ")+m.shown(r.Exception))
+		}
+		for _, l := range r.Lines {
+			out = append(out, "    "+m.shown(l))
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package browse
+
+const raceEnabled = false

@@ -1,0 +1,117 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/browse"
+)
+
+// browseOptions are the flags of mfdlq browse.
+type browseOptions struct {
+	deps      *Deps
+	Queue     string   // --queue: open on this DLQ
+	ASCII     bool     // --ascii: no box or block characters
+	LogGroups []string // --log-group: the consumer's logs (default: /aws/lambda/<function> of contain's mappings)
+}
+
+func newBrowseCmd(d *Deps, runF func(*browseOptions) error) *cobra.Command {
+	opts := &browseOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "browse [--queue DLQ] [--ascii]",
+		Short: "The runbook as a full-screen view: fleet → DLQ → groups → messages → actions",
+		Long: `Open a full-screen view of the account's DLQs, as k9s does for Kubernetes:
+the fleet (what ls lists, refreshed every 30 s), a DLQ (contain's verdict
+and classify's groups), a group (its messages, from a harmless peek) and a
+message (the payload with its envelope unwrapped, its attributes, the
+group's drift, and its logs by MessageId on l). Keys: j/k or arrows, enter
+in, esc out, / filter, r refresh, ? every key, q quit. Running mfdlq with no
+arguments on a terminal opens it too.
+
+What it changes in AWS: nothing by itself. Each step it takes runs the
+command itself, recorded in the incident as that command records it:
+opening a DLQ runs contain and classify, opening a group runs inspect (a
+peek: VisibilityTimeout 5, never a delete), l runs logs. R on a group runs
+redrive --group: the same plan, the same question (y/N, default no), the
+same guardrails; esc or Ctrl-C stops it as Ctrl-C stops the command. e runs
+export into the incident directory.
+
+NO_COLOR and --no-color turn colour off; --ascii draws no box or block
+characters (for terminals and fonts without them). Works from 80×24 up.
+
+Examples:
+  mfdlq browse
+  mfdlq browse --queue orders-dlq
+  mfdlq browse --queue orders-dlq --log-group /aws/lambda/orders --ascii
+
+Exit 2 without a terminal (use mfdlq ls).
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runBrowse(c.Context(), opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")
+	f.BoolVar(&opts.ASCII, "ascii", false, "no box-drawing or block characters")
+	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group for l (repeatable; default: /aws/lambda/<function> of the DLQ's consumers)")
+	return c
+}
+
+func (o *browseOptions) validate() error {
+	io := o.deps.IO
+	switch {
+	case !io.InTTY || !io.OutTTY:
+		return usageErrorf("browse needs a terminal on stdin and stdout; piped, use mfdlq ls, contain, classify or inspect")
+	case strings.Contains(o.deps.Global.Region, ","):
+		return usageErrorf("--region %q: browse shows one region at a time; use mfdlq ls for several", o.deps.Global.Region)
+	}
+	for _, g := range o.LogGroups {
+		if strings.TrimSpace(g) == "" {
+			return usageErrorf("--log-group is empty: name a log group such as /aws/lambda/orders")
+		}
+	}
+	return nil
+}
+
+func runBrowse(ctx context.Context, o *browseOptions) error {
+	d := o.deps
+	// The commands the view runs say which incident they use on their own
+	// stderr; the view's terminal is the frame's alone.
+	be := &browseBackend{d: d, logGroups: o.LogGroups}
+	errOut := d.IO.ErrOut
+	d.IO.ErrOut = io.Discard
+	m := browse.New(ctx, be, browse.Options{Queue: o.Queue, ASCII: o.ASCII, Color: d.IO.Color && !d.Global.NoColor && os.Getenv("NO_COLOR") == "", Now: d.Now})
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(d.IO.In), tea.WithOutput(d.IO.Out))
+	_, err := p.Run()
+	d.IO.ErrOut = errOut
+	if !m.Wait(time.Minute) {
+		d.warnf("an action of the view was still stopping after a minute; its journal lets a rerun resume")
+	}
+	for _, q := range sortedQueues(d.incidents) {
+		d.infof("incident of %s: %s", q, d.incidents[q])
+	}
+	return err
+}
+
+func sortedQueues(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for q := range m {
+		out = append(out, q)
+	}
+	sort.Strings(out)
+	return out
+}
