@@ -29,6 +29,10 @@ type modal struct {
 	lines []string
 	reply chan bool
 	input *input
+	// up is how many lines the operator scrolled up from the modal's end:
+	// a question opens on its last lines (the question itself), and a
+	// plan longer than the terminal is read by scrolling up.
+	up int
 }
 
 // input is a line the operator types in a modal: the redrive's flags.
@@ -139,6 +143,12 @@ func (m *Model) modalKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	switch s {
+	case "k", "up":
+		md.up++
+		return nil
+	case "j", "down":
+		md.up = max(md.up-1, 0)
+		return nil
 	case "y", "Y":
 		md.reply <- true
 	case "n", "N", "esc", "enter":

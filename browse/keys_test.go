@@ -2,6 +2,7 @@ package browse
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -229,5 +230,32 @@ func TestExportAndCommandLines(t *testing.T) {
 	press(t, m, "esc", "enter", "enter", "i")
 	if !strings.Contains(m.View(), "5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60") || m.modal == nil {
 		t.Errorf("i shows no MessageId:\n%s", m.View())
+	}
+}
+
+// TestLongPlanKeepsTheQuestionInView: a plan taller than an 80×24
+// terminal opens on its end, the question; k scrolls up to its first line
+// and j back down.
+func TestLongPlanKeepsTheQuestionInView(t *testing.T) {
+	m := newModel(t, &fake{}, Options{}, 80, 24)
+	plan := []string{"redriving: account 123456789012 · region us-east-1 · queue orders-dlq"}
+	for i := range 30 {
+		plan = append(plan, fmt.Sprintf("plan: line %d", i))
+	}
+	m.modal = &modal{title: "redrive", lines: append(plan, "", "Move 96 messages? [y/N]"), reply: make(chan bool, 1)}
+	if v := m.View(); !strings.Contains(v, "[y/N]") || strings.Contains(v, "redriving: account") {
+		t.Fatalf("the question is not in view, or the plan's start is (no room for both):\n%s", v)
+	}
+	for range 40 {
+		press(t, m, "k")
+	}
+	if v := m.View(); !strings.Contains(v, "redriving: account") || strings.Contains(v, "[y/N]") {
+		t.Fatalf("k does not scroll up to the plan's first line:\n%s", v)
+	}
+	for range 40 {
+		press(t, m, "j")
+	}
+	if v := m.View(); !strings.Contains(v, "[y/N]") {
+		t.Fatalf("j does not scroll back to the question:\n%s", v)
 	}
 }

@@ -16,7 +16,11 @@ func (m *Model) View() string {
 	case m.help:
 		body = m.helpLines()
 	case m.modal != nil:
+		// The modal's end (a question, a refusal's last words) is in view
+		// unless the operator scrolled up.
 		body = m.modalLines(w)
+		m.modal.up = min(m.modal.up, max(len(body)-bodyH, 0))
+		focus = len(body) - 1 - m.modal.up
 	default:
 		body, focus = m.screenLines(w)
 	}
@@ -90,7 +94,7 @@ func (m *Model) footer() string {
 	case m.modal != nil && m.modal.input != nil:
 		return "> " + safe(m.modal.input.value) + m.st.caret + " (enter: plan and question · esc: nothing happens)"
 	case m.modal != nil && m.modal.reply != nil:
-		return "y: yes · n, enter or esc: no (nothing changes)"
+		return "y: yes · n, enter or esc: no (nothing changes) · j/k scroll"
 	}
 	filter := ""
 	if m.filter != "" {
