@@ -38,6 +38,8 @@ type fakeSQS struct {
 	// fact): the receive's messages stay hidden, the send's are sent.
 	loseReceive func(out *sqs.ReceiveMessageOutput) bool
 	loseSend    func() bool
+	// failDelete, when set and true for a call, fails it before it acts.
+	failDelete func() bool
 }
 
 // errLost is an answer lost after the server acted; Retryable takes it
@@ -187,6 +189,9 @@ func (f *fakeSQS) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatch
 func (f *fakeSQS) DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, _ ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
 	if f.beforeDelete != nil {
 		f.beforeDelete(in)
+	}
+	if f.failDelete != nil && f.failDelete() {
+		return nil, errLost
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

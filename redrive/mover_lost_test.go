@@ -97,3 +97,20 @@ func TestDrainedWhileLastBatchFailsIsTakenAgain(t *testing.T) {
 		t.Fatalf("moved %d, failed %d, %d left in the DLQ; want 10, 0, 0 (%+v)", st.Moved, st.Failed, left, st)
 	}
 }
+
+// A batch sent and journaled whose delete runs out of retries stays in the
+// DLQ, hidden for the visibility timeout: the run, which has seen its
+// whole backlog, waits for it, deletes it, and no longer counts it
+// pending.
+func TestBatchWithFailedDeleteIsDeletedWhenItReappears(t *testing.T) {
+	s := newSetup(t, 10)
+	failed := 0
+	s.fake.failDelete = func() bool { failed++; return failed <= 2 }
+	st := s.run(t, func(o *Options) { o.Backlog, o.Workers, o.Visibility, o.Retry = 10, 1, 1, fastRetry() })
+	if left := s.fake.leftIn(dlqURL); st.Moved != 10 || st.PendingDelete != 0 || left != 0 {
+		t.Fatalf("moved %d, %d pending delete, %d left in the DLQ; want 10, 0, 0 (%+v)", st.Moved, st.PendingDelete, left, st)
+	}
+	if got := len(s.fake.bodies(destURL)); got != 10 {
+		t.Fatalf("%d in the destination, want 10: a journaled message is never sent again", got)
+	}
+}
