@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -93,22 +94,29 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	stopRenew()
 	// From here on, finish the release or delete whatever ctx says.
 	done := context.WithoutCancel(ctx)
+	parts, _ := sink.(*s3Parts)
 	switch {
 	case werr != nil && st.Deleted > 0:
 		// Checkpoints deleted messages that are only in the partial file
-		// now: keep it, and say where it is.
+		// (or the parts uploaded) now: keep it, and say where it is.
+		sink.Abort()
 		st.Released = h.releaseAll(done)
-		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s (whole gzip members or lines): keep it", werr, st.Deleted, sink.(Checkpointer).Partial())
+		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s: keep it", werr, st.Deleted, deletedIn(sink))
 	case werr != nil || (st.Interrupted && st.Deleted == 0):
 		sink.Abort()
 		st.Released = h.releaseAll(done)
 		return st, werr
 	}
+	if parts != nil && st.Interrupted {
+		// The part under way is not uploaded: its messages are made
+		// visible again, so every part holds only deleted messages.
+		parts.pending = 0
+	}
 	loc, err := sink.Commit(done)
 	if err != nil {
 		st.Released = h.releaseAll(done)
 		if st.Deleted > 0 {
-			return st, fmt.Errorf("the file is not durable, %d messages deleted at checkpoints are in its partial file: %w", st.Deleted, err)
+			return st, fmt.Errorf("the last part is not durable, %d messages deleted before are in %s: %w", st.Deleted, deletedIn(sink), err)
 		}
 		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
 	}
@@ -117,9 +125,27 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 		d, nd := h.deleteWritten(done)
 		st.Deleted += d
 		st.NotDeleted = nd
+		if parts != nil && d+nd > 0 {
+			parts.parts[len(parts.parts)-1].Deleted = d
+		}
+	}
+	if parts != nil && len(parts.parts) > 1 {
+		st.Parts = parts.parts
 	}
 	st.Released = h.releaseAll(done)
 	return st, nil
+}
+
+// deletedIn names where the messages deleted before a failure are: the
+// partial file a checkpointed export leaves, or the parts uploaded.
+func deletedIn(sink Sink) string {
+	if p, ok := sink.(*s3Parts); ok {
+		return strings.Join(p.completed(), ", ")
+	}
+	if cp, ok := sink.(Checkpointer); ok {
+		return cp.Partial() + " (whole gzip members or lines)"
+	}
+	return "the file"
 }
 
 // Checkpointer is a Sink that can make what was written so far durable
@@ -161,6 +187,9 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 		// it deletes once, after that.
 		r.cp = nil
 	}
+	if p, ok := sink.(*s3Parts); ok && o.Delete {
+		r.parts = p
+	}
 	for r.quiet < o.QuietRounds && r.st.Limit == "" {
 		if (o.Max > 0 && r.st.Exported >= o.Max) || (o.Backlog > 0 && r.st.Received >= o.Backlog) {
 			break
@@ -197,6 +226,7 @@ type reading struct {
 	o     Options
 	w     *member
 	cp    Checkpointer // nil: no deletes before the end
+	parts *s3Parts     // with Delete to S3: cut a part at the limit
 	st    Stats
 	room  int // messages this export may hold in flight
 	since int // written since the last checkpoint
@@ -219,7 +249,18 @@ func (r *reading) round(ctx context.Context, msgs []types.Message, err error) er
 	}
 	r.since += r.st.Exported - before
 	full := overLimit || r.h.count() >= r.room
+	if r.parts != nil {
+		r.parts.wrote(r.st.Exported - before)
+	}
 	switch {
+	case r.parts != nil && r.since > 0 && (full || (len(fresh) == 0 && r.stalled(ctx))):
+		// SQS hands out no more while this export holds a part's worth:
+		// the part is completed and read back, then exactly its messages
+		// are deleted, which makes room for the next.
+		if err := r.cutPart(ctx); err != nil {
+			return err
+		}
+		r.since, r.quiet = 0, 0
 	case r.cp != nil && r.since > 0 && (r.since >= r.o.Checkpoint || full || len(fresh) == 0):
 		// A part is complete, or SQS hands out no more while this export
 		// holds written messages (the in-flight limit, or a FIFO group's
