@@ -98,8 +98,11 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	switch {
 	case werr != nil && st.Deleted > 0:
 		// Checkpoints deleted messages that are only in the partial file
-		// (or the parts uploaded) now: keep it, and say where it is.
-		sink.Abort()
+		// (or the parts uploaded) now: keep it, and say where it is. Only
+		// a part under way, whose messages were not deleted, goes.
+		if parts != nil {
+			parts.Abort()
+		}
 		st.Released = h.releaseAll(done)
 		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s: keep it", werr, st.Deleted, deletedIn(sink))
 	case werr != nil || (st.Interrupted && st.Deleted == 0):
@@ -110,6 +113,7 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	if parts != nil && st.Interrupted {
 		// The part under way is not uploaded: its messages are made
 		// visible again, so every part holds only deleted messages.
+		st.Exported -= parts.pending
 		parts.pending = 0
 	}
 	loc, err := sink.Commit(done)

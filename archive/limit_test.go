@@ -2,10 +2,13 @@ package archive
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -193,5 +196,65 @@ func TestPartName(t *testing.T) {
 		if got := PartName(tc.name, tc.n); got != tc.want {
 			t.Errorf("PartName(%q, %d) = %q, want %q", tc.name, tc.n, got, tc.want)
 		}
+	}
+}
+
+// Ctrl-C after a part: the part under way is not uploaded and its
+// messages are made visible again, so every object holds only deleted
+// messages; the parts done stay.
+func TestExportS3PartsInterrupted(t *testing.T) {
+	const n, limit = 45, 20
+	c, bucket := testS3(t)
+	loc := S3Location{Bucket: bucket, Key: "orders.jsonl"}
+	sink, err := NewS3PartsSink(c, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newMemQueue(n)
+	q.limit = limit
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	q.onDelete = func([]string) { cancel() } // Ctrl-C as the first part's messages go
+	st, err := Export(ctx, q, sink, Options{Queue: &sqsapi.Queue{Name: "dlq", URL: "mem"}, Backlog: n, Delete: true, Wait: 1, InFlightLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Interrupted || st.Exported != limit || st.Deleted != limit || len(q.msgs) != n-limit || q.inFlight != 0 || st.Location != loc.String() {
+		t.Fatalf("interrupted %v, exported %d, deleted %d, %d left, %d in flight, at %s; want true, %d, %d, %d, 0, %s",
+			st.Interrupted, st.Exported, st.Deleted, len(q.msgs), q.inFlight, st.Location, limit, limit, n-limit, loc)
+	}
+	if got := objectBytes(t, c, loc); strings.Count(string(got), "\n") != limit {
+		t.Fatalf("part 1 holds %d lines, want %d", strings.Count(string(got), "\n"), limit)
+	}
+	if _, err := c.HeadObject(context.Background(), &s3.HeadObjectInput{Bucket: &bucket, Key: aws.String(PartName(loc.Key, 2))}); err == nil {
+		t.Fatal("part 2 was uploaded after Ctrl-C")
+	}
+}
+
+// A part's key taken by someone else while the export runs stops it: the
+// parts before stay, their messages deleted, the error names them, and
+// the part under way is not deleted from the DLQ.
+func TestExportS3PartKeyTaken(t *testing.T) {
+	const n, limit = 45, 20
+	c, bucket := testS3(t)
+	loc := S3Location{Bucket: bucket, Key: "orders.jsonl"}
+	if _, err := c.PutObject(context.Background(), &s3.PutObjectInput{Bucket: &bucket, Key: aws.String(PartName(loc.Key, 2)), Body: strings.NewReader("theirs")}); err != nil {
+		t.Fatal(err)
+	}
+	sink, err := NewS3PartsSink(c, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newMemQueue(n)
+	q.limit = limit
+	st, err := Export(context.Background(), q, sink, Options{Queue: &sqsapi.Queue{Name: "dlq", URL: "mem"}, Backlog: n, Delete: true, Wait: 1, InFlightLimit: limit})
+	if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "deleted so far are in "+loc.String()) {
+		t.Fatalf("err %v, want ErrExists naming %s", err, loc)
+	}
+	if st.Deleted != limit || len(q.msgs) != n-limit || q.inFlight != 0 {
+		t.Fatalf("deleted %d, %d left, %d in flight; want %d, %d, 0", st.Deleted, len(q.msgs), q.inFlight, limit, n-limit)
+	}
+	if got := string(objectBytes(t, c, S3Location{Bucket: bucket, Key: PartName(loc.Key, 2)})); got != "theirs" {
+		t.Fatalf("their object was replaced: %q", got)
 	}
 }

@@ -48,6 +48,11 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	case st.Interrupted && st.Location == "":
 		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		return errInterrupted
+	case runErr != nil && st.Deleted > 0:
+		// Parts (or checkpoints) were durable and deleted before the
+		// failure: the error names where they are.
+		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again (any missed come back within %ds)", st.Deleted, plural.Of(st.Released, "message"), o.Visibility)
+		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	case runErr != nil:
 		d.warnf("export failed: nothing deleted; the %s read were made visible again (any missed come back within %ds)", plural.Of(st.Released, "message"), o.Visibility)
 		if errors.Is(runErr, context.Canceled) {
