@@ -14,6 +14,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -77,6 +80,9 @@ func (f *File) openLocal(ref string) error {
 		name := PartName(ref, n)
 		h, err := os.Open(name)
 		if n > 1 && errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Lstat(PartName(ref, n+1)); err == nil {
+				return gapError(name, PartName(ref, n+1))
+			}
 			break
 		}
 		if err != nil {
@@ -92,6 +98,10 @@ func (f *File) openS3(ctx context.Context, c S3, loc S3Location) error {
 		part := S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n)}
 		h, remove, err := download(ctx, c, part, n == 1)
 		if n > 1 && errors.Is(err, errNoObject) {
+			next := S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n+1)}
+			if _, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(next.Bucket), Key: aws.String(next.Key)}); err == nil {
+				return gapError(part.String(), next.String())
+			}
 			break
 		}
 		if err != nil {
@@ -100,6 +110,14 @@ func (f *File) openS3(ctx context.Context, c S3, loc S3Location) error {
 		f.add(h, part.String(), remove)
 	}
 	return nil
+}
+
+// ErrPartMissing is an export in parts with a part missing before the
+// last: reading on would skip its messages without a word.
+var ErrPartMissing = errors.New("a part is missing")
+
+func gapError(missing, next string) error {
+	return fmt.Errorf("%s: %w, yet %s is there: restore it (export.json of the export's incident lists every part) or move the parts one by one", missing, ErrPartMissing, next)
 }
 
 func (f *File) add(h *os.File, name string, remove func()) {
