@@ -258,3 +258,26 @@ func TestExportS3PartKeyTaken(t *testing.T) {
 		t.Fatalf("their object was replaced: %q", got)
 	}
 }
+
+// --max bounds an export in parts: it stops once Max are written, the
+// last part holding the rest of Max, the others left in the DLQ visible.
+func TestExportS3PartsStopAtMax(t *testing.T) {
+	const n, limit, maxN = 45, 20, 30
+	c, bucket := testS3(t)
+	loc := S3Location{Bucket: bucket, Key: "orders.jsonl"}
+	sink, err := NewS3PartsSink(c, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newMemQueue(n)
+	q.limit = limit
+	st, err := Export(context.Background(), q, sink, Options{Queue: &sqsapi.Queue{Name: "dlq", URL: "mem"}, Backlog: n, Max: maxN, Delete: true, Wait: 1, InFlightLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Exported != maxN || st.Deleted != maxN || len(q.msgs) != n-maxN || q.inFlight != 0 || len(st.Parts) != 2 ||
+		st.Parts[0].Messages != limit || st.Parts[1].Messages != maxN-limit {
+		t.Fatalf("exported %d, deleted %d, %d left, %d in flight, parts %+v; want %d, %d, %d, 0, parts of %d and %d",
+			st.Exported, st.Deleted, len(q.msgs), q.inFlight, st.Parts, maxN, maxN, n-maxN, limit, maxN-limit)
+	}
+}
