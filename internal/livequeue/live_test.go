@@ -50,7 +50,12 @@ func TestTrafficIsPublishedAsSQSWould(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// Enough traffic to judge, however slow the machine: up to 20 s.
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if st := l.Stats(); st.Produced >= 20 && st.Deleted >= 10 && st.Failed >= 1 {
+			break
+		}
+	}
 	st, err := l.Stop()
 	if err != nil {
 		t.Fatal(err)
