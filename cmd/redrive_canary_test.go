@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/internal/livequeue"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -92,5 +93,32 @@ func TestRedriveCanaryConsumedPasses(t *testing.T) {
 	stop()
 	if n := <-consumed; n != 12 {
 		t.Errorf("the consumer took %d, want 12", n)
+	}
+}
+
+// A live destination (CloudWatch holds its own traffic before the canary)
+// is not judged by its depth, which its own traffic moves. CloudWatch
+// publishes minutes late: with no point since the canary, a warning says
+// the canary only shows that nothing came back, and the move goes on —
+// here though nothing consumes the queue, which only the metrics could
+// have shown.
+func TestRedriveCanaryLiveWithoutDataGoesOn(t *testing.T) {
+	t.Parallel()
+	cfg := localaws.Config(t)
+	s := localaws.NewSeeder(cfg)
+	name, _, dlq, _ := seedOrders(t, s, "cnrl", 12, nil)
+	now := time.Now().UTC().Truncate(time.Minute)
+	if err := livequeue.Backfill(context.Background(), cfg, name, now.Add(-15*time.Minute), now, livequeue.Minute{Sent: 60, Deleted: 60}); err != nil {
+		t.Fatal(err)
+	}
+	code, errOut := redriveCanary(t, name)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	if want := "canary: CloudWatch has no data for " + name + " since the canary yet: for it the canary only shows that nothing came back"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q", want)
+	}
+	if v, f, err := s.Depth(context.Background(), dlq); err != nil || v+f != 0 {
+		t.Errorf("DLQ holds %d+%d (%v), want all moved", v, f, err)
 	}
 }

@@ -188,3 +188,30 @@ func TestCanaryLeftLiveNoData(t *testing.T) {
 		t.Errorf("warnings %q", w)
 	}
 }
+
+// A live destination whose age of oldest, in a minute begun after the
+// canary's last send, is younger than that send passes though its depth
+// (its own traffic's messages) is above what it was: the metrics judge it.
+func TestCanaryLeftLiveByAge(t *testing.T) {
+	fake := newFake()
+	r, _ := canaryRun(t, fake, time.Hour, 0)
+	sent := time.Now().UTC().Add(-2 * time.Minute)
+	next := sent.Truncate(time.Minute).Add(time.Minute)
+	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: next.Add(-10 * time.Minute), Value: 300}},
+		cwapi.MetricAgeOfOldest: {{Time: next, Value: 1}}}
+	r.env.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
+	dests := r.canaryBefore(context.Background())
+	for i := range 5 {
+		fake.put("https://sqs.local/1/orders", fmt.Sprintf("own-%d", i), nil)
+	}
+	halt, extra, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	if err != nil || halt != "" || extra {
+		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass at the first look", halt, extra, err)
+	}
+	cw[cwapi.MetricAgeOfOldest] = []cwapi.Point{{Time: next, Value: 500}}
+	r.p.CanaryWait = 100 * time.Millisecond
+	halt, _, err = r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	if err != nil || !strings.Contains(halt, "the canary's 3 messages are not shown as consumed from orders after ") || !strings.Contains(halt, "ApproximateAgeOfOldestMessage 500s") {
+		t.Fatalf("old oldest: halt %q, %v", halt, err)
+	}
+}
