@@ -3,7 +3,7 @@ GO      ?= go
 BIN     ?= bin/mfdlq
 SCENARIO ?= deploy
 
-.PHONY: build test unit e2e bench lint demo docs clean
+.PHONY: build test slow unit e2e bench lint demo docs clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -15,6 +15,12 @@ build:
 TESTFLAGS ?= -count=1 -parallel 8
 test: lint
 	scripts/with-localaws.sh $(GO) test $(TESTFLAGS) ./...
+
+## slow: the end-to-end scripts that wait for real time (testdata/slow: a
+## --rate 10 move, a live queue's traffic, browse in a pseudo-terminal).
+## CI runs it after test.
+slow: build
+	scripts/with-localaws.sh env MFDLQ_SLOW=1 $(GO) test $(TESTFLAGS) -run TestSlowScripts ./cmd
 
 ## e2e: only the testscript scripts in testdata/script.
 e2e:

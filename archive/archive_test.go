@@ -154,3 +154,52 @@ func TestSourceActsLikeAQueue(t *testing.T) {
 		t.Errorf("depth %v, left %d; want c in flight only", attrs.Attributes, src.Left())
 	}
 }
+
+// Open of a first part reads the parts after it, in order, as one export:
+// a MessageId twice across parts is refused naming the part and line, and
+// a part missing before the last is refused rather than skipped.
+func TestOpenReadsParts(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "orders.jsonl")
+	line := func(id string) string { return `{"MessageId":"` + id + `","Body":"b-` + id + `"}` + "\n" }
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(first, line("a")+line("b"))
+	write(PartName(first, 2), line("c"))
+	write(PartName(first, 3), line("d")+line("e"))
+	f, err := Open(context.Background(), first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for {
+		m, err := r.Next()
+		if err != nil {
+			break
+		}
+		ids = append(ids, m.MessageId)
+	}
+	f.Close()
+	if strings.Join(ids, ",") != "a,b,c,d,e" || f.Count != 5 || len(f.Parts) != 3 {
+		t.Fatalf("read %v, count %d, parts %v; want a..e, 5, 3 parts", ids, f.Count, f.Parts)
+	}
+
+	write(PartName(first, 3), line("d")+line("b"))
+	_, err = Open(context.Background(), first, nil)
+	if err == nil || !strings.Contains(err.Error(), "orders.part-0003.jsonl: line 2: MessageId b again (first on line 2 of part 1)") {
+		t.Fatalf("a MessageId in two parts: %v", err)
+	}
+
+	os.Remove(PartName(first, 2))
+	if _, err = Open(context.Background(), first, nil); !errors.Is(err, ErrPartMissing) {
+		t.Fatalf("part 2 missing, part 3 there: %v, want ErrPartMissing", err)
+	}
+}

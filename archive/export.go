@@ -9,14 +9,11 @@ package archive
 
 import (
 	"context"
-	"crypto/md5"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"maps"
+	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
@@ -93,22 +90,33 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	stopRenew()
 	// From here on, finish the release or delete whatever ctx says.
 	done := context.WithoutCancel(ctx)
+	parts, _ := sink.(*s3Parts)
 	switch {
 	case werr != nil && st.Deleted > 0:
 		// Checkpoints deleted messages that are only in the partial file
-		// now: keep it, and say where it is.
+		// (or the parts uploaded) now: keep it, and say where it is. Only
+		// a part under way, whose messages were not deleted, goes.
+		if parts != nil {
+			parts.Abort()
+		}
 		st.Released = h.releaseAll(done)
-		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s (whole gzip members or lines): keep it", werr, st.Deleted, sink.(Checkpointer).Partial())
+		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s: keep it", werr, st.Deleted, deletedIn(sink))
 	case werr != nil || (st.Interrupted && st.Deleted == 0):
 		sink.Abort()
 		st.Released = h.releaseAll(done)
 		return st, werr
 	}
+	if parts != nil && st.Interrupted {
+		// The part under way is not uploaded: its messages are made
+		// visible again, so every part holds only deleted messages.
+		st.Exported -= parts.pending
+		parts.pending = 0
+	}
 	loc, err := sink.Commit(done)
 	if err != nil {
 		st.Released = h.releaseAll(done)
 		if st.Deleted > 0 {
-			return st, fmt.Errorf("the file is not durable, %d messages deleted at checkpoints are in its partial file: %w", st.Deleted, err)
+			return st, fmt.Errorf("the last part is not durable, %d messages deleted before are in %s: %w", st.Deleted, deletedIn(sink), err)
 		}
 		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
 	}
@@ -117,9 +125,27 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 		d, nd := h.deleteWritten(done)
 		st.Deleted += d
 		st.NotDeleted = nd
+		if parts != nil && d+nd > 0 {
+			parts.parts[len(parts.parts)-1].Deleted = d
+		}
+	}
+	if parts != nil && len(parts.parts) > 1 {
+		st.Parts = parts.parts
 	}
 	st.Released = h.releaseAll(done)
 	return st, nil
+}
+
+// deletedIn names where the messages deleted before a failure are: the
+// partial file a checkpointed export leaves, or the parts uploaded.
+func deletedIn(sink Sink) string {
+	if p, ok := sink.(*s3Parts); ok {
+		return strings.Join(p.completed(), ", ")
+	}
+	if cp, ok := sink.(Checkpointer); ok {
+		return cp.Partial() + " (whole gzip members or lines)"
+	}
+	return "the file"
 }
 
 // Checkpointer is a Sink that can make what was written so far durable
@@ -161,6 +187,9 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 		// it deletes once, after that.
 		r.cp = nil
 	}
+	if p, ok := sink.(*s3Parts); ok && o.Delete {
+		r.parts = p
+	}
 	for r.quiet < o.QuietRounds && r.st.Limit == "" {
 		if (o.Max > 0 && r.st.Exported >= o.Max) || (o.Backlog > 0 && r.st.Received >= o.Backlog) {
 			break
@@ -197,6 +226,7 @@ type reading struct {
 	o     Options
 	w     *member
 	cp    Checkpointer // nil: no deletes before the end
+	parts *s3Parts     // with Delete to S3: cut a part at the limit
 	st    Stats
 	room  int // messages this export may hold in flight
 	since int // written since the last checkpoint
@@ -219,7 +249,18 @@ func (r *reading) round(ctx context.Context, msgs []types.Message, err error) er
 	}
 	r.since += r.st.Exported - before
 	full := overLimit || r.h.count() >= r.room
+	if r.parts != nil {
+		r.parts.wrote(r.st.Exported - before)
+	}
 	switch {
+	case r.parts != nil && r.since > 0 && (full || (len(fresh) == 0 && r.stalled(ctx))):
+		// SQS hands out no more while this export holds a part's worth:
+		// the part is completed and read back, then exactly its messages
+		// are deleted, which makes room for the next.
+		if err := r.cutPart(ctx); err != nil {
+			return err
+		}
+		r.since, r.quiet = 0, 0
 	case r.cp != nil && r.since > 0 && (r.since >= r.o.Checkpoint || full || len(fresh) == 0):
 		// A part is complete, or SQS hands out no more while this export
 		// holds written messages (the in-flight limit, or a FIFO group's
@@ -240,67 +281,4 @@ func (r *reading) round(ctx context.Context, msgs []types.Message, err error) er
 		r.quiet = 0
 	}
 	return nil
-}
-
-// take checks one fresh message and writes it when selected. The receipt
-// handle is not written: it is useless once the export ends, and it
-// grants the power to delete while it lasts.
-func (st *Stats) take(out *sqsjson.Writer, h *hold, m *sqsjson.Message, o Options) error {
-	st.Received++
-	switch {
-	case m.MD5OfBody == "":
-		st.Unchecked++
-	case md5Hex(m.Body) != m.MD5OfBody:
-		return fmt.Errorf("message %s: %w: nothing written, nothing deleted", m.MessageId, ErrBodyMismatch)
-	}
-	if o.Max > 0 && st.Exported >= o.Max {
-		st.Skipped++
-		return nil
-	}
-	if o.Select != nil {
-		ok, err := o.Select(m)
-		if err != nil {
-			st.filterError(m.MessageId, err)
-			return nil
-		}
-		if !ok {
-			st.Skipped++
-			return nil
-		}
-	}
-	rec := *m
-	rec.ReceiptHandle = ""
-	if o.Queue.ARN != "" {
-		rec.Attributes = maps.Clone(m.Attributes)
-		if rec.Attributes == nil {
-			rec.Attributes = map[string]string{}
-		}
-		rec.Attributes[sqsjson.AttrExportedFrom] = o.Queue.ARN
-	}
-	if err := out.Write(&rec); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	h.markWritten(m.MessageId)
-	st.Exported++
-	return nil
-}
-
-func receive(ctx context.Context, c SQS, o Options) ([]types.Message, error) {
-	out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
-		QueueUrl:                    aws.String(o.Queue.URL),
-		MaxNumberOfMessages:         10,
-		VisibilityTimeout:           int32(o.Visibility / time.Second),
-		WaitTimeSeconds:             o.Wait,
-		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll},
-		MessageAttributeNames:       []string{"All"},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out.Messages, nil
-}
-
-func md5Hex(s string) string {
-	sum := md5.Sum([]byte(s))
-	return hex.EncodeToString(sum[:])
 }

@@ -25,10 +25,25 @@ type Figures struct {
 	// StoppedAtLimit says why the export stopped at SQS's in-flight limit
 	// with messages unread (Limit*); "" when it did not.
 	StoppedAtLimit string `json:"stopped_at_limit,omitempty"`
+	// PartCount is how many objects an export to S3 with --delete went
+	// in, when more than one (Location is the first, Bytes their sum,
+	// SHA256 ""); Parts names the first MaxEventParts of them, each with
+	// its location, count, bytes and sha256. export.json lists them all.
+	PartCount int    `json:"part_count,omitempty"`
+	Parts     []Part `json:"parts,omitempty"`
 }
+
+// MaxEventParts bounds the parts an export event names: events.jsonl
+// stays small whatever the in-flight limit.
+const MaxEventParts = 100
 
 // FiguresOf is the event's figures of an export's stats.
 func FiguresOf(st Stats, backlog int) Figures {
-	return Figures{Location: st.Location, Exported: st.Exported, Deleted: st.Deleted, NotDeleted: st.NotDeleted,
+	f := Figures{Location: st.Location, Exported: st.Exported, Deleted: st.Deleted, NotDeleted: st.NotDeleted,
 		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256, StoppedAtLimit: st.Limit}
+	if len(st.Parts) > 1 {
+		f.PartCount = len(st.Parts)
+		f.Parts = st.Parts[:min(len(st.Parts), MaxEventParts)]
+	}
+	return f
 }

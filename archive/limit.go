@@ -64,14 +64,47 @@ func checkStalled(ctx context.Context, h *hold, st *Stats, o Options) {
 		(o.Max > 0 && st.Exported >= o.Max) || h.count() == 0 {
 		return
 	}
-	out, err := h.c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(o.Queue.URL),
+	if visible := visibleLeft(ctx, h.c, o.Queue.URL); visible > 0 {
+		st.Limit, st.Held, st.VisibleLeft = LimitEmpty, h.count(), visible
+	}
+}
+
+// visibleLeft is how many messages SQS shows visible in the queue; 0 when
+// it cannot tell. One GetQueueAttributes call.
+func visibleLeft(ctx context.Context, c SQS, url string) int {
+	out, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(url),
 		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages}})
 	if err != nil {
-		return
+		return 0
 	}
 	visible, err := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessages)])
-	if err != nil || visible <= 0 {
-		return
+	if err != nil {
+		return 0
 	}
-	st.Limit, st.Held, st.VisibleLeft = LimitEmpty, h.count(), visible
+	return visible
+}
+
+// stalled tells, on an empty receive while this export holds a part's
+// messages, whether SQS still shows messages visible: the in-flight limit
+// (or a FIFO group's held head), not the end of the queue.
+func (r *reading) stalled(ctx context.Context) bool {
+	return visibleLeft(context.WithoutCancel(ctx), r.h.c, r.o.Queue.URL) > 0
+}
+
+// cutPart ends the part's gzip stream, completes the part (uploaded and
+// read back) and only then deletes exactly its messages.
+func (r *reading) cutPart(ctx context.Context) error {
+	if err := r.w.end(); err != nil {
+		return err
+	}
+	done := context.WithoutCancel(ctx)
+	part, err := r.parts.cut(done)
+	if err != nil {
+		return err
+	}
+	d, _ := r.h.deleteWritten(done)
+	part.Deleted = d
+	r.st.Deleted += d
+	r.w.start()
+	return nil
 }

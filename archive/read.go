@@ -9,19 +9,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// File is an export opened for reading, every line checked first.
+// File is an export opened for reading, every line checked first. An
+// export that went in parts (PartName) is read as one: its parts one after
+// another, streamed, never held in memory.
 type File struct {
-	// Name is the FILE or s3:// URL given.
+	// Name is the FILE or s3:// URL given: the first part.
 	Name string
-	// Count is the messages it holds.
+	// Parts names every part read, the first included, when there are
+	// several; nil for one file.
+	Parts []string
+	// Count is the messages it holds, every part included.
 	Count  int
-	f      *os.File
-	remove func()
+	files  []*os.File
+	remove []func()
 }
 
 // maxLine bounds one line: a message of 256 KiB (1 MiB with extended
@@ -29,12 +40,14 @@ type File struct {
 const maxLine = 4 << 20
 
 // Open opens an export — a local FILE, or s3://BUCKET/KEY through c (which
-// may be nil for local files) — and reads it through once: each line must
-// be an SQS message in JSON with a MessageId and a Body, no MessageId
-// twice. A line that is not is returned as a *sqsjson.LineError, before
-// anything uses the file.
+// may be nil for local files) — with the parts that follow it (PartName
+// 2, 3, … until one is missing), and reads it through once: each line
+// must be an SQS message in JSON with a MessageId and a Body, no MessageId
+// twice in any part. A line that is not is returned as a
+// *sqsjson.LineError, before anything uses the file. Parts in S3 are
+// downloaded into private temporary files, removed by Close.
 func Open(ctx context.Context, ref string, c func(context.Context) (S3, error)) (*File, error) {
-	file := &File{Name: ref, remove: func() {}}
+	file := &File{Name: ref}
 	loc, isS3, err := ParseS3(ref)
 	switch {
 	case err != nil:
@@ -44,11 +57,14 @@ func Open(ctx context.Context, ref string, c func(context.Context) (S3, error)) 
 		if err != nil {
 			return nil, err
 		}
-		if file.f, file.remove, err = download(ctx, client, loc); err != nil {
+		err = file.openS3(ctx, client, loc)
+		if err != nil {
+			file.Close()
 			return nil, err
 		}
 	default:
-		if file.f, err = os.Open(ref); err != nil {
+		if err = file.openLocal(ref); err != nil {
+			file.Close()
 			return nil, err
 		}
 	}
@@ -59,15 +75,83 @@ func Open(ctx context.Context, ref string, c func(context.Context) (S3, error)) 
 	return file, nil
 }
 
-// check reads every line and counts the messages.
+func (f *File) openLocal(ref string) error {
+	for n := 1; ; n++ {
+		name := PartName(ref, n)
+		h, err := os.Open(name)
+		if n > 1 && errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Lstat(PartName(ref, n+1)); err == nil {
+				return gapError(name, PartName(ref, n+1))
+			}
+			break
+		}
+		if err != nil {
+			return err
+		}
+		f.add(h, name, func() {})
+	}
+	return nil
+}
+
+func (f *File) openS3(ctx context.Context, c S3, loc S3Location) error {
+	for n := 1; ; n++ {
+		part := S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n)}
+		h, remove, err := download(ctx, c, part, n == 1)
+		if n > 1 && errors.Is(err, errNoObject) {
+			next := S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n+1)}
+			if _, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(next.Bucket), Key: aws.String(next.Key)}); err == nil {
+				return gapError(part.String(), next.String())
+			}
+			break
+		}
+		if err != nil {
+			return err
+		}
+		f.add(h, part.String(), remove)
+	}
+	return nil
+}
+
+// ErrPartMissing is an export in parts with a part missing before the
+// last: reading on would skip its messages without a word.
+var ErrPartMissing = errors.New("a part is missing")
+
+func gapError(missing, next string) error {
+	return fmt.Errorf("%s: %w, yet %s is there: restore it (export.json of the export's incident lists every part) or move the parts one by one", missing, ErrPartMissing, next)
+}
+
+func (f *File) add(h *os.File, name string, remove func()) {
+	f.files, f.remove = append(f.files, h), append(f.remove, remove)
+	f.Parts = append(f.Parts, name)
+}
+
+// check reads every line of every part and counts the messages.
 func (f *File) check() (int, error) {
-	r, err := f.rewind()
+	ids := map[string]string{}
+	n := 0
+	for i := range f.files {
+		k, err := f.checkPart(i, ids)
+		if err != nil {
+			if len(f.files) > 1 {
+				return 0, fmt.Errorf("%s: %w", f.Parts[i], err)
+			}
+			return 0, err
+		}
+		n += k
+	}
+	if len(f.Parts) == 1 {
+		f.Parts = nil
+	}
+	return n, nil
+}
+
+func (f *File) checkPart(i int, ids map[string]string) (int, error) {
+	r, err := rewind(f.files[i])
 	if err != nil {
 		return 0, err
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	ids := map[string]int{}
 	line, n := 0, 0
 	for sc.Scan() {
 		line++
@@ -86,10 +170,13 @@ func (f *File) check() (int, error) {
 			return 0, &sqsjson.LineError{Line: line, Err: errors.New("no MessageId: not an mfdlq export")}
 		case m.Body == nil:
 			return 0, &sqsjson.LineError{Line: line, Err: errors.New("no Body: not an mfdlq export")}
-		case ids[*m.MessageId] > 0:
-			return 0, &sqsjson.LineError{Line: line, Err: fmt.Errorf("MessageId %s again (first on line %d): each message must appear once", *m.MessageId, ids[*m.MessageId])}
+		case ids[*m.MessageId] != "":
+			return 0, &sqsjson.LineError{Line: line, Err: fmt.Errorf("MessageId %s again (first on line %s): each message must appear once", *m.MessageId, ids[*m.MessageId])}
 		}
-		ids[*m.MessageId] = line
+		ids[*m.MessageId] = strconv.Itoa(line)
+		if len(f.files) > 1 {
+			ids[*m.MessageId] += " of part " + strconv.Itoa(i+1)
+		}
 		n++
 	}
 	if err := sc.Err(); err != nil {
@@ -98,22 +185,28 @@ func (f *File) check() (int, error) {
 	return n, nil
 }
 
-// Messages returns a reader over the messages from the first.
+// Messages returns a reader over the messages from the first, part after
+// part.
 func (f *File) Messages() (*sqsjson.Reader, error) {
-	r, err := f.rewind()
-	if err != nil {
-		return nil, err
+	rs := make([]io.Reader, 0, 2*len(f.files))
+	for _, h := range f.files {
+		r, err := rewind(h)
+		if err != nil {
+			return nil, err
+		}
+		// A newline between parts: a part's last line always ends.
+		rs = append(rs, r, strings.NewReader("\n"))
 	}
-	return sqsjson.NewReader(r)
+	return sqsjson.NewReader(io.MultiReader(rs...))
 }
 
-// rewind goes back to the start, through gzip when the file is gzipped
+// rewind goes back to the start of h, through gzip when it is gzipped
 // (told by its magic bytes, whatever its name).
-func (f *File) rewind() (io.Reader, error) {
-	if _, err := f.f.Seek(0, io.SeekStart); err != nil {
+func rewind(h *os.File) (io.Reader, error) {
+	if _, err := h.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(f.f, 64<<10)
+	br := bufio.NewReaderSize(h, 64<<10)
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
@@ -124,8 +217,12 @@ func (f *File) rewind() (io.Reader, error) {
 	return br, nil
 }
 
-// Close closes the file and removes a downloaded copy.
+// Close closes the file and removes downloaded copies.
 func (f *File) Close() {
-	f.f.Close()
-	f.remove()
+	for _, h := range f.files {
+		h.Close()
+	}
+	for _, rm := range f.remove {
+		rm()
+	}
 }

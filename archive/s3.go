@@ -160,16 +160,21 @@ func (s *s3Sink) Abort() {
 	os.RemoveAll(s.dir)
 }
 
+// errNoObject is an object that does not exist (404): past the last part.
+var errNoObject = errors.New("no such object")
+
 // download copies loc into a private temporary file and returns it open
-// at its start; remove deletes it.
-func download(ctx context.Context, c S3, loc S3Location) (f *os.File, remove func(), err error) {
-	if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(loc.Bucket)}); err != nil {
-		return nil, nil, bucketError(loc, err)
+// at its start; remove deletes it. head checks the bucket first.
+func download(ctx context.Context, c S3, loc S3Location, head bool) (f *os.File, remove func(), err error) {
+	if head {
+		if _, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(loc.Bucket)}); err != nil {
+			return nil, nil, bucketError(loc, err)
+		}
 	}
 	out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(loc.Key)})
 	if err != nil {
 		if httpStatus(err) == http.StatusNotFound {
-			return nil, nil, fmt.Errorf("%s: no such object: %w", loc, ErrBucketNotFound)
+			return nil, nil, fmt.Errorf("%s: %w: %w", loc, errNoObject, ErrBucketNotFound)
 		}
 		return nil, nil, bucketError(loc, err)
 	}

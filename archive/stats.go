@@ -41,6 +41,9 @@ type Stats struct {
 	// (0 when not asked).
 	Held        int `json:"held,omitempty"`
 	VisibleLeft int `json:"visible_left,omitempty"`
+	// Parts are the objects of an export to S3 with Delete that went in
+	// parts (more than one), in order; nil for one file.
+	Parts []Part `json:"parts,omitempty"`
 }
 
 // Bounds on what an export keeps of its filter errors.

@@ -59,9 +59,12 @@ Ctrl-C leaves every message in the DLQ. The incident records the export.
 
 SQS lets a queue have about 120,000 messages in flight. Without --delete
 the export holds every message it reads, so past that it stops with the
-numbers (exit 3; the plan says so first); with --delete into a file it
-archives in parts, each fsynced before exactly its messages are deleted,
-and drains any depth. A DLQ with its own redrive policy (every receive
+numbers (exit 3; the plan says so first); with --delete it archives in
+parts and drains any depth: into a file, each part fsynced before exactly
+its messages are deleted; to s3://BUCKET/KEY, each part its own object
+(KEY, then KEY's name with .part-0002, .part-0003… before its extension),
+uploaded and read back before exactly its messages are deleted.
+redrive --from-file KEY reads every part. A DLQ with its own redrive policy (every receive
 counts toward its maxReceiveCount) is refused without --delete unless
 --force. MFDLQ_INFLIGHT_LIMIT sets the limit (a quota raised by AWS Support).
 
@@ -190,13 +193,18 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := archive.CheckS3(ctx, c, *o.s3); err != nil {
-		if errors.Is(err, archive.ErrExists) {
-			return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)
+	// Part 2's key must be free too: redrive --from-file of the first
+	// part reads the parts after it by name.
+	for _, n := range []int{1, 2} {
+		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: archive.PartName(o.s3.Key, n)}
+		if err := archive.CheckS3(ctx, c, loc); err != nil {
+			if errors.Is(err, archive.ErrExists) {
+				return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)
+			}
+			return nil, err
 		}
-		return nil, err
 	}
-	return archive.NewS3Sink(c, *o.s3)
+	return archive.NewS3PartsSink(c, *o.s3)
 }
 
 func (o *exportOptions) printPlan(q *sqsapi.Queue, backlog int) {

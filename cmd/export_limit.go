@@ -77,8 +77,8 @@ func (o *exportOptions) planLimit(q *sqsapi.Queue) {
 		d.infof("plan: %d to read, more than this export may hold (%s, %d of them held by others now): it goes in parts of at most 10,000 (fewer at the limit), each fsynced before exactly its messages are deleted, so no more than one part is in flight",
 			want, o.limitText(), q.Depth.InFlight)
 	case o.Delete:
-		d.infof("plan: %d to read, %d more than this export may hold (%s, %d of them held by others now): to s3:// it stops at the limit, uploads and reads back that part, deletes exactly its messages and exits 3; run again with a new key for the rest, or export to a local file, which goes in parts",
-			want, want-max(room, 0), o.limitText(), q.Depth.InFlight)
+		d.infof("plan: %d to read, more than this export may hold (%s, %d of them held by others now): it goes in parts of at most %d, each its own object (%s, then %s …), uploaded and read back before exactly its messages are deleted, so no more than one part is in flight",
+			want, o.limitText(), q.Depth.InFlight, max(room, 1), o.s3.Key, archive.PartName(o.s3.Key, 2))
 	default:
 		d.infof("plan: %d to read, %d more than this export may hold (%s, %d of them held by others now): without --delete it holds every message it reads, so it stops at the limit and exits 3; --delete archives the whole queue in parts, each durable before exactly its messages are deleted",
 			want, want-max(room, 0), o.limitText(), q.Depth.InFlight)

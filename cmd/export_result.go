@@ -32,9 +32,12 @@ type exportManifest struct {
 	FilterErrorIDs   []string `json:"filter_error_ids,omitempty"`
 	// StoppedAtLimit says why the export stopped at SQS's in-flight
 	// limit (archive.Limit*), "" when it did not.
-	StoppedAtLimit string    `json:"stopped_at_limit,omitempty"`
-	StartedAt      time.Time `json:"started_at"`
-	FinishedAt     time.Time `json:"finished_at"`
+	StoppedAtLimit string `json:"stopped_at_limit,omitempty"`
+	// Parts are every object of an export to S3 that went in parts, in
+	// order (Location is the first); absent for one file.
+	Parts      []archive.Part `json:"parts,omitempty"`
+	StartedAt  time.Time      `json:"started_at"`
+	FinishedAt time.Time      `json:"finished_at"`
 }
 
 // finish reports what happened to the messages whatever the outcome, then
@@ -45,6 +48,11 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	case st.Interrupted && st.Location == "":
 		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		return errInterrupted
+	case runErr != nil && st.Deleted > 0:
+		// Parts (or checkpoints) were durable and deleted before the
+		// failure: the error names where they are.
+		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again (any missed come back within %ds)", st.Deleted, plural.Of(st.Released, "message"), o.Visibility)
+		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	case runErr != nil:
 		d.warnf("export failed: nothing deleted; the %s read were made visible again (any missed come back within %ds)", plural.Of(st.Released, "message"), o.Visibility)
 		if errors.Is(runErr, context.Canceled) {
@@ -75,7 +83,7 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
 		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
 		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
-		StoppedAtLimit: st.Limit, StartedAt: started, FinishedAt: d.Now()}
+		StoppedAtLimit: st.Limit, Parts: st.Parts, StartedAt: started, FinishedAt: d.Now()}
 	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
 		return err
 	}
@@ -102,6 +110,9 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 		// quiet skip; the messages stay in the DLQ for the next run.
 		return checkFailedf("--filter failed on %s, left in %s (listed under filter_error_ids in %s): fix the filter and export them again", plural.Of(st.FilterErrors, "message"), q.Name, incident.ExportFile)
 	}
+	if len(st.Parts) > 1 {
+		d.infof("%s went in %d parts, each uploaded and read back before its messages were deleted; --from-file %s reads them all", q.Name, len(st.Parts), st.Location)
+	}
 	d.nextStep("mfdlq redrive --from-file %s --to QUEUE --rate 10  (when the consumer is fixed)", st.Location)
 	return nil
 }
@@ -111,22 +122,30 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	if d.jsonOutput() {
 		// Keys in the order the map this was once written from gave them.
 		return d.printJSON(struct {
-			Backlog      int    `json:"backlog"`
-			Bytes        int64  `json:"bytes"`
-			Deleted      int    `json:"deleted"`
-			Exported     int    `json:"exported"`
-			FilterErrors int    `json:"filter_errors"`
-			Location     string `json:"location"`
-			NotDeleted   int    `json:"not_deleted"`
-			Released     int    `json:"released"`
-			SHA256       string `json:"sha256"`
-			Skipped      int    `json:"skipped"`
-			Stopped      string `json:"stopped_at_limit,omitempty"`
-		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit})
+			Backlog      int            `json:"backlog"`
+			Bytes        int64          `json:"bytes"`
+			Deleted      int            `json:"deleted"`
+			Exported     int            `json:"exported"`
+			FilterErrors int            `json:"filter_errors"`
+			Location     string         `json:"location"`
+			NotDeleted   int            `json:"not_deleted"`
+			Released     int            `json:"released"`
+			SHA256       string         `json:"sha256"`
+			Skipped      int            `json:"skipped"`
+			Stopped      string         `json:"stopped_at_limit,omitempty"`
+			Parts        []archive.Part `json:"parts,omitempty"`
+		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit, st.Parts})
 	}
 	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
-	t.Rows = [][]string{{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
-		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256}}
+	if len(st.Parts) > 1 {
+		// One row a part, then the whole: each part is a file of its own.
+		for _, p := range st.Parts {
+			t.Rows = append(t.Rows, []string{p.Location, fmt.Sprint(p.Messages), "", fmt.Sprint(p.Deleted), "", fmt.Sprint(p.Bytes), p.SHA256})
+		}
+		st.Location, st.SHA256 = fmt.Sprintf("all %d parts", len(st.Parts)), ""
+	}
+	t.Rows = append(t.Rows, []string{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
+		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256})
 	return d.printTable(t)
 }
 

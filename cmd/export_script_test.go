@@ -1,8 +1,13 @@
 package cmd
 
 import (
+	"compress/gzip"
 	"context"
+	"crypto/md5"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"strconv"
@@ -11,12 +16,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/internal/inflight"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // The script commands of export and redrive --from-file.
@@ -27,6 +34,52 @@ func init() {
 	scriptCmds["queue-match"] = cmdQueueMatch
 	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
 	scriptCmds["inflight-limit"] = cmdInflightLimit
+	scriptCmds["export-part"] = cmdExportPart
+}
+
+// export-part s3://BUCKET/KEY N|absent asserts that the one object at KEY (its
+// sibling parts not read) is a complete export of N messages: every line
+// a message whose body matches its MD5OfBody, the stream ending whole.
+func cmdExportPart(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: export-part s3://BUCKET/KEY N")
+	}
+	loc, _, err := archive.ParseS3(args[0])
+	ts.Check(err)
+	out, err := scriptS3(ts).GetObject(context.Background(), &s3.GetObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(loc.Key)})
+	if args[1] == "absent" {
+		var nsk *s3types.NoSuchKey
+		if !errors.As(err, &nsk) {
+			ts.Fatalf("%s: want no such key, got %v", args[0], err)
+		}
+		return
+	}
+	want, aerr := strconv.Atoi(args[1])
+	ts.Check(aerr)
+	ts.Check(err)
+	defer out.Body.Close()
+	var body io.Reader = out.Body
+	if archive.IsGzipName(loc.Key) {
+		gz, err := gzip.NewReader(out.Body)
+		ts.Check(err)
+		body = gz
+	}
+	r, err := sqsjson.NewReader(body)
+	ts.Check(err)
+	n := 0
+	for ; ; n++ {
+		m, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		ts.Check(err)
+		if sum := md5.Sum([]byte(m.Body)); hex.EncodeToString(sum[:]) != m.MD5OfBody {
+			ts.Fatalf("%s: message %s: body does not match MD5OfBody", args[0], m.MessageId)
+		}
+	}
+	if n != want {
+		ts.Fatalf("%s holds %d messages, want %d", args[0], n, want)
+	}
 }
 
 // inflight-limit N puts SQS's in-flight limit in front of the local AWS

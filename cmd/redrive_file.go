@@ -97,6 +97,9 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: dest.Account, Region: dest.Region, FIFO: dest.FIFO}
 	d.announce("redriving", dest)
 	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left())
+	if n := len(f.Parts); n > 1 {
+		d.infof("parts: %d, read one after another: %s … %s", n, f.Parts[0], f.Parts[n-1])
+	}
 	p, err := redrive.ResolveFile(ctx, env, o.request(), file, dests, src, src.Left())
 	if err != nil {
 		return redriveError(err, file)

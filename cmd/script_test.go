@@ -46,10 +46,26 @@ func TestMain(m *testing.M) {
 // local AWS. Each script gets $Q, a unique queue-name prefix.
 func TestScripts(t *testing.T) {
 	t.Parallel()
+	runScripts(t, "../testdata/script")
+}
+
+// TestSlowScripts runs testdata/slow/*.txtar, the scripts that wait for
+// real time (a --rate 10 move of 340 messages, a live queue's traffic, a
+// full-screen view in a pseudo-terminal): `make slow` sets MFDLQ_SLOW=1,
+// and .ci/run runs it after `make test`, which stays under 3 minutes.
+func TestSlowScripts(t *testing.T) {
+	if os.Getenv("MFDLQ_SLOW") != "1" {
+		t.Skip("MFDLQ_SLOW=1 runs the slow scripts (make slow)")
+	}
+	t.Parallel()
+	runScripts(t, "../testdata/slow")
+}
+
+func runScripts(t *testing.T, dir string) {
 	ep := localaws.Endpoint(t)
 	scriptSeeder = localaws.NewSeeder(localaws.Config(t))
 	testscript.Run(t, testscript.Params{
-		Dir:           "../testdata/script",
+		Dir:           dir,
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			for k, v := range localaws.Env(ep) {

@@ -45,6 +45,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		}
 		now := time.Now().UTC()
 		var entries []Entry
+		var unfinished []string
 		ids := make([]string, len(chunk))
 		// The delete closes the send to the same destination (the
 		// ledger's key): each message's own.
@@ -53,6 +54,9 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
 				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.destFor(msg.MessageId).URL})
+				m.paid(msg.MessageId, true)
+			} else {
+				unfinished = append(unfinished, msg.MessageId)
 			}
 			if start+i >= len(msgs)-resumed {
 				m.stats.Resumed++
@@ -60,6 +64,11 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			}
 		}
 		m.mu.Unlock()
+		for _, id := range unfinished {
+			// Still in the DLQ, hidden for up to the visibility timeout:
+			// received again, it is deleted then.
+			m.owe(id, true)
+		}
 		// Let go of the chunk at once: SQS may have removed even a message
 		// whose delete reported a failure, so the drain check must not
 		// count them as ours; one still there is received again and

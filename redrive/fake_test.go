@@ -2,6 +2,7 @@ package redrive
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -32,6 +33,25 @@ type fakeSQS struct {
 	// as SQS's does, and hides what it takes there (ghosted counts them).
 	longPoll                      bool
 	fullWaits, cancelled, ghosted int
+	// loseReceive and loseSend, when set and true for a call, lose its
+	// answer after the call acted (a dropped connection, a 5xx after the
+	// fact): the receive's messages stay hidden, the send's are sent.
+	loseReceive func(out *sqs.ReceiveMessageOutput) bool
+	loseSend    func() bool
+	// failDelete, when set and true for a call, fails it before it acts.
+	failDelete func() bool
+}
+
+// errLost is an answer lost after the server acted; Retryable takes it
+// for the broken connection it stands for.
+var errLost = errors.New("read: connection reset by peer (the server acted)")
+
+// lose tells whether the answer of a call that acted is lost.
+func (f *fakeSQS) lose(out *sqs.ReceiveMessageOutput) bool {
+	f.mu.Lock()
+	lose := f.loseReceive
+	f.mu.Unlock()
+	return lose != nil && len(out.Messages) > 0 && lose(out)
 }
 
 type fakeMsg struct {
@@ -64,11 +84,17 @@ func (f *fakeSQS) bodies(url string) []string {
 
 func (f *fakeSQS) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, _ ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
 	if !f.longPoll || in.WaitTimeSeconds == 0 {
-		return f.take(in), nil
+		if out := f.take(in); !f.lose(out) {
+			return out, nil
+		}
+		return nil, errLost
 	}
 	deadline := time.Now().Add(time.Duration(in.WaitTimeSeconds) * time.Second)
 	for {
 		if out := f.take(in); len(out.Messages) > 0 {
+			if f.lose(out) {
+				return nil, errLost
+			}
 			return out, nil
 		}
 		select {
@@ -137,12 +163,15 @@ func sysAsked(sys map[string]string, names []types.MessageSystemAttributeName) m
 	return out
 }
 
-func (f *fakeSQS) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, _ ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error) {
-	out := &sqs.SendMessageBatchOutput{}
+func (f *fakeSQS) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, _ ...func(*sqs.Options)) (out *sqs.SendMessageBatchOutput, err error) {
+	out = &sqs.SendMessageBatchOutput{}
 	f.mu.Lock()
 	f.sends++
-	fault := f.sendFault
+	fault, lose := f.sendFault, f.loseSend
 	f.mu.Unlock()
+	if lose != nil && lose() {
+		defer func() { out, err = nil, errLost }()
+	}
 	for _, e := range in.Entries {
 		if fault != nil {
 			if fe := fault(*e.MessageBody); fe != nil {
@@ -160,6 +189,9 @@ func (f *fakeSQS) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatch
 func (f *fakeSQS) DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, _ ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error) {
 	if f.beforeDelete != nil {
 		f.beforeDelete(in)
+	}
+	if f.failDelete != nil && f.failDelete() {
+		return nil, errLost
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

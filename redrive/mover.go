@@ -163,6 +163,18 @@ type Mover struct {
 	// hiddenSince is when the drain check first found messages in the DLQ
 	// that no worker holds (zero: none).
 	hiddenSince time.Time
+	// owed are the messages this run let go of unfinished: a send that ran
+	// out of retries (released, deferred) or a delete that failed (hidden
+	// until its visibility ends), each with its delete failures. The run
+	// is not drained while one may come back (see owe).
+	owed map[string]int
+	// mayReappear is when the last message this run may have hidden
+	// without holding it shows again: a receive whose answer was lost, a
+	// release that failed, a message owed. The quiet wait counts from it.
+	mayReappear time.Time
+	// unseen is how many messages of the backlog, never received, the DLQ
+	// still held hidden when the quiet wait ran out.
+	unseen int
 }
 
 // NewMover checks o and returns its mover.
@@ -244,6 +256,7 @@ func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	m.runWorkers(ctx)
 	m.unpark()
 	m.countUnsent()
+	m.countUnseen()
 	st := m.Stats()
 	st.Hidden = 0 // the run waits for nothing any more
 	if ctx.Err() != nil && st.Halted == "" {
@@ -357,7 +370,7 @@ func (m *Mover) work(ctx context.Context, i int) {
 			next <- received{stop: true}
 			return
 		}
-		n, wait := m.claim(ctx)
+		n, wait := m.claimOrHold(ctx)
 		if n == 0 || m.waitBacklog(ctx) != nil {
 			next <- received{stop: true}
 			return
@@ -422,6 +435,27 @@ func (m *Mover) work(ctx context.Context, i int) {
 // receivePause is the wait after a receive that failed after its retries.
 const receivePause = time.Second
 
+// holdOn is claim's answer while the DLQ is drained but batches are still
+// held: their sends or deletes may fail and leave messages to take again.
+const holdOn = -1
+
+// claimOrHold is claim, waiting (without a call to SQS) while it says
+// holdOn: until a batch lets go of its messages, or the run ends.
+func (m *Mover) claimOrHold(ctx context.Context) (int, int32) {
+	for {
+		changed := m.changes()
+		n, wait := m.claim(ctx)
+		if n != holdOn {
+			return n, wait
+		}
+		select {
+		case <-changed:
+		case <-m.ended:
+		case <-ctx.Done():
+		}
+	}
+}
+
 // claim returns how many messages the next receive may ask for (0 stops
 // the worker) and its long poll: none near the end of the backlog or once
 // the bound is spoken for, so the last receives do not wait out a poll.
@@ -431,8 +465,12 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 	left := m.o.Max - m.stats.Handled() - m.reserved
 	allSeen := m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
 	switch {
+	case m.drained && len(m.held) > 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+		// The last batches may yet let go of messages unfinished (owe):
+		// the run is drained only once they are done.
+		return holdOn, 0
 	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "",
-		m.o.Max-m.stats.Handled() <= 0, allSeen && len(m.held) == 0:
+		m.o.Max-m.stats.Handled() <= 0, allSeen && len(m.held) == 0 && len(m.owed) == 0:
 		m.cancelIdlePolls()
 		if !m.isEnded {
 			m.isEnded = true
@@ -445,6 +483,10 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 		// the run for its whole wait.
 		m.cancelIdlePolls()
 		return min(batchSize, max(left, 1)), 0
+	case !m.pollsOff.IsZero():
+		// The long polls were cancelled, then a message was owed: m.polls
+		// is done, so only short polls can take it.
+		return min(batchSize, left), 0
 	}
 	return min(batchSize, left), m.o.Wait
 }
@@ -484,8 +526,12 @@ func (m *Mover) fail(err error) {
 
 // checkDrained decides, after an empty receive, whether the DLQ has
 // nothing more for this run: every message left in it is one a worker
-// holds or one this run decided on and hid, or nothing new came for longer
-// than a message hidden by a crashed run takes to reappear. The count of
+// holds or one this run decided on and hid, and none it owes (a send or
+// delete that failed) may come back; or nothing new came for longer than
+// a message hidden by a crashed run takes to reappear, counted from the
+// last moment this run itself may have hidden one (mayReappear): a lost
+// receive answer hides a batch for the visibility timeout, and so do the
+// next ones if they are lost too. The count of
 // ours leaves out messages whose delete is under way (SQS may already have
 // removed them), and it is not trusted when a delete started while the
 // depth was read: a message counted as ours that SQS no longer counts
@@ -499,8 +545,13 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	stable := err == nil && m.deletes == epoch
-	quiet := time.Since(m.lastNew) > time.Duration(m.o.Visibility+2*m.o.Wait)*time.Second+5*time.Second
-	if quiet || (stable && d.Total() <= ours) {
+	since := later(m.lastNew.Add(m.visibility()), m.mayReappear)
+	quiet := time.Since(since) > time.Duration(2*m.o.Wait)*time.Second+5*time.Second
+	if (quiet || (stable && d.Total() <= ours && len(m.owed) == 0)) && !m.drained {
+		m.unseen = 0
+		if quiet && err == nil {
+			m.noteUnseen(d.Total() - ours)
+		}
 		m.drained = true
 	}
 	// Messages in the DLQ that are not ours are hidden by someone else.

@@ -40,6 +40,7 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 	var out *sqs.ReceiveMessageOutput
 	err = m.o.Retry.Do(callCtx, func(ctx context.Context) error {
 		var err error
+		t0 := time.Now()
 		out, err = m.c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    aws.String(m.o.Source.URL),
 			MaxNumberOfMessages:         int32(n),
@@ -49,6 +50,10 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 			MessageAttributeNames:       []string{"All"},
 		}, NoSDKRetry)
 		m.ctl.Call(0, err)
+		if err != nil && ctx.Err() == nil {
+			// Its answer may be lost after SQS hid a batch.
+			m.lostReceive(t0)
+		}
 		return err
 	})
 	if err != nil && callCtx != ctx && callCtx.Err() != nil && ctx.Err() == nil {
@@ -295,10 +300,16 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
 		for i, h := range chunk {
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(h), VisibilityTimeout: seconds}
 		}
-		_ = m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
+		err := m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
 			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
 			return err
 		})
+		if err != nil && seconds == 0 {
+			// Not released: hidden until their visibility timeout ends.
+			m.mu.Lock()
+			m.hidUntil(time.Now().Add(m.visibility()))
+			m.mu.Unlock()
+		}
 	}
 }
 

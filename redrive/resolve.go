@@ -19,14 +19,22 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if err := checkChained(env, req, dlq); err != nil {
 		return nil, err
 	}
-	if p, ok, err := resolveTarget(ctx, env, req, dlq); ok || err != nil {
+	// The source queues are read once: without --to they decide between
+	// a queue and a target; with it they show a shared DLQ.
+	var sources []*sqsapi.Queue
+	var err error
+	if req.To == "" {
+		if sources, err = sqsapi.SourceQueues(ctx, env.SQS, dlq); err != nil {
+			return nil, err
+		}
+	}
+	if p, ok, err := resolveTarget(ctx, env, req, dlq, sources); ok || err != nil {
 		return p, err
 	}
-	sources, err := sqsapi.SourceQueues(ctx, env.SQS, dlq)
-	if err != nil && req.To == "" {
-		return nil, err
-	} else if err != nil {
-		env.Warn("shared DLQ not checked: %v", err)
+	if req.To != "" {
+		if sources, err = sqsapi.SourceQueues(ctx, env.SQS, dlq); err != nil {
+			env.Warn("shared DLQ not checked: %v", err)
+		}
 	}
 	// A DLQ shared by several queues holds messages of each: a harmless
 	// sample shows which (DeadLetterQueueSourceArn), so that none goes to a
@@ -63,14 +71,14 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 
 // resolveTarget builds the plan of a redrive to a function, topic or bus:
 // the one --to names, or the one the DLQ's messages name when --to is
-// omitted and the DLQ is no queue's DLQ. ok is false when the destination
+// omitted and the DLQ is no queue's DLQ (sources, read by Resolve, is
+// empty). ok is false when the destination
 // is a queue: Resolve goes on with it.
-func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (p *Plan, ok bool, err error) {
+func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue, sources []*sqsapi.Queue) (p *Plan, ok bool, err error) {
 	t, origin := req.Target, ""
 	if req.To == "" {
-		sources, err := sqsapi.SourceQueues(ctx, env.SQS, dlq)
-		if err != nil || len(sources) > 0 {
-			return nil, err != nil, err
+		if len(sources) > 0 {
+			return nil, false, nil
 		}
 		cands, err := originCandidates(ctx, env, dlq)
 		if err != nil {

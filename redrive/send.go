@@ -82,6 +82,8 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 				failed = append(failed, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
 				back = append(back, msg)
 			default:
+				// Tried again when it comes back: the run waits for it.
+				m.owe(msg.MessageId, false)
 				back = append(back, msg)
 			}
 		}
@@ -112,9 +114,11 @@ func (m *Mover) record(dest string, sent, failed []Entry, err error, reserved in
 			m.o.State.Apply(e) // a writer of OpenJournal applied it already
 		}
 		m.noted.add(e.DLQMessageID) // counted as moved: never again as resumed
+		m.paid(e.DLQMessageID, false)
 	}
 	for _, e := range failed {
 		m.noted.add(e.DLQMessageID)
+		m.paid(e.DLQMessageID, false)
 	}
 	m.stats.Moved += len(sent)
 	m.stats.Failed += len(failed)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
@@ -44,41 +45,59 @@ func sampleSources(ctx context.Context, env *Env, dlq *sqsapi.Queue) (SourceSamp
 	if dlq.Depth.Visible == 0 {
 		return s, nil
 	}
+	// The short polls go out at once: one round trip, not one per ten
+	// messages, before every redrive of a DLQ that has a source queue.
+	calls := (sharedSample + 9) / 10
+	got := make([][]types.Message, calls)
+	errs := make([]error, calls)
+	var wg sync.WaitGroup
+	for i := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := env.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlq.URL), MaxNumberOfMessages: int32(min(10, sharedSample-10*i)),
+				VisibilityTimeout: 1, MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}, MessageAttributeNames: []string{"All"}})
+			if err == nil {
+				got[i] = out.Messages
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
 	seen := map[string]bool{}
-	defer func() { releaseSample(env, dlq, s.msgs) }()
-	for len(s.msgs) < sharedSample {
-		out, err := env.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlq.URL), MaxNumberOfMessages: int32(min(10, sharedSample-len(s.msgs))),
-			VisibilityTimeout: 1, MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}, MessageAttributeNames: []string{"All"}})
-		if err != nil {
-			return s, fmt.Errorf("look at %s's messages for their source queues: %w", dlq.Name, err)
-		}
-		fresh := 0
-		for _, m := range out.Messages {
+	for _, ms := range got {
+		for _, m := range ms {
 			if msg := sqsapi.FromSDK(m); !seen[msg.MessageId] {
 				seen[msg.MessageId] = true
 				s.msgs = append(s.msgs, msg)
-				fresh++
 			}
 		}
-		if fresh == 0 {
-			break
-		}
+	}
+	releaseSample(env, dlq, s.msgs)
+	if err := errors.Join(errs...); err != nil {
+		return s, fmt.Errorf("look at %s's messages for their source queues: %w", dlq.Name, err)
 	}
 	s.count(nil)
 	return s, nil
 }
 
-// releaseSample makes the sampled messages visible again (best effort: a
-// miss is visible again after its second).
+// releaseSample makes the sampled messages visible again, all batches at
+// once (best effort: a miss is visible again after its second).
 func releaseSample(env *Env, dlq *sqsapi.Queue, msgs []sqsjson.Message) {
+	var wg sync.WaitGroup
 	for start := 0; start < len(msgs); start += 10 {
 		chunk := msgs[start:min(start+10, len(msgs))]
 		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
 		for i := range chunk {
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(chunk[i].ReceiptHandle)}
 		}
-		_, _ = env.SQS.ChangeMessageVisibilityBatch(context.Background(), &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(dlq.URL), Entries: entries})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = env.SQS.ChangeMessageVisibilityBatch(context.Background(), &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(dlq.URL), Entries: entries})
+		}()
 	}
+	wg.Wait()
 }
 
 // count tallies the sample's messages that sel picks (all when nil); a

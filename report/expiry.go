@@ -45,10 +45,36 @@ func (inc *Incident) writeExport(b *strings.Builder, ev incident.Event) {
 	var f archive.Figures
 	_ = ev.DecodeFigures(&f)
 	fmt.Fprintf(b, "\n%s archived to %s", plural.Of(f.Exported, "message"), inc.code(f.Location, maxValue))
+	durable := "the file was durable"
+	if f.PartCount > 1 {
+		fmt.Fprintf(b, " in %d parts", f.PartCount)
+		durable = "each part was uploaded and read back"
+	}
 	if f.Deleted > 0 {
-		fmt.Fprintf(b, "; %d deleted from %s once the file was durable", f.Deleted, inc.plain(ev.Queue, maxName))
+		fmt.Fprintf(b, "; %d deleted from %s once %s", f.Deleted, inc.plain(ev.Queue, maxName), durable)
 	} else {
 		b.WriteString("; none deleted from the DLQ")
 	}
 	b.WriteString(".\n")
+	inc.writeParts(b, f)
+}
+
+// maxReportParts bounds the parts the report lists; export.json lists
+// them all.
+const maxReportParts = 10
+
+// writeParts lists an export's parts, the first maxReportParts of them:
+// where each is and what it holds, so that a reader can find every message
+// and check each object.
+func (inc *Incident) writeParts(b *strings.Builder, f archive.Figures) {
+	if f.PartCount <= 1 || len(f.Parts) == 0 {
+		return
+	}
+	b.WriteString("\n| Part | Messages | Deleted | Bytes | SHA-256 |\n|---|---:|---:|---:|---|\n")
+	for i, p := range f.Parts[:min(len(f.Parts), maxReportParts)] {
+		fmt.Fprintf(b, "| %d %s | %d | %d | %d | %s |\n", i+1, inc.codeCell(p.Location, maxValue), p.Messages, p.Deleted, p.Bytes, inc.codeCell(p.SHA256, maxName))
+	}
+	if more := f.PartCount - min(len(f.Parts), maxReportParts); more > 0 {
+		fmt.Fprintf(b, "\n… and %d more (%s lists every part).\n", more, incident.ExportFile)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -36,5 +37,35 @@ func TestExpiryAndExportLines(t *testing.T) {
 	(&Incident{}).writeExport(&b, incident.Event{Queue: "orders-dlq", Figures: json.RawMessage(`{"location": "s3://a/b.jsonl.gz", "exported": 500, "deleted": 500.0}`)})
 	if want := "\n500 messages archived to `s3://a/b.jsonl.gz`; 500 deleted from orders-dlq once the file was durable.\n"; b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+}
+
+// An export in parts lists them, bounded: the first maxReportParts, then a
+// count of the rest and where they all are.
+func TestReportListsExportParts(t *testing.T) {
+	f := archive.Figures{Location: "s3://a/b.jsonl", Exported: 1200, Deleted: 1200, PartCount: 12}
+	for i := range 12 {
+		f.Parts = append(f.Parts, archive.Part{Location: "s3://a/" + archive.PartName("b.jsonl", i+1), Messages: 100, Deleted: 100, Bytes: 5000, SHA256: "ab12"})
+	}
+	var ev incident.Event
+	if err := ev.SetFigures(f); err != nil {
+		t.Fatal(err)
+	}
+	ev.Queue = "orders-dlq"
+	var b strings.Builder
+	(&Incident{}).writeExport(&b, ev)
+	got := b.String()
+	for _, want := range []string{
+		"1200 messages archived to `s3://a/b.jsonl` in 12 parts; 1200 deleted from orders-dlq once each part was uploaded and read back.\n",
+		"| 1 `s3://a/b.jsonl` | 100 | 100 | 5000 | `ab12` |\n",
+		"| 10 `s3://a/b.part-0010.jsonl` | 100 |",
+		"… and 2 more (export.json lists every part).\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "part-0011") {
+		t.Errorf("report lists more than %d parts:\n%s", maxReportParts, got)
 	}
 }

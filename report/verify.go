@@ -25,6 +25,10 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 		fmt.Fprintf(b, "- moved by the redrive: %d, to %s\n", v.Moved, inc.plain(orDash(v.DestQueue), maxName))
 	}
 	fmt.Fprintf(b, "- messages that came back: %d\n", len(v.Returned))
+	if v.NewInDLQ > 0 {
+		fmt.Fprintf(b, "- new failures in the DLQ since the redrive, not redriven messages: %d (not this fix's verdict; classify tells whether they are the group that was fixed)\n", v.NewInDLQ)
+	}
+	inc.writeVerifyDests(b, v.Destinations)
 	if v.Looks > 0 {
 		fmt.Fprintf(b, "- looked %s over %s\n", plural.Of(v.Looks, "time"), (time.Duration(v.Waited) * time.Second).String())
 	}
@@ -47,4 +51,23 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 			inc.plain(orDash(r.MatchedBy), maxName), intOrDash(r.ReceiveCount), first, r.SeenAt.UTC().Format(time.RFC3339))
 	}
 	b.WriteString(moreReturned)
+}
+
+// writeVerifyDests lists each destination's verdict when the move had
+// several (a shared DLQ's messages back to their own sources); one
+// destination is the lines above.
+func (inc *Incident) writeVerifyDests(b *strings.Builder, ds []verify.DestResult) {
+	if len(ds) < 2 {
+		return
+	}
+	b.WriteString("\n| destination | verdict | moved | came back | traffic |\n|---|---|---|---|---|\n")
+	n, more := capped(len(ds), "destination")
+	for _, d := range ds[:n] {
+		traffic := "quiet (must drain)"
+		if d.Live {
+			traffic = "live (judged by metrics)"
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %s |\n", inc.plain(d.Queue, maxName), inc.plain(string(d.Verdict), maxName), d.Moved, d.Returned, traffic)
+	}
+	b.WriteString(more)
 }
