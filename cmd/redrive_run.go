@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
@@ -109,6 +110,9 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		SNS:      func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
 		Events:   func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
 		S3:       func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
+	}
+	if d.CloudWatch != nil {
+		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }
 	}
 	if d.Lambda != nil {
 		env.Lambda = func(ctx context.Context) (redrive.LambdaClient, error) {

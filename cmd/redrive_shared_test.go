@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -155,11 +156,34 @@ func (s *shared) untouched(t *testing.T, dlqTotal int) {
 // Without --to each message of a DLQ shared by three queues goes back to
 // its own source exactly once and to no other; the ones without a source
 // stay, counted; the event's figures give each destination its count.
+// The sources have no consumer: the canary per destination is still in
+// each after its wait, so the first run stops there (exit 3) naming each
+// one; the same command with --canary 0 moves the rest.
 func TestRedriveSharedEachToItsOwnSource(t *testing.T) {
 	t.Parallel()
 	s := sharedFor(t, 2)
 	inc := t.TempDir()
-	code, out, errOut := s.redrive(t, s.endpoint, inc, "--yes", "--canary", "2", "--canary-wait", "1s", "--output", "json")
+	code, _, errOut := s.redrive(t, s.endpoint, inc, "--yes", "--canary", "2", "--canary-wait", "1s", "--output", "json")
+	t.Logf("stderr:\n%s", errOut)
+	if code != ExitCheckFailed {
+		t.Fatalf("exit %d, want %d: nothing consumed the canary", code, ExitCheckFailed)
+	}
+	for _, src := range sharedSources {
+		if want := "the canary's 2 messages are still in " + s.name + "-" + src.name + " after "; !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q", want)
+		}
+	}
+	// The canary's peeks at the DLQ hide what they look at for a second.
+	var vis, inFlight int
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if vis, inFlight, _ = s.seed.Depth(context.Background(), s.dlq); vis == 14-6 {
+			break
+		}
+	}
+	if vis != 14-6 || inFlight != 0 {
+		t.Errorf("DLQ holds %d visible, %d in flight; want the 8 not in the canary, visible", vis, inFlight)
+	}
+	code, out, errOut := s.redrive(t, s.endpoint, inc, "--yes", "--canary", "0", "--output", "json")
 	t.Logf("stderr:\n%s", errOut)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -173,12 +197,12 @@ func TestRedriveSharedEachToItsOwnSource(t *testing.T) {
 	if left := s.drained(t, s.dlq); !slices.Equal(left, []string{`{"direct":0}`, `{"direct":1}`}) {
 		t.Errorf("DLQ holds %q, want the two messages without a source", left)
 	}
-	for _, want := range []string{"canary: 2 to " + s.name + "-orders", "2 messages without a DeadLetterQueueSourceArn stayed in the DLQ", "→ " + s.name + "-refunds: 5 moved, 0 failed"} {
+	for _, want := range []string{"2 messages without a DeadLetterQueueSourceArn stayed in the DLQ", "→ " + s.name + "-refunds: 3 moved, 0 failed"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q", want)
 		}
 	}
-	if !strings.Contains(out, `"moved":12`) || !strings.Contains(out, `"skipped":2`) {
+	if !strings.Contains(out, `"moved":6`) || !strings.Contains(out, `"skipped":2`) {
 		t.Errorf("summary %s", out)
 	}
 	f := lastRedrive(t, inc)
@@ -186,8 +210,8 @@ func TestRedriveSharedEachToItsOwnSource(t *testing.T) {
 		t.Fatalf("figures %+v", f)
 	}
 	for i, src := range sharedSources {
-		if d := f.Destinations[i]; d.Queue != s.name+"-"+src.name || d.Moved != src.n || d.Failed != 0 {
-			t.Errorf("destination %d: %+v, want %s with %d moved", i, d, src.name, src.n)
+		if d := f.Destinations[i]; d.Queue != s.name+"-"+src.name || d.Moved != src.n-2 || d.Failed != 0 {
+			t.Errorf("destination %d: %+v, want %s with %d moved after the canary's 2", i, d, src.name, src.n-2)
 		}
 	}
 }

@@ -56,7 +56,7 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 	}
 	switch {
 	case len(states) == 0 && p.Canary > 0:
-		env.Warn("canary: no Lambda event source mapping reads %s: mfdlq cannot tell whether anything consumes it (ECS, EC2, another account); the canary can only show that nothing came back", dest)
+		env.Warn("canary: no Lambda event source mapping reads %s: mfdlq cannot tell what consumes it (ECS, EC2, another account); the canary passes only if its messages leave the queue and none come back", dest)
 	case len(off) == 0:
 	case len(on) > 0:
 		env.Warn("consumer: %s is paused; %s reads %s", strings.Join(off, ", "), strings.Join(on, ", "), dest)

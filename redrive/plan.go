@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -190,6 +191,9 @@ type Env struct {
 	Events func(context.Context) (EventsClient, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
+	// CW reads the canary's destinations' metrics (a live queue's canary
+	// is judged by them); nil: none, each judged by its depth.
+	CW func(context.Context) (cwapi.MetricsAPI, error)
 	// Region is the region in use: queue names resolve in it.
 	Region string
 	Now    func() time.Time

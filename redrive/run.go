@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -28,6 +29,9 @@ type run struct {
 	// rateStart is where the achieved rate counts from (RateStart; zero:
 	// the move's start).
 	rateFrom, rateStart time.Time
+	// cwClient reads the canary's destinations' metrics; noCW: it failed.
+	cwClient cwapi.MetricsAPI
+	noCW     bool
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -92,11 +96,14 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 	base := r.options(sel, state, jw, prog)
 	var total Stats
 	if p.Canary > 0 {
+		dests := r.canaryBefore(ctx)
+		span := canarySpan{start: time.Now()}
 		st, err := r.runMover(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
+		span.sent = time.Now()
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
-			back, err = r.checkCanary(ctx, state, st)
+			back, total.Halted, err = r.checkCanary(ctx, state, st, dests, span)
 			total.Returned += back
 		}
 		if err != nil || ctx.Err() != nil || total.Halted != "" || back > 0 {
@@ -165,15 +172,16 @@ func (r *run) runMover(ctx context.Context, opts Options, limit int, prog *phase
 }
 
 // checkCanary waits for the consumer to fail the canary again and says
-// what came back.
-func (r *run) checkCanary(ctx context.Context, state *State, st Stats) (int, error) {
+// what came back; then, nothing back, that the canary left its
+// destinations (canaryLeft): halt says it did not.
+func (r *run) checkCanary(ctx context.Context, state *State, st Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
 	p, env := r.p, r.env
 	dlq := p.Source.Queue
 	if p.Source.File != nil {
 		// From a file, returns land in the destination's own DLQ.
 		if dlq = p.Source.ReturnsTo; dlq == nil {
 			env.Warn("canary: %s has no DLQ to look in: moving the rest", p.Dest().Queue.Name)
-			return 0, nil
+			return 0, "", nil
 		}
 	}
 	if p.PerSource {
@@ -182,13 +190,22 @@ func (r *run) checkCanary(ctx context.Context, state *State, st Stats) (int, err
 		env.Info("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.CanaryWait, p.Dest().Queue.Name)
 	}
 	res, err := CheckCanary(ctx, env.SQS, dlq, state, st.Moved, p.CanaryWait)
+	if err == nil && !res.Failed() && ctx.Err() == nil {
+		var extra bool
+		halt, extra, err = r.canaryLeft(ctx, dests, st, span)
+		if err == nil && extra && ctx.Err() == nil {
+			// Consumers failing it slowly may have returned some since.
+			res.Back, res.BySource, err = returnedBy(ctx, env.SQS, dlq, state)
+		}
+	}
 	if err == nil && res.Failed() {
 		env.Warn("%s", res.Reason(dlq.Name))
 		for _, l := range backText(p, res.BySource) {
 			env.Warn("canary: %s", l)
 		}
+		halt = ""
 	}
-	return res.Back, err
+	return res.Back, halt, err
 }
 
 // native lets SQS move the messages (StartMessageMoveTask) and follows

@@ -19,6 +19,9 @@ const (
 	OutcomeCanaryBack Outcome = "canary_back"
 	// OutcomeError: a call failed and stopped the run (Summary.Err).
 	OutcomeError Outcome = "error"
+	// OutcomeCanaryStill: nothing came back, but the canary is still in a
+	// destination: nothing consumed it; the rest stayed.
+	OutcomeCanaryStill Outcome = "canary_not_consumed"
 	// OutcomeLeaseLost: another run took the lease over.
 	OutcomeLeaseLost Outcome = "lease_lost"
 	// OutcomeInterrupted: Ctrl-C; the same command finishes the move.
@@ -70,6 +73,8 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeCanaryBack
 	case s.Err != nil:
 		return OutcomeError
+	case strings.HasPrefix(st.Halted, HaltCanary):
+		return OutcomeCanaryStill
 	case s.LeaseLost != nil:
 		return OutcomeLeaseLost
 	case interrupted:

@@ -1,0 +1,217 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// canaryRun is a run of one destination queue "orders" in the fake,
+// holding held messages of its own before the canary.
+func canaryRun(t *testing.T, fake *fakeSQS, wait time.Duration, held int) (*run, *[]string) {
+	t.Helper()
+	dest := &sqsapi.Queue{Name: "orders", URL: "https://sqs.local/1/orders"}
+	for i := range held {
+		fake.put(dest.URL, fmt.Sprintf("own-%d", i), nil)
+	}
+	var warned []string
+	env := &Env{SQS: attrsOnly{fake: fake}, Now: time.Now, Info: func(string, ...any) {},
+		Warn: func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }}
+	p := &Plan{Dests: []Destination{{Queue: dest}}, CanaryWait: wait}
+	return &run{env: env, p: p}, &warned
+}
+
+// attrsOnly is the fake as an sqsapi.Client that answers only
+// GetQueueAttributes: the canary's depth looks make no other call.
+type attrsOnly struct {
+	sqsapi.Client
+	fake *fakeSQS
+}
+
+func (a attrsOnly) GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, o ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {
+	return a.fake.GetQueueAttributes(ctx, in, o...)
+}
+
+// A quiet destination whose consumer takes the canary during the extra
+// wait passes: its depth is back to what it was before (its own message
+// stays, and is not the canary's).
+func TestCanaryLeftConsumed(t *testing.T) {
+	fake := newFake()
+	r, _ := canaryRun(t, fake, 2*time.Second, 1)
+	ctx := context.Background()
+	dests := r.canaryBefore(ctx)
+	if len(dests) != 1 || dests[0].before != 1 {
+		t.Fatalf("before: %+v", dests)
+	}
+	span := canarySpan{start: time.Now()}
+	for i := range 3 {
+		fake.put("https://sqs.local/1/orders", fmt.Sprintf("canary-%d", i), nil)
+	}
+	span.sent = time.Now()
+	go func() {
+		// The consumer takes the three canary messages a little later.
+		time.Sleep(300 * time.Millisecond)
+		fake.mu.Lock()
+		fake.queues["https://sqs.local/1/orders"] = fake.queues["https://sqs.local/1/orders"][:1]
+		fake.mu.Unlock()
+	}()
+	halt, extra, err := r.canaryLeft(ctx, dests, Stats{Moved: 3}, span)
+	if err != nil || halt != "" || !extra {
+		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass after an extra look", halt, extra, err)
+	}
+}
+
+// A quiet destination nothing consumes still holds the canary after the
+// extra wait: the run stops with the line naming the queue and the fix,
+// and the outcome is OutcomeCanaryStill (exit 3 in cmd).
+func TestCanaryLeftStillThere(t *testing.T) {
+	fake := newFake()
+	r, _ := canaryRun(t, fake, 200*time.Millisecond, 0)
+	ctx := context.Background()
+	dests := r.canaryBefore(ctx)
+	span := canarySpan{start: time.Now()}
+	for i := range 3 {
+		fake.put("https://sqs.local/1/orders", fmt.Sprintf("canary-%d", i), nil)
+	}
+	span.sent = time.Now()
+	begun := time.Now()
+	halt, extra, err := r.canaryLeft(ctx, dests, Stats{Moved: 3}, span)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(begun); waited < 200*time.Millisecond || !extra {
+		t.Errorf("waited %s (extra %v), want the extra wait of 200ms", waited, extra)
+	}
+	want := "canary: the canary's 3 messages are still in orders after "
+	if !strings.HasPrefix(halt, want) || !strings.Contains(halt, "(3 visible, 0 in flight)") || !strings.HasSuffix(halt, "nothing consumed them — is the consumer running? (mfdlq contain)") {
+		t.Fatalf("halt %q", halt)
+	}
+	s := &Summary{Stats: Stats{Moved: 3, Halted: halt}, Moved: 3}
+	if o := outcomeOf(s, false); o != OutcomeCanaryStill {
+		t.Errorf("outcome %s, want %s", o, OutcomeCanaryStill)
+	}
+}
+
+// A destination the canary sent nothing to (a shared DLQ's source with no
+// message in the canary's window) is not waited for.
+func TestCanaryLeftNothingSent(t *testing.T) {
+	fake := newFake()
+	r, _ := canaryRun(t, fake, time.Hour, 0)
+	r.p.PerSource = true
+	dests := r.canaryBefore(context.Background())
+	fake.put("https://sqs.local/1/orders", "someone else's", nil)
+	halt, extra, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 2, Dests: map[string]DestStats{}}, canarySpan{time.Now(), time.Now()})
+	if err != nil || halt != "" || extra {
+		t.Fatalf("canaryLeft = %q, %v, %v; want a pass at once", halt, extra, err)
+	}
+}
+
+// A live destination's metrics: the age of oldest in a minute begun after
+// the canary's last send, or the deletions since it, prove it gone.
+func TestCanaryGone(t *testing.T) {
+	sent := time.Date(2026, 12, 1, 3, 0, 20, 0, time.UTC)
+	span := canarySpan{start: sent.Add(-5 * time.Second), sent: sent}
+	now := sent.Add(3 * time.Minute)
+	min := func(m int) time.Time { return time.Date(2026, 12, 1, 3, m, 0, 0, time.UTC) }
+	pts := func(v ...float64) []cwapi.Point {
+		var out []cwapi.Point
+		for i, x := range v {
+			out = append(out, cwapi.Point{Time: min(i), Value: x})
+		}
+		return out
+	}
+	cases := []struct {
+		name          string
+		ages, deleted []cwapi.Point
+		left, noData  bool
+		seen          string
+	}{
+		// Minute 3:01 began 40s after the last send; oldest 12s: gone.
+		{"young oldest", pts(200, 12), nil, true, false, ""},
+		// The minute of the send itself proves nothing.
+		{"only the send's minute", pts(5), nil, false, true, ""},
+		// 150 deletions over 3 min < 10 + 0.8 × 60/min × 3.
+		{"old oldest, few deletions", pts(0, 300, 360), pts(50, 50, 50), false, false, "ApproximateAgeOfOldestMessage 360s at 03:02, not younger than the canary's 100s; NumberOfMessagesDeleted 150 over 3.0 min, 154 needed (its own 60.0/min + 10)"},
+		{"deletions cover own rate and canary", pts(0, 300), pts(70, 65, 60), true, false, ""},
+		{"no data", nil, nil, false, true, ""},
+	}
+	for _, c := range cases {
+		left, seen, noData := canaryGone(c.ages, c.deleted, span, now, 10, 60)
+		if left != c.left || noData != c.noData || seen != c.seen {
+			t.Errorf("%s: left %v noData %v seen %q; want %v %v %q", c.name, left, noData, seen, c.left, c.noData, c.seen)
+		}
+	}
+}
+
+// fakeCW answers every GetMetricData with points per metric name.
+type fakeCW map[string][]cwapi.Point
+
+func (f fakeCW) GetMetricData(_ context.Context, in *cloudwatch.GetMetricDataInput, _ ...func(*cloudwatch.Options)) (*cloudwatch.GetMetricDataOutput, error) {
+	q := in.MetricDataQueries[0]
+	r := cwtypes.MetricDataResult{Id: q.Id}
+	for _, p := range f[*q.MetricStat.Metric.MetricName] {
+		r.Timestamps, r.Values = append(r.Timestamps, p.Time), append(r.Values, p.Value)
+	}
+	return &cloudwatch.GetMetricDataOutput{MetricDataResults: []cwtypes.MetricDataResult{r}}, nil
+}
+
+// A live destination (CloudWatch shows sends before the canary) is not
+// judged by its depth, which its own traffic moves: with no point since
+// the canary yet, the canary only shows that nothing came back, said.
+func TestCanaryLeftLiveNoData(t *testing.T) {
+	fake := newFake()
+	r, warned := canaryRun(t, fake, 50*time.Millisecond, 0)
+	ago := time.Now().UTC().Truncate(time.Minute).Add(-5 * time.Minute)
+	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: ago, Value: 300}}}
+	r.env.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
+	dests := r.canaryBefore(context.Background())
+	if len(dests) != 1 || !dests[0].own.live() {
+		t.Fatalf("before: %+v, want a live destination", dests)
+	}
+	for i := range 3 {
+		fake.put("https://sqs.local/1/orders", fmt.Sprintf("canary-%d", i), nil)
+	}
+	halt, _, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{time.Now(), time.Now()})
+	if err != nil || halt != "" {
+		t.Fatalf("canaryLeft = %q, %v; want a pass without proof", halt, err)
+	}
+	if w := strings.Join(*warned, "\n"); !strings.Contains(w, "CloudWatch has no data for orders since the canary yet: for it the canary only shows that nothing came back") {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// A live destination whose age of oldest, in a minute begun after the
+// canary's last send, is younger than that send passes though its depth
+// (its own traffic's messages) is above what it was: the metrics judge it.
+func TestCanaryLeftLiveByAge(t *testing.T) {
+	fake := newFake()
+	r, _ := canaryRun(t, fake, time.Hour, 0)
+	sent := time.Now().UTC().Add(-2 * time.Minute)
+	next := sent.Truncate(time.Minute).Add(time.Minute)
+	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: next.Add(-10 * time.Minute), Value: 300}},
+		cwapi.MetricAgeOfOldest: {{Time: next, Value: 1}}}
+	r.env.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
+	dests := r.canaryBefore(context.Background())
+	for i := range 5 {
+		fake.put("https://sqs.local/1/orders", fmt.Sprintf("own-%d", i), nil)
+	}
+	halt, extra, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	if err != nil || halt != "" || extra {
+		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass at the first look", halt, extra, err)
+	}
+	cw[cwapi.MetricAgeOfOldest] = []cwapi.Point{{Time: next, Value: 500}}
+	r.p.CanaryWait = 100 * time.Millisecond
+	halt, _, err = r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	if err != nil || !strings.Contains(halt, "the canary's 3 messages are not shown as consumed from orders after ") || !strings.Contains(halt, "ApproximateAgeOfOldestMessage 500s") {
+		t.Fatalf("old oldest: halt %q, %v", halt, err)
+	}
+}

@@ -1,0 +1,157 @@
+package redrive
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+)
+
+// ownWindow is how much of a destination's history before the canary
+// tells whether it is live: verify's BaselineWindow, one page of
+// one-minute points.
+const ownWindow = 15 * time.Minute
+
+// ownTolerance is how far below its own rate a live destination's
+// deletions may fall and still count the canary as consumed, as verify
+// judges the move (verify.Tolerance).
+const ownTolerance = 0.2
+
+// ownTraffic is a destination's own traffic before the canary, as
+// CloudWatch recorded it over ownWindow.
+type ownTraffic struct {
+	sent          float64
+	deletedPerMin float64
+	// seen is what the last look at its metrics showed; noData that
+	// CloudWatch had no point since the canary yet.
+	seen   string
+	noData bool
+}
+
+// live tells whether the destination has traffic of its own: its depth
+// then says nothing about the canary.
+func (t *ownTraffic) live() bool { return t != nil && (t.sent > 0 || t.deletedPerMin > 0) }
+
+// canarySpan is when the canary's sends began and ended.
+type canarySpan struct{ start, sent time.Time }
+
+// cw is the CloudWatch client of the canary's checks; nil without one, or
+// after a failure (said once): destinations are then judged by depth.
+func (r *run) cw(ctx context.Context) cwapi.MetricsAPI {
+	if r.cwClient != nil || r.noCW || r.env.CW == nil {
+		return r.cwClient
+	}
+	c, err := r.env.CW(ctx)
+	if err != nil {
+		r.cwFailed(err)
+		return nil
+	}
+	r.cwClient = c
+	return c
+}
+
+func (r *run) cwFailed(err error) {
+	if !r.noCW {
+		r.env.Warn("canary: CloudWatch unavailable (%v): each destination is judged by its depth, as a queue with no traffic of its own", err)
+	}
+	r.noCW, r.cwClient = true, nil
+}
+
+// ownTraffic reads a destination's sends and deletions over ownWindow
+// before now; nil when CloudWatch is absent, fails or has no data.
+func (r *run) ownTraffic(ctx context.Context, queue string) *ownTraffic {
+	cw := r.cw(ctx)
+	if cw == nil {
+		return nil
+	}
+	end := time.Now().UTC().Truncate(time.Minute)
+	var sums [2]float64
+	for i, m := range []string{cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted} {
+		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: queue, Metric: m, Stat: "Sum", Start: end.Add(-ownWindow), End: end, Period: time.Minute})
+		if err != nil {
+			r.cwFailed(err)
+			return nil
+		}
+		for _, p := range points {
+			sums[i] += p.Value
+		}
+	}
+	return &ownTraffic{sent: sums[0], deletedPerMin: sums[1] / ownWindow.Minutes()}
+}
+
+// liveLeft judges a live destination by its metrics since the canary
+// (canaryGone). Without CloudWatch now, or without a point yet, the
+// destination is marked noData: at the end of the wait the canary then
+// only shows that nothing came back.
+func (r *run) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
+	c.own.noData = true
+	cw := r.cw(ctx)
+	if cw == nil {
+		return
+	}
+	now := time.Now().UTC()
+	read := func(metric, stat string, from time.Time) ([]cwapi.Point, bool) {
+		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: c.d.Queue.Name, Metric: metric, Stat: stat, Start: from.UTC().Truncate(time.Minute), End: now.Add(time.Minute), Period: time.Minute})
+		if err != nil {
+			r.cwFailed(err)
+			return nil, false
+		}
+		return points, true
+	}
+	ages, ok := read(cwapi.MetricAgeOfOldest, "Maximum", span.sent)
+	if !ok {
+		return
+	}
+	deleted, ok := read(cwapi.MetricMessagesDeleted, "Sum", span.start)
+	if !ok {
+		return
+	}
+	c.left, c.own.seen, c.own.noData = canaryGone(ages, deleted, span, now, c.moved, c.own.deletedPerMin)
+}
+
+// canaryGone judges a live destination's metrics since the canary. The
+// canary has left when a minute that began after its last send shows an
+// age of oldest message younger than that send (had a canary message been
+// there at the minute's start, the age would be at least as old), or when
+// the deletions since the canary's first minute reach its own rate's
+// share (less ownTolerance) plus the canary. seen says the figures.
+func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, moved int, perMin float64) (left bool, seen string, noData bool) {
+	noData = true
+	for _, p := range ages {
+		if !p.Time.After(span.sent) {
+			continue
+		}
+		since := p.Time.Sub(span.sent).Seconds()
+		if p.Value < since {
+			return true, "", false
+		}
+		noData = false
+		seen = fmt.Sprintf("%s %.0fs at %s, not younger than the canary's %.0fs", cwapi.MetricAgeOfOldest, p.Value, p.Time.Format("15:04"), since)
+	}
+	first := span.start.UTC().Truncate(time.Minute)
+	var sum float64
+	var last time.Time
+	for _, p := range deleted {
+		if !p.Time.Before(first) {
+			sum, last = sum+p.Value, p.Time
+		}
+	}
+	if last.IsZero() {
+		return false, seen, noData
+	}
+	end := last.Add(time.Minute)
+	if now.Before(end) {
+		end = now
+	}
+	minutes := end.Sub(first).Minutes()
+	need := float64(moved) + (1-ownTolerance)*perMin*minutes
+	if sum >= need {
+		return true, "", false
+	}
+	if seen != "" {
+		seen += "; "
+	}
+	seen += fmt.Sprintf("%s %.0f over %.1f min, %.0f needed (its own %.1f/min + %d)", cwapi.MetricMessagesDeleted, sum, minutes, need, perMin, moved)
+	return false, seen, false
+}
