@@ -142,9 +142,8 @@ type Lease struct {
 	me  Holder
 	now func() time.Time
 
-	mu   sync.Mutex
-	stop chan struct{}
-	done chan struct{}
+	mu sync.Mutex
+	renewals
 }
 
 // CurrentHolder reads the DLQ's lease tag; ok is false when none is set.
@@ -232,45 +231,68 @@ func (l *Lease) write(ctx context.Context) error {
 // renewal it reads the tag: when another run has taken it over, lost is
 // called with that run and renewing stops. warn gets renewals that failed.
 func (l *Lease) Keep(lost func(Holder), warn func(error)) {
-	l.stop, l.done = make(chan struct{}), make(chan struct{})
+	l.start(func(ctx context.Context) bool {
+		cur, ok, err := CurrentHolder(ctx, l.c, l.url)
+		if err == nil && ok && !cur.same(l.me) {
+			lost(cur)
+			return false
+		}
+		l.mu.Lock()
+		l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
+		l.mu.Unlock()
+		if err == nil {
+			err = l.write(ctx)
+		}
+		if err != nil && warn != nil {
+			warn(err)
+		}
+		return true
+	})
+}
+
+// renewals run a lease's renewal every TTL/4, each within 20 s, until end
+// or until a renewal finds the lease lost: the tag lease and the S3 lease
+// differ only in what one renewal does.
+type renewals struct {
+	stop, done chan struct{}
+}
+
+// start runs renew every TTL/4; renew returns false when the lease was
+// lost, which ends the renewals.
+func (r *renewals) start(renew func(ctx context.Context) bool) {
+	r.stop, r.done = make(chan struct{}), make(chan struct{})
 	go func() {
-		defer close(l.done)
+		defer close(r.done)
 		t := time.NewTicker(TTL / 4)
 		defer t.Stop()
 		for {
 			select {
-			case <-l.stop:
+			case <-r.stop:
 				return
 			case <-t.C:
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			cur, ok, err := CurrentHolder(ctx, l.c, l.url)
-			if err == nil && ok && !cur.same(l.me) {
-				cancel()
-				lost(cur)
-				return
-			}
-			l.mu.Lock()
-			l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
-			l.mu.Unlock()
-			if err == nil {
-				err = l.write(ctx)
-			}
+			ok := renew(ctx)
 			cancel()
-			if err != nil && warn != nil {
-				warn(err)
+			if !ok {
+				return
 			}
 		}
 	}()
 }
 
+// end stops the renewals (if started) and waits for the one under way.
+func (r *renewals) end() {
+	if r.stop != nil {
+		close(r.stop)
+		<-r.done
+	}
+}
+
 // Release stops the renewals and removes the tag, if it is still this
 // run's: a run that was taken over leaves the new holder's tag alone.
 func (l *Lease) Release(ctx context.Context) error {
-	if l.stop != nil {
-		close(l.stop)
-		<-l.done
-	}
+	l.end()
 	cur, ok, err := CurrentHolder(ctx, l.c, l.url)
 	if err != nil || !ok || !cur.same(l.me) {
 		return err

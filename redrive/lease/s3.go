@@ -77,8 +77,7 @@ type S3Lease struct {
 	mu   sync.Mutex
 	me   Holder
 	etag string
-	stop chan struct{}
-	done chan struct{}
+	renewals
 }
 
 var _ Held = (*S3Lease)(nil)
@@ -158,45 +157,29 @@ func (l *S3Lease) put(ctx context.Context, match string) error {
 // over, lost is called with that run and renewing stops. warn gets
 // renewals that failed otherwise.
 func (l *S3Lease) Keep(lost func(Holder), warn func(error)) {
-	l.stop, l.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(l.done)
-		t := time.NewTicker(TTL / 4)
-		defer t.Stop()
-		for {
-			select {
-			case <-l.stop:
-				return
-			case <-t.C:
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			l.mu.Lock()
-			l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
-			etag := l.etag
-			l.mu.Unlock()
-			err := l.put(ctx, etag)
-			if lostRace(err) {
-				cur, _, _, _ := CurrentS3(ctx, l.c, l.bucket, l.key)
-				cancel()
-				lost(cur)
-				return
-			}
-			cancel()
-			if err != nil && warn != nil {
-				warn(err)
-			}
+	l.start(func(ctx context.Context) bool {
+		l.mu.Lock()
+		l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
+		etag := l.etag
+		l.mu.Unlock()
+		err := l.put(ctx, etag)
+		if lostRace(err) {
+			cur, _, _, _ := CurrentS3(ctx, l.c, l.bucket, l.key)
+			lost(cur)
+			return false
 		}
-	}()
+		if err != nil && warn != nil {
+			warn(err)
+		}
+		return true
+	})
 }
 
 // Release stops the renewals and deletes the object only if it is still
 // the one this run wrote (If-Match: its ETag): a run that was taken over
 // leaves the new holder's lease alone.
 func (l *S3Lease) Release(ctx context.Context) error {
-	if l.stop != nil {
-		close(l.stop)
-		<-l.done
-	}
+	l.end()
 	l.mu.Lock()
 	etag := l.etag
 	l.mu.Unlock()
