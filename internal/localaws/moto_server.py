@@ -17,6 +17,20 @@ GIL, so a call that burns CPU makes every other test's calls wait:
   message per receive; it is read from time.time(), the same clock.
 - werkzeug logs every request; only its warnings and errors are kept.
 
+One patch fixes a race rather than a cost. moto's server answers each
+request on a thread of its own, and SQS's Queue.delete_message rebuilds
+the queue's message list from a copy and assigns it back, without the
+queue's lock: two DeleteMessageBatch calls on one queue at once each
+rebuild from the same list, and the second assignment brings back what
+the first deleted (1,063 of 2,000 messages deleted by 16 threads came
+back, in flight, in one run). SQS keeps a delete it answered, so
+mfdlq's tests saw "10 in flight" after a move whose journal held every
+delete. A receive that runs beside it can likewise hand one message to
+two callers, or move one to the DLQ while a delete keeps it. Deletes,
+receives and visibility changes of one queue now hold the queue's own
+lock (the one moto's send already takes); a long poll's wait releases
+it. internal/localaws's TestConcurrent* fail without this patch.
+
 The patches are tied to moto's internals, so they apply to the pinned
 version only; any other version runs as it is, with a warning.
 
@@ -61,6 +75,30 @@ def patch() -> None:
     sqs_models.SQSBackend.is_message_valid_based_on_retention_period = (
         is_message_valid_based_on_retention_period
     )
+
+    # The race described above: one queue's deletes, receives and
+    # visibility changes under its own lock. _messages_lock is a Condition
+    # over an RLock, so the receive's long-poll wait (which takes it again
+    # and waits on it) releases it fully while it waits.
+    queue_delete = sqs_models.Queue.delete_message
+
+    def delete_message(self, receipt_handle):
+        with self._messages_lock:
+            return queue_delete(self, receipt_handle)
+
+    sqs_models.Queue.delete_message = delete_message
+
+    def under_queue_lock(method):
+        @functools.wraps(method)
+        def locked(self, queue_name, *args, **kwargs):
+            queue = self.get_queue(queue_name)
+            with queue._messages_lock:
+                return method(self, queue_name, *args, **kwargs)
+
+        return locked
+
+    for name in ("receive_message", "change_message_visibility"):
+        setattr(sqs_models.SQSBackend, name, under_queue_lock(getattr(sqs_models.SQSBackend, name)))
 
 
 if __name__ == "__main__":
