@@ -20,6 +20,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
@@ -159,7 +160,7 @@ func readWholeBody(o *cloudwatch.Options) {
 func configureCloudTrail(o *cloudtrail.Options) {
 	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 		so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
-			if trailapi.IsThrottled(err) {
+			if awserr.Throttled(err) {
 				return aws.FalseTernary
 			}
 			return aws.UnknownTernary
