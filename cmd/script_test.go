@@ -36,7 +36,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/script
 // two cores; the tests that set the environment (t.Setenv) or a package
 // variable (nativePoll) stay sequential, and so run first.
 func TestMain(m *testing.M) {
-	testscript.Main(localaws.Wrap(m), map[string]func(){
+	testscript.Main(localaws.WrapStarted(m), map[string]func(){
 		"mfdlq":   func() { os.Exit(Main(os.Args[1:])) },
 		"consume": consumeMain,
 	})

@@ -58,9 +58,19 @@ type TestingM interface{ Run() int }
 // environment gets dummy credentials and an endpoint that refuses, and
 // AWS_PROFILE is cleared, so no test can reach a real account; the first
 // start points AWS_ENDPOINT_URL at the server.
-func Wrap(m TestingM) TestingM { return wrapped{m} }
+func Wrap(m TestingM) TestingM { return wrapped{m: m} }
 
-type wrapped struct{ m TestingM }
+// WrapStarted is Wrap with the server started before the first test: for
+// a package whose tests reach the local AWS through the process
+// environment alone (cmd's in-process commands, the binary it runs, its
+// scripts), which a lazy start would leave pointing at the refusing
+// endpoint until some other test asked for the server.
+func WrapStarted(m TestingM) TestingM { return wrapped{m: m, eager: true} }
+
+type wrapped struct {
+	m     TestingM
+	eager bool
+}
 
 // deadEndpoint is AWS_ENDPOINT_URL until the server starts: a test that
 // reads the environment without asking for the server fails at once, on
@@ -85,6 +95,12 @@ func (w wrapped) Run() int {
 			stop = nil
 		}
 	}()
+	if w.eager {
+		if _, err := lazyStart(); err != nil {
+			fmt.Fprintf(os.Stderr, "localaws: %v\n", err)
+			return 1
+		}
+	}
 	return w.m.Run()
 }
 
