@@ -48,6 +48,15 @@ func ServerFault(err error) bool {
 	return errors.As(err, &api) && (serverCodes[api.ErrorCode()] || api.ErrorFault() == smithy.FaultServer)
 }
 
+// ThrottledCode tells whether code, an entry's error code in a batch
+// answer (SendMessageBatch's Failed[].Code, PutEvents' Entries[].ErrorCode),
+// says slow down.
+func ThrottledCode(code string) bool { return throttledCodes[code] }
+
+// RetryableCode tells whether code, an entry's error code in a batch
+// answer, is worth another attempt: throttling or a server fault.
+func RetryableCode(code string) bool { return throttledCodes[code] || serverCodes[code] }
+
 // NotFound tells a resource (queue, topic, bus, function, log group,
 // bucket, object) that does not exist.
 func NotFound(err error) bool {

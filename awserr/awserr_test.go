@@ -130,6 +130,26 @@ func TestCode(t *testing.T) {
 	}
 }
 
+// TestEntryCodes judges a batch answer's entry codes: EventBridge's
+// PutEvents documents InternalFailure, ThrottlingException and
+// InternalException as retryable; SQS's SendMessageBatch entries carry
+// the same codes as its errors.
+func TestEntryCodes(t *testing.T) {
+	for _, c := range []string{"InternalFailure", "ThrottlingException", "InternalException", "RequestThrottled", "ServiceUnavailable"} {
+		if !RetryableCode(c) {
+			t.Errorf("RetryableCode(%q) = false", c)
+		}
+	}
+	for _, c := range []string{"InvalidParameterValue", "AccessDeniedException", "", "MalformedDetail"} {
+		if RetryableCode(c) || ThrottledCode(c) {
+			t.Errorf("%q judged retryable", c)
+		}
+	}
+	if !ThrottledCode("ThrottlingException") || ThrottledCode("InternalFailure") {
+		t.Error("ThrottledCode mixes throttling and faults")
+	}
+}
+
 // TestEachCodeHasOneMeaning keeps the lists apart: a code in two lists
 // would be judged two ways.
 func TestEachCodeHasOneMeaning(t *testing.T) {

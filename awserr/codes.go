@@ -39,8 +39,10 @@ var throttledCodes = set(
 )
 
 // serverCodes: the service failed (5xx in the references): InternalFailure
-// and ServiceUnavailable (Common Errors), InternalError (S3, SNS).
-var serverCodes = set("InternalError", "InternalFailure", "ServiceUnavailable")
+// and ServiceUnavailable (Common Errors), InternalError (S3, SNS),
+// InternalException (EventBridge's PutEvents entries, documented as
+// retryable).
+var serverCodes = set("InternalError", "InternalException", "InternalFailure", "ServiceUnavailable")
 
 // queueMissingCodes: SQS's "no such queue", in the JSON protocol
 // (QueueDoesNotExist) and the query protocol's legacy spellings.
