@@ -143,6 +143,11 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	for i := range rec.Dests {
 		rec.Dests[i].Queue = dests[i].Name
 	}
+	if rec.Target != "" {
+		if rec.Window, err = o.targetWindow(ctx, client, dlq, rec); err != nil {
+			return err
+		}
+	}
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {
 		return err
