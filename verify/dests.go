@@ -176,9 +176,10 @@ func judgeQuiet(o DestObservation, d Dest) (unmet, met, unchecked []string) {
 		v          *float64
 	}{{cwapi.MetricMessagesSent, "received", o.Sent}, {cwapi.MetricMessagesDeleted, "deleted", o.Deleted}} {
 		switch {
-		case m.v == nil && o.elsewhere() && m.name == cwapi.MetricMessagesDeleted:
+		case m.v == nil && o.elsewhere() && o.FailuresTo != "none" && m.name == cwapi.MetricMessagesDeleted:
 			// A drain is the only other evidence, and it cannot tell a
-			// consumed message from one that failed elsewhere.
+			// consumed message from one that failed to the other DLQ
+			// (without a policy a failing message stays: a drain tells).
 			unmet = append(unmet, fmt.Sprintf("not proven: CloudWatch has no %s for %s over the move, and %s drained or not cannot tell consumed from failed (%s)",
 				m.name, d.Queue, d.Queue, o.failuresWord()))
 		case m.v == nil:

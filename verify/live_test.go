@@ -204,7 +204,7 @@ func TestJudgeDelayedDestination(t *testing.T) {
 func TestJudgeFailuresElsewhere(t *testing.T) {
 	five := 5.0
 	r := Redriven{Moved: 5, DestQueue: "orders"}
-	for _, to := range []string{"none", "arn:aws:sqs:us-east-1:1:other-dlq"} {
+	for _, to := range []string{"arn:aws:sqs:us-east-1:1:other-dlq"} {
 		o := Observation{Dests: []DestObservation{{Queue: "orders", Sent: &five, FailuresTo: to}}}
 		j := Judge(o, r)
 		if j.Pass || !strings.Contains(strings.Join(j.Reasons, "\n"), "not proven: CloudWatch has no NumberOfMessagesDeleted for orders over the move, and orders drained or not cannot tell consumed from failed") {
@@ -216,10 +216,12 @@ func TestJudgeFailuresElsewhere(t *testing.T) {
 		}
 	}
 	// The same drain without deletions on a destination failing back here
-	// passes with the deletions not checked (a failure would be in the DLQ).
-	here := Observation{Dests: []DestObservation{{Queue: "orders", Sent: &five, FailuresTo: "arn:dlq", ReturnsHere: true}}}
-	if j := Judge(here, r); !j.Pass || len(j.Unchecked) != 1 {
-		t.Errorf("returns here: %+v", j)
+	// passes with the deletions not checked (a failure would be in the
+	// DLQ), and on one without a redrive policy (a failure would stay).
+	for _, o := range []DestObservation{{Queue: "orders", Sent: &five, FailuresTo: "arn:dlq", ReturnsHere: true}, {Queue: "orders", Sent: &five, FailuresTo: "none"}} {
+		if j := Judge(Observation{Dests: []DestObservation{o}}, r); !j.Pass || len(j.Unchecked) != 1 {
+			t.Errorf("%s: %+v", o.FailuresTo, j)
+		}
 	}
 
 	end := t0.Add(time.Minute)

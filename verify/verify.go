@@ -216,6 +216,9 @@ type Observation struct {
 	// FunctionInvocations are its Invocations since the redrive began:
 	// every redriven event ran when they reach what was moved.
 	FunctionInvocations *float64 `json:"function_invocations,omitempty"`
+	// Subscribers are the depths of a topic's or bus's subscriber queues
+	// that fail back to this DLQ.
+	Subscribers []SubscriberDepth `json:"subscribers,omitempty"`
 	// At is the look.
 	At time.Time `json:"at"`
 	// FIFO: the DLQ is a FIFO queue, whose peek sees the first batch of

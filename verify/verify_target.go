@@ -2,7 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mfdlq/mfdlq/plural"
 )
@@ -58,7 +57,13 @@ func targetWait(o Observation, r Redriven) string {
 		return fmt.Sprintf("not proven: %s's failure window could not be read, so a failing event may still be on its way back", r.DestQueue)
 	}
 	if o.At.Before(w.RetriesBy) {
-		return notYet(w.RetriesBy, fmt.Sprintf("a redriven event failing at %s can come back to the DLQ until %s (%s)", r.DestQueue, clock(w.RetriesBy), strings.Join(w.Parts, "; ")))
+		return notYet(w.RetriesBy, fmt.Sprintf("a redriven event failing at %s can still come back to the DLQ: %s", r.DestQueue, w.RetriesWhy))
+	}
+	for i, d := range o.Subscribers {
+		if n := d.Visible + d.InFlight + d.Delayed; n > 0 && i < len(w.Returning) {
+			return notYet(o.At.Add(w.Returning[i].failsBackIn()), fmt.Sprintf("subscriber %s still holds %d (%d visible, %d in flight, %d delayed): a redriven message among them can still fail back to the DLQ (delay + visibility timeout × (maxReceiveCount + 1) after its consumer takes it)",
+				d.Queue, n, d.Visible, d.InFlight, d.Delayed))
+		}
 	}
 	if r.Target != "lambda" || w.MaxAgeBy.IsZero() || !o.At.Before(w.MaxAgeBy) {
 		return ""

@@ -29,7 +29,7 @@ func TestJudgeTarget(t *testing.T) {
 		{"returned", Observation{Returned: []Returned{{}}}, fn, true, false, "came back"},
 		// 03:01 + 3 attempts of 3s + 1m + 2m + 30s = 03:04:39: after 03:05.
 		{"in the retries", Observation{At: end.Add(time.Minute), FunctionErrors: &zero, FunctionInvocations: &five}, fn, false, false,
-			"not proven yet — look again after 03:05 UTC (2026-03-01): a redriven event failing at lambda:orders can come back to the DLQ until 2026-03-01T03:04:39Z"},
+			"not proven yet — look again after 03:05 UTC (2026-03-01): a redriven event failing at lambda:orders can still come back to the DLQ: Lambda retries a failed asynchronous event 2 times (timeout 3s each, waits of 1 and 2 minutes): a failing redriven event is back by 2026-03-01T03:04:39Z"},
 		{"all ran", Observation{At: after, FunctionErrors: &zero, FunctionInvocations: &five}, fn, true, true, "lambda:orders reported no errors since the redrive began"},
 		// Not every event ran: one may wait in Lambda's queue for 6 hours.
 		{"no invocations", Observation{At: after}, fn, false, false,
@@ -73,6 +73,13 @@ func TestSubscriberWindow(t *testing.T) {
 	}
 	if j := Judge(Observation{At: end.Add(31 * time.Minute)}, r); !j.Pass || len(j.Unchecked) != 2 {
 		t.Errorf("after the window: %+v", j)
+	}
+	// A subscriber still holding messages (its consumer started late) can
+	// still fail them back: not proven until it drained and then its own
+	// fail-back time (fast: 30s × 4 = 2 minutes after this look).
+	late := Observation{At: end.Add(31 * time.Minute), Subscribers: []SubscriberDepth{{Queue: "fast", InFlight: 2}, {Queue: "slow"}}}
+	if j := Judge(late, r); j.Pass || !strings.Contains(j.Reasons[1], "not proven yet — look again after 03:33 UTC (2026-03-01): subscriber fast still holds 2 (0 visible, 2 in flight, 0 delayed)") {
+		t.Errorf("a subscriber still holds messages: %+v", j.Reasons)
 	}
 	if w := SubscriberWindow(end, nil, dlq, nil); len(w.Unchecked) != 1 || !strings.Contains(w.Unchecked[0], "no subscriber queue was found") {
 		t.Errorf("no subscribers: %+v", w)

@@ -118,6 +118,9 @@ func (w *Watch) observe(ctx context.Context) (Observation, error) {
 	obs.DLQVisible, obs.DLQInFlight, obs.DLQDelayed = w.DLQ.Depth.Visible, w.DLQ.Depth.InFlight, w.DLQ.Depth.Delayed
 	if w.Rec.Target != "" {
 		w.observeFunction(ctx, &obs)
+		if err := w.observeSubscribers(ctx, &obs); err != nil {
+			return obs, err
+		}
 	} else {
 		for i, q := range w.queues() {
 			d, err := w.observeDest(ctx, q, w.baseline(i))
@@ -192,4 +195,20 @@ func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
 		}
 		*m.dst = &sum
 	}
+}
+
+// observeSubscribers reads the depth of each subscriber queue that fails
+// back to the DLQ, in the order of the window's Returning.
+func (w *Watch) observeSubscribers(ctx context.Context, obs *Observation) error {
+	if w.Rec.Window == nil {
+		return nil
+	}
+	for _, s := range w.Rec.Window.Returning {
+		q := &sqsapi.Queue{Name: s.Queue, URL: s.URL}
+		if err := sqsapi.Refresh(ctx, w.SQS, q); err != nil {
+			return fmt.Errorf("verify subscriber %s: %w", s.Queue, err)
+		}
+		obs.Subscribers = append(obs.Subscribers, SubscriberDepth{Queue: s.Queue, Visible: q.Depth.Visible, InFlight: q.Depth.InFlight, Delayed: q.Depth.Delayed})
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -24,11 +25,17 @@ type FailureWindow struct {
 	// bus. Only an observation that the function ran every redriven event
 	// (Invocations) without throttles releases the wait for it.
 	MaxAgeBy time.Time `json:"max_age_by,omitzero"`
-	// Parts say how RetriesBy and MaxAgeBy were made.
-	Parts []string `json:"parts"`
+	// Parts say how RetriesBy and MaxAgeBy were made; RetriesWhy is the
+	// one for RetriesBy.
+	Parts      []string `json:"parts"`
+	RetriesWhy string   `json:"retries_why"`
 	// Unchecked is what the window cannot cover: a subscriber whose
 	// failures do not come back to this DLQ, one that is not a queue.
 	Unchecked []string `json:"unchecked"`
+	// Returning are the subscriber queues that fail back to this DLQ:
+	// each look reads their depth, since a redriven message still in one
+	// can fail back after the window (a consumer that started late).
+	Returning []Subscriber `json:"returning,omitempty"`
 }
 
 // LambdaWindow is the failure window of a function with timeout, retries
@@ -51,9 +58,10 @@ func LambdaWindow(end time.Time, timeout time.Duration, retries int, maxAge time
 	if w.MaxAgeBy.Before(w.RetriesBy) {
 		w.MaxAgeBy = w.RetriesBy
 	}
+	w.RetriesWhy = fmt.Sprintf("Lambda retries a failed asynchronous event %d times (timeout %s each, waits of 1 and 2 minutes): a failing redriven event is back by %s",
+		retries, timeout, clock(w.RetriesBy))
 	w.Parts = []string{
-		fmt.Sprintf("Lambda retries a failed asynchronous event %d times (timeout %s each, waits of 1 and 2 minutes): a failing redriven event is back by %s",
-			retries, timeout, clock(w.RetriesBy)),
+		w.RetriesWhy,
 		fmt.Sprintf("it keeps a throttled event for up to its maximum event age %s (%s): until %s unless every redriven event has run",
 			maxAge, source, clock(w.MaxAgeBy)),
 	}
@@ -65,6 +73,7 @@ func LambdaWindow(end time.Time, timeout time.Duration, retries int, maxAge time
 // answers).
 type Subscriber struct {
 	Queue           string
+	URL             string
 	Delay           time.Duration
 	Visibility      time.Duration
 	MaxReceiveCount int    // 0: no redrive policy
@@ -85,13 +94,15 @@ func SubscriberWindow(end time.Time, subs []Subscriber, dlqARN string, unqueued 
 			w.Unchecked = append(w.Unchecked, fmt.Sprintf("that %s consumed the redriven messages: its failures go to %s, not to this DLQ", s.Queue, s.DeadLetterARN))
 			continue
 		}
-		by := end.Add(s.Delay + s.Visibility*time.Duration(s.MaxReceiveCount+1))
+		w.Returning = append(w.Returning, s)
+		by := end.Add(s.failsBackIn())
 		w.Parts = append(w.Parts, fmt.Sprintf("subscriber %s fails a message back after its delay %s + visibility timeout %s × (maxReceiveCount %d + 1): by %s",
 			s.Queue, s.Delay, s.Visibility, s.MaxReceiveCount, clock(by)))
 		if by.After(w.RetriesBy) {
 			w.RetriesBy = by
 		}
 	}
+	w.RetriesWhy = strings.Join(w.Parts, "; ")
 	for _, u := range unqueued {
 		w.Unchecked = append(w.Unchecked, fmt.Sprintf("that %s handled the redriven messages: it is not a queue, and its failures are not read", u))
 	}
@@ -117,3 +128,18 @@ func lookAgain(until time.Time) string {
 }
 
 func clock(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// failsBackIn is how long after a message enters the queue it is back in
+// the DLQ at the latest when every receive fails: its delay, and one
+// visibility timeout per receive plus the one that moves it.
+func (s Subscriber) failsBackIn() time.Duration {
+	return s.Delay + s.Visibility*time.Duration(s.MaxReceiveCount+1)
+}
+
+// SubscriberDepth is one look at a returning subscriber queue.
+type SubscriberDepth struct {
+	Queue    string `json:"queue"`
+	Visible  int64  `json:"visible"`
+	InFlight int64  `json:"in_flight"`
+	Delayed  int64  `json:"delayed"`
+}

@@ -179,7 +179,7 @@ func readSubscriber(ctx context.Context, rd WindowReaders, queueARN string) (Sub
 	if err != nil {
 		return Subscriber{}, fmt.Errorf("read subscriber queue %s: %w", queueARN, err)
 	}
-	s := Subscriber{Queue: q.Name, Visibility: q.Visibility}
+	s := Subscriber{Queue: q.Name, URL: q.URL, Visibility: q.Visibility}
 	if n, err := strconv.Atoi(q.Attributes["DelaySeconds"]); err == nil {
 		s.Delay = time.Duration(n) * time.Second
 	}
