@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +15,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/s3api"
 )
 
 // S3 is the S3 calls of a conditional lease, with the SDK's signatures.
@@ -30,21 +31,35 @@ var _ S3 = (*s3.Client)(nil)
 // Location is where the operator keeps S3 leases: --lease s3://BUCKET/PREFIX.
 type Location struct{ Bucket, Prefix string }
 
-// bucketName is S3's rule for a general purpose bucket's name.
-var bucketName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+// maxPrefix is the longest --lease prefix whose keys fit S3's 1,024
+// bytes: the key adds "/", the account (12), "/", the region (at most
+// 32), "/", the queue name (at most 80, unescaped) and ".lease".
+const maxPrefix = s3api.MaxKey - len("/") - (12 + 1 + 32 + 1 + 80 + len(".lease"))
 
-// ParseLocation reads --lease: s3://BUCKET or s3://BUCKET/PREFIX. Any other
-// form is an error naming the expected one, before any AWS call.
+// ParseLocation reads --lease: s3://BUCKET or s3://BUCKET/PREFIX (one
+// trailing slash allowed). The bucket follows S3's naming rules and the
+// prefix export's rules for a key (s3api.CheckPath): no ".", ".." or
+// empty segment, no backslash or control character, short enough for
+// every lease key under it — two spellings of one prefix would be two
+// leases for one DLQ. Any other form is an error naming the expected
+// one, before any AWS call.
 func ParseLocation(s string) (Location, error) {
 	rest, ok := strings.CutPrefix(s, "s3://")
 	if !ok {
-		return Location{}, fmt.Errorf("%q: use s3://BUCKET/PREFIX (the queue tag is the default lease)", s)
+		return Location{}, fmt.Errorf("%.80q: use s3://BUCKET/PREFIX (the queue tag is the default lease)", s)
 	}
 	b, p, _ := strings.Cut(rest, "/")
-	if !bucketName.MatchString(b) {
-		return Location{}, fmt.Errorf("%q: %q is not an S3 bucket name", s, b)
+	if err := s3api.CheckBucket(b); err != nil {
+		return Location{}, fmt.Errorf("%.80q: %w", s, err)
 	}
-	return Location{Bucket: b, Prefix: strings.Trim(p, "/")}, nil
+	p = strings.TrimSuffix(p, "/")
+	if p == "" {
+		return Location{Bucket: b}, nil
+	}
+	if err := s3api.CheckPath(p, maxPrefix); err != nil {
+		return Location{}, fmt.Errorf("%.80q: the prefix: %w", s, err)
+	}
+	return Location{Bucket: b, Prefix: p}, nil
 }
 
 // Key is the object of the DLQ named by its account, region and name:
