@@ -15,8 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
-
-	"github.com/mfdlq/mfdlq/s3api"
 )
 
 // S3 is the S3 calls of a conditional lease, with the SDK's signatures.
@@ -34,11 +32,11 @@ type Location struct{ Bucket, Prefix string }
 // maxPrefix is the longest --lease prefix whose keys fit S3's 1,024
 // bytes: the key adds "/", the account (12), "/", the region (at most
 // 32), "/", the queue name (at most 80, unescaped) and ".lease".
-const maxPrefix = s3api.MaxKey - len("/") - (12 + 1 + 32 + 1 + 80 + len(".lease"))
+const maxPrefix = maxKey - len("/") - (12 + 1 + 32 + 1 + 80 + len(".lease"))
 
 // ParseLocation reads --lease: s3://BUCKET or s3://BUCKET/PREFIX (one
 // trailing slash allowed). The bucket follows S3's naming rules and the
-// prefix export's rules for a key (s3api.CheckPath): no ".", ".." or
+// prefix export's rules for a key (checkPath): no ".", ".." or
 // empty segment, no backslash or control character, short enough for
 // every lease key under it — two spellings of one prefix would be two
 // leases for one DLQ. Any other form is an error naming the expected
@@ -49,14 +47,14 @@ func ParseLocation(s string) (Location, error) {
 		return Location{}, fmt.Errorf("%.80q: use s3://BUCKET/PREFIX (the queue tag is the default lease)", s)
 	}
 	b, p, _ := strings.Cut(rest, "/")
-	if err := s3api.CheckBucket(b); err != nil {
+	if err := checkBucket(b); err != nil {
 		return Location{}, fmt.Errorf("%.80q: %w", s, err)
 	}
 	p = strings.TrimSuffix(p, "/")
 	if p == "" {
 		return Location{Bucket: b}, nil
 	}
-	if err := s3api.CheckPath(p, maxPrefix); err != nil {
+	if err := checkPath(p, maxPrefix); err != nil {
 		return Location{}, fmt.Errorf("%.80q: the prefix: %w", s, err)
 	}
 	return Location{Bucket: b, Prefix: p}, nil

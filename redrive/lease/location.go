@@ -1,4 +1,4 @@
-package s3api
+package lease
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 )
 
 // S3's naming rules for buckets and keys, and mfdlq's for a key that must
-// name itself: one place for every s3:// location mfdlq writes (export's
-// objects, the S3 lease). archive/s3url.go holds the same rules for
-// export; they are to be one (see the lead's notes).
+// name itself, for --lease: the rules archive/s3url.go applies to
+// export's keys (a domain package this leaf may not import; a base
+// package would put s3api's dependencies under redrive's import chain).
 
 var bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 
@@ -23,11 +23,11 @@ var (
 	reservedBucketSuffixes = []string{"-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"}
 )
 
-// MaxKey is S3's limit on an object key, in bytes of UTF-8.
-const MaxKey = 1024
+// maxKey is S3's limit on an object key, in bytes of UTF-8.
+const maxKey = 1024
 
-// CheckBucket applies S3's general purpose bucket naming rules.
-func CheckBucket(b string) error {
+// checkBucket applies S3's general purpose bucket naming rules.
+func checkBucket(b string) error {
 	bad := func(why string) error {
 		return fmt.Errorf("%q: not a bucket name (%s)", b, why)
 	}
@@ -55,11 +55,11 @@ func CheckBucket(b string) error {
 	return nil
 }
 
-// CheckPath refuses a key or prefix S3 would refuse or that names a path
+// checkPath refuses a key or prefix S3 would refuse or that names a path
 // other than itself (two spellings of one object are two objects): over
 // max bytes, invalid UTF-8, control characters (a terminal escape) or a
 // backslash, and empty, "." or ".." segments (a leading slash, "//").
-func CheckPath(k string, max int) error {
+func checkPath(k string, max int) error {
 	switch {
 	case len(k) > max:
 		return fmt.Errorf("it is %d bytes, at most %d fit", len(k), max)
