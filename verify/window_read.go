@@ -91,11 +91,16 @@ func readLambdaWindow(ctx context.Context, rd WindowReaders, end time.Time) (*Fa
 	if rd.Qualifier != "" {
 		q = aws.String(rd.Qualifier)
 	}
+	// Without lambda:GetFunction the timeout is unknown: Lambda's
+	// maximum (15 minutes) keeps the window on the safe side.
+	timeout := 15 * time.Minute
 	fn, err := rd.Lambda.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(rd.Function), Qualifier: q})
-	if err != nil {
+	switch {
+	case err == nil && fn.Configuration != nil:
+		timeout = time.Duration(aws.ToInt32(fn.Configuration.Timeout)) * time.Second
+	case err != nil && !sqsapi.IsUnsupportedOrDenied(err):
 		return nil, fmt.Errorf("read function %s: %w", rd.Function, err)
 	}
-	timeout := time.Duration(aws.ToInt32(fn.Configuration.Timeout)) * time.Second
 	retries, maxAge, source := 2, 6*time.Hour, "Lambda's default: the function has no event invoke config"
 	cfg, err := rd.Lambda.GetFunctionEventInvokeConfig(ctx, &lambda.GetFunctionEventInvokeConfigInput{FunctionName: aws.String(rd.Function), Qualifier: q})
 	switch {
