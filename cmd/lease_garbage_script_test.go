@@ -10,12 +10,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() {
-	scriptCmds["s3-put"] = cmdS3Put
-	scriptCmds["s3-body"] = cmdS3Body
-	scriptCmds["env-odd"] = cmdEnvOdd
-}
-
 // env-odd sets ESC to the escape byte and LONG to 1,100 bytes of "p":
 // hostile flag values a script cannot spell.
 func cmdEnvOdd(ts *testscript.TestScript, neg bool, args []string) {

@@ -10,10 +10,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive"
 )
 
-func init() {
-	scriptCmds["journal-target"] = cmdJournalTarget
-}
-
 // journal-target DLQ TARGET INCIDENT MOVED writes the redrive event of a
 // move of MOVED messages from DLQ to TARGET (a function's, topic's or
 // bus's ARN) that began now and took a second: what verify reads of a
