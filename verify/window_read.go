@@ -2,10 +2,8 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -98,14 +96,14 @@ func readLambdaWindow(ctx context.Context, rd WindowReaders, end time.Time) (*Fa
 	switch {
 	case err == nil && fn.Configuration != nil:
 		timeout = time.Duration(aws.ToInt32(fn.Configuration.Timeout)) * time.Second
-	case err != nil && !sqsapi.IsUnsupportedOrDenied(err):
+	case err != nil && !awserr.UnsupportedOrDenied(err):
 		return nil, fmt.Errorf("read function %s: %w", rd.Function, err)
 	}
 	retries, maxAge, source := 2, 6*time.Hour, "Lambda's default: the function has no event invoke config"
 	cfg, err := rd.Lambda.GetFunctionEventInvokeConfig(ctx, &lambda.GetFunctionEventInvokeConfigInput{FunctionName: aws.String(rd.Function), Qualifier: q})
 	switch {
-	case isNotFound(err):
-	case sqsapi.IsUnsupportedOrDenied(err):
+	case awserr.NotFound(err):
+	case awserr.UnsupportedOrDenied(err):
 		source = "Lambda's default: its event invoke config could not be read"
 	case err != nil:
 		return nil, fmt.Errorf("read %s's asynchronous configuration: %w", rd.Function, err)
@@ -192,9 +190,4 @@ func readSubscriber(ctx context.Context, rd WindowReaders, queueARN string) (Sub
 		s.MaxReceiveCount, s.DeadLetterARN = p.MaxReceiveCount, p.DeadLetterTargetArn
 	}
 	return s, nil
-}
-
-func isNotFound(err error) bool {
-	var api smithy.APIError
-	return errors.As(err, &api) && strings.HasSuffix(api.ErrorCode(), "NotFoundException")
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // S3 is the S3 calls of a conditional lease, with the SDK's signatures.
@@ -92,8 +94,10 @@ func readS3(ctx context.Context, c S3, bucket, key string) (s3Object, error) {
 	case err == nil:
 	case code == "NoSuchKey":
 		return s3Object{}, nil
-	case code == "AccessDenied":
-		return s3Object{}, fmt.Errorf("read the lease s3://%s/%s: %w", bucket, key, ErrUnreadable)
+	case awserr.Denied(err):
+		// With %w both: a caller that cannot do with "absent" still sees
+		// the denial (exit 4).
+		return s3Object{}, fmt.Errorf("read the lease s3://%s/%s: %w (%w)", bucket, key, ErrUnreadable, err)
 	default:
 		return s3Object{}, fmt.Errorf("read the lease s3://%s/%s: %w", bucket, key, err)
 	}
