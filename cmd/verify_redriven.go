@@ -175,3 +175,28 @@ func (o *verifyOptions) clearStatus() {
 		fmt.Fprint(d.IO.ErrOut, "\r\x1b[K")
 	}
 }
+
+// targetWindow reads the failure window of a redrive to a function, topic
+// or bus with that service's client; verify never passes before it ends.
+func (o *verifyOptions) targetWindow(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, rec verify.Redriven) (*verify.FailureWindow, error) {
+	d := o.deps
+	rd := verify.WindowReaders{SQS: c, Region: d.Region(ctx), DLQARN: dlq.ARN}
+	var err error
+	switch rec.Target {
+	case redrive.KindLambda:
+		rd.Function, rd.Qualifier = redrive.FunctionRef(rec.DestURL)
+		rd.Lambda, err = d.Lambda(ctx)
+	case redrive.KindSNS:
+		rd.SNS, err = d.SNS(ctx)
+	case redrive.KindEvents:
+		rd.Events, err = d.Events(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	w, err := verify.ReadWindow(ctx, rd, rec)
+	if err != nil {
+		return nil, fmt.Errorf("verify %s: %w", dlq.Name, err)
+	}
+	return w, nil
+}
