@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -32,7 +33,7 @@ func (r CanaryResult) Reason(dlq string) string {
 // again (wait: see CanaryWait), then looks for its messages in the DLQ by
 // the MessageIds the destination gave them (Returned). An interrupted wait
 // returns what is known so far and no error: the caller sees ctx.Err().
-func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State, moved int, wait time.Duration) (CanaryResult, error) {
+func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State, moved int, wait time.Duration) (CanaryResult, error) {
 	res := CanaryResult{Moved: moved}
 	var err error
 	select {

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -44,7 +45,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			m.fail(fmt.Errorf("delete batch from %s: %w", m.o.Source.Name, err))
 		}
 		now := time.Now().UTC()
-		var entries []Entry
+		var entries []journal.Entry
 		var unfinished []string
 		ids := make([]string, len(chunk))
 		// The delete closes the send to the same destination (the
@@ -53,7 +54,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		for i, msg := range chunk {
 			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
-				entries = append(entries, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.destFor(msg.MessageId).URL})
+				entries = append(entries, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.destFor(msg.MessageId).URL})
 				m.paid(msg.MessageId, true)
 			} else {
 				unfinished = append(unfinished, msg.MessageId)

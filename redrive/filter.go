@@ -1,9 +1,11 @@
 package redrive
 
 import (
-	"github.com/mfdlq/mfdlq/plural"
 	"slices"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -29,7 +31,7 @@ func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, 
 	for i, msg := range errored {
 		m.noted.add(msg.MessageId)
 		m.stats.FilterErrors++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
+		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
 		if len(m.stats.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(m.stats.FilterErrorTexts, errs[i]) {
 			m.stats.FilterErrorTexts = append(m.stats.FilterErrorTexts, errs[i])
 		}

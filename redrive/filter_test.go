@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 )
 
 // A filter that fails on some messages counts them apart from the ones it
@@ -26,13 +27,13 @@ func TestFilterErrorsAreCountedApart(t *testing.T) {
 	if len(st.FilterErrorTexts) == 0 || len(st.FilterErrorTexts) > maxFilterErrorTexts || !strings.Contains(st.FilterErrorTexts[0], "is a multiple of 4") {
 		t.Fatalf("error texts %q", st.FilterErrorTexts)
 	}
-	entries, _ := ReadJournal(s.journal)
+	entries, _ := journal.ReadJournal(s.journal)
 	n := 0
 	for _, e := range entries {
 		if e.Attempt != 2 {
 			t.Fatalf("entry %+v: want attempt 2", e)
 		}
-		if e.Op == OpFilterError {
+		if e.Op == journal.OpFilterError {
 			n++
 			if !strings.Contains(e.Error, "multiple of 4") {
 				t.Fatalf("entry %+v has no error text", e)

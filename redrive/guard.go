@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -119,14 +120,14 @@ func CanaryWait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
 // Returned peeks at the DLQ (each message hidden for one second, never
 // deleted) and counts the messages this journal sent somewhere: they came
 // back, the consumer failed them again.
-func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State) (int, error) {
+func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, error) {
 	back, _, err := returnedBy(ctx, c, dlq, st)
 	return back, err
 }
 
 // returnedBy is Returned with the returns counted by the queue they failed
 // out of (DeadLetterQueueSourceArn, "" when the message has none).
-func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State) (int, map[string]int, error) {
+func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, map[string]int, error) {
 	if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
 		return 0, nil, fmt.Errorf("read %s: %w", dlq.Name, err)
 	}

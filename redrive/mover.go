@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"golang.org/x/time/rate"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -78,8 +79,8 @@ type Options struct {
 	// Attempt numbers the fix this run redrives after (1: the first); the
 	// journal records it on every entry.
 	Attempt int
-	Journal *JournalWriter
-	State   *State
+	Journal *journal.JournalWriter
+	State   *journal.State
 	Retry   *Retry
 	// Progress is called after every batch with the figures so far, and
 	// after an empty receive while the run waits for hidden messages, from

@@ -12,14 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"net/http"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 	"github.com/google/go-cmp/cmp"
-	"net/http"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -47,7 +49,7 @@ func newSetup(t *testing.T, n int) *setup {
 
 func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	t.Helper()
-	entries, err := ReadJournal(s.journal)
+	entries, err := journal.ReadJournal(s.journal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,11 +57,11 @@ func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw := NewJournalWriter(f)
+	jw := journal.NewJournalWriter(f)
 	defer jw.Close()
 	o := Options{
 		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
-		Workers: 2, Max: 1000, Backlog: 1000, Run: "test", Journal: jw, State: Fold(entries), Wait: 1, Visibility: 30,
+		Workers: 2, Max: 1000, Backlog: 1000, Run: "test", Journal: jw, State: journal.Fold(entries), Wait: 1, Visibility: 30,
 	}
 	if mod != nil {
 		mod(&o)
@@ -85,13 +87,13 @@ func TestMoveJournalsSentBeforeDelete(t *testing.T) {
 	s := newSetup(t, 25)
 	s.fake.beforeDelete = func(in *sqs.DeleteMessageBatchInput) {
 		// Every message being deleted must already be journaled 'sent'.
-		entries, _ := ReadJournal(s.journal)
-		st := Fold(entries)
+		entries, _ := journal.ReadJournal(s.journal)
+		st := journal.Fold(entries)
 		s.fake.mu.Lock()
 		defer s.fake.mu.Unlock()
 		for _, e := range in.Entries {
 			for _, m := range s.fake.queues[dlqURL] {
-				if m.receipt == *e.ReceiptHandle && st.Of(m.id, destURL).Op != OpSent {
+				if m.receipt == *e.ReceiptHandle && st.Of(m.id, destURL).Op != journal.OpSent {
 					t.Errorf("delete of %s before its 'sent' was journaled", m.id)
 				}
 			}
@@ -107,15 +109,15 @@ func TestMoveJournalsSentBeforeDelete(t *testing.T) {
 	if n := len(s.fake.bodies(dlqURL)); n != 0 {
 		t.Fatalf("DLQ holds %d", n)
 	}
-	entries, _ := ReadJournal(s.journal)
+	entries, _ := journal.ReadJournal(s.journal)
 	ops := map[string]int{}
 	for _, e := range entries {
 		ops[e.Op]++
-		if e.Op == OpSent && (len(e.BodySHA256) != 64 || e.DestMessageID == "" || e.DestQueue != destURL) {
+		if e.Op == journal.OpSent && (len(e.BodySHA256) != 64 || e.DestMessageID == "" || e.DestQueue != destURL) {
 			t.Errorf("sent entry incomplete: %+v", e)
 		}
 	}
-	if ops[OpSent] != 25 || ops[OpDeleted] != 25 {
+	if ops[journal.OpSent] != 25 || ops[journal.OpDeleted] != 25 {
 		t.Fatalf("journal ops %v", ops)
 	}
 }
@@ -203,7 +205,7 @@ func TestSenderFaultFailsOneMessage(t *testing.T) {
 	if got := s.fake.bodies(dlqURL); len(got) != 1 || !strings.Contains(got[0], "o-03") {
 		t.Fatalf("DLQ holds %v, want the failed one", got)
 	}
-	entries, _ := ReadJournal(s.journal)
+	entries, _ := journal.ReadJournal(s.journal)
 	if e := entries[len(entries)-1]; !strings.Contains(fmt.Sprint(entries), "InvalidParameterValue: bad attribute") {
 		t.Fatalf("no failed entry with the reason; last %+v", e)
 	}
@@ -227,7 +229,7 @@ func TestRateClockStartsAtRateFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw := NewJournalWriter(f)
+	jw := journal.NewJournalWriter(f)
 	defer jw.Close()
 	now := time.Now()
 	for _, tt := range []struct {
@@ -240,7 +242,7 @@ func TestRateClockStartsAtRateFrom(t *testing.T) {
 		{now.Add(-time.Hour), 9.9, 10}, // the burst (10 at 10 msg/s) caps it
 		{now.Add(time.Hour), 0, 0.5},
 	} {
-		m, err := NewMover(newFake(), Options{Source: &sqsapi.Queue{URL: dlqURL}, Dest: &sqsapi.Queue{URL: destURL}, Journal: jw, State: Fold(nil), Rate: 10, RateFrom: tt.from})
+		m, err := NewMover(newFake(), Options{Source: &sqsapi.Queue{URL: dlqURL}, Dest: &sqsapi.Queue{URL: destURL}, Journal: jw, State: journal.Fold(nil), Rate: 10, RateFrom: tt.from})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -25,7 +26,7 @@ type plan struct {
 	resumeNew int               // how many of resume are counted for the first time
 	release   []sqsjson.Message // made visible again at once, untouched
 	park      []sqsjson.Message // seen again in this run: hidden for the rest of it
-	skipped   []Entry
+	skipped   []journal.Entry
 	held      []string
 }
 
@@ -147,12 +148,12 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.lastNew = time.Now()
 		}
 		dest, stay := m.route(&msg)
-		var prog Progress
+		var prog journal.Progress
 		if dest != nil {
 			prog = m.o.State.Of(id, dest.URL)
 		}
 		switch {
-		case (prog.Op == OpSent || prog.Op == OpDeleted) && !m.o.Keep:
+		case (prog.Op == journal.OpSent || prog.Op == journal.OpDeleted) && !m.o.Keep:
 			// Sent already (by this run or an earlier one) and still
 			// here: delete it with this receipt handle, every time it
 			// shows up — an earlier delete may have used a stale handle.
@@ -174,7 +175,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 				m.stats.Halted = "circuit breaker: " + plural.Of(m.stats.Returned, "moved message") + " came back to the DLQ"
 			}
 			p.release = append(p.release, msg)
-		case prog.Op == OpSent || prog.Op == OpDeleted: // --keep: copied already
+		case prog.Op == journal.OpSent || prog.Op == journal.OpDeleted: // --keep: copied already
 			m.noted.add(id)
 			p.release = append(p.release, msg)
 		case m.stats.Halted != "" || m.fatal != nil:
@@ -217,7 +218,7 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted.add(msg.MessageId)
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.destFor(msg.MessageId).URL})
+		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.destFor(msg.MessageId).URL})
 	}
 	p.release = append(p.release, skipped...)
 	m.filterErrors(p, errored, errs, len(candidates), now)

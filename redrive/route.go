@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -97,7 +98,7 @@ func (m *Mover) stay(p *plan, msg sqsjson.Message, why string) {
 	} else {
 		m.stats.OtherSource++
 	}
-	p.skipped = append(p.skipped, Entry{Time: time.Now().UTC(), Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSkipped, DLQMessageID: msg.MessageId,
+	p.skipped = append(p.skipped, journal.Entry{Time: time.Now().UTC(), Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId,
 		BodySHA256: sqsjson.BodySHA256(msg.Body), Error: why})
 	p.release = append(p.release, msg)
 }

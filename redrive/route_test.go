@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -55,7 +56,7 @@ func TestRouterSendsEachMessageToItsOwnSource(t *testing.T) {
 	if st.Moved != 30 || st.Sourceless != 2 || st.Skipped != 2 || st.OtherSource != 0 {
 		t.Errorf("stats %+v", st)
 	}
-	entries, err := ReadJournal(s.journal)
+	entries, err := journal.ReadJournal(s.journal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,19 +65,19 @@ func TestRouterSendsEachMessageToItsOwnSource(t *testing.T) {
 	sentTo := map[string]string{}
 	for _, e := range entries {
 		switch e.Op {
-		case OpSent:
+		case journal.OpSent:
 			sentTo[e.DLQMessageID] = e.DestQueue
-		case OpDeleted:
+		case journal.OpDeleted:
 			if sentTo[e.DLQMessageID] != e.DestQueue {
 				t.Errorf("delete of %s journaled for %s, sent to %s", e.DLQMessageID, e.DestQueue, sentTo[e.DLQMessageID])
 			}
-		case OpSkipped:
+		case journal.OpSkipped:
 			if e.Error != StaySourceless {
 				t.Errorf("skipped entry %+v, want the sourceless reason", e)
 			}
 		}
 	}
-	if open := Fold(entries).Ledger().Open(); len(open) != 0 {
+	if open := journal.Fold(entries).Ledger().Open(); len(open) != 0 {
 		t.Errorf("%d entries left open", len(open))
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -73,7 +74,7 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 func (r *run) move(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	// A file replay keeps the deleted lines' digests: the file still holds them.
-	jw, state, err := OpenJournal(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
+	jw, state, err := journal.OpenJournal(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +124,7 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 }
 
 // options are the mover's options of this plan.
-func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *State, jw *JournalWriter, prog *phases) Options {
+func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *journal.State, jw *journal.JournalWriter, prog *phases) Options {
 	p, q := r.p, r.p.Req
 	d := p.Dest()
 	return Options{
@@ -174,7 +175,7 @@ func (r *run) runMover(ctx context.Context, opts Options, limit int, prog *phase
 // checkCanary waits for the consumer to fail the canary again and says
 // what came back; then, nothing back, that the canary left its
 // destinations (canaryLeft): halt says it did not.
-func (r *run) checkCanary(ctx context.Context, state *State, st Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
+func (r *run) checkCanary(ctx context.Context, state *journal.State, st Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
 	p, env := r.p, r.env
 	dlq := p.Source.Queue
 	if p.Source.File != nil {

@@ -48,7 +48,7 @@ func (r *runSet) key(id string) uint64 {
 // find returns the slot of key, or of the empty slot where it goes.
 func (r *runSet) find(key uint64) int {
 	mask := uint64(len(r.slots) - 1)
-	for i := mix(key) & mask; ; i = (i + 1) & mask {
+	for i := spread(key) & mask; ; i = (i + 1) & mask {
 		if s := r.slots[i]; s == 0 || s&^flagMask == key {
 			return int(i)
 		}
@@ -111,4 +111,13 @@ func (s notedSet) has(id string) bool { return s.r.is(id, flagNoted) }
 // so the collector does not scan them.
 func MemoryLimit(backlog int) int64 {
 	return 48<<20 + 48*int64(max(backlog, 0))
+}
+
+// spread mixes a key's bits into the low ones that pick its slot (the
+// keys' own low bits hold the flags).
+func spread(d uint64) uint64 {
+	d ^= d >> 33
+	d *= 0xff51afd7ed558ccd
+	d ^= d >> 33
+	return d
 }

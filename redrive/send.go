@@ -12,6 +12,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -62,14 +63,14 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 			m.fail(fmt.Errorf("send batch to %s: %w", dest.Name, err))
 		}
 		now := time.Now().UTC()
-		var entries, failed []Entry
+		var entries, failed []journal.Entry
 		var ok, back []sqsjson.Message
 		for i, msg := range chunk {
 			id := strconv.Itoa(i)
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				e := Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID}
+				e := journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID}
 				if m.o.Target != nil {
 					e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
 				}
@@ -79,7 +80,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 				if reason == "" {
 					reason = errString(err)
 				}
-				failed = append(failed, Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
+				failed = append(failed, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
 				back = append(back, msg)
 			default:
 				// Tried again when it comes back: the run waits for it.
@@ -102,15 +103,15 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 // journal writes the sent entries: the point after which a crash of mfdlq
 // no longer duplicates these messages (see JournalWriter for a crash of the
 // machine).
-func (m *Mover) journal(sent, failed []Entry) error {
+func (m *Mover) journal(sent, failed []journal.Entry) error {
 	return m.o.Journal.Write(append(sent, failed...)...)
 }
 
-func (m *Mover) record(dest string, sent, failed []Entry, err error, reserved int) {
+func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, reserved int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range sent {
-		if m.o.Journal.state != m.o.State {
+		if !m.o.Journal.Applies(m.o.State) {
 			m.o.State.Apply(e) // a writer of OpenJournal applied it already
 		}
 		m.noted.add(e.DLQMessageID) // counted as moved: never again as resumed
@@ -163,7 +164,7 @@ func (m *Mover) countUnsent() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id, d := range m.deferred {
-		if op := m.o.State.Of(id, d.dest).Op; d.n < maxDeferrals && op != OpSent && op != OpDeleted {
+		if op := m.o.State.Of(id, d.dest).Op; d.n < maxDeferrals && op != journal.OpSent && op != journal.OpDeleted {
 			m.stats.Failed++
 			m.countDest(d.dest, 0, 1)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -75,7 +76,7 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 func DeliveredTo(ws *incident.Workspace, dests []*sqsapi.Queue) (func(id string) bool, error) {
 	var each []func(string) bool
 	for _, q := range dests {
-		d, err := Delivered(ws, q.URL)
+		d, err := journal.Delivered(ws, q.URL)
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -26,22 +25,6 @@ type Target interface {
 	// non-nil error fails every pending entry: retried when Retryable,
 	// else the run stops (no permission, no such function).
 	Send(ctx context.Context, chunk []sqsjson.Message, pending []int) (map[string]string, []types.BatchResultErrorEntry, error)
-}
-
-// PayloadReturned tells whether m carries the payload of a message this
-// journal sent to a target, and reached the DLQ after that send: the
-// target's consumer failed it again. A message already in the DLQ before
-// the send with the same payload (a duplicate) is not a return. Without a
-// SentTimestamp it counts as returned: a breaker that trips too early is
-// safer than one that never does.
-func (s *State) PayloadReturned(m *sqsjson.Message) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if len(s.l.payloads) == 0 {
-		return false // not a target move: no hashing on the SQS path
-	}
-	at, ok := s.l.payloadSent(envelope.PayloadSHA256(m), s.attempt)
-	return ok && envelope.ArrivedAfter(m, at)
 }
 
 // refused is a failed entry of a target call: final (sender) when

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -80,10 +81,10 @@ func TestTargetMoveJournalsPayload(t *testing.T) {
 	if st.Moved != 23 || len(tg.got) != 23 || len(s.fake.bodies(dlqURL)) != 0 {
 		t.Fatalf("stats %+v, target got %d, DLQ %d", st, len(tg.got), len(s.fake.bodies(dlqURL)))
 	}
-	entries, _ := ReadJournal(s.journal)
+	entries, _ := journal.ReadJournal(s.journal)
 	hashes := map[string]bool{}
 	for _, e := range entries {
-		if e.Op == OpSent {
+		if e.Op == journal.OpSent {
 			if e.DestQueue != topicARN || len(e.PayloadSHA256) != 64 || e.DestMessageID == "" {
 				t.Fatalf("sent entry %+v", e)
 			}

@@ -1,4 +1,4 @@
-package redrive
+package journal
 
 import "github.com/mfdlq/mfdlq/incident"
 

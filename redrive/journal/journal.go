@@ -1,8 +1,10 @@
-// Package redrive moves messages from a DLQ back to a queue at a bounded
-// rate, at least once, never losing one. Every step of every message goes to
-// an append-only journal in the incident directory, so a run interrupted at
-// any moment — SIGKILL included — is resumed by running it again.
-package redrive
+// Package journal is the redrive's append-only record of every step of every
+// message (sent, deleted, failed, skipped), kept in the incident directory
+// and fsynced as it goes, so that a run interrupted at any moment — SIGKILL
+// included — is resumed by running it again. State is the journal folded for
+// one attempt; Ledger is what a compacted journal keeps (digests, counts).
+// It never imports redrive: the mover writes it, the protocol opens it.
+package journal
 
 import (
 	"encoding/json"
@@ -12,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Journal operations, in the order a message goes through them.
@@ -133,6 +137,10 @@ func NewJournalWriter(f *os.File) *JournalWriter {
 	go w.syncLoop()
 	return w
 }
+
+// Applies tells whether every entry written is applied to s already (a
+// writer of OpenJournal and its State): the caller need not apply it again.
+func (w *JournalWriter) Applies(s *State) bool { return w.state == s }
 
 // Write appends entries with one write call, so a crash leaves whole lines
 // and at most one torn last line. A failed background fsync is returned by
@@ -297,3 +305,19 @@ func (s *State) IsReturned(dlqMessageID string) bool {
 // Ledger returns the fold itself, for a reader after the move (the writer
 // is closed: nothing applies to it any more).
 func (s *State) Ledger() *Ledger { return s.l }
+
+// PayloadReturned tells whether m carries the payload of a message this
+// journal sent to a target, and reached the DLQ after that send: the
+// target's consumer failed it again. A message already in the DLQ before
+// the send with the same payload (a duplicate) is not a return. Without a
+// SentTimestamp it counts as returned: a breaker that trips too early is
+// safer than one that never does.
+func (s *State) PayloadReturned(m *sqsjson.Message) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.l.payloads) == 0 {
+		return false // not a target move: no hashing on the SQS path
+	}
+	at, ok := s.l.payloadSent(envelope.PayloadSHA256(m), s.attempt)
+	return ok && envelope.ArrivedAfter(m, at)
+}

@@ -1,4 +1,4 @@
-package redrive
+package journal
 
 import (
 	"sort"
@@ -219,3 +219,7 @@ func (l *Ledger) Returned(messageID string, attempt int) bool { return l.returne
 func (l *Ledger) PayloadSentAt(payloadSHA256 string, attempt int) (time.Time, bool) {
 	return l.payloadSent(payloadSHA256, attempt)
 }
+
+// entryAttempt is the attempt of a journal entry: absent means 1 (journals
+// written before attempts were numbered).
+func entryAttempt(e Entry) int { return max(e.Attempt, 1) }

@@ -1,4 +1,4 @@
-package redrive
+package journal
 
 import (
 	"bytes"
