@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/target"
+
 	"context"
 	"errors"
 	"fmt"
@@ -132,7 +134,7 @@ func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjs
 // that name the fix.
 func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
-	var loop *redrive.LoopError
+	var loop *target.LoopError
 	var held *lease.HeldError
 	switch {
 	case errors.As(err, &refusal):

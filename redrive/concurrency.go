@@ -3,9 +3,11 @@ package redrive
 import (
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/plural"
 	"sync"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
@@ -311,11 +313,11 @@ func congestion(err error) string {
 	}
 	var api smithy.APIError
 	switch {
-	case errors.As(err, &api) && throttleCodes[api.ErrorCode()] && api.ErrorFault() != smithy.FaultServer && api.ErrorCode() != "InternalError" && api.ErrorCode() != "InternalFailure" && api.ErrorCode() != "ServiceUnavailable":
+	case errors.As(err, &api) && retry.RetryableCode(api.ErrorCode()) && api.ErrorFault() != smithy.FaultServer && api.ErrorCode() != "InternalError" && api.ErrorCode() != "InternalFailure" && api.ErrorCode() != "ServiceUnavailable":
 		return "throttled"
 	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == 429:
 		return "throttled"
-	case errors.As(err, &api) && (api.ErrorFault() == smithy.FaultServer || throttleCodes[api.ErrorCode()]):
+	case errors.As(err, &api) && (api.ErrorFault() == smithy.FaultServer || retry.RetryableCode(api.ErrorCode())):
 		return "fault"
 	}
 	return ""

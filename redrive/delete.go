@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -28,7 +29,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			for j, i := range pending {
 				entries[j] = types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(m.handleOf(&chunk[i]))}
 			}
-			res, err := m.c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
+			res, err := m.c.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, retry.NoSDK)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -38,7 +39,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			}
 			return done, res.Failed, nil
 		})
-		if err != nil && !Retryable(err) {
+		if err != nil && !retry.Retryable(err) {
 			// The whole call was refused (no permission, the DLQ deleted):
 			// every delete would be, so the run stops. The messages were
 			// sent and journaled: the next run deletes them.

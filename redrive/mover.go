@@ -12,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -81,7 +82,7 @@ type Options struct {
 	Attempt int
 	Journal *journal.JournalWriter
 	State   *journal.State
-	Retry   *Retry
+	Retry   *retry.Policy
 	// Progress is called after every batch with the figures so far, and
 	// after an empty receive while the run waits for hidden messages, from
 	// any worker.
@@ -190,7 +191,7 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 		o.MaxWorkers = DefaultMaxWorkers
 	}
 	if o.Retry == nil {
-		o.Retry = DefaultRetry()
+		o.Retry = retry.Default()
 	}
 	if o.Visibility <= 0 {
 		o.Visibility = 30
@@ -403,7 +404,7 @@ func (m *Mover) work(ctx context.Context, i int) {
 			// A receive that failed after its retries hides nothing for
 			// long: try again after a pause, unless SQS refused it (4xx)
 			// or it keeps failing.
-			if failures++; !Retryable(r.err) || failures >= maxReceiveFailures {
+			if failures++; !retry.Retryable(r.err) || failures >= maxReceiveFailures {
 				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, r.err))
 				return
 			}

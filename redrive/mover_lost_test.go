@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 )
 
 // fastRetry is two attempts with no real backoff: a batch whose two
 // answers are lost runs out of retries.
-func fastRetry() *Retry {
-	return &Retry{MaxAttempts: 2, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
+func fastRetry() *retry.Policy {
+	return &retry.Policy{MaxAttempts: 2, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
 }
 
 // leftIn is how many messages url still holds, visible or hidden.

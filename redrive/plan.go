@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -227,23 +228,23 @@ type Moment struct {
 // the origin look, and the lambda: target.
 type LambdaClient interface {
 	Lambda
-	FunctionReader
-	LambdaAPI
+	target.FunctionReader
+	target.LambdaAPI
 	lambda.ListFunctionsAPIClient
 }
 
 // SNSClient is the SNS calls of an sns: target.
 type SNSClient interface {
-	TopicReader
-	SNSAPI
-	TopicSubscriptionsAPI
+	target.TopicReader
+	target.SNSAPI
+	target.TopicSubscriptionsAPI
 }
 
 // EventsClient is the EventBridge calls of an events: target.
 type EventsClient interface {
-	BusReader
-	EventsAPI
-	BusRulesAPI
+	target.BusReader
+	target.EventsAPI
+	target.BusRulesAPI
 }
 
 // ErrorKind sorts the protocol's errors that are the operator's to fix, so

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -49,7 +50,7 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 			WaitTimeSeconds:             wait,
 			MessageSystemAttributeNames: m.systemAttributes(),
 			MessageAttributeNames:       []string{"All"},
-		}, NoSDKRetry)
+		}, retry.NoSDK)
 		m.ctl.Call(0, err)
 		if err != nil && ctx.Err() == nil {
 			// Its answer may be lost after SQS hid a batch.
@@ -302,7 +303,7 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(h), VisibilityTimeout: seconds}
 		}
 		err := m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
-			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, NoSDKRetry)
+			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, retry.NoSDK)
 			return err
 		})
 		if err != nil && seconds == 0 {
@@ -323,7 +324,7 @@ func (m *Mover) depth(ctx context.Context, url string) (sqsapi.Depth, error) {
 			QueueUrl: aws.String(url),
 			AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameApproximateNumberOfMessages,
 				types.QueueAttributeNameApproximateNumberOfMessagesNotVisible, types.QueueAttributeNameApproximateNumberOfMessagesDelayed},
-		}, NoSDKRetry)
+		}, retry.NoSDK)
 		return err
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -131,7 +132,7 @@ func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *journal.S
 		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
 		Keep: q.Keep, Select: sel, Visibility: int32(q.Visibility), Wait: 2,
 		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, Run: r.id, Attempt: p.Attempt,
-		Journal: jw, State: state, Retry: DefaultRetry(), Progress: prog.update, Route: p.router(),
+		Journal: jw, State: state, Retry: retry.Default(), Progress: prog.update, Route: p.router(),
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -57,7 +58,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 	var sent []sqsjson.Message
 	for _, chunk := range bySize(msgs) {
 		out, err := m.sendChunk(ctx, dest, chunk)
-		if err != nil && !Retryable(err) { // a partialError is retryable
+		if err != nil && !retry.Retryable(err) { // a partialError is retryable
 			// The whole call was refused (no permission, no such queue,
 			// a KMS key): every batch would be, so the run stops.
 			m.fail(fmt.Errorf("send batch to %s: %w", dest.Name, err))
@@ -182,7 +183,7 @@ func (m *Mover) sendChunk(ctx context.Context, dest *sqsapi.Queue, chunk []sqsjs
 		for j, i := range pending {
 			entries[j] = sendEntry(dest, strconv.Itoa(i), &chunk[i])
 		}
-		res, err := m.c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(dest.URL), Entries: entries}, NoSDKRetry)
+		res, err := m.c.SendMessageBatch(ctx, &sqs.SendMessageBatchInput{QueueUrl: aws.String(dest.URL), Entries: entries}, retry.NoSDK)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -237,7 +238,7 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 // keep adding batches in flight against a target that refuses them.
 func entryCongestion(failed []types.BatchResultErrorEntry) error {
 	for _, f := range failed {
-		if code := aws.ToString(f.Code); !f.SenderFault && throttleCodes[code] {
+		if code := aws.ToString(f.Code); !f.SenderFault && retry.RetryableCode(code) {
 			return &smithy.GenericAPIError{Code: code, Message: aws.ToString(f.Message), Fault: smithy.FaultClient}
 		}
 	}

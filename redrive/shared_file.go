@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -27,7 +28,7 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 		if err != nil {
 			return nil, err
 		}
-		return []*sqsapi.Queue{q}, FileLoop(next, file, q.Name, q.ARN)
+		return []*sqsapi.Queue{q}, target.FileLoop(next, file, q.Name, q.ARN)
 	}
 	counts, from := map[string]int{}, map[string]int{}
 	for {
@@ -63,7 +64,7 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 			return nil, fmt.Errorf("source queue %s: %w", arnName(arn), err)
 		}
 		if from[arn] > 0 {
-			return nil, &LoopError{Reason: fmt.Sprintf("%s of %s were exported from %s, their own source: replaying them there doubles it", plural.Of(from[arn], "message"), file, q.Name),
+			return nil, &target.LoopError{Reason: fmt.Sprintf("%s of %s were exported from %s, their own source: replaying them there doubles it", plural.Of(from[arn], "message"), file, q.Name),
 				Fix: "pass --to the queue that consumes them"}
 		}
 		dests = append(dests, q)

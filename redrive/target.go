@@ -2,11 +2,8 @@ package redrive
 
 import (
 	"context"
-	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -22,22 +19,7 @@ type Target interface {
 	// a decimal string), with the id the target gave it (SNS MessageId,
 	// EventBridge EventId, Lambda RequestId), and what it refused: a
 	// SenderFault entry is final for that message, any other is retried. A
-	// non-nil error fails every pending entry: retried when Retryable,
+	// non-nil error fails every pending entry: retried when retry.Retryable,
 	// else the run stops (no permission, no such function).
 	Send(ctx context.Context, chunk []sqsjson.Message, pending []int) (map[string]string, []types.BatchResultErrorEntry, error)
-}
-
-// refused is a failed entry of a target call: final (sender) when
-// sender is true, retried otherwise.
-func refused(id, code, msg string, sender bool) types.BatchResultErrorEntry {
-	return types.BatchResultErrorEntry{Id: aws.String(id), Code: aws.String(code), Message: aws.String(msg), SenderFault: sender}
-}
-
-// errorCode is an AWS error's code, or "Error" for one without.
-func errorCode(err error) string {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorCode()
-	}
-	return "Error"
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/retry"
+	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -148,7 +150,7 @@ func TestTargetRetriesAndFailures(t *testing.T) {
 	}
 	st := s.run(t, func(o *Options) {
 		toTarget(tg)(o)
-		o.Retry = &Retry{MaxAttempts: 6, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
+		o.Retry = &retry.Policy{MaxAttempts: 6, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
 	})
 	if st.Moved != 9 || st.Failed != 1 || len(tg.got) != 9 {
 		t.Fatalf("stats %+v, target got %d", st, len(tg.got))
@@ -171,7 +173,7 @@ func (f *fakeLambda) Invoke(_ context.Context, in *lambda.InvokeInput, _ ...func
 func TestLambdaTargetSorts(t *testing.T) {
 	apiErr := func(code string) error { return &smithy.GenericAPIError{Code: code, Fault: smithy.FaultClient} }
 	chunk := []sqsjson.Message{{Body: `{"a":1}`}, {Body: `{"a":2}`}, {Body: `{"a":3}`}}
-	tg := NewLambdaTarget(&fakeLambda{answer: func(p string) error {
+	tg := target.NewLambdaTarget(&fakeLambda{answer: func(p string) error {
 		switch p {
 		case `{"a":2}`:
 			return apiErr("TooManyRequestsException")
@@ -190,18 +192,18 @@ func TestLambdaTargetSorts(t *testing.T) {
 		}
 	}
 	// No such function for every message: the call fails, the run stops.
-	tg = NewLambdaTarget(&fakeLambda{answer: func(string) error { return apiErr("ResourceNotFoundException") }}, "nope")
-	if _, _, err := tg.Send(context.Background(), chunk, []int{0, 1}); err == nil || Retryable(err) {
+	tg = target.NewLambdaTarget(&fakeLambda{answer: func(string) error { return apiErr("ResourceNotFoundException") }}, "nope")
+	if _, _, err := tg.Send(context.Background(), chunk, []int{0, 1}); err == nil || retry.Retryable(err) {
 		t.Fatalf("want a final error, got %v", err)
 	}
 }
 
 func TestLambdaPayload(t *testing.T) {
 	rec := `{"version":"1.0","timestamp":"2025-03-02T03:00:00.000Z","requestContext":{"requestId":"r-1","functionArn":"arn:aws:lambda:us-east-1:123456789012:function:orders:$LATEST","condition":"RetriesExhausted","approximateInvokeCount":3},"requestPayload":{"order_id": "o-1"},"responseContext":{"statusCode":200,"executedVersion":"$LATEST","functionError":"Unhandled"},"responsePayload":{"errorMessage":"boom","errorType":"Error"}}`
-	if got := string(LambdaPayload(&sqsjson.Message{Body: rec})); got != `{"order_id": "o-1"}` {
+	if got := string(target.LambdaPayload(&sqsjson.Message{Body: rec})); got != `{"order_id": "o-1"}` {
 		t.Fatalf("destination record: payload %s", got)
 	}
-	if got := string(LambdaPayload(&sqsjson.Message{Body: `{"x":1}`})); got != `{"x":1}` {
+	if got := string(target.LambdaPayload(&sqsjson.Message{Body: `{"x":1}`})); got != `{"x":1}` {
 		t.Fatalf("raw: payload %s", got)
 	}
 }
@@ -219,7 +221,7 @@ func TestTargetThrottledToTheEndIsFailed(t *testing.T) {
 	st := s.run(t, func(o *Options) {
 		toTarget(tg)(o)
 		o.Backlog = 12
-		o.Retry = &Retry{MaxAttempts: 2, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
+		o.Retry = &retry.Policy{MaxAttempts: 2, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
 	})
 	if st.Moved != 11 || st.Failed != 1 {
 		t.Fatalf("stats %+v: want 11 moved, 1 failed", st)

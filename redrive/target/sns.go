@@ -1,4 +1,4 @@
-package redrive
+package target
 
 import (
 	"context"
@@ -13,13 +13,6 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
-
-// SNSAPI is the SNS call a topic target makes, with the SDK's signature.
-type SNSAPI interface {
-	PublishBatch(ctx context.Context, in *sns.PublishBatchInput, optFns ...func(*sns.Options)) (*sns.PublishBatchOutput, error)
-}
-
-var _ SNSAPI = (*sns.Client)(nil)
 
 // SNSTarget publishes each message to a topic again, as it was first
 // published: the notification's Message, Subject and MessageAttributes when
@@ -141,5 +134,5 @@ func (e *attrError) Error() string {
 	return "message attribute " + strconv.Quote(e.name) + ": " + e.err.Error()
 }
 
-// noSNSRetry makes one SDK call one attempt, as NoSDKRetry does for SQS.
+// noSNSRetry makes one SDK call one attempt, as retry.NoSDK does for SQS.
 func noSNSRetry(o *sns.Options) { o.RetryMaxAttempts = 1 }

@@ -1,4 +1,4 @@
-package redrive
+package target
 
 import (
 	"context"
@@ -15,29 +15,6 @@ import (
 // Reading a Lambda, SNS or EventBridge target before the plan: that it
 // exists, and what the plan says of it. Each reader is the SDK's own
 // signature, so the service clients satisfy them as they are.
-
-// TopicReader is the SNS call that reads a topic.
-type TopicReader interface {
-	GetTopicAttributes(ctx context.Context, in *sns.GetTopicAttributesInput, optFns ...func(*sns.Options)) (*sns.GetTopicAttributesOutput, error)
-}
-
-// BusReader is the EventBridge call that reads a bus.
-type BusReader interface {
-	DescribeEventBus(ctx context.Context, in *eventbridge.DescribeEventBusInput, optFns ...func(*eventbridge.Options)) (*eventbridge.DescribeEventBusOutput, error)
-}
-
-// FunctionReader is the Lambda calls that read a function and its
-// asynchronous configuration.
-type FunctionReader interface {
-	GetFunction(ctx context.Context, in *lambda.GetFunctionInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionOutput, error)
-	GetFunctionEventInvokeConfig(ctx context.Context, in *lambda.GetFunctionEventInvokeConfigInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionEventInvokeConfigOutput, error)
-}
-
-var (
-	_ TopicReader    = (*sns.Client)(nil)
-	_ BusReader      = (*eventbridge.Client)(nil)
-	_ FunctionReader = (*lambda.Client)(nil)
-)
 
 // IsNotFound tells whether err is a target (topic, bus, function or its
 // asynchronous configuration) that does not exist.

@@ -1,4 +1,4 @@
-package redrive
+package target
 
 import (
 	"context"
@@ -13,16 +13,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
-
-// LambdaAPI is the Lambda call a function target makes, with the SDK's
-// signature.
-type LambdaAPI interface {
-	Invoke(ctx context.Context, in *lambda.InvokeInput, optFns ...func(*lambda.Options)) (*lambda.InvokeOutput, error)
-}
-
-var _ LambdaAPI = (*lambda.Client)(nil)
 
 // LambdaTarget invokes a function asynchronously (InvocationType Event), as
 // the original invocation was: the function's own retries, DLQ and
@@ -73,7 +66,7 @@ func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 		switch {
 		case r.err == nil:
 			done[r.id] = r.requestID
-		case Retryable(r.err):
+		case retry.Retryable(r.err):
 			failed = append(failed, refused(r.id, code, r.err.Error(), false))
 		case messageFaults[code]:
 			failed = append(failed, refused(r.id, code, r.err.Error(), true))
@@ -119,5 +112,5 @@ func LambdaPayload(m *sqsjson.Message) []byte {
 	return []byte(m.Body)
 }
 
-// noLambdaRetry makes one SDK call one attempt, as NoSDKRetry does for SQS.
+// noLambdaRetry makes one SDK call one attempt, as retry.NoSDK does for SQS.
 func noLambdaRetry(o *lambda.Options) { o.RetryMaxAttempts = 1 }

@@ -1,4 +1,4 @@
-package redrive
+package target
 
 import (
 	"context"
@@ -13,14 +13,6 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
-
-// EventsAPI is the EventBridge call a bus target makes, with the SDK's
-// signature.
-type EventsAPI interface {
-	PutEvents(ctx context.Context, in *eventbridge.PutEventsInput, optFns ...func(*eventbridge.Options)) (*eventbridge.PutEventsOutput, error)
-}
-
-var _ EventsAPI = (*eventbridge.Client)(nil)
 
 // EventsTarget puts each message's EventBridge event on a bus again: its
 // source, detail-type, detail (the exact bytes), resources and time.
@@ -87,5 +79,5 @@ func (t *EventsTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 	return done, failed, nil
 }
 
-// noEventsRetry makes one SDK call one attempt, as NoSDKRetry does for SQS.
+// noEventsRetry makes one SDK call one attempt, as retry.NoSDK does for SQS.
 func noEventsRetry(o *eventbridge.Options) { o.RetryMaxAttempts = 1 }

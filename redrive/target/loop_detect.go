@@ -1,4 +1,4 @@
-package redrive
+package target
 
 import (
 	"context"
@@ -25,14 +25,6 @@ type LoopError struct {
 }
 
 func (e *LoopError) Error() string { return e.Reason + ": " + e.Fix }
-
-// TopicSubscriptionsAPI is the SNS call of the topic loop check, with the
-// SDK's signature.
-type TopicSubscriptionsAPI interface {
-	ListSubscriptionsByTopic(ctx context.Context, in *sns.ListSubscriptionsByTopicInput, optFns ...func(*sns.Options)) (*sns.ListSubscriptionsByTopicOutput, error)
-}
-
-var _ TopicSubscriptionsAPI = (*sns.Client)(nil)
 
 // maxLoopPages bounds the pages a loop check reads (100 subscriptions or
 // rules a page for SNS, 100 for EventBridge): a topic or bus with more is
@@ -68,15 +60,6 @@ func TopicLoop(ctx context.Context, c TopicSubscriptionsAPI, topicArn, dlqName, 
 		in.NextToken = out.NextToken
 	}
 }
-
-// BusRulesAPI is the EventBridge calls of the bus loop check, with the
-// SDK's signatures.
-type BusRulesAPI interface {
-	ListRules(ctx context.Context, in *eventbridge.ListRulesInput, optFns ...func(*eventbridge.Options)) (*eventbridge.ListRulesOutput, error)
-	ListTargetsByRule(ctx context.Context, in *eventbridge.ListTargetsByRuleInput, optFns ...func(*eventbridge.Options)) (*eventbridge.ListTargetsByRuleOutput, error)
-}
-
-var _ BusRulesAPI = (*eventbridge.Client)(nil)
 
 // BusReturn is a rule target on the bus whose own DLQ is the DLQ: an event
 // it fails to deliver again comes back, under a new MessageId. That is how

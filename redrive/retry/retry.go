@@ -1,4 +1,8 @@
-package redrive
+// Package retry is the redrive's one retry layer for AWS calls: a policy
+// with full-jitter backoff and a retry budget, and the one judgement of
+// which errors are worth another attempt (Retryable). The SDK's own
+// retries are off for these calls (NoSDK), so attempts never multiply.
+package retry
 
 import (
 	"context"
@@ -14,11 +18,11 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
 
-// Retry is the mover's one retry layer. The SDK's own retries are switched
-// off for the mover's calls (NoSDKRetry), so the worst case per call is
+// Policy is the mover's one retry layer. The SDK's own retries are switched
+// off for the mover's calls (NoSDK), so the worst case per call is
 // exactly MaxAttempts, and per message (one send and one delete, each in a
 // batch) 2 × MaxAttempts calls — fewer once the budget is spent.
-type Retry struct {
+type Policy struct {
 	// MaxAttempts is the attempts per call, the first included.
 	MaxAttempts int
 	// Base and Cap bound the exponential backoff: attempt n sleeps a random
@@ -35,21 +39,21 @@ type Retry struct {
 	sleep   func(time.Duration) // nil: time.Sleep; tests replace it
 }
 
-// DefaultRetry is the policy documented in docs/redrive.md.
-func DefaultRetry() *Retry {
-	return &Retry{MaxAttempts: 6, Base: 100 * time.Millisecond, Cap: 5 * time.Second, Budget: 0.1, BudgetFloor: 20}
+// Default is the policy documented in docs/redrive.md.
+func Default() *Policy {
+	return &Policy{MaxAttempts: 6, Base: 100 * time.Millisecond, Cap: 5 * time.Second, Budget: 0.1, BudgetFloor: 20}
 }
 
-// NoSDKRetry makes one SDK call one attempt: the mover's loop owns retries,
+// NoSDK makes one SDK call one attempt: the mover's loop owns retries,
 // and stacked layers would multiply the attempts per message.
-func NoSDKRetry(o *sqs.Options) {
+func NoSDK(o *sqs.Options) {
 	// The SDK wraps the client's retryer for this one call when an
 	// operation's RetryMaxAttempts differs from the client's.
 	o.RetryMaxAttempts = 1
 }
 
 // Stats returns the calls made and the retries among them.
-func (r *Retry) Stats() (calls, retries int) {
+func (r *Policy) Stats() (calls, retries int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.calls, r.retries
@@ -58,7 +62,7 @@ func (r *Retry) Stats() (calls, retries int) {
 // Do runs call until it succeeds, fails for good, or the attempts or the
 // budget run out. The backoff sleeps ignore ctx on purpose: Do runs sends
 // and deletes that must finish after Ctrl-C.
-func (r *Retry) Do(ctx context.Context, call func(context.Context) error) error {
+func (r *Policy) Do(ctx context.Context, call func(context.Context) error) error {
 	var err error
 	for attempt := 0; ; attempt++ {
 		r.mu.Lock()
@@ -72,7 +76,7 @@ func (r *Retry) Do(ctx context.Context, call func(context.Context) error) error 
 }
 
 // spend takes one retry from the budget; false when it is exhausted.
-func (r *Retry) spend() bool {
+func (r *Policy) spend() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if float64(r.retries) >= r.Budget*float64(r.calls)+float64(r.BudgetFloor) {
@@ -82,7 +86,7 @@ func (r *Retry) spend() bool {
 	return true
 }
 
-func (r *Retry) pause(attempt int) {
+func (r *Policy) pause(attempt int) {
 	ceil := r.Cap
 	if attempt < 30 {
 		ceil = min(r.Cap, r.Base<<attempt)
@@ -141,3 +145,7 @@ func Retryable(err error) bool {
 	}
 	return false
 }
+
+// RetryableCode tells whether an AWS error code is throttling or a
+// transient server fault: a code Retryable retries whatever the status.
+func RetryableCode(code string) bool { return throttleCodes[code] }
