@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"strings"
 	"time"
 
@@ -39,7 +41,7 @@ type redriveOptions struct {
 	FromFile    string        // --from-file: an export (FILE or s3://…) instead of a DLQ
 	Lease       string        // --lease s3://BUCKET/PREFIX: a conditional lease in S3
 
-	selection redrive.Selection
+	selection mover.Selection
 	target    redrive.TargetRef // --to lambda:, sns: or events: (Kind "" for a queue)
 }
 
@@ -113,7 +115,7 @@ sent. The file itself never changes.
 	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
 	f.StringVar(&opts.RateFlag, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
-	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
+	f.IntVar(&opts.MaxWorkers, "max-workers", mover.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
@@ -151,10 +153,10 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--lease %v", err)
 	}
 	switch {
-	case o.Workers < 0 || o.Workers > redrive.MaxWorkersLimit:
-		return usageErrorf("--workers must be between 1 and %d, got %d", redrive.MaxWorkersLimit, o.Workers)
-	case o.MaxWorkers < 1 || o.MaxWorkers > redrive.MaxWorkersLimit:
-		return usageErrorf("--max-workers must be between 1 and %d, got %d", redrive.MaxWorkersLimit, o.MaxWorkers)
+	case o.Workers < 0 || o.Workers > mover.MaxWorkersLimit:
+		return usageErrorf("--workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.Workers)
+	case o.MaxWorkers < 1 || o.MaxWorkers > mover.MaxWorkersLimit:
+		return usageErrorf("--max-workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.MaxWorkers)
 	case o.Max < 0:
 		return usageErrorf("--max must be >= 0, got %d", o.Max)
 	case o.Canary < -1:
@@ -215,7 +217,7 @@ func (o *redriveOptions) parseTarget() error {
 }
 
 func (o *redriveOptions) parseSelection() error {
-	s := redrive.Selection{Filter: o.Filter, Group: o.Group}
+	s := mover.Selection{Filter: o.Filter, Group: o.Group}
 	for _, t := range []struct {
 		flag, val string
 		dst       *time.Time

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"context"
 	"errors"
 	"strings"
@@ -70,7 +72,7 @@ func TestRedriveFlags(t *testing.T) {
 		{argv: "--queue q --rate 10 --filter .Body.version==2 --sent-after 2025-03-02T03:00:00Z --sent-before 2025-03-02T04:00:00Z --group g1",
 			want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64,
 				Filter: ".Body.version==2", SentAfter: "2025-03-02T03:00:00Z", SentBefore: "2025-03-02T04:00:00Z", Group: "g1",
-				selection: redrive.Selection{Filter: ".Body.version==2", Group: "g1",
+				selection: mover.Selection{Filter: ".Body.version==2", Group: "g1",
 					SentAfter: time.Date(2025, 3, 2, 3, 0, 0, 0, time.UTC), SentBefore: time.Date(2025, 3, 2, 4, 0, 0, 0, time.UTC)}}},
 		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", RateFlag: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
 		{argv: "--rate 10", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
@@ -137,4 +139,4 @@ func TestRedriveFinish(t *testing.T) {
 	}
 }
 
-func statsOK() redrive.Stats { return redrive.Stats{Moved: 3} }
+func statsOK() mover.Stats { return mover.Stats{Moved: 3} }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -79,7 +80,7 @@ func (r *run) canaryBefore(ctx context.Context) []*canaryDest {
 // every destination or canaryExtra has passed. halt is the reason to stop
 // (the canary is still in a destination); extra tells that it waited
 // longer than the canary's wait, so that returns are looked for again.
-func (r *run) canaryLeft(ctx context.Context, dests []*canaryDest, st Stats, span canarySpan) (halt string, extra bool, err error) {
+func (r *run) canaryLeft(ctx context.Context, dests []*canaryDest, st mover.Stats, span canarySpan) (halt string, extra bool, err error) {
 	for _, c := range dests {
 		c.moved = st.Moved
 		if r.p.PerSource {

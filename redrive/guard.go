@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -141,7 +142,7 @@ func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *jou
 	}
 	back, by := 0, map[string]int{}
 	for _, m := range res.Messages {
-		if st.IsReturned(m.MessageId) || st.PayloadReturned(&m) {
+		if mover.IsReturn(st, &m) {
 			back++
 			by[m.SourceARN()]++
 		}

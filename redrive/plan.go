@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/lambda"
-
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
-	"github.com/mfdlq/mfdlq/redrive/target"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -118,7 +116,7 @@ type Source struct {
 	Queue *sqsapi.Queue
 	// File serves an export's messages in place of the DLQ (nil for a DLQ);
 	// its canary looks for returns in ReturnsTo, the destination's DLQ.
-	File      SQS
+	File      mover.SQS
 	ReturnsTo *sqsapi.Queue
 }
 
@@ -128,7 +126,7 @@ type Destination struct {
 	// Queue is the destination queue; for a target a stand-in whose Name
 	// is "sns:orders" and whose URL is the target's ARN (the journal's key).
 	Queue  *sqsapi.Queue
-	Target Target
+	Target mover.Target
 	// TargetLines describe a target for the plan.
 	TargetLines []string
 	// Consumers are the destination's Lambda functions as Guard read them,
@@ -219,32 +217,9 @@ type Env struct {
 // Moment is a moment of a move, for a progress line: the figures so far,
 // the total it moves to and when its rate's clock started.
 type Moment struct {
-	Stats
+	mover.Stats
 	Total int
 	Start time.Time
-}
-
-// LambdaClient is the Lambda calls of a redrive: the fix-deployed check,
-// the origin look, and the lambda: target.
-type LambdaClient interface {
-	Lambda
-	target.FunctionReader
-	target.LambdaAPI
-	lambda.ListFunctionsAPIClient
-}
-
-// SNSClient is the SNS calls of an sns: target.
-type SNSClient interface {
-	target.TopicReader
-	target.SNSAPI
-	target.TopicSubscriptionsAPI
-}
-
-// EventsClient is the EventBridge calls of an events: target.
-type EventsClient interface {
-	target.BusReader
-	target.EventsAPI
-	target.BusRulesAPI
 }
 
 // ErrorKind sorts the protocol's errors that are the operator's to fix, so

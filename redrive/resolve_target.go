@@ -12,6 +12,7 @@ import (
 	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -99,7 +100,7 @@ func arnRegion(s string) string {
 // plan names it.
 type openedTarget struct {
 	dest       *sqsapi.Queue // Name "sns:orders", URL the ARN: the journal's key
-	target     Target
+	target     mover.Target
 	lines      []string      // the plan's description of the target
 	canaryWait time.Duration // how long a canary's failures take to come back
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -19,7 +20,7 @@ func (r *run) follow(ctx context.Context) (*Summary, error) {
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: int(t.ToMove), start: wall}
 	st, err := Follow(ctx, env.SQS, p.Source.Queue, t.Handle, false, NativePoll, func(s TaskStatus) {
-		prog.update(Stats{Moved: int(s.Moved)})
+		prog.update(mover.Stats{Moved: int(s.Moved)})
 	})
 	prog.finish()
 	if err != nil {
@@ -29,7 +30,7 @@ func (r *run) follow(ctx context.Context) (*Summary, error) {
 	if st.Status == TaskRunning {
 		env.Warn("the message move task on %s goes on without mfdlq: cancel it in the console (Cancel DLQ redrive) or with aws sqs cancel-message-move-task --task-handle %s", p.Source.Queue.Name, untrusted.Terminal(t.Handle))
 	}
-	stats := Stats{Moved: int(st.Moved)}
+	stats := mover.Stats{Moved: int(st.Moved)}
 	if st.Status == TaskFailed {
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure

@@ -42,3 +42,11 @@ func TestCheckNarrowed(t *testing.T) {
 		t.Fatalf("narrowed by the selection: %v, narrow %v, looked %d; want no refusal, strangers still left at move time", err, p.Narrow, p.Sample.Looked)
 	}
 }
+
+func sharedMsg(src string) sqsjson.Message {
+	m := sqsjson.Message{MessageId: "m", Attributes: map[string]string{}}
+	if src != "" {
+		m.Attributes[sqsjson.AttrDeadLetterQueueSourceArn] = src
+	}
+	return m
+}

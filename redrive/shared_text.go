@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -71,7 +72,7 @@ func (p *Plan) destNames() string {
 
 // canaryText says how a canary per destination went: "3 to orders, 3 to
 // payments" (a destination none reached is named with 0).
-func canaryText(p *Plan, st Stats) string {
+func canaryText(p *Plan, st mover.Stats) string {
 	parts := make([]string, len(p.Dests))
 	for i, d := range p.Dests {
 		parts[i] = fmt.Sprintf("%d to %s", st.Dests[d.Queue.URL].Moved, d.Queue.Name)
@@ -96,7 +97,7 @@ func backText(p *Plan, by map[string]int) []string {
 
 // destFigures are a routed move's figures per destination, in the plan's
 // order (none for a move to one destination).
-func destFigures(p *Plan, st Stats) []DestFigures {
+func destFigures(p *Plan, st mover.Stats) []DestFigures {
 	if !p.PerSource {
 		return nil
 	}

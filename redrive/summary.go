@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 )
 
 // Outcome is how a redrive ended, the caller's exit status: OutcomeMoved
@@ -46,7 +47,7 @@ const (
 // Summary is what a redrive did: its figures, its outcome, and what the
 // caller needs to say it.
 type Summary struct {
-	Stats
+	mover.Stats
 	// Moved is sent by this run or resumed from an earlier one.
 	Moved    int
 	Started  time.Time
@@ -81,7 +82,7 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeInterrupted
 	case strings.HasPrefix(st.Halted, "circuit breaker"):
 		return OutcomeBreaker
-	case strings.HasPrefix(st.Halted, HaltFilter):
+	case strings.HasPrefix(st.Halted, mover.HaltFilter):
 		return OutcomeFilterHalt
 	case st.Halted != "":
 		return OutcomeHalted

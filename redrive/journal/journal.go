@@ -14,9 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Journal operations, in the order a message goes through them.
@@ -306,18 +304,14 @@ func (s *State) IsReturned(dlqMessageID string) bool {
 // is closed: nothing applies to it any more).
 func (s *State) Ledger() *Ledger { return s.l }
 
-// PayloadReturned tells whether m carries the payload of a message this
-// journal sent to a target, and reached the DLQ after that send: the
-// target's consumer failed it again. A message already in the DLQ before
-// the send with the same payload (a duplicate) is not a return. Without a
-// SentTimestamp it counts as returned: a breaker that trips too early is
-// safer than one that never does.
-func (s *State) PayloadReturned(m *sqsjson.Message) bool {
+// PayloadSent tells when this attempt sent a payload to a target, its
+// SHA-256 given by hash; hash is called only when the journal holds target
+// sends, so that the SQS path hashes nothing.
+func (s *State) PayloadSent(hash func() string) (time.Time, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if len(s.l.payloads) == 0 {
-		return false // not a target move: no hashing on the SQS path
+		return time.Time{}, false
 	}
-	at, ok := s.l.payloadSent(envelope.PayloadSHA256(m), s.attempt)
-	return ok && envelope.ArrivedAfter(m, at)
+	return s.l.payloadSent(hash(), s.attempt)
 }

@@ -1,4 +1,12 @@
-package redrive
+// Package mover moves messages from a DLQ to a queue or a target at a
+// bounded rate, at least once, never losing one: receive, send, journal,
+// delete — in that order, so a run killed at any moment is resumed from
+// the journal without a resend. It owns the workers and their adaptive
+// number (Controller), the retries of each call, the routing of a shared
+// DLQ's messages (Router), the selection (Selection) and the figures
+// (Stats). It never imports redrive: the protocol builds its Options from
+// the plan (redrive's mover_options.go).
+package mover
 
 import (
 	"context"
@@ -7,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"golang.org/x/time/rate"
 
@@ -16,17 +23,6 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
-
-// SQS is what the mover calls, with the SDK's own signatures.
-type SQS interface {
-	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
-	SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error)
-	DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.DeleteMessageBatchOutput, error)
-	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
-	GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
-}
-
-var _ SQS = (sqsapi.Client)(nil)
 
 // Options configure one move.
 type Options struct {

@@ -1,4 +1,4 @@
-package redrive
+package mover
 
 import (
 	"context"
@@ -40,23 +40,6 @@ func (r *Router) Route(m *sqsjson.Message) (*sqsapi.Queue, string) {
 		return q, ""
 	}
 	return nil, StayOther
-}
-
-// router is the plan's Router: nil for a plan that sends every message to
-// its one destination.
-func (p *Plan) router() *Router {
-	switch {
-	case p.PerSource:
-		r := &Router{BySource: map[string]*sqsapi.Queue{}}
-		for _, d := range p.Dests {
-			r.BySource[d.SourceARN] = d.Queue
-		}
-		return r
-	case p.Narrow:
-		d := p.Dest().Queue
-		return &Router{BySource: map[string]*sqsapi.Queue{d.ARN: d}, Sourceless: d}
-	}
-	return nil
 }
 
 // DestStats are one destination's figures in a move to several.

@@ -1,4 +1,4 @@
-package redrive
+package mover
 
 import (
 	"fmt"
@@ -128,17 +128,9 @@ func TestRouterRoute(t *testing.T) {
 		want    *sqsapi.Queue
 		wantWhy string
 	}{{"arn:o", q, ""}, {"", nil, StaySourceless}, {"arn:x", nil, StayOther}} {
-		m := sharedMsg(tt.src)
+		m := sqsjson.Message{MessageId: "m", Attributes: map[string]string{sqsjson.AttrDeadLetterQueueSourceArn: tt.src}}
 		if got, why := r.Route(&m); got != tt.want || why != tt.wantWhy {
 			t.Errorf("source %q: %v %q, want %v %q", tt.src, got, why, tt.want, tt.wantWhy)
 		}
 	}
-}
-
-func sharedMsg(src string) sqsjson.Message {
-	m := sqsjson.Message{MessageId: "m", Attributes: map[string]string{}}
-	if src != "" {
-		m.Attributes[sqsjson.AttrDeadLetterQueueSourceArn] = src
-	}
-	return m
 }

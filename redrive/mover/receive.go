@@ -1,4 +1,4 @@
-package redrive
+package mover
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/retry"
@@ -76,7 +77,7 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 		// A Router reads each message's DeadLetterQueueSourceArn.
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
 	case m.o.Target != nil:
-		// A return to a target is told by its SentTimestamp (PayloadReturned).
+		// A return to a target is told by its SentTimestamp (IsReturn).
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameSentTimestamp, types.MessageSystemAttributeNameMessageGroupId}
 	case m.o.Dest.FIFO:
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
@@ -169,7 +170,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.noted.add(id)
 			m.parked[id] = sqsjson.Message{MessageId: id, ReceiptHandle: msg.ReceiptHandle}
 			p.park = append(p.park, msg)
-		case m.o.State.IsReturned(id) || m.o.State.PayloadReturned(&msg):
+		case IsReturn(m.o.State, &msg):
 			m.noted.add(id)
 			m.stats.Returned++
 			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
@@ -369,4 +370,19 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 		case <-time.After(2 * time.Second):
 		}
 	}
+}
+
+// IsReturn tells whether m, seen in the DLQ, is a message this attempt
+// moved that came back: by its MessageId after a move to a queue, by its
+// payload after a move to a target — when it reached the DLQ after that
+// send. A message already in the DLQ before the send with the same payload
+// (a duplicate) is not a return. Without a SentTimestamp it counts as
+// returned: a breaker that trips too early is safer than one that never
+// does.
+func IsReturn(st *journal.State, m *sqsjson.Message) bool {
+	if st.IsReturned(m.MessageId) {
+		return true
+	}
+	at, ok := st.PayloadSent(func() string { return envelope.PayloadSHA256(m) })
+	return ok && envelope.ArrivedAfter(m, at)
 }

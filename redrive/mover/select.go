@@ -1,9 +1,8 @@
-package redrive
+package mover
 
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/itchyny/gojq"
@@ -111,15 +110,4 @@ func FilterInput(m *sqsjson.Message) (map[string]any, error) {
 	in["Payload"] = payload
 	in["Envelope"] = map[string]any{"kind": string(env.Kind), "error": env.Error}
 	return in, nil
-}
-
-// SelectionText names the selection as given: "--filter F, --group G".
-func (r Request) SelectionText() string {
-	var parts []string
-	for _, f := range [...]struct{ flag, v string }{{"--filter", r.Filter}, {"--sent-after", r.SentAfter}, {"--sent-before", r.SentBefore}, {"--group", r.Group}} {
-		if f.v != "" {
-			parts = append(parts, f.flag+" "+f.v)
-		}
-	}
-	return strings.Join(parts, ", ")
 }
