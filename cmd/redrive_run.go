@@ -102,16 +102,16 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 	d := o.deps
 	prog := &redriveProgress{d: d, visibility: o.Visibility, rate: o.Rate}
 	env := &redrive.Env{
-		SQS: client, Region: d.Region(ctx), Now: d.Now, Event: d.Event, Operator: operator(),
-		Before:   func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
-		Info:     d.infof,
-		Warn:     d.warnf,
-		Confirm:  func(q string) error { return d.confirm(q, o.Yes) },
-		Progress: prog.update,
-		Done:     prog.finish,
-		SNS:      func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
-		Events:   func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
-		S3:       func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
+		SQS: client, Region: d.Region(ctx), Now: d.Now, NewEvent: d.Event, Operator: operator(),
+		Before:      func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
+		Info:        d.infof,
+		Warn:        d.warnf,
+		Confirm:     func(q string) error { return d.confirm(q, o.Yes) },
+		Progress:    prog.update,
+		Done:        prog.finish,
+		SNS:         func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
+		EventBridge: func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
+		S3:          func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
 	}
 	if d.CloudWatch != nil {
 		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }

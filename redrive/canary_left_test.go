@@ -20,7 +20,7 @@ import (
 
 // canaryRun is a run of one destination queue "orders" in the fake,
 // holding held messages of its own before the canary.
-func canaryRun(t *testing.T, fake *depths, wait time.Duration, held int) (*run, *[]string) {
+func canaryRun(t *testing.T, fake *depths, wait time.Duration, held int) (*runner, *[]string) {
 	t.Helper()
 	dest := &sqsapi.Queue{Name: "orders", URL: "https://sqs.local/1/orders"}
 	for range held {
@@ -30,7 +30,7 @@ func canaryRun(t *testing.T, fake *depths, wait time.Duration, held int) (*run, 
 	env := &Env{SQS: fake, Now: time.Now, Info: func(string, ...any) {},
 		Warn: func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }}
 	p := &Plan{Dests: []Destination{{Queue: dest}}, CanaryWait: wait}
-	return &run{env: env, p: p}, &warned
+	return &runner{env: env, p: p}, &warned
 }
 
 // depths is an sqsapi.Client that answers only GetQueueAttributes, from

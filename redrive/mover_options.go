@@ -26,14 +26,14 @@ func (p *Plan) router() *mover.Router {
 }
 
 // options are the mover's options of this plan.
-func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *journal.State, jw *journal.JournalWriter, prog *phases) mover.Options {
+func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journal.State, jw *journal.JournalWriter, prog *phases) mover.Options {
 	p, q := r.p, r.p.Req
 	d := p.Dest()
 	return mover.Options{
 		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
 		Keep: q.Keep, Select: sel, Visibility: int32(q.Visibility), Wait: 2,
-		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, Run: r.id, Attempt: p.Attempt,
-		Journal: jw, State: state, Retry: retry.Default(), Progress: prog.update, Route: p.router(),
+		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, RunID: r.id, Attempt: p.Attempt,
+		Journal: jw, State: state, Retry: retry.Default(), OnBatch: prog.update, Route: p.router(),
 	}
 }
 
@@ -42,7 +42,7 @@ func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *journal.S
 // canaryLook messages for them, so that a source with few messages does
 // not make the canary read the whole DLQ. A destination with fewer in
 // that window gets fewer (the plan said "up to").
-func (r *run) canaryOptions(o mover.Options) mover.Options {
+func (r *runner) canaryOptions(o mover.Options) mover.Options {
 	if len(r.p.Dests) > 1 {
 		o.EachMax = r.p.Canary
 		o.Backlog = min(o.Backlog, max(canaryLook, 10*r.p.Canary*len(r.p.Dests)))
@@ -55,7 +55,7 @@ const canaryLook = 100
 
 // mover is what the mover receives from and sends to: the file source
 // with --from-file, else SQS.
-func (r *run) mover() mover.SQS {
+func (r *runner) mover() mover.SQS {
 	if r.p.Source.File != nil {
 		return r.p.Source.File
 	}

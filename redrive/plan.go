@@ -185,9 +185,9 @@ func (p *Plan) sizeCanary(toSource bool, wait time.Duration) {
 type Env struct {
 	SQS sqsapi.Client
 	// Lambda, SNS and Events are built when a destination needs them.
-	Lambda func(context.Context) (LambdaClient, error)
-	SNS    func(context.Context) (SNSClient, error)
-	Events func(context.Context) (EventsClient, error)
+	Lambda      func(context.Context) (LambdaClient, error)
+	SNS         func(context.Context) (SNSClient, error)
+	EventBridge func(context.Context) (EventsClient, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
 	// CW reads the canary's destinations' metrics (a live queue's canary
@@ -196,8 +196,8 @@ type Env struct {
 	// Region is the region in use: queue names resolve in it.
 	Region string
 	Now    func() time.Time
-	// Event starts an incident event stamped with the clock and command.
-	Event func(step string, q *sqsapi.Queue) incident.Event
+	// NewEvent starts an incident event stamped with the clock and command.
+	NewEvent func(step string, q *sqsapi.Queue) incident.Event
 	// Before is where the incident stands before this redrive, as the
 	// runbook reads it (runbook.StateOf(events).BeforeRedrive()).
 	Before func([]incident.Event) Before

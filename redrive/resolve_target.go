@@ -180,7 +180,7 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 }
 
 func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
-	c, err := env.Events(ctx)
+	c, err := env.EventBridge(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package redrive
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"maps"
 	"slices"
@@ -19,9 +21,9 @@ import (
 // NativePoll is how often a native move asks SQS how far the task got.
 var NativePoll = 2 * time.Second
 
-// run is one carrying-out of a plan: its id in the journal and the lease,
+// runner is one carrying-out of a plan: its id in the journal and the lease,
 // and its clocks.
-type run struct {
+type runner struct {
 	env *Env
 	ws  *incident.Workspace
 	p   *Plan
@@ -44,7 +46,7 @@ type run struct {
 // is held, the journal cannot be opened). A failure during the move is the
 // summary's Err.
 func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summary, error) {
-	r := &run{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
+	r := &runner{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
 	ctx, release, err := holdLease(ctx, env, p, r.id)
 	if err != nil {
 		return nil, err
@@ -72,7 +74,7 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 }
 
 // move runs the canary (if any) and then the rest, journaling every step.
-func (r *run) move(ctx context.Context) (*Summary, error) {
+func (r *runner) move(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	// A file replay keeps the deleted lines' digests: the file still holds them.
 	jw, state, err := journal.OpenJournal(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
@@ -124,7 +126,7 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 	return r.done(ctx, started, wall, all, 0, err)
 }
 
-func (r *run) runMover(ctx context.Context, opts mover.Options, limit int, prog *phases) (mover.Stats, error) {
+func (r *runner) runMover(ctx context.Context, opts mover.Options, limit int, prog *phases) (mover.Stats, error) {
 	opts.Max = limit
 	m, err := mover.NewMover(r.mover(), opts)
 	if err != nil {
@@ -139,7 +141,7 @@ func (r *run) runMover(ctx context.Context, opts mover.Options, limit int, prog 
 // checkCanary waits for the consumer to fail the canary again and says
 // what came back; then, nothing back, that the canary left its
 // destinations (canaryLeft): halt says it did not.
-func (r *run) checkCanary(ctx context.Context, state *journal.State, st mover.Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
+func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover.Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
 	p, env := r.p, r.env
 	dlq := p.Source.Queue
 	if p.Source.File != nil {
@@ -175,7 +177,7 @@ func (r *run) checkCanary(ctx context.Context, state *journal.State, st mover.St
 
 // native lets SQS move the messages (StartMessageMoveTask) and follows
 // the task; Ctrl-C cancels it. In doubt on FIFO it moves with the mover.
-func (r *run) native(ctx context.Context) (*Summary, error) {
+func (r *runner) native(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	if p.Follow != nil {
 		return r.follow(ctx)
@@ -218,7 +220,7 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 }
 
 // done makes the summary and appends the redrive event.
-func (r *run) done(ctx context.Context, started, wall time.Time, st mover.Stats, canaryBack int, runErr error) (*Summary, error) {
+func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Stats, canaryBack int, runErr error) (*Summary, error) {
 	dur := time.Since(wall)
 	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
 	// At a --rate the achieved rate counts from the rate's clock (at the
@@ -312,4 +314,11 @@ func sumStats(a, b mover.Stats) mover.Stats {
 		a.LastError = b.LastError
 	}
 	return a
+}
+
+// NewRunID names one run in the journal.
+func NewRunID(now time.Time) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }

@@ -13,7 +13,7 @@ import (
 // a summary whose Moved is the task's whole count. The task is not this
 // run's: Ctrl-C stops following and leaves it running, saying how to
 // cancel it.
-func (r *run) follow(ctx context.Context) (*Summary, error) {
+func (r *runner) follow(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	t := p.Follow
 	env.Info("following the message move task on %s (%s): it was running before this run", p.Source.Queue.Name, t.Describe())

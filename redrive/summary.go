@@ -102,7 +102,7 @@ func Round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 
 // fixEvent is the incident event of a fix recorded with --fixed.
 func fixEvent(env *Env, p *Plan) (incident.Event, error) {
-	ev := env.Event("fix", p.Source.Queue)
+	ev := env.NewEvent("fix", p.Source.Queue)
 	err := ev.Set(FixInputs{Change: p.Req.Fixed}, FixFigures{Attempt: p.Attempt})
 	return ev, err
 }
@@ -111,7 +111,7 @@ func fixEvent(env *Env, p *Plan) (incident.Event, error) {
 // and the figures of what it did.
 func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	q, st, dest := p.Req, s.Stats, p.Dest()
-	ev := env.Event("redrive", p.Source.Queue)
+	ev := env.NewEvent("redrive", p.Source.Queue)
 	in := Inputs{To: dest.Queue.Name, Rate: q.RateText, Max: q.Max, Filter: q.Filter, SentAfter: q.SentAfter, SentBefore: q.SentBefore,
 		Group: q.Group, Canary: p.Canary, Keep: q.Keep, Native: q.Native, FromFile: q.FromFile}
 	fig := Figures{

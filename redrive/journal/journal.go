@@ -229,8 +229,8 @@ func (w *JournalWriter) Close() error {
 	return err
 }
 
-// Progress is what earlier runs did to one DLQ message for one destination.
-type Progress struct {
+// Mark is what earlier runs did to one DLQ message for one destination.
+type Mark struct {
 	Op            string // OpSent (not deleted yet), OpDeleted (only with keepDone), or ""
 	DestMessageID string // set while it is open
 }
@@ -278,16 +278,16 @@ func (s *State) Apply(e Entry) {
 // replay), else "". A message sent and deleted that shows up in the DLQ
 // again (SQS can return a deleted message's copy) is then sent again: a
 // duplicate, the at-least-once side, never a delete without a send.
-func (s *State) Of(dlqMessageID, destQueue string) Progress {
+func (s *State) Of(dlqMessageID, destQueue string) Mark {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if e, ok := s.l.open[openKey{destQueue, dlqMessageID}]; ok {
-		return Progress{Op: OpSent, DestMessageID: e.DestMessageID}
+		return Mark{Op: OpSent, DestMessageID: e.DestMessageID}
 	}
 	if s.l.keepDone && s.l.done[destQueue].has(Digest(dlqMessageID)) {
-		return Progress{Op: OpDeleted}
+		return Mark{Op: OpDeleted}
 	}
-	return Progress{}
+	return Mark{}
 }
 
 // IsReturned tells whether a DLQ message is one this journal sent

@@ -23,7 +23,7 @@ const maxFilterErrorTexts = 3
 // error, and the first texts kept. When every message of the first batch
 // the filter saw failed, the filter is broken, not the messages: the run
 // halts before it moves anything. Called under the lock.
-func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, candidates int, now time.Time) {
+func (m *Mover) filterErrors(p *triaged, errored []sqsjson.Message, errs []string, candidates int, now time.Time) {
 	first := !m.probed && candidates > 0
 	if candidates > 0 {
 		m.probed = true
@@ -31,7 +31,7 @@ func (m *Mover) filterErrors(p *plan, errored []sqsjson.Message, errs []string, 
 	for i, msg := range errored {
 		m.noted.add(msg.MessageId)
 		m.stats.FilterErrors++
-		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
+		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
 		if len(m.stats.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(m.stats.FilterErrorTexts, errs[i]) {
 			m.stats.FilterErrorTexts = append(m.stats.FilterErrorTexts, errs[i])
 		}

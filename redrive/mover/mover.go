@@ -71,18 +71,18 @@ type Options struct {
 	// MaxReturned halts the run when this many moved messages came back to
 	// the DLQ (the circuit breaker); 0 disables it.
 	MaxReturned int
-	// Run identifies this run in the journal.
-	Run string
+	// RunID identifies this run in the journal.
+	RunID string
 	// Attempt numbers the fix this run redrives after (1: the first); the
 	// journal records it on every entry.
 	Attempt int
 	Journal *journal.JournalWriter
 	State   *journal.State
 	Retry   *retry.Policy
-	// Progress is called after every batch with the figures so far, and
+	// OnBatch is called after every batch with the figures so far, and
 	// after an empty receive while the run waits for hidden messages, from
 	// any worker.
-	Progress func(Stats)
+	OnBatch func(Stats)
 }
 
 // Stats are a move's figures.
@@ -355,8 +355,8 @@ func (m *Mover) work(ctx context.Context, i int) {
 				del()
 				m.settle(ctx)
 			}
-			if m.o.Progress != nil {
-				m.o.Progress(m.Stats())
+			if m.o.OnBatch != nil {
+				m.o.OnBatch(m.Stats())
 			}
 		}
 	}()
@@ -409,8 +409,8 @@ func (m *Mover) work(ctx context.Context, i int) {
 			failures = 0
 			changed := m.changes()
 			drained := m.checkDrained(ctx)
-			if m.o.Progress != nil {
-				m.o.Progress(m.Stats())
+			if m.o.OnBatch != nil {
+				m.o.OnBatch(m.Stats())
 			}
 			if !drained && r.short {
 				// No busy loop while the last batches finish: poll again

@@ -56,7 +56,7 @@ func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	defer jw.Close()
 	o := Options{
 		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
-		Workers: 2, Max: 1000, Backlog: 1000, Run: "test", Journal: jw, State: journal.Fold(entries), Wait: 1, Visibility: 30,
+		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: journal.Fold(entries), Wait: 1, Visibility: 30,
 	}
 	if mod != nil {
 		mod(&o)
@@ -315,7 +315,7 @@ func TestWaitForHiddenIsReported(t *testing.T) {
 	maxHidden := 0
 	st := s.run(t, func(o *Options) {
 		o.Backlog, o.Visibility = 5, 2
-		o.Progress = func(st Stats) {
+		o.OnBatch = func(st Stats) {
 			mu.Lock()
 			maxHidden = max(maxHidden, st.Hidden)
 			mu.Unlock()

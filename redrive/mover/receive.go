@@ -21,8 +21,8 @@ import (
 // whose retries ran out before it counts as failed for this run.
 const maxDeferrals = 3
 
-// plan is what one received batch turns into.
-type plan struct {
+// triaged is what one received batch turns into.
+type triaged struct {
 	send      []sqsjson.Message // selected, never sent to this destination
 	resume    []sqsjson.Message // sent already: delete only
 	resumeNew int               // how many of resume are counted for the first time
@@ -126,8 +126,8 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 
 // triage sorts a received batch under the lock: it marks what is held,
 // seen and returned, and reserves room under the bound for what to send.
-func (m *Mover) triage(raw []types.Message) plan {
-	var p plan
+func (m *Mover) triage(raw []types.Message) triaged {
+	var p triaged
 	var candidates []sqsjson.Message
 	m.mu.Lock()
 	m.stats.Hidden = 0 // receiving again: not waiting
@@ -150,7 +150,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 			m.lastNew = time.Now()
 		}
 		dest, stay := m.route(&msg)
-		var prog journal.Progress
+		var prog journal.Mark
 		if dest != nil {
 			prog = m.o.State.Of(id, dest.URL)
 		}
@@ -195,7 +195,7 @@ func (m *Mover) triage(raw []types.Message) plan {
 
 // selectFrom applies the selection outside the lock (a jq filter can be
 // slow), then reserves room under the bound.
-func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
+func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	var picked, skipped, errored []sqsjson.Message
 	var errs []string
 	for i := range candidates {
@@ -220,7 +220,7 @@ func (m *Mover) selectFrom(p *plan, candidates []sqsjson.Message) {
 	for _, msg := range skipped {
 		m.noted.add(msg.MessageId)
 		m.stats.Skipped++
-		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.destFor(msg.MessageId).URL})
+		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.destFor(msg.MessageId).URL})
 	}
 	p.release = append(p.release, skipped...)
 	m.filterErrors(p, errored, errs, len(candidates), now)

@@ -73,7 +73,7 @@ func (m *Mover) route(msg *sqsjson.Message) (*sqsapi.Queue, string) {
 // stay leaves a message the router sends nowhere in the DLQ: counted as
 // skipped (and sourceless or from another queue), journaled with why.
 // Called with m.mu held.
-func (m *Mover) stay(p *plan, msg sqsjson.Message, why string) {
+func (m *Mover) stay(p *triaged, msg sqsjson.Message, why string) {
 	m.noted.add(msg.MessageId)
 	m.stats.Skipped++
 	if why == StaySourceless {
@@ -81,7 +81,7 @@ func (m *Mover) stay(p *plan, msg sqsjson.Message, why string) {
 	} else {
 		m.stats.OtherSource++
 	}
-	p.skipped = append(p.skipped, journal.Entry{Time: time.Now().UTC(), Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId,
+	p.skipped = append(p.skipped, journal.Entry{Time: time.Now().UTC(), Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId,
 		BodySHA256: sqsjson.BodySHA256(msg.Body), Error: why})
 	p.release = append(p.release, msg)
 }

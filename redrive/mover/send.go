@@ -71,7 +71,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				e := journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID}
+				e := journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID}
 				if m.o.Target != nil {
 					e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
 				}
@@ -81,7 +81,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 				if reason == "" {
 					reason = errString(err)
 				}
-				failed = append(failed, journal.Entry{Time: now, Run: m.o.Run, Attempt: m.o.Attempt, Op: journal.OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
+				failed = append(failed, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
 				back = append(back, msg)
 			default:
 				// Tried again when it comes back: the run waits for it.
