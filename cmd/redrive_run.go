@@ -29,7 +29,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	env := o.env(ctx, client)
-	p, err := redrive.Resolve(ctx, env, o.request(), dlq)
+	p, err := redrive.Resolve(ctx, env, o.Request, dlq)
 	if err != nil {
 		return redriveError(err, dlq)
 	}
@@ -82,17 +82,6 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		return redriveError(err, dlq)
 	}
 	return o.done(p, sum)
-}
-
-// request is the redrive the flags ask for.
-func (o *redriveOptions) request() redrive.Request {
-	return redrive.Request{
-		To: o.To, Target: o.target, RateText: o.RateFlag, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Max: o.Max,
-		Filter: o.Filter, SentAfter: o.SentAfter, SentBefore: o.SentBefore, Group: o.Group,
-		Keep: o.Keep, Native: o.Native, Force: o.Force, TakeOver: o.TakeOver, Fixed: o.Fixed,
-		Canary: o.Canary, CanaryWait: o.CanaryWait, MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Visibility: o.Visibility,
-		FromFile: o.FromFile, Lease: o.Lease,
-	}
 }
 
 // env is what the protocol needs of this command: its clients, clock and

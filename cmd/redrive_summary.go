@@ -116,7 +116,7 @@ type redriveProgress struct {
 	d          *Deps
 	mu         sync.Mutex
 	shown      time.Time
-	visibility int     // --visibility: the longest a hidden message stays away
+	visibility int32   // --visibility: the longest a hidden message stays away
 	rate       float64 // --rate (0: max)
 	last       redrive.Moment
 	drawn      bool

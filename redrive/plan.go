@@ -15,7 +15,7 @@ import (
 )
 
 // Request is a redrive as the operator asked for it: the flags, validated
-// by the caller. Resolve turns it into a Plan once; Run carries the plan
+// by the caller (cmd's options embed it: each flag is bound once, here). Resolve turns it into a Plan once; Run carries the plan
 // out. The texts (RateText, Filter, SentAfter …) are kept as given: the
 // redrive event records them.
 type Request struct {
@@ -42,7 +42,7 @@ type Request struct {
 	CanaryWait  time.Duration // 0: derived from the destination
 	MaxBacklog  int64
 	MaxReturned int
-	Visibility  int    // seconds
+	Visibility  int32  // seconds a received message stays hidden (--visibility)
 	FromFile    string // --from-file as given ("" for a DLQ)
 	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
 }
