@@ -146,7 +146,7 @@ func TestNativeFIFOFallsBackWhenInDoubt(t *testing.T) {
 	if !strings.Contains(stdout.String(), `"moved":3`) {
 		t.Fatal("the own mover must move all 3")
 	}
-	entries, _ := journal.ReadJournal(ws.Path(incident.JournalFile))
+	entries, _ := journal.ReadEntries(ws.Path(incident.JournalFile))
 	if len(entries) == 0 {
 		t.Fatal("the own mover journals its sends")
 	}

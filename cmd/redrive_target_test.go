@@ -222,7 +222,7 @@ func TestRedriveToSNSCrash(t *testing.T) {
 	time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 	first.Process.Signal(syscall.SIGKILL)
 	first.Wait()
-	entries, err := journal.ReadJournal(journalPath)
+	entries, err := journal.ReadEntries(journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}

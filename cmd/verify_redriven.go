@@ -23,7 +23,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 	if err != nil {
 		return verify.Redriven{}, err
 	}
-	entries, err := journal.ReadJournal(ws.Path(incident.JournalFile))
+	entries, err := journal.ReadEntries(ws.Path(incident.JournalFile))
 	if err != nil {
 		return verify.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}

@@ -118,7 +118,7 @@ func cmdJournalIDs(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 || args[1] != "stdout" {
 		ts.Fatalf("usage: journal-ids INCIDENT stdout")
 	}
-	entries, err := journal.ReadJournal(ts.MkAbs(args[0] + "/" + incident.JournalFile))
+	entries, err := journal.ReadEntries(ts.MkAbs(args[0] + "/" + incident.JournalFile))
 	ts.Check(err)
 	var out struct {
 		Returned []verify.Returned `json:"returned"`

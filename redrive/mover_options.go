@@ -26,7 +26,7 @@ func (p *Plan) router() *mover.Router {
 }
 
 // options are the mover's options of this plan.
-func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journal.State, jw *journal.JournalWriter, prog *phases) mover.Options {
+func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journal.State, jw *journal.Writer, prog *phases) mover.Options {
 	p, q := r.p, r.p.Req
 	d := p.Dest()
 	return mover.Options{

@@ -77,7 +77,7 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 func (r *runner) move(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	// A file replay keeps the deleted lines' digests: the file still holds them.
-	jw, state, err := journal.OpenJournal(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
+	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,7 @@ func TestRedriveSectionOfACompactedJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw, _, err := journal.OpenJournal(ws.Path(incident.JournalFile), 1, false)
+	jw, _, err := journal.Open(ws.Path(incident.JournalFile), 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,19 +84,19 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// ReadJournal returns every entry of a journal file in order; a missing
+// ReadEntries returns every entry of a journal file in order; a missing
 // file is an empty journal. A torn last line, left by a crash mid-write, is
 // ignored: the operation it described is then redone, which at-least-once
 // allows.
 //
-// A compacted journal's completed messages are no longer entries: ReadJournal
+// A compacted journal's completed messages are no longer entries: ReadEntries
 // returns its open entries and what was appended after; ReadLedger reads
 // all of it.
-func ReadJournal(path string) ([]Entry, error) {
+func ReadEntries(path string) ([]Entry, error) {
 	return incident.ReadJSONLines(path, func(e Entry) bool { return e.Op != opCompacted && e.Op != opDigests })
 }
 
-// JournalWriter appends entries to a journal file, shared by the workers.
+// Writer appends entries to a journal file, shared by the workers.
 //
 // Write hands the entries to the kernel with one write(2) before it
 // returns; the mover writes a batch's 'sent' entries that way before it
@@ -107,7 +107,7 @@ func ReadJournal(path string) ([]Entry, error) {
 // cost a quarter of the move's throughput, and a power cut can still lose
 // nothing — a message is deleted only after its send succeeded, so a lost
 // 'sent' entry means a resend (a duplicate), never a loss.
-type JournalWriter struct {
+type Writer struct {
 	mu      sync.Mutex
 	f       *os.File
 	buf     []byte
@@ -115,8 +115,8 @@ type JournalWriter struct {
 	synced  uint64 // writes known to be on stable storage
 	err     error  // the first failed background fsync
 
-	// Set by OpenJournal: the fold every write is applied to, and the
-	// compaction (journal_compact.go).
+	// Set by Open: the fold every write is applied to, and the
+	// compaction (compact.go).
 	state *State
 	compactor
 
@@ -124,27 +124,27 @@ type JournalWriter struct {
 	done chan struct{}
 }
 
-// SyncEvery is how often a JournalWriter fsyncs what was written since the
+// SyncEvery is how often a Writer fsyncs what was written since the
 // last fsync: the most a power cut can take from the journal.
 const SyncEvery = 200 * time.Millisecond
 
-// NewJournalWriter appends to f, which must be opened O_APPEND, and fsyncs
+// NewWriter appends to f, which must be opened O_APPEND, and fsyncs
 // it every SyncEvery until Close.
-func NewJournalWriter(f *os.File) *JournalWriter {
-	w := &JournalWriter{f: f, stop: make(chan struct{}), done: make(chan struct{})}
+func NewWriter(f *os.File) *Writer {
+	w := &Writer{f: f, stop: make(chan struct{}), done: make(chan struct{})}
 	go w.syncLoop()
 	return w
 }
 
 // Applies tells whether every entry written is applied to s already (a
-// writer of OpenJournal and its State): the caller need not apply it again.
-func (w *JournalWriter) Applies(s *State) bool { return w.state == s }
+// writer of Open and its State): the caller need not apply it again.
+func (w *Writer) Applies(s *State) bool { return w.state == s }
 
 // Write appends entries with one write call, so a crash leaves whole lines
 // and at most one torn last line. A failed background fsync is returned by
 // the next Write, so the mover stops rather than go on with a journal that
 // may not reach the disk.
-func (w *JournalWriter) Write(entries ...Entry) error {
+func (w *Writer) Write(entries ...Entry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
@@ -169,7 +169,7 @@ func (w *JournalWriter) Write(entries ...Entry) error {
 	return nil
 }
 
-func (w *JournalWriter) syncLoop() {
+func (w *Writer) syncLoop() {
 	defer close(w.done)
 	t := time.NewTicker(SyncEvery)
 	defer t.Stop()
@@ -191,7 +191,7 @@ func (w *JournalWriter) syncLoop() {
 
 // Sync returns once every write made before the call is on stable storage.
 // Writes may go on meanwhile: the fsync runs outside the lock.
-func (w *JournalWriter) Sync() error {
+func (w *Writer) Sync() error {
 	w.mu.Lock()
 	upTo, f := w.written, w.f
 	if w.synced >= upTo {
@@ -216,7 +216,7 @@ func (w *JournalWriter) Sync() error {
 
 // Close stops the background fsync, syncs what is left and closes the
 // journal.
-func (w *JournalWriter) Close() error {
+func (w *Writer) Close() error {
 	close(w.stop)
 	<-w.done
 	err := w.finalCompaction()
@@ -237,7 +237,7 @@ type Mark struct {
 
 // State is the journal folded (a Ledger) as the mover asks it: what a
 // resumed run must not redo, and which messages in the DLQ came back. The
-// JournalWriter of OpenJournal applies every entry it writes to it, under
+// Writer of Open applies every entry it writes to it, under
 // its own lock, so a compaction never sees an entry on one side only.
 type State struct {
 	mu sync.RWMutex

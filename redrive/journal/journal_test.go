@@ -16,13 +16,13 @@ func TestJournalSyncsInTheBackgroundAndOnClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw := NewJournalWriter(f)
+	jw := NewWriter(f)
 	if err := jw.Write(Entry{Op: OpSent, DLQMessageID: "a", DestQueue: "q", DestMessageID: "d-a"}); err != nil {
 		t.Fatal(err)
 	}
 	// Written means in the file at once, before any fsync: a reader (the
 	// rerun after a SIGKILL) sees it.
-	if got, err := ReadJournal(path); err != nil || len(got) != 1 || got[0].DestMessageID != "d-a" {
+	if got, err := ReadEntries(path); err != nil || len(got) != 1 || got[0].DestMessageID != "d-a" {
 		t.Fatalf("right after Write: %+v, %v", got, err)
 	}
 	deadline := time.Now().Add(20 * SyncEvery)
@@ -47,7 +47,7 @@ func TestJournalSyncsInTheBackgroundAndOnClose(t *testing.T) {
 	if jw.synced != jw.written {
 		t.Fatalf("Close left %d of %d writes unsynced", jw.written-jw.synced, jw.written)
 	}
-	got, err := ReadJournal(path)
+	got, err := ReadEntries(path)
 	if err != nil || len(got) != 2 || Fold(got).Of("a", "q").Op != OpDeleted {
 		t.Fatalf("after Close: %+v, %v", got, err)
 	}
@@ -60,7 +60,7 @@ func TestJournalFailedSyncFailsTheNextWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { _, _ = io.Copy(io.Discard, r) }()
-	jw := NewJournalWriter(w)
+	jw := NewWriter(w)
 	defer jw.Close()
 	if err := jw.Write(Entry{Op: OpSent, DLQMessageID: "a"}); err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ func TestFilterErrorsAreCountedApart(t *testing.T) {
 	if len(st.FilterErrorTexts) == 0 || len(st.FilterErrorTexts) > maxFilterErrorTexts || !strings.Contains(st.FilterErrorTexts[0], "is a multiple of 4") {
 		t.Fatalf("error texts %q", st.FilterErrorTexts)
 	}
-	entries, _ := journal.ReadJournal(s.journal)
+	entries, _ := journal.ReadEntries(s.journal)
 	n := 0
 	for _, e := range entries {
 		if e.Attempt != 2 {

@@ -76,7 +76,7 @@ type Options struct {
 	// Attempt numbers the fix this run redrives after (1: the first); the
 	// journal records it on every entry.
 	Attempt int
-	Journal *journal.JournalWriter
+	Journal *journal.Writer
 	State   *journal.State
 	Retry   *retry.Policy
 	// OnBatch is called after every batch with the figures so far, and

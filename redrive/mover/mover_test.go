@@ -44,7 +44,7 @@ func newSetup(t *testing.T, n int) *setup {
 
 func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	t.Helper()
-	entries, err := journal.ReadJournal(s.journal)
+	entries, err := journal.ReadEntries(s.journal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw := journal.NewJournalWriter(f)
+	jw := journal.NewWriter(f)
 	defer jw.Close()
 	o := Options{
 		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
@@ -82,7 +82,7 @@ func TestMoveJournalsSentBeforeDelete(t *testing.T) {
 	s := newSetup(t, 25)
 	s.fake.beforeDelete = func(in *sqs.DeleteMessageBatchInput) {
 		// Every message being deleted must already be journaled 'sent'.
-		entries, _ := journal.ReadJournal(s.journal)
+		entries, _ := journal.ReadEntries(s.journal)
 		st := journal.Fold(entries)
 		s.fake.mu.Lock()
 		defer s.fake.mu.Unlock()
@@ -104,7 +104,7 @@ func TestMoveJournalsSentBeforeDelete(t *testing.T) {
 	if n := len(s.fake.bodies(dlqURL)); n != 0 {
 		t.Fatalf("DLQ holds %d", n)
 	}
-	entries, _ := journal.ReadJournal(s.journal)
+	entries, _ := journal.ReadEntries(s.journal)
 	ops := map[string]int{}
 	for _, e := range entries {
 		ops[e.Op]++
@@ -200,7 +200,7 @@ func TestSenderFaultFailsOneMessage(t *testing.T) {
 	if got := s.fake.bodies(dlqURL); len(got) != 1 || !strings.Contains(got[0], "o-03") {
 		t.Fatalf("DLQ holds %v, want the failed one", got)
 	}
-	entries, _ := journal.ReadJournal(s.journal)
+	entries, _ := journal.ReadEntries(s.journal)
 	if e := entries[len(entries)-1]; !strings.Contains(fmt.Sprint(entries), "InvalidParameterValue: bad attribute") {
 		t.Fatalf("no failed entry with the reason; last %+v", e)
 	}
@@ -224,7 +224,7 @@ func TestRateClockStartsAtRateFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw := journal.NewJournalWriter(f)
+	jw := journal.NewWriter(f)
 	defer jw.Close()
 	now := time.Now()
 	for _, tt := range []struct {

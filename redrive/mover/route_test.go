@@ -56,7 +56,7 @@ func TestRouterSendsEachMessageToItsOwnSource(t *testing.T) {
 	if st.Moved != 30 || st.Sourceless != 2 || st.Skipped != 2 || st.OtherSource != 0 {
 		t.Errorf("stats %+v", st)
 	}
-	entries, err := journal.ReadJournal(s.journal)
+	entries, err := journal.ReadEntries(s.journal)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 }
 
 // journal writes the sent entries: the point after which a crash of mfdlq
-// no longer duplicates these messages (see JournalWriter for a crash of the
+// no longer duplicates these messages (see Writer for a crash of the
 // machine).
 func (m *Mover) journal(sent, failed []journal.Entry) error {
 	return m.o.Journal.Write(append(sent, failed...)...)
@@ -113,7 +113,7 @@ func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, res
 	defer m.mu.Unlock()
 	for _, e := range sent {
 		if !m.o.Journal.Applies(m.o.State) {
-			m.o.State.Apply(e) // a writer of OpenJournal applied it already
+			m.o.State.Apply(e) // a writer of Open applied it already
 		}
 		m.noted.add(e.DLQMessageID) // counted as moved: never again as resumed
 		m.paid(e.DLQMessageID, false)

@@ -83,7 +83,7 @@ func TestTargetMoveJournalsPayload(t *testing.T) {
 	if st.Moved != 23 || len(tg.got) != 23 || len(s.fake.bodies(dlqURL)) != 0 {
 		t.Fatalf("stats %+v, target got %d, DLQ %d", st, len(tg.got), len(s.fake.bodies(dlqURL)))
 	}
-	entries, _ := journal.ReadJournal(s.journal)
+	entries, _ := journal.ReadEntries(s.journal)
 	hashes := map[string]bool{}
 	for _, e := range entries {
 		if e.Op == journal.OpSent {

@@ -19,7 +19,7 @@ import (
 // ledger's size in new bytes: the rewrites cost at most twice the appends.
 const CompactAt = 8 << 20
 
-// compactor is the JournalWriter's compaction. It rewrites the journal as
+// compactor is the Writer's compaction. It rewrites the journal as
 // the writer's ledger (journal_snapshot.go) followed by what was appended
 // since, and renames that over the journal:
 //
@@ -32,14 +32,14 @@ const CompactAt = 8 << 20
 //     renamed over the journal, and the writer appends to it from then on.
 //
 // A SIGKILL before the rename leaves the journal whole (every write went
-// to it) and a stale .compact file, removed by the next OpenJournal; after
+// to it) and a stale .compact file, removed by the next Open; after
 // it, the new file holds the ledger and every entry written after its
 // encoding, because no write happens between the tail's copy and the
 // rename. Either way a rerun reads every entry or its fold. A compaction
 // that fails (a full disk) leaves the journal as it was and stops
 // compacting; the move goes on.
 type compactor struct {
-	path      string // "" : never compacts (NewJournalWriter)
+	path      string // "" : never compacts (NewWriter)
 	size      int64  // bytes in the file
 	since     int64  // bytes appended since the last compaction
 	snapSize  int64  // the last compaction's ledger
@@ -51,7 +51,7 @@ type compactor struct {
 }
 
 // wrote accounts for one write; w.mu is held.
-func (w *JournalWriter) wrote(b []byte) {
+func (w *Writer) wrote(b []byte) {
 	w.size += int64(len(b))
 	w.since += int64(len(b))
 	if w.running {
@@ -69,7 +69,7 @@ func (w *JournalWriter) wrote(b []byte) {
 }
 
 // compact runs one compaction (see compactor).
-func (w *JournalWriter) compact() {
+func (w *Writer) compact() {
 	var snap bytes.Buffer
 	w.mu.Lock()
 	w.state.mu.RLock()
@@ -112,7 +112,7 @@ func writeSnapshot(path string, b []byte) (*os.File, error) {
 
 // swap appends the tail to tmp, syncs it and renames it over the journal;
 // w.mu is held, so nothing is written meanwhile.
-func (w *JournalWriter) swap(tmp *os.File, snapLen int64) error {
+func (w *Writer) swap(tmp *os.File, snapLen int64) error {
 	if _, err := tmp.Write(w.tail); err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (w *JournalWriter) swap(tmp *os.File, snapLen int64) error {
 // finalCompaction waits for a compaction under way, then compacts once
 // more if the journal is big and grew since: the incident directory keeps
 // the ledger, not every entry.
-func (w *JournalWriter) finalCompaction() error {
+func (w *Writer) finalCompaction() error {
 	w.wg.Wait()
 	w.mu.Lock()
 	due := w.path != "" && w.failed == nil && w.size >= w.compactAt && w.since > 0
@@ -157,13 +157,13 @@ func (w *JournalWriter) finalCompaction() error {
 	return w.failed
 }
 
-// OpenJournal reads the journal at path (a compacted head and what was
+// Open reads the journal at path (a compacted head and what was
 // appended after it, or plain entries) into the State of attempt, and
 // opens it for appending: every entry written is applied to that State,
 // and the journal is compacted as it grows (CompactAt). keepDone keeps
 // the digests of the messages sent and deleted (a replay from a file,
 // which still holds them, needs them; a DLQ no longer does).
-func OpenJournal(path string, attempt int, keepDone bool) (*JournalWriter, *State, error) {
+func Open(path string, attempt int, keepDone bool) (*Writer, *State, error) {
 	os.Remove(path + ".compact") // a killed compaction's: the journal is whole
 	l, err := ReadLedger(path, keepDone)
 	if err != nil {
@@ -179,7 +179,7 @@ func OpenJournal(path string, attempt int, keepDone bool) (*JournalWriter, *Stat
 		return nil, nil, fmt.Errorf("open %s: %w", filepath.Base(path), err)
 	}
 	st := &State{attempt: attempt, l: l}
-	w := NewJournalWriter(f)
+	w := NewWriter(f)
 	w.state = st
 	// What earlier runs appended counts as growth: a journal that runs
 	// killed one after another kept appending to is compacted by the

@@ -14,9 +14,9 @@ import (
 )
 
 // openSmall opens a journal that compacts every few KiB.
-func openSmall(t *testing.T, path string, keepDone bool) (*JournalWriter, *State) {
+func openSmall(t *testing.T, path string, keepDone bool) (*Writer, *State) {
 	t.Helper()
-	jw, st, err := OpenJournal(path, 1, keepDone)
+	jw, st, err := Open(path, 1, keepDone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +96,9 @@ func TestCompactionKeepsWhatAResumeNeeds(t *testing.T) {
 	if info.Size() > 64<<10 {
 		t.Errorf("compacted journal is %d bytes", info.Size())
 	}
-	entries, _ := ReadJournal(path)
+	entries, _ := ReadEntries(path)
 	if len(entries) != n/100 {
-		t.Errorf("ReadJournal of a compacted journal: %d entries, want the %d open ones", len(entries), n/100)
+		t.Errorf("ReadEntries of a compacted journal: %d entries, want the %d open ones", len(entries), n/100)
 	}
 	// A resume from the compacted file sees the same open messages.
 	_, st2 := openSmall(t, path, false)
@@ -265,7 +265,7 @@ func TestCompactionSurvivesSIGKILL(t *testing.T) {
 // as fast as it can, compacting every 4 KiB, printing each index once its
 // 'sent' is written.
 func journalChild(path string) {
-	jw, _, err := OpenJournal(path, 1, false)
+	jw, _, err := Open(path, 1, false)
 	if err != nil {
 		os.Exit(1)
 	}

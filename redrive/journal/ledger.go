@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Ledger is a journal folded (ReadLedger, or the JournalWriter's own
+// Ledger is a journal folded (ReadLedger, or the Writer's own
 // fold) into what a resume, verify and the report
 // need, in memory bounded by what is in flight rather than by what moved:
 //
