@@ -209,9 +209,9 @@ func endLine(f *os.File) (int64, error) {
 	return st.Size() + 1, nil
 }
 
-// ReadState reads the journal at path into a State of every attempt,
+// readState reads the journal at path into a State of every attempt,
 // without opening it for writing.
-func ReadState(path string, keepDone bool) (*State, error) {
+func readState(path string, keepDone bool) (*State, error) {
 	l, err := ReadLedger(path, keepDone)
 	if err != nil {
 		return nil, err

@@ -116,14 +116,14 @@ func TestCompactionKeepsDeletedDigestsForAFile(t *testing.T) {
 		jw.Write(deletedEntry(i))
 	}
 	jw.Close()
-	st, err := ReadState(path, true)
+	st, err := readState(path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Of("m-3", "q").Op != OpDeleted || st.Of("m-3", "other").Op != "" || st.Of("m-x", "q").Op != "" {
 		t.Fatalf("deleted digests: %+v %+v", st.Of("m-3", "q"), st.Of("m-x", "q"))
 	}
-	if st, _ := ReadState(path, false); st.Of("m-3", "q").Op != "" {
+	if st, _ := readState(path, false); st.Of("m-3", "q").Op != "" {
 		t.Fatal("a DLQ's state keeps deleted digests it does not need")
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 )
 
-// Digest is the 64-bit digest of a MessageId that the compacted journal
+// digest is the 64-bit digest of a MessageId that the compacted journal
 // keeps instead of the MessageId itself: 8 bytes a message, where the
 // journal's lines cost about 280. It is the first 8 bytes of the id's
 // SHA-256, so it is the same in every process and a file whose MessageIds
@@ -17,7 +17,7 @@ import (
 // a digest is arranged so that such a collision keeps a message in the DLQ
 // (or counts a foreign message as returned, which fails verify): a digest
 // never decides that a message may be deleted without being sent.
-func Digest(id string) uint64 {
+func digest(id string) uint64 {
 	sum := sha256.Sum256([]byte(id))
 	d := binary.LittleEndian.Uint64(sum[:8])
 	if d == 0 {
@@ -79,7 +79,7 @@ func (s *idSet) has(d uint64) bool {
 }
 
 // Contains tells whether id's digest is in the set.
-func (s *idSet) Contains(id string) bool { return s.has(Digest(id)) }
+func (s *idSet) Contains(id string) bool { return s.has(digest(id)) }
 
 func (s *idSet) grow() {
 	old := s.slots

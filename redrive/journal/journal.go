@@ -124,9 +124,9 @@ type Writer struct {
 	done chan struct{}
 }
 
-// SyncEvery is how often a Writer fsyncs what was written since the
+// syncEvery is how often a Writer fsyncs what was written since the
 // last fsync: the most a power cut can take from the journal.
-const SyncEvery = 200 * time.Millisecond
+const syncEvery = 200 * time.Millisecond
 
 // NewWriter appends to f, which must be opened O_APPEND, and fsyncs
 // it every SyncEvery until Close.
@@ -171,7 +171,7 @@ func (w *Writer) Write(entries ...Entry) error {
 
 func (w *Writer) syncLoop() {
 	defer close(w.done)
-	t := time.NewTicker(SyncEvery)
+	t := time.NewTicker(syncEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -284,7 +284,7 @@ func (s *State) Of(dlqMessageID, destQueue string) Mark {
 	if e, ok := s.l.open[openKey{destQueue, dlqMessageID}]; ok {
 		return Mark{Op: OpSent, DestMessageID: e.DestMessageID}
 	}
-	if s.l.keepDone && s.l.done[destQueue].has(Digest(dlqMessageID)) {
+	if s.l.keepDone && s.l.done[destQueue].has(digest(dlqMessageID)) {
 		return Mark{Op: OpDeleted}
 	}
 	return Mark{}

@@ -25,7 +25,7 @@ func TestJournalSyncsInTheBackgroundAndOnClose(t *testing.T) {
 	if got, err := ReadEntries(path); err != nil || len(got) != 1 || got[0].DestMessageID != "d-a" {
 		t.Fatalf("right after Write: %+v, %v", got, err)
 	}
-	deadline := time.Now().Add(20 * SyncEvery)
+	deadline := time.Now().Add(20 * syncEvery)
 	for {
 		jw.mu.Lock()
 		synced, written := jw.synced, jw.written
@@ -34,9 +34,9 @@ func TestJournalSyncsInTheBackgroundAndOnClose(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no background fsync after %v: %d of %d writes synced", 20*SyncEvery, synced, written)
+			t.Fatalf("no background fsync after %v: %d of %d writes synced", 20*syncEvery, synced, written)
 		}
-		time.Sleep(SyncEvery / 4)
+		time.Sleep(syncEvery / 4)
 	}
 	if err := jw.Write(Entry{Op: OpDeleted, DLQMessageID: "a", DestQueue: "q"}); err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestJournalFailedSyncFailsTheNextWrite(t *testing.T) {
 	if err := jw.Write(Entry{Op: OpSent, DLQMessageID: "a"}); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * SyncEvery)
+	deadline := time.Now().Add(20 * syncEvery)
 	for {
 		err := jw.Write(Entry{Op: OpSent, DLQMessageID: "b"})
 		if err != nil {
@@ -77,7 +77,7 @@ func TestJournalFailedSyncFailsTheNextWrite(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("writes still accepted after the background fsync failed")
 		}
-		time.Sleep(SyncEvery / 4)
+		time.Sleep(syncEvery / 4)
 	}
 }
 

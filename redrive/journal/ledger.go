@@ -69,7 +69,7 @@ func (l *Ledger) apply(e Entry) {
 	case OpDeleted:
 		delete(l.open, k)
 		if l.keepDone {
-			l.doneSet(e.DestQueue).add(Digest(e.DLQMessageID))
+			l.doneSet(e.DestQueue).add(digest(e.DLQMessageID))
 		}
 	}
 }
@@ -101,10 +101,10 @@ func (l *Ledger) noteSent(e Entry, att int) {
 			s = newIDSet(0)
 			l.sets[sk] = s
 		}
-		s.add(Digest(e.DestMessageID))
+		s.add(digest(e.DestMessageID))
 	}
 	if e.PayloadSHA256 != "" {
-		l.notePayload(sk, Digest(e.PayloadSHA256), e.Time.UnixNano())
+		l.notePayload(sk, digest(e.PayloadSHA256), e.Time.UnixNano())
 	}
 }
 
@@ -131,7 +131,7 @@ func (l *Ledger) doneSet(dest string) *idSet {
 // returned tells whether id is the destination MessageId of a send of
 // attempt (0: any attempt), to any destination.
 func (l *Ledger) returned(id string, attempt int) bool {
-	d := Digest(id)
+	d := digest(id)
 	for k, s := range l.sets {
 		if (attempt == 0 || k.attempt == attempt) && s.has(d) {
 			return true
@@ -142,7 +142,7 @@ func (l *Ledger) returned(id string, attempt int) bool {
 
 // payloadSent is the first send of a payload hash in attempt (0: any).
 func (l *Ledger) payloadSent(hash string, attempt int) (time.Time, bool) {
-	d := Digest(hash)
+	d := digest(hash)
 	var first int64
 	found := false
 	for k, m := range l.payloads {

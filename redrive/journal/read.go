@@ -6,7 +6,7 @@ import "github.com/mfdlq/mfdlq/incident"
 // its MessageId) was already sent to destURL and deleted: a rerun of a
 // move from a file skips it.
 func Delivered(ws *incident.Workspace, destURL string) (func(id string) bool, error) {
-	state, err := ReadState(ws.Path(incident.JournalFile), true)
+	state, err := readState(ws.Path(incident.JournalFile), true)
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,11 @@ const DefaultMaxWorkers = 64
 // (sqsapi.IdleConnsPerHost ≥ MaxWorkersLimit × CallsPerBatch).
 const MaxWorkersLimit = 128
 
-// CallsPerBatch is the calls one worker can have in flight at once: the
+// callsPerBatch is the calls one worker can have in flight at once: the
 // receive of the next batch, the send of this one, the delete of the last.
-const CallsPerBatch = 3
+const callsPerBatch = 3
 
-// Controller picks how many batches the mover keeps in flight (the active
+// controller picks how many batches the mover keeps in flight (the active
 // workers). Fixed (--workers), it keeps the number it was given. Adaptive,
 // it is an AIMD controller on throughput, in rounds:
 //
@@ -51,7 +51,7 @@ const CallsPerBatch = 3
 // rises for reasons of its own, and a throughput that does not grow already
 // stops the growth. The clock is injected so the logic is tested without
 // sleeping.
-type Controller struct {
+type controller struct {
 	mu      sync.Mutex
 	now     func() time.Time
 	fixed   bool
@@ -85,8 +85,8 @@ type round struct {
 	throttled, fault int
 }
 
-// ControllerOptions configure a Controller.
-type ControllerOptions struct {
+// controllerOptions configure a Controller.
+type controllerOptions struct {
 	// Fixed, when > 0, keeps this many batches in flight (--workers).
 	Fixed int
 	// Max caps the adaptive limit (--max-workers).
@@ -97,14 +97,14 @@ type ControllerOptions struct {
 	Now func() time.Time
 }
 
-// NewController returns a controller starting at Fixed, or for an adaptive
+// newController returns a controller starting at Fixed, or for an adaptive
 // move at 1 below 20 msg/s (one batch in flight keeps up, and a SIGKILL of a
 // slow, careful move duplicates at most 10) and at min(8, Max) above.
-func NewController(o ControllerOptions) *Controller {
+func newController(o controllerOptions) *controller {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	c := &Controller{now: o.Now, max: max(o.Max, 1), target: o.Rate, slowStart: true, changed: make(chan struct{}), quiet: 1 << 30}
+	c := &controller{now: o.Now, max: max(o.Max, 1), target: o.Rate, slowStart: true, changed: make(chan struct{}), quiet: 1 << 30}
 	switch {
 	case o.Fixed > 0:
 		c.fixed, c.limit, c.max = true, o.Fixed, o.Fixed
@@ -120,14 +120,14 @@ func NewController(o ControllerOptions) *Controller {
 }
 
 // Limit is how many batches may be in flight now.
-func (c *Controller) Limit() int {
+func (c *controller) Limit() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.limit
 }
 
 // Changed returns a channel closed at the next change of the limit.
-func (c *Controller) Changed() <-chan struct{} {
+func (c *controller) Changed() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.changed
@@ -136,7 +136,7 @@ func (c *Controller) Changed() <-chan struct{} {
 // Call records one send or delete attempt: its latency, or the throttling
 // or server error it met. A receive reports only its errors (its latency
 // includes the long poll).
-func (c *Controller) Call(d time.Duration, err error) {
+func (c *controller) Call(d time.Duration, err error) {
 	kind := congestion(err)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -156,7 +156,7 @@ func (c *Controller) Call(d time.Duration, err error) {
 // Batch records one sent batch: msgs sent, and whether it waited for the
 // rate limiter. It ends the round, and decides, when the round is long
 // enough.
-func (c *Controller) Batch(msgs int, waited bool) {
+func (c *controller) Batch(msgs int, waited bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.r.msgs += msgs
@@ -174,7 +174,7 @@ func (c *Controller) Batch(msgs int, waited bool) {
 }
 
 // decide applies one round; c.mu is held.
-func (c *Controller) decide(el time.Duration) {
+func (c *controller) decide(el time.Duration) {
 	r := c.r
 	rate := float64(r.msgs) / el.Seconds()
 	c.rate = rate
@@ -233,11 +233,11 @@ func (c *Controller) decide(el time.Duration) {
 }
 
 // step is the additive increase: an eighth of the limit, at least one.
-func (c *Controller) step() int { return max(1, c.limit/8) }
+func (c *controller) step() int { return max(1, c.limit/8) }
 
 // set moves the limit to next within [1, max]. An increase is remembered
 // with the round's throughput, so that the next round judges it.
-func (c *Controller) set(next int, rate float64) {
+func (c *controller) set(next int, rate float64) {
 	next = min(max(next, 1), c.max)
 	c.lastLimit = 0
 	if next > c.limit {
@@ -254,13 +254,13 @@ func (c *Controller) set(next int, rate float64) {
 
 // wantsMore: a --rate not reached yet, and call latency under twice the
 // fastest round's, so the server is not what is saturated.
-func (c *Controller) wantsMore(rate float64) bool {
+func (c *controller) wantsMore(rate float64) bool {
 	return c.target > 0 && rate < 0.97*c.target && (c.base == 0 || c.latency <= 2*c.base)
 }
 
 // trackBehind counts the rounds in a row below the target rate in which
 // the rate limiter was not what held the move back.
-func (c *Controller) trackBehind(rate float64, limited bool) {
+func (c *controller) trackBehind(rate float64, limited bool) {
 	if c.target == 0 || limited || rate >= 0.97*c.target {
 		c.behind = 0
 		return
@@ -268,8 +268,8 @@ func (c *Controller) trackBehind(rate float64, limited bool) {
 	c.behind++
 }
 
-// ControllerStatus is what the progress line shows.
-type ControllerStatus struct {
+// controllerStatus is what the progress line shows.
+type controllerStatus struct {
 	Limit, Peak int
 	Latency     time.Duration // mean send/delete call latency, last round
 	// Behind says why --rate is not reached; "" when it is, or when it is
@@ -279,10 +279,10 @@ type ControllerStatus struct {
 
 // Status returns the limit, the most batches in flight so far, and why a
 // --rate is not reached.
-func (c *Controller) Status() ControllerStatus {
+func (c *controller) Status() controllerStatus {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := ControllerStatus{Limit: c.limit, Peak: c.peak, Latency: c.latency}
+	st := controllerStatus{Limit: c.limit, Peak: c.peak, Latency: c.latency}
 	if c.behind < 3 || c.now().Sub(c.start) < time.Second {
 		return st
 	}

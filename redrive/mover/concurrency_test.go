@@ -36,7 +36,7 @@ func (s server) at(limit int) (rate float64, lat time.Duration) {
 
 // drive feeds the controller batches of 10 for d of fake time, as the
 // server would answer them at the controller's limit of the moment.
-func drive(c *Controller, clk *fakeClock, s server, d time.Duration) (limits []int) {
+func drive(c *controller, clk *fakeClock, s server, d time.Duration) (limits []int) {
 	end := clk.t.Add(d)
 	for clk.t.Before(end) {
 		limit := c.Limit()
@@ -55,13 +55,13 @@ func drive(c *Controller, clk *fakeClock, s server, d time.Duration) (limits []i
 	return limits
 }
 
-func newTestController(o ControllerOptions) (*Controller, *fakeClock) {
+func newTestController(o controllerOptions) (*controller, *fakeClock) {
 	clk := &fakeClock{t: time.Unix(1_700_000_000, 0)}
 	o.Now = clk.now
 	if o.Max == 0 {
 		o.Max = DefaultMaxWorkers
 	}
-	return NewController(o), clk
+	return newController(o), clk
 }
 
 func throttleErr() error {
@@ -72,7 +72,7 @@ func throttleErr() error {
 // and then stays near it: enough batches in flight for the capacity, not
 // many more.
 func TestControllerFindsTheKnee(t *testing.T) {
-	c, clk := newTestController(ControllerOptions{})
+	c, clk := newTestController(controllerOptions{})
 	s := server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 6000} // knee: 15
 	ramp := drive(c, clk, s, 300*time.Millisecond)
 	if got := c.Limit(); got < 15 {
@@ -90,7 +90,7 @@ func TestControllerFindsTheKnee(t *testing.T) {
 // When the client is what saturates (0 ms, CPU-bound), more batches buy
 // nothing: the limit does not run to the cap.
 func TestControllerStopsWhereThroughputStopsGrowing(t *testing.T) {
-	c, clk := newTestController(ControllerOptions{})
+	c, clk := newTestController(controllerOptions{})
 	s := server{rtt: 500 * time.Microsecond, perWorker: 4000, capacity: 12000} // knee: 3
 	steps := drive(c, clk, s, 10*time.Second)
 	if got := c.Limit(); got > 16 {
@@ -101,7 +101,7 @@ func TestControllerStopsWhereThroughputStopsGrowing(t *testing.T) {
 // Throttling halves the limit, and the controller does not climb back into
 // it at once.
 func TestControllerBacksOffOnThrottling(t *testing.T) {
-	c, clk := newTestController(ControllerOptions{})
+	c, clk := newTestController(controllerOptions{})
 	s := server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 100000, throttle: func(limit int) bool { return limit > 20 }}
 	drive(c, clk, s, 5*time.Second)
 	if got := c.Limit(); got > 20 {
@@ -117,7 +117,7 @@ func TestControllerBacksOffOnThrottling(t *testing.T) {
 
 // While the rate limiter is the bottleneck, the limit holds.
 func TestControllerHoldsWhileTheLimiterBinds(t *testing.T) {
-	c, clk := newTestController(ControllerOptions{Rate: 1000})
+	c, clk := newTestController(controllerOptions{Rate: 1000})
 	s := server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 100000, waited: true}
 	if steps := drive(c, clk, s, 5*time.Second); len(steps) != 1 {
 		t.Fatalf("limit moved (steps %v) while every batch waited for the limiter", steps)
@@ -127,12 +127,12 @@ func TestControllerHoldsWhileTheLimiterBinds(t *testing.T) {
 	}
 	// Nor does it grow on rounds that reach the rate without waiting (the
 	// tokens a stall left in the bucket).
-	r, clk := newTestController(ControllerOptions{Rate: 1000})
+	r, clk := newTestController(controllerOptions{Rate: 1000})
 	if steps := drive(r, clk, server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 1000}, 5*time.Second); len(steps) != 1 {
 		t.Fatalf("limit moved (steps %v) at the rate asked for", steps)
 	}
 	// Below 20 msg/s one batch in flight is enough to start with.
-	if c, _ := newTestController(ControllerOptions{Rate: 10}); c.Limit() != 1 {
+	if c, _ := newTestController(controllerOptions{Rate: 10}); c.Limit() != 1 {
 		t.Fatalf("--rate 10 starts at %d batches in flight, want 1", c.Limit())
 	}
 }
@@ -140,18 +140,18 @@ func TestControllerHoldsWhileTheLimiterBinds(t *testing.T) {
 // A --rate that the server cannot give: the limit grows to the cap, and
 // the status says why the rate is not reached.
 func TestControllerSaysWhyTheRateIsNotReached(t *testing.T) {
-	c, clk := newTestController(ControllerOptions{Rate: 5000, Max: 8})
+	c, clk := newTestController(controllerOptions{Rate: 5000, Max: 8})
 	s := server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 100000}
 	drive(c, clk, s, 3*time.Second)
 	if st := c.Status(); c.Limit() != 8 || !strings.Contains(st.Behind, "the --max-workers cap") {
 		t.Fatalf("limit %d, status %+v: want the cap named", c.Limit(), st)
 	}
-	f, clk := newTestController(ControllerOptions{Rate: 5000, Fixed: 2})
+	f, clk := newTestController(controllerOptions{Rate: 5000, Fixed: 2})
 	drive(f, clk, s, 3*time.Second)
 	if st := f.Status(); f.Limit() != 2 || !strings.Contains(st.Behind, "--workers 2 fixes") {
 		t.Fatalf("fixed: limit %d, status %+v", f.Limit(), st)
 	}
-	th, clk := newTestController(ControllerOptions{Rate: 5000})
+	th, clk := newTestController(controllerOptions{Rate: 5000})
 	drive(th, clk, server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 100000, throttle: func(int) bool { return true }}, 3*time.Second)
 	if st := th.Status(); th.Limit() != 1 || !strings.Contains(st.Behind, "throttling") {
 		t.Fatalf("throttled: limit %d, status %+v", th.Limit(), st)
@@ -179,8 +179,8 @@ func TestCongestionKinds(t *testing.T) {
 // The SQS client keeps an idle connection for every call the largest move
 // can have in flight.
 func TestIdleConnectionsCoverTheCap(t *testing.T) {
-	if sqsapi.IdleConnsPerHost < MaxWorkersLimit*CallsPerBatch {
+	if sqsapi.IdleConnsPerHost < MaxWorkersLimit*callsPerBatch {
 		t.Fatalf("sqsapi keeps %d idle connections per host, a move can have %d × %d calls in flight",
-			sqsapi.IdleConnsPerHost, MaxWorkersLimit, CallsPerBatch)
+			sqsapi.IdleConnsPerHost, MaxWorkersLimit, callsPerBatch)
 	}
 }

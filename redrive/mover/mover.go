@@ -127,7 +127,7 @@ type Mover struct {
 	c       SQS
 	o       Options
 	limiter *rate.Limiter
-	ctl     *Controller
+	ctl     *controller
 	// polls is the context of the long polls: cancelled once the backlog
 	// is in hand (see cancelIdlePolls).
 	polls       context.Context
@@ -205,7 +205,7 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	// seen and noted grow to the backlog: sized once, not rehashed as the
 	// move goes.
 	size := min(max(o.Backlog, 0), 1<<24)
-	ctl := NewController(ControllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate})
+	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate})
 	ids := newRunSet(size)
 	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: seenSet{ids}, held: map[string]bool{}, noted: notedSet{ids}, parked: map[string]sqsjson.Message{}, latest: map[string]string{},
 		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil

@@ -23,8 +23,8 @@ type Router struct {
 
 // Stay reasons, journaled on a skipped entry's error.
 const (
-	StaySourceless = "no DeadLetterQueueSourceArn: move it with --to QUEUE"
-	StayOther      = "came from another queue than the destination: left in the DLQ (--force sends it)"
+	staySourceless = "no DeadLetterQueueSourceArn: move it with --to QUEUE"
+	stayOther      = "came from another queue than the destination: left in the DLQ (--force sends it)"
 )
 
 // Route is m's destination, or nil and why it stays in the DLQ.
@@ -32,14 +32,14 @@ func (r *Router) Route(m *sqsjson.Message) (*sqsapi.Queue, string) {
 	arn := m.SourceARN()
 	if arn == "" {
 		if r.Sourceless == nil {
-			return nil, StaySourceless
+			return nil, staySourceless
 		}
 		return r.Sourceless, ""
 	}
 	if q := r.BySource[arn]; q != nil {
 		return q, ""
 	}
-	return nil, StayOther
+	return nil, stayOther
 }
 
 // DestStats are one destination's figures in a move to several.
@@ -76,7 +76,7 @@ func (m *Mover) route(msg *sqsjson.Message) (*sqsapi.Queue, string) {
 func (m *Mover) stay(p *triaged, msg sqsjson.Message, why string) {
 	m.noted.add(msg.MessageId)
 	m.stats.Skipped++
-	if why == StaySourceless {
+	if why == staySourceless {
 		m.stats.Sourceless++
 	} else {
 		m.stats.OtherSource++

@@ -72,7 +72,7 @@ func TestRouterSendsEachMessageToItsOwnSource(t *testing.T) {
 				t.Errorf("delete of %s journaled for %s, sent to %s", e.DLQMessageID, e.DestQueue, sentTo[e.DLQMessageID])
 			}
 		case journal.OpSkipped:
-			if e.Error != StaySourceless {
+			if e.Error != staySourceless {
 				t.Errorf("skipped entry %+v, want the sourceless reason", e)
 			}
 		}
@@ -127,7 +127,7 @@ func TestRouterRoute(t *testing.T) {
 		src     string
 		want    *sqsapi.Queue
 		wantWhy string
-	}{{"arn:o", q, ""}, {"", nil, StaySourceless}, {"arn:x", nil, StayOther}} {
+	}{{"arn:o", q, ""}, {"", nil, staySourceless}, {"arn:x", nil, stayOther}} {
 		m := sqsjson.Message{MessageId: "m", Attributes: map[string]string{sqsjson.AttrDeadLetterQueueSourceArn: tt.src}}
 		if got, why := r.Route(&m); got != tt.want || why != tt.wantWhy {
 			t.Errorf("source %q: %v %q, want %v %q", tt.src, got, why, tt.want, tt.wantWhy)

@@ -66,7 +66,7 @@ func (s Selection) Compile() (func(*sqsjson.Message) (bool, error), error) {
 }
 
 func runFilter(code *gojq.Code, m *sqsjson.Message) (bool, error) {
-	in, err := FilterInput(m)
+	in, err := filterInput(m)
 	if err != nil {
 		return false, err
 	}
@@ -80,13 +80,13 @@ func runFilter(code *gojq.Code, m *sqsjson.Message) (bool, error) {
 	return v != nil && v != false, nil
 }
 
-// FilterInput is the value --filter sees: the message in the SQS API's
+// filterInput is the value --filter sees: the message in the SQS API's
 // shape with Body parsed when it is JSON, and beside it .Payload — the
 // payload inside the message's envelope (an SNS Message, an EventBridge
 // detail, a destination record's requestPayload; the body itself for a
 // bare message), parsed when it is JSON — and .Envelope {kind, error}.
 // Only the selection reads these: what is sent is the body, byte for byte.
-func FilterInput(m *sqsjson.Message) (map[string]any, error) {
+func filterInput(m *sqsjson.Message) (map[string]any, error) {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err

@@ -31,8 +31,8 @@ func (e *LoopError) Error() string { return e.Reason + ": " + e.Fix }
 // reported, not skipped.
 const maxLoopPages = 100
 
-// ErrLoopUnchecked is a loop check that could not read everything.
-var ErrLoopUnchecked = errors.New("too many to check")
+// errLoopUnchecked is a loop check that could not read everything.
+var errLoopUnchecked = errors.New("too many to check")
 
 // TopicLoop refuses a redrive to topicArn when the DLQ (dlqARN) is one of
 // its SQS subscribers: each published message would land in the DLQ again.
@@ -40,7 +40,7 @@ func TopicLoop(ctx context.Context, c TopicSubscriptionsAPI, topicArn, dlqName, 
 	in := &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(topicArn)}
 	for page := 0; ; page++ {
 		if page == maxLoopPages {
-			return fmt.Errorf("subscriptions of %s: %w (over %d pages)", topicArn, ErrLoopUnchecked, maxLoopPages)
+			return fmt.Errorf("subscriptions of %s: %w (over %d pages)", topicArn, errLoopUnchecked, maxLoopPages)
 		}
 		out, err := c.ListSubscriptionsByTopic(ctx, in)
 		if err != nil {
@@ -75,7 +75,7 @@ func BusLoop(ctx context.Context, c BusRulesAPI, bus, dlqName, dlqARN string) ([
 	in := &eventbridge.ListRulesInput{EventBusName: aws.String(bus)}
 	for page := 0; ; page++ {
 		if page == maxLoopPages {
-			return nil, fmt.Errorf("rules of %s: %w (over %d pages)", bus, ErrLoopUnchecked, maxLoopPages)
+			return nil, fmt.Errorf("rules of %s: %w (over %d pages)", bus, errLoopUnchecked, maxLoopPages)
 		}
 		out, err := c.ListRules(ctx, in)
 		if err != nil {
@@ -101,7 +101,7 @@ func ruleLoop(ctx context.Context, c BusRulesAPI, bus, rule, dlqName, dlqARN str
 	in := &eventbridge.ListTargetsByRuleInput{EventBusName: aws.String(bus), Rule: aws.String(rule)}
 	for page := 0; ; page++ {
 		if page == maxLoopPages {
-			return nil, fmt.Errorf("targets of rule %s: %w (over %d pages)", rule, ErrLoopUnchecked, maxLoopPages)
+			return nil, fmt.Errorf("targets of rule %s: %w (over %d pages)", rule, errLoopUnchecked, maxLoopPages)
 		}
 		out, err := c.ListTargetsByRule(ctx, in)
 		if err != nil {
