@@ -132,7 +132,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 }
 
 // SummaryLine is a Summary as the JSON line of type "summary" that
-// --output json ends with (docs/redrive.md); the fields stand in the order
+// --output json ends with (docs/redrive-output.md); the fields stand in the order
 // of the contract's keys.
 type SummaryLine struct {
 	AchievedRate    float64 `json:"achieved_rate"`

@@ -39,7 +39,7 @@ type Policy struct {
 	sleep   func(time.Duration) // nil: time.Sleep; tests replace it
 }
 
-// Default is the policy documented in docs/redrive.md.
+// Default is the policy documented in docs/redrive-design.md.
 func Default() *Policy {
 	return &Policy{MaxAttempts: 6, Base: 100 * time.Millisecond, Cap: 5 * time.Second, Budget: 0.1, BudgetFloor: 20}
 }
