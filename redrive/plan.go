@@ -184,7 +184,7 @@ func (p *Plan) sizeCanary(toSource bool, wait time.Duration) {
 // caller (cmd, or a full-screen view) renders; the protocol decides.
 type Env struct {
 	SQS sqsapi.Client
-	// Lambda, SNS and Events are built when a destination needs them.
+	// Lambda, SNS and EventBridge are built when a destination needs them.
 	Lambda      func(context.Context) (LambdaClient, error)
 	SNS         func(context.Context) (SNSClient, error)
 	EventBridge func(context.Context) (EventsClient, error)
