@@ -76,7 +76,7 @@ type Redriven struct {
 	Dests []Dest
 	Sent  []Sent
 	// Compacted, when set, matches the sends a compacted journal keeps only
-	// as digests (a big move's: *redrive.Ledger): by destination MessageId
+	// as digests (a big move's: *journal.Ledger): by destination MessageId
 	// of attempt Attempt (0: any), and by payload hash with its first send.
 	// A digest collision counts a foreign message as returned: verify then
 	// fails, it never passes wrongly.
