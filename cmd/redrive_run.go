@@ -125,7 +125,10 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
 	var loop *target.LoopError
 	var held *lease.HeldError
+	var notLease *lease.NotLeaseError
 	switch {
+	case errors.As(err, &notLease):
+		return checkFailedf("refusing: %v", notLease)
 	case errors.As(err, &refusal):
 		return checkFailedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):
