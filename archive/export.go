@@ -68,6 +68,10 @@ type Options struct {
 	// less those in flight at the start (Queue.Depth.InFlight): with
 	// checkpoints it checkpoints there, else it stops there (Stats.Limit).
 	InFlightLimit int
+	// RescueDir is where a local file that holds deleted messages is
+	// copied when its own directory was removed while the export ran
+	// (the incident directory); "" tries only the file's own directory.
+	RescueDir string
 	// Gzip compresses the file.
 	Gzip bool
 	// Progress is called after every receive.
@@ -99,11 +103,11 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 		if parts != nil {
 			parts.Abort()
 		}
-		st.Released = h.releaseAll(done)
-		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s: keep it", werr, st.Deleted, deletedIn(sink))
+		st.Released, st.NotReleased = h.releaseAll(done)
+		return st, fmt.Errorf("%w; %s", werr, keepDeleted(sink, &st, o))
 	case werr != nil || (st.Interrupted && st.Deleted == 0):
 		sink.Abort()
-		st.Released = h.releaseAll(done)
+		st.Released, st.NotReleased = h.releaseAll(done)
 		return st, werr
 	}
 	if parts != nil && st.Interrupted {
@@ -114,10 +118,14 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	}
 	loc, err := sink.Commit(done)
 	if err != nil {
-		st.Released = h.releaseAll(done)
+		st.Released, st.NotReleased = h.releaseAll(done)
 		if st.Deleted > 0 {
-			return st, fmt.Errorf("the last part is not durable, %d messages deleted before are in %s: %w", st.Deleted, deletedIn(sink), err)
+			if parts != nil {
+				parts.Abort()
+			}
+			return st, fmt.Errorf("%w; %s", err, keepDeleted(sink, &st, o))
 		}
+		sink.Abort()
 		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
 	}
 	st.Location, st.Bytes, st.SHA256 = loc, sink.Size(), sink.SHA256()
@@ -132,20 +140,29 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	if parts != nil && len(parts.parts) > 1 {
 		st.Parts = parts.parts
 	}
-	st.Released = h.releaseAll(done)
+	st.Released, st.NotReleased = h.releaseAll(done)
 	return st, nil
 }
 
-// deletedIn names where the messages deleted before a failure are: the
-// partial file a checkpointed export leaves, or the parts uploaded.
-func deletedIn(sink Sink) string {
+// keepDeleted makes sure the messages deleted before a failure are in a
+// file or objects that exist, records where (Stats.Kept) and says so: the
+// parts uploaded, or the local file cut back to its last checkpoint and
+// kept under a visible name (fileSink.Keep).
+func keepDeleted(sink Sink, st *Stats, o Options) string {
 	if p, ok := sink.(*s3Parts); ok {
-		return strings.Join(p.completed(), ", ")
+		st.Kept = strings.Join(p.completed(), ", ")
+		return fmt.Sprintf("the %d messages deleted so far are in %s, each read back before its messages were deleted: keep them", st.Deleted, st.Kept)
 	}
-	if cp, ok := sink.(Checkpointer); ok {
-		return cp.Partial() + " (whole gzip members or lines)"
+	f, ok := sink.(*fileSink)
+	if !ok {
+		return fmt.Sprintf("the %d messages deleted so far are in the file", st.Deleted)
 	}
-	return "the file"
+	kept, err := f.Keep(o.RescueDir)
+	if err != nil {
+		return fmt.Sprintf("the %d messages deleted so far were in %s and %v: they are in no file, note their count and stop writing to this disk", st.Deleted, f.Partial(), err)
+	}
+	st.Kept = kept
+	return fmt.Sprintf("the %d messages deleted so far are in %s (fsynced before each delete; nothing else in it): keep it, redrive --from-file %s moves them back", st.Deleted, kept, kept)
 }
 
 // Checkpointer is a Sink that can make what was written so far durable
@@ -157,6 +174,8 @@ type Checkpointer interface {
 	// Partial is the temporary file's name, which a crash leaves behind.
 	Partial() string
 }
+
+var _ Checkpointer = (*fileSink)(nil)
 
 func (o *Options) defaults() {
 	if o.Visibility <= 0 {

@@ -3,7 +3,6 @@ package archive
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // Part is one object of an export that went in parts: a whole JSON Lines
@@ -30,13 +29,7 @@ func PartName(name string, n int) string {
 	if n <= 1 {
 		return name
 	}
-	stem, ext := name, ""
-	for _, e := range partExts {
-		if s, ok := strings.CutSuffix(name, e); ok && s != "" && !strings.HasSuffix(s, "/") {
-			stem, ext = s, e
-			break
-		}
-	}
+	stem, ext := splitExt(name)
 	return fmt.Sprintf("%s.part-%04d%s", stem, n, ext)
 }
 

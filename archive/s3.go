@@ -102,7 +102,7 @@ func NewS3Sink(c S3, loc S3Location) (Sink, error) {
 // the file's: only an object known to hold what was written lets an
 // export delete messages.
 func (s *s3Sink) Commit(ctx context.Context) (string, error) {
-	defer os.RemoveAll(s.dir)
+	defer func() { s.close(); os.RemoveAll(s.dir) }()
 	if err := s.sync(); err != nil {
 		return "", fmt.Errorf("write %s: %w", s.tmp.Name(), err)
 	}
@@ -156,7 +156,7 @@ func verifyObject(ctx context.Context, c S3, loc S3Location, etag string, size i
 }
 
 func (s *s3Sink) Abort() {
-	s.fileSink.Abort()
+	s.fileSink.Abort() // a staged copy: the object, once uploaded, is the durable one
 	os.RemoveAll(s.dir)
 }
 

@@ -15,8 +15,14 @@ type Stats struct {
 	// NotDeleted are exported messages whose delete failed: they are both
 	// in the file and still in the DLQ.
 	NotDeleted int `json:"not_deleted"`
-	// Released are messages made visible again at the end.
-	Released int `json:"released"`
+	// Released are messages made visible again at the end; NotReleased
+	// those SQS did not confirm (they come back when their visibility
+	// timeout ends).
+	Released    int `json:"released"`
+	NotReleased int `json:"not_released,omitempty"`
+	// Kept names where the messages deleted before a failure are: the
+	// file kept (cut back to its last checkpoint) or the parts uploaded.
+	Kept string `json:"kept,omitempty"`
 	// FilterErrors are messages on which Select failed: not written, made
 	// visible again, never deleted. FilterErrorTexts keeps the first
 	// distinct errors, FilterErrorIDs the first MessageIds, for the

@@ -172,7 +172,7 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	prog := &exportProgress{d: d, total: backlog, start: time.Now()}
 	st, err := archive.Export(ctx, client, sink, archive.Options{
 		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
-		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit,
+		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit, RescueDir: ws.Dir,
 	})
 	prog.finish()
 	return o.finish(ctx, ws, q, backlog, started, st, err)

@@ -44,24 +44,25 @@ type exportManifest struct {
 // records a completed export in the incident.
 func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, runErr error) error {
 	d := o.deps
+	o.warnNotReleased(st)
 	switch {
 	case st.Interrupted && st.Location == "":
 		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		return errInterrupted
 	case runErr != nil && st.Deleted > 0:
 		// Parts (or checkpoints) were durable and deleted before the
-		// failure: the error names where they are.
-		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again (any missed come back within %ds)", st.Deleted, plural.Of(st.Released, "message"), o.Visibility)
+		// failure: the error names the file or parts that hold them.
+		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again", st.Deleted, plural.Of(st.Released, "message"))
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	case runErr != nil:
-		d.warnf("export failed: nothing deleted; the %s read were made visible again (any missed come back within %ds)", plural.Of(st.Released, "message"), o.Visibility)
+		d.warnf("export failed: nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		if errors.Is(runErr, context.Canceled) {
 			return errInterrupted
 		}
 		if errors.Is(runErr, archive.ErrExists) {
-			// The same refusal as the check before the export: the key was
-			// taken while it ran, and the conditional upload kept it.
-			return usageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces an object; pick a new key", o.target)
+			// The same refusal as the check before the export: the name was
+			// taken while it ran, and the commit kept it.
+			return usageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces a file or an object; pick a new name", o.target)
 		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	}
@@ -147,6 +148,14 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	t.Rows = append(t.Rows, []string{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
 		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256})
 	return d.printTable(t)
+}
+
+// warnNotReleased says how many messages SQS did not confirm as made
+// visible again, and when they come back by themselves.
+func (o *exportOptions) warnNotReleased(st archive.Stats) {
+	if st.NotReleased > 0 {
+		o.deps.warnf("%s could not be made visible again (SQS did not confirm): they come back by themselves within %ds", plural.Of(st.NotReleased, "message"), o.Visibility)
+	}
 }
 
 func secondsDur(s int) time.Duration { return time.Duration(s) * time.Second }
