@@ -76,6 +76,9 @@ type Options struct {
 	Gzip bool
 	// Progress is called after every receive.
 	Progress func(Stats)
+	// Waiting is called before the export waits until until for up to
+	// hidden messages that receives whose answers were lost may hide.
+	Waiting func(hidden int, until time.Time)
 }
 
 // ErrBodyMismatch is a message whose body does not match its MD5OfBody.
@@ -209,6 +212,27 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 	if p, ok := sink.(*s3Parts); ok && o.Delete {
 		r.parts = p
 	}
+	for look := 0; ; look++ {
+		if err := r.readOn(ctx); err != nil {
+			return r.st, err
+		}
+		if !r.lookAgain(ctx, look) {
+			break
+		}
+	}
+	checkStalled(context.WithoutCancel(ctx), h, &r.st, o)
+	if r.st.Interrupted && r.st.Deleted == 0 {
+		return r.st, nil // nothing deleted: the file is thrown away
+	}
+	return r.st, r.w.end()
+}
+
+// readOn receives until the backlog is seen, Max is written, the queue
+// shows nothing new for QuietRounds receives, the in-flight limit stops it
+// or ctx is done. A receive that fails is tried again (maxFailedReceives
+// in a row end the export) and remembered: it may have hidden messages.
+func (r *reading) readOn(ctx context.Context) error {
+	h, o := r.h, r.o
 	for r.quiet < o.QuietRounds && r.st.Limit == "" {
 		if (o.Max > 0 && r.st.Exported >= o.Max) || (o.Backlog > 0 && r.st.Received >= o.Backlog) {
 			break
@@ -219,24 +243,36 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 		}
 		// A receive is never cancelled: one cancelled after SQS answered
 		// would leave its messages hidden for the visibility timeout.
+		r.lost.last = time.Now()
 		msgs, err := receive(context.WithoutCancel(ctx), h.c, o)
+		if err != nil && !isOverLimit(err) {
+			r.lost.failedReceive(r.lost.last, o.Visibility, err)
+			if r.lost.failed > 0 {
+				r.st.Hidden, r.st.HiddenUntil = r.lostBound(), r.lost.until
+			}
+			if ctx.Err() != nil {
+				r.st.Interrupted = true
+				break
+			}
+			if !maybeCarriedOut(err) || r.lost.consecutive >= maxFailedReceives {
+				return fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
+			}
+			continue
+		}
+		r.lost.consecutive = 0
 		if ctx.Err() != nil {
 			r.st.Interrupted = true
 			h.hold(msgs) // received as Ctrl-C came: released with the rest
 			break
 		}
 		if err := r.round(ctx, msgs, err); err != nil {
-			return r.st, err
+			return err
 		}
 		if o.Progress != nil {
 			o.Progress(r.st)
 		}
 	}
-	checkStalled(context.WithoutCancel(ctx), h, &r.st, o)
-	if r.st.Interrupted && r.st.Deleted == 0 {
-		return r.st, nil // nothing deleted: the file is thrown away
-	}
-	return r.st, r.w.end()
+	return nil
 }
 
 // reading is one export's reading loop.
@@ -250,15 +286,13 @@ type reading struct {
 	room  int // messages this export may hold in flight
 	since int // written since the last checkpoint
 	quiet int // receives in a row with nothing new
+	lost  lostReceives
 }
 
 // round takes one receive's answer: writes what is new, then checkpoints,
 // stops at the in-flight limit, or counts a quiet round.
 func (r *reading) round(ctx context.Context, msgs []types.Message, err error) error {
 	overLimit := isOverLimit(err)
-	if err != nil && !overLimit {
-		return fmt.Errorf("receive from %s: %w", r.o.Queue.Name, err)
-	}
 	fresh := r.h.hold(msgs)
 	before := r.st.Exported
 	for i := range fresh {

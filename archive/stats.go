@@ -2,6 +2,7 @@ package archive
 
 import (
 	"slices"
+	"time"
 
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -47,6 +48,12 @@ type Stats struct {
 	// (0 when not asked).
 	Held        int `json:"held,omitempty"`
 	VisibleLeft int `json:"visible_left,omitempty"`
+	// Hidden is how many messages receives whose answers were lost may
+	// still hide (an upper bound: ten a failed receive, or the surplus SQS
+	// shows in flight), visible again at HiddenUntil; 0 when none. The
+	// export waited and looked again before it ended with them.
+	Hidden      int       `json:"hidden,omitempty"`
+	HiddenUntil time.Time `json:"hidden_until,omitzero"`
 	// Parts are the objects of an export to S3 with Delete that went in
 	// parts (more than one), in order; nil for one file.
 	Parts []Part `json:"parts,omitempty"`

@@ -173,6 +173,11 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	st, err := archive.Export(ctx, client, sink, archive.Options{
 		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
 		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit, RescueDir: ws.Dir,
+		Waiting: func(hidden int, until time.Time) {
+			prog.finish()
+			d.infof("a receive's answer was lost: waiting until %s for up to %s it may have hidden, then looking again (Ctrl-C leaves every message in %s)",
+				until.UTC().Format(time.RFC3339), plural.Of(hidden, "message"), q.Name)
+		},
 	})
 	prog.finish()
 	return o.finish(ctx, ws, q, backlog, started, st, err)

@@ -45,6 +45,9 @@ type exportManifest struct {
 func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, runErr error) error {
 	d := o.deps
 	o.warnNotReleased(st)
+	if st.Hidden > 0 && (runErr != nil || st.Interrupted) {
+		d.warnf("%s", hiddenLine(st))
+	}
 	switch {
 	case st.Interrupted && st.Location == "":
 		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
@@ -106,6 +109,11 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if st.StoppedAtLimit() {
 		return o.limitStop(q, backlog, st)
 	}
+	if st.Hidden > 0 {
+		// Not a bare ok: the export waited and looked again, and messages
+		// may still be away.
+		return checkFailedf("%s", hiddenLine(st))
+	}
 	if st.FilterErrors > 0 {
 		// As redrive: a filter that fails is a check not passed, never a
 		// quiet skip; the messages stay in the DLQ for the next run.
@@ -135,7 +143,9 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 			Skipped      int            `json:"skipped"`
 			Stopped      string         `json:"stopped_at_limit,omitempty"`
 			Parts        []archive.Part `json:"parts,omitempty"`
-		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit, st.Parts})
+			Hidden       int            `json:"hidden,omitempty"`
+			HiddenUntil  time.Time      `json:"hidden_until,omitzero"`
+		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit, st.Parts, st.Hidden, st.HiddenUntil})
 	}
 	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
 	if len(st.Parts) > 1 {
@@ -148,6 +158,13 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	t.Rows = append(t.Rows, []string{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
 		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256})
 	return d.printTable(t)
+}
+
+// hiddenLine says how many messages receives whose answers were lost may
+// still hide, and when they are back.
+func hiddenLine(st archive.Stats) string {
+	return fmt.Sprintf("up to %s hidden by a receive whose answer was lost reappear at %s: run the same export again after that (to a new --out)",
+		plural.Of(st.Hidden, "message"), st.HiddenUntil.UTC().Format(time.RFC3339))
 }
 
 // warnNotReleased says how many messages SQS did not confirm as made

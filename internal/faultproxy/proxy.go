@@ -45,6 +45,7 @@ type Proxy struct {
 
 	mu     sync.Mutex
 	rng    *rand.Rand
+	rules  []*Rule // Break: chosen calls, before the random faults
 	calls  atomic.Int64
 	counts sync.Map // kind → *atomic.Int64
 }
@@ -97,7 +98,10 @@ func (p *Proxy) count(kind string) {
 // ServeHTTP forwards one call, perhaps breaking it.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.calls.Add(1)
-	kind := p.pick()
+	kind := p.ruleKind(r)
+	if kind == "" {
+		kind = p.pick()
+	}
 	if kind != None {
 		p.count(kind)
 	}
