@@ -43,6 +43,9 @@ type s3Parts struct {
 	cur     *s3Sink
 	parts   []Part
 	pending int // messages written into cur
+	// id names this export on each part (metadata) and in its manifest.
+	id         string
+	manifested bool // the manifest was written once
 }
 
 // NewS3PartsSink prepares an export to loc that may go in parts
@@ -52,7 +55,9 @@ func NewS3PartsSink(c S3, loc S3Location) (Sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &s3Parts{c: c, loc: loc, cur: s.(*s3Sink)}, nil
+	p := &s3Parts{c: c, loc: loc, cur: s.(*s3Sink), id: newExportID()}
+	p.cur.id = p.id
+	return p, nil
 }
 
 func (p *s3Parts) Write(b []byte) (int, error) { return p.cur.Write(b) }
@@ -67,11 +72,16 @@ func (p *s3Parts) cut(ctx context.Context) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The manifest lists the part before a message of it is deleted.
+	if err := p.writeManifest(ctx, false); err != nil {
+		return nil, err
+	}
 	next, err := NewS3Sink(p.c, p.partLoc(len(p.parts)+1))
 	if err != nil {
 		return nil, err
 	}
 	p.cur = next.(*s3Sink)
+	p.cur.id = p.id
 	return part, nil
 }
 
@@ -95,10 +105,13 @@ func (p *s3Parts) commitCur(ctx context.Context) (*Part, error) {
 func (p *s3Parts) Commit(ctx context.Context) (string, error) {
 	if len(p.parts) > 0 && p.pending == 0 {
 		p.cur.Abort()
-		return p.loc.String(), nil
-	}
-	if _, err := p.commitCur(ctx); err != nil {
+	} else if _, err := p.commitCur(ctx); err != nil {
 		return "", err
+	}
+	if p.manifested {
+		if err := p.writeManifest(ctx, true); err != nil {
+			return "", err
+		}
 	}
 	return p.loc.String(), nil
 }

@@ -198,10 +198,10 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Part 2's key must be free too: redrive --from-file of the first
-	// part reads the parts after it by name.
-	for _, n := range []int{1, 2} {
-		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: archive.PartName(o.s3.Key, n)}
+	// Part 2's key and the manifest's must be free too: redrive
+	// --from-file of the first part reads them by name.
+	for _, key := range []string{o.s3.Key, archive.PartName(o.s3.Key, 2), archive.ManifestName(o.s3.Key)} {
+		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: key}
 		if err := archive.CheckS3(ctx, c, loc); err != nil {
 			if errors.Is(err, archive.ErrExists) {
 				return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)
