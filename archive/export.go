@@ -113,7 +113,10 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 		st.Released, st.NotReleased = h.releaseAll(done)
 		return st, werr
 	}
-	if parts != nil && st.Interrupted {
+	// A staged part holds messages deleted at its checkpoints: it is
+	// uploaded even after Ctrl-C, and its other messages deleted with it.
+	finishPart := parts != nil && parts.staged > 0
+	if parts != nil && st.Interrupted && !finishPart {
 		// The part under way is not uploaded: its messages are made
 		// visible again, so every part holds only deleted messages.
 		st.Exported -= parts.pending
@@ -132,12 +135,12 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
 	}
 	st.Location, st.Bytes, st.SHA256 = loc, sink.Size(), sink.SHA256()
-	if o.Delete && !st.Interrupted {
+	if o.Delete && (!st.Interrupted || finishPart) {
 		d, nd := h.deleteWritten(done)
 		st.Deleted += d
 		st.NotDeleted = nd
 		if parts != nil && d+nd > 0 {
-			parts.parts[len(parts.parts)-1].Deleted = d
+			parts.parts[len(parts.parts)-1].Deleted += d
 		}
 	}
 	if parts != nil && len(parts.parts) > 1 {
@@ -153,8 +156,16 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 // kept under a visible name (fileSink.Keep).
 func keepDeleted(sink Sink, st *Stats, o Options) string {
 	if p, ok := sink.(*s3Parts); ok {
-		st.Kept = strings.Join(p.completed(), ", ")
-		return fmt.Sprintf("the %d messages deleted so far are in %s, each read back before its messages were deleted: keep them", st.Deleted, st.Kept)
+		where := p.completed()
+		kept, err := p.keepStaged(o.RescueDir)
+		switch {
+		case err != nil:
+			where = append(where, fmt.Sprintf("%s, whose copy failed: %v", p.cur.Partial(), err))
+		case kept != "":
+			where = append(where, kept+" (staged, fsynced before its messages were deleted)")
+		}
+		st.Kept = strings.Join(where, ", ")
+		return fmt.Sprintf("the %d messages deleted so far are in %s: keep them", st.Deleted, st.Kept)
 	}
 	f, ok := sink.(*fileSink)
 	if !ok {
@@ -211,6 +222,13 @@ func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
 	}
 	if p, ok := sink.(*s3Parts); ok && o.Delete {
 		r.parts = p
+		if o.Queue.FIFO && o.RescueDir != "" {
+			// A FIFO group shows nothing behind the ten messages held: the
+			// part is staged durably and checkpointed at each such stall.
+			if err := p.stageIn(o.RescueDir); err != nil {
+				return Stats{}, err
+			}
+		}
 	}
 	for look := 0; ; look++ {
 		if err := r.readOn(ctx); err != nil {
@@ -305,8 +323,18 @@ func (r *reading) round(ctx context.Context, msgs []types.Message, err error) er
 	if r.parts != nil {
 		r.parts.wrote(r.st.Exported - before)
 	}
+	stalled := r.parts != nil && r.since > 0 && !full && len(fresh) == 0 && r.stalled(ctx)
 	switch {
-	case r.parts != nil && r.since > 0 && (full || (len(fresh) == 0 && r.stalled(ctx))):
+	case stalled && r.parts.stage != "" && r.parts.pending < r.o.Checkpoint:
+		// A FIFO group's lock, not the in-flight limit: the staged part is
+		// made durable on local disk and exactly its messages so far are
+		// deleted, which lets SQS hand out the group's next; the part is
+		// uploaded once it holds Checkpoint messages (or at the end).
+		if err := r.stageCheckpoint(ctx); err != nil {
+			return err
+		}
+		r.since, r.quiet = 0, 0
+	case r.parts != nil && r.since > 0 && (full || stalled):
 		// SQS hands out no more while this export holds a part's worth:
 		// the part is completed and read back, then exactly its messages
 		// are deleted, which makes room for the next.

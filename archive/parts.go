@@ -46,6 +46,24 @@ type s3Parts struct {
 	// id names this export on each part (metadata) and in its manifest.
 	id         string
 	manifested bool // the manifest was written once
+	// stage, when set, is a durable directory (the incident's) where the
+	// part under way is staged, so that it can be checkpointed (fsynced)
+	// and its messages deleted before the upload: a FIFO group's lock
+	// would otherwise cut a part every ten messages. staged counts those.
+	stage  string
+	staged int
+}
+
+// stageIn moves the part under way, still empty, to a durable directory.
+func (p *s3Parts) stageIn(dir string) error {
+	next, err := newS3Sink(p.c, p.partLoc(len(p.parts)+1), dir)
+	if err != nil {
+		return err
+	}
+	p.cur.Abort()
+	p.cur, p.stage = next.(*s3Sink), dir
+	p.cur.id = p.id
+	return nil
 }
 
 // NewS3PartsSink prepares an export to loc that may go in parts
@@ -76,7 +94,7 @@ func (p *s3Parts) cut(ctx context.Context) (*Part, error) {
 	if err := p.writeManifest(ctx, false); err != nil {
 		return nil, err
 	}
-	next, err := NewS3Sink(p.c, p.partLoc(len(p.parts)+1))
+	next, err := newS3Sink(p.c, p.partLoc(len(p.parts)+1), p.stage)
 	if err != nil {
 		return nil, err
 	}
@@ -94,8 +112,8 @@ func (p *s3Parts) commitCur(ctx context.Context) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.parts = append(p.parts, Part{Location: loc, Messages: p.pending, Bytes: p.cur.Size(), SHA256: p.cur.SHA256()})
-	p.pending = 0
+	p.parts = append(p.parts, Part{Location: loc, Messages: p.pending, Deleted: p.staged, Bytes: p.cur.Size(), SHA256: p.cur.SHA256()})
+	p.pending, p.staged = 0, 0
 	return &p.parts[len(p.parts)-1], nil
 }
 
@@ -116,8 +134,22 @@ func (p *s3Parts) Commit(ctx context.Context) (string, error) {
 	return p.loc.String(), nil
 }
 
-// Abort throws the current part away; parts completed stay.
-func (p *s3Parts) Abort() { p.cur.Abort() }
+// Abort throws the current part away; parts completed stay, and so does
+// a staged part whose messages were deleted (keepStaged).
+func (p *s3Parts) Abort() {
+	if p.staged == 0 {
+		p.cur.Abort()
+	}
+}
+
+// keepStaged keeps the staged part that holds deleted messages (cut back to
+// its last checkpoint) and names it; "" when there is none.
+func (p *s3Parts) keepStaged(rescue string) (string, error) {
+	if p.staged == 0 {
+		return "", nil
+	}
+	return p.cur.fileSink.Keep(rescue)
+}
 
 // Size is the bytes of every part.
 func (p *s3Parts) Size() int64 {

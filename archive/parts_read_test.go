@@ -95,10 +95,10 @@ func TestOpenPartsByManifest(t *testing.T) {
 		s3c.DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(key(5))})
 	}
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func()
-		want  error
-		names string
+		want   error
+		names  string
 	}{
 		{"parts 2 and 3 missing", func() {
 			for _, k := range []int{2, 3} {

@@ -91,8 +91,12 @@ const (
 )
 
 // NewS3Sink prepares an export to loc.
-func NewS3Sink(c S3, loc S3Location) (Sink, error) {
-	dir, err := os.MkdirTemp("", "mfdlq-export-") // 0700
+func NewS3Sink(c S3, loc S3Location) (Sink, error) { return newS3Sink(c, loc, "") }
+
+// newS3Sink stages the upload in a private directory under stage ("": the
+// system's temporary directory).
+func newS3Sink(c S3, loc S3Location, stage string) (Sink, error) {
+	dir, err := os.MkdirTemp(stage, "mfdlq-export-") // 0700
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +118,14 @@ func NewS3Sink(c S3, loc S3Location) (Sink, error) {
 // the file's: only an object known to hold what was written lets an
 // export delete messages.
 func (s *s3Sink) Commit(ctx context.Context) (string, error) {
-	defer func() { s.close(); os.RemoveAll(s.dir) }()
+	defer func() {
+		if s.durable == 0 {
+			// A staged file that holds deleted messages (staged checkpoints)
+			// stays until the upload is read back: the caller keeps it.
+			s.close()
+			os.RemoveAll(s.dir)
+		}
+	}()
 	if err := s.sync(); err != nil {
 		return "", fmt.Errorf("write %s: %w", s.tmp.Name(), err)
 	}
@@ -155,6 +166,8 @@ func (s *s3Sink) Commit(ctx context.Context) (string, error) {
 	if err := verifyObject(ctx, s.c, s.loc, etag, s.Size(), s.SHA256()); err != nil {
 		return "", err
 	}
+	s.close()
+	os.RemoveAll(s.dir)
 	return s.loc.String(), nil
 }
 
