@@ -37,7 +37,14 @@ type Figures struct {
 	// still hide when the export ended, back at HiddenUntil.
 	Hidden      int       `json:"hidden,omitempty"`
 	HiddenUntil time.Time `json:"hidden_until,omitzero"`
+	// Failed is the error of an export that failed after deleting
+	// messages (at most MaxFailedText bytes); Location then names the
+	// file or parts that hold exactly those (Exported = Deleted).
+	Failed string `json:"failed,omitempty"`
 }
+
+// MaxFailedText bounds Figures.Failed.
+const MaxFailedText = 600
 
 // MaxEventParts bounds the parts an export event names: events.jsonl
 // stays small whatever the in-flight limit.

@@ -35,9 +35,12 @@ type exportManifest struct {
 	StoppedAtLimit string `json:"stopped_at_limit,omitempty"`
 	// Parts are every object of an export to S3 that went in parts, in
 	// order (Location is the first); absent for one file.
-	Parts      []archive.Part `json:"parts,omitempty"`
-	StartedAt  time.Time      `json:"started_at"`
-	FinishedAt time.Time      `json:"finished_at"`
+	Parts []archive.Part `json:"parts,omitempty"`
+	// Failed is the error of an export that failed after it deleted
+	// messages: Location is then the file (or parts) that holds them.
+	Failed     string    `json:"failed,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
 }
 
 // finish reports what happened to the messages whatever the outcome, then
@@ -56,6 +59,12 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 		// Parts (or checkpoints) were durable and deleted before the
 		// failure: the error names the file or parts that hold them.
 		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again", st.Deleted, plural.Of(st.Released, "message"))
+		// The incident says where the deleted messages are: the file kept
+		// holds exactly them.
+		st.Location, st.Exported, st.Bytes, st.SHA256, st.Parts = st.Kept, st.Deleted, 0, "", nil
+		if err := o.record(ws, q, backlog, started, st, runErr.Error()); err != nil {
+			d.warnf("the incident could not record the export: %v", err)
+		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	case runErr != nil:
 		d.warnf("export failed: nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
@@ -84,20 +93,7 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if seen := st.Received; o.Max == 0 && seen < backlog && !st.StoppedAtLimit() {
 		d.warnf("read %d of the %s %s held at the start (%d of them in flight elsewhere then): the rest were still in flight, delayed, or expired meanwhile; run export again later for them", seen, plural.Of(backlog, "message"), q.Name, q.Depth.InFlight)
 	}
-	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
-		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
-		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
-		StoppedAtLimit: st.Limit, Parts: st.Parts, StartedAt: started, FinishedAt: d.Now()}
-	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
-		return err
-	}
-	ev := d.Event("export", q)
-	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
-	if err := ev.Set(in, archive.FiguresOf(st, backlog)); err != nil {
-		return err
-	}
-	ev.Artifact = incident.ExportFile
-	if err := ws.Append(ev); err != nil {
+	if err := o.record(ws, q, backlog, started, st, ""); err != nil {
 		return err
 	}
 	if st.Interrupted {
@@ -158,6 +154,29 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	t.Rows = append(t.Rows, []string{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
 		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256})
 	return d.printTable(t)
+}
+
+// record writes export.json and the export event; failed is the error of
+// an export that failed after deleting ("" when it completed).
+func (o *exportOptions) record(ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, failed string) error {
+	d := o.deps
+	failed = untrusted.Shorten(failed, archive.MaxFailedText)
+	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
+		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
+		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
+		StoppedAtLimit: st.Limit, Parts: st.Parts, Failed: failed, StartedAt: started, FinishedAt: d.Now()}
+	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
+		return err
+	}
+	ev := d.Event("export", q)
+	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
+	f := archive.FiguresOf(st, backlog)
+	f.Failed = failed
+	if err := ev.Set(in, f); err != nil {
+		return err
+	}
+	ev.Artifact = incident.ExportFile
+	return ws.Append(ev)
 }
 
 // hiddenLine says how many messages receives whose answers were lost may
