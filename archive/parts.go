@@ -92,7 +92,15 @@ func (p *s3Parts) cut(ctx context.Context) (*Part, error) {
 	}
 	// The manifest lists the part before a message of it is deleted.
 	if err := p.writeManifest(ctx, false); err != nil {
-		return nil, err
+		// Unlisted, the part is not one a replay reads: its messages are
+		// not deleted (made visible again), and the object must go.
+		if part.Deleted == 0 {
+			p.parts = p.parts[:len(p.parts)-1]
+			return nil, fmt.Errorf("%w: %s was uploaded but is not listed, its messages stay in the DLQ: remove that object before a replay", err, part.Location)
+		}
+		// Staged checkpoints deleted some of its messages: it is their
+		// only copy and is named with the parts that hold deleted ones.
+		return nil, fmt.Errorf("%w: %s was uploaded but is not listed; it holds %d deleted messages (the other %d stay in the DLQ too)", err, part.Location, part.Deleted, part.Messages-part.Deleted)
 	}
 	next, err := newS3Sink(p.c, p.partLoc(len(p.parts)+1), p.stage)
 	if err != nil {
