@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -40,14 +41,14 @@ type lostReceives struct {
 }
 
 // maybeCarriedOut tells whether a failed call may have been carried out
-// by SQS: a network failure or a server fault may; a refusal (denied,
-// no such queue, bad request, throttled) was not.
+// by SQS: a broken connection or a server fault may (awserr); a refusal
+// (denied, no such queue, bad request, throttled) was not.
 func maybeCarriedOut(err error) bool {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorFault() != smithy.FaultClient
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
 	}
-	return !errors.Is(err, context.Canceled)
+	var api smithy.APIError
+	return awserr.ServerFault(err) || !errors.As(err, &api)
 }
 
 // failedReceive records a receive started at start that failed with err.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // read receives until the backlog is seen, Max is written, the queue
@@ -74,7 +76,7 @@ func (r *reading) readOn(ctx context.Context) error {
 				r.st.Interrupted = true
 				break
 			}
-			if !maybeCarriedOut(err) || r.lost.consecutive >= maxFailedReceives {
+			if !(awserr.Retryable(err) || maybeCarriedOut(err)) || r.lost.consecutive >= maxFailedReceives {
 				return fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
 			}
 			continue

@@ -27,17 +27,6 @@ import (
 )
 
 // The script commands of export and redrive --from-file.
-func init() {
-	scriptCmds["gen-bodies"] = cmdGenBodies
-	scriptCmds["s3-bucket"] = cmdS3Bucket
-	scriptCmds["export-match"] = cmdExportMatch
-	scriptCmds["queue-match"] = cmdQueueMatch
-	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
-	scriptCmds["inflight-limit"] = cmdInflightLimit
-	scriptCmds["export-part"] = cmdExportPart
-	scriptCmds["s3-rm"] = cmdS3Rm
-}
-
 // s3-rm s3://BUCKET/KEY deletes an object: a part lost or cleaned away.
 func cmdS3Rm(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
