@@ -78,7 +78,7 @@ func (p *Plan) LeaseLine() string {
 	case p.Req.Lease == "" || err != nil:
 		return lease.TagStore(nil, "").Guarantee()
 	default:
-		return lease.S3Store(nil, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name)).Guarantee()
+		return lease.S3TagStore(nil, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name), nil, "").Guarantee()
 	}
 }
 
