@@ -60,6 +60,7 @@ type Classifier struct {
 	env        envelope.Envelope
 	buf        []byte
 	sigCache   map[string]sigEntry
+	errFrom    string      // where the current message's error text came from
 	bodyErrs   *BodyErrors // payload fields read as error text
 	prof       *profiler   // payloads against the baseline's field profile; nil without one
 	inProf     *profiler   // fetched offloaded payloads, schema fields included
@@ -86,6 +87,9 @@ type acc struct {
 	receives     map[int]int
 	errTexts     map[uint64]struct{}
 	errText      string
+	errFrom      string // where errText came from: "MassTransit (MT-Fault-* headers)"
+	secondary    int    // messages whose error chains a second one onto the first
+	secondText   string // the first such second error
 	fromLogs     int
 	fromAttrs    int // from the attributes or the envelope
 	fromEnvelope int
@@ -188,7 +192,8 @@ func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope, body 
 	if s, ok := c.opts.Signatures[m.MessageId]; ok && s != "" {
 		return s, "logs", "", ""
 	}
-	text, source = errorOf(m, env, body, c.bodyErrs)
+	r := errorOf(m, env, body, c.bodyErrs)
+	text, source, c.errFrom = r.text, r.source, r.from
 	if text == "" {
 		return "", "none", "", ""
 	}
@@ -202,25 +207,49 @@ func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope, body 
 	return e.sig, source, text, e.value
 }
 
-// errorOf is the error text a message carries and where: a destination
-// record's responsePayload is in the body ("envelope"); a Lambda DLQ's and
-// an EventBridge DLQ's error attributes, or a consumer's own, are
-// "attributes"; a Step Functions Error/Cause or a wrapper's error field in
-// the payload (or around it, with --payload) is "body".
-func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *BodyErrors) (text, source string) {
+// errorOf is the error text a message carries and where: an AWS
+// envelope's own (a destination record's responsePayload or condition, a
+// stream or IoT failure record's: "envelope"; a Lambda DLQ's and an
+// EventBridge DLQ's attributes: "attributes"), then errorSources — a
+// consumer's or a framework's attributes and headers, Sidekiq, Celery,
+// Solid Queue and Laravel payload fields —, then the payload fields
+// signature.InBody reads (Step Functions' Error/Cause, a wrapper's error
+// field: "body"), then any attribute or payload field whose name says
+// error.
+func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *BodyErrors) errorRead {
 	switch {
-	case env.Error != "" && env.Kind == envelope.KindLambdaDestination:
-		return env.Error, "envelope"
+	case env.Error != "" && (env.Kind == envelope.KindLambdaDestination || env.Kind == envelope.KindStreamFailure || env.Kind == envelope.KindIoTError):
+		return errorRead{text: env.Error, source: "envelope", from: envelopeErrorName(env)}
 	case env.Error != "":
-		return env.Error, "attributes"
+		return errorRead{text: env.Error, source: "attributes", from: envelopeErrorName(env)}
 	}
-	if t := ErrorText(m); t != "" {
-		return t, "attributes"
+	if r := readErrorSources(m, env, rule); r.text != "" {
+		return r
 	}
-	if t, _ := rule.read(env, body); t != "" {
-		return t, "body"
+	if t, f := rule.read(env, body); t != "" {
+		return errorRead{text: t, source: "body", from: "the payload's " + f + " field"}
 	}
-	return "", "attributes"
+	if r := fallbackAttributes(m, rule); r.text != "" {
+		return r
+	}
+	return fallbackFields(env, rule)
+}
+
+// envelopeErrorName says where an AWS envelope keeps its error.
+func envelopeErrorName(env *envelope.Envelope) string {
+	switch env.Kind {
+	case envelope.KindLambdaDestination:
+		return "the destination record's responsePayload or condition"
+	case envelope.KindStreamFailure:
+		return "the stream on-failure record's condition"
+	case envelope.KindIoTError:
+		return "the IoT rule error action's failures"
+	case envelope.KindLambdaAsync:
+		return "Lambda's ErrorMessage attribute"
+	case envelope.KindEventBridgeDLQ:
+		return "EventBridge's ERROR_CODE and ERROR_MESSAGE attributes"
+	}
+	return "the envelope"
 }
 
 // newGroup starts the group of key k (id: its map key, k and the source)
@@ -272,7 +301,13 @@ func (g *acc) add(m *sqsjson.Message, sent int64, src, text string, c *Classifie
 			g.fromBody++
 		}
 		if g.errText == "" {
-			g.errText = text
+			g.errText, g.errFrom = text, c.errFrom
+		}
+		if _, outer := signature.Chain(text); outer != "" {
+			g.secondary++
+			if g.secondText == "" {
+				g.secondText = outer
+			}
 		}
 		if len(g.errTexts) < maxErrorTexts {
 			g.errTexts[hashString(text)] = struct{}{}

@@ -92,8 +92,7 @@ func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, ru
 	if s, ok := sigs[m.MessageId]; ok && s != "" {
 		return s
 	}
-	text, _ := errorOf(m, env, []byte(m.Body), rule)
-	return signature.Of(text)
+	return signature.Of(errorOf(m, env, []byte(m.Body), rule).text)
 }
 
 // FingerprintOf is the fingerprint classify gives a message whose envelope

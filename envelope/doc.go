@@ -17,6 +17,9 @@ type docResult struct {
 	eventName, eventVersion string
 	eventType, dataSchema   string // a CloudEvent's
 	docs                    [2]doc
+	batch                   *Batch // a stream on-failure record's range
+	detached                bool   // the payload is not in the message
+	headers                 []byte // a framework envelope's headers object
 }
 
 // docFields are the top-level values readDoc looks at, raw.
@@ -30,6 +33,12 @@ type docFields struct {
 	recTimestamp, requestContext, requestPayload, responseContext, responsePayload []byte
 	// S3 event notification
 	records, service, event, bucket []byte
+	// stream on-failure record (S3 destinations add payload)
+	kinesisBatch, ddbBatch, payload []byte
+	// IoT rule error action
+	ruleName, topic, failures, base64Payload, payloadsMeta []byte
+	// MassTransit envelope; NServiceBus TransportMessage
+	messageType, mtMessage, mtHeaders, nsbHeaders, nsbBody []byte
 }
 
 // readDoc names the kind of the document b and reads its payload. Only a
@@ -61,6 +70,15 @@ func readDoc(b []byte, nested bool) docResult {
 		r.docs[0] = doc{KindEventBridge, b}
 	case f.isDestination():
 		r.destination(b, &f, nested)
+	case f.isStreamFailure():
+		r.streamFailure(b, &f)
+	case f.isIoTError():
+		r.iotError(b, &f)
+	case f.isMassTransit():
+		r.kind, r.payload, r.payloadJSON, r.headers = KindMassTransit, f.mtMessage, true, f.mtHeaders
+		r.docs[0] = doc{KindMassTransit, b}
+	case f.isNServiceBus():
+		r.nservicebus(b, &f)
 	case f.isS3():
 		r.kind, r.payload, r.payloadJSON = KindS3, b, true
 		r.s3(&f)
@@ -134,6 +152,32 @@ func (f *docFields) set(k string, v []byte) {
 		f.event = v
 	case "Bucket":
 		f.bucket = v
+	case "KinesisBatchInfo":
+		f.kinesisBatch = v
+	case "DDBStreamBatchInfo":
+		f.ddbBatch = v
+	case "payload":
+		f.payload = v
+	case "ruleName":
+		f.ruleName = v
+	case "topic":
+		f.topic = v
+	case "failures":
+		f.failures = v
+	case "base64OriginalPayload":
+		f.base64Payload = v
+	case "payloadsWithMetadata":
+		f.payloadsMeta = v
+	case "messageType":
+		f.messageType = v
+	case "message":
+		f.mtMessage = v
+	case "headers":
+		f.mtHeaders = v
+	case "Headers":
+		f.nsbHeaders = v
+	case "Body":
+		f.nsbBody = v
 	}
 }
 
@@ -234,6 +278,11 @@ func (r *docResult) destination(b []byte, f *docFields, nested bool) {
 	r.kind, r.payload, r.payloadJSON = KindLambdaDestination, f.requestPayload, true
 	r.requestID = text(member(f.requestContext, "requestId"))
 	r.err = responseError(f.responsePayload)
+	if r.err == "" {
+		// No response: the event expired in the queue (EventAgeExceeded)
+		// or the invocation failed without one; the condition says which.
+		r.err = conditionError(f.requestContext, f.responseContext)
+	}
 	r.docs[0] = doc{KindLambdaDestination, b}
 	if !nested {
 		return

@@ -1,0 +1,303 @@
+package classify
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Where an error source is read.
+const (
+	inAttributes = "attributes" // the SQS message attributes
+	inHeaders    = "headers"    // a framework's headers object (an envelope field, or an attribute holding JSON)
+	inPayload    = "payload"    // top-level fields of the payload
+)
+
+// errorSource is one place a sender puts a failure's text: the names of
+// the exception's type, its message and its stack trace (the first name
+// present wins in each). docs/classify.md lists every row with its source.
+type errorSource struct {
+	sender  string // who writes it, for the evidence and the docs
+	where   string // inAttributes, inHeaders or inPayload
+	typ     []string
+	message []string
+	trace   []string
+}
+
+// errorSources is the one table of where senders put a failure, in the
+// order they are tried; the first row that gives a text wins. The AWS
+// envelopes' own errors (a destination record's responsePayload or
+// condition, an EventBridge or Lambda DLQ's attributes, an IoT rule's
+// failures) come first, from package envelope; after this table, the
+// payload fields signature.InBody reads (Step Functions' Error/Cause,
+// error, error_message, failureReason, exception …), then any attribute
+// or field whose name says error, exception, fault, failure or reason.
+var errorSources = []errorSource{
+	{"a consumer's error attributes", inAttributes,
+		[]string{"ErrorCode", "ErrorType", "errorType", "ExceptionType"},
+		[]string{"ErrorMessage", "errorMessage", "Error", "error", "ExceptionMessage"}, nil},
+	{"MassTransit (MT-Fault-* headers)", inAttributes,
+		[]string{"MT-Fault-ExceptionType"}, []string{"MT-Fault-Message"}, []string{"MT-Fault-StackTrace"}},
+	{"NServiceBus (NServiceBus.ExceptionInfo.* headers)", inAttributes,
+		[]string{"NServiceBus.ExceptionInfo.ExceptionType"}, []string{"NServiceBus.ExceptionInfo.Message"}, []string{"NServiceBus.ExceptionInfo.StackTrace"}},
+	{"Spring Kafka (DeadLetterPublishingRecoverer)", inAttributes,
+		[]string{"kafka_dlt-exception-cause-fqcn", "kafka_dlt-exception-fqcn"}, []string{"kafka_dlt-exception-message"}, []string{"kafka_dlt-exception-stacktrace"}},
+	{"Spring Cloud Stream / Spring AMQP (RepublishMessageRecoverer)", inAttributes,
+		[]string{"x-exception-fqcn"}, []string{"x-exception-message"}, []string{"x-exception-stacktrace"}},
+	{"JMS (ActiveMQ's dlqDeliveryFailureCause)", inAttributes, nil, []string{"dlqDeliveryFailureCause"}, nil},
+	{"SmallRye Reactive Messaging (dead-letter-*)", inAttributes, []string{"dead-letter-cause"}, []string{"dead-letter-reason"}, nil},
+	{"Rebus (rbs2-error-details)", inAttributes, nil, []string{"rbs2-error-details"}, nil},
+	{"MassTransit (MT-Fault-* in the envelope's headers)", inHeaders,
+		[]string{"MT-Fault-ExceptionType"}, []string{"MT-Fault-Message"}, []string{"MT-Fault-StackTrace"}},
+	{"NServiceBus (NServiceBus.ExceptionInfo.* in the TransportMessage's Headers)", inHeaders,
+		[]string{"NServiceBus.ExceptionInfo.ExceptionType"}, []string{"NServiceBus.ExceptionInfo.Message"}, []string{"NServiceBus.ExceptionInfo.StackTrace"}},
+	{"Sidekiq (a retry or dead job)", inPayload, []string{"error_class"}, []string{"error_message"}, []string{"error_backtrace"}},
+	{"Celery / Kombu (a task's failure meta)", inPayload, []string{"exc_type"}, []string{"exc_message"}, []string{"traceback"}},
+	{"Rails Solid Queue (a failed execution)", inPayload, []string{"exception_class"}, []string{"message"}, []string{"backtrace"}},
+	{"Laravel (a failed_jobs row)", inPayload, nil, []string{"exception"}, nil},
+}
+
+// headersAttrs are attributes that hold a framework's headers as one JSON
+// object: Symfony Messenger's (headers that are no valid attribute name,
+// its stamps among them) and NServiceBus's unwrapped messages'.
+var headersAttrs = []string{"X-Symfony-Messenger", "NServiceBus.AmazonSQS.Headers"}
+
+// symfonyStamps are the Symfony Messenger stamps that carry the handler's
+// exception: ErrorDetailsStamp (5.2+: exceptionClass, exceptionMessage)
+// and, before it, RedeliveryStamp (exceptionMessage).
+var symfonyStamps = []string{
+	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\ErrorDetailsStamp`,
+	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\RedeliveryStamp`,
+}
+
+// errorRead is an error text and where it came from.
+type errorRead struct {
+	text   string
+	source string // logs, envelope, attributes, body
+	from   string // the sender or field, for the evidence ("MassTransit (MT-Fault-* headers)")
+}
+
+// readErrorSources tries the table, then Symfony's stamps, against the
+// message's attributes, the envelope's headers and the payload.
+func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErrors) errorRead {
+	attr := func(n string) string {
+		if v, ok := m.StringAttribute(n); ok {
+			return strings.TrimSpace(v)
+		}
+		return ""
+	}
+	var headers, payload lookup
+	headerDoc := env.Headers
+	if headerDoc == nil && len(m.MessageAttributes) > 0 {
+		for _, n := range headersAttrs {
+			if v := attr(n); v != "" && v[0] == '{' {
+				headerDoc = []byte(v)
+				break
+			}
+		}
+	}
+	headers = docLookup(headerDoc)
+	if rule != nil && env.PayloadJSON && env.Pointer == nil && hasPayloadSource(env.Payload) {
+		payload = docLookup(env.Payload)
+	}
+	for i := range errorSources {
+		s := &errorSources[i]
+		get := attr
+		switch s.where {
+		case inAttributes:
+			if len(m.MessageAttributes) == 0 {
+				continue
+			}
+		case inHeaders:
+			if headers == nil {
+				continue
+			}
+			get = headers.text
+		case inPayload:
+			if payload == nil {
+				continue
+			}
+			get = payload.nested(rule)
+			if s.typ != nil && get(s.typ[0]) == "" {
+				continue // the row's type field names it: "message" alone is no error
+			}
+		}
+		if t := s.read(get); t != "" {
+			src := "attributes"
+			if s.where == inPayload {
+				src = "body"
+			}
+			return errorRead{text: t, source: src, from: s.sender}
+		}
+	}
+	if t := symfonyError(headers); t != "" {
+		return errorRead{text: t, source: "attributes", from: "Symfony Messenger (ErrorDetailsStamp)"}
+	}
+	return errorRead{}
+}
+
+// read is the source's text: "Type: message", and the stack trace after it
+// when the trace chains errors (a root cause, an exception raised while
+// handling another), which decides what the error is.
+func (s *errorSource) read(get func(string) string) string {
+	first := func(names []string) string {
+		for _, n := range names {
+			if v := get(n); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	typ, msg, trace := first(s.typ), first(s.message), first(s.trace)
+	text := joinTyped(typ, msg)
+	switch {
+	case text == "":
+		return bounded(trace)
+	case trace != "" && chained(trace):
+		text += "\n" + trace
+	}
+	return bounded(text)
+}
+
+// chained tells a stack trace that names more than one error.
+func chained(trace string) bool {
+	for _, m := range []string{"Caused by:", " ---> ", "During handling of the above exception", "direct cause of the following exception", "[cause]:"} {
+		if strings.Contains(trace, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinTyped(typ, msg string) string {
+	switch {
+	case typ == "":
+		return msg
+	case msg == "", strings.HasPrefix(msg, typ):
+		return cmpOr(msg, typ)
+	}
+	return typ + ": " + msg
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// maxSourceError bounds an error text read from a source, as the
+// envelope bounds its own.
+const maxSourceError = 4096
+
+func bounded(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxSourceError {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxSourceError], "")
+}
+
+// lookup is a JSON object's members, raw.
+type lookup map[string]json.RawMessage
+
+func docLookup(b []byte) lookup {
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	var l lookup
+	if json.Unmarshal(b, &l) != nil {
+		return nil
+	}
+	return l
+}
+
+// text is member n as text: a string as it is, a list of strings (Celery's
+// exc_message, Sidekiq's error_backtrace) one per line, a number as
+// written; "" for anything else.
+func (l lookup) text(n string) string {
+	v, ok := l[n]
+	if !ok || len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(v, &s)
+		return strings.TrimSpace(s)
+	case '[':
+		var ss []string
+		if json.Unmarshal(v, &ss) == nil {
+			return strings.TrimSpace(strings.Join(ss, "\n"))
+		}
+	}
+	return ""
+}
+
+// nested reads a payload field at the top level, else inside "result" (a
+// Celery task's meta) or "error" (a Solid Queue failed execution), skipping
+// fields the healthy messages have too.
+func (l lookup) nested(rule *BodyErrors) func(string) string {
+	inner := []lookup{docLookup(l["result"]), docLookup(l["error"])}
+	return func(n string) string {
+		if rule.skips(n) {
+			return ""
+		}
+		if t := l.text(n); t != "" {
+			return t
+		}
+		for _, in := range inner {
+			if t := in.text(n); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+}
+
+// payloadSourceHints are bytes a payload holding one of the table's
+// payload fields contains: a payload without any is not decoded.
+var payloadSourceHints = []string{`"error_class"`, `"exc_type"`, `"exception_class"`, `"exception"`}
+
+func hasPayloadSource(p []byte) bool {
+	if len(p) == 0 || p[0] != '{' {
+		return false
+	}
+	s := string(p) // no copy: the conversion in Contains does not escape
+	for _, h := range payloadSourceHints {
+		if strings.Contains(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// symfonyError reads the last ErrorDetailsStamp (or RedeliveryStamp) from
+// Symfony Messenger's headers: a JSON list of stamps, each with
+// exceptionClass and exceptionMessage.
+func symfonyError(h lookup) string {
+	for _, name := range symfonyStamps {
+		raw := h.text(name)
+		if raw == "" {
+			continue
+		}
+		var stamps []struct {
+			Class   string `json:"exceptionClass"`
+			Message string `json:"exceptionMessage"`
+		}
+		if json.Unmarshal([]byte(raw), &stamps) != nil || len(stamps) == 0 {
+			continue
+		}
+		last := stamps[len(stamps)-1]
+		if t := joinTyped(last.Class, last.Message); t != "" {
+			return bounded(t)
+		}
+	}
+	return ""
+}
+
+// skips tells a payload field the healthy messages have too.
+func (r *BodyErrors) skips(field string) bool { return r != nil && slices.Contains(r.Skip, field) }
