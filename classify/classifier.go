@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -88,6 +89,7 @@ type acc struct {
 	errTexts     map[uint64]struct{}
 	errText      string
 	errFrom      string // where errText came from: "MassTransit (MT-Fault-* headers)"
+	said         *meaning // what the group's error means, once read
 	secondary    int    // messages whose error chains a second one onto the first
 	secondText   string // the first such second error
 	fromLogs     int
@@ -102,6 +104,7 @@ type acc struct {
 	schema       ceSchema    // a CloudEvent's type and dataschema
 	off          *offloaded  // pointers and what --fetch-payloads read
 	rejected     rejected    // values a validation error names
+	batch        *envelope.Batch // a stream on-failure record's range (the first)
 	source       string      // DeadLetterQueueSourceArn of the first message, "" none
 	mixedSource  bool        // a later message had another: only the "other" group
 }
@@ -226,8 +229,8 @@ func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *Body
 	if r := readErrorSources(m, env, rule); r.text != "" {
 		return r
 	}
-	if t, f := rule.read(env, body); t != "" {
-		return errorRead{text: t, source: "body", from: "the payload's " + f + " field"}
+	if t, _ := rule.read(env, body); t != "" {
+		return errorRead{text: t, source: "body"}
 	}
 	if r := fallbackAttributes(m, rule); r.text != "" {
 		return r
@@ -235,21 +238,16 @@ func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *Body
 	return fallbackFields(env, rule)
 }
 
-// envelopeErrorName says where an AWS envelope keeps its error.
+// envelopeErrorName says where an AWS envelope keeps its error, for the
+// kinds that carry it where classify did not always look.
 func envelopeErrorName(env *envelope.Envelope) string {
 	switch env.Kind {
-	case envelope.KindLambdaDestination:
-		return "the destination record's responsePayload or condition"
 	case envelope.KindStreamFailure:
 		return "the stream on-failure record's condition"
 	case envelope.KindIoTError:
 		return "the IoT rule error action's failures"
-	case envelope.KindLambdaAsync:
-		return "Lambda's ErrorMessage attribute"
-	case envelope.KindEventBridgeDLQ:
-		return "EventBridge's ERROR_CODE and ERROR_MESSAGE attributes"
 	}
-	return "the envelope"
+	return ""
 }
 
 // newGroup starts the group of key k (id: its map key, k and the source)
@@ -265,6 +263,10 @@ func (c *Classifier) newGroup(id string, k Key, source string) *acc {
 	g := &acc{key: k, source: source, kind: c.sh.kind, envelope: envelopeName(&c.env), receives: map[int]int{},
 		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{},
 		schema: ceSchema{c.env.EventType, c.env.DataSchema}}
+	if b := c.env.Batch; b != nil {
+		cp := *b
+		g.batch = &cp
+	}
 	if p := c.env.Pointer; p != nil {
 		g.off = &offloaded{bucket: p.Bucket, status: map[envelope.FetchStatus]int{}}
 	}
@@ -365,3 +367,13 @@ func Run(r io.Reader, opts Options) (*Classification, error) {
 }
 
 func hashString(s string) uint64 { return maphash.String(hashSeed, s) }
+
+// meaning is what the group's error says (its first raw text, else its
+// signature), read once.
+func (g *acc) meaning() meaning {
+	if g.said == nil {
+		m := meaningOf(cmp.Or(g.errText, g.key.Signature))
+		g.said = &m
+	}
+	return *g.said
+}

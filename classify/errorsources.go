@@ -20,7 +20,7 @@ const (
 // the exception's type, its message and its stack trace (the first name
 // present wins in each). docs/classify.md lists every row with its source.
 type errorSource struct {
-	sender  string // who writes it, for the evidence and the docs
+	sender  string // where, and who writes it: "the error in SENDER says …" ("": a consumer's own attributes)
 	where   string // inAttributes, inHeaders or inPayload
 	typ     []string
 	message []string
@@ -36,28 +36,28 @@ type errorSource struct {
 // error, error_message, failureReason, exception …), then any attribute
 // or field whose name says error, exception, fault, failure or reason.
 var errorSources = []errorSource{
-	{"a consumer's error attributes", inAttributes,
+	{"", inAttributes, // a consumer's own: ErrorCode/ErrorMessage, as classify always read them
 		[]string{"ErrorCode", "ErrorType", "errorType", "ExceptionType"},
 		[]string{"ErrorMessage", "errorMessage", "Error", "error", "ExceptionMessage"}, nil},
-	{"MassTransit (MT-Fault-* headers)", inAttributes,
+	{"the MT-Fault-* attributes (MassTransit)", inAttributes,
 		[]string{"MT-Fault-ExceptionType"}, []string{"MT-Fault-Message"}, []string{"MT-Fault-StackTrace"}},
-	{"NServiceBus (NServiceBus.ExceptionInfo.* headers)", inAttributes,
+	{"the NServiceBus.ExceptionInfo.* attributes (NServiceBus)", inAttributes,
 		[]string{"NServiceBus.ExceptionInfo.ExceptionType"}, []string{"NServiceBus.ExceptionInfo.Message"}, []string{"NServiceBus.ExceptionInfo.StackTrace"}},
-	{"Spring Kafka (DeadLetterPublishingRecoverer)", inAttributes,
+	{"the kafka_dlt-exception-* attributes (Spring Kafka)", inAttributes,
 		[]string{"kafka_dlt-exception-cause-fqcn", "kafka_dlt-exception-fqcn"}, []string{"kafka_dlt-exception-message"}, []string{"kafka_dlt-exception-stacktrace"}},
-	{"Spring Cloud Stream / Spring AMQP (RepublishMessageRecoverer)", inAttributes,
+	{"the x-exception-* attributes (Spring Cloud Stream, Spring AMQP)", inAttributes,
 		[]string{"x-exception-fqcn"}, []string{"x-exception-message"}, []string{"x-exception-stacktrace"}},
-	{"JMS (ActiveMQ's dlqDeliveryFailureCause)", inAttributes, nil, []string{"dlqDeliveryFailureCause"}, nil},
-	{"SmallRye Reactive Messaging (dead-letter-*)", inAttributes, []string{"dead-letter-cause"}, []string{"dead-letter-reason"}, nil},
-	{"Rebus (rbs2-error-details)", inAttributes, nil, []string{"rbs2-error-details"}, nil},
-	{"MassTransit (MT-Fault-* in the envelope's headers)", inHeaders,
+	{"the dlqDeliveryFailureCause attribute (JMS, ActiveMQ)", inAttributes, nil, []string{"dlqDeliveryFailureCause"}, nil},
+	{"the dead-letter-* attributes (SmallRye Reactive Messaging)", inAttributes, []string{"dead-letter-cause"}, []string{"dead-letter-reason"}, nil},
+	{"the rbs2-error-details attribute (Rebus)", inAttributes, nil, []string{"rbs2-error-details"}, nil},
+	{"the envelope's MT-Fault-* headers (MassTransit)", inHeaders,
 		[]string{"MT-Fault-ExceptionType"}, []string{"MT-Fault-Message"}, []string{"MT-Fault-StackTrace"}},
-	{"NServiceBus (NServiceBus.ExceptionInfo.* in the TransportMessage's Headers)", inHeaders,
+	{"the TransportMessage's NServiceBus.ExceptionInfo.* headers (NServiceBus)", inHeaders,
 		[]string{"NServiceBus.ExceptionInfo.ExceptionType"}, []string{"NServiceBus.ExceptionInfo.Message"}, []string{"NServiceBus.ExceptionInfo.StackTrace"}},
-	{"Sidekiq (a retry or dead job)", inPayload, []string{"error_class"}, []string{"error_message"}, []string{"error_backtrace"}},
-	{"Celery / Kombu (a task's failure meta)", inPayload, []string{"exc_type"}, []string{"exc_message"}, []string{"traceback"}},
-	{"Rails Solid Queue (a failed execution)", inPayload, []string{"exception_class"}, []string{"message"}, []string{"backtrace"}},
-	{"Laravel (a failed_jobs row)", inPayload, nil, []string{"exception"}, nil},
+	{"the payload's error_class and error_message (Sidekiq)", inPayload, []string{"error_class"}, []string{"error_message"}, []string{"error_backtrace"}},
+	{"the payload's exc_type and exc_message (Celery)", inPayload, []string{"exc_type"}, []string{"exc_message"}, []string{"traceback"}},
+	{"the payload's exception_class and message (Rails Solid Queue)", inPayload, []string{"exception_class"}, []string{"message"}, []string{"backtrace"}},
+	{"the payload's exception field (a Laravel failed job)", inPayload, nil, []string{"exception"}, nil},
 }
 
 // headersAttrs are attributes that hold a framework's headers as one JSON
@@ -134,7 +134,7 @@ func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErro
 		}
 	}
 	if t := symfonyError(headers); t != "" {
-		return errorRead{text: t, source: "attributes", from: "Symfony Messenger (ErrorDetailsStamp)"}
+		return errorRead{text: t, source: "attributes", from: "the ErrorDetailsStamp (Symfony Messenger)"}
 	}
 	return errorRead{}
 }
