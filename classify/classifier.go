@@ -88,10 +88,10 @@ type acc struct {
 	receives     map[int]int
 	errTexts     map[uint64]struct{}
 	errText      string
-	errFrom      string // where errText came from: "MassTransit (MT-Fault-* headers)"
+	errFrom      string   // where errText came from: "MassTransit (MT-Fault-* headers)"
 	said         *meaning // what the group's error means, once read
-	secondary    int    // messages whose error chains a second one onto the first
-	secondText   string // the first such second error
+	secondary    int      // messages whose error chains a second one onto the first
+	secondText   string   // the first such second error
 	fromLogs     int
 	fromAttrs    int // from the attributes or the envelope
 	fromEnvelope int
@@ -99,14 +99,14 @@ type acc struct {
 	contrary     map[string]int    // --expect field → messages that contradict it
 	seenValue    map[string]string // --expect field → a contradicting value ("" absent)
 	ids          []string
-	fromBody     int         // errors read from the payload's own fields
-	fields2      groupFields // the payloads' field profile against the baseline's
-	schema       ceSchema    // a CloudEvent's type and dataschema
-	off          *offloaded  // pointers and what --fetch-payloads read
-	rejected     rejected    // values a validation error names
+	fromBody     int             // errors read from the payload's own fields
+	fields2      groupFields     // the payloads' field profile against the baseline's
+	schema       ceSchema        // a CloudEvent's type and dataschema
+	off          *offloaded      // pointers and what --fetch-payloads read
+	rejected     rejected        // values a validation error names
 	batch        *envelope.Batch // a stream on-failure record's range (the first)
-	source       string      // DeadLetterQueueSourceArn of the first message, "" none
-	mixedSource  bool        // a later message had another: only the "other" group
+	source       string          // DeadLetterQueueSourceArn of the first message, "" none
+	mixedSource  bool            // a later message had another: only the "other" group
 }
 
 // New returns a Classifier.

@@ -37,8 +37,8 @@ type Drift struct {
 	Fetched  bool   `json:"fetched,omitzero"` // found in payloads read from S3 (--fetch-payloads)
 	// Reference: a value drift shared by the group that is a new business
 	// value (a tenant, a warehouse), not a contract change.
-	Reference bool `json:"reference,omitzero"`
-	Text     string `json:"text"`
+	Reference bool   `json:"reference,omitzero"`
+	Text      string `json:"text"`
 }
 
 // drifts compares a group's profile with the baseline's: contract drifts
