@@ -102,7 +102,17 @@ func fallbackAttributes(m *sqsjson.Message, rule *BodyErrors) errorRead {
 	if t == "" {
 		return errorRead{}
 	}
-	return errorRead{text: bounded(t), source: "attributes", from: "the " + strings.Trim(typName+" and "+msgName, " and") + " attribute (by its name)"}
+	names = names[:0]
+	for _, n := range []string{typName, msgName} {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	what := "the " + strings.Join(names, " and ") + " attribute"
+	if len(names) > 1 {
+		what += "s"
+	}
+	return errorRead{text: bounded(t), source: "attributes", from: what + " (by its name)"}
 }
 
 // fallbackFields reads the first error-ish top-level payload field (in key

@@ -152,12 +152,13 @@ func (s *errorSource) read(get func(string) string) string {
 		return ""
 	}
 	typ, msg, trace := first(s.typ), first(s.message), first(s.trace)
+	if mod := get("exc_module"); s.where == inPayload && mod != "" && mod != "builtins" && typ != "" && !strings.Contains(typ, ".") {
+		typ = mod + "." + typ // Celery's exc_type is the bare class name; a traceback names it with its module
+	}
 	text := joinTyped(typ, msg)
-	switch {
-	case text == "":
+	if text == "" || trace != "" && chained(trace) {
+		// A trace that chains errors names them all, the root cause first.
 		return bounded(trace)
-	case trace != "" && chained(trace):
-		text += "\n" + trace
 	}
 	return bounded(text)
 }

@@ -210,6 +210,9 @@ func errorEvidence(g *acc, grp Group) []string {
 		if len(g.errTexts) >= maxErrorTexts {
 			n += "+"
 		}
+		if g.secondary > 0 {
+			return []string{fmt.Sprintf("one error signature %q, %s different error texts (some with a second error raised around the first)%s, e.g. %q", g.key.Signature, n, of, errorHeadline(g.errText))}
+		}
 		return []string{fmt.Sprintf("one error signature %q, %s different error texts naming different entities%s, e.g. %q", g.key.Signature, n, of, errorHeadline(g.errText))}
 	}
 	return []string{"no error attribute and no log line: run mfdlq logs to see the consumer's exception"}

@@ -87,7 +87,7 @@ var errorMeanings = []errorMeaning{
 		`non existent queue`, `function not found`, `expired token`, `security token`, `invalid client token`,
 		`signature does not match`, `unrecognized client`, `(http|status|status code|code|error|returned|response) 40[13]`)},
 	{"missing referenced row", VerdictData, "the message refers to a row that does not exist (yet): fix or import the rows it names, then redrive", false, phrases(
-		`foreign key`, `fk constraint`, `not found`, `does not exist`, `no such \w+`, `no (query )?results? for`, `no rows?`,
+		`foreign key`, `fk constraint`, `not found`, `couldn t find`, `could not find`, `is not present in table`, `does not exist`, `no such \w+`, `no (query )?results? for`, `no rows?`,
 		`unknown (customer|account|user|sku|product|item|location|warehouse|tenant|site|store|shop|merchant|order|address)`,
 		`(http|status|status code|code|error|returned|response) (404|410)`)},
 	{"constraint or duplicate", VerdictData, "the message breaks a rule of the data (a constraint, a duplicate): correct the data", false, phrases(
