@@ -199,7 +199,7 @@ func nServiceBus(r *rand.Rand, body string, fault map[string]string) string {
 	h := map[string]string{"NServiceBus.MessageId": uuid(r), "NServiceBus.MessageIntent": "Send", "NServiceBus.ConversationId": uuid(r),
 		"NServiceBus.CorrelationId": uuid(r), "NServiceBus.OriginatingEndpoint": "Shipping.Api", "NServiceBus.ContentType": "application/json",
 		"NServiceBus.EnclosedMessageTypes": "Shipping.Messages.CreateLabel, Shipping.Messages, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null",
-		"NServiceBus.Version": "8.1.6", "NServiceBus.TimeSent": "2024-03-12 14:02:00:000000 Z"}
+		"NServiceBus.Version":              "8.1.6", "NServiceBus.TimeSent": "2024-03-12 14:02:00:000000 Z"}
 	for k, v := range fault {
 		h[k] = v
 	}
