@@ -38,6 +38,10 @@ func fieldRole(path string) string {
 	if len(words) == 0 {
 		return ""
 	}
+	if len(words) == 1 && contains(referenceSuffixes, words[0]) && len(name) < len(path) {
+		// customer.id, site.code: the parent names the row.
+		return fieldRole(strings.TrimRight(path[:len(path)-len(name)], ".[]"))
+	}
 	joined := strings.Join(words, "")
 	for _, c := range contractFields {
 		if joined == c || words[len(words)-1] == c && len(words) <= 2 {
