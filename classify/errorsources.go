@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -261,15 +262,14 @@ func (l lookup) nested(rule *BodyErrors) func(string) string {
 
 // payloadSourceHints are bytes a payload holding one of the table's
 // payload fields contains: a payload without any is not decoded.
-var payloadSourceHints = []string{`"error_class"`, `"exc_type"`, `"exception_class"`, `"exception"`}
+var payloadSourceHints = [][]byte{[]byte(`"error_class"`), []byte(`"exc_type"`), []byte(`"exception_class"`), []byte(`"exception"`)}
 
 func hasPayloadSource(p []byte) bool {
 	if len(p) == 0 || p[0] != '{' {
 		return false
 	}
-	s := string(p) // no copy: the conversion in Contains does not escape
 	for _, h := range payloadSourceHints {
-		if strings.Contains(s, h) {
+		if bytes.Contains(p, h) {
 			return true
 		}
 	}

@@ -40,9 +40,10 @@ type errorMeaning struct {
 // found" and "insufficient_funds" reads "insufficient funds".
 var errorMeanings = []errorMeaning{
 	{"decline the issuer asks to retry", VerdictTransient, "the card issuer could not answer this time and asks for a retry later: the payment itself may be fine", true, phrases(
-		`processing error`, `issuer (not available|unavailable)`, `try again later`, `reenter transaction`)},
+		`processing error`, `issuer (not available|unavailable)`, `try again later`, `reenter transaction`, `acquirer error`)},
 	{"payment decline", VerdictData, "a payment decline is permanent for this customer's card: neither a redrive nor a code fix helps — the customer must pay another way (or the order be cancelled)", false, phrases(
 		`(card|payment|transaction|charge|authori[sz]ation) (was |has been |is )?(declined|refused|rejected)`, `declined by (the )?(issuer|bank)`,
+		`(processor|issuer|bank) declined`, `call issuer`, `invalid credit card`, `card not activated`,
 		`(generic|hard|soft) decline`, `insufficient (funds|balance)`, `not sufficient funds`, `not enough balance`,
 		`expired card`, `card (has )?expired`, `lost card`, `stolen card`, `lost or stolen`, `pick ?up card`, `do not hono(u)?r`,
 		`(incorrect|invalid|wrong) (cvc|cvv|cvc2|cvv2|security code|pin|zip|expiry( (month|year|date))?|card number|number)`,
@@ -62,12 +63,13 @@ var errorMeanings = []errorMeaning{
 	{"throttling", VerdictTransient, "a dependency throttled the consumer: retryable, with more wait — redrive slower than the consumer was fed", true, phrases(
 		`throttl\w*`, `too many requests`, `rate exceeded`, `rate limit\w*`, `slow down`, `request limit exceeded`,
 		`(limit|throughput|capacity|quota) exceeded`, `(http|status|status code|code|error|returned|response) 429`, `429 too many`,
-		`concurrency limit`, `reserved concurrency`)},
+		`concurrency limit`, `reserved concurrency`, `resource exhausted`)},
 	{"expired while waiting", VerdictTransient, "the event waited past its maximum age before it could be processed (the function was throttled or failing for that long): retryable, with more wait", true, phrases(
 		`event age exceeded`, `record age exceeded`, `maximum (event|record) age`)},
 	{"dependency unavailable", VerdictTransient, "a dependency failed or could not be reached; the message itself may be fine", false, phrases(
 		`unavailable`, `temporar\w*`, `try again`, `circuit (breaker )?(is )?open`, `deadlock\w*`, `lock wait`,
-		`could not serialize access`, `database is locked`, `too many connections`, `pool (is )?exhausted`, `service is down`)},
+		`could not serialize access`, `database is locked`, `too many (connections|clients)`, `pool (is )?exhausted`, `service is down`,
+		`closed the connection`, `system is (starting up|shutting down)`, `internal (failure|error)`)},
 	{"timeout", VerdictTransient, "a dependency failed or could not be reached; the message itself may be fine", false, phrases(
 		`timed out`, `time ?outs?`, `deadline exceeded`, `etimedout`, `gateway time ?out`, `(http|status|status code|code|error|returned|response) 408`)},
 	{"server error (5xx)", VerdictTransient, "a dependency failed or could not be reached; the message itself may be fine", false, phrases(
@@ -82,12 +84,12 @@ var errorMeanings = []errorMeaning{
 	// NoSuchBucket) is the infrastructure's fault, not the message's: fix
 	// it, then redrive.
 	{"missing target or permission", VerdictTransient, "a target or a permission of the consumer is missing — the infrastructure's fault, not the message's: fix it, then redrive", false, phrases(
-		`resource not found`, `no resource`, `no permissions?`, `access denied`, `not authori[sz]ed`, `forbidden`,
+		`resource not found`, `no resource`, `no permissions?`, `access denied`, `permission denied`, `(not |un)authori[sz]ed`, `unauthenticated`, `forbidden`,
 		`no such bucket`, `(specified )?bucket does not exist`, `(queue|topic|stream|function) (\S+ )?(does not exist|not found)`,
 		`non existent queue`, `function not found`, `expired token`, `security token`, `invalid client token`,
 		`signature does not match`, `unrecognized client`, `(http|status|status code|code|error|returned|response) 40[13]`)},
 	{"missing referenced row", VerdictData, "the message refers to a row that does not exist (yet): fix or import the rows it names, then redrive", false, phrases(
-		`foreign key`, `fk constraint`, `not found`, `couldn t find`, `could not find`, `is not present in table`, `does not exist`, `no such \w+`, `no (query )?results? for`, `no rows?`,
+		`foreign key`, `fk constraint`, `not found`, `couldn t find`, `could not find`, `is not present in table`, `does not exist`, `no such \w+`, `no (query )?results? (for|found)`, `no rows?`,
 		`unknown (customer|account|user|sku|product|item|location|warehouse|tenant|site|store|shop|merchant|order|address)`,
 		`(http|status|status code|code|error|returned|response) (404|410)`)},
 	{"constraint or duplicate", VerdictData, "the message breaks a rule of the data (a constraint, a duplicate): correct the data", false, phrases(
