@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ var notErrorSuffixes = []string{"count", "time", "timestamp", "at", "date", "att
 
 // errorish tells a name that says it holds an error.
 func errorish(name string) bool {
+	if !mayBeErrorish(name) {
+		return false // most names: no allocation, no lowercasing
+	}
 	n := strings.ToLower(name)
 	hit := false
 	for _, w := range errorWords {
@@ -41,6 +45,12 @@ func errorish(name string) bool {
 		}
 	}
 	return true
+}
+
+// mayBeErrorish is a cheap first look: a name holding one of errorWords
+// holds 'r' or 'R' and is at least five bytes long.
+func mayBeErrorish(name string) bool {
+	return len(name) >= 5 && strings.ContainsAny(name, "rR")
 }
 
 // typeish tells an error-ish name that holds the error's kind rather than
@@ -124,7 +134,7 @@ func fallbackFields(env *envelope.Envelope, rule *BodyErrors) errorRead {
 	}
 	var name string
 	eachMember(env.Payload, func(k, v []byte) {
-		if name != "" || !errorish(string(k)) || slices.Contains(signature.BodyErrorFields, string(k)) || rule.skips(string(k)) {
+		if name != "" || len(k) < 5 || bytes.IndexAny(k, "rR") < 0 || !errorish(string(k)) || slices.Contains(signature.BodyErrorFields, string(k)) || rule.skips(string(k)) {
 			return
 		}
 		if (len(v) > 2 && v[0] == '"') || (len(v) > 2 && v[0] == '{') {

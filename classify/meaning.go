@@ -62,7 +62,7 @@ var errorMeanings = []errorMeaning{
 		`unknown (message|event|command) type`, `no handler (registered |found )?for`)},
 	{"throttling", VerdictTransient, "a dependency throttled the consumer: retryable, with more wait — redrive slower than the consumer was fed", true, phrases(
 		`throttl\w*`, `too many requests`, `rate exceeded`, `rate limit\w*`, `slow down`, `request limit exceeded`,
-		`(limit|throughput|capacity|quota) exceeded`, `(http|status|status code|code|error|returned|response) 429`, `429 too many`,
+		`(limit|throughput|capacity|quota) exceeded`, `(http|status|status code|code|error|returned|response)( is| was| of)? 429`, `429 too many`,
 		`concurrency limit`, `reserved concurrency`, `resource exhausted`)},
 	{"expired while waiting", VerdictTransient, "the event waited past its maximum age before it could be processed (the function was throttled or failing for that long): retryable, with more wait", true, phrases(
 		`event age exceeded`, `record age exceeded`, `maximum (event|record) age`)},
@@ -71,9 +71,9 @@ var errorMeanings = []errorMeaning{
 		`could not serialize access`, `database is locked`, `too many (connections|clients)`, `pool (is )?exhausted`, `service is down`,
 		`closed the connection`, `system is (starting up|shutting down)`, `internal (failure|error)`)},
 	{"timeout", VerdictTransient, "a dependency failed or could not be reached; the message itself may be fine", false, phrases(
-		`timed out`, `time ?outs?`, `deadline exceeded`, `etimedout`, `gateway time ?out`, `(http|status|status code|code|error|returned|response) 408`)},
+		`timed out`, `time ?outs?`, `deadline exceeded`, `etimedout`, `gateway time ?out`, `(http|status|status code|code|error|returned|response)( is| was| of)? 408`)},
 	{"server error (5xx)", VerdictTransient, "a dependency failed or could not be reached; the message itself may be fine", false, phrases(
-		`internal server error`, `bad gateway`, `(http|status|status code|code|error|returned|response) 5\d\d`,
+		`internal server error`, `server error`, `service exception`, `bad gateway`, `(http|status|status code|code|error|returned|response)( is| was| of)? 5\d\d`,
 		`5\d\d (internal|bad|service|gateway)`)},
 	{"connection error", VerdictTransient, "a dependency failed or could not be reached; the message itself may be fine", false, phrases(
 		`connection (refused|reset|closed|timed out|aborted|lost|error|failure|failed)`, `econnrefused`, `econnreset`,
@@ -84,20 +84,20 @@ var errorMeanings = []errorMeaning{
 	// NoSuchBucket) is the infrastructure's fault, not the message's: fix
 	// it, then redrive.
 	{"missing target or permission", VerdictTransient, "a target or a permission of the consumer is missing — the infrastructure's fault, not the message's: fix it, then redrive", false, phrases(
-		`resource not found`, `no resource`, `no permissions?`, `access denied`, `permission denied`, `(not |un)authori[sz]ed`, `unauthenticated`, `forbidden`,
+		`resource not found`, `no resource`, `no permissions?`, `(access|permission) (was |is )?denied`, `(not |un)authori[sz]ed`, `unauthenticated`, `forbidden`,
 		`no such bucket`, `(specified )?bucket does not exist`, `(queue|topic|stream|function) (\S+ )?(does not exist|not found)`,
 		`non existent queue`, `function not found`, `expired token`, `security token`, `invalid client token`,
-		`signature does not match`, `unrecognized client`, `(http|status|status code|code|error|returned|response) 40[13]`)},
+		`signature does not match`, `unrecognized client`, `(http|status|status code|code|error|returned|response)( is| was| of)? 40[13]`)},
 	{"missing referenced row", VerdictData, "the message refers to a row that does not exist (yet): fix or import the rows it names, then redrive", false, phrases(
 		`foreign key`, `fk constraint`, `not found`, `couldn t find`, `could not find`, `is not present in table`, `does not exist`, `no such \w+`, `no (query )?results? (for|found)`, `no rows?`,
 		`unknown (customer|account|user|sku|product|item|location|warehouse|tenant|site|store|shop|merchant|order|address)`,
-		`(http|status|status code|code|error|returned|response) (404|410)`)},
+		`(http|status|status code|code|error|returned|response)( is| was| of)? (404|410)`)},
 	{"constraint or duplicate", VerdictData, "the message breaks a rule of the data (a constraint, a duplicate): correct the data", false, phrases(
 		`constraint\w*`, `violat\w*`, `duplicate (key|entry|record)`, `already exists`, `unique (key|index)`, `integrity error`,
-		`(http|status|status code|code|error|returned|response) 409`)},
+		`(http|status|status code|code|error|returned|response)( is| was| of)? 409`)},
 	{"validation", VerdictData, "the message's values fail the consumer's validation: correct the data", false, phrases(
 		`validation\w*`, `invalid [a-z_]+`, `insufficient \w+`, `out of stock`, `out of range`, `bad request`, `unprocessable`,
-		`is required`, `must be`, `(http|status|status code|code|error|returned|response) (400|422)`)},
+		`is required`, `must be`, `(http|status|status code|code|error|returned|response)( is| was| of)? (400|422)`)},
 }
 
 func phrases(ps ...string) *regexp.Regexp {

@@ -26,6 +26,8 @@ func TestErrorMeanings(t *testing.T) {
 		{"HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests).", "throttling", VerdictTransient},
 		{"ProvisionedThroughputExceededException: Rate of requests exceeds the allowed throughput.", "throttling", VerdictTransient},
 		{"EventAgeExceeded", "expired while waiting", VerdictTransient},
+		{"LambdaAction: Failed to invoke lambda function. Received Server error from Lambda. The error code is 429", "throttling", VerdictTransient},
+		{"LambdaAction: Lambda was unable to decrypt the environment variables because KMS access was denied", "missing target or permission", VerdictTransient},
 		{"customer service unavailable: customer C-1 not found", "dependency unavailable", VerdictTransient},
 		{"context deadline exceeded", "timeout", VerdictTransient},
 		{"upstream returned HTTP 503", "server error (5xx)", VerdictTransient},
