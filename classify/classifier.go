@@ -226,13 +226,14 @@ func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *Body
 	case env.Error != "":
 		return errorRead{text: env.Error, source: "attributes", from: envelopeErrorName(env)}
 	}
-	if r := readErrorSources(m, env, rule); r.text != "" {
+	am := withAttributes(m, env)
+	if r := readErrorSources(am, env, rule); r.text != "" {
 		return r
 	}
 	if t, _ := rule.read(env, body); t != "" {
 		return errorRead{text: t, source: "body"}
 	}
-	if r := fallbackAttributes(m, rule); r.text != "" {
+	if r := fallbackAttributes(am, rule); r.text != "" {
 		return r
 	}
 	return fallbackFields(env, rule)

@@ -302,3 +302,42 @@ func symfonyError(h lookup) string {
 
 // skips tells a payload field the healthy messages have too.
 func (r *BodyErrors) skips(field string) bool { return r != nil && slices.Contains(r.Skip, field) }
+
+// withAttributes is m, or — when m has no attributes and its SNS
+// notification (raw delivery off) has some that may name an error — a
+// message holding the notification's String attributes, as the publisher
+// set them ({"Name": {"Type": "String", "Value": "…"}}).
+func withAttributes(m *sqsjson.Message, env *envelope.Envelope) *sqsjson.Message {
+	if len(m.MessageAttributes) > 0 || !mayHoldError(env.SNSAttributes) {
+		return m
+	}
+	var sns map[string]struct{ Type, Value string }
+	if json.Unmarshal(env.SNSAttributes, &sns) != nil || len(sns) == 0 {
+		return m
+	}
+	out := &sqsjson.Message{MessageId: m.MessageId, MessageAttributes: map[string]sqsjson.MessageAttributeValue{}}
+	for n, a := range sns {
+		if a.Type == "String" || strings.HasPrefix(a.Type, "String.") {
+			v := a.Value
+			out.MessageAttributes[n] = sqsjson.MessageAttributeValue{DataType: "String", StringValue: &v}
+		}
+	}
+	return out
+}
+
+// errorHints are bytes an attribute object naming an error holds: most
+// notifications' attributes (a tenant, a trace id) hold none and are not
+// decoded.
+var errorHints = [][]byte{[]byte("rror"), []byte("RROR"), []byte("xception"), []byte("ault"), []byte("ailure"), []byte("eason"), []byte("MT-"), []byte("NServiceBus."), []byte("x-exception"), []byte("kafka_dlt")}
+
+func mayHoldError(raw []byte) bool {
+	if len(raw) < 3 {
+		return false
+	}
+	for _, h := range errorHints {
+		if bytes.Contains(raw, h) {
+			return true
+		}
+	}
+	return false
+}

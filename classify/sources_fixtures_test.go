@@ -179,6 +179,18 @@ func sourceFixtures() map[string][]byte {
 		body := strings.Replace(s3Event(r, 3000+i), fmt.Sprintf(`"key":"2024/03/10/batch-%d.csv"`, 3000+i), `"key":"`+key+`"`, 1)
 		return msgSpec{body: body, receives: 3, attrs: map[string]string{"ErrorCode": "NoSuchKey", "ErrorMessage": "The specified key does not exist."}}
 	}))
+
+	// SNS without raw message delivery: a stock service republishes the
+	// orders it could not reserve, its error in the notification's own
+	// MessageAttributes.
+	put("sns-republished.jsonl", spread(r, 48, at("2024-03-09T00:00:00Z"), at("2024-03-12T00:00:00Z"), plain(func(i int) string {
+		n := map[string]any{}
+		_ = json.Unmarshal([]byte(snsNotification(r, order(r, 15000+i, 1))), &n)
+		n["MessageAttributes"] = map[string]any{"tenant": map[string]string{"Type": "String", "Value": "acme"},
+			"ErrorCode":    map[string]string{"Type": "String", "Value": "ReservationFailed"},
+			"ErrorMessage": map[string]string{"Type": "String", "Value": fmt.Sprintf("SKU-%d is out of stock in warehouse WH-BER-1", 1000+r.Intn(500))}}
+		return indented(n)
+	}, nil)))
 	return files
 }
 

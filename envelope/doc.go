@@ -20,6 +20,7 @@ type docResult struct {
 	batch                   *Batch // a stream on-failure record's range
 	detached                bool   // the payload is not in the message
 	headers                 []byte // a framework envelope's headers object
+	snsAttrs                []byte // an SNS notification's MessageAttributes object
 }
 
 // docFields are the top-level values readDoc looks at, raw.
@@ -261,6 +262,9 @@ func (r *docResult) sns(b []byte, f *docFields) {
 	}
 	r.payload, r.payloadJSON = msg, json.Valid(msg)
 	r.docs[0] = doc{KindSNS, b}
+	if isObject(f.attributes) {
+		r.snsAttrs = f.attributes
+	}
 	// A CloudEvent published to a topic: its data is the payload.
 	if r.payloadJSON && len(msg) > 0 && msg[0] == '{' {
 		if ce, ok := readCloudEvent(msg); ok {

@@ -90,6 +90,10 @@ type Envelope struct {
 	// "headers", NServiceBus's "Headers"): where its fault headers are
 	// when they are not message attributes.
 	Headers []byte
+	// SNSAttributes is an SNS notification's MessageAttributes object, raw
+	// ({"Name": {"Type": "String", "Value": "…"}}): the publisher's
+	// attributes, an error's among them, when raw delivery is off.
+	SNSAttributes []byte
 
 	attrs map[string]sqsjson.MessageAttributeValue
 	docs  [2]doc // the documents Origin reads, outermost first
@@ -200,7 +204,7 @@ func (e *Envelope) take(r docResult) {
 	e.Source, e.DetailType, e.EventName, e.EventVersion = r.source, r.detailType, r.eventName, r.eventVersion
 	e.EventType, e.DataSchema = r.eventType, r.dataSchema
 	e.docs = r.docs
-	e.Batch, e.Detached, e.Headers = r.batch, r.detached, r.headers
+	e.Batch, e.Detached, e.Headers, e.SNSAttributes = r.batch, r.detached, r.headers, r.snsAttrs
 }
 
 // ruleFailure tells an EventBridge target DLQ message by its attributes:
