@@ -210,47 +210,6 @@ func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope, body 
 	return e.sig, source, text, e.value
 }
 
-// errorOf is the error text a message carries and where: an AWS
-// envelope's own (a destination record's responsePayload or condition, a
-// stream or IoT failure record's: "envelope"; a Lambda DLQ's and an
-// EventBridge DLQ's attributes: "attributes"), then errorSources — a
-// consumer's or a framework's attributes and headers, Sidekiq, Celery,
-// Solid Queue and Laravel payload fields —, then the payload fields
-// signature.InBody reads (Step Functions' Error/Cause, a wrapper's error
-// field: "body"), then any attribute or payload field whose name says
-// error.
-func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *BodyErrors) errorRead {
-	switch {
-	case env.Error != "" && (env.Kind == envelope.KindLambdaDestination || env.Kind == envelope.KindStreamFailure || env.Kind == envelope.KindIoTError):
-		return errorRead{text: env.Error, source: "envelope", from: envelopeErrorName(env)}
-	case env.Error != "":
-		return errorRead{text: env.Error, source: "attributes", from: envelopeErrorName(env)}
-	}
-	am := withAttributes(m, env)
-	if r := readErrorSources(am, env, rule); r.text != "" {
-		return r
-	}
-	if t, _ := rule.read(env, body); t != "" {
-		return errorRead{text: t, source: "body"}
-	}
-	if r := fallbackAttributes(am, rule); r.text != "" {
-		return r
-	}
-	return fallbackFields(env, rule)
-}
-
-// envelopeErrorName says where an AWS envelope keeps its error, for the
-// kinds that carry it where classify did not always look.
-func envelopeErrorName(env *envelope.Envelope) string {
-	switch env.Kind {
-	case envelope.KindStreamFailure:
-		return "the stream on-failure record's condition"
-	case envelope.KindIoTError:
-		return "the IoT rule error action's failures"
-	}
-	return ""
-}
-
 // newGroup starts the group of key k (id: its map key, k and the source)
 // with the current message, or returns the "other" group past MaxGroups.
 func (c *Classifier) newGroup(id string, k Key, source string) *acc {

@@ -172,3 +172,35 @@ func joinError(typ, msg string) string {
 	}
 	return typ + ": " + msg
 }
+
+// responseError is a function error document as "errorType: errorMessage"
+// (the message alone when there is no type, as for a timeout). A Java
+// function's document nests the exception's cause ("cause", as the
+// runtime writes it): its chain is kept as "Caused by:" lines, so that the
+// root cause names the error.
+func responseError(v []byte) string {
+	switch {
+	case isString(v):
+		return bound(text(v))
+	case !isObject(v):
+		return ""
+	}
+	out := typed(v)
+	for i, c := 0, member(v, "cause"); i < 8 && isObject(c); i, c = i+1, member(c, "cause") {
+		if t := typed(c); t != "" {
+			out += "\nCaused by: " + t
+		}
+	}
+	return bound(out)
+}
+
+func typed(v []byte) string {
+	typ, msg := text(member(v, "errorType")), text(member(v, "errorMessage"))
+	switch {
+	case typ == "":
+		return msg
+	case msg == "":
+		return typ
+	}
+	return typ + ": " + msg
+}
