@@ -1,17 +1,19 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/plural"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/archive"
-	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -74,18 +76,10 @@ Examples:
   mfdlq export --queue orders-dlq --out v2.jsonl --filter '.Body.version == 2' --max 1000
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runExport(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, nil, runF, runExport),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Out, "out", "", "the file to write, or s3://BUCKET/KEY (required; .gz: gzip)")
 	f.BoolVar(&opts.Delete, "delete", false, "delete exactly the exported messages once the file is durable")
 	f.IntVar(&opts.Max, "max", 0, "export at most N messages (default: all)")
@@ -100,7 +94,7 @@ Examples:
 func (o *exportOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Out == "":
 		return usageErrorf("--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY")
 	case o.Max < 0:
@@ -125,7 +119,7 @@ func (o *exportOptions) validate() error {
 		}
 	}
 	o.gzip = archive.IsGzipName(o.Out)
-	sel, err := redrive.Selection{Filter: o.Filter}.Compile()
+	sel, err := mover.Selection{Filter: o.Filter}.Compile()
 	if err != nil {
 		return usageErrorf("%s", strings.TrimSpace(err.Error()))
 	}
@@ -172,7 +166,12 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	prog := &exportProgress{d: d, total: backlog, start: time.Now()}
 	st, err := archive.Export(ctx, client, sink, archive.Options{
 		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
-		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit,
+		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit, RescueDir: ws.Dir,
+		Waiting: func(hidden int, until time.Time) {
+			prog.finish()
+			d.infof("a receive's answer was lost: waiting until %s for up to %s it may have hidden, then looking again (Ctrl-C leaves every message in %s)",
+				until.UTC().Format(time.RFC3339), plural.Of(hidden, "message"), q.Name)
+		},
 	})
 	prog.finish()
 	return o.finish(ctx, ws, q, backlog, started, st, err)
@@ -193,10 +192,10 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Part 2's key must be free too: redrive --from-file of the first
-	// part reads the parts after it by name.
-	for _, n := range []int{1, 2} {
-		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: archive.PartName(o.s3.Key, n)}
+	// Part 2's key and the manifest's must be free too: redrive
+	// --from-file of the first part reads them by name.
+	for _, key := range []string{o.s3.Key, archive.PartName(o.s3.Key, 2), archive.ManifestName(o.s3.Key)} {
+		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: key}
 		if err := archive.CheckS3(ctx, c, loc); err != nil {
 			if errors.Is(err, archive.ErrExists) {
 				return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)

@@ -9,18 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
-
-// MoveTasks is SQS's own DLQ redrive (message move tasks), with the SDK's
-// signatures.
-type MoveTasks interface {
-	StartMessageMoveTask(ctx context.Context, in *sqs.StartMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.StartMessageMoveTaskOutput, error)
-	ListMessageMoveTasks(ctx context.Context, in *sqs.ListMessageMoveTasksInput, optFns ...func(*sqs.Options)) (*sqs.ListMessageMoveTasksOutput, error)
-	CancelMessageMoveTask(ctx context.Context, in *sqs.CancelMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.CancelMessageMoveTaskOutput, error)
-}
-
-var _ MoveTasks = (sqsapi.Client)(nil)
 
 // Message move task statuses, as SQS reports them.
 const (
@@ -132,7 +123,7 @@ func Follow(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, 
 // finished tells whether a cancel failed because the task had already
 // ended, which is what cancelling wanted.
 func finished(err error) bool {
-	return sqsapi.ErrorCode(err) == "ResourceNotFoundException"
+	return awserr.NotFound(err)
 }
 
 func latestTask(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string) (TaskStatus, error) {

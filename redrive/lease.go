@@ -1,0 +1,160 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mfdlq/mfdlq/awserr"
+	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// LeaseLostError is the cause of a run stopped because another run took
+// over its lease on the DLQ.
+type LeaseLostError struct{ By lease.Holder }
+
+func (e *LeaseLostError) Error() string { return "lease taken over by " + e.By.Describe() }
+
+// CheckLease refuses early, before the plan and the question, when another
+// live redrive holds the DLQ (a read only: nothing changes): a *lease.HeldError,
+// unless Req.TakeOver, which is warned. What goes wrong reading a tag
+// lease is left to Run, after the question; an S3 lease the operator asked
+// for that cannot be read stops here.
+func CheckLease(ctx context.Context, env *Env, p *Plan) error {
+	dlq := p.Source.Queue
+	store, err := leaseStore(ctx, env, p)
+	if err != nil {
+		return err
+	}
+	h, ok, err := store.Current(ctx)
+	switch {
+	case err != nil && awserr.Code(err) == "NoSuchBucket":
+		return notFoundf("--lease %s: the bucket does not exist: create it, or drop --lease to hold the queue tag", p.Req.Lease)
+	case err != nil && p.Req.Lease != "":
+		return err
+	case err != nil || !ok || !lease.Live(h, env.Now()):
+		return nil
+	case !p.Req.TakeOver:
+		return &lease.HeldError{Holder: h}
+	}
+	env.Warn("--take-over: %s is held by %s: take it over only if that run died", dlq.Name, untrusted.Shorten(untrusted.Terminal(h.Describe()), 300))
+	return nil
+}
+
+// leaseStore is where the DLQ's lease lives: its queue tag, or with
+// --lease an object under s3://BUCKET/PREFIX named by the DLQ's account,
+// region and name.
+func leaseStore(ctx context.Context, env *Env, p *Plan) (lease.Store, error) {
+	dlq := p.Source.Queue
+	if p.Req.Lease == "" {
+		return lease.TagStore(env.SQS, dlq.URL), nil
+	}
+	loc, err := lease.ParseLocation(p.Req.Lease)
+	if err != nil {
+		return nil, usagef("--lease %v", err)
+	}
+	if env.S3 == nil {
+		return nil, errors.New("--lease: no S3 client")
+	}
+	c, err := env.S3(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The S3 lease also holds the queue tag, so a plain redrive (which
+	// reads only the tag) sees a conditional holder too.
+	return lease.S3TagStore(c, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name), env.SQS, dlq.URL), nil
+}
+
+// LeaseLine says in the plan which lease holds the DLQ and what it
+// guarantees.
+func (p *Plan) LeaseLine() string {
+	dlq := p.Source.Queue
+	switch loc, err := lease.ParseLocation(p.Req.Lease); {
+	case p.Source.File != nil:
+		return "lease: none: a move from a file holds no DLQ"
+	case p.Req.Lease == "" || err != nil:
+		return lease.TagStore(nil, "").Guarantee()
+	default:
+		return lease.S3Store(nil, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name)).Guarantee()
+	}
+}
+
+// holdLease takes the DLQ's lease for run and keeps it while ctx lives.
+// The returned context is cancelled, with a *LeaseLostError as its cause,
+// if another run takes the lease over; release gives it back. Without
+// permission to tag the DLQ the run goes on without a lease, warned (an
+// S3 lease asked for and out of reach stops the run). A move from a file
+// holds none: there is no DLQ, and the journal keys on the file's
+// MessageIds.
+func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Context, func(), error) {
+	none := func() {}
+	dlq := p.Source.Queue
+	if p.Source.File != nil {
+		return ctx, none, nil
+	}
+	store, err := leaseStore(ctx, env, p)
+	if err != nil {
+		return ctx, none, err
+	}
+	if p.Req.TakeOver {
+		if h, ok, err := store.Current(ctx); err == nil && ok && lease.Live(h, env.Now()) {
+			q := fmt.Sprintf("Take over %s from %s? Only if that run died", dlq.Name, untrusted.Shorten(untrusted.Terminal(h.Describe()), 300))
+			if err := env.Confirm(q); err != nil {
+				return ctx, none, err
+			}
+		}
+	}
+	me := lease.Me(env.Operator, run, env.Now())
+	l, err := store.Acquire(ctx, me, p.Req.TakeOver, env.Now)
+	var held *lease.HeldError
+	switch {
+	case errors.As(err, &held):
+		return ctx, none, err
+	case errors.Is(err, lease.ErrNoTagging):
+		env.Warn("no lease on %s: %v; a second operator's redrive of it would not be stopped (docs/iam.md: sqs:TagQueue, sqs:UntagQueue, sqs:ListQueueTags)", dlq.Name, err)
+		return ctx, none, nil
+	case err != nil:
+		return ctx, none, fmt.Errorf("take the lease on %s: %w", dlq.Name, err)
+	}
+	where := ""
+	if p.Req.Lease != "" {
+		where = " in " + store.Where()
+	}
+	env.Info("lease: %s is held by this run (%s)%s until it ends", dlq.Name, me.Run, where)
+	return keepLease(ctx, env, dlq, l)
+}
+
+// keepLease renews l while ctx lives: the returned context is cancelled,
+// with a *LeaseLostError as its cause, when another run takes it over;
+// release gives it back.
+func keepLease(ctx context.Context, env *Env, dlq *sqsapi.Queue, l lease.Held) (context.Context, func(), error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	warned := false
+	l.Keep(func(by lease.Holder) { cancel(&LeaseLostError{By: by}) }, func(err error) {
+		if !warned {
+			warned = true
+			env.Warn("lease on %s not renewed: %v", dlq.Name, err)
+		}
+	})
+	release := func() {
+		rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer rcancel()
+		if err := l.Release(rctx); err != nil && !sqsapi.IsQueueMissing(err) {
+			env.Warn("lease on %s not removed (%v): it expires by itself within %s", dlq.Name, err, lease.TTL)
+		}
+		cancel(nil)
+	}
+	return ctx, release, nil
+}
+
+// leaseLost is why ctx was cancelled when another run took the lease over.
+func leaseLost(ctx context.Context) *LeaseLostError {
+	var lost *LeaseLostError
+	if errors.As(context.Cause(ctx), &lost) {
+		return lost
+	}
+	return nil
+}
