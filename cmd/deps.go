@@ -21,6 +21,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -73,6 +74,11 @@ type Deps struct {
 	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
 	// S3 is the client of export and redrive --from-file with s3:// URLs.
 	S3 func(context.Context) (archive.S3, error)
+	// Organizations lists the organisation's accounts (--accounts all);
+	// FleetSTS is the STS client that assumes a role in each account and
+	// names a profile's account (fleet.Opener).
+	Organizations func(context.Context) (fleet.OrganizationsAPI, error)
+	FleetSTS      func(aws.Config) fleet.STSAPI
 }
 
 // NewDeps returns the production dependencies over io.
@@ -111,6 +117,14 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
 	}
+	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return organizationsClient(cfg), nil
+	}
+	d.FleetSTS = fleetSTS
 	d.S3 = func(ctx context.Context) (archive.S3, error) {
 		c, err := d.s3Client(ctx)
 		if err != nil {

@@ -101,13 +101,13 @@ func (c *countingTags) ListQueueTags(ctx context.Context, in *sqs.ListQueueTagsI
 // another at 20 a second per account: each account's reads take at least
 // half a second (the limiter's burst of one, then 20 a second).
 func TestReadAllPacesEachAccount(t *testing.T) {
+	c := &countingTags{}
 	var qs []Queue
 	for i := range 22 {
-		qs = append(qs, Queue{Account: []string{"111111111111", "222222222222"}[i%2], URL: "u"})
+		qs = append(qs, Queue{Account: []string{"111111111111", "222222222222"}[i%2], URL: "u", Client: c})
 	}
-	c := &countingTags{}
 	start := time.Now()
-	notes, errs := ReadAll(context.Background(), NewPacer(20), qs, func(Queue) Tags { return c })
+	notes, errs := ReadAll(context.Background(), NewPacer(20), qs)
 	took := time.Since(start)
 	if took < 500*time.Millisecond {
 		t.Errorf("22 reads over two accounts at 20/s each took %s, less than the 0.5 s the limit allows", took)

@@ -44,17 +44,18 @@ func (p *Pacer) Wait(ctx context.Context, account string) error {
 	return l.Wait(ctx)
 }
 
-// Queue is one queue whose note a listing reads.
+// Queue is one queue whose note a listing reads, with the client of its
+// account and region.
 type Queue struct {
 	Account string
 	URL     string
+	Client  Tags
 }
 
-// ReadAll reads the notes of qs through c (one client per account and
-// region: clientOf), paced per account, a few at a time. A queue whose
+// ReadAll reads the notes of qs, paced per account, a few at a time. A queue whose
 // tags cannot be read is left out and its error returned in errs (same
 // index); the others are read.
-func ReadAll(ctx context.Context, p *Pacer, qs []Queue, clientOf func(Queue) Tags) (notes []*Note, errs []error) {
+func ReadAll(ctx context.Context, p *Pacer, qs []Queue) (notes []*Note, errs []error) {
 	notes, errs = make([]*Note, len(qs)), make([]error, len(qs))
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -69,7 +70,7 @@ func ReadAll(ctx context.Context, p *Pacer, qs []Queue, clientOf func(Queue) Tag
 					errs[i] = err
 					continue
 				}
-				notes[i], errs[i] = Read(ctx, clientOf(qs[i]), qs[i].URL)
+				notes[i], errs[i] = Read(ctx, qs[i].Client, qs[i].URL)
 			}
 		}()
 	}
