@@ -5,8 +5,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
-	"os"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 
