@@ -34,6 +34,8 @@ func init() {
 	scriptCmds["sts-deny"] = cmdSTSDeny
 	scriptCmds["tag-raw"] = cmdTagRaw
 	scriptCmds["profiles"] = cmdProfiles
+	scriptCmds["fleet-queue"] = cmdFleetQueue
+	scriptCmds["fleet-delete"] = cmdFleetDelete
 }
 
 func randomAccountID() string {
@@ -170,4 +172,31 @@ func cmdProfiles(ts *testscript.TestScript, neg bool, args []string) {
 		fmt.Fprintf(&b, "[%s]\naws_access_key_id = %s\naws_secret_access_key = %s\naws_session_token = %s\n\n", name, c.AccessKeyID, c.SecretAccessKey, c.SessionToken)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o600))
+}
+
+// fleet-queue ACCOUNT NAME [ATTR=VALUE...] creates a queue in ACCOUNT.
+func cmdFleetQueue(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: fleet-queue ACCOUNT NAME [ATTR=VALUE...]")
+	}
+	attrs := map[string]string{}
+	for _, a := range args[2:] {
+		k, v, _ := strings.Cut(a, "=")
+		attrs[k] = v
+	}
+	_, err := localaws.NewSeeder(inAccount(args[0], "setup")).CreateQueue(context.Background(), args[1], attrs)
+	ts.Check(err)
+}
+
+// fleet-delete ACCOUNT NAME deletes a queue in ACCOUNT.
+func cmdFleetDelete(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: fleet-delete ACCOUNT NAME")
+	}
+	ctx := context.Background()
+	c := sqs.NewFromConfig(inAccount(args[0], "setup"))
+	u, err := c.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String(args[1])})
+	ts.Check(err)
+	_, err = c.DeleteQueue(ctx, &sqs.DeleteQueueInput{QueueUrl: u.QueueUrl})
+	ts.Check(err)
 }

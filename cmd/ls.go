@@ -77,17 +77,29 @@ Exit 3 with --fail-on-messages when any DLQ holds a message.
 
 var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-func (o *lsOptions) validate() error {
-	o.Regions = nil
-	if r := strings.TrimSpace(o.deps.Global.Region); r != "" {
-		for _, one := range strings.Split(r, ",") {
-			one = strings.TrimSpace(one)
-			if !regionRE.MatchString(one) {
-				return usageErrorf("--region %q: not a region name; use e.g. eu-west-1 or a comma-separated list", one)
-			}
-			o.Regions = append(o.Regions, one)
-		}
+// parseRegions splits the global --region of a fleet-wide read (ls,
+// check --all) on commas; nil for the configuration's own region.
+func parseRegions(r string) ([]string, error) {
+	var out []string
+	if r = strings.TrimSpace(r); r == "" {
+		return nil, nil
 	}
+	for _, one := range strings.Split(r, ",") {
+		one = strings.TrimSpace(one)
+		if !regionRE.MatchString(one) {
+			return nil, usageErrorf("--region %q: not a region name; use e.g. eu-west-1 or a comma-separated list", one)
+		}
+		out = append(out, one)
+	}
+	return out, nil
+}
+
+func (o *lsOptions) validate() error {
+	regions, err := parseRegions(o.deps.Global.Region)
+	if err != nil {
+		return err
+	}
+	o.Regions = regions
 	if err := o.fleet.validate(); err != nil {
 		return err
 	}
