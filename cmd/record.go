@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/report"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -27,6 +28,7 @@ type recordOptions struct {
 	Warning  string // --warning: what would have warned earlier
 	Out      string // --out: the report file (default DIR/report.md)
 	NoRedact bool   // --no-redact: keep bodies and log lines in clear
+	notify   notifyFlag
 }
 
 func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
@@ -43,7 +45,9 @@ every command that was run, in order.
 
 What it changes in AWS: nothing. It reads only the incident directory.
 Recording closes the incident: the next step without --incident starts a
-new one.
+new one. --notify TARGET (or MFDLQ_NOTIFY) tells the team the report is
+written and where (an SNS topic or a Slack-style webhook; one short line,
+never a body); a notification that fails is a warning.
 
 Message bodies, log lines and commands are redacted by default (e-mail
 addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
@@ -79,18 +83,22 @@ Examples:
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
 	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
 	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")
+	opts.notify.bind(f)
 	return c
 }
 
 func (o *recordOptions) validate() error {
 	d := o.deps
+	if err := o.notify.validate(); err != nil {
+		return err
+	}
 	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
 		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)")
 	}
 	return nil
 }
 
-func runRecord(_ context.Context, o *recordOptions) error {
+func runRecord(ctx context.Context, o *recordOptions) error {
 	d := o.deps
 	dir, err := o.incidentDir()
 	if err != nil {
@@ -127,10 +135,16 @@ func runRecord(_ context.Context, o *recordOptions) error {
 	if err := incident.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	if err := o.appendEvent(ws, inc, out, res); err != nil {
+	ev, err := o.appendEvent(ws, inc, out, res)
+	if err != nil {
 		return err
 	}
-	return o.render(out, res)
+	if err := o.render(out, res); err != nil {
+		return err
+	}
+	d.notifyEnd(ctx, &o.notify, ws, ev, notify.Message{Step: "record", Queue: ev.Queue, Account: ev.Account, Region: ev.Region,
+		Verdict: "report written", Moved: recordMoved(inc), Report: out})
+	return nil
 }
 
 // incidentDir is the incident to record: --incident, MFDLQ_INCIDENT, or
@@ -178,7 +192,7 @@ func (o *recordOptions) ask(inc *report.Incident) {
 	}
 }
 
-func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) error {
+func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) (incident.Event, error) {
 	d := o.deps
 	ev := d.Event("record", nil)
 	if q, ok := firstQueueEvent(inc); ok {
@@ -186,12 +200,35 @@ func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident
 	}
 	in := report.RecordInputs{Out: out, Redacted: !o.NoRedact, Cause: o.Cause != "", Change: o.Change != "", Warning: o.Warning != ""}
 	if err := ev.Set(in, report.RecordFigures{TODO: len(res.TODO), Redactions: res.Redacted.Total()}); err != nil {
-		return err
+		return ev, err
 	}
 	if o.Out == "" {
 		ev.Artifact = incident.ReportFile
 	}
-	return ws.Append(ev)
+	return ev, ws.Append(ev)
+}
+
+// recordMoved is what the incident's last redrive and verify said, for
+// the team's message: the verdicts as recorded, no figure re-derived.
+func recordMoved(inc *report.Incident) string {
+	var redrive, verify string
+	for _, ev := range inc.Events {
+		switch ev.Step {
+		case "redrive":
+			redrive = "redrive " + ev.Verdict
+		case "verify":
+			verify = "verify " + ev.Verdict
+		}
+	}
+	switch {
+	case redrive != "" && verify != "":
+		return redrive + ", " + verify
+	case redrive != "":
+		return redrive
+	case verify != "":
+		return verify
+	}
+	return "no redrive recorded"
 }
 
 func firstQueueEvent(inc *report.Incident) (incident.Event, bool) {

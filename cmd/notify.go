@@ -1,0 +1,93 @@
+package cmd
+
+import (
+	"context"
+	"net/http"
+	"os"
+
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/spf13/pflag"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/notify"
+)
+
+// notifyFlag is --notify TARGET of the steps that tell the team when they
+// end (verify, record; redrive after the restructure), with MFDLQ_NOTIFY
+// as its default, so a team sets it once in the on-call shell.
+type notifyFlag struct {
+	Raw    string // --notify
+	target *notify.Target
+}
+
+func (n *notifyFlag) bind(fs *pflag.FlagSet) {
+	fs.StringVar(&n.Raw, "notify", "", "tell the team when the step ends: an SNS topic ARN or an https:// webhook taking Slack's {\"text\"} (default $MFDLQ_NOTIFY)")
+}
+
+// validate parses the flag, or MFDLQ_NOTIFY: a bad target is a usage
+// error before any AWS call, never a surprise at the step's end.
+func (n *notifyFlag) validate() error {
+	n.target = nil
+	raw := n.Raw
+	if raw == "" {
+		raw = os.Getenv("MFDLQ_NOTIFY")
+	}
+	if raw == "" {
+		return nil
+	}
+	t, err := notify.Parse(raw)
+	if err != nil {
+		if n.Raw == "" {
+			return usageErrorf("MFDLQ_NOTIFY: %v", err)
+		}
+		return usageErrorf("%v", err)
+	}
+	n.target = &t
+	return nil
+}
+
+// notifySender is the production sender: SNS in the topic's region with
+// the credentials in use, webhooks through a plain HTTP client.
+func (d *Deps) notifySender() notify.Sender {
+	return notify.Sender{
+		SNS: func(ctx context.Context, region string) (notify.SNSAPI, error) {
+			cfg, err := d.AWS(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return sns.NewFromConfig(cfg, func(o *sns.Options) { o.Region = region }), nil
+		},
+		HTTP: &http.Client{Timeout: notify.Timeout},
+	}
+}
+
+// notifyEnd tells the team that a step ended, once, when --notify or
+// MFDLQ_NOTIFY names a target, and records in ws that it did (or why it
+// did not). A failure is a warning: the step's own exit status stands.
+// queueEv is the step's event, for the queue, account and region.
+func (d *Deps) notifyEnd(ctx context.Context, n *notifyFlag, ws *incident.Workspace, queueEv incident.Event, m notify.Message) {
+	if n == nil || n.target == nil {
+		return
+	}
+	err := d.notifySender().Send(ctx, *n.target, m)
+	fig := notify.Figures{Step: m.Step, Target: n.target.String(), Kind: n.target.Kind, Sent: err == nil, Text: m.Text()}
+	if err != nil {
+		fig.Error = err.Error()
+		d.warnf("the team was not told that %s ended (%s): %v", m.Step, n.target, err)
+	} else {
+		d.infof("told %s that %s ended", n.target, m.Step)
+	}
+	if ws == nil {
+		return
+	}
+	ev := d.Event("notify", nil)
+	ev.Queue, ev.QueueURL, ev.Account, ev.Region = queueEv.Queue, queueEv.QueueURL, queueEv.Account, queueEv.Region
+	ev.Verdict = map[bool]string{true: "sent", false: "failed"}[fig.Sent]
+	if err := ev.SetFigures(fig); err != nil {
+		d.warnf("the notification was not recorded: %v", err)
+		return
+	}
+	if err := ws.Append(ev); err != nil {
+		d.warnf("the notification was not recorded: %v", err)
+	}
+}
