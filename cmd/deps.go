@@ -300,7 +300,7 @@ func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
 // Event starts an incident event for step about q, stamped with the clock
 // and the command line.
 func (d *Deps) Event(step string, q *sqsapi.Queue) incident.Event {
-	ev := incident.Event{Step: step, Time: d.Now().UTC(), Command: append([]string{"mfdlq"}, d.Args...)}
+	ev := incident.Event{Step: step, Time: d.Now().UTC(), Command: recordedCommand(d.Args)}
 	if q != nil {
 		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Name, q.URL, q.Account, q.Region
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/spf13/pflag"
@@ -44,6 +45,32 @@ func (n *notifyFlag) validate() error {
 	}
 	n.target = &t
 	return nil
+}
+
+// recordedCommand is the command line as the incident and the report keep
+// it: a --notify webhook's path and query are its secret (Slack's
+// hooks.slack.com/services/T…/B…/SECRET) and are left out.
+func recordedCommand(args []string) []string {
+	out := append([]string{"mfdlq"}, args...)
+	for i := 1; i < len(out); i++ {
+		switch a := out[i]; {
+		case a == "--notify" && i+1 < len(out):
+			out[i+1] = notifyShown(out[i+1])
+			i++
+		case strings.HasPrefix(a, "--notify="):
+			out[i] = "--notify=" + notifyShown(strings.TrimPrefix(a, "--notify="))
+		}
+	}
+	return out
+}
+
+// notifyShown is a --notify value as it may be shown: a topic ARN as is,
+// a URL without its path.
+func notifyShown(v string) string {
+	if t, err := notify.Parse(v); err == nil && t.Kind == notify.KindSNS {
+		return v
+	}
+	return notify.Redact(v)
 }
 
 // notifySender is the production sender: SNS in the topic's region with

@@ -15,6 +15,8 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/notify"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/report"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -119,7 +121,7 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 		d.warnf("%s holds no events: every step will say \"not run\"", dir)
 	}
 	o.ask(inc)
-	cmdline := append([]string{"mfdlq"}, d.Args...)
+	cmdline := recordedCommand(d.Args)
 	var buf bytes.Buffer
 	res, err := inc.Render(&buf, report.ReportOptions{
 		Cause: o.Cause, Change: o.Change, Warning: o.Warning, Operator: operator(),
@@ -142,7 +144,8 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	if err := o.render(out, res); err != nil {
 		return err
 	}
-	d.notifyEnd(ctx, &o.notify, ws, ev, notify.Message{Step: "record", Queue: ev.Queue, Account: ev.Account, Region: ev.Region,
+	where := lastAccountEvent(inc, ev)
+	d.notifyEnd(ctx, &o.notify, ws, where, notify.Message{Step: "record", Queue: where.Queue, Account: where.Account, Region: where.Region,
 		Verdict: "report written", Moved: recordMoved(inc), Report: out})
 	return nil
 }
@@ -208,27 +211,41 @@ func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident
 	return ev, ws.Append(ev)
 }
 
-// recordMoved is what the incident's last redrive and verify said, for
-// the team's message: the verdicts as recorded, no figure re-derived.
+// recordMoved is what the incident's redrives moved and its last verify
+// said, for the team's message: figures as recorded, none re-derived.
 func recordMoved(inc *report.Incident) string {
-	var redrive, verify string
+	moved, redrives, verdict := 0, 0, ""
 	for _, ev := range inc.Events {
 		switch ev.Step {
 		case "redrive":
-			redrive = "redrive " + ev.Verdict
+			var f redrive.Figures
+			if ev.DecodeFigures(&f) == nil {
+				moved += f.Moved
+				redrives++
+			}
 		case "verify":
-			verify = "verify " + ev.Verdict
+			verdict = ev.Verdict
 		}
 	}
-	switch {
-	case redrive != "" && verify != "":
-		return redrive + ", " + verify
-	case redrive != "":
-		return redrive
-	case verify != "":
-		return verify
+	out := "no redrive recorded"
+	if redrives > 0 {
+		out = plural.Of(moved, "message") + " redriven"
 	}
-	return "no redrive recorded"
+	if verdict != "" {
+		out += ", verify " + verdict
+	}
+	return out
+}
+
+// lastAccountEvent is the latest event that names its account and region:
+// where the incident happened, for the team's message.
+func lastAccountEvent(inc *report.Incident, fallback incident.Event) incident.Event {
+	for i := len(inc.Events) - 1; i >= 0; i-- {
+		if ev := inc.Events[i]; ev.Account != "" && ev.Queue != "" {
+			return ev
+		}
+	}
+	return fallback
 }
 
 func firstQueueEvent(inc *report.Incident) (incident.Event, bool) {

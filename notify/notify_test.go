@@ -22,9 +22,9 @@ func TestMain(m *testing.M) { localaws.Wrap(m).Run() }
 
 func TestParse(t *testing.T) {
 	for in, want := range map[string]Target{
-		"arn:aws:sns:eu-west-1:123456789012:oncall":         {Kind: KindSNS, Topic: "arn:aws:sns:eu-west-1:123456789012:oncall", Region: "eu-west-1"},
-		"https://hooks.slack.com/services/T0/B0/SECRET":     {Kind: KindWebhook, URL: "https://hooks.slack.com/services/T0/B0/SECRET"},
-		"http://127.0.0.1:8080/hook":                        {Kind: KindWebhook, URL: "http://127.0.0.1:8080/hook"},
+		"arn:aws:sns:eu-west-1:123456789012:oncall":        {Kind: KindSNS, Topic: "arn:aws:sns:eu-west-1:123456789012:oncall", Region: "eu-west-1"},
+		"https://hooks.slack.com/services/T0/B0/SECRET":    {Kind: KindWebhook, URL: "https://hooks.slack.com/services/T0/B0/SECRET"},
+		"http://127.0.0.1:8080/hook":                       {Kind: KindWebhook, URL: "http://127.0.0.1:8080/hook"},
 		" arn:aws-cn:sns:cn-north-1:123456789012:team-x  ": {Kind: KindSNS, Topic: "arn:aws-cn:sns:cn-north-1:123456789012:team-x", Region: "cn-north-1"},
 	} {
 		got, err := Parse(in)
