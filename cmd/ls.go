@@ -133,40 +133,16 @@ type lsDLQ struct {
 
 func runLs(ctx context.Context, o *lsOptions) error {
 	d := o.deps
-	res := lsResult{DLQs: []lsDLQ{}, Warnings: []string{}}
-	var (
-		mu   sync.Mutex
-		all  []inventory.DLQ
-		tags = map[string]note.Tags{} // account/region → its SQS client
-	)
-	unreadable, err := d.readFleet(ctx, &o.fleet, o.Regions, func(ctx context.Context, s fleetScope) error {
-		inv, err := inventory.Take(ctx, s.Clients, inventory.Options{Prefix: o.Prefix, Concurrency: o.Concurrency, Now: d.Now})
-		if err != nil {
-			return fmt.Errorf("ls%s: %w", inRegion(s.Region), err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		all = append(all, inv.DLQs...)
-		for _, q := range inv.DLQs {
-			tags[q.Account+"/"+q.Region] = s.SQS
-		}
-		for _, w := range inv.Warnings {
-			res.Warnings = append(res.Warnings, scopePrefix(o.fleet.active(), s)+w)
-		}
-		return nil
-	})
+	l, err := d.listFleet(ctx, &o.fleet, o.Regions, inventory.Options{Prefix: o.Prefix, Concurrency: o.Concurrency, Now: d.Now}, o.Notes)
 	if err != nil {
 		return err
 	}
-	res.Unreadable = unreadable
-	inventory.Sort(all)
-	res.Summary = inventory.Summarize(all, d.Now())
-	notes := o.readNotes(ctx, all, tags, &res)
-	for i := range all {
-		if o.NonEmpty && all[i].Total() == 0 {
+	res := lsResult{DLQs: []lsDLQ{}, Warnings: l.Warnings, Unreadable: l.Unreadable, Summary: inventory.Summarize(l.DLQs, d.Now())}
+	for i := range l.DLQs {
+		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue
 		}
-		res.DLQs = append(res.DLQs, lsDLQ{DLQ: all[i], Note: notes[i]})
+		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i]})
 	}
 	for _, w := range res.Warnings {
 		d.warnf("%s", w)
@@ -184,6 +160,49 @@ func runLs(ctx context.Context, o *lsOptions) error {
 		return unreadableError(res.Unreadable)
 	}
 	return nil
+}
+
+// fleetListing is what ls and browse show: every DLQ of the accounts and
+// regions in urgency order, the note on each (same index; nil: none or
+// not read), and what could not be read.
+type fleetListing struct {
+	DLQs       []inventory.DLQ
+	Notes      []*note.Note
+	Warnings   []string
+	Unreadable []fleet.Unreadable
+}
+
+// listFleet takes the inventory of every account and region the flags
+// choose and reads the notes notes selects (non-empty, all, none).
+func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
+	var (
+		mu   sync.Mutex
+		l    = &fleetListing{Warnings: []string{}}
+		tags = map[string]note.Tags{} // account/region → its SQS client
+	)
+	unreadable, err := d.readFleet(ctx, ff, regions, func(ctx context.Context, s fleetScope) error {
+		inv, err := inventory.Take(ctx, s.Clients, io)
+		if err != nil {
+			return fmt.Errorf("ls%s: %w", inRegion(s.Region), err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		l.DLQs = append(l.DLQs, inv.DLQs...)
+		for _, q := range inv.DLQs {
+			tags[q.Account+"/"+q.Region] = s.SQS
+		}
+		for _, w := range inv.Warnings {
+			l.Warnings = append(l.Warnings, scopePrefix(ff.active(), s)+w)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.Unreadable = unreadable
+	inventory.Sort(l.DLQs)
+	l.Notes = readNotes(ctx, l, tags, notes)
+	return l, nil
 }
 
 // scopePrefix names the account and region a warning is about.

@@ -7,24 +7,24 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/fleet"
-	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// readNotes reads the note of each DLQ --notes selects (same index as
-// dlqs; nil for none or not read), paced per account (note.Pacer). A note
-// that cannot be read is a warning: the listing stands.
-func (o *lsOptions) readNotes(ctx context.Context, dlqs []inventory.DLQ, tags map[string]note.Tags, res *lsResult) []*note.Note {
+// readNotes reads the note of each DLQ mode selects (same index as
+// l.DLQs; nil for none or not read), paced per account (note.Pacer). A
+// note that cannot be read is a warning: the listing stands.
+func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, mode string) []*note.Note {
+	dlqs := l.DLQs
 	out := make([]*note.Note, len(dlqs))
-	if o.Notes == "none" {
+	if mode == "none" {
 		return out
 	}
 	var qs []note.Queue
 	var at []int
 	for i, q := range dlqs {
-		if o.Notes == "all" || q.Total() > 0 {
+		if mode == "all" || q.Total() > 0 {
 			qs = append(qs, note.Queue{Account: q.Account, URL: q.URL, Client: tags[q.Account+"/"+q.Region]})
 			at = append(at, i)
 		}
@@ -41,7 +41,7 @@ func (o *lsOptions) readNotes(ctx context.Context, dlqs []inventory.DLQ, tags ma
 		}
 	}
 	if failed > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("notes of %s unknown: %v", plural.Of(failed, "DLQ", "DLQs"), first))
+		l.Warnings = append(l.Warnings, fmt.Sprintf("notes of %s unknown: %v", plural.Of(failed, "DLQ", "DLQs"), first))
 	}
 	return out
 }
