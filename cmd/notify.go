@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/notify"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // notifyFlag is --notify TARGET of the steps that tell the team when they
@@ -86,6 +87,26 @@ func (d *Deps) notifySender() notify.Sender {
 		},
 		HTTP: &http.Client{Timeout: notify.Timeout},
 	}
+}
+
+// notifyQueueStep tells the team that step ended on q (its verdict, what
+// moved, where the incident is) and records it in q's incident: the one
+// line a step's run function calls at its end. redrive's, once the
+// restructure lands: d.notifyQueueStep(ctx, &o.notify, "redrive", dlq,
+// string(outcome), plural.Of(moved, "message")+" moved to "+dest, "").
+func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, q *sqsapi.Queue, verdict, moved, report string) {
+	if n == nil || n.target == nil {
+		return
+	}
+	ws, err := d.Workspace(q.Name)
+	if err != nil {
+		ws = nil
+	}
+	if report == "" {
+		report = d.IncidentDir(q.Name)
+	}
+	d.notifyEnd(ctx, n, ws, d.Event(step, q), notify.Message{Step: step, Queue: q.Name, Account: q.Account, Region: q.Region,
+		Verdict: verdict, Moved: moved, Report: report})
 }
 
 // notifyEnd tells the team that a step ended, once, when --notify or

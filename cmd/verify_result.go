@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/verify"
 
@@ -37,18 +36,9 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 
 // tell sends the team verify's verdict (--notify), once, and records it.
 func (o *verifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verify.Result) {
-	d := o.deps
-	if o.notify.target == nil {
-		return
-	}
-	ws, err := d.Workspace(dlq.Name)
-	if err != nil {
-		ws = nil
-	}
 	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), orDash(res.DestQueue), len(res.Returned), res.DLQVisible)
-	report := d.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
-	d.notifyEnd(ctx, &o.notify, ws, d.Event("verify", dlq), notify.Message{Step: "verify", Queue: dlq.Name,
-		Account: dlq.Account, Region: dlq.Region, Verdict: string(res.Verdict), Moved: moved, Report: report})
+	report := o.deps.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
+	o.deps.notifyQueueStep(ctx, &o.notify, "verify", dlq, string(res.Verdict), moved, report)
 }
 
 func orDash(s string) string {
