@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
+	"github.com/mfdlq/mfdlq/redact"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -115,8 +116,9 @@ type Message struct {
 // more"; SNS takes up to 256 KB but email and SMS subscribers do not.
 const MaxText = 600
 
-// Text is the message on one line, every name sanitised, at most MaxText
-// bytes.
+// Text is the message on one line, every name sanitised, redacted (a
+// path or a verdict could hold what a report would redact), at most
+// MaxText bytes.
 func (m Message) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mfdlq %s %s", clean(m.Step), clean(m.Queue))
@@ -130,7 +132,7 @@ func (m Message) Text() string {
 	if m.Report != "" {
 		fmt.Fprintf(&b, " · report: %s", clean(m.Report))
 	}
-	return untrusted.Shorten(b.String(), MaxText)
+	return untrusted.Shorten((&redact.Redactor{}).String(b.String()), MaxText)
 }
 
 // Subject is the SNS subject (email subscribers' subject line): at most

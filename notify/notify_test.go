@@ -59,6 +59,9 @@ func TestTextIsOneBoundedSanitisedLine(t *testing.T) {
 	if got != want {
 		t.Errorf("Text() =\n%s\nwant\n%s", got, want)
 	}
+	if got := (Message{Step: "record", Queue: "q", Report: "/home/ann@example.com/report.md"}).Text(); strings.Contains(got, "ann@example.com") {
+		t.Errorf("Text() keeps an e-mail address: %s", got)
+	}
 	m.Report = strings.Repeat("x", 2000)
 	if n := len(m.Text()); n > MaxText {
 		t.Errorf("Text() is %d bytes, more than %d", n, MaxText)
