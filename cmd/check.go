@@ -81,14 +81,16 @@ Exit 3 when any safeguard fails.
 			if err := opts.validate(); err != nil {
 				return err
 			}
+			if !opts.All { // --all records no incident
+				if err := opts.deps.checkIncident(opts.Queue); err != nil {
+					return err
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
 			if opts.All {
 				return runCheckAll(c.Context(), opts)
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
 			}
 			return runCheck(c.Context(), opts)
 		},

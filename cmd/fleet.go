@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -115,7 +114,7 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 				return nil, err
 			}
 			if err := fn(ctx, scopeClients(cfg)); err != nil {
-				return nil, fmt.Errorf("%w%s", err, inRegion(r))
+				return nil, err // fn names the region
 			}
 		}
 		return []fleet.Unreadable{}, nil
