@@ -64,6 +64,17 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 	return out, focus
 }
 
+// queueRef is how the view's steps name d: by ARN when the fleet spans
+// accounts, so that opening it never acts on a queue of the same name in
+// the account of the credentials in use (an organisation has an
+// orders-dlq in every account).
+func (m *Model) queueRef(d inventory.DLQ) string {
+	if m.fleet.data != nil && m.fleet.data.Accounts && d.ARN != "" {
+		return d.ARN
+	}
+	return d.Queue
+}
+
 // noteText is a note on one line: the text sanitised, who and when.
 func noteText(n *note.Note) string {
 	who := n.Author

@@ -44,3 +44,23 @@ func TestFleetShowsNotesAndAccounts(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetOpensTheDLQOfItsAccount: across accounts, enter opens the DLQ
+// by its ARN, never by a name that means the caller's own account.
+func TestFleetOpensTheDLQOfItsAccount(t *testing.T) {
+	be := &fleetFake{}
+	m := newModel(t, be, Options{}, 120, 30)
+	press(t, m, "enter")
+	if m.dlq.queue != "arn:aws:sqs:eu-west-1:123456789012:orders-dlq" {
+		t.Errorf("opened %q, want the DLQ's ARN", m.dlq.queue)
+	}
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	found := false
+	for _, c := range be.calls {
+		found = found || c == "contain arn:aws:sqs:eu-west-1:123456789012:orders-dlq"
+	}
+	if !found {
+		t.Errorf("calls %v: no contain of the ARN", be.calls)
+	}
+}
