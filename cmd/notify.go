@@ -18,8 +18,8 @@ import (
 // end (verify, record; redrive after the restructure), with MFDLQ_NOTIFY
 // as its default, so a team sets it once in the on-call shell.
 type notifyFlag struct {
-	Raw    string // --notify
-	target *notify.Target
+	Raw    string         // --notify
+	Target *notify.Target // parsed from Raw or MFDLQ_NOTIFY; nil: nobody is told
 }
 
 func (n *notifyFlag) bind(fs *pflag.FlagSet) {
@@ -29,7 +29,7 @@ func (n *notifyFlag) bind(fs *pflag.FlagSet) {
 // validate parses the flag, or MFDLQ_NOTIFY: a bad target is a usage
 // error before any AWS call, never a surprise at the step's end.
 func (n *notifyFlag) validate() error {
-	n.target = nil
+	n.Target = nil
 	raw := n.Raw
 	if raw == "" {
 		raw = os.Getenv("MFDLQ_NOTIFY")
@@ -44,7 +44,7 @@ func (n *notifyFlag) validate() error {
 		}
 		return usageErrorf("%v", err)
 	}
-	n.target = &t
+	n.Target = &t
 	return nil
 }
 
@@ -95,7 +95,7 @@ func (d *Deps) notifySender() notify.Sender {
 // restructure lands: d.notifyQueueStep(ctx, &o.notify, "redrive", dlq,
 // string(outcome), plural.Of(moved, "message")+" moved to "+dest, "").
 func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, q *sqsapi.Queue, verdict, moved, report string) {
-	if n == nil || n.target == nil {
+	if n == nil || n.Target == nil {
 		return
 	}
 	ws, err := d.Workspace(q.Name)
@@ -114,16 +114,16 @@ func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, 
 // did not). A failure is a warning: the step's own exit status stands.
 // queueEv is the step's event, for the queue, account and region.
 func (d *Deps) notifyEnd(ctx context.Context, n *notifyFlag, ws *incident.Workspace, queueEv incident.Event, m notify.Message) {
-	if n == nil || n.target == nil {
+	if n == nil || n.Target == nil {
 		return
 	}
-	err := d.notifySender().Send(ctx, *n.target, m)
-	fig := notify.Figures{Step: m.Step, Target: n.target.String(), Kind: n.target.Kind, Sent: err == nil, Text: m.Text()}
+	err := d.notifySender().Send(ctx, *n.Target, m)
+	fig := notify.Figures{Step: m.Step, Target: n.Target.String(), Kind: n.Target.Kind, Sent: err == nil, Text: m.Text()}
 	if err != nil {
 		fig.Error = err.Error()
-		d.warnf("the team was not told that %s ended (%s): %v", m.Step, n.target, err)
+		d.warnf("the team was not told that %s ended (%s): %v", m.Step, n.Target, err)
 	} else {
-		d.infof("told %s that %s ended", n.target, m.Step)
+		d.infof("told %s that %s ended", n.Target, m.Step)
 	}
 	if ws == nil {
 		return
