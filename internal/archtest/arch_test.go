@@ -29,6 +29,9 @@ var layer = map[string]int{
 	// A step's own sub-packages sit in its layer; the step imports them
 	// (allowed below), no other domain package does.
 	"redrive/lease": 2,
+	// The wait for a dependency's alarms: redrive's gate, its own package
+	// (it imports neither redrive nor cmd).
+	"health": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
 	// (untrusted: how strangers' data leaves mfdlq).
 	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
@@ -36,8 +39,9 @@ var layer = map[string]int{
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
-// groups (--group), and holds its DLQ with its own lease.
-var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true}
+// groups (--group), holds its DLQ with its own lease, and waits on the
+// dependency's alarms (--when-ok).
+var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true, "redrive→health": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.
