@@ -71,7 +71,9 @@ type fakeCW struct {
 	fail   error // every call fails with it while set
 }
 
-func newFakeCW(c *fakeClock) *fakeCW { return &fakeCW{clock: c, alarms: map[string]*types.MetricAlarm{}} }
+func newFakeCW(c *fakeClock) *fakeCW {
+	return &fakeCW{clock: c, alarms: map[string]*types.MetricAlarm{}}
+}
 
 // set puts an alarm in state, as CloudWatch would at the clock's now
 // (the transition time moves only when the state changes).
