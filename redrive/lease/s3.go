@@ -152,6 +152,13 @@ func (l *S3Lease) put(ctx context.Context, match string) error {
 	return nil
 }
 
+// SetWaiting is Lease.SetWaiting for the S3 lease.
+func (l *S3Lease) SetWaiting(w string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.me.Waiting = w
+}
+
 // Keep renews the lease every TTL/4 until Release, each renewal only if
 // the object is still the one this run wrote: when another run took it
 // over, lost is called with that run and renewing stops. warn gets
