@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/redact"
@@ -37,6 +38,8 @@ type Incident struct {
 	Verify  *verify.Result
 	Check   *check.Result
 	Changes *changes.Result
+	// WhenOK is redrive --when-ok's journal: its waits and pauses.
+	WhenOK []health.Record
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string
@@ -68,6 +71,11 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 		inc.Samples = msgs
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
+	if recs, err := health.ReadJournal(ws); err != nil {
+		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", health.JournalFile, err))
+	} else {
+		inc.WhenOK = recs
+	}
 	if l, err := redrive.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
 		inc.Ledger = l
 	}
