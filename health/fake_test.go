@@ -120,3 +120,22 @@ func (f *fakeCW) callCount() int {
 	defer f.mu.Unlock()
 	return f.calls
 }
+
+// fastClock runs scale times faster than the wall clock, for tests in
+// which two goroutines wait at once (a move and its watch): each really
+// sleeps, so neither can run the other's time away.
+type fastClock struct {
+	start time.Time
+	real  time.Time
+	scale time.Duration
+}
+
+func newFastClock(start time.Time, scale time.Duration) *fastClock {
+	return &fastClock{start: start, real: time.Now(), scale: scale}
+}
+
+func (c *fastClock) Now() time.Time { return c.start.Add(time.Since(c.real) * c.scale) }
+
+func (c *fastClock) Sleep(ctx context.Context, d time.Duration) error {
+	return RealClock{}.Sleep(ctx, d/c.scale)
+}
