@@ -3,7 +3,7 @@
 // break, for a while (--for). It reads the alarms and judges; it moves
 // nothing. The redrive asks it before the move (Wait) and listens to it
 // during the move (Watch), and the incident directory keeps what it saw
-// (the journal), so a wait killed by SIGKILL goes on where it was.
+// (the waits file), so a wait killed by SIGKILL goes on where it was.
 //
 // # Words
 //
@@ -18,13 +18,15 @@
 //     (*GiveUpError, exit 3), or until ctx ends.
 //   - Watch: polls during a move and sends one Break the moment an alarm
 //     is seen out of OK, or its streak restarted between two reads.
-//   - Journal: when-ok.jsonl in the incident directory: each wait's start,
-//     the alarms' changes, each pause and each end.
+//   - Waits: the waits file, when-ok.jsonl in the incident directory; each
+//     of its lines is a Mark: a wait's start, an alarm's change, a pause, an
+//     end. (The journal is the redrive's own, redrive-journal.jsonl.)
 //
 // # Reading order
 //
 // api.go (the call), alarms.go (one read), gate.go (the streaks), wait.go,
-// watch.go, journal.go, status.go (what a person reads).
+// watch.go, session.go (the redrive's use), waits.go, status.go (what a
+// person reads).
 //
 // # Rate
 //

@@ -170,7 +170,7 @@ func (g *Gate) read(ctx context.Context) ([]AlarmStatus, error) {
 	return out, nil
 }
 
-// Floor sets an alarm's floor from a journal: a resumed wait never
+// Floor sets an alarm's floor from the waits file: a resumed wait never
 // counts OK from before a moment the killed run saw the alarm out of OK.
 func (g *Gate) Floor(alarm string, t time.Time) {
 	g.mu.Lock()

@@ -9,13 +9,13 @@ import (
 )
 
 // Session is one redrive's use of the gate: the wait before its move, the
-// watch during it and each pause, journaled, reported and said in the
+// watch during it and each pause, written to the waits file, reported and said in the
 // lease. The redrive builds one from its plan and calls Before, then runs
 // its move through Watched.
 type Session struct {
-	Gate    *Gate
-	Journal *Journal
-	// Run is the redrive's run id, journaled with each wait.
+	Gate  *Gate
+	Waits *Waits
+	// Run is the redrive's run id, written with each wait.
 	Run string
 	// Report gets every read of a wait (the status line, the JSON
 	// lines); nil: none.
@@ -30,14 +30,14 @@ type Session struct {
 }
 
 // Before waits, before the move, until every alarm has had --for of OK.
-// A wait a killed run left on the same alarms (the journal says so) is
+// A wait a killed run left on the same alarms (the waits file says so) is
 // taken up from its first start, and says how long it has already lasted.
 // It returns nil to move, a *GiveUpError, ctx's error on Ctrl-C, or a
 // read that cannot succeed (*NotFoundError, *DeniedError).
 func (s *Session) Before(ctx context.Context) error {
 	now := s.Gate.clock.Now().UTC()
 	started := now
-	if recs, err := ReadJournal(s.Journal.ws); err == nil {
+	if recs, err := ReadWaits(s.Waits.ws); err == nil {
 		if u, ok := Resumable(recs, s.Gate.opts.Alarms); ok {
 			started = u.Started
 			for a, t := range u.Floors {
@@ -50,10 +50,10 @@ func (s *Session) Before(ctx context.Context) error {
 	return s.wait(ctx, KindBeforeMove, started, now)
 }
 
-// Pause is a break during the move: it journals it, says so, and waits for
+// Pause is a break during the move: it marks it, says so, and waits for
 // --for of OK again (--give-up counted from the break).
 func (s *Session) Pause(ctx context.Context, b Break) error {
-	if err := s.Journal.Pause(b); err != nil {
+	if err := s.Waits.Pause(b); err != nil {
 		return err
 	}
 	s.info("when-ok: paused: %s: the move stopped sending (what was received goes back to the DLQ); waiting for %s of OK again", b.Reason(), s.Gate.opts.For)
@@ -66,14 +66,14 @@ func (s *Session) Pause(ctx context.Context, b Break) error {
 }
 
 func (s *Session) wait(ctx context.Context, kind string, started, now time.Time) error {
-	if err := s.Journal.Start(kind, s.Gate.opts, s.Run, started, now); err != nil {
+	if err := s.Waits.Start(kind, s.Gate.opts, s.Run, started, now); err != nil {
 		return err
 	}
 	s.setWaiting(s.Waiting)
 	defer s.setWaiting("")
 	var jerr error
 	err := s.Gate.Wait(ctx, started, func(st Status) {
-		if e := s.Journal.Observe(st); e != nil && jerr == nil {
+		if e := s.Waits.Observe(st); e != nil && jerr == nil {
 			jerr = e
 		}
 		if s.Report != nil {
@@ -84,16 +84,16 @@ func (s *Session) wait(ctx context.Context, kind string, started, now time.Time)
 	var gu *GiveUpError
 	switch {
 	case err == nil:
-		err = s.Journal.End(OutcomeOK, "", end)
+		err = s.Waits.End(OutcomeOK, "", end)
 	case errors.As(err, &gu):
-		_ = s.Journal.End(OutcomeGaveUp, err.Error(), end)
+		_ = s.Waits.End(OutcomeGaveUp, err.Error(), end)
 	case ctx.Err() != nil:
-		_ = s.Journal.End(OutcomeInterrupted, "", end)
+		_ = s.Waits.End(OutcomeInterrupted, "", end)
 	default:
-		_ = s.Journal.End(OutcomeFailed, err.Error(), end)
+		_ = s.Waits.End(OutcomeFailed, err.Error(), end)
 	}
 	if err == nil && jerr != nil {
-		return fmt.Errorf("journal the wait: %w", jerr)
+		return fmt.Errorf("write %s: %w", WaitsFile, jerr)
 	}
 	return err
 }

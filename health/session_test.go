@@ -47,11 +47,11 @@ func TestBeforeResumesAKilledWait(t *testing.T) {
 	c, cw := setup(map[string]string{"gateway-5xx": StateAlarm})
 	opts := Options{Alarms: []string{"gateway-5xx"}, For: 2 * time.Minute, GiveUp: time.Hour}
 	first := t0.Add(-50 * time.Minute)
-	if err := OpenJournal(ws).Start(KindBeforeMove, opts, "r1", first, first); err != nil {
+	if err := OpenWaits(ws).Start(KindBeforeMove, opts, "r1", first, first); err != nil {
 		t.Fatal(err)
 	}
 	var out said
-	s := &Session{Gate: New(cw, opts, c), Journal: OpenJournal(ws), Run: "r2", Info: out.info, SetWaiting: out.setWaiting, Waiting: "gateway-5xx"}
+	s := &Session{Gate: New(cw, opts, c), Waits: OpenWaits(ws), Run: "r2", Info: out.info, SetWaiting: out.setWaiting, Waiting: "gateway-5xx"}
 	err := s.Before(context.Background())
 	var gu *GiveUpError
 	if !errors.As(err, &gu) || !c.Now().Equal(t0.Add(10*time.Minute)) {
@@ -63,8 +63,8 @@ func TestBeforeResumesAKilledWait(t *testing.T) {
 	if strings.Join(out.waiting, "|") != "gateway-5xx|" {
 		t.Fatalf("lease told %q, want the alarms then nothing", out.waiting)
 	}
-	recs, _ := ReadJournal(ws)
-	if last := recs[len(recs)-1]; last.Type != RecordEnd || last.Outcome != OutcomeGaveUp {
+	recs, _ := ReadWaits(ws)
+	if last := recs[len(recs)-1]; last.Type != MarkEnd || last.Outcome != OutcomeGaveUp {
 		t.Fatalf("last record %+v", last)
 	}
 	if _, ok := Resumable(recs, opts.Alarms); ok {
@@ -72,18 +72,18 @@ func TestBeforeResumesAKilledWait(t *testing.T) {
 	}
 }
 
-// Ctrl-C while waiting ends the wait, journaled as interrupted: the next
+// Ctrl-C while waiting ends the wait, marked interrupted: the next
 // run starts a new one.
 func TestBeforeInterrupted(t *testing.T) {
 	ws := workspace(t)
 	c, cw := setup(map[string]string{"a": StateAlarm})
 	ctx, cancel := context.WithCancel(context.Background())
 	c.at(t0.Add(time.Minute), cancel)
-	s := &Session{Gate: New(cw, Options{Alarms: []string{"a"}}, c), Journal: OpenJournal(ws)}
+	s := &Session{Gate: New(cw, Options{Alarms: []string{"a"}}, c), Waits: OpenWaits(ws)}
 	if err := s.Before(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
-	recs, _ := ReadJournal(ws)
+	recs, _ := ReadWaits(ws)
 	if last := recs[len(recs)-1]; last.Outcome != OutcomeInterrupted {
 		t.Fatalf("last record %+v", last)
 	}
@@ -91,14 +91,14 @@ func TestBeforeInterrupted(t *testing.T) {
 
 // During the move a break stops the segment at once (its context ends),
 // the pause waits for --for of OK again, and the move goes on for what is
-// left; the journal has the pause and both ends.
+// left; the waits file has the pause and both ends.
 func TestWatchedPausesAndResumes(t *testing.T) {
 	ws := workspace(t)
 	c := newFastClock(t0, 200) // 5 s of the watch: 25 ms
 	cw := newFakeCW(&fakeClock{now: t0})
 	cw.set("gateway-5xx", StateOK)
 	var out said
-	s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Journal: OpenJournal(ws),
+	s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Waits: OpenWaits(ws),
 		Info: out.info, SetWaiting: out.setWaiting, Waiting: "gateway-5xx"}
 	go func() {
 		_ = c.Sleep(context.Background(), 30*time.Second)
@@ -139,13 +139,13 @@ func TestWatchedPausesAndResumes(t *testing.T) {
 	if d := resumedAt.Sub(t0); d < 3*time.Minute+30*time.Second {
 		t.Errorf("resumed at +%s, before a minute of OK after +2m30s", d)
 	}
-	recs, _ := ReadJournal(ws)
+	recs, _ := ReadWaits(ws)
 	var kinds []string
 	for _, r := range recs {
 		kinds = append(kinds, r.Type+":"+r.Kind+r.Outcome)
 	}
 	if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "state:pause wait:pause") || !strings.HasSuffix(got, "end:ok") {
-		t.Fatalf("journal %s", got)
+		t.Fatalf("waits file %s", got)
 	}
 	if len(out.lines) < 2 || !strings.Contains(out.lines[0], `paused: "gateway-5xx" is ALARM`) {
 		t.Fatalf("said %q", out.lines)

@@ -52,7 +52,7 @@ func (e *GiveUpError) Error() string {
 // Wait polls the alarms until every one has been OK without a break for
 // --for (nil), until --give-up counted from started (*GiveUpError), or
 // until ctx ends (ctx's error). started is when the wait began — earlier
-// than now for a wait resumed from the journal, whose --give-up counts
+// than now for a wait resumed from the waits file, whose --give-up counts
 // from its first start. report, when not nil, gets every read.
 //
 // A read that fails for a reason other than a missing alarm or a denied

@@ -38,8 +38,8 @@ type Incident struct {
 	Verify  *verify.Result
 	Check   *check.Result
 	Changes *changes.Result
-	// WhenOK is redrive --when-ok's journal: its waits and pauses.
-	WhenOK []health.Record
+	// WhenOK is redrive --when-ok's waits file: its waits and pauses.
+	WhenOK []health.Mark
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string
@@ -71,8 +71,8 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 		inc.Samples = msgs
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
-	if recs, err := health.ReadJournal(ws); err != nil {
-		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", health.JournalFile, err))
+	if recs, err := health.ReadWaits(ws); err != nil {
+		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", health.WaitsFile, err))
 	} else {
 		inc.WhenOK = recs
 	}

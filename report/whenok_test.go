@@ -19,7 +19,7 @@ func TestTimelineShowsTheWaitAndThePauses(t *testing.T) {
 	}
 	t0 := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
 	name := "gateway|5xx*"
-	j := health.OpenJournal(ws)
+	j := health.OpenWaits(ws)
 	opts := health.Options{Alarms: []string{name}, For: 2 * time.Minute, GiveUp: 6 * time.Hour}
 	alarm := func(at time.Time, state string) health.Status {
 		return health.Status{Time: at, Alarms: []health.AlarmStatus{{Alarm: health.Alarm{Name: name, State: state}}}}

@@ -10,20 +10,20 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 )
 
-// JournalFile is the wait's journal in the incident directory.
-const JournalFile = "when-ok.jsonl"
+// WaitsFile is the waits file in the incident directory.
+const WaitsFile = incident.WaitsFile
 
-// Record types of the journal.
+// Mark types.
 const (
-	// RecordWait is a wait's start: before the move, or a pause.
-	RecordWait = "wait"
-	// RecordResume is a wait taken up again by a later run.
-	RecordResume = "resume"
-	// RecordState is an alarm seen in a state other than the last one
-	// journaled for it.
-	RecordState = "state"
-	// RecordEnd is a wait's end; Outcome says how.
-	RecordEnd = "end"
+	// MarkWait is a wait's start: before the move, or a pause.
+	MarkWait = "wait"
+	// MarkResume is a wait taken up again by a later run.
+	MarkResume = "resume"
+	// MarkState is an alarm seen in a state other than the last one
+	// written for it.
+	MarkState = "state"
+	// MarkEnd is a wait's end; Outcome says how.
+	MarkEnd = "end"
 )
 
 // Why a wait began.
@@ -40,9 +40,9 @@ const (
 	OutcomeFailed      = "failed"
 )
 
-// Record is one line of the journal. Alarm names are kept as CloudWatch
+// Mark is one line of the waits file. Alarm names are kept as CloudWatch
 // has them; readers sanitise them on the way out.
-type Record struct {
+type Mark struct {
 	Type string    `json:"type"`
 	Time time.Time `json:"time"`
 	// wait and resume
@@ -62,36 +62,36 @@ type Record struct {
 	Note    string `json:"note,omitempty"`
 }
 
-// Journal appends a wait's records to the incident directory, one synced
+// Waits appends a wait's marks to the incident directory, one synced
 // write a line (a SIGKILL leaves whole lines), 0600 through the incident
 // package (never through a symlink).
-type Journal struct {
+type Waits struct {
 	ws  *incident.Workspace
 	mu  sync.Mutex
-	was map[string]string // the last state journaled, per alarm
+	was map[string]string // the last state written, per alarm
 }
 
-// OpenJournal returns the journal of ws; it creates nothing until the
+// OpenWaits returns the waits file of ws; it creates nothing until the
 // first record.
-func OpenJournal(ws *incident.Workspace) *Journal {
-	return &Journal{ws: ws, was: map[string]string{}}
+func OpenWaits(ws *incident.Workspace) *Waits {
+	return &Waits{ws: ws, was: map[string]string{}}
 }
 
-// Start journals a wait's start: kind, the gate's settings, and started —
-// now for a new wait, the first start for a resumed one (then the record
+// Start marks a wait's start: kind, the gate's settings, and started —
+// now for a new wait, the first start for a resumed one (then the mark
 // is a resume).
-func (j *Journal) Start(kind string, opts Options, run string, started, now time.Time) error {
-	typ := RecordWait
+func (j *Waits) Start(kind string, opts Options, run string, started, now time.Time) error {
+	typ := MarkWait
 	if !started.Equal(now) {
-		typ = RecordResume
+		typ = MarkResume
 	}
-	return j.append(Record{Type: typ, Time: now.UTC(), Kind: kind, Alarms: opts.Alarms, For: opts.For.String(),
+	return j.append(Mark{Type: typ, Time: now.UTC(), Kind: kind, Alarms: opts.Alarms, For: opts.For.String(),
 		GiveUp: opts.GiveUp.String(), Started: started.UTC(), Run: run})
 }
 
-// Observe journals each alarm of st whose state differs from the last one
-// journaled for it.
-func (j *Journal) Observe(st Status) error {
+// Observe marks each alarm of st whose state differs from the last one
+// written for it.
+func (j *Waits) Observe(st Status) error {
 	for _, a := range st.Alarms {
 		j.mu.Lock()
 		same := j.was[a.Name] == a.State
@@ -100,15 +100,15 @@ func (j *Journal) Observe(st Status) error {
 		if same {
 			continue
 		}
-		if err := j.append(Record{Type: RecordState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since}); err != nil {
+		if err := j.append(Mark{Type: MarkState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Pause journals a break seen during the move: the pause's wait follows.
-func (j *Journal) Pause(b Break) error {
+// Pause marks a break seen during the move: the pause's wait follows.
+func (j *Waits) Pause(b Break) error {
 	note := ""
 	if b.Err != nil {
 		note = b.Err.Error()
@@ -118,40 +118,40 @@ func (j *Journal) Pause(b Break) error {
 		j.was[b.Alarm] = b.State
 		j.mu.Unlock()
 	}
-	return j.append(Record{Type: RecordState, Time: b.Time, Kind: KindPause, Alarm: b.Alarm, State: b.State, Note: note})
+	return j.append(Mark{Type: MarkState, Time: b.Time, Kind: KindPause, Alarm: b.Alarm, State: b.State, Note: note})
 }
 
-// End journals a wait's end.
-func (j *Journal) End(outcome, note string, now time.Time) error {
-	return j.append(Record{Type: RecordEnd, Time: now.UTC(), Outcome: outcome, Note: note})
+// End marks a wait's end.
+func (j *Waits) End(outcome, note string, now time.Time) error {
+	return j.append(Mark{Type: MarkEnd, Time: now.UTC(), Outcome: outcome, Note: note})
 }
 
-func (j *Journal) append(r Record) error {
+func (j *Waits) append(r Mark) error {
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("encode %s record: %w", JournalFile, err)
+		return fmt.Errorf("encode %s record: %w", WaitsFile, err)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, err := j.ws.OpenAppend(JournalFile)
+	f, err := j.ws.OpenAppend(WaitsFile)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", JournalFile, err)
+		return fmt.Errorf("open %s: %w", WaitsFile, err)
 	}
 	if _, err := f.Write(append(b, '\n')); err != nil {
 		f.Close()
-		return fmt.Errorf("append to %s: %w", JournalFile, err)
+		return fmt.Errorf("append to %s: %w", WaitsFile, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fmt.Errorf("sync %s: %w", JournalFile, err)
+		return fmt.Errorf("sync %s: %w", WaitsFile, err)
 	}
 	return f.Close()
 }
 
-// ReadJournal reads the journal of ws (empty when there is none); a torn
+// ReadWaits reads the waits file of ws (empty when there is none); a torn
 // last line is skipped.
-func ReadJournal(ws *incident.Workspace) ([]Record, error) {
-	return incident.ReadJSONLines[Record](ws.Path(JournalFile), nil)
+func ReadWaits(ws *incident.Workspace) ([]Mark, error) {
+	return incident.ReadJSONLines[Mark](ws.Path(WaitsFile), nil)
 }
 
 // Unfinished is a wait a killed run left: when it began, and per alarm
@@ -166,13 +166,13 @@ type Unfinished struct {
 // Resumable finds the latest wait on the same alarms (in any order) that
 // has no end: a run killed while waiting. ok is false when there is none —
 // the last wait ended (OK, gave up, Ctrl-C), or waited on other alarms.
-func Resumable(records []Record, alarms []string) (Unfinished, bool) {
+func Resumable(records []Mark, alarms []string) (Unfinished, bool) {
 	start := -1
 	for i, r := range records {
 		switch r.Type {
-		case RecordWait, RecordResume:
+		case MarkWait, MarkResume:
 			start = i
-		case RecordEnd:
+		case MarkEnd:
 			start = -1
 		}
 	}
@@ -185,7 +185,7 @@ func Resumable(records []Record, alarms []string) (Unfinished, bool) {
 	}
 	state := map[string]string{}
 	for _, r := range records {
-		if r.Type != RecordState || r.Alarm == "" {
+		if r.Type != MarkState || r.Alarm == "" {
 			continue
 		}
 		if r.State != StateOK || (state[r.Alarm] != "" && state[r.Alarm] != StateOK) {

@@ -13,12 +13,12 @@ import (
 // A wait killed mid-way is found again by the same alarms (any order),
 // from its first start, with the moments it saw the alarms out of OK; a
 // wait that ended is not; the file is 0600.
-func TestJournalResumes(t *testing.T) {
+func TestWaitsResume(t *testing.T) {
 	ws, err := incident.Open(filepath.Join(t.TempDir(), "orders-dlq-20261202T0300Z"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := OpenJournal(ws)
+	j := OpenWaits(ws)
 	opts := Options{Alarms: []string{"gateway-5xx", "db-cpu"}, For: 2 * time.Minute, GiveUp: time.Hour}
 	must(t, j.Start(KindBeforeMove, opts, "r1", t0, t0))
 	st := Status{Time: t0, Alarms: []AlarmStatus{{Alarm: Alarm{Name: "gateway-5xx", State: StateAlarm}}, {Alarm: Alarm{Name: "db-cpu", State: StateOK}}}}
@@ -27,7 +27,7 @@ func TestJournalResumes(t *testing.T) {
 	st.Time, st.Alarms[0].State = t0.Add(3*time.Minute), StateOK
 	must(t, j.Observe(st))
 
-	recs, err := ReadJournal(ws)
+	recs, err := ReadWaits(ws)
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("%d records (%v), want wait + 3 states", len(recs), err)
 	}
@@ -41,16 +41,16 @@ func TestJournalResumes(t *testing.T) {
 	// The rerun resumes: its record says so and keeps the first start.
 	must(t, j.Start(KindBeforeMove, opts, "r2", u.Started, t0.Add(10*time.Minute)))
 	must(t, j.End(OutcomeOK, "", t0.Add(12*time.Minute)))
-	recs, _ = ReadJournal(ws)
-	if recs[4].Type != RecordResume || !recs[4].Started.Equal(t0) {
+	recs, _ = ReadWaits(ws)
+	if recs[4].Type != MarkResume || !recs[4].Started.Equal(t0) {
 		t.Fatalf("resume record %+v", recs[4])
 	}
 	if _, ok := Resumable(recs, opts.Alarms); ok {
 		t.Fatal("an ended wait resumed")
 	}
-	fi, err := os.Lstat(ws.Path(JournalFile))
+	fi, err := os.Lstat(ws.Path(WaitsFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("journal mode %v %v", fi.Mode(), err)
+		t.Fatalf("waits file mode %v %v", fi.Mode(), err)
 	}
 }
 
