@@ -134,3 +134,21 @@ func TestRefusalsOnMoto(t *testing.T) {
 		t.Fatalf("err %v, want DeniedError", err)
 	}
 }
+
+// An alarm set OK again while OK (CloudWatch re-confirming it) does not
+// restart its streak: the streak counts from StateTransitionedTimestamp,
+// which the stand-in keeps as CloudWatch does.
+func TestReconfirmedOKKeepsTheStreakOnMoto(t *testing.T) {
+	_, cw := local(t)
+	gw := localaws.UniqueName("gateway-5xx")
+	metricAlarm(t, cw, gw, StateOK)
+	start := time.Now().UTC()
+	c := &fakeClock{now: start}
+	c.at(start.Add(time.Minute), func() { setAlarm(t, cw, gw, StateOK) })
+	if err := New(cw, Options{Alarms: []string{gw}, For: 2 * time.Minute}, c).Wait(context.Background(), start, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ended := c.Now().Sub(start); ended > 2*time.Minute+PollWait {
+		t.Fatalf("ended at +%s: the re-confirmation at +1m restarted the 2m", ended)
+	}
+}

@@ -236,6 +236,7 @@ func (s *Server) describe(ctx context.Context, form url.Values) (any, *apiError)
 	if wantMetric {
 		for n, a := range metric {
 			if match(n, string(a.StateValue)) {
+				a.StateTransitionedTimestamp = s.transitionOf(a)
 				items = append(items, item{metric: &a})
 			}
 		}

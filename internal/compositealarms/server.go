@@ -20,6 +20,11 @@
 // parameters. Deny makes a call answer AccessDenied, as for a role whose
 // cloudwatch:DescribeAlarms is not scoped to * (composite alarms need *).
 //
+// For metric alarms, which moto serves, it adds what moto lacks:
+// StateTransitionedTimestamp (moto's StateUpdatedTimestamp also moves when
+// a state is set again unchanged), a new alarm's INSUFFICIENT_DATA (moto
+// starts it in OK) and an updated alarm keeping its state (moto resets it).
+//
 // Not modelled: actions, suppressors, tags, the 150 composites an alarm
 // may be part of.
 package compositealarms
@@ -62,6 +67,10 @@ type Server struct {
 	alarms map[string]*composite
 	deny   map[string]bool
 	calls  map[string]int
+	// transitioned is, per metric alarm, when its state last changed:
+	// moto keeps only StateUpdatedTimestamp, which also moves when a
+	// state is set again unchanged.
+	transitioned map[string]time.Time
 }
 
 type composite struct {
@@ -88,7 +97,7 @@ func New(backend string) (*Server, error) {
 			return aws.Credentials{AccessKeyID: "test", SecretAccessKey: "test"}, nil
 		})}
 	return &Server{Now: time.Now, proxy: httputil.NewSingleHostReverseProxy(u), moto: cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch),
-		alarms: map[string]*composite{}, deny: map[string]bool{}, calls: map[string]int{}}, nil
+		alarms: map[string]*composite{}, deny: map[string]bool{}, calls: map[string]int{}, transitioned: map[string]time.Time{}}, nil
 }
 
 // Deny makes action (DescribeAlarms…) answer AccessDenied, or serve again
@@ -114,11 +123,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	pass := func() {
+	passTo := func(w http.ResponseWriter) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
 		s.proxy.ServeHTTP(w, r)
 	}
+	pass := func() { passTo(w) }
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		pass()
 		return
@@ -143,10 +153,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		out, ae = s.describe(ctx, form)
 	case "SetAlarmState":
 		if !s.isComposite(form.Get("AlarmName")) {
-			pass()
+			s.metricCall(ctx, w, form, passTo)
 			return
 		}
 		out, ae = s.setState(form)
+	case "PutMetricAlarm":
+		s.metricCall(ctx, w, form, passTo)
+		return
 	case "DeleteAlarms":
 		s.deleteComposites(form)
 		pass()
@@ -179,6 +192,7 @@ func (s *Server) deleteComposites(form url.Values) {
 	defer s.mu.Unlock()
 	for _, n := range members(form, "AlarmNames") {
 		delete(s.alarms, n)
+		delete(s.transitioned, n)
 	}
 }
 

@@ -196,3 +196,32 @@ func TestRefusesWhatTheAPIRefuses(t *testing.T) {
 		t.Errorf("denied: %v", err)
 	}
 }
+
+// Metric alarms as CloudWatch has them, where moto differs: a new one in
+// INSUFFICIENT_DATA, an update keeping its state, a state set again
+// unchanged keeping its transition time.
+func TestMetricAlarmsAsCloudWatchHasThem(t *testing.T) {
+	_, cw := standIn(t)
+	a := localaws.UniqueName("gw")
+	putMetric(t, cw, a)
+	get := func() types.MetricAlarm {
+		out := describe(t, cw, &cloudwatch.DescribeAlarmsInput{AlarmNames: []string{a}})
+		if len(out.MetricAlarms) != 1 {
+			t.Fatalf("%d alarms", len(out.MetricAlarms))
+		}
+		return out.MetricAlarms[0]
+	}
+	if st := get().StateValue; st != types.StateValueInsufficientData {
+		t.Fatalf("new alarm in %s, want INSUFFICIENT_DATA", st)
+	}
+	setState(t, cw, a, "ALARM")
+	first := aws.ToTime(get().StateTransitionedTimestamp)
+	time.Sleep(20 * time.Millisecond)
+	setState(t, cw, a, "ALARM")
+	putMetric(t, cw, a) // an update
+	got := get()
+	if got.StateValue != types.StateValueAlarm || !aws.ToTime(got.StateTransitionedTimestamp).Equal(first) || !aws.ToTime(got.StateUpdatedTimestamp).After(first) {
+		t.Fatalf("after ALARM again and an update: %s transitioned %v updated %v, want ALARM transitioned %v", got.StateValue,
+			got.StateTransitionedTimestamp, got.StateUpdatedTimestamp, first)
+	}
+}
