@@ -23,7 +23,8 @@ import (
 func init() {
 	scriptCmds["alarm-put"] = cmdAlarmPut
 	scriptCmds["alarm-set"] = cmdAlarmSet
-	scriptCmds["composite-standin"] = cmdCompositeStandin
+	scriptCmds["alarm-standin"] = cmdAlarmStandin
+	scriptCmds["composite-put"] = cmdCompositePut
 	scriptCmds["file-wait"] = cmdFileWait
 	scriptCmds["lease-says"] = cmdLeaseSays
 }
@@ -67,45 +68,21 @@ func cmdLeaseSays(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// alarm-put NAME STATE creates a metric alarm on moto (a gateway's 5XX
-// count) and sets its state.
-func cmdAlarmPut(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: alarm-put NAME STATE")
-	}
-	_, err := scriptCW(ts).PutMetricAlarm(context.Background(), &cloudwatch.PutMetricAlarmInput{
-		AlarmName: aws.String(args[0]), Namespace: aws.String("AWS/ApiGateway"), MetricName: aws.String("5XXError"),
-		Dimensions: []cwtypes.Dimension{{Name: aws.String("ApiName"), Value: aws.String("payment-gateway")}},
-		Statistic:  cwtypes.StatisticSum, Period: aws.Int32(60), EvaluationPeriods: aws.Int32(1), Threshold: aws.Float64(5),
-		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold,
-	})
-	ts.Check(err)
-	cmdAlarmSet(ts, neg, args)
-}
-
-// alarm-set NAME STATE sets an alarm's state (SetAlarmState), through
-// the composite stand-in when the script started one.
-func cmdAlarmSet(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: alarm-set NAME STATE")
-	}
+// scriptAlarms is the CloudWatch client of the alarm commands: at the
+// alarm stand-in when the script started one (alarm-standin), else moto.
+func scriptAlarms(ts *testscript.TestScript) *cloudwatch.Client {
 	cfg := scriptConfig(ts)
 	if ep := ts.Getenv("AWS_ENDPOINT_URL_CLOUDWATCH"); ep != "" {
 		cfg.BaseEndpoint = aws.String(ep)
 	}
-	_, err := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch).SetAlarmState(context.Background(), &cloudwatch.SetAlarmStateInput{
-		AlarmName: aws.String(args[0]), StateValue: cwtypes.StateValue(args[1]), StateReason: aws.String("set by the script"),
-	})
-	ts.Check(err)
+	return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch)
 }
 
-// composite-standin NAME RULE starts the composite-alarm stand-in in front
-// of moto, points mfdlq at it (AWS_ENDPOINT_URL_CLOUDWATCH) and creates
-// the composite alarm NAME with RULE.
-func cmdCompositeStandin(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) != 2 {
-		ts.Fatalf("usage: composite-standin NAME RULE")
-	}
+// alarm-standin starts the alarm stand-in (internal/compositealarms) in
+// front of moto and points mfdlq and the alarm commands at it
+// (AWS_ENDPOINT_URL_CLOUDWATCH): composite alarms, and metric alarms'
+// transition times as CloudWatch keeps them.
+func cmdAlarmStandin(ts *testscript.TestScript, neg bool, args []string) {
 	ep := os.Getenv("AWS_ENDPOINT_URL")
 	if ep == "" {
 		ep = os.Getenv(localaws.EnvEndpoint)
@@ -115,9 +92,41 @@ func cmdCompositeStandin(ts *testscript.TestScript, neg bool, args []string) {
 	hs := httptest.NewServer(s)
 	ts.Defer(hs.Close)
 	ts.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", hs.URL)
-	cfg := scriptConfig(ts)
-	cfg.BaseEndpoint = aws.String(hs.URL)
-	_, err = cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch).PutCompositeAlarm(context.Background(), &cloudwatch.PutCompositeAlarmInput{
+}
+
+// alarm-put NAME STATE creates a metric alarm (a gateway's 5XX count) and
+// sets its state.
+func cmdAlarmPut(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: alarm-put NAME STATE")
+	}
+	_, err := scriptAlarms(ts).PutMetricAlarm(context.Background(), &cloudwatch.PutMetricAlarmInput{
+		AlarmName: aws.String(args[0]), Namespace: aws.String("AWS/ApiGateway"), MetricName: aws.String("5XXError"),
+		Dimensions: []cwtypes.Dimension{{Name: aws.String("ApiName"), Value: aws.String("payment-gateway")}},
+		Statistic:  cwtypes.StatisticSum, Period: aws.Int32(60), EvaluationPeriods: aws.Int32(1), Threshold: aws.Float64(5),
+		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold,
+	})
+	ts.Check(err)
+	cmdAlarmSet(ts, neg, args)
+}
+
+// alarm-set NAME STATE sets an alarm's state (SetAlarmState).
+func cmdAlarmSet(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: alarm-set NAME STATE")
+	}
+	_, err := scriptAlarms(ts).SetAlarmState(context.Background(), &cloudwatch.SetAlarmStateInput{
+		AlarmName: aws.String(args[0]), StateValue: cwtypes.StateValue(args[1]), StateReason: aws.String("set by the script"),
+	})
+	ts.Check(err)
+}
+
+// composite-put NAME RULE creates a composite alarm on the stand-in.
+func cmdCompositePut(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || ts.Getenv("AWS_ENDPOINT_URL_CLOUDWATCH") == "" {
+		ts.Fatalf("usage: alarm-standin, then composite-put NAME RULE")
+	}
+	_, err := scriptAlarms(ts).PutCompositeAlarm(context.Background(), &cloudwatch.PutCompositeAlarmInput{
 		AlarmName: aws.String(args[0]), AlarmRule: aws.String(args[1])})
 	ts.Check(err)
 }
