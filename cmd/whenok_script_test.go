@@ -27,6 +27,31 @@ func init() {
 	scriptCmds["composite-put"] = cmdCompositePut
 	scriptCmds["file-wait"] = cmdFileWait
 	scriptCmds["lease-says"] = cmdLeaseSays
+	scriptCmds["sqs-steady"] = cmdSQSSteady
+}
+
+// sqs-steady QUEUE DURATION asserts that QUEUE's depth (visible and in
+// flight) does not change for DURATION: nothing is being sent to it.
+func cmdSQSSteady(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: sqs-steady QUEUE DURATION")
+	}
+	d, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	s := seeder(ts)
+	ctx := context.Background()
+	u, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	v0, f0, err := s.Depth(ctx, *u.QueueUrl)
+	ts.Check(err)
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(250 * time.Millisecond) {
+		v, f, err := s.Depth(ctx, *u.QueueUrl)
+		ts.Check(err)
+		if v != v0 || f != f0 {
+			ts.Fatalf("%s went from %d visible, %d in flight to %d, %d within %s", args[0], v0, f0, v, f, d)
+		}
+	}
+	ts.Logf("%s: %d visible, %d in flight for %s", args[0], v0, f0, d)
 }
 
 // file-wait FILE REGEXP TIMEOUT waits until FILE (in the script's
