@@ -11,8 +11,9 @@
 //     its state (OK, ALARM, INSUFFICIENT_DATA) and since when.
 //   - Streak: how long an alarm has been OK without a break. It starts at
 //     the alarm's own transition time, never before this process last saw
-//     the alarm out of OK (the floor), so a clock behind CloudWatch's or a
-//     flip between two reads cannot make a streak longer than it was.
+//     the alarm out of OK (the floor), so a flip between two reads cannot
+//     make a streak longer than it was, and a streak this process saw
+//     begin is timed by its own clock alone.
 //   - Gate: the alarms, --for, --give-up, the clock and the client.
 //   - Wait: polls until every streak is --for long (nil), until --give-up
 //     (*GiveUpError, exit 3), or until ctx ends.

@@ -86,8 +86,9 @@ type Gate struct {
 	mu sync.Mutex // a watch's goroutine and the caller read in turn
 	// floor is, per alarm, the earliest its current streak may have
 	// begun: the last moment this process saw it out of OK (or saw its
-	// streak restart), so a flip between two reads or a clock behind
-	// CloudWatch's never lengthens a streak.
+	// streak restart), so a flip between two reads never lengthens a
+	// streak, and one this process saw begin is timed by its own clock
+	// alone (a clock ahead of CloudWatch's cannot lengthen it).
 	floor map[string]time.Time
 	last  map[string]Alarm
 }
