@@ -51,7 +51,7 @@ func TestBigBody(t *testing.T) {
 	var prepare tea.Cmd
 	for _, k := range []string{"j", "j", "k", "?", "esc", "x"} {
 		start := time.Now()
-		_, prepare = m.Update(key(k))
+		_, prepare = m.Update(keyMsg(k))
 		m.View()
 		if d := time.Since(start); d > 200*time.Millisecond {
 			t.Errorf("key %q took %s on a 1 MiB body", k, d)

@@ -59,7 +59,7 @@ func run(t *testing.T, c tea.Cmd) tea.Msg {
 	}
 }
 
-func key(s string) tea.KeyMsg {
+func keyMsg(s string) tea.KeyMsg {
 	switch s {
 	case "enter":
 		return tea.KeyMsg{Type: tea.KeyEnter}
@@ -80,7 +80,7 @@ func press(t *testing.T, m *Model, keys ...string) tea.Cmd {
 	t.Helper()
 	var waiting tea.Cmd
 	for _, k := range keys {
-		_, cmd := m.Update(key(k))
+		_, cmd := m.Update(keyMsg(k))
 		waiting = drive(t, m, cmd)
 	}
 	return waiting
@@ -179,7 +179,7 @@ func TestFrames(t *testing.T) {
 			frame = m.View()
 			checkFrame(t, frame, w, h)
 			golden(t, "redrive"+suffix+".txt", frame)
-			m.Update(key("n"))
+			m.Update(keyMsg("n"))
 			drive(t, m, waiting)
 		}
 	}

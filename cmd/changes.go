@@ -71,21 +71,10 @@ Examples:
   mfdlq changes --queue orders-dlq --from 2026-11-29T21:00:00Z --to 2026-11-30T01:00:00Z --output json
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runChanges(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.From, "from", "", "start of the window (RFC 3339), instead of the first failure − --margin")
 	f.StringVar(&opts.To, "to", "", "end of the window (RFC 3339), instead of the last failure + --margin")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen the failures' window by this much on both sides")
@@ -97,7 +86,7 @@ Examples:
 func (o *changesOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Margin <= 0 || o.Margin > maxMargin:
 		return usageErrorf("--margin must be between 1s and %s, got %s", maxMargin, o.Margin)
 	}

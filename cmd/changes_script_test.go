@@ -23,18 +23,6 @@ import (
 
 // The script commands of mfdlq changes: the CloudTrail and alarm-history
 // stand-ins in front of moto, and what they hold.
-func init() {
-	scriptCmds["standins"] = cmdStandins
-	scriptCmds["trail-seed"] = cmdTrailSeed
-	scriptCmds["trail-noise"] = cmdTrailNoise
-	scriptCmds["trail-throttle"] = cmdTrailThrottle
-	scriptCmds["trail-calls"] = cmdTrailCalls
-	scriptCmds["alarm-seed"] = cmdAlarmSeed
-	scriptCmds["cw-lambda"] = cmdCWLambda
-	scriptCmds["unq"] = cmdUnq
-	scriptCmds["trail-deny"] = cmdTrailDeny
-	scriptCmds["trail-rest"] = cmdTrailRest
-}
 
 type standins struct {
 	trail *cloudtrail.Server

@@ -74,18 +74,10 @@ Examples:
   mfdlq export --queue orders-dlq --out v2.jsonl --filter '.Body.version == 2' --max 1000
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runExport(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, nil, runF, runExport),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Out, "out", "", "the file to write, or s3://BUCKET/KEY (required; .gz: gzip)")
 	f.BoolVar(&opts.Delete, "delete", false, "delete exactly the exported messages once the file is durable")
 	f.IntVar(&opts.Max, "max", 0, "export at most N messages (default: all)")
@@ -100,7 +92,7 @@ Examples:
 func (o *exportOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Out == "":
 		return usageErrorf("--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY")
 	case o.Max < 0:

@@ -14,10 +14,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive"
 )
 
-func init() {
-	scriptCmds["sqs-holds"] = cmdSQSHolds
-}
-
 // sqs-holds QUEUE BODIES [ATTR=VALUE...] drains QUEUE and asserts it held
 // each line of BODIES exactly once, each with the given string message
 // attributes.

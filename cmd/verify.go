@@ -77,18 +77,7 @@ Exit 0 when the fix held; 3 when messages came back ("stop and go back to
 step 2: the fix was not the right one") or --wait ran out first.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runVerify(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runVerify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ that was redriven: name, URL or ARN (required)")
@@ -105,7 +94,7 @@ step 2: the fix was not the right one") or --wait ran out first.
 func (o *verifyOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Wait < 0 || o.Wait > 24*time.Hour:
 		return usageErrorf("--wait must be between 0 and 24h, got %s", o.Wait)
 	case o.Interval < time.Second || o.Interval > 10*time.Minute:

@@ -22,12 +22,6 @@ import (
 	"github.com/mfdlq/mfdlq/verify"
 )
 
-func init() {
-	scriptCmds["live-pair"] = cmdLivePair
-	scriptCmds["journal-move-dests"] = cmdJournalMoveDests
-	scriptCmds["dests-verdict"] = cmdDestsVerdict
-}
-
 // dests-verdict stdout QUEUE VERDICT RETURNED asserts that verify's JSON
 // output judged destination QUEUE with VERDICT and counted RETURNED
 // messages back from it, and that every message it names as returned from

@@ -18,12 +18,6 @@ import (
 	"github.com/mfdlq/mfdlq/verify"
 )
 
-func init() {
-	scriptCmds["journal-move"] = cmdJournalMove
-	scriptCmds["consume-later"] = cmdConsumeLater
-	scriptCmds["journal-ids"] = cmdJournalIDs
-}
-
 // journal-move DLQ DEST INCIDENT [native] moves every message of DLQ to
 // DEST with the plain SDK and writes what a redrive records: the journal's
 // sent and deleted entries and a redrive event. With native, the journal

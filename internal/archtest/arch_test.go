@@ -33,8 +33,9 @@ var layer = map[string]int{
 	// (it imports neither redrive nor cmd).
 	"health": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
-	// (untrusted: how strangers' data leaves mfdlq).
-	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
+	// (untrusted: how strangers' data leaves mfdlq), and the AWS errors'
+	// vocabulary (awserr) that every layer above asks.
+	"awserr": 3, "incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
 	"envelope": 3, "untrusted": 3, "s3api": 3,
 }
 
