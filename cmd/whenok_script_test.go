@@ -20,16 +20,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
-func init() {
-	scriptCmds["alarm-put"] = cmdAlarmPut
-	scriptCmds["alarm-set"] = cmdAlarmSet
-	scriptCmds["alarm-standin"] = cmdAlarmStandin
-	scriptCmds["composite-put"] = cmdCompositePut
-	scriptCmds["file-wait"] = cmdFileWait
-	scriptCmds["lease-says"] = cmdLeaseSays
-	scriptCmds["sqs-steady"] = cmdSQSSteady
-}
-
 // sqs-steady QUEUE DURATION asserts that QUEUE's depth (visible and in
 // flight) does not change for DURATION: nothing is being sent to it.
 func cmdSQSSteady(ts *testscript.TestScript, neg bool, args []string) {

@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
-	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -65,7 +65,7 @@ func (e *NotFoundError) Error() string {
 type DeniedError struct{ Err error }
 
 func (e *DeniedError) Error() string {
-	return fmt.Sprintf("read the alarms: permission denied (%s): the role needs cloudwatch:DescribeAlarms on resource * to read composite alarms (docs/iam.md)", errorCode(e.Err))
+	return fmt.Sprintf("read the alarms: permission denied (%s): the role needs cloudwatch:DescribeAlarms on resource * to read composite alarms (docs/iam.md)", awserr.Code(e.Err))
 }
 
 func (e *DeniedError) Unwrap() error { return e.Err }
@@ -121,7 +121,7 @@ func Read(ctx context.Context, cw AlarmsAPI, names []string) ([]Alarm, error) {
 		}
 		out, err := cw.DescribeAlarms(ctx, in)
 		if err != nil {
-			if isDenied(err) {
+			if awserr.Denied(err) {
 				return nil, &DeniedError{Err: err}
 			}
 			return nil, fmt.Errorf("read the alarms: %w", err)
@@ -166,20 +166,3 @@ func since(transitioned, updated *time.Time) time.Time {
 }
 
 func reason(s *string) string { return untrusted.Head(aws.ToString(s), 200) }
-
-// deniedCodes are the codes CloudWatch answers a call the role may not
-// make with.
-var deniedCodes = map[string]bool{"AccessDenied": true, "AccessDeniedException": true, "UnauthorizedOperation": true}
-
-func isDenied(err error) bool {
-	var api smithy.APIError
-	return errors.As(err, &api) && deniedCodes[api.ErrorCode()]
-}
-
-func errorCode(err error) string {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorCode()
-	}
-	return "error"
-}
