@@ -124,3 +124,8 @@ func whenOKExit(err error) (int, bool) {
 	}
 	return 0, false
 }
+
+func isWhenOKError(err error) bool {
+	_, ok := whenOKExit(err)
+	return ok
+}
