@@ -20,8 +20,9 @@
 //   - Watch: polls during a move and sends one Break the moment an alarm
 //     is seen out of OK, or its streak restarted between two reads.
 //   - Waits: the waits file, when-ok.jsonl in the incident directory; each
-//     of its lines is a Mark: a wait's start, an alarm's change, a pause, an
-//     end. (The journal is the redrive's own, redrive-journal.jsonl.)
+//     of its lines is a Milestone: a wait's start, an alarm's change, a
+//     pause, an end. (The journal is the redrive's own,
+//     redrive-journal.jsonl.)
 //
 // # Reading order
 //

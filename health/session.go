@@ -50,7 +50,7 @@ func (s *Session) Before(ctx context.Context) error {
 	return s.wait(ctx, KindBeforeMove, started, now)
 }
 
-// Pause is a break during the move: it marks it, says so, and waits for
+// Pause is a break during the move: it writes it down, says so, and waits for
 // --for of OK again (--give-up counted from the break).
 func (s *Session) Pause(ctx context.Context, b Break) error {
 	if err := s.Waits.Pause(b); err != nil {

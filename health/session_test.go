@@ -64,7 +64,7 @@ func TestBeforeResumesAKilledWait(t *testing.T) {
 		t.Fatalf("lease told %q, want the alarms then nothing", out.waiting)
 	}
 	recs, _ := ReadWaits(ws)
-	if last := recs[len(recs)-1]; last.Type != MarkEnd || last.Outcome != OutcomeGaveUp {
+	if last := recs[len(recs)-1]; last.Type != MilestoneEnd || last.Outcome != OutcomeGaveUp {
 		t.Fatalf("last record %+v", last)
 	}
 	if _, ok := Resumable(recs, opts.Alarms); ok {
@@ -72,7 +72,7 @@ func TestBeforeResumesAKilledWait(t *testing.T) {
 	}
 }
 
-// Ctrl-C while waiting ends the wait, marked interrupted: the next
+// Ctrl-C while waiting ends the wait, written down as interrupted: the next
 // run starts a new one.
 func TestBeforeInterrupted(t *testing.T) {
 	ws := workspace(t)

@@ -13,17 +13,17 @@ import (
 // WaitsFile is the waits file in the incident directory.
 const WaitsFile = incident.WaitsFile
 
-// Mark types.
+// Milestone types.
 const (
-	// MarkWait is a wait's start: before the move, or a pause.
-	MarkWait = "wait"
-	// MarkResume is a wait taken up again by a later run.
-	MarkResume = "resume"
-	// MarkState is an alarm seen in a state other than the last one
+	// MilestoneWait is a wait's start: before the move, or a pause.
+	MilestoneWait = "wait"
+	// MilestoneResume is a wait taken up again by a later run.
+	MilestoneResume = "resume"
+	// MilestoneState is an alarm seen in a state other than the last one
 	// written for it.
-	MarkState = "state"
-	// MarkEnd is a wait's end; Outcome says how.
-	MarkEnd = "end"
+	MilestoneState = "state"
+	// MilestoneEnd is a wait's end; Outcome says how.
+	MilestoneEnd = "end"
 )
 
 // Why a wait began.
@@ -40,9 +40,9 @@ const (
 	OutcomeFailed      = "failed"
 )
 
-// Mark is one line of the waits file. Alarm names are kept as CloudWatch
+// Milestone is one line of the waits file. Alarm names are kept as CloudWatch
 // has them; readers sanitise them on the way out.
-type Mark struct {
+type Milestone struct {
 	Type string    `json:"type"`
 	Time time.Time `json:"time"`
 	// wait and resume
@@ -62,7 +62,7 @@ type Mark struct {
 	Note    string `json:"note,omitempty"`
 }
 
-// Waits appends a wait's marks to the incident directory, one synced
+// Waits appends a wait's milestones to the incident directory, one synced
 // write a line (a SIGKILL leaves whole lines), 0600 through the incident
 // package (never through a symlink).
 type Waits struct {
@@ -77,19 +77,19 @@ func OpenWaits(ws *incident.Workspace) *Waits {
 	return &Waits{ws: ws, was: map[string]string{}}
 }
 
-// Start marks a wait's start: kind, the gate's settings, and started —
+// Start writes a wait's start: kind, the gate's settings, and started —
 // now for a new wait, the first start for a resumed one (then the mark
 // is a resume).
 func (j *Waits) Start(kind string, opts Options, run string, started, now time.Time) error {
-	typ := MarkWait
+	typ := MilestoneWait
 	if !started.Equal(now) {
-		typ = MarkResume
+		typ = MilestoneResume
 	}
-	return j.append(Mark{Type: typ, Time: now.UTC(), Kind: kind, Alarms: opts.Alarms, For: opts.For.String(),
+	return j.append(Milestone{Type: typ, Time: now.UTC(), Kind: kind, Alarms: opts.Alarms, For: opts.For.String(),
 		GiveUp: opts.GiveUp.String(), Started: started.UTC(), Run: run})
 }
 
-// Observe marks each alarm of st whose state differs from the last one
+// Observe writes each alarm of st whose state differs from the last one
 // written for it.
 func (j *Waits) Observe(st Status) error {
 	for _, a := range st.Alarms {
@@ -100,14 +100,14 @@ func (j *Waits) Observe(st Status) error {
 		if same {
 			continue
 		}
-		if err := j.append(Mark{Type: MarkState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since}); err != nil {
+		if err := j.append(Milestone{Type: MilestoneState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Pause marks a break seen during the move: the pause's wait follows.
+// Pause writes a break seen during the move: the pause's wait follows.
 func (j *Waits) Pause(b Break) error {
 	note := ""
 	if b.Err != nil {
@@ -118,15 +118,15 @@ func (j *Waits) Pause(b Break) error {
 		j.was[b.Alarm] = b.State
 		j.mu.Unlock()
 	}
-	return j.append(Mark{Type: MarkState, Time: b.Time, Kind: KindPause, Alarm: b.Alarm, State: b.State, Note: note})
+	return j.append(Milestone{Type: MilestoneState, Time: b.Time, Kind: KindPause, Alarm: b.Alarm, State: b.State, Note: note})
 }
 
-// End marks a wait's end.
+// End writes a wait's end.
 func (j *Waits) End(outcome, note string, now time.Time) error {
-	return j.append(Mark{Type: MarkEnd, Time: now.UTC(), Outcome: outcome, Note: note})
+	return j.append(Milestone{Type: MilestoneEnd, Time: now.UTC(), Outcome: outcome, Note: note})
 }
 
-func (j *Waits) append(r Mark) error {
+func (j *Waits) append(r Milestone) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("encode %s record: %w", WaitsFile, err)
@@ -150,8 +150,8 @@ func (j *Waits) append(r Mark) error {
 
 // ReadWaits reads the waits file of ws (empty when there is none); a torn
 // last line is skipped.
-func ReadWaits(ws *incident.Workspace) ([]Mark, error) {
-	return incident.ReadJSONLines[Mark](ws.Path(WaitsFile), nil)
+func ReadWaits(ws *incident.Workspace) ([]Milestone, error) {
+	return incident.ReadJSONLines[Milestone](ws.Path(WaitsFile), nil)
 }
 
 // Unfinished is a wait a killed run left: when it began, and per alarm
@@ -166,13 +166,13 @@ type Unfinished struct {
 // Resumable finds the latest wait on the same alarms (in any order) that
 // has no end: a run killed while waiting. ok is false when there is none —
 // the last wait ended (OK, gave up, Ctrl-C), or waited on other alarms.
-func Resumable(records []Mark, alarms []string) (Unfinished, bool) {
+func Resumable(records []Milestone, alarms []string) (Unfinished, bool) {
 	start := -1
 	for i, r := range records {
 		switch r.Type {
-		case MarkWait, MarkResume:
+		case MilestoneWait, MilestoneResume:
 			start = i
-		case MarkEnd:
+		case MilestoneEnd:
 			start = -1
 		}
 	}
@@ -185,7 +185,7 @@ func Resumable(records []Mark, alarms []string) (Unfinished, bool) {
 	}
 	state := map[string]string{}
 	for _, r := range records {
-		if r.Type != MarkState || r.Alarm == "" {
+		if r.Type != MilestoneState || r.Alarm == "" {
 			continue
 		}
 		if r.State != StateOK || (state[r.Alarm] != "" && state[r.Alarm] != StateOK) {

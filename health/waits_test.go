@@ -42,7 +42,7 @@ func TestWaitsResume(t *testing.T) {
 	must(t, j.Start(KindBeforeMove, opts, "r2", u.Started, t0.Add(10*time.Minute)))
 	must(t, j.End(OutcomeOK, "", t0.Add(12*time.Minute)))
 	recs, _ = ReadWaits(ws)
-	if recs[4].Type != MarkResume || !recs[4].Started.Equal(t0) {
+	if recs[4].Type != MilestoneResume || !recs[4].Started.Equal(t0) {
 		t.Fatalf("resume record %+v", recs[4])
 	}
 	if _, ok := Resumable(recs, opts.Alarms); ok {

@@ -39,7 +39,7 @@ type Incident struct {
 	Check   *check.Result
 	Changes *changes.Result
 	// WhenOK is redrive --when-ok's waits file: its waits and pauses.
-	WhenOK []health.Mark
+	WhenOK []health.Milestone
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string

@@ -20,9 +20,9 @@ func (inc *Incident) whenOKMoments() []moment {
 	return ms
 }
 
-func (inc *Incident) whenOKLine(r health.Mark) string {
+func (inc *Incident) whenOKLine(r health.Milestone) string {
 	switch r.Type {
-	case health.MarkWait, health.MarkResume:
+	case health.MilestoneWait, health.MilestoneResume:
 		names := make([]string, 0, len(r.Alarms))
 		for i, a := range r.Alarms {
 			if i == 3 {
@@ -35,12 +35,12 @@ func (inc *Incident) whenOKLine(r health.Mark) string {
 		if r.Kind == health.KindPause {
 			what = "paused, waiting"
 		}
-		if r.Type == health.MarkResume {
+		if r.Type == health.MilestoneResume {
 			what = "a rerun took up the wait begun " + r.Started.UTC().Format("15:04:05") + ", waiting"
 		}
 		return fmt.Sprintf("redrive --when-ok: %s for %s to be OK for %s (gives up after %s)", what, strings.Join(names, ", "),
 			inc.plain(r.For, maxName), inc.plain(r.GiveUp, maxName))
-	case health.MarkState:
+	case health.MilestoneState:
 		switch {
 		case r.Kind == health.KindPause && r.Alarm != "":
 			return fmt.Sprintf("redrive --when-ok: %s is %s: the move stopped sending", inc.plain(r.Alarm, maxName), inc.plain(r.State, maxName))
@@ -49,7 +49,7 @@ func (inc *Incident) whenOKLine(r health.Mark) string {
 		case r.State == health.StateOK:
 			return fmt.Sprintf("redrive --when-ok: %s is OK", inc.plain(r.Alarm, maxName))
 		}
-	case health.MarkEnd:
+	case health.MilestoneEnd:
 		switch r.Outcome {
 		case health.OutcomeOK:
 			return "redrive --when-ok: every alarm OK for long enough: the move goes on"
