@@ -41,8 +41,12 @@ the console: the account's CloudTrail event history, the alarms that went to
 ALARM, and the consumer's metrics beside the DLQ's arrivals.
 
 The window runs from the first to the last failure (the earliest and latest
-SentTimestamp of the DLQ's sampled messages: the incident's samples.jsonl and
-classification.json, or a harmless peek), widened by --margin on both sides;
+of the DLQ's sampled messages: the incident's samples.jsonl and
+classification.json, or a harmless peek), widened by --margin on both sides.
+A message SQS moved to the DLQ is dated by its first receive
+(ApproximateFirstReceiveTimestamp) — on a backlogged source its
+SentTimestamp is hours before the failing attempt — and then the
+classification's SentTimestamps are left out; any other by SentTimestamp;
 --from/--to (RFC 3339) override it. CloudTrail keeps 90 days of history and
 CloudWatch two weeks of alarm history: an older window is clipped, with a
 warning.
@@ -193,12 +197,23 @@ func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident
 	if err != nil {
 		return s, err
 	}
+	var sent []time.Time
+	byReceive := 0
 	for i := range msgs {
-		if t, ok := msgs[i].SentTime(); ok {
-			s.Sent = append(s.Sent, t)
+		if t, first, ok := changes.FailureTime(&msgs[i]); ok {
+			sent = append(sent, t)
+			byReceive += btoi(first)
 		}
 	}
-	s.Source = strings.TrimPrefix(s.Source+" and "+set.Source, " and ")
+	source := set.Source
+	if byReceive > 0 {
+		// The classification's times are SentTimestamps: on a backlogged
+		// source hours before the failures the first receives date.
+		s.Sent, s.Source = nil, ""
+		source += fmt.Sprintf(", %d of %d dated by their first receive", byReceive, len(sent))
+	}
+	s.Sent = append(s.Sent, sent...)
+	s.Source = strings.TrimPrefix(s.Source+" and "+source, " and ")
 	return s, nil
 }
 
@@ -243,4 +258,11 @@ func unreadList(res *changes.Result) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -208,3 +208,14 @@ func cmdTrailDeny(ts *testscript.TestScript, neg bool, args []string) {
 func cmdTrailRest(ts *testscript.TestScript, neg bool, args []string) {
 	time.Sleep(time.Second)
 }
+
+// env-long VAR N TEXT sets VAR to TEXT repeated to N bytes: a trail field
+// of hundreds of kilobytes, which a script cannot spell.
+func cmdEnvLong(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: env-long VAR N TEXT")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Setenv(args[0], strings.Repeat(args[2], n/len(args[2])+1)[:n])
+}

@@ -1,17 +1,19 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/plural"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/archive"
-	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -117,7 +119,7 @@ func (o *exportOptions) validate() error {
 		}
 	}
 	o.gzip = archive.IsGzipName(o.Out)
-	sel, err := redrive.Selection{Filter: o.Filter}.Compile()
+	sel, err := mover.Selection{Filter: o.Filter}.Compile()
 	if err != nil {
 		return usageErrorf("%s", strings.TrimSpace(err.Error()))
 	}

@@ -30,6 +30,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"unq":            cmdUnq,
 	"trail-deny":     cmdTrailDeny,
 	"trail-rest":     cmdTrailRest,
+	"env-long":       cmdEnvLong,
 	// classify_test.go
 	"classify-fixture": cmdClassifyFixture,
 	// deploy_script_test.go
@@ -44,6 +45,10 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"export-part":    cmdExportPart,
 	// hostile_script_test.go
 	"no-control": cmdNoControl,
+	// lease_garbage_script_test.go
+	"s3-put":  cmdS3Put,
+	"s3-body": cmdS3Body,
+	"env-odd": cmdEnvOdd,
 	// lease_script_test.go
 	"sqs-lease":    cmdSQSLease,
 	"one-incident": cmdOneIncident,
@@ -101,6 +106,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"file-wait":     cmdFileWait,
 	"lease-says":    cmdLeaseSays,
 	"sqs-steady":    cmdSQSSteady,
+	// verify_window_script_test.go
+	"journal-target": cmdJournalTarget,
 }
 
 // negationHandled are the commands that read `!` themselves; for any

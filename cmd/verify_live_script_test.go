@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -146,9 +148,9 @@ func cmdJournalMoveDests(ts *testscript.TestScript, neg bool, args []string) {
 		out, err := s.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(d.URL), MessageBody: m.Body})
 		ts.Check(err)
 		d.Moved++
-		ts.Check(enc.Encode(redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpSent, DLQMessageID: aws.ToString(m.MessageId),
+		ts.Check(enc.Encode(journal.Entry{Time: time.Now().UTC(), Run: "r1", Op: journal.OpSent, DLQMessageID: aws.ToString(m.MessageId),
 			BodySHA256: sqsjson.BodySHA256(aws.ToString(m.Body)), DestQueue: d.URL, DestMessageID: aws.ToString(out.MessageId)}))
-		ts.Check(enc.Encode(redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpDeleted, DLQMessageID: aws.ToString(m.MessageId), DestQueue: d.URL}))
+		ts.Check(enc.Encode(journal.Entry{Time: time.Now().UTC(), Run: "r1", Op: journal.OpDeleted, DLQMessageID: aws.ToString(m.MessageId), DestQueue: d.URL}))
 	}
 	ts.Check(f.Close())
 	ev := incident.Event{Step: "redrive", Queue: args[0]}
