@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,9 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/health"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -106,6 +110,35 @@ func leftText(a health.AlarmStatus, now time.Time) string {
 		return fmt.Sprintf("OK for %s already", now.Sub(a.OKSince).Round(time.Second))
 	}
 	return fmt.Sprintf("%s left", a.Left.Round(time.Second))
+}
+
+// whenOK reads the alarms for the plan (their state now and since when:
+// a missing one exits 5, an unreadable one 4, before the question) and
+// sets up the redrive's wait and watch on them.
+func (o *redriveOptions) whenOK(ctx context.Context, env *redrive.Env, ws *incident.Workspace) (finish func(), err error) {
+	d := o.deps
+	if d.CloudWatch == nil {
+		return nil, errors.New("--when-ok: no CloudWatch client")
+	}
+	cw, err := d.CloudWatch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gate := health.New(cw, health.Options{Alarms: o.WhenOK, For: o.For, GiveUp: o.GiveUp}, nil)
+	alarms, err := gate.Check(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("--when-ok: %w", err)
+	}
+	for _, l := range whenOKPlanLines(alarms, gate.Options(), d.Now()) {
+		d.infof("plan: %s", l)
+	}
+	status := &whenOKStatus{d: d}
+	env.WhenOK = &health.Session{Gate: gate, Waits: health.OpenWaits(ws), Report: status.report, Waiting: lease.WaitingOn(o.WhenOK),
+		Info: func(format string, args ...any) {
+			status.finish()
+			d.infof(format, args...)
+		}}
+	return status.finish, nil
 }
 
 // whenOKExit maps the wait's errors to exit statuses: an alarm that does
