@@ -21,6 +21,9 @@ func (r *runner) waitWhenOK(ctx context.Context) error {
 	}
 	s.Run = r.id
 	if err := s.Before(ctx); err != nil {
+		if lost := leaseLost(ctx); lost != nil {
+			return &Refusal{Reason: fmt.Sprintf("%v while this run waited for the alarms: nothing moved", lost)}
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted while waiting for the alarms: nothing moved: %w", ctx.Err())
 		}
