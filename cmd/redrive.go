@@ -1,15 +1,15 @@
 package cmd
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/mover"
-
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 )
 
 // redriveOptions are the flags of mfdlq redrive: the redrive.Request the
@@ -23,7 +23,8 @@ type redriveOptions struct {
 	Yes    bool   // --yes
 	notify notifyFlag
 
-	selection mover.Selection
+	selection   mover.Selection
+	whenOKTimes bool // --for or --give-up given
 }
 
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
@@ -70,6 +71,14 @@ Examples:
   mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
   mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
   mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
+  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes
+
+--when-ok ALARM[,ALARM…] waits, after the question, until every named
+CloudWatch alarm (metric or composite) has been OK without a break for --for
+(10m), then moves; an alarm leaving OK during the move stops the sends at
+once, and the move goes on after --for of OK again. --give-up (6h) ends a
+wait with exit 3. A wait killed by a SIGKILL is taken up by the same
+command run again (docs/redrive-when-ok.md).
 
 --from-file moves an export's messages (edited or not) with the same journal,
 resume, rate, canary, selection and FIFO group and deduplication id, keyed on
@@ -85,6 +94,7 @@ the outcome, never a body; a notification that fails is a warning.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			opts.whenOKTimes = c.Flags().Changed("for") || c.Flags().Changed("give-up")
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -122,6 +132,11 @@ the outcome, never a body; a notification that fails is a warning.
 	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
 	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) instead of a DLQ's: to --to, else each to its recorded source queue")
 	f.StringVar(&opts.Lease, "lease", "", "keep the one-run-at-a-time lease in S3 (s3://BUCKET/PREFIX, conditional writes) instead of the DLQ's tag")
+	f.StringSliceVar(&opts.WhenOK, "when-ok", nil, "wait until these CloudWatch alarms (metric or composite; ALARM[,ALARM…]) have been OK for --for before the move, and pause it while one is not (docs/redrive-when-ok.md)")
+	f.DurationVar(&opts.For, "for", health.DefaultFor, "with --when-ok: how long every alarm must have been OK without a break")
+	f.DurationVar(&opts.GiveUp, "give-up", health.DefaultGiveUp, "with --when-ok: end a wait that lasts longer (exit 3, nothing moved)")
+	c.MarkFlagsMutuallyExclusive("native", "when-ok")
+	c.MarkFlagsMutuallyExclusive("from-file", "when-ok")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
@@ -132,7 +147,7 @@ the outcome, never a body; a notification that fails is a warning.
 }
 
 func (o *redriveOptions) validate() error {
-	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate} {
+	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
 		if err := parse(); err != nil {
 			return err
 		}
@@ -159,6 +174,25 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
 	}
 	return o.parseSelection()
+}
+
+// parseWhenOK checks --when-ok, --for and --give-up before any AWS call.
+func (o *redriveOptions) parseWhenOK() error {
+	if len(o.WhenOK) == 0 {
+		if o.whenOKTimes {
+			return usageErrorf("--for and --give-up go with --when-ok ALARM")
+		}
+		return nil
+	}
+	names, err := health.CheckNames(o.WhenOK)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if err := health.CheckDurations(o.For, o.GiveUp); err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.WhenOK = names
+	return nil
 }
 
 // MinRate and MaxRate bound --rate: below one message every 100 s a move

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
@@ -65,11 +66,20 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	}
 	d.warnf("%s", p.AtLeastOnce())
 	o.printPlan(p)
+	question := p.Question()
+	if len(o.WhenOK) > 0 {
+		finish, err := o.whenOK(ctx, env, ws)
+		if err != nil {
+			return err
+		}
+		defer finish()
+		question = strings.TrimSuffix(question, "?") + fmt.Sprintf(", once %s %s been OK for %s?", plural.Of(len(o.WhenOK), "alarm"), map[bool]string{true: "has", false: "have"}[len(o.WhenOK) == 1], o.For)
+	}
 	if o.DryRun {
 		d.infof("dry run: nothing changed")
 		return nil
 	}
-	if err := d.confirm(p.Question(), o.Yes); err != nil {
+	if err := d.confirm(question, o.Yes); err != nil {
 		return err
 	}
 	tuneGC(p.Backlog)

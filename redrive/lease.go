@@ -108,6 +108,9 @@ func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Cont
 		}
 	}
 	me := lease.Me(env.Operator, run, env.Now())
+	if env.WhenOK != nil {
+		me.Waiting = env.WhenOK.Waiting
+	}
 	l, err := store.Acquire(ctx, me, p.Req.TakeOver, env.Now)
 	var held *lease.HeldError
 	switch {
@@ -124,6 +127,9 @@ func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Cont
 		where = " in " + store.Where()
 	}
 	env.Info("lease: %s is held by this run (%s)%s until it ends", dlq.Name, me.Run, where)
+	if env.WhenOK != nil {
+		env.WhenOK.SetWaiting = l.SetWaiting
+	}
 	return keepLease(ctx, env, dlq, l)
 }
 

@@ -43,6 +43,7 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 			ms = append(ms, moment{ev.Time.UTC(), what})
 		}
 	}
+	ms = append(ms, inc.whenOKMoments()...)
 	if len(ms) == 0 {
 		return
 	}

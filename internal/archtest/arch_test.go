@@ -31,6 +31,9 @@ var layer = map[string]int{
 	// A step's own sub-packages sit in its layer; the step imports them
 	// (allowed below), no other domain package does.
 	"redrive/lease": 2, "redrive/journal": 2, "redrive/target": 2, "redrive/retry": 2, "redrive/mover": 2,
+	// The wait for a dependency's alarms: redrive's gate, its own package
+	// (it imports neither redrive nor cmd).
+	"health": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
 	// (untrusted: how strangers' data leaves mfdlq), and the AWS errors'
 	// vocabulary (awserr) that every layer above asks.
@@ -42,10 +45,12 @@ var layer = map[string]int{
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
-// groups (--group), and holds its DLQ with its own lease.
+// groups (--group), holds its DLQ with its own lease, and waits on the
+// dependency's alarms (--when-ok).
 var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true, "redrive→redrive/journal": true,
 	"redrive→redrive/target": true, "redrive→redrive/retry": true, "redrive/target→redrive/retry": true,
-	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true}
+	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true,
+	"redrive→health": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.

@@ -188,6 +188,13 @@ func (l *S3Lease) put(ctx context.Context, match string) error {
 	return nil
 }
 
+// SetWaiting is Lease.SetWaiting for the S3 lease.
+func (l *S3Lease) SetWaiting(w string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.me.Waiting = w
+}
+
 func (l *S3Lease) written() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
