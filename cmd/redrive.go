@@ -21,6 +21,7 @@ type redriveOptions struct {
 	Queue  string // --queue: the DLQ (name, URL or ARN)
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
+	notify notifyFlag
 
 	selection mover.Selection
 }
@@ -75,6 +76,12 @@ resume, rate, canary, selection and FIFO group and deduplication id, keyed on
 the file's MessageIds: a rerun sends nothing twice that it journaled. The
 file is checked whole first: a line that is not a message exits 2, nothing
 sent. The file itself never changes.
+
+The plan shows the note on the DLQ (mfdlq note), if any: a colleague's
+claim, not a lock — the lease still decides. --notify TARGET (or
+MFDLQ_NOTIFY) tells the team when the move ends: one short message to an
+SNS topic or a Slack-style webhook with the queue, account, what moved and
+the outcome, never a body; a notification that fails is a warning.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -121,11 +128,12 @@ sent. The file itself never changes.
 	c.MarkFlagsMutuallyExclusive("native", "group")
 	c.MarkFlagsMutuallyExclusive("native", "max")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
+	opts.notify.bind(f)
 	return c
 }
 
 func (o *redriveOptions) validate() error {
-	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget} {
+	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate} {
 		if err := parse(); err != nil {
 			return err
 		}

@@ -34,6 +34,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return redriveError(err, dlq)
 	}
 	d.announce("redriving", dlq)
+	d.showNote(ctx, client, dlq)
 	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.DestText())
 	for _, l := range p.Dest().TargetLines {
 		d.infof("target: %s", l)
@@ -77,6 +78,10 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		if perr := o.printSummary(sum); perr != nil {
 			return perr
 		}
+		// The step ended (drained, stopped or failed): tell the team once.
+		// The context may be cancelled (Ctrl-C): the message still goes.
+		d.notifyQueueStep(context.WithoutCancel(ctx), &o.notify, "redrive", dlq, string(sum.Outcome),
+			plural.Of(sum.Moved, "message")+" moved to "+p.DestName(), "")
 	}
 	if err != nil {
 		return redriveError(err, dlq)
@@ -128,7 +133,10 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
 	var loop *target.LoopError
 	var held *lease.HeldError
+	var notLease *lease.NotLeaseError
 	switch {
+	case errors.As(err, &notLease):
+		return checkFailedf("refusing: %v", notLease)
 	case errors.As(err, &refusal):
 		return checkFailedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):

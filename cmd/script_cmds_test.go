@@ -43,6 +43,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sqs-atleast":    cmdSQSAtLeast,
 	"inflight-limit": cmdInflightLimit,
 	"export-part":    cmdExportPart,
+	"s3-rm":          cmdS3Rm,
 	// hostile_script_test.go
 	"no-control": cmdNoControl,
 	// lease_garbage_script_test.go

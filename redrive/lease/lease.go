@@ -25,6 +25,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/tagvalue"
 )
 
 // Tags is the SQS tag calls of the lease, with the SDK's signatures.
@@ -103,23 +104,9 @@ func ParseHolder(v string) (Holder, bool) {
 	return h, h.Run != "" && !h.Expires.IsZero()
 }
 
-func tagSafe(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if b.Len() >= 48 {
-			break
-		}
-		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./+-:@", r)) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "unknown"
-	}
-	return b.String()
-}
+// tagSafe is a holder's word in the tag: tagvalue.Safe, the codec the
+// DLQ's note shares (its words at most 48 bytes).
+func tagSafe(s string) string { return tagvalue.Safe(s, 48) }
 
 // HeldError is a lease another live run holds.
 type HeldError struct {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/awserr"
 )
@@ -274,10 +273,4 @@ func lostRace(err error) bool {
 	return false
 }
 
-func apiCode(err error) string {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorCode()
-	}
-	return ""
-}
+func apiCode(err error) string { return awserr.Code(err) }
