@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/mfdlq/mfdlq/archive"
@@ -66,6 +67,9 @@ type Deps struct {
 	// SNS and Events are redrive's topic and bus targets.
 	SNS    func(context.Context) (*sns.Client, error)
 	Events func(context.Context) (*eventbridge.Client, error)
+	// STS tells whose credentials are in use (a replay's destinations are
+	// weighed against that account).
+	STS func(context.Context) (*sts.Client, error)
 
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
@@ -114,6 +118,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.Lambda = lazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
 	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
 	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
+	d.STS = lazyClient(d, func(cfg aws.Config) *sts.Client { return sts.NewFromConfig(cfg) })
 	return d
 }
 

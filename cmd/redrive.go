@@ -131,6 +131,7 @@ the outcome, never a body; a notification that fails is a warning.
 	f.StringVar(&opts.Fixed, "fixed", "", "record what was fixed (an incident \"fix\" step) before the move")
 	f.BoolVar(&opts.TakeOver, "take-over", false, "take the DLQ's lease from another redrive that died (asks first)")
 	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) instead of a DLQ's: to --to, else each to its recorded source queue")
+	f.StringSliceVar(&opts.AllowAccounts, "allow-account", nil, "with --from-file: an account outside yours that the file's lines may go to (repeat, or a comma list)")
 	f.StringVar(&opts.Lease, "lease", "", "keep the one-run-at-a-time lease in S3 (s3://BUCKET/PREFIX, conditional writes) instead of the DLQ's tag")
 	f.StringSliceVar(&opts.WhenOK, "when-ok", nil, "wait until these CloudWatch alarms (metric or composite; ALARM[,ALARM…]) have been OK for --for before the move, and pause it while one is not (docs/redrive-when-ok.md)")
 	f.DurationVar(&opts.For, "for", health.DefaultFor, "with --when-ok: how long every alarm must have been OK without a break")
@@ -151,6 +152,9 @@ func (o *redriveOptions) validate() error {
 		if err := parse(); err != nil {
 			return err
 		}
+	}
+	if err := o.validateAllow(); err != nil {
+		return err
 	}
 	if _, err := lease.ParseLocation(o.Lease); o.Lease != "" && err != nil {
 		return usageErrorf("--lease %v", err)

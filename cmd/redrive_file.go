@@ -12,6 +12,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // validateSource checks that the messages come from one place: a DLQ
@@ -40,6 +41,20 @@ func (o *redriveOptions) validateSource() error {
 			return err
 		}
 		f.Close()
+	}
+	return nil
+}
+
+// validateAllow checks --allow-account: 12-digit accounts, with
+// --from-file only (a --to in another account is a question of its own).
+func (o *redriveOptions) validateAllow() error {
+	if len(o.AllowAccounts) > 0 && o.FromFile == "" {
+		return usageErrorf("--allow-account applies to --from-file: a --to in another account is named in the question")
+	}
+	for _, a := range o.AllowAccounts {
+		if !redrive.ValidAccount(a) {
+			return usageErrorf("--allow-account must be a 12-digit account id, got %q", untrusted.Shorten(untrusted.Terminal(a), 40))
+		}
 	}
 	return nil
 }
@@ -79,12 +94,18 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	// --to, else each line's recorded source (DeadLetterQueueSourceArn).
-	dests, err := redrive.FileDests(ctx, env, o.To, o.FromFile, msgs.Next)
+	// The operator's account: the file's recorded sources are data, and
+	// never choose another account or region on their own.
+	home, err := redrive.OperatorHome(ctx, env)
 	if err != nil {
 		return redriveError(err, &sqsapi.Queue{Name: o.FromFile})
 	}
-	dest, name := dests[0], exportName(o.FromFile)
+	// --to, else each line's recorded source (DeadLetterQueueSourceArn).
+	routes, err := redrive.FileDests(ctx, env, o.Request, msgs.Next, home)
+	if err != nil {
+		return redriveError(err, &sqsapi.Queue{Name: o.FromFile})
+	}
+	dests, name := routes.Dests, exportName(o.FromFile)
 	ws, err := d.Workspace(name)
 	if err != nil {
 		return err
@@ -97,13 +118,21 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return fmt.Errorf("--from-file %s: %w", o.FromFile, err)
 	}
-	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: dest.Account, Region: dest.Region, FIFO: dest.FIFO}
-	d.announce("redriving", dest)
+	// The file stands in for the DLQ in the operator's own account and
+	// region, never a destination's: a cross-account line is then seen.
+	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: home.Account, Region: home.Region, FIFO: dests[0].FIFO}
+	d.announce("redriving", file)
+	for _, l := range redrive.PlaceLines(dests, routes.Lines) {
+		d.infof("%s", untrusted.Terminal(l))
+	}
+	for _, r := range routes.Refused {
+		d.warnf("%s", untrusted.Terminal(r.Line()))
+	}
 	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left())
 	if n := len(f.Parts); n > 1 {
 		d.infof("parts: %d, read one after another: %s … %s", n, f.Parts[0], f.Parts[n-1])
 	}
-	p, err := redrive.ResolveFile(ctx, env, o.Request, file, dests, src, src.Left())
+	p, err := redrive.ResolveFile(ctx, env, o.Request, file, routes, src, src.Left())
 	if err != nil {
 		return redriveError(err, file)
 	}

@@ -117,6 +117,9 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		EventBridge: func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
 		S3:          func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
 	}
+	if d.STS != nil {
+		env.STS = func(ctx context.Context) (redrive.Caller, error) { return d.STS(ctx) }
+	}
 	if d.CloudWatch != nil {
 		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }
 	}

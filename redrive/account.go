@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // Place is where a queue or target lives: its account and region ("" when
@@ -71,15 +72,26 @@ func CrossAccount(dlqName string, dlq Place, destName string, dest Place) string
 // account than its DLQ (CrossAccount above), "" otherwise; the question
 // then names both accounts.
 func (p *Plan) CrossAccount() string {
-	dlq, dest := p.Source.Queue, p.Dest().Queue
+	dlq, dest := p.Source.Queue, p.outside()
 	return CrossAccount(dlq.Name, Place{Account: dlq.Account, Region: dlq.Region}, dest.Name, Place{Account: dest.Account, Region: dest.Region})
+}
+
+// outside is the first destination in another account than the source's
+// (a replay's lines can name several), else the plan's destination.
+func (p *Plan) outside() *sqsapi.Queue {
+	for _, d := range p.Dests {
+		if d.Queue.Account != "" && d.Queue.Account != p.Source.Queue.Account {
+			return d.Queue
+		}
+	}
+	return p.Dest().Queue
 }
 
 // Question is what the operator is asked before the move: how many, from
 // where to where, and both accounts when they differ. The command and any
 // other view ask this same question.
 func (p *Plan) Question() string {
-	dlq, dest := p.Source.Queue, p.Dest().Queue
+	dlq, dest := p.Source.Queue, p.outside()
 	if p.CrossAccount() != "" {
 		return fmt.Sprintf("Move up to %s from %s in account %s to %s in account %s, another account?", plural.Of(p.Bound, "message"), dlq.Name, dlq.Account, dest.Name, dest.Account)
 	}

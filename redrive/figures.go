@@ -59,7 +59,33 @@ type Figures struct {
 	// no DeadLetterQueueSourceArn (sent to the DLQ directly, or moved by
 	// an older SQS): they go only where --to names.
 	Sourceless int `json:"sourceless,omitempty"`
+	// Outcome is how the move ended (summary.go's outcomes); "" in
+	// incidents written before outcomes were recorded, which read as they
+	// did: by the counts alone.
+	Outcome Outcome `json:"outcome,omitempty"`
+	// Halted is why the run stopped before the end, as the summary said
+	// it; Error the error that stopped it (OutcomeError).
+	Halted string `json:"halted,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// CanaryBack is how many of the canary came back.
+	CanaryBack int `json:"canary_back,omitempty"`
+	// Backlog is what the move started from: the DLQ's messages
+	// (approximate, as SQS counts them) or the file's lines.
+	Backlog int `json:"backlog,omitempty"`
+	// Left is how many of the backlog the run left where they were — in
+	// the DLQ, or unsent in the file (LeftIn) — the canary's returns
+	// included; HiddenLeft are those of Failed that stayed hidden in the
+	// DLQ for the whole wait (they reappear after the visibility timeout).
+	Left       int    `json:"left,omitempty"`
+	LeftIn     string `json:"left_in,omitempty"`
+	HiddenLeft int    `json:"hidden_left,omitempty"`
 }
+
+// Where a move's unsent messages are (Figures.LeftIn).
+const (
+	LeftInDLQ  = "dlq"
+	LeftInFile = "file"
+)
 
 // DestFigures are one destination's figures in a move to several.
 type DestFigures struct {

@@ -15,20 +15,35 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
+// FileRoutes are where an export's lines go: the destinations, the lines
+// recording each (by ARN, none with --to), and the recorded sources
+// refused before anything moved, whose lines stay in the file.
+type FileRoutes struct {
+	Dests   []*sqsapi.Queue
+	Lines   map[string]int
+	Refused []FileRefused
+}
+
 // FileDests are the queues an export's lines go to: --to when given, else
 // each line's recorded source (the DeadLetterQueueSourceArn the export
-// kept), every one resolved before anything moves. A source that no longer
-// exists is not found (exit 5), a file whose lines record none a usage
-// error. It reads the file once (next, io.EOF at the end) and keeps only
-// the sources, so memory stays bounded whatever the file's size; a line
+// kept), every one resolved before anything moves. A recorded source that
+// is not an SQS queue ARN of the operator's partition (h) is refused with
+// its reason, its lines left in the file; a source that no longer exists
+// is not found (exit 5), a file whose lines record none a usage error. It
+// reads the file once (next, io.EOF at the end) and keeps only the
+// sources, so memory stays bounded whatever the file's size; a line
 // exported from a destination itself is a loop (FileLoop).
-func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqsjson.Message, error)) ([]*sqsapi.Queue, error) {
-	if to != "" {
-		q, err := sqsapi.Resolve(ctx, env.SQS, to, env.Region)
+func FileDests(ctx context.Context, env *Env, req Request, next func() (*sqsjson.Message, error), h Home) (*FileRoutes, error) {
+	file := req.FromFile
+	if req.To != "" {
+		q, err := sqsapi.Resolve(ctx, env.SQS, req.To, env.Region)
 		if err != nil {
 			return nil, err
 		}
-		return []*sqsapi.Queue{q}, target.FileLoop(next, file, q.Name, q.ARN)
+		if err := CheckPlaces(file, h, []*sqsapi.Queue{q}, req.AllowAccounts); err != nil {
+			return nil, err
+		}
+		return &FileRoutes{Dests: []*sqsapi.Queue{q}}, target.FileLoop(next, file, q.Name, q.ARN)
 	}
 	counts, from := map[string]int{}, map[string]int{}
 	for {
@@ -39,11 +54,15 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 		if err != nil {
 			return nil, err
 		}
-		if arn := m.SourceARN(); arn != "" {
+		// The map is bounded by the file's distinct sources; a hostile
+		// file of a million distinct ones is refused below, not kept.
+		if arn := m.SourceARN(); arn != "" && (len(counts) < maxFileSources || counts[arn] > 0) {
 			counts[arn]++
 			if m.Attributes[sqsjson.AttrExportedFrom] == arn {
 				from[arn]++
 			}
+		} else if arn != "" {
+			return nil, usagef("--from-file %s: its lines record more than %d source queues: replay it with --to QUEUE; nothing was sent", file, maxFileSources)
 		}
 	}
 	if len(counts) == 0 {
@@ -54,8 +73,25 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 		arns = append(arns, arn)
 	}
 	sort.Strings(arns)
-	var dests []*sqsapi.Queue
+	r := &FileRoutes{Lines: map[string]int{}}
+	var good []string
+	var places []*sqsapi.Queue
 	for _, arn := range arns {
+		if why := sourceProblem(arn, h); why != "" {
+			r.Refused = append(r.Refused, FileRefused{Source: arn, Lines: counts[arn], Reason: why})
+			continue
+		}
+		p, _ := PlaceOf(arn)
+		good, places = append(good, arn), append(places, &sqsapi.Queue{Name: arnName(arn), Account: p.Account, Region: p.Region})
+	}
+	if len(good) == 0 {
+		return r, &Refusal{Reason: fmt.Sprintf("--from-file %s: no line records an SQS queue ARN of this partition (%s): all left in the file, nothing was sent; replay with --to QUEUE", file, r.Refused[0].Reason)}
+	}
+	// Where the data says, weighed before any queue is resolved there.
+	if err := CheckPlaces(file, h, places, req.AllowAccounts); err != nil {
+		return r, err
+	}
+	for _, arn := range good {
 		q, err := sqsapi.Resolve(ctx, env.SQS, arn, env.Region)
 		if errors.Is(err, sqsapi.ErrQueueNotFound) {
 			return nil, notFoundf("--from-file %s: source queue %s of %s no longer exists: recreate it, or replay with --to QUEUE; nothing was sent", file, arnName(arn), plural.Of(counts[arn], "message"))
@@ -63,14 +99,22 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 		if err != nil {
 			return nil, fmt.Errorf("source queue %s: %w", arnName(arn), err)
 		}
+		if q.ARN != arn {
+			// The data named one queue; the one found must be it.
+			return nil, &Refusal{Reason: fmt.Sprintf("--from-file %s: source queue %s resolved to %s, another queue: nothing was sent; replay with --to QUEUE", file, arnName(arn), arnName(q.ARN)+" in account "+q.Account)}
+		}
 		if from[arn] > 0 {
 			return nil, &target.LoopError{Reason: fmt.Sprintf("%s of %s were exported from %s, their own source: replaying them there doubles it", plural.Of(from[arn], "message"), file, q.Name),
 				Fix: "pass --to the queue that consumes them"}
 		}
-		dests = append(dests, q)
+		r.Dests, r.Lines[q.ARN] = append(r.Dests, q), counts[arn]
 	}
-	return dests, nil
+	return r, nil
 }
+
+// maxFileSources bounds the distinct recorded sources a replay resolves
+// (one GetQueueUrl and GetQueueAttributes each).
+const maxFileSources = 100
 
 // DeliveredTo tells whether a file line was already delivered to any of
 // dests by this incident's journal (each line goes to one destination).

@@ -52,6 +52,9 @@ type Request struct {
 	// (Env.WhenOK): it reads CloudWatch and draws the status line.
 	WhenOK      []string
 	For, GiveUp time.Duration
+	// AllowAccounts (--allow-account) are the accounts outside the
+	// operator's own that a replay's destinations may be in.
+	AllowAccounts []string
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -86,6 +89,10 @@ type Plan struct {
 	// Sample is what a harmless look at a DLQ with source queues showed:
 	// each source's share, under the selection once Guard has counted it.
 	Sample SourceSample
+	// FileRefused are a replay's recorded sources refused before it
+	// started (not a queue ARN of this partition): their lines stay in the
+	// file.
+	FileRefused []FileRefused
 	// Origin says who proposed the destination when --to was omitted and
 	// no queue's redrive policy names the DLQ ("" otherwise).
 	Origin string
@@ -197,6 +204,9 @@ type Env struct {
 	EventBridge func(context.Context) (EventsClient, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
+	// STS tells the operator's account (a replay's destinations are
+	// weighed against it).
+	STS func(context.Context) (Caller, error)
 	// CW reads the canary's destinations' metrics (a live queue's canary
 	// is judged by them); nil: none, each judged by its depth.
 	CW func(context.Context) (cwapi.MetricsAPI, error)

@@ -116,6 +116,9 @@ func (s *Summary) DestLines(p *Plan) []string {
 	for _, d := range destFigures(p, s.Stats) {
 		out = append(out, fmt.Sprintf("→ %s: %d moved, %d failed", d.Queue, d.Moved, d.Failed))
 	}
+	if p.Source.File != nil {
+		return append(out, s.fileLeftLines(p)...)
+	}
 	if s.Sourceless > 0 {
 		out = append(out, fmt.Sprintf("%s without a %s stayed in the DLQ: move them with --to QUEUE", plural.Of(s.Sourceless, "message"), sqsjson.AttrDeadLetterQueueSourceArn))
 	}
@@ -124,6 +127,26 @@ func (s *Summary) DestLines(p *Plan) []string {
 		out = append(out, fmt.Sprintf("%s from queues the plan did not list stayed in the DLQ: run the same command again to plan for them", plural.Of(s.OtherSource, "message")))
 	case s.OtherSource > 0:
 		out = append(out, fmt.Sprintf("%s from other queues than %s stayed in the DLQ: run without --to to send each back to its own source", plural.Of(s.OtherSource, "message"), p.Dest().Queue.Name))
+	}
+	return out
+}
+
+// fileLeftLines say what a replay left in its file: the lines without a
+// source, those whose recorded source was refused (with the reason), and
+// any other unsent. A file is never changed, so "the DLQ" is never where
+// they are, and the same command plans the same again.
+func (s *Summary) fileLeftLines(p *Plan) []string {
+	var out []string
+	if s.Sourceless > 0 {
+		out = append(out, fmt.Sprintf("%s without a %s left in the file: replay them with --to QUEUE", plural.Of(s.Sourceless, "line"), sqsjson.AttrDeadLetterQueueSourceArn))
+	}
+	refused := 0
+	for _, r := range p.FileRefused {
+		refused += r.Lines
+		out = append(out, r.Line())
+	}
+	if n := s.OtherSource - refused; n > 0 {
+		out = append(out, fmt.Sprintf("%s for queues the plan did not list left in the file: replay them with --to QUEUE", plural.Of(n, "line")))
 	}
 	return out
 }

@@ -118,9 +118,10 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 // still to move. The canary runs only when asked for: the file has no
 // source whose consumer it fed; it is checked in the (first) destination's
 // own DLQ.
-func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue, dests []*sqsapi.Queue, src mover.SQS, left int) (*Plan, error) {
+func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue, routes *FileRoutes, src mover.SQS, left int) (*Plan, error) {
+	dests := routes.Dests
 	dest := dests[0]
-	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Backlog: left, Workers: req.workers(), PerSource: req.To == ""}
+	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Backlog: left, Workers: req.workers(), PerSource: req.To == "", FileRefused: routes.Refused}
 	for _, q := range dests {
 		d := Destination{Queue: q}
 		if p.PerSource {

@@ -291,6 +291,7 @@ func sumStats(a, b mover.Stats) mover.Stats {
 		}
 	}
 	a.Failed += b.Failed
+	a.Unseen += b.Unseen
 	a.Sourceless += b.Sourceless
 	a.OtherSource += b.OtherSource
 	if len(b.Dests) > 0 {

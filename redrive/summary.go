@@ -6,6 +6,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // Outcome is how a redrive ended, the caller's exit status: OutcomeMoved
@@ -124,11 +125,30 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 		in.To, fig.DestQueue, fig.DestURL, fig.Consumers = "", p.DestName(), "", nil
 	}
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
+	outcomeFigures(&fig, p, s)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}
 	ev.Artifact = incident.JournalFile
 	return ev, nil
+}
+
+// outcomeFigures records how the move ended and what it left where, so
+// that the report can say a stop as the summary did (issue 40).
+func outcomeFigures(fig *Figures, p *Plan, s *Summary) {
+	fig.Outcome, fig.Halted, fig.CanaryBack, fig.Backlog = s.Outcome, s.Halted, s.CanaryBack, p.Backlog
+	if s.Err != nil {
+		fig.Error = untrusted.Shorten(s.Err.Error(), 300)
+	}
+	fig.HiddenLeft = s.Unseen
+	fig.LeftIn, fig.Left = LeftInDLQ, max(p.Backlog-s.Moved, 0)+s.CanaryBack
+	switch {
+	case p.Source.File != nil:
+		// A file's canary returns land in the destination's own DLQ.
+		fig.LeftIn, fig.Left = LeftInFile, max(p.Backlog-s.Moved, 0)
+	case p.Req.Keep:
+		fig.Left = p.Backlog
+	}
 }
 
 // SummaryLine is a Summary as the JSON line of type "summary" that

@@ -93,6 +93,9 @@ func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
 		b.WriteString("; copied with --keep: the originals stay in the DLQ")
 	}
 	b.WriteString(".\n")
+	if end := inc.moveEndOf(redrive.FiguresOf(ev), inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
+		b.WriteString("\n**" + end.sentence() + "**\n")
+	}
 }
 
 // writeAttempts numbers the attempts when there was more than one: each

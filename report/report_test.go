@@ -56,6 +56,11 @@ func TestReportGolden(t *testing.T) {
 			Cause: "c", Change: "given change", Warning: "w", Operator: "alice", Now: reportNow, NoRedact: true,
 		}},
 		{"inspect only, todos", "../testdata/incident-partial", "report.golden.md", ReportOptions{Operator: "bob", Now: reportNow}},
+		// A canary nothing consumed: the summary, the timeline and the
+		// redrive section say the stop, the 9 left in the DLQ and what next.
+		{"canary not consumed", "../testdata/incident-stopped", "report.golden.md", ReportOptions{Operator: "bob", Now: reportNow}},
+		// An interrupted replay of a file: the unsent lines are in the file.
+		{"replay interrupted", "../testdata/incident-replay-stopped", "report.golden.md", ReportOptions{Operator: "bob", Now: reportNow}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -75,7 +75,19 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) summary {
 	}
 	if r := inc.redriveText(); r != "" {
 		para = append(para, "The redrive moved "+r+".")
-		s.rows = append(s.rows, [2]string{"redrive", "moved " + r})
+		row := "moved " + r
+		if end := inc.latestEnd(); end.stopped() {
+			// A stop said first: the figures alone read as a success.
+			para = append(para, end.sentence())
+			row = "**stopped**: " + end.stop + "; " + row
+			if end.left != "" {
+				row += "; now " + end.left
+			}
+			if end.next != "" {
+				row += "; next: " + end.next
+			}
+		}
+		s.rows = append(s.rows, [2]string{"redrive", row})
 	} else {
 		s.rows = append(s.rows, [2]string{"redrive", "not run"})
 	}

@@ -127,7 +127,14 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 		return "fix recorded: " + inc.plain(orDash(redrive.FixOf(ev)), maxOperator)
 	case incident.StepRedrive:
 		f := redrive.FiguresOf(ev)
-		return fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
+		t := fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
+		if end := inc.moveEndOf(f, inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
+			t += " — stopped: " + end.stop
+			if end.left != "" {
+				t += "; " + end.left
+			}
+		}
+		return t
 	case incident.StepVerify:
 		return "verify:" + verdict
 	case incident.StepCheck:

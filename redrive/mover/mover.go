@@ -99,6 +99,9 @@ type Stats struct {
 	// answer was lost. The run waits for them to reappear (at most the
 	// visibility timeout); 0 once it is not waiting.
 	Hidden int `json:"hidden"`
+	// Unseen are those of Failed that stayed hidden for the whole wait at
+	// the end of the run: they reappear after their visibility timeout.
+	Unseen int `json:"unseen,omitempty"`
 	// Workers is how many batches may be in flight now; PeakWorkers the
 	// most so far, which bounds the duplicates of a SIGKILL (10 each).
 	Workers     int `json:"workers"`

@@ -89,6 +89,7 @@ func (m *Mover) countUnseen() {
 		return
 	}
 	m.stats.Failed += m.unseen
+	m.stats.Unseen = m.unseen
 	m.stats.LastError = fmt.Sprintf("%s of the backlog stayed hidden in %s for the whole wait (a receive answer lost, or another consumer holds them): run the same command again",
 		plural.Of(m.unseen, "message"), m.o.Source.Name)
 }

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
+)
+
+// moveEnd is how a redrive ended in words: how it stopped, what it left
+// where, and what to do next, every value encoded. A move that ended
+// done, or an event written before outcomes were recorded, has none: the
+// report then reads as it did, by the counts alone.
+type moveEnd struct {
+	stop, left, next string
+}
+
+// stopped says whether the move ended before it was done.
+func (e moveEnd) stopped() bool { return e.stop != "" }
+
+// sentence is the end as one sentence: "It stopped: …; 9 messages are
+// left in the DLQ. Next: …."
+func (e moveEnd) sentence() string {
+	if !e.stopped() {
+		return ""
+	}
+	t := "It stopped: " + e.stop
+	if e.left != "" {
+		t += "; " + e.left
+	}
+	t += "."
+	if e.next != "" {
+		t += " Next: " + e.next + "."
+	}
+	return t
+}
+
+// latestEnd is the end of the latest redrive.
+func (inc *Incident) latestEnd() moveEnd {
+	ev, ok := inc.Latest(incident.StepRedrive)
+	if !ok {
+		return moveEnd{}
+	}
+	return inc.moveEndOf(redrive.FiguresOf(ev), inc.plain(orDash(ev.Queue), maxName))
+}
+
+// moveEndOf reads a redrive event's outcome and figures into words.
+func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
+	if f.Outcome == "" || f.Outcome == redrive.OutcomeMoved {
+		return moveEnd{}
+	}
+	dest := inc.plain(orDash(f.DestQueue), maxName)
+	halted := inc.plain(f.Halted, maxValue)
+	var e moveEnd
+	switch f.Outcome {
+	case redrive.OutcomeCanaryStill:
+		e.stop = "the canary was not consumed (nothing read it from " + dest + ")"
+		e.next = "start the consumer of " + dest + " (mfdlq contain shows what reads it), then run the same redrive again for the rest"
+	case redrive.OutcomeCanaryBack:
+		e.stop = fmt.Sprintf("%s of the canary came back to %s — the fix is not the right one", plural.Of(f.CanaryBack, "message"), dlq)
+		e.next = "back to step 2 (mfdlq classify)"
+	case redrive.OutcomeError:
+		e.stop = "an error — " + inc.plain(orDash(f.Error), maxValue)
+		e.next = "fix what the error names and run the same redrive again (it does not send again what the journal holds)"
+	case redrive.OutcomeLeaseLost:
+		e.stop = "another run took the DLQ's lease over"
+		e.next = "the other run goes on with the rest; what moved stays moved"
+	case redrive.OutcomeInterrupted:
+		e.stop = "interrupted (Ctrl-C)"
+		e.next = "run the same redrive again to finish the move"
+	case redrive.OutcomeBreaker:
+		e.stop = "the circuit breaker tripped — " + halted
+		e.next = "the fix is not the right one: back to step 2 (mfdlq classify)"
+	case redrive.OutcomeFilterHalt:
+		e.stop = "--" + halted
+		e.next = "fix the filter (it sees the message with .Body parsed when it is JSON)"
+	case redrive.OutcomeHalted:
+		e.stop = "halted — " + halted
+		e.next = "run the same redrive again for the rest"
+	case redrive.OutcomeFailed:
+		e.stop = plural.Of(f.Failed, "message") + " could not be moved"
+		if f.HiddenLeft > 0 {
+			e.stop += fmt.Sprintf(" (%d stayed hidden in %s for the whole wait: they reappear after the visibility timeout)", f.HiddenLeft, dlq)
+		}
+		e.next = "run the same redrive again (see redrive-journal.jsonl for the last error)"
+	case redrive.OutcomeFilterErrors:
+		e.stop = "--filter failed on " + plural.Of(f.FilterErrors, "message")
+		e.next = "fix the filter and run the same redrive again"
+	case redrive.OutcomeAllReturned:
+		e.stop = fmt.Sprintf("nothing moved — the %s left came back after attempt %d", plural.Of(f.Returned, "message"), max(f.Attempt, 1))
+		e.next = `deploy a new fix and run the redrive with --fixed "what changed"`
+	default:
+		e.stop = "outcome " + inc.plain(string(f.Outcome), maxName)
+	}
+	e.left = inc.leftText(f, dlq)
+	return e
+}
+
+// leftText says what the move left where: in the destination, in the
+// DLQ, in the file.
+func (inc *Incident) leftText(f redrive.Figures, dlq string) string {
+	var parts []string
+	if n := f.Moved - f.CanaryBack; n > 0 {
+		parts = append(parts, fmt.Sprintf("%s in %s", plural.Of(n, "message"), inc.plain(orDash(f.DestQueue), maxName)))
+	}
+	switch f.LeftIn {
+	case redrive.LeftInFile:
+		parts = append(parts, fmt.Sprintf("%s not sent, left in the file (it is unchanged)", plural.Of(f.Left, "line")))
+	case redrive.LeftInDLQ:
+		parts = append(parts, fmt.Sprintf("%s left in %s", plural.Of(f.Left, "message"), dlq))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ", ")
+}
