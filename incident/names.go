@@ -26,6 +26,10 @@ const (
 	// ChangesFile is what changed around the first failure: the trail's
 	// related changes and deploys, the alarms, the consumer's metrics.
 	ChangesFile = "changes.json"
+	// OriginalsFile holds, in the export format, the original of every
+	// message redrive --transform sent a repaired copy of, each written
+	// and fsynced before its copy was sent: the undo replays it.
+	OriginalsFile = "transform-originals.jsonl"
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )
