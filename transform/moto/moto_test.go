@@ -30,6 +30,7 @@ import (
 	"github.com/mfdlq/mfdlq/internal/demo/consumer"
 	"github.com/mfdlq/mfdlq/internal/demo/scenario"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
 )
@@ -465,4 +466,43 @@ func handles(msgs []sqsjson.Message) *[]string {
 		out[i] = m.ReceiptHandle
 	}
 	return &out
+}
+
+// TestUndoPassesTheLoopCheck: the loop check that refuses replaying an
+// export into the queue it came from accepts an originals file into its
+// DLQ — its records carry mfdlq.OriginalOf, not mfdlq.ExportedFrom — and
+// still refuses an export of that DLQ.
+func TestUndoPassesTheLoopCheck(t *testing.T) {
+	const dlqARN = "arn:aws:sqs:us-east-1:123456789012:orders-dlq"
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
+	orig, err := archive.OpenOriginals(path, dlqARN, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As received from the DLQ, and as an export of it would have them.
+	msgs := []sqsjson.Message{{MessageId: "a", Body: "x", Attributes: map[string]string{sqsjson.AttrExportedFrom: dlqARN, "DeadLetterQueueSourceArn": "arn:aws:sqs:us-east-1:123456789012:orders"}}}
+	if err := orig.Append(msgs); err != nil {
+		t.Fatal(err)
+	}
+	orig.Close()
+	next := func(path string) func() (*sqsjson.Message, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		rd, err := sqsjson.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rd.Next
+	}
+	if err := redrive.FileLoop(next(path), path, "orders-dlq", dlqARN); err != nil {
+		t.Fatalf("the undo was refused: %v", err)
+	}
+	export := filepath.Join(t.TempDir(), "dlq.jsonl")
+	os.WriteFile(export, []byte(`{"MessageId":"a","Body":"x","Attributes":{"mfdlq.ExportedFrom":"`+dlqARN+`"}}`+"\n"), 0o600)
+	if err := redrive.FileLoop(next(export), export, "orders-dlq", dlqARN); err == nil {
+		t.Fatal("an export replayed into its own DLQ passed the loop check")
+	}
 }
