@@ -33,6 +33,9 @@ var layer = map[string]int{
 	// (untrusted: how strangers' data leaves mfdlq).
 	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
 	"envelope": 3, "untrusted": 3, "s3api": 3,
+	// transform: a --transform program over a message; pure, so redrive
+	// runs it and the report renders its figures.
+	"transform": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
