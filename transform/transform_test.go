@@ -279,3 +279,26 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+// TestConcurrentApply: the mover's workers share one Program (run with
+// -race).
+func TestConcurrentApply(t *testing.T) {
+	p := compile(t, `.version = 1 | set_attributes(.schema.StringValue = "1")`)
+	done := make(chan Result)
+	for i := range 8 {
+		go func() {
+			m := &sqsjson.Message{MessageId: "m", Body: strings.Replace(order2, "ord-104200", "ord-"+string(rune('a'+i)), 1),
+				MessageAttributes: map[string]sqsjson.MessageAttributeValue{"schema": sattr("2")}}
+			var r Result
+			for range 50 {
+				r = p.Apply(context.Background(), m, Limits{})
+			}
+			done <- r
+		}()
+	}
+	for range 8 {
+		if r := <-done; r.Outcome != Changed || *r.Message.MessageAttributes["schema"].StringValue != "1" {
+			t.Fatalf("%s %s", r.Outcome, r.Reason)
+		}
+	}
+}
