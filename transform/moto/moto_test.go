@@ -72,13 +72,15 @@ type moved struct {
 	reasons                    map[string]string // DLQ MessageId → reason
 }
 
-// move repairs every message of dlq into dest: each batch's originals are
-// appended (fsynced) before the copies go out, a copy's original is
-// deleted only once SQS took the copy, a failed one is made visible again.
+// move repairs every message of dlq into dest through transform.Step, as
+// the mover will: each batch's originals are kept (fsynced) before the
+// copies go out, a copy's original is deleted only once SQS took the
+// copy, a failed one is released at the end of the pass.
 func move(t *testing.T, c *sqs.Client, p *transform.Program, dlq, dest string, orig *archive.Originals) moved {
 	t.Helper()
 	ctx := context.Background()
 	res := moved{reasons: map[string]string{}}
+	step := transform.NewStep(p, transform.Limits{}, orig)
 	seen := map[string]bool{}
 	var failed []string // receipt handles, released at the end of the pass
 	defer release(t, c, dlq, &failed)
@@ -89,31 +91,21 @@ func move(t *testing.T, c *sqs.Client, p *transform.Program, dlq, dest string, o
 			continue
 		}
 		empty = 0
-		var send, originals []sqsjson.Message
 		for _, m := range msgs {
 			if seen[m.MessageId] {
 				t.Fatalf("%s received twice: a failed one came back within the pass", m.MessageId)
 			}
 			seen[m.MessageId] = true
-			r := p.Apply(ctx, &m, transform.Limits{})
-			switch r.Outcome {
-			case transform.Failed:
-				res.failed++
-				res.reasons[m.MessageId] = r.Reason
-				failed = append(failed, m.ReceiptHandle)
-				continue
-			case transform.Changed:
-				res.changed++
-				originals = append(originals, m)
-			case transform.Unchanged:
-				res.unchanged++
-			}
-			send = append(send, *r.Message)
+		}
+		send, bad := step.Apply(ctx, msgs)
+		for _, f := range bad {
+			res.reasons[f.Message.MessageId] = f.Reason
+			failed = append(failed, f.Message.ReceiptHandle)
 		}
 		if len(send) == 0 {
 			continue
 		}
-		if err := orig.Append(originals); err != nil {
+		if err := step.Keep(send); err != nil {
 			t.Fatal(err)
 		}
 		entries := make([]types.SendMessageBatchRequestEntry, len(send))
@@ -132,8 +124,12 @@ func move(t *testing.T, c *sqs.Client, p *transform.Program, dlq, dest string, o
 			t.Fatal(err)
 		}
 	}
+	f := step.Figures()
+	res.changed, res.unchanged, res.failed = f.Changed, f.Unchanged, f.Failed
 	return res
 }
+
+var _ transform.Archive = (*archive.Originals)(nil)
 
 // release makes the messages the program failed on visible again, as the
 // mover does at the end of a run: they stay in the DLQ.
