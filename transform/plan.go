@@ -28,15 +28,15 @@ func NeedsSignaturePlan(m *sqsjson.Message) bool {
 }
 
 // UndoCommand is the command the plan and the report print to put the
-// originals back into the DLQ they came from. It names --to: without it a
-// replay sends each record to its recorded source queue, the consumer
-// that failed on them.
+// originals back into the DLQ they came from, at the move's rate (0: max).
+// It names --to: without it a replay sends each record to its recorded
+// source queue, the consumer that failed on them.
 func UndoCommand(originals, dlq string, rate float64) string {
 	cmd := "mfdlq redrive --from-file " + shellQuote(originals) + " --to " + shellQuote(dlq)
 	if rate > 0 {
-		cmd += " --rate " + strconv.FormatFloat(rate, 'f', -1, 64)
+		return cmd + " --rate " + strconv.FormatFloat(rate, 'f', -1, 64)
 	}
-	return cmd
+	return cmd + " --rate max" // a DLQ has no consumer to spare
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but the

@@ -22,9 +22,11 @@ var ErrArchive = errors.New("cannot keep the originals")
 // Apply repairs what the selection picked (positions counted across the
 // run), Keep makes the originals of exactly the copies about to be sent
 // durable, Forget drops the originals of copies that will not be sent
-// this time. It counts every outcome for the figures. It is safe for
-// concurrent use; it holds originals only between Apply and Keep or
-// Forget, so memory stays within the batches in flight.
+// this time. It counts every outcome for the figures, a message failed on
+// once however often it is seen (it keeps their MessageIds: one entry per
+// failure). It is safe for concurrent use; it holds originals only
+// between Apply and Keep or Forget, so memory stays within the batches in
+// flight.
 type Step struct {
 	Program *Program
 	Limits  Limits
@@ -34,11 +36,12 @@ type Step struct {
 	pos       int
 	preview   *Preview
 	originals map[string]sqsjson.Message // MessageId → the original of a repaired copy
+	failed    map[string]bool            // MessageIds failed on: counted once (the canary and the rest both see them)
 }
 
 // NewStep runs p with lim, keeping originals in a.
 func NewStep(p *Program, lim Limits, a Archive) *Step {
-	return &Step{Program: p, Limits: lim, Archive: a, preview: NewPreview(p), originals: map[string]sqsjson.Message{}}
+	return &Step{Program: p, Limits: lim, Archive: a, preview: NewPreview(p), originals: map[string]sqsjson.Message{}, failed: map[string]bool{}}
 }
 
 // Failure is a message the program failed on: it stays in the DLQ.
@@ -65,9 +68,12 @@ func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjso
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, r := range results {
-		s.preview.Add(first+i, &msgs[i], r)
+		if r.Outcome != Failed || !s.failed[msgs[i].MessageId] {
+			s.preview.Add(first+i, &msgs[i], r)
+		}
 		switch r.Outcome {
 		case Failed:
+			s.failed[msgs[i].MessageId] = true
 			failed = append(failed, Failure{Message: msgs[i], Position: first + i, Reason: r.Reason})
 		case Changed:
 			s.originals[msgs[i].MessageId] = msgs[i]

@@ -62,6 +62,10 @@ func TestStep(t *testing.T) {
 	if _, failed := s.Apply(context.Background(), []sqsjson.Message{{MessageId: "e", Body: `{"n":3}`}}); failed[0].Position != 5 {
 		t.Fatalf("position %d", failed[0].Position)
 	}
+	// c again (the rest after the canary): failed again, counted once.
+	if _, failed := s.Apply(context.Background(), []sqsjson.Message{batch[2]}); len(failed) != 1 {
+		t.Fatal("c must fail again")
+	}
 	if f := s.Figures(); f.Changed != 2 || f.Unchanged != 1 || f.Failed != 2 || len(f.Examples) != 2 {
 		t.Fatalf("figures %+v", f)
 	}

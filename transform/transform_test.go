@@ -260,7 +260,7 @@ func TestUndoCommand(t *testing.T) {
 		{"incidents/orders-dlq-20261202T0100Z/transform-originals.jsonl", "orders-dlq", 10,
 			"mfdlq redrive --from-file incidents/orders-dlq-20261202T0100Z/transform-originals.jsonl --to orders-dlq --rate 10"},
 		{"/tmp/my incident/transform-originals.jsonl", "orders-dlq.fifo", 0,
-			"mfdlq redrive --from-file '/tmp/my incident/transform-originals.jsonl' --to orders-dlq.fifo"},
+			"mfdlq redrive --from-file '/tmp/my incident/transform-originals.jsonl' --to orders-dlq.fifo --rate max"},
 		{"it's/x.jsonl", "q", 2.5, `mfdlq redrive --from-file 'it'\''s/x.jsonl' --to q --rate 2.5`},
 	}
 	for _, tt := range tests {
