@@ -77,7 +77,9 @@ func parseErrorText(src string, err error) string {
 	if !errors.As(err, &pe) {
 		return Reason(err)
 	}
-	off := min(max(pe.Offset, 0), len(src))
+	// Offset is just past the token that failed: the column is where the
+	// token starts.
+	off := min(max(pe.Offset-len(pe.Token), 0), len(src))
 	line := strings.Count(src[:off], "\n") + 1
 	col := off - strings.LastIndexByte(src[:off], '\n')
 	return fmt.Sprintf("syntax error at line %d, column %d: %s", line, col, Reason(err))

@@ -29,7 +29,7 @@ func sattr(v string) sqsjson.MessageAttributeValue {
 // any message is read.
 func TestCompileErrors(t *testing.T) {
 	tests := []struct{ src, origin, want string }{
-		{".version = 1 | .foo(", "--transform", `--transform: syntax error at line 1, column 21: unexpected token "(": fix the program (jq syntax)`},
+		{".version = 1 | .foo(", "--transform", `--transform: syntax error at line 1, column 20: unexpected token "(": fix the program (jq syntax)`},
 		{".version = 1\n| .items[] |= (.qty = \n", "--transform-file fix.jq", `--transform-file fix.jq: syntax error at line 3, column 1: unexpected EOF: fix the program (jq syntax)`},
 		{".version = nosuch", "--transform", "--transform: function not defined: nosuch/0: fix the program"},
 		{".x = $undefined", "--transform", "--transform: variable not defined: $undefined: fix the program"},
