@@ -22,9 +22,9 @@ var ErrArchive = errors.New("cannot keep the originals")
 // Apply repairs what the selection picked (positions counted across the
 // run), Keep makes the originals of exactly the copies about to be sent
 // durable, Forget drops the originals of copies that will not be sent
-// this time. It counts every outcome for the figures, a message failed on
-// once however often it is seen (it keeps their MessageIds: one entry per
-// failure). It is safe for concurrent use; it holds originals only
+// this time. It counts a changed or unchanged message when it is about to
+// be sent (Keep), and a message failed on once however often it is seen
+// (it keeps their MessageIds: one entry per failure). It is safe for concurrent use; it holds originals only
 // between Apply and Keep or Forget, so memory stays within the batches in
 // flight.
 type Step struct {
@@ -32,16 +32,25 @@ type Step struct {
 	Limits  Limits
 	Archive Archive
 
-	mu        sync.Mutex
-	pos       int
-	preview   *Preview
-	originals map[string]sqsjson.Message // MessageId → the original of a repaired copy
-	failed    map[string]bool            // MessageIds failed on: counted once (the canary and the rest both see them)
+	mu      sync.Mutex
+	pos     int
+	preview *Preview
+	pending map[string]pending // MessageId → a message repaired (or left) and not yet sent
+	failed  map[string]bool    // MessageIds failed on: counted once (the canary and the rest both see them)
+}
+
+// pending is a picked message between Apply and Keep or Forget: counted
+// only once it is about to be sent, so a message released over --max (or
+// by the canary's bound) and repaired again later counts once.
+type pending struct {
+	pos      int
+	original sqsjson.Message
+	result   Result
 }
 
 // NewStep runs p with lim, keeping originals in a.
 func NewStep(p *Program, lim Limits, a Archive) *Step {
-	return &Step{Program: p, Limits: lim, Archive: a, preview: NewPreview(p), originals: map[string]sqsjson.Message{}, failed: map[string]bool{}}
+	return &Step{Program: p, Limits: lim, Archive: a, preview: NewPreview(p), pending: map[string]pending{}, failed: map[string]bool{}}
 }
 
 // Failure is a message the program failed on: it stays in the DLQ.
@@ -68,19 +77,17 @@ func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjso
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, r := range results {
-		if r.Outcome != Failed || !s.failed[msgs[i].MessageId] {
-			s.preview.Add(first+i, &msgs[i], r)
-		}
-		switch r.Outcome {
-		case Failed:
-			s.failed[msgs[i].MessageId] = true
+		id := msgs[i].MessageId
+		if r.Outcome == Failed {
+			if !s.failed[id] {
+				s.failed[id] = true
+				s.preview.Add(first+i, &msgs[i], r)
+			}
 			failed = append(failed, Failure{Message: msgs[i], Position: first + i, Reason: r.Reason})
-		case Changed:
-			s.originals[msgs[i].MessageId] = msgs[i]
-			send = append(send, *r.Message)
-		default:
-			send = append(send, msgs[i])
+			continue
 		}
+		s.pending[id] = pending{pos: first + i, original: msgs[i], result: r}
+		send = append(send, *r.Message)
 	}
 	return send, failed
 }
@@ -91,9 +98,14 @@ func (s *Step) Keep(send []sqsjson.Message) error {
 	s.mu.Lock()
 	var keep []sqsjson.Message
 	for _, m := range send {
-		if o, ok := s.originals[m.MessageId]; ok {
-			keep = append(keep, o)
-			delete(s.originals, m.MessageId)
+		pd, ok := s.pending[m.MessageId]
+		if !ok {
+			continue
+		}
+		delete(s.pending, m.MessageId)
+		s.preview.Add(pd.pos, &pd.original, pd.result)
+		if pd.result.Outcome == Changed {
+			keep = append(keep, pd.original)
 		}
 	}
 	s.mu.Unlock()
@@ -113,7 +125,7 @@ func (s *Step) Forget(msgs []sqsjson.Message) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, m := range msgs {
-		delete(s.originals, m.MessageId)
+		delete(s.pending, m.MessageId)
 	}
 }
 

@@ -58,6 +58,7 @@ func TestStep(t *testing.T) {
 	if strings.Join(a.kept, " ") != `a={"n":1,"v":2}` {
 		t.Fatalf("kept %v", a.kept)
 	}
+	a.kept = nil
 	// The next batch counts on.
 	if _, failed := s.Apply(context.Background(), []sqsjson.Message{{MessageId: "e", Body: `{"n":3}`}}); failed[0].Position != 5 {
 		t.Fatalf("position %d", failed[0].Position)
@@ -66,11 +67,19 @@ func TestStep(t *testing.T) {
 	if _, failed := s.Apply(context.Background(), []sqsjson.Message{batch[2]}); len(failed) != 1 {
 		t.Fatal("c must fail again")
 	}
+	// d, released, is counted only when it is sent later.
+	if f := s.Figures(); f.Changed != 1 || f.Unchanged != 1 || f.Failed != 2 || len(f.Examples) != 1 {
+		t.Fatalf("figures %+v", f)
+	}
+	send, _ = s.Apply(context.Background(), []sqsjson.Message{batch[3]})
+	if err := s.Keep(send); err != nil || strings.Join(a.kept, " ") != `d={"n":4,"v":2}` {
+		t.Fatal(err, a.kept)
+	}
 	if f := s.Figures(); f.Changed != 2 || f.Unchanged != 1 || f.Failed != 2 || len(f.Examples) != 2 {
 		t.Fatalf("figures %+v", f)
 	}
-	if len(s.originals) != 0 {
-		t.Fatalf("%d originals still held", len(s.originals))
+	if len(s.pending) != 0 {
+		t.Fatalf("%d messages still held", len(s.pending))
 	}
 	a.err = errors.New("no space left on device")
 	send, _ = s.Apply(context.Background(), []sqsjson.Message{{MessageId: "f", Body: `{"n":1}`}})
