@@ -58,6 +58,9 @@ type Failure struct {
 	Message  sqsjson.Message
 	Position int
 	Reason   string
+	// Again tells a message this step failed on before (the canary's
+	// mover saw it, now the rest's does): journaled and counted once.
+	Again bool
 }
 
 // Apply runs the program on each message of a picked batch. send holds
@@ -79,11 +82,12 @@ func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjso
 	for i, r := range results {
 		id := msgs[i].MessageId
 		if r.Outcome == Failed {
-			if !s.failed[id] {
+			again := s.failed[id]
+			if !again {
 				s.failed[id] = true
 				s.preview.Add(first+i, &msgs[i], r)
 			}
-			failed = append(failed, Failure{Message: msgs[i], Position: first + i, Reason: r.Reason})
+			failed = append(failed, Failure{Message: msgs[i], Position: first + i, Reason: r.Reason, Again: again})
 			continue
 		}
 		s.pending[id] = pending{pos: first + i, original: msgs[i], result: r}

@@ -64,8 +64,8 @@ func TestStep(t *testing.T) {
 		t.Fatalf("position %d", failed[0].Position)
 	}
 	// c again (the rest after the canary): failed again, counted once.
-	if _, failed := s.Apply(context.Background(), []sqsjson.Message{batch[2]}); len(failed) != 1 {
-		t.Fatal("c must fail again")
+	if _, failed := s.Apply(context.Background(), []sqsjson.Message{batch[2]}); len(failed) != 1 || !failed[0].Again {
+		t.Fatalf("c must fail again, marked so: %+v", failed)
 	}
 	// d, released, is counted only when it is sent later.
 	if f := s.Figures(); f.Changed != 1 || f.Unchanged != 1 || f.Failed != 2 || len(f.Examples) != 1 {
