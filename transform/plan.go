@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -54,7 +55,8 @@ func shellQuote(s string) string {
 func PlanLines(f Figures, sns bool, undo string) []string {
 	lines := []string{
 		"transform: " + programLine(f.Program, f.Origin),
-		fmt.Sprintf("  previewed: %d changed, %d unchanged, %d failed (a failed one stays in the DLQ)", f.Changed, f.Unchanged, f.Failed),
+		fmt.Sprintf("  previewed on the first %s selected: %d changed, %d unchanged, %d failed (a failed one stays in the DLQ)",
+			plural.Of(f.Changed+f.Unchanged+f.Failed, "message"), f.Changed, f.Unchanged, f.Failed),
 		"  originals: each written to the incident and fsynced before its repaired copy is sent",
 	}
 	if sns {

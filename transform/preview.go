@@ -108,6 +108,12 @@ func (f Figures) Write(w io.Writer) {
 	fmt.Fprintf(w, "transform: %s\n", programLine(f.Program, f.Origin))
 	total := f.Changed + f.Unchanged + f.Failed
 	fmt.Fprintf(w, "  %s: %d changed, %d unchanged, %d failed (left in the DLQ)\n", plural.Of(total, "message"), f.Changed, f.Unchanged, f.Failed)
+	f.WriteExamples(w)
+}
+
+// WriteExamples prints the examples and the failures alone, for a plan
+// that said the program and the counts already.
+func (f Figures) WriteExamples(w io.Writer) {
 	for _, ex := range f.Examples {
 		fmt.Fprintf(w, "  message %d (MessageId %s), before (-) and after (+), redacted:\n", ex.Position, ex.MessageID)
 		for _, l := range ex.Diff {
