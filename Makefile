@@ -1,4 +1,4 @@
-# mfdlq — make build | test | e2e | bench | lint | demo | docs
+# mfdlq — make build | test | unit | e2e | bench | lint | demo | docs
 GO      ?= go
 BIN     ?= bin/mfdlq
 SCENARIO ?= deploy
@@ -15,6 +15,11 @@ build:
 TESTFLAGS ?= -count=1 -parallel 8
 test: lint
 	scripts/with-localaws.sh $(GO) test $(TESTFLAGS) ./...
+
+## unit: the tests of the packages whose tests never import the local AWS
+## harness (internal/localaws): no python3, no moto, no server.
+unit:
+	$(GO) test $(TESTFLAGS) $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -v 'internal/localaws' | cut -d' ' -f1)
 
 ## slow: the end-to-end scripts that wait for real time (testdata/slow: a
 ## --rate 10 move, a live queue's traffic, browse in a pseudo-terminal).

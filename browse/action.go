@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -132,28 +133,28 @@ func (m *Model) actionNews(msg tea.Msg) tea.Cmd {
 // modalKey answers the question (y: yes; n, esc, enter: no, the default)
 // or closes a text.
 func (m *Model) modalKey(k tea.KeyMsg) tea.Cmd {
-	md, s := m.modal, k.String()
+	md := m.modal
 	if md.input != nil {
 		return m.inputKey(k)
 	}
 	if md.reply == nil {
-		if s == "esc" || s == "enter" || s == "q" || s == "c" || s == "i" {
+		if key.Matches(k, Keys.Back, Keys.Enter, Keys.Quit, Keys.Command, Keys.MessageID) {
 			m.modal = nil
 		}
 		return nil
 	}
-	switch s {
-	case "k", "up":
+	switch {
+	case key.Matches(k, Keys.Up):
 		md.up++
 		return nil
-	case "j", "down":
+	case key.Matches(k, Keys.Down):
 		md.up = max(md.up-1, 0)
 		return nil
-	case "y", "Y":
+	case key.Matches(k, Keys.Yes):
 		md.reply <- true
-	case "n", "N", "esc", "enter":
+	case key.Matches(k, Keys.No):
 		md.reply <- false
-	case "ctrl+c":
+	case key.Matches(k, Keys.Interrupt):
 		md.reply <- false
 		m.cancelAction()
 	default:

@@ -1,27 +1,50 @@
 package browse
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// Keys lists every key the view answers, for the help screen and
-// docs/browse.md; the order is the help's.
-var Keys = [][2]string{
-	{"j / down", "next row"},
-	{"k / up", "previous row"},
-	{"g / G", "first / last row"},
-	{"enter", "open: DLQ → groups → messages → message"},
-	{"esc", "back out (or cancel the running action, or answer no)"},
-	{"/", "filter the rows (enter keeps it, esc clears it)"},
-	{"r", "read this screen again (a group: a new peek; the fleet also every 30 s)"},
-	{"R", "redrive this group: type its flags (--rate …), then the command's plan and question"},
-	{"e", "export this DLQ into the incident directory"},
-	{"c", "show a ready mfdlq command line for this screen"},
-	{"i", "show the MessageId (message screen)"},
-	{"l", "the consumer's logs for this message (logs by MessageId)"},
-	{"x", "redaction on/off (for screen sharing)"},
-	{"?", "this help"},
-	{"q / ctrl+c", "quit (while an action runs: ctrl+c stops it, q waits for that)"},
+// KeyMap holds every key the view answers as a bubbles key.Binding: the
+// keys and their help text in one declaration, matched with key.Matches.
+// A binding without help (Bottom, Interrupt) is shown by its sibling's
+// line (Top's "g / G", Quit's "q / ctrl+c").
+type KeyMap struct {
+	Down, Up, Top, Bottom               key.Binding
+	Enter, Back, Filter, Refresh        key.Binding
+	Redrive, Export, Command, MessageID key.Binding
+	Logs, Redact, Help, Quit, Interrupt key.Binding
+	Yes, No                             key.Binding // a question's answers
+}
+
+// Keys is the view's key map; Keys.HelpLines is the help screen and
+// docs/browse.md.
+var Keys = KeyMap{
+	Down:      key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j / down", "next row")),
+	Up:        key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k / up", "previous row")),
+	Top:       key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g / G", "first / last row")),
+	Bottom:    key.NewBinding(key.WithKeys("G", "end")),
+	Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open: DLQ → groups → messages → message")),
+	Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back out (or cancel the running action, or answer no)")),
+	Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter the rows (enter keeps it, esc clears it)")),
+	Refresh:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "read this screen again (a group: a new peek; the fleet also every 30 s)")),
+	Redrive:   key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "redrive this group: type its flags (--rate …), then the command's plan and question")),
+	Export:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export this DLQ into the incident directory")),
+	Command:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "show a ready mfdlq command line for this screen")),
+	MessageID: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "show the MessageId (message screen)")),
+	Logs:      key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "the consumer's logs for this message (logs by MessageId)")),
+	Redact:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "redaction on/off (for screen sharing)")),
+	Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "this help")),
+	Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q / ctrl+c", "quit (while an action runs: ctrl+c stops it, q waits for that)")),
+	Interrupt: key.NewBinding(key.WithKeys("ctrl+c")),
+	Yes:       key.NewBinding(key.WithKeys("y", "Y")),
+	No:        key.NewBinding(key.WithKeys("n", "N", "esc", "enter")),
+}
+
+// HelpLines lists the bindings with help text, in the help screen's order.
+func (k KeyMap) HelpLines() []key.Binding {
+	return []key.Binding{k.Down, k.Up, k.Top, k.Enter, k.Back, k.Filter, k.Refresh, k.Redrive, k.Export,
+		k.Command, k.MessageID, k.Logs, k.Redact, k.Help, k.Quit}
 }
 
 // key handles one keypress. It never waits for a read: reads are started
@@ -37,11 +60,10 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
-	s := k.String()
 	switch {
 	case m.modal != nil:
 		return m.modalKey(k)
-	case s == "ctrl+c":
+	case key.Matches(k, Keys.Interrupt):
 		if m.action != nil {
 			m.cancelAction()
 			return nil
@@ -51,13 +73,18 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		m.filterKey(k)
 		return nil
 	case m.help:
-		if s == "?" || s == "esc" || s == "q" {
+		if key.Matches(k, Keys.Help, Keys.Back, Keys.Quit) {
 			m.help = false
 		}
 		return nil
 	}
-	switch s {
-	case "q":
+	return m.screenKey(k)
+}
+
+// screenKey handles a key on a screen with no modal, filter or help open.
+func (m *Model) screenKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, Keys.Quit):
 		if m.action != nil {
 			// Quitting mid-move would end the process under it: stop it
 			// first, as Ctrl-C stops the command, and see it end.
@@ -65,39 +92,39 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		return tea.Quit
-	case "?":
+	case key.Matches(k, Keys.Help):
 		m.help = true
-	case "j", "down":
+	case key.Matches(k, Keys.Down):
 		m.move(1)
-	case "k", "up":
+	case key.Matches(k, Keys.Up):
 		m.move(-1)
-	case "g", "home":
+	case key.Matches(k, Keys.Top):
 		m.move(-1 << 30)
-	case "G", "end":
+	case key.Matches(k, Keys.Bottom):
 		m.move(1 << 30)
-	case "/":
+	case key.Matches(k, Keys.Filter):
 		m.filtering, m.filter = true, ""
-	case "esc":
+	case key.Matches(k, Keys.Back):
 		return m.back()
-	case "enter":
+	case key.Matches(k, Keys.Enter):
 		return m.enter()
-	case "r":
+	case key.Matches(k, Keys.Refresh):
 		return m.refresh()
-	case "x":
+	case key.Matches(k, Keys.Redact):
 		m.redact = !m.redact
 		return m.prepareBody()
-	case "l":
+	case key.Matches(k, Keys.Logs):
 		if m.top() == screenMessage {
 			m.msg.showLogs = true
 			return m.loadLogs()
 		}
-	case "R":
+	case key.Matches(k, Keys.Redrive):
 		return m.startRedrive()
-	case "e":
+	case key.Matches(k, Keys.Export):
 		return m.startExport()
-	case "c":
+	case key.Matches(k, Keys.Command):
 		m.showCommand()
-	case "i":
+	case key.Matches(k, Keys.MessageID):
 		m.showMessageID()
 	}
 	return nil

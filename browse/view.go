@@ -108,8 +108,9 @@ func (m *Model) footer() string {
 
 func (m *Model) helpLines() []string {
 	out := []string{m.st.head("keys"), ""}
-	for _, k := range Keys {
-		out = append(out, m.row([]int{12}, k[0], k[1]))
+	for _, b := range Keys.HelpLines() {
+		h := b.Help()
+		out = append(out, m.row([]int{12}, h.Key, h.Desc))
 	}
 	return append(out, "", "Every action runs the command's own code: the same plan, the same question,",
 		"the same incident events. Reads run in the background; keys never wait.")

@@ -84,8 +84,9 @@ type Alarm struct {
 type Window struct {
 	From time.Time `json:"from"`
 	To   time.Time `json:"to"`
-	// FirstFailure and LastFailure are the earliest and latest
-	// SentTimestamp of the DLQ's messages (nil when none was seen).
+	// FirstFailure and LastFailure are the earliest and latest failure
+	// of the DLQ's messages (FailureTime: the first receive of a message
+	// SQS moved there, else its SentTimestamp; nil when none was seen).
 	FirstFailure *time.Time `json:"first_failure"`
 	LastFailure  *time.Time `json:"last_failure"`
 	// Source says where the failures' times came from: classification.json,

@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/trailapi"
 )
 
@@ -185,5 +187,31 @@ func TestChartLinesUpArrivalsAndErrors(t *testing.T) {
 	}
 	if !strings.Contains(lines[0], "orders-consumer errors") {
 		t.Errorf("header %q", lines[0])
+	}
+}
+
+// A message SQS moved from a backlogged source is dated by its first
+// receive; one a function, topic or rule sent to its DLQ (no source ARN),
+// or whose first receive is unknown, by SentTimestamp.
+func TestFailureTime(t *testing.T) {
+	sent := time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+	ms := func(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+	for name, c := range map[string]struct {
+		attrs     map[string]string
+		want      time.Time
+		byReceive bool
+		ok        bool
+	}{
+		"moved":         {map[string]string{"SentTimestamp": ms(sent), "ApproximateFirstReceiveTimestamp": ms(first), "DeadLetterQueueSourceArn": "arn:aws:sqs:us-east-1:1:orders"}, first, true, true},
+		"sent to a DLQ": {map[string]string{"SentTimestamp": ms(sent), "ApproximateFirstReceiveTimestamp": ms(first)}, sent, false, true},
+		"no receive":    {map[string]string{"SentTimestamp": ms(sent), "DeadLetterQueueSourceArn": "arn:aws:sqs:us-east-1:1:orders"}, sent, false, true},
+		"receive first": {map[string]string{"SentTimestamp": ms(first), "ApproximateFirstReceiveTimestamp": ms(sent), "DeadLetterQueueSourceArn": "arn:aws:sqs:us-east-1:1:orders"}, first, false, true},
+		"nothing":       {map[string]string{}, time.Time{}, false, false},
+	} {
+		m := sqsjson.Message{Attributes: c.attrs}
+		got, byReceive, ok := FailureTime(&m)
+		if !got.Equal(c.want) || byReceive != c.byReceive || ok != c.ok {
+			t.Errorf("%s: %v %v %v, want %v %v %v", name, got, byReceive, ok, c.want, c.byReceive, c.ok)
+		}
 	}
 }

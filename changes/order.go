@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // phrases say what a call did to its resource, %s being the resource.
@@ -48,6 +50,17 @@ var phrases = map[string]string{
 	"PutParameter":                    "parameter %s was changed",
 	"DeleteParameter":                 "parameter %s was deleted",
 	"StartDeployment":                 "an AppConfig deployment of %s was started",
+}
+
+// Shortened is e with its strangers' fields (name, resource, user,
+// reason) each at most limit bytes (untrusted.Shorten) and What said
+// again of the shortened resource: the terminal's copy of an event whose
+// trail fields can be hundreds of kilobytes.
+func (e Event) Shortened(limit int) Event {
+	s := func(v string) string { return untrusted.Shorten(v, limit) }
+	e.Name, e.Resource, e.User, e.Reason = s(e.Name), s(e.Resource), s(e.User), s(e.Reason)
+	e.What = what(e.Name, e.Resource)
+	return e
 }
 
 func what(name, resource string) string {

@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/smithy-go"
-
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -83,22 +82,8 @@ func (r *Result) unread(source string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	r.Unread = append(r.Unread, Unread{Source: source, Reason: err.Error(), Permission: Denied(err)})
+	r.Unread = append(r.Unread, Unread{Source: source, Reason: err.Error(), Permission: awserr.Denied(err)})
 	return nil
-}
-
-// Denied tells a missing permission.
-func Denied(err error) bool {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return false
-	}
-	switch api.ErrorCode() {
-	case "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "NotAuthorized", "AuthorizationError",
-		"UnrecognizedClientException", "InvalidClientTokenId", "OperationNotPermittedException":
-		return true
-	}
-	return false
 }
 
 // resources finds what the queue's messages go through: the DLQ, its

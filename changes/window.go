@@ -4,16 +4,32 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Span is what the window is made from: the failures' times (the DLQ
-// messages' SentTimestamps), widened by Margin; From and To override.
+// messages' FailureTime), widened by Margin; From and To override.
 type Span struct {
-	Sent     []time.Time // the sampled messages' SentTimestamps
+	Sent     []time.Time // the sampled messages' failure times (FailureTime)
 	Source   string      // where Sent came from
 	Margin   time.Duration
 	From, To *time.Time // --from, --to
 	Now      time.Time
+}
+
+// FailureTime dates one DLQ message's failure: by its first receive when
+// SQS moved it there from a source queue (DeadLetterQueueSourceArn) and
+// the first receive is known — on a backlogged source SentTimestamp is
+// hours before the failing attempt — else by SentTimestamp (a function's,
+// topic's or rule's DLQ gets a new message when the failure happens; its
+// first receive is a reader's, after the fact). byReceive says which.
+func FailureTime(m *sqsjson.Message) (t time.Time, byReceive, ok bool) {
+	sent, okSent := m.SentTime()
+	if first, okFirst := m.FirstReceiveTime(); okFirst && m.Attributes["DeadLetterQueueSourceArn"] != "" && (!okSent || !first.Before(sent)) {
+		return first, true, true
+	}
+	return sent, false, okSent
 }
 
 // ErrNoTimes is a window with nothing to make it from.

@@ -54,15 +54,7 @@ Examples:
 Exit 2 without a terminal (use mfdlq ls).
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runBrowse(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, nil, runF, runBrowse),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")

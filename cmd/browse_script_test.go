@@ -15,10 +15,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() {
-	scriptCmds["pty-dialogue"] = cmdPtyDialogue
-}
-
 // ansiSeq is an escape sequence a terminal interprets: CSI, OSC (ended by
 // BEL or ST) or a two-byte ESC sequence.
 var ansiSeq = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b[()][0-9A-Za-z]`)

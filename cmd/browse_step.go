@@ -43,10 +43,13 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 			r.out(l)
 		}
 	}}
-	sd := &Deps{IO: &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}, Prompt: r.prompt, Now: b.d.Now,
-		Global: &GlobalOptions{}, Args: r.args, AWS: b.d.AWS, SQS: b.d.SQS, Logs: b.d.Logs, CloudWatch: b.d.CloudWatch,
-		Lambda: b.d.Lambda, CloudTrail: b.d.CloudTrail, TrailPacer: b.d.TrailPacer, SNS: b.d.SNS, Events: b.d.Events,
-		Inventory: b.d.Inventory, S3: b.d.S3}
+	// A copy of the view's Deps, so every client and clock a new field adds
+	// arrives as is; the step gets its own streams, prompter, flags, command
+	// line and incident choices.
+	dc := *b.d
+	sd := &dc
+	sd.IO = &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}
+	sd.Prompt, sd.Global, sd.Args, sd.incidents = r.prompt, &GlobalOptions{}, r.args, nil
 	if sd.Prompt == nil {
 		sd.Prompt = noPrompter{}
 	}

@@ -41,8 +41,12 @@ the console: the account's CloudTrail event history, the alarms that went to
 ALARM, and the consumer's metrics beside the DLQ's arrivals.
 
 The window runs from the first to the last failure (the earliest and latest
-SentTimestamp of the DLQ's sampled messages: the incident's samples.jsonl and
-classification.json, or a harmless peek), widened by --margin on both sides;
+of the DLQ's sampled messages: the incident's samples.jsonl and
+classification.json, or a harmless peek), widened by --margin on both sides.
+A message SQS moved to the DLQ is dated by its first receive
+(ApproximateFirstReceiveTimestamp) — on a backlogged source its
+SentTimestamp is hours before the failing attempt — and then the
+classification's SentTimestamps are left out; any other by SentTimestamp;
 --from/--to (RFC 3339) override it. CloudTrail keeps 90 days of history and
 CloudWatch two weeks of alarm history: an older window is clipped, with a
 warning.
@@ -71,21 +75,10 @@ Examples:
   mfdlq changes --queue orders-dlq --from 2026-11-29T21:00:00Z --to 2026-11-30T01:00:00Z --output json
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runChanges(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.From, "from", "", "start of the window (RFC 3339), instead of the first failure − --margin")
 	f.StringVar(&opts.To, "to", "", "end of the window (RFC 3339), instead of the last failure + --margin")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen the failures' window by this much on both sides")
@@ -97,7 +90,7 @@ Examples:
 func (o *changesOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Margin <= 0 || o.Margin > maxMargin:
 		return usageErrorf("--margin must be between 1s and %s, got %s", maxMargin, o.Margin)
 	}
@@ -204,12 +197,23 @@ func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident
 	if err != nil {
 		return s, err
 	}
+	var sent []time.Time
+	byReceive := 0
 	for i := range msgs {
-		if t, ok := msgs[i].SentTime(); ok {
-			s.Sent = append(s.Sent, t)
+		if t, first, ok := changes.FailureTime(&msgs[i]); ok {
+			sent = append(sent, t)
+			byReceive += btoi(first)
 		}
 	}
-	s.Source = strings.TrimPrefix(s.Source+" and "+set.Source, " and ")
+	source := set.Source
+	if byReceive > 0 {
+		// The classification's times are SentTimestamps: on a backlogged
+		// source hours before the failures the first receives date.
+		s.Sent, s.Source = nil, ""
+		source += fmt.Sprintf(", %d of %d dated by their first receive", byReceive, len(sent))
+	}
+	s.Sent = append(s.Sent, sent...)
+	s.Source = strings.TrimPrefix(s.Source+" and "+source, " and ")
 	return s, nil
 }
 
@@ -254,4 +258,11 @@ func unreadList(res *changes.Result) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

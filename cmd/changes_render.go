@@ -21,6 +21,7 @@ func (o *changesOptions) render(res *changes.Result) error {
 	}
 	t := tableData{Headers: []string{"TIME", "WHEN", "KIND", "EVENT", "RESOURCE", "USER", "WHY"}}
 	for _, e := range res.Events {
+		e := e.Shortened(maxCell)
 		t.Rows = append(t.Rows, []string{e.Time.Format(time.RFC3339), offsetText(e.Offset), string(e.Relation), e.Name, e.Resource, e.User, e.Reason})
 	}
 	if err := d.printTable(t); err != nil {
@@ -33,7 +34,7 @@ func (o *changesOptions) render(res *changes.Result) error {
 			if al.Own {
 				watches = "this queue or its consumer"
 			}
-			a.Rows = append(a.Rows, []string{al.Time.Format(time.RFC3339), offsetText(al.Offset), al.Name, strings.TrimSpace(al.Namespace + " " + al.Metric), watches})
+			a.Rows = append(a.Rows, []string{al.Time.Format(time.RFC3339), offsetText(al.Offset), short(al.Name), short(strings.TrimSpace(al.Namespace + " " + al.Metric)), short(watches)})
 		}
 		fmt.Fprintln(d.IO.Out)
 		if err := d.printTable(a); err != nil {
@@ -80,15 +81,44 @@ func (o *changesOptions) summary(res *changes.Result) {
 		d.infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
 	}
 	for _, w := range res.Warnings {
-		d.warnf("%s", w)
+		d.warnf("%s", untrusted.Shorten(w, maxLine))
 	}
 	for _, u := range res.Unread {
-		d.warnf("could not read %s: %s", u.Source, u.Reason)
+		d.warnf("could not read %s: %s", u.Source, untrusted.Shorten(u.Reason, maxLine))
 	}
 	d.infof("this is %s's event history in %s only: another account or region is out of reach", orUnknown(res.Account), orUnknown(res.Region))
 	if res.Evidence != "" {
-		d.infof("nearest: %s", res.Evidence)
+		d.infof("nearest: %s", terminalEvidence(res))
 	}
+}
+
+// A trail's fields are strangers' data of any size (a username, a
+// resource of hundreds of kilobytes): the terminal shows at most maxCell
+// bytes of each, and maxLine of a line, as every other command does;
+// changes.json and the report keep them whole (the report bounds its own).
+const (
+	maxCell = 200
+	maxLine = 600
+)
+
+func short(s string) string { return untrusted.Shorten(s, maxCell) }
+
+// terminalEvidence is the evidence line built from shortened fields, so
+// that a long resource or user does not push the time and the offset off
+// the line.
+func terminalEvidence(res *changes.Result) string {
+	switch {
+	case res.Verdict == changes.VerdictChange && res.Nearest != nil:
+		return changes.Sentence(res.Nearest.Shortened(maxCell))
+	case res.Verdict == changes.VerdictAlarm:
+		for _, a := range res.Alarms {
+			if !a.Own {
+				a.Name, a.Dependency, a.Namespace, a.Metric = short(a.Name), short(a.Dependency), short(a.Namespace), short(a.Metric)
+				return changes.AlarmSentence(a)
+			}
+		}
+	}
+	return untrusted.Shorten(res.Evidence, maxLine)
 }
 
 // offsetText says an offset from the first failure in words.

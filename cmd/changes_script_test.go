@@ -23,18 +23,6 @@ import (
 
 // The script commands of mfdlq changes: the CloudTrail and alarm-history
 // stand-ins in front of moto, and what they hold.
-func init() {
-	scriptCmds["standins"] = cmdStandins
-	scriptCmds["trail-seed"] = cmdTrailSeed
-	scriptCmds["trail-noise"] = cmdTrailNoise
-	scriptCmds["trail-throttle"] = cmdTrailThrottle
-	scriptCmds["trail-calls"] = cmdTrailCalls
-	scriptCmds["alarm-seed"] = cmdAlarmSeed
-	scriptCmds["cw-lambda"] = cmdCWLambda
-	scriptCmds["unq"] = cmdUnq
-	scriptCmds["trail-deny"] = cmdTrailDeny
-	scriptCmds["trail-rest"] = cmdTrailRest
-}
 
 type standins struct {
 	trail *cloudtrail.Server
@@ -219,4 +207,15 @@ func cmdTrailDeny(ts *testscript.TestScript, neg bool, args []string) {
 // the next run (a new process with a new pacer) starts unthrottled.
 func cmdTrailRest(ts *testscript.TestScript, neg bool, args []string) {
 	time.Sleep(time.Second)
+}
+
+// env-long VAR N TEXT sets VAR to TEXT repeated to N bytes: a trail field
+// of hundreds of kilobytes, which a script cannot spell.
+func cmdEnvLong(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: env-long VAR N TEXT")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	ts.Setenv(args[0], strings.Repeat(args[2], n/len(args[2])+1)[:n])
 }

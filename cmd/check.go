@@ -62,21 +62,10 @@ Examples:
 Exit 3 when any safeguard fails.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runCheck(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runCheck),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.BoolVar(&opts.CreateAlarm, "create-alarm", false, "create the DLQ alarm (needs --topic)")
 	f.StringVar(&opts.Topic, "topic", "", "SNS topic ARN the alarm notifies")
 	f.IntVar(&opts.SDKAttempts, "sdk-attempts", 3, "the consumer's AWS SDK attempts per call (1-20; the SDKs' default is 3)")
@@ -90,7 +79,7 @@ Exit 3 when any safeguard fails.
 func (o *checkOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.CreateAlarm && o.Topic == "":
 		return usageErrorf("--create-alarm needs --topic: the SNS topic ARN the alarm notifies")
 	case o.Topic != "" && !snsARN.MatchString(o.Topic):

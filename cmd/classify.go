@@ -98,18 +98,7 @@ Examples:
       --max-number-of-messages 10 > dlq.json && mfdlq classify --from dlq.json --output json
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.incidentQueue()); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runClassify(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, opts.incidentQueue, runF, runClassify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (sampled live unless the incident has samples.jsonl)")

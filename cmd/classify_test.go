@@ -13,8 +13,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() { scriptCmds["classify-fixture"] = cmdClassifyFixture }
-
 // classify-fixture NAME... copies testdata/classify/NAME into $WORK.
 func cmdClassifyFixture(ts *testscript.TestScript, neg bool, args []string) {
 	for _, name := range args {

@@ -71,20 +71,11 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 					opts.Cap = -1
 				}
 			}
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runContain(c.Context(), opts)
+			return stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runContain)(c, nil)
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Source, "source", "", "the source queue (default: the queue whose redrive policy names the DLQ)")
 	f.DurationVar(&opts.Window, "window", 30*time.Minute, "how far back the trend looks (5m-336h)")
 	f.DurationVar(&opts.Sample, "sample", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
@@ -100,7 +91,7 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 func (o *containOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Window < 5*time.Minute || o.Window > 336*time.Hour:
 		return usageErrorf("--window must be between 5m and 336h, got %s", o.Window)
 	case o.Sample < time.Second || o.Sample > 5*time.Minute:

@@ -9,10 +9,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() {
-	scriptCmds["lambda-update"] = cmdLambdaUpdate
-}
-
 // lambda-update FUNCTION [publish] deploys new code to FUNCTION
 // (UpdateFunctionCode with another zip); with publish it also publishes a
 // version. moto changes CodeSha256 on the update, LastModified only when a

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/smithy-go/logging"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
@@ -79,34 +80,12 @@ type Deps struct {
 func NewDeps(io *IOStreams, args []string) *Deps {
 	d := &Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: clock(), Global: &GlobalOptions{}, Args: args}
 	d.AWS = onceConfig(d.Global)
-	d.SQS = func(ctx context.Context) (sqsapi.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return sqsapi.New(cfg), nil
-	}
-	d.Logs = func(ctx context.Context) (logsearch.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return cloudwatchlogs.NewFromConfig(cfg), nil
-	}
-	d.CloudWatch = func(ctx context.Context) (*cloudwatch.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody), nil
-	}
-	d.CloudTrail = func(ctx context.Context) (trailapi.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return cloudtrail.NewFromConfig(cfg, configureCloudTrail), nil
-	}
+	d.SQS = lazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
+	d.Logs = lazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
+	d.CloudWatch = lazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
+		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody)
+	})
+	d.CloudTrail = lazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
 	d.TrailPacer = trailapi.PacerFor
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
@@ -118,27 +97,9 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		}
 		return c, nil
 	}
-	d.Lambda = func(ctx context.Context) (*lambda.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return lambda.NewFromConfig(cfg), nil
-	}
-	d.SNS = func(ctx context.Context) (*sns.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return sns.NewFromConfig(cfg), nil
-	}
-	d.Events = func(ctx context.Context) (*eventbridge.Client, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return eventbridge.NewFromConfig(cfg), nil
-	}
+	d.Lambda = lazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
+	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
+	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
 	return d
 }
 
@@ -159,7 +120,7 @@ func readWholeBody(o *cloudwatch.Options) {
 func configureCloudTrail(o *cloudtrail.Options) {
 	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 		so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
-			if trailapi.IsThrottled(err) {
+			if awserr.Throttled(err) {
 				return aws.FalseTernary
 			}
 			return aws.UnknownTernary

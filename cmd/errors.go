@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/smithy-go"
-
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -57,21 +56,11 @@ func checkFailedf(format string, args ...any) error {
 // printed its verdict.
 var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New("")}
 
-// authCodes are AWS error codes that mean "who you are" or "what you may do".
-var authCodes = map[string]bool{
-	"AccessDenied": true, "AccessDeniedException": true, "InvalidClientTokenId": true,
-	"UnrecognizedClientException": true, "ExpiredToken": true, "ExpiredTokenException": true,
-	"SignatureDoesNotMatch": true, "InvalidSignatureException": true,
-	"MissingAuthenticationToken": true, "AuthFailure": true, "UnauthorizedOperation": true,
-	"InvalidSecurity": true, "RequestExpired": true, "NotAuthorized": true,
-}
-
 // exitCode maps an error to its documented exit status.
 func exitCode(err error, interrupted bool) int {
 	var ee *exitError
 	var invalidRef *sqsapi.InvalidQueueRefError
 	var invalidID *logsearch.InvalidIDError
-	var api smithy.APIError
 	switch {
 	case err == nil:
 		return ExitOK
@@ -87,9 +76,9 @@ func exitCode(err error, interrupted bool) int {
 		return ExitNotFound
 	case errors.As(err, &invalidRef), errors.As(err, &invalidID):
 		return ExitUsage
-	case errors.Is(err, sqsapi.ErrQueueNotFound), sqsapi.IsQueueMissing(err):
+	case errors.Is(err, sqsapi.ErrQueueNotFound), awserr.QueueMissing(err):
 		return ExitNotFound
-	case errors.As(err, &api) && authCodes[api.ErrorCode()]:
+	case awserr.Denied(err):
 		return ExitAuth
 	case isCredentialsError(err):
 		return ExitAuth

@@ -1,17 +1,19 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/plural"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/archive"
-	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -74,18 +76,10 @@ Examples:
   mfdlq export --queue orders-dlq --out v2.jsonl --filter '.Body.version == 2' --max 1000
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runExport(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, nil, runF, runExport),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Out, "out", "", "the file to write, or s3://BUCKET/KEY (required; .gz: gzip)")
 	f.BoolVar(&opts.Delete, "delete", false, "delete exactly the exported messages once the file is durable")
 	f.IntVar(&opts.Max, "max", 0, "export at most N messages (default: all)")
@@ -100,7 +94,7 @@ Examples:
 func (o *exportOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Out == "":
 		return usageErrorf("--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY")
 	case o.Max < 0:
@@ -125,7 +119,7 @@ func (o *exportOptions) validate() error {
 		}
 	}
 	o.gzip = archive.IsGzipName(o.Out)
-	sel, err := redrive.Selection{Filter: o.Filter}.Compile()
+	sel, err := mover.Selection{Filter: o.Filter}.Compile()
 	if err != nil {
 		return usageErrorf("%s", strings.TrimSpace(err.Error()))
 	}

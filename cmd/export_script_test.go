@@ -27,15 +27,6 @@ import (
 )
 
 // The script commands of export and redrive --from-file.
-func init() {
-	scriptCmds["gen-bodies"] = cmdGenBodies
-	scriptCmds["s3-bucket"] = cmdS3Bucket
-	scriptCmds["export-match"] = cmdExportMatch
-	scriptCmds["queue-match"] = cmdQueueMatch
-	scriptCmds["sqs-atleast"] = cmdSQSAtLeast
-	scriptCmds["inflight-limit"] = cmdInflightLimit
-	scriptCmds["export-part"] = cmdExportPart
-}
 
 // export-part s3://BUCKET/KEY N|absent asserts that the one object at KEY (its
 // sibling parts not read) is a complete export of N messages: every line

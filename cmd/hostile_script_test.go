@@ -7,10 +7,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-func init() {
-	scriptCmds["no-control"] = cmdNoControl
-}
-
 // sgr is a colour or style escape that mfdlq's own renderer writes.
 var sgr = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 

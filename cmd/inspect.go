@@ -84,21 +84,10 @@ Examples:
   mfdlq inspect --queue payments-dlq --max 100 --rows 10 --baseline healthy.jsonl
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runInspect(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.IntVar(&opts.Max, "max", 10, "distinct messages to collect (1-10000)")
 	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (1-300)")
 	f.IntVar(&opts.Wait, "wait", 2, "long-poll seconds per receive (1-20)")
@@ -114,7 +103,7 @@ Examples:
 func (o *inspectOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Max < 1 || o.Max > 10000:
 		return usageErrorf("--max must be between 1 and 10000, got %d", o.Max)
 	case o.Visibility < 1 || o.Visibility > 300:

@@ -19,11 +19,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
-func init() {
-	scriptCmds["sqs-lease"] = cmdSQSLease
-	scriptCmds["one-incident"] = cmdOneIncident
-}
-
 // sqs-lease QUEUE HOST EXPIRES_IN puts a lease tag on QUEUE as another
 // operator's redrive would (operator alice, pid 4242, run r-other) expiring
 // EXPIRES_IN from now (negative: expired). ! sqs-lease QUEUE asserts that

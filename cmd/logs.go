@@ -68,21 +68,10 @@ Examples:
   mfdlq logs --queue orders-dlq --log-file consumer-logs.jsonl --ids 10 --output json
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runLogs(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runLogs),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	addQueueFlag(f, &opts.Queue)
 	f.StringArrayVar(&opts.Groups, "log-group", nil, "CloudWatch Logs group of the consumer (repeatable)")
 	f.IntVar(&opts.IDs, "ids", 3, "how many sampled messages to search for")
 	f.StringArrayVar(&opts.MessageIDs, "message-id", nil, "search for this MessageId (repeatable)")
@@ -102,7 +91,7 @@ Examples:
 func (o *logsOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.LogFile == "" && len(o.Groups) == 0:
 		return usageErrorf("--log-group is required: the consumer's CloudWatch Logs group (or --log-file FILE)")
 	case o.IDs < 1 || o.IDs > maxLogIDs:

@@ -21,11 +21,6 @@ import (
 	"github.com/mfdlq/mfdlq/logsearch"
 )
 
-func init() {
-	scriptCmds["sqs-send-id"] = cmdSQSSendID
-	scriptCmds["logs-put"] = cmdLogsPut
-}
-
 // sqs-send-id QUEUE BODY VAR sends one message and sets VAR to its MessageId.
 func cmdSQSSendID(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {

@@ -55,15 +55,7 @@ Examples:
 Exit 3 with --fail-on-messages when any DLQ holds a message.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runLs(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, nil, runF, runLs),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Prefix, "prefix", "", "only queues whose names start with P")

@@ -17,12 +17,6 @@ import (
 
 // The script commands of ls: many queue pairs at once, a pinned clock and
 // an age-of-oldest point relative to it.
-func init() {
-	scriptCmds["sqs-pairs"] = cmdSQSPairs
-	scriptCmds["clock"] = cmdClock
-	scriptCmds["cw-age"] = cmdCWAge
-	scriptCmds["ls-order"] = cmdLsOrder
-}
 
 // ls-order FILE Q1 Q2 … asserts that the DLQs of an ls JSON file are
 // exactly Q1 Q2 … in that order.

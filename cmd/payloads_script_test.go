@@ -14,10 +14,6 @@ import (
 )
 
 // The script commands of offloaded payloads (--fetch-payloads).
-func init() {
-	scriptCmds["sqs-offload"] = cmdSQSOffload
-	scriptCmds["s3-count"] = cmdS3Count
-}
 
 // sqs-offload QUEUE BUCKET FILE does what the SQS Extended Client Library
 // does for each line of FILE: puts it into BUCKET under a key of its own

@@ -59,18 +59,7 @@ Examples:
   mfdlq record --incident inc --out /tmp/INC-4711.md
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runRecord(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRecord),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident under ./incidents when --incident is not given")

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"strings"
 	"time"
 
@@ -10,37 +12,17 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
-// redriveOptions are the flags of mfdlq redrive.
+// redriveOptions are the flags of mfdlq redrive: the redrive.Request the
+// step resolves (each of its flags bound once, into it), and the flags
+// that are the command's own.
 type redriveOptions struct {
-	deps        *Deps
-	Queue       string        // --queue: the DLQ (name, URL or ARN)
-	To          string        // --to: destination (default: the DLQ's one source)
-	RateFlag    string        // --rate as given: N or max
-	Rate        float64       // messages per second; 0 = max
-	Workers     int           // --workers: fixed batches in flight (0: adaptive)
-	MaxWorkers  int           // --max-workers: cap of the adaptive batches in flight
-	Max         int           // --max: at most N moved (0: the backlog at start)
-	Filter      string        // --filter: jq over the message, Body parsed
-	SentAfter   string        // --sent-after (RFC 3339)
-	SentBefore  string        // --sent-before (RFC 3339)
-	Group       string        // --group: a group of classification.json
-	Keep        bool          // --keep: copy, do not delete
-	DryRun      bool          // --dry-run
-	Canary      int           // --canary (-1: default by destination)
-	CanaryWait  time.Duration // --canary-wait (0: derived from the source)
-	MaxBacklog  int64         // --max-backlog
-	MaxReturned int           // --max-returned: the circuit breaker
-	Visibility  int           // --visibility seconds per received message
-	Yes         bool          // --yes
-	Native      bool          // --native: StartMessageMoveTask
-	Force       bool          // --force: past the guardrails
-	Fixed       string        // --fixed "what changed": records a fix event
-	TakeOver    bool          // --take-over: the lease of a run that died
-	FromFile    string        // --from-file: an export (FILE or s3://…) instead of a DLQ
-	Lease       string        // --lease s3://BUCKET/PREFIX: a conditional lease in S3
+	deps *Deps
+	redrive.Request
+	Queue  string // --queue: the DLQ (name, URL or ARN)
+	DryRun bool   // --dry-run
+	Yes    bool   // --yes
 
-	selection redrive.Selection
-	target    redrive.TargetRef // --to lambda:, sns: or events: (Kind "" for a queue)
+	selection mover.Selection
 }
 
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
@@ -111,9 +93,9 @@ sent. The file itself never changes.
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
 	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
-	f.StringVar(&opts.RateFlag, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
+	f.StringVar(&opts.RateText, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
-	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
+	f.IntVar(&opts.MaxWorkers, "max-workers", mover.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
@@ -125,7 +107,7 @@ sent. The file itself never changes.
 	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")
 	f.Int64Var(&opts.MaxBacklog, "max-backlog", 0, "slow down while the destination holds more visible messages than this (0: off)")
 	f.IntVar(&opts.MaxReturned, "max-returned", 10, "halt when this many moved messages came back to the DLQ (0: off)")
-	f.IntVar(&opts.Visibility, "visibility", 30, "seconds a received message stays hidden while it is moved (10-43200)")
+	f.Int32Var(&opts.Visibility, "visibility", 30, "seconds a received message stays hidden while it is moved (10-43200)")
 	f.BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation")
 	f.BoolVar(&opts.Native, "native", false, "let SQS move them (StartMessageMoveTask); no selection, no --max, no --keep")
 	f.BoolVar(&opts.Force, "force", false, "redrive although the incident says poison without a fix, or still alive")
@@ -151,10 +133,10 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--lease %v", err)
 	}
 	switch {
-	case o.Workers < 0 || o.Workers > redrive.MaxWorkersLimit:
-		return usageErrorf("--workers must be between 1 and %d, got %d", redrive.MaxWorkersLimit, o.Workers)
-	case o.MaxWorkers < 1 || o.MaxWorkers > redrive.MaxWorkersLimit:
-		return usageErrorf("--max-workers must be between 1 and %d, got %d", redrive.MaxWorkersLimit, o.MaxWorkers)
+	case o.Workers < 0 || o.Workers > mover.MaxWorkersLimit:
+		return usageErrorf("--workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.Workers)
+	case o.MaxWorkers < 1 || o.MaxWorkers > mover.MaxWorkersLimit:
+		return usageErrorf("--max-workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.MaxWorkers)
 	case o.Max < 0:
 		return usageErrorf("--max must be >= 0, got %d", o.Max)
 	case o.Canary < -1:
@@ -180,15 +162,15 @@ const (
 )
 
 func (o *redriveOptions) parseRate() error {
-	if o.RateFlag == "max" && o.Native {
+	if o.RateText == "max" && o.Native {
 		return usageErrorf("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
 	}
-	r, err := parseRate(o.RateFlag)
+	r, err := parseRate(o.RateText)
 	if err != nil {
 		return err
 	}
 	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
-		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateFlag)
+		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateText)
 	}
 	o.Rate = r
 	return nil
@@ -210,12 +192,12 @@ func (o *redriveOptions) parseTarget() error {
 	case o.MaxBacklog > 0:
 		return usageErrorf("--max-backlog reads a destination queue's depth; %s has none: drop --max-backlog", t)
 	}
-	o.target = t
+	o.Target = t
 	return nil
 }
 
 func (o *redriveOptions) parseSelection() error {
-	s := redrive.Selection{Filter: o.Filter, Group: o.Group}
+	s := mover.Selection{Filter: o.Filter, Group: o.Group}
 	for _, t := range []struct {
 		flag, val string
 		dst       *time.Time

@@ -100,7 +100,7 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if n := len(f.Parts); n > 1 {
 		d.infof("parts: %d, read one after another: %s … %s", n, f.Parts[0], f.Parts[n-1])
 	}
-	p, err := redrive.ResolveFile(ctx, env, o.request(), file, dests, src, src.Left())
+	p, err := redrive.ResolveFile(ctx, env, o.Request, file, dests, src, src.Left())
 	if err != nil {
 		return redriveError(err, file)
 	}

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"context"
 	"fmt"
 	"net/http/httptest"
@@ -144,7 +146,7 @@ func TestNativeFIFOFallsBackWhenInDoubt(t *testing.T) {
 	if !strings.Contains(stdout.String(), `"moved":3`) {
 		t.Fatal("the own mover must move all 3")
 	}
-	entries, _ := redrive.ReadJournal(ws.Path(incident.JournalFile))
+	entries, _ := journal.ReadEntries(ws.Path(incident.JournalFile))
 	if len(entries) == 0 {
 		t.Fatal("the own mover journals its sends")
 	}

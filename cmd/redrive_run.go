@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/target"
+
 	"context"
 	"errors"
 	"fmt"
@@ -27,7 +29,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	env := o.env(ctx, client)
-	p, err := redrive.Resolve(ctx, env, o.request(), dlq)
+	p, err := redrive.Resolve(ctx, env, o.Request, dlq)
 	if err != nil {
 		return redriveError(err, dlq)
 	}
@@ -82,17 +84,6 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	return o.done(p, sum)
 }
 
-// request is the redrive the flags ask for.
-func (o *redriveOptions) request() redrive.Request {
-	return redrive.Request{
-		To: o.To, Target: o.target, RateText: o.RateFlag, Rate: o.Rate, Workers: o.Workers, MaxWorkers: o.MaxWorkers, Max: o.Max,
-		Filter: o.Filter, SentAfter: o.SentAfter, SentBefore: o.SentBefore, Group: o.Group,
-		Keep: o.Keep, Native: o.Native, Force: o.Force, TakeOver: o.TakeOver, Fixed: o.Fixed,
-		Canary: o.Canary, CanaryWait: o.CanaryWait, MaxBacklog: o.MaxBacklog, MaxReturned: o.MaxReturned, Visibility: o.Visibility,
-		FromFile: o.FromFile, Lease: o.Lease,
-	}
-}
-
 // env is what the protocol needs of this command: its clients, clock and
 // incident stamp, and its terminal (lines, the take-over question, the
 // progress bar).
@@ -100,16 +91,16 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 	d := o.deps
 	prog := &redriveProgress{d: d, visibility: o.Visibility, rate: o.Rate}
 	env := &redrive.Env{
-		SQS: client, Region: d.Region(ctx), Now: d.Now, Event: d.Event, Operator: operator(),
-		Before:   func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
-		Info:     d.infof,
-		Warn:     d.warnf,
-		Confirm:  func(q string) error { return d.confirm(q, o.Yes) },
-		Progress: prog.update,
-		Done:     prog.finish,
-		SNS:      func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
-		Events:   func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
-		S3:       func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
+		SQS: client, Region: d.Region(ctx), Now: d.Now, NewEvent: d.Event, Operator: operator(),
+		Before:      func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
+		Info:        d.infof,
+		Warn:        d.warnf,
+		Confirm:     func(q string) error { return d.confirm(q, o.Yes) },
+		Progress:    prog.update,
+		Done:        prog.finish,
+		SNS:         func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
+		EventBridge: func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
+		S3:          func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
 	}
 	if d.CloudWatch != nil {
 		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }
@@ -132,7 +123,7 @@ func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjs
 // that name the fix.
 func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
-	var loop *redrive.LoopError
+	var loop *target.LoopError
 	var held *lease.HeldError
 	switch {
 	case errors.As(err, &refusal):

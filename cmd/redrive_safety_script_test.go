@@ -20,12 +20,6 @@ import (
 
 // The script commands of redrive's safety checks on a live account: a
 // paused consumer, a console redrive running alongside.
-func init() {
-	scriptCmds["lambda-pause"] = cmdLambdaPause
-	scriptCmds["movetasks"] = cmdMoveTasks
-	scriptCmds["sqs-move-task"] = cmdSQSMoveTask
-	scriptCmds["s3-lease"] = cmdS3Lease
-}
 
 // s3-lease BUCKET KEY HOST EXPIRES_IN writes an S3 lease object as another
 // operator's redrive would (alice, pid 4242, run r-other) expiring

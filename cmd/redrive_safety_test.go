@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"context"
 	"encoding/json"
 	"net/http/httptest"
@@ -18,7 +20,6 @@ import (
 	"github.com/mfdlq/mfdlq/bench/crashkill"
 	"github.com/mfdlq/mfdlq/internal/faultproxy"
 	"github.com/mfdlq/mfdlq/internal/localaws"
-	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // TestRedriveCrash SIGKILLs the real binary at random moments and reruns
@@ -108,7 +109,7 @@ func TestRedriveReturnedBelowBreakerIsNotACanaryFailure(t *testing.T) {
 	back := aws.ToString(out.Messages[0].MessageId)
 	time.Sleep(1500 * time.Millisecond)
 	dir := t.TempDir()
-	line, _ := json.Marshal(redrive.Entry{Time: time.Now().UTC(), Run: "earlier", Op: redrive.OpSent, DLQMessageID: "older-dlq-id", DestQueue: src, DestMessageID: back})
+	line, _ := json.Marshal(journal.Entry{Time: time.Now().UTC(), Run: "earlier", Op: journal.OpSent, DLQMessageID: "older-dlq-id", DestQueue: src, DestMessageID: back})
 	if err := os.WriteFile(filepath.Join(dir, incident.JournalFile), append(line, '\n'), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -313,8 +313,6 @@ func TestRedriveSharedNative(t *testing.T) {
 	}
 }
 
-func init() { scriptCmds["shared-dlq"] = cmdSharedDLQ }
-
 // shared-dlq NAME SOURCELESS makes NAME-dlq, the DLQ of NAME-orders (3
 // messages), NAME-payments (4) and NAME-refunds (5), plus SOURCELESS
 // messages sent to it directly, and points the script's mfdlq at a

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"encoding/json"
 	"fmt"
 	"os"
@@ -114,7 +116,7 @@ type redriveProgress struct {
 	d          *Deps
 	mu         sync.Mutex
 	shown      time.Time
-	visibility int     // --visibility: the longest a hidden message stays away
+	visibility int32   // --visibility: the longest a hidden message stays away
 	rate       float64 // --rate (0: max)
 	last       redrive.Moment
 	drawn      bool
@@ -181,10 +183,10 @@ func (p *redriveProgress) finish() {
 // size rather than 2× — at --rate max a move shares the CPU with the HTTP
 // and JSON work of every call, and the default collector cost about a
 // tenth of the rate (docs/redrive.md) — but no later than at
-// redrive.MemoryLimit(backlog), which bounds the process's memory.
+// mover.MemoryLimit(backlog), which bounds the process's memory.
 func tuneGC(backlog int) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(redrive.MemoryLimit(backlog))
+		debug.SetMemoryLimit(mover.MemoryLimit(backlog))
 	}
 }

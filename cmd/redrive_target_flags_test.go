@@ -45,8 +45,8 @@ func TestRedriveTargetFlags(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.target != tt.want {
-				t.Fatalf("target %+v, err %v; want %+v", got.target, err, tt.want)
+			if err != nil || got.Target != tt.want {
+				t.Fatalf("target %+v, err %v; want %+v", got.Target, err, tt.want)
 			}
 		})
 	}

@@ -24,16 +24,6 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-func init() {
-	scriptCmds["sns-topic"] = cmdSNSTopic
-	scriptCmds["sns-publish"] = cmdSNSPublish
-	scriptCmds["events-rule"] = cmdEventsRule
-	scriptCmds["events-put"] = cmdEventsPut
-	scriptCmds["sqs-move"] = cmdSQSMove
-	scriptCmds["arrivals"] = cmdArrivals
-	scriptCmds["lambda-async"] = cmdLambdaAsync
-}
-
 // lambda-async FUNCTION DLQ RETRIES creates FUNCTION with DLQ as its
 // on-failure destination and MaximumRetryAttempts RETRIES.
 func cmdLambdaAsync(ts *testscript.TestScript, neg bool, args []string) {

@@ -26,7 +26,7 @@ import (
 	"github.com/mfdlq/mfdlq/internal/lambdainvoke"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -213,22 +213,22 @@ func TestRedriveToSNSCrash(t *testing.T) {
 	}
 	// Kill in the middle: once the first publishes are journaled, after
 	// a random moment more.
-	journal := filepath.Join(inc, "redrive-journal.jsonl")
+	journalPath := filepath.Join(inc, "redrive-journal.jsonl")
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if b, _ := os.ReadFile(journal); bytes.Contains(b, []byte(`"op":"sent"`)) {
+		if b, _ := os.ReadFile(journalPath); bytes.Contains(b, []byte(`"op":"sent"`)) {
 			break
 		}
 	}
 	time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 	first.Process.Signal(syscall.SIGKILL)
 	first.Wait()
-	entries, err := redrive.ReadJournal(journal)
+	entries, err := journal.ReadEntries(journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	journaled := map[string]bool{}
 	for _, e := range entries {
-		if e.Op == redrive.OpSent {
+		if e.Op == journal.OpSent {
 			journaled[e.PayloadSHA256] = true
 		}
 	}

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"context"
 	"errors"
 	"strings"
@@ -13,10 +15,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/redrive"
 )
-
-func init() {
-	scriptCmds["sqs-holds"] = cmdSQSHolds
-}
 
 // sqs-holds QUEUE BODIES [ATTR=VALUE...] drains QUEUE and asserts it held
 // each line of BODIES exactly once, each with the given string message
@@ -64,15 +62,15 @@ func TestRedriveFlags(t *testing.T) {
 		want    *redriveOptions
 		wantErr string
 	}{
-		{argv: "--queue q --rate 10", want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
+		{argv: "--queue q --rate 10", want: &redriveOptions{Queue: "q", Request: redrive.Request{RateText: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}}},
 		{argv: "--queue q --rate max --workers 4 --max 50 --keep --canary 0 --yes --to other",
-			want: &redriveOptions{Queue: "q", To: "other", RateFlag: "max", Rate: 0, Workers: 4, Max: 50, Keep: true, Canary: 0, Yes: true, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
+			want: &redriveOptions{Queue: "q", Yes: true, Request: redrive.Request{To: "other", RateText: "max", Rate: 0, Workers: 4, Max: 50, Keep: true, Canary: 0, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}}},
 		{argv: "--queue q --rate 10 --filter .Body.version==2 --sent-after 2025-03-02T03:00:00Z --sent-before 2025-03-02T04:00:00Z --group g1",
-			want: &redriveOptions{Queue: "q", RateFlag: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64,
-				Filter: ".Body.version==2", SentAfter: "2025-03-02T03:00:00Z", SentBefore: "2025-03-02T04:00:00Z", Group: "g1",
-				selection: redrive.Selection{Filter: ".Body.version==2", Group: "g1",
+			want: &redriveOptions{Queue: "q", Request: redrive.Request{RateText: "10", Rate: 10, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64,
+				Filter: ".Body.version==2", SentAfter: "2025-03-02T03:00:00Z", SentBefore: "2025-03-02T04:00:00Z", Group: "g1"},
+				selection: mover.Selection{Filter: ".Body.version==2", Group: "g1",
 					SentAfter: time.Date(2025, 3, 2, 3, 0, 0, 0, time.UTC), SentBefore: time.Date(2025, 3, 2, 4, 0, 0, 0, time.UTC)}}},
-		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", RateFlag: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
+		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", Request: redrive.Request{RateText: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}}},
 		{argv: "--rate 10", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{argv: "--queue q", wantErr: "--rate is required: messages per second (e.g. --rate 10) or --rate max"},
 		{argv: "--queue q --rate 0", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "0"`},
@@ -82,7 +80,7 @@ func TestRedriveFlags(t *testing.T) {
 		{argv: "--queue q --rate nan", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "nan"`},
 		{argv: "--queue q --rate 1e-9", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "1e-9"`},
 		{argv: "--queue q --rate 10001", wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "10001"`},
-		{argv: "--queue q --rate 0.01", want: &redriveOptions{Queue: "q", RateFlag: "0.01", Rate: 0.01, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}},
+		{argv: "--queue q --rate 0.01", want: &redriveOptions{Queue: "q", Request: redrive.Request{RateText: "0.01", Rate: 0.01, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64}}},
 		{argv: "--queue q --rate max --native", wantErr: "--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)"},
 		{argv: "--queue q --rate 501 --native", wantErr: `--native: --rate must be a whole number from 1 to 500, got "501"`},
 		{argv: "--queue q --rate 10 --workers 129", wantErr: "--workers must be between 1 and 128, got 129"},
@@ -137,4 +135,4 @@ func TestRedriveFinish(t *testing.T) {
 	}
 }
 
-func statsOK() redrive.Stats { return redrive.Stats{Moved: 3} }
+func statsOK() mover.Stats { return mover.Stats{Moved: 3} }

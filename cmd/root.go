@@ -5,14 +5,11 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // Main runs mfdlq with args and returns the process exit status.
@@ -25,7 +22,8 @@ func Main(args []string) int {
 }
 
 // run executes the command tree and maps the outcome to an exit status,
-// printing `mfdlq: <error>` once.
+// reporting the error once (reportError: `mfdlq: <error>`, or one JSON line
+// under --output json).
 func run(ctx context.Context, d *Deps, args []string) int {
 	root := newRootCmd(d)
 	root.SetArgs(args)
@@ -52,16 +50,7 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		// cobra's own parse errors: unknown flag, unknown command, bad value.
 		code = ExitUsage
 	}
-	if msg := err.Error(); msg != "" {
-		// Errors quote names, files and AWS answers: one sanitised line.
-		fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", untrusted.Terminal(msg))
-		if code == ExitUsage && !started {
-			fmt.Fprintln(d.IO.ErrOut, "run 'mfdlq --help' for usage")
-		}
-		if hint := errorHint(code); hint != "" {
-			fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", hint)
-		}
-	}
+	reportError(d, args, err, code, !started)
 	return code
 }
 
@@ -101,6 +90,8 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 	for _, sub := range subcommands(d) {
 		root.AddCommand(sub)
 	}
+	root.AddCommand(newVersionCmd(d))
+	setVersion(root)
 	// mfdlq alone on a terminal opens the view; piped (or with --help) it
 	// prints the help, as it always did.
 	root.RunE = func(c *cobra.Command, args []string) error {

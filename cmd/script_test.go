@@ -36,7 +36,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/script
 // two cores; the tests that set the environment (t.Setenv) or a package
 // variable (nativePoll) stay sequential, and so run first.
 func TestMain(m *testing.M) {
-	testscript.Main(localaws.Wrap(m), map[string]func(){
+	testscript.Main(localaws.WrapStarted(m), map[string]func(){
 		"mfdlq":   func() { os.Exit(Main(os.Args[1:])) },
 		"consume": consumeMain,
 	})
@@ -75,7 +75,7 @@ func runScripts(t *testing.T, dir string) {
 			env.Setenv("NO_COLOR", "")
 			return nil
 		},
-		Cmds: rejectNegation(scriptCmds, "exitcode", "sqs-depth", "sqs-send-id", "logs-put", "sqs-lease", "s3-lease"),
+		Cmds: rejectNegation(scriptCmds, negationHandled...),
 	})
 }
 
@@ -126,18 +126,6 @@ func consumeMain() {
 		fmt.Fprintln(os.Stderr, "consume:", err)
 		os.Exit(1)
 	}
-}
-
-// scriptCmds are the custom script commands; other test files add theirs
-// in init.
-var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
-	"exitcode":      cmdExitcode,
-	"sqs-pair":      cmdSQSPair,
-	"sqs-queue":     cmdSQSQueue,
-	"sqs-send":      cmdSQSSend,
-	"sqs-depth":     cmdSQSDepth,
-	"samples-match": cmdSamplesMatch,
-	"scrub":         cmdScrub,
 }
 
 // What changes from run to run in a live queue's output: MessageIds and

@@ -18,12 +18,6 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-func init() {
-	scriptCmds["dlqsource"] = cmdDLQSource
-	scriptCmds["sqs-shared"] = cmdSQSShared
-	scriptCmds["sqs-dead-letter"] = cmdSQSDeadLetter
-}
-
 // sourceProxy is internal/dlqsource in front of this test binary's local
 // AWS, shared by the scripts that ask for it: it remembers where each
 // message was sent, so the messages must be sent through it.

@@ -57,6 +57,16 @@ move to several destinations (a shared DLQ's messages each back to their
 own source) each destination is judged, and verify passes only if each
 passes.
 
+The DLQ's count, visible + in flight + delayed, proves that nothing came
+back (a peek reads at most 1,000 and returns land behind the backlog); on a
+live queue the DLQ's extra is counted as new failures only when the peek
+saw all of it, else "not proven". A destination's delayed messages are not
+consumed. After a redrive to a function, topic or bus verify waits out the
+target's failure window (Lambda's retries and maximum event age from its
+event invoke config; each subscriber queue's delay + visibility timeout ×
+(maxReceiveCount + 1)) and until then says "not proven yet — look again
+after HH:MM UTC".
+
 It reads the redrive journal and event from the incident directory, so use
 the same --incident as the redrive.
 
@@ -74,21 +84,11 @@ Examples:
   mfdlq verify --queue chained-dlq --no-peek
 
 Exit 0 when the fix held; 3 when messages came back ("stop and go back to
-step 2: the fix was not the right one") or --wait ran out first.
+step 2: the fix was not the right one"), when it is not proven yet, or
+--wait ran out first.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return runVerify(c.Context(), opts)
-		},
+		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runVerify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ that was redriven: name, URL or ARN (required)")
@@ -105,7 +105,7 @@ step 2: the fix was not the right one") or --wait ran out first.
 func (o *verifyOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+		return errNoQueue
 	case o.Wait < 0 || o.Wait > 24*time.Hour:
 		return usageErrorf("--wait must be between 0 and 24h, got %s", o.Wait)
 	case o.Interval < time.Second || o.Interval > 10*time.Minute:
@@ -142,6 +142,11 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	dest := dests[0]
 	for i := range rec.Dests {
 		rec.Dests[i].Queue = dests[i].Name
+	}
+	if rec.Target != "" {
+		if rec.Window, err = o.targetWindow(ctx, client, dlq, rec); err != nil {
+			return err
+		}
 	}
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,12 +23,6 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/verify"
 )
-
-func init() {
-	scriptCmds["live-pair"] = cmdLivePair
-	scriptCmds["journal-move-dests"] = cmdJournalMoveDests
-	scriptCmds["dests-verdict"] = cmdDestsVerdict
-}
 
 // dests-verdict stdout QUEUE VERDICT RETURNED asserts that verify's JSON
 // output judged destination QUEUE with VERDICT and counted RETURNED
@@ -152,9 +148,9 @@ func cmdJournalMoveDests(ts *testscript.TestScript, neg bool, args []string) {
 		out, err := s.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(d.URL), MessageBody: m.Body})
 		ts.Check(err)
 		d.Moved++
-		ts.Check(enc.Encode(redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpSent, DLQMessageID: aws.ToString(m.MessageId),
+		ts.Check(enc.Encode(journal.Entry{Time: time.Now().UTC(), Run: "r1", Op: journal.OpSent, DLQMessageID: aws.ToString(m.MessageId),
 			BodySHA256: sqsjson.BodySHA256(aws.ToString(m.Body)), DestQueue: d.URL, DestMessageID: aws.ToString(out.MessageId)}))
-		ts.Check(enc.Encode(redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpDeleted, DLQMessageID: aws.ToString(m.MessageId), DestQueue: d.URL}))
+		ts.Check(enc.Encode(journal.Entry{Time: time.Now().UTC(), Run: "r1", Op: journal.OpDeleted, DLQMessageID: aws.ToString(m.MessageId), DestQueue: d.URL}))
 	}
 	ts.Check(f.Close())
 	ev := incident.Event{Step: "redrive", Queue: args[0]}

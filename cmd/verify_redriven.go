@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"cmp"
 	"context"
 	"fmt"
@@ -21,7 +23,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 	if err != nil {
 		return verify.Redriven{}, err
 	}
-	entries, err := redrive.ReadJournal(ws.Path(incident.JournalFile))
+	entries, err := journal.ReadEntries(ws.Path(incident.JournalFile))
 	if err != nil {
 		return verify.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}
@@ -34,7 +36,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 	}
 	rec := redrivenFrom(redrive.FiguresOf(ev), entries)
 	// A big move's journal is compacted: its completed sends are digests.
-	if l, err := redrive.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
+	if l, err := journal.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
 		rec.Compacted = l
 		if rec.Moved == 0 {
 			rec.Moved = compactedMoved(l)
@@ -51,7 +53,7 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 
 // redrivenFrom builds the record from the event's figures, falling back on
 // the journal for what the event lacks (an interrupted redrive).
-func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven {
+func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven {
 	rec := verify.Redriven{
 		// A shared DLQ's messages without a source attribute stay in it
 		// (Sourceless), as do the skipped and failed.
@@ -80,7 +82,7 @@ func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven 
 	}
 	sentIDs := map[string]bool{}
 	for _, e := range entries {
-		if e.Op != redrive.OpSent {
+		if e.Op != journal.OpSent {
 			continue
 		}
 		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
@@ -104,10 +106,10 @@ func redrivenFrom(fig redrive.Figures, entries []redrive.Entry) verify.Redriven 
 
 // compactedMoved is what a compacted journal sent in its latest attempt,
 // for an interrupted redrive whose event is missing.
-func compactedMoved(l *redrive.Ledger) int {
+func compactedMoved(l *journal.Ledger) int {
 	last, sent := 0, map[int]int{}
 	for _, c := range l.Counts() {
-		if c.Op == redrive.OpSent {
+		if c.Op == journal.OpSent {
 			sent[c.Attempt] += c.N
 			last = max(last, c.Attempt)
 		}
@@ -174,4 +176,29 @@ func (o *verifyOptions) clearStatus() {
 	if d.IO.ErrTTY && !d.Global.Quiet {
 		fmt.Fprint(d.IO.ErrOut, "\r\x1b[K")
 	}
+}
+
+// targetWindow reads the failure window of a redrive to a function, topic
+// or bus with that service's client; verify never passes before it ends.
+func (o *verifyOptions) targetWindow(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, rec verify.Redriven) (*verify.FailureWindow, error) {
+	d := o.deps
+	rd := verify.WindowReaders{SQS: c, Region: d.Region(ctx), DLQARN: dlq.ARN}
+	var err error
+	switch rec.Target {
+	case redrive.KindLambda:
+		rd.Function, rd.Qualifier = redrive.FunctionRef(rec.DestURL)
+		rd.Lambda, err = d.Lambda(ctx)
+	case redrive.KindSNS:
+		rd.SNS, err = d.SNS(ctx)
+	case redrive.KindEvents:
+		rd.Events, err = d.Events(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	w, err := verify.ReadWindow(ctx, rd, rec)
+	if err != nil {
+		return nil, fmt.Errorf("verify %s: %w", dlq.Name, err)
+	}
+	return w, nil
 }

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"context"
 	"encoding/json"
 	"strconv"
@@ -17,12 +19,6 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/verify"
 )
-
-func init() {
-	scriptCmds["journal-move"] = cmdJournalMove
-	scriptCmds["consume-later"] = cmdConsumeLater
-	scriptCmds["journal-ids"] = cmdJournalIDs
-}
 
 // journal-move DLQ DEST INCIDENT [native] moves every message of DLQ to
 // DEST with the plain SDK and writes what a redrive records: the journal's
@@ -44,16 +40,16 @@ func cmdJournalMove(ts *testscript.TestScript, neg bool, args []string) {
 	started := time.Now().UTC()
 	msgs, err := s.Drain(ctx, *dlqURL.QueueUrl)
 	ts.Check(err)
-	var lines []redrive.Entry
+	var lines []journal.Entry
 	for i, m := range msgs {
 		out, err := s.SQS.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: destURL.QueueUrl, MessageBody: m.Body})
 		ts.Check(err)
-		e := redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpSent, DLQMessageID: aws.ToString(m.MessageId),
+		e := journal.Entry{Time: time.Now().UTC(), Run: "r1", Op: journal.OpSent, DLQMessageID: aws.ToString(m.MessageId),
 			BodySHA256: sqsjson.BodySHA256(aws.ToString(m.Body)), DestQueue: args[1], DestMessageID: aws.ToString(out.MessageId)}
 		if native {
 			e.DestMessageID, e.DLQMessageID = "", "native-"+strconv.Itoa(i)
 		}
-		lines = append(lines, e, redrive.Entry{Time: time.Now().UTC(), Run: "r1", Op: redrive.OpDeleted, DLQMessageID: e.DLQMessageID})
+		lines = append(lines, e, journal.Entry{Time: time.Now().UTC(), Run: "r1", Op: journal.OpDeleted, DLQMessageID: e.DLQMessageID})
 	}
 	f, err := ws.OpenAppend(incident.JournalFile)
 	ts.Check(err)
@@ -116,7 +112,7 @@ func cmdJournalIDs(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 || args[1] != "stdout" {
 		ts.Fatalf("usage: journal-ids INCIDENT stdout")
 	}
-	entries, err := redrive.ReadJournal(ts.MkAbs(args[0] + "/" + incident.JournalFile))
+	entries, err := journal.ReadEntries(ts.MkAbs(args[0] + "/" + incident.JournalFile))
 	ts.Check(err)
 	var out struct {
 		Returned []verify.Returned `json:"returned"`
@@ -124,7 +120,7 @@ func cmdJournalIDs(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &out))
 	want := map[string]string{}
 	for _, e := range entries {
-		if e.Op == redrive.OpSent {
+		if e.Op == journal.OpSent {
 			want[e.DestMessageID] = e.DLQMessageID
 		}
 	}

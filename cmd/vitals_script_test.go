@@ -28,13 +28,6 @@ import (
 // The script commands of contain, verify and check: they put on the local
 // AWS what real SQS and Lambda would hold (metric points, a function and its
 // mapping, an alarm), with the plain SDK.
-func init() {
-	scriptCmds["cw-series"] = cmdCWSeries
-	scriptCmds["cw-point"] = cmdCWPoint
-	scriptCmds["lambda-mapping"] = cmdLambdaMapping
-	scriptCmds["lambda-state"] = cmdLambdaState
-	scriptCmds["cw-alarm"] = cmdCWAlarm
-}
 
 // localConfig is the SDK configuration of the local AWS, from the process
 // environment localaws.Wrap set.

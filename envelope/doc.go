@@ -1,287 +1,38 @@
+// Package envelope sees through the wrappers AWS puts around a message
+// before it lands in a dead-letter queue — an SNS notification, an
+// EventBridge event, a Lambda asynchronous-invocation DLQ message, a Lambda
+// on-failure destination record, an EventBridge target DLQ message, an S3
+// event notification, a CloudEvent (structured or binary), an SQS Extended
+// Client pointer to a payload offloaded to S3 — and gives the payload inside, the error the wrapper
+// carries and the fields that name where the message came from.
+//
+// Detection is strict: a kind is named only when several required keys are
+// present with the value shapes AWS documents (docs/classify.md), never from
+// one key, so an application body that happens to have a "Message" or a
+// "detail" field stays raw. The package is pure: it imports no AWS package
+// and nothing of mfdlq's but sqsjson.
+//
+// # Words
+//
+//   - Envelope: what Detect (or a Detector, for a --payload Path) found
+//     around one message: its Kind, the payload inside, the error the
+//     wrapper carries, and its Origin.
+//   - Kind: the wrapper, one of the Kind* constants (the strings of
+//     docs/classify.md and of JSON output); KindRaw is no wrapper.
+//   - Payload: the application's own bytes inside the wrappers; for an
+//     offloaded message, a Pointer to the object in S3, which a fetcher
+//     may turn into Fetched bytes.
+//   - Origin: the fields that name where the message came from (topic,
+//     bus and rule, function, bucket), for redrive's targets and reports.
+//   - Document: one JSON document read once (readDoc) into the fields
+//     detection needs, nested wrappers included (an SNS notification of
+//     an S3 event).
+//
+// # Reading order
+//
+// envelope.go (Detect, Kind, Envelope), document.go (one JSON document's
+// fields and the shapes that name a kind), origin.go, cloudevents.go,
+// offload.go and payload.go (the kinds with their own rules), path.go (a
+// --payload Path, a jq subset) and scan.go (walking accepted JSON without
+// allocating).
 package envelope
-
-import (
-	"bytes"
-	"encoding/json"
-	"strings"
-)
-
-// docResult is what readDoc found in one JSON document.
-type docResult struct {
-	kind, wraps             Kind
-	valid                   bool // the document is valid JSON
-	payload                 []byte
-	payloadJSON             bool
-	err, requestID          string
-	source, detailType      string
-	eventName, eventVersion string
-	eventType, dataSchema   string // a CloudEvent's
-	docs                    [2]doc
-}
-
-// docFields are the top-level values readDoc looks at, raw.
-type docFields struct {
-	// SNS notification
-	typ, messageID, topicArn, message, timestamp, attributes []byte
-	signed                                                   bool // SignatureVersion or UnsubscribeURL
-	// EventBridge event
-	version, id, detailType, source, account, time, region, resources, detail []byte
-	// Lambda destination record (version shared with EventBridge)
-	recTimestamp, requestContext, requestPayload, responseContext, responsePayload []byte
-	// S3 event notification
-	records, service, event, bucket []byte
-}
-
-// readDoc names the kind of the document b and reads its payload. Only a
-// valid JSON object can be a document; anything else is raw. nested allows
-// one more level: a destination record's requestPayload is read too.
-func readDoc(b []byte, nested bool) docResult {
-	r := docResult{kind: KindRaw}
-	if len(b) == 0 || !json.Valid(b) {
-		return r
-	}
-	r.valid = true
-	if b[0] != '{' {
-		return r
-	}
-	if ce, ok := readCloudEvent(b); ok {
-		return ce
-	}
-	var f docFields
-	eachMember(b, func(k, v []byte) bool {
-		f.set(string(k), v)
-		return true
-	})
-	switch {
-	case f.isSNS():
-		r.sns(b, &f)
-	case f.isEvent():
-		r.kind, r.payload, r.payloadJSON = KindEventBridge, f.detail, true
-		r.source, r.detailType = text(f.source), text(f.detailType)
-		r.docs[0] = doc{KindEventBridge, b}
-	case f.isDestination():
-		r.destination(b, &f, nested)
-	case f.isS3():
-		r.kind, r.payload, r.payloadJSON = KindS3, b, true
-		r.s3(&f)
-		r.docs[0] = doc{KindS3, b}
-	case f.isLambdaSNSEvent():
-		// A Lambda function subscribed to a topic receives the notification
-		// inside {"Records":[{"EventSource":"aws:sns","Sns":{…}}]}: what a
-		// lambda-async DLQ or a destination record then holds.
-		var g docFields
-		sns := member(firstElement(f.records), "Sns")
-		eachMember(sns, func(k, v []byte) bool {
-			g.set(string(k), v)
-			return true
-		})
-		if g.isSNS() || g.isLambdaSNS() {
-			r.sns(sns, &g)
-		}
-	}
-	return r
-}
-
-func (f *docFields) set(k string, v []byte) {
-	switch k {
-	case "Type":
-		f.typ = v
-	case "MessageId":
-		f.messageID = v
-	case "TopicArn":
-		f.topicArn = v
-	case "Message":
-		f.message = v
-	case "Timestamp":
-		f.timestamp = v
-	case "MessageAttributes":
-		f.attributes = v
-	case "SignatureVersion", "UnsubscribeURL", "UnsubscribeUrl":
-		f.signed = isString(v)
-	case "version":
-		f.version = v
-	case "id":
-		f.id = v
-	case "detail-type":
-		f.detailType = v
-	case "source":
-		f.source = v
-	case "account":
-		f.account = v
-	case "time":
-		f.time = v
-	case "region":
-		f.region = v
-	case "resources":
-		f.resources = v
-	case "detail":
-		f.detail = v
-	case "timestamp":
-		f.recTimestamp = v
-	case "requestContext":
-		f.requestContext = v
-	case "requestPayload":
-		f.requestPayload = v
-	case "responseContext":
-		f.responseContext = v
-	case "responsePayload":
-		f.responsePayload = v
-	case "Records":
-		f.records = v
-	case "Service":
-		f.service = v
-	case "Event":
-		f.event = v
-	case "Bucket":
-		f.bucket = v
-	}
-}
-
-// isSNS: Type "Notification", a MessageId, an SNS TopicArn, a Message
-// string, a Timestamp, a signature field, and MessageAttributes (when
-// present) an object.
-func (f *docFields) isSNS() bool {
-	return f.isLambdaSNS() && f.signed
-}
-
-// isLambdaSNS is isSNS without the signature fields, which a Lambda event's
-// Sns object spells differently (SigningCertUrl) and tests often drop.
-func (f *docFields) isLambdaSNS() bool {
-	return stringIs(f.typ, "Notification") && isNonEmptyString(f.messageID) &&
-		isRawARN(f.topicArn, "sns") && isString(f.message) &&
-		isNonEmptyString(f.timestamp) && (f.attributes == nil || isObject(f.attributes) || string(f.attributes) == "null")
-}
-
-// isEvent: the EventBridge event's top-level fields with their types.
-// account is checked only when present: AWS always sends it, but moto
-// 5.2.1 delivers events to SQS targets without it, and the other eight
-// fields are strict enough.
-func (f *docFields) isEvent() bool {
-	return isString(f.version) && isNonEmptyString(f.id) && isString(f.detailType) &&
-		isNonEmptyString(f.source) && (f.account == nil || isString(f.account)) && isNonEmptyString(f.time) &&
-		isString(f.region) && isArray(f.resources) && isObject(f.detail)
-}
-
-// isDestination: version and timestamp strings, a requestContext with a
-// requestId, a Lambda functionArn and a condition, and a requestPayload.
-func (f *docFields) isDestination() bool {
-	if !isString(f.version) || !isString(f.recTimestamp) || !isObject(f.requestContext) || f.requestPayload == nil {
-		return false
-	}
-	ctx := f.requestContext
-	return isNonEmptyString(member(ctx, "requestId")) && isNonEmptyString(member(ctx, "condition")) &&
-		isRawARN(member(ctx, "functionArn"), "lambda")
-}
-
-// isS3: Records, every one with eventSource "aws:s3", an eventName and an
-// s3 object holding bucket and object; or the s3:TestEvent S3 sends when a
-// notification is configured.
-func (f *docFields) isS3() bool {
-	if stringIs(f.service, "Amazon S3") && stringIs(f.event, "s3:TestEvent") && isString(f.bucket) {
-		return true
-	}
-	if !isArray(f.records) || firstElement(f.records) == nil {
-		return false
-	}
-	ok := true
-	eachElement(f.records, func(rec []byte) bool {
-		s3 := member(rec, "s3")
-		ok = isObject(rec) && stringIs(member(rec, "eventSource"), "aws:s3") && isString(member(rec, "eventName")) &&
-			isObject(s3) && isObject(member(s3, "bucket")) && isObject(member(s3, "object"))
-		return ok
-	})
-	return ok
-}
-
-// isLambdaSNSEvent: one record with EventSource "aws:sns" and an Sns object.
-func (f *docFields) isLambdaSNSEvent() bool {
-	rec := firstElement(f.records)
-	return isObject(rec) && stringIs(member(rec, "EventSource"), "aws:sns") && isObject(member(rec, "Sns"))
-}
-
-func firstElement(arr []byte) []byte {
-	if !isArray(arr) {
-		return nil
-	}
-	var first []byte
-	eachElement(arr, func(v []byte) bool { first = v; return false })
-	return first
-}
-
-// sns reads a notification: the payload is Message decoded, JSON when it is.
-func (r *docResult) sns(b []byte, f *docFields) {
-	r.kind = KindSNS
-	msg := f.message[1 : len(f.message)-1]
-	if strings.IndexByte(string(msg), '\\') >= 0 {
-		msg = unescape(make([]byte, 0, len(msg)), msg)
-	}
-	r.payload, r.payloadJSON = msg, json.Valid(msg)
-	r.docs[0] = doc{KindSNS, b}
-	// A CloudEvent published to a topic: its data is the payload.
-	if r.payloadJSON && len(msg) > 0 && msg[0] == '{' {
-		if ce, ok := readCloudEvent(msg); ok {
-			r.wraps, r.payload, r.payloadJSON = KindCloudEvents, ce.payload, ce.payloadJSON
-			r.eventType, r.dataSchema = ce.eventType, ce.dataSchema
-			r.docs[1] = ce.docs[0]
-		}
-	}
-}
-
-// destination reads an on-failure destination record: the payload is
-// requestPayload (or the payload of the document it is), the error is
-// responsePayload's.
-func (r *docResult) destination(b []byte, f *docFields, nested bool) {
-	r.kind, r.payload, r.payloadJSON = KindLambdaDestination, f.requestPayload, true
-	r.requestID = text(member(f.requestContext, "requestId"))
-	r.err = responseError(f.responsePayload)
-	r.docs[0] = doc{KindLambdaDestination, b}
-	if !nested {
-		return
-	}
-	if in := readDoc(f.requestPayload, false); in.kind != KindRaw && in.kind != KindLambdaDestination {
-		r.wraps, r.payload, r.payloadJSON = in.kind, in.payload, in.payloadJSON
-		r.source, r.detailType, r.eventName, r.eventVersion = in.source, in.detailType, in.eventName, in.eventVersion
-		r.docs[1] = in.docs[0]
-	}
-}
-
-// responseError is a function error document as "errorType: errorMessage"
-// (the message alone when there is no type, as for a timeout).
-func responseError(v []byte) string {
-	switch {
-	case isString(v):
-		return bound(text(v))
-	case !isObject(v):
-		return ""
-	}
-	typ, msg := text(member(v, "errorType")), text(member(v, "errorMessage"))
-	switch {
-	case typ == "":
-		return bound(msg)
-	case msg == "":
-		return bound(typ)
-	}
-	return bound(typ + ": " + msg)
-}
-
-// s3 reads the schema of an S3 event: its first record's eventName and
-// eventVersion.
-func (r *docResult) s3(f *docFields) {
-	if f.records == nil {
-		r.eventName = text(f.event)
-		return
-	}
-	rec := firstElement(f.records)
-	r.eventName, r.eventVersion = text(member(rec, "eventName")), text(member(rec, "eventVersion"))
-}
-
-// isRawARN is isARN on a raw JSON string, without decoding it.
-func isRawARN(v []byte, service string) bool {
-	if !isString(v) {
-		return false
-	}
-	rest, ok := bytes.CutPrefix(v[1:len(v)-1], []byte("arn:"))
-	partition, rest, ok2 := bytes.Cut(rest, []byte(":"))
-	svc, _, ok3 := bytes.Cut(rest, []byte(":"))
-	return ok && ok2 && ok3 && len(partition) > 0 && string(svc) == service
-}

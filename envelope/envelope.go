@@ -1,16 +1,3 @@
-// Package envelope sees through the wrappers AWS puts around a message
-// before it lands in a dead-letter queue — an SNS notification, an
-// EventBridge event, a Lambda asynchronous-invocation DLQ message, a Lambda
-// on-failure destination record, an EventBridge target DLQ message, an S3
-// event notification, a CloudEvent (structured or binary), an SQS Extended
-// Client pointer to a payload offloaded to S3 — and gives the payload inside, the error the wrapper
-// carries and the fields that name where the message came from.
-//
-// Detection is strict: a kind is named only when several required keys are
-// present with the value shapes AWS documents (docs/classify.md), never from
-// one key, so an application body that happens to have a "Message" or a
-// "detail" field stays raw. The package is pure: it imports no AWS package
-// and nothing of mfdlq's but sqsjson.
 package envelope
 
 import (

@@ -2,16 +2,14 @@ package lambdaapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/lambda/types"
-	"github.com/aws/smithy-go"
 
-	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // FunctionsAPI is what finds the functions that send their failed
@@ -102,11 +100,7 @@ func (fn *AsyncFunction) apply(cfg *lambda.GetFunctionEventInvokeConfigOutput, d
 // quietConfigError is an invoke config that is absent (the function has
 // none) or not ours to read: the function keeps Lambda's defaults.
 func quietConfigError(err error) bool {
-	var api smithy.APIError
-	if errors.As(err, &api) && api.ErrorCode() == "ResourceNotFoundException" {
-		return true
-	}
-	return sqsapi.IsUnsupportedOrDenied(err)
+	return awserr.NotFound(err) || awserr.UnsupportedOrDenied(err)
 }
 
 // eachFunction calls fn for each function of at most MaxFunctionPages

@@ -14,7 +14,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // insightsServer implements StartQuery, GetQueryResults, StopQuery and
@@ -127,7 +131,11 @@ func fakeClient(t *testing.T, s *insightsServer) *cloudwatchlogs.Client {
 	t.Cleanup(srv.Close)
 	return cloudwatchlogs.New(cloudwatchlogs.Options{
 		Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
-		Credentials: aws.AnonymousCredentials{}, RetryMaxAttempts: 1,
+		Credentials: aws.AnonymousCredentials{},
+		// Only a 200 whose body read met the SDK's closed-connection bug is
+		// tried again (read whole first, as mfdlq's own clients do).
+		Retryer:    retry.NewStandard(func(o *retry.StandardOptions) { o.Retryables = []retry.IsErrorRetryable{retry.RetryableError{}} }),
+		APIOptions: []func(*middleware.Stack) error{sqsapi.AddReadWholeBody},
 	})
 }
 

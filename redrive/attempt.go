@@ -56,7 +56,3 @@ func PreviousAttempt(events []incident.Event, n int) (incident.Event, bool) {
 }
 
 func attemptOf(ev incident.Event) int { return max(FiguresOf(ev).Attempt, 1) }
-
-// entryAttempt is the attempt of a journal entry: absent means 1 (journals
-// written before attempts were numbered).
-func entryAttempt(e Entry) int { return max(e.Attempt, 1) }

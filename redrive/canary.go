@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -32,7 +34,7 @@ func (r CanaryResult) Reason(dlq string) string {
 // again (wait: see CanaryWait), then looks for its messages in the DLQ by
 // the MessageIds the destination gave them (Returned). An interrupted wait
 // returns what is known so far and no error: the caller sees ctx.Err().
-func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State, moved int, wait time.Duration) (CanaryResult, error) {
+func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State, moved int, wait time.Duration) (CanaryResult, error) {
 	res := CanaryResult{Moved: moved}
 	var err error
 	select {
@@ -42,4 +44,51 @@ func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *St
 	}
 	res.Back, res.BySource, err = returnedBy(ctx, c, dlq, st)
 	return res, err
+}
+
+// CanaryWait is how long the source's consumer needs to fail a message
+// back to the DLQ: every receive hides it for the visibility timeout, and
+// the DLQ gets it after maxReceiveCount receives. A minute when the
+// destination has no redrive policy to the DLQ (nothing can come back).
+func CanaryWait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
+	if !dest.DeadLettersTo(dlq) {
+		return time.Minute
+	}
+	vis := dest.Visibility
+	if vis <= 0 {
+		vis = 30 * time.Second
+	}
+	return vis*time.Duration(max(dest.RedrivePolicy.MaxReceiveCount, 1)) + 10*time.Second
+}
+
+// Returned peeks at the DLQ (each message hidden for one second, never
+// deleted) and counts the messages this journal sent somewhere: they came
+// back, the consumer failed them again.
+func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, error) {
+	back, _, err := returnedBy(ctx, c, dlq, st)
+	return back, err
+}
+
+// returnedBy is Returned with the returns counted by the queue they failed
+// out of (DeadLetterQueueSourceArn, "" when the message has none).
+func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, map[string]int, error) {
+	if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
+		return 0, nil, fmt.Errorf("read %s: %w", dlq.Name, err)
+	}
+	n := int(min(dlq.Depth.Visible, 2000))
+	if n == 0 {
+		return 0, nil, nil
+	}
+	res, err := sqsapi.Peek(ctx, c, dlq, sqsapi.PeekOptions{Max: n, Visibility: 1, Wait: 1})
+	if err != nil {
+		return 0, nil, err
+	}
+	back, by := 0, map[string]int{}
+	for _, m := range res.Messages {
+		if mover.IsReturn(st, &m) {
+			back++
+			by[m.SourceARN()]++
+		}
+	}
+	return back, by, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -58,7 +59,7 @@ type canaryDest struct {
 // canaryBefore reads each destination queue's depth (one
 // GetQueueAttributes each) and its own traffic before the canary. A
 // destination whose depth cannot be read is left out, said once.
-func (r *run) canaryBefore(ctx context.Context) []*canaryDest {
+func (r *runner) canaryBefore(ctx context.Context) []*canaryDest {
 	var out []*canaryDest
 	for i := range r.p.Dests {
 		d := &r.p.Dests[i]
@@ -79,7 +80,7 @@ func (r *run) canaryBefore(ctx context.Context) []*canaryDest {
 // every destination or canaryExtra has passed. halt is the reason to stop
 // (the canary is still in a destination); extra tells that it waited
 // longer than the canary's wait, so that returns are looked for again.
-func (r *run) canaryLeft(ctx context.Context, dests []*canaryDest, st Stats, span canarySpan) (halt string, extra bool, err error) {
+func (r *runner) canaryLeft(ctx context.Context, dests []*canaryDest, st mover.Stats, span canarySpan) (halt string, extra bool, err error) {
 	for _, c := range dests {
 		c.moved = st.Moved
 		if r.p.PerSource {
@@ -116,7 +117,7 @@ func (r *run) canaryLeft(ctx context.Context, dests []*canaryDest, st Stats, spa
 }
 
 // lookCanary reads each destination the canary has not yet left.
-func (r *run) lookCanary(ctx context.Context, dests []*canaryDest, span canarySpan) error {
+func (r *runner) lookCanary(ctx context.Context, dests []*canaryDest, span canarySpan) error {
 	for _, c := range dests {
 		if c.left {
 			continue

@@ -3,7 +3,9 @@ package redrive
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,40 +14,63 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // canaryRun is a run of one destination queue "orders" in the fake,
 // holding held messages of its own before the canary.
-func canaryRun(t *testing.T, fake *fakeSQS, wait time.Duration, held int) (*run, *[]string) {
+func canaryRun(t *testing.T, fake *depths, wait time.Duration, held int) (*runner, *[]string) {
 	t.Helper()
 	dest := &sqsapi.Queue{Name: "orders", URL: "https://sqs.local/1/orders"}
-	for i := range held {
-		fake.put(dest.URL, fmt.Sprintf("own-%d", i), nil)
+	for range held {
+		fake.put(dest.URL)
 	}
 	var warned []string
-	env := &Env{SQS: attrsOnly{fake: fake}, Now: time.Now, Info: func(string, ...any) {},
+	env := &Env{SQS: fake, Now: time.Now, Info: func(string, ...any) {},
 		Warn: func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }}
 	p := &Plan{Dests: []Destination{{Queue: dest}}, CanaryWait: wait}
-	return &run{env: env, p: p}, &warned
+	return &runner{env: env, p: p}, &warned
 }
 
-// attrsOnly is the fake as an sqsapi.Client that answers only
-// GetQueueAttributes: the canary's depth looks make no other call.
-type attrsOnly struct {
+// depths is an sqsapi.Client that answers only GetQueueAttributes, from
+// a visible count per queue URL: the canary's depth looks make no other
+// call.
+type depths struct {
 	sqsapi.Client
-	fake *fakeSQS
+	mu      sync.Mutex
+	visible map[string]int
 }
 
-func (a attrsOnly) GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, o ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {
-	return a.fake.GetQueueAttributes(ctx, in, o...)
+func newDepths() *depths { return &depths{visible: map[string]int{}} }
+
+// put adds a visible message to the queue at url.
+func (d *depths) put(url string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.visible[url]++
+}
+
+// keep leaves n visible messages in the queue at url (a consumer took the rest).
+func (d *depths) keep(url string, n int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.visible[url] = n
+}
+
+func (d *depths) GetQueueAttributes(_ context.Context, in *sqs.GetQueueAttributesInput, _ ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return &sqs.GetQueueAttributesOutput{Attributes: map[string]string{
+		"ApproximateNumberOfMessages": strconv.Itoa(d.visible[*in.QueueUrl]), "ApproximateNumberOfMessagesNotVisible": "0", "ApproximateNumberOfMessagesDelayed": "0",
+	}}, nil
 }
 
 // A quiet destination whose consumer takes the canary during the extra
 // wait passes: its depth is back to what it was before (its own message
 // stays, and is not the canary's).
 func TestCanaryLeftConsumed(t *testing.T) {
-	fake := newFake()
+	fake := newDepths()
 	r, _ := canaryRun(t, fake, 2*time.Second, 1)
 	ctx := context.Background()
 	dests := r.canaryBefore(ctx)
@@ -53,18 +78,16 @@ func TestCanaryLeftConsumed(t *testing.T) {
 		t.Fatalf("before: %+v", dests)
 	}
 	span := canarySpan{start: time.Now()}
-	for i := range 3 {
-		fake.put("https://sqs.local/1/orders", fmt.Sprintf("canary-%d", i), nil)
+	for range 3 {
+		fake.put("https://sqs.local/1/orders")
 	}
 	span.sent = time.Now()
 	go func() {
 		// The consumer takes the three canary messages a little later.
 		time.Sleep(300 * time.Millisecond)
-		fake.mu.Lock()
-		fake.queues["https://sqs.local/1/orders"] = fake.queues["https://sqs.local/1/orders"][:1]
-		fake.mu.Unlock()
+		fake.keep("https://sqs.local/1/orders", 1)
 	}()
-	halt, extra, err := r.canaryLeft(ctx, dests, Stats{Moved: 3}, span)
+	halt, extra, err := r.canaryLeft(ctx, dests, mover.Stats{Moved: 3}, span)
 	if err != nil || halt != "" || !extra {
 		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass after an extra look", halt, extra, err)
 	}
@@ -74,17 +97,17 @@ func TestCanaryLeftConsumed(t *testing.T) {
 // extra wait: the run stops with the line naming the queue and the fix,
 // and the outcome is OutcomeCanaryStill (exit 3 in cmd).
 func TestCanaryLeftStillThere(t *testing.T) {
-	fake := newFake()
+	fake := newDepths()
 	r, _ := canaryRun(t, fake, 200*time.Millisecond, 0)
 	ctx := context.Background()
 	dests := r.canaryBefore(ctx)
 	span := canarySpan{start: time.Now()}
-	for i := range 3 {
-		fake.put("https://sqs.local/1/orders", fmt.Sprintf("canary-%d", i), nil)
+	for range 3 {
+		fake.put("https://sqs.local/1/orders")
 	}
 	span.sent = time.Now()
 	begun := time.Now()
-	halt, extra, err := r.canaryLeft(ctx, dests, Stats{Moved: 3}, span)
+	halt, extra, err := r.canaryLeft(ctx, dests, mover.Stats{Moved: 3}, span)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +118,7 @@ func TestCanaryLeftStillThere(t *testing.T) {
 	if !strings.HasPrefix(halt, want) || !strings.Contains(halt, "(3 visible, 0 in flight)") || !strings.HasSuffix(halt, "nothing consumed them — is the consumer running? (mfdlq contain)") {
 		t.Fatalf("halt %q", halt)
 	}
-	s := &Summary{Stats: Stats{Moved: 3, Halted: halt}, Moved: 3}
+	s := &Summary{Stats: mover.Stats{Moved: 3, Halted: halt}, Moved: 3}
 	if o := outcomeOf(s, false); o != OutcomeCanaryStill {
 		t.Errorf("outcome %s, want %s", o, OutcomeCanaryStill)
 	}
@@ -104,12 +127,12 @@ func TestCanaryLeftStillThere(t *testing.T) {
 // A destination the canary sent nothing to (a shared DLQ's source with no
 // message in the canary's window) is not waited for.
 func TestCanaryLeftNothingSent(t *testing.T) {
-	fake := newFake()
+	fake := newDepths()
 	r, _ := canaryRun(t, fake, time.Hour, 0)
 	r.p.PerSource = true
 	dests := r.canaryBefore(context.Background())
-	fake.put("https://sqs.local/1/orders", "someone else's", nil)
-	halt, extra, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 2, Dests: map[string]DestStats{}}, canarySpan{time.Now(), time.Now()})
+	fake.put("https://sqs.local/1/orders")
+	halt, extra, err := r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 2, Dests: map[string]mover.DestStats{}}, canarySpan{time.Now(), time.Now()})
 	if err != nil || halt != "" || extra {
 		t.Fatalf("canaryLeft = %q, %v, %v; want a pass at once", halt, extra, err)
 	}
@@ -168,7 +191,7 @@ func (f fakeCW) GetMetricData(_ context.Context, in *cloudwatch.GetMetricDataInp
 // judged by its depth, which its own traffic moves: with no point since
 // the canary yet, the canary only shows that nothing came back, said.
 func TestCanaryLeftLiveNoData(t *testing.T) {
-	fake := newFake()
+	fake := newDepths()
 	r, warned := canaryRun(t, fake, 50*time.Millisecond, 0)
 	ago := time.Now().UTC().Truncate(time.Minute).Add(-5 * time.Minute)
 	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: ago, Value: 300}}}
@@ -177,10 +200,10 @@ func TestCanaryLeftLiveNoData(t *testing.T) {
 	if len(dests) != 1 || !dests[0].own.live() {
 		t.Fatalf("before: %+v, want a live destination", dests)
 	}
-	for i := range 3 {
-		fake.put("https://sqs.local/1/orders", fmt.Sprintf("canary-%d", i), nil)
+	for range 3 {
+		fake.put("https://sqs.local/1/orders")
 	}
-	halt, _, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{time.Now(), time.Now()})
+	halt, _, err := r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 3}, canarySpan{time.Now(), time.Now()})
 	if err != nil || halt != "" {
 		t.Fatalf("canaryLeft = %q, %v; want a pass without proof", halt, err)
 	}
@@ -193,7 +216,7 @@ func TestCanaryLeftLiveNoData(t *testing.T) {
 // canary's last send, is younger than that send passes though its depth
 // (its own traffic's messages) is above what it was: the metrics judge it.
 func TestCanaryLeftLiveByAge(t *testing.T) {
-	fake := newFake()
+	fake := newDepths()
 	r, _ := canaryRun(t, fake, time.Hour, 0)
 	sent := time.Now().UTC().Add(-2 * time.Minute)
 	next := sent.Truncate(time.Minute).Add(time.Minute)
@@ -201,16 +224,16 @@ func TestCanaryLeftLiveByAge(t *testing.T) {
 		cwapi.MetricAgeOfOldest: {{Time: next, Value: 1}}}
 	r.env.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
 	dests := r.canaryBefore(context.Background())
-	for i := range 5 {
-		fake.put("https://sqs.local/1/orders", fmt.Sprintf("own-%d", i), nil)
+	for range 5 {
+		fake.put("https://sqs.local/1/orders")
 	}
-	halt, extra, err := r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	halt, extra, err := r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
 	if err != nil || halt != "" || extra {
 		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass at the first look", halt, extra, err)
 	}
 	cw[cwapi.MetricAgeOfOldest] = []cwapi.Point{{Time: next, Value: 500}}
 	r.p.CanaryWait = 100 * time.Millisecond
-	halt, _, err = r.canaryLeft(context.Background(), dests, Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	halt, _, err = r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
 	if err != nil || !strings.Contains(halt, "the canary's 3 messages are not shown as consumed from orders after ") || !strings.Contains(halt, "ApproximateAgeOfOldestMessage 500s") {
 		t.Fatalf("old oldest: halt %q, %v", halt, err)
 	}

@@ -38,7 +38,7 @@ type canarySpan struct{ start, sent time.Time }
 
 // cw is the CloudWatch client of the canary's checks; nil without one, or
 // after a failure (said once): destinations are then judged by depth.
-func (r *run) cw(ctx context.Context) cwapi.MetricsAPI {
+func (r *runner) cw(ctx context.Context) cwapi.MetricsAPI {
 	if r.cwClient != nil || r.noCW || r.env.CW == nil {
 		return r.cwClient
 	}
@@ -51,7 +51,7 @@ func (r *run) cw(ctx context.Context) cwapi.MetricsAPI {
 	return c
 }
 
-func (r *run) cwFailed(err error) {
+func (r *runner) cwFailed(err error) {
 	if !r.noCW {
 		r.env.Warn("canary: CloudWatch unavailable (%v): each destination is judged by its depth, as a queue with no traffic of its own", err)
 	}
@@ -60,7 +60,7 @@ func (r *run) cwFailed(err error) {
 
 // ownTraffic reads a destination's sends and deletions over ownWindow
 // before now; nil when CloudWatch is absent, fails or has no data.
-func (r *run) ownTraffic(ctx context.Context, queue string) *ownTraffic {
+func (r *runner) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 	cw := r.cw(ctx)
 	if cw == nil {
 		return nil
@@ -84,7 +84,7 @@ func (r *run) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 // (canaryGone). Without CloudWatch now, or without a point yet, the
 // destination is marked noData: at the end of the wait the canary then
 // only shows that nothing came back.
-func (r *run) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
+func (r *runner) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	c.own.noData = true
 	cw := r.cw(ctx)
 	if cw == nil {

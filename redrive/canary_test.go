@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -26,9 +27,9 @@ func TestCheckCanary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := Fold([]Entry{
-		{Op: OpSent, DLQMessageID: "was-1", DestMessageID: ids[0]},
-		{Op: OpSent, DLQMessageID: "was-3", DestMessageID: "never-came-back"},
+	st := journal.Fold([]journal.Entry{
+		{Op: journal.OpSent, DLQMessageID: "was-1", DestMessageID: ids[0]},
+		{Op: journal.OpSent, DLQMessageID: "was-3", DestMessageID: "never-came-back"},
 	})
 	dlq := &sqsapi.Queue{Name: name, URL: url}
 	res, err := CheckCanary(ctx, sqsapi.New(cfg), dlq, st, 2, 0)

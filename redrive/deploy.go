@@ -12,14 +12,6 @@ import (
 	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
-// Lambda is what the fix-deployed check calls, with the SDK's signatures.
-type Lambda interface {
-	ListEventSourceMappings(ctx context.Context, in *lambda.ListEventSourceMappingsInput, optFns ...func(*lambda.Options)) (*lambda.ListEventSourceMappingsOutput, error)
-	GetFunction(ctx context.Context, in *lambda.GetFunctionInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionOutput, error)
-}
-
-var _ Lambda = (*lambda.Client)(nil)
-
 // Function is a Lambda consumer as mfdlq saw it: what tells a deploy.
 type Function struct {
 	Name         string    `json:"name"`

@@ -11,7 +11,7 @@ import (
 const LongMove = time.Hour
 
 // MaxRateAssumed is the rate the plan assumes for --rate max: what the
-// adaptive mover reached with SQS answering in 20 ms (docs/redrive.md,
+// adaptive mover reached with SQS answering in 20 ms (docs/redrive-figures.md,
 // 2,504–2,594 msg/s whole process). The progress bar's ETA, from the rate
 // measured as the move goes, replaces it once the move starts.
 const MaxRateAssumed = 2500

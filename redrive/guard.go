@@ -2,155 +2,239 @@ package redrive
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/classify"
-	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// Refusal is a guardrail that stops a redrive unless --force.
-type Refusal struct{ Reason string }
-
-func (r *Refusal) Error() string { return r.Reason }
-
-// Before is what the incident said before this redrive, as the caller read
-// it from the events.
-type Before struct {
-	Classify classify.Verdict // the latest classify's verdict; "" when none
-	Fixed    bool             // a fix is recorded after that classify
-	Alive    bool             // the latest contain says the problem is alive
-}
-
-// Group is what the guardrails need of one classification group.
-type Group struct {
-	ID        string
-	Verdict   classify.Verdict
-	Count     int
-	FirstSent time.Time
-}
-
-// GuardInput is what the guardrails weigh: where the incident stands, the
-// latest classification's groups, and the flags of the redrive.
-type GuardInput struct {
-	Before Before
-	// Groups are classification.json's groups; nil when it is missing or
-	// unreadable.
-	Groups []Group
-	// Fixed is the --fixed text about to be recorded ("" when none).
-	Fixed string
-	// Group is --group ("" when every group may move).
-	Group string
-}
-
-// Guardrails returns why a redrive should not run now, or nil: messages of
-// a poison group would move without a fix recorded after the latest
-// classification, or the latest contain says the problem is still alive.
-func Guardrails(in GuardInput) *Refusal {
-	if in.Before.Classify != "" && !in.Before.Fixed && in.Fixed == "" {
-		if r := poisonRefusal(in.Before.Classify, in.Groups, in.Group); r != nil {
-			return r
+// Guard applies the incident's guardrails before anything changes: a
+// poison group without a fix, a problem still alive, a consumer whose fix
+// is not deployed, a canary into a paused consumer. It numbers the
+// attempt on the way (p.Attempt, p.NewFix), reads the destination's
+// consumers, and weighs a native FIFO move's doubt. A guardrail refuses
+// with a *Refusal, unless Req.Force: then it is said as a warning (the
+// paused consumer excepted: --canary 0 is its way past).
+func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error {
+	events, err := ws.Events()
+	if err != nil {
+		return fmt.Errorf("read incident: %w", err)
+	}
+	r := p.Req
+	p.NewFix = r.Fixed != "" && r.Fixed != LatestFix(events)
+	withFix := events
+	if p.NewFix {
+		withFix = append(append([]incident.Event(nil), events...), incident.Event{Step: incident.StepFix})
+	}
+	p.Attempt = Attempt(withFix)
+	if r.Fixed != "" && !p.NewFix {
+		env.Info("--fixed: %q is the latest fix recorded already: still attempt %d", untrusted.Shorten(untrusted.Terminal(r.Fixed), 200), p.Attempt)
+	}
+	if p.Attempt > 1 {
+		env.Info("attempt %d: a new fix after an earlier redrive; messages that came back from attempt %d may move again", p.Attempt, p.Attempt-1)
+	}
+	groups := classifiedGroups(ws)
+	if rf := Guardrails(GuardInput{Before: env.Before(events), Groups: groups, Fixed: r.Fixed, Group: r.Group}); rf != nil {
+		if err := refuse(env, r, rf); err != nil {
+			return err
 		}
 	}
-	if in.Before.Alive {
-		return &Refusal{Reason: "the latest contain says the problem is still alive: new failures would land on top of the moved messages; stop it first (mfdlq contain), or pass --force"}
+	if err := checkMoveTasks(ctx, env, p, false); err != nil {
+		return err
+	}
+	if err := checkNarrowed(env, p); err != nil {
+		return err
+	}
+	if r.Native {
+		p.FIFODoubt = fifoDoubt(events, p, env.Now())
+	}
+	if err := fixDeployed(ctx, env, events, groups, p); err != nil {
+		return err
+	}
+	return consumersLive(ctx, env, p)
+}
+
+// refuse stops the redrive with r, or with --force says it and goes on.
+func refuse(env *Env, req Request, r *Refusal) error {
+	if !req.Force {
+		return r
+	}
+	env.Warn("--force: %s", r.Reason)
+	return nil
+}
+
+// classifiedGroups reads classification.json's groups; nil when the
+// incident has none or it cannot be read (the guardrails fall back on the
+// verdict).
+func classifiedGroups(ws *incident.Workspace) []Group {
+	b, err := ws.ReadFile(incident.ClassificationFile)
+	if err != nil {
+		return nil
+	}
+	c, err := classify.Parse(b, ws.Path(incident.ClassificationFile))
+	if err != nil {
+		return nil
+	}
+	out := make([]Group, 0, len(c.Groups))
+	for _, g := range c.Groups {
+		out = append(out, Group{ID: g.ID, Verdict: g.Verdict, Count: g.Count, FirstSent: g.FirstSent})
+	}
+	return out
+}
+
+// fixDeployed refuses to move poison or data groups back into a Lambda
+// consumer that has not changed since they began to fail (or since the
+// previous attempt): the most common 3 a.m. mistake. --fixed alone does
+// not pass it, --force does. What it could not check, it says.
+func fixDeployed(ctx context.Context, env *Env, events []incident.Event, groups []Group, p *Plan) error {
+	dep, gated, why := deployReference(events, groups, p.Req.Group, p.Attempt, env.Now())
+	if !gated {
+		env.Info("fix deployed: not checked: %s", why)
+		return nil
+	}
+	for i := range p.Dests {
+		if err := destDeployed(ctx, env, dep, p, &p.Dests[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// poisonRefusal refuses to move a poison group without a fix: the whole
-// DLQ when it is all poison, the poison groups of a mixed one (naming the
-// --group that moves the others), or the one poison group --group names.
-func poisonRefusal(verdict classify.Verdict, groups []Group, only string) *Refusal {
-	const fix = `fix the consumer and pass --fixed "what changed"`
-	if groups == nil {
-		switch verdict {
-		case classify.VerdictPoison:
-			return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
-		case classify.VerdictMixed:
-			return &Refusal{Reason: "the latest classify says mixed but its groups cannot be read: run mfdlq classify again, then move the groups that are not poison with --group, or --force"}
-		}
+// destDeployed is the fix-deployed check of one destination.
+func destDeployed(ctx context.Context, env *Env, dep Deploy, p *Plan, d *Destination) error {
+	if kind := TargetKindOf(d.Queue.URL); d.Target != nil && kind != KindLambda {
+		env.Info("fix deployed: not checked: mfdlq cannot see when the consumers behind %s (its %s) changed", d.Queue.Name, map[string]string{KindSNS: "subscriptions", KindEvents: "rules' targets"}[kind])
 		return nil
 	}
-	var poison, others []string
-	poisonCount, total := 0, 0
+	fns, err := destConsumers(ctx, env, d)
+	if err != nil {
+		env.Warn("fix deployed: not checked: the Lambda consumers of %s cannot be read (%s)", d.Queue.Name, untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
+		return nil
+	}
+	d.Consumers = fns
+	if len(fns) == 0 {
+		env.Info("fix deployed: not checked: no Lambda event source mapping reads %s, and mfdlq cannot see when another consumer changed", d.Queue.Name)
+		return nil
+	}
+	for _, f := range fns {
+		if !dep.Deployed(f) {
+			return refuse(env, p.Req, dep.Refusal(f, env.Now()))
+		}
+		env.Info("fix deployed: %s changed since %s (version %s, last modified %s)", f.Name, dep.SinceText, f.Version, f.LastModified.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// deployReference is what the consumer must have changed since: the
+// previous attempt's redrive, else the first failure of the poison and data
+// groups about to move. gated is false, with why, when nothing is to check.
+func deployReference(events []incident.Event, groups []Group, only string, attempt int, now time.Time) (dep Deploy, gated bool, why string) {
+	if prev, ok := PreviousAttempt(events, attempt); ok {
+		since := prev.Time
+		if t := FiguresOf(prev).StartedAt; !t.IsZero() {
+			since = t
+		}
+		base := FirstSeen(events)
+		for _, f := range FunctionsOf(prev) {
+			base[f.ARN] = f
+		}
+		return Deploy{Since: since, SinceText: "attempt " + fmt.Sprint(attempt-1) + "'s redrive (" + When(since, now) + ")", Baseline: base}, true, ""
+	}
+	first, gated, why := firstFailure(events, groups, only)
+	if !gated {
+		return dep, false, why
+	}
+	return Deploy{Since: first, SinceText: "the first failure (" + When(first, now) + ")", Baseline: FirstSeen(events)}, true, ""
+}
+
+// firstFailure is when the groups to move that need a fix (the verdict
+// says which: classify.Verdict.NeedsFix) began to fail: their first
+// SentTimestamp, else the incident's first step.
+func firstFailure(events []incident.Event, groups []Group, only string) (time.Time, bool, string) {
+	var first time.Time
+	gated := false
 	for _, g := range groups {
-		total += g.Count
-		switch {
-		case only != "" && g.ID != only:
-		case g.Verdict == classify.VerdictPoison:
-			poison = append(poison, g.ID)
-			poisonCount += g.Count
-		default:
-			others = append(others, fmt.Sprintf("--group %s (%s, %d)", g.ID, g.Verdict, g.Count))
+		if (only != "" && g.ID != only) || !g.Verdict.NeedsFix() {
+			continue
+		}
+		gated = true
+		if !g.FirstSent.IsZero() && (first.IsZero() || g.FirstSent.Before(first)) {
+			first = g.FirstSent
+		}
+	}
+	if groups == nil {
+		if ev, ok := latestStep(events, incident.StepClassify); ok && classify.Verdict(ev.Verdict).NeedsFix() {
+			gated = true
 		}
 	}
 	switch {
-	case len(poison) == 0:
-		return nil
-	case only != "":
-		return &Refusal{Reason: fmt.Sprintf("group %s is poison and no fix is recorded: moving it back fails it again; %s, or --force", only, fix)}
-	case len(others) == 0:
-		return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
+	case !gated && groups == nil:
+		return first, false, "no classification in this incident (run mfdlq classify to check the consumer against the first failure)"
+	case !gated:
+		return first, false, "the groups to move are transient"
+	case first.IsZero() && len(events) > 0:
+		first = events[0].Time
 	}
-	return &Refusal{Reason: fmt.Sprintf("%d of %s are in poison %s %s and no fix is recorded: %s, or move the others alone with %s",
-		poisonCount, plural.Of(total, "classified message"), plural.Noun(len(poison), "group"), strings.Join(poison, ", "), fix, strings.Join(others, " or "))}
+	return first, true, ""
 }
 
-// CanaryWait is how long the source's consumer needs to fail a message
-// back to the DLQ: every receive hides it for the visibility timeout, and
-// the DLQ gets it after maxReceiveCount receives. A minute when the
-// destination has no redrive policy to the DLQ (nothing can come back).
-func CanaryWait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
-	if !dest.DeadLettersTo(dlq) {
-		return time.Minute
-	}
-	vis := dest.Visibility
-	if vis <= 0 {
-		vis = 30 * time.Second
-	}
-	return vis*time.Duration(max(dest.RedrivePolicy.MaxReceiveCount, 1)) + 10*time.Second
-}
-
-// Returned peeks at the DLQ (each message hidden for one second, never
-// deleted) and counts the messages this journal sent somewhere: they came
-// back, the consumer failed them again.
-func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State) (int, error) {
-	back, _, err := returnedBy(ctx, c, dlq, st)
-	return back, err
-}
-
-// returnedBy is Returned with the returns counted by the queue they failed
-// out of (DeadLetterQueueSourceArn, "" when the message has none).
-func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *State) (int, map[string]int, error) {
-	if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
-		return 0, nil, fmt.Errorf("read %s: %w", dlq.Name, err)
-	}
-	n := int(min(dlq.Depth.Visible, 2000))
-	if n == 0 {
-		return 0, nil, nil
-	}
-	res, err := sqsapi.Peek(ctx, c, dlq, sqsapi.PeekOptions{Max: n, Visibility: 1, Wait: 1})
-	if err != nil {
-		return 0, nil, err
-	}
-	back, by := 0, map[string]int{}
-	for _, m := range res.Messages {
-		if st.IsReturned(m.MessageId) || st.PayloadReturned(&m) {
-			back++
-			by[m.SourceARN()]++
+func latestStep(events []incident.Event, step string) (incident.Event, bool) {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Step == step {
+			return events[i], true
 		}
 	}
-	return back, by, nil
+	return incident.Event{}, false
 }
 
-// NewRunID names one run in the journal.
-func NewRunID(now time.Time) string {
-	var b [3]byte
-	rand.Read(b[:])
-	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+// destConsumers reads the Lambda functions that consume the destination:
+// the mappings' functions of a queue, or the function a lambda: target
+// invokes.
+func destConsumers(ctx context.Context, env *Env, d *Destination) ([]Function, error) {
+	if env.Lambda == nil {
+		return nil, errors.New("no Lambda client")
+	}
+	l, err := env.Lambda(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if d.Target != nil {
+		f, err := ReadFunction(ctx, l, d.Queue.ARN, env.Now())
+		if err != nil {
+			return nil, err
+		}
+		return []Function{f}, nil
+	}
+	return Consumers(ctx, l, d.Queue.ARN, env.Now())
+}
+
+// fifoDedupWindow is SQS's FIFO deduplication interval: a send whose
+// deduplication id the queue saw within it is accepted and dropped.
+const fifoDedupWindow = 5 * time.Minute
+
+// fifoDoubt says why a native move of a FIFO DLQ could be silently
+// deduplicated at the destination, or "": SQS gave each message, when it
+// entered the FIFO DLQ, its original MessageId as deduplication id, and a
+// move task sends it with that id; when this incident sent to the
+// destination within the deduplication window, mfdlq cannot tell those
+// ids apart from the ones just sent.
+func fifoDoubt(events []incident.Event, p *Plan, now time.Time) string {
+	dlq, dest := p.Source.Queue, p.Dest().Queue
+	if !dlq.FIFO {
+		return ""
+	}
+	for i := len(events) - 1; i >= 0; i-- {
+		ev := events[i]
+		if f := FiguresOf(ev); ev.Step != "redrive" || (f.DestURL != dest.URL && f.DestQueue != dest.Name) {
+			continue
+		}
+		if now.Sub(ev.Time) < fifoDedupWindow {
+			return fmt.Sprintf("this incident moved messages to %s %s ago, within FIFO's 5-minute deduplication window", dest.Name, now.Sub(ev.Time).Round(time.Second))
+		}
+		break
+	}
+	return ""
 }

@@ -12,16 +12,6 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// MoveTasks is SQS's own DLQ redrive (message move tasks), with the SDK's
-// signatures.
-type MoveTasks interface {
-	StartMessageMoveTask(ctx context.Context, in *sqs.StartMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.StartMessageMoveTaskOutput, error)
-	ListMessageMoveTasks(ctx context.Context, in *sqs.ListMessageMoveTasksInput, optFns ...func(*sqs.Options)) (*sqs.ListMessageMoveTasksOutput, error)
-	CancelMessageMoveTask(ctx context.Context, in *sqs.CancelMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.CancelMessageMoveTaskOutput, error)
-}
-
-var _ MoveTasks = (sqsapi.Client)(nil)
-
 // Message move task statuses, as SQS reports them.
 const (
 	TaskRunning    = "RUNNING"

@@ -6,17 +6,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/lambda"
-
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Request is a redrive as the operator asked for it: the flags, validated
-// by the caller. Resolve turns it into a Plan once; Run carries the plan
+// by the caller (cmd's options embed it: each flag is bound once, here). Resolve turns it into a Plan once; Run carries the plan
 // out. The texts (RateText, Filter, SentAfter …) are kept as given: the
 // redrive event records them.
 type Request struct {
@@ -43,7 +42,7 @@ type Request struct {
 	CanaryWait  time.Duration // 0: derived from the destination
 	MaxBacklog  int64
 	MaxReturned int
-	Visibility  int    // seconds
+	Visibility  int32  // seconds a received message stays hidden (--visibility)
 	FromFile    string // --from-file as given ("" for a DLQ)
 	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
 }
@@ -117,7 +116,7 @@ type Source struct {
 	Queue *sqsapi.Queue
 	// File serves an export's messages in place of the DLQ (nil for a DLQ);
 	// its canary looks for returns in ReturnsTo, the destination's DLQ.
-	File      SQS
+	File      mover.SQS
 	ReturnsTo *sqsapi.Queue
 }
 
@@ -127,7 +126,7 @@ type Destination struct {
 	// Queue is the destination queue; for a target a stand-in whose Name
 	// is "sns:orders" and whose URL is the target's ARN (the journal's key).
 	Queue  *sqsapi.Queue
-	Target Target
+	Target mover.Target
 	// TargetLines describe a target for the plan.
 	TargetLines []string
 	// Consumers are the destination's Lambda functions as Guard read them,
@@ -185,10 +184,10 @@ func (p *Plan) sizeCanary(toSource bool, wait time.Duration) {
 // caller (cmd, or a full-screen view) renders; the protocol decides.
 type Env struct {
 	SQS sqsapi.Client
-	// Lambda, SNS and Events are built when a destination needs them.
-	Lambda func(context.Context) (LambdaClient, error)
-	SNS    func(context.Context) (SNSClient, error)
-	Events func(context.Context) (EventsClient, error)
+	// Lambda, SNS and EventBridge are built when a destination needs them.
+	Lambda      func(context.Context) (LambdaClient, error)
+	SNS         func(context.Context) (SNSClient, error)
+	EventBridge func(context.Context) (EventsClient, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
 	// CW reads the canary's destinations' metrics (a live queue's canary
@@ -197,8 +196,8 @@ type Env struct {
 	// Region is the region in use: queue names resolve in it.
 	Region string
 	Now    func() time.Time
-	// Event starts an incident event stamped with the clock and command.
-	Event func(step string, q *sqsapi.Queue) incident.Event
+	// NewEvent starts an incident event stamped with the clock and command.
+	NewEvent func(step string, q *sqsapi.Queue) incident.Event
 	// Before is where the incident stands before this redrive, as the
 	// runbook reads it (runbook.StateOf(events).BeforeRedrive()).
 	Before func([]incident.Event) Before
@@ -218,32 +217,9 @@ type Env struct {
 // Moment is a moment of a move, for a progress line: the figures so far,
 // the total it moves to and when its rate's clock started.
 type Moment struct {
-	Stats
+	mover.Stats
 	Total int
 	Start time.Time
-}
-
-// LambdaClient is the Lambda calls of a redrive: the fix-deployed check,
-// the origin look, and the lambda: target.
-type LambdaClient interface {
-	Lambda
-	FunctionReader
-	LambdaAPI
-	lambda.ListFunctionsAPIClient
-}
-
-// SNSClient is the SNS calls of an sns: target.
-type SNSClient interface {
-	TopicReader
-	SNSAPI
-	TopicSubscriptionsAPI
-}
-
-// EventsClient is the EventBridge calls of an events: target.
-type EventsClient interface {
-	BusReader
-	EventsAPI
-	BusRulesAPI
 }
 
 // ErrorKind sorts the protocol's errors that are the operator's to fix, so

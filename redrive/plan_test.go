@@ -4,6 +4,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/mfdlq/mfdlq/redrive/mover"
 )
 
 func TestRequestWorkers(t *testing.T) {
@@ -55,17 +57,17 @@ func TestOutcomeOf(t *testing.T) {
 	}{
 		{Summary{Moved: 3}, false, OutcomeMoved},
 		{Summary{Moved: 3}, true, OutcomeInterrupted},
-		{Summary{CanaryBack: 2, Stats: Stats{Returned: 2}}, false, OutcomeCanaryBack},
+		{Summary{CanaryBack: 2, Stats: mover.Stats{Returned: 2}}, false, OutcomeCanaryBack},
 		{Summary{CanaryBack: 2, Err: boom}, false, OutcomeError},
 		{Summary{Err: boom}, true, OutcomeError},
 		{Summary{LeaseLost: &LeaseLostError{}}, true, OutcomeLeaseLost},
-		{Summary{Stats: Stats{Halted: "circuit breaker: 10 came back"}}, false, OutcomeBreaker},
-		{Summary{Stats: Stats{Halted: HaltFilter + "10 messages of the first batch"}}, false, OutcomeFilterHalt},
-		{Summary{Stats: Stats{Halted: "message move task failed: x"}}, false, OutcomeHalted},
-		{Summary{Moved: 1, Stats: Stats{Failed: 2, FilterErrors: 1}}, false, OutcomeFailed},
-		{Summary{Moved: 1, Stats: Stats{FilterErrors: 1}}, false, OutcomeFilterErrors},
-		{Summary{Stats: Stats{Returned: 4}}, false, OutcomeAllReturned},
-		{Summary{Moved: 1, Stats: Stats{Returned: 4}}, false, OutcomeMoved},
+		{Summary{Stats: mover.Stats{Halted: "circuit breaker: 10 came back"}}, false, OutcomeBreaker},
+		{Summary{Stats: mover.Stats{Halted: mover.HaltFilter + "10 messages of the first batch"}}, false, OutcomeFilterHalt},
+		{Summary{Stats: mover.Stats{Halted: "message move task failed: x"}}, false, OutcomeHalted},
+		{Summary{Moved: 1, Stats: mover.Stats{Failed: 2, FilterErrors: 1}}, false, OutcomeFailed},
+		{Summary{Moved: 1, Stats: mover.Stats{FilterErrors: 1}}, false, OutcomeFilterErrors},
+		{Summary{Stats: mover.Stats{Returned: 4}}, false, OutcomeAllReturned},
+		{Summary{Moved: 1, Stats: mover.Stats{Returned: 4}}, false, OutcomeMoved},
 	} {
 		if got := outcomeOf(&tt.s, tt.interrupted); got != tt.want {
 			t.Errorf("%+v interrupted %v: %s, want %s", tt.s, tt.interrupted, got, tt.want)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -117,7 +118,7 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 // still to move. The canary runs only when asked for: the file has no
 // source whose consumer it fed; it is checked in the (first) destination's
 // own DLQ.
-func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue, dests []*sqsapi.Queue, src SQS, left int) (*Plan, error) {
+func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue, dests []*sqsapi.Queue, src mover.SQS, left int) (*Plan, error) {
 	dest := dests[0]
 	p := &Plan{Req: req, Source: Source{Queue: file, File: src}, Backlog: left, Workers: req.workers(), PerSource: req.To == ""}
 	for _, q := range dests {

@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
+
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -97,7 +100,7 @@ func arnRegion(s string) string {
 // plan names it.
 type openedTarget struct {
 	dest       *sqsapi.Queue // Name "sns:orders", URL the ARN: the journal's key
-	target     Target
+	target     mover.Target
 	lines      []string      // the plan's description of the target
 	canaryWait time.Duration // how long a canary's failures take to come back
 }
@@ -152,14 +155,14 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 	if !strings.HasPrefix(arn, "arn:") {
 		arn = fmt.Sprintf("arn:%s:sns:%s:%s:%s", partition(dlq), dlq.Region, dlq.Account, t.Ref)
 	}
-	fifo, err := ReadTopic(ctx, c, arn)
-	if IsNotFound(err) {
+	fifo, err := target.ReadTopic(ctx, c, arn)
+	if target.IsNotFound(err) {
 		return nil, notFoundf("sns topic %s not found in account %s, region %s: check --to", arn, orUnknown(dlq.Account), orUnknown(dlq.Region))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read topic %s: %w", arn, err)
 	}
-	if err := loopCheck(env, TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)); err != nil {
+	if err := loopCheck(env, target.TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)); err != nil {
 		return nil, err
 	}
 	name := arn
@@ -168,7 +171,7 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 	}
 	ot := &openedTarget{dest: targetQueue(KindSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
-	ot.target = NewSNSTarget(c, arn, ot.dest.FIFO)
+	ot.target = target.NewSNSTarget(c, arn, ot.dest.FIFO)
 	ot.lines = []string{fmt.Sprintf("SNS topic %s: Publish of each notification's Message, Subject and message attributes (a message that is no notification: its body and attributes)", name)}
 	if ot.dest.FIFO {
 		ot.lines = append(ot.lines, "FIFO topic: each message's own MessageGroupId, deduplication id mfdlq-<DLQ MessageId>")
@@ -177,22 +180,22 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 }
 
 func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
-	c, err := env.Events(ctx)
+	c, err := env.EventBridge(ctx)
 	if err != nil {
 		return nil, err
 	}
-	arn, name, err := ReadBus(ctx, c, t.Ref)
-	if IsNotFound(err) {
+	arn, name, err := target.ReadBus(ctx, c, t.Ref)
+	if target.IsNotFound(err) {
 		return nil, notFoundf("EventBridge bus %s not found in account %s, region %s: check --to", t.Ref, orUnknown(dlq.Account), orUnknown(dlq.Region))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read bus %s: %w", t.Ref, err)
 	}
-	returns, err := BusLoop(ctx, c, arn, dlq.Name, dlq.ARN)
+	returns, err := target.BusLoop(ctx, c, arn, dlq.Name, dlq.ARN)
 	if err := loopCheck(env, err); err != nil {
 		return nil, err
 	}
-	ot := &openedTarget{dest: targetQueue(KindEvents, name, arn, dlq), target: NewEventsTarget(c, arn), canaryWait: time.Minute}
+	ot := &openedTarget{dest: targetQueue(KindEvents, name, arn, dlq), target: target.NewEventsTarget(c, arn), canaryWait: time.Minute}
 	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
 		"a message that holds no EventBridge event fails and stays in the DLQ"}
 	for _, r := range returns {
@@ -205,7 +208,7 @@ func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*op
 // refusal with its fix; a check the role may not make is a warning, as
 // the plan's other reads are.
 func loopCheck(env *Env, err error) error {
-	var loop *LoopError
+	var loop *target.LoopError
 	switch {
 	case err == nil:
 		return nil
@@ -242,8 +245,8 @@ func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue)
 		return nil, err
 	}
 	fn, q := FunctionRef(t.Ref)
-	f, err := ReadTargetFunction(ctx, c, fn, q)
-	if IsNotFound(err) {
+	f, err := target.ReadTargetFunction(ctx, c, fn, q)
+	if target.IsNotFound(err) {
 		return nil, notFoundf("Lambda function %s not found in account %s, region %s: check --to", t.Ref, orUnknown(dlq.Account), orUnknown(dlq.Region))
 	}
 	if err != nil {
@@ -258,7 +261,7 @@ func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue)
 		invoked += ":" + q
 	}
 	name := lambdaapi.FunctionName(base)
-	ot := &openedTarget{dest: targetQueue(KindLambda, name, invoked, dlq), target: NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
+	ot := &openedTarget{dest: targetQueue(KindLambda, name, invoked, dlq), target: target.NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
 	ot.lines = []string{
 		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),
 		fmt.Sprintf("its asynchronous configuration: %d retries, events older than %s dropped; a failure goes to its DLQ or on-failure destination again", f.Retries, f.MaxAge),

@@ -2,6 +2,8 @@ package redrive
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"maps"
 	"slices"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -17,9 +21,9 @@ import (
 // NativePoll is how often a native move asks SQS how far the task got.
 var NativePoll = 2 * time.Second
 
-// run is one carrying-out of a plan: its id in the journal and the lease,
+// runner is one carrying-out of a plan: its id in the journal and the lease,
 // and its clocks.
-type run struct {
+type runner struct {
 	env *Env
 	ws  *incident.Workspace
 	p   *Plan
@@ -42,7 +46,7 @@ type run struct {
 // is held, the journal cannot be opened). A failure during the move is the
 // summary's Err.
 func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summary, error) {
-	r := &run{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
+	r := &runner{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
 	ctx, release, err := holdLease(ctx, env, p, r.id)
 	if err != nil {
 		return nil, err
@@ -70,10 +74,10 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 }
 
 // move runs the canary (if any) and then the rest, journaling every step.
-func (r *run) move(ctx context.Context) (*Summary, error) {
+func (r *runner) move(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	// A file replay keeps the deleted lines' digests: the file still holds them.
-	jw, state, err := OpenJournal(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
+	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +95,10 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 		}
 	}
 	started, wall := env.Now(), time.Now()
-	r.rateStart = RateStart(p.Req.Rate, r.rateFrom, wall)
+	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
 	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
 	base := r.options(sel, state, jw, prog)
-	var total Stats
+	var total mover.Stats
 	if p.Canary > 0 {
 		dests := r.canaryBefore(ctx)
 		span := canarySpan{start: time.Now()}
@@ -122,48 +126,11 @@ func (r *run) move(ctx context.Context) (*Summary, error) {
 	return r.done(ctx, started, wall, all, 0, err)
 }
 
-// options are the mover's options of this plan.
-func (r *run) options(sel func(*sqsjson.Message) (bool, error), state *State, jw *JournalWriter, prog *phases) Options {
-	p, q := r.p, r.p.Req
-	d := p.Dest()
-	return Options{
-		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
-		Keep: q.Keep, Select: sel, Visibility: int32(q.Visibility), Wait: 2,
-		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, Run: r.id, Attempt: p.Attempt,
-		Journal: jw, State: state, Retry: DefaultRetry(), Progress: prog.update, Route: p.router(),
-	}
-}
-
-// canaryOptions are the canary phase's options: with several destinations
-// (a shared DLQ) up to Canary to each, looking at no more than
-// canaryLook messages for them, so that a source with few messages does
-// not make the canary read the whole DLQ. A destination with fewer in
-// that window gets fewer (the plan said "up to").
-func (r *run) canaryOptions(o Options) Options {
-	if len(r.p.Dests) > 1 {
-		o.EachMax = r.p.Canary
-		o.Backlog = min(o.Backlog, max(canaryLook, 10*r.p.Canary*len(r.p.Dests)))
-	}
-	return o
-}
-
-// canaryLook is the fewest messages a canary per destination looks at.
-const canaryLook = 100
-
-// mover is what the mover receives from and sends to: the file source
-// with --from-file, else SQS.
-func (r *run) mover() SQS {
-	if r.p.Source.File != nil {
-		return r.p.Source.File
-	}
-	return r.env.SQS
-}
-
-func (r *run) runMover(ctx context.Context, opts Options, limit int, prog *phases) (Stats, error) {
+func (r *runner) runMover(ctx context.Context, opts mover.Options, limit int, prog *phases) (mover.Stats, error) {
 	opts.Max = limit
-	m, err := NewMover(r.mover(), opts)
+	m, err := mover.NewMover(r.mover(), opts)
 	if err != nil {
-		return Stats{}, err
+		return mover.Stats{}, err
 	}
 	prog.base = prog.last
 	st, err := m.Run(ctx)
@@ -174,7 +141,7 @@ func (r *run) runMover(ctx context.Context, opts Options, limit int, prog *phase
 // checkCanary waits for the consumer to fail the canary again and says
 // what came back; then, nothing back, that the canary left its
 // destinations (canaryLeft): halt says it did not.
-func (r *run) checkCanary(ctx context.Context, state *State, st Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
+func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover.Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
 	p, env := r.p, r.env
 	dlq := p.Source.Queue
 	if p.Source.File != nil {
@@ -210,7 +177,7 @@ func (r *run) checkCanary(ctx context.Context, state *State, st Stats, dests []*
 
 // native lets SQS move the messages (StartMessageMoveTask) and follows
 // the task; Ctrl-C cancels it. In doubt on FIFO it moves with the mover.
-func (r *run) native(ctx context.Context) (*Summary, error) {
+func (r *runner) native(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	if p.Follow != nil {
 		return r.follow(ctx)
@@ -230,7 +197,7 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
 	}
 	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
-		prog.update(Stats{Moved: int(t.Moved)})
+		prog.update(mover.Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
 	var notStarted *NotStartedError
@@ -244,7 +211,7 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	env.Info("message move task %s", st.Status)
-	stats := Stats{Moved: int(st.Moved)}
+	stats := mover.Stats{Moved: int(st.Moved)}
 	if st.Status == TaskFailed {
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure
@@ -253,7 +220,7 @@ func (r *run) native(ctx context.Context) (*Summary, error) {
 }
 
 // done makes the summary and appends the redrive event.
-func (r *run) done(ctx context.Context, started, wall time.Time, st Stats, canaryBack int, runErr error) (*Summary, error) {
+func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Stats, canaryBack int, runErr error) (*Summary, error) {
 	dur := time.Since(wall)
 	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
 	// At a --rate the achieved rate counts from the rate's clock (at the
@@ -287,11 +254,11 @@ type phases struct {
 	env   *Env
 	total int
 	start time.Time
-	base  Stats
-	last  Stats
+	base  mover.Stats
+	last  mover.Stats
 }
 
-func (ph *phases) update(st Stats) {
+func (ph *phases) update(st mover.Stats) {
 	if ph.env.Progress == nil {
 		return
 	}
@@ -309,7 +276,7 @@ func (ph *phases) finish() {
 }
 
 // sumStats adds the figures of a later phase b to a.
-func sumStats(a, b Stats) Stats {
+func sumStats(a, b mover.Stats) mover.Stats {
 	a.Moved += b.Moved
 	a.Resumed += b.Resumed
 	a.Skipped += b.Skipped
@@ -326,7 +293,7 @@ func sumStats(a, b Stats) Stats {
 		// a's map may be an earlier phase's: never change it in place.
 		a.Dests = maps.Clone(a.Dests)
 		if a.Dests == nil {
-			a.Dests = map[string]DestStats{}
+			a.Dests = map[string]mover.DestStats{}
 		}
 	}
 	for url, d := range b.Dests {
@@ -347,4 +314,11 @@ func sumStats(a, b Stats) Stats {
 		a.LastError = b.LastError
 	}
 	return a
+}
+
+// NewRunID names one run in the journal.
+func NewRunID(now time.Time) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -12,14 +13,14 @@ import (
 // a summary whose Moved is the task's whole count. The task is not this
 // run's: Ctrl-C stops following and leaves it running, saying how to
 // cancel it.
-func (r *run) follow(ctx context.Context) (*Summary, error) {
+func (r *runner) follow(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
 	t := p.Follow
 	env.Info("following the message move task on %s (%s): it was running before this run", p.Source.Queue.Name, t.Describe())
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: int(t.ToMove), start: wall}
 	st, err := Follow(ctx, env.SQS, p.Source.Queue, t.Handle, false, NativePoll, func(s TaskStatus) {
-		prog.update(Stats{Moved: int(s.Moved)})
+		prog.update(mover.Stats{Moved: int(s.Moved)})
 	})
 	prog.finish()
 	if err != nil {
@@ -29,7 +30,7 @@ func (r *run) follow(ctx context.Context) (*Summary, error) {
 	if st.Status == TaskRunning {
 		env.Warn("the message move task on %s goes on without mfdlq: cancel it in the console (Cancel DLQ redrive) or with aws sqs cancel-message-move-task --task-handle %s", p.Source.Queue.Name, untrusted.Terminal(t.Handle))
 	}
-	stats := Stats{Moved: int(st.Moved)}
+	stats := mover.Stats{Moved: int(st.Moved)}
 	if st.Status == TaskFailed {
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure

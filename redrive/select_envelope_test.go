@@ -3,6 +3,7 @@ package redrive
 import (
 	"testing"
 
+	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -28,7 +29,7 @@ func TestFilterSeesThePayload(t *testing.T) {
 		{`.Payload == "plain text"`, []bool{false, false, false, true}},
 	}
 	for _, tt := range tests {
-		sel, err := Selection{Filter: tt.filter}.Compile()
+		sel, err := mover.Selection{Filter: tt.filter}.Compile()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 )
 
 // Outcome is how a redrive ended, the caller's exit status: OutcomeMoved
@@ -46,7 +47,7 @@ const (
 // Summary is what a redrive did: its figures, its outcome, and what the
 // caller needs to say it.
 type Summary struct {
-	Stats
+	mover.Stats
 	// Moved is sent by this run or resumed from an earlier one.
 	Moved    int
 	Started  time.Time
@@ -81,7 +82,7 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeInterrupted
 	case strings.HasPrefix(st.Halted, "circuit breaker"):
 		return OutcomeBreaker
-	case strings.HasPrefix(st.Halted, HaltFilter):
+	case strings.HasPrefix(st.Halted, mover.HaltFilter):
 		return OutcomeFilterHalt
 	case st.Halted != "":
 		return OutcomeHalted
@@ -101,7 +102,7 @@ func Round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
 
 // fixEvent is the incident event of a fix recorded with --fixed.
 func fixEvent(env *Env, p *Plan) (incident.Event, error) {
-	ev := env.Event("fix", p.Source.Queue)
+	ev := env.NewEvent("fix", p.Source.Queue)
 	err := ev.Set(FixInputs{Change: p.Req.Fixed}, FixFigures{Attempt: p.Attempt})
 	return ev, err
 }
@@ -110,7 +111,7 @@ func fixEvent(env *Env, p *Plan) (incident.Event, error) {
 // and the figures of what it did.
 func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	q, st, dest := p.Req, s.Stats, p.Dest()
-	ev := env.Event("redrive", p.Source.Queue)
+	ev := env.NewEvent("redrive", p.Source.Queue)
 	in := Inputs{To: dest.Queue.Name, Rate: q.RateText, Max: q.Max, Filter: q.Filter, SentAfter: q.SentAfter, SentBefore: q.SentBefore,
 		Group: q.Group, Canary: p.Canary, Keep: q.Keep, Native: q.Native, FromFile: q.FromFile}
 	fig := Figures{
@@ -131,7 +132,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 }
 
 // SummaryLine is a Summary as the JSON line of type "summary" that
-// --output json ends with (docs/redrive.md); the fields stand in the order
+// --output json ends with (docs/redrive-output.md); the fields stand in the order
 // of the contract's keys.
 type SummaryLine struct {
 	AchievedRate    float64 `json:"achieved_rate"`

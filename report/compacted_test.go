@@ -1,13 +1,14 @@
 package report
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // A compacted journal (a big move) renders from its counts: the same
@@ -17,17 +18,17 @@ func TestRedriveSectionOfACompactedJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jw, _, err := redrive.OpenJournal(ws.Path(incident.JournalFile), 1, false)
+	jw, _, err := journal.Open(ws.Path(incident.JournalFile), 1, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 32000 // over redrive.CompactAt in entries
+	const n = 32000 // over journal.CompactAt in entries
 	at := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
 	for i := range n {
 		id := fmt.Sprintf("m-%06d", i)
-		jw.Write(redrive.Entry{Time: at, Run: "r1", Op: redrive.OpSent, DLQMessageID: id, BodySHA256: strings.Repeat("a", 64), DestQueue: "https://sqs/orders", DestMessageID: "d-" + id})
+		jw.Write(journal.Entry{Time: at, Run: "r1", Op: journal.OpSent, DLQMessageID: id, BodySHA256: strings.Repeat("a", 64), DestQueue: "https://sqs/orders", DestMessageID: "d-" + id})
 		if i != 5 {
-			jw.Write(redrive.Entry{Time: at.Add(time.Second), Run: "r1", Op: redrive.OpDeleted, DLQMessageID: id, DestQueue: "https://sqs/orders"})
+			jw.Write(journal.Entry{Time: at.Add(time.Second), Run: "r1", Op: journal.OpDeleted, DLQMessageID: id, DestQueue: "https://sqs/orders"})
 		}
 	}
 	if err := jw.Close(); err != nil {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -30,10 +32,10 @@ type Incident struct {
 	Samples        []sqsjson.Message
 	Classification *classify.Classification
 	Logs           *logsearch.Result
-	Journal        []redrive.Entry
+	Journal        []journal.Entry
 	// Ledger is the journal read whole when it was compacted (its
 	// completed messages are counts, not entries); nil otherwise.
-	Ledger  *redrive.Ledger
+	Ledger  *journal.Ledger
 	Verify  *verify.Result
 	Check   *check.Result
 	Changes *changes.Result
@@ -68,7 +70,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 		inc.Samples = msgs
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
-	if l, err := redrive.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
+	if l, err := journal.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
 		inc.Ledger = l
 	}
 	return inc, nil
@@ -89,9 +91,9 @@ func loadJSON[T any](ws *incident.Workspace, name string, inc *Incident) *T {
 
 // loadJournal reads the journal leniently: a torn line is skipped, as the
 // redrive itself does.
-func loadJournal(path string) []redrive.Entry {
+func loadJournal(path string) []journal.Entry {
 	// A compacted journal's header and digest lines name no message.
-	lines, _ := incident.ReadJSONLines(path, func(e redrive.Entry) bool { return e.Op != "" && e.DLQMessageID != "" })
+	lines, _ := incident.ReadJSONLines(path, func(e journal.Entry) bool { return e.Op != "" && e.DLQMessageID != "" })
 	return lines
 }
 

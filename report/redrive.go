@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
 	"fmt"
 	"strings"
 	"time"
@@ -44,7 +46,7 @@ func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	}
 	b.WriteString(more)
 	inc.writeAttempts(b)
-	if sent, deleted := ops[redrive.OpSent], ops[redrive.OpDeleted]; len(sent) > 0 {
+	if sent, deleted := ops[journal.OpSent], ops[journal.OpDeleted]; len(sent) > 0 {
 		pending := 0
 		for id := range sent {
 			if !deleted[id] {
@@ -121,7 +123,7 @@ func (inc *Incident) writeAttempts(b *strings.Builder) {
 	for a := 1; a <= shown; a++ {
 		o := ops[a]
 		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
-			len(o[redrive.OpSent]), len(o[redrive.OpDeleted]), len(o[redrive.OpSkipped]), len(o[redrive.OpFilterError]), len(o[redrive.OpFailed]))
+			len(o[journal.OpSent]), len(o[journal.OpDeleted]), len(o[journal.OpSkipped]), len(o[journal.OpFilterError]), len(o[journal.OpFailed]))
 	}
 	b.WriteString(more)
 }
@@ -163,7 +165,7 @@ func (inc *Incident) writeCompactedRedrive(b *strings.Builder) {
 		for a := 1; a <= shown; a++ {
 			o := byAttempt[a]
 			fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
-				o[redrive.OpSent], o[redrive.OpDeleted], o[redrive.OpSkipped], o[redrive.OpFilterError], o[redrive.OpFailed])
+				o[journal.OpSent], o[journal.OpDeleted], o[journal.OpSkipped], o[journal.OpFilterError], o[journal.OpFailed])
 		}
 		b.WriteString(more)
 	}

@@ -49,7 +49,7 @@ var _ Client = (*sqs.Client)(nil)
 // times the calls each has out at once (3), plus room for the depth reads
 // and visibility changes. The SDK's default of 10 made a 32-worker move
 // open a new connection (a TLS handshake on real SQS) for about one call
-// in four. A test keeps it in step with redrive.MaxWorkersLimit.
+// in four. A test keeps it in step with mover.MaxWorkersLimit.
 const IdleConnsPerHost = 400
 
 // New builds the SQS client mfdlq uses: the SDK client from cfg with small

@@ -3,8 +3,7 @@ package sqsapi
 import (
 	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
-	"github.com/aws/smithy-go"
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // ErrQueueNotFound is wrapped by every error for a queue that does not exist
@@ -25,47 +24,19 @@ func (e *InvalidQueueRefError) Error() string {
 func quote(s string) string { return "\"" + s + "\"" }
 
 // IsQueueMissing tells whether err is SQS saying the queue does not exist:
-// deleted mid-run, or never there.
-func IsQueueMissing(err error) bool { return isQueueMissing(err) }
-
-// isQueueMissing recognises SQS's "no such queue" across its protocols: the
-// JSON protocol's QueueDoesNotExist and the query protocol's legacy code.
-func isQueueMissing(err error) bool {
-	var qdne *types.QueueDoesNotExist
-	if errors.As(err, &qdne) {
-		return true
-	}
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		switch api.ErrorCode() {
-		case "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue", "NonExistentQueue":
-			return true
-		}
-	}
-	return false
-}
+// deleted mid-run, or never there (awserr.QueueMissing).
+func IsQueueMissing(err error) bool { return awserr.QueueMissing(err) }
 
 // IsUnsupportedOrDenied tells whether err means "this call is not allowed or
-// not implemented here", as opposed to a failure worth reporting.
-func IsUnsupportedOrDenied(err error) bool {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return false
-	}
-	switch api.ErrorCode() {
-	case "AccessDenied", "AccessDeniedException", "UnsupportedOperation",
-		"InvalidAction", "NotImplemented", "UnknownOperationException", "InvalidClientTokenId":
-		return true
-	}
-	return false
-}
+// not implemented here", as opposed to a failure worth reporting
+// (awserr.UnsupportedOrDenied).
+func IsUnsupportedOrDenied(err error) bool { return awserr.UnsupportedOrDenied(err) }
 
 // ErrorCode is the AWS error code of err ("AccessDenied"), or "error" when
 // err carries none.
 func ErrorCode(err error) string {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorCode()
+	if c := awserr.Code(err); c != "" {
+		return c
 	}
 	return "error"
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // Queue is a resolved queue: where it is, what it is, and its attributes as
@@ -172,7 +174,7 @@ func Resolve(ctx context.Context, c Client, s, region string) (*Queue, error) {
 }
 
 func notFoundOr(err error, name, region string) error {
-	if isQueueMissing(err) {
+	if awserr.QueueMissing(err) {
 		where := ""
 		if region != "" {
 			where = " in " + region

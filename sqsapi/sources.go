@@ -7,6 +7,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // SourceQueues returns the queues whose redrive policy points at dlq, sorted
@@ -28,7 +30,7 @@ func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 		}
 		q := &Queue{Name: r.name, URL: u, Region: dlq.Region}
 		if err := Refresh(ctx, c, q); err != nil {
-			if isQueueMissing(err) {
+			if awserr.QueueMissing(err) {
 				continue // deleted between the two calls
 			}
 			return nil, fmt.Errorf("source queue %s: %w", q.Name, err)
@@ -79,7 +81,7 @@ func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error)
 			}
 			q := &Queue{Name: r.name, URL: u, Region: dlq.Region}
 			if err := Refresh(ctx, c, q); err != nil {
-				if isQueueMissing(err) {
+				if awserr.QueueMissing(err) {
 					continue
 				}
 				return nil, fmt.Errorf("source queue %s: %w", q.Name, err)

@@ -9,7 +9,6 @@ package trailapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -19,8 +18,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail/types"
-	"github.com/aws/smithy-go"
 	"golang.org/x/time/rate"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // API limits of LookupEvents, from its API reference.
@@ -169,7 +169,7 @@ func call(ctx context.Context, c Client, p Pacer, r Retry, in *cloudtrail.Lookup
 		if err == nil {
 			return out, nil
 		}
-		if !IsThrottled(err) || attempt >= r.Attempts {
+		if !awserr.Throttled(err) || attempt >= r.Attempts {
 			return nil, fmt.Errorf("cloudtrail lookup-events: %w", err)
 		}
 		res.Retries++
@@ -192,19 +192,6 @@ func sleep(ctx context.Context, r Retry, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
-}
-
-// IsThrottled tells a throttled call, which waits and goes again.
-func IsThrottled(err error) bool {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return false
-	}
-	switch api.ErrorCode() {
-	case "ThrottlingException", "Throttling", "TooManyRequestsException", "RequestLimitExceeded":
-		return true
-	}
-	return false
 }
 
 // maxParam bounds one request parameter's value: a name or an ARN, never a

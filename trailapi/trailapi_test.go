@@ -2,7 +2,6 @@ package trailapi
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -11,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // fakeTrail serves n events in pages, throttling the calls listed, and
@@ -91,7 +92,7 @@ func TestLookupAllGivesUpAfterTheAttempts(t *testing.T) {
 	f := &fakeTrail{n: 10, throttle: map[int]bool{1: true, 2: true, 3: true, 4: true}}
 	var slept []time.Duration
 	_, err := LookupAll(context.Background(), f, &countingPacer{}, noSleep(&slept), Lookup{}, nil)
-	if err == nil || !IsThrottled(err) || len(f.calls) != 4 {
+	if err == nil || !awserr.Throttled(err) || len(f.calls) != 4 {
 		t.Fatalf("err %v after %d calls: want the throttling error after 4", err, len(f.calls))
 	}
 }
@@ -120,11 +121,5 @@ func TestPacerIsPerAccountAndRegion(t *testing.T) {
 	}
 	if d := time.Since(start); d < 900*time.Millisecond {
 		t.Fatalf("three calls in %s: more than two a second", d)
-	}
-}
-
-func TestIsThrottled(t *testing.T) {
-	if IsThrottled(errors.New("ThrottlingException")) || !IsThrottled(&smithy.GenericAPIError{Code: "ThrottlingException"}) {
-		t.Fatal("IsThrottled reads the API error code, not the text")
 	}
 }

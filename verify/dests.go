@@ -51,6 +51,15 @@ type DestObservation struct {
 	Queue    string `json:"queue"`
 	Visible  int64  `json:"visible"`
 	InFlight int64  `json:"in_flight"`
+	// Delayed are messages not yet visible (DelaySeconds): right after a
+	// move to a delay queue every redriven message is one, not consumed.
+	Delayed int64 `json:"delayed"`
+	FIFO    bool  `json:"fifo"`
+	// FailuresTo is where the queue's redrive policy sends its failures:
+	// a DLQ's ARN, "none" without a policy, "" when not read (old
+	// callers: taken as this DLQ). ReturnsHere: it is this DLQ.
+	FailuresTo  string `json:"failures_to,omitempty"`
+	ReturnsHere bool   `json:"returns_here"`
 	// Deleted, Sent and Partial are a quiet destination's counts over the
 	// move (MoveMetric); nil: no data.
 	Deleted *float64 `json:"deleted"`
@@ -63,8 +72,8 @@ type DestObservation struct {
 	DeletedWindow *Window  `json:"deleted_window,omitempty"`
 	SentWindow    *Window  `json:"sent_window,omitempty"`
 	// AgeOfOldest is the latest ApproximateAgeOfOldestMessage (Maximum of
-	// its minute, seconds), as of AgeAt (the end of that minute, or the
-	// look when the minute is still running).
+	// its minute, seconds), as of AgeAt: the start of that minute, the
+	// safe side (the sample may be anywhere in it).
 	AgeOfOldest *float64  `json:"age_of_oldest_seconds,omitempty"`
 	AgeAt       time.Time `json:"age_at,omitzero"`
 	// At is the look; ReturnsBy is when a redriven message failing since
@@ -72,6 +81,21 @@ type DestObservation struct {
 	// visibility timeout × (maxReceiveCount + 1).
 	At        time.Time `json:"at"`
 	ReturnsBy time.Time `json:"returns_by,omitzero"`
+}
+
+// elsewhere tells whether the destination's failures do not come back to
+// this DLQ: no redrive policy (they cycle until retention deletes them),
+// or one leading to another DLQ.
+func (o DestObservation) elsewhere() bool {
+	return o.FailuresTo != "" && !o.ReturnsHere
+}
+
+// failuresWord says where the destination's failures go instead.
+func (o DestObservation) failuresWord() string {
+	if o.FailuresTo == "none" {
+		return "it has no redrive policy: a failing message cycles in it until retention deletes it"
+	}
+	return "its failures go to " + o.FailuresTo + ", not to this DLQ"
 }
 
 // DestResult is verify's verdict on one destination.
@@ -93,7 +117,7 @@ func (o Observation) destObservations(r Redriven) []DestObservation {
 	if len(o.Dests) > 0 {
 		return o.Dests
 	}
-	return []DestObservation{{Queue: r.DestQueue, Visible: o.DestVisible, InFlight: o.DestInFlight, Deleted: o.Deleted, Sent: o.Sent, Partial: o.Partial}}
+	return []DestObservation{{Queue: r.DestQueue, Visible: o.DestVisible, InFlight: o.DestInFlight, Delayed: o.DestDelayed, Deleted: o.Deleted, Sent: o.Sent, Partial: o.Partial}}
 }
 
 // judgeDests judges each destination; a destination passes when each of
@@ -142,16 +166,22 @@ func prefixed(unchecked []string) []string {
 // and — when CloudWatch has the metrics — received and deleted at least
 // what was moved.
 func judgeQuiet(o DestObservation, d Dest) (unmet, met, unchecked []string) {
-	if o.Visible+o.InFlight == 0 {
+	if o.Visible+o.InFlight+o.Delayed == 0 {
 		met = append(met, fmt.Sprintf("%s drained", d.Queue))
 	} else {
-		unmet = append(unmet, fmt.Sprintf("%s not drained yet: %d visible, %d in flight", d.Queue, o.Visible, o.InFlight))
+		unmet = append(unmet, fmt.Sprintf("%s not drained yet: %d visible, %d in flight, %d delayed", d.Queue, o.Visible, o.InFlight, o.Delayed))
 	}
 	for _, m := range []struct {
 		name, verb string
 		v          *float64
 	}{{cwapi.MetricMessagesSent, "received", o.Sent}, {cwapi.MetricMessagesDeleted, "deleted", o.Deleted}} {
 		switch {
+		case m.v == nil && o.elsewhere() && o.FailuresTo != "none" && m.name == cwapi.MetricMessagesDeleted:
+			// A drain is the only other evidence, and it cannot tell a
+			// consumed message from one that failed to the other DLQ
+			// (without a policy a failing message stays: a drain tells).
+			unmet = append(unmet, fmt.Sprintf("not proven: CloudWatch has no %s for %s over the move, and %s drained or not cannot tell consumed from failed (%s)",
+				m.name, d.Queue, d.Queue, o.failuresWord()))
 		case m.v == nil:
 			unchecked = append(unchecked, fmt.Sprintf("that %s %s what was moved: CloudWatch has no %s for it over the move", d.Queue, m.verb, m.name))
 		case *m.v >= float64(d.Moved):
@@ -171,7 +201,12 @@ func judgeQuiet(o DestObservation, d Dest) (unmet, met, unchecked []string) {
 // below the time since the last redriven send), and its deletions and
 // sends since the move exceed its own rate by what was moved.
 func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked []string) {
-	// unchecked stays empty: every check of a live destination is needed.
+	if o.elsewhere() && !o.FIFO {
+		unchecked = append(unchecked, fmt.Sprintf("that no redriven message is still failing in %s: %s, and SQS leaves a message received three or more times out of %s on a standard queue, so the age check cannot see it",
+			d.Queue, o.failuresWord(), cwapi.MetricAgeOfOldest))
+	} else if o.elsewhere() {
+		unchecked = append(unchecked, fmt.Sprintf("that no redriven message failed in %s: %s", d.Queue, o.failuresWord()))
+	}
 	if o.At.Before(o.ReturnsBy) {
 		unmet = append(unmet, fmt.Sprintf("%s: a redriven message failing now could still come back to the DLQ until %s (the move's end + visibility timeout × (maxReceiveCount + 1))",
 			d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339)))

@@ -98,17 +98,53 @@ func TestJudgeNewFailuresOnALiveQueue(t *testing.T) {
 	end := t0.Add(time.Minute)
 	r := Redriven{Moved: 100, Left: 1, DestQueue: "orders", StartedAt: t0, EndedAt: end}
 	o := liveObs(end, 400, 400, 2)
-	o.DLQVisible = 4
+	o.DLQVisible, o.Peeked = 4, 4
 	j := Judge(o, r)
-	if !j.Pass || j.NewInDLQ != 3 || !strings.Contains(j.Reasons[0], "3 new failures since the redrive, not redriven messages — not this fix's verdict") {
+	if !j.Pass || j.NewInDLQ != 3 || !strings.Contains(j.Reasons[0], "3 new failures since the redrive, not redriven messages (the peek saw all 4) — not this fix's verdict") {
 		t.Fatalf("live, new failures: %+v", j)
+	}
+	// A peek that did not see the DLQ whole (a deep one: returns land
+	// behind the backlog; a FIFO one: the first batch of each group) cannot
+	// tell new failures from returns: not proven, never a pass.
+	for _, c := range []struct {
+		visible, inFlight, delayed int64
+		peeked                     int
+		fifo                       bool
+		want                       string
+	}{
+		{5000, 0, 0, 1000, false, "the peek saw 1000 of them (0 in flight, 0 delayed): the 4999 more may be redriven messages coming back (SQS hands out older messages first"},
+		{3, 1, 0, 3, false, "the peek saw 3 of them (1 in flight, 0 delayed)"},
+		{3, 0, 2, 3, false, "(0 in flight, 2 delayed): the 4 more"},
+		{40, 0, 0, 10, true, "on a FIFO DLQ a peek never gets past the first batch of each message group"},
+	} {
+		o := liveObs(end, 400, 400, 2)
+		o.DLQVisible, o.DLQInFlight, o.DLQDelayed, o.Peeked, o.FIFO = c.visible, c.inFlight, c.delayed, c.peeked, c.fifo
+		if j := Judge(o, r); j.Done || j.Pass || j.NewInDLQ != 0 || !strings.Contains(j.Reasons[0], "not proven: the DLQ holds") || !strings.Contains(j.Reasons[0], c.want) {
+			t.Errorf("peek saw %d of %d: %+v", c.peeked, c.visible+c.inFlight+c.delayed, j.Reasons)
+		}
+	}
+	// A deep DLQ whose depth is down to what was left passes by its count,
+	// and says the peek did not decide.
+	deep := Redriven{Moved: 100, Left: 5000, DestQueue: "orders", StartedAt: t0, EndedAt: end}
+	o2 := liveObs(end, 400, 400, 2)
+	o2.DLQVisible, o2.Peeked = 5000, 1000
+	if j := Judge(o2, deep); !j.Pass || !strings.Contains(j.Reasons[0], "the DLQ holds 5000 (5000 left on purpose); the peek saw 1000 of them, the count decides") {
+		t.Errorf("deep, at what was left: %+v", j.Reasons)
+	}
+	o2.DLQVisible = 5001
+	if j := Judge(o2, deep); j.Pass {
+		t.Errorf("deep, one more than left: %+v", j.Reasons)
 	}
 	// Without a peek they cannot be told from returns: not a pass.
 	o.NoPeek = true
 	if j := Judge(o, r); j.Pass || !strings.Contains(j.Reasons[0], "cannot be told from redriven messages coming back") {
 		t.Errorf("--no-peek: %+v", j)
 	}
-	// On a quiet queue the DLQ must come down to what was left, as before.
+	// On a quiet queue the DLQ must come down to what was left, as before;
+	// delayed messages in it count.
+	if j := Judge(Observation{DLQDelayed: 2}, r); j.Pass || !strings.Contains(j.Reasons[0], "the DLQ still holds 2 (0 visible, 0 in flight, 2 delayed), 1 expected") {
+		t.Errorf("quiet, delayed: %+v", j)
+	}
 	quiet := Observation{DLQVisible: 4}
 	if j := Judge(quiet, r); j.Pass || j.NewInDLQ != 0 || !strings.Contains(j.Reasons[0], "the DLQ still holds 4") {
 		t.Errorf("quiet: %+v", j)
@@ -145,4 +181,55 @@ func msgs(ids ...string) []sqsjson.Message {
 		out = append(out, sqsjson.Message{MessageId: id, Body: id})
 	}
 	return out
+}
+
+// A delay queue right after the move: every redriven message is delayed,
+// none visible or in flight — not drained.
+func TestJudgeDelayedDestination(t *testing.T) {
+	five := 5.0
+	r := Redriven{Moved: 5, DestQueue: "orders"}
+	o := Observation{DestDelayed: 5, Sent: &five}
+	if j := Judge(o, r); j.Pass || !strings.Contains(strings.Join(j.Reasons, "\n"), "orders not drained yet: 0 visible, 0 in flight, 5 delayed") {
+		t.Fatalf("delayed: %+v", j)
+	}
+	o.DestDelayed, o.Deleted = 0, &five
+	if j := Judge(o, r); !j.Pass {
+		t.Fatalf("consumed: %+v", j)
+	}
+}
+
+// A destination whose failures do not come back to this DLQ: a drain
+// without NumberOfMessagesDeleted proves nothing (the messages may have
+// failed to the other DLQ), and a live one says what its age cannot see.
+func TestJudgeFailuresElsewhere(t *testing.T) {
+	five := 5.0
+	r := Redriven{Moved: 5, DestQueue: "orders"}
+	for _, to := range []string{"arn:aws:sqs:us-east-1:1:other-dlq"} {
+		o := Observation{Dests: []DestObservation{{Queue: "orders", Sent: &five, FailuresTo: to}}}
+		j := Judge(o, r)
+		if j.Pass || !strings.Contains(strings.Join(j.Reasons, "\n"), "not proven: CloudWatch has no NumberOfMessagesDeleted for orders over the move, and orders drained or not cannot tell consumed from failed") {
+			t.Errorf("%s, no deletions: %+v", to, j.Reasons)
+		}
+		o.Dests[0].Deleted = &five
+		if j := Judge(o, r); !j.Pass {
+			t.Errorf("%s, deleted 5: %+v", to, j.Reasons)
+		}
+	}
+	// The same drain without deletions on a destination failing back here
+	// passes with the deletions not checked (a failure would be in the
+	// DLQ), and on one without a redrive policy (a failure would stay).
+	for _, o := range []DestObservation{{Queue: "orders", Sent: &five, FailuresTo: "arn:dlq", ReturnsHere: true}, {Queue: "orders", Sent: &five, FailuresTo: "none"}} {
+		if j := Judge(Observation{Dests: []DestObservation{o}}, r); !j.Pass || len(j.Unchecked) != 1 {
+			t.Errorf("%s: %+v", o.FailuresTo, j)
+		}
+	}
+
+	end := t0.Add(time.Minute)
+	lr := Redriven{Moved: 100, DestQueue: "orders", StartedAt: t0, EndedAt: end}
+	o := liveObs(end, 400, 400, 2)
+	o.Dests[0].FailuresTo = "none"
+	j := Judge(o, lr)
+	if !j.Pass || len(j.Unchecked) != 1 || !strings.Contains(j.Unchecked[0], "it has no redrive policy: a failing message cycles in it until retention deletes it, and SQS leaves a message received three or more times out of ApproximateAgeOfOldestMessage on a standard queue") {
+		t.Errorf("live, no redrive policy: %+v", j)
+	}
 }

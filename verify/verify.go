@@ -76,12 +76,15 @@ type Redriven struct {
 	Dests []Dest
 	Sent  []Sent
 	// Compacted, when set, matches the sends a compacted journal keeps only
-	// as digests (a big move's: *redrive.Ledger): by destination MessageId
+	// as digests (a big move's: *journal.Ledger): by destination MessageId
 	// of attempt Attempt (0: any), and by payload hash with its first send.
 	// A digest collision counts a foreign message as returned: verify then
 	// fails, it never passes wrongly.
 	Compacted CompactedSends
 	Attempt   int
+	// Window is a function's, topic's or bus's failure window (nil: none
+	// was read, and a target is never passed).
+	Window *FailureWindow
 }
 
 // CompactedSends is the compacted journal's side of MatchReturned.
@@ -191,10 +194,16 @@ func matchCompacted(m *sqsjson.Message, r Redriven) (Sent, bool, string) {
 
 // Observation is one look at the queues during verify.
 type Observation struct {
-	DLQVisible   int64    `json:"dlq_visible"`
-	DLQInFlight  int64    `json:"dlq_in_flight"`
+	DLQVisible  int64 `json:"dlq_visible"`
+	DLQInFlight int64 `json:"dlq_in_flight"`
+	DLQDelayed  int64 `json:"dlq_delayed"`
+	// Peeked is how many distinct messages the look's peek saw: the DLQ's
+	// messages it identified. Only a peek that saw every message the DLQ
+	// holds tells new failures from returns.
+	Peeked       int      `json:"peeked"`
 	DestVisible  int64    `json:"dest_visible"`
 	DestInFlight int64    `json:"dest_in_flight"`
+	DestDelayed  int64    `json:"dest_delayed"`
 	Deleted      *float64 `json:"dest_deleted"` // NumberOfMessagesDeleted over the move and after; nil: no data
 	Sent         *float64 `json:"dest_sent"`    // NumberOfMessagesSent over the move; nil: no data
 	// Partial is true when the minute the move began was left out of
@@ -202,9 +211,20 @@ type Observation struct {
 	Partial bool `json:"partial_first_minute"`
 	// FunctionErrors and FunctionThrottles are a Lambda target's Errors
 	// and Throttles since the redrive began; nil: no data.
-	FunctionErrors    *float64   `json:"function_errors,omitempty"`
-	FunctionThrottles *float64   `json:"function_throttles,omitempty"`
-	Returned          []Returned `json:"-"` // shown once, at the top of verify.json
+	FunctionErrors    *float64 `json:"function_errors,omitempty"`
+	FunctionThrottles *float64 `json:"function_throttles,omitempty"`
+	// FunctionInvocations are its Invocations since the redrive began:
+	// every redriven event ran when they reach what was moved.
+	FunctionInvocations *float64 `json:"function_invocations,omitempty"`
+	// Subscribers are the depths of a topic's or bus's subscriber queues
+	// that fail back to this DLQ.
+	Subscribers []SubscriberDepth `json:"subscribers,omitempty"`
+	// At is the look.
+	At time.Time `json:"at"`
+	// FIFO: the DLQ is a FIFO queue, whose peek sees the first batch of
+	// each message group only.
+	FIFO     bool       `json:"-"`
+	Returned []Returned `json:"-"` // shown once, at the top of verify.json
 	// Dests is each destination's look (the flat Dest* fields above are
 	// the first's).
 	Dests []DestObservation `json:"-"` // shown in Result.Destinations
@@ -248,18 +268,22 @@ func Judge(o Observation, r Redriven) Judgement {
 		live = live || d.Live
 	}
 	j := Judgement{Dests: dests}
-	dlq := o.DLQVisible + o.DLQInFlight
+	dlq := o.DLQVisible + o.DLQInFlight + o.DLQDelayed
 	switch extra := dlq - int64(r.Left); {
 	case extra <= 0:
-		met = append([]string{fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left)}, met...)
-	case live && !o.NoPeek:
+		// A returned message would raise the depth above what was left:
+		// the count proves it on a DLQ of any size, peeked or not.
+		met = append([]string{fmt.Sprintf("the DLQ holds %d (%d left on purpose)%s", dlq, r.Left, peekedOf(o, dlq))}, met...)
+	case live && !o.NoPeek && int64(o.Peeked) >= dlq:
 		j.NewInDLQ = int(extra)
-		met = append([]string{fmt.Sprintf("the DLQ holds %d: %d left on purpose, and %s since the redrive, not redriven messages — not this fix's verdict (run mfdlq classify: if they are the group you fixed, the fix did not hold)",
-			dlq, r.Left, plural.Of(int(extra), "new failure"))}, met...)
+		met = append([]string{fmt.Sprintf("the DLQ holds %d: %d left on purpose, and %s since the redrive, not redriven messages (the peek saw all %d) — not this fix's verdict (run mfdlq classify: if they are the group you fixed, the fix did not hold)",
+			dlq, r.Left, plural.Of(int(extra), "new failure"), o.Peeked)}, met...)
+	case live && !o.NoPeek:
+		unmet = append([]string{unseen(o, r, dlq, extra)}, unmet...)
 	case o.NoPeek:
 		unmet = append([]string{fmt.Sprintf("the DLQ holds %d, %d expected: without a peek (--no-peek) the %d more cannot be told from redriven messages coming back", dlq, r.Left, extra)}, unmet...)
 	default:
-		unmet = append([]string{fmt.Sprintf("the DLQ still holds %d (%d visible, %d in flight), %d expected", dlq, o.DLQVisible, o.DLQInFlight, r.Left)}, unmet...)
+		unmet = append([]string{fmt.Sprintf("the DLQ still holds %d (%d visible, %d in flight, %d delayed), %d expected", dlq, o.DLQVisible, o.DLQInFlight, o.DLQDelayed, r.Left)}, unmet...)
 	}
 	if o.NoPeek {
 		unchecked = append(unchecked, "that no redriven message came back: --no-peek reads the DLQ's counts only")

@@ -3,11 +3,16 @@ package verify
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJudgeTarget(t *testing.T) {
-	one, two, zero := 1.0, 2.0, 0.0
-	fn := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 5}
+	one, two, zero, five := 1.0, 2.0, 0.0, 5.0
+	end := t0.Add(time.Minute)
+	lw := LambdaWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
+	after := end.Add(time.Hour) // after the retries, before the maximum age
+	fn := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 5, EndedAt: end, Window: lw}
+	sns := Redriven{Target: "sns", DestQueue: "sns:orders", EndedAt: end, Window: SubscriberWindow(end, nil, "", []string{"https subscriber x"})}
 	for _, tc := range []struct {
 		name     string
 		o        Observation
@@ -16,18 +21,79 @@ func TestJudgeTarget(t *testing.T) {
 		pass     bool
 		contains string
 	}{
-		{"drained", Observation{}, Redriven{Target: "sns", DestQueue: "sns:orders"}, true, true, "no redriven payload came back"},
-		{"left", Observation{DLQVisible: 3}, Redriven{Target: "events", DestQueue: "events:b"}, false, false, "still holds 3"},
+		{"drained", Observation{At: after}, sns, true, true, "not checked: that https subscriber x handled the redriven messages: it is not a queue"},
+		{"left", Observation{DLQVisible: 3, At: after}, Redriven{Target: "events", DestQueue: "events:b", Window: sns.Window}, false, false, "still holds 3"},
+		{"no window", Observation{At: after}, Redriven{Target: "sns", DestQueue: "sns:orders"}, false, false, "not proven: sns:orders's failure window could not be read"},
 		{"errors", Observation{FunctionErrors: &two}, fn, true, false, "reported 2 errors since"},
-		{"no data", Observation{}, fn, true, true, "not checked: that lambda:orders ran without errors"},
-		{"throttled", Observation{FunctionErrors: &zero, FunctionThrottles: &two}, fn, true, true, "throttled 2 times;"},
 		{"one error", Observation{FunctionErrors: &one}, fn, true, false, "reported 1 error since"},
-		{"throttled once", Observation{FunctionErrors: &zero, FunctionThrottles: &one}, fn, true, true, "throttled 1 time;"},
 		{"returned", Observation{Returned: []Returned{{}}}, fn, true, false, "came back"},
+		// 03:01 + 3 attempts of 3s + 1m + 2m + 30s = 03:04:39: after 03:05.
+		{"in the retries", Observation{At: end.Add(time.Minute), FunctionErrors: &zero, FunctionInvocations: &five}, fn, false, false,
+			"not proven yet — look again after 03:05 UTC (2026-03-01): a redriven event failing at lambda:orders can still come back to the DLQ: Lambda retries a failed asynchronous event 2 times (timeout 3s each, waits of 1 and 2 minutes): a failing redriven event is back by 2026-03-01T03:04:39Z"},
+		{"all ran", Observation{At: after, FunctionErrors: &zero, FunctionInvocations: &five}, fn, true, true, "lambda:orders reported no errors since the redrive began"},
+		// Not every event ran: one may wait in Lambda's queue for 6 hours.
+		{"no invocations", Observation{At: after}, fn, false, false,
+			"not proven yet — look again after 09:02 UTC (2026-03-01): CloudWatch has no Invocations for it: Lambda keeps a throttled or queued event for up to its maximum event age"},
+		{"throttled", Observation{At: after, FunctionErrors: &zero, FunctionThrottles: &two, FunctionInvocations: &five}, fn, false, false,
+			"its Invocations are 5 of 5 moved, and it was throttled 2 times"},
+		{"short", Observation{At: after, FunctionErrors: &zero, FunctionInvocations: &one}, fn, false, false, "its Invocations are 1 of 5 moved"},
+		{"past the age", Observation{At: end.Add(7 * time.Hour), FunctionErrors: &zero, FunctionThrottles: &one}, fn, true, true, "throttled 1 time; Lambda retried them within their maximum age, which has passed"},
+		{"age, no data", Observation{At: end.Add(7 * time.Hour)}, fn, true, true, "not checked: that lambda:orders ran without errors"},
 	} {
 		j := Judge(tc.o, tc.r)
 		if j.Done != tc.done || j.Pass != tc.pass || !strings.Contains(strings.Join(j.Reasons, "\n"), tc.contains) {
 			t.Errorf("%s: %+v", tc.name, j)
+		}
+	}
+}
+
+func TestSubscriberWindow(t *testing.T) {
+	end := t0
+	dlq := "arn:aws:sqs:us-east-1:1:orders-dlq"
+	w := SubscriberWindow(end, []Subscriber{
+		{Queue: "fast", Visibility: 30 * time.Second, MaxReceiveCount: 3, DeadLetterARN: dlq},
+		{Queue: "slow", Delay: 10 * time.Second, Visibility: 5 * time.Minute, MaxReceiveCount: 5, DeadLetterARN: dlq},
+		{Queue: "other", Visibility: time.Hour, MaxReceiveCount: 9, DeadLetterARN: "arn:aws:sqs:us-east-1:1:x-dlq"},
+		{Queue: "loose", Visibility: time.Hour},
+	}, dlq, nil)
+	// slow: 10s + 5m × 6 = 30m10s; other and loose do not come back here.
+	if want := end.Add(30*time.Minute + 10*time.Second); !w.RetriesBy.Equal(want) || len(w.Parts) != 2 {
+		t.Fatalf("window: %v, want %v; %q", w.RetriesBy, want, w.Parts)
+	}
+	un := strings.Join(w.Unchecked, "\n")
+	for _, want := range []string{"that other consumed the redriven messages: its failures go to arn:aws:sqs:us-east-1:1:x-dlq, not to this DLQ",
+		"that loose consumed the redriven messages: it has no redrive policy"} {
+		if !strings.Contains(un, want) {
+			t.Errorf("unchecked %q, want %q", un, want)
+		}
+	}
+	r := Redriven{Target: "sns", DestQueue: "sns:t", EndedAt: end, Window: w}
+	if j := Judge(Observation{At: end.Add(30 * time.Minute)}, r); j.Pass || !strings.Contains(j.Reasons[1], "not proven yet — look again after 03:31 UTC") {
+		t.Errorf("inside the window: %+v", j.Reasons)
+	}
+	if j := Judge(Observation{At: end.Add(31 * time.Minute)}, r); !j.Pass || len(j.Unchecked) != 2 {
+		t.Errorf("after the window: %+v", j)
+	}
+	// A subscriber still holding messages (its consumer started late) can
+	// still fail them back: not proven until it drained and then its own
+	// fail-back time (fast: 30s × 4 = 2 minutes after this look).
+	late := Observation{At: end.Add(31 * time.Minute), Subscribers: []SubscriberDepth{{Queue: "fast", InFlight: 2}, {Queue: "slow"}}}
+	if j := Judge(late, r); j.Pass || !strings.Contains(j.Reasons[1], "not proven yet — look again after 03:33 UTC (2026-03-01): subscriber fast still holds 2 (0 visible, 2 in flight, 0 delayed)") {
+		t.Errorf("a subscriber still holds messages: %+v", j.Reasons)
+	}
+	if w := SubscriberWindow(end, nil, dlq, nil); len(w.Unchecked) != 1 || !strings.Contains(w.Unchecked[0], "no subscriber queue was found") {
+		t.Errorf("no subscribers: %+v", w)
+	}
+}
+
+func TestLookAgainRoundsUp(t *testing.T) {
+	for at, want := range map[time.Time]string{
+		t0:                     "03:00 UTC (2026-03-01)",
+		t0.Add(time.Second):    "03:01 UTC (2026-03-01)",
+		t0.Add(21 * time.Hour): "00:00 UTC (2026-03-02)",
+	} {
+		if got := lookAgain(at); got != want {
+			t.Errorf("%v: %q, want %q", at, got, want)
 		}
 	}
 }

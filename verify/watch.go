@@ -11,6 +11,10 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
+// MaxPeek bounds the messages one look peeks at: a DLQ deeper than that
+// is judged by its depth, never by a peek that did not see it whole.
+const MaxPeek = 1000
+
 // ErrInterrupted is what Watch.Run returns when its context ends between
 // two looks: the verdict is not known.
 var ErrInterrupted = errors.New("interrupted")
@@ -107,13 +111,16 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 // observe reads the queues' depths, peeks at the DLQ for returned
 // messages (unless NoPeek), and reads each destination's metrics.
 func (w *Watch) observe(ctx context.Context) (Observation, error) {
-	obs := Observation{NoPeek: w.NoPeek, Returned: []Returned{}}
+	obs := Observation{NoPeek: w.NoPeek, Returned: []Returned{}, At: w.Now(), FIFO: w.DLQ.FIFO}
 	if err := sqsapi.Refresh(ctx, w.SQS, w.DLQ); err != nil {
 		return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
 	}
-	obs.DLQVisible, obs.DLQInFlight = w.DLQ.Depth.Visible, w.DLQ.Depth.InFlight
+	obs.DLQVisible, obs.DLQInFlight, obs.DLQDelayed = w.DLQ.Depth.Visible, w.DLQ.Depth.InFlight, w.DLQ.Depth.Delayed
 	if w.Rec.Target != "" {
 		w.observeFunction(ctx, &obs)
+		if err := w.observeSubscribers(ctx, &obs); err != nil {
+			return obs, err
+		}
 	} else {
 		for i, q := range w.queues() {
 			d, err := w.observeDest(ctx, q, w.baseline(i))
@@ -123,13 +130,15 @@ func (w *Watch) observe(ctx context.Context) (Observation, error) {
 			obs.Dests = append(obs.Dests, d)
 		}
 		first := obs.Dests[0]
+		obs.DestDelayed = first.Delayed
 		obs.DestVisible, obs.DestInFlight, obs.Deleted, obs.Sent, obs.Partial = first.Visible, first.InFlight, first.Deleted, first.Sent, first.Partial
 	}
 	if obs.DLQVisible > 0 && !w.NoPeek {
-		peek, err := sqsapi.Peek(ctx, w.SQS, w.DLQ, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, 1000)), Visibility: 2, Wait: 1})
+		peek, err := sqsapi.Peek(ctx, w.SQS, w.DLQ, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, MaxPeek)), Visibility: 2, Wait: 1})
 		if err != nil {
 			return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
 		}
+		obs.Peeked = len(peek.Messages)
 		obs.Returned = MatchReturned(peek.Messages, w.Rec, w.Now())
 	}
 	return obs, nil
@@ -150,6 +159,10 @@ func (w *Watch) baseline(i int) *Traffic {
 	return nil
 }
 
+// metricInvocations is Lambda's count of a function's invocations
+// (AWS/Lambda; throttled ones are not counted).
+const metricInvocations = "Invocations"
+
 // observeFunction reads a Lambda target's Errors and Throttles since the
 // redrive began; it leaves them nil when CloudWatch has no data or cannot
 // be read (said once).
@@ -161,7 +174,7 @@ func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
 	for _, m := range []struct {
 		metric string
 		dst    **float64
-	}{{cwapi.MetricErrors, &obs.FunctionErrors}, {cwapi.MetricThrottles, &obs.FunctionThrottles}} {
+	}{{cwapi.MetricErrors, &obs.FunctionErrors}, {cwapi.MetricThrottles, &obs.FunctionThrottles}, {metricInvocations, &obs.FunctionInvocations}} {
 		points, err := cwapi.QueueMetric(ctx, w.CW, cwapi.MetricQuery{
 			Namespace: cwapi.NamespaceLambda, Dimension: cwapi.DimensionFunctionName, Queue: name, Metric: m.metric, Stat: "Sum",
 			Start: w.Rec.StartedAt.Truncate(time.Minute), End: w.Now().Add(time.Minute), Period: time.Minute,
@@ -182,4 +195,20 @@ func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
 		}
 		*m.dst = &sum
 	}
+}
+
+// observeSubscribers reads the depth of each subscriber queue that fails
+// back to the DLQ, in the order of the window's Returning.
+func (w *Watch) observeSubscribers(ctx context.Context, obs *Observation) error {
+	if w.Rec.Window == nil {
+		return nil
+	}
+	for _, s := range w.Rec.Window.Returning {
+		q := &sqsapi.Queue{Name: s.Queue, URL: s.URL}
+		if err := sqsapi.Refresh(ctx, w.SQS, q); err != nil {
+			return fmt.Errorf("verify subscriber %s: %w", s.Queue, err)
+		}
+		obs.Subscribers = append(obs.Subscribers, SubscriberDepth{Queue: s.Queue, Visible: q.Depth.Visible, InFlight: q.Depth.InFlight, Delayed: q.Depth.Delayed})
+	}
+	return nil
 }

@@ -43,7 +43,13 @@ func (w *Watch) observeDest(ctx context.Context, q *sqsapi.Queue, base *Traffic)
 	if err := sqsapi.Refresh(ctx, w.SQS, q); err != nil {
 		return d, fmt.Errorf("verify %s: %w", q.Name, err)
 	}
-	d.Visible, d.InFlight = q.Depth.Visible, q.Depth.InFlight
+	d.Visible, d.InFlight, d.Delayed = q.Depth.Visible, q.Depth.InFlight, q.Depth.Delayed
+	d.FIFO = q.FIFO
+	d.FailuresTo = "none"
+	if q.RedrivePolicy != nil {
+		d.FailuresTo = q.RedrivePolicy.DeadLetterTargetArn
+	}
+	d.ReturnsHere = w.DLQ.ARN != "" && d.FailuresTo == w.DLQ.ARN
 	// A message failing from its first receive is moved to the DLQ by the
 	// receive after its maxReceiveCount-th visibility timeout: one more
 	// timeout is the margin for that receive. Without a redrive policy a
@@ -113,11 +119,12 @@ func (w *Watch) liveMetrics(ctx context.Context, queue string, d *DestObservatio
 	if err != nil || len(points) == 0 {
 		return
 	}
+	// The point is the Maximum over its minute, sampled anywhere in it:
+	// dated at the minute's start, a redriven message still there at any
+	// sample is at least as old as the time since the last send (the end
+	// of the minute would let one sampled early in it pass).
 	p := points[len(points)-1]
-	d.AgeOfOldest, d.AgeAt = &p.Value, p.Time.Add(time.Minute)
-	if now.Before(d.AgeAt) {
-		d.AgeAt = now
-	}
+	d.AgeOfOldest, d.AgeAt = &p.Value, p.Time
 }
 
 // metric reads one-minute points of a queue's metric; after a failure

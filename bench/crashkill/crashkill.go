@@ -6,6 +6,8 @@
 package crashkill
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/mover"
+
 	"context"
 	"fmt"
 	"io"
@@ -22,7 +24,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
-	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // Config is one series of kills.
@@ -44,7 +45,7 @@ func (cfg Config) Bound() int {
 	if cfg.Workers > 0 {
 		return 10 * cfg.Workers
 	}
-	return 10 * redrive.DefaultMaxWorkers
+	return 10 * mover.DefaultMaxWorkers
 }
 
 // Result sums up the series.

@@ -28,10 +28,11 @@ var layer = map[string]int{
 	"inventory": 2, "archive": 2,
 	// A step's own sub-packages sit in its layer; the step imports them
 	// (allowed below), no other domain package does.
-	"redrive/lease": 2,
+	"redrive/lease": 2, "redrive/journal": 2, "redrive/target": 2, "redrive/retry": 2, "redrive/mover": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
-	// (untrusted: how strangers' data leaves mfdlq).
-	"incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
+	// (untrusted: how strangers' data leaves mfdlq), and the AWS errors'
+	// vocabulary (awserr) that every layer above asks.
+	"awserr": 3, "incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
 	"envelope": 3, "untrusted": 3, "s3api": 3,
 	// transform: a --transform program over a message; pure, so redrive
 	// runs it and the report renders its figures.
@@ -40,7 +41,9 @@ var layer = map[string]int{
 
 // allowed are the imports across one layer: redrive selects by classify's
 // groups (--group), and holds its DLQ with its own lease.
-var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true}
+var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true, "redrive→redrive/journal": true,
+	"redrive→redrive/target": true, "redrive→redrive/retry": true, "redrive/target→redrive/retry": true,
+	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.

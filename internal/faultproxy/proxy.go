@@ -28,6 +28,10 @@ const (
 	Throttle       = "throttle"    // 400 ThrottlingException, not forwarded
 	DropBefore     = "drop-before" // connection closed, request not forwarded
 	DropAfter      = "drop-after"  // forwarded and carried out, connection closed
+	// Forbid404 is S3 without s3:ListBucket: forwarded, and a 404 (an
+	// absent key) is answered 403 AccessDenied, as S3 answers a caller
+	// that may not list the bucket.
+	Forbid404 = "403-for-404"
 )
 
 var kinds = []string{ServerError, ServerErrAfter, Throttle, DropBefore, DropAfter}
@@ -39,7 +43,10 @@ type Proxy struct {
 	// Delay is added to every call: half before the request reaches the
 	// server, half before the answer leaves, as a network round trip
 	// splits. A long poll waits its own time on top.
-	Delay  time.Duration
+	Delay time.Duration
+	// Rule, when set, picks each call's fault instead of Rate (None: pass
+	// it through): a test that breaks one named call, deterministically.
+	Rule   func(r *http.Request) string
 	client *http.Client
 	conns  atomic.Int64
 
@@ -98,6 +105,9 @@ func (p *Proxy) count(kind string) {
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.calls.Add(1)
 	kind := p.pick()
+	if p.Rule != nil {
+		kind = p.Rule(r)
+	}
 	if kind != None {
 		p.count(kind)
 	}
@@ -126,6 +136,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case DropAfter:
 		drop(w)
 		return
+	case Forbid404:
+		if status == http.StatusNotFound {
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>injected: Access Denied</Message></Error>`)
+			return
+		}
 	}
 	for k, vs := range header {
 		for _, v := range vs {

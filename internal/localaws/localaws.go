@@ -1,8 +1,9 @@
 // Package localaws gives tests a real local AWS: moto's server, reached
 // through the real SDK. A test binary either uses the server named by
 // MFDLQ_TEST_ENDPOINT or starts its own moto server (moto_server.py) on a
-// free loopback port for its lifetime. A missing server is a failure, never
-// a silent skip.
+// free loopback port, when its first test asks for it (Endpoint, Config),
+// until its tests end. A missing server fails the tests that need it, never
+// a silent skip; tests that touch no AWS run without one.
 package localaws
 
 import (
@@ -41,34 +42,65 @@ const (
 var (
 	mu       sync.Mutex
 	endpoint string
+	started  bool   // Start was tried: endpoint or startErr holds its result
+	startErr error  // why the server did not start, told to every test that needs it
+	stop     func() // stops the server Start began; nil when none
+	inRun    bool   // Wrap's Run is under way
 )
 
 // TestingM is implemented by *testing.M.
 type TestingM interface{ Run() int }
 
-// Wrap returns m with a local AWS around its Run: the server is started (or
-// found through MFDLQ_TEST_ENDPOINT) before the tests and stopped after. The
-// process environment is pointed at it with dummy credentials, and
-// AWS_PROFILE is cleared so no test can reach a real account.
-func Wrap(m TestingM) TestingM { return wrapped{m} }
+// Wrap returns m with a local AWS around its Run, started lazily: the first
+// Endpoint or Config call starts the server (or finds it through
+// MFDLQ_TEST_ENDPOINT), and Run stops it at the end. A package whose tests
+// touch no AWS so needs no python3 and no moto. Before any test the process
+// environment gets dummy credentials and an endpoint that refuses, and
+// AWS_PROFILE is cleared, so no test can reach a real account; the first
+// start points AWS_ENDPOINT_URL at the server.
+func Wrap(m TestingM) TestingM { return wrapped{m: m} }
 
-type wrapped struct{ m TestingM }
+// WrapStarted is Wrap with the server started before the first test: for
+// a package whose tests reach the local AWS through the process
+// environment alone (cmd's in-process commands, the binary it runs, its
+// scripts), which a lazy start would leave pointing at the refusing
+// endpoint until some other test asked for the server.
+func WrapStarted(m TestingM) TestingM { return wrapped{m: m, eager: true} }
+
+type wrapped struct {
+	m     TestingM
+	eager bool
+}
+
+// deadEndpoint is AWS_ENDPOINT_URL until the server starts: a test that
+// reads the environment without asking for the server fails at once, on
+// the loopback, never at AWS.
+const deadEndpoint = "http://127.0.0.1:1"
 
 func (w wrapped) Run() int {
-	ep, stop, err := Start()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "localaws: %v\n", err)
-		return 1
-	}
-	defer stop()
 	mu.Lock()
-	endpoint = ep
+	inRun = true
 	mu.Unlock()
-	for k, v := range Env(ep) {
+	for k, v := range Env(deadEndpoint) {
 		os.Setenv(k, v)
 	}
 	os.Unsetenv("AWS_PROFILE")
 	os.Unsetenv("AWS_SESSION_TOKEN")
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		inRun = false
+		if stop != nil {
+			stop()
+			stop = nil
+		}
+	}()
+	if w.eager {
+		if _, err := lazyStart(); err != nil {
+			fmt.Fprintf(os.Stderr, "localaws: %v\n", err)
+			return 1
+		}
+	}
 	return w.m.Run()
 }
 
@@ -85,15 +117,32 @@ func Env(ep string) map[string]string {
 	}
 }
 
-// Endpoint returns the local AWS endpoint of this test binary.
+// Endpoint returns the local AWS endpoint of this test binary, starting the
+// server on the first call; t fails when it cannot start.
 func Endpoint(t testing.TB) string {
 	t.Helper()
+	ep, err := lazyStart()
+	if err != nil {
+		t.Fatalf("localaws: %v", err)
+	}
+	return ep
+}
+
+// lazyStart starts the server once per test binary, under Wrap's Run.
+func lazyStart() (string, error) {
 	mu.Lock()
 	defer mu.Unlock()
-	if endpoint == "" {
-		t.Fatal("localaws: no local AWS: call localaws.Wrap(m) in TestMain")
+	if !inRun {
+		return "", errors.New("no local AWS: call localaws.Wrap(m) in TestMain")
 	}
-	return endpoint
+	if !started {
+		started = true
+		endpoint, stop, startErr = Start()
+		if startErr == nil {
+			os.Setenv("AWS_ENDPOINT_URL", endpoint)
+		}
+	}
+	return endpoint, startErr
 }
 
 // Config returns an SDK configuration for the local AWS.

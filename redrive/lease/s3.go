@@ -2,11 +2,11 @@ package lease
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // S3 is the S3 calls of a conditional lease, with the SDK's signatures.
@@ -25,85 +27,97 @@ type S3 interface {
 
 var _ S3 = (*s3.Client)(nil)
 
-// Location is where the operator keeps S3 leases: --lease s3://BUCKET/PREFIX.
-type Location struct{ Bucket, Prefix string }
-
-// bucketName is S3's rule for a general purpose bucket's name.
-var bucketName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
-
-// ParseLocation reads --lease: s3://BUCKET or s3://BUCKET/PREFIX. Any other
-// form is an error naming the expected one, before any AWS call.
-func ParseLocation(s string) (Location, error) {
-	rest, ok := strings.CutPrefix(s, "s3://")
-	if !ok {
-		return Location{}, fmt.Errorf("%q: use s3://BUCKET/PREFIX (the queue tag is the default lease)", s)
-	}
-	b, p, _ := strings.Cut(rest, "/")
-	if !bucketName.MatchString(b) {
-		return Location{}, fmt.Errorf("%q: %q is not an S3 bucket name", s, b)
-	}
-	return Location{Bucket: b, Prefix: strings.Trim(p, "/")}, nil
-}
-
-// Key is the object of the DLQ named by its account, region and name:
-// PREFIX/ACCOUNT/REGION/NAME.lease, so one prefix serves every DLQ.
-func (l Location) Key(account, region, name string) string {
-	k := url.PathEscape(orDash(account)) + "/" + url.PathEscape(orDash(region)) + "/" + url.PathEscape(name) + ".lease"
-	if l.Prefix == "" {
-		return k
-	}
-	return l.Prefix + "/" + k
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
 // S3Lease is a lease held as an S3 object, written with S3's conditional
 // writes: created only if absent (If-None-Match: *), renewed, taken over
 // and deleted only if unchanged since this run wrote it (If-Match: its
 // ETag). S3 is strongly consistent for reads after writes, and a
 // conditional write that loses gets 412 Precondition Failed (or 409
 // Conflict when two land at once): of two runs, exactly one holds it.
+//
+// Each write carries a token of its own in the object's metadata: the SDK
+// retries a PUT whose answer was lost, and when the first attempt had
+// landed the retry gets 412 — against this run's own write. The token
+// tells that apart from a take-over, and the read gives the right ETag.
 type S3Lease struct {
 	c      S3
 	bucket string
 	key    string
 	now    func() time.Time
 
-	mu   sync.Mutex
-	me   Holder
-	etag string
+	mu    sync.Mutex
+	me    Holder
+	etag  string
+	token string // of the latest write attempted
 	renewals
 }
 
 var _ Held = (*S3Lease)(nil)
 
-// CurrentS3 reads the lease object; ok is false when there is none.
+// TokenMeta is the user metadata key of a lease write's token.
+const TokenMeta = "mfdlq-write"
+
+// ErrUnreadable is a lease object S3 refused to read (403): with the
+// documented policy (no s3:ListBucket) that is also how S3 answers a read
+// of an absent key, so it says nothing of whether one exists.
+var ErrUnreadable = errors.New("the lease object cannot be read (403 AccessDenied): absent, or s3:GetObject is not granted")
+
+// NotLeaseError is a lease object that holds no mfdlq lease: mfdlq never
+// takes it over and never deletes it.
+type NotLeaseError struct {
+	Bucket, Key string
+	Size        int64
+}
+
+func (e *NotLeaseError) Error() string {
+	return fmt.Sprintf("s3://%s/%s holds no mfdlq lease (%d bytes that do not read as one): mfdlq neither takes it over nor deletes it; remove it yourself if nothing else keeps it there, or pass another --lease prefix",
+		e.Bucket, e.Key, e.Size)
+}
+
+// s3Object is one read of the lease object.
+type s3Object struct {
+	found  bool
+	holder Holder
+	etag   string
+	token  string
+}
+
+// CurrentS3 reads the lease object; ok is false when there is none. A
+// 403 is ErrUnreadable; an object that is not a lease a *NotLeaseError.
 func CurrentS3(ctx context.Context, c S3, bucket, key string) (h Holder, etag string, ok bool, err error) {
+	o, err := readS3(ctx, c, bucket, key)
+	return o.holder, o.etag, o.found, err
+}
+
+func readS3(ctx context.Context, c S3, bucket, key string) (s3Object, error) {
 	out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
-	if err != nil {
-		if apiCode(err) == "NoSuchKey" {
-			return Holder{}, "", false, nil
-		}
-		return Holder{}, "", false, fmt.Errorf("read the lease s3://%s/%s: %w", bucket, key, err)
+	switch code := apiCode(err); {
+	case err == nil:
+	case code == "NoSuchKey":
+		return s3Object{}, nil
+	case awserr.Denied(err):
+		// With %w both: a caller that cannot do with "absent" still sees
+		// the denial (exit 4).
+		return s3Object{}, fmt.Errorf("read the lease s3://%s/%s: %w (%w)", bucket, key, ErrUnreadable, err)
+	default:
+		return s3Object{}, fmt.Errorf("read the lease s3://%s/%s: %w", bucket, key, err)
 	}
 	defer out.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(out.Body, 1024))
 	if err != nil {
-		return Holder{}, "", false, fmt.Errorf("read the lease s3://%s/%s: %w", bucket, key, err)
+		return s3Object{}, fmt.Errorf("read the lease s3://%s/%s: %w", bucket, key, err)
 	}
-	h, ok = ParseHolder(string(b))
-	return h, aws.ToString(out.ETag), ok, nil
+	h, ok := ParseHolder(string(b))
+	if !ok || aws.ToInt64(out.ContentLength) > 1024 {
+		return s3Object{}, &NotLeaseError{Bucket: bucket, Key: key, Size: max(aws.ToInt64(out.ContentLength), int64(len(b)))}
+	}
+	return s3Object{found: true, holder: h, etag: aws.ToString(out.ETag), token: out.Metadata[TokenMeta]}, nil
 }
 
 // AcquireS3 takes the lease object for me: it creates it if absent; when
 // another live run holds it, it refuses (a *HeldError) unless takeOver;
 // a dead or expired holder's object is replaced only if unchanged since
-// read. A conditional write that loses is a *HeldError with Race set.
+// read. A conditional write that loses is a *HeldError with Race set. An
+// object that is not a lease is a *NotLeaseError, left as it is.
 func AcquireS3(ctx context.Context, c S3, bucket, key string, me Holder, takeOver bool, now func() time.Time) (*S3Lease, error) {
 	l := &S3Lease{c: c, bucket: bucket, key: key, me: me, now: now}
 	err := l.put(ctx, "")
@@ -113,29 +127,54 @@ func AcquireS3(ctx context.Context, c S3, bucket, key string, me Holder, takeOve
 		}
 		return l, nil
 	}
-	cur, etag, ok, err := CurrentS3(ctx, c, bucket, key)
-	if err != nil {
+	cur, err := readS3(ctx, c, bucket, key)
+	switch {
+	case errors.Is(err, ErrUnreadable):
+		// 412 said it exists; a 403 read means it is gone since (S3's
+		// answer for an absent key without s3:ListBucket) or unreadable.
+		// The conditional create decides which, and takes nothing held.
+		return l.createAgain(ctx)
+	case err != nil:
 		return nil, err
-	}
-	if ok && !cur.same(me) && Live(cur, now()) && !takeOver {
-		return nil, &HeldError{Holder: cur}
+	case cur.found && cur.token == l.written():
+		// The SDK retried a create whose answer was lost: the 412 is our
+		// own write. Keep its ETag.
+		l.adopt(cur.etag)
+		return l, nil
+	case cur.found && !cur.holder.same(me) && Live(cur.holder, now()) && !takeOver:
+		return nil, &HeldError{Holder: cur.holder}
 	}
 	// No ETag: deleted since; put creates it again, still only if absent.
-	if err := l.put(ctx, etag); err != nil {
+	if err := l.put(ctx, cur.etag); err != nil {
 		if lostRace(err) {
-			back, _, _, _ := CurrentS3(ctx, c, bucket, key)
-			return nil, &HeldError{Holder: back, Race: true}
+			back, _ := readS3(ctx, c, bucket, key)
+			return nil, &HeldError{Holder: back.holder, Race: true}
 		}
 		return nil, err
 	}
 	return l, nil
 }
 
-// put writes the holder: only if absent when match is "", else only if
-// the object's ETag is still match. The new ETag is kept.
+// createAgain creates the object only if absent, after a read that could
+// not tell whether it exists.
+func (l *S3Lease) createAgain(ctx context.Context) (*S3Lease, error) {
+	err := l.put(ctx, "")
+	switch {
+	case err == nil:
+		return l, nil
+	case lostRace(err):
+		return nil, fmt.Errorf("s3://%s/%s exists and %w: grant s3:GetObject on the --lease prefix (docs/iam.md); mfdlq did not take it", l.bucket, l.key, ErrUnreadable)
+	}
+	return nil, err
+}
+
+// put writes the holder with a fresh token: only if absent when match is
+// "", else only if the object's ETag is still match. The new ETag is kept.
 func (l *S3Lease) put(ctx context.Context, match string) error {
 	l.mu.Lock()
-	in := &s3.PutObjectInput{Bucket: aws.String(l.bucket), Key: aws.String(l.key), Body: strings.NewReader(l.me.String()), ContentType: aws.String("text/plain")}
+	l.token = newToken()
+	in := &s3.PutObjectInput{Bucket: aws.String(l.bucket), Key: aws.String(l.key), Body: strings.NewReader(l.me.String()), ContentType: aws.String("text/plain"),
+		Metadata: map[string]string{TokenMeta: l.token}}
 	l.mu.Unlock()
 	if match == "" {
 		in.IfNoneMatch = aws.String("*")
@@ -146,10 +185,27 @@ func (l *S3Lease) put(ctx context.Context, match string) error {
 	if err != nil {
 		return fmt.Errorf("write the lease s3://%s/%s: %w", l.bucket, l.key, err)
 	}
-	l.mu.Lock()
-	l.etag = aws.ToString(out.ETag)
-	l.mu.Unlock()
+	l.adopt(aws.ToString(out.ETag))
 	return nil
+}
+
+func (l *S3Lease) written() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.token
+}
+
+func (l *S3Lease) adopt(etag string) {
+	l.mu.Lock()
+	l.etag = etag
+	l.mu.Unlock()
+}
+
+// newToken is 16 random bytes, hex: unique to one write.
+func newToken() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // Keep renews the lease every TTL/4 until Release, each renewal only if
@@ -158,14 +214,9 @@ func (l *S3Lease) put(ctx context.Context, match string) error {
 // renewals that failed otherwise.
 func (l *S3Lease) Keep(lost func(Holder), warn func(error)) {
 	l.start(func(ctx context.Context) bool {
-		l.mu.Lock()
-		l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
-		etag := l.etag
-		l.mu.Unlock()
-		err := l.put(ctx, etag)
-		if lostRace(err) {
-			cur, _, _, _ := CurrentS3(ctx, l.c, l.bucket, l.key)
-			lost(cur)
+		by, err := l.renew(ctx)
+		if by != nil {
+			lost(*by)
 			return false
 		}
 		if err != nil && warn != nil {
@@ -173,6 +224,27 @@ func (l *S3Lease) Keep(lost func(Holder), warn func(error)) {
 		}
 		return true
 	})
+}
+
+// renew writes the lease again if unchanged since this run's last write;
+// by is the run that took it over (nil: still ours). A 412 whose object
+// carries the token of this write is this write, landed, its answer lost
+// (the SDK's retry met it): the lease is kept with that ETag.
+func (l *S3Lease) renew(ctx context.Context) (by *Holder, err error) {
+	l.mu.Lock()
+	l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
+	etag := l.etag
+	l.mu.Unlock()
+	err = l.put(ctx, etag)
+	if !lostRace(err) {
+		return nil, err
+	}
+	cur, rerr := readS3(ctx, l.c, l.bucket, l.key)
+	if rerr == nil && cur.found && cur.token == l.written() {
+		l.adopt(cur.etag)
+		return nil, nil
+	}
+	return &cur.holder, nil
 }
 
 // Release stops the renewals and deletes the object only if it is still

@@ -140,15 +140,37 @@ func TestS3LeaseExpiredIsTaken(t *testing.T) {
 }
 
 func TestParseLocation(t *testing.T) {
-	for in, want := range map[string]string{"s3://my-bucket": "my-bucket|", "s3://my-bucket/a/b/": "my-bucket|a/b"} {
+	for in, want := range map[string]string{"s3://my-bucket": "my-bucket|", "s3://my-bucket/": "my-bucket|", "s3://my-bucket/a/b/": "my-bucket|a/b",
+		"s3://my-bucket/" + strings.Repeat("p", maxPrefix): "my-bucket|" + strings.Repeat("p", maxPrefix)} {
 		l, err := ParseLocation(in)
 		if err != nil || l.Bucket+"|"+l.Prefix != want {
-			t.Errorf("%s: %+v %v", in, l, err)
+			t.Errorf("%.60s: %+v %v", in, l, err)
 		}
 	}
-	for _, in := range []string{"", "bucket/key", "s3://", "s3://UPPER/x", "https://b/k"} {
-		if _, err := ParseLocation(in); err == nil {
-			t.Errorf("%q accepted", in)
+	for in, want := range map[string]string{
+		"":                          "use s3://BUCKET/PREFIX",
+		"bucket/key":                "use s3://BUCKET/PREFIX",
+		"s3://":                     "not a bucket name",
+		"s3://UPPER/x":              "not a bucket name",
+		"https://b/k":               "use s3://BUCKET/PREFIX",
+		"s3://my-bucket/a/../b":     `the prefix: it has a ".." segment`,
+		"s3://my-bucket/..":         `the prefix: it has a ".." segment`,
+		"s3://my-bucket/./a":        `the prefix: it has a "." segment`,
+		"s3://my-bucket/a//b":       "the prefix: it has an empty segment",
+		"s3://my-bucket//a":         "the prefix: it has an empty segment",
+		"s3://my-bucket/a\\b":       "a control character or a backslash",
+		"s3://my-bucket/a\x1b[31mb": "a control character or a backslash",
+		"s3://my-bucket/a\xffb":     "not valid UTF-8",
+		"s3://my..bucket/a":         "two dots in a row",
+		"s3://my-bucket/" + strings.Repeat("p", 1100):        "the prefix: it is 1100 bytes, at most 891 fit",
+		"s3://my-bucket/" + strings.Repeat("p", maxPrefix+1): "at most 891 fit",
+	} {
+		_, err := ParseLocation(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.60q: %v, want %q", in, err, want)
+		}
+		if err != nil && (len(err.Error()) > 400 || strings.ContainsRune(err.Error(), 0x1b)) {
+			t.Errorf("%.60q: the error is %d bytes or holds an escape: %q", in, len(err.Error()), err)
 		}
 	}
 }

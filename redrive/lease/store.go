@@ -2,6 +2,7 @@ package lease
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -66,8 +67,15 @@ type s3Store struct {
 	bucket, key string
 }
 
+// Current reads the object; a 403 reads as no holder, which is safe
+// because Acquire's conditional create then decides (S3 answers a read of
+// an absent key with 403 to a caller without s3:ListBucket, which the
+// documented policy does not grant).
 func (s s3Store) Current(ctx context.Context) (Holder, bool, error) {
 	h, _, ok, err := CurrentS3(ctx, s.c, s.bucket, s.key)
+	if errors.Is(err, ErrUnreadable) {
+		return Holder{}, false, nil
+	}
 	return h, ok, err
 }
 

@@ -44,7 +44,7 @@ const mib = 1 << 20
 
 // scaleMode moves n messages at --rate max and, on a second queue of the
 // same depth in the same run, the bare 32-worker loop; it prints the
-// scale line of docs/redrive.md: throughput beside the loop's, peak RSS,
+// scale line of docs/redrive-figures.md: throughput beside the loop's, peak RSS,
 // the incident directory and journal at the end, the RSS of a rerun that
 // finds nothing to move, and that every body arrived.
 func scaleMode(s *localaws.Seeder, client *sqs.Client) {

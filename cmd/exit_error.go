@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// exitErrorLine is an error under --output json: one line on stderr, so a
+// script reads the exit status and the reason without parsing prose
+// (restic's exit_error message is the model). Hint is the next action
+// when the fix is always the same.
+type exitErrorLine struct {
+	Type    string `json:"type"` // always "error"
+	Code    int    `json:"code"` // the exit status
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// reportError tells err once on stderr: `mfdlq: <error>` and its hints, or
+// under --output json one exitErrorLine. The message quotes names, files
+// and AWS answers, so it is sanitised (untrusted.Terminal) either way.
+// parsing is an error before any command ran (cobra's flags and
+// arguments).
+func reportError(d *Deps, args []string, err error, code int, parsing bool) {
+	msg := err.Error()
+	if msg == "" {
+		return // the command already printed its verdict
+	}
+	msg = untrusted.Terminal(msg)
+	if d.jsonOutput() || askedJSON(args) {
+		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: errorHint(code)})
+		fmt.Fprintf(d.IO.ErrOut, "%s\n", line)
+		return
+	}
+	fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", msg)
+	if code == ExitUsage && parsing {
+		fmt.Fprintln(d.IO.ErrOut, "run 'mfdlq --help' for usage")
+	}
+	if hint := errorHint(code); hint != "" {
+		fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", hint)
+	}
+}
+
+// askedJSON tells whether args ask for --output json (the last --output
+// wins, as in cobra), for an error cobra met before it parsed the flags
+// into GlobalOptions (an unknown flag before --output).
+func askedJSON(args []string) bool {
+	asked := false
+	for i, a := range args {
+		v, ok := "", true
+		switch {
+		case a == "--":
+			return asked
+		case strings.HasPrefix(a, "--output="):
+			v = strings.TrimPrefix(a, "--output=")
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			v = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "=")
+		case (a == "--output" || a == "-o") && i+1 < len(args):
+			v = args[i+1]
+		default:
+			ok = false
+		}
+		if ok {
+			asked = v == "json"
+		}
+	}
+	return asked
+}

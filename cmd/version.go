@@ -1,0 +1,100 @@
+package cmd
+
+import (
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// buildVersion is what the binary knows of its own build: the module
+// version (a tag when installed with `go install …@v1.2.3`, "(devel)" for a
+// local build) and, when the build recorded them, the VCS revision, its
+// commit time and whether the tree had uncommitted changes.
+type buildVersion struct {
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"`
+	Time     string `json:"time,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+}
+
+// readBuildVersion reads runtime/debug.ReadBuildInfo.
+func readBuildVersion() buildVersion {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return buildVersion{Version: "(devel)"}
+	}
+	return versionOf(info)
+}
+
+// versionOf is the buildVersion of info.
+func versionOf(info *debug.BuildInfo) buildVersion {
+	v := buildVersion{Version: info.Main.Version}
+	if v.Version == "" {
+		v.Version = "(devel)"
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.time":
+			v.Time = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// String is the one line `mfdlq --version` prints: "mfdlq v1.2.3 (commit
+// 0123456789ab, 2026-12-01T10:00:00Z, modified)".
+func (v buildVersion) String() string {
+	var b strings.Builder
+	b.WriteString("mfdlq " + v.Version)
+	var extra []string
+	if v.Revision != "" {
+		extra = append(extra, "commit "+v.Revision[:min(12, len(v.Revision))])
+	}
+	if v.Time != "" {
+		extra = append(extra, v.Time)
+	}
+	if v.Modified {
+		extra = append(extra, "modified")
+	}
+	if len(extra) > 0 {
+		b.WriteString(" (" + strings.Join(extra, ", ") + ")")
+	}
+	return b.String()
+}
+
+// setVersion gives root --version (cobra's flag, printed with our line).
+func setVersion(root *cobra.Command) {
+	root.Version = readBuildVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
+}
+
+// newVersionCmd is `mfdlq version`: the same line, or under --output json
+// the buildVersion as one object.
+func newVersionCmd(d *Deps) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print mfdlq's version (and the commit it was built from)",
+		Long: `Print the version of this mfdlq binary: the module version, and the VCS
+commit, its time and whether the tree was modified when the build recorded
+them. It changes nothing and calls no AWS API.
+
+  mfdlq version
+  mfdlq --version
+  mfdlq version --output json
+` + exitStatusHelp,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			v := readBuildVersion()
+			if d.jsonOutput() {
+				return d.printJSON(v)
+			}
+			_, err := c.OutOrStdout().Write([]byte(v.String() + "\n"))
+			return err
+		},
+	}
+}

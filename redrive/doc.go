@@ -1,0 +1,79 @@
+// Package redrive is step 5 of an incident: it moves a DLQ's messages back
+// at a bounded rate, at least once, never losing one. The package holds the
+// protocol — request → resolve → guard → run → summary — and imports its
+// rooms, which never import it: redrive/mover (the engine), redrive/journal
+// (what was done to each message), redrive/target (destinations that are
+// not queues), redrive/retry (one retry layer) and redrive/lease (one run at
+// a time).
+//
+// # Request
+//
+// A redrive as the operator asked for it: the flags, validated by cmd
+// (plan.go). cmd's options embed it, so each flag is bound once.
+//
+// # Plan
+//
+// A request resolved against AWS (Resolve, resolve*.go): the Source, each
+// Destination, the backlog and the bound, the canary and the workers. It is
+// what the operator reads before saying yes, and Run carries out exactly
+// it. A shared DLQ (shared_dlq.go) is one fed by several source queues: its
+// plan sends each message back to its own source (PerSource) or, with --to,
+// leaves the others' messages in the DLQ (Narrow).
+//
+// # Guard
+//
+// The checks between the plan and the question (guard.go): the incident's
+// Guardrails (guardrails.go: a poison group without a fix, a problem still
+// alive), the fix deployed to the destination's consumer (deploy.go), a
+// live consumer (consumer_live.go), a running move task (movetask_check.go)
+// and a FIFO doubt. A Refusal is one line naming the fix; --force passes.
+//
+// # Attempt and fix
+//
+// A fix is a recorded change (--fixed, a "fix" event); an attempt is the
+// redrive after one fix (attempt.go). Messages that came back after one
+// attempt may move again in the next.
+//
+// # Lease
+//
+// One operator at a time (lease.go, over redrive/lease): a queue tag, or
+// an S3 object with conditional writes. CheckLease looks before the
+// question; Run holds and renews it for the whole move.
+//
+// # Run and runner
+//
+// Run carries a plan out after the question (run.go): it takes the lease,
+// records a new fix, and moves — with SQS's move task (native.go,
+// run_follow.go) or with the mover, the canary first. A runner is one such
+// carrying-out: its id in the journal and the lease, and its clocks.
+//
+// # Canary
+//
+// The first few messages moved before the rest (canary*.go): the run waits
+// CanaryWait for the consumer to fail them back to the DLQ, then checks
+// they left the destination (its depth on a quiet queue, CloudWatch on a
+// live one); any back, or still there, halts the run.
+//
+// # Mover, Journal, Target
+//
+// The mover (redrive/mover) receives, sends, journals and deletes, in that
+// order; its Options are built from the plan in one place
+// (mover_options.go). The journal (redrive/journal) records every step of
+// every message in the incident directory, so running the same command
+// again resumes a killed run without resending. A target (redrive/target)
+// is a Lambda function, SNS topic or EventBridge bus the mover sends to in
+// place of a queue.
+//
+// # Summary, Figures and events
+//
+// A run ends in a Summary (summary.go) with an Outcome; the incident's
+// "redrive" event records its Inputs and Figures (figures.go), which the
+// report and the next attempt read back with the same types. Env.NewEvent
+// starts such an event; Moment is one progress line's figures.
+//
+// # Reading order
+//
+// plan.go (Request, Plan, Env), resolve.go, guard.go, run.go,
+// mover_options.go, canary.go, summary.go and figures.go; then the rooms:
+// mover/mover.go, journal/journal.go, target/entries.go.
+package redrive

@@ -1,0 +1,114 @@
+package redrive
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/journal"
+
+	"github.com/mfdlq/mfdlq/classify"
+)
+
+func TestGuardrails(t *testing.T) {
+	classified := func(v classify.Verdict) Before { return Before{Classify: v} }
+	fixed := func(v classify.Verdict) Before { return Before{Classify: v, Fixed: true} }
+	mixed := []Group{{ID: "g1", Verdict: classify.VerdictPoison, Count: 9}, {ID: "g2", Verdict: classify.VerdictTransient, Count: 1}}
+	for _, tt := range []struct {
+		name string
+		in   GuardInput
+		want string // "" = no refusal
+	}{
+		{"poison without fix", GuardInput{Before: classified(classify.Verdict("poison"))}, "the latest classify says poison and no fix"},
+		{"poison with fix", GuardInput{Before: fixed(classify.Verdict("poison"))}, ""},
+		{"poison with --fixed", GuardInput{Before: classified(classify.Verdict("poison")), Fixed: "v2"}, ""},
+		{"mixed names the other groups", GuardInput{Before: classified(classify.Verdict("mixed")), Groups: mixed}, "9 of 10 classified messages are in poison group g1 and no fix is recorded: fix the consumer and pass --fixed \"what changed\", or move the others alone with --group g2 (transient, 1)"},
+		{"mixed, transient group", GuardInput{Before: classified(classify.Verdict("mixed")), Groups: mixed, Group: "g2"}, ""},
+		{"mixed, poison group", GuardInput{Before: classified(classify.Verdict("mixed")), Groups: mixed, Group: "g1"}, "group g1 is poison and no fix"},
+		{"mixed, fixed", GuardInput{Before: fixed(classify.Verdict("mixed")), Groups: mixed}, ""},
+		{"mixed, groups unreadable", GuardInput{Before: classified(classify.Verdict("mixed"))}, "cannot be read"},
+		{"transient", GuardInput{Before: classified(classify.Verdict("transient")), Groups: []Group{{ID: "g1", Verdict: classify.VerdictTransient, Count: 3}}}, ""},
+		{"alive", GuardInput{Before: Before{Alive: true}}, "still alive"},
+	} {
+		r := Guardrails(tt.in)
+		switch {
+		case tt.want == "" && r != nil:
+			t.Errorf("%s: refused: %s", tt.name, r.Reason)
+		case tt.want != "" && (r == nil || !strings.Contains(r.Reason, tt.want)):
+			t.Errorf("%s: got %v, want a refusal containing %q", tt.name, r, tt.want)
+		}
+	}
+}
+
+func TestAttempt(t *testing.T) {
+	ev := func(steps ...string) []incident.Event {
+		out := make([]incident.Event, len(steps))
+		for i, s := range steps {
+			out[i] = incident.Event{Step: s}
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		steps []string
+		want  int
+	}{
+		{nil, 1},
+		{[]string{"classify", "fix"}, 1},
+		{[]string{"fix", "redrive"}, 1},
+		{[]string{"fix", "redrive", "redrive"}, 1},
+		{[]string{"fix", "redrive", "fix"}, 2},
+		{[]string{"fix", "fix", "redrive", "fix", "redrive", "fix"}, 3},
+	} {
+		if got := Attempt(ev(tt.steps...)); got != tt.want {
+			t.Errorf("Attempt(%v) = %d, want %d", tt.steps, got, tt.want)
+		}
+	}
+}
+
+// Only messages sent in the attempt count as returned; what was sent
+// counts across attempts, so nothing is resent.
+func TestFoldAttempt(t *testing.T) {
+	entries := []journal.Entry{
+		{Op: journal.OpSent, DLQMessageID: "a", DestQueue: "q", DestMessageID: "a2"},
+		{Op: journal.OpSent, Attempt: 2, DLQMessageID: "a2", DestQueue: "q", DestMessageID: "a3"},
+	}
+	s := journal.FoldAttempt(entries, 2)
+	if s.IsReturned("a2") || !s.IsReturned("a3") || s.Of("a2", "q").Op != journal.OpSent {
+		t.Errorf("attempt 2: a2 returned %v, a3 returned %v, a2 op %q", s.IsReturned("a2"), s.IsReturned("a3"), s.Of("a2", "q").Op)
+	}
+	if s := journal.FoldAttempt(entries, 1); !s.IsReturned("a2") || s.IsReturned("a3") {
+		t.Error("attempt 1 must count only its own sends as returned")
+	}
+	if s := journal.Fold(entries); !s.IsReturned("a2") || !s.IsReturned("a3") {
+		t.Error("Fold counts every attempt's sends")
+	}
+}
+
+func TestDeployed(t *testing.T) {
+	first := time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
+	before := Function{Name: "orders-consumer", ARN: "arn:f", Version: "$LATEST", CodeSha256: "aaa", LastModified: time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)}
+	d := Deploy{Since: first, SinceText: "the first failure (" + When(first, first.Add(2*time.Hour)) + ")", Baseline: map[string]Function{"arn:f": before}}
+	newCode := before
+	newCode.CodeSha256 = "bbb"
+	published := before
+	published.Version = "7"
+	modified := before
+	modified.LastModified = first.Add(time.Hour)
+	for _, tt := range []struct {
+		name string
+		f    Function
+		want bool
+	}{{"unchanged", before, false}, {"new code, same LastModified (moto)", newCode, true}, {"new version", published, true}, {"modified after the first failure", modified, true}} {
+		if got := d.Deployed(tt.f); got != tt.want {
+			t.Errorf("%s: Deployed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	want := "orders-consumer was last changed 2026-11-28 10:00 UTC, before the first failure (Sunday 22:04): the fix is not deployed"
+	if r := d.Refusal(before, first); !strings.HasPrefix(r.Reason, want) {
+		t.Errorf("refusal %q\nwant prefix %q", r.Reason, want)
+	}
+	if got := parseLambdaTime("2026-11-28T10:00:00.000+0000"); !got.Equal(before.LastModified) {
+		t.Errorf("parseLambdaTime = %v", got)
+	}
+}

@@ -1,0 +1,52 @@
+package redrive
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// narrowPlan is --to orders on a DLQ whose sample holds 2 from orders, 3
+// from payments and 1 without a source.
+func narrowPlan(force bool, sel func() (func(*sqsjson.Message) (bool, error), error)) *Plan {
+	orders := &sqsapi.Queue{Name: "orders", ARN: "arn:aws:sqs:r:1:orders"}
+	var msgs []sqsjson.Message
+	for _, src := range []string{"arn:aws:sqs:r:1:orders", "arn:aws:sqs:r:1:orders", "arn:aws:sqs:r:1:payments", "arn:aws:sqs:r:1:payments", "arn:aws:sqs:r:1:payments", ""} {
+		msgs = append(msgs, sharedMsg(src))
+	}
+	p := &Plan{Req: Request{Force: force, Selector: sel}, Source: Source{Queue: &sqsapi.Queue{Name: "shared-dlq"}},
+		Dests: []Destination{{Queue: orders}}, Narrow: true, Sample: SourceSample{msgs: msgs}}
+	p.Sample.count(nil) // as sampleSources does
+	return p
+}
+
+func TestCheckNarrowed(t *testing.T) {
+	var warned []string
+	env := &Env{Warn: func(f string, a ...any) { warned = append(warned, f) }}
+	var r *Refusal
+	if err := checkNarrowed(env, narrowPlan(false, nil)); !errors.As(err, &r) || !strings.Contains(r.Reason, "3 of the 6 selected messages looked at came from other queues than orders (payments 3)") {
+		t.Fatalf("not narrowed: %v, want a refusal naming payments 3", err)
+	}
+	p := narrowPlan(true, nil)
+	if err := checkNarrowed(env, p); err != nil || p.Narrow || len(warned) != 1 {
+		t.Fatalf("--force: %v, narrow %v, warnings %q; want a warning and every message to orders", err, p.Narrow, warned)
+	}
+	own := func() (func(*sqsjson.Message) (bool, error), error) {
+		return func(m *sqsjson.Message) (bool, error) { return m.SourceARN() == "arn:aws:sqs:r:1:orders", nil }, nil
+	}
+	p = narrowPlan(false, own)
+	if err := checkNarrowed(env, p); err != nil || !p.Narrow || p.Sample.Looked != 2 {
+		t.Fatalf("narrowed by the selection: %v, narrow %v, looked %d; want no refusal, strangers still left at move time", err, p.Narrow, p.Sample.Looked)
+	}
+}
+
+func sharedMsg(src string) sqsjson.Message {
+	m := sqsjson.Message{MessageId: "m", Attributes: map[string]string{}}
+	if src != "" {
+		m.Attributes[sqsjson.AttrDeadLetterQueueSourceArn] = src
+	}
+	return m
+}

@@ -1,0 +1,116 @@
+package target
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/redrive/retry"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// LambdaTarget invokes a function asynchronously (InvocationType Event), as
+// the original invocation was: the function's own retries, DLQ and
+// destinations apply again.
+type LambdaTarget struct {
+	c LambdaAPI
+	// function is the name or ARN invoked, with its version or alias.
+	function string
+}
+
+// NewLambdaTarget invokes function (a name or ARN, qualified or not).
+func NewLambdaTarget(c LambdaAPI, function string) *LambdaTarget {
+	return &LambdaTarget{c: c, function: function}
+}
+
+// messageFaults are the Invoke errors about one payload, not the function:
+// that message fails, the others go on.
+var messageFaults = map[string]bool{
+	"RequestTooLargeException": true, "InvalidRequestContentException": true, "UnsupportedMediaTypeException": true,
+}
+
+// Send invokes the function once per pending message, all at once (at
+// most ten). Throttling (429) and server errors stay pending and are
+// retried with the mover's policy; a refusal of the function itself (no
+// permission, no such function) fails the call when nothing was accepted,
+// so the run stops as it does for a queue that refuses every send.
+func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
+	type result struct {
+		id, requestID string
+		err           error
+	}
+	results := make([]result, len(pending))
+	var wg sync.WaitGroup
+	for j, i := range pending {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rid, err := t.invoke(ctx, &chunk[i])
+			results[j] = result{id: strconv.Itoa(i), requestID: rid, err: err}
+		}()
+	}
+	wg.Wait()
+	done := map[string]string{}
+	var failed []types.BatchResultErrorEntry
+	var fatal error
+	for _, r := range results {
+		code := errorCode(r.err)
+		switch {
+		case r.err == nil:
+			done[r.id] = r.requestID
+		case retry.Retryable(r.err):
+			failed = append(failed, refused(r.id, code, r.err.Error(), false))
+		case messageFaults[code]:
+			failed = append(failed, refused(r.id, code, r.err.Error(), true))
+		default:
+			fatal = r.err
+			failed = append(failed, refused(r.id, code, r.err.Error(), true))
+		}
+	}
+	if fatal != nil && len(done) == 0 {
+		return nil, nil, fatal
+	}
+	return done, failed, nil
+}
+
+// invoke makes one asynchronous invocation and returns its request id:
+// the RequestID a lambda-async DLQ message carries if it fails again.
+func (t *LambdaTarget) invoke(ctx context.Context, m *sqsjson.Message) (string, error) {
+	out, err := t.c.Invoke(ctx, &lambda.InvokeInput{
+		FunctionName:   aws.String(t.function),
+		InvocationType: ltypes.InvocationTypeEvent,
+		Payload:        LambdaPayload(m),
+	}, noLambdaRetry)
+	if err != nil {
+		return "", err
+	}
+	rid, _ := awsmiddleware.GetRequestIDMetadata(out.ResultMetadata)
+	return rid, nil
+}
+
+// LambdaPayload is what the function is invoked with again: a destination
+// record's requestPayload, exactly as it was; otherwise the body, which is
+// the event itself for a function's DeadLetterConfig queue and for an
+// EventBridge rule target's DLQ.
+func LambdaPayload(m *sqsjson.Message) []byte {
+	if envelope.Detect(m).Kind == envelope.KindLambdaDestination {
+		var rec struct {
+			RequestPayload json.RawMessage `json:"requestPayload"`
+		}
+		if json.Unmarshal([]byte(m.Body), &rec) == nil && len(rec.RequestPayload) > 0 {
+			return rec.RequestPayload
+		}
+	}
+	return []byte(m.Body)
+}
+
+// noLambdaRetry makes one SDK call one attempt, as retry.NoSDK does for SQS.
+func noLambdaRetry(o *lambda.Options) { o.RetryMaxAttempts = 1 }
