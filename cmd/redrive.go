@@ -21,6 +21,7 @@ type redriveOptions struct {
 	Queue  string // --queue: the DLQ (name, URL or ARN)
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
+	transformFlags
 
 	selection mover.Selection
 }
@@ -69,6 +70,17 @@ Examples:
   mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
   mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
   mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
+
+--transform PROGRAM (or --transform-file FILE) repairs each message on its
+way: a jq program over the payload (inside an SNS or EventBridge envelope, the
+inner message, re-wrapped as it came) gives the new payload, and
+set_attributes(f) the message attributes. The plan shows a redacted
+before/after of the first messages and the counts; --dry-run counts the whole
+selection. Each original is kept in the incident's transform-originals.jsonl,
+fsynced before its repaired copy is sent, and the plan prints the command that
+puts them back; a message the program fails on stays in the DLQ
+(docs/transform.md):
+  mfdlq redrive --queue orders-dlq --rate 10 --transform '.version = 1' --yes
 
 --from-file moves an export's messages (edited or not) with the same journal,
 resume, rate, canary, selection and FIFO group and deduplication id, keyed on
@@ -120,10 +132,15 @@ sent. The file itself never changes.
 	c.MarkFlagsMutuallyExclusive("native", "group")
 	c.MarkFlagsMutuallyExclusive("native", "max")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
+	opts.transformFlags.add(c)
 	return c
 }
 
 func (o *redriveOptions) validate() error {
+	if err := o.transformFlags.compile(); err != nil {
+		return err
+	}
+	o.Request.Transform = o.transformFlags.program
 	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget} {
 		if err := parse(); err != nil {
 			return err

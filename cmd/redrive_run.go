@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
@@ -64,7 +65,13 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	}
 	d.warnf("%s", p.AtLeastOnce())
 	o.printPlan(p)
+	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
+		return redriveError(err, dlq)
+	}
 	if o.DryRun {
+		if err := o.dryRunTransform(ctx, env, p); err != nil {
+			return redriveError(err, dlq)
+		}
 		d.infof("dry run: nothing changed")
 		return nil
 	}
@@ -101,6 +108,9 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		SNS:         func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
 		EventBridge: func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
 		S3:          func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
+		OpenOriginals: func(path, dlqARN, run string) (redrive.Originals, error) {
+			return archive.OpenOriginals(path, dlqARN, run)
+		},
 	}
 	if d.CloudWatch != nil {
 		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }

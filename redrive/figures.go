@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/transform"
 )
 
 // Inputs are a redrive event's inputs: the request as the operator gave it.
@@ -59,6 +60,12 @@ type Figures struct {
 	// no DeadLetterQueueSourceArn (sent to the DLQ directly, or moved by
 	// an older SQS): they go only where --to names.
 	Sourceless int `json:"sourceless,omitempty"`
+	// Transform is what --transform did: the program, the counts and the
+	// first before/after examples, redacted; Undo puts the originals back;
+	// TransformErrors are the messages it left in the DLQ.
+	Transform       *transform.Figures `json:"transform,omitempty"`
+	Undo            string             `json:"undo,omitempty"`
+	TransformErrors int                `json:"transform_errors,omitempty"`
 }
 
 // DestFigures are one destination's figures in a move to several.

@@ -12,6 +12,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/transform"
 )
 
 // Request is a redrive as the operator asked for it: the flags, validated
@@ -45,6 +46,9 @@ type Request struct {
 	Visibility  int32  // seconds a received message stays hidden (--visibility)
 	FromFile    string // --from-file as given ("" for a DLQ)
 	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
+	// Transform, when set, repairs each message on its way (--transform,
+	// --transform-file; docs/transform.md).
+	Transform *transform.Program
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -190,6 +194,9 @@ type Env struct {
 	EventBridge func(context.Context) (EventsClient, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
+	// OpenOriginals opens the archive a --transform keeps each original in
+	// before its repaired copy is sent (archive.OpenOriginals).
+	OpenOriginals func(path, dlqARN, run string) (Originals, error)
 	// CW reads the canary's destinations' metrics (a live queue's canary
 	// is judged by them); nil: none, each judged by its depth.
 	CW func(context.Context) (cwapi.MetricsAPI, error)

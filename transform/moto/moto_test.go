@@ -33,7 +33,7 @@ import (
 	"github.com/mfdlq/mfdlq/internal/demo/consumer"
 	"github.com/mfdlq/mfdlq/internal/demo/scenario"
 	"github.com/mfdlq/mfdlq/internal/localaws"
-	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
 )
@@ -496,12 +496,12 @@ func TestUndoPassesTheLoopCheck(t *testing.T) {
 		}
 		return rd.Next
 	}
-	if err := redrive.FileLoop(next(path), path, "orders-dlq", dlqARN); err != nil {
+	if err := target.FileLoop(next(path), path, "orders-dlq", dlqARN); err != nil {
 		t.Fatalf("the undo was refused: %v", err)
 	}
 	export := filepath.Join(t.TempDir(), "dlq.jsonl")
 	os.WriteFile(export, []byte(`{"MessageId":"a","Body":"x","Attributes":{"mfdlq.ExportedFrom":"`+dlqARN+`"}}`+"\n"), 0o600)
-	if err := redrive.FileLoop(next(export), export, "orders-dlq", dlqARN); err == nil {
+	if err := target.FileLoop(next(export), export, "orders-dlq", dlqARN); err == nil {
 		t.Fatal("an export replayed into its own DLQ passed the loop check")
 	}
 }
