@@ -39,6 +39,11 @@ func FileDests(ctx context.Context, env *Env, to, file string, next func() (*sqs
 		if err != nil {
 			return nil, err
 		}
+		if dlq := m.Attributes[sqsjson.AttrOriginalOf]; dlq != "" {
+			// An originals file: without --to each record would go to its
+			// recorded source, the consumer that failed on it.
+			return nil, usagef("--from-file %s holds the originals of a redrive --transform: put them back with --to %s (the undo command the plan printed); nothing was sent", file, arnName(dlq))
+		}
 		if arn := m.SourceARN(); arn != "" {
 			counts[arn]++
 			if m.Attributes[sqsjson.AttrExportedFrom] == arn {
