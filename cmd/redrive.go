@@ -137,10 +137,11 @@ sent. The file itself never changes.
 }
 
 func (o *redriveOptions) validate() error {
-	if err := o.transformFlags.compile(); err != nil {
+	p, err := o.transformFlags.compile()
+	if err != nil {
 		return err
 	}
-	o.Request.Transform = o.transformFlags.program
+	o.Request.Transform = p
 	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget} {
 		if err := parse(); err != nil {
 			return err

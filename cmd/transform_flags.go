@@ -11,8 +11,6 @@ import (
 type transformFlags struct {
 	Program string // --transform: a jq program
 	File    string // --transform-file: a file holding one
-
-	program *transform.Program // compiled by compile
 }
 
 // add binds the flags to c.
@@ -25,24 +23,24 @@ func (t *transformFlags) add(c *cobra.Command) {
 	c.MarkFlagsMutuallyExclusive("transform-file", "native")
 }
 
-// compile reads and compiles the program, if any, before any AWS call: a
-// syntax error, an unknown function, a missing file is one line, exit 2.
-func (t *transformFlags) compile() error {
+// compile reads and compiles the program (nil when none is given) before
+// any AWS call: a syntax error, an unknown function, a missing file is one
+// line, exit 2.
+func (t *transformFlags) compile() (*transform.Program, error) {
 	src, origin := t.Program, "--transform"
 	switch {
 	case t.File != "":
 		s, err := transform.ReadFile(t.File)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return nil, usageErrorf("%v", err)
 		}
 		src, origin = s, "--transform-file "+t.File
 	case t.Program == "":
-		return nil
+		return nil, nil
 	}
 	p, err := transform.Compile(src, origin)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return nil, usageErrorf("%v", err)
 	}
-	t.program = p
-	return nil
+	return p, nil
 }
