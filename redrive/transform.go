@@ -108,11 +108,6 @@ const (
 	previewHold = 5
 )
 
-// peeker is what the preview reads with: the DLQ's SQS or the file.
-type peeker interface {
-	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
-	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
-}
 
 // PreviewTransform runs the program over the first messages the selection
 // picks, for the plan: the DLQ's first ten messages are received, hidden
