@@ -108,7 +108,6 @@ const (
 	previewHold = 5
 )
 
-
 // PreviewTransform runs the program over the first messages the selection
 // picks, for the plan: the DLQ's first ten messages are received, hidden
 // for at most previewHold seconds and released at once (a file's first
