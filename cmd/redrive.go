@@ -22,6 +22,7 @@ type redriveOptions struct {
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
 	notify notifyFlag
+	transformFlags
 
 	selection   mover.Selection
 	whenOKTimes bool // --for or --give-up given
@@ -79,6 +80,17 @@ CloudWatch alarm (metric or composite) has been OK without a break for --for
 once, and the move goes on after --for of OK again. --give-up (6h) ends a
 wait with exit 3. A wait killed by a SIGKILL is taken up by the same
 command run again (docs/redrive-when-ok.md).
+
+--transform PROGRAM (or --transform-file FILE) repairs each message on its
+way: a jq program over the payload (inside an SNS or EventBridge envelope, the
+inner message, re-wrapped as it came) gives the new payload, and
+set_attributes(f) the message attributes. The plan shows a redacted
+before/after of the first messages and the counts; --dry-run counts the whole
+selection. Each original is kept in the incident's transform-originals.jsonl,
+fsynced before its repaired copy is sent, and the plan prints the command that
+puts them back; a message the program fails on stays in the DLQ
+(docs/transform.md):
+  mfdlq redrive --queue orders-dlq --rate 10 --transform '.version = 1' --yes
 
 --from-file moves an export's messages (edited or not) with the same journal,
 resume, rate, canary, selection and FIFO group and deduplication id, keyed on
@@ -144,10 +156,16 @@ the outcome, never a body; a notification that fails is a warning.
 	c.MarkFlagsMutuallyExclusive("native", "max")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
 	opts.notify.bind(f)
+	opts.transformFlags.add(c)
 	return c
 }
 
 func (o *redriveOptions) validate() error {
+	p, err := o.transformFlags.compile()
+	if err != nil {
+		return err
+	}
+	o.Request.Transform = p
 	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
 		if err := parse(); err != nil {
 			return err

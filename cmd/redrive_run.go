@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
@@ -66,6 +67,9 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	}
 	d.warnf("%s", p.AtLeastOnce())
 	o.printPlan(p)
+	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
+		return redriveError(err, dlq)
+	}
 	question := p.Question()
 	if len(o.WhenOK) > 0 {
 		finish, err := o.whenOK(ctx, env, ws)
@@ -76,6 +80,9 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		question = strings.TrimSuffix(question, "?") + fmt.Sprintf(", once %s %s been OK for %s?", plural.Of(len(o.WhenOK), "alarm"), map[bool]string{true: "has", false: "have"}[len(o.WhenOK) == 1], o.For)
 	}
 	if o.DryRun {
+		if err := o.dryRunTransform(ctx, env, p); err != nil {
+			return redriveError(err, dlq)
+		}
 		d.infof("dry run: nothing changed")
 		return nil
 	}
@@ -116,6 +123,9 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		SNS:         func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
 		EventBridge: func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
 		S3:          func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
+		OpenOriginals: func(path, dlqARN, run string) (redrive.Originals, error) {
+			return archive.OpenOriginals(path, dlqARN, run)
+		},
 	}
 	if d.STS != nil {
 		env.STS = func(ctx context.Context) (redrive.Caller, error) { return d.STS(ctx) }

@@ -58,6 +58,19 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 	for _, t := range st.FilterErrorTexts {
 		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
+	for _, t := range st.TransformErrorTexts {
+		d.warnf("--transform failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
+	}
+	if s.Transform != nil {
+		f := s.Transform
+		d.infof("transform: %d changed, %d unchanged, %d failed (left in the DLQ)", f.Changed, f.Unchanged, f.Failed)
+		if f.Unsigned > 0 {
+			d.infof("transform: %s sent without their signature fields", plural.Of(f.Unsigned, "SNS envelope"))
+		}
+		if s.Undo != "" {
+			d.infof("undo: %s", untrusted.Terminal(s.Undo))
+		}
+	}
 	switch s.Outcome {
 	case redrive.OutcomeError:
 		// The exit status follows the error (5: a queue deleted, 4:
@@ -80,6 +93,10 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 		return checkFailedf("%s could not be moved and stay in the DLQ (last error: %s); see %s", plural.Of(st.Failed, "message"), st.LastError, incident.JournalFile)
 	case redrive.OutcomeFilterErrors:
 		return checkFailedf("--filter failed on %s, left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", plural.Of(st.FilterErrors, "message"), incident.JournalFile)
+	case redrive.OutcomeTransformHalt:
+		return checkFailedf("--%s; nothing was moved: fix the program (it sees the payload: docs/transform.md)", st.Halted)
+	case redrive.OutcomeTransformErrors:
+		return checkFailedf("--transform failed on %s, left in the DLQ (journaled as transform_failed in %s): fix the program and run the same command again", plural.Of(st.TransformErrors, "message"), incident.JournalFile)
 	case redrive.OutcomeAllReturned:
 		return checkFailedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), s.Attempt)
 	}

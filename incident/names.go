@@ -29,6 +29,10 @@ const (
 	// WaitsFile is redrive --when-ok's waits: each wait on the
 	// dependency's alarms, their changes, each pause of the move.
 	WaitsFile = "when-ok.jsonl"
+	// OriginalsFile holds, in the export format, the original of every
+	// message redrive --transform sent a repaired copy of, each written
+	// and fsynced before its copy was sent: the undo replays it.
+	OriginalsFile = "transform-originals.jsonl"
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )

@@ -71,3 +71,9 @@ var (
 	_ mover.Target = (*target.SNSTarget)(nil)
 	_ mover.Target = (*target.EventsTarget)(nil)
 )
+
+// peeker is what the --transform preview reads with: the DLQ's SQS or the file.
+type peeker interface {
+	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)
+	ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, optFns ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error)
+}

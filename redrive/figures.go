@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/transform"
 )
 
 // Inputs are a redrive event's inputs: the request as the operator gave it.
@@ -79,6 +80,12 @@ type Figures struct {
 	Left       int    `json:"left,omitempty"`
 	LeftIn     string `json:"left_in,omitempty"`
 	HiddenLeft int    `json:"hidden_left,omitempty"`
+	// Transform is what --transform did: the program, the counts and the
+	// first before/after examples, redacted; Undo puts the originals back;
+	// TransformErrors are the messages it left in the DLQ.
+	Transform       *transform.Figures `json:"transform,omitempty"`
+	Undo            string             `json:"undo,omitempty"`
+	TransformErrors int                `json:"transform_errors,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

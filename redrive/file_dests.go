@@ -54,6 +54,11 @@ func FileDests(ctx context.Context, env *Env, req Request, next func() (*sqsjson
 		if err != nil {
 			return nil, err
 		}
+		if dlq := m.Attributes[sqsjson.AttrOriginalOf]; dlq != "" {
+			// An originals file: without --to each record would go to its
+			// recorded source, the consumer that failed on it.
+			return nil, usagef("--from-file %s holds the originals of a redrive --transform: put them back with --to %s (the undo command the plan printed); nothing was sent", file, arnName(dlq))
+		}
 		// The map is bounded by the file's distinct sources; a hostile
 		// file of a million distinct ones is refused below, not kept.
 		if arn := m.SourceARN(); arn != "" && (len(counts) < maxFileSources || counts[arn] > 0) {

@@ -13,6 +13,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/transform"
 )
 
 // Request is a redrive as the operator asked for it: the flags, validated
@@ -55,6 +56,9 @@ type Request struct {
 	// AllowAccounts (--allow-account) are the accounts outside the
 	// operator's own that a replay's destinations may be in.
 	AllowAccounts []string
+	// Transform, when set, repairs each message on its way (--transform,
+	// --transform-file; docs/transform.md).
+	Transform *transform.Program
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -207,6 +211,9 @@ type Env struct {
 	// STS tells the operator's account (a replay's destinations are
 	// weighed against it).
 	STS func(context.Context) (Caller, error)
+	// OpenOriginals opens the archive a --transform keeps each original in
+	// before its repaired copy is sent (archive.OpenOriginals).
+	OpenOriginals func(path, dlqARN, run string) (Originals, error)
 	// CW reads the canary's destinations' metrics (a live queue's canary
 	// is judged by them); nil: none, each judged by its depth.
 	CW func(context.Context) (cwapi.MetricsAPI, error)

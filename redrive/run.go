@@ -16,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/transform"
 )
 
 // NativePoll is how often a native move asks SQS how far the task got.
@@ -36,6 +37,8 @@ type runner struct {
 	// cwClient reads the canary's destinations' metrics; noCW: it failed.
 	cwClient cwapi.MetricsAPI
 	noCW     bool
+	// step is the run's --transform (nil without one).
+	step *transform.Step
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -98,10 +101,19 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 			return nil, err
 		}
 	}
+	step, closeArchive, err := r.transformStep()
+	if err != nil {
+		return nil, err
+	}
+	defer closeArchive()
+	r.step = step
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
 	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
 	base := r.options(sel, state, jw, prog)
+	if step != nil {
+		base.Transform = stepAdapter{step}
+	}
 	var total mover.Stats
 	if p.Canary > 0 {
 		dests := r.canaryBefore(ctx)
@@ -227,6 +239,14 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Stats, canaryBack int, runErr error) (*Summary, error) {
 	dur := time.Since(wall)
 	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
+	if r.step != nil {
+		// The step counts each message once across the canary and the
+		// rest, and its failure texts are redacted: they stand for the
+		// mover's, which count per phase.
+		f := r.step.Figures()
+		s.Transform, s.Undo = &f, r.p.UndoCommand(r.ws)
+		s.Stats.TransformErrors, s.Stats.TransformErrorTexts = f.Failed, f.FailureTexts
+	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it
 	// compares with --rate.
@@ -288,6 +308,12 @@ func sumStats(a, b mover.Stats) mover.Stats {
 	for _, t := range b.FilterErrorTexts {
 		if len(a.FilterErrorTexts) < 3 && !slices.Contains(a.FilterErrorTexts, t) {
 			a.FilterErrorTexts = append(a.FilterErrorTexts, t)
+		}
+	}
+	a.TransformErrors += b.TransformErrors
+	for _, t := range b.TransformErrorTexts {
+		if len(a.TransformErrorTexts) < 3 && !slices.Contains(a.TransformErrorTexts, t) {
+			a.TransformErrorTexts = append(a.TransformErrorTexts, t)
 		}
 	}
 	a.Failed += b.Failed

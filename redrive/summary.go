@@ -6,6 +6,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/transform"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -38,6 +39,10 @@ const (
 	OutcomeFailed Outcome = "failed"
 	// OutcomeFilterErrors: --filter failed on some messages.
 	OutcomeFilterErrors Outcome = "filter_errors"
+	// OutcomeTransformHalt: --transform failed on every message of the
+	// first batch; OutcomeTransformErrors: on some messages.
+	OutcomeTransformHalt   Outcome = "transform_halt"
+	OutcomeTransformErrors Outcome = "transform_errors"
 	// OutcomeAllReturned: nothing moved, the messages left came back after
 	// this attempt; a new fix is needed.
 	OutcomeAllReturned Outcome = "all_returned"
@@ -64,6 +69,10 @@ type Summary struct {
 	Err       error
 	LeaseLost *LeaseLostError
 	Outcome   Outcome
+	// Transform is what --transform did (nil without one); Undo the
+	// command that puts the originals back ("" for a file replay).
+	Transform *transform.Figures
+	Undo      string
 }
 
 // outcomeOf decides the outcome: interrupted, halted or failed messages
@@ -85,12 +94,16 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeBreaker
 	case strings.HasPrefix(st.Halted, mover.HaltFilter):
 		return OutcomeFilterHalt
+	case strings.HasPrefix(st.Halted, mover.HaltTransform):
+		return OutcomeTransformHalt
 	case st.Halted != "":
 		return OutcomeHalted
 	case st.Failed > 0:
 		return OutcomeFailed
 	case st.FilterErrors > 0:
 		return OutcomeFilterErrors
+	case st.TransformErrors > 0:
+		return OutcomeTransformErrors
 	case s.Moved == 0 && st.Returned > 0:
 		return OutcomeAllReturned
 	}
@@ -126,6 +139,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	}
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
+	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

@@ -46,6 +46,14 @@ const (
 	// so that a replay into that very queue is refused. A replay sends the
 	// body and message attributes, never Attributes.
 	AttrExportedFrom = "mfdlq.ExportedFrom"
+	// AttrOriginalOf is not SQS's either: redrive --transform writes it
+	// into each record of the originals file (archive.Originals), the ARN
+	// of the DLQ the original was taken from. Such a record carries no
+	// AttrExportedFrom: replaying it into that DLQ is the undo, not a loop.
+	AttrOriginalOf = "mfdlq.OriginalOf"
+	// AttrTransformRun names the redrive run that sent a record's
+	// repaired copy.
+	AttrTransformRun = "mfdlq.TransformRun"
 )
 
 // SentTime returns the SentTimestamp attribute (epoch milliseconds) as a time.

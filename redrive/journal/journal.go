@@ -26,6 +26,9 @@ const (
 	// OpFilterError: --filter failed on it (Error says how): made visible
 	// again, untouched, and counted apart from the messages not selected.
 	OpFilterError = "filter_error"
+	// OpTransformFailed: --transform failed on it or made a message SQS
+	// would refuse (Error says why): made visible again, untouched.
+	OpTransformFailed = "transform_failed"
 )
 
 // Entry is one line of the journal.

@@ -61,6 +61,10 @@ type Options struct {
 	EachMax int
 	// Select picks the messages to move; nil moves all.
 	Select func(*sqsjson.Message) (bool, error)
+	// Transform, when set, repairs each picked message before it is sent
+	// (transform.Step): the copy goes in the original's place, and the
+	// originals are kept durably before the batch is sent.
+	Transform Transformer
 	// Visibility (seconds) hides a received message while it is moved.
 	Visibility int32
 	// Wait is the receive long poll in seconds.
@@ -113,6 +117,11 @@ type Stats struct {
 	LastError string        `json:"last_error,omitempty"`
 	// FilterErrorTexts are the first distinct errors of --filter.
 	FilterErrorTexts []string `json:"filter_error_texts,omitempty"`
+	// TransformErrors are the messages --transform failed on (or made
+	// invalid): left in the DLQ, made visible again; the texts are the
+	// first distinct reasons.
+	TransformErrors     int      `json:"transform_errors,omitempty"`
+	TransformErrorTexts []string `json:"transform_error_texts,omitempty"`
 	// Sourceless and OtherSource are the skipped messages a Router left in
 	// the DLQ: without a DeadLetterQueueSourceArn, or from a queue the move
 	// does not send to.
@@ -150,6 +159,7 @@ type Mover struct {
 	parked   map[string]sqsjson.Message // seen again in this run and hidden by it: MessageId and latest receipt handle only
 	drained  bool                       // the DLQ has nothing more for this run
 	probed   bool                       // the filter has judged a first batch
+	tprobed  bool                       // the transform has judged a first batch
 	changed  chan struct{}              // closed when messages are let go of (see changes)
 	deletes  int                        // delete calls started so far
 	deleting int                        // held messages in a delete call under way

@@ -73,8 +73,10 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 // message's group), which saves SQS and us work on every message.
 func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 	switch {
-	case m.o.Select != nil || m.o.Route != nil:
-		// A Router reads each message's DeadLetterQueueSourceArn.
+	case m.o.Select != nil || m.o.Route != nil || m.o.Transform != nil:
+		// A Router reads each message's DeadLetterQueueSourceArn; a
+		// transform's program reads $message.Attributes, and its originals
+		// keep every attribute, as an export does.
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
 	case m.o.Target != nil:
 		// A return to a target is told by its SentTimestamp (IsReturn).
@@ -102,12 +104,21 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	if len(p.send) > 0 {
 		t0 := time.Now()
 		if err := m.limiter.WaitN(ctx, len(p.send)); err != nil {
+			m.forget(p.send)
 			m.unreserve(len(p.send))
 			m.release(p.send)
 			m.unhold(p.held)
 			return nil
 		}
 		waited = time.Since(t0) > time.Millisecond
+	}
+	// The originals of the repaired copies are durable before any copy
+	// is sent: the undo can always put them back.
+	if !m.keepOriginals(p.send) {
+		m.unreserve(len(p.send))
+		m.release(p.send)
+		m.unhold(p.held)
+		return nil
 	}
 	// From here on the batch finishes even after Ctrl-C.
 	ctx = context.WithoutCancel(ctx)
@@ -214,6 +225,8 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 			skipped = append(skipped, candidates[i])
 		}
 	}
+	tried := len(picked)
+	picked, tfailed := m.transformPicked(picked)
 	now := time.Now().UTC()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -224,7 +237,9 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	}
 	p.release = append(p.release, skipped...)
 	m.filterErrors(p, errored, errs, len(candidates), now)
+	m.transformErrors(p, tfailed, tried, now)
 	if m.stats.Halted != "" || m.fatal != nil {
+		m.forget(picked)
 		p.release = append(p.release, picked...)
 		picked = nil
 	}
@@ -234,6 +249,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		kept := picked[:0]
 		for _, msg := range picked {
 			if m.overQuota(&msg) {
+				m.forget([]sqsjson.Message{msg})
 				m.noted.add(msg.MessageId)
 				m.parked[msg.MessageId] = sqsjson.Message{MessageId: msg.MessageId, ReceiptHandle: msg.ReceiptHandle}
 				p.park = append(p.park, msg)
@@ -246,6 +262,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	room := m.o.Max - m.stats.Handled() - m.reserved
 	if room < len(picked) {
 		room = max(room, 0)
+		m.forget(picked[room:])
 		p.release = append(p.release, picked[room:]...)
 		picked = picked[:room]
 	}

@@ -1,0 +1,146 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"sync"
+	"syscall"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Originals is the archive of a redrive --transform: before a repaired
+// copy is sent, the original it replaces is appended here and fsynced, so
+// that whatever happens next — a crash of mfdlq or of the machine included
+// — every message that left the DLQ in a repaired form can be put back as
+// it was. The file is an export (JSON Lines of SQS messages, what
+// `redrive --from-file` replays); each record carries
+// sqsjson.AttrOriginalOf (the DLQ) and sqsjson.AttrTransformRun instead of
+// sqsjson.AttrExportedFrom, so that replaying it into its DLQ is taken as
+// the undo it is.
+//
+// Memory stays bounded: Append encodes one batch into a reused buffer and
+// keeps nothing after it returns. It is safe for concurrent use.
+type Originals struct {
+	mu      sync.Mutex
+	f       *os.File
+	path    string
+	dlqARN  string
+	run     string
+	buf     bytes.Buffer
+	written int
+}
+
+// OpenOriginals opens (or creates, 0600, never through a symbolic link)
+// the originals file at path for appending. A run that crashed mid-write
+// left a torn last line: its original was not durable, so its copy was
+// never sent, and the tail is cut back to the last whole line (the file
+// stays readable by --from-file, which refuses a bad line).
+func OpenOriginals(path, dlqARN, run string) (*Originals, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = errors.New("not a regular file")
+	}
+	if err == nil {
+		err = cutTornTail(f, st.Size())
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("originals %s: %w", path, err)
+	}
+	return &Originals{f: f, path: path, dlqARN: dlqARN, run: run}, nil
+}
+
+// cutTornTail truncates f after its last newline.
+func cutTornTail(f *os.File, size int64) error {
+	end := size
+	var chunk [4096]byte
+	for end > 0 {
+		n := min(int64(len(chunk)), end)
+		if _, err := f.ReadAt(chunk[:n], end-n); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if i := bytes.LastIndexByte(chunk[:n], '\n'); i >= 0 {
+			end = end - n + int64(i) + 1
+			break
+		}
+		end -= n
+	}
+	if end == size {
+		return nil
+	}
+	if err := f.Truncate(end); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// Path is the file's path, for the undo command.
+func (o *Originals) Path() string { return o.path }
+
+// Written is how many originals this run appended.
+func (o *Originals) Written() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.written
+}
+
+// Append writes msgs, the originals of the copies about to be sent, as
+// received (receipt handle left out), with one write and one fsync: when
+// it returns nil they survive a crash; when it returns an error none of
+// the copies may be sent.
+func (o *Originals) Append(msgs []sqsjson.Message) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.buf.Reset()
+	enc := json.NewEncoder(&o.buf)
+	enc.SetEscapeHTML(false)
+	for i := range msgs {
+		rec := msgs[i]
+		rec.ReceiptHandle = ""
+		rec.Attributes = maps.Clone(rec.Attributes)
+		if rec.Attributes == nil {
+			rec.Attributes = map[string]string{}
+		}
+		delete(rec.Attributes, sqsjson.AttrExportedFrom)
+		rec.Attributes[sqsjson.AttrOriginalOf] = o.dlqARN
+		rec.Attributes[sqsjson.AttrTransformRun] = o.run
+		if err := enc.Encode(&rec); err != nil {
+			return fmt.Errorf("originals %s: encode %s: %w", o.path, rec.MessageId, err)
+		}
+	}
+	if _, err := o.f.Write(o.buf.Bytes()); err != nil {
+		return fmt.Errorf("originals %s: %w", o.path, err)
+	}
+	if err := o.f.Sync(); err != nil {
+		return fmt.Errorf("originals %s: sync: %w", o.path, err)
+	}
+	o.written += len(msgs)
+	if o.buf.Cap() > 4<<20 {
+		o.buf = bytes.Buffer{} // one huge batch must not pin its buffer for the run
+	}
+	return nil
+}
+
+// Close closes the file; every Append that returned nil is already durable.
+func (o *Originals) Close() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.f.Close()
+}
+
+// OriginalOf tells a record of an originals file and the DLQ it was taken
+// from.
+func OriginalOf(m *sqsjson.Message) (dlqARN string, ok bool) {
+	arn, ok := m.Attributes[sqsjson.AttrOriginalOf]
+	return arn, ok && arn != ""
+}

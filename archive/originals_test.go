@@ -1,0 +1,150 @@
+package archive
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+const dlqARN = "arn:aws:sqs:us-east-1:123456789012:orders-dlq"
+
+func readOriginals(t *testing.T, path string) []sqsjson.Message {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	msgs, err := sqsjson.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msgs
+}
+
+// TestOriginalsAppendDurably: each Append is on disk when it returns, in
+// the export format, marked as originals of the DLQ rather than exported
+// from it, the receipt handle left out; a second run appends.
+func TestOriginalsAppendDurably(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
+	o, err := OpenOriginals(path, dlqARN, "run-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := []sqsjson.Message{
+		{MessageId: "a", ReceiptHandle: "rh-a", Body: `{"version":2}`, Attributes: map[string]string{"MessageGroupId": "g", sqsjson.AttrExportedFrom: "arn:x"}},
+		{MessageId: "b", ReceiptHandle: "rh-b", Body: "text <&>"},
+	}
+	if err := o.Append(batch); err != nil {
+		t.Fatal(err)
+	}
+	// Read while the file is open: Append synced, nothing is buffered.
+	got := readOriginals(t, path)
+	if len(got) != 2 || got[0].Body != `{"version":2}` || got[1].Body != "text <&>" || got[0].ReceiptHandle != "" {
+		t.Fatalf("records %+v", got)
+	}
+	if a := got[0].Attributes; a[sqsjson.AttrOriginalOf] != dlqARN || a[sqsjson.AttrTransformRun] != "run-1" || a["MessageGroupId"] != "g" || a[sqsjson.AttrExportedFrom] != "" {
+		t.Fatalf("attributes %v", a)
+	}
+	if arn, ok := OriginalOf(&got[1]); !ok || arn != dlqARN {
+		t.Fatalf("OriginalOf %q %v", arn, ok)
+	}
+	if batch[0].ReceiptHandle != "rh-a" || batch[0].Attributes[sqsjson.AttrOriginalOf] != "" {
+		t.Fatal("Append changed the messages it was given")
+	}
+	o.Close()
+	st, _ := os.Stat(path)
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v", st.Mode())
+	}
+	o2, err := OpenOriginals(path, dlqARN, "run-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o2.Append([]sqsjson.Message{{MessageId: "c", Body: "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	o2.Close()
+	if got := readOriginals(t, path); len(got) != 3 || got[2].Attributes[sqsjson.AttrTransformRun] != "run-2" {
+		t.Fatalf("after a second run: %d records", len(got))
+	}
+}
+
+// TestOriginalsCutATornLine: a crash mid-write leaves a torn last line; the
+// next run cuts it (its copy was never sent) so the file stays replayable.
+func TestOriginalsCutATornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
+	whole := `{"MessageId":"a","Body":"x"}` + "\n"
+	if err := os.WriteFile(path, []byte(whole+`{"MessageId":"b","Bo`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := OpenOriginals(path, dlqARN, "run-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Append([]sqsjson.Message{{MessageId: "c", Body: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	got := readOriginals(t, path)
+	if len(got) != 2 || got[0].MessageId != "a" || got[1].MessageId != "c" {
+		t.Fatalf("records %+v", got)
+	}
+	// A file of one torn line is cut to nothing.
+	if err := os.WriteFile(path, []byte(`{"Mess`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err = OpenOriginals(path, dlqARN, "run-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if b, _ := os.ReadFile(path); len(b) != 0 {
+		t.Fatalf("left %q", b)
+	}
+}
+
+// TestOriginalsRefuseASymlink: never written through a link.
+func TestOriginalsRefuseASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	os.WriteFile(target, nil, 0o600)
+	link := filepath.Join(dir, "transform-originals.jsonl")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenOriginals(link, dlqARN, "r"); err == nil {
+		t.Fatal("opened through a symlink")
+	}
+}
+
+// TestOriginalsReplayAsAnExport: the file is what --from-file reads.
+func TestOriginalsReplayAsAnExport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
+	o, err := OpenOriginals(path, dlqARN, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Append([]sqsjson.Message{{MessageId: "a", Body: "x"}, {MessageId: "b", Body: "y"}})
+	o.Close()
+	f, err := Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := f.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for m, err := rd.Next(); err == nil; m, err = rd.Next() {
+		ids = append(ids, m.MessageId)
+	}
+	if strings.Join(ids, ",") != "a,b" || f.Count != 2 {
+		t.Fatalf("read %v, count %d", ids, f.Count)
+	}
+}

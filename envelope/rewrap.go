@@ -1,0 +1,182 @@
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// SignatureFields are the members of an SNS notification that sign its
+// Message. Rewrap drops them from an envelope whose Message it replaced:
+// the signature no longer matches, and an envelope that claims a signature
+// SNS never made is worse than one that is plainly unsigned. UnsubscribeURL
+// stays, and with it the envelope is still read as SNS.
+var SignatureFields = []string{"Signature", "SignatureVersion", "SigningCertURL", "SigningCertUrl"}
+
+// ErrNoRewrap is an envelope Rewrap cannot put a new payload into without
+// changing more than the payload: an offloaded payload (it lives in S3), a
+// CloudEvent (structured or inside a notification), a Lambda event of SNS
+// records, or a document wrapped in a destination record.
+var ErrNoRewrap = errors.New("cannot re-wrap")
+
+// Rewrap returns m's body with the payload Detect finds in it replaced by
+// payload, every other byte as it came: the body itself for a bare
+// message (and for a Lambda or rule DLQ message or an S3 event, whose
+// payload is the body), the Message string of an SNS notification (its
+// signature fields dropped, see SignatureFields), the detail of an
+// EventBridge event, the requestPayload of a destination record. It
+// checks its own work: the new body must read back as the same kind of
+// envelope around exactly payload. dropped names the members removed.
+func Rewrap(m *sqsjson.Message, payload []byte) (body string, dropped []string, err error) {
+	e := Detect(m)
+	raw := []byte(m.Body)
+	trimmed := bytes.TrimSpace(raw)
+	lead := bytes.Index(raw, trimmed)
+	whole := func(b []byte) bool { return len(b) == len(trimmed) && bytes.Equal(b, trimmed) }
+	var out []byte
+	switch {
+	case e.Pointer != nil:
+		return "", nil, fmt.Errorf("%w an offloaded payload: it lives in S3, not in the message", ErrNoRewrap)
+	case e.Kind == KindCloudEvents || e.Wraps == KindCloudEvents:
+		return "", nil, fmt.Errorf("%w a CloudEvent", ErrNoRewrap)
+	case e.Kind == KindRaw || e.Kind == KindS3 || e.Wraps == "" && (e.Kind == KindLambdaAsync || e.Kind == KindEventBridgeDLQ) || e.Wraps == KindS3 && e.Kind != KindLambdaDestination:
+		out = append(append(append([]byte{}, raw[:lead]...), payload...), raw[lead+len(trimmed):]...)
+	case (e.Kind == KindSNS || e.Wraps == KindSNS && e.Kind != KindLambdaDestination) && whole(e.docs[0].b):
+		msg, err := jsonString(payload)
+		if err != nil {
+			return "", nil, err
+		}
+		var doc []byte
+		doc, dropped = editObject(trimmed, "Message", msg, SignatureFields)
+		out = splice(raw, lead, len(trimmed), doc)
+	case (e.Kind == KindEventBridge || e.Wraps == KindEventBridge && e.Kind != KindLambdaDestination) && whole(e.docs[0].b):
+		if p := bytes.TrimSpace(payload); len(p) == 0 || p[0] != '{' || !json.Valid(p) {
+			return "", nil, fmt.Errorf("an EventBridge detail must stay a JSON object")
+		}
+		doc, _ := editObject(trimmed, "detail", payload, nil)
+		out = splice(raw, lead, len(trimmed), doc)
+	case e.Kind == KindLambdaDestination && e.Wraps == "":
+		if !json.Valid(payload) {
+			return "", nil, fmt.Errorf("a destination record's requestPayload must stay JSON")
+		}
+		doc, _ := editObject(trimmed, "requestPayload", payload, nil)
+		out = splice(raw, lead, len(trimmed), doc)
+	default:
+		return "", nil, fmt.Errorf("%w a %s envelope around %s", ErrNoRewrap, e.Kind, e.Wraps)
+	}
+	back := *m
+	back.Body = string(out)
+	if got := Detect(&back); got.Kind != e.Kind || got.Wraps != e.Wraps || !samePayload(got.Payload, payload) {
+		return "", nil, fmt.Errorf("%w this %s envelope: the new payload would not read back as its payload", ErrNoRewrap, e.Kind)
+	}
+	return back.Body, dropped, nil
+}
+
+// splice replaces n bytes of b at i with r.
+func splice(b []byte, i, n int, r []byte) []byte {
+	out := make([]byte, 0, len(b)-n+len(r))
+	return append(append(append(out, b[:i]...), r...), b[i+n:]...)
+}
+
+// jsonString encodes payload as a JSON string the way SNS writes Message:
+// no HTML escaping.
+func jsonString(payload []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(string(payload)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// samePayload compares payloads as PayloadSHA256 does: JSON compacted.
+func samePayload(a, b []byte) bool {
+	return bytes.Equal(compact(a), compact(b))
+}
+
+func compact(p []byte) []byte {
+	var buf bytes.Buffer
+	if json.Valid(p) && json.Compact(&buf, p) == nil {
+		return buf.Bytes()
+	}
+	return p
+}
+
+// memberPos is where one top-level member of an object lies: its key
+// starts at key, its value spans [val, end).
+type memberPos struct {
+	name          string
+	key, val, end int
+}
+
+// members lists the top-level members of the valid JSON object obj.
+func members(obj []byte) []memberPos {
+	var out []memberPos
+	i := skipSpace(obj, 1)
+	for i < len(obj) && obj[i] != '}' {
+		keyEnd := StringEnd(obj, i)
+		p := memberPos{name: string(obj[i+1 : keyEnd-1]), key: i}
+		j := skipSpace(obj, keyEnd)
+		p.val = skipSpace(obj, j+1) // past the colon
+		p.end = ValueEnd(obj, p.val)
+		out = append(out, p)
+		i = skipSpace(obj, p.end)
+		if i < len(obj) && obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+	}
+	return out
+}
+
+// editObject returns obj with the value of its last member named key
+// replaced by val and every member named in drop removed, the rest byte
+// for byte: each kept member keeps the separator that followed it, the
+// last one none. dropped names what was removed.
+func editObject(obj []byte, key string, val []byte, drop []string) (out []byte, dropped []string) {
+	ms := members(obj)
+	last := -1
+	for i, p := range ms {
+		if p.name == key {
+			last = i
+		}
+	}
+	var kept []int
+	for i, p := range ms {
+		if slices.Contains(drop, p.name) {
+			dropped = append(dropped, p.name)
+			continue
+		}
+		kept = append(kept, i)
+	}
+	if len(ms) == 0 {
+		return obj, nil
+	}
+	out = append(out, obj[:ms[0].key]...)
+	for k, i := range kept {
+		p := ms[i]
+		if i == last {
+			out = append(append(out, obj[p.key:p.val]...), val...)
+		} else {
+			out = append(out, obj[p.key:p.end]...)
+		}
+		if k < len(kept)-1 {
+			out = append(out, obj[p.end:separatorEnd(ms, i, len(obj))]...)
+		}
+	}
+	return append(out, obj[ms[len(ms)-1].end:]...), dropped
+}
+
+// separatorEnd is where the separator after member i ends: the next
+// member's key; for the last member, the separator of the one before it
+// is reused by the caller (there is none after it).
+func separatorEnd(ms []memberPos, i, n int) int {
+	if i+1 < len(ms) {
+		return ms[i+1].key
+	}
+	return ms[i].end
+}

@@ -1,0 +1,158 @@
+package redrive
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/transform"
+)
+
+// TransformLimits is what a repaired message must fit: the smallest
+// MaximumMessageSize of the plan's destination queues; a function, topic
+// or bus takes 256 KiB (transform.DefaultMaxBytes).
+func (p *Plan) TransformLimits() transform.Limits {
+	var lim transform.Limits
+	for _, d := range p.Dests {
+		if d.Target != nil {
+			return transform.Limits{}
+		}
+		if n, err := strconv.Atoi(d.Queue.Attributes["MaximumMessageSize"]); err == nil && n > 0 && (lim.MaxBytes == 0 || n < lim.MaxBytes) {
+			lim.MaxBytes = n
+		}
+	}
+	return lim
+}
+
+// OriginalsPath is where a DLQ's originals go: the incident's
+// transform-originals.jsonl. A file replay keeps none: the file is the
+// originals, and it never changes.
+func (p *Plan) OriginalsPath(ws *incident.Workspace) string {
+	if p.Req.Transform == nil || p.Source.File != nil {
+		return ""
+	}
+	return ws.Path(incident.OriginalsFile)
+}
+
+// UndoCommand is the command that puts the originals back ("" without a
+// transform or for a file replay).
+func (p *Plan) UndoCommand(ws *incident.Workspace) string {
+	path := p.OriginalsPath(ws)
+	if path == "" {
+		return ""
+	}
+	return transform.UndoCommand(path, p.Source.Queue.Name, p.Req.Rate)
+}
+
+// Originals is the archive of a --transform's originals, durable when
+// Append returns (archive.Originals).
+type Originals interface {
+	transform.Archive
+	Close() error
+}
+
+// stepAdapter is the transform as the mover sees it: transform.Step with its
+// failures in the mover's words.
+type stepAdapter struct{ *transform.Step }
+
+func (s stepAdapter) Apply(ctx context.Context, msgs []sqsjson.Message) ([]sqsjson.Message, []mover.Failure) {
+	send, failed := s.Step.Apply(ctx, msgs)
+	out := make([]mover.Failure, len(failed))
+	for i, f := range failed {
+		out[i] = mover.Failure{Message: f.Message, Position: f.Position, Reason: f.Reason, Again: f.Again}
+	}
+	return send, out
+}
+
+// noArchive keeps nothing: a file replay's originals are the file.
+type noArchive struct{}
+
+func (noArchive) Append([]sqsjson.Message) error { return nil }
+
+// transformStep is the run's transform (nil without one) and the
+// function that closes its archive.
+func (r *runner) transformStep() (*transform.Step, func(), error) {
+	p := r.p
+	if p.Req.Transform == nil {
+		return nil, func() {}, nil
+	}
+	if p.Source.File != nil {
+		return transform.NewStep(p.Req.Transform, p.TransformLimits(), noArchive{}), func() {}, nil
+	}
+	if r.env.OpenOriginals == nil {
+		return nil, nil, errors.New("--transform: no archive for the originals: nothing moved")
+	}
+	o, err := r.env.OpenOriginals(p.OriginalsPath(r.ws), p.Source.Queue.ARN, r.id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return transform.NewStep(p.Req.Transform, p.TransformLimits(), o), func() {
+		if err := o.Close(); err != nil {
+			r.env.Warn("%s: %v", incident.OriginalsFile, err)
+		}
+	}, nil
+}
+
+// previewPeek is how many messages the plan's preview looks at;
+// previewHold how many seconds they are hidden at most (released at once).
+const (
+	previewPeek = 10
+	previewHold = 5
+)
+
+// PreviewTransform runs the program over the first messages the selection
+// picks, for the plan: the DLQ's first ten messages are received, hidden
+// for at most previewHold seconds and released at once (a file's first
+// lines are read). It moves and changes nothing. sns tells that one of them
+// is an SNS notification (the plan's signature line).
+func PreviewTransform(ctx context.Context, env *Env, p *Plan) (f transform.Figures, sns bool, err error) {
+	pv := transform.NewPreview(p.Req.Transform)
+	var sel func(*sqsjson.Message) (bool, error)
+	if p.Req.Selector != nil {
+		if sel, err = p.Req.Selector(); err != nil {
+			return f, false, err
+		}
+	}
+	var c peeker = env.SQS
+	if p.Source.File != nil {
+		c = p.Source.File
+	}
+	url := aws.String(p.Source.Queue.URL)
+	// A zero VisibilityTimeout is not sent by the SDK (the queue's default
+	// would hide them): a few seconds, then an explicit release.
+	out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: url, MaxNumberOfMessages: previewPeek,
+		VisibilityTimeout: previewHold, WaitTimeSeconds: 1, MessageAttributeNames: []string{"All"},
+		MessageSystemAttributeNames: []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}})
+	if err != nil {
+		return f, false, err
+	}
+	if len(out.Messages) > 0 {
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(out.Messages))
+		for i, m := range out.Messages {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0}
+		}
+		// Best effort: what is not released is visible again in previewHold.
+		_, _ = c.ChangeMessageVisibilityBatch(context.WithoutCancel(ctx), &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: url, Entries: entries})
+	}
+	pos := 0
+	for _, raw := range out.Messages {
+		m := sqsapi.FromSDK(raw)
+		if sel != nil {
+			if ok, err := sel(&m); err != nil || !ok {
+				continue
+			}
+		}
+		pos++
+		sns = sns || transform.NeedsSignaturePlan(&m)
+		pv.Add(pos, &m, p.Req.Transform.Apply(ctx, &m, p.TransformLimits()))
+	}
+	return pv.Figures(), sns, nil
+}
