@@ -63,7 +63,7 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 		// The exit status follows the error (5: a queue deleted, 4:
 		// denied); the line says what had moved by then.
 		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", s.Err, plural.Of(s.Moved, "message"), incident.JournalFile)
-	case redrive.OutcomeCanaryStill:
+	case redrive.OutcomeCanaryStill, redrive.OutcomeCanaryUnproven:
 		return checkFailedf("%s; the rest stays in the DLQ", st.Halted)
 	case redrive.OutcomeLeaseLost:
 		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(s.LeaseLost.Error()), 300))

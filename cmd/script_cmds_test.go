@@ -100,6 +100,10 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"cw-alarm":       cmdCWAlarm,
 	// verify_window_script_test.go
 	"journal-target": cmdJournalTarget,
+
+	"canary-pair": cmdCanaryPair,
+	"sqs-fill":    cmdSQSFill,
+	"consumer":    cmdConsumer,
 }
 
 // negationHandled are the commands that read `!` themselves; for any
