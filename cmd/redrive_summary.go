@@ -163,6 +163,12 @@ func (p *redriveProgress) draw(force bool) {
 	if st.Behind != "" {
 		wait += fmt.Sprintf(" · below --rate %g: %s", p.rate, st.Behind)
 	}
+	if total == 0 && done == 0 {
+		// A move task's total is 0 until SQS starts it: not "0/0".
+		fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s] starting%s", strings.Repeat("░", width), wait)
+		p.drawn = true
+		return
+	}
 	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · %d in flight · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, total, r, st.Workers, eta, wait)
 	p.drawn = true
 }

@@ -236,6 +236,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
 	}
 	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+		prog.setTotal(t.ToMove)
 		prog.update(mover.Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
@@ -306,6 +307,17 @@ func (ph *phases) update(st mover.Stats) {
 	defer ph.mu.Unlock()
 	ph.last = sumStats(ph.base, st)
 	ph.env.Progress(Moment{Stats: ph.last, Total: ph.total, Start: ph.start})
+}
+
+// setTotal sets the total a message move task moves once SQS says it
+// (ApproximateNumberOfMessagesToMove is 0 until the task starts).
+func (ph *phases) setTotal(n int64) {
+	if n <= 0 {
+		return
+	}
+	ph.mu.Lock()
+	defer ph.mu.Unlock()
+	ph.total = int(n)
 }
 
 func (ph *phases) finish() {
