@@ -63,7 +63,7 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 	case len(on) > 0:
 		env.Warn("consumer: %s is paused; %s reads %s", strings.Join(off, ", "), strings.Join(on, ", "), dest)
 	case p.Canary > 0:
-		return &Refusal{Reason: fmt.Sprintf("canary into a paused consumer: %s reads %s: nothing would consume the canary, so it would pass with the fix untried; %s, or pass --canary 0 to move without a canary",
+		return &Refusal{Reason: fmt.Sprintf("canary into a paused consumer: %s reads %s: nothing would consume the canary, so it would pass with the fix untried; resume it (%s), or pass --canary 0 to move without a canary",
 			strings.Join(off, ", "), dest, resumeText(throttled, dlq))}
 	default:
 		env.Warn("consumer: %s reads %s: the moved messages wait there until it is resumed (%s)", strings.Join(off, ", "), dest, resumeText(throttled, dlq))
@@ -77,9 +77,9 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 func resumeText(throttled bool, dlq string) string {
 	mapping := fmt.Sprintf("mfdlq contain --queue %s --resume-mapping", dlq)
 	if !throttled {
-		return "resume it (" + mapping + ")"
+		return mapping
 	}
-	return "resume it (a function at reserved concurrency 0: aws lambda delete-function-concurrency --function-name NAME, or put back its earlier reserved concurrency; a disabled mapping: " + mapping + ")"
+	return "a function at reserved concurrency 0: aws lambda delete-function-concurrency --function-name NAME, or put back its earlier reserved concurrency; a disabled mapping: " + mapping
 }
 
 // mappingState is one event source mapping of a queue: its state, and how
