@@ -214,6 +214,9 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 	d.infof("plan: %s", p.LeaseLine())
 	if p.Canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
+		if l := p.CanaryProofLine(); l != "" {
+			d.infof("plan: %s", l)
+		}
 	}
 	if o.Native && dlq.FIFO {
 		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.DestName())

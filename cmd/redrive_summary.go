@@ -76,7 +76,7 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 		// The exit status follows the error (5: a queue deleted, 4:
 		// denied); the line says what had moved by then.
 		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", s.Err, plural.Of(s.Moved, "message"), incident.JournalFile)
-	case redrive.OutcomeCanaryStill:
+	case redrive.OutcomeCanaryStill, redrive.OutcomeCanaryUnproven:
 		return checkFailedf("%s; the rest stays in the DLQ", st.Halted)
 	case redrive.OutcomeLeaseLost:
 		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(s.LeaseLost.Error()), 300))
@@ -179,6 +179,12 @@ func (p *redriveProgress) draw(force bool) {
 	}
 	if st.Behind != "" {
 		wait += fmt.Sprintf(" · below --rate %g: %s", p.rate, st.Behind)
+	}
+	if total == 0 && done == 0 {
+		// A move task's total is 0 until SQS starts it: not "0/0".
+		fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s] starting%s", strings.Repeat("░", width), wait)
+		p.drawn = true
+		return
 	}
 	fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K[%s%s] %d/%d · %.1f msg/s · %d in flight · ETA %s%s", strings.Repeat("█", fill), strings.Repeat("░", width-fill), done, total, r, st.Workers, eta, wait)
 	p.drawn = true

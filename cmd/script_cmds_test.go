@@ -109,6 +109,10 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sqs-steady":    cmdSQSSteady,
 	// verify_window_script_test.go
 	"journal-target": cmdJournalTarget,
+
+	"canary-pair": cmdCanaryPair,
+	"sqs-fill":    cmdSQSFill,
+	"consumer":    cmdConsumer,
 }
 
 // negationHandled are the commands that read `!` themselves; for any

@@ -20,6 +20,9 @@ import (
 type Lambda interface {
 	ListEventSourceMappings(ctx context.Context, in *lambda.ListEventSourceMappingsInput, optFns ...func(*lambda.Options)) (*lambda.ListEventSourceMappingsOutput, error)
 	GetFunction(ctx context.Context, in *lambda.GetFunctionInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionOutput, error)
+	// GetFunctionConcurrency reads a mapped function's reserved
+	// concurrency: 0 stops it with its mapping still Enabled.
+	GetFunctionConcurrency(ctx context.Context, in *lambda.GetFunctionConcurrencyInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionConcurrencyOutput, error)
 }
 
 var _ Lambda = (*lambda.Client)(nil)

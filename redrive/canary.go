@@ -19,6 +19,9 @@ type CanaryResult struct {
 	// DeadLetterQueueSourceArn; "" when unknown): a shared DLQ's canary
 	// is judged per destination.
 	BySource map[string]int
+	// Peeked is how many distinct messages the last peek saw: the DLQ's
+	// count is the proof unless it saw them all.
+	Peeked int
 }
 
 // Failed tells that the canary came back: the fix is not the right one and
@@ -42,7 +45,7 @@ func CheckCanary(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *jo
 		return res, nil
 	case <-time.After(wait):
 	}
-	res.Back, res.BySource, err = returnedBy(ctx, c, dlq, st)
+	res.Back, res.BySource, res.Peeked, err = returnedBy(ctx, c, dlq, st)
 	return res, err
 }
 
@@ -65,23 +68,26 @@ func CanaryWait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
 // deleted) and counts the messages this journal sent somewhere: they came
 // back, the consumer failed them again.
 func Returned(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, error) {
-	back, _, err := returnedBy(ctx, c, dlq, st)
+	back, _, _, err := returnedBy(ctx, c, dlq, st)
 	return back, err
 }
 
 // returnedBy is Returned with the returns counted by the queue they failed
-// out of (DeadLetterQueueSourceArn, "" when the message has none).
-func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, map[string]int, error) {
+// out of (DeadLetterQueueSourceArn, "" when the message has none), and
+// how many distinct messages the peek saw. It sees at most canaryPeekMax,
+// the oldest first: on a deeper DLQ it misses a return behind the backlog
+// (the DLQ's count decides, canary_count.go).
+func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *journal.State) (int, map[string]int, int, error) {
 	if err := sqsapi.Refresh(ctx, c, dlq); err != nil {
-		return 0, nil, fmt.Errorf("read %s: %w", dlq.Name, err)
+		return 0, nil, 0, fmt.Errorf("read %s: %w", dlq.Name, err)
 	}
-	n := int(min(dlq.Depth.Visible, 2000))
+	n := int(min(dlq.Depth.Visible, canaryPeekMax))
 	if n == 0 {
-		return 0, nil, nil
+		return 0, nil, 0, nil
 	}
 	res, err := sqsapi.Peek(ctx, c, dlq, sqsapi.PeekOptions{Max: n, Visibility: 1, Wait: 1})
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, 0, err
 	}
 	back, by := 0, map[string]int{}
 	for _, m := range res.Messages {
@@ -90,5 +96,8 @@ func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *jou
 			by[m.SourceARN()]++
 		}
 	}
-	return back, by, nil
+	return back, by, len(res.Messages), nil
 }
+
+// canaryPeekMax bounds the canary's peek: 200 receives of ten.
+const canaryPeekMax = 2000

@@ -67,3 +67,45 @@ func TestDestConsumerLive(t *testing.T) {
 		t.Fatalf("one paused, one enabled: %v, warned %q", err, w)
 	}
 }
+
+// A function stopped by reserved concurrency 0 keeps its mapping Enabled:
+// it is paused all the same (PutFunctionConcurrency / GetFunctionConcurrency
+// on moto, through the SDK), and the refusal names how to resume it; once
+// its reserved concurrency is removed, it is live again.
+func TestDestConsumerReservedZero(t *testing.T) {
+	ctx := context.Background()
+	cfg := localaws.Config(t)
+	seed := localaws.NewSeeder(cfg)
+	l := lambda.NewFromConfig(cfg)
+	name := localaws.UniqueName("zero")
+	srcURL, dlqURL, err := seed.CreatePair(ctx, name, name+"-dlq", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sqsapi.New(cfg)
+	src, _ := sqsapi.Resolve(ctx, c, srcURL, localaws.Region)
+	dlq, _ := sqsapi.Resolve(ctx, c, dlqURL, localaws.Region)
+	arn, err := localaws.CreateFunction(ctx, cfg, name+"-fn", localaws.HandlerZip("None"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.CreateEventSourceMapping(ctx, &lambda.CreateEventSourceMappingInput{EventSourceArn: aws.String(src.ARN), FunctionName: aws.String(arn), Enabled: aws.Bool(true)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.PutFunctionConcurrency(ctx, &lambda.PutFunctionConcurrencyInput{FunctionName: aws.String(arn), ReservedConcurrentExecutions: aws.Int32(0)}); err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Now: time.Now, Lambda: func(context.Context) (LambdaClient, error) { return l, nil }, Warn: func(string, ...any) {}}
+	p := &Plan{Source: Source{Queue: dlq}, Dests: []Destination{{Queue: src}}, Canary: 10}
+	var rf *Refusal
+	err = DestConsumerLive(ctx, env, p, p.Dest())
+	if !errors.As(err, &rf) || !strings.Contains(rf.Reason, "reserved concurrency 0") || !strings.Contains(rf.Reason, "aws lambda delete-function-concurrency") {
+		t.Fatalf("reserved concurrency 0, canary 10: %v; want the refusal naming delete-function-concurrency", err)
+	}
+	if _, err := l.DeleteFunctionConcurrency(ctx, &lambda.DeleteFunctionConcurrencyInput{FunctionName: aws.String(arn)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := DestConsumerLive(ctx, env, p, p.Dest()); err != nil {
+		t.Fatalf("reserved concurrency removed: %v; want live", err)
+	}
+}

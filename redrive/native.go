@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // Message move task statuses, as SQS reports them.
@@ -24,9 +27,13 @@ const (
 
 // TaskStatus is a message move task as ListMessageMoveTasks last showed it.
 type TaskStatus struct {
-	Handle  string
-	Status  string
+	Handle string
+	Status string
+	// Started is when SQS started it (StartedTimestamp, epoch ms; 0 not
+	// seen yet): an ended task is listed without its handle, found by it.
+	Started int64
 	Moved   int64
+	// ToMove is 0 until SQS selects the task to start.
 	ToMove  int64
 	Failure string
 }
@@ -102,7 +109,7 @@ func Follow(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, 
 		if !cancelled.IsZero() {
 			time.Sleep(poll)
 		}
-		cur, err := latestTask(bg, c, dlq, st.Handle)
+		cur, err := findTask(bg, c, dlq, st.Handle, st.Started)
 		if err != nil {
 			return st, err
 		}
@@ -126,17 +133,32 @@ func finished(err error) bool {
 	return awserr.NotFound(err)
 }
 
-func latestTask(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string) (TaskStatus, error) {
+// findTask lists the DLQ's tasks (the ten most recent) and picks the one
+// followed: by its handle while it runs — SQS lists a handle only for a
+// running task — then, once it has ended, by the start time it was seen
+// with. A task followed only after it ended (started 0) is the most recent
+// one that no longer runs. Never another run's task: a colleague's task
+// started the moment this one ended is listed first.
+func findTask(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, started int64) (TaskStatus, error) {
 	out, err := c.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlq.ARN), MaxResults: aws.Int32(10)})
 	if err != nil {
 		return TaskStatus{}, fmt.Errorf("list message move tasks of %s: %w", dlq.Name, err)
 	}
-	if len(out.Results) == 0 {
-		return TaskStatus{}, fmt.Errorf("list message move tasks of %s: the task started is not listed", dlq.Name)
+	pick := slices.IndexFunc(out.Results, func(r types.ListMessageMoveTasksResultEntry) bool {
+		return handle != "" && aws.ToString(r.TaskHandle) == handle
+	})
+	if pick < 0 {
+		pick = slices.IndexFunc(out.Results, func(r types.ListMessageMoveTasksResultEntry) bool {
+			ended := aws.ToString(r.TaskHandle) == "" && aws.ToString(r.Status) != TaskRunning
+			return ended && (started == 0 || r.StartedTimestamp == started)
+		})
 	}
-	r := out.Results[0] // the most recent first
+	if pick < 0 {
+		return TaskStatus{}, fmt.Errorf("list message move tasks of %s: the task followed (%s) is not listed: look with aws sqs list-message-move-tasks --source-arn %s", dlq.Name, untrusted.Terminal(handle), dlq.ARN)
+	}
+	r := out.Results[pick]
 	return TaskStatus{
-		Handle: handle, Status: aws.ToString(r.Status),
+		Handle: handle, Status: aws.ToString(r.Status), Started: r.StartedTimestamp,
 		Moved: r.ApproximateNumberOfMessagesMoved, ToMove: aws.ToInt64(r.ApproximateNumberOfMessagesToMove),
 		Failure: aws.ToString(r.FailureReason),
 	}, nil

@@ -158,3 +158,25 @@ func (p *Plan) AtLeastOnce() string {
 	}
 	return fmt.Sprintf("redrive is at least once: a message can reach %s twice, so its consumer must be idempotent", p.Dest().Queue.Name)
 }
+
+// CanaryProofLine says how the canary proves that none of it came back,
+// and what that proof cannot see: the DLQ's count cannot tell a return
+// from a new failure of another producer, and the peek that finds returns
+// by identity sees only the oldest messages (on FIFO, each group's first
+// batch). "" without a canary.
+func (p *Plan) CanaryProofLine() string {
+	if p.Canary <= 0 {
+		return ""
+	}
+	q := p.Source.Queue
+	if p.Source.File != nil {
+		if q = p.Source.ReturnsTo; q == nil {
+			return ""
+		}
+	}
+	seen := fmt.Sprintf("a peek finds returns by MessageId among its oldest %d", canaryPeekMax)
+	if q.FIFO {
+		seen = "a peek finds returns by MessageId only in each message group's first batch"
+	}
+	return fmt.Sprintf("canary proof: %s's count (visible + in flight + delayed) must fall by exactly what the canary takes; %s; a new failure from elsewhere reads as a return: not proven stops the move (exit 3) — stop them first (mfdlq contain)", q.Name, seen)
+}

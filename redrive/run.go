@@ -116,14 +116,14 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	}
 	var total mover.Stats
 	if p.Canary > 0 {
-		dests := r.canaryBefore(ctx)
+		dests, count := r.canaryBefore(ctx), r.countBefore(ctx)
 		span := canarySpan{start: time.Now()}
 		st, err := r.runWatched(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
 		span.sent = time.Now()
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
-			back, total.Halted, err = r.checkCanary(ctx, state, st, dests, span)
+			back, total.Halted, err = r.checkCanary(ctx, state, st, canaryLooks{dests: dests, count: count, span: span})
 			total.Returned += back
 		}
 		if err != nil || ctx.Err() != nil || total.Halted != "" || back > 0 {
@@ -154,18 +154,25 @@ func (r *runner) runMover(ctx context.Context, opts mover.Options, limit int, pr
 	return st, err
 }
 
+// canaryLooks is what the canary's check reads against: the destinations
+// and the DLQ's count as they were before it, and when it was sent.
+type canaryLooks struct {
+	dests []*canaryDest
+	count *dlqCount
+	span  canarySpan
+}
+
 // checkCanary waits for the consumer to fail the canary again and says
 // what came back; then, nothing back, that the canary left its
-// destinations (canaryLeft): halt says it did not.
-func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover.Stats, dests []*canaryDest, span canarySpan) (back int, halt string, err error) {
+// destinations (canaryLeft) and that the DLQ's count proves nothing came
+// back (proveByCount): halt says which did not hold.
+func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover.Stats, l canaryLooks) (back int, halt string, err error) {
 	p, env := r.p, r.env
-	dlq := p.Source.Queue
-	if p.Source.File != nil {
+	dlq := r.returnsTo()
+	if dlq == nil {
 		// From a file, returns land in the destination's own DLQ.
-		if dlq = p.Source.ReturnsTo; dlq == nil {
-			env.Warn("canary: %s has no DLQ to look in: moving the rest", p.Dest().Queue.Name)
-			return 0, "", nil
-		}
+		env.Warn("canary: %s has no DLQ to look in: moving the rest", p.Dest().Queue.Name)
+		return 0, "", nil
 	}
 	if p.PerSource {
 		env.Info("canary: %s; waiting %s for their consumers before moving the rest", canaryText(p, st), p.CanaryWait)
@@ -175,11 +182,14 @@ func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover
 	res, err := CheckCanary(ctx, env.SQS, dlq, state, st.Moved, p.CanaryWait)
 	if err == nil && !res.Failed() && ctx.Err() == nil {
 		var extra bool
-		halt, extra, err = r.canaryLeft(ctx, dests, st, span)
+		halt, extra, err = r.canaryLeft(ctx, l.dests, st, l.span)
 		if err == nil && extra && ctx.Err() == nil {
 			// Consumers failing it slowly may have returned some since.
-			res.Back, res.BySource, err = returnedBy(ctx, env.SQS, dlq, state)
+			res.Back, res.BySource, res.Peeked, err = returnedBy(ctx, env.SQS, dlq, state)
 		}
+	}
+	if err == nil && !res.Failed() && halt == "" && ctx.Err() == nil && l.count != nil {
+		halt, err = r.proveByCount(ctx, l.count, r.taken(st), state, &res)
 	}
 	if err == nil && res.Failed() {
 		env.Warn("%s", res.Reason(dlq.Name))
@@ -189,6 +199,35 @@ func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover
 		halt = ""
 	}
 	return res.Back, halt, err
+}
+
+// proveByCount waits for the DLQ's count to be what it held before less
+// what the canary took. When it is not, it peeks again: returns found
+// fail the canary (res), a peek that saw every message and none of the
+// canary's proves it; otherwise halt says it is not proven.
+func (r *runner) proveByCount(ctx context.Context, c *dlqCount, taken int, state *journal.State, res *CanaryResult) (halt string, err error) {
+	ok, err := r.settle(ctx, c, taken, canaryExtra(r.p.CanaryWait))
+	if err != nil || ok || ctx.Err() != nil {
+		return "", err
+	}
+	res.Back, res.BySource, res.Peeked, err = returnedBy(ctx, r.env.SQS, c.q, state)
+	if err != nil || res.Failed() {
+		return "", err
+	}
+	if c.q.Depth.Total() > 0 && int64(res.Peeked) >= c.q.Depth.Total() {
+		r.env.Info("canary: %s holds %d, not the %d expected, but the peek saw every one of them and none is the canary's", c.q.Name, c.q.Depth.Total(), c.want(taken))
+		return "", nil
+	}
+	return unprovenText(c, taken, res.Peeked), nil
+}
+
+// taken is how many messages the canary took out of the DLQ: sent or
+// resumed and deleted (none with --keep or from a file).
+func (r *runner) taken(st mover.Stats) int {
+	if r.p.Source.File != nil || r.p.Req.Keep {
+		return 0
+	}
+	return st.Moved + st.Resumed - st.PendingDelete
 }
 
 // native lets SQS move the messages (StartMessageMoveTask) and follows
@@ -213,6 +252,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
 	}
 	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+		prog.setTotal(t.ToMove)
 		prog.update(mover.Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
@@ -291,6 +331,17 @@ func (ph *phases) update(st mover.Stats) {
 	defer ph.mu.Unlock()
 	ph.last = sumStats(ph.base, st)
 	ph.env.Progress(Moment{Stats: ph.last, Total: ph.total, Start: ph.start})
+}
+
+// setTotal sets the total a message move task moves once SQS says it
+// (ApproximateNumberOfMessagesToMove is 0 until the task starts).
+func (ph *phases) setTotal(n int64) {
+	if n <= 0 {
+		return
+	}
+	ph.mu.Lock()
+	defer ph.mu.Unlock()
+	ph.total = int(n)
 }
 
 func (ph *phases) finish() {

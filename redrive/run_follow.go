@@ -20,6 +20,7 @@ func (r *runner) follow(ctx context.Context) (*Summary, error) {
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: int(t.ToMove), start: wall}
 	st, err := Follow(ctx, env.SQS, p.Source.Queue, t.Handle, false, NativePoll, func(s TaskStatus) {
+		prog.setTotal(s.ToMove)
 		prog.update(mover.Stats{Moved: int(s.Moved)})
 	})
 	prog.finish()

@@ -25,6 +25,9 @@ const (
 	// OutcomeCanaryStill: nothing came back, but the canary is still in a
 	// destination: nothing consumed it; the rest stayed.
 	OutcomeCanaryStill Outcome = "canary_not_consumed"
+	// OutcomeCanaryUnproven: nothing was seen back, but the DLQ's count
+	// cannot prove that nothing came back; the rest stayed.
+	OutcomeCanaryUnproven Outcome = "canary_not_proven"
 	// OutcomeLeaseLost: another run took the lease over.
 	OutcomeLeaseLost Outcome = "lease_lost"
 	// OutcomeInterrupted: Ctrl-C; the same command finishes the move.
@@ -86,6 +89,8 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeError
 	case strings.HasPrefix(st.Halted, HaltCanary):
 		return OutcomeCanaryStill
+	case strings.HasPrefix(st.Halted, HaltUnproven):
+		return OutcomeCanaryUnproven
 	case s.LeaseLost != nil:
 		return OutcomeLeaseLost
 	case interrupted:
