@@ -89,6 +89,9 @@ func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *jou
 	if err != nil {
 		return 0, nil, 0, err
 	}
+	// Visible again at once, not after their second: a canary that stops
+	// the redrive leaves the DLQ as it found it (issue 32).
+	releasePeek(ctx, c, dlq, res)
 	back, by := 0, map[string]int{}
 	for _, m := range res.Messages {
 		if mover.IsReturn(st, &m) {
@@ -101,3 +104,9 @@ func returnedBy(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, st *jou
 
 // canaryPeekMax bounds the canary's peek: 200 receives of ten.
 const canaryPeekMax = 2000
+
+// releasePeek makes what a peek saw visible again at once (best effort: a
+// miss is visible after the peek's own visibility timeout).
+func releasePeek(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, res sqsapi.PeekResult) {
+	sqsapi.Release(context.WithoutCancel(ctx), c, dlq.URL, res.Handles)
+}

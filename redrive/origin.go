@@ -36,6 +36,7 @@ func originCandidates(ctx context.Context, env *Env, dlq *sqsapi.Queue) ([]origi
 		if err != nil {
 			return nil, fmt.Errorf("look at %s's messages: %w", dlq.Name, err)
 		}
+		releasePeek(ctx, env.SQS, dlq, res)
 		for i := range res.Messages {
 			if t, why := messageOrigin(&res.Messages[i]); t.Kind != "" {
 				counts[t]++

@@ -58,6 +58,15 @@ func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
 	case redrive.OutcomeCanaryStill:
 		e.stop = "the canary was not consumed (nothing read it from " + dest + ")"
 		e.next = "start the consumer of " + dest + " (mfdlq contain shows what reads it), then run the same redrive again for the rest"
+	case redrive.OutcomeCanaryUnproven:
+		e.stop = "the canary could not be proven: " + dlq + "'s count after it was not what the canary left (a return, or new failures, the peek could not tell)"
+		e.next = "stop new failures (mfdlq contain) and run the same redrive again, or look with mfdlq verify; --canary 0 moves without proof"
+	case redrive.OutcomeTransformHalt:
+		e.stop = "--transform failed on the whole first batch — " + halted
+		e.next = "fix the program (mfdlq redrive --transform … --dry-run shows each message's result) and run the same redrive again"
+	case redrive.OutcomeTransformErrors:
+		e.stop = "--transform failed on " + plural.Of(f.TransformErrors, "message") + " (left in " + dlq + ")"
+		e.next = "fix the program for those and run the same redrive again"
 	case redrive.OutcomeCanaryBack:
 		e.stop = fmt.Sprintf("%s of the canary came back to %s — the fix is not the right one", plural.Of(f.CanaryBack, "message"), dlq)
 		e.next = "back to step 2 (mfdlq classify)"

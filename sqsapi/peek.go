@@ -33,6 +33,10 @@ type PeekResult struct {
 	Messages []sqsjson.Message
 	Receives int // ReceiveMessage calls made
 	Seen     int // messages returned in all, repeats included
+	// Handles is each message's latest receipt handle (MessageId → handle),
+	// those past Max included: what Release takes to make them visible at
+	// once instead of after the peek's visibility timeout.
+	Handles map[string]string
 }
 
 // Peek receives up to opts.Max distinct messages from q with every system
@@ -93,6 +97,7 @@ func Peek(ctx context.Context, c Client, q *Queue, opts PeekOptions) (PeekResult
 			quiet = 0
 		}
 	}
+	res.Handles = handles
 	return res, nil
 }
 

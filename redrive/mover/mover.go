@@ -503,8 +503,8 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 }
 
 // cancelIdlePolls cancels the long polls in flight once the backlog is in
-// hand — every message of it received, the bound spoken for, or the DLQ
-// found to hold nothing more for the run — so that
+// hand — every message of it received, or the DLQ found to hold nothing
+// more for the run — so that
 // the run's last batches do not wait out a poll of an empty queue. c.mu
 // is held.
 //
@@ -519,7 +519,12 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 // not move. It hides that message for --visibility seconds, never loses
 // it. unpark waits for the polls' end before it releases anything.
 func (m *Mover) cancelIdlePolls() {
-	inHand := m.drained || m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog || m.o.Max-m.stats.Handled()-m.reserved <= 0
+	// Not when only the bound is spoken for (a canary, --max): the DLQ
+	// still holds the rest, so a poll in flight is answered at once, and
+	// cancelling it would leave that answer's messages hidden with no one
+	// holding them (a canary of 10 on a DLQ of 2,500 hid about 70 for the
+	// visibility timeout after its run ended).
+	inHand := m.drained || m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
 	if !inHand || m.letGo || m.o.Keep || len(m.parked) > 0 || !m.pollsOff.IsZero() || m.cancelPolls == nil {
 		return
 	}
