@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -65,6 +66,8 @@ type Deps struct {
 	// SNS and Events are redrive's topic and bus targets.
 	SNS    func(context.Context) (*sns.Client, error)
 	Events func(context.Context) (*eventbridge.Client, error)
+	// DynamoDB reads a consumer's idempotency store (redrive's window).
+	DynamoDB func(context.Context) (*dynamodb.Client, error)
 
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
@@ -100,6 +103,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.Lambda = lazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
 	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
 	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
+	d.DynamoDB = lazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
 	return d
 }
 

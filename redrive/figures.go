@@ -59,6 +59,9 @@ type Figures struct {
 	// no DeadLetterQueueSourceArn (sent to the DLQ directly, or moved by
 	// an older SQS): they go only where --to names.
 	Sourceless int `json:"sourceless,omitempty"`
+	// Idempotency is the consumer's idempotency store and window, and the
+	// messages beyond it the move met (nil: no store found).
+	Idempotency *WindowFigures `json:"idempotency,omitempty"`
 }
 
 // DestFigures are one destination's figures in a move to several.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
@@ -45,6 +46,16 @@ type Request struct {
 	Visibility  int32  // seconds a received message stays hidden (--visibility)
 	FromFile    string // --from-file as given ("" for a DLQ)
 	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
+
+	// IdempotencyTable and IdempotencyWindow name the consumer's
+	// idempotency store and its window outright (--idempotency-table,
+	// --idempotency-window); "" and 0: found from the consumers.
+	IdempotencyTable  string
+	IdempotencyWindow time.Duration
+	// BeyondWindow is what happens to messages that failed longer ago than
+	// the window (--beyond-window): "" refuses, BeyondMove moves them,
+	// BeyondKeep leaves them in the DLQ.
+	BeyondWindow string
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -107,6 +118,10 @@ type Plan struct {
 	// could be listed, so Run looks again after the question.
 	Follow      *RunningTask
 	tasksListed bool
+	// Window is the destination's idempotency store and how many of the
+	// sample failed longer ago than its window (set by Guard; nil when no
+	// store was found).
+	Window *Window
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in
@@ -188,6 +203,8 @@ type Env struct {
 	Lambda      func(context.Context) (LambdaClient, error)
 	SNS         func(context.Context) (SNSClient, error)
 	EventBridge func(context.Context) (EventsClient, error)
+	// DynamoDB reads the consumer's idempotency store (nil: not read).
+	DynamoDB func(context.Context) (idempotency.DynamoDB, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
 	// CW reads the canary's destinations' metrics (a live queue's canary

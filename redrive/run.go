@@ -36,6 +36,9 @@ type runner struct {
 	// cwClient reads the canary's destinations' metrics; noCW: it failed.
 	cwClient cwapi.MetricsAPI
 	noCW     bool
+	// beyond counts the messages beyond the idempotency window as the
+	// move meets them (nil: no window known).
+	beyond *beyondCount
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -94,6 +97,10 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 			return nil, err
 		}
 	}
+	if p.Window.counts() {
+		r.beyond = &beyondCount{}
+		sel = r.beyond.selector(p.Window, p.Req.BeyondWindow == BeyondKeep, env.Now, sel)
+	}
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
 	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
@@ -104,6 +111,9 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 		span := canarySpan{start: time.Now()}
 		st, err := r.runMover(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
 		span.sent = time.Now()
+		if r.beyond != nil {
+			r.beyond.end()
+		}
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
@@ -223,6 +233,9 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Stats, canaryBack int, runErr error) (*Summary, error) {
 	dur := time.Since(wall)
 	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
+	if r.beyond != nil {
+		s.Beyond = r.beyond.figures(r.p.Req.BeyondWindow == BeyondKeep)
+	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it
 	// compares with --rate.

@@ -58,6 +58,10 @@ type Summary struct {
 	CanaryBack int
 	// Attempt is the fix this redrive moved after.
 	Attempt int
+	// Beyond counts the messages beyond the consumer's idempotency window
+	// the move met (Plan.Window): moved, or with --beyond-window keep left
+	// in the DLQ (and in Skipped).
+	Beyond int
 	// Err stopped the run (its exit status follows it); LeaseLost is set
 	// when another run took the lease over.
 	Err       error
@@ -124,6 +128,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 		in.To, fig.DestQueue, fig.DestURL, fig.Consumers = "", p.DestName(), "", nil
 	}
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
+	fig.Idempotency = windowFigures(p, s.Beyond)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}
