@@ -39,7 +39,9 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 		return err
 	}
 	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest, s.Duration.Round(100*time.Millisecond), s.Achieved)
-	if l := s.WindowLine(p); l != "" {
+	if l := s.WindowLine(p); l != "" && s.LeftUnasked(p) {
+		return checkFailedf("%s", l)
+	} else if l != "" {
 		d.infof("%s", l)
 	}
 	if p.Source.File != nil {

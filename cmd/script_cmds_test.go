@@ -80,6 +80,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"lambda-async": cmdLambdaAsync,
 	// redrive_test.go
 	"sqs-holds": cmdSQSHolds,
+	// redrive_window_script_test.go
+	"idem-seed": cmdIdemSeed,
 	// sources_script_test.go
 	"dlqsource":       cmdDLQSource,
 	"sqs-shared":      cmdSQSShared,

@@ -99,7 +99,9 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	}
 	if p.Window.counts() {
 		r.beyond = &beyondCount{}
-		sel = r.beyond.selector(p.Window, p.Req.BeyondWindow == BeyondKeep, env.Now, sel)
+		// Without --beyond-window the plan's sample showed none beyond the
+		// window: one the move meets stays in the DLQ, unasked (keep).
+		sel = r.beyond.selector(p.Window, p.Req.BeyondWindow != BeyondMove, env.Now, sel)
 	}
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
@@ -234,7 +236,7 @@ func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Sta
 	dur := time.Since(wall)
 	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
 	if r.beyond != nil {
-		s.Beyond = r.beyond.figures(r.p.Req.BeyondWindow == BeyondKeep)
+		s.Beyond = r.beyond.figures(r.p.Req.BeyondWindow != BeyondMove)
 	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it

@@ -310,18 +310,24 @@ func windowFigures(p *Plan, beyond int) *WindowFigures {
 }
 
 // WindowLine says what the move did with the messages beyond the window;
-// "" when it met none or no window was known.
+// "" when it met none or no window was known. Without --beyond-window
+// (the plan's sample showed none) they stayed in the DLQ: LeftUnasked.
 func (s *Summary) WindowLine(p *Plan) string {
 	if s.Beyond == 0 || !p.Window.counts() {
 		return ""
 	}
-	w := idempotency.WindowText(p.Window.Length)
-	if p.Req.BeyondWindow == BeyondKeep {
-		return fmt.Sprintf("%s failed more than %s ago, beyond %s's idempotency window, and stayed in the DLQ (--beyond-window keep; journaled as skipped)", plural.Of(s.Beyond, "message"), w, p.Window.owner())
+	w, n := idempotency.WindowText(p.Window.Length), plural.Of(s.Beyond, "message")
+	switch p.Req.BeyondWindow {
+	case BeyondKeep:
+		return fmt.Sprintf("%s failed more than %s ago, beyond %s's idempotency window, and stayed in the DLQ (--beyond-window keep; journaled as skipped)", n, w, p.Window.owner())
+	case BeyondMove:
+		return fmt.Sprintf("%s failed more than %s ago, beyond %s's idempotency window, and moved (--beyond-window move): watch their effects for repeats", n, w, p.Window.owner())
 	}
-	why := "--beyond-window move"
-	if p.Req.BeyondWindow == "" {
-		why = "none of the plan's sample was beyond it"
-	}
-	return fmt.Sprintf("%s failed more than %s ago, beyond %s's idempotency window, and moved (%s): watch its effects for repeats", plural.Of(s.Beyond, "message"), w, p.Window.owner(), why)
+	return fmt.Sprintf("%s failed more than %s ago, beyond %s's idempotency window, outside the plan's sample: they stayed in the DLQ (journaled as skipped); run again with --beyond-window keep or move", n, w, p.Window.owner())
+}
+
+// LeftUnasked tells whether the move left messages beyond the window in
+// the DLQ that the plan did not ask about: a check that did not pass.
+func (s *Summary) LeftUnasked(p *Plan) bool {
+	return s.Beyond > 0 && p.Window.counts() && p.Req.BeyondWindow == ""
 }
