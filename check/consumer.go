@@ -9,6 +9,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -110,11 +111,11 @@ func storeFindings(in CheckInput, src *sqsapi.Queue, m lambdaapi.Mapping) []Find
 func windowFinding(in CheckInput, src *sqsapi.Queue, named string, s idempotency.Store) Finding {
 	f := Finding{ID: IDIdempotencyWindow, Queue: src.Name}
 	if s.Ahead == 0 {
-		f.Status, f.Message = Skip, fmt.Sprintf("%s: none of %d records has a %s ahead of now: its window is not known", named, s.Looked, s.Expiry)
+		f.Status, f.Message = Skip, fmt.Sprintf("%s: no record of the %d looked at has a %s ahead of now: its window is not known", named, s.Looked, s.Expiry)
 		return f
 	}
 	w := idempotency.WindowText(s.Window)
-	f.Message = fmt.Sprintf("%s: window at least %s (the largest %s ahead of now among %d records; a lower bound if the consumer was idle)", named, w, s.Expiry, s.Looked)
+	f.Message = fmt.Sprintf("%s: window at least %s (the largest %s ahead of now among %s; a lower bound if the consumer was idle)", named, w, s.Expiry, plural.Of(s.Looked, "record"))
 	fix := fmt.Sprintf("keep %s's records longer than a message can wait in %s (Powertools: expires_after_seconds=86400 or more); until then redrive with --beyond-window keep", s.Table, in.DLQ.Name)
 	switch {
 	case in.OldestAge > 0 && s.Window < in.OldestAge:
