@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -68,10 +67,17 @@ type Options struct {
 	// less those in flight at the start (Queue.Depth.InFlight): with
 	// checkpoints it checkpoints there, else it stops there (Stats.Limit).
 	InFlightLimit int
+	// RescueDir is where a local file that holds deleted messages is
+	// copied when its own directory was removed while the export ran
+	// (the incident directory); "" tries only the file's own directory.
+	RescueDir string
 	// Gzip compresses the file.
 	Gzip bool
 	// Progress is called after every receive.
 	Progress func(Stats)
+	// Waiting is called before the export waits until until for up to
+	// hidden messages that receives whose answers were lost may hide.
+	Waiting func(hidden int, until time.Time)
 }
 
 // ErrBodyMismatch is a message whose body does not match its MD5OfBody.
@@ -99,14 +105,17 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 		if parts != nil {
 			parts.Abort()
 		}
-		st.Released = h.releaseAll(done)
-		return st, fmt.Errorf("%w; the %d messages deleted so far are in %s: keep it", werr, st.Deleted, deletedIn(sink))
+		st.Released, st.NotReleased = h.releaseAll(done)
+		return st, fmt.Errorf("%w; %s", werr, keepDeleted(sink, &st, o))
 	case werr != nil || (st.Interrupted && st.Deleted == 0):
 		sink.Abort()
-		st.Released = h.releaseAll(done)
+		st.Released, st.NotReleased = h.releaseAll(done)
 		return st, werr
 	}
-	if parts != nil && st.Interrupted {
+	// A staged part holds messages deleted at its checkpoints: it is
+	// uploaded even after Ctrl-C, and its other messages deleted with it.
+	finishPart := parts != nil && parts.staged > 0
+	if parts != nil && st.Interrupted && !finishPart {
 		// The part under way is not uploaded: its messages are made
 		// visible again, so every part holds only deleted messages.
 		st.Exported -= parts.pending
@@ -114,38 +123,59 @@ func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	}
 	loc, err := sink.Commit(done)
 	if err != nil {
-		st.Released = h.releaseAll(done)
+		st.Released, st.NotReleased = h.releaseAll(done)
 		if st.Deleted > 0 {
-			return st, fmt.Errorf("the last part is not durable, %d messages deleted before are in %s: %w", st.Deleted, deletedIn(sink), err)
+			if parts != nil {
+				parts.Abort()
+			}
+			return st, fmt.Errorf("%w; %s", err, keepDeleted(sink, &st, o))
 		}
+		sink.Abort()
 		return st, fmt.Errorf("the file is not durable, nothing deleted: %w", err)
 	}
 	st.Location, st.Bytes, st.SHA256 = loc, sink.Size(), sink.SHA256()
-	if o.Delete && !st.Interrupted {
+	if o.Delete && (!st.Interrupted || finishPart) {
 		d, nd := h.deleteWritten(done)
 		st.Deleted += d
 		st.NotDeleted = nd
 		if parts != nil && d+nd > 0 {
-			parts.parts[len(parts.parts)-1].Deleted = d
+			parts.parts[len(parts.parts)-1].Deleted += d
 		}
 	}
 	if parts != nil && len(parts.parts) > 1 {
 		st.Parts = parts.parts
 	}
-	st.Released = h.releaseAll(done)
+	st.Released, st.NotReleased = h.releaseAll(done)
 	return st, nil
 }
 
-// deletedIn names where the messages deleted before a failure are: the
-// partial file a checkpointed export leaves, or the parts uploaded.
-func deletedIn(sink Sink) string {
+// keepDeleted makes sure the messages deleted before a failure are in a
+// file or objects that exist, records where (Stats.Kept) and says so: the
+// parts uploaded, or the local file cut back to its last checkpoint and
+// kept under a visible name (fileSink.Keep).
+func keepDeleted(sink Sink, st *Stats, o Options) string {
 	if p, ok := sink.(*s3Parts); ok {
-		return strings.Join(p.completed(), ", ")
+		where := p.completed()
+		kept, err := p.keepStaged(o.RescueDir)
+		switch {
+		case err != nil:
+			where = append(where, fmt.Sprintf("%s, whose copy failed: %v", p.cur.Partial(), err))
+		case kept != "":
+			where = append(where, kept+" (staged, fsynced before its messages were deleted)")
+		}
+		st.Kept = strings.Join(where, ", ")
+		return fmt.Sprintf("the %d messages deleted so far are in %s: keep them", st.Deleted, st.Kept)
 	}
-	if cp, ok := sink.(Checkpointer); ok {
-		return cp.Partial() + " (whole gzip members or lines)"
+	f, ok := sink.(*fileSink)
+	if !ok {
+		return fmt.Sprintf("the %d messages deleted so far are in the file", st.Deleted)
 	}
-	return "the file"
+	kept, err := f.Keep(o.RescueDir)
+	if err != nil {
+		return fmt.Sprintf("the %d messages deleted so far were in %s and %v: they are in no file, note their count and stop writing to this disk", st.Deleted, f.Partial(), err)
+	}
+	st.Kept = kept
+	return fmt.Sprintf("the %d messages deleted so far are in %s (fsynced before each delete; nothing else in it): keep it, redrive --from-file %s moves them back", st.Deleted, kept, kept)
 }
 
 // Checkpointer is a Sink that can make what was written so far durable
@@ -157,6 +187,8 @@ type Checkpointer interface {
 	// Partial is the temporary file's name, which a crash leaves behind.
 	Partial() string
 }
+
+var _ Checkpointer = (*fileSink)(nil)
 
 func (o *Options) defaults() {
 	if o.Visibility <= 0 {
@@ -171,114 +203,4 @@ func (o *Options) defaults() {
 	if o.Checkpoint <= 0 {
 		o.Checkpoint = 10000
 	}
-}
-
-// read receives until the backlog is seen, Max is written, the queue
-// shows nothing new for QuietRounds receives, or SQS's in-flight limit
-// stops it, writing as it goes; with Delete into a local file it
-// checkpoints every Checkpoint messages and at the limit.
-func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
-	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room()}
-	r.w.start()
-	r.cp, _ = sink.(Checkpointer)
-	if _, toS3 := sink.(*s3Sink); !o.Delete || toS3 {
-		// An S3 sink stages in a local file (it has Checkpoint), but its
-		// part is durable only once the object is uploaded and read back:
-		// it deletes once, after that.
-		r.cp = nil
-	}
-	if p, ok := sink.(*s3Parts); ok && o.Delete {
-		r.parts = p
-	}
-	for r.quiet < o.QuietRounds && r.st.Limit == "" {
-		if (o.Max > 0 && r.st.Exported >= o.Max) || (o.Backlog > 0 && r.st.Received >= o.Backlog) {
-			break
-		}
-		if ctx.Err() != nil {
-			r.st.Interrupted = true
-			break
-		}
-		// A receive is never cancelled: one cancelled after SQS answered
-		// would leave its messages hidden for the visibility timeout.
-		msgs, err := receive(context.WithoutCancel(ctx), h.c, o)
-		if ctx.Err() != nil {
-			r.st.Interrupted = true
-			h.hold(msgs) // received as Ctrl-C came: released with the rest
-			break
-		}
-		if err := r.round(ctx, msgs, err); err != nil {
-			return r.st, err
-		}
-		if o.Progress != nil {
-			o.Progress(r.st)
-		}
-	}
-	checkStalled(context.WithoutCancel(ctx), h, &r.st, o)
-	if r.st.Interrupted && r.st.Deleted == 0 {
-		return r.st, nil // nothing deleted: the file is thrown away
-	}
-	return r.st, r.w.end()
-}
-
-// reading is one export's reading loop.
-type reading struct {
-	h     *hold
-	o     Options
-	w     *member
-	cp    Checkpointer // nil: no deletes before the end
-	parts *s3Parts     // with Delete to S3: cut a part at the limit
-	st    Stats
-	room  int // messages this export may hold in flight
-	since int // written since the last checkpoint
-	quiet int // receives in a row with nothing new
-}
-
-// round takes one receive's answer: writes what is new, then checkpoints,
-// stops at the in-flight limit, or counts a quiet round.
-func (r *reading) round(ctx context.Context, msgs []types.Message, err error) error {
-	overLimit := isOverLimit(err)
-	if err != nil && !overLimit {
-		return fmt.Errorf("receive from %s: %w", r.o.Queue.Name, err)
-	}
-	fresh := r.h.hold(msgs)
-	before := r.st.Exported
-	for i := range fresh {
-		if err := r.st.take(r.w.out, r.h, &fresh[i], r.o); err != nil {
-			return err
-		}
-	}
-	r.since += r.st.Exported - before
-	full := overLimit || r.h.count() >= r.room
-	if r.parts != nil {
-		r.parts.wrote(r.st.Exported - before)
-	}
-	switch {
-	case r.parts != nil && r.since > 0 && (full || (len(fresh) == 0 && r.stalled(ctx))):
-		// SQS hands out no more while this export holds a part's worth:
-		// the part is completed and read back, then exactly its messages
-		// are deleted, which makes room for the next.
-		if err := r.cutPart(ctx); err != nil {
-			return err
-		}
-		r.since, r.quiet = 0, 0
-	case r.cp != nil && r.since > 0 && (r.since >= r.o.Checkpoint || full || len(fresh) == 0):
-		// A part is complete, or SQS hands out no more while this export
-		// holds written messages (the in-flight limit, or a FIFO group's
-		// head): the file so far is made durable before a message of it
-		// is deleted, and the deletes make room.
-		if err := checkpoint(ctx, r.w, r.cp, r.h, &r.st); err != nil {
-			return err
-		}
-		r.since, r.quiet = 0, 0
-	case full:
-		r.st.Limit, r.st.Held = LimitHeld, r.h.count()
-		if overLimit {
-			r.st.Limit = LimitOverLimit
-		}
-	case len(fresh) == 0:
-		r.quiet++
-	default:
-		r.quiet = 0
-	}
-	return nil
 }

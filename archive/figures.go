@@ -1,5 +1,7 @@
 package archive
 
+import "time"
+
 // Inputs are an export event's inputs.
 type Inputs struct {
 	Out    string `json:"out"`
@@ -31,7 +33,18 @@ type Figures struct {
 	// its location, count, bytes and sha256. export.json lists them all.
 	PartCount int    `json:"part_count,omitempty"`
 	Parts     []Part `json:"parts,omitempty"`
+	// Hidden is how many messages receives whose answers were lost may
+	// still hide when the export ended, back at HiddenUntil.
+	Hidden      int       `json:"hidden,omitempty"`
+	HiddenUntil time.Time `json:"hidden_until,omitzero"`
+	// Failed is the error of an export that failed after deleting
+	// messages (at most MaxFailedText bytes); Location then names the
+	// file or parts that hold exactly those (Exported = Deleted).
+	Failed string `json:"failed,omitempty"`
 }
+
+// MaxFailedText bounds Figures.Failed.
+const MaxFailedText = 600
 
 // MaxEventParts bounds the parts an export event names: events.jsonl
 // stays small whatever the in-flight limit.
@@ -40,7 +53,8 @@ const MaxEventParts = 100
 // FiguresOf is the event's figures of an export's stats.
 func FiguresOf(st Stats, backlog int) Figures {
 	f := Figures{Location: st.Location, Exported: st.Exported, Deleted: st.Deleted, NotDeleted: st.NotDeleted,
-		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256, StoppedAtLimit: st.Limit}
+		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256, StoppedAtLimit: st.Limit,
+		Hidden: st.Hidden, HiddenUntil: st.HiddenUntil}
 	if len(st.Parts) > 1 {
 		f.PartCount = len(st.Parts)
 		f.Parts = st.Parts[:min(len(st.Parts), MaxEventParts)]

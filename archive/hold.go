@@ -104,13 +104,13 @@ func (h *hold) ids(keep func(string) bool) []string {
 }
 
 // releaseAll makes every message still held visible again and returns
-// how many it asked SQS to release. One it misses comes back when its
-// visibility timeout ends.
-func (h *hold) releaseAll(ctx context.Context) int {
+// how many SQS confirmed and how many it did not: those come back when
+// their visibility timeout ends, which the caller must say.
+func (h *hold) releaseAll(ctx context.Context) (released, failed int) {
 	ids := h.ids(func(string) bool { return true })
-	h.change(ctx, ids, 0)
+	failed = h.change(ctx, ids, 0)
 	h.forget(ids)
-	return len(ids)
+	return len(ids) - failed, failed
 }
 
 // deleteWritten deletes exactly the messages written to the file.
@@ -171,16 +171,28 @@ func (h *hold) forget(ids []string) {
 	}
 }
 
-// change sets the visibility timeout of ids, ten a call.
-func (h *hold) change(ctx context.Context, ids []string, seconds int32) {
+// change sets the visibility timeout of ids, ten a call, and returns how
+// many SQS did not confirm. A message already visible again
+// (MessageNotInflight) needs no release.
+func (h *hold) change(ctx context.Context, ids []string, seconds int32) (failed int) {
 	for start := 0; start < len(ids); start += 10 {
 		chunk := ids[start:min(start+10, len(ids))]
 		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
 		for i, id := range chunk {
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(h.handle(id)), VisibilityTimeout: seconds}
 		}
-		_, _ = h.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(h.url), Entries: entries})
+		out, err := h.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(h.url), Entries: entries})
+		if err != nil {
+			failed += len(chunk)
+			continue
+		}
+		for _, f := range out.Failed {
+			if seconds != 0 || aws.ToString(f.Code) != "AWS.SimpleQueueService.MessageNotInflight" && aws.ToString(f.Code) != "MessageNotInflight" {
+				failed++
+			}
+		}
 	}
+	return failed
 }
 
 // count is how many messages the export holds in flight.

@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -103,7 +104,23 @@ func (r *reading) cutPart(ctx context.Context) error {
 		return err
 	}
 	d, _ := r.h.deleteWritten(done)
-	part.Deleted = d
+	part.Deleted += d
+	r.st.Deleted += d
+	r.w.start()
+	return nil
+}
+
+// stageCheckpoint ends the gzip member, fsyncs the staged part in its
+// durable directory and only then deletes exactly the messages written.
+func (r *reading) stageCheckpoint(ctx context.Context) error {
+	if err := r.w.end(); err != nil {
+		return err
+	}
+	if err := r.parts.cur.Checkpoint(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	d, _ := r.h.deleteWritten(context.WithoutCancel(ctx))
+	r.parts.staged += d
 	r.st.Deleted += d
 	r.w.start()
 	return nil

@@ -3,7 +3,6 @@ package archive
 import (
 	"context"
 	"fmt"
-	"strings"
 )
 
 // Part is one object of an export that went in parts: a whole JSON Lines
@@ -30,13 +29,7 @@ func PartName(name string, n int) string {
 	if n <= 1 {
 		return name
 	}
-	stem, ext := name, ""
-	for _, e := range partExts {
-		if s, ok := strings.CutSuffix(name, e); ok && s != "" && !strings.HasSuffix(s, "/") {
-			stem, ext = s, e
-			break
-		}
-	}
+	stem, ext := splitExt(name)
 	return fmt.Sprintf("%s.part-%04d%s", stem, n, ext)
 }
 
@@ -50,6 +43,27 @@ type s3Parts struct {
 	cur     *s3Sink
 	parts   []Part
 	pending int // messages written into cur
+	// id names this export on each part (metadata) and in its manifest.
+	id         string
+	manifested bool // the manifest was written once
+	// stage, when set, is a durable directory (the incident's) where the
+	// part under way is staged, so that it can be checkpointed (fsynced)
+	// and its messages deleted before the upload: a FIFO group's lock
+	// would otherwise cut a part every ten messages. staged counts those.
+	stage  string
+	staged int
+}
+
+// stageIn moves the part under way, still empty, to a durable directory.
+func (p *s3Parts) stageIn(dir string) error {
+	next, err := newS3Sink(p.c, p.partLoc(len(p.parts)+1), dir)
+	if err != nil {
+		return err
+	}
+	p.cur.Abort()
+	p.cur, p.stage = next.(*s3Sink), dir
+	p.cur.id = p.id
+	return nil
 }
 
 // NewS3PartsSink prepares an export to loc that may go in parts
@@ -59,7 +73,9 @@ func NewS3PartsSink(c S3, loc S3Location) (Sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &s3Parts{c: c, loc: loc, cur: s.(*s3Sink)}, nil
+	p := &s3Parts{c: c, loc: loc, cur: s.(*s3Sink), id: newExportID()}
+	p.cur.id = p.id
+	return p, nil
 }
 
 func (p *s3Parts) Write(b []byte) (int, error) { return p.cur.Write(b) }
@@ -74,11 +90,24 @@ func (p *s3Parts) cut(ctx context.Context) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	next, err := NewS3Sink(p.c, p.partLoc(len(p.parts)+1))
+	// The manifest lists the part before a message of it is deleted.
+	if err := p.writeManifest(ctx, false); err != nil {
+		// Unlisted, the part is not one a replay reads: its messages are
+		// not deleted (made visible again), and the object must go.
+		if part.Deleted == 0 {
+			p.parts = p.parts[:len(p.parts)-1]
+			return nil, fmt.Errorf("%w: %s was uploaded but is not listed, its messages stay in the DLQ: remove that object before a replay", err, part.Location)
+		}
+		// Staged checkpoints deleted some of its messages: it is their
+		// only copy and is named with the parts that hold deleted ones.
+		return nil, fmt.Errorf("%w: %s was uploaded but is not listed; it holds %d deleted messages (the other %d stay in the DLQ too)", err, part.Location, part.Deleted, part.Messages-part.Deleted)
+	}
+	next, err := newS3Sink(p.c, p.partLoc(len(p.parts)+1), p.stage)
 	if err != nil {
 		return nil, err
 	}
 	p.cur = next.(*s3Sink)
+	p.cur.id = p.id
 	return part, nil
 }
 
@@ -91,8 +120,8 @@ func (p *s3Parts) commitCur(ctx context.Context) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.parts = append(p.parts, Part{Location: loc, Messages: p.pending, Bytes: p.cur.Size(), SHA256: p.cur.SHA256()})
-	p.pending = 0
+	p.parts = append(p.parts, Part{Location: loc, Messages: p.pending, Deleted: p.staged, Bytes: p.cur.Size(), SHA256: p.cur.SHA256()})
+	p.pending, p.staged = 0, 0
 	return &p.parts[len(p.parts)-1], nil
 }
 
@@ -102,16 +131,33 @@ func (p *s3Parts) commitCur(ctx context.Context) (*Part, error) {
 func (p *s3Parts) Commit(ctx context.Context) (string, error) {
 	if len(p.parts) > 0 && p.pending == 0 {
 		p.cur.Abort()
-		return p.loc.String(), nil
-	}
-	if _, err := p.commitCur(ctx); err != nil {
+	} else if _, err := p.commitCur(ctx); err != nil {
 		return "", err
+	}
+	if p.manifested {
+		if err := p.writeManifest(ctx, true); err != nil {
+			return "", err
+		}
 	}
 	return p.loc.String(), nil
 }
 
-// Abort throws the current part away; parts completed stay.
-func (p *s3Parts) Abort() { p.cur.Abort() }
+// Abort throws the current part away; parts completed stay, and so does
+// a staged part whose messages were deleted (keepStaged).
+func (p *s3Parts) Abort() {
+	if p.staged == 0 {
+		p.cur.Abort()
+	}
+}
+
+// keepStaged keeps the staged part that holds deleted messages (cut back to
+// its last checkpoint) and names it; "" when there is none.
+func (p *s3Parts) keepStaged(rescue string) (string, error) {
+	if p.staged == 0 {
+		return "", nil
+	}
+	return p.cur.fileSink.Keep(rescue)
+}
 
 // Size is the bytes of every part.
 func (p *s3Parts) Size() int64 {

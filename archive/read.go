@@ -9,13 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -30,9 +26,13 @@ type File struct {
 	// several; nil for one file.
 	Parts []string
 	// Count is the messages it holds, every part included.
-	Count  int
-	files  []*os.File
-	remove []func()
+	Count int
+	// Incomplete: the manifest says the export failed after these parts
+	// (each holds messages it deleted).
+	Incomplete bool
+	files      []*os.File
+	remove     []func()
+	want       []int // each part's count per its manifest; nil without one
 }
 
 // maxLine bounds one line: a message of 256 KiB (1 MiB with extended
@@ -75,51 +75,6 @@ func Open(ctx context.Context, ref string, c func(context.Context) (S3, error)) 
 	return file, nil
 }
 
-func (f *File) openLocal(ref string) error {
-	for n := 1; ; n++ {
-		name := PartName(ref, n)
-		h, err := os.Open(name)
-		if n > 1 && errors.Is(err, fs.ErrNotExist) {
-			if _, err := os.Lstat(PartName(ref, n+1)); err == nil {
-				return gapError(name, PartName(ref, n+1))
-			}
-			break
-		}
-		if err != nil {
-			return err
-		}
-		f.add(h, name, func() {})
-	}
-	return nil
-}
-
-func (f *File) openS3(ctx context.Context, c S3, loc S3Location) error {
-	for n := 1; ; n++ {
-		part := S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n)}
-		h, remove, err := download(ctx, c, part, n == 1)
-		if n > 1 && errors.Is(err, errNoObject) {
-			next := S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n+1)}
-			if _, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(next.Bucket), Key: aws.String(next.Key)}); err == nil {
-				return gapError(part.String(), next.String())
-			}
-			break
-		}
-		if err != nil {
-			return err
-		}
-		f.add(h, part.String(), remove)
-	}
-	return nil
-}
-
-// ErrPartMissing is an export in parts with a part missing before the
-// last: reading on would skip its messages without a word.
-var ErrPartMissing = errors.New("a part is missing")
-
-func gapError(missing, next string) error {
-	return fmt.Errorf("%s: %w, yet %s is there: restore it (export.json of the export's incident lists every part) or move the parts one by one", missing, ErrPartMissing, next)
-}
-
 func (f *File) add(h *os.File, name string, remove func()) {
 	f.files, f.remove = append(f.files, h), append(f.remove, remove)
 	f.Parts = append(f.Parts, name)
@@ -131,6 +86,9 @@ func (f *File) check() (int, error) {
 	n := 0
 	for i := range f.files {
 		k, err := f.checkPart(i, ids)
+		if err == nil && f.want != nil && k != f.want[i] {
+			err = fmt.Errorf("%w: %d messages, the manifest says %d", ErrPartMismatch, k, f.want[i])
+		}
 		if err != nil {
 			if len(f.files) > 1 {
 				return 0, fmt.Errorf("%s: %w", f.Parts[i], err)

@@ -24,6 +24,9 @@ type S3 interface {
 	HeadBucket(ctx context.Context, in *s3.HeadBucketInput, optFns ...func(*s3.Options)) (*s3.HeadBucketOutput, error)
 	HeadObject(ctx context.Context, in *s3.HeadObjectInput, optFns ...func(*s3.Options)) (*s3.HeadObjectOutput, error)
 	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
+	// ListObjectsV2 finds the parts after a missing one of an export
+	// without a manifest.
+	ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, optFns ...func(*s3.Options)) (*s3.ListObjectsV2Output, error)
 }
 
 var _ S3 = (*s3.Client)(nil)
@@ -76,11 +79,24 @@ type s3Sink struct {
 	dir string
 	c   S3
 	loc S3Location
+	id  string // the export's id, set on the object (metaExportID)
 }
 
+// Object metadata an export sets, lowercase as S3 returns it: the export's
+// id (a part and its manifest carry the same) and a token of this upload,
+// by which a retried PUT that meets its own object knows it.
+const (
+	metaExportID = "mfdlq-export-id"
+	metaUpload   = "mfdlq-upload"
+)
+
 // NewS3Sink prepares an export to loc.
-func NewS3Sink(c S3, loc S3Location) (Sink, error) {
-	dir, err := os.MkdirTemp("", "mfdlq-export-") // 0700
+func NewS3Sink(c S3, loc S3Location) (Sink, error) { return newS3Sink(c, loc, "") }
+
+// newS3Sink stages the upload in a private directory under stage ("": the
+// system's temporary directory).
+func newS3Sink(c S3, loc S3Location, stage string) (Sink, error) {
+	dir, err := os.MkdirTemp(stage, "mfdlq-export-") // 0700
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +118,14 @@ func NewS3Sink(c S3, loc S3Location) (Sink, error) {
 // the file's: only an object known to hold what was written lets an
 // export delete messages.
 func (s *s3Sink) Commit(ctx context.Context) (string, error) {
-	defer os.RemoveAll(s.dir)
+	defer func() {
+		if s.durable == 0 {
+			// A staged file that holds deleted messages (staged checkpoints)
+			// stays until the upload is read back: the caller keeps it.
+			s.close()
+			os.RemoveAll(s.dir)
+		}
+	}()
 	if err := s.sync(); err != nil {
 		return "", fmt.Errorf("write %s: %w", s.tmp.Name(), err)
 	}
@@ -111,21 +134,40 @@ func (s *s3Sink) Commit(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer f.Close()
+	token := newExportID()
+	meta := map[string]string{metaUpload: token}
+	if s.id != "" {
+		meta[metaExportID] = s.id
+	}
 	up := manager.NewUploader(s.c)
 	out, err := up.Upload(ctx, &s3.PutObjectInput{
 		Bucket: aws.String(s.loc.Bucket), Key: aws.String(s.loc.Key), Body: f,
 		ContentType: aws.String("application/x-ndjson"),
 		IfNoneMatch: aws.String("*"),
+		Metadata:    meta,
 	})
-	if err != nil {
-		if st := httpStatus(err); st == http.StatusPreconditionFailed || st == http.StatusConflict {
+	etag := ""
+	switch {
+	case err == nil:
+		etag = aws.ToString(out.ETag)
+	case httpStatus(err) == http.StatusPreconditionFailed || httpStatus(err) == http.StatusConflict:
+		// The SDK retries a PUT whose answer was lost; the retry then
+		// meets the object its first attempt created. Only an object that
+		// carries this upload's token is ours; the read back below checks
+		// its bytes all the same.
+		head, herr := s.c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(s.loc.Bucket), Key: aws.String(s.loc.Key)})
+		if herr != nil || head.Metadata[metaUpload] != token {
 			return "", fmt.Errorf("%s: %w (created by someone else while this export ran; it was left as it is)", s.loc, ErrExists)
 		}
+		etag = aws.ToString(head.ETag)
+	default:
 		return "", fmt.Errorf("upload %s: %w", s.loc, err)
 	}
-	if err := verifyObject(ctx, s.c, s.loc, aws.ToString(out.ETag), s.Size(), s.SHA256()); err != nil {
+	if err := verifyObject(ctx, s.c, s.loc, etag, s.Size(), s.SHA256()); err != nil {
 		return "", err
 	}
+	s.close()
+	os.RemoveAll(s.dir)
 	return s.loc.String(), nil
 }
 
@@ -156,7 +198,7 @@ func verifyObject(ctx context.Context, c S3, loc S3Location, etag string, size i
 }
 
 func (s *s3Sink) Abort() {
-	s.fileSink.Abort()
+	s.fileSink.Abort() // a staged copy: the object, once uploaded, is the durable one
 	os.RemoveAll(s.dir)
 }
 

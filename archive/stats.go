@@ -2,6 +2,7 @@ package archive
 
 import (
 	"slices"
+	"time"
 
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -15,8 +16,14 @@ type Stats struct {
 	// NotDeleted are exported messages whose delete failed: they are both
 	// in the file and still in the DLQ.
 	NotDeleted int `json:"not_deleted"`
-	// Released are messages made visible again at the end.
-	Released int `json:"released"`
+	// Released are messages made visible again at the end; NotReleased
+	// those SQS did not confirm (they come back when their visibility
+	// timeout ends).
+	Released    int `json:"released"`
+	NotReleased int `json:"not_released,omitempty"`
+	// Kept names where the messages deleted before a failure are: the
+	// file kept (cut back to its last checkpoint) or the parts uploaded.
+	Kept string `json:"kept,omitempty"`
 	// FilterErrors are messages on which Select failed: not written, made
 	// visible again, never deleted. FilterErrorTexts keeps the first
 	// distinct errors, FilterErrorIDs the first MessageIds, for the
@@ -41,6 +48,12 @@ type Stats struct {
 	// (0 when not asked).
 	Held        int `json:"held,omitempty"`
 	VisibleLeft int `json:"visible_left,omitempty"`
+	// Hidden is how many messages receives whose answers were lost may
+	// still hide (an upper bound: ten a failed receive, or the surplus SQS
+	// shows in flight), visible again at HiddenUntil; 0 when none. The
+	// export waited and looked again before it ended with them.
+	Hidden      int       `json:"hidden,omitempty"`
+	HiddenUntil time.Time `json:"hidden_until,omitzero"`
 	// Parts are the objects of an export to S3 with Delete that went in
 	// parts (more than one), in order; nil for one file.
 	Parts []Part `json:"parts,omitempty"`

@@ -283,7 +283,7 @@ func (m *Model) showCommand() {
 		if len(rows) == 0 {
 			return
 		}
-		q = rows[clamp(m.fleet.cursor, len(rows))].Queue
+		q = m.queueRef(rows[clamp(m.fleet.cursor, len(rows))])
 		lines = []string{"mfdlq ls", "mfdlq contain --queue " + q}
 	case screenDLQ:
 		lines = []string{"mfdlq contain --queue " + q, "mfdlq classify --queue " + q}

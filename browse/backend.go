@@ -12,8 +12,10 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -51,6 +53,14 @@ type Fleet struct {
 	Summary  inventory.Summary
 	Warnings []string
 	At       time.Time // when it was read
+	// Notes are the notes on the DLQs (mfdlq note), by DLQ ARN; a DLQ
+	// without one is not in it. Anyone who may tag a queue wrote them.
+	Notes map[string]*note.Note
+	// Accounts is a listing across accounts (--accounts, --profiles):
+	// each DLQ is named with its account. Unreadable are the accounts
+	// that could not be read.
+	Accounts   bool
+	Unreadable []fleet.Unreadable
 }
 
 // Classified is classify's result and the incident directory it went to.

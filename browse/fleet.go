@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -33,6 +35,9 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 	for _, wn := range f.data.Warnings {
 		out = append(out, m.st.warn("warning: "+safe(wn)))
 	}
+	for _, u := range f.data.Unreadable {
+		out = append(out, m.st.warn("not read: "+safe(unreadable(u))))
+	}
 	widths := fleetWidths(w)
 	out = append(out, "", m.st.head("  "+m.row(widths, "DLQ", "VISIBLE", "IN FLIGHT", "OLDEST EXPIRES", "ALARM", "SOURCES → CONSUMERS")))
 	rows := m.fleetRows()
@@ -45,11 +50,60 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 		if i == cur {
 			focus = len(out)
 		}
-		line := m.row(widths, safe(d.Queue), strconv.FormatInt(d.Visible, 10), strconv.FormatInt(d.InFlight, 10),
+		name := d.Queue
+		if f.data.Accounts {
+			name = d.Account + " " + d.Queue
+		}
+		line := m.row(widths, safe(name), strconv.FormatInt(d.Visible, 10), strconv.FormatInt(d.InFlight, 10),
 			expiresIn(d, now), alarm(d), sources(d))
 		out = append(out, m.mark(line, i == cur))
+		if n := f.data.Notes[d.ARN]; n != nil {
+			out = append(out, "    "+m.st.warn("note: ")+noteText(n))
+		}
 	}
 	return out, focus
+}
+
+// queueRef is how the view's steps name d: by ARN when the fleet spans
+// accounts, so that opening it never acts on a queue of the same name in
+// the account of the credentials in use (an organisation has an
+// orders-dlq in every account).
+func (m *Model) queueRef(d inventory.DLQ) string {
+	if m.fleet.data != nil && m.fleet.data.Accounts && d.ARN != "" {
+		return d.ARN
+	}
+	return d.Queue
+}
+
+// noteText is a note on one line: the text sanitised, who and when.
+func noteText(n *note.Note) string {
+	who := n.Author
+	if i := strings.LastIndex(who, "/"); i >= 0 && i < len(who)-1 {
+		who = who[i+1:]
+	}
+	if who == "" {
+		who = "unknown"
+	}
+	when := ""
+	if !n.At.IsZero() {
+		when = ", " + n.At.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	text := safe(n.Text)
+	if n.Unreadable {
+		text = "(not written by mfdlq) " + text
+	}
+	return text + " (" + safe(who) + when + ")"
+}
+
+func unreadable(u fleet.Unreadable) string {
+	who := "account " + u.Account
+	if u.Account == "" {
+		who = "profile " + u.Profile
+	}
+	if u.Region != "" {
+		who += " " + u.Region
+	}
+	return who + ": " + u.Code
 }
 
 // fleetWidths share the width among the columns; the last takes the rest.

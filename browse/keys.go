@@ -169,7 +169,7 @@ func (m *Model) enter() tea.Cmd {
 		if len(rows) == 0 {
 			return nil
 		}
-		q := rows[clamp(m.fleet.cursor, len(rows))].Queue
+		q := m.queueRef(rows[clamp(m.fleet.cursor, len(rows))])
 		m.push(screenDLQ)
 		if q != m.dlq.queue || (m.dlq.cls == nil && !m.dlq.clsBusy) {
 			m.dlq = dlqState{queue: q}

@@ -45,7 +45,8 @@ func consumerFindings(in CheckInput, src *sqsapi.Queue, ms []lambdaapi.Mapping) 
 	seen := map[string]bool{}
 	for _, m := range ms {
 		out = append(out, batchFailuresFinding(src, m), concurrencyFinding(src, m))
-		if t := m.IdempotencyTable; t != "" && !seen[t] {
+		// Stores nil: not gathered (check --all reads no DynamoDB).
+		if t := m.IdempotencyTable; t != "" && !seen[t] && in.Stores != nil {
 			seen[t] = true
 			out = append(out, storeFindings(in, src, m)...)
 		}

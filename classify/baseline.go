@@ -34,6 +34,9 @@ type Baseline struct {
 	// dataschema values ("type" → value → messages).
 	CloudEvents int
 	Schemas     map[string]map[string]int
+	// Attributes counts the message attributes' names: an error-ish one
+	// the healthy messages carry is no error.
+	Attributes map[string]int
 
 	profile *fieldProfile // the payloads' field paths, types and enum values
 }
@@ -52,7 +55,7 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 		return nil, err
 	}
 	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}, Envelopes: map[string]int{},
-		PointerBuckets: map[string]int{}, Schemas: map[string]map[string]int{}, profile: newFieldProfile()}
+		PointerBuckets: map[string]int{}, Schemas: map[string]map[string]int{}, Attributes: map[string]int{}, profile: newFieldProfile()}
 	var s shape
 	for {
 		m, err := rd.Next()
@@ -64,6 +67,11 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 		}
 		env := d.Detect(m)
 		s.scanEnvelope(&env, nil)
+		for n := range m.MessageAttributes {
+			if _, ok := b.Attributes[n]; ok || len(b.Attributes) < maxBaselineKeys {
+				b.Attributes[n]++
+			}
+		}
 		if name := envelopeName(&env); b.Envelopes[name] > 0 || len(b.Envelopes) < maxBaselineKeys {
 			b.Envelopes[name]++
 		}

@@ -14,6 +14,9 @@ import (
 // failureReason — not the consumer's error.
 type BodyErrors struct {
 	Skip []string `json:"skip"`
+	// SkipAttributes are error-ish message attributes (by name) that the
+	// healthy messages carry too: not read as the error by the fallback.
+	SkipAttributes []string `json:"skip_attributes,omitempty"`
 }
 
 // bodyErrorsFor is the rule a classification against b uses.
@@ -27,7 +30,34 @@ func bodyErrorsFor(b *Baseline) *BodyErrors {
 			r.Skip = append(r.Skip, f)
 		}
 	}
+	// The table's payload fields and the fallback's error-ish names, when
+	// healthy messages have them too.
+	var extra []string
+	for k, n := range b.KeyCounts {
+		if n > 0 && !slices.Contains(r.Skip, k) && (errorish(k) || isPayloadSourceField(k)) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	r.Skip = append(r.Skip, extra...)
+	for k := range b.Attributes {
+		if errorish(k) {
+			r.SkipAttributes = append(r.SkipAttributes, k)
+		}
+	}
+	slices.Sort(r.SkipAttributes)
 	return r
+}
+
+// isPayloadSourceField tells a field one of errorSources' payload rows
+// reads.
+func isPayloadSourceField(k string) bool {
+	for _, s := range errorSources {
+		if s.where == inPayload && (slices.Contains(s.typ, k) || slices.Contains(s.message, k) || slices.Contains(s.trace, k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // read returns the error text the payload carries (or, when --payload took

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -60,6 +61,7 @@ type Classifier struct {
 	env        envelope.Envelope
 	buf        []byte
 	sigCache   map[string]sigEntry
+	errFrom    string      // where the current message's error text came from
 	bodyErrs   *BodyErrors // payload fields read as error text
 	prof       *profiler   // payloads against the baseline's field profile; nil without one
 	inProf     *profiler   // fetched offloaded payloads, schema fields included
@@ -86,6 +88,10 @@ type acc struct {
 	receives     map[int]int
 	errTexts     map[uint64]struct{}
 	errText      string
+	errFrom      string   // where errText came from: "MassTransit (MT-Fault-* headers)"
+	said         *meaning // what the group's error means, once read
+	secondary    int      // messages whose error chains a second one onto the first
+	secondText   string   // the first such second error
 	fromLogs     int
 	fromAttrs    int // from the attributes or the envelope
 	fromEnvelope int
@@ -93,13 +99,14 @@ type acc struct {
 	contrary     map[string]int    // --expect field → messages that contradict it
 	seenValue    map[string]string // --expect field → a contradicting value ("" absent)
 	ids          []string
-	fromBody     int         // errors read from the payload's own fields
-	fields2      groupFields // the payloads' field profile against the baseline's
-	schema       ceSchema    // a CloudEvent's type and dataschema
-	off          *offloaded  // pointers and what --fetch-payloads read
-	rejected     rejected    // values a validation error names
-	source       string      // DeadLetterQueueSourceArn of the first message, "" none
-	mixedSource  bool        // a later message had another: only the "other" group
+	fromBody     int             // errors read from the payload's own fields
+	fields2      groupFields     // the payloads' field profile against the baseline's
+	schema       ceSchema        // a CloudEvent's type and dataschema
+	off          *offloaded      // pointers and what --fetch-payloads read
+	rejected     rejected        // values a validation error names
+	batch        *envelope.Batch // a stream on-failure record's range (the first)
+	source       string          // DeadLetterQueueSourceArn of the first message, "" none
+	mixedSource  bool            // a later message had another: only the "other" group
 }
 
 // New returns a Classifier.
@@ -188,7 +195,8 @@ func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope, body 
 	if s, ok := c.opts.Signatures[m.MessageId]; ok && s != "" {
 		return s, "logs", "", ""
 	}
-	text, source = errorOf(m, env, body, c.bodyErrs)
+	r := errorOf(m, env, body, c.bodyErrs)
+	text, source, c.errFrom = r.text, r.source, r.from
 	if text == "" {
 		return "", "none", "", ""
 	}
@@ -200,27 +208,6 @@ func (c *Classifier) signature(m *sqsjson.Message, env *envelope.Envelope, body 
 		c.sigCache[text] = e
 	}
 	return e.sig, source, text, e.value
-}
-
-// errorOf is the error text a message carries and where: a destination
-// record's responsePayload is in the body ("envelope"); a Lambda DLQ's and
-// an EventBridge DLQ's error attributes, or a consumer's own, are
-// "attributes"; a Step Functions Error/Cause or a wrapper's error field in
-// the payload (or around it, with --payload) is "body".
-func errorOf(m *sqsjson.Message, env *envelope.Envelope, body []byte, rule *BodyErrors) (text, source string) {
-	switch {
-	case env.Error != "" && env.Kind == envelope.KindLambdaDestination:
-		return env.Error, "envelope"
-	case env.Error != "":
-		return env.Error, "attributes"
-	}
-	if t := ErrorText(m); t != "" {
-		return t, "attributes"
-	}
-	if t, _ := rule.read(env, body); t != "" {
-		return t, "body"
-	}
-	return "", "attributes"
 }
 
 // newGroup starts the group of key k (id: its map key, k and the source)
@@ -236,6 +223,10 @@ func (c *Classifier) newGroup(id string, k Key, source string) *acc {
 	g := &acc{key: k, source: source, kind: c.sh.kind, envelope: envelopeName(&c.env), receives: map[int]int{},
 		errTexts: map[uint64]struct{}{}, contrary: map[string]int{}, seenValue: map[string]string{},
 		schema: ceSchema{c.env.EventType, c.env.DataSchema}}
+	if b := c.env.Batch; b != nil {
+		cp := *b
+		g.batch = &cp
+	}
 	if p := c.env.Pointer; p != nil {
 		g.off = &offloaded{bucket: p.Bucket, status: map[envelope.FetchStatus]int{}}
 	}
@@ -272,7 +263,13 @@ func (g *acc) add(m *sqsjson.Message, sent int64, src, text string, c *Classifie
 			g.fromBody++
 		}
 		if g.errText == "" {
-			g.errText = text
+			g.errText, g.errFrom = text, c.errFrom
+		}
+		if _, outer := signature.Chain(text); outer != "" {
+			g.secondary++
+			if g.secondText == "" {
+				g.secondText = outer
+			}
 		}
 		if len(g.errTexts) < maxErrorTexts {
 			g.errTexts[hashString(text)] = struct{}{}
@@ -330,3 +327,13 @@ func Run(r io.Reader, opts Options) (*Classification, error) {
 }
 
 func hashString(s string) uint64 { return maphash.String(hashSeed, s) }
+
+// meaning is what the group's error says (its first raw text, else its
+// signature), read once.
+func (g *acc) meaning() meaning {
+	if g.said == nil {
+		m := meaningOf(cmp.Or(g.errText, g.key.Signature))
+		g.said = &m
+	}
+	return *g.said
+}

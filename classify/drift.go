@@ -21,20 +21,24 @@ const (
 	DriftType    = "type"    // a JSON type no baseline message has at that field
 	DriftValue   = "value"   // an enum-like field's value no baseline message has
 	DriftMissing = "missing" // a nested field every baseline message has
+	DriftPattern = "pattern" // a value pattern (URL-encoded, UUID-like, case …) the baseline never has, or always has
 )
 
 // Drift is one way a group's payloads differ from the baseline's, with the
 // counts that prove it. Text is the evidence line.
 type Drift struct {
 	Field    string `json:"field"` // path: amount, customer.email, items[].sku
-	Kind     string `json:"kind"`  // type, value, missing
+	Kind     string `json:"kind"`  // type, value, missing, pattern
 	Value    string `json:"value"` // the type or value here ("" for missing)
 	Count    int    `json:"count"` // messages here that have it (lack it, for missing)
 	Of       int    `json:"of"`    // messages here compared
 	Baseline string `json:"baseline"`
 	Contract bool   `json:"contract"`         // shared by (nearly) all: a contract change
 	Fetched  bool   `json:"fetched,omitzero"` // found in payloads read from S3 (--fetch-payloads)
-	Text     string `json:"text"`
+	// Reference: a value drift shared by the group that is a new business
+	// value (a tenant, a warehouse), not a contract change.
+	Reference bool   `json:"reference,omitzero"`
+	Text      string `json:"text"`
 }
 
 // drifts compares a group's profile with the baseline's: contract drifts
@@ -66,6 +70,12 @@ func (pr *profiler) drifts(g *groupFields, fetched bool) []Drift {
 		}
 		if pr.enum[id] && s.newMsgs > 0 {
 			out = append(out, valueDrift(b, s, g.messages, pr.base.messages, here))
+			continue
+		}
+		if !b.enumLike() && !pr.topKey(id) {
+			if d, ok := patternDrift(b.path, &b.pc, &s.pc, g.messages, pr.base.messages, here); ok {
+				out = append(out, d)
+			}
 		}
 	}
 	for i := range out {

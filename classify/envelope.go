@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"strings"
+
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -10,13 +12,22 @@ import (
 // nothing.
 const FingerprintNoPayload = "no-payload"
 
+// FingerprintInStream is the shape of a stream on-failure record: it names
+// a shard and a sequence range, and the records stay in the stream.
+const FingerprintInStream = "records-in-stream"
+
 // scanEnvelope reads the envelope's payload into s: the schema-naming
 // fields, --key and --expect are looked for in the payload, never in the
 // envelope around it.
 func (s *shape) scanEnvelope(env *envelope.Envelope, watch []string) {
-	if env.Problem != "" {
+	switch {
+	case env.Problem != "":
 		s.scanKnown(nil, false, watch)
 		s.kind = FingerprintNoPayload
+		return
+	case env.Detached:
+		s.scanKnown(nil, false, watch)
+		s.kind = FingerprintInStream
 		return
 	}
 	s.scanKnown(env.Payload, env.PayloadJSON, watch)
@@ -46,6 +57,13 @@ func fingerprint(buf []byte, env *envelope.Envelope, s *shape, path string) []by
 		buf = append(buf, env.Source...)
 		buf = append(buf, " detail-type="...)
 		buf = append(buf, env.DetailType...)
+		buf = append(buf, ' ')
+	}
+	if b := env.Batch; b != nil {
+		buf = append(buf, "source="...)
+		buf = append(buf, b.Source...)
+		buf = append(buf, " stream="...)
+		buf = append(buf, streamName(b.Stream)...)
 		buf = append(buf, ' ')
 	}
 	if env.EventVersion != "" {
@@ -92,8 +110,7 @@ func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, ru
 	if s, ok := sigs[m.MessageId]; ok && s != "" {
 		return s
 	}
-	text, _ := errorOf(m, env, []byte(m.Body), rule)
-	return signature.Of(text)
+	return signature.Of(errorOf(m, env, []byte(m.Body), rule).text)
 }
 
 // FingerprintOf is the fingerprint classify gives a message whose envelope
@@ -102,4 +119,19 @@ func FingerprintOf(env *envelope.Envelope, d *envelope.Detector) string {
 	var s shape
 	s.scanEnvelope(env, nil)
 	return string(fingerprint(nil, env, &s, d.PayloadPath()))
+}
+
+// streamName is a stream ARN's name: "orders" of
+// arn:aws:kinesis:…:stream/orders, the table of a DynamoDB stream's
+// arn:aws:dynamodb:…:table/orders/stream/2024-….
+func streamName(arn string) string {
+	_, rest, ok := strings.Cut(arn, ":stream/")
+	if ok {
+		return rest
+	}
+	if _, rest, ok = strings.Cut(arn, ":table/"); ok {
+		name, _, _ := strings.Cut(rest, "/")
+		return name
+	}
+	return arn
 }

@@ -40,6 +40,9 @@ func (c *Classifier) content(g *acc) contentFinding {
 	case FingerprintNoPayload:
 		f.poisoned(0.8, "%d messages have nothing at %s (--payload): no payload for the consumer to process", g.n, c.opts.Envelope.PayloadPath())
 		return f
+	case FingerprintInStream:
+		f.evidence = append(f.evidence, inStreamEvidence(g))
+		return f
 	}
 	for _, field := range c.expFields {
 		if bad := g.contrary[field]; bad > 0 {
@@ -105,7 +108,7 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 	}
 	compareSchema(g, b, f)
 	if c.prof != nil && g.kind == "object" {
-		c.weighDrifts(c.prof.drifts(&g.fields2, false), f)
+		c.weighDrifts(g, c.prof.drifts(&g.fields2, false), f)
 	}
 	if f.poison == wasPoison && !f.poison {
 		f.verified = true
@@ -207,13 +210,26 @@ func errorEvidence(g *acc, grp Group) []string {
 		if len(g.errTexts) >= maxErrorTexts {
 			n += "+"
 		}
+		if g.secondary > 0 {
+			return []string{fmt.Sprintf("one error signature %q, %s different error texts (some with a second error raised around the first)%s, e.g. %q", g.key.Signature, n, of, errorHeadline(g.errText))}
+		}
 		return []string{fmt.Sprintf("one error signature %q, %s different error texts naming different entities%s, e.g. %q", g.key.Signature, n, of, errorHeadline(g.errText))}
 	}
 	return []string{"no error attribute and no log line: run mfdlq logs to see the consumer's exception"}
 }
 
+// chainEvidence says, when errors chain, that the root cause decided and
+// what was raised around it: a TypeError in the handler of a call that
+// timed out belongs with the timeouts.
+func chainEvidence(g *acc) string {
+	if g.secondary == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d show a second error raised around the first (%q): the first — the root cause — decided, and they are grouped with it", g.secondary, g.n, g.secondText)
+}
+
 // action is the recommended next step for a group.
-func (c *Classifier) action(grp Group, content contentFinding, bySource bool) string {
+func (c *Classifier) action(grp Group, content contentFinding, said meaning, bySource bool) string {
 	q := cmp.Or(c.opts.Queue, "DLQ")
 	redrive := fmt.Sprintf("mfdlq redrive --queue %s --group %s", q, grp.ID)
 	if bySource && grp.SourceARN == "" && !grp.SourceMixed && grp.ID != OtherGroupID {
@@ -223,6 +239,9 @@ func (c *Classifier) action(grp Group, content contentFinding, bySource bool) st
 	if !content.verified && !content.poison && grp.Verdict != VerdictUnknown {
 		redrive += " — but first rule out poison: classify again with --baseline FILE or --expect FIELD=VALUE"
 	}
+	if grp.Batch != nil {
+		return inStreamAction(grp, said)
+	}
 	switch grp.Verdict {
 	case VerdictPoison:
 		if strings.HasPrefix(grp.Fingerprint, FingerprintUnparseable) || strings.HasPrefix(grp.Fingerprint, "empty") {
@@ -230,6 +249,9 @@ func (c *Classifier) action(grp Group, content contentFinding, bySource bool) st
 		}
 		return fmt.Sprintf("fix the consumer to accept %s (or translate the messages), deploy it, then redrive: %s — never before", content.accepts, redrive)
 	case VerdictTransient:
+		if said.wait {
+			return fmt.Sprintf("once the dependency behind %q has capacity again, redrive slower than the consumer was fed (it throttled: retry with more wait): %s --rate N", cmp.Or(grp.Signature, "the failure"), redrive)
+		}
 		return fmt.Sprintf("once the dependency behind %q is healthy again, redrive: %s", cmp.Or(grp.Signature, "the failure"), redrive)
 	case VerdictData:
 		return fmt.Sprintf("correct the data at source (what the errors name), then redrive those: %s", redrive)
@@ -244,3 +266,31 @@ func window(first, last time.Time) string {
 	}
 	return first.Format("2006-01-02 15:04") + " – " + last.Format("2006-01-02 15:04") + " UTC"
 }
+
+// inStreamEvidence describes a group of stream on-failure records.
+func inStreamEvidence(g *acc) string {
+	b := g.batch
+	return fmt.Sprintf("%s are on-failure records of the %s stream %s (the first: shard %s, sequence numbers %s to %s, %s): the records themselves are not in the messages — the error decides",
+		plural.Of(g.n, "message", "messages"), b.Source, streamName(b.Stream), b.Shard, b.Start, b.End, plural.Of(b.Size, "record", "records"))
+}
+
+// inStreamAction is the next step for stream on-failure records: the
+// records must be read again from the stream, by shard and sequence range,
+// before its retention ends; moving these messages moves only pointers.
+func inStreamAction(grp Group, said meaning) string {
+	b := grp.Batch
+	fix := "find the function's exception for these batches (mfdlq logs with the request ids)"
+	switch {
+	case said.verdict == VerdictTransient && said.wait:
+		fix = "once the function keeps up again (it was throttled or behind)"
+	case said.verdict == VerdictTransient:
+		fix = "once the dependency behind " + strconvQuote(cmp.Or(grp.Signature, "the failure")) + " is healthy again"
+	case said.verdict == VerdictPoison:
+		fix = "after fixing the function to accept these records"
+	case said.verdict == VerdictData:
+		fix = "after correcting the data the errors name"
+	}
+	return fmt.Sprintf("%s, read the records again from %s (shard %s, sequence numbers %s to %s, and the other groups' ranges) before the stream's retention ends, and process them; redriving these messages would move only the records' coordinates", fix, b.Stream, b.Shard, b.Start, b.End)
+}
+
+func strconvQuote(s string) string { return strconv.Quote(s) }

@@ -10,6 +10,7 @@ type fieldStat struct {
 	notEnum bool           // a value that is no enum member, or too many values
 	last    int            // the message last counted, so each counts once
 	mask    uint8          // types seen in that message
+	pc      patternCounts  // its string values' patterns
 }
 
 // fieldProfile is the baseline's profile: each field path's types and, for
@@ -47,6 +48,10 @@ func (p *fieldProfile) visit(path []byte, depth, typ int, raw []byte) {
 	if f.last != p.messages {
 		f.last, f.mask = p.messages, 0
 		f.present++
+		f.pc.reset()
+	}
+	if typ == tString {
+		f.pc.add(patternsOf(raw[1 : len(raw)-1]))
 	}
 	if f.mask&(1<<typ) == 0 {
 		f.mask |= 1 << typ
@@ -95,6 +100,7 @@ type groupStat struct {
 	newMsgs int32            // messages with a value the baseline lacks
 	newVals map[string]int32 // those values (maxGroupNewValues)
 	newMiss int32            // occurrences past the cap
+	pc      patternCounts    // its string values' patterns
 }
 
 // profiler feeds payloads into group profiles against a baseline profile.
@@ -138,6 +144,10 @@ func (pr *profiler) visit(path []byte, depth, typ int, raw []byte) {
 	if first {
 		s.last, s.mask = seq, 0
 		s.present++
+		s.pc.reset()
+	}
+	if typ == tString {
+		s.pc.add(patternsOf(raw[1 : len(raw)-1]))
 	}
 	if s.mask&(1<<typ) == 0 {
 		s.mask |= 1 << typ
@@ -167,4 +177,11 @@ func (pr *profiler) visit(path []byte, depth, typ int, raw []byte) {
 		return
 	}
 	s.newMiss++
+}
+
+// topKey tells a top-level schema-naming field (version, type …), which
+// the fingerprint already compares.
+func (pr *profiler) topKey(id int) bool {
+	f := &pr.base.fields[id]
+	return isTopFingerprintKey([]byte(f.path), f.depth)
 }

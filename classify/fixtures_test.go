@@ -76,6 +76,7 @@ func fixtures() map[string][]byte {
 	files["not-json.jsonl"] = slices.Concat(lines[0], []byte("{\"MessageId\": \"x\", oops\n"), lines[1])
 	maps.Copy(files, envelopeFixtures())
 	maps.Copy(files, driftFixtures())
+	maps.Copy(files, sourceFixtures())
 	return files
 }
 

@@ -1,8 +1,6 @@
 package classify
 
 import (
-	"strings"
-
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -47,40 +45,16 @@ func sourceKey(m *sqsjson.Message) string {
 // message attributes.
 type Signatures map[string]string
 
-// Error attributes that consumers set on a failed message, in order of
-// preference: the kind of error, and its text.
-var (
-	errorCodeAttrs    = []string{"ErrorCode", "ErrorType", "errorType", "ExceptionType"}
-	errorMessageAttrs = []string{"ErrorMessage", "errorMessage", "Error", "error", "ExceptionMessage"}
-)
-
-// ErrorText returns the error a message carries in its message attributes:
-// "ErrorCode: ErrorMessage" (just the message when it starts with the code),
+// ErrorText returns the error a message carries in its message attributes
+// (errorSources' attribute rows, then any attribute whose name says
+// error): "Type: message" (just the message when it starts with the type),
 // either alone, or "" when it has none.
 func ErrorText(m *sqsjson.Message) string {
-	code := firstAttr(m, errorCodeAttrs)
-	msg := firstAttr(m, errorMessageAttrs)
-	switch {
-	case code == "":
-		return msg
-	case msg == "":
-		return code
-	case strings.HasPrefix(msg, code):
-		return msg
+	var env envelope.Envelope
+	if r := readErrorSources(m, &env, nil); r.text != "" {
+		return r.text
 	}
-	return code + ": " + msg
-}
-
-func firstAttr(m *sqsjson.Message, names []string) string {
-	if len(m.MessageAttributes) == 0 {
-		return ""
-	}
-	for _, n := range names {
-		if v, ok := m.StringAttribute(n); ok && strings.TrimSpace(v) != "" {
-			return v
-		}
-	}
-	return ""
+	return fallbackAttributes(m, nil).text
 }
 
 // SignatureOf is the error signature of m: the logs' signature for its

@@ -105,7 +105,7 @@ func (c *Classifier) compareInside(g *acc, b *Baseline, f *contentFinding) {
 		return
 	}
 	drifts := c.inProf.drifts(&o.inside, true)
-	c.weighDrifts(drifts, f)
+	c.weighDrifts(g, drifts, f)
 	if len(drifts) == 0 {
 		f.verified = true
 		f.evidence = append(f.evidence, fmt.Sprintf("the %d payloads read from S3 match the baseline's field profile (%d messages)", read-o.notJSON, b.profile.messages))
@@ -114,9 +114,10 @@ func (c *Classifier) compareInside(g *acc, b *Baseline, f *contentFinding) {
 
 // weighDrifts turns drifts into the finding: a contract drift is poison,
 // a partial one evidence.
-func (c *Classifier) weighDrifts(drifts []Drift, f *contentFinding) {
-	conf := map[string]float64{DriftType: 0.9, DriftValue: 0.85, DriftMissing: 0.8}
+func (c *Classifier) weighDrifts(g *acc, drifts []Drift, f *contentFinding) {
+	conf := map[string]float64{DriftType: 0.9, DriftValue: 0.85, DriftMissing: 0.8, DriftPattern: 0.85}
 	for _, d := range drifts {
+		d, _ = newBusinessValue(d, g.meaning())
 		f.drifts = append(f.drifts, d)
 		if d.Contract {
 			f.poisoned(conf[d.Kind], "%s", d.Text)

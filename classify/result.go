@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -98,6 +99,12 @@ type Group struct {
 	Source string `json:"source,omitempty"`
 	// SourceMixed: the "other" group's messages came from several sources.
 	SourceMixed bool `json:"source_mixed,omitempty"`
+	// ErrorFrom says where Error was read when a framework or a by-name
+	// field gave it ("the MT-Fault-* attributes (MassTransit)").
+	ErrorFrom string `json:"error_from,omitempty"`
+	// Batch is the first record's stream range in a group of stream
+	// on-failure records: the records to read again.
+	Batch *envelope.Batch `json:"batch,omitempty"`
 }
 
 // Duplicates counts messages whose bodies repeat (at-least-once delivery).

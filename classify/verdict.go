@@ -93,7 +93,7 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
 		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids, SignatureSource: "none",
-		Envelope: g.envelope,
+		Envelope: g.envelope, Batch: g.batch, ErrorFrom: g.errFrom,
 	}
 	switch {
 	case g.fromLogs > 0:
@@ -111,13 +111,12 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	}
 	content := c.content(g)
 	timing := c.timing(g)
-	said := meaningOf(cmp.Or(g.errText, g.key.Signature))
-	said, valueLine := sharedValue(g, said)
+	said, valueLine := sharedValue(g, g.meaning())
 	verdict, conf := decide(content, timing, said)
 	grp.Drift = content.drifts
 	grp.Verdict, grp.Confidence = verdict, incident.Round2(conf)
 	grp.Evidence = append(grp.Evidence, content.evidence...)
-	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict)...)
+	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict, g.errFrom)...)
 	if valueLine != "" {
 		grp.Evidence = append(grp.Evidence, valueLine)
 	}
@@ -127,7 +126,10 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	if bySource && grp.SourceARN == "" && !grp.SourceMixed && id != OtherGroupID {
 		grp.Evidence = append(grp.Evidence, noSourceEvidence)
 	}
-	grp.Action = c.action(grp, content, bySource)
+	if line := chainEvidence(g); line != "" {
+		grp.Evidence = append(grp.Evidence, line)
+	}
+	grp.Action = c.action(grp, content, said, bySource)
 	return grp
 }
 
@@ -164,7 +166,7 @@ func decide(content contentFinding, timing timingFinding, said meaning) (Verdict
 }
 
 // meaningEvidence says what the error text says and how it weighed.
-func meaningEvidence(content contentFinding, timing timingFinding, said meaning, verdict Verdict) []string {
+func meaningEvidence(content contentFinding, timing timingFinding, said meaning, verdict Verdict, from string) []string {
 	switch {
 	case said.verdict == "":
 		return nil
@@ -173,7 +175,11 @@ func meaningEvidence(content contentFinding, timing timingFinding, said meaning,
 	case content.poison:
 		return []string{fmt.Sprintf("the error says %q: %s — it agrees with the content", said.words, said.why)}
 	}
-	line := fmt.Sprintf("the error says %q: %s — %s", said.words, said.why, verdict)
+	in := ""
+	if from != "" {
+		in = " in " + from
+	}
+	line := fmt.Sprintf("the error%s says %q: %s — %s", in, said.words, said.why, verdict)
 	if timing.pattern != PatternSingle && timing.verdict != said.verdict && timing.verdict != VerdictUnknown {
 		line += fmt.Sprintf("; a clear error outranks the arrival pattern (a %s alone would suggest %s)", timing.pattern, timing.verdict)
 	}

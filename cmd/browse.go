@@ -20,12 +20,13 @@ type browseOptions struct {
 	Queue     string   // --queue: open on this DLQ
 	ASCII     bool     // --ascii: no box or block characters
 	LogGroups []string // --log-group: the consumer's logs (default: /aws/lambda/<function> of contain's mappings)
+	fleet     fleetFlags
 }
 
 func newBrowseCmd(d *Deps, runF func(*browseOptions) error) *cobra.Command {
 	opts := &browseOptions{deps: d}
 	c := &cobra.Command{
-		Use:   "browse [--queue DLQ] [--ascii]",
+		Use:   "browse [--queue DLQ] [--ascii] [--accounts ID,ID|all --role-name NAME | --profiles a,b]",
 		Short: "The runbook as a full-screen view: fleet → DLQ → groups → messages → actions",
 		Long: `Open a full-screen view of the account's DLQs, as k9s does for Kubernetes:
 the fleet (what ls lists, refreshed every 30 s), a DLQ (contain's verdict
@@ -33,7 +34,10 @@ and classify's groups), a group (its messages, from a harmless peek) and a
 message (the payload with its envelope unwrapped, its attributes, the
 group's drift, and its logs by MessageId on l). Keys: j/k or arrows, enter
 in, esc out, / filter, r refresh, ? every key, q quit. Running mfdlq with no
-arguments on a terminal opens it too.
+arguments on a terminal opens it too. With --accounts ID,ID|all --role-name
+NAME or --profiles a,b the fleet is every account's, as mfdlq ls lists it:
+each DLQ with its account, the note on it (mfdlq note) under it, and the
+accounts that could not be read.
 
 What it changes in AWS: nothing by itself. Each step it takes runs the
 command itself, recorded in the incident as that command records it:
@@ -60,6 +64,7 @@ Exit 2 without a terminal (use mfdlq ls).
 	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")
 	f.BoolVar(&opts.ASCII, "ascii", false, "no box-drawing or block characters")
 	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group for l (repeatable; default: /aws/lambda/<function> of the DLQ's consumers)")
+	opts.fleet.bind(f)
 	return c
 }
 
@@ -70,6 +75,9 @@ func (o *browseOptions) validate() error {
 		return usageErrorf("browse needs a terminal on stdin and stdout; piped, use mfdlq ls, contain, classify or inspect")
 	case strings.Contains(o.deps.Global.Region, ","):
 		return usageErrorf("--region %q: browse shows one region at a time; use mfdlq ls for several", o.deps.Global.Region)
+	}
+	if err := o.fleet.validate(); err != nil {
+		return err
 	}
 	for _, g := range o.LogGroups {
 		if strings.TrimSpace(g) == "" {
@@ -83,7 +91,7 @@ func runBrowse(ctx context.Context, o *browseOptions) error {
 	d := o.deps
 	// The commands the view runs say which incident they use on their own
 	// stderr; the view's terminal is the frame's alone.
-	be := &browseBackend{d: d, logGroups: o.LogGroups}
+	be := &browseBackend{d: d, logGroups: o.LogGroups, fleet: &o.fleet}
 	errOut := d.IO.ErrOut
 	d.IO.ErrOut = io.Discard
 	m := browse.New(ctx, be, browse.Options{Queue: o.Queue, ASCII: o.ASCII, Color: d.IO.Color && !d.Global.NoColor && os.Getenv("NO_COLOR") == "", Now: d.Now})

@@ -15,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -27,7 +28,8 @@ import (
 // records nothing).
 type browseBackend struct {
 	d         *Deps
-	logGroups []string // --log-group, else the consumer's /aws/lambda/<function>
+	logGroups []string    // --log-group, else the consumer's /aws/lambda/<function>
+	fleet     *fleetFlags // --accounts, --profiles: the fleet opens on every account
 
 	mu        sync.Mutex
 	consumers map[string][]string // queue → log groups of its Lambda consumers (from contain)
@@ -35,19 +37,26 @@ type browseBackend struct {
 
 var _ browse.Backend = (*browseBackend)(nil)
 
-// Fleet lists every DLQ as mfdlq ls does, in the region in use.
+// Fleet lists every DLQ as mfdlq ls does — across the accounts of
+// --accounts or --profiles, with the note on each DLQ holding messages.
 func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
-	c, err := b.d.Inventory(ctx, "")
+	ff := b.fleet
+	if ff == nil {
+		ff = &fleetFlags{}
+	}
+	l, err := b.d.listFleet(ctx, ff, nil, inventory.Options{Concurrency: 8, Now: b.d.Now}, "non-empty")
 	if err != nil {
 		return nil, err
 	}
-	inv, err := inventory.Take(ctx, c, inventory.Options{Concurrency: 8, Now: b.d.Now})
-	if err != nil {
-		return nil, fmt.Errorf("ls: %w", err)
-	}
-	inventory.Sort(inv.DLQs)
 	now := b.d.Now()
-	return &browse.Fleet{DLQs: inv.DLQs, Summary: inventory.Summarize(inv.DLQs, now), Warnings: inv.Warnings, At: now}, nil
+	f := &browse.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
+		Notes: map[string]*note.Note{}, Accounts: ff.active(), Unreadable: l.Unreadable}
+	for i, n := range l.Notes {
+		if n != nil {
+			f.Notes[l.DLQs[i].ARN] = n
+		}
+	}
+	return f, nil
 }
 
 // Contain runs mfdlq contain --queue queue. An alive DLQ exits 3 with its

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // stepRun is one command's run inside the view.
@@ -72,7 +74,9 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 func (b *browseBackend) incident(queue string) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	dir, err := b.d.incidentDir(queue)
+	// The steps the view runs choose the incident by the queue's name,
+	// whether the view names it by name or (across accounts) by ARN.
+	dir, err := b.d.incidentDir(sqsapi.NameOf(queue))
 	if err != nil {
 		return "", err
 	}

@@ -25,6 +25,10 @@ type checkOptions struct {
 	ReadTimeout      time.Duration // --read-timeout: the consumer's client read timeout
 	Yes              bool          // --yes
 	DryRun           bool          // --dry-run
+	All              bool          // --all: every DLQ of the accounts and regions
+	Prefix           string        // --prefix, with --all
+	Regions          []string      // the global --region split on commas, with --all
+	fleet            fleetFlags
 }
 
 // incident.CheckFile is check's artifact in the incident directory.
@@ -59,10 +63,37 @@ Examples:
   mfdlq check --queue orders-dlq --sdk-attempts 5 --read-timeout 20s --output json
   mfdlq check --queue orders-dlq --create-alarm --topic arn:aws:sns:eu-west-1:123456789012:oncall
 
+With --all it judges every DLQ (every queue some redrive policy or a Lambda
+function's DeadLetterConfig names) and every redrive policy of the accounts
+(--accounts ID,ID|all --role-name NAME, or --profiles a,b; the account in
+use without them) and regions (--region a,b), a row per queue and finding,
+failing queues first; it adds redrive-target-exists (a redrive policy
+naming a DLQ that does not exist). It records no incident. An account that
+cannot be read is a line of its own (exit 4 when nothing failed).
+
+  mfdlq check --all --region eu-west-1,us-east-1
+  mfdlq check --all --accounts all --role-name mfdlq-reader --output json
+
 Exit 3 when any safeguard fails.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runCheck),
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if !opts.All { // --all records no incident
+				if err := opts.deps.checkIncident(opts.Queue); err != nil {
+					return err
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			if opts.All {
+				return runCheckAll(c.Context(), opts)
+			}
+			return runCheck(c.Context(), opts)
+		},
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)
@@ -73,10 +104,18 @@ Exit 3 when any safeguard fails.
 	f.DurationVar(&opts.ReadTimeout, "read-timeout", 0, "the consumer's longest client read timeout, to compare with the visibility timeout")
 	f.BoolVar(&opts.Yes, "yes", false, "create the alarm without asking")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "show the alarm without creating it")
+	f.BoolVar(&opts.All, "all", false, "check every DLQ and every redrive policy of the accounts and regions (--region a,b, --accounts, --profiles)")
+	f.StringVar(&opts.Prefix, "prefix", "", "with --all: only queues whose names start with P")
+	opts.fleet.bind(f)
+	c.MarkFlagsMutuallyExclusive("all", "queue")
+	c.MarkFlagsMutuallyExclusive("all", "create-alarm")
 	return c
 }
 
 func (o *checkOptions) validate() error {
+	if o.All || o.fleet.active() || o.Prefix != "" {
+		return o.validateAll()
+	}
 	switch {
 	case o.Queue == "":
 		return errNoQueue

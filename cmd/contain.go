@@ -137,6 +137,7 @@ func runContain(ctx context.Context, o *containOptions) error {
 	if err != nil {
 		return err
 	}
+	d.showNote(ctx, client, dlq)
 	src, others, err := o.source(ctx, client, dlq)
 	if err != nil {
 		return err

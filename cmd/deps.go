@@ -23,6 +23,7 @@ import (
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -77,6 +78,11 @@ type Deps struct {
 	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
 	// S3 is the client of export and redrive --from-file with s3:// URLs.
 	S3 func(context.Context) (archive.S3, error)
+	// Organizations lists the organisation's accounts (--accounts all);
+	// FleetSTS is the STS client that assumes a role in each account and
+	// names a profile's account (fleet.Opener).
+	Organizations func(context.Context) (fleet.OrganizationsAPI, error)
+	FleetSTS      func(aws.Config) fleet.STSAPI
 }
 
 // NewDeps returns the production dependencies over io.
@@ -93,6 +99,14 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
 	}
+	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return organizationsClient(cfg), nil
+	}
+	d.FleetSTS = fleetSTS
 	d.S3 = func(ctx context.Context) (archive.S3, error) {
 		c, err := d.s3Client(ctx)
 		if err != nil {
@@ -251,7 +265,7 @@ func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
 // Event starts an incident event for step about q, stamped with the clock
 // and the command line.
 func (d *Deps) Event(step string, q *sqsapi.Queue) incident.Event {
-	ev := incident.Event{Step: step, Time: d.Now().UTC(), Command: append([]string{"mfdlq"}, d.Args...)}
+	ev := incident.Event{Step: step, Time: d.Now().UTC(), Command: recordedCommand(d.Args)}
 	if q != nil {
 		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Name, q.URL, q.Account, q.Region
 	}

@@ -66,6 +66,9 @@ func exitCode(err error, interrupted bool) int {
 		return ExitOK
 	case errors.As(err, &ee):
 		return ee.code
+	case isWhenOKError(err):
+		code, _ := whenOKExit(err)
+		return code
 	case interrupted && (errors.Is(err, context.Canceled) || errors.Is(err, errInterrupted)):
 		return ExitInterrupted
 	case errors.Is(err, errInterrupted):

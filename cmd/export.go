@@ -166,7 +166,12 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	prog := &exportProgress{d: d, total: backlog, start: time.Now()}
 	st, err := archive.Export(ctx, client, sink, archive.Options{
 		Queue: q, Backlog: backlog, Max: o.Max, Select: o.selFn, Delete: o.Delete, Gzip: o.gzip,
-		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit,
+		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit, RescueDir: ws.Dir,
+		Waiting: func(hidden int, until time.Time) {
+			prog.finish()
+			d.infof("a receive's answer was lost: waiting until %s for up to %s it may have hidden, then looking again (Ctrl-C leaves every message in %s)",
+				until.UTC().Format(time.RFC3339), plural.Of(hidden, "message"), q.Name)
+		},
 	})
 	prog.finish()
 	return o.finish(ctx, ws, q, backlog, started, st, err)
@@ -187,10 +192,10 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Part 2's key must be free too: redrive --from-file of the first
-	// part reads the parts after it by name.
-	for _, n := range []int{1, 2} {
-		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: archive.PartName(o.s3.Key, n)}
+	// Part 2's key and the manifest's must be free too: redrive
+	// --from-file of the first part reads them by name.
+	for _, key := range []string{o.s3.Key, archive.PartName(o.s3.Key, 2), archive.ManifestName(o.s3.Key)} {
+		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: key}
 		if err := archive.CheckS3(ctx, c, loc); err != nil {
 			if errors.Is(err, archive.ErrExists) {
 				return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)

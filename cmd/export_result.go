@@ -35,33 +35,46 @@ type exportManifest struct {
 	StoppedAtLimit string `json:"stopped_at_limit,omitempty"`
 	// Parts are every object of an export to S3 that went in parts, in
 	// order (Location is the first); absent for one file.
-	Parts      []archive.Part `json:"parts,omitempty"`
-	StartedAt  time.Time      `json:"started_at"`
-	FinishedAt time.Time      `json:"finished_at"`
+	Parts []archive.Part `json:"parts,omitempty"`
+	// Failed is the error of an export that failed after it deleted
+	// messages: Location is then the file (or parts) that holds them.
+	Failed     string    `json:"failed,omitempty"`
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
 }
 
 // finish reports what happened to the messages whatever the outcome, then
 // records a completed export in the incident.
 func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, runErr error) error {
 	d := o.deps
+	o.warnNotReleased(st)
+	if st.Hidden > 0 && (runErr != nil || st.Interrupted) {
+		d.warnf("%s", hiddenLine(st))
+	}
 	switch {
 	case st.Interrupted && st.Location == "":
 		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		return errInterrupted
 	case runErr != nil && st.Deleted > 0:
 		// Parts (or checkpoints) were durable and deleted before the
-		// failure: the error names where they are.
-		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again (any missed come back within %ds)", st.Deleted, plural.Of(st.Released, "message"), o.Visibility)
+		// failure: the error names the file or parts that hold them.
+		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again", st.Deleted, plural.Of(st.Released, "message"))
+		// The incident says where the deleted messages are: the file kept
+		// holds exactly them.
+		st.Location, st.Exported, st.Bytes, st.SHA256, st.Parts = st.Kept, st.Deleted, 0, "", nil
+		if err := o.record(ws, q, backlog, started, st, runErr.Error()); err != nil {
+			d.warnf("the incident could not record the export: %v", err)
+		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	case runErr != nil:
-		d.warnf("export failed: nothing deleted; the %s read were made visible again (any missed come back within %ds)", plural.Of(st.Released, "message"), o.Visibility)
+		d.warnf("export failed: nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		if errors.Is(runErr, context.Canceled) {
 			return errInterrupted
 		}
 		if errors.Is(runErr, archive.ErrExists) {
-			// The same refusal as the check before the export: the key was
-			// taken while it ran, and the conditional upload kept it.
-			return usageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces an object; pick a new key", o.target)
+			// The same refusal as the check before the export: the name was
+			// taken while it ran, and the commit kept it.
+			return usageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces a file or an object; pick a new name", o.target)
 		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	}
@@ -80,20 +93,7 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if seen := st.Received; o.Max == 0 && seen < backlog && !st.StoppedAtLimit() {
 		d.warnf("read %d of the %s %s held at the start (%d of them in flight elsewhere then): the rest were still in flight, delayed, or expired meanwhile; run export again later for them", seen, plural.Of(backlog, "message"), q.Name, q.Depth.InFlight)
 	}
-	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
-		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
-		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
-		StoppedAtLimit: st.Limit, Parts: st.Parts, StartedAt: started, FinishedAt: d.Now()}
-	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
-		return err
-	}
-	ev := d.Event("export", q)
-	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
-	if err := ev.Set(in, archive.FiguresOf(st, backlog)); err != nil {
-		return err
-	}
-	ev.Artifact = incident.ExportFile
-	if err := ws.Append(ev); err != nil {
+	if err := o.record(ws, q, backlog, started, st, ""); err != nil {
 		return err
 	}
 	if st.Interrupted {
@@ -104,6 +104,11 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	}
 	if st.StoppedAtLimit() {
 		return o.limitStop(q, backlog, st)
+	}
+	if st.Hidden > 0 {
+		// Not a bare ok: the export waited and looked again, and messages
+		// may still be away.
+		return checkFailedf("%s", hiddenLine(st))
 	}
 	if st.FilterErrors > 0 {
 		// As redrive: a filter that fails is a check not passed, never a
@@ -134,7 +139,9 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 			Skipped      int            `json:"skipped"`
 			Stopped      string         `json:"stopped_at_limit,omitempty"`
 			Parts        []archive.Part `json:"parts,omitempty"`
-		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit, st.Parts})
+			Hidden       int            `json:"hidden,omitempty"`
+			HiddenUntil  time.Time      `json:"hidden_until,omitzero"`
+		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit, st.Parts, st.Hidden, st.HiddenUntil})
 	}
 	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
 	if len(st.Parts) > 1 {
@@ -147,6 +154,44 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	t.Rows = append(t.Rows, []string{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
 		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256})
 	return d.printTable(t)
+}
+
+// record writes export.json and the export event; failed is the error of
+// an export that failed after deleting ("" when it completed).
+func (o *exportOptions) record(ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, failed string) error {
+	d := o.deps
+	failed = untrusted.Shorten(failed, archive.MaxFailedText)
+	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
+		SHA256: st.SHA256, Backlog: backlog, Deleted: st.Deleted, NotDeleted: st.NotDeleted, Skipped: st.Skipped,
+		Filter: o.Filter, FilterErrors: st.FilterErrors, FilterErrorTexts: st.FilterErrorTexts, FilterErrorIDs: st.FilterErrorIDs,
+		StoppedAtLimit: st.Limit, Parts: st.Parts, Failed: failed, StartedAt: started, FinishedAt: d.Now()}
+	if err := ws.WriteJSON(incident.ExportFile, m); err != nil {
+		return err
+	}
+	ev := d.Event("export", q)
+	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
+	f := archive.FiguresOf(st, backlog)
+	f.Failed = failed
+	if err := ev.Set(in, f); err != nil {
+		return err
+	}
+	ev.Artifact = incident.ExportFile
+	return ws.Append(ev)
+}
+
+// hiddenLine says how many messages receives whose answers were lost may
+// still hide, and when they are back.
+func hiddenLine(st archive.Stats) string {
+	return fmt.Sprintf("up to %s hidden by a receive whose answer was lost reappear at %s: run the same export again after that (to a new --out)",
+		plural.Of(st.Hidden, "message"), st.HiddenUntil.UTC().Format(time.RFC3339))
+}
+
+// warnNotReleased says how many messages SQS did not confirm as made
+// visible again, and when they come back by themselves.
+func (o *exportOptions) warnNotReleased(st archive.Stats) {
+	if st.NotReleased > 0 {
+		o.deps.warnf("%s could not be made visible again (SQS did not confirm): they come back by themselves within %ds", plural.Of(st.NotReleased, "message"), o.Visibility)
+	}
 }
 
 func secondsDur(s int) time.Duration { return time.Duration(s) * time.Second }

@@ -27,6 +27,16 @@ import (
 )
 
 // The script commands of export and redrive --from-file.
+// s3-rm s3://BUCKET/KEY deletes an object: a part lost or cleaned away.
+func cmdS3Rm(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: s3-rm s3://BUCKET/KEY")
+	}
+	loc, _, err := archive.ParseS3(args[0])
+	ts.Check(err)
+	_, err = scriptS3(ts).DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: aws.String(loc.Bucket), Key: aws.String(loc.Key)})
+	ts.Check(err)
+}
 
 // export-part s3://BUCKET/KEY N|absent asserts that the one object at KEY (its
 // sibling parts not read) is a complete export of N messages: every line

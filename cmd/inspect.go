@@ -140,6 +140,7 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	if err != nil {
 		return err
 	}
+	d.showNote(ctx, client, q)
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
 		return err

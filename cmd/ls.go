@@ -5,16 +5,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
-	"github.com/aws/aws-sdk-go-v2/service/lambda"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // lsOptions are the flags of mfdlq ls.
@@ -25,6 +23,8 @@ type lsOptions struct {
 	NonEmpty       bool     // --non-empty
 	FailOnMessages bool     // --fail-on-messages
 	Concurrency    int      // --concurrency
+	Notes          string   // --notes non-empty|all|none
+	fleet          fleetFlags
 }
 
 func newLsCmd(d *Deps, runF func(*lsOptions) error) *cobra.Command {
@@ -62,23 +62,42 @@ Exit 3 with --fail-on-messages when any DLQ holds a message.
 	f.BoolVar(&opts.NonEmpty, "non-empty", false, "hide DLQs that hold no message")
 	f.BoolVar(&opts.FailOnMessages, "fail-on-messages", false, "exit 3 when any DLQ holds a message (for cron and CI)")
 	f.IntVar(&opts.Concurrency, "concurrency", 8, "queue attribute reads in flight at once (1-64)")
+	f.StringVar(&opts.Notes, "notes", "non-empty", "read the notes (mfdlq note) of the non-empty DLQs, all of them, or none: 4 tag reads a second per account")
+	opts.fleet.bind(f)
 	return c
 }
 
 var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
 
-func (o *lsOptions) validate() error {
-	o.Regions = nil
-	if r := strings.TrimSpace(o.deps.Global.Region); r != "" {
-		for _, one := range strings.Split(r, ",") {
-			one = strings.TrimSpace(one)
-			if !regionRE.MatchString(one) {
-				return usageErrorf("--region %q: not a region name; use e.g. eu-west-1 or a comma-separated list", one)
-			}
-			o.Regions = append(o.Regions, one)
+// parseRegions splits the global --region of a fleet-wide read (ls,
+// check --all) on commas; nil for the configuration's own region.
+func parseRegions(r string) ([]string, error) {
+	var out []string
+	if r = strings.TrimSpace(r); r == "" {
+		return nil, nil
+	}
+	for _, one := range strings.Split(r, ",") {
+		one = strings.TrimSpace(one)
+		if !regionRE.MatchString(one) {
+			return nil, usageErrorf("--region %q: not a region name; use e.g. eu-west-1 or a comma-separated list", one)
 		}
+		out = append(out, one)
+	}
+	return out, nil
+}
+
+func (o *lsOptions) validate() error {
+	regions, err := parseRegions(o.deps.Global.Region)
+	if err != nil {
+		return err
+	}
+	o.Regions = regions
+	if err := o.fleet.validate(); err != nil {
+		return err
 	}
 	switch {
+	case o.Notes != "non-empty" && o.Notes != "all" && o.Notes != "none":
+		return usageErrorf("--notes must be non-empty, all or none, got %q", o.Notes)
 	case o.Concurrency < 1 || o.Concurrency > 64:
 		return usageErrorf("--concurrency must be between 1 and 64, got %d", o.Concurrency)
 	case o.Prefix != "" && !regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`).MatchString(o.Prefix):
@@ -90,52 +109,114 @@ func (o *lsOptions) validate() error {
 // lsResult is ls's JSON contract (docs/ls.md).
 type lsResult struct {
 	Summary  inventory.Summary `json:"summary"`
-	DLQs     []inventory.DLQ   `json:"dlqs"`
+	DLQs     []lsDLQ           `json:"dlqs"`
 	Warnings []string          `json:"warnings"`
+	// Unreadable are the accounts (or regions of one) that could not be
+	// read: the listing is of the others.
+	Unreadable []fleet.Unreadable `json:"unreadable"`
+}
+
+// lsDLQ is one DLQ of the listing with the note on it (nil: none, or not
+// read: --notes).
+type lsDLQ struct {
+	inventory.DLQ
+	Note *note.Note `json:"note"`
 }
 
 func runLs(ctx context.Context, o *lsOptions) error {
 	d := o.deps
-	regions := o.Regions
-	if len(regions) == 0 {
-		regions = []string{""}
+	l, err := d.listFleet(ctx, &o.fleet, o.Regions, inventory.Options{Prefix: o.Prefix, Concurrency: o.Concurrency, Now: d.Now}, o.Notes)
+	if err != nil {
+		return err
 	}
-	res := lsResult{DLQs: []inventory.DLQ{}, Warnings: []string{}}
-	for _, region := range regions {
-		c, err := d.Inventory(ctx, region)
-		if err != nil {
-			return err
+	res := lsResult{DLQs: []lsDLQ{}, Warnings: l.Warnings, Unreadable: l.Unreadable, Summary: inventory.Summarize(l.DLQs, d.Now())}
+	for i := range l.DLQs {
+		if o.NonEmpty && l.DLQs[i].Total() == 0 {
+			continue
 		}
-		inv, err := inventory.Take(ctx, c, inventory.Options{Prefix: o.Prefix, Concurrency: o.Concurrency, Now: d.Now})
-		if err != nil {
-			return fmt.Errorf("ls%s: %w", inRegion(region), err)
-		}
-		res.DLQs = append(res.DLQs, inv.DLQs...)
-		for _, w := range inv.Warnings {
-			if region != "" {
-				w = region + ": " + w
-			}
-			res.Warnings = append(res.Warnings, w)
-		}
-	}
-	inventory.Sort(res.DLQs)
-	res.Summary = inventory.Summarize(res.DLQs, d.Now())
-	if o.NonEmpty {
-		res.DLQs = nonEmpty(res.DLQs)
+		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i]})
 	}
 	for _, w := range res.Warnings {
 		d.warnf("%s", w)
 	}
-	if err := o.render(&res, len(regions) > 1); err != nil {
+	if err := o.render(&res, len(o.Regions) > 1); err != nil {
 		return err
 	}
 	if o.FailOnMessages && res.Summary.NonEmpty > 0 {
 		return checkFailedf("%s hold messages (--fail-on-messages)", plural.Of(res.Summary.NonEmpty, "DLQ", "DLQs"))
 	}
 	if first := firstNonEmpty(res.DLQs); first != nil {
-		d.nextStep("mfdlq contain --queue %s", first.Queue)
+		d.nextStep("mfdlq contain --queue %s", nextRef(o.fleet.active(), &first.DLQ))
+	}
+	if len(res.Unreadable) > 0 {
+		return unreadableError(res.Unreadable)
 	}
 	return nil
+}
+
+// fleetListing is what ls and browse show: every DLQ of the accounts and
+// regions in urgency order, the note on each (same index; nil: none or
+// not read), and what could not be read.
+type fleetListing struct {
+	DLQs       []inventory.DLQ
+	Notes      []*note.Note
+	Warnings   []string
+	Unreadable []fleet.Unreadable
+}
+
+// listFleet takes the inventory of every account and region the flags
+// choose and reads the notes notes selects (non-empty, all, none).
+func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
+	var (
+		mu   sync.Mutex
+		l    = &fleetListing{Warnings: []string{}}
+		tags = map[string]note.Tags{} // account/region → its SQS client
+	)
+	unreadable, err := d.readFleet(ctx, ff, regions, func(ctx context.Context, s fleetScope) error {
+		inv, err := inventory.Take(ctx, s.Clients, io)
+		if err != nil {
+			return fmt.Errorf("ls%s: %w", inRegion(s.Region), err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		l.DLQs = append(l.DLQs, inv.DLQs...)
+		for _, q := range inv.DLQs {
+			tags[q.Account+"/"+q.Region] = s.SQS
+		}
+		for _, w := range inv.Warnings {
+			l.Warnings = append(l.Warnings, scopePrefix(ff.active(), s)+w)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.Unreadable = unreadable
+	inventory.Sort(l.DLQs)
+	l.Notes = readNotes(ctx, l, tags, notes)
+	return l, nil
+}
+
+// scopePrefix names the account and region a warning is about.
+func scopePrefix(fleetWide bool, s fleetScope) string {
+	switch {
+	case fleetWide && s.Region != "":
+		return "account " + s.Account + " " + s.Region + ": "
+	case fleetWide:
+		return "account " + s.Account + ": "
+	case s.Region != "":
+		return s.Region + ": "
+	}
+	return ""
+}
+
+// nextRef is how the next command names q: its ARN when the listing spans
+// accounts (the name alone means the account in use).
+func nextRef(fleetWide bool, q *inventory.DLQ) string {
+	if fleetWide && q.ARN != "" {
+		return q.ARN
+	}
+	return q.Queue
 }
 
 func inRegion(region string) string {
@@ -145,17 +226,7 @@ func inRegion(region string) string {
 	return " in " + region
 }
 
-func nonEmpty(dlqs []inventory.DLQ) []inventory.DLQ {
-	out := []inventory.DLQ{}
-	for _, q := range dlqs {
-		if q.Total() > 0 {
-			out = append(out, q)
-		}
-	}
-	return out
-}
-
-func firstNonEmpty(dlqs []inventory.DLQ) *inventory.DLQ {
+func firstNonEmpty(dlqs []lsDLQ) *lsDLQ {
 	if len(dlqs) > 0 && dlqs[0].Total() > 0 {
 		return &dlqs[0]
 	}
@@ -169,12 +240,5 @@ func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inv
 	if err != nil {
 		return inventory.Clients{}, err
 	}
-	retryer := inventory.Retryer
-	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody, func(o *cloudwatch.Options) { o.Retryer = retryer() })
-	return inventory.Clients{
-		SQS:     sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 }),
-		Metrics: cw,
-		Alarms:  cw,
-		Lambda:  lambda.NewFromConfig(cfg, func(o *lambda.Options) { o.Retryer = retryer() }),
-	}, nil
+	return scopeClients(cfg).Clients, nil
 }

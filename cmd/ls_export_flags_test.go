@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
@@ -15,9 +16,16 @@ func TestLsFlags(t *testing.T) {
 		want         lsOptions
 		wantErr      string
 	}{
-		{args: "", want: lsOptions{Concurrency: 8}},
+		{args: "", want: lsOptions{Concurrency: 8, Notes: "non-empty"}},
+		{args: "--notes all", want: lsOptions{Concurrency: 8, Notes: "all"}},
+		{args: "--notes some", wantErr: `--notes must be non-empty, all or none, got "some"`},
+		{args: "--accounts all", wantErr: "--accounts needs --role-name: the role mfdlq assumes in each account"},
+		{args: "--accounts 123456789012,12 --role-name r", wantErr: `--accounts: "12" is not a 12-digit account id; give ID,ID or all`},
+		{args: "--accounts all --role-name r --profiles a", wantErr: "--accounts and --profiles are two ways to name the accounts: give one"},
+		{args: "--role-name r", wantErr: "--role-name is used with --accounts ID,ID|all"},
+		{args: "--accounts all --role-name a;b", wantErr: `--role-name "a;b": a role name is 1-64 letters, digits and + = , . @ - _ (a path before it with /)`},
 		{region: "eu-west-1, us-east-1", args: "--prefix pay --non-empty --fail-on-messages --concurrency 16",
-			want: lsOptions{Regions: []string{"eu-west-1", "us-east-1"}, Prefix: "pay", NonEmpty: true, FailOnMessages: true, Concurrency: 16}},
+			want: lsOptions{Regions: []string{"eu-west-1", "us-east-1"}, Prefix: "pay", NonEmpty: true, FailOnMessages: true, Concurrency: 16, Notes: "non-empty"}},
 		{region: "eu-west-1,", wantErr: `--region "": not a region name; use e.g. eu-west-1 or a comma-separated list`},
 		{region: "EU", wantErr: `--region "EU": not a region name; use e.g. eu-west-1 or a comma-separated list`},
 		{args: "--concurrency 0", wantErr: "--concurrency must be between 1 and 64, got 0"},
@@ -29,6 +37,26 @@ func TestLsFlags(t *testing.T) {
 			d.Global.Region = tc.region
 			checkParse(t, d, newLsCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(lsOptions{}))
 		})
+	}
+}
+
+// TestFleetFlags: the accounts a fleet-wide read names, parsed once.
+func TestFleetFlags(t *testing.T) {
+	for args, want := range map[string]fleetFlags{
+		"--accounts 111111111111,222222222222,111111111111 --role-name mfdlq-reader": {Accounts: "111111111111,222222222222,111111111111", RoleName: "mfdlq-reader", ids: []string{"111111111111", "222222222222"}},
+		"--accounts all --role-name ops/mfdlq-reader":                                {Accounts: "all", RoleName: "ops/mfdlq-reader"},
+		"--profiles pay-prod,ship-prod":                                              {Profiles: []string{"pay-prod", "ship-prod"}},
+	} {
+		d, _, _ := testDeps(t, false)
+		var got *lsOptions
+		c := newLsCmd(d, func(o *lsOptions) error { got = o; return nil })
+		c.SetArgs(strings.Fields(args))
+		if err := c.Execute(); err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		if diff := cmp.Diff(want, got.fleet, cmp.AllowUnexported(fleetFlags{})); diff != "" {
+			t.Errorf("%s: (-want +got)\n%s", args, diff)
+		}
 	}
 }
 

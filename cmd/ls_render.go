@@ -18,15 +18,23 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 		return d.printJSON(res)
 	}
 	tty := d.IO.OutTTY
-	t := tableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL"}}
+	accounts := o.fleet.active()
+	t := tableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL", "NOTE"}}
 	if regions {
 		t.Headers = append([]string{"REGION"}, t.Headers...)
 	}
+	if accounts {
+		t.Headers = append([]string{"ACCOUNT"}, t.Headers...)
+	}
 	now := d.Now()
 	for i := range res.DLQs {
-		row := lsRow(&res.DLQs[i], now, tty)
+		q := &res.DLQs[i]
+		row := append(lsRow(&q.DLQ, now, tty), noteCell(q.Note, tty, now))
 		if regions {
-			row = append([]string{res.DLQs[i].Region}, row...)
+			row = append([]string{q.Region}, row...)
+		}
+		if accounts {
+			row = append([]string{q.Account}, row...)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -37,9 +45,15 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 	}
 	if tty {
 		_, err := fmt.Fprintln(d.IO.Out, res.Summary.Text)
+		for _, u := range res.Unreadable {
+			fmt.Fprintln(d.IO.Out, unreadableLine(u))
+		}
 		return err
 	}
 	d.infof("%s", res.Summary.Text)
+	for _, u := range res.Unreadable {
+		fmt.Fprintln(d.IO.ErrOut, unreadableLine(u))
+	}
 	return nil
 }
 

@@ -14,6 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/notify"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/report"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -27,6 +30,7 @@ type recordOptions struct {
 	Warning  string // --warning: what would have warned earlier
 	Out      string // --out: the report file (default DIR/report.md)
 	NoRedact bool   // --no-redact: keep bodies and log lines in clear
+	notify   notifyFlag
 }
 
 func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
@@ -43,7 +47,9 @@ every command that was run, in order.
 
 What it changes in AWS: nothing. It reads only the incident directory.
 Recording closes the incident: the next step without --incident starts a
-new one.
+new one. --notify TARGET (or MFDLQ_NOTIFY) tells the team the report is
+written and where (an SNS topic or a Slack-style webhook; one short line,
+never a body); a notification that fails is a warning.
 
 Message bodies, log lines and commands are redacted by default (e-mail
 addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
@@ -68,18 +74,22 @@ Examples:
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
 	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
 	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")
+	opts.notify.bind(f)
 	return c
 }
 
 func (o *recordOptions) validate() error {
 	d := o.deps
+	if err := o.notify.validate(); err != nil {
+		return err
+	}
 	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
 		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)")
 	}
 	return nil
 }
 
-func runRecord(_ context.Context, o *recordOptions) error {
+func runRecord(ctx context.Context, o *recordOptions) error {
 	d := o.deps
 	dir, err := o.incidentDir()
 	if err != nil {
@@ -100,7 +110,7 @@ func runRecord(_ context.Context, o *recordOptions) error {
 		d.warnf("%s holds no events: every step will say \"not run\"", dir)
 	}
 	o.ask(inc)
-	cmdline := append([]string{"mfdlq"}, d.Args...)
+	cmdline := recordedCommand(d.Args)
 	var buf bytes.Buffer
 	res, err := inc.Render(&buf, report.ReportOptions{
 		Cause: o.Cause, Change: o.Change, Warning: o.Warning, Operator: operator(),
@@ -116,10 +126,17 @@ func runRecord(_ context.Context, o *recordOptions) error {
 	if err := incident.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	if err := o.appendEvent(ws, inc, out, res); err != nil {
+	ev, err := o.appendEvent(ws, inc, out, res)
+	if err != nil {
 		return err
 	}
-	return o.render(out, res)
+	if err := o.render(out, res); err != nil {
+		return err
+	}
+	where := lastAccountEvent(inc, ev)
+	d.notifyEnd(ctx, &o.notify, ws, where, notify.Message{Step: "record", Queue: where.Queue, Account: where.Account, Region: where.Region,
+		Verdict: "report written", Moved: recordMoved(inc), Report: out})
+	return nil
 }
 
 // incidentDir is the incident to record: --incident, MFDLQ_INCIDENT, or
@@ -167,7 +184,7 @@ func (o *recordOptions) ask(inc *report.Incident) {
 	}
 }
 
-func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) error {
+func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) (incident.Event, error) {
 	d := o.deps
 	ev := d.Event("record", nil)
 	if q, ok := firstQueueEvent(inc); ok {
@@ -175,12 +192,49 @@ func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident
 	}
 	in := report.RecordInputs{Out: out, Redacted: !o.NoRedact, Cause: o.Cause != "", Change: o.Change != "", Warning: o.Warning != ""}
 	if err := ev.Set(in, report.RecordFigures{TODO: len(res.TODO), Redactions: res.Redacted.Total()}); err != nil {
-		return err
+		return ev, err
 	}
 	if o.Out == "" {
 		ev.Artifact = incident.ReportFile
 	}
-	return ws.Append(ev)
+	return ev, ws.Append(ev)
+}
+
+// recordMoved is what the incident's redrives moved and its last verify
+// said, for the team's message: figures as recorded, none re-derived.
+func recordMoved(inc *report.Incident) string {
+	moved, redrives, verdict := 0, 0, ""
+	for _, ev := range inc.Events {
+		switch ev.Step {
+		case "redrive":
+			var f redrive.Figures
+			if ev.DecodeFigures(&f) == nil {
+				moved += f.Moved
+				redrives++
+			}
+		case "verify":
+			verdict = ev.Verdict
+		}
+	}
+	out := "no redrive recorded"
+	if redrives > 0 {
+		out = plural.Of(moved, "message") + " redriven"
+	}
+	if verdict != "" {
+		out += ", verify " + verdict
+	}
+	return out
+}
+
+// lastAccountEvent is the latest event that names its account and region:
+// where the incident happened, for the team's message.
+func lastAccountEvent(inc *report.Incident, fallback incident.Event) incident.Event {
+	for i := len(inc.Events) - 1; i >= 0; i-- {
+		if ev := inc.Events[i]; ev.Account != "" && ev.Queue != "" {
+			return ev
+		}
+	}
+	return fallback
 }
 
 func firstQueueEvent(inc *report.Incident) (incident.Event, bool) {

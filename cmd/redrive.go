@@ -1,15 +1,15 @@
 package cmd
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/mover"
-
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/mover"
 )
 
 // redriveOptions are the flags of mfdlq redrive: the redrive.Request the
@@ -21,8 +21,10 @@ type redriveOptions struct {
 	Queue  string // --queue: the DLQ (name, URL or ARN)
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
+	notify notifyFlag
 
-	selection mover.Selection
+	selection   mover.Selection
+	whenOKTimes bool // --for or --give-up given
 }
 
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
@@ -69,15 +71,30 @@ Examples:
   mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
   mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
   mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
+  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes
+
+--when-ok ALARM[,ALARM…] waits, after the question, until every named
+CloudWatch alarm (metric or composite) has been OK without a break for --for
+(10m), then moves; an alarm leaving OK during the move stops the sends at
+once, and the move goes on after --for of OK again. --give-up (6h) ends a
+wait with exit 3. A wait killed by a SIGKILL is taken up by the same
+command run again (docs/redrive-when-ok.md).
 
 --from-file moves an export's messages (edited or not) with the same journal,
 resume, rate, canary, selection and FIFO group and deduplication id, keyed on
 the file's MessageIds: a rerun sends nothing twice that it journaled. The
 file is checked whole first: a line that is not a message exits 2, nothing
 sent. The file itself never changes.
+
+The plan shows the note on the DLQ (mfdlq note), if any: a colleague's
+claim, not a lock — the lease still decides. --notify TARGET (or
+MFDLQ_NOTIFY) tells the team when the move ends: one short message to an
+SNS topic or a Slack-style webhook with the queue, account, what moved and
+the outcome, never a body; a notification that fails is a warning.
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			opts.whenOKTimes = c.Flags().Changed("for") || c.Flags().Changed("give-up")
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -118,16 +135,22 @@ sent. The file itself never changes.
 	f.StringVar(&opts.IdempotencyTable, "idempotency-table", "", "the consumer's idempotency store (a DynamoDB table; default: the one its Lambda environment names)")
 	f.DurationVar(&opts.IdempotencyWindow, "idempotency-window", 0, "how long the consumer's idempotency records live (default: estimated from the store's items)")
 	f.StringVar(&opts.BeyondWindow, "beyond-window", "", "messages that failed longer ago than the idempotency window: move (anyway) or keep (in the DLQ); default: refuse")
+	f.StringSliceVar(&opts.WhenOK, "when-ok", nil, "wait until these CloudWatch alarms (metric or composite; ALARM[,ALARM…]) have been OK for --for before the move, and pause it while one is not (docs/redrive-when-ok.md)")
+	f.DurationVar(&opts.For, "for", health.DefaultFor, "with --when-ok: how long every alarm must have been OK without a break")
+	f.DurationVar(&opts.GiveUp, "give-up", health.DefaultGiveUp, "with --when-ok: end a wait that lasts longer (exit 3, nothing moved)")
+	c.MarkFlagsMutuallyExclusive("native", "when-ok")
+	c.MarkFlagsMutuallyExclusive("from-file", "when-ok")
 	c.MarkFlagsMutuallyExclusive("native", "keep")
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
 	c.MarkFlagsMutuallyExclusive("native", "max")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
+	opts.notify.bind(f)
 	return c
 }
 
 func (o *redriveOptions) validate() error {
-	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget} {
+	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
 		if err := parse(); err != nil {
 			return err
 		}
@@ -160,6 +183,25 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
 	}
 	return o.parseSelection()
+}
+
+// parseWhenOK checks --when-ok, --for and --give-up before any AWS call.
+func (o *redriveOptions) parseWhenOK() error {
+	if len(o.WhenOK) == 0 {
+		if o.whenOKTimes {
+			return usageErrorf("--for and --give-up go with --when-ok ALARM")
+		}
+		return nil
+	}
+	names, err := health.CheckNames(o.WhenOK)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if err := health.CheckDurations(o.For, o.GiveUp); err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.WhenOK = names
+	return nil
 }
 
 // MinRate and MaxRate bound --rate: below one message every 100 s a move

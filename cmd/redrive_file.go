@@ -52,6 +52,9 @@ func (o *redriveOptions) openFile(ctx context.Context) (*archive.File, error) {
 	switch {
 	case errors.As(err, &le):
 		return nil, usageErrorf("--from-file %s: %v: nothing sent; give a file mfdlq export wrote (JSON Lines of SQS messages)", o.FromFile, err)
+	case errors.Is(err, archive.ErrPartMissing), errors.Is(err, archive.ErrPartMismatch), errors.Is(err, archive.ErrPartForeign), errors.Is(err, archive.ErrManifest):
+		// An export's parts, cut, edited or mixed: bad input, in S3 too.
+		return nil, usageErrorf("--from-file: %v", err)
 	case err != nil && !strings.HasPrefix(o.FromFile, "s3://"):
 		return nil, usageErrorf("--from-file: %v", err)
 	}

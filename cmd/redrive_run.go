@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
@@ -35,6 +36,7 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return redriveError(err, dlq)
 	}
 	d.announce("redriving", dlq)
+	d.showNote(ctx, client, dlq)
 	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.DestText())
 	for _, l := range p.Dest().TargetLines {
 		d.infof("target: %s", l)
@@ -65,11 +67,20 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	}
 	d.warnf("%s", p.AtLeastOnce())
 	o.printPlan(p)
+	question := p.Question()
+	if len(o.WhenOK) > 0 {
+		finish, err := o.whenOK(ctx, env, ws)
+		if err != nil {
+			return err
+		}
+		defer finish()
+		question = strings.TrimSuffix(question, "?") + fmt.Sprintf(", once %s %s been OK for %s?", plural.Of(len(o.WhenOK), "alarm"), map[bool]string{true: "has", false: "have"}[len(o.WhenOK) == 1], o.For)
+	}
 	if o.DryRun {
 		d.infof("dry run: nothing changed")
 		return nil
 	}
-	if err := d.confirm(p.Question(), o.Yes); err != nil {
+	if err := d.confirm(question, o.Yes); err != nil {
 		return err
 	}
 	tuneGC(p.Backlog)
@@ -78,6 +89,10 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		if perr := o.printSummary(sum); perr != nil {
 			return perr
 		}
+		// The step ended (drained, stopped or failed): tell the team once.
+		// The context may be cancelled (Ctrl-C): the message still goes.
+		d.notifyQueueStep(context.WithoutCancel(ctx), &o.notify, "redrive", dlq, string(sum.Outcome),
+			plural.Of(sum.Moved, "message")+" moved to "+p.DestName(), "")
 	}
 	if err != nil {
 		return redriveError(err, dlq)
@@ -129,7 +144,10 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
 	var loop *target.LoopError
 	var held *lease.HeldError
+	var notLease *lease.NotLeaseError
 	switch {
+	case errors.As(err, &notLease):
+		return checkFailedf("refusing: %v", notLease)
 	case errors.As(err, &refusal):
 		return checkFailedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):

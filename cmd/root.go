@@ -121,6 +121,7 @@ func markStarted(c *cobra.Command, started *bool) {
 func subcommands(d *Deps) []*cobra.Command {
 	return []*cobra.Command{
 		newLsCmd(d, nil),
+		newNoteCmd(d, nil),
 		newContainCmd(d, nil),
 		newInspectCmd(d, nil),
 		newChangesCmd(d, nil),

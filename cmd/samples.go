@@ -76,6 +76,14 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		return sampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
 	}
 	if err := ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
+		// Nothing will use them: visible again at once, not in seconds.
+		handles := make(map[string]string, len(res.Messages))
+		for _, m := range res.Messages {
+			handles[m.MessageId] = m.ReceiptHandle
+		}
+		if n := sqsapi.Release(context.WithoutCancel(ctx), client, q.URL, handles); n > 0 {
+			d.warnf("%d peeked messages could not be made visible again: back within %ds", n, r.Peek.Visibility)
+		}
 		return sampleSet{}, err
 	}
 	return sampleSet{Peeked: &res, Source: "live sample"}, nil

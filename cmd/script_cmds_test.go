@@ -43,6 +43,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sqs-atleast":    cmdSQSAtLeast,
 	"inflight-limit": cmdInflightLimit,
 	"export-part":    cmdExportPart,
+	"s3-rm":          cmdS3Rm,
 	// hostile_script_test.go
 	"no-control": cmdNoControl,
 	// lease_garbage_script_test.go
@@ -101,6 +102,14 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"lambda-mapping": cmdLambdaMapping,
 	"lambda-state":   cmdLambdaState,
 	"cw-alarm":       cmdCWAlarm,
+	// whenok_script_test.go
+	"alarm-standin": cmdAlarmStandin,
+	"alarm-put":     cmdAlarmPut,
+	"alarm-set":     cmdAlarmSet,
+	"composite-put": cmdCompositePut,
+	"file-wait":     cmdFileWait,
+	"lease-says":    cmdLeaseSays,
+	"sqs-steady":    cmdSQSSteady,
 	// verify_window_script_test.go
 	"journal-target": cmdJournalTarget,
 }

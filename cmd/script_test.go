@@ -64,6 +64,7 @@ func TestSlowScripts(t *testing.T) {
 func runScripts(t *testing.T, dir string) {
 	ep := localaws.Endpoint(t)
 	scriptSeeder = localaws.NewSeeder(localaws.Config(t))
+	fleetBase, scriptEndpoint = localaws.Config(t), ep
 	testscript.Run(t, testscript.Params{
 		Dir:           dir,
 		UpdateScripts: *update,
@@ -195,8 +196,14 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// scriptSeeder talks to the local AWS for the custom script commands.
-var scriptSeeder *localaws.Seeder
+// scriptSeeder talks to the local AWS for the custom script commands;
+// fleetBase and scriptEndpoint are its configuration and address (the
+// fleet's commands assume roles from it).
+var (
+	scriptSeeder   *localaws.Seeder
+	fleetBase      aws.Config
+	scriptEndpoint string
+)
 
 func seeder(*testscript.TestScript) *localaws.Seeder { return scriptSeeder }
 

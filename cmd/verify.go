@@ -21,6 +21,7 @@ type verifyOptions struct {
 	Left     int           // --expect-left: messages left in the DLQ on purpose (-1: from the redrive)
 	Force    bool          // --force: peek even though the DLQ has its own redrive policy
 	NoPeek   bool          // --no-peek: judge by counts only, never receive from the DLQ
+	notify   notifyFlag    // --notify: tell the team when the watch ends
 }
 
 // incident.VerifyFile is verify's artifact in the incident directory.
@@ -83,6 +84,11 @@ Examples:
   mfdlq verify --queue orders-dlq --expect-left 3 --output json
   mfdlq verify --queue chained-dlq --no-peek
 
+--notify TARGET (or MFDLQ_NOTIFY) tells the team the verdict when the watch
+ends: one short message to an SNS topic or a Slack-style webhook, with the
+queue, account, what moved and came back, and where verify.json is — never
+a message body. A notification that fails is a warning.
+
 Exit 0 when the fix held; 3 when messages came back ("stop and go back to
 step 2: the fix was not the right one"), when it is not proven yet, or
 --wait ran out first.
@@ -99,10 +105,14 @@ step 2: the fix was not the right one"), when it is not proven yet, or
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.BoolVar(&opts.NoPeek, "no-peek", false, "never receive from the DLQ: judge by its counts only (a message in it cannot be told from a redriven one)")
 	c.MarkFlagsMutuallyExclusive("force", "no-peek")
+	opts.notify.bind(f)
 	return c
 }
 
 func (o *verifyOptions) validate() error {
+	if err := o.notify.validate(); err != nil {
+		return err
+	}
 	switch {
 	case o.Queue == "":
 		return errNoQueue
@@ -176,6 +186,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	if err := o.render(res); err != nil {
 		return err
 	}
+	o.tell(ctx, dlq, res)
 	if !res.Pass {
 		return errSilentCheckFailed
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -31,6 +32,20 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 	ev.Verdict = string(res.Verdict)
 	ev.Artifact = incident.VerifyFile
 	return ws.Append(ev)
+}
+
+// tell sends the team verify's verdict (--notify), once, and records it.
+func (o *verifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verify.Result) {
+	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), orDash(res.DestQueue), len(res.Returned), res.DLQVisible)
+	report := o.deps.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
+	o.deps.notifyQueueStep(ctx, &o.notify, "verify", dlq, string(res.Verdict), moved, report)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // render prints the verdict, the evidence and, on failure, the messages

@@ -77,6 +77,10 @@ func TestCheckFlags(t *testing.T) {
 		{args: "--queue q --topic " + topic, wantErr: "--topic is only used with --create-alarm"},
 		{args: "--queue q --create-alarm --topic oncall", wantErr: `--topic "oncall" is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)`},
 		{args: "--queue q --workflow-attempts 21", wantErr: "--workflow-attempts must be between 1 and 20, got 21"},
+		{args: "--all --prefix pay --sdk-attempts 5", want: checkOptions{All: true, Prefix: "pay", SDKAttempts: 5, WorkflowAttempts: 1}},
+		{args: "--all --yes", wantErr: "--all only reads: --topic, --yes and --dry-run belong to --create-alarm on one --queue"},
+		{args: "--prefix pay", wantErr: "--accounts, --profiles and --prefix are used with --all"},
+		{args: "--all --accounts all", wantErr: "--accounts needs --role-name: the role mfdlq assumes in each account"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {

@@ -50,12 +50,16 @@ func scriptLambda(ts *testscript.TestScript) *lambda.Client {
 }
 
 // cw-series QUEUE METRIC V1 V2 ... puts one point a minute, the last one a
-// minute ago, in AWS/SQS with the QueueName dimension, as SQS publishes.
+// minute before the script's clock (MFDLQ_NOW when set, see clock), in
+// AWS/SQS with the QueueName dimension, as SQS publishes. Counting from
+// the script's clock, not the wall's: on a loaded machine a minute turned
+// between `clock` and this line and the last point fell outside mfdlq's
+// window (contain_golden read 0→14 for 0→20).
 func cmdCWSeries(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 3 {
 		ts.Fatalf("usage: cw-series QUEUE METRIC V1 [V2...]")
 	}
-	now := time.Now().UTC().Truncate(time.Minute)
+	now := scriptNow(ts)().UTC().Truncate(time.Minute)
 	var data []cwtypes.MetricDatum
 	n := len(args) - 2
 	for i, s := range args[2:] {

@@ -3,8 +3,11 @@
 // EventBridge event, a Lambda asynchronous-invocation DLQ message, a Lambda
 // on-failure destination record, an EventBridge target DLQ message, an S3
 // event notification, a CloudEvent (structured or binary), an SQS Extended
-// Client pointer to a payload offloaded to S3 — and gives the payload inside, the error the wrapper
-// carries and the fields that name where the message came from.
+// Client pointer to a payload offloaded to S3, a MassTransit or NServiceBus
+// envelope — or the failure records AWS writes instead of the message (a
+// stream event source's on-failure record, an IoT rule's error action) —
+// and gives the payload inside, the error the wrapper carries and the
+// fields that name where the message came from.
 //
 // Detection is strict: a kind is named only when several required keys are
 // present with the value shapes AWS documents (docs/classify.md), never from
@@ -22,6 +25,8 @@
 //   - Payload: the application's own bytes inside the wrappers; for an
 //     offloaded message, a Pointer to the object in S3, which a fetcher
 //     may turn into Fetched bytes.
+//   - Detached: a failure record that carries no payload (a stream's
+//     on-failure record names a Batch: shard and sequence range).
 //   - Origin: the fields that name where the message came from (topic,
 //     bus and rule, function, bucket), for redrive's targets and reports.
 //   - Document: one JSON document read once (readDoc) into the fields
@@ -32,7 +37,9 @@
 //
 // envelope.go (Detect, Kind, Envelope), document.go (one JSON document's
 // fields and the shapes that name a kind), origin.go, cloudevents.go,
-// offload.go and payload.go (the kinds with their own rules), path.go (a
+// offload.go, failures.go (failure records, framework envelopes, a
+// function's error document) and payload.go (the kinds with their own
+// rules), path.go (a
 // --payload Path, a jq subset) and scan.go (walking accepted JSON without
 // allocating).
 package envelope

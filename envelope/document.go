@@ -17,6 +17,10 @@ type docResult struct {
 	eventName, eventVersion string
 	eventType, dataSchema   string // a CloudEvent's
 	docs                    [2]doc
+	batch                   *Batch // a stream on-failure record's range
+	detached                bool   // the payload is not in the message
+	headers                 []byte // a framework envelope's headers object
+	snsAttrs                []byte // an SNS notification's MessageAttributes object
 }
 
 // docFields are the top-level values readDoc looks at, raw.
@@ -30,6 +34,12 @@ type docFields struct {
 	recTimestamp, requestContext, requestPayload, responseContext, responsePayload []byte
 	// S3 event notification
 	records, service, event, bucket []byte
+	// stream on-failure record (S3 destinations add payload)
+	kinesisBatch, ddbBatch, payload []byte
+	// IoT rule error action
+	ruleName, topic, failures, base64Payload, payloadsMeta []byte
+	// MassTransit envelope; NServiceBus TransportMessage
+	messageType, mtMessage, mtHeaders, nsbHeaders, nsbBody []byte
 }
 
 // readDoc names the kind of the document b and reads its payload. Only a
@@ -61,6 +71,15 @@ func readDoc(b []byte, nested bool) docResult {
 		r.docs[0] = doc{KindEventBridge, b}
 	case f.isDestination():
 		r.destination(b, &f, nested)
+	case f.isStreamFailure():
+		r.streamFailure(b, &f)
+	case f.isIoTError():
+		r.iotError(b, &f)
+	case f.isMassTransit():
+		r.kind, r.payload, r.payloadJSON, r.headers = KindMassTransit, f.mtMessage, true, f.mtHeaders
+		r.docs[0] = doc{KindMassTransit, b}
+	case f.isNServiceBus():
+		r.nservicebus(b, &f)
 	case f.isS3():
 		r.kind, r.payload, r.payloadJSON = KindS3, b, true
 		r.s3(&f)
@@ -134,6 +153,32 @@ func (f *docFields) set(k string, v []byte) {
 		f.event = v
 	case "Bucket":
 		f.bucket = v
+	case "KinesisBatchInfo":
+		f.kinesisBatch = v
+	case "DDBStreamBatchInfo":
+		f.ddbBatch = v
+	case "payload":
+		f.payload = v
+	case "ruleName":
+		f.ruleName = v
+	case "topic":
+		f.topic = v
+	case "failures":
+		f.failures = v
+	case "base64OriginalPayload":
+		f.base64Payload = v
+	case "payloadsWithMetadata":
+		f.payloadsMeta = v
+	case "messageType":
+		f.messageType = v
+	case "message":
+		f.mtMessage = v
+	case "headers":
+		f.mtHeaders = v
+	case "Headers":
+		f.nsbHeaders = v
+	case "Body":
+		f.nsbBody = v
 	}
 }
 
@@ -217,6 +262,9 @@ func (r *docResult) sns(b []byte, f *docFields) {
 	}
 	r.payload, r.payloadJSON = msg, json.Valid(msg)
 	r.docs[0] = doc{KindSNS, b}
+	if isObject(f.attributes) {
+		r.snsAttrs = f.attributes
+	}
 	// A CloudEvent published to a topic: its data is the payload.
 	if r.payloadJSON && len(msg) > 0 && msg[0] == '{' {
 		if ce, ok := readCloudEvent(msg); ok {
@@ -234,6 +282,11 @@ func (r *docResult) destination(b []byte, f *docFields, nested bool) {
 	r.kind, r.payload, r.payloadJSON = KindLambdaDestination, f.requestPayload, true
 	r.requestID = text(member(f.requestContext, "requestId"))
 	r.err = responseError(f.responsePayload)
+	if r.err == "" {
+		// No response: the event expired in the queue (EventAgeExceeded)
+		// or the invocation failed without one; the condition says which.
+		r.err = conditionError(f.requestContext, f.responseContext)
+	}
 	r.docs[0] = doc{KindLambdaDestination, b}
 	if !nested {
 		return
@@ -243,25 +296,6 @@ func (r *docResult) destination(b []byte, f *docFields, nested bool) {
 		r.source, r.detailType, r.eventName, r.eventVersion = in.source, in.detailType, in.eventName, in.eventVersion
 		r.docs[1] = in.docs[0]
 	}
-}
-
-// responseError is a function error document as "errorType: errorMessage"
-// (the message alone when there is no type, as for a timeout).
-func responseError(v []byte) string {
-	switch {
-	case isString(v):
-		return bound(text(v))
-	case !isObject(v):
-		return ""
-	}
-	typ, msg := text(member(v, "errorType")), text(member(v, "errorMessage"))
-	switch {
-	case typ == "":
-		return bound(msg)
-	case msg == "":
-		return bound(typ)
-	}
-	return bound(typ + ": " + msg)
 }
 
 // s3 reads the schema of an S3 event: its first record's eventName and

@@ -23,6 +23,10 @@ const (
 	KindS3                Kind = "s3"                 // S3 event notification (or s3:TestEvent)
 	KindCloudEvents       Kind = "cloudevents"        // a CloudEvent, structured (JSON) or binary (ce_* attributes)
 	KindOffloaded         Kind = "offloaded"          // an SQS Extended Client pointer to a payload in S3
+	KindStreamFailure     Kind = "stream-failure"     // a Kinesis or DynamoDB stream event source's on-failure record
+	KindIoTError          Kind = "iot-error"          // an IoT rule's error action message
+	KindMassTransit       Kind = "masstransit"        // MassTransit's JSON envelope
+	KindNServiceBus       Kind = "nservicebus"        // NServiceBus's SQS TransportMessage
 )
 
 // maxError bounds the error text an envelope gives: Lambda truncates its
@@ -64,6 +68,19 @@ type Envelope struct {
 	Pointer *Pointer
 	// Problem says why --payload found no payload ("" when it did).
 	Problem string
+	// Detached: the message carries no payload at all — a stream
+	// on-failure record names a shard and a sequence range (Batch), and
+	// the records stay in the stream.
+	Detached bool
+	Batch    *Batch
+	// Headers is a framework envelope's headers object, raw (MassTransit's
+	// "headers", NServiceBus's "Headers"): where its fault headers are
+	// when they are not message attributes.
+	Headers []byte
+	// SNSAttributes is an SNS notification's MessageAttributes object, raw
+	// ({"Name": {"Type": "String", "Value": "…"}}): the publisher's
+	// attributes, an error's among them, when raw delivery is off.
+	SNSAttributes []byte
 
 	attrs map[string]sqsjson.MessageAttributeValue
 	docs  [2]doc // the documents Origin reads, outermost first
@@ -174,6 +191,7 @@ func (e *Envelope) take(r docResult) {
 	e.Source, e.DetailType, e.EventName, e.EventVersion = r.source, r.detailType, r.eventName, r.eventVersion
 	e.EventType, e.DataSchema = r.eventType, r.dataSchema
 	e.docs = r.docs
+	e.Batch, e.Detached, e.Headers, e.SNSAttributes = r.batch, r.detached, r.headers, r.snsAttrs
 }
 
 // ruleFailure tells an EventBridge target DLQ message by its attributes:

@@ -20,7 +20,12 @@ import (
 // detail it delivers. It lives here, below both of them, so that neither
 // imports the other.
 func PayloadSHA256(m *sqsjson.Message) string {
-	p := Detect(m).Payload
+	env := Detect(m)
+	p := env.Payload
+	if env.Detached {
+		// No payload to recognise a return by: the record itself is it.
+		p = []byte(m.Body)
+	}
 	var buf bytes.Buffer
 	if json.Valid(p) && json.Compact(&buf, p) == nil {
 		p = buf.Bytes()

@@ -26,6 +26,9 @@ const (
 	// ChangesFile is what changed around the first failure: the trail's
 	// related changes and deploys, the alarms, the consumer's metrics.
 	ChangesFile = "changes.json"
+	// WaitsFile is redrive --when-ok's waits: each wait on the
+	// dependency's alarms, their changes, each pause of the move.
+	WaitsFile = "when-ok.jsonl"
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )

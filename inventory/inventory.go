@@ -180,7 +180,8 @@ func (d *DLQ) settle(now time.Time) {
 
 // Sort puts the DLQs in urgency order: those holding messages first, the
 // soonest expiry first (those without a known expiry after them, deepest
-// first); the empty ones last, by name.
+// first); the empty ones last, by name. The DLQs of several accounts and
+// regions sort as one fleet: the most urgent of them all comes first.
 func Sort(dlqs []DLQ) {
 	sort.SliceStable(dlqs, func(i, j int) bool {
 		a, b := &dlqs[i], &dlqs[j]
@@ -201,7 +202,10 @@ func Sort(dlqs []DLQ) {
 		if a.Queue != b.Queue {
 			return a.Queue < b.Queue
 		}
-		return a.Region < b.Region
+		if a.Region != b.Region {
+			return a.Region < b.Region
+		}
+		return a.Account < b.Account
 	})
 }
 

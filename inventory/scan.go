@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -69,69 +68,14 @@ func (s *scan) run(ctx context.Context) ([]DLQ, error) {
 	return out, nil
 }
 
-// list pages through ListQueues (1,000 a page, SQS's maximum).
 func (s *scan) list(ctx context.Context) ([]string, error) {
-	in := &sqs.ListQueuesInput{MaxResults: aws.Int32(1000)}
-	if s.o.Prefix != "" {
-		in.QueueNamePrefix = aws.String(s.o.Prefix)
-	}
-	var urls []string
-	for {
-		page, err := s.c.SQS.ListQueues(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("list queues: %w", err)
-		}
-		urls = append(urls, page.QueueUrls...)
-		if aws.ToString(page.NextToken) == "" {
-			return urls, nil
-		}
-		in.NextToken = page.NextToken
-	}
+	return sqsapi.ListURLs(ctx, s.c.SQS, s.o.Prefix)
 }
 
-// read reads every queue's attributes, Concurrency at a time. A queue
-// deleted since it was listed is left out.
+// read reads every queue's attributes, Concurrency at a time
+// (sqsapi.ReadAll). A queue deleted since it was listed is left out.
 func (s *scan) read(ctx context.Context, urls []string) ([]*sqsapi.Queue, error) {
-	out := make([]*sqsapi.Queue, len(urls))
-	errs := make([]error, len(urls))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(s.o.Concurrency, max(len(urls), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				q := &sqsapi.Queue{Name: sqsapi.NameOf(urls[i]), URL: urls[i]}
-				switch err := sqsapi.Refresh(ctx, s.c.SQS, q); {
-				case err == nil:
-					out[i] = q
-				case !sqsapi.IsQueueMissing(err):
-					errs[i] = fmt.Errorf("read queue %s: %w", q.Name, err)
-				}
-			}
-		}()
-	}
-	for i := range urls {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var qs []*sqsapi.Queue
-	for i := range urls {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		if out[i] != nil {
-			qs = append(qs, out[i])
-		}
-	}
-	return qs, nil
+	return sqsapi.ReadAll(ctx, s.c.SQS, urls, s.o.Concurrency)
 }
 
 // sourcesOutside asks ListDeadLetterSourceQueues of every listed queue

@@ -54,6 +54,14 @@
 // they left the destination (its depth on a quiet queue, CloudWatch on a
 // live one); any back, or still there, halts the run.
 //
+// # When OK
+//
+// --when-ok (whenok.go, over the health package): after the lease, the run
+// waits until the dependency's CloudWatch alarms have been OK for --for
+// (Env.WhenOK's Session, which cmd builds), and during the move a watch
+// stops the sends when one leaves OK (the mover's context ends, as on
+// Ctrl-C) and the run moves what is left after --for of OK again.
+//
 // # Mover, Journal, Target
 //
 // The mover (redrive/mover) receives, sends, journals and deletes, in that

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -30,7 +31,7 @@ func CheckLease(ctx context.Context, env *Env, p *Plan) error {
 	}
 	h, ok, err := store.Current(ctx)
 	switch {
-	case err != nil && sqsapi.ErrorCode(err) == "NoSuchBucket":
+	case err != nil && awserr.Code(err) == "NoSuchBucket":
 		return notFoundf("--lease %s: the bucket does not exist: create it, or drop --lease to hold the queue tag", p.Req.Lease)
 	case err != nil && p.Req.Lease != "":
 		return err
@@ -62,7 +63,9 @@ func leaseStore(ctx context.Context, env *Env, p *Plan) (lease.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lease.S3Store(c, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name)), nil
+	// The S3 lease also holds the queue tag, so a plain redrive (which
+	// reads only the tag) sees a conditional holder too.
+	return lease.S3TagStore(c, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name), env.SQS, dlq.URL), nil
 }
 
 // LeaseLine says in the plan which lease holds the DLQ and what it
@@ -75,7 +78,7 @@ func (p *Plan) LeaseLine() string {
 	case p.Req.Lease == "" || err != nil:
 		return lease.TagStore(nil, "").Guarantee()
 	default:
-		return lease.S3Store(nil, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name)).Guarantee()
+		return lease.S3TagStore(nil, loc.Bucket, loc.Key(dlq.Account, dlq.Region, dlq.Name), nil, "").Guarantee()
 	}
 }
 
@@ -105,6 +108,9 @@ func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Cont
 		}
 	}
 	me := lease.Me(env.Operator, run, env.Now())
+	if env.WhenOK != nil {
+		me.Waiting = env.WhenOK.Waiting
+	}
 	l, err := store.Acquire(ctx, me, p.Req.TakeOver, env.Now)
 	var held *lease.HeldError
 	switch {
@@ -121,6 +127,9 @@ func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Cont
 		where = " in " + store.Where()
 	}
 	env.Info("lease: %s is held by this run (%s)%s until it ends", dlq.Name, me.Run, where)
+	if env.WhenOK != nil {
+		env.WhenOK.SetWaiting = l.SetWaiting
+	}
 	return keepLease(ctx, env, dlq, l)
 }
 

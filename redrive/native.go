@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -122,7 +123,7 @@ func Follow(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, 
 // finished tells whether a cancel failed because the task had already
 // ended, which is what cancelling wanted.
 func finished(err error) bool {
-	return sqsapi.ErrorCode(err) == "ResourceNotFoundException"
+	return awserr.NotFound(err)
 }
 
 func latestTask(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string) (TaskStatus, error) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
@@ -56,6 +57,12 @@ type Request struct {
 	// the window (--beyond-window): "" refuses, BeyondMove moves them,
 	// BeyondKeep leaves them in the DLQ.
 	BeyondWindow string
+	// WhenOK are the alarms that must have been OK for For before the
+	// move, and stay OK during it (--when-ok, health.CheckNames); a wait
+	// ends after GiveUp (--for, --give-up). cmd builds the wait itself
+	// (Env.WhenOK): it reads CloudWatch and draws the status line.
+	WhenOK      []string
+	For, GiveUp time.Duration
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -229,6 +236,9 @@ type Env struct {
 	// (the canary, the rest, a native task) ended.
 	Progress func(Moment)
 	Done     func()
+	// WhenOK is --when-ok's wait and watch on the dependency's alarms;
+	// nil without it.
+	WhenOK *health.Session
 }
 
 // Moment is a moment of a move, for a progress line: the figures so far,

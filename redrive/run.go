@@ -55,7 +55,11 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 		return nil, err
 	}
 	defer release()
-	// A console redrive may have started while the question waited.
+	if err := r.waitWhenOK(ctx); err != nil {
+		return nil, err
+	}
+	// A console redrive may have started while the question (or the
+	// alarms) waited.
 	if p.tasksListed {
 		if err := checkMoveTasks(ctx, env, p, true); err != nil {
 			return nil, err
@@ -111,7 +115,7 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	if p.Canary > 0 {
 		dests := r.canaryBefore(ctx)
 		span := canarySpan{start: time.Now()}
-		st, err := r.runMover(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
+		st, err := r.runWatched(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
 		span.sent = time.Now()
 		if r.beyond != nil {
 			r.beyond.end()
@@ -128,7 +132,7 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 		// The rest's rate starts after the canary's wait.
 		base.RateFrom = time.Time{}
 	}
-	st, err := r.runMover(ctx, base, p.Bound-total.Handled(), prog)
+	st, err := r.runWatched(ctx, base, p.Bound-total.Handled(), prog)
 	all := sumStats(total, st)
 	if p.Canary > 0 {
 		// What the canary left in the DLQ (skipped, without a source, from

@@ -17,6 +17,8 @@ import (
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/note"
+	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -90,6 +92,27 @@ func writeHostileIncident(t *testing.T) *incident.Workspace {
 			Moved     int    `json:"moved"`
 		}{pick(i + 7), 3, pick(i+12) + leak, pick(i + 13), pick(i+14) + leak, 340}
 		if err := ev.Set(in, fig); err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A note and a notification whose every word is hostile: a tag value
+	// and a target anyone allowed to tag the queue or set a flag chose.
+	for i, ev := range []incident.Event{{Step: "note", Verdict: "set"}, {Step: "note", Verdict: "clear"}, {Step: "notify", Verdict: "failed"}} {
+		ev.Time, ev.Queue = t0.Add(time.Duration(10+i)*time.Minute), pick(i)+" orders-dlq"
+		n := &note.Note{Text: pick(i+3) + leak, Author: pick(i + 4), At: t0}
+		var fig any = note.Figures{Action: ev.Verdict, Note: n}
+		switch ev.Step {
+		case "notify":
+			fig = notify.Figures{Step: pick(i + 5), Target: pick(i + 6), Kind: "webhook", Error: pick(i+7) + leak, Text: leak}
+		case "note":
+			if ev.Verdict == "clear" {
+				fig = note.Figures{Action: ev.Verdict, Replaced: n}
+			}
+		}
+		if err := ev.SetFigures(fig); err != nil {
 			t.Fatal(err)
 		}
 		if err := ws.Append(ev); err != nil {
@@ -202,6 +225,11 @@ func TestHostileIncidentReportStructure(t *testing.T) {
 		for i, r := range string(src) {
 			if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)) {
 				t.Fatalf("report holds %U at byte %d: people cat report.md on a terminal", r, i)
+			}
+		}
+		for _, want := range []string{"| note by ", "| note cleared (it was ", "| notify: telling "} {
+			if !bytes.Contains(src, []byte(want)) {
+				t.Errorf("the timeline has no %q line", want)
 			}
 		}
 		doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))

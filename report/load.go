@@ -13,6 +13,7 @@ import (
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/redact"
@@ -39,6 +40,8 @@ type Incident struct {
 	Verify  *verify.Result
 	Check   *check.Result
 	Changes *changes.Result
+	// WhenOK is redrive --when-ok's waits file: its waits and pauses.
+	WhenOK []health.Milestone
 	// Problems are artifacts that exist but could not be read; the report
 	// names them instead of failing.
 	Problems []string
@@ -70,6 +73,11 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 		inc.Samples = msgs
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
+	if recs, err := health.ReadWaits(ws); err != nil {
+		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", health.WaitsFile, err))
+	} else {
+		inc.WhenOK = recs
+	}
 	if l, err := journal.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
 		inc.Ledger = l
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/note"
+	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -41,6 +43,7 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 			ms = append(ms, moment{ev.Time.UTC(), what})
 		}
 	}
+	ms = append(ms, inc.whenOKMoments()...)
 	if len(ms) == 0 {
 		return
 	}
@@ -55,6 +58,29 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 	}
 	b.WriteString(more)
 	b.WriteString("\n")
+}
+
+// noteLine is a note written or cleared on the DLQ: a person's claim, in
+// their words — untrusted (anyone who may tag the queue wrote it), so
+// encoded, redacted and bounded like any text from AWS.
+func (inc *Incident) noteLine(ev incident.Event) string {
+	var f note.Figures
+	_ = ev.DecodeFigures(&f)
+	who := func(n *note.Note) string {
+		if n == nil {
+			return "-"
+		}
+		return inc.plain(orDash(n.Author), maxName)
+	}
+	switch {
+	case f.Action == note.ActionClear && f.Replaced != nil:
+		return fmt.Sprintf("note cleared (it was %s's: %s)", who(f.Replaced), inc.plain(f.Replaced.Text, maxName+100))
+	case f.Action == note.ActionClear:
+		return "note cleared"
+	case f.Note != nil:
+		return fmt.Sprintf("note by %s: %s", who(f.Note), inc.plain(f.Note.Text, maxName+100))
+	}
+	return "note"
 }
 
 // eventLine is one step's event in a few words, encoded; "" for events the
@@ -110,6 +136,15 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 		return fmt.Sprintf("check:%s — %d failed, %d warned, %d passed", verdict, f.Fail, f.Warn, f.Pass)
 	case incident.StepRecord:
 		return "record: a report was written"
+	case "note":
+		return inc.noteLine(ev)
+	case "notify":
+		var f notify.Figures
+		_ = ev.DecodeFigures(&f)
+		if f.Sent {
+			return fmt.Sprintf("notify: told %s that %s ended", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName))
+		}
+		return fmt.Sprintf("notify: telling %s that %s ended failed (%s)", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName), inc.plain(orDash(f.Error), maxName))
 	}
 	return step + ":" + verdict
 }

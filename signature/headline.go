@@ -30,6 +30,9 @@ func Headline(text string) string {
 	if h, ok := jsonHeadline(text); ok {
 		return h
 	}
+	if root, _ := Chain(text); root != "" {
+		return root // the error the others were raised around
+	}
 	if prefix, rest, ok := strings.Cut(text, ": "); ok && isName(prefix) {
 		if h, ok := jsonHeadline(strings.TrimSpace(rest)); ok {
 			return prefix + ": " + h
@@ -152,7 +155,7 @@ func errorDoc(doc map[string]json.RawMessage) string {
 	if msg == "" {
 		return ""
 	}
-	for _, k := range []string{"name", "code", "type", "errorCode", "Code"} {
+	for _, k := range []string{"name", "code", "type", "errorCode", "Code", "exception_class", "exceptionClass", "error_class", "exc_type", "class"} {
 		if t := str(doc, k); t != "" {
 			return joinTyped(t, msg)
 		}

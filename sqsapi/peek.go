@@ -53,12 +53,17 @@ func Peek(ctx context.Context, c Client, q *Queue, opts PeekOptions) (PeekResult
 	if opts.Wait <= 0 {
 		opts.Wait = 1
 	}
-	seen := make(map[string]bool, opts.Max)
+	handles := make(map[string]string, opts.Max) // MessageId → latest receipt handle
 	res := PeekResult{Messages: []sqsjson.Message{}}
 	quiet := 0
 	for len(res.Messages) < opts.Max && quiet < opts.QuietRounds {
+		if ctx.Err() != nil {
+			return res, peekFailed(ctx, c, q, handles, opts, fmt.Errorf("peek at %s: %w", q.Name, ctx.Err()), false)
+		}
 		batch := min(opts.Max-len(res.Messages), 10)
-		out, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
+		// Never cancelled: a receive cancelled after SQS answered would
+		// hide its messages unseen.
+		out, err := c.ReceiveMessage(context.WithoutCancel(ctx), &sqs.ReceiveMessageInput{
 			QueueUrl:                    aws.String(q.URL),
 			MaxNumberOfMessages:         int32(batch),
 			VisibilityTimeout:           opts.Visibility,
@@ -67,17 +72,18 @@ func Peek(ctx context.Context, c Client, q *Queue, opts PeekOptions) (PeekResult
 			MessageAttributeNames:       []string{"All"},
 		})
 		if err != nil {
-			return res, fmt.Errorf("receive from %s: %w", q.Name, err)
+			return res, peekFailed(ctx, c, q, handles, opts, fmt.Errorf("receive from %s: %w", q.Name, err), true)
 		}
 		res.Receives++
 		res.Seen += len(out.Messages)
 		fresh := 0
 		for _, m := range out.Messages {
 			id := aws.ToString(m.MessageId)
-			if seen[id] || len(res.Messages) >= opts.Max {
+			_, seen := handles[id]
+			handles[id] = aws.ToString(m.ReceiptHandle)
+			if seen || len(res.Messages) >= opts.Max {
 				continue
 			}
-			seen[id] = true
 			res.Messages = append(res.Messages, FromSDK(m))
 			fresh++
 		}
@@ -88,4 +94,49 @@ func Peek(ctx context.Context, c Client, q *Queue, opts PeekOptions) (PeekResult
 		}
 	}
 	return res, nil
+}
+
+// peekFailed makes every message the peek received visible again at once
+// (a failed or interrupted peek leaves nothing hidden that it can reach)
+// and says so in the error: how many, how many SQS did not confirm, and,
+// after a failed receive whose answer may have been lost, when what it
+// hid unseen reappears.
+func peekFailed(ctx context.Context, c Client, q *Queue, handles map[string]string, opts PeekOptions, err error, lost bool) error {
+	failed := Release(context.WithoutCancel(ctx), c, q.URL, handles)
+	msg := fmt.Sprintf("the %d messages peeked were made visible again", len(handles)-failed)
+	if failed > 0 {
+		msg += fmt.Sprintf(", %d not (SQS did not confirm: back within %ds)", failed, opts.Visibility)
+	}
+	if lost {
+		msg += fmt.Sprintf("; any a receive whose answer was lost hid reappear within %ds", opts.Visibility)
+	}
+	return fmt.Errorf("%w; %s", err, msg)
+}
+
+// Release makes the messages of handles (MessageId → receipt handle)
+// visible again, ten a call, and returns how many SQS did not confirm. A
+// message already visible (MessageNotInflight) needs no release.
+func Release(ctx context.Context, c Client, url string, handles map[string]string) (failed int) {
+	ids := make([]string, 0, len(handles))
+	for id := range handles {
+		ids = append(ids, id)
+	}
+	for start := 0; start < len(ids); start += 10 {
+		chunk := ids[start:min(start+10, len(ids))]
+		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
+		for i, id := range chunk {
+			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(fmt.Sprint(i)), ReceiptHandle: aws.String(handles[id])}
+		}
+		out, err := c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(url), Entries: entries})
+		if err != nil {
+			failed += len(chunk)
+			continue
+		}
+		for _, f := range out.Failed {
+			if code := aws.ToString(f.Code); code != "AWS.SimpleQueueService.MessageNotInflight" && code != "MessageNotInflight" {
+				failed++
+			}
+		}
+	}
+	return failed
 }

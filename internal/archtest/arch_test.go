@@ -26,21 +26,31 @@ var layer = map[string]int{
 	// Domain: each decides one thing and imports no other domain package.
 	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2, "changes": 2,
 	"inventory": 2, "archive": 2,
+	// A person's note on a DLQ (queue tags), and the team told when a step ends.
+	"note": 2, "notify": 2,
 	// A step's own sub-packages sit in its layer; the step imports them
 	// (allowed below), no other domain package does.
 	"redrive/lease": 2, "redrive/journal": 2, "redrive/target": 2, "redrive/retry": 2, "redrive/mover": 2,
+	// The wait for a dependency's alarms: redrive's gate, its own package
+	// (it imports neither redrive nor cmd).
+	"health": 2,
 	// Base: the incident directory, the AWS layers, the message shape, text
 	// (untrusted: how strangers' data leaves mfdlq), and the AWS errors'
 	// vocabulary (awserr) that every layer above asks.
 	"awserr": 3, "incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
 	"envelope": 3, "untrusted": 3, "s3api": 3, "idempotency": 3,
+	// tagvalue: mfdlq's words in queue tags (the lease's, a note's); fleet:
+	// the accounts (Organizations, AssumeRole, profiles) a listing reads.
+	"tagvalue": 3, "fleet": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
-// groups (--group), and holds its DLQ with its own lease.
+// groups (--group), holds its DLQ with its own lease, and waits on the
+// dependency's alarms (--when-ok).
 var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true, "redrive→redrive/journal": true,
 	"redrive→redrive/target": true, "redrive→redrive/retry": true, "redrive/target→redrive/retry": true,
-	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true}
+	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true,
+	"redrive→health": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.

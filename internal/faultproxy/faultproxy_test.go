@@ -138,3 +138,55 @@ func TestDelayAndConnections(t *testing.T) {
 		t.Fatalf("%d connections counted, want 2", n)
 	}
 }
+
+// A rule breaks exactly the calls it names: the 2nd and 3rd ReceiveMessage
+// lose their answers after the server carried them out; other actions and
+// the other receives pass.
+func TestRuleBreaksTheNthMatchingCall(t *testing.T) {
+	be, hits := backend(t)
+	p := New(be.URL, 0, 1)
+	rule := p.Break(&Rule{Match: SQSAction("ReceiveMessage"), N: 2, Times: 2, Kind: DropAfter})
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	send := func(action string) error {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader("{}"))
+		req.Header.Set("X-Amz-Target", "AmazonSQS."+action)
+		c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	var got []bool
+	for _, a := range []string{"ReceiveMessage", "DeleteMessageBatch", "ReceiveMessage", "ReceiveMessage", "ReceiveMessage"} {
+		got = append(got, send(a) != nil)
+	}
+	want := []bool{false, false, true, true, false}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("calls broken %v, want %v", got, want)
+		}
+	}
+	if rule.Hits() != 2 || hits.Load() != 5 {
+		t.Fatalf("rule hits %d, server reached %d; want 2 and 5 (carried out, answer lost)", rule.Hits(), hits.Load())
+	}
+}
+
+func TestS3PutObjectMatchesPlainPutsOnly(t *testing.T) {
+	m := S3PutObject("/k.jsonl")
+	for _, tc := range []struct {
+		method, url string
+		want        bool
+	}{
+		{"PUT", "http://h/b/dir/k.jsonl", true},
+		{"PUT", "http://h/b/dir/k.jsonl?uploadId=1&partNumber=2", false},
+		{"GET", "http://h/b/dir/k.jsonl", false},
+		{"PUT", "http://h/b/dir/other.jsonl", false},
+	} {
+		req, _ := http.NewRequest(tc.method, tc.url, nil)
+		if m(req) != tc.want {
+			t.Errorf("%s %s: %v, want %v", tc.method, tc.url, !tc.want, tc.want)
+		}
+	}
+}

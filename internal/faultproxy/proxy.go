@@ -44,14 +44,16 @@ type Proxy struct {
 	// server, half before the answer leaves, as a network round trip
 	// splits. A long poll waits its own time on top.
 	Delay time.Duration
-	// Rule, when set, picks each call's fault instead of Rate (None: pass
-	// it through): a test that breaks one named call, deterministically.
-	Rule   func(r *http.Request) string
+	// Choose, when set, picks each call's fault instead of the rules and
+	// Rate (None: pass it through): a test that breaks one named call,
+	// deterministically.
+	Choose func(r *http.Request) string
 	client *http.Client
 	conns  atomic.Int64
 
 	mu     sync.Mutex
 	rng    *rand.Rand
+	rules  []*Rule // Break: chosen calls, before the random faults
 	calls  atomic.Int64
 	counts sync.Map // kind → *atomic.Int64
 }
@@ -104,9 +106,14 @@ func (p *Proxy) count(kind string) {
 // ServeHTTP forwards one call, perhaps breaking it.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.calls.Add(1)
-	kind := p.pick()
-	if p.Rule != nil {
-		kind = p.Rule(r)
+	var kind string
+	switch {
+	case p.Choose != nil:
+		kind = p.Choose(r)
+	default:
+		if kind = p.ruleKind(r); kind == "" {
+			kind = p.pick()
+		}
 	}
 	if kind != None {
 		p.count(kind)

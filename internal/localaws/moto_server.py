@@ -31,6 +31,12 @@ receives and visibility changes of one queue now hold the queue's own
 lock (the one moto's send already takes); a long poll's wait releases
 it. internal/localaws's TestConcurrent* fail without this patch.
 
+S3's conditional writes have the same shape: PutObject with If-None-Match
+or If-Match, and DeleteObject with If-Match, read the object and then
+write it, without a lock, so two conditional creates of one key at once
+could both succeed (two runs held one S3 lease). S3 decides them
+atomically; here they hold one lock.
+
 The patches are tied to moto's internals, so they apply to the pinned
 version only; any other version runs as it is, with a warning.
 
@@ -40,6 +46,7 @@ Usage: python3 moto_server.py [moto_server's arguments]
 import functools
 import logging
 import sys
+import threading
 import time
 
 import moto
@@ -99,6 +106,21 @@ def patch() -> None:
 
     for name in ("receive_message", "change_message_visibility"):
         setattr(sqs_models.SQSBackend, name, under_queue_lock(getattr(sqs_models.SQSBackend, name)))
+
+    from moto.s3 import responses as s3_responses
+
+    s3_lock = threading.RLock()
+
+    def under_s3_lock(method):
+        @functools.wraps(method)
+        def locked(self, *args, **kwargs):
+            with s3_lock:
+                return method(self, *args, **kwargs)
+
+        return locked
+
+    for name in ("put_object", "delete_object"):
+        setattr(s3_responses.S3Response, name, under_s3_lock(getattr(s3_responses.S3Response, name)))
 
 
 if __name__ == "__main__":

@@ -2,14 +2,18 @@ package localaws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+	"github.com/aws/smithy-go"
 )
 
 func TestMain(m *testing.M) { os.Exit(Wrap(m).Run()) }
@@ -127,6 +131,42 @@ func parallel(t *testing.T, n int, f func(worker int) error) {
 	for err := range errs {
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestConcurrentConditionalPutsOneWins: of PutObject calls with
+// If-None-Match: * racing for one key, S3 lets exactly one succeed (the S3
+// lease rests on it); the others get 412 PreconditionFailed.
+func TestConcurrentConditionalPutsOneWins(t *testing.T) {
+	ctx := context.Background()
+	c := s3.NewFromConfig(Config(t), func(o *s3.Options) { o.UsePathStyle = true })
+	bucket := UniqueName("race")
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+		t.Fatal(err)
+	}
+	const keys, racers = 20, 8
+	for k := 0; k < keys; k++ {
+		key := fmt.Sprintf("lease-%d", k)
+		var mu sync.Mutex
+		won := 0
+		parallel(t, racers, func(w int) error {
+			_, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), IfNoneMatch: aws.String("*"),
+				Body: strings.NewReader(fmt.Sprint("racer ", w))}, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+			var api smithy.APIError
+			switch {
+			case err == nil:
+				mu.Lock()
+				won++
+				mu.Unlock()
+			case errors.As(err, &api) && (api.ErrorCode() == "PreconditionFailed" || api.ErrorCode() == "ConditionalRequestConflict"):
+			default:
+				return err
+			}
+			return nil
+		})
+		if won != 1 {
+			t.Errorf("%s: %d conditional creates succeeded, want exactly 1", key, won)
 		}
 	}
 }

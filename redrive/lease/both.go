@@ -78,3 +78,9 @@ func (b bothLeases) Keep(lost func(Holder), warn func(error)) {
 func (b bothLeases) Release(ctx context.Context) error {
 	return errors.Join(b.tag.Release(ctx), b.obj.Release(ctx))
 }
+
+// SetWaiting says so in both, from their next renewals.
+func (b bothLeases) SetWaiting(w string) {
+	b.obj.SetWaiting(w)
+	b.tag.SetWaiting(w)
+}

@@ -25,6 +25,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/tagvalue"
 )
 
 // Tags is the SQS tag calls of the lease, with the SDK's signatures.
@@ -60,19 +61,48 @@ type Holder struct {
 	Run      string
 	Since    time.Time
 	Expires  time.Time
+	// Waiting names the alarms the run waits on before its move or in a
+	// pause of it (redrive --when-ok: "gateway-5xx+2" for three), "" when
+	// it waits on nothing: a colleague's redrive is told the run is alive
+	// and waiting, not stuck.
+	Waiting string
 }
 
 // String is the tag value: key=value words, in the characters SQS allows
 // in a tag (letters, digits, spaces and _ . / = + - : @).
 func (h Holder) String() string {
-	return fmt.Sprintf("operator=%s host=%s pid=%d run=%s since=%s expires=%s", tagSafe(h.Operator), tagSafe(h.Host), h.PID,
+	s := fmt.Sprintf("operator=%s host=%s pid=%d run=%s since=%s expires=%s", tagSafe(h.Operator), tagSafe(h.Host), h.PID,
 		tagSafe(h.Run), h.Since.UTC().Format(time.RFC3339), h.Expires.UTC().Format(time.RFC3339))
+	if h.Waiting != "" {
+		s += " waiting=" + tagSafe(h.Waiting)
+	}
+	return s
 }
 
 // Describe names the holder for a person: who, where, since when.
 func (h Holder) Describe() string {
 	return fmt.Sprintf("%s on %s (pid %d, run %s) since %s, lease until %s", h.Operator, h.Host, h.PID, h.Run,
-		h.Since.UTC().Format("2006-01-02 15:04:05 UTC"), h.Expires.UTC().Format("15:04:05 UTC"))
+		h.Since.UTC().Format("2006-01-02 15:04:05 UTC"), h.Expires.UTC().Format("15:04:05 UTC")) + h.waitingText()
+}
+
+// waitingText is ", waiting on alarms gateway-5xx+2" for a waiting run.
+func (h Holder) waitingText() string {
+	if h.Waiting == "" {
+		return ""
+	}
+	return ", waiting on alarms " + h.Waiting
+}
+
+// WaitingOn is the Waiting word for alarms: the first name and how many
+// more ("gateway-5xx+2"), "" for none.
+func WaitingOn(alarms []string) string {
+	switch len(alarms) {
+	case 0:
+		return ""
+	case 1:
+		return alarms[0]
+	}
+	return fmt.Sprintf("%s+%d", alarms[0], len(alarms)-1)
 }
 
 // same tells whether h and o are one run.
@@ -98,28 +128,16 @@ func ParseHolder(v string) (Holder, bool) {
 			h.Since, _ = time.Parse(time.RFC3339, val)
 		case "expires":
 			h.Expires, _ = time.Parse(time.RFC3339, val)
+		case "waiting":
+			h.Waiting = val
 		}
 	}
 	return h, h.Run != "" && !h.Expires.IsZero()
 }
 
-func tagSafe(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if b.Len() >= 48 {
-			break
-		}
-		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./+-:@", r)) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "unknown"
-	}
-	return b.String()
-}
+// tagSafe is a holder's word in the tag: tagvalue.Safe, the codec the
+// DLQ's note shares (its words at most 48 bytes).
+func tagSafe(s string) string { return tagvalue.Safe(s, 48) }
 
 // HeldError is a lease another live run holds.
 type HeldError struct {
@@ -225,6 +243,14 @@ func (l *Lease) write(ctx context.Context) error {
 	l.mu.Unlock()
 	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{Tag: v}})
 	return tagErr(err)
+}
+
+// SetWaiting says (w, from WaitingOn) or stops saying ("") that the run
+// waits on alarms; the next renewal writes it, within TTL/4.
+func (l *Lease) SetWaiting(w string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.me.Waiting = w
 }
 
 // Keep renews the lease every TTL/4 until Release. Before each

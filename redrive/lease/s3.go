@@ -13,7 +13,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/awserr"
 )
@@ -189,6 +188,13 @@ func (l *S3Lease) put(ctx context.Context, match string) error {
 	return nil
 }
 
+// SetWaiting is Lease.SetWaiting for the S3 lease.
+func (l *S3Lease) SetWaiting(w string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.me.Waiting = w
+}
+
 func (l *S3Lease) written() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -274,10 +280,4 @@ func lostRace(err error) bool {
 	return false
 }
 
-func apiCode(err error) string {
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return api.ErrorCode()
-	}
-	return ""
-}
+func apiCode(err error) string { return awserr.Code(err) }

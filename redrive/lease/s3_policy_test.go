@@ -25,7 +25,7 @@ import (
 func policyProxy(t *testing.T, key string, dropPut func(r *http.Request) bool) *s3.Client {
 	t.Helper()
 	p := faultproxy.New(localaws.Endpoint(t), 0, 1)
-	p.Rule = func(r *http.Request) string {
+	p.Choose = func(r *http.Request) string {
 		switch {
 		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/"+key):
 			return faultproxy.Forbid404

@@ -11,6 +11,9 @@ import (
 type Held interface {
 	Keep(lost func(Holder), warn func(error))
 	Release(ctx context.Context) error
+	// SetWaiting says which alarms the run waits on (redrive --when-ok),
+	// from the next renewal on.
+	SetWaiting(w string)
 }
 
 var _ Held = (*Lease)(nil)

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/redrive/retry"
 
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
@@ -307,17 +307,19 @@ func congestion(err error) string {
 	if err == nil {
 		return ""
 	}
-	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 500 {
-		return "fault"
-	}
 	var api smithy.APIError
+	serverMarked := errors.As(err, &api) && api.ErrorFault() == smithy.FaultServer
+	var re *smithyhttp.ResponseError
+	status := 0
+	if errors.As(err, &re) && re.Response != nil {
+		status = re.Response.StatusCode
+	}
 	switch {
-	case errors.As(err, &api) && retry.RetryableCode(api.ErrorCode()) && api.ErrorFault() != smithy.FaultServer && api.ErrorCode() != "InternalError" && api.ErrorCode() != "InternalFailure" && api.ErrorCode() != "ServiceUnavailable":
+	case status >= 500:
+		return "fault"
+	case awserr.ThrottledCode(awserr.Code(err)) && !serverMarked, status == 429:
 		return "throttled"
-	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == 429:
-		return "throttled"
-	case errors.As(err, &api) && (api.ErrorFault() == smithy.FaultServer || retry.RetryableCode(api.ErrorCode())):
+	case awserr.ServerFault(err) || awserr.ThrottledCode(awserr.Code(err)):
 		return "fault"
 	}
 	return ""

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/retry"
@@ -238,7 +239,7 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 // keep adding batches in flight against a target that refuses them.
 func entryCongestion(failed []types.BatchResultErrorEntry) error {
 	for _, f := range failed {
-		if code := aws.ToString(f.Code); !f.SenderFault && retry.RetryableCode(code) {
+		if code := aws.ToString(f.Code); !f.SenderFault && awserr.RetryableCode(code) {
 			return &smithy.GenericAPIError{Code: code, Message: aws.ToString(f.Message), Fault: smithy.FaultClient}
 		}
 	}

@@ -6,16 +6,13 @@ package retry
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
-	"net"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/smithy-go"
-	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // Policy is the mover's one retry layer. The SDK's own retries are switched
@@ -99,53 +96,14 @@ func (r *Policy) pause(attempt int) {
 	time.Sleep(d)
 }
 
-// throttleCodes are SQS's and the SDK's names for "slow down" (and SNS's,
-// Throttled, for a topic target).
-var throttleCodes = map[string]bool{
-	"Throttling": true, "ThrottlingException": true, "RequestThrottled": true, "Throttled": true,
-	"TooManyRequestsException": true, "SlowDown": true, "RequestLimitExceeded": true,
-	"AWS.SimpleQueueService.RequestThrottled": true, "KmsThrottled": true,
-	"ServiceUnavailable": true, "InternalError": true, "InternalFailure": true,
-}
-
-// Retryable tells whether err is worth another attempt: throttling, a 5xx,
-// or a connection that broke (the request may or may not have reached SQS;
-// repeating a receive, send or delete is safe for at-least-once). A 4xx is
-// final: the message stays in the DLQ and is reported.
-func Retryable(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return false
-	}
-	var re *smithyhttp.ResponseError
-	// A status below 400 with an error is a transport failure after the
-	// answer began (a body cut off): judged like a broken connection below.
-	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 {
-		code := re.Response.StatusCode
-		if code >= 500 || code == 429 {
-			return true
-		}
-		var api smithy.APIError
-		return errors.As(err, &api) && throttleCodes[api.ErrorCode()]
-	}
-	var api smithy.APIError
-	if errors.As(err, &api) {
-		return throttleCodes[api.ErrorCode()] || api.ErrorFault() == smithy.FaultServer
-	}
-	var ne net.Error
-	var retryable interface{ RetryableError() bool }
-	switch {
-	case errors.As(err, &ne), errors.As(err, &retryable) && retryable.RetryableError():
-		return true
-	}
-	s := err.Error()
-	for _, frag := range []string{"connection reset", "connection refused", "EOF", "broken pipe", "closed network connection", "deserialization failed"} {
-		if strings.Contains(s, frag) {
-			return true
-		}
-	}
-	return false
-}
+// Retryable tells whether err is worth another attempt (awserr.Retryable:
+// throttling, a 5xx, or a connection that broke — the request may or may
+// not have reached SQS; repeating a receive, send or delete is safe for
+// at-least-once). A 4xx is final: the message stays in the DLQ and is
+// reported.
+func Retryable(err error) bool { return awserr.Retryable(err) }
 
 // RetryableCode tells whether an AWS error code is throttling or a
-// transient server fault: a code Retryable retries whatever the status.
-func RetryableCode(code string) bool { return throttleCodes[code] }
+// transient server fault (awserr.RetryableCode): a code Retryable retries
+// whatever the status.
+func RetryableCode(code string) bool { return awserr.RetryableCode(code) }

@@ -10,6 +10,7 @@ import (
 	ebtypes "github.com/aws/aws-sdk-go-v2/service/eventbridge/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -25,10 +26,6 @@ type EventsTarget struct {
 func NewEventsTarget(c EventsAPI, bus string) *EventsTarget {
 	return &EventsTarget{c: c, bus: bus}
 }
-
-// retryableEntryCodes are the PutEvents entry errors EventBridge documents
-// as retryable; any other entry error is final for that message.
-var retryableEntryCodes = map[string]bool{"InternalFailure": true, "ThrottlingException": true, "InternalException": true}
 
 // Send puts the pending messages' events with one PutEvents call. Its
 // answer lists one result per entry, in order; FailedEntryCount > 0 means
@@ -71,7 +68,7 @@ func (t *EventsTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 		}
 		r := out.Entries[j]
 		if code := aws.ToString(r.ErrorCode); code != "" {
-			failed = append(failed, refused(id, code, aws.ToString(r.ErrorMessage), !retryableEntryCodes[code]))
+			failed = append(failed, refused(id, code, aws.ToString(r.ErrorMessage), !awserr.RetryableCode(code))) // EventBridge documents InternalFailure, ThrottlingException, InternalException as retryable
 			continue
 		}
 		done[id] = aws.ToString(r.EventId)

@@ -2,14 +2,14 @@ package target
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // Reading a Lambda, SNS or EventBridge target before the plan: that it
@@ -18,17 +18,7 @@ import (
 
 // IsNotFound tells whether err is a target (topic, bus, function or its
 // asynchronous configuration) that does not exist.
-func IsNotFound(err error) bool {
-	var api smithy.APIError
-	if !errors.As(err, &api) {
-		return false
-	}
-	switch api.ErrorCode() {
-	case "NotFound", "NotFoundException", "ResourceNotFoundException":
-		return true
-	}
-	return false
-}
+func IsNotFound(err error) bool { return awserr.NotFound(err) }
 
 // ReadTopic tells whether the topic at arn is a FIFO topic; an error that
 // IsNotFound when it does not exist.

@@ -1,0 +1,112 @@
+package archive
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mfdlq/mfdlq/internal/faultproxy"
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// behindProxy is a faultproxy in front of moto, with no random faults.
+func behindProxy(t *testing.T) (*faultproxy.Proxy, string) {
+	t.Helper()
+	p := faultproxy.New(localaws.Endpoint(t), 0, 1)
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	return p, srv.URL
+}
+
+// A receive that SQS carried out and whose answer was lost hid messages
+// the export never saw. Whether the caller sees the error (every attempt's
+// answer lost) or the SDK's retry hides it (one lost), the export does not
+// end "done" while they are away: it waits out the visibility it asked
+// for, looks again, and exports every message — and every one is visible
+// again at the end. On the old code the first failed with them hidden and
+// the second ended ok with 10 fewer in the file.
+func TestExportLostReceiveAnswerWaitsAndLooksAgain(t *testing.T) {
+	const n = 25
+	for _, tc := range []struct {
+		name  string
+		times int
+	}{{"the caller sees the error", sqsapi.MaxAttempts}, {"the SDK's retry hides it", 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			proxy, front := behindProxy(t)
+			c, q, seed, all := motoQueue(t, n, front)
+			rule := proxy.Break(&faultproxy.Rule{Match: faultproxy.SQSAction("ReceiveMessage"), N: 2, Times: tc.times, Kind: faultproxy.DropAfter})
+			out := filepath.Join(t.TempDir(), "dlq.jsonl.gz")
+			sink, err := NewFileSink(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			waited := 0
+			// 10 s: long enough that the hidden batch is still away when the
+			// export looks again, even on a loaded machine (3 s was not: the
+			// batch was back by then and the export found it without a wait).
+			st, err := Export(context.Background(), c, sink, Options{Queue: q, Backlog: n, Gzip: true, Wait: 1, Visibility: 10 * time.Second,
+				Waiting: func(hidden int, until time.Time) { waited++ }})
+			if err != nil {
+				t.Fatalf("export: %v", err)
+			}
+			// The file below is the proof: an export that ended without
+			// waiting for the hidden batch lacks its 10 messages. A wait is
+			// expected, but a machine slow enough to outlast the visibility
+			// finds the batch back without one.
+			if rule.Hits() != tc.times || waited > 1 {
+				t.Fatalf("answers lost %d, waits %d; want %d and 1", rule.Hits(), waited, tc.times)
+			}
+			if waited == 0 {
+				t.Logf("the hidden batch was back before the export looked again: no wait needed")
+			}
+			got := readIDs(t, out)
+			for _, id := range all {
+				if got[id] != 1 {
+					t.Errorf("%s: %d times in the file, want 1", id, got[id])
+				}
+			}
+			if st.Exported != n || st.Hidden != 0 {
+				t.Fatalf("exported %d, hidden %d; want %d and 0", st.Exported, st.Hidden, n)
+			}
+			if left := dlqIDs(t, seed, q); len(left) != n {
+				t.Fatalf("%d visible in the DLQ after the export, want %d", len(left), n)
+			}
+		})
+	}
+}
+
+// When every receive after the first loses its answer, the export fails —
+// and says how many messages may still be hidden and when they are back,
+// having made visible again at once every message it did see.
+func TestExportFailedReceivesSayWhatIsHidden(t *testing.T) {
+	const n = 25
+	proxy, front := behindProxy(t)
+	c, q, seed, _ := motoQueue(t, n, front)
+	proxy.Break(&faultproxy.Rule{Match: faultproxy.SQSAction("ReceiveMessage"), N: 2, Times: 1000, Kind: faultproxy.ServerErrAfter})
+	sink, err := NewFileSink(filepath.Join(t.TempDir(), "dlq.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	st, err := Export(context.Background(), c, sink, Options{Queue: q, Backlog: n, Wait: 1, Visibility: 3 * time.Second})
+	if err == nil {
+		t.Fatal("export ended ok while every receive failed")
+	}
+	if st.Hidden != n-10 || st.HiddenUntil.Before(start.Add(3*time.Second)) || st.HiddenUntil.After(time.Now().Add(5*time.Second)) {
+		t.Fatalf("hidden %d until %s; want %d within the visibility of the last failed receive", st.Hidden, st.HiddenUntil, n-10)
+	}
+	if st.Released != 10 || st.NotReleased != 0 {
+		t.Fatalf("released %d, not released %d; want the 10 seen, all confirmed", st.Released, st.NotReleased)
+	}
+	visible, _, err := seed.Depth(context.Background(), q.URL)
+	if err != nil || visible < 10 {
+		t.Fatalf("%d visible right after the failed export (%v): the 10 it saw must be visible at once", visible, err)
+	}
+	time.Sleep(time.Until(st.HiddenUntil))
+	if left := dlqIDs(t, seed, q); len(left) != n {
+		t.Fatalf("%d in the DLQ at the time the export named, want %d", len(left), n)
+	}
+}

@@ -1,0 +1,208 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// IDRedriveTarget is the safeguard check --all adds: a queue's redrive
+// policy names a DLQ that exists. A policy left pointing at a deleted
+// queue makes SQS keep receiving a failing message forever (or, since
+// 2023, fail the move) — the DLQ the team thinks it has is not there.
+const IDRedriveTarget = "redrive-target-exists"
+
+// SweepAPI is the SQS calls of a sweep, with the SDK's signatures.
+type SweepAPI interface {
+	sqsapi.ListAPI
+	sqsapi.AttributesAPI
+}
+
+// SweepLambda is the Lambda calls of a sweep, with the SDK's signatures.
+type SweepLambda interface {
+	lambdaapi.LambdaAPI
+	lambdaapi.FunctionsAPI
+}
+
+// SweepClients are one account and region's read clients.
+type SweepClients struct {
+	SQS    SweepAPI
+	Alarms cwapi.AlarmsAPI
+	Lambda SweepLambda
+}
+
+// SweepOptions shape check --all in one account and region.
+type SweepOptions struct {
+	Prefix           string
+	Concurrency      int // attribute reads and DLQs judged at once (default 8)
+	SDKAttempts      int
+	WorkflowAttempts int
+	ReadTimeout      time.Duration
+}
+
+// Swept is one queue's result in a sweep: a DLQ with its sources'
+// findings, or a source whose redrive policy names no DLQ that exists.
+type Swept struct {
+	Account string `json:"account"`
+	Region  string `json:"region"`
+	Result
+}
+
+// Sweep judges every DLQ of an account and region — every queue some
+// redrive policy names, and every queue a Lambda function's
+// DeadLetterConfig names — with check's safeguards, and every redrive
+// policy whose DLQ is missing. It only reads. Warnings are what could not
+// be read (CloudWatch, Lambda refused): those findings are warned as
+// unknown, never passed.
+func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []string, error) {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 8
+	}
+	urls, err := sqsapi.ListURLs(ctx, c.SQS, o.Prefix)
+	if err != nil {
+		return nil, nil, err
+	}
+	queues, err := sqsapi.ReadAll(ctx, c.SQS, urls, o.Concurrency)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	async, err := lambdaapi.DeadLetterTargets(ctx, c.Lambda)
+	if err != nil {
+		if !sqsapi.IsUnsupportedOrDenied(err) {
+			return nil, nil, err
+		}
+		warnings = append(warnings, "Lambda functions' dead-letter queues unknown: "+err.Error())
+	}
+	byARN := map[string]*sqsapi.Queue{}
+	for _, q := range queues {
+		byARN[q.ARN] = q
+	}
+	sources := map[string][]*sqsapi.Queue{}
+	var out []Swept
+	for _, q := range queues {
+		if q.RedrivePolicy == nil {
+			continue
+		}
+		t := q.RedrivePolicy.DeadLetterTargetArn
+		if byARN[t] == nil {
+			out = append(out, missingTarget(q, t, o.Prefix))
+			continue
+		}
+		sources[t] = append(sources[t], q)
+	}
+	var dlqs []*sqsapi.Queue
+	for _, q := range queues {
+		if sources[q.ARN] != nil || async[q.ARN] != nil {
+			dlqs = append(dlqs, q)
+		}
+	}
+	judged, more := judgeAll(ctx, c, o, dlqs, sources, async)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	out = append(out, judged...)
+	SortSwept(out)
+	return out, append(warnings, more...), nil
+}
+
+// judgeAll judges each DLQ, a few at a time (one alarm read each, one
+// mapping read per source).
+func judgeAll(ctx context.Context, c SweepClients, o SweepOptions, dlqs []*sqsapi.Queue, sources map[string][]*sqsapi.Queue, async map[string][]lambdaapi.AsyncFunction) ([]Swept, []string) {
+	out := make([]Swept, len(dlqs))
+	warns := make([][]string, len(dlqs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(o.Concurrency, 4, max(len(dlqs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				out[i], warns[i] = judge(ctx, c, o, dlqs[i], sources[dlqs[i].ARN], async[dlqs[i].ARN])
+			}
+		}()
+	}
+	for i := range dlqs {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var all []string
+	for _, w := range warns {
+		all = append(all, w...)
+	}
+	return out, all
+}
+
+func judge(ctx context.Context, c SweepClients, o SweepOptions, dlq *sqsapi.Queue, srcs []*sqsapi.Queue, async []lambdaapi.AsyncFunction) (Swept, []string) {
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].Name < srcs[j].Name })
+	in := CheckInput{DLQ: dlq, Sources: srcs, AsyncFunctions: async, SDKAttempts: o.SDKAttempts,
+		WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout, Mappings: map[string][]lambdaapi.Mapping{}}
+	var warns []string
+	alarms, err := cwapi.DLQAlarms(ctx, c.Alarms, dlq.Name)
+	switch {
+	case err == nil:
+		in.Alarms = alarms
+	default:
+		// Not verified is not a pass, and not proof of a missing alarm.
+		in.AlarmsUnknown = sqsapi.ErrorCode(err) + " on cloudwatch:DescribeAlarmsForMetric"
+		warns = append(warns, fmt.Sprintf("CloudWatch alarms of %s unknown: %v", dlq.Name, err))
+	}
+	for _, src := range srcs {
+		ms, err := lambdaapi.Mappings(ctx, c.Lambda, src.Name, src.ARN, int64(src.Visibility.Seconds()))
+		if err != nil {
+			warns = append(warns, fmt.Sprintf("Lambda mappings of %s unknown: %v", src.Name, err))
+			continue // unknown, not absent
+		}
+		in.Mappings[src.Name] = ms
+	}
+	r := Result{Queue: dlq.Name, Findings: Findings(in)}
+	r.Verdict = Worst(r.Findings)
+	return Swept{Account: dlq.Account, Region: dlq.Region, Result: r}, warns
+}
+
+// missingTarget is the finding of a source whose DLQ was not listed: gone
+// (fail), outside --prefix or in another account or region (skip: judge
+// it where it lives).
+func missingTarget(src *sqsapi.Queue, target, prefix string) Swept {
+	f := Finding{ID: IDRedriveTarget, Queue: src.Name}
+	parts := strings.Split(target, ":")
+	switch {
+	case len(parts) == 6 && (parts[3] != src.Region || parts[4] != src.Account):
+		f.Status, f.Message = Skip, fmt.Sprintf("the DLQ %s is in account %s, region %s: run check --all there", parts[5], parts[4], parts[3])
+	case prefix != "" && !strings.HasPrefix(sqsapi.NameFromARN(target), prefix):
+		f.Status, f.Message = Skip, fmt.Sprintf("the DLQ %s is outside --prefix %s", sqsapi.NameFromARN(target), prefix)
+	default:
+		f.Status = Fail
+		f.Message = fmt.Sprintf("the redrive policy names %s, which does not exist: failed messages have nowhere to go", target)
+		f.Fix = fmt.Sprintf("create %s (retention 14 days), or point %s's RedrivePolicy at an existing DLQ", sqsapi.NameFromARN(target), src.Name)
+	}
+	r := Result{Queue: src.Name, Findings: []Finding{f}, Verdict: f.Status}
+	return Swept{Account: src.Account, Region: src.Region, Result: r}
+}
+
+// SortSwept puts the failing queues first, then those warned, then the
+// rest; by account, region and name within each.
+func SortSwept(s []Swept) {
+	rank := map[Status]int{Fail: 0, Warn: 1, Pass: 2, Skip: 3}
+	sort.SliceStable(s, func(i, j int) bool {
+		a, b := s[i], s[j]
+		if rank[a.Verdict] != rank[b.Verdict] {
+			return rank[a.Verdict] < rank[b.Verdict]
+		}
+		if a.Account != b.Account {
+			return a.Account < b.Account
+		}
+		if a.Region != b.Region {
+			return a.Region < b.Region
+		}
+		return a.Queue < b.Queue
+	})
+}

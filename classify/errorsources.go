@@ -1,0 +1,162 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/sqsjson"
+)
+
+// Where an error source is read.
+const (
+	inAttributes = "attributes" // the SQS message attributes
+	inHeaders    = "headers"    // a framework's headers object (an envelope field, or an attribute holding JSON)
+	inPayload    = "payload"    // top-level fields of the payload
+)
+
+// errorSource is one place a sender puts a failure's text: the names of
+// the exception's type, its message and its stack trace (the first name
+// present wins in each). docs/classify.md lists every row with its source.
+type errorSource struct {
+	sender  string // where, and who writes it: "the error in SENDER says …" ("": a consumer's own attributes)
+	where   string // inAttributes, inHeaders or inPayload
+	typ     []string
+	message []string
+	trace   []string
+}
+
+// errorSources is the one table of where senders put a failure, in the
+// order they are tried; the first row that gives a text wins. The AWS
+// envelopes' own errors (a destination record's responsePayload or
+// condition, an EventBridge or Lambda DLQ's attributes, an IoT rule's
+// failures) come first, from package envelope; after this table, the
+// payload fields signature.InBody reads (Step Functions' Error/Cause,
+// error, error_message, failureReason, exception …), then any attribute
+// or field whose name says error, exception, fault, failure or reason.
+var errorSources = []errorSource{
+	{"", inAttributes, // a consumer's own: ErrorCode/ErrorMessage, as classify always read them
+		[]string{"ErrorCode", "ErrorType", "errorType", "ExceptionType"},
+		[]string{"ErrorMessage", "errorMessage", "Error", "error", "ExceptionMessage"}, nil},
+	{"the MT-Fault-* attributes (MassTransit)", inAttributes,
+		[]string{"MT-Fault-ExceptionType"}, []string{"MT-Fault-Message"}, []string{"MT-Fault-StackTrace"}},
+	{"the NServiceBus.ExceptionInfo.* attributes (NServiceBus)", inAttributes,
+		[]string{"NServiceBus.ExceptionInfo.ExceptionType"}, []string{"NServiceBus.ExceptionInfo.Message"}, []string{"NServiceBus.ExceptionInfo.StackTrace"}},
+	{"the kafka_dlt-exception-* attributes (Spring Kafka)", inAttributes,
+		[]string{"kafka_dlt-exception-cause-fqcn", "kafka_dlt-exception-fqcn"}, []string{"kafka_dlt-exception-message"}, []string{"kafka_dlt-exception-stacktrace"}},
+	{"the x-exception-* attributes (Spring Cloud Stream, Spring AMQP)", inAttributes,
+		[]string{"x-exception-fqcn"}, []string{"x-exception-message"}, []string{"x-exception-stacktrace"}},
+	{"the dlqDeliveryFailureCause attribute (JMS, ActiveMQ)", inAttributes, nil, []string{"dlqDeliveryFailureCause"}, nil},
+	{"the dead-letter-* attributes (SmallRye Reactive Messaging)", inAttributes, []string{"dead-letter-cause"}, []string{"dead-letter-reason"}, nil},
+	{"the rbs2-error-details attribute (Rebus)", inAttributes, nil, []string{"rbs2-error-details"}, nil},
+	{"the envelope's MT-Fault-* headers (MassTransit)", inHeaders,
+		[]string{"MT-Fault-ExceptionType"}, []string{"MT-Fault-Message"}, []string{"MT-Fault-StackTrace"}},
+	{"the TransportMessage's NServiceBus.ExceptionInfo.* headers (NServiceBus)", inHeaders,
+		[]string{"NServiceBus.ExceptionInfo.ExceptionType"}, []string{"NServiceBus.ExceptionInfo.Message"}, []string{"NServiceBus.ExceptionInfo.StackTrace"}},
+	{"the payload's error_class and error_message (Sidekiq)", inPayload, []string{"error_class"}, []string{"error_message"}, []string{"error_backtrace"}},
+	{"the payload's exc_type and exc_message (Celery)", inPayload, []string{"exc_type"}, []string{"exc_message"}, []string{"traceback"}},
+	{"the payload's exception_class and message (Rails Solid Queue)", inPayload, []string{"exception_class"}, []string{"message"}, []string{"backtrace"}},
+	{"the payload's exception field (a Laravel failed job)", inPayload, nil, []string{"exception"}, nil},
+}
+
+// headersAttrs are attributes that hold a framework's headers as one JSON
+// object: Symfony Messenger's (headers that are no valid attribute name,
+// its stamps among them) and NServiceBus's unwrapped messages'.
+var headersAttrs = []string{"X-Symfony-Messenger", "NServiceBus.AmazonSQS.Headers"}
+
+// symfonyStamps are the Symfony Messenger stamps that carry the handler's
+// exception: ErrorDetailsStamp (5.2+: exceptionClass, exceptionMessage)
+// and, before it, RedeliveryStamp (exceptionMessage).
+var symfonyStamps = []string{
+	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\ErrorDetailsStamp`,
+	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\RedeliveryStamp`,
+}
+
+// errorRead is an error text and where it came from.
+type errorRead struct {
+	text   string
+	source string // logs, envelope, attributes, body
+	from   string // the sender or field, for the evidence ("MassTransit (MT-Fault-* headers)")
+}
+
+// readErrorSources tries the table, then Symfony's stamps, against the
+// message's attributes, the envelope's headers and the payload.
+func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErrors) errorRead {
+	attr := func(n string) string {
+		if v, ok := m.StringAttribute(n); ok {
+			return strings.TrimSpace(v)
+		}
+		return ""
+	}
+	var headers, payload lookup
+	headerDoc := env.Headers
+	if headerDoc == nil && len(m.MessageAttributes) > 0 {
+		for _, n := range headersAttrs {
+			if v := attr(n); v != "" && v[0] == '{' {
+				headerDoc = []byte(v)
+				break
+			}
+		}
+	}
+	headers = docLookup(headerDoc)
+	if rule != nil && env.PayloadJSON && env.Pointer == nil && hasPayloadSource(env.Payload) {
+		payload = docLookup(env.Payload)
+	}
+	for i := range errorSources {
+		s := &errorSources[i]
+		get := attr
+		switch s.where {
+		case inAttributes:
+			if len(m.MessageAttributes) == 0 {
+				continue
+			}
+		case inHeaders:
+			if headers == nil {
+				continue
+			}
+			get = headers.text
+		case inPayload:
+			if payload == nil {
+				continue
+			}
+			get = payload.nested(rule)
+			if s.typ != nil && get(s.typ[0]) == "" {
+				continue // the row's type field names it: "message" alone is no error
+			}
+		}
+		if t := s.read(get); t != "" {
+			src := "attributes"
+			if s.where == inPayload {
+				src = "body"
+			}
+			return errorRead{text: t, source: src, from: s.sender}
+		}
+	}
+	if t := symfonyError(headers); t != "" {
+		return errorRead{text: t, source: "attributes", from: "the ErrorDetailsStamp (Symfony Messenger)"}
+	}
+	return errorRead{}
+}
+
+// read is the source's text: "Type: message", and the stack trace after it
+// when the trace chains errors (a root cause, an exception raised while
+// handling another), which decides what the error is.
+func (s *errorSource) read(get func(string) string) string {
+	first := func(names []string) string {
+		for _, n := range names {
+			if v := get(n); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	typ, msg, trace := first(s.typ), first(s.message), first(s.trace)
+	if mod := get("exc_module"); s.where == inPayload && mod != "" && mod != "builtins" && typ != "" && !strings.Contains(typ, ".") {
+		typ = mod + "." + typ // Celery's exc_type is the bare class name; a traceback names it with its module
+	}
+	text := joinTyped(typ, msg)
+	if text == "" || trace != "" && chained(trace) {
+		// A trace that chains errors names them all, the root cause first.
+		return bounded(trace)
+	}
+	return bounded(text)
+}

@@ -1,0 +1,115 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A value no baseline message has is news, but not always a new schema. A
+// new tenant, site or warehouse is a new business value: the consumer
+// fails because a row it needs is missing (import it, then redrive), not
+// because it cannot read the message. A field's name says which: a
+// status, a type, a kind name the contract's own vocabulary; a tenant, a
+// warehouse_id, a site name rows of the business.
+
+// contractFields are names whose values are the contract's vocabulary: a
+// value none of the baseline has is a contract change.
+var contractFields = []string{"status", "state", "type", "kind", "event", "eventtype", "action", "operation", "op", "version",
+	"schema", "format", "mode", "method", "category", "currency", "unit", "phase", "stage", "command", "intent", "verb", "channel"}
+
+// referenceFields are names whose values name rows of the business.
+var referenceFields = []string{"tenant", "site", "warehouse", "location", "store", "shop", "branch", "account", "customer",
+	"merchant", "org", "organization", "organisation", "company", "partner", "vendor", "supplier", "seller", "region", "market",
+	"depot", "facility", "plant", "hub", "station", "venue", "restaurant", "hotel", "building", "city", "country", "user", "client",
+	"device", "sensor", "fleet", "vehicle", "team", "workspace", "project", "sku", "product", "item", "carrier", "route", "zone",
+	"office", "brand", "catalog", "catalogue", "dealer", "agent", "driver", "courier", "terminal", "dock", "bin", "lane", "line"}
+
+// referenceSuffixes turn a name into a reference: warehouse_id, tenantId,
+// site_code, storeRef.
+var referenceSuffixes = []string{"id", "code", "key", "ref", "name", "slug", "number", "no"}
+
+// fieldRole reads a field path's last name: "contract", "reference" or "".
+func fieldRole(path string) string {
+	name := path
+	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
+		name = name[i+1:]
+	}
+	words := strings.Fields(normalise(name)) // "warehouseId" → "warehouse id"
+	if len(words) == 0 {
+		return ""
+	}
+	if len(words) == 1 && contains(referenceSuffixes, words[0]) && len(name) < len(path) {
+		// customer.id, site.code: the parent names the row.
+		return fieldRole(strings.TrimRight(path[:len(path)-len(name)], ".[]"))
+	}
+	joined := strings.Join(words, "")
+	for _, c := range contractFields {
+		if joined == c || words[len(words)-1] == c && len(words) <= 2 {
+			return "contract"
+		}
+	}
+	base := words
+	if len(words) > 1 && contains(referenceSuffixes, words[len(words)-1]) {
+		base = words[:len(words)-1]
+		if contains(contractFields, strings.Join(base, "")) {
+			return "contract" // status_code, type_name
+		}
+	}
+	for _, w := range base {
+		if contains(referenceFields, w) {
+			return "reference"
+		}
+	}
+	if len(words) > 1 && contains(referenceSuffixes, words[len(words)-1]) && words[len(words)-1] != "name" {
+		return "reference" // any *_id, *_code: a row's key
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// newBusinessValue rewrites a value drift shared by (nearly) all of a
+// group that is no contract change: the field names a row of the business,
+// or the error says a referenced row is missing. It is evidence, not
+// poison; the error decides.
+func newBusinessValue(d Drift, said meaning) (Drift, bool) {
+	if d.Kind != DriftValue || !d.Contract || fieldRole(d.Field) == "contract" {
+		return d, false
+	}
+	missingRow := said.verdict == VerdictData && said.kind == "missing referenced row"
+	if fieldRole(d.Field) != "reference" && !missingRow {
+		return d, false
+	}
+	d.Contract, d.Reference = false, true
+	d.Text = strings.TrimSuffix(d.Text, driftTail(true))
+	switch {
+	case missingRow:
+		d.Text += fmt.Sprintf(": a new %s the data lacks, not a new schema — the error names a missing row (%q): fix or import the rows, then redrive", fieldNoun(d.Field), said.words)
+	default:
+		d.Text += fmt.Sprintf(": a new %s, a business value rather than a new schema — not by itself a contract change; the error decides", fieldNoun(d.Field))
+	}
+	return d, true
+}
+
+// fieldNoun is how the evidence names a field's value: "tenant", "warehouse".
+func fieldNoun(path string) string {
+	name := path
+	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
+		name = name[i+1:]
+	}
+	words := strings.Fields(normalise(name))
+	if len(words) > 1 && contains(referenceSuffixes, words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 {
+		return "value"
+	}
+	return strings.Join(words, " ") + " value"
+}

@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/note"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// readNotes reads the note of each DLQ mode selects (same index as
+// l.DLQs; nil for none or not read), paced per account (note.Pacer). A
+// note that cannot be read is a warning: the listing stands.
+func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, mode string) []*note.Note {
+	dlqs := l.DLQs
+	out := make([]*note.Note, len(dlqs))
+	if mode == "none" {
+		return out
+	}
+	var qs []note.Queue
+	var at []int
+	for i, q := range dlqs {
+		if mode == "all" || q.Total() > 0 {
+			qs = append(qs, note.Queue{Account: q.Account, URL: q.URL, Client: tags[q.Account+"/"+q.Region]})
+			at = append(at, i)
+		}
+	}
+	notes, errs := note.ReadAll(ctx, note.NewPacer(0), qs)
+	failed, first := 0, error(nil)
+	for j, i := range at {
+		out[i] = notes[j]
+		if errs[j] != nil {
+			failed++
+			if first == nil {
+				first = errs[j]
+			}
+		}
+	}
+	if failed > 0 {
+		l.Warnings = append(l.Warnings, fmt.Sprintf("notes of %s unknown: %v", plural.Of(failed, "DLQ", "DLQs"), first))
+	}
+	return out
+}
+
+// noteCell is a note in a table cell: its text sanitised (anyone who may
+// tag the queue wrote it), then who (the session or user at the end of
+// the author's ARN) and when. On a terminal the text is cut to keep the
+// row readable; piped rows carry it whole (at most 256 bytes).
+func noteCell(n *note.Note, tty bool, now time.Time) string {
+	if n == nil {
+		return "-"
+	}
+	text := untrusted.Cell(n.Text)
+	if n.Unreadable {
+		text = "(not written by mfdlq) " + text
+	}
+	if tty && len([]rune(text)) > 48 {
+		text = string([]rune(text)[:47]) + "…"
+	}
+	who := untrusted.Cell(shortAuthor(n.Author))
+	if n.At.IsZero() {
+		return text + " (" + who + ")"
+	}
+	when := n.At.UTC().Format(time.RFC3339)
+	if tty {
+		when = n.At.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return text + " (" + who + ", " + when + ")"
+}
+
+// shortAuthor is the last part of an ARN: the role session or the user.
+func shortAuthor(arn string) string {
+	if arn == "" {
+		return "unknown"
+	}
+	if i := strings.LastIndex(arn, "/"); i >= 0 && i < len(arn)-1 {
+		return arn[i+1:]
+	}
+	return arn
+}
+
+// unreadableError is ls's and check --all's exit when accounts were not
+// read: exit 4 (credentials or permission), after the rest was printed.
+func unreadableError(u []fleet.Unreadable) error {
+	return &exitError{code: ExitAuth, err: fmt.Errorf("%s not read (listed above): give the role in those accounts or remove them from --accounts", plural.Of(len(u), "account or region", "accounts or regions"))}
+}
+
+// unreadableLine is one unreadable account for a person.
+func unreadableLine(u fleet.Unreadable) string {
+	who := "account " + u.Account
+	if u.Account == "" {
+		who = "profile " + u.Profile
+	}
+	if u.Region != "" {
+		who += " " + u.Region
+	}
+	return "not read: " + who + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
+}

@@ -1,0 +1,220 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/note"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// noteOptions are the flags of mfdlq note.
+type noteOptions struct {
+	deps   *Deps
+	Queue  string // --queue: the DLQ
+	Text   string // the argument
+	Clear  bool   // --clear
+	DryRun bool   // --dry-run
+	Yes    bool   // --yes
+}
+
+func newNoteCmd(d *Deps, runF func(*noteOptions) error) *cobra.Command {
+	opts := &noteOptions{deps: d}
+	c := &cobra.Command{
+		Use:   `note --queue DLQ "TEXT" | --clear`,
+		Short: "Leave a note on a DLQ that colleagues see: who is on it, what is known",
+		Long: `Write a note on the DLQ itself, where every colleague's mfdlq sees it: ls,
+browse, inspect and contain show it, with who wrote it (the caller's AWS
+identity) and when. At shift change the next person reads "investigating:
+the gateway's 503s since 02:04 — ana" before touching anything. A note is a
+claim, not a lock: a redrive still takes the lease.
+
+What it changes in AWS: the DLQ's tags mfdlq-note and mfdlq-note-by
+(sqs:TagQueue; --clear: sqs:UntagQueue); nothing else. It names the
+account, region and queue, shows the note it replaces, and asks (or
+--yes); --dry-run shows it and changes nothing. The incident records it.
+
+A note is one line of at most 256 characters once encoded into a tag:
+letters, digits, spaces and _ . : / + - @ count 1, any other character
+3 per UTF-8 byte (an apostrophe 3, an em dash 9).
+
+Examples:
+  mfdlq note --queue orders-dlq "investigating: the gateway's 503s since 02:04 — ana"
+  mfdlq note --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq "handed to bo, see INC-4411" --yes
+  mfdlq note --queue orders-dlq --clear
+` + exitStatusHelp,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Text = args[0]
+			}
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return runNote(c.Context(), opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.BoolVar(&opts.Clear, "clear", false, "remove the note")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "show the note and change nothing")
+	f.BoolVar(&opts.Yes, "yes", false, "write without asking")
+	return c
+}
+
+func (o *noteOptions) validate() error {
+	switch {
+	case o.Queue == "":
+		return usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+	case o.Clear && o.Text != "":
+		return usageErrorf("--clear removes the note: give no text with it")
+	case o.Clear:
+		return nil
+	}
+	if err := note.CheckText(o.Text); err != nil {
+		return usageErrorf("%s", err.Error())
+	}
+	return nil
+}
+
+// noteResult is note's --output json.
+type noteResult struct {
+	Queue    string     `json:"queue"`
+	Account  string     `json:"account"`
+	Region   string     `json:"region"`
+	Action   string     `json:"action"`
+	DryRun   bool       `json:"dry_run"`
+	Note     *note.Note `json:"note"`
+	Replaced *note.Note `json:"replaced"`
+}
+
+func runNote(ctx context.Context, o *noteOptions) error {
+	d := o.deps
+	client, q, err := d.resolveQueue(ctx, o.Queue)
+	if err != nil {
+		return err
+	}
+	prev, err := note.Read(ctx, client, q.URL)
+	if err != nil {
+		return fmt.Errorf("note %s: %w", q.Name, err)
+	}
+	res := noteResult{Queue: q.Name, Account: q.Account, Region: q.Region, Action: note.ActionSet, DryRun: o.DryRun, Replaced: prev}
+	if o.Clear {
+		res.Action = note.ActionClear
+		d.announce("clearing the note", q)
+	} else {
+		author, err := d.callerARN(ctx)
+		if err != nil {
+			return err
+		}
+		res.Note = &note.Note{Text: o.Text, Author: author, At: d.Now().UTC().Truncate(time.Second)}
+		d.announce("writing a note", q)
+		fmt.Fprintf(d.IO.ErrOut, "note: %s\n", noteCell(res.Note, false, d.Now()))
+	}
+	if prev != nil {
+		fmt.Fprintf(d.IO.ErrOut, "replaces: %s\n", noteCell(prev, false, d.Now()))
+	}
+	if o.Clear && prev == nil {
+		d.infof("%s has no note: nothing to clear", q.Name)
+		return o.render(&res)
+	}
+	if o.DryRun {
+		d.infof("dry run: the note was not %s", map[string]string{note.ActionSet: "written", note.ActionClear: "cleared"}[res.Action])
+		return o.render(&res)
+	}
+	if err := d.confirm(o.question(q), o.Yes); err != nil {
+		return err
+	}
+	if o.Clear {
+		err = note.Clear(ctx, client, q.URL)
+	} else {
+		err = note.Write(ctx, client, q.URL, *res.Note)
+	}
+	if err != nil {
+		return fmt.Errorf("note %s: %w", q.Name, err)
+	}
+	if err := o.record(q, &res); err != nil {
+		return err
+	}
+	return o.render(&res)
+}
+
+func (o *noteOptions) question(q *sqsapi.Queue) string {
+	if o.Clear {
+		return fmt.Sprintf("clear the note on %s (account %s, %s)?", q.Name, orUnknown(q.Account), orUnknown(q.Region))
+	}
+	return fmt.Sprintf("write this note on %s (account %s, %s)?", q.Name, orUnknown(q.Account), orUnknown(q.Region))
+}
+
+// record appends the note event: the incident keeps every claim, the tags
+// only the latest.
+func (o *noteOptions) record(q *sqsapi.Queue, res *noteResult) error {
+	d := o.deps
+	ws, err := d.Workspace(q.Name)
+	if err != nil {
+		return err
+	}
+	ev := d.Event("note", q)
+	if err := ev.Set(note.Inputs{Clear: o.Clear, DryRun: o.DryRun}, note.Figures{Action: res.Action, Note: res.Note, Replaced: res.Replaced}); err != nil {
+		return err
+	}
+	ev.Verdict = res.Action
+	return ws.Append(ev)
+}
+
+func (o *noteOptions) render(res *noteResult) error {
+	d := o.deps
+	if d.jsonOutput() {
+		return d.printJSON(res)
+	}
+	switch {
+	case res.DryRun:
+	case res.Action == note.ActionClear && res.Replaced == nil:
+	case res.Action == note.ActionClear:
+		fmt.Fprintf(d.IO.Out, "note cleared on %s\n", untrusted.Terminal(res.Queue))
+	default:
+		fmt.Fprintf(d.IO.Out, "note on %s: %s\n", untrusted.Terminal(res.Queue), noteCell(res.Note, false, d.Now()))
+	}
+	return nil
+}
+
+// callerARN is who the credentials are (STS GetCallerIdentity): a note's
+// author, as CloudTrail would name them.
+func (d *Deps) callerARN(ctx context.Context) (string, error) {
+	cfg, err := d.AWS(ctx)
+	if err != nil {
+		return "", err
+	}
+	out, err := d.FleetSTS(cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		return "", fmt.Errorf("who am I (sts:GetCallerIdentity): %w", err)
+	}
+	return aws.ToString(out.Arn), nil
+}
+
+// showNote says the note on q, if any, on stderr: inspect, contain and
+// (for the lead to wire) redrive's plan show it before they act. A note
+// that cannot be read is said too; it never stops the step.
+func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
+	n, err := note.Read(ctx, c, q.URL)
+	switch {
+	case err != nil:
+		d.warnf("the note on %s is unknown: %v", q.Name, err)
+	case n != nil:
+		fmt.Fprintf(d.IO.ErrOut, "note on %s: %s\n", untrusted.Terminal(q.Name), strings.TrimSpace(noteCell(n, false, d.Now())))
+	}
+	return n
+}

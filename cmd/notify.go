@@ -1,0 +1,141 @@
+package cmd
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/spf13/pflag"
+
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/notify"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// notifyFlag is --notify TARGET of the steps that tell the team when they
+// end (verify, record; redrive after the restructure), with MFDLQ_NOTIFY
+// as its default, so a team sets it once in the on-call shell.
+type notifyFlag struct {
+	Raw    string         // --notify
+	Target *notify.Target // parsed from Raw or MFDLQ_NOTIFY; nil: nobody is told
+}
+
+func (n *notifyFlag) bind(fs *pflag.FlagSet) {
+	fs.StringVar(&n.Raw, "notify", "", "tell the team when the step ends: an SNS topic ARN or an https:// webhook taking Slack's {\"text\"} (default $MFDLQ_NOTIFY)")
+}
+
+// validate parses the flag, or MFDLQ_NOTIFY: a bad target is a usage
+// error before any AWS call, never a surprise at the step's end.
+func (n *notifyFlag) validate() error {
+	n.Target = nil
+	raw := n.Raw
+	if raw == "" {
+		raw = os.Getenv("MFDLQ_NOTIFY")
+	}
+	if raw == "" {
+		return nil
+	}
+	t, err := notify.Parse(raw)
+	if err != nil {
+		if n.Raw == "" {
+			return usageErrorf("MFDLQ_NOTIFY: %v", err)
+		}
+		return usageErrorf("%v", err)
+	}
+	n.Target = &t
+	return nil
+}
+
+// recordedCommand is the command line as the incident and the report keep
+// it: a --notify webhook's path and query are its secret (Slack's
+// hooks.slack.com/services/T…/B…/SECRET) and are left out.
+func recordedCommand(args []string) []string {
+	out := append([]string{"mfdlq"}, args...)
+	for i := 1; i < len(out); i++ {
+		switch a := out[i]; {
+		case a == "--notify" && i+1 < len(out):
+			out[i+1] = notifyShown(out[i+1])
+			i++
+		case strings.HasPrefix(a, "--notify="):
+			out[i] = "--notify=" + notifyShown(strings.TrimPrefix(a, "--notify="))
+		}
+	}
+	return out
+}
+
+// notifyShown is a --notify value as it may be shown: a topic ARN as is,
+// a URL without its path.
+func notifyShown(v string) string {
+	if t, err := notify.Parse(v); err == nil && t.Kind == notify.KindSNS {
+		return v
+	}
+	return notify.Redact(v)
+}
+
+// notifySender is the production sender: SNS in the topic's region with
+// the credentials in use, webhooks through a plain HTTP client.
+func (d *Deps) notifySender() notify.Sender {
+	return notify.Sender{
+		SNS: func(ctx context.Context, region string) (notify.SNSAPI, error) {
+			cfg, err := d.AWS(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return sns.NewFromConfig(cfg, func(o *sns.Options) { o.Region = region }), nil
+		},
+		HTTP: &http.Client{Timeout: notify.Timeout},
+	}
+}
+
+// notifyQueueStep tells the team that step ended on q (its verdict, what
+// moved, where the incident is) and records it in q's incident: the one
+// line a step's run function calls at its end. redrive's, once the
+// restructure lands: d.notifyQueueStep(ctx, &o.notify, "redrive", dlq,
+// string(outcome), plural.Of(moved, "message")+" moved to "+dest, "").
+func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, q *sqsapi.Queue, verdict, moved, report string) {
+	if n == nil || n.Target == nil {
+		return
+	}
+	ws, err := d.Workspace(q.Name)
+	if err != nil {
+		ws = nil
+	}
+	if report == "" {
+		report = d.IncidentDir(q.Name)
+	}
+	d.notifyEnd(ctx, n, ws, d.Event(step, q), notify.Message{Step: step, Queue: q.Name, Account: q.Account, Region: q.Region,
+		Verdict: verdict, Moved: moved, Report: report})
+}
+
+// notifyEnd tells the team that a step ended, once, when --notify or
+// MFDLQ_NOTIFY names a target, and records in ws that it did (or why it
+// did not). A failure is a warning: the step's own exit status stands.
+// queueEv is the step's event, for the queue, account and region.
+func (d *Deps) notifyEnd(ctx context.Context, n *notifyFlag, ws *incident.Workspace, queueEv incident.Event, m notify.Message) {
+	if n == nil || n.Target == nil {
+		return
+	}
+	err := d.notifySender().Send(ctx, *n.Target, m)
+	fig := notify.Figures{Step: m.Step, Target: n.Target.String(), Kind: n.Target.Kind, Sent: err == nil, Text: m.Text()}
+	if err != nil {
+		fig.Error = err.Error()
+		d.warnf("the team was not told that %s ended (%s): %v", m.Step, n.Target, err)
+	} else {
+		d.infof("told %s that %s ended", n.Target, m.Step)
+	}
+	if ws == nil {
+		return
+	}
+	ev := d.Event("notify", nil)
+	ev.Queue, ev.QueueURL, ev.Account, ev.Region = queueEv.Queue, queueEv.QueueURL, queueEv.Account, queueEv.Region
+	ev.Verdict = map[bool]string{true: "sent", false: "failed"}[fig.Sent]
+	if err := ev.SetFigures(fig); err != nil {
+		d.warnf("the notification was not recorded: %v", err)
+		return
+	}
+	if err := ws.Append(ev); err != nil {
+		d.warnf("the notification was not recorded: %v", err)
+	}
+}

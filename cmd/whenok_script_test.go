@@ -1,0 +1,147 @@
+package cmd
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/internal/compositealarms"
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive/lease"
+)
+
+// sqs-steady QUEUE DURATION asserts that QUEUE's depth (visible and in
+// flight) does not change for DURATION: nothing is being sent to it.
+func cmdSQSSteady(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: sqs-steady QUEUE DURATION")
+	}
+	d, err := time.ParseDuration(args[1])
+	ts.Check(err)
+	s := seeder(ts)
+	ctx := context.Background()
+	u, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	v0, f0, err := s.Depth(ctx, *u.QueueUrl)
+	ts.Check(err)
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(250 * time.Millisecond) {
+		v, f, err := s.Depth(ctx, *u.QueueUrl)
+		ts.Check(err)
+		if v != v0 || f != f0 {
+			ts.Fatalf("%s went from %d visible, %d in flight to %d, %d within %s", args[0], v0, f0, v, f, d)
+		}
+	}
+	ts.Logf("%s: %d visible, %d in flight for %s", args[0], v0, f0, d)
+}
+
+// file-wait FILE REGEXP TIMEOUT waits until FILE (in the script's
+// directory) has a line matching REGEXP: a background command got there.
+func cmdFileWait(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: file-wait FILE REGEXP TIMEOUT")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	limit, err := time.ParseDuration(args[2])
+	ts.Check(err)
+	for end := time.Now().Add(limit); ; time.Sleep(100 * time.Millisecond) {
+		b, _ := os.ReadFile(ts.MkAbs(args[0]))
+		for _, l := range strings.Split(string(b), "\n") {
+			if re.MatchString(l) {
+				return
+			}
+		}
+		if time.Now().After(end) {
+			ts.Fatalf("%s has no line matching %s after %s", args[0], args[1], limit)
+		}
+	}
+}
+
+// lease-says QUEUE REGEXP asserts that QUEUE's lease tag matches REGEXP.
+func cmdLeaseSays(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: lease-says QUEUE REGEXP")
+	}
+	ctx := context.Background()
+	s := seeder(ts)
+	u, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	out, err := s.SQS.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: u.QueueUrl})
+	ts.Check(err)
+	if v := out.Tags[lease.Tag]; !regexp.MustCompile(args[1]).MatchString(v) {
+		ts.Fatalf("%s's lease tag %q does not match %s", args[0], v, args[1])
+	}
+}
+
+// scriptAlarms is the CloudWatch client of the alarm commands: at the
+// alarm stand-in when the script started one (alarm-standin), else moto.
+func scriptAlarms(ts *testscript.TestScript) *cloudwatch.Client {
+	cfg := scriptConfig(ts)
+	if ep := ts.Getenv("AWS_ENDPOINT_URL_CLOUDWATCH"); ep != "" {
+		cfg.BaseEndpoint = aws.String(ep)
+	}
+	return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch)
+}
+
+// alarm-standin starts the alarm stand-in (internal/compositealarms) in
+// front of moto and points mfdlq and the alarm commands at it
+// (AWS_ENDPOINT_URL_CLOUDWATCH): composite alarms, and metric alarms'
+// transition times as CloudWatch keeps them.
+func cmdAlarmStandin(ts *testscript.TestScript, neg bool, args []string) {
+	ep := os.Getenv("AWS_ENDPOINT_URL")
+	if ep == "" {
+		ep = os.Getenv(localaws.EnvEndpoint)
+	}
+	s, err := compositealarms.New(ep)
+	ts.Check(err)
+	hs := httptest.NewServer(s)
+	ts.Defer(hs.Close)
+	ts.Setenv("AWS_ENDPOINT_URL_CLOUDWATCH", hs.URL)
+}
+
+// alarm-put NAME STATE creates a metric alarm (a gateway's 5XX count) and
+// sets its state.
+func cmdAlarmPut(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: alarm-put NAME STATE")
+	}
+	_, err := scriptAlarms(ts).PutMetricAlarm(context.Background(), &cloudwatch.PutMetricAlarmInput{
+		AlarmName: aws.String(args[0]), Namespace: aws.String("AWS/ApiGateway"), MetricName: aws.String("5XXError"),
+		Dimensions: []cwtypes.Dimension{{Name: aws.String("ApiName"), Value: aws.String("payment-gateway")}},
+		Statistic:  cwtypes.StatisticSum, Period: aws.Int32(60), EvaluationPeriods: aws.Int32(1), Threshold: aws.Float64(5),
+		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold,
+	})
+	ts.Check(err)
+	cmdAlarmSet(ts, neg, args)
+}
+
+// alarm-set NAME STATE sets an alarm's state (SetAlarmState).
+func cmdAlarmSet(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: alarm-set NAME STATE")
+	}
+	_, err := scriptAlarms(ts).SetAlarmState(context.Background(), &cloudwatch.SetAlarmStateInput{
+		AlarmName: aws.String(args[0]), StateValue: cwtypes.StateValue(args[1]), StateReason: aws.String("set by the script"),
+	})
+	ts.Check(err)
+}
+
+// composite-put NAME RULE creates a composite alarm on the stand-in.
+func cmdCompositePut(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || ts.Getenv("AWS_ENDPOINT_URL_CLOUDWATCH") == "" {
+		ts.Fatalf("usage: alarm-standin, then composite-put NAME RULE")
+	}
+	_, err := scriptAlarms(ts).PutCompositeAlarm(context.Background(), &cloudwatch.PutCompositeAlarmInput{
+		AlarmName: aws.String(args[0]), AlarmRule: aws.String(args[1])})
+	ts.Check(err)
+}

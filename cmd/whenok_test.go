@@ -1,0 +1,78 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mfdlq/mfdlq/health"
+)
+
+func whenOKDeps(tty bool, output string) (*Deps, *bytes.Buffer, *bytes.Buffer) {
+	var out, errOut bytes.Buffer
+	return &Deps{IO: &IOStreams{Out: &out, ErrOut: &errOut, ErrTTY: tty}, Global: &GlobalOptions{Output: output}, Now: time.Now}, &out, &errOut
+}
+
+func waitStatus(at time.Time, state string) health.Status {
+	t0 := time.Date(2026, 12, 2, 2, 41, 7, 0, time.UTC)
+	a := health.AlarmStatus{Alarm: health.Alarm{Name: "gateway-5xx\x1b[2J", Type: health.TypeMetric, State: state, Since: t0}, Left: 2 * time.Minute}
+	return health.Status{Time: at, Started: t0, Waited: at.Sub(t0), GiveUpAt: t0.Add(6 * time.Hour), Left: 2 * time.Minute, Alarms: []health.AlarmStatus{a}}
+}
+
+// On a terminal one line rewritten in place, names sanitised; piped, JSON
+// lines on stderr only when something changed or a minute passed; with
+// --output json, every read as a JSON line on stdout.
+func TestWhenOKStatusShapes(t *testing.T) {
+	at := time.Date(2026, 12, 2, 2, 50, 0, 0, time.UTC)
+	d, _, errOut := whenOKDeps(true, "table")
+	s := &whenOKStatus{d: d}
+	s.report(waitStatus(at, health.StateAlarm))
+	s.report(waitStatus(at.Add(15*time.Second), health.StateAlarm))
+	s.finish()
+	got := errOut.String()
+	if strings.Count(got, "\r\x1b[K") != 2 || strings.Contains(got, "\x1b[2J") || !strings.HasSuffix(got, "\n") ||
+		!strings.Contains(got, `"gateway-5xx\x1b[2J" ALARM since 02:41:07 UTC`) {
+		t.Fatalf("terminal: %q", got)
+	}
+
+	d, out, errOut := whenOKDeps(false, "table")
+	s = &whenOKStatus{d: d}
+	for i := range 5 { // 15 s apart, unchanged: one line
+		s.report(waitStatus(at.Add(time.Duration(i)*15*time.Second), health.StateAlarm))
+	}
+	s.report(waitStatus(at.Add(80*time.Second), health.StateAlarm)) // a minute on
+	s.report(waitStatus(at.Add(90*time.Second), health.StateOK))    // changed
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	if len(lines) != 3 || out.Len() != 0 {
+		t.Fatalf("piped: %d lines on stderr, %d bytes on stdout:\n%s", len(lines), out.Len(), errOut)
+	}
+	var l health.WaitLine
+	if err := json.Unmarshal([]byte(lines[2]), &l); err != nil || l.Type != "waiting" || l.Alarms[0].State != "OK" {
+		t.Fatalf("piped line %q: %v", lines[2], err)
+	}
+
+	d, out, errOut = whenOKDeps(false, "json")
+	s = &whenOKStatus{d: d}
+	s.report(waitStatus(at, health.StateAlarm))
+	s.report(waitStatus(at.Add(15*time.Second), health.StateAlarm))
+	if n := strings.Count(out.String(), `"type":"waiting"`); n != 2 || errOut.Len() != 0 {
+		t.Fatalf("json: %d lines on stdout, stderr %q", n, errOut)
+	}
+}
+
+func TestWhenOKExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		code int
+	}{
+		{&health.NotFoundError{Names: []string{"x"}}, ExitNotFound},
+		{&health.DeniedError{}, ExitAuth},
+		{&health.GiveUpError{}, ExitCheckFailed},
+	} {
+		if code, ok := whenOKExit(tc.err); !ok || code != tc.code {
+			t.Errorf("%T: %d %v, want %d", tc.err, code, ok, tc.code)
+		}
+	}
+}

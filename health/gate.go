@@ -1,0 +1,182 @@
+package health
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Defaults of the flags: ten minutes of OK is longer than most alarms'
+// evaluation (a few one-minute periods), six hours is a night.
+const (
+	DefaultFor    = 10 * time.Minute
+	DefaultGiveUp = 6 * time.Hour
+)
+
+// Poll intervals. A wait reads every PollWait (an alarm evaluates at most
+// once a period, 10 s for a high-resolution one, 60 s otherwise), a watch
+// every PollWatch so a move stops within seconds of a flip; a failed read
+// doubles the interval up to PollMax. At most one call per read (MaxAlarms),
+// so a wait makes about 0.07 calls a second and a watch 0.2.
+const (
+	PollWait  = 15 * time.Second
+	PollWatch = 5 * time.Second
+	PollMax   = time.Minute
+	// pollMin is the shortest sleep between two reads, even when a
+	// streak is due sooner.
+	pollMin = time.Second
+)
+
+// Clock is the time the gate waits on: the real one, or a test's.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits d or until ctx ends (ctx's error).
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now is time.Now.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Sleep sleeps d unless ctx ends first.
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Options are a gate's settings: the flags, and what tests change.
+type Options struct {
+	Alarms []string      // --when-ok, checked by CheckNames
+	For    time.Duration // --for: how long every alarm stays OK
+	GiveUp time.Duration // --give-up: how long a wait may last
+	// PollWait and PollWatch default to the package's.
+	PollWait, PollWatch time.Duration
+}
+
+// CheckDurations is the flag check of --for and --give-up, before any AWS
+// call.
+func CheckDurations(forDur, giveUp time.Duration) error {
+	switch {
+	case forDur <= 0:
+		return errors.New("--for must be > 0 (e.g. --for 10m)")
+	case giveUp <= 0:
+		return errors.New("--give-up must be > 0 (e.g. --give-up 6h)")
+	case forDur > giveUp:
+		return fmt.Errorf("--for %s is longer than --give-up %s: the wait could never end in OK", forDur, giveUp)
+	}
+	return nil
+}
+
+// Gate reads the alarms and keeps each one's streak between reads.
+type Gate struct {
+	cw    AlarmsAPI
+	opts  Options
+	clock Clock
+
+	mu sync.Mutex // a watch's goroutine and the caller read in turn
+	// floor is, per alarm, the earliest its current streak may have
+	// begun: the last moment this process saw it out of OK (or saw its
+	// streak restart), so a flip between two reads never lengthens a
+	// streak, and one this process saw begin is timed by its own clock
+	// alone (a clock ahead of CloudWatch's cannot lengthen it).
+	floor map[string]time.Time
+	last  map[string]Alarm
+}
+
+// New returns a gate; zero durations take the defaults.
+func New(cw AlarmsAPI, opts Options, clock Clock) *Gate {
+	if opts.For == 0 {
+		opts.For = DefaultFor
+	}
+	if opts.GiveUp == 0 {
+		opts.GiveUp = DefaultGiveUp
+	}
+	if opts.PollWait == 0 {
+		opts.PollWait = PollWait
+	}
+	if opts.PollWatch == 0 {
+		opts.PollWatch = PollWatch
+	}
+	if clock == nil {
+		clock = RealClock{}
+	}
+	return &Gate{cw: cw, opts: opts, clock: clock, floor: map[string]time.Time{}, last: map[string]Alarm{}}
+}
+
+// Options returns the gate's settings, defaults filled in.
+func (g *Gate) Options() Options { return g.opts }
+
+// AlarmStatus is one alarm in a Status: how it was read, since when its
+// streak counts, and how long it still needs.
+type AlarmStatus struct {
+	Alarm
+	// OKSince is when the streak began (zero when not OK).
+	OKSince time.Time
+	// Left is how much more OK it needs: For when not OK, 0 when done.
+	Left time.Duration
+	// Broke is true when this read found the alarm out of OK, or its
+	// streak restarted, since the previous read.
+	Broke bool
+}
+
+// Check reads the alarms once: for the plan (state now and since when),
+// and to refuse a missing or unreadable alarm before any wait.
+func (g *Gate) Check(ctx context.Context) ([]AlarmStatus, error) {
+	return g.read(ctx)
+}
+
+// read reads the alarms and updates the streaks.
+func (g *Gate) read(ctx context.Context) ([]AlarmStatus, error) {
+	alarms, err := Read(ctx, g.cw, g.opts.Alarms)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.clock.Now().UTC()
+	out := make([]AlarmStatus, len(alarms))
+	for i, a := range alarms {
+		prev, seen := g.last[a.Name]
+		s := AlarmStatus{Alarm: a, Left: g.opts.For}
+		switch {
+		case a.State != StateOK:
+			s.Broke = seen && prev.State == StateOK
+			g.floor[a.Name] = now
+		case seen && (prev.State != StateOK || !prev.Since.Equal(a.Since)):
+			// Back to OK, or OK again after a flip between two reads:
+			// the streak counts from now at the earliest.
+			s.Broke = prev.State == StateOK
+			g.floor[a.Name] = now
+		}
+		if a.State == StateOK {
+			s.OKSince = a.Since
+			if f := g.floor[a.Name]; f.After(s.OKSince) {
+				s.OKSince = f
+			}
+			s.Left = max(0, g.opts.For-now.Sub(s.OKSince))
+		}
+		g.last[a.Name] = a
+		out[i] = s
+	}
+	return out, nil
+}
+
+// Floor sets an alarm's floor from the waits file: a resumed wait never
+// counts OK from before a moment the killed run saw the alarm out of OK.
+func (g *Gate) Floor(alarm string, t time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t.After(g.floor[alarm]) {
+		g.floor[alarm] = t.UTC()
+	}
+}

@@ -1,0 +1,204 @@
+package health
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
+)
+
+// WaitsFile is the waits file in the incident directory.
+const WaitsFile = incident.WaitsFile
+
+// Milestone types.
+const (
+	// MilestoneWait is a wait's start: before the move, or a pause.
+	MilestoneWait = "wait"
+	// MilestoneResume is a wait taken up again by a later run.
+	MilestoneResume = "resume"
+	// MilestoneState is an alarm seen in a state other than the last one
+	// written for it.
+	MilestoneState = "state"
+	// MilestoneEnd is a wait's end; Outcome says how.
+	MilestoneEnd = "end"
+)
+
+// Why a wait began.
+const (
+	KindBeforeMove = "before_move"
+	KindPause      = "pause"
+)
+
+// Outcomes of a wait.
+const (
+	OutcomeOK          = "ok"
+	OutcomeGaveUp      = "gave_up"
+	OutcomeInterrupted = "interrupted"
+	OutcomeFailed      = "failed"
+)
+
+// Milestone is one line of the waits file. Alarm names are kept as CloudWatch
+// has them; readers sanitise them on the way out.
+type Milestone struct {
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	// wait and resume
+	Kind    string    `json:"kind,omitempty"`
+	Alarms  []string  `json:"alarms,omitempty"`
+	For     string    `json:"for,omitempty"`
+	GiveUp  string    `json:"give_up,omitempty"`
+	Started time.Time `json:"started,omitzero"`
+	Run     string    `json:"run,omitempty"`
+	// state (and the alarm that broke a pause)
+	Alarm     string    `json:"alarm,omitempty"`
+	AlarmType string    `json:"alarm_type,omitempty"`
+	State     string    `json:"state,omitempty"`
+	Since     time.Time `json:"since,omitzero"`
+	// end
+	Outcome string `json:"outcome,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+// Waits appends a wait's milestones to the incident directory, one synced
+// write a line (a SIGKILL leaves whole lines), 0600 through the incident
+// package (never through a symlink).
+type Waits struct {
+	ws  *incident.Workspace
+	mu  sync.Mutex
+	was map[string]string // the last state written, per alarm
+}
+
+// OpenWaits returns the waits file of ws; it creates nothing until the
+// first record.
+func OpenWaits(ws *incident.Workspace) *Waits {
+	return &Waits{ws: ws, was: map[string]string{}}
+}
+
+// Start writes a wait's start: kind, the gate's settings, and started —
+// now for a new wait, the first start for a resumed one (then the mark
+// is a resume).
+func (j *Waits) Start(kind string, opts Options, run string, started, now time.Time) error {
+	typ := MilestoneWait
+	if !started.Equal(now) {
+		typ = MilestoneResume
+	}
+	return j.append(Milestone{Type: typ, Time: now.UTC(), Kind: kind, Alarms: opts.Alarms, For: opts.For.String(),
+		GiveUp: opts.GiveUp.String(), Started: started.UTC(), Run: run})
+}
+
+// Observe writes each alarm of st whose state differs from the last one
+// written for it.
+func (j *Waits) Observe(st Status) error {
+	for _, a := range st.Alarms {
+		j.mu.Lock()
+		same := j.was[a.Name] == a.State
+		j.was[a.Name] = a.State
+		j.mu.Unlock()
+		if same {
+			continue
+		}
+		if err := j.append(Milestone{Type: MilestoneState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Pause writes a break seen during the move: the pause's wait follows.
+func (j *Waits) Pause(b Break) error {
+	note := ""
+	if b.Err != nil {
+		note = b.Err.Error()
+	}
+	if b.Alarm != "" {
+		j.mu.Lock()
+		j.was[b.Alarm] = b.State
+		j.mu.Unlock()
+	}
+	return j.append(Milestone{Type: MilestoneState, Time: b.Time, Kind: KindPause, Alarm: b.Alarm, State: b.State, Note: note})
+}
+
+// End writes a wait's end.
+func (j *Waits) End(outcome, note string, now time.Time) error {
+	return j.append(Milestone{Type: MilestoneEnd, Time: now.UTC(), Outcome: outcome, Note: note})
+}
+
+func (j *Waits) append(r Milestone) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("encode %s record: %w", WaitsFile, err)
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	f, err := j.ws.OpenAppend(WaitsFile)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", WaitsFile, err)
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", WaitsFile, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", WaitsFile, err)
+	}
+	return f.Close()
+}
+
+// ReadWaits reads the waits file of ws (empty when there is none); a torn
+// last line is skipped.
+func ReadWaits(ws *incident.Workspace) ([]Milestone, error) {
+	return incident.ReadJSONLines[Milestone](ws.Path(WaitsFile), nil)
+}
+
+// Unfinished is a wait a killed run left: when it began, and per alarm
+// the last moment it was seen out of OK.
+type Unfinished struct {
+	Kind    string
+	Started time.Time
+	// Floors feed Gate.Floor.
+	Floors map[string]time.Time
+}
+
+// Resumable finds the latest wait on the same alarms (in any order) that
+// has no end: a run killed while waiting. ok is false when there is none —
+// the last wait ended (OK, gave up, Ctrl-C), or waited on other alarms.
+func Resumable(records []Milestone, alarms []string) (Unfinished, bool) {
+	start := -1
+	for i, r := range records {
+		switch r.Type {
+		case MilestoneWait, MilestoneResume:
+			start = i
+		case MilestoneEnd:
+			start = -1
+		}
+	}
+	if start < 0 || !sameSet(records[start].Alarms, alarms) {
+		return Unfinished{}, false
+	}
+	u := Unfinished{Kind: records[start].Kind, Started: records[start].Started, Floors: map[string]time.Time{}}
+	if u.Started.IsZero() {
+		u.Started = records[start].Time
+	}
+	state := map[string]string{}
+	for _, r := range records {
+		if r.Type != MilestoneState || r.Alarm == "" {
+			continue
+		}
+		if r.State != StateOK || (state[r.Alarm] != "" && state[r.Alarm] != StateOK) {
+			u.Floors[r.Alarm] = r.Time
+		}
+		state[r.Alarm] = r.State
+	}
+	return u, true
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}
