@@ -79,6 +79,16 @@ type CheckInput struct {
 	// AsyncFunctions are the Lambda functions whose failed asynchronous
 	// invocations land in the DLQ.
 	AsyncFunctions []lambdaapi.AsyncFunction
+	// Stores are the idempotency stores the mappings' functions name, by
+	// table (consumer.go).
+	Stores map[string]StoreReading
+	// OldestAge is the age of the DLQ's oldest message (CloudWatch's
+	// ApproximateAgeOfOldestMessage); 0: not known.
+	OldestAge time.Duration
+	// AgeAlarms are the alarms on each source's ApproximateAgeOfOldestMessage
+	// by source name (a source missing: they could not be read); nil: not
+	// gathered, no finding.
+	AgeAlarms map[string][]cwtypes.MetricAlarm
 }
 
 // Findings judges every safeguard, the DLQ's first, then each source's.
@@ -94,6 +104,7 @@ func Findings(in CheckInput) []Finding {
 		out = append(out, retentionFinding(in.DLQ, src))
 		ms, known := in.Mappings[src.Name]
 		out = append(out, lambdaFindings(src, ms, known)...)
+		out = append(out, consumerFindings(in, src, ms)...)
 		out = append(out, readTimeoutFinding(src, in.ReadTimeout))
 		out = append(out, receiveCountFinding(src))
 		out = append(out, attemptsFinding(src, in.SDKAttempts, in.WorkflowAttempts))

@@ -154,6 +154,7 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
+	o.gatherConsumer(ctx, cw, &in)
 	rep := check.Result{Queue: dlq.Name, Findings: check.Findings(in)}
 	rep.Verdict = check.Worst(rep.Findings)
 	if err := o.record(dlq, &rep, in); err != nil {

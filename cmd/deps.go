@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -70,6 +71,8 @@ type Deps struct {
 	// STS tells whose credentials are in use (a replay's destinations are
 	// weighed against that account).
 	STS func(context.Context) (*sts.Client, error)
+	// DynamoDB reads a consumer's idempotency store (redrive's window).
+	DynamoDB func(context.Context) (*dynamodb.Client, error)
 
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
@@ -119,6 +122,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
 	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
 	d.STS = lazyClient(d, func(cfg aws.Config) *sts.Client { return sts.NewFromConfig(cfg) })
+	d.DynamoDB = lazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
 	return d
 }
 

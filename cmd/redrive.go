@@ -145,6 +145,9 @@ the outcome, never a body; a notification that fails is a warning.
 	f.StringVar(&opts.FromFile, "from-file", "", "move the messages of an export (FILE or s3://BUCKET/KEY, see mfdlq export) instead of a DLQ's: to --to, else each to its recorded source queue")
 	f.StringSliceVar(&opts.AllowAccounts, "allow-account", nil, "with --from-file: an account outside yours that the file's lines may go to (repeat, or a comma list)")
 	f.StringVar(&opts.Lease, "lease", "", "keep the one-run-at-a-time lease in S3 (s3://BUCKET/PREFIX, conditional writes) instead of the DLQ's tag")
+	f.StringVar(&opts.IdempotencyTable, "idempotency-table", "", "the consumer's idempotency store (a DynamoDB table; default: the one its Lambda environment names)")
+	f.DurationVar(&opts.IdempotencyWindow, "idempotency-window", 0, "how long the consumer's idempotency records live (default: estimated from the store's items)")
+	f.StringVar(&opts.BeyondWindow, "beyond-window", "", "messages that failed longer ago than the idempotency window: move (anyway) or keep (in the DLQ); default: refuse")
 	f.StringSliceVar(&opts.WhenOK, "when-ok", nil, "wait until these CloudWatch alarms (metric or composite; ALARM[,ALARM…]) have been OK for --for before the move, and pause it while one is not (docs/redrive-when-ok.md)")
 	f.DurationVar(&opts.For, "for", health.DefaultFor, "with --when-ok: how long every alarm must have been OK without a break")
 	f.DurationVar(&opts.GiveUp, "give-up", health.DefaultGiveUp, "with --when-ok: end a wait that lasts longer (exit 3, nothing moved)")
@@ -192,6 +195,12 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--max-returned must be >= 0, got %d", o.MaxReturned)
 	case o.Visibility < 10 || o.Visibility > 43200:
 		return usageErrorf("--visibility must be between 10 and 43200 seconds, got %d", o.Visibility)
+	case o.BeyondWindow != "" && o.BeyondWindow != redrive.BeyondMove && o.BeyondWindow != redrive.BeyondKeep:
+		return usageErrorf("--beyond-window must be move or keep, got %q", o.BeyondWindow)
+	case o.Native && o.BeyondWindow == redrive.BeyondKeep:
+		return usageErrorf("--native moves every message: --beyond-window keep needs mfdlq's own mover (drop --native)")
+	case o.IdempotencyWindow < 0:
+		return usageErrorf("--idempotency-window must be > 0, got %s", o.IdempotencyWindow)
 	case o.Native && (o.SentAfter != "" || o.SentBefore != ""):
 		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
 	}

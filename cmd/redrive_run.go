@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
@@ -133,6 +134,9 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 	if d.CloudWatch != nil {
 		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }
 	}
+	if d.DynamoDB != nil {
+		env.DynamoDB = func(ctx context.Context) (idempotency.DynamoDB, error) { return d.DynamoDB(ctx) }
+	}
 	if d.Lambda != nil {
 		env.Lambda = func(ctx context.Context) (redrive.LambdaClient, error) {
 			return d.Lambda(ctx)
@@ -212,6 +216,9 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message"))
 	}
 	d.infof("plan: %s", p.LeaseLine())
+	for _, l := range p.WindowLines() {
+		d.infof("plan: %s", l)
+	}
 	if p.Canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
 		if l := p.CanaryProofLine(); l != "" {

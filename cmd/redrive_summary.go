@@ -39,6 +39,11 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 		return err
 	}
 	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest, s.Duration.Round(100*time.Millisecond), s.Achieved)
+	if l := s.WindowLine(p); l != "" && s.LeftUnasked(p) {
+		return checkFailedf("%s", l)
+	} else if l != "" {
+		d.infof("%s", l)
+	}
 	if p.Source.File != nil {
 		d.nextStep("watch %s's consumer; %s is unchanged", dest, o.FromFile)
 		return nil

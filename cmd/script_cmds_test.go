@@ -81,6 +81,9 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"lambda-async": cmdLambdaAsync,
 	// redrive_test.go
 	"sqs-holds": cmdSQSHolds,
+	// redrive_window_script_test.go
+	"idem-seed":     cmdIdemSeed,
+	"consumer-seed": cmdConsumerSeed,
 	// sources_script_test.go
 	"dlqsource":       cmdDLQSource,
 	"sqs-shared":      cmdSQSShared,

@@ -23,8 +23,14 @@ var _ AlarmsAPI = (*cloudwatch.Client)(nil)
 // ApproximateNumberOfMessagesVisible. The dimension is checked here as
 // well, because not every server filters on it.
 func DLQAlarms(ctx context.Context, cw AlarmsAPI, queue string) ([]cwtypes.MetricAlarm, error) {
+	return QueueAlarms(ctx, cw, queue, MetricVisible)
+}
+
+// QueueAlarms returns the metric alarms on one AWS/SQS metric of queue
+// (a source's ApproximateAgeOfOldestMessage, a DLQ's visible messages).
+func QueueAlarms(ctx context.Context, cw AlarmsAPI, queue, metric string) ([]cwtypes.MetricAlarm, error) {
 	out, err := cw.DescribeAlarmsForMetric(ctx, &cloudwatch.DescribeAlarmsForMetricInput{
-		Namespace: aws.String(Namespace), MetricName: aws.String(MetricVisible),
+		Namespace: aws.String(Namespace), MetricName: aws.String(metric),
 		Dimensions: []cwtypes.Dimension{{Name: aws.String(DimensionQueueName), Value: aws.String(queue)}},
 	})
 	if err != nil {
@@ -32,7 +38,7 @@ func DLQAlarms(ctx context.Context, cw AlarmsAPI, queue string) ([]cwtypes.Metri
 	}
 	var alarms []cwtypes.MetricAlarm
 	for _, a := range out.MetricAlarms {
-		if aws.ToString(a.Namespace) != Namespace || aws.ToString(a.MetricName) != MetricVisible {
+		if aws.ToString(a.Namespace) != Namespace || aws.ToString(a.MetricName) != metric {
 			continue
 		}
 		for _, d := range a.Dimensions {

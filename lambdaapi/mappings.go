@@ -7,11 +7,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/lambda/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/mfdlq/mfdlq/idempotency"
 )
 
 // LambdaAPI is every Lambda call mfdlq makes, with the SDK's signatures so
@@ -37,6 +40,13 @@ type Mapping struct {
 	FunctionTimeout      *int32 `json:"function_timeout_seconds"`
 	QueueVisibility      int64  `json:"queue_visibility_timeout_seconds"`
 	VisibilityAssessment string `json:"visibility_assessment"`
+	// ReportBatchItemFailures says the mapping's FunctionResponseTypes
+	// hold ReportBatchItemFailures: one bad message fails only itself.
+	ReportBatchItemFailures bool `json:"report_batch_item_failures"`
+	// IdempotencyTable is the idempotency store the function's environment
+	// names (IdempotencyVar); "" when none does.
+	IdempotencyTable string `json:"idempotency_table,omitempty"`
+	IdempotencyVar   string `json:"idempotency_var,omitempty"`
 }
 
 // Enabled tells whether the mapping is consuming (or about to).
@@ -79,6 +89,7 @@ func fromConfig(c types.EventSourceMappingConfiguration, queue string, visibilit
 		State: aws.ToString(c.State), BatchSize: aws.ToInt32(c.BatchSize), QueueVisibility: visibility,
 	}
 	m.Function = FunctionName(m.FunctionARN)
+	m.ReportBatchItemFailures = slices.Contains(c.FunctionResponseTypes, types.FunctionResponseTypeReportBatchItemFailures)
 	if c.ScalingConfig != nil && c.ScalingConfig.MaximumConcurrency != nil {
 		m.MaximumConcurrency = aws.Int32(*c.ScalingConfig.MaximumConcurrency)
 	}
@@ -100,6 +111,9 @@ func (m *Mapping) readTimeout(ctx context.Context, l LambdaAPI) error {
 	}
 	if fc.Timeout != nil {
 		m.FunctionTimeout = aws.Int32(*fc.Timeout)
+	}
+	if fc.Environment != nil {
+		m.IdempotencyTable, m.IdempotencyVar = idempotency.TableFromEnv(fc.Environment.Variables)
 	}
 	m.VisibilityAssessment = assessVisibility(m.QueueVisibility, m.FunctionTimeout)
 	return nil

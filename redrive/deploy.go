@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 )
@@ -20,6 +21,10 @@ type Function struct {
 	CodeSha256   string    `json:"code_sha256"`
 	LastModified time.Time `json:"last_modified"`
 	SeenAt       time.Time `json:"seen_at"`
+	// IdempotencyTable is the idempotency table the function's environment
+	// names (IdempotencyVar, idempotency.TableFromEnv); "" when none does.
+	IdempotencyTable string `json:"idempotency_table,omitempty"`
+	IdempotencyVar   string `json:"idempotency_var,omitempty"`
 }
 
 // ConsumerStep is the incident event that records the Lambda consumers of
@@ -71,6 +76,9 @@ func readFunction(ctx context.Context, l Lambda, arn string, now time.Time) (Fun
 	if c := out.Configuration; c != nil {
 		f.Version, f.CodeSha256 = aws.ToString(c.Version), aws.ToString(c.CodeSha256)
 		f.LastModified = parseLambdaTime(aws.ToString(c.LastModified))
+		if c.Environment != nil {
+			f.IdempotencyTable, f.IdempotencyVar = idempotency.TableFromEnv(c.Environment.Variables)
+		}
 	}
 	return f, nil
 }

@@ -86,6 +86,9 @@ type Figures struct {
 	Transform       *transform.Figures `json:"transform,omitempty"`
 	Undo            string             `json:"undo,omitempty"`
 	TransformErrors int                `json:"transform_errors,omitempty"`
+	// Idempotency is the consumer's idempotency store and window, and the
+	// messages beyond it the move met (nil: no store found).
+	Idempotency *WindowFigures `json:"idempotency,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

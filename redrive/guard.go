@@ -54,7 +54,10 @@ func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error
 	if err := fixDeployed(ctx, env, events, groups, p); err != nil {
 		return err
 	}
-	return consumersLive(ctx, env, p)
+	if err := consumersLive(ctx, env, p); err != nil {
+		return err
+	}
+	return checkWindow(ctx, env, p)
 }
 
 // refuse stops the redrive with r, or with --force says it and goes on.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/health"
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
@@ -47,6 +48,16 @@ type Request struct {
 	Visibility  int32  // seconds a received message stays hidden (--visibility)
 	FromFile    string // --from-file as given ("" for a DLQ)
 	Lease       string // --lease s3://BUCKET/PREFIX ("": the queue tag)
+
+	// IdempotencyTable and IdempotencyWindow name the consumer's
+	// idempotency store and its window outright (--idempotency-table,
+	// --idempotency-window); "" and 0: found from the consumers.
+	IdempotencyTable  string
+	IdempotencyWindow time.Duration
+	// BeyondWindow is what happens to messages that failed longer ago than
+	// the window (--beyond-window): "" refuses, BeyondMove moves them,
+	// BeyondKeep leaves them in the DLQ.
+	BeyondWindow string
 	// WhenOK are the alarms that must have been OK for For before the
 	// move, and stay OK during it (--when-ok, health.CheckNames); a wait
 	// ends after GiveUp (--for, --give-up). cmd builds the wait itself
@@ -125,6 +136,10 @@ type Plan struct {
 	// could be listed, so Run looks again after the question.
 	Follow      *RunningTask
 	tasksListed bool
+	// Window is the destination's idempotency store and how many of the
+	// sample failed longer ago than its window (set by Guard; nil when no
+	// store was found).
+	Window *Window
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in
@@ -206,6 +221,8 @@ type Env struct {
 	Lambda      func(context.Context) (LambdaClient, error)
 	SNS         func(context.Context) (SNSClient, error)
 	EventBridge func(context.Context) (EventsClient, error)
+	// DynamoDB reads the consumer's idempotency store (nil: not read).
+	DynamoDB func(context.Context) (idempotency.DynamoDB, error)
 	// S3 is built for a lease kept in S3 (Req.Lease).
 	S3 func(context.Context) (lease.S3, error)
 	// STS tells the operator's account (a replay's destinations are

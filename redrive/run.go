@@ -39,6 +39,9 @@ type runner struct {
 	noCW     bool
 	// step is the run's --transform (nil without one).
 	step *transform.Step
+	// beyond counts the messages beyond the idempotency window as the
+	// move meets them (nil: no window known).
+	beyond *beyondCount
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -107,6 +110,12 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	}
 	defer closeArchive()
 	r.step = step
+	if p.Window.counts() {
+		r.beyond = &beyondCount{}
+		// Without --beyond-window the plan's sample showed none beyond the
+		// window: one the move meets stays in the DLQ, unasked (keep).
+		sel = r.beyond.selector(p.Window, p.Req.BeyondWindow != BeyondMove, env.Now, sel)
+	}
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
 	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
@@ -120,6 +129,9 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 		span := canarySpan{start: time.Now()}
 		st, err := r.runWatched(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
 		span.sent = time.Now()
+		if r.beyond != nil {
+			r.beyond.end()
+		}
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
@@ -286,6 +298,9 @@ func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Sta
 		f := r.step.Figures()
 		s.Transform, s.Undo = &f, r.p.UndoCommand(r.ws)
 		s.Stats.TransformErrors, s.Stats.TransformErrorTexts = f.Failed, f.FailureTexts
+	}
+	if r.beyond != nil {
+		s.Beyond = r.beyond.figures(r.p.Req.BeyondWindow != BeyondMove)
 	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it

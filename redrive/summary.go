@@ -67,6 +67,10 @@ type Summary struct {
 	CanaryBack int
 	// Attempt is the fix this redrive moved after.
 	Attempt int
+	// Beyond counts the messages beyond the consumer's idempotency window
+	// the move met (Plan.Window): moved, or with --beyond-window keep left
+	// in the DLQ (and in Skipped).
+	Beyond int
 	// Err stopped the run (its exit status follows it); LeaseLost is set
 	// when another run took the lease over.
 	Err       error
@@ -145,6 +149,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
+	fig.Idempotency = windowFigures(p, s.Beyond)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

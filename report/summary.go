@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
@@ -192,7 +193,31 @@ func (inc *Incident) redriveText() string {
 	if len(left) > 0 {
 		t += "; " + strings.Join(left, ", ")
 	}
-	return t
+	return t + inc.windowText(f.Idempotency)
+}
+
+// windowText says the consumer's idempotency window the redrive weighed
+// and what it did with the messages beyond it; "" without a store.
+func (inc *Incident) windowText(w *redrive.WindowFigures) string {
+	if w == nil {
+		return ""
+	}
+	t := "; idempotency store " + inc.plain(w.Table, maxName)
+	if w.WindowSeconds <= 0 {
+		return t + ", window not known"
+	}
+	win := idempotency.WindowText(time.Duration(w.WindowSeconds * float64(time.Second)))
+	if w.Estimated {
+		win = "at least " + win
+	}
+	t += ", window " + win
+	switch {
+	case w.Beyond == 0:
+		return t + ", none beyond it"
+	case w.BeyondWindow == redrive.BeyondMove:
+		return t + fmt.Sprintf(", %d beyond it moved anyway (--beyond-window move)", w.Beyond)
+	}
+	return t + fmt.Sprintf(", %d beyond it left in the DLQ", w.Beyond)
 }
 
 // verifyText is verify's result in words.

@@ -38,7 +38,7 @@ var layer = map[string]int{
 	// (untrusted: how strangers' data leaves mfdlq), and the AWS errors'
 	// vocabulary (awserr) that every layer above asks.
 	"awserr": 3, "incident": 3, "plural": 3, "sqsapi": 3, "sqsjson": 3, "redact": 3, "signature": 3, "cwapi": 3, "lambdaapi": 3, "trailapi": 3,
-	"envelope": 3, "untrusted": 3, "s3api": 3,
+	"envelope": 3, "untrusted": 3, "s3api": 3, "idempotency": 3,
 	// tagvalue: mfdlq's words in queue tags (the lease's, a note's); fleet:
 	// the accounts (Organizations, AssumeRole, profiles) a listing reads.
 	"tagvalue": 3, "fleet": 3,

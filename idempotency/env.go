@@ -1,0 +1,34 @@
+package idempotency
+
+import (
+	"sort"
+	"strings"
+)
+
+// tableVars are the environment variables that name an idempotency table
+// in the usual setups, most specific first: Powertools for AWS Lambda's,
+// then the plain name most hand-written consumers use.
+var tableVars = []string{"POWERTOOLS_IDEMPOTENCY_TABLE", "IDEMPOTENCY_TABLE", "IDEMPOTENCY_TABLE_NAME"}
+
+// TableFromEnv finds the idempotency table a function's environment names:
+// one of tableVars, else the first variable (by name) whose name holds
+// IDEMPOTEN (the runbook's TABLA_IDEMPOTENCIA, ORDERS_IDEMPOTENCY_STORE …).
+// It returns the table and the variable, or "" when none names one.
+func TableFromEnv(vars map[string]string) (table, variable string) {
+	for _, v := range tableVars {
+		if t := strings.TrimSpace(vars[v]); t != "" {
+			return t, v
+		}
+	}
+	names := make([]string, 0, len(vars))
+	for k := range vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if t := strings.TrimSpace(vars[k]); t != "" && strings.Contains(strings.ToUpper(k), "IDEMPOTEN") {
+			return t, k
+		}
+	}
+	return "", ""
+}
