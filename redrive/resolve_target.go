@@ -172,7 +172,8 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 	ot := &openedTarget{dest: targetQueue(KindSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
 	ot.target = target.NewSNSTarget(c, arn, ot.dest.FIFO)
-	ot.lines = []string{fmt.Sprintf("SNS topic %s: Publish of each notification's Message, Subject and message attributes (a message that is no notification: its body and attributes)", name)}
+	ot.lines = []string{fmt.Sprintf("SNS topic %s: Publish of each notification's Message, Subject and message attributes (a message that is no notification: its body and attributes)", name),
+		"what the canary cannot prove: it waits " + ot.canaryWait.String() + ", and a subscriber queue fails a message back only after its visibility timeout × maxReceiveCount; mfdlq verify waits each subscriber's window and says when to look again"}
 	if ot.dest.FIFO {
 		ot.lines = append(ot.lines, "FIFO topic: each message's own MessageGroupId, deduplication id mfdlq-<DLQ MessageId>")
 	}
@@ -197,7 +198,8 @@ func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*op
 	}
 	ot := &openedTarget{dest: targetQueue(KindEvents, name, arn, dlq), target: target.NewEventsTarget(c, arn), canaryWait: time.Minute}
 	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
-		"a message that holds no EventBridge event fails and stays in the DLQ"}
+		"a message that holds no EventBridge event fails and stays in the DLQ",
+		"what the canary cannot prove: it waits " + ot.canaryWait.String() + ", and a rule's target queue fails a message back only after its visibility timeout × maxReceiveCount; mfdlq verify waits that window and says when to look again"}
 	for _, r := range returns {
 		ot.lines = append(ot.lines, fmt.Sprintf("rule %s's target %s has %s as its DLQ: an event it fails to take again comes back there, under a new MessageId", r.Rule, r.Target, dlq.Name))
 	}
@@ -265,6 +267,7 @@ func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue)
 	ot.lines = []string{
 		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),
 		fmt.Sprintf("its asynchronous configuration: %d retries, events older than %s dropped; a failure goes to its DLQ or on-failure destination again", f.Retries, f.MaxAge),
+		fmt.Sprintf("what the canary cannot prove: it waits out the retries (%s), but a throttled event can still fail back until it is %s old; mfdlq verify waits that out and says when to look again", f.FailureTime(), f.MaxAge),
 	}
 	return ot, nil
 }
