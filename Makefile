@@ -21,8 +21,10 @@ test: lint
 unit:
 	$(GO) test $(TESTFLAGS) $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -v 'internal/localaws' | cut -d' ' -f1)
 
-## slow: the end-to-end scripts that wait for real time (testdata/slow: a
-## --rate 10 move, a live queue's traffic, browse in a pseudo-terminal).
+## slow: the end-to-end scripts that wait for real time or move thousands
+## (testdata/slow: a --rate 10 move, a live queue's traffic, browse in a
+## pseudo-terminal, alarms flipping mid-move, a canary and verify on DLQs of
+## thousands).
 ## CI runs it after test.
 slow: build
 	scripts/with-localaws.sh env MFDLQ_SLOW=1 $(GO) test $(TESTFLAGS) -run TestSlowScripts ./cmd

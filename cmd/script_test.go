@@ -51,7 +51,9 @@ func TestScripts(t *testing.T) {
 
 // TestSlowScripts runs testdata/slow/*.txtar, the scripts that wait for
 // real time (a --rate 10 move of 340 messages, a live queue's traffic, a
-// full-screen view in a pseudo-terminal): `make slow` sets MFDLQ_SLOW=1,
+// full-screen view in a pseudo-terminal, alarms flipping mid-move) or move
+// thousands (a canary and verify on a DLQ of 2,500 and 1,205): `make slow`
+// sets MFDLQ_SLOW=1,
 // and .ci/run runs it after `make test`, which stays under 3 minutes.
 func TestSlowScripts(t *testing.T) {
 	if os.Getenv("MFDLQ_SLOW") != "1" {
