@@ -2,29 +2,17 @@ package archive
 
 import (
 	"fmt"
-	"net/netip"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mfdlq/mfdlq/s3name"
 )
 
 // S3Location is an s3://BUCKET/KEY.
 type S3Location struct{ Bucket, Key string }
 
 func (l S3Location) String() string { return "s3://" + l.Bucket + "/" + l.Key }
-
-// bucketRE is S3's general purpose bucket naming rule: 3-63 characters of
-// lowercase letters, digits, dots and hyphens, starting and ending with a
-// letter or digit. checkBucket adds the rest of the rules.
-var bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
-
-// Prefixes and suffixes S3 reserves (access points, Object Lambda, S3
-// Express, table buckets): no general purpose bucket bears them.
-var (
-	reservedBucketPrefixes = []string{"xn--", "sthree-", "amzn-s3-demo-"}
-	reservedBucketSuffixes = []string{"-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"}
-)
 
 // maxKey is S3's limit on an object key, in bytes of UTF-8.
 const maxKey = 1024
@@ -40,7 +28,7 @@ func ParseS3(s string) (loc S3Location, ok bool, err error) {
 		return S3Location{}, false, nil
 	}
 	bucket, key, _ := strings.Cut(rest, "/")
-	if err := checkBucket(bucket); err != nil {
+	if err := s3name.CheckBucket(bucket); err != nil {
 		return S3Location{}, true, err
 	}
 	if key == "" || strings.HasSuffix(key, "/") {
@@ -50,35 +38,6 @@ func ParseS3(s string) (loc S3Location, ok bool, err error) {
 		return S3Location{}, true, fmt.Errorf("%q: %w", s, err)
 	}
 	return S3Location{Bucket: bucket, Key: key}, true, nil
-}
-
-// checkBucket applies S3's bucket naming rules.
-func checkBucket(b string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("%q: not a bucket name (%s)", b, why)
-	}
-	switch {
-	case !bucketRE.MatchString(b):
-		return bad("3-63 lowercase letters, digits, dots and hyphens")
-	case strings.Contains(b, ".."):
-		return bad("two dots in a row")
-	case strings.Contains(b, ".-") || strings.Contains(b, "-."):
-		return bad("a dot next to a hyphen")
-	}
-	if _, err := netip.ParseAddr(b); err == nil {
-		return bad("it is an IP address")
-	}
-	for _, p := range reservedBucketPrefixes {
-		if strings.HasPrefix(b, p) {
-			return bad("the prefix " + p + " is reserved")
-		}
-	}
-	for _, sfx := range reservedBucketSuffixes {
-		if strings.HasSuffix(b, sfx) {
-			return bad("the suffix " + sfx + " is reserved")
-		}
-	}
-	return nil
 }
 
 // checkKey refuses a key S3 would refuse or that names a path other than

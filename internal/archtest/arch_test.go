@@ -42,6 +42,8 @@ var layer = map[string]int{
 	// tagvalue: mfdlq's words in queue tags (the lease's, a note's); fleet:
 	// the accounts (Organizations, AssumeRole, profiles) a listing reads.
 	"tagvalue": 3, "fleet": 3,
+	// s3name: S3's bucket naming rule, pure, for export's --out and --lease.
+	"s3name": 3,
 	// transform: a --transform program over a message; pure, so redrive
 	// runs it and the report renders its figures.
 	"transform": 3,

@@ -2,59 +2,20 @@ package lease
 
 import (
 	"fmt"
-	"net/netip"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mfdlq/mfdlq/s3name"
 )
 
-// S3's naming rules for buckets and keys, and mfdlq's for a key that must
-// name itself, for --lease: the rules archive/s3url.go applies to
-// export's keys (a domain package this leaf may not import; a base
-// package would put s3api's dependencies under redrive's import chain).
-
-var bucketRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
-
-// Prefixes and suffixes S3 reserves (access points, Object Lambda, S3
-// Express, table buckets): no general purpose bucket bears them.
-var (
-	reservedBucketPrefixes = []string{"xn--", "sthree-", "amzn-s3-demo-"}
-	reservedBucketSuffixes = []string{"-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"}
-)
+// S3's naming rules for keys, and mfdlq's for a key that must name
+// itself, for --lease (the bucket's rule is s3name's, as for export's
+// --out).
 
 // maxKey is S3's limit on an object key, in bytes of UTF-8.
 const maxKey = 1024
-
-// checkBucket applies S3's general purpose bucket naming rules.
-func checkBucket(b string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("%q: not a bucket name (%s)", b, why)
-	}
-	switch {
-	case !bucketRE.MatchString(b):
-		return bad("3-63 lowercase letters, digits, dots and hyphens")
-	case strings.Contains(b, ".."):
-		return bad("two dots in a row")
-	case strings.Contains(b, ".-") || strings.Contains(b, "-."):
-		return bad("a dot next to a hyphen")
-	}
-	if _, err := netip.ParseAddr(b); err == nil {
-		return bad("it is an IP address")
-	}
-	for _, p := range reservedBucketPrefixes {
-		if strings.HasPrefix(b, p) {
-			return bad("the prefix " + p + " is reserved")
-		}
-	}
-	for _, sfx := range reservedBucketSuffixes {
-		if strings.HasSuffix(b, sfx) {
-			return bad("the suffix " + sfx + " is reserved")
-		}
-	}
-	return nil
-}
 
 // checkPath refuses a key or prefix S3 would refuse or that names a path
 // other than itself (two spellings of one object are two objects): over
@@ -101,7 +62,7 @@ func ParseLocation(s string) (Location, error) {
 		return Location{}, fmt.Errorf("%.80q: use s3://BUCKET/PREFIX (the queue tag is the default lease)", s)
 	}
 	b, p, _ := strings.Cut(rest, "/")
-	if err := checkBucket(b); err != nil {
+	if err := s3name.CheckBucket(b); err != nil {
 		return Location{}, fmt.Errorf("%.80q: %w", s, err)
 	}
 	p = strings.TrimSuffix(p, "/")
