@@ -217,9 +217,9 @@ func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked 
 	case o.AgeOfOldest == nil:
 		unmet = append(unmet, awaiting(d.Queue, cwapi.MetricAgeOfOldest))
 	case *o.AgeOfOldest < since:
-		met = append(met, fmt.Sprintf("%s's oldest message is %.0fs old, younger than the last redriven send %.0fs ago (%.0fs before the move)", d.Queue, *o.AgeOfOldest, since, ageOr0(o.Baseline)))
+		met = append(met, fmt.Sprintf("%s's oldest message is %.0fs old, younger than the last redriven send %.0fs ago (%.0fs before the move)", d.Queue, max(*o.AgeOfOldest, 0), since, ageOr0(o.Baseline)))
 	default:
-		unmet = append(unmet, fmt.Sprintf("%s's oldest message is %.0fs old, not younger than the last redriven send %.0fs ago: some may still be there", d.Queue, *o.AgeOfOldest, since))
+		unmet = append(unmet, fmt.Sprintf("%s's oldest message is %.0fs old, not younger than the last redriven send %.0fs ago: some may still be there", d.Queue, max(*o.AgeOfOldest, 0), since))
 	}
 	for _, m := range []struct {
 		name, verb string
