@@ -174,7 +174,7 @@ func (s *Server) describe(form url.Values) (*response, string, string) {
 	}
 	off := 0
 	if tok := form.Get("NextToken"); tok != "" {
-		if off, err = readToken(tok, form); err != nil {
+		if off, err = PageOffset(tok, form); err != nil {
 			return nil, "InvalidNextToken", "The service couldn't process your request because the NextToken is not valid"
 		}
 	}
@@ -184,7 +184,7 @@ func (s *Server) describe(form url.Values) (*response, string, string) {
 		out.Result.Items = append(out.Result.Items, toMember(items[i]))
 	}
 	if off+size < len(items) {
-		out.Result.NextToken = makeToken(off+size, form)
+		out.Result.NextToken = PageToken(off+size, form)
 	}
 	return out, "", ""
 }
@@ -266,11 +266,16 @@ func digest(form url.Values) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-func makeToken(off int, form url.Values) string {
+// PageToken is the NextToken of the page that starts at off, tied to the
+// query it pages (form without NextToken): a token of another query is
+// refused, as CloudWatch does. The composite-alarm stand-in pages with it too.
+func PageToken(off int, form url.Values) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(digest(form) + ":" + strconv.Itoa(off)))
 }
 
-func readToken(tok string, form url.Values) (int, error) {
+// PageOffset reads a PageToken back for the same query; an error for a
+// token that is not one, or belongs to another query.
+func PageOffset(tok string, form url.Values) (int, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(tok)
 	if err != nil {
 		return 0, err

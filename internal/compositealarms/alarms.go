@@ -3,6 +3,7 @@ package compositealarms
 import (
 	"context"
 	"fmt"
+	"github.com/mfdlq/mfdlq/internal/alarmhistory"
 	"net/url"
 	"sort"
 	"strconv"
@@ -216,8 +217,8 @@ func (s *Server) describe(ctx context.Context, form url.Values) (any, *apiError)
 	}
 	off := 0
 	if tok := form.Get("NextToken"); tok != "" {
-		var ok bool
-		if off, ok = readToken(tok, form); !ok {
+		var err error
+		if off, err = alarmhistory.PageOffset(tok, form); err != nil {
 			return nil, &apiError{"InvalidNextToken", "The service couldn't process your request because the NextToken is not valid"}
 		}
 	}
@@ -268,7 +269,7 @@ func (s *Server) describe(ctx context.Context, form url.Values) (any, *apiError)
 		}
 	}
 	if off+size < len(items) {
-		out.Result.NextToken = makeToken(off+size, form)
+		out.Result.NextToken = alarmhistory.PageToken(off+size, form)
 	}
 	return out, nil
 }

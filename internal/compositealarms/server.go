@@ -32,9 +32,6 @@ package compositealarms
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -224,29 +221,4 @@ func members(form url.Values, name string) []string {
 		}
 		out = append(out, v[0])
 	}
-}
-
-func digest(form url.Values) string {
-	c := url.Values{}
-	for k, v := range form {
-		if k != "NextToken" {
-			c[k] = v
-		}
-	}
-	sum := sha256.Sum256([]byte(c.Encode()))
-	return hex.EncodeToString(sum[:8])
-}
-
-func makeToken(off int, form url.Values) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(digest(form) + ":" + strconv.Itoa(off)))
-}
-
-func readToken(tok string, form url.Values) (int, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(tok)
-	if err != nil {
-		return 0, false
-	}
-	d, n, ok := strings.Cut(string(raw), ":")
-	off, err := strconv.Atoi(n)
-	return off, ok && err == nil && d == digest(form) && off >= 0
 }
