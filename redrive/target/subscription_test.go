@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -124,5 +127,68 @@ func TestSNSEvent(t *testing.T) {
 	}
 	if _, err := SNSEvent(&sqsjson.Message{MessageId: "m", Body: `{"order_id":"o-1"}`}, "s"); err == nil {
 		t.Error("a raw body: no error")
+	}
+}
+
+// subsFake serves pages of subscriptions and their attributes; attrs
+// missing an ARN answer NotFound, denied answers AuthorizationError.
+type subsFake struct {
+	pages  [][]string
+	dlqOf  map[string]string
+	denied string
+	reads  int
+}
+
+func (f *subsFake) ListSubscriptions(_ context.Context, in *sns.ListSubscriptionsInput, _ ...func(*sns.Options)) (*sns.ListSubscriptionsOutput, error) {
+	i := 0
+	if in.NextToken != nil {
+		fmt.Sscan(*in.NextToken, &i)
+	}
+	out := &sns.ListSubscriptionsOutput{}
+	for _, a := range f.pages[i] {
+		out.Subscriptions = append(out.Subscriptions, snstypes.Subscription{SubscriptionArn: aws.String(a)})
+	}
+	if i+1 < len(f.pages) {
+		out.NextToken = aws.String(fmt.Sprint(i + 1))
+	}
+	return out, nil
+}
+
+func (f *subsFake) GetSubscriptionAttributes(_ context.Context, in *sns.GetSubscriptionAttributesInput, _ ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
+	f.reads++
+	a := aws.ToString(in.SubscriptionArn)
+	if a == f.denied {
+		return nil, &smithy.GenericAPIError{Code: "AuthorizationError", Message: "not allowed"}
+	}
+	dlq, ok := f.dlqOf[a]
+	if !ok {
+		return nil, &smithy.GenericAPIError{Code: "NotFound", Message: "gone"}
+	}
+	return &sns.GetSubscriptionAttributesOutput{Attributes: map[string]string{"SubscriptionArn": a, "TopicArn": "arn:aws:sns:us-east-1:111111111111:t",
+		"Protocol": "sqs", "Endpoint": "arn:aws:sqs:us-east-1:111111111111:e", "RedrivePolicy": `{"deadLetterTargetArn":"` + dlq + `"}`}}, nil
+}
+
+// TestDLQSubscriptionsBounds: only the DLQ's account and region are read
+// (a pending one, another account's and another region's cost no call), a
+// subscription gone between list and read is skipped, every page is read,
+// a refusal returns what was found with the error, and the page bound
+// stops a listing that never ends.
+func TestDLQSubscriptionsBounds(t *testing.T) {
+	const dlq = "arn:aws:sqs:us-east-1:111111111111:d"
+	sub := func(i int) string { return fmt.Sprintf("arn:aws:sns:us-east-1:111111111111:t:%d", i) }
+	f := &subsFake{pages: [][]string{{sub(1), "PendingConfirmation", "arn:aws:sns:us-east-1:222222222222:t:9", "arn:aws:sns:eu-west-1:111111111111:t:8"}, {sub(2), sub(3)}},
+		dlqOf: map[string]string{sub(1): dlq, sub(3): dlq + "-other"}}
+	got, err := DLQSubscriptions(context.Background(), f, dlq)
+	if err != nil || len(got) != 1 || got[0].ARN != sub(1) || f.reads != 3 {
+		t.Fatalf("found %+v, %v after %d reads; want %s after 3 (1, 2 gone, 3)", got, err, f.reads, sub(1))
+	}
+	f = &subsFake{pages: [][]string{{sub(1), sub(2)}}, dlqOf: map[string]string{sub(1): dlq}, denied: sub(2)}
+	got, err = DLQSubscriptions(context.Background(), f, dlq)
+	if err == nil || !strings.Contains(err.Error(), "AuthorizationError") || len(got) != 1 {
+		t.Fatalf("refused read: %+v, %v; want the one found and the error", got, err)
+	}
+	endless := &subsFake{pages: make([][]string, maxSubscriptionPages+5), dlqOf: map[string]string{}}
+	if _, err := DLQSubscriptions(context.Background(), endless, dlq); !errors.Is(err, ErrSubscriptionsUnchecked) {
+		t.Fatalf("endless listing: %v, want ErrSubscriptionsUnchecked", err)
 	}
 }
