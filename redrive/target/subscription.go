@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
@@ -41,10 +42,12 @@ type Subscription struct {
 
 // The bounds of the search: ListSubscriptions gives 100 a page, and each
 // subscription of the DLQ's account and region costs one
-// GetSubscriptionAttributes (SNS allows it a few hundred a second).
+// GetSubscriptionAttributes. SNS throttles its API per account and region
+// (the SDK's retries absorb a throttle), so a few are read at once.
 const (
 	maxSubscriptionPages = 50
 	maxAttributeReads    = 2000
+	attributeReadsAtOnce = 4
 )
 
 // ErrSubscriptionsUnchecked is a search that stopped at its bound: what it
@@ -72,28 +75,67 @@ func DLQSubscriptions(ctx context.Context, c SubscriptionsAPI, dlqARN string) ([
 		if err != nil {
 			return found, fmt.Errorf("list the SNS subscriptions: %w", err)
 		}
+		var arns []string
 		for _, s := range out.Subscriptions {
 			arn := aws.ToString(s.SubscriptionArn)
-			if a, err := awsarn.Parse(arn); err != nil || a.AccountID != dlq.AccountID || a.Region != dlq.Region {
-				continue // PendingConfirmation, or elsewhere
-			}
-			if reads == maxAttributeReads {
-				return found, fmt.Errorf("%w (read %d)", ErrSubscriptionsUnchecked, reads)
-			}
-			reads++
-			sub, ok, err := readSubscription(ctx, c, arn, dlqARN)
-			if err != nil {
-				return found, err
-			}
-			if ok {
-				found = append(found, sub)
+			if a, err := awsarn.Parse(arn); err == nil && a.AccountID == dlq.AccountID && a.Region == dlq.Region {
+				arns = append(arns, arn) // not PendingConfirmation, nor elsewhere
 			}
 		}
-		if aws.ToString(out.NextToken) == "" {
+		bounded := reads+len(arns) > maxAttributeReads
+		arns = arns[:min(len(arns), maxAttributeReads-reads)]
+		reads += len(arns)
+		subs, err := readSubscriptions(ctx, c, arns, dlqARN)
+		found = append(found, subs...)
+		switch {
+		case err != nil:
+			return found, err
+		case bounded:
+			return found, fmt.Errorf("%w (read %d)", ErrSubscriptionsUnchecked, reads)
+		case aws.ToString(out.NextToken) == "":
 			return found, nil
 		}
 		in.NextToken = out.NextToken
 	}
+}
+
+// readSubscriptions reads arns, attributeReadsAtOnce at a time, and keeps
+// those whose RedrivePolicy names dlqARN, in order; the first error (in
+// order) is returned with what was found before it.
+func readSubscriptions(ctx context.Context, c SubscriptionsAPI, arns []string, dlqARN string) ([]Subscription, error) {
+	type result struct {
+		sub Subscription
+		ok  bool
+		err error
+	}
+	results := make([]result, len(arns))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(attributeReadsAtOnce, len(arns)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				r := &results[i]
+				r.sub, r.ok, r.err = readSubscription(ctx, c, arns[i], dlqARN)
+			}
+		}()
+	}
+	for i := range arns {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var found []Subscription
+	for _, r := range results {
+		if r.err != nil {
+			return found, r.err
+		}
+		if r.ok {
+			found = append(found, r.sub)
+		}
+	}
+	return found, nil
 }
 
 // readSubscription reads one subscription; ok when its RedrivePolicy names

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -136,7 +137,7 @@ type subsFake struct {
 	pages  [][]string
 	dlqOf  map[string]string
 	denied string
-	reads  int
+	reads  atomic.Int32 // the reads run a few at once
 }
 
 func (f *subsFake) ListSubscriptions(_ context.Context, in *sns.ListSubscriptionsInput, _ ...func(*sns.Options)) (*sns.ListSubscriptionsOutput, error) {
@@ -155,7 +156,7 @@ func (f *subsFake) ListSubscriptions(_ context.Context, in *sns.ListSubscription
 }
 
 func (f *subsFake) GetSubscriptionAttributes(_ context.Context, in *sns.GetSubscriptionAttributesInput, _ ...func(*sns.Options)) (*sns.GetSubscriptionAttributesOutput, error) {
-	f.reads++
+	f.reads.Add(1)
 	a := aws.ToString(in.SubscriptionArn)
 	if a == f.denied {
 		return nil, &smithy.GenericAPIError{Code: "AuthorizationError", Message: "not allowed"}
@@ -179,8 +180,8 @@ func TestDLQSubscriptionsBounds(t *testing.T) {
 	f := &subsFake{pages: [][]string{{sub(1), "PendingConfirmation", "arn:aws:sns:us-east-1:222222222222:t:9", "arn:aws:sns:eu-west-1:111111111111:t:8"}, {sub(2), sub(3)}},
 		dlqOf: map[string]string{sub(1): dlq, sub(3): dlq + "-other"}}
 	got, err := DLQSubscriptions(context.Background(), f, dlq)
-	if err != nil || len(got) != 1 || got[0].ARN != sub(1) || f.reads != 3 {
-		t.Fatalf("found %+v, %v after %d reads; want %s after 3 (1, 2 gone, 3)", got, err, f.reads, sub(1))
+	if err != nil || len(got) != 1 || got[0].ARN != sub(1) || f.reads.Load() != 3 {
+		t.Fatalf("found %+v, %v after %d reads; want %s after 3 (1, 2 gone, 3)", got, err, f.reads.Load(), sub(1))
 	}
 	f = &subsFake{pages: [][]string{{sub(1), sub(2)}}, dlqOf: map[string]string{sub(1): dlq}, denied: sub(2)}
 	got, err = DLQSubscriptions(context.Background(), f, dlq)
