@@ -2,7 +2,8 @@
 // at a bounded rate, at least once, never losing one. The package holds the
 // protocol — request → resolve → guard → run → summary — and imports its
 // rooms, which never import it: redrive/mover (the engine), redrive/journal
-// (what was done to each message), redrive/target (destinations that are
+// (what was done to each message), redrive/canary (the first few
+// messages' proof), redrive/target (destinations that are
 // not queues), redrive/retry (one retry layer) and redrive/lease (one run at
 // a time).
 //
@@ -49,10 +50,12 @@
 //
 // # Canary
 //
-// The first few messages moved before the rest (canary*.go): the run waits
-// CanaryWait for the consumer to fail them back to the DLQ, then checks
-// they left the destination (its depth on a quiet queue, CloudWatch on a
-// live one); any back, or still there, halts the run.
+// The first few messages moved before the rest (redrive/canary, built
+// from the plan in run.go's canaryCheck): the run waits CanaryWait for the
+// consumer to fail them back to the DLQ, then checks they left the
+// destination (its depth on a quiet queue, CloudWatch on a live one) and
+// that the DLQ's count proves nothing came back; any back, still there or
+// not proven halts the run.
 //
 // # When OK
 //
@@ -82,6 +85,6 @@
 // # Reading order
 //
 // plan.go (Request, Plan, Env), resolve.go, guard.go, run.go,
-// mover_options.go, canary.go, summary.go and figures.go; then the rooms:
-// mover/mover.go, journal/journal.go, target/entries.go.
+// mover_options.go, summary.go and figures.go; then the rooms:
+// mover/mover.go, journal/journal.go, target/entries.go, canary/check.go.
 package redrive

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -66,7 +67,7 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	p := &Plan{Req: req, Source: Source{Queue: dlq}, Dests: []Destination{{Queue: dest}}, Backlog: int(dlq.Depth.Total()), Workers: req.workers(),
 		Sample: sample, Narrow: shared && req.To != ""}
 	// A native move has no canary unless asked: SQS moves it all at once.
-	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, CanaryWait(dest, dlq))
+	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, canary.Wait(dest, dlq))
 	return p, nil
 }
 
@@ -137,11 +138,11 @@ func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue,
 		}
 		p.Source.ReturnsTo = dlq
 		if p.CanaryWait == 0 {
-			p.CanaryWait = CanaryWait(dest, dlq)
+			p.CanaryWait = canary.Wait(dest, dlq)
 		}
 	}
 	if p.CanaryWait == 0 {
-		p.CanaryWait = CanaryWait(dest, file)
+		p.CanaryWait = canary.Wait(dest, file)
 	}
 	return p, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -191,9 +192,9 @@ func resolveShared(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 		}
 		p.Dests = append(p.Dests, Destination{Queue: q, SourceARN: arn, Share: sample.Shares[arn]})
 	}
-	wait := CanaryWait(p.Dests[0].Queue, dlq)
+	wait := canary.Wait(p.Dests[0].Queue, dlq)
 	for _, d := range p.Dests[1:] {
-		wait = max(wait, CanaryWait(d.Queue, dlq))
+		wait = max(wait, canary.Wait(d.Queue, dlq))
 	}
 	// Every destination is the messages' own source: a canary by default.
 	p.sizeCanary(!req.Native, wait)

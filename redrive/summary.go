@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/transform"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -91,9 +92,9 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeCanaryBack
 	case s.Err != nil:
 		return OutcomeError
-	case strings.HasPrefix(st.Halted, HaltCanary):
+	case strings.HasPrefix(st.Halted, canary.HaltStill):
 		return OutcomeCanaryStill
-	case strings.HasPrefix(st.Halted, HaltUnproven):
+	case strings.HasPrefix(st.Halted, canary.HaltUnproven):
 		return OutcomeCanaryUnproven
 	case s.LeaseLost != nil:
 		return OutcomeLeaseLost
