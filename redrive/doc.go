@@ -3,7 +3,8 @@
 // protocol — request → resolve → guard → run → summary — and imports its
 // rooms, which never import it: redrive/mover (the engine), redrive/journal
 // (what was done to each message), redrive/canary (the first few
-// messages' proof), redrive/target (destinations that are
+// messages' proof), redrive/movetask (SQS's message move task),
+// redrive/target (destinations that are
 // not queues), redrive/retry (one retry layer) and redrive/lease (one run at
 // a time).
 //
@@ -26,7 +27,7 @@
 // The checks between the plan and the question (guard.go): the incident's
 // Guardrails (guardrails.go: a poison group without a fix, a problem still
 // alive), the fix deployed to the destination's consumer (deploy.go), a
-// live consumer (consumer_live.go), a running move task (movetask_check.go)
+// live consumer (consumer_live.go), a running move task (movetask_check.go, over redrive/movetask)
 // and a FIFO doubt. A Refusal is one line naming the fix; --force passes.
 //
 // # Attempt and fix
@@ -44,7 +45,7 @@
 // # Run and runner
 //
 // Run carries a plan out after the question (run.go): it takes the lease,
-// records a new fix, and moves — with SQS's move task (native.go,
+// records a new fix, and moves — with SQS's move task (redrive/movetask,
 // run_follow.go) or with the mover, the canary first. A runner is one such
 // carrying-out: its id in the journal and the lease, and its clocks.
 //

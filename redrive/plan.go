@@ -12,6 +12,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
@@ -134,7 +135,7 @@ type Plan struct {
 	// --native run follows instead of starting another (nil: none; set by
 	// Guard, looked at again by Run). tasksListed says the DLQ's tasks
 	// could be listed, so Run looks again after the question.
-	Follow      *RunningTask
+	Follow      *movetask.RunningTask
 	tasksListed bool
 	// Window is the destination's idempotency store and how many of the
 	// sample failed longer ago than its window (set by Guard; nil when no

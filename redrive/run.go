@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
@@ -246,12 +247,12 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 		dest = nil
 		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
 	}
-	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+	st, err := movetask.Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t movetask.TaskStatus) {
 		prog.setTotal(t.ToMove)
 		prog.update(mover.Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
-	var notStarted *NotStartedError
+	var notStarted *movetask.NotStartedError
 	if errors.As(err, &notStarted) && p.Source.Queue.FIFO && !sqsapi.IsUnsupportedOrDenied(err) && sqsapi.ErrorCode(err) != "error" {
 		// SQS refused a task for this FIFO queue and lists none running.
 		env.Warn("--native on FIFO: %v; moving with mfdlq's own mover instead (fresh mfdlq-<MessageId> deduplication ids)", err)
@@ -263,7 +264,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 	}
 	env.Info("message move task %s", st.Status)
 	stats := mover.Stats{Moved: int(st.Moved)}
-	if st.Status == TaskFailed {
+	if st.Status == movetask.TaskFailed {
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure
 	}

@@ -1,3 +1,8 @@
+// Package canary proves a redrive's first few messages before the rest
+// move: none came back to the DLQ (by MessageId, and by the DLQ's count),
+// and they left each destination queue (its depth, or CloudWatch on a
+// live one). redrive builds a Check from its plan; the package imports
+// neither redrive nor the mover.
 package canary
 
 import (
