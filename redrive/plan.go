@@ -56,8 +56,8 @@ type Request struct {
 	IdempotencyTable  string
 	IdempotencyWindow time.Duration
 	// BeyondWindow is what happens to messages that failed longer ago than
-	// the window (--beyond-window): "" refuses, BeyondMove moves them,
-	// BeyondKeep leaves them in the DLQ.
+	// the window (--beyond-window): "" refuses, idempotency.BeyondMove moves
+	// them, BeyondKeep leaves them in the DLQ.
 	BeyondWindow string
 	// WhenOK are the alarms that must have been OK for For before the
 	// move, and stay OK during it (--when-ok, health.CheckNames); a wait
@@ -140,7 +140,7 @@ type Plan struct {
 	// Window is the destination's idempotency store and how many of the
 	// sample failed longer ago than its window (set by Guard; nil when no
 	// store was found).
-	Window *Window
+	Window *idempotency.Window
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/journal"
@@ -39,7 +40,7 @@ type runner struct {
 	step *transform.Step
 	// beyond counts the messages beyond the idempotency window as the
 	// move meets them (nil: no window known).
-	beyond *beyondCount
+	beyond *idempotency.BeyondCount
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -108,11 +109,11 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	}
 	defer closeArchive()
 	r.step = step
-	if p.Window.counts() {
-		r.beyond = &beyondCount{}
+	if p.Window.Counts() {
+		r.beyond = &idempotency.BeyondCount{}
 		// Without --beyond-window the plan's sample showed none beyond the
 		// window: one the move meets stays in the DLQ, unasked (keep).
-		sel = r.beyond.selector(p.Window, p.Req.BeyondWindow != BeyondMove, env.Now, sel)
+		sel = r.beyond.Selector(p.Window, p.Req.BeyondWindow != idempotency.BeyondMove, env.Now, sel)
 	}
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
@@ -128,7 +129,7 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 		st, err := r.runWatched(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
 		ck.Sent()
 		if r.beyond != nil {
-			r.beyond.end()
+			r.beyond.End()
 		}
 		total = st
 		back := 0
@@ -284,7 +285,7 @@ func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Sta
 		s.Stats.TransformErrors, s.Stats.TransformErrorTexts = f.Failed, f.FailureTexts
 	}
 	if r.beyond != nil {
-		s.Beyond = r.beyond.figures(r.p.Req.BeyondWindow != BeyondMove)
+		s.Beyond = r.beyond.Total(r.p.Req.BeyondWindow != idempotency.BeyondMove)
 	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it
