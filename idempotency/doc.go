@@ -15,11 +15,6 @@
 // record written at t expires at t+window, so the estimate is a lower
 // bound, the lower the longer the consumer has been idle.
 //
-// A redrive's Window (window.go) is the store and its window as the plan
-// read them, the sample's messages beyond it (failed longer ago, whose
-// records have expired), the plan's and the summary's lines about them,
-// and the move's BeyondCount; the event records its WindowFigures.
-//
 // The package imports no step: redrive (the plan) and check (the
 // safeguards) both read a store through it.
 package idempotency

@@ -3,8 +3,8 @@ package redrive
 import (
 	"time"
 
-	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
@@ -89,7 +89,7 @@ type Figures struct {
 	TransformErrors int                `json:"transform_errors,omitempty"`
 	// Idempotency is the consumer's idempotency store and window, and the
 	// messages beyond it the move met (nil: no store found).
-	Idempotency *idempotency.WindowFigures `json:"idempotency,omitempty"`
+	Idempotency *window.Figures `json:"idempotency,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

@@ -13,6 +13,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/movetask"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
@@ -56,7 +57,7 @@ type Request struct {
 	IdempotencyTable  string
 	IdempotencyWindow time.Duration
 	// BeyondWindow is what happens to messages that failed longer ago than
-	// the window (--beyond-window): "" refuses, idempotency.BeyondMove moves
+	// the window (--beyond-window): "" refuses, window.BeyondMove moves
 	// them, BeyondKeep leaves them in the DLQ.
 	BeyondWindow string
 	// WhenOK are the alarms that must have been OK for For before the
@@ -140,7 +141,7 @@ type Plan struct {
 	// Window is the destination's idempotency store and how many of the
 	// sample failed longer ago than its window (set by Guard; nil when no
 	// store was found).
-	Window *idempotency.Window
+	Window *window.Window
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in

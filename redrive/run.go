@@ -10,12 +10,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/movetask"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
@@ -40,7 +40,7 @@ type runner struct {
 	step *transform.Step
 	// beyond counts the messages beyond the idempotency window as the
 	// move meets them (nil: no window known).
-	beyond *idempotency.BeyondCount
+	beyond *window.BeyondCount
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -110,10 +110,10 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	defer closeArchive()
 	r.step = step
 	if p.Window.Counts() {
-		r.beyond = &idempotency.BeyondCount{}
+		r.beyond = &window.BeyondCount{}
 		// Without --beyond-window the plan's sample showed none beyond the
 		// window: one the move meets stays in the DLQ, unasked (keep).
-		sel = r.beyond.Selector(p.Window, p.Req.BeyondWindow != idempotency.BeyondMove, env.Now, sel)
+		sel = r.beyond.Selector(p.Window, p.Req.BeyondWindow != window.BeyondMove, env.Now, sel)
 	}
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
@@ -285,7 +285,7 @@ func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Sta
 		s.Stats.TransformErrors, s.Stats.TransformErrorTexts = f.Failed, f.FailureTexts
 	}
 	if r.beyond != nil {
-		s.Beyond = r.beyond.Total(r.p.Req.BeyondWindow != idempotency.BeyondMove)
+		s.Beyond = r.beyond.Total(r.p.Req.BeyondWindow != window.BeyondMove)
 	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it

@@ -4,12 +4,13 @@ import (
 	"context"
 
 	"github.com/mfdlq/mfdlq/idempotency"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // checkWindow finds the destination's idempotency store, reads its window
-// (idempotency.Window) and counts the sample's messages beyond it: those
+// (window.Window) and counts the sample's messages beyond it: those
 // refuse the redrive unless --beyond-window says what to do with them. A
 // store that cannot be read is a warning, never an error.
 func checkWindow(ctx context.Context, env *Env, p *Plan) error {
@@ -36,9 +37,9 @@ func checkWindow(ctx context.Context, env *Env, p *Plan) error {
 
 // findStore is the store --idempotency-table names, else the first the
 // destinations' Lambda consumers' environments name; nil when none does.
-func findStore(ctx context.Context, env *Env, p *Plan) *idempotency.Window {
+func findStore(ctx context.Context, env *Env, p *Plan) *window.Window {
 	if t := p.Req.IdempotencyTable; t != "" {
-		return &idempotency.Window{Var: "--idempotency-table", Store: idempotency.Store{Table: t}}
+		return &window.Window{Var: "--idempotency-table", Store: idempotency.Store{Table: t}}
 	}
 	for i := range p.Dests {
 		d := &p.Dests[i]
@@ -56,7 +57,7 @@ func findStore(ctx context.Context, env *Env, p *Plan) *idempotency.Window {
 		}
 		for _, f := range fns {
 			if f.IdempotencyTable != "" {
-				return &idempotency.Window{Consumer: f.Name, Var: f.IdempotencyVar, Store: idempotency.Store{Table: f.IdempotencyTable}}
+				return &window.Window{Consumer: f.Name, Var: f.IdempotencyVar, Store: idempotency.Store{Table: f.IdempotencyTable}}
 			}
 		}
 	}
@@ -66,7 +67,7 @@ func findStore(ctx context.Context, env *Env, p *Plan) *idempotency.Window {
 // countBeyond counts, among the sample the plan took (taking one when it
 // has none), the selected messages whose first failure is older than the
 // window: an estimate for the plan; the move counts every message.
-func countBeyond(ctx context.Context, env *Env, p *Plan, w *idempotency.Window) error {
+func countBeyond(ctx context.Context, env *Env, p *Plan, w *window.Window) error {
 	msgs := p.Sample.msgs
 	if msgs == nil && p.Source.File == nil && p.Source.Queue.Depth.Visible > 0 {
 		s, err := sampleSources(ctx, env, p.Source.Queue)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -127,7 +128,7 @@ func TestWindowBeyondRefuses(t *testing.T) {
 	if rf.Reason != want {
 		t.Fatalf("refusal:\n%s\nwant\n%s", rf.Reason, want)
 	}
-	p, err := planWindow(t, s, Request{BeyondWindow: idempotency.BeyondKeep})
+	p, err := planWindow(t, s, Request{BeyondWindow: window.BeyondKeep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestWindowBeyondRefuses(t *testing.T) {
 	if p.Window.Length != time.Hour-time.Second || p.Window.Given {
 		t.Fatalf("window %v given %v, want the estimate 59m59s", p.Window.Length, p.Window.Given)
 	}
-	if p, err = planWindow(t, s, Request{BeyondWindow: idempotency.BeyondMove}); err != nil || !strings.HasSuffix(p.WindowLines()[1], "--beyond-window move: they move anyway (from the sample; the move counts them all)") {
+	if p, err = planWindow(t, s, Request{BeyondWindow: window.BeyondMove}); err != nil || !strings.HasSuffix(p.WindowLines()[1], "--beyond-window move: they move anyway (from the sample; the move counts them all)") {
 		t.Fatalf("move: %v, %q", err, p.WindowLines())
 	}
 	// --idempotency-window says it outright: 3h covers them.

@@ -1,4 +1,10 @@
-package idempotency
+// Package window is a redrive's idempotency window: the destination
+// consumer's store (package idempotency reads it) and how long it
+// recognises a message, the plan's sample of messages beyond it (failed
+// longer ago, their records expired), the plan's and the summary's lines
+// about them, the move's BeyondCount, and the event's Figures. redrive's
+// guard finds the store; the package never imports redrive.
+package window
 
 import (
 	"context"
@@ -8,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -32,7 +39,7 @@ type Window struct {
 	// Consumer is the function whose environment (Var) named the store;
 	// "" when --idempotency-table named it.
 	Consumer, Var string
-	Store         Store
+	Store         idempotency.Store
 	// Length is the window: --idempotency-window (Given), else the
 	// store's estimate (a lower bound); 0 when it is not known (Unread
 	// says why).
@@ -79,7 +86,7 @@ func FirstFailed(m *sqsjson.Message) (time.Time, bool) {
 // operator's --idempotency-window); what it could not read it says in
 // w.Unread. A store that cannot be read is returned as the error, for a
 // warning: the window then is given or not known.
-func (w *Window) Read(ctx context.Context, open func(context.Context) (DynamoDB, error), given time.Duration, now time.Time) error {
+func (w *Window) Read(ctx context.Context, open func(context.Context) (idempotency.DynamoDB, error), given time.Duration, now time.Time) error {
 	if given > 0 {
 		w.Length, w.Given = given, true
 	}
@@ -89,8 +96,8 @@ func (w *Window) Read(ctx context.Context, open func(context.Context) (DynamoDB,
 	}
 	db, err := open(ctx)
 	if err == nil {
-		var s Store
-		s, err = Read(ctx, db, w.Store.Table, now)
+		var s idempotency.Store
+		s, err = idempotency.Read(ctx, db, w.Store.Table, now)
 		w.Store = s
 	}
 	switch {
@@ -128,7 +135,7 @@ func (w *Window) CountBeyond(msgs []sqsjson.Message, sel func(*sqsjson.Message) 
 // BeyondText is the sentence the plan and the refusal share.
 func (w *Window) BeyondText() string {
 	return fmt.Sprintf("%d of %d looked at failed more than %s ago, beyond %s's idempotency window of %s (%s): any that were partly processed will repeat their effects",
-		w.Beyond, w.Looked, WindowText(w.Length), w.owner(), WindowText(w.Length), w.storeText())
+		w.Beyond, w.Looked, idempotency.WindowText(w.Length), w.owner(), idempotency.WindowText(w.Length), w.storeText())
 }
 
 // Lines say the store and its window, and how many of the sample are
@@ -150,7 +157,7 @@ func (w *Window) Lines(native bool, beyond string) []string {
 	if !w.Given {
 		how = fmt.Sprintf("estimated from %d of %d records: the largest %s ahead of now, a lower bound if the consumer was idle", w.Store.Ahead, w.Store.Looked, untrusted.Terminal(w.Store.Expiry))
 	}
-	out := []string{fmt.Sprintf("idempotency: %s %s, window %s (%s)", named, w.storeText(), WindowText(w.Length), how)}
+	out := []string{fmt.Sprintf("idempotency: %s %s, window %s (%s)", named, w.storeText(), idempotency.WindowText(w.Length), how)}
 	switch {
 	case native && w.Beyond > 0:
 		out = append(out, w.BeyondText()+" (from the sample; --native moves them all)")
@@ -159,7 +166,7 @@ func (w *Window) Lines(native bool, beyond string) []string {
 	case w.Beyond > 0:
 		out = append(out, w.BeyondText()+"; --beyond-window move: they move anyway (from the sample; the move counts them all)")
 	case w.Looked > 0:
-		out = append(out, fmt.Sprintf("none of the %d looked at failed more than %s ago: all within the window (the move counts any beyond it)", w.Looked, WindowText(w.Length)))
+		out = append(out, fmt.Sprintf("none of the %d looked at failed more than %s ago: all within the window (the move counts any beyond it)", w.Looked, idempotency.WindowText(w.Length)))
 	default:
 		out = append(out, "the messages' ages are not known before the move: the move counts any beyond the window")
 	}
@@ -174,7 +181,7 @@ func (w *Window) MovedLine(n int, beyond string) string {
 	if n == 0 || !w.Counts() {
 		return ""
 	}
-	win, msgs := WindowText(w.Length), plural.Of(n, "message")
+	win, msgs := idempotency.WindowText(w.Length), plural.Of(n, "message")
 	switch beyond {
 	case BeyondKeep:
 		return fmt.Sprintf("%s failed more than %s ago, beyond %s's idempotency window, and stayed in the DLQ (--beyond-window keep; journaled as skipped)", msgs, win, w.owner())
@@ -235,8 +242,8 @@ func (c *BeyondCount) Total(keep bool) int {
 	return total
 }
 
-// WindowFigures are what a redrive event records of the window.
-type WindowFigures struct {
+// Figures are what a redrive event records of the window.
+type Figures struct {
 	Table         string  `json:"table"`
 	Consumer      string  `json:"consumer,omitempty"`
 	TTL           string  `json:"ttl,omitempty"`
@@ -251,11 +258,11 @@ type WindowFigures struct {
 
 // Figures are the event's window figures (beyondWindow: --beyond-window;
 // beyond: the move's count); nil without a store.
-func (w *Window) Figures(beyondWindow string, beyond int) *WindowFigures {
+func (w *Window) Figures(beyondWindow string, beyond int) *Figures {
 	if w == nil {
 		return nil
 	}
-	f := &WindowFigures{Table: w.Store.Table, Consumer: w.Consumer, WindowSeconds: w.Length.Seconds(), Estimated: !w.Given && w.Length > 0,
+	f := &Figures{Table: w.Store.Table, Consumer: w.Consumer, WindowSeconds: w.Length.Seconds(), Estimated: !w.Given && w.Length > 0,
 		BeyondWindow: beyondWindow, Beyond: beyond}
 	if w.Store.TTLStatus != "" {
 		f.TTL = strings.TrimPrefix(w.Store.TTLText(), "TTL ")
