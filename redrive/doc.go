@@ -26,9 +26,11 @@
 //
 // The checks between the plan and the question (guard.go): the incident's
 // Guardrails (guardrails.go: a poison group without a fix, a problem still
-// alive), the fix deployed to the destination's consumer (deploy.go), a
-// live consumer (consumer_live.go), a running move task (movetask_check.go, over redrive/movetask)
-// and a FIFO doubt. A Refusal is one line naming the fix; --force passes.
+// alive), the fix deployed to the destination's consumer (guard.go, over
+// redrive/consumer), a live consumer (consumer_live.go), a running move
+// task (movetask_check.go, over redrive/movetask), a FIFO doubt, and the
+// consumer's idempotency window (window.go, over redrive/window). A
+// Refusal is one line naming the fix; --force passes.
 //
 // # Attempt and fix
 //

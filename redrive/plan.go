@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/movetask"
@@ -166,7 +167,7 @@ type Destination struct {
 	TargetLines []string
 	// Consumers are the destination's Lambda functions as Guard read them,
 	// recorded in the redrive event for the next attempt's check.
-	Consumers []Function
+	Consumers []consumer.Function
 	// SourceARN is, in a PerSource plan, the source queue whose messages
 	// come here (its ARN, as DeadLetterQueueSourceArn names it); Share is
 	// how many of the sample came from it.
