@@ -1,4 +1,8 @@
-package redrive
+// Package estimate says how long a redrive will take, as the plan says it
+// before the question: messages at the rate asked (or the rate --rate max
+// reaches), plus the canary's wait, and the ways out of a long move. cmd
+// prints it; it imports nothing of mfdlq's.
+package estimate
 
 import (
 	"fmt"
@@ -30,10 +34,10 @@ type Estimate struct {
 	Native   bool
 }
 
-// EstimateMove estimates a move of messages at rate msg/s (0: --rate max)
+// Move estimates a move of messages at rate msg/s (0: --rate max)
 // with extra time for the canary's wait: messages / rate + extra. A
 // native move goes at most NativeMaxRate.
-func EstimateMove(messages int, rate float64, extra time.Duration, native bool) Estimate {
+func Move(messages int, rate float64, extra time.Duration, native bool) Estimate {
 	e := Estimate{Messages: max(messages, 0), Rate: rate, Native: native}
 	if rate <= 0 {
 		e.Rate, e.Assumed = MaxRateAssumed, true
@@ -77,10 +81,10 @@ func (e Estimate) WaysOut() []string {
 	if slice >= 10000 {
 		slice = slice / 1000 * 1000
 	}
-	native := EstimateMove(e.Messages, 0, 0, true)
+	native := Move(e.Messages, 0, 0, true)
 	return []string{
 		"this move takes longer than an hour: this machine must stay awake and online throughout (a rerun resumes it where it stopped)",
-		fmt.Sprintf("or move a slice: --max %d takes about %s; run the same command again for the next slice", slice, roundDur(EstimateMove(slice, e.rate(), 0, false).Duration)),
+		fmt.Sprintf("or move a slice: --max %d takes about %s; run the same command again for the next slice", slice, roundDur(Move(slice, e.rate(), 0, false).Duration)),
 		fmt.Sprintf("or let SQS move them: --native at %d msg/s takes about %s, server-side, nothing here needs to stay awake (every message, no selection, no canary)", NativeMaxRate, roundDur(native.Duration)),
 	}
 }
