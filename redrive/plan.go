@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/movetask"
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -110,7 +111,7 @@ type Plan struct {
 	// FileRefused are a replay's recorded sources refused before it
 	// started (not a queue ARN of this partition): their lines stay in the
 	// file.
-	FileRefused []FileRefused
+	FileRefused []place.FileRefused
 	// Origin says who proposed the destination when --to was omitted and
 	// no queue's redrive policy names the DLQ ("" otherwise).
 	Origin string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -90,7 +91,7 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 			return nil, true, noDefaultTarget(dlq, cands)
 		}
 		t, origin = cands[0].ref, cands[0].why
-		if err := CheckProposed(dlq.Name, Place{Account: dlq.Account, Region: dlq.Region}, t.Ref, origin); err != nil {
+		if err := place.CheckProposed(dlq.Name, place.Place{Account: dlq.Account, Region: dlq.Region}, t.Ref, origin); err != nil {
 			return nil, true, &Refusal{Reason: err.Error()}
 		}
 		env.Info("destination: %s, proposed by %s; --to names another", t, origin)
