@@ -1,12 +1,20 @@
 // Package redrive is step 5 of an incident: it moves a DLQ's messages back
 // at a bounded rate, at least once, never losing one. The package holds the
 // protocol — request → resolve → guard → run → summary — and imports its
-// rooms, which never import it: redrive/mover (the engine), redrive/journal
-// (what was done to each message), redrive/canary (the first few
-// messages' proof), redrive/movetask (SQS's message move task),
-// redrive/target (destinations that are
-// not queues), redrive/retry (one retry layer) and redrive/lease (one run at
-// a time).
+// rooms, which never import it:
+//
+//   - redrive/mover: the engine (receive, send, journal, delete)
+//   - redrive/journal: what was done to each message
+//   - redrive/canary: the first few messages' proof
+//   - redrive/movetask: SQS's own message move task (--native)
+//   - redrive/consumer: the destination's Lambda consumers, a fix deployed
+//   - redrive/window: the consumer's idempotency window
+//   - redrive/sample: the harmless look at a DLQ's sources before a plan
+//   - redrive/place: accounts, regions and the rules that keep a move home
+//   - redrive/estimate: how long a move takes (cmd prints it)
+//   - redrive/target: destinations that are not queues
+//   - redrive/retry: one retry layer
+//   - redrive/lease: one run at a time
 //
 // # Request
 //
@@ -18,9 +26,12 @@
 // A request resolved against AWS (Resolve, resolve*.go): the Source, each
 // Destination, the backlog and the bound, the canary and the workers. It is
 // what the operator reads before saying yes, and Run carries out exactly
-// it. A shared DLQ (shared_dlq.go) is one fed by several source queues: its
-// plan sends each message back to its own source (PerSource) or, with --to,
-// leaves the others' messages in the DLQ (Narrow).
+// it. A shared DLQ (shared_dlq.go) is one fed by several source queues, as
+// its Sample (redrive/sample) shows: its plan sends each message back to
+// its own source (PerSource) or, with --to, leaves the others' messages in
+// the DLQ (Narrow). A replay (--from-file, file_*.go) sends each line to
+// its recorded source, weighed against the operator's Home
+// (redrive/place).
 //
 // # Guard
 //
@@ -89,5 +100,6 @@
 //
 // plan.go (Request, Plan, Env), resolve.go, guard.go, run.go,
 // mover_options.go, summary.go and figures.go; then the rooms:
-// mover/mover.go, journal/journal.go, target/entries.go, canary/check.go.
+// mover/mover.go, journal/journal.go, canary/check.go, target/entries.go,
+// and the others as their names lead.
 package redrive

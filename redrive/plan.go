@@ -15,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/movetask"
 	"github.com/mfdlq/mfdlq/redrive/place"
+	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -107,7 +108,7 @@ type Plan struct {
 	Narrow bool
 	// Sample is what a harmless look at a DLQ with source queues showed:
 	// each source's share, under the selection once Guard has counted it.
-	Sample SourceSample
+	Sample sample.Sources
 	// FileRefused are a replay's recorded sources refused before it
 	// started (not a queue ARN of this partition): their lines stay in the
 	// file.

@@ -7,6 +7,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/place"
+	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -42,23 +43,23 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	// A DLQ shared by several queues holds messages of each: a harmless
 	// sample shows which (DeadLetterQueueSourceArn), so that none goes to a
 	// stranger's queue.
-	var sample SourceSample
+	var smp sample.Sources
 	if len(sources) > 0 {
-		if sample, err = sampleSources(ctx, env, dlq); err != nil {
+		if smp, err = sample.Take(ctx, env.SQS, dlq); err != nil {
 			return nil, err
 		}
 	}
-	shared := isShared(sources, sample)
+	shared := isShared(sources, smp)
 	var dest *sqsapi.Queue
 	switch {
 	case req.To != "":
 		if dest, err = sqsapi.Resolve(ctx, env.SQS, req.To, env.Region); err != nil {
 			return nil, err
 		}
-	case shared && len(sample.Shares) > 0:
-		return resolveShared(ctx, env, req, dlq, sources, sample)
+	case shared && len(smp.Shares) > 0:
+		return resolveShared(ctx, env, req, dlq, sources, smp)
 	case len(sources) != 1:
-		return nil, usagef("%s is the DLQ of %d queues and none of the %d messages looked at carries a %s: name the destination with --to QUEUE", dlq.Name, len(sources), sample.Looked, sqsjson.AttrDeadLetterQueueSourceArn)
+		return nil, usagef("%s is the DLQ of %d queues and none of the %d messages looked at carries a %s: name the destination with --to QUEUE", dlq.Name, len(sources), smp.Looked, sqsjson.AttrDeadLetterQueueSourceArn)
 	default:
 		dest = sources[0]
 	}
@@ -66,7 +67,7 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 		return nil, err
 	}
 	p := &Plan{Req: req, Source: Source{Queue: dlq}, Dests: []Destination{{Queue: dest}}, Backlog: int(dlq.Depth.Total()), Workers: req.workers(),
-		Sample: sample, Narrow: shared && req.To != ""}
+		Sample: smp, Narrow: shared && req.To != ""}
 	// A native move has no canary unless asked: SQS moves it all at once.
 	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, canary.Wait(dest, dlq))
 	return p, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mfdlq/mfdlq/idempotency"
+	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -68,13 +69,13 @@ func findStore(ctx context.Context, env *Env, p *Plan) *window.Window {
 // has none), the selected messages whose first failure is older than the
 // window: an estimate for the plan; the move counts every message.
 func countBeyond(ctx context.Context, env *Env, p *Plan, w *window.Window) error {
-	msgs := p.Sample.msgs
+	msgs := p.Sample.Messages()
 	if msgs == nil && p.Source.File == nil && p.Source.Queue.Depth.Visible > 0 {
-		s, err := sampleSources(ctx, env, p.Source.Queue)
+		s, err := sample.Take(ctx, env.SQS, p.Source.Queue)
 		if err != nil {
 			env.Warn("idempotency: %v: the messages' ages are not known before the move", err)
 		}
-		msgs = s.msgs
+		msgs = s.Messages()
 	}
 	var sel func(*sqsjson.Message) (bool, error)
 	if p.Req.Selector != nil {
