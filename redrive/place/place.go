@@ -31,12 +31,12 @@ func Of(s string) (p Place, ok bool) {
 	return Place{Account: a.AccountID, Region: a.Region}, true
 }
 
-// ProposedOutsideError is a destination that message content proposed in
+// proposedOutsideError is a destination that message content proposed in
 // another account or region than the DLQ's. Anyone who can send to the
 // queue writes a message's TopicArn, functionArn or RULE_ARN: mfdlq never
 // lets one choose where messages go outside the DLQ's own account and
 // region.
-type ProposedOutsideError struct {
+type proposedOutsideError struct {
 	Dest      string
 	DestPlace Place
 	DLQ       string
@@ -45,7 +45,7 @@ type ProposedOutsideError struct {
 	Why string
 }
 
-func (e *ProposedOutsideError) Error() string {
+func (e *proposedOutsideError) Error() string {
 	return fmt.Sprintf("%s's messages propose %s (%s), in account %s, region %s; %s is in account %s, region %s: a message never picks a destination outside the DLQ's account and region; name it yourself with --to if it is right",
 		e.DLQ, e.Dest, e.Why, e.DestPlace.Account, e.DestPlace.Region, e.DLQ, e.DLQPlace.Account, e.DLQPlace.Region)
 }
@@ -60,7 +60,7 @@ func CheckProposed(dlqName string, dlq Place, dest, why string) error {
 		return nil
 	}
 	if p.Account != dlq.Account || p.Region != dlq.Region {
-		return &ProposedOutsideError{Dest: dest, DestPlace: p, DLQ: dlqName, DLQPlace: dlq, Why: why}
+		return &proposedOutsideError{Dest: dest, DestPlace: p, DLQ: dlqName, DLQPlace: dlq, Why: why}
 	}
 	return nil
 }

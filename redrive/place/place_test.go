@@ -18,7 +18,7 @@ func TestCheckProposed(t *testing.T) {
 		"orders": false,
 	} {
 		err := CheckProposed("orders-dlq", home, dest, "the TopicArn")
-		var pe *ProposedOutsideError
+		var pe *proposedOutsideError
 		if refused != errors.As(err, &pe) {
 			t.Errorf("%s: %v, refused %v", dest, err, refused)
 		}

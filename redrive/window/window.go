@@ -72,10 +72,10 @@ func (w *Window) storeText() string {
 // store was found and its window is known.
 func (w *Window) Counts() bool { return w != nil && w.Length > 0 }
 
-// FirstFailed is when a message's first failed attempt began: its first
+// firstFailed is when a message's first failed attempt began: its first
 // receive (ApproximateFirstReceiveTimestamp, which the DLQ keeps from the
 // source), else its SentTimestamp; ok is false when it carries neither.
-func FirstFailed(m *sqsjson.Message) (time.Time, bool) {
+func firstFailed(m *sqsjson.Message) (time.Time, bool) {
 	if t, ok := m.FirstReceiveTime(); ok {
 		return t, true
 	}
@@ -126,7 +126,7 @@ func (w *Window) CountBeyond(msgs []sqsjson.Message, sel func(*sqsjson.Message) 
 			}
 		}
 		w.Looked++
-		if t, ok := FirstFailed(&msgs[i]); ok && now.Sub(t) > w.Length {
+		if t, ok := firstFailed(&msgs[i]); ok && now.Sub(t) > w.Length {
 			w.Beyond++
 		}
 	}
@@ -211,7 +211,7 @@ func (c *BeyondCount) Selector(w *Window, keep bool, now func() time.Time, sel f
 				return ok, err
 			}
 		}
-		if t, ok := FirstFailed(m); ok && now().Sub(t) > w.Length {
+		if t, ok := firstFailed(m); ok && now().Sub(t) > w.Length {
 			c.n.Add(1)
 			return !keep, nil
 		}
