@@ -60,7 +60,7 @@ func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
 	f := &browse.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
 		Notes: map[string]*note.Note{}, Redrives: map[string]string{}, Accounts: ff.active(), Unreadable: l.Unreadable}
 	for i, h := range l.Leases {
-		if r := redriveOf(h, now); r != nil {
+		if r := runningRedrive(h, now); r != nil {
 			f.Redrives[l.DLQs[i].ARN] = h.Describe()
 		}
 	}

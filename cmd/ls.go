@@ -124,7 +124,7 @@ type lsDLQ struct {
 	inventory.DLQ
 	Note *note.Note `json:"note"`
 	// Redrive is the redrive running on it now (its lease), nil when none.
-	Redrive *lsRedrive `json:"redrive,omitempty"`
+	Redrive *lease.Holder `json:"redrive,omitempty"`
 }
 
 func runLs(ctx context.Context, o *lsOptions) error {
@@ -138,7 +138,7 @@ func runLs(ctx context.Context, o *lsOptions) error {
 		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue
 		}
-		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i], Redrive: redriveOf(l.Leases[i], d.Now())})
+		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i], Redrive: runningRedrive(l.Leases[i], d.Now())})
 	}
 	for _, w := range res.Warnings {
 		d.warnf("%s", w)

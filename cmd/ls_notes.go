@@ -52,38 +52,24 @@ func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, 
 	return out, held
 }
 
-// lsRedrive is a running redrive's lease in ls's JSON: every field from
-// the DLQ's tag, untrusted.
-type lsRedrive struct {
-	Operator string    `json:"operator"`
-	Host     string    `json:"host"`
-	PID      int       `json:"pid"`
-	Run      string    `json:"run"`
-	Since    time.Time `json:"since"`
-	Expires  time.Time `json:"expires"`
-	// Waiting names the alarms a redrive --when-ok waits on ("" none).
-	Waiting string `json:"waiting,omitempty"`
-}
-
-func redriveOf(h *lease.Holder, now time.Time) *lsRedrive {
+// runningRedrive is the redrive holding a DLQ now: its lease, nil when
+// there is none or it expired. Every field came from the DLQ's tag.
+func runningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
 	if h == nil || !h.Expires.After(now) {
 		return nil
 	}
-	return &lsRedrive{Operator: h.Operator, Host: h.Host, PID: h.PID, Run: h.Run, Since: h.Since, Expires: h.Expires, Waiting: h.Waiting}
+	return h
 }
 
 // redriveText is a running redrive on one line, sanitised: who, where,
 // since when, and the alarms it waits on.
-func redriveText(r *lsRedrive) string {
-	h := lease.Holder{Operator: r.Operator, Host: r.Host, PID: r.PID, Run: r.Run, Since: r.Since, Expires: r.Expires, Waiting: r.Waiting}
-	return "redrive running: " + untrusted.Cell(h.Describe())
-}
+func redriveText(h *lease.Holder) string { return "redrive running: " + untrusted.Cell(h.Describe()) }
 
 // noteCell is a note in a table cell: its text sanitised (anyone who may
 // tag the queue wrote it), then who (the session or user at the end of
 // the author's ARN) and when. On a terminal the text is cut to keep the
 // row readable; piped rows carry it whole (at most 256 bytes).
-func noteCell(n *note.Note, r *lsRedrive, tty bool, now time.Time) string {
+func noteCell(n *note.Note, r *lease.Holder, tty bool, now time.Time) string {
 	cell := noteOnly(n, tty)
 	if r == nil {
 		return cell

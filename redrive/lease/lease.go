@@ -55,17 +55,17 @@ const (
 
 // Holder is who holds a lease: the tag's value.
 type Holder struct {
-	Operator string
-	Host     string
-	PID      int
-	Run      string
-	Since    time.Time
-	Expires  time.Time
+	Operator string    `json:"operator"`
+	Host     string    `json:"host"`
+	PID      int       `json:"pid"`
+	Run      string    `json:"run"`
+	Since    time.Time `json:"since"`
+	Expires  time.Time `json:"expires"`
 	// Waiting names the alarms the run waits on before its move or in a
 	// pause of it (redrive --when-ok: "gateway-5xx+2" for three), "" when
 	// it waits on nothing: a colleague's redrive is told the run is alive
 	// and waiting, not stuck.
-	Waiting string
+	Waiting string `json:"waiting,omitempty"`
 }
 
 // String is the tag value: key=value words, in the characters SQS allows
