@@ -93,6 +93,9 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 // returns, so the deletes may run at any time after.
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	p := m.triage(raw)
+	// The keys of the batch are held until its sends are journaled (the
+	// 'sent' entries carry them) or it gives up on them.
+	defer m.unclaimLocked(p.send)
 	if len(p.skipped) > 0 {
 		if err := m.o.Journal.Write(p.skipped...); err != nil {
 			m.fail(err)
@@ -226,6 +229,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		}
 	}
 	tried := len(picked)
+	judged := m.judge(picked)
 	picked, tfailed := m.transformPicked(picked)
 	now := time.Now().UTC()
 	m.mu.Lock()
@@ -243,6 +247,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		p.release = append(p.release, picked...)
 		picked = nil
 	}
+	picked = m.dedupe(p, picked, judged, now)
 	if m.o.EachMax > 0 {
 		// A canary per destination: each destination's share moves, the
 		// rest is hidden until this phase ends (unpark), not looked at again.
@@ -250,6 +255,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		for _, msg := range picked {
 			if m.overQuota(&msg) {
 				m.forget([]sqsjson.Message{msg})
+				m.unclaim([]sqsjson.Message{msg})
 				m.noted.add(msg.MessageId)
 				m.parked[msg.MessageId] = sqsjson.Message{MessageId: msg.MessageId, ReceiptHandle: msg.ReceiptHandle}
 				p.park = append(p.park, msg)
@@ -263,6 +269,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	if room < len(picked) {
 		room = max(room, 0)
 		m.forget(picked[room:])
+		m.unclaim(picked[room:])
 		p.release = append(p.release, picked[room:]...)
 		picked = picked[:room]
 	}
