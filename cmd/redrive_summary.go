@@ -26,6 +26,7 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	for _, l := range s.DestLines(p) {
 		d.infof("%s", l)
 	}
+	o.printDedupeSummary()
 	if s.Outcome == redrive.OutcomeCanaryBack {
 		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
 	}

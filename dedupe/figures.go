@@ -25,10 +25,13 @@ type Figures struct {
 	Examples []Example `json:"examples,omitempty"`
 }
 
-// Figures returns the run's figures so far.
-func (c *Claims) Figures() Figures {
+// Figures returns the run's figures so far; nil without --dedupe (c nil).
+func (c *Claims) Figures() *Figures {
+	if c == nil {
+		return nil
+	}
 	d, n, reasons, ex := c.Counts()
-	return Figures{Key: c.Key.Expr, Duplicates: d, NoKey: n, NoKeyReasons: reasons, Examples: ex}
+	return &Figures{Key: c.Key.Expr, Duplicates: d, NoKey: n, NoKeyReasons: reasons, Examples: ex}
 }
 
 // PlanLine is the plan's line for --dedupe: what moves and what stays.

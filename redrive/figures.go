@@ -3,6 +3,7 @@ package redrive
 import (
 	"time"
 
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/transform"
 )
@@ -89,6 +90,8 @@ type Figures struct {
 	// Idempotency is the consumer's idempotency store and window, and the
 	// messages beyond it the move met (nil: no store found).
 	Idempotency *WindowFigures `json:"idempotency,omitempty"`
+	// Dedupe is what --dedupe left in the DLQ (nil without it).
+	Dedupe *dedupe.Figures `json:"dedupe,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

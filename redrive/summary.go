@@ -149,7 +149,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
-	fig.Idempotency = windowFigures(p, s.Beyond)
+	fig.Idempotency, fig.Dedupe = windowFigures(p, s.Beyond), q.Dedupe.Figures()
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}
