@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
@@ -36,8 +37,10 @@ type inspectOptions struct {
 	Rows       int    // --rows: table rows shown, then a summary by fingerprint; 0 shows all
 	Baseline   string // --baseline: healthy messages; the summary shows each fingerprint's drift
 	Fetch      int    // --fetch-payloads: offloaded payloads to read from S3
+	KeyExpr    string // --key: the consumer's idempotency key (jq)
 
 	envelope *envelope.Detector // from Payload, by validate
+	key      *dedupe.Key        // from KeyExpr, by validate
 	baseline *classify.Baseline // from Baseline, by runInspect before any AWS call
 	fetch    *fetchMemo         // from Fetch
 	sources  int                // queues whose redrive policy names the DLQ; 0 unknown
@@ -97,6 +100,7 @@ Examples:
 	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages (a file as for classify): show each fingerprint's drift from them")
 	f.IntVar(&opts.Fetch, "fetch-payloads", 0, fetchPayloadsHelp)
+	f.StringVar(&opts.KeyExpr, "key", "", keyHelp)
 	return c
 }
 
@@ -123,6 +127,13 @@ func (o *inspectOptions) validate() error {
 		return usageErrorf("%v", err)
 	}
 	o.envelope = d
+	if o.KeyExpr != "" {
+		k, err := dedupe.Compile(o.KeyExpr)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		o.key = k.WithDetector(d)
+	}
 	return nil
 }
 
@@ -216,6 +227,10 @@ type inspectRow struct {
 	// DeadLetterQueueSourceArn, which attributes holds whole); absent
 	// without one.
 	Source string `json:"source,omitempty"`
+	// Key is the message's idempotency key (--key), NoKey why it has none;
+	// both absent without --key.
+	Key   string `json:"key,omitempty"`
+	NoKey string `json:"no_key,omitempty"`
 }
 
 // offloadedRow is an offloaded payload in inspect's --output json.
@@ -232,10 +247,41 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 	if d.jsonOutput() {
 		rows := make([]inspectRow, 0, len(msgs))
 		for i := range msgs {
-			rows = append(rows, o.row(&msgs[i]))
+			r := o.row(&msgs[i])
+			if o.key != nil {
+				r.Key, r.NoKey = keyOf(o.key, &msgs[i])
+			}
+			rows = append(rows, r)
 		}
 		return d.printJSON(rows)
 	}
+	if err := o.renderTable(msgs); err != nil {
+		return err
+	}
+	if o.key == nil {
+		return nil
+	}
+	t := dedupe.NewTally(o.key)
+	for i := range msgs {
+		t.Add(&msgs[i])
+	}
+	s := t.Summary(10)
+	return d.printKeyDuplicates(&s)
+}
+
+// keyOf is a message's key, or why it has none.
+func keyOf(k *dedupe.Key, m *sqsjson.Message) (key, noKey string) {
+	key, err := k.Of(m)
+	if err != nil {
+		return "", err.(*dedupe.NoKey).Reason
+	}
+	return key, ""
+}
+
+// renderTable is inspect's table of messages, and the summary by
+// fingerprint when not every row is shown.
+func (o *inspectOptions) renderTable(msgs []sqsjson.Message) error {
+	d := o.deps
 	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
 	bySource := severalSources(msgs, o.sources)
 	if bySource {

@@ -3,7 +3,9 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -120,4 +122,32 @@ func (o *redriveOptions) printDedupeSummary() {
 	if f := o.Request.Dedupe.Figures(); f != nil {
 		o.deps.infof("%s", f.SummaryLine())
 	}
+}
+
+// printKeyDuplicates shows what a --key tally found (inspect, classify):
+// one line of counts on stderr, then the most-copied keys on stdout, with
+// their MessageIds (sanitised by dedupe; shortened here).
+func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error {
+	line := fmt.Sprintf("by idempotency key (--key %s): %s, %s; %s an earlier one's key (redrive --dedupe leaves them in the DLQ)",
+		untrusted.Terminal(strconv.Quote(untrusted.Head(s.Expr, 120))), plural.Of(s.Messages, "message"), plural.Of(s.Keys, "key"),
+		plural.Of(s.Duplicates, "message shares", "messages share"))
+	if s.NoKey > 0 {
+		line += fmt.Sprintf("; %s no key", plural.Of(s.NoKey, "message has", "messages have"))
+		if len(s.NoKeyReasons) > 0 {
+			line += " (" + untrusted.Terminal(s.NoKeyReasons[0]) + ")"
+		}
+	}
+	d.infof("%s", line)
+	if len(s.Top) == 0 {
+		return nil
+	}
+	t := tableData{Headers: []string{"MESSAGES", "KEY", "MESSAGE IDS"}}
+	for _, k := range s.Top {
+		ids := strings.Join(k.MessageIDs, " ")
+		if k.Messages > len(k.MessageIDs) {
+			ids += " …"
+		}
+		t.Rows = append(t.Rows, []string{strconv.Itoa(k.Messages), excerpt(k.Key, 80), excerpt(ids, 160)})
+	}
+	return d.printTable(t)
 }

@@ -8,9 +8,9 @@ import (
 )
 
 // Tally bounds: the keys shown with their text and examples, and the
-// examples per key. Counts are kept for every key (a digest and a count
-// each), so the figures are exact at any backlog; only the detail is
-// bounded.
+// examples per key. Every key is counted (an 8-byte digest in a set, and a
+// count only for a key seen twice), so the figures are exact at any
+// backlog — about 16 bytes a key at a million; only the detail is bounded.
 const (
 	// MaxTracked is how many duplicated keys keep their text and examples;
 	// past it a key with more copies than the least of them takes its
@@ -26,7 +26,8 @@ const (
 // usable: NewTally.
 type Tally struct {
 	key      *Key
-	counts   map[uint64]uint32
+	seen     digestSet         // every key's digest
+	counts   map[uint64]uint32 // the keys seen more than once
 	tracked  map[uint64]*Dup
 	messages int
 	noKey    int
@@ -44,7 +45,7 @@ type Dup struct {
 
 // NewTally starts a tally of k's keys.
 func NewTally(k *Key) *Tally {
-	return &Tally{key: k, counts: map[uint64]uint32{}, tracked: map[uint64]*Dup{}}
+	return &Tally{key: k, seen: newDigestSet(), counts: map[uint64]uint32{}, tracked: map[uint64]*Dup{}}
 }
 
 // Add counts one message (call it once per distinct message).
@@ -59,11 +60,11 @@ func (t *Tally) Add(m *sqsjson.Message) {
 		return
 	}
 	d := Digest(key)
-	n := t.counts[d] + 1
-	t.counts[d] = n
-	if n < 2 {
+	if t.seen.add(d) {
 		return
 	}
+	n := max(t.counts[d], 1) + 1
+	t.counts[d] = n
 	dup := t.tracked[d]
 	if dup == nil {
 		if !t.makeRoom(int(n)) {
@@ -118,12 +119,10 @@ type Summary struct {
 
 // Summary returns the counts and the n most-copied keys.
 func (t *Tally) Summary(n int) Summary {
-	s := Summary{Expr: t.key.Expr, Messages: t.messages, Keys: len(t.counts), NoKey: t.noKey, NoKeyReasons: []string{}, Top: []Dup{}}
+	s := Summary{Expr: t.key.Expr, Messages: t.messages, Keys: t.seen.len(), NoKey: t.noKey, NoKeyReasons: []string{}, Top: []Dup{}}
 	for _, c := range t.counts {
-		if c > 1 {
-			s.Duplicated++
-			s.Duplicates += int(c) - 1
-		}
+		s.Duplicated++
+		s.Duplicates += int(c) - 1
 	}
 	for _, r := range t.reasons {
 		s.NoKeyReasons = append(s.NoKeyReasons, untrusted.Shorten(untrusted.Cell(r), 200))
