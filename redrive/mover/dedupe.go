@@ -28,7 +28,8 @@ func (m *Mover) judge(picked []sqsjson.Message) map[string]dedupe.Judged {
 	return out
 }
 
-// dedupe keeps the first message of each key and leaves the others in the
+// dedupe keeps the first message of each key, among the batch's messages
+// that survived the bound's cut, and leaves the others in the
 // DLQ: journaled "duplicate" once, made visible again, never deleted. A
 // key is taken when another message of it is in flight (this batch or a
 // worker's) or the journal says one was sent to the same destination — in
@@ -55,6 +56,9 @@ func (m *Mover) dedupe(p *triaged, picked []sqsjson.Message, judged map[string]d
 			continue
 		}
 		m.forget([]sqsjson.Message{msg})
+		if m.o.EachMax > 0 {
+			m.quota[dest]-- // a canary per destination: its share goes to a first
+		}
 		m.noted.add(id)
 		p.release = append(p.release, msg)
 		if m.o.Dedupe.Left(id, j) {
@@ -65,8 +69,9 @@ func (m *Mover) dedupe(p *triaged, picked []sqsjson.Message, judged map[string]d
 	return kept
 }
 
-// unclaim lets go of the keys of msgs: sent (their 'sent' entries, which
-// carry the key, are journaled) or not sent now. Called under the lock.
+// unclaim lets go of the keys of msgs once their batch is done: sent
+// (their 'sent' entries, which carry the key, are journaled) or not sent
+// now (released, deferred, failed). Called under the lock.
 func (m *Mover) unclaim(msgs []sqsjson.Message) {
 	if m.o.Dedupe == nil {
 		return

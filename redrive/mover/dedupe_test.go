@@ -141,7 +141,12 @@ func TestDedupeAcrossAttempts(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := claims(t)
-	s.run(t, func(o *Options) { o.Dedupe = c; o.Attempt = 2; o.Workers = 1; o.State = journal.FoldAttempt(entries, 2) })
+	s.run(t, func(o *Options) {
+		o.Dedupe = c
+		o.Attempt = 2
+		o.Workers = 1
+		o.State = journal.FoldAttempt(entries, 2)
+	})
 	left := s.fake.queues[dlqURL]
 	if len(left) != 1 || left[0].id != other {
 		t.Fatalf("DLQ holds %v, want only the resend %s", left, other)

@@ -247,7 +247,6 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		p.release = append(p.release, picked...)
 		picked = nil
 	}
-	picked = m.dedupe(p, picked, judged, now)
 	if m.o.EachMax > 0 {
 		// A canary per destination: each destination's share moves, the
 		// rest is hidden until this phase ends (unpark), not looked at again.
@@ -255,7 +254,6 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		for _, msg := range picked {
 			if m.overQuota(&msg) {
 				m.forget([]sqsjson.Message{msg})
-				m.unclaim([]sqsjson.Message{msg})
 				m.noted.add(msg.MessageId)
 				m.parked[msg.MessageId] = sqsjson.Message{MessageId: msg.MessageId, ReceiptHandle: msg.ReceiptHandle}
 				p.park = append(p.park, msg)
@@ -269,10 +267,12 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	if room < len(picked) {
 		room = max(room, 0)
 		m.forget(picked[room:])
-		m.unclaim(picked[room:])
 		p.release = append(p.release, picked[room:]...)
 		picked = picked[:room]
 	}
+	// After the bound's cut: a duplicate is judged against the keys that
+	// will be sent, never against one released for later.
+	picked = m.dedupe(p, picked, judged, now)
 	m.reserved += len(picked)
 	p.send = picked
 	if len(p.release) > 0 {
