@@ -32,7 +32,8 @@ type Options struct {
 	Expect   []Expectation // what the consumer accepts
 	Key      string        // --key: the business-operation field
 	// Dedupe counts the messages that share an idempotency key (--key: a
-	// jq expression, or .FIELD for a bare field name).
+	// jq expression, or .FIELD for a bare field name), compiled with the
+	// payloads Envelope finds.
 	Dedupe     *dedupe.Key
 	Signatures Signatures // MessageId → signature, from logs.json
 	Thresholds Thresholds // zero: DefaultThresholds
@@ -129,7 +130,7 @@ func New(opts Options) *Classifier {
 	}
 	c.watch = append(c.watch, opts.Key)
 	if opts.Dedupe != nil {
-		c.tally = dedupe.NewTally(opts.Dedupe.WithDetector(opts.Envelope))
+		c.tally = dedupe.NewTally(opts.Dedupe)
 	}
 	for _, e := range opts.Expect {
 		if !slices.Contains(c.expFields, e.Field) {

@@ -131,9 +131,6 @@ func (o *classifyOptions) validate() error {
 	case o.BurstShare <= 0 || o.BurstShare > 1:
 		return usageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
 	}
-	if err := o.parseKey(); err != nil {
-		return err
-	}
 	if err := validateFetch(o.Fetch); err != nil {
 		return err
 	}
@@ -142,6 +139,9 @@ func (o *classifyOptions) validate() error {
 		return usageErrorf("%v", err)
 	}
 	o.envelope = d
+	if err := o.parseKey(); err != nil {
+		return err
+	}
 	o.expect = nil
 	for _, s := range o.Expect {
 		e, err := classify.ParseExpectation(s)
@@ -356,7 +356,7 @@ func (o *classifyOptions) parseKey() error {
 	if bareField.MatchString(o.Key) {
 		o.field, expr = o.Key, fmt.Sprintf(".[%q] | tostring", o.Key)
 	}
-	k, err := dedupe.Compile(expr)
+	k, err := dedupe.Compile(expr, payloadOf(o.envelope))
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

@@ -128,11 +128,11 @@ func (o *inspectOptions) validate() error {
 	}
 	o.envelope = d
 	if o.KeyExpr != "" {
-		k, err := dedupe.Compile(o.KeyExpr)
+		k, err := dedupe.Compile(o.KeyExpr, payloadOf(d))
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
-		o.key = k.WithDetector(d)
+		o.key = k
 	}
 	return nil
 }

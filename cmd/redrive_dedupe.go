@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -44,11 +45,26 @@ func (f *dedupeFlags) claims(native bool) (*dedupe.Claims, error) {
 	case native:
 		return nil, usageErrorf("--native moves every message: --dedupe needs mfdlq's own mover (drop --native)")
 	}
-	k, err := dedupe.Compile(f.KeyExpr)
+	k, err := dedupe.Compile(f.KeyExpr, payloadOf(nil))
 	if err != nil {
 		return nil, usageErrorf("%v", err)
 	}
 	return dedupe.NewClaims(k), nil
+}
+
+// payloadOf is the payload a --key reads: what d (inspect's and
+// classify's --payload) finds, or envelope.Detect's without one — the
+// inner message of an SNS or EventBridge envelope, as the mover and
+// --transform see it.
+func payloadOf(d *envelope.Detector) dedupe.Payload {
+	detect := envelope.Detect
+	if d != nil {
+		detect = d.Detect
+	}
+	return func(m *sqsjson.Message) ([]byte, bool) {
+		env := detect(m)
+		return env.Payload, env.PayloadJSON
+	}
 }
 
 // printDedupePlan is the plan's line of --dedupe.

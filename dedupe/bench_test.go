@@ -24,7 +24,7 @@ func heap() uint64 {
 // `go test -run XXX -bench AtAMillion -benchtime 1x ./dedupe/`.
 func BenchmarkAtAMillion(b *testing.B) {
 	const n = 1_000_000
-	k, err := Compile(`.`)
+	k, err := Compile(`.`, detect)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func BenchmarkAtAMillion(b *testing.B) {
 // BenchmarkKeyOf is the cost of one key: the runbook's expression on an
 // SNS-wrapped order.
 func BenchmarkKeyOf(b *testing.B) {
-	k, err := Compile(`"cobro:" + .order_id`)
+	k, err := Compile(`"cobro:" + .order_id`, detect)
 	if err != nil {
 		b.Fatal(err)
 	}

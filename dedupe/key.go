@@ -29,6 +29,7 @@
 package dedupe
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -42,7 +43,6 @@ import (
 
 	"github.com/itchyny/gojq"
 
-	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -66,16 +66,21 @@ type Key struct {
 	code *gojq.Code
 	// blank are the keys of a payload without fields (blanks).
 	blank []string
-	// detect finds the payload (envelope.Detect, or an in-house
-	// envelope's --payload path for inspect and classify).
-	detect func(*sqsjson.Message) envelope.Envelope
+	// payload finds what `.` is (see Payload).
+	payload Payload
 }
+
+// Payload finds a message's payload — envelope.Detect's, or an in-house
+// envelope's --payload path for inspect and classify — and tells whether
+// it is JSON. The caller gives it: dedupe imports no envelope package, so
+// that the mover and classify stay within the import chain's bound.
+type Payload func(*sqsjson.Message) (payload []byte, isJSON bool)
 
 // Compile compiles a --key expression; every syntax error and unknown name
 // is found here, before any AWS call. The expression sees `.` (the payload)
 // and $attributes (the message attributes in the SQS API's shape), no
 // environment variables.
-func Compile(expr string) (*Key, error) {
+func Compile(expr string, payload Payload) (*Key, error) {
 	if strings.TrimSpace(expr) == "" {
 		return nil, errors.New(`--key: the expression is empty: give the consumer's idempotency key, e.g. '"cobro:" + .order_id'`)
 	}
@@ -90,7 +95,7 @@ func Compile(expr string) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--key %s: %s: fix the expression", untrusted.Terminal(strconvQuote(expr)), untrusted.Terminal(err.Error()))
 	}
-	k := &Key{Expr: expr, code: code, detect: envelope.Detect}
+	k := &Key{Expr: expr, code: code, payload: payload}
 	k.blank = k.blanks()
 	return k, nil
 }
@@ -110,16 +115,6 @@ func (k *Key) blanks() []string {
 	return out
 }
 
-// WithDetector returns k finding payloads with d (inspect's and classify's
-// --payload): the key then reads the payload they show.
-func (k *Key) WithDetector(d *envelope.Detector) *Key {
-	c := *k
-	if d != nil {
-		c.detect = d.Detect
-	}
-	return &c
-}
-
 func strconvQuote(s string) string { return strconv.Quote(untrusted.Head(s, 120)) }
 
 // NoKey is why a message has no key: it is its own, moved as any other and
@@ -131,8 +126,7 @@ func (e *NoKey) Error() string { return "no key: " + e.Reason }
 // Of evaluates the key of m: the expression's one output, a non-empty
 // string. Any other outcome is a *NoKey saying why.
 func (k *Key) Of(m *sqsjson.Message) (string, error) {
-	env := k.detect(m)
-	in, err := payloadValue(env)
+	in, err := payloadValue(k.payload(m))
 	if err != nil {
 		return "", &NoKey{Reason: "the payload does not decode: " + err.Error()}
 	}
@@ -192,11 +186,11 @@ func Hex(d uint64) string {
 
 // payloadValue is `.`: the payload, JSON decoded with its numbers as
 // written (a 20-digit id stays exact), else its text.
-func payloadValue(env envelope.Envelope) (any, error) {
-	if !env.PayloadJSON {
-		return string(env.Payload), nil
+func payloadValue(payload []byte, isJSON bool) (any, error) {
+	if !isJSON {
+		return string(payload), nil
 	}
-	d := json.NewDecoder(strings.NewReader(string(env.Payload)))
+	d := json.NewDecoder(bytes.NewReader(payload))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {

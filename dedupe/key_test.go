@@ -6,8 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
+
+// detect is the payload as the mover finds it.
+func detect(m *sqsjson.Message) ([]byte, bool) {
+	env := envelope.Detect(m)
+	return env.Payload, env.PayloadJSON
+}
 
 func sns(inner string) string {
 	b, _ := json.Marshal(map[string]string{"Type": "Notification", "MessageId": "n-1", "TopicArn": "arn:aws:sns:eu-west-1:123456789012:orders",
@@ -17,7 +24,7 @@ func sns(inner string) string {
 }
 
 func TestKeyOf(t *testing.T) {
-	k, err := Compile(`"cobro:" + .order_id`)
+	k, err := Compile(`"cobro:" + .order_id`, detect)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,14 +51,14 @@ func TestKeyOf(t *testing.T) {
 			}
 		})
 	}
-	n, _ := Compile(`.order_id`)
+	n, _ := Compile(`.order_id`, detect)
 	if _, err := n.Of(&sqsjson.Message{Body: `{"order_id":7}`}); err == nil || !strings.Contains(err.Error(), "a number, not a string (wrap it in tostring)") {
 		t.Fatalf("number: %v", err)
 	}
 	if _, err := n.Of(&sqsjson.Message{Body: `{}`}); err == nil || !strings.Contains(err.Error(), "null") {
 		t.Fatalf("null: %v", err)
 	}
-	a, _ := Compile(`$attributes.IdempotencyKey.StringValue`)
+	a, _ := Compile(`$attributes.IdempotencyKey.StringValue`, detect)
 	v := "k-1"
 	if got, err := a.Of(&sqsjson.Message{Body: `{}`, MessageAttributes: map[string]sqsjson.MessageAttributeValue{"IdempotencyKey": {DataType: "String", StringValue: &v}}}); err != nil || got != "k-1" {
 		t.Fatalf("attribute key %q, %v", got, err)
@@ -65,7 +72,7 @@ func TestCompileRefusesBadExpressions(t *testing.T) {
 		`nosuch(.a)`:                   "fix the expression",
 		strings.Repeat("a", MaxExpr+1): "over 4096",
 	} {
-		if _, err := Compile(expr); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Compile(expr, detect); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Compile(%.20q) = %v; want %q", expr, err, want)
 		}
 	}
@@ -74,7 +81,7 @@ func TestCompileRefusesBadExpressions(t *testing.T) {
 // The tally counts every key exactly and keeps the most-copied ones with
 // examples, sanitised.
 func TestTally(t *testing.T) {
-	k, _ := Compile(`"cobro:" + .order_id`)
+	k, _ := Compile(`"cobro:" + .order_id`, detect)
 	tl := NewTally(k)
 	id := 0
 	add := func(body string) {

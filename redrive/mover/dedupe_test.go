@@ -11,7 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // resends puts orders 0..n-1 in the DLQ, order i copies[i] times (a
@@ -44,7 +46,10 @@ func orders(t *testing.T, bodies []string) map[string]int {
 }
 
 func claims(t *testing.T) *dedupe.Claims {
-	k, err := dedupe.Compile(`"cobro:" + .order_id`)
+	k, err := dedupe.Compile(`"cobro:" + .order_id`, func(m *sqsjson.Message) ([]byte, bool) {
+		env := envelope.Detect(m)
+		return env.Payload, env.PayloadJSON
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
