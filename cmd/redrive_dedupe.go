@@ -157,10 +157,10 @@ func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error {
 	if len(s.Top) == 0 {
 		return nil
 	}
-	t := tableData{Headers: []string{"MESSAGES", "KEY", "MESSAGE IDS"}}
+	t := tableData{Headers: []string{"MESSAGES", "KEY", "DUPLICATES (MESSAGE IDS)"}}
 	for _, k := range s.Top {
 		ids := strings.Join(k.MessageIDs, " ")
-		if k.Messages > len(k.MessageIDs) {
+		if k.Messages-1 > len(k.MessageIDs) {
 			ids += " …"
 		}
 		t.Rows = append(t.Rows, []string{strconv.Itoa(k.Messages), excerpt(k.Key, 80), excerpt(ids, 160)})

@@ -44,7 +44,7 @@ func PlanLine(k *Key) string {
 func (f Figures) SummaryLine() string {
 	line := fmt.Sprintf("dedupe: %s left in the DLQ (another message of the same key moved)", plural.Of(f.Duplicates, "duplicate"))
 	if f.NoKey > 0 {
-		line += fmt.Sprintf("; %s without a key moved as their own", plural.Of(f.NoKey, "message"))
+		line += fmt.Sprintf("; %s moved without a key (each as its own)", plural.Of(f.NoKey, "message"))
 		if len(f.NoKeyReasons) > 0 {
 			line += " (" + untrusted.Terminal(untrusted.Shorten(f.NoKeyReasons[0], 120)) + ")"
 		}

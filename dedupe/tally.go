@@ -35,8 +35,10 @@ type Tally struct {
 }
 
 // Dup is one key shared by several messages: its text (sanitised and
-// shortened for a terminal), how many messages carry it and the first
-// MessageIds seen.
+// shortened for a terminal), how many messages carry it, and the
+// MessageIds of its first duplicates — the copies after the first, what
+// redrive --dedupe would leave (the first is known only by its key's
+// digest until a second comes: no MessageId is kept for a key seen once).
 type Dup struct {
 	Key        string   `json:"key"`
 	Messages   int      `json:"messages"`
