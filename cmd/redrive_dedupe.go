@@ -167,3 +167,10 @@ func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error {
 	}
 	return d.printTable(t)
 }
+
+// dedupeSummaryLine is the summary's JSON line with --dedupe's figures
+// ("dedupe", absent without it).
+type dedupeSummaryLine struct {
+	redrive.SummaryLine
+	Dedupe *dedupe.Figures `json:"dedupe,omitempty"`
+}
