@@ -73,6 +73,11 @@ On a DLQ that several queues dead-letter into, a SOURCE column names the
 queue each message came from (its DeadLetterQueueSourceArn), "(none)" for a
 message sent to the DLQ directly.
 
+With --key JQ (the consumer's idempotency key, e.g. '"cobro:" + .order_id', a
+jq expression over the payload) it counts the messages that share a key — a
+producer's resends, an earlier partial redrive's copies — and shows the
+most-copied keys with their duplicates' MessageIds (docs/dedupe.md).
+
 With --baseline FILE the summary by fingerprint is always shown, and each
 fingerprint says how its payloads drift from the baseline's: a field's JSON
 type, an enum-like field's new value, a nested field gone. --fetch-payloads N
@@ -85,6 +90,7 @@ Examples:
   mfdlq inspect --queue orders-dlq --max 50 --out sample.jsonl
   mfdlq inspect --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq --output json
   mfdlq inspect --queue payments-dlq --max 100 --rows 10 --baseline healthy.jsonl
+  mfdlq inspect --queue orders-dlq --max 500 --rows 10 --key '"cobro:" + .order_id'
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),

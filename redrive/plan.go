@@ -71,8 +71,7 @@ type Request struct {
 	// Transform, when set, repairs each message on its way (--transform,
 	// --transform-file; docs/transform.md).
 	Transform *transform.Program
-	// Dedupe, when set, moves the first message of each --key (docs/dedupe.md).
-	Dedupe *dedupe.Claims
+	Dedupe    *dedupe.Claims // --dedupe --key: the first message of each key moves (docs/dedupe.md)
 }
 
 // workers is the most batches the move may have in flight: Workers when
