@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"regexp"
 	"strings"
 	"sync"
@@ -158,6 +159,10 @@ func runLs(ctx context.Context, o *lsOptions) error {
 // regions in urgency order, the note on each (same index; nil: none or
 // not read), and what could not be read.
 type fleetListing struct {
+	// Configs are the configurations that read each account of a fleet
+	// (--accounts, --profiles), by account id: a step on one of its DLQs
+	// acts with them (browse).
+	Configs    map[string]aws.Config
 	DLQs       []inventory.DLQ
 	Notes      []*note.Note
 	Warnings   []string
@@ -169,7 +174,7 @@ type fleetListing struct {
 func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
 	var (
 		mu   sync.Mutex
-		l    = &fleetListing{Warnings: []string{}}
+		l    = &fleetListing{Warnings: []string{}, Configs: map[string]aws.Config{}}
 		tags = map[string]note.Tags{} // account/region → its SQS client
 	)
 	unreadable, err := d.readFleet(ctx, ff, regions, func(ctx context.Context, s fleetScope) error {
@@ -180,6 +185,9 @@ func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, 
 		mu.Lock()
 		defer mu.Unlock()
 		l.DLQs = append(l.DLQs, inv.DLQs...)
+		if ff.active() && s.Account != "" {
+			l.Configs[s.Account] = s.Config
+		}
 		for _, q := range inv.DLQs {
 			tags[q.Account+"/"+q.Region] = s.SQS
 		}
