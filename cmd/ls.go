@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
 // lsOptions are the flags of mfdlq ls.
@@ -122,6 +123,8 @@ type lsResult struct {
 type lsDLQ struct {
 	inventory.DLQ
 	Note *note.Note `json:"note"`
+	// Redrive is the redrive running on it now (its lease), nil when none.
+	Redrive *lsRedrive `json:"redrive,omitempty"`
 }
 
 func runLs(ctx context.Context, o *lsOptions) error {
@@ -135,7 +138,7 @@ func runLs(ctx context.Context, o *lsOptions) error {
 		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue
 		}
-		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i]})
+		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i], Redrive: redriveOf(l.Leases[i], d.Now())})
 	}
 	for _, w := range res.Warnings {
 		d.warnf("%s", w)
@@ -165,6 +168,7 @@ type fleetListing struct {
 	Configs    map[string]aws.Config
 	DLQs       []inventory.DLQ
 	Notes      []*note.Note
+	Leases     []*lease.Holder // the running redrive of each DLQ whose note was read
 	Warnings   []string
 	Unreadable []fleet.Unreadable
 }
@@ -201,7 +205,7 @@ func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, 
 	}
 	l.Unreadable = unreadable
 	inventory.Sort(l.DLQs)
-	l.Notes = readNotes(ctx, l, tags, notes)
+	l.Notes, l.Leases = readNotes(ctx, l, tags, notes)
 	return l, nil
 }
 

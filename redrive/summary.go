@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/transform"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -91,9 +92,9 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeCanaryBack
 	case s.Err != nil:
 		return OutcomeError
-	case strings.HasPrefix(st.Halted, HaltCanary):
+	case strings.HasPrefix(st.Halted, canary.HaltStill):
 		return OutcomeCanaryStill
-	case strings.HasPrefix(st.Halted, HaltUnproven):
+	case strings.HasPrefix(st.Halted, canary.HaltUnproven):
 		return OutcomeCanaryUnproven
 	case s.LeaseLost != nil:
 		return OutcomeLeaseLost
@@ -149,7 +150,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
-	fig.Idempotency, fig.Dedupe = windowFigures(p, s.Beyond), q.Dedupe.Figures()
+	fig.Idempotency, fig.Dedupe = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), q.Dedupe.Figures()
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}
