@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -27,13 +28,17 @@ const (
 
 // Options steer a classification.
 type Options struct {
-	Baseline   *Baseline     // healthy messages; nil: none
-	Expect     []Expectation // what the consumer accepts
-	Key        string        // --key: the business-operation field
-	Signatures Signatures    // MessageId → signature, from logs.json
-	Thresholds Thresholds    // zero: DefaultThresholds
-	Queue      string        // names the DLQ in the recommended commands
-	MaxGroups  int           // zero: DefaultMaxGroups
+	Baseline *Baseline     // healthy messages; nil: none
+	Expect   []Expectation // what the consumer accepts
+	Key      string        // --key: the business-operation field
+	// Dedupe counts the messages that share an idempotency key (--key: a
+	// jq expression, or .FIELD for a bare field name), compiled with the
+	// payloads Envelope finds.
+	Dedupe     *dedupe.Key
+	Signatures Signatures // MessageId → signature, from logs.json
+	Thresholds Thresholds // zero: DefaultThresholds
+	Queue      string     // names the DLQ in the recommended commands
+	MaxGroups  int        // zero: DefaultMaxGroups
 	// Envelope reads each message's envelope (--payload); nil: strict
 	// detection. The baseline must be read with the same detector.
 	Envelope *envelope.Detector
@@ -72,8 +77,9 @@ type Classifier struct {
 	bodies     distinct
 	keyVals    distinct
 	keyMiss    int
-	firstSrc   string // the first message's DeadLetterQueueSourceArn
-	manySrc    bool   // another message had another (or none)
+	tally      *dedupe.Tally // --key's idempotency keys (nil: none)
+	firstSrc   string        // the first message's DeadLetterQueueSourceArn
+	manySrc    bool          // another message had another (or none)
 }
 
 // acc accumulates one group.
@@ -123,6 +129,9 @@ func New(opts Options) *Classifier {
 		c.prof, c.inProf = newProfiler(b.profile, false), newProfiler(b.profile, true)
 	}
 	c.watch = append(c.watch, opts.Key)
+	if opts.Dedupe != nil {
+		c.tally = dedupe.NewTally(opts.Dedupe)
+	}
 	for _, e := range opts.Expect {
 		if !slices.Contains(c.expFields, e.Field) {
 			c.expFields = append(c.expFields, e.Field)
@@ -178,6 +187,9 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 		} else {
 			c.keyMiss++
 		}
+	}
+	if c.tally != nil {
+		c.tally.Add(m)
 	}
 	g.add(m, sent, src, text, c)
 	c.profile(g, val, src)

@@ -1,9 +1,10 @@
 package classify
 
 import (
-	"github.com/mfdlq/mfdlq/signature"
 	"regexp"
 	"strings"
+
+	"github.com/mfdlq/mfdlq/signature"
 )
 
 // meaning is what an error text says about its failure: a verdict, the

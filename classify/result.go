@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -46,9 +47,12 @@ type Classification struct {
 	Evidence   []string   `json:"evidence"`
 	Duplicates Duplicates `json:"duplicates"`
 	Key        *KeyCount  `json:"key,omitempty"`
-	Baseline   *Summary   `json:"baseline"`
-	Expect     []string   `json:"expect"`
-	Thresholds Thresholds `json:"thresholds"`
+	// KeyDuplicates are the messages that share an idempotency key (--key):
+	// what redrive --dedupe would leave in the DLQ.
+	KeyDuplicates *dedupe.Summary `json:"key_duplicates,omitempty"`
+	Baseline      *Summary        `json:"baseline"`
+	Expect        []string        `json:"expect"`
+	Thresholds    Thresholds      `json:"thresholds"`
 	// PayloadPath is the --payload path messages were read through; GroupOf
 	// reads live messages through it too.
 	PayloadPath string `json:"payload_path,omitempty"`
@@ -113,6 +117,9 @@ type Duplicates struct {
 	Repeated       int  `json:"repeated_messages"` // messages minus distinct bodies
 	Exact          bool `json:"exact"`             // false past 65536 distinct: an estimate
 }
+
+// TopKeys is how many shared idempotency keys a classification names.
+const TopKeys = 10
 
 // KeyCount is what --key FIELD found: how many distinct business operations.
 type KeyCount struct {

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/envelope"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mfdlq/mfdlq/envelope"
 )
 
 // FingerprintUnparseable is the fingerprint of a body that is not JSON.

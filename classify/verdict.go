@@ -64,6 +64,13 @@ func (c *Classifier) summarise(out *Classification) {
 		out.Evidence = append(out.Evidence, fmt.Sprintf("%s%s an earlier body exactly (at-least-once delivery): %s%s",
 			approx[exact], plural.Of(out.Duplicates.Repeated, "message repeats", "messages repeat"), approx[exact], plural.Of(n, "distinct body", "distinct bodies")))
 	}
+	if c.tally != nil {
+		s := c.tally.Summary(TopKeys)
+		out.KeyDuplicates = &s
+		if s.Duplicates > 0 {
+			out.Evidence = append(out.Evidence, fmt.Sprintf("%s an idempotency key (%s) with an earlier message: redrive --dedupe leaves them in the DLQ", plural.Of(s.Duplicates, "message shares", "messages share"), s.Expr))
+		}
+	}
 	if c.opts.Key != "" {
 		k, exact := c.keyVals.count()
 		out.Key = &KeyCount{Field: c.opts.Key, Distinct: k, Missing: c.keyMiss, Exact: exact}

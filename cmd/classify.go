@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -39,6 +41,8 @@ type classifyOptions struct {
 	Fetch       int           // --fetch-payloads: offloaded payloads to read from S3
 
 	expect   []classify.Expectation
+	field    string             // --key when it is a bare field name
+	dedupe   *dedupe.Key        // --key as an idempotency key
 	envelope *envelope.Detector // from Payload, by validate
 }
 
@@ -106,7 +110,7 @@ Examples:
 	f.IntVar(&opts.Sample, "sample", 100, "messages to peek when sampling live (1-10000)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages to compare with (same formats as --from)")
 	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable)")
-	f.StringVar(&opts.Key, "key", "", "top-level payload field naming the business operation, e.g. pedido_id")
+	f.StringVar(&opts.Key, "key", "", "a top-level payload field naming the business operation (pedido_id: counts distinct operations), or "+keyHelp)
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	f.DurationVar(&opts.BurstWindow, "burst-window", th.BurstWindow.Duration, "a burst: --burst-share of a group sent within this long")
 	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
@@ -126,8 +130,6 @@ func (o *classifyOptions) validate() error {
 		return usageErrorf("--burst-window and --trickle-span must be > 0")
 	case o.BurstShare <= 0 || o.BurstShare > 1:
 		return usageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
-	case strings.Contains(o.Key, "."):
-		return usageErrorf("--key %q: name a top-level payload field (nested paths are not supported)", o.Key)
 	}
 	if err := validateFetch(o.Fetch); err != nil {
 		return err
@@ -137,6 +139,9 @@ func (o *classifyOptions) validate() error {
 		return usageErrorf("%v", err)
 	}
 	o.envelope = d
+	if err := o.parseKey(); err != nil {
+		return err
+	}
 	o.expect = nil
 	for _, s := range o.Expect {
 		e, err := classify.ParseExpectation(s)
@@ -220,7 +225,7 @@ func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, err
 
 // classifyOptions gathers the baseline and the logs' signatures.
 func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (classify.Options, error) {
-	opts := classify.Options{Expect: o.expect, Key: o.Key, Queue: name, Envelope: o.envelope, Thresholds: classify.Thresholds{
+	opts := classify.Options{Expect: o.expect, Key: o.field, Dedupe: o.dedupe, Queue: name, Envelope: o.envelope, Thresholds: classify.Thresholds{
 		BurstWindow: classify.Duration{Duration: o.BurstWindow}, BurstShare: o.BurstShare,
 		TrickleSpan: classify.Duration{Duration: o.TrickleSpan}}}
 	if o.Baseline != "" {
@@ -333,4 +338,28 @@ func (o *classifyOptions) next(res *classify.Classification, name string) string
 		return fmt.Sprintf("mfdlq logs --queue %s --log-group LOG_GROUP", name)
 	}
 	return res.Groups[0].Action
+}
+
+// bareField is a --key that names a top-level payload field.
+var bareField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+
+// parseKey reads --key: a bare field name counts the distinct business
+// operations (as it always did) and the messages sharing one (.FIELD as
+// text); any other value is a jq expression, the consumer's idempotency
+// key, whose shared keys are counted.
+func (o *classifyOptions) parseKey() error {
+	o.field, o.dedupe = "", nil
+	if o.Key == "" {
+		return nil
+	}
+	expr := o.Key
+	if bareField.MatchString(o.Key) {
+		o.field, expr = o.Key, fmt.Sprintf(".[%q] | tostring", o.Key)
+	}
+	k, err := dedupe.Compile(expr, payloadOf(o.envelope))
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	o.dedupe = k
+	return nil
 }

@@ -28,7 +28,10 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 		return d.printJSON(res)
 	}
 	if !d.IO.OutTTY {
-		return writeTSV(d.IO.Out, classifyTable(res))
+		if err := writeTSV(d.IO.Out, classifyTable(res)); err != nil {
+			return err
+		}
+		return o.renderKeys(res)
 	}
 	r := d.IO.Renderer(d.IO.Out, true)
 	paint := func(v classify.Verdict) string {
@@ -55,8 +58,18 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 		}
 		fmt.Fprintf(&b, "  → %s\n", t(g.Action))
 	}
-	_, err := fmt.Fprint(d.IO.Out, b.String())
-	return err
+	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
+		return err
+	}
+	return o.renderKeys(res)
+}
+
+// renderKeys shows the messages that share an idempotency key (--key).
+func (o *classifyOptions) renderKeys(res *classify.Classification) error {
+	if res.KeyDuplicates == nil {
+		return nil
+	}
+	return o.deps.printKeyDuplicates(res.KeyDuplicates)
 }
 
 // classifyTable is the piped shape: one row per group.

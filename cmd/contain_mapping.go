@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+
 	"github.com/mfdlq/mfdlq/contain"
 
 	"github.com/mfdlq/mfdlq/lambdaapi"

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/plural"
 	"time"
+
+	"github.com/mfdlq/mfdlq/plural"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
@@ -36,8 +37,10 @@ type inspectOptions struct {
 	Rows       int    // --rows: table rows shown, then a summary by fingerprint; 0 shows all
 	Baseline   string // --baseline: healthy messages; the summary shows each fingerprint's drift
 	Fetch      int    // --fetch-payloads: offloaded payloads to read from S3
+	KeyExpr    string // --key: the consumer's idempotency key (jq)
 
 	envelope *envelope.Detector // from Payload, by validate
+	key      *dedupe.Key        // from KeyExpr, by validate
 	baseline *classify.Baseline // from Baseline, by runInspect before any AWS call
 	fetch    *fetchMemo         // from Fetch
 	sources  int                // queues whose redrive policy names the DLQ; 0 unknown
@@ -70,6 +73,11 @@ On a DLQ that several queues dead-letter into, a SOURCE column names the
 queue each message came from (its DeadLetterQueueSourceArn), "(none)" for a
 message sent to the DLQ directly.
 
+With --key JQ (the consumer's idempotency key, e.g. '"cobro:" + .order_id', a
+jq expression over the payload) it counts the messages that share a key — a
+producer's resends, an earlier partial redrive's copies — and shows the
+most-copied keys with their duplicates' MessageIds (docs/dedupe.md).
+
 With --baseline FILE the summary by fingerprint is always shown, and each
 fingerprint says how its payloads drift from the baseline's: a field's JSON
 type, an enum-like field's new value, a nested field gone. --fetch-payloads N
@@ -82,6 +90,7 @@ Examples:
   mfdlq inspect --queue orders-dlq --max 50 --out sample.jsonl
   mfdlq inspect --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq --output json
   mfdlq inspect --queue payments-dlq --max 100 --rows 10 --baseline healthy.jsonl
+  mfdlq inspect --queue orders-dlq --max 500 --rows 10 --key '"cobro:" + .order_id'
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),
@@ -97,6 +106,7 @@ Examples:
 	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages (a file as for classify): show each fingerprint's drift from them")
 	f.IntVar(&opts.Fetch, "fetch-payloads", 0, fetchPayloadsHelp)
+	f.StringVar(&opts.KeyExpr, "key", "", keyHelp)
 	return c
 }
 
@@ -123,6 +133,13 @@ func (o *inspectOptions) validate() error {
 		return usageErrorf("%v", err)
 	}
 	o.envelope = d
+	if o.KeyExpr != "" {
+		k, err := dedupe.Compile(o.KeyExpr, payloadOf(d))
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		o.key = k
+	}
 	return nil
 }
 
@@ -216,6 +233,10 @@ type inspectRow struct {
 	// DeadLetterQueueSourceArn, which attributes holds whole); absent
 	// without one.
 	Source string `json:"source,omitempty"`
+	// Key is the message's idempotency key (--key), NoKey why it has none;
+	// both absent without --key.
+	Key   string `json:"key,omitempty"`
+	NoKey string `json:"no_key,omitempty"`
 }
 
 // offloadedRow is an offloaded payload in inspect's --output json.
@@ -232,10 +253,41 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 	if d.jsonOutput() {
 		rows := make([]inspectRow, 0, len(msgs))
 		for i := range msgs {
-			rows = append(rows, o.row(&msgs[i]))
+			r := o.row(&msgs[i])
+			if o.key != nil {
+				r.Key, r.NoKey = keyOf(o.key, &msgs[i])
+			}
+			rows = append(rows, r)
 		}
 		return d.printJSON(rows)
 	}
+	if err := o.renderTable(msgs); err != nil {
+		return err
+	}
+	if o.key == nil {
+		return nil
+	}
+	t := dedupe.NewTally(o.key)
+	for i := range msgs {
+		t.Add(&msgs[i])
+	}
+	s := t.Summary(10)
+	return d.printKeyDuplicates(&s)
+}
+
+// keyOf is a message's key, or why it has none.
+func keyOf(k *dedupe.Key, m *sqsjson.Message) (key, noKey string) {
+	key, err := k.Of(m)
+	if err != nil {
+		return "", err.(*dedupe.NoKey).Reason
+	}
+	return key, ""
+}
+
+// renderTable is inspect's table of messages, and the summary by
+// fingerprint when not every row is shown.
+func (o *inspectOptions) renderTable(msgs []sqsjson.Message) error {
+	d := o.deps
 	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
 	bySource := severalSources(msgs, o.sources)
 	if bySource {

@@ -2,10 +2,11 @@ package cmd
 
 import (
 	"fmt"
-	"github.com/mfdlq/mfdlq/sqsapi"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 
 	"github.com/mfdlq/mfdlq/inventory"
 )

@@ -24,6 +24,7 @@ type redriveOptions struct {
 	Yes    bool   // --yes
 	notify notifyFlag
 	transformFlags
+	dedupeFlags
 
 	selection   mover.Selection
 	whenOKTimes bool // --for or --give-up given
@@ -93,6 +94,15 @@ puts them back; a message the program fails on stays in the DLQ
 (docs/transform.md):
   mfdlq redrive --queue orders-dlq --rate 10 --transform '.version = 1' --yes
 
+--dedupe --key JQ moves the first message of each idempotency key (a jq
+expression over the payload, as --transform sees it) and leaves the others —
+a producer's resends, the copies an earlier partial redrive left — in the
+DLQ, journaled "duplicate" and counted, never deleted. Each send journals its
+key's digest, so the same command run again (a resume, the next attempt)
+moves no second message of a key; a message without a key moves as its own.
+--dry-run counts the whole selection's keys (docs/dedupe.md):
+  mfdlq redrive --queue orders-dlq --rate 10 --dedupe --key '"cobro:" + .order_id' --yes
+
 --from-file moves an export's messages (edited or not) with the same journal,
 resume, rate, canary, selection and FIFO group and deduplication id, keyed on
 the file's MessageIds: a rerun sends nothing twice that it journaled. The
@@ -161,6 +171,7 @@ the outcome, never a body; a notification that fails is a warning.
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
 	opts.notify.bind(f)
 	opts.transformFlags.add(c)
+	opts.dedupeFlags.add(c)
 	return c
 }
 
@@ -170,6 +181,9 @@ func (o *redriveOptions) validate() error {
 		return err
 	}
 	o.Request.Transform = p
+	if o.Request.Dedupe, err = o.dedupeFlags.claims(o.Native); err != nil {
+		return err
+	}
 	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
 		if err := parse(); err != nil {
 			return err

@@ -72,6 +72,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
+	o.printDedupePlan()
 	question := p.Question()
 	if len(o.WhenOK) > 0 {
 		finish, err := o.whenOK(ctx, env, ws)
@@ -83,6 +84,9 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	}
 	if o.DryRun {
 		if err := o.dryRunTransform(ctx, env, p); err != nil {
+			return redriveError(err, dlq)
+		}
+		if err := o.dryRunDedupe(ctx, env, p); err != nil {
 			return redriveError(err, dlq)
 		}
 		d.infof("dry run: nothing changed")

@@ -26,6 +26,7 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	for _, l := range s.DestLines(p) {
 		d.infof("%s", l)
 	}
+	o.printDedupeSummary()
 	if s.Outcome == redrive.OutcomeCanaryBack {
 		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
 	}
@@ -113,12 +114,17 @@ func (o *redriveOptions) printSummary(s *redrive.Summary) error {
 	d := o.deps
 	st := s.Stats
 	dur, achieved := redrive.Round2(s.Duration.Seconds()), redrive.Round2(s.Achieved)
+	f := o.Request.Dedupe.Figures()
 	if d.jsonOutput() {
-		return d.printJSONLine(s.Line())
+		return d.printJSONLine(dedupeSummaryLine{s.Line(), f})
 	}
 	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
 	t.Rows = append(t.Rows, []string{fmt.Sprint(s.Moved), fmt.Sprint(st.Resumed), fmt.Sprint(st.Skipped), fmt.Sprint(st.FilterErrors),
 		fmt.Sprint(st.Failed), fmt.Sprint(st.Returned), fmt.Sprintf("%.1fs", dur), fmt.Sprintf("%.1f/s", achieved)})
+	if f != nil {
+		t.Headers = append(t.Headers, "DUPLICATES LEFT", "NO KEY")
+		t.Rows[0] = append(t.Rows[0], fmt.Sprint(f.Duplicates), fmt.Sprint(f.NoKey))
+	}
 	return d.printTable(t)
 }
 

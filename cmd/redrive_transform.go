@@ -2,9 +2,9 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"strings"
 
-	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
@@ -60,38 +60,20 @@ func (o *redriveOptions) dryRunTransform(ctx context.Context, env *redrive.Env, 
 		return nil
 	}
 	d := o.deps
-	var sel func(*sqsjson.Message) (bool, error)
-	if p.Req.Selector != nil {
-		var err error
-		if sel, err = p.Req.Selector(); err != nil {
-			return err
-		}
-	}
-	var c archive.SQS = env.SQS
-	if p.Source.File != nil {
-		fc, ok := p.Source.File.(archive.SQS)
-		if !ok {
-			return nil
-		}
-		c = fc
-	}
 	pv, pos, lim := transform.NewPreview(p.Req.Transform), 0, p.TransformLimits()
-	st, err := archive.Export(ctx, c, discard{}, archive.Options{Queue: p.Source.Queue, Backlog: int(p.Backlog), Select: func(m *sqsjson.Message) (bool, error) {
-		if sel != nil {
-			if ok, err := sel(m); err != nil || !ok {
-				return false, nil
-			}
-		}
+	n, err := o.scanSelection(ctx, env, p, func(m *sqsjson.Message) {
 		pos++
 		pv.Add(pos, m, p.Req.Transform.Apply(ctx, m, lim))
-		return false, nil
-	}})
+	})
+	if errors.Is(err, errNoScan) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	f := pv.Figures()
 	d.infof("dry run: the whole selection, %s read and made visible again: %d changed, %d unchanged, %d failed (they would stay in the DLQ)",
-		plural.Of(st.Received, "message"), f.Changed, f.Unchanged, f.Failed)
+		plural.Of(n, "message"), f.Changed, f.Unchanged, f.Failed)
 	for _, t := range f.FailureTexts {
 		d.infof("dry run: failed: %s", t)
 	}

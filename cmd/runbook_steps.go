@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mfdlq/mfdlq/redrive"
 	"io"
 	"strings"
+
+	"github.com/mfdlq/mfdlq/redrive"
 
 	"github.com/spf13/cobra"
 

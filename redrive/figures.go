@@ -3,6 +3,7 @@ package redrive
 import (
 	"time"
 
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/window"
@@ -91,6 +92,8 @@ type Figures struct {
 	// Idempotency is the consumer's idempotency store and window, and the
 	// messages beyond it the move met (nil: no store found).
 	Idempotency *window.Figures `json:"idempotency,omitempty"`
+	// Dedupe is what --dedupe left in the DLQ (nil without it).
+	Dedupe *dedupe.Figures `json:"dedupe,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

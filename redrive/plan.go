@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
@@ -75,6 +76,7 @@ type Request struct {
 	// Transform, when set, repairs each message on its way (--transform,
 	// --transform-file; docs/transform.md).
 	Transform *transform.Program
+	Dedupe    *dedupe.Claims // --dedupe --key: the first message of each key moves (docs/dedupe.md)
 }
 
 // workers is the most batches the move may have in flight: Workers when

@@ -150,7 +150,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
-	fig.Idempotency = p.Window.Figures(p.Req.BeyondWindow, s.Beyond)
+	fig.Idempotency, fig.Dedupe = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), q.Dedupe.Figures()
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

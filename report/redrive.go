@@ -17,6 +17,9 @@ func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	if f := redrive.FiguresOf(ev); f.Transform != nil {
 		inc.writeTransform(b, *f.Transform, f.Undo)
 	}
+	if f := redrive.FiguresOf(ev); f.Dedupe != nil {
+		inc.writeDedupe(b, *f.Dedupe)
+	}
 	if inc.Ledger != nil {
 		inc.writeCompactedRedrive(b)
 		return

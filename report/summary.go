@@ -194,7 +194,7 @@ func (inc *Incident) redriveText() string {
 	if len(left) > 0 {
 		t += "; " + strings.Join(left, ", ")
 	}
-	return t + inc.windowText(f.Idempotency)
+	return t + inc.windowText(f.Idempotency) + dedupeText(f.Dedupe)
 }
 
 // windowText says the consumer's idempotency window the redrive weighed

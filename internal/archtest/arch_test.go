@@ -48,6 +48,9 @@ var layer = map[string]int{
 	// transform: a --transform program over a message; pure, so redrive
 	// runs it and the report renders its figures.
 	"transform": 3,
+	// dedupe: --key's expression, its tally and a redrive's claims; pure,
+	// so inspect and classify count keys and the mover dedupes.
+	"dedupe": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's

@@ -29,6 +29,9 @@ const (
 	// OpTransformFailed: --transform failed on it or made a message SQS
 	// would refuse (Error says why): made visible again, untouched.
 	OpTransformFailed = "transform_failed"
+	// OpDuplicate: --dedupe left it in the DLQ, untouched, because another
+	// message of its key (Key) moved to DestQueue.
+	OpDuplicate = "duplicate"
 )
 
 // Entry is one line of the journal.
@@ -45,6 +48,11 @@ type Entry struct {
 	// target: the payload's hash, by which a return is recognised.
 	PayloadSHA256 string `json:"payload_sha256,omitempty"`
 	Error         string `json:"error,omitempty"`
+	// Key is the 64-bit digest of the message's --key, 16 hex digits
+	// (dedupe.Hex), on a send and a duplicate of a --dedupe move: the
+	// journal's fold knows every key moved, so a resumed run moves no
+	// second message of one.
+	Key string `json:"key,omitempty"`
 }
 
 // appendJSON appends e as encoding/json would encode it, without its
@@ -65,6 +73,7 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	for _, f := range [...]struct{ name, v string }{
 		{`,"body_sha256":`, e.BodySHA256}, {`,"dest_queue":`, e.DestQueue},
 		{`,"dest_message_id":`, e.DestMessageID}, {`,"payload_sha256":`, e.PayloadSHA256}, {`,"error":`, e.Error},
+		{`,"key":`, e.Key},
 	} {
 		if f.v != "" {
 			b = appendJSONString(append(b, f.name...), f.v)
@@ -306,6 +315,24 @@ func (s *State) IsReturned(dlqMessageID string) bool {
 // Ledger returns the fold itself, for a reader after the move (the writer
 // is closed: nothing applies to it any more).
 func (s *State) Ledger() *Ledger { return s.l }
+
+// KeySent tells whether a message with the --key digest d was sent to
+// destQueue in this State's attempt (now) or only in an earlier one
+// (before): a --dedupe move leaves a second message of that key in the
+// DLQ, unless it is the one that came back from the earlier attempt.
+func (s *State) KeySent(destQueue string, d uint64) (now, before bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.l.keySent(destQueue, d, s.attempt)
+}
+
+// ReturnedFromAnyAttempt tells whether a DLQ message is one this journal
+// sent somewhere in any attempt (see IsReturned).
+func (s *State) ReturnedFromAnyAttempt(dlqMessageID string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.l.returned(dlqMessageID, 0)
+}
 
 // PayloadSent tells when this attempt sent a payload to a target, its
 // SHA-256 given by hash; hash is called only when the journal holds target

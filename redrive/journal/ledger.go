@@ -2,6 +2,7 @@ package journal
 
 import (
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -18,6 +19,8 @@ import (
 //     only when a resume needs them (keepDone: a file replayed by
 //     --from-file still holds every line);
 //   - the payload digests of sends to a target, with their first send;
+//   - per destination and attempt, the --key digests sent (a --dedupe
+//     move moves no second message of a key);
 //   - counts per destination, attempt and operation, the runs and their
 //     attempts, the first and last entry's time.
 //
@@ -30,6 +33,7 @@ type Ledger struct {
 	sets      map[setKey]*idSet
 	done      map[string]*idSet
 	payloads  map[setKey]map[uint64]int64
+	keys      map[setKey]*idSet
 	counts    map[countKey]int
 	runs      map[string]int
 	entries   int
@@ -52,7 +56,7 @@ type countKey struct {
 
 func newLedger(keepDone bool) *Ledger {
 	return &Ledger{keepDone: keepDone, open: map[openKey]Entry{}, sets: map[setKey]*idSet{}, done: map[string]*idSet{},
-		payloads: map[setKey]map[uint64]int64{}, counts: map[countKey]int{}, runs: map[string]int{}}
+		payloads: map[setKey]map[uint64]int64{}, keys: map[setKey]*idSet{}, counts: map[countKey]int{}, runs: map[string]int{}}
 }
 
 // apply folds one entry in. A 'deleted' closes the open 'sent' of the same
@@ -106,6 +110,34 @@ func (l *Ledger) noteSent(e Entry, att int) {
 	if e.PayloadSHA256 != "" {
 		l.notePayload(sk, digest(e.PayloadSHA256), e.Time.UnixNano())
 	}
+	if d, err := strconv.ParseUint(e.Key, 16, 64); err == nil && d != 0 {
+		l.keySet(sk).add(d)
+	}
+}
+
+func (l *Ledger) keySet(k setKey) *idSet {
+	s := l.keys[k]
+	if s == nil {
+		s = newIDSet(0)
+		l.keys[k] = s
+	}
+	return s
+}
+
+// keySent tells whether a key digest was sent to dest in attempt
+// (now), or only in another attempt (before).
+func (l *Ledger) keySent(dest string, d uint64, attempt int) (now, before bool) {
+	for k, s := range l.keys {
+		if k.dest != dest || !s.has(d) {
+			continue
+		}
+		if attempt == 0 || k.attempt == attempt {
+			now = true
+		} else {
+			before = true
+		}
+	}
+	return now, before
 }
 
 func (l *Ledger) notePayload(sk setKey, d uint64, at int64) {

@@ -28,6 +28,7 @@ const (
 	kindDestID  = "dest_message_id" // destination MessageIds sent
 	kindDone    = "deleted"         // DLQ MessageIds sent and deleted (keepDone)
 	kindPayload = "payload"         // payload digest, then its first send (unix ns)
+	kindKey     = "key"             // --key digests sent
 
 	digestsPerLine = 8192
 )
@@ -88,6 +89,11 @@ func (l *Ledger) encodeSnapshot(w io.Writer, now time.Time) error {
 	}
 	for dest, s := range l.done {
 		if err := writeDigests(enc, kindDone, setKey{dest: dest}, s.each); err != nil {
+			return err
+		}
+	}
+	for k, s := range l.keys {
+		if err := writeDigests(enc, kindKey, k, s.each); err != nil {
 			return err
 		}
 	}
@@ -226,6 +232,11 @@ func (l *Ledger) applyMeta(m *metaLine) int {
 				for ; len(ids) >= 8; ids = ids[8:] {
 					s.add(binary.LittleEndian.Uint64(ids))
 				}
+			}
+		case kindKey:
+			s := l.keySet(k)
+			for ; len(ids) >= 8; ids = ids[8:] {
+				s.add(binary.LittleEndian.Uint64(ids))
 			}
 		case kindPayload:
 			for ; len(ids) >= 16; ids = ids[16:] {

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"golang.org/x/time/rate"
 
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -65,6 +66,9 @@ type Options struct {
 	// (transform.Step): the copy goes in the original's place, and the
 	// originals are kept durably before the batch is sent.
 	Transform Transformer
+	// Dedupe, when set, moves the first message of each --key and leaves
+	// the others in the DLQ (dedupe.Claims, shared by a run's phases).
+	Dedupe *dedupe.Claims
 	// Visibility (seconds) hides a received message while it is moved.
 	Visibility int32
 	// Wait is the receive long poll in seconds.
@@ -160,6 +164,7 @@ type Mover struct {
 	drained  bool                       // the DLQ has nothing more for this run
 	probed   bool                       // the filter has judged a first batch
 	tprobed  bool                       // the transform has judged a first batch
+	keys     map[string]heldKey         // --dedupe: the key each message in flight holds
 	changed  chan struct{}              // closed when messages are let go of (see changes)
 	deletes  int                        // delete calls started so far
 	deleting int                        // held messages in a delete call under way

@@ -93,6 +93,9 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 // returns, so the deletes may run at any time after.
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	p := m.triage(raw)
+	// The keys of the batch are held until its sends are journaled (the
+	// 'sent' entries carry them) or it gives up on them.
+	defer m.unclaimLocked(p.send)
 	if len(p.skipped) > 0 {
 		if err := m.o.Journal.Write(p.skipped...); err != nil {
 			m.fail(err)
@@ -226,6 +229,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		}
 	}
 	tried := len(picked)
+	judged := m.judge(picked)
 	picked, tfailed := m.transformPicked(picked)
 	now := time.Now().UTC()
 	m.mu.Lock()
@@ -266,6 +270,9 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		p.release = append(p.release, picked[room:]...)
 		picked = picked[:room]
 	}
+	// After the bound's cut: a duplicate is judged against the keys that
+	// will be sent, never against one released for later.
+	picked = m.dedupe(p, picked, judged, now)
 	m.reserved += len(picked)
 	p.send = picked
 	if len(p.release) > 0 {

@@ -72,7 +72,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
-				e := journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID}
+				e := journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID, Key: m.keyOf(msg.MessageId)}
 				if m.o.Target != nil || m.o.Transform != nil {
 					// A repaired copy is known by its new payload: its
 					// return to the DLQ (in a new envelope, with a new
