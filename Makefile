@@ -29,10 +29,11 @@ unit:
 ## slow: the end-to-end scripts that wait for real time or move thousands
 ## (testdata/slow: a --rate 10 move, a live queue's traffic, browse in a
 ## pseudo-terminal, alarms flipping mid-move, a canary and verify on DLQs of
-## thousands).
+## thousands), and cmd's TestSlow… tests (SIGKILLs mid-move and reruns,
+## to a queue and to a topic; sixteen workers on FIFO groups).
 ## CI runs it after test.
 slow: build
-	scripts/with-localaws.sh env MFDLQ_SLOW=1 $(GO) test $(TESTFLAGS) -run TestSlowScripts ./cmd
+	scripts/with-localaws.sh env MFDLQ_SLOW=1 $(GO) test $(TESTFLAGS) -run '^TestSlow' ./cmd
 
 ## e2e: only the testscript scripts in testdata/script.
 e2e:

@@ -17,7 +17,7 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-// TestRedriveFIFOKeepsGroupOrder moves a FIFO DLQ holding several message
+// TestSlowRedriveFIFOKeepsGroupOrder moves a FIFO DLQ holding several message
 // groups, interleaved, with many batches in flight (fixed and adaptive):
 // every group reaches the destination complete, once, in its order. SQS
 // hands out a group's next messages only once its earlier ones are
@@ -25,7 +25,8 @@ import (
 // sends of a group follow one another whatever the concurrency. moto does
 // not keep SQS's half of that promise under concurrent receives; the
 // stand-in internal/fifolock, in front of it, does.
-func TestRedriveFIFOKeepsGroupOrder(t *testing.T) {
+func TestSlowRedriveFIFOKeepsGroupOrder(t *testing.T) {
+	slowOnly(t)
 	t.Parallel()
 	lock := httptest.NewServer(fifolock.New(localaws.Endpoint(t)))
 	defer lock.Close()

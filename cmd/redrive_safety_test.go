@@ -22,10 +22,11 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-// TestRedriveCrash SIGKILLs the real binary at random moments and reruns
+// TestSlowRedriveCrash SIGKILLs the real binary at random moments and reruns
 // it: nothing lost, duplicates bounded by the sends in flight, and the
 // rerun finishes. `make bench` (BENCH=crash) runs the same with 30 kills.
-func TestRedriveCrash(t *testing.T) {
+func TestSlowRedriveCrash(t *testing.T) {
+	slowOnly(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills the binary: not in -short")

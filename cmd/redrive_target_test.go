@@ -181,7 +181,8 @@ func TestRedriveLambdaProposedByRecords(t *testing.T) {
 // SIGKILL in the middle of a redrive to a topic, then the same command
 // again: every Message reaches the subscribed queue, and none whose
 // publish was journaled before the kill is published twice.
-func TestRedriveToSNSCrash(t *testing.T) {
+func TestSlowRedriveToSNSCrash(t *testing.T) {
+	slowOnly(t)
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills the binary: not in -short")

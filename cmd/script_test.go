@@ -56,11 +56,20 @@ func TestScripts(t *testing.T) {
 // sets MFDLQ_SLOW=1,
 // and .ci/run runs it after `make test`, which stays under 3 minutes.
 func TestSlowScripts(t *testing.T) {
-	if os.Getenv("MFDLQ_SLOW") != "1" {
-		t.Skip("MFDLQ_SLOW=1 runs the slow scripts (make slow)")
-	}
+	slowOnly(t)
 	t.Parallel()
 	runScripts(t, "../testdata/slow")
+}
+
+// slowOnly skips a test outside make slow: the Go tests named TestSlow…
+// stress the mover with real time (SIGKILLs at random moments and reruns,
+// sixteen workers on FIFO groups behind the lock stand-in) and run beside
+// the slow scripts, in CI after make test.
+func slowOnly(t *testing.T) {
+	t.Helper()
+	if os.Getenv("MFDLQ_SLOW") != "1" {
+		t.Skip("MFDLQ_SLOW=1 runs the TestSlow… tests (make slow)")
+	}
 }
 
 func runScripts(t *testing.T, dir string) {
