@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -24,6 +25,9 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	dlq, dest := p.Source.Queue, p.DestName()
 	st := s.Stats
 	for _, l := range s.DestLines(p) {
+		d.infof("%s", l)
+	}
+	if l := provenance.NewFigures(p.ProvenanceOff(), "", st.Stamps).Line(); l != "" && st.Handled() > 0 {
 		d.infof("%s", l)
 	}
 	if s.Outcome == redrive.OutcomeCanaryBack {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/target"
@@ -26,14 +25,6 @@ type Lambda interface {
 }
 
 var _ Lambda = (*lambda.Client)(nil)
-
-// Caller tells whose credentials are in use (STS GetCallerIdentity): the
-// account a replay's destinations are weighed against.
-type Caller interface {
-	GetCallerIdentity(ctx context.Context, in *sts.GetCallerIdentityInput, optFns ...func(*sts.Options)) (*sts.GetCallerIdentityOutput, error)
-}
-
-var _ Caller = (*sts.Client)(nil)
 
 // MoveTasks is SQS's own DLQ redrive (message move tasks), with the SDK's
 // signatures.

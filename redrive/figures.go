@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
@@ -89,6 +90,8 @@ type Figures struct {
 	// Idempotency is the consumer's idempotency store and window, and the
 	// messages beyond it the move met (nil: no store found).
 	Idempotency *WindowFigures `json:"idempotency,omitempty"`
+	// Provenance is who ran the move and what stamp its messages carry.
+	Provenance *provenance.Figures `json:"provenance,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

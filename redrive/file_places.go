@@ -7,11 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -33,26 +32,8 @@ func OperatorHome(ctx context.Context, env *Env) (Home, error) {
 	if err != nil {
 		return Home{}, err
 	}
-	out, err := c.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
-	if err != nil {
-		return Home{}, fmt.Errorf("sts GetCallerIdentity (the operator's account): %w", err)
-	}
-	h := Home{Place: Place{Account: aws.ToString(out.Account), Region: env.Region}, Partition: partitionOf(env.Region)}
-	if a, err := arn.Parse(aws.ToString(out.Arn)); err == nil && a.Partition != "" {
-		h.Partition = a.Partition
-	}
-	return h, nil
-}
-
-// partitionOf is the partition of a region, when STS's answer names none.
-func partitionOf(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	}
-	return "aws"
+	id, err := provenance.WhoAmI(ctx, c, env.Region)
+	return Home{Place: Place{Account: id.Account, Region: env.Region}, Partition: id.Partition}, err
 }
 
 var (

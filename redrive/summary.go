@@ -6,6 +6,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/transform"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -149,7 +150,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
-	fig.Idempotency = windowFigures(p, s.Beyond)
+	fig.Idempotency, fig.Provenance = windowFigures(p, s.Beyond), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

@@ -47,6 +47,10 @@ var layer = map[string]int{
 	// transform: a --transform program over a message; pure, so redrive
 	// runs it and the report renders its figures.
 	"transform": 3,
+	// redrive/provenance: the stamp a redriven message carries and who ran
+	// the redrive (STS); pure but for one STS call, so the mover and the
+	// targets stamp, redrive decides, and the report renders its figures.
+	"redrive/provenance": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's

@@ -29,6 +29,9 @@ const (
 	// OpTransformFailed: --transform failed on it or made a message SQS
 	// would refuse (Error says why): made visible again, untouched.
 	OpTransformFailed = "transform_failed"
+	// OpRun opens a run: who runs it (Operator, the STS caller's ARN) and
+	// the attempt. It names no message and is counted apart (Ledger.Operators).
+	OpRun = "run"
 )
 
 // Entry is one line of the journal.
@@ -45,6 +48,8 @@ type Entry struct {
 	// target: the payload's hash, by which a return is recognised.
 	PayloadSHA256 string `json:"payload_sha256,omitempty"`
 	Error         string `json:"error,omitempty"`
+	// Operator is set on an OpRun entry: the ARN of whoever ran it.
+	Operator string `json:"operator,omitempty"`
 }
 
 // appendJSON appends e as encoding/json would encode it, without its
@@ -64,7 +69,7 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	b = appendJSONString(b, e.DLQMessageID)
 	for _, f := range [...]struct{ name, v string }{
 		{`,"body_sha256":`, e.BodySHA256}, {`,"dest_queue":`, e.DestQueue},
-		{`,"dest_message_id":`, e.DestMessageID}, {`,"payload_sha256":`, e.PayloadSHA256}, {`,"error":`, e.Error},
+		{`,"dest_message_id":`, e.DestMessageID}, {`,"payload_sha256":`, e.PayloadSHA256}, {`,"error":`, e.Error}, {`,"operator":`, e.Operator},
 	} {
 		if f.v != "" {
 			b = appendJSONString(append(b, f.name...), f.v)
