@@ -39,9 +39,10 @@ func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journa
 }
 
 // ProvenanceOff is why this plan's messages go without the provenance
-// stamp, "" when each carries it (provenance.Off).
+// stamp, "" when each carries it (provenance.Off): by the destination's
+// kind, --to given or proposed.
 func (p *Plan) ProvenanceOff() string {
-	return provenance.Off(p.Req.NoStamp, p.Req.Native, p.Req.Target.Kind)
+	return provenance.Off(p.Req.NoStamp, p.Req.Native, TargetKindOf(p.Dest().Queue.URL))
 }
 
 // canaryOptions are the canary phase's options: with several destinations
