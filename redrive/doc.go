@@ -3,8 +3,9 @@
 // protocol — request → resolve → guard → run → summary — and imports its
 // rooms, which never import it: redrive/mover (the engine), redrive/journal
 // (what was done to each message), redrive/target (destinations that are
-// not queues), redrive/retry (one retry layer) and redrive/lease (one run at
-// a time).
+// not queues), redrive/retry (one retry layer), redrive/lease (one run at
+// a time) and redrive/provenance (the mfdlq-redrive attribute each message
+// carries, and who ran the move).
 //
 // # Request
 //
