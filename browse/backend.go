@@ -56,6 +56,10 @@ type Fleet struct {
 	// Notes are the notes on the DLQs (mfdlq note), by DLQ ARN; a DLQ
 	// without one is not in it. Anyone who may tag a queue wrote them.
 	Notes map[string]*note.Note
+	// Redrives are the redrives running on the DLQs now, by DLQ ARN: who,
+	// since when, the alarms a --when-ok run waits on (lease.Holder's
+	// Describe). From the DLQ's tags: untrusted.
+	Redrives map[string]string
 	// Accounts is a listing across accounts (--accounts, --profiles):
 	// each DLQ is named with its account. Unreadable are the accounts
 	// that could not be read.

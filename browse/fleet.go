@@ -60,6 +60,9 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 		if n := f.data.Notes[d.ARN]; n != nil {
 			out = append(out, "    "+m.st.warn("note: ")+noteText(n))
 		}
+		if r := f.data.Redrives[d.ARN]; r != "" {
+			out = append(out, "    "+m.st.warn("redrive running: ")+safe(r))
+		}
 	}
 	return out, focus
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"path/filepath"
 	"sync"
 
@@ -33,6 +34,10 @@ type browseBackend struct {
 
 	mu        sync.Mutex
 	consumers map[string][]string // queue → log groups of its Lambda consumers (from contain)
+	// configs reach each account of the fleet (the role assumed, the
+	// profile): a step on a DLQ of another account acts with them, never
+	// with the credentials the view was started with.
+	configs map[string]aws.Config
 }
 
 var _ browse.Backend = (*browseBackend)(nil)
@@ -48,9 +53,17 @@ func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.mu.Lock()
+	b.configs = l.Configs
+	b.mu.Unlock()
 	now := b.d.Now()
 	f := &browse.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
-		Notes: map[string]*note.Note{}, Accounts: ff.active(), Unreadable: l.Unreadable}
+		Notes: map[string]*note.Note{}, Redrives: map[string]string{}, Accounts: ff.active(), Unreadable: l.Unreadable}
+	for i, h := range l.Leases {
+		if r := redriveOf(h, now); r != nil {
+			f.Redrives[l.DLQs[i].ARN] = h.Describe()
+		}
+	}
 	for i, n := range l.Notes {
 		if n != nil {
 			f.Notes[l.DLQs[i].ARN] = n

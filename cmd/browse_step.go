@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsarn "github.com/aws/aws-sdk-go-v2/aws/arn"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -52,6 +54,10 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 	sd := &dc
 	sd.IO = &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}
 	sd.Prompt, sd.Global, sd.Args, sd.incidents = r.prompt, &GlobalOptions{}, r.args, nil
+	if cfg, ok := b.configOf(queue); ok {
+		sd.AWS = func(context.Context) (aws.Config, error) { return cfg, nil }
+		sd.wireClients()
+	}
 	if sd.Prompt == nil {
 		sd.Prompt = noPrompter{}
 	}
@@ -66,6 +72,25 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 		return stdout.Bytes(), nil
 	}
 	return stdout.Bytes(), &exitError{code: code, err: errors.New(lastError(said))}
+}
+
+// configOf is the configuration that reaches queue's account when the
+// view spans a fleet and queue is one of its DLQs (an ARN), in queue's
+// region.
+func (b *browseBackend) configOf(queue string) (aws.Config, bool) {
+	a, err := awsarn.Parse(queue)
+	if err != nil {
+		return aws.Config{}, false
+	}
+	b.mu.Lock()
+	cfg, ok := b.configs[a.AccountID]
+	b.mu.Unlock()
+	if !ok {
+		return aws.Config{}, false
+	}
+	cfg = cfg.Copy()
+	cfg.Region = a.Region
+	return cfg, true
 }
 
 // incident is the directory the view's steps about queue write to, chosen

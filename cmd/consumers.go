@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -29,7 +29,7 @@ func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Q
 	if err != nil {
 		return
 	}
-	known := redrive.FirstSeen(events)
+	known := consumer.FirstSeen(events)
 	srcs, err := sqsapi.SourceQueues(ctx, c, dlq)
 	if err != nil || len(srcs) == 0 {
 		return
@@ -38,9 +38,9 @@ func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Q
 	if err != nil {
 		return
 	}
-	fresh := []redrive.Function{}
+	fresh := []consumer.Function{}
 	for _, s := range srcs {
-		fs, err := redrive.Consumers(ctx, l, s.ARN, d.Now())
+		fs, err := consumer.Consumers(ctx, l, s.ARN, d.Now())
 		if err != nil {
 			return
 		}
@@ -56,9 +56,9 @@ func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Q
 	}
 	// No command line: the step's own event names it, and the report's
 	// list of commands must not show it twice.
-	ev := incident.Event{Step: redrive.ConsumerStep, Time: d.Now().UTC(), Queue: dlq.Name, QueueURL: dlq.URL,
+	ev := incident.Event{Step: consumer.Step, Time: d.Now().UTC(), Queue: dlq.Name, QueueURL: dlq.URL,
 		Account: dlq.Account, Region: dlq.Region}
-	if ev.SetInputs(redrive.ConsumerInputs{SeenBy: step}) != nil || ev.SetFigures(redrive.ConsumerFigures{Consumers: fresh}) != nil {
+	if ev.SetInputs(consumer.Inputs{SeenBy: step}) != nil || ev.SetFigures(consumer.Figures{Consumers: fresh}) != nil {
 		return
 	}
 	_ = ws.Append(ev)

@@ -93,16 +93,25 @@ type Deps struct {
 func NewDeps(io *IOStreams, args []string) *Deps {
 	d := &Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: clock(), Global: &GlobalOptions{}, Args: args}
 	d.AWS = onceConfig(d.Global)
+	d.wireClients()
+	d.TrailPacer = trailapi.PacerFor
+	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
+		return inventoryClients(ctx, d.Global, region)
+	}
+	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
+	return d
+}
+
+// wireClients builds every AWS client of d from d.AWS, lazily: a copy of
+// the Deps that acts in another account (browse's steps on a fleet's DLQ)
+// sets its own AWS and wires its clients again.
+func (d *Deps) wireClients() {
 	d.SQS = lazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
 	d.Logs = lazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
 	d.CloudWatch = lazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
 		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody)
 	})
 	d.CloudTrail = lazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
-	d.TrailPacer = trailapi.PacerFor
-	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
-		return inventoryClients(ctx, d.Global, region)
-	}
 	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
 		cfg, err := d.AWS(ctx)
 		if err != nil {
@@ -110,7 +119,6 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 		}
 		return organizationsClient(cfg), nil
 	}
-	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
 	d.S3 = func(ctx context.Context) (archive.S3, error) {
 		c, err := d.s3Client(ctx)
 		if err != nil {
@@ -123,7 +131,6 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
 	d.STS = lazyClient(d, newSTS)
 	d.DynamoDB = lazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
-	return d
 }
 
 // newSTS is the one STS client constructor: the operator's identity

@@ -87,6 +87,9 @@ type fleetScope struct {
 	CW      *cloudwatch.Client
 	// DynamoDB reads the consumers' idempotency stores (check --all).
 	DynamoDB *dynamodb.Client
+	// Config is the configuration the clients were built from: its
+	// credentials reach Account (an assumed role, a profile).
+	Config aws.Config
 }
 
 // scopeClients are the read clients of one account and region: ls's, with
@@ -97,7 +100,7 @@ func scopeClients(cfg aws.Config) fleetScope {
 	s := sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 })
 	l := lambda.NewFromConfig(cfg, func(o *lambda.Options) { o.Retryer = retryer() })
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.Retryer = retryer() })
-	return fleetScope{Region: cfg.Region, SQS: s, Lambda: l, CW: cw, DynamoDB: db,
+	return fleetScope{Region: cfg.Region, SQS: s, Lambda: l, CW: cw, DynamoDB: db, Config: cfg,
 		Clients: inventory.Clients{SQS: s, Metrics: cw, Alarms: cw, Lambda: l}}
 }
 

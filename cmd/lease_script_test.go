@@ -19,9 +19,10 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
-// sqs-lease QUEUE HOST EXPIRES_IN puts a lease tag on QUEUE as another
-// operator's redrive would (operator alice, pid 4242, run r-other) expiring
-// EXPIRES_IN from now (negative: expired). ! sqs-lease QUEUE asserts that
+// sqs-lease QUEUE HOST EXPIRES_IN [WAITING] puts a lease tag on QUEUE as
+// another operator's redrive would (operator alice, pid 4242, run r-other)
+// expiring EXPIRES_IN from now (negative: expired), waiting on the alarms
+// WAITING names (a --when-ok run: "gateway-5xx+1"). ! sqs-lease QUEUE asserts that
 // QUEUE has no lease tag.
 func cmdSQSLease(ts *testscript.TestScript, neg bool, args []string) {
 	ctx := context.Background()
@@ -36,13 +37,16 @@ func cmdSQSLease(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		return
 	}
-	if len(args) != 3 {
-		ts.Fatalf("usage: sqs-lease QUEUE HOST EXPIRES_IN")
+	if len(args) != 3 && len(args) != 4 {
+		ts.Fatalf("usage: sqs-lease QUEUE HOST EXPIRES_IN [WAITING]")
 	}
 	in, err := time.ParseDuration(args[2])
 	ts.Check(err)
 	now := time.Now().UTC()
 	h := lease.Holder{Operator: "alice", Host: args[1], PID: 4242, Run: "r-other", Since: now.Add(-time.Minute), Expires: now.Add(in)}
+	if len(args) == 4 {
+		h.Waiting = args[3]
+	}
 	_, err = s.SQS.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: u.QueueUrl, Tags: map[string]string{lease.Tag: h.String()}})
 	ts.Check(err)
 }

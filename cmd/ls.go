@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 )
 
 // lsOptions are the flags of mfdlq ls.
@@ -121,6 +123,8 @@ type lsResult struct {
 type lsDLQ struct {
 	inventory.DLQ
 	Note *note.Note `json:"note"`
+	// Redrive is the redrive running on it now (its lease), nil when none.
+	Redrive *lsRedrive `json:"redrive,omitempty"`
 }
 
 func runLs(ctx context.Context, o *lsOptions) error {
@@ -134,7 +138,7 @@ func runLs(ctx context.Context, o *lsOptions) error {
 		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue
 		}
-		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i]})
+		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i], Redrive: redriveOf(l.Leases[i], d.Now())})
 	}
 	for _, w := range res.Warnings {
 		d.warnf("%s", w)
@@ -158,8 +162,13 @@ func runLs(ctx context.Context, o *lsOptions) error {
 // regions in urgency order, the note on each (same index; nil: none or
 // not read), and what could not be read.
 type fleetListing struct {
+	// Configs are the configurations that read each account of a fleet
+	// (--accounts, --profiles), by account id: a step on one of its DLQs
+	// acts with them (browse).
+	Configs    map[string]aws.Config
 	DLQs       []inventory.DLQ
 	Notes      []*note.Note
+	Leases     []*lease.Holder // the running redrive of each DLQ whose note was read
 	Warnings   []string
 	Unreadable []fleet.Unreadable
 }
@@ -169,7 +178,7 @@ type fleetListing struct {
 func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
 	var (
 		mu   sync.Mutex
-		l    = &fleetListing{Warnings: []string{}}
+		l    = &fleetListing{Warnings: []string{}, Configs: map[string]aws.Config{}}
 		tags = map[string]note.Tags{} // account/region → its SQS client
 	)
 	unreadable, err := d.readFleet(ctx, ff, regions, func(ctx context.Context, s fleetScope) error {
@@ -180,6 +189,9 @@ func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, 
 		mu.Lock()
 		defer mu.Unlock()
 		l.DLQs = append(l.DLQs, inv.DLQs...)
+		if ff.active() && s.Account != "" {
+			l.Configs[s.Account] = s.Config
+		}
 		for _, q := range inv.DLQs {
 			tags[q.Account+"/"+q.Region] = s.SQS
 		}
@@ -193,7 +205,7 @@ func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, 
 	}
 	l.Unreadable = unreadable
 	inventory.Sort(l.DLQs)
-	l.Notes = readNotes(ctx, l, tags, notes)
+	l.Notes, l.Leases = readNotes(ctx, l, tags, notes)
 	return l, nil
 }
 

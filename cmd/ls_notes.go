@@ -9,17 +9,18 @@ import (
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // readNotes reads the note of each DLQ mode selects (same index as
 // l.DLQs; nil for none or not read), paced per account (note.Pacer). A
 // note that cannot be read is a warning: the listing stands.
-func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, mode string) []*note.Note {
+func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, mode string) ([]*note.Note, []*lease.Holder) {
 	dlqs := l.DLQs
-	out := make([]*note.Note, len(dlqs))
+	out, held := make([]*note.Note, len(dlqs)), make([]*lease.Holder, len(dlqs))
 	if mode == "none" {
-		return out
+		return out, held
 	}
 	var qs []note.Queue
 	var at []int
@@ -29,10 +30,15 @@ func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, 
 			at = append(at, i)
 		}
 	}
-	notes, errs := note.ReadAll(ctx, note.NewPacer(0), qs)
+	// The same tag read shows a running redrive's lease (who, since when,
+	// which alarms a --when-ok run waits on), so a colleague sees it.
+	notes, leases, errs := note.ReadAllWith(ctx, note.NewPacer(0), qs, lease.Tag)
 	failed, first := 0, error(nil)
 	for j, i := range at {
 		out[i] = notes[j]
+		if h, ok := lease.ParseHolder(leases[j]); ok {
+			held[i] = &h
+		}
 		if errs[j] != nil {
 			failed++
 			if first == nil {
@@ -43,14 +49,52 @@ func readNotes(ctx context.Context, l *fleetListing, tags map[string]note.Tags, 
 	if failed > 0 {
 		l.Warnings = append(l.Warnings, fmt.Sprintf("notes of %s unknown: %v", plural.Of(failed, "DLQ", "DLQs"), first))
 	}
-	return out
+	return out, held
+}
+
+// lsRedrive is a running redrive's lease in ls's JSON: every field from
+// the DLQ's tag, untrusted.
+type lsRedrive struct {
+	Operator string    `json:"operator"`
+	Host     string    `json:"host"`
+	PID      int       `json:"pid"`
+	Run      string    `json:"run"`
+	Since    time.Time `json:"since"`
+	Expires  time.Time `json:"expires"`
+	// Waiting names the alarms a redrive --when-ok waits on ("" none).
+	Waiting string `json:"waiting,omitempty"`
+}
+
+func redriveOf(h *lease.Holder, now time.Time) *lsRedrive {
+	if h == nil || !h.Expires.After(now) {
+		return nil
+	}
+	return &lsRedrive{Operator: h.Operator, Host: h.Host, PID: h.PID, Run: h.Run, Since: h.Since, Expires: h.Expires, Waiting: h.Waiting}
+}
+
+// redriveText is a running redrive on one line, sanitised: who, where,
+// since when, and the alarms it waits on.
+func redriveText(r *lsRedrive) string {
+	h := lease.Holder{Operator: r.Operator, Host: r.Host, PID: r.PID, Run: r.Run, Since: r.Since, Expires: r.Expires, Waiting: r.Waiting}
+	return "redrive running: " + untrusted.Cell(h.Describe())
 }
 
 // noteCell is a note in a table cell: its text sanitised (anyone who may
 // tag the queue wrote it), then who (the session or user at the end of
 // the author's ARN) and when. On a terminal the text is cut to keep the
 // row readable; piped rows carry it whole (at most 256 bytes).
-func noteCell(n *note.Note, tty bool, now time.Time) string {
+func noteCell(n *note.Note, r *lsRedrive, tty bool, now time.Time) string {
+	cell := noteOnly(n, tty)
+	if r == nil {
+		return cell
+	}
+	if cell == "-" {
+		return redriveText(r)
+	}
+	return cell + " · " + redriveText(r)
+}
+
+func noteOnly(n *note.Note, tty bool) string {
 	if n == nil {
 		return "-"
 	}

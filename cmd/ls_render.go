@@ -29,7 +29,7 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 	now := d.Now()
 	for i := range res.DLQs {
 		q := &res.DLQs[i]
-		row := append(lsRow(&q.DLQ, now, tty), noteCell(q.Note, tty, now))
+		row := append(lsRow(&q.DLQ, now, tty), noteCell(q.Note, q.Redrive, tty, now))
 		if regions {
 			row = append([]string{q.Region}, row...)
 		}

@@ -121,10 +121,10 @@ func runNote(ctx context.Context, o *noteOptions) error {
 		}
 		res.Note = &note.Note{Text: o.Text, Author: author, At: d.Now().UTC().Truncate(time.Second)}
 		d.announce("writing a note", q)
-		fmt.Fprintf(d.IO.ErrOut, "note: %s\n", noteCell(res.Note, false, d.Now()))
+		fmt.Fprintf(d.IO.ErrOut, "note: %s\n", noteCell(res.Note, nil, false, d.Now()))
 	}
 	if prev != nil {
-		fmt.Fprintf(d.IO.ErrOut, "replaces: %s\n", noteCell(prev, false, d.Now()))
+		fmt.Fprintf(d.IO.ErrOut, "replaces: %s\n", noteCell(prev, nil, false, d.Now()))
 	}
 	if o.Clear && prev == nil {
 		d.infof("%s has no note: nothing to clear", q.Name)
@@ -185,7 +185,7 @@ func (o *noteOptions) render(res *noteResult) error {
 	case res.Action == note.ActionClear:
 		fmt.Fprintf(d.IO.Out, "note cleared on %s\n", untrusted.Terminal(res.Queue))
 	default:
-		fmt.Fprintf(d.IO.Out, "note on %s: %s\n", untrusted.Terminal(res.Queue), noteCell(res.Note, false, d.Now()))
+		fmt.Fprintf(d.IO.Out, "note on %s: %s\n", untrusted.Terminal(res.Queue), noteCell(res.Note, nil, false, d.Now()))
 	}
 	return nil
 }
@@ -197,7 +197,7 @@ func (d *Deps) callerARN(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id, err := provenance.WhoAmI(ctx, c, d.Region(ctx))
+	id, err := provenance.WhoAmI(ctx, c)
 	return id.ARN, err
 }
 
@@ -210,7 +210,7 @@ func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note
 	case err != nil:
 		d.warnf("the note on %s is unknown: %v", q.Name, err)
 	case n != nil:
-		fmt.Fprintf(d.IO.ErrOut, "note on %s: %s\n", untrusted.Terminal(q.Name), strings.TrimSpace(noteCell(n, false, d.Now())))
+		fmt.Fprintf(d.IO.ErrOut, "note on %s: %s\n", untrusted.Terminal(q.Name), strings.TrimSpace(noteCell(n, nil, false, d.Now())))
 	}
 	return n
 }

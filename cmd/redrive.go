@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/window"
 )
 
 // redriveOptions are the flags of mfdlq redrive: the redrive.Request the
@@ -201,9 +202,9 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--max-returned must be >= 0, got %d", o.MaxReturned)
 	case o.Visibility < 10 || o.Visibility > 43200:
 		return usageErrorf("--visibility must be between 10 and 43200 seconds, got %d", o.Visibility)
-	case o.BeyondWindow != "" && o.BeyondWindow != redrive.BeyondMove && o.BeyondWindow != redrive.BeyondKeep:
+	case o.BeyondWindow != "" && o.BeyondWindow != window.BeyondMove && o.BeyondWindow != window.BeyondKeep:
 		return usageErrorf("--beyond-window must be move or keep, got %q", o.BeyondWindow)
-	case o.Native && o.BeyondWindow == redrive.BeyondKeep:
+	case o.Native && o.BeyondWindow == window.BeyondKeep:
 		return usageErrorf("--native moves every message: --beyond-window keep needs mfdlq's own mover (drop --native)")
 	case o.IdempotencyWindow < 0:
 		return usageErrorf("--idempotency-window must be > 0, got %s", o.IdempotencyWindow)

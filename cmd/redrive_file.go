@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -52,7 +53,7 @@ func (o *redriveOptions) validateAllow() error {
 		return usageErrorf("--allow-account applies to --from-file: a --to in another account is named in the question")
 	}
 	for _, a := range o.AllowAccounts {
-		if !redrive.ValidAccount(a) {
+		if !place.ValidAccount(a) {
 			return usageErrorf("--allow-account must be a 12-digit account id, got %q", untrusted.Shorten(untrusted.Terminal(a), 40))
 		}
 	}
@@ -126,7 +127,7 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	// region, never a destination's: a cross-account line is then seen.
 	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: home.Account, Region: home.Region, FIFO: dests[0].FIFO}
 	d.announce("redriving", file)
-	for _, l := range redrive.PlaceLines(dests, routes.Lines) {
+	for _, l := range place.Lines(dests, routes.Lines) {
 		d.infof("%s", untrusted.Terminal(l))
 	}
 	for _, r := range routes.Refused {

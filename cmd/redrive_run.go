@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/redrive/estimate"
 	"github.com/mfdlq/mfdlq/redrive/target"
 
 	"context"
@@ -206,7 +207,7 @@ func (o *redriveOptions) operator(ctx context.Context) string {
 func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	d := o.deps
 	dlq := p.Source.Queue
-	est := redrive.EstimateMove(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
+	est := estimate.Move(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
 	rate, dur := "max", est.Text()
 	if o.Rate > 0 {
 		rate = fmt.Sprintf("%g msg/s", o.Rate)

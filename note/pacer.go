@@ -4,6 +4,9 @@ import (
 	"context"
 	"sync"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
 	"golang.org/x/time/rate"
 )
 
@@ -56,7 +59,16 @@ type Queue struct {
 // tags cannot be read is left out and its error returned in errs (same
 // index); the others are read.
 func ReadAll(ctx context.Context, p *Pacer, qs []Queue) (notes []*Note, errs []error) {
-	notes, errs = make([]*Note, len(qs)), make([]error, len(qs))
+	notes, _, errs = ReadAllWith(ctx, p, qs, "")
+	return notes, errs
+}
+
+// ReadAllWith is ReadAll that also returns, per queue, the raw value of
+// the tag named also ("" when absent or also is ""), from the same
+// ListQueueTags: a listing shows a running redrive's lease beside the
+// note without a second call against the 5 a second.
+func ReadAllWith(ctx context.Context, p *Pacer, qs []Queue, also string) (notes []*Note, alsos []string, errs []error) {
+	notes, alsos, errs = make([]*Note, len(qs)), make([]string, len(qs)), make([]error, len(qs))
 	work := make(chan int)
 	var wg sync.WaitGroup
 	// A handful in flight is enough: the pacer, not the workers, bounds
@@ -70,7 +82,15 @@ func ReadAll(ctx context.Context, p *Pacer, qs []Queue) (notes []*Note, errs []e
 					errs[i] = err
 					continue
 				}
-				notes[i], errs[i] = Read(ctx, qs[i].Client, qs[i].URL)
+				out, err := qs[i].Client.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(qs[i].URL)})
+				if err != nil {
+					errs[i] = tagErr(err)
+					continue
+				}
+				notes[i] = FromTags(out.Tags)
+				if also != "" {
+					alsos[i] = out.Tags[also]
+				}
 			}
 		}()
 	}
@@ -79,5 +99,5 @@ func ReadAll(ctx context.Context, p *Pacer, qs []Queue) (notes []*Note, errs []e
 	}
 	close(work)
 	wg.Wait()
-	return notes, errs
+	return notes, alsos, errs
 }

@@ -6,40 +6,24 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
 	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// The AWS calls of the protocol's own reads (consumers, move tasks) and the
+// The AWS calls of the protocol's own reads (consumers) and the
 // clients a redrive's destinations need, each with the SDK's signatures:
 // the SDK's clients satisfy them as they are.
 
-// Lambda is what the fix-deployed check calls, with the SDK's signatures.
-type Lambda interface {
-	ListEventSourceMappings(ctx context.Context, in *lambda.ListEventSourceMappingsInput, optFns ...func(*lambda.Options)) (*lambda.ListEventSourceMappingsOutput, error)
-	GetFunction(ctx context.Context, in *lambda.GetFunctionInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionOutput, error)
-	// GetFunctionConcurrency reads a mapped function's reserved
-	// concurrency: 0 stops it with its mapping still Enabled.
-	GetFunctionConcurrency(ctx context.Context, in *lambda.GetFunctionConcurrencyInput, optFns ...func(*lambda.Options)) (*lambda.GetFunctionConcurrencyOutput, error)
-}
-
-var _ Lambda = (*lambda.Client)(nil)
-
-// MoveTasks is SQS's own DLQ redrive (message move tasks), with the SDK's
-// signatures.
-type MoveTasks interface {
-	StartMessageMoveTask(ctx context.Context, in *sqs.StartMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.StartMessageMoveTaskOutput, error)
-	ListMessageMoveTasks(ctx context.Context, in *sqs.ListMessageMoveTasksInput, optFns ...func(*sqs.Options)) (*sqs.ListMessageMoveTasksOutput, error)
-	CancelMessageMoveTask(ctx context.Context, in *sqs.CancelMessageMoveTaskInput, optFns ...func(*sqs.Options)) (*sqs.CancelMessageMoveTaskOutput, error)
-}
-
-var _ MoveTasks = (sqsapi.Client)(nil)
+// The message move tasks (redrive/movetask) are sqsapi.Client's.
+var _ movetask.API = (sqsapi.Client)(nil)
 
 // LambdaClient is the Lambda calls of a redrive: the fix-deployed check,
 // the origin look, and the lambda: target.
 type LambdaClient interface {
-	Lambda
+	consumer.Lambda
 	target.FunctionReader
 	target.LambdaAPI
 	lambda.ListFunctionsAPIClient

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/lambda"
-
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -49,11 +47,11 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 	var on, off []string
 	throttled := false
 	for _, m := range states {
-		throttled = throttled || m.zero
-		if (lambdaapi.Mapping{State: m.state}).Enabled() && !m.zero {
-			on = append(on, m.text)
+		throttled = throttled || m.Zero
+		if (lambdaapi.Mapping{State: m.State}).Enabled() && !m.Zero {
+			on = append(on, m.Text)
 		} else {
-			off = append(off, m.text)
+			off = append(off, m.Text)
 		}
 	}
 	switch {
@@ -64,35 +62,16 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 		env.Warn("consumer: %s is paused; %s reads %s", strings.Join(off, ", "), strings.Join(on, ", "), dest)
 	case p.Canary > 0:
 		return &Refusal{Reason: fmt.Sprintf("canary into a paused consumer: %s reads %s: nothing would consume the canary, so it would pass with the fix untried; resume it (%s), or pass --canary 0 to move without a canary",
-			strings.Join(off, ", "), dest, resumeText(throttled, dlq))}
+			strings.Join(off, ", "), dest, consumer.ResumeText(throttled, dlq))}
 	default:
-		env.Warn("consumer: %s reads %s: the moved messages wait there until it is resumed (%s)", strings.Join(off, ", "), dest, resumeText(throttled, dlq))
+		env.Warn("consumer: %s reads %s: the moved messages wait there until it is resumed (%s)", strings.Join(off, ", "), dest, consumer.ResumeText(throttled, dlq))
 	}
 	return nil
 }
 
-// resumeText names how to resume a paused consumer: a function stopped by
-// reserved concurrency 0 runs again once its reserved concurrency is
-// removed; a disabled mapping is enabled again by contain.
-func resumeText(throttled bool, dlq string) string {
-	mapping := fmt.Sprintf("mfdlq contain --queue %s --resume-mapping", dlq)
-	if !throttled {
-		return mapping
-	}
-	return "a function at reserved concurrency 0: aws lambda delete-function-concurrency --function-name NAME, or put back its earlier reserved concurrency; a disabled mapping: " + mapping
-}
-
-// mappingState is one event source mapping of a queue: its state, and how
-// the refusal names it; zero, that its function's reserved concurrency is
-// 0 (AWS's documented way to stop a function: its mapping stays Enabled
-// and every invocation is throttled).
-type mappingState struct {
-	state, text string
-	zero        bool
-}
-
-// mappingStates lists the Lambda event source mappings reading queueARN.
-func mappingStates(ctx context.Context, env *Env, queueARN string) ([]mappingState, error) {
+// mappingStates lists the Lambda event source mappings reading queueARN
+// (consumer.Mappings).
+func mappingStates(ctx context.Context, env *Env, queueARN string) ([]consumer.Mapping, error) {
 	if env.Lambda == nil {
 		return nil, errors.New("no Lambda client")
 	}
@@ -100,43 +79,5 @@ func mappingStates(ctx context.Context, env *Env, queueARN string) ([]mappingSta
 	if err != nil {
 		return nil, err
 	}
-	var out []mappingState
-	in := &lambda.ListEventSourceMappingsInput{EventSourceArn: aws.String(queueARN)}
-	for {
-		page, err := l.ListEventSourceMappings(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("list event source mappings: %w", err)
-		}
-		for _, m := range page.EventSourceMappings {
-			st := aws.ToString(m.State)
-			fn := aws.ToString(m.FunctionArn)
-			ms := mappingState{state: st}
-			if (lambdaapi.Mapping{State: st}).Enabled() && fn != "" {
-				ms.zero = reservedZero(ctx, env, l, fn)
-			}
-			how := st
-			if ms.zero {
-				how += ", reserved concurrency 0"
-			}
-			ms.text = untrusted.Terminal(fmt.Sprintf("mapping %s (function %s, %s)", aws.ToString(m.UUID), lambdaapi.FunctionName(fn), how))
-			out = append(out, ms)
-		}
-		if aws.ToString(page.NextMarker) == "" {
-			return out, nil
-		}
-		in.Marker = page.NextMarker
-	}
-}
-
-// reservedZero reads fn's reserved concurrency (GetFunctionConcurrency,
-// one call per mapped function): 0 is a stopped function. Unset is none
-// reserved; a read that fails (no lambda:GetFunctionConcurrency) is
-// warned and taken as running, as before this check.
-func reservedZero(ctx context.Context, env *Env, l Lambda, fn string) bool {
-	out, err := l.GetFunctionConcurrency(ctx, &lambda.GetFunctionConcurrencyInput{FunctionName: aws.String(fn)})
-	if err != nil {
-		env.Warn("consumer: the reserved concurrency of %s cannot be read (%s): a function stopped by reserved concurrency 0 would read as running", untrusted.Terminal(lambdaapi.FunctionName(fn)), untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
-		return false
-	}
-	return out.ReservedConcurrentExecutions != nil && *out.ReservedConcurrentExecutions == 0
+	return consumer.Mappings(ctx, l, queueARN, env.Warn)
 }

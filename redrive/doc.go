@@ -1,11 +1,21 @@
 // Package redrive is step 5 of an incident: it moves a DLQ's messages back
 // at a bounded rate, at least once, never losing one. The package holds the
 // protocol — request → resolve → guard → run → summary — and imports its
-// rooms, which never import it: redrive/mover (the engine), redrive/journal
-// (what was done to each message), redrive/target (destinations that are
-// not queues), redrive/retry (one retry layer), redrive/lease (one run at
-// a time) and redrive/provenance (the mfdlq-redrive attribute each message
-// carries, and who ran the move).
+// rooms, which never import it:
+//
+//   - redrive/mover: the engine (receive, send, journal, delete)
+//   - redrive/journal: what was done to each message
+//   - redrive/canary: the first few messages' proof
+//   - redrive/movetask: SQS's own message move task (--native)
+//   - redrive/consumer: the destination's Lambda consumers, a fix deployed
+//   - redrive/window: the consumer's idempotency window
+//   - redrive/sample: the harmless look at a DLQ's sources before a plan
+//   - redrive/place: accounts, regions and the rules that keep a move home
+//   - redrive/estimate: how long a move takes (cmd prints it)
+//   - redrive/target: destinations that are not queues
+//   - redrive/retry: one retry layer
+//   - redrive/lease: one run at a time
+//   - redrive/provenance: the mfdlq-redrive stamp, who ran the move
 //
 // # Request
 //
@@ -17,17 +27,22 @@
 // A request resolved against AWS (Resolve, resolve*.go): the Source, each
 // Destination, the backlog and the bound, the canary and the workers. It is
 // what the operator reads before saying yes, and Run carries out exactly
-// it. A shared DLQ (shared_dlq.go) is one fed by several source queues: its
-// plan sends each message back to its own source (PerSource) or, with --to,
-// leaves the others' messages in the DLQ (Narrow).
+// it. A shared DLQ (shared_dlq.go) is one fed by several source queues, as
+// its Sample (redrive/sample) shows: its plan sends each message back to
+// its own source (PerSource) or, with --to, leaves the others' messages in
+// the DLQ (Narrow). A replay (--from-file, file_*.go) sends each line to
+// its recorded source, weighed against the operator's Home
+// (redrive/place).
 //
 // # Guard
 //
 // The checks between the plan and the question (guard.go): the incident's
 // Guardrails (guardrails.go: a poison group without a fix, a problem still
-// alive), the fix deployed to the destination's consumer (deploy.go), a
-// live consumer (consumer_live.go), a running move task (movetask_check.go)
-// and a FIFO doubt. A Refusal is one line naming the fix; --force passes.
+// alive), the fix deployed to the destination's consumer (guard.go, over
+// redrive/consumer), a live consumer (consumer_live.go), a running move
+// task (movetask_check.go, over redrive/movetask), a FIFO doubt, and the
+// consumer's idempotency window (window.go, over redrive/window). A
+// Refusal is one line naming the fix; --force passes.
 //
 // # Attempt and fix
 //
@@ -44,16 +59,18 @@
 // # Run and runner
 //
 // Run carries a plan out after the question (run.go): it takes the lease,
-// records a new fix, and moves — with SQS's move task (native.go,
+// records a new fix, and moves — with SQS's move task (redrive/movetask,
 // run_follow.go) or with the mover, the canary first. A runner is one such
 // carrying-out: its id in the journal and the lease, and its clocks.
 //
 // # Canary
 //
-// The first few messages moved before the rest (canary*.go): the run waits
-// CanaryWait for the consumer to fail them back to the DLQ, then checks
-// they left the destination (its depth on a quiet queue, CloudWatch on a
-// live one); any back, or still there, halts the run.
+// The first few messages moved before the rest (redrive/canary, built
+// from the plan in run.go's canaryCheck): the run waits CanaryWait for the
+// consumer to fail them back to the DLQ, then checks they left the
+// destination (its depth on a quiet queue, CloudWatch on a live one) and
+// that the DLQ's count proves nothing came back; any back, still there or
+// not proven halts the run.
 //
 // # When OK
 //
@@ -83,6 +100,7 @@
 // # Reading order
 //
 // plan.go (Request, Plan, Env), resolve.go, guard.go, run.go,
-// mover_options.go, canary.go, summary.go and figures.go; then the rooms:
-// mover/mover.go, journal/journal.go, target/entries.go.
+// mover_options.go, summary.go and figures.go; then the rooms:
+// mover/mover.go, journal/journal.go, canary/check.go, target/entries.go,
+// and the others as their names lead.
 package redrive

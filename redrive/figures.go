@@ -4,7 +4,9 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
@@ -51,7 +53,7 @@ type Figures struct {
 	PeakWorkers int `json:"peak_workers"`
 	// Consumers are the destination's Lambda functions as the fix-deployed
 	// check read them, the baseline of the next attempt.
-	Consumers []Function `json:"consumers,omitempty"`
+	Consumers []consumer.Function `json:"consumers,omitempty"`
 	// Destinations are the move's destinations one by one when a shared
 	// DLQ's messages each went back to their own source queue (empty for a
 	// move to one destination, which DestQueue and DestURL name). verify
@@ -89,7 +91,7 @@ type Figures struct {
 	TransformErrors int                `json:"transform_errors,omitempty"`
 	// Idempotency is the consumer's idempotency store and window, and the
 	// messages beyond it the move met (nil: no store found).
-	Idempotency *WindowFigures `json:"idempotency,omitempty"`
+	Idempotency *window.Figures `json:"idempotency,omitempty"`
 	// Provenance is who ran the move and what stamp its messages carry.
 	Provenance *provenance.Figures `json:"provenance,omitempty"`
 }
@@ -108,7 +110,7 @@ type DestFigures struct {
 	Failed int    `json:"failed"`
 	// Consumers are this destination's Lambda functions as the
 	// fix-deployed check read them.
-	Consumers []Function `json:"consumers,omitempty"`
+	Consumers []consumer.Function `json:"consumers,omitempty"`
 }
 
 // Duration is how long the move took.
@@ -126,18 +128,6 @@ type FixInputs struct {
 // FixFigures are a fix event's figures: the attempt the fix starts.
 type FixFigures struct {
 	Attempt int `json:"attempt,omitempty"`
-}
-
-// ConsumerInputs are a consumer event's inputs: the step that saw the
-// functions first.
-type ConsumerInputs struct {
-	SeenBy string `json:"seen_by"`
-}
-
-// ConsumerFigures are a consumer event's figures: the Lambda functions
-// reading the DLQ's source queues as the incident first saw them.
-type ConsumerFigures struct {
-	Consumers []Function `json:"consumers"`
 }
 
 // FiguresOf reads a redrive event's figures leniently: a figure of another

@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -21,7 +22,7 @@ import (
 type FileRoutes struct {
 	Dests   []*sqsapi.Queue
 	Lines   map[string]int
-	Refused []FileRefused
+	Refused []place.FileRefused
 }
 
 // FileDests are the queues an export's lines go to: --to when given, else
@@ -33,7 +34,7 @@ type FileRoutes struct {
 // reads the file once (next, io.EOF at the end) and keeps only the
 // sources, so memory stays bounded whatever the file's size; a line
 // exported from a destination itself is a loop (FileLoop).
-func FileDests(ctx context.Context, env *Env, req Request, next func() (*sqsjson.Message, error), h Home) (*FileRoutes, error) {
+func FileDests(ctx context.Context, env *Env, req Request, next func() (*sqsjson.Message, error), h place.Home) (*FileRoutes, error) {
 	file := req.FromFile
 	if req.To != "" {
 		q, err := sqsapi.Resolve(ctx, env.SQS, req.To, env.Region)
@@ -82,11 +83,11 @@ func FileDests(ctx context.Context, env *Env, req Request, next func() (*sqsjson
 	var good []string
 	var places []*sqsapi.Queue
 	for _, arn := range arns {
-		if why := sourceProblem(arn, h); why != "" {
-			r.Refused = append(r.Refused, FileRefused{Source: arn, Lines: counts[arn], Reason: why})
+		if why := place.SourceProblem(arn, h); why != "" {
+			r.Refused = append(r.Refused, place.FileRefused{Source: arn, Lines: counts[arn], Reason: why})
 			continue
 		}
-		p, _ := PlaceOf(arn)
+		p, _ := place.Of(arn)
 		good, places = append(good, arn), append(places, &sqsapi.Queue{Name: arnName(arn), Account: p.Account, Region: p.Region})
 	}
 	if len(good) == 0 {

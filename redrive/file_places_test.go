@@ -5,32 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-func TestSourceProblem(t *testing.T) {
-	h := Home{Place: Place{Account: "123456789012", Region: "us-east-1"}, Partition: "aws"}
-	for _, tt := range []struct{ src, want string }{
-		{"arn:aws:sqs:us-east-1:123456789012:orders", ""},
-		{"arn:aws:sqs:us-east-1:999999999999:orders.fifo", ""}, // the account is CheckPlaces' question
-		{"orders", "a bare name"},
-		{"arn:aws-cn:sqs:cn-north-1:123456789012:orders", `partition "aws-cn"`},
-		{"arn:aws-us-gov:sqs:us-gov-west-1:123456789012:orders", `partition "aws-us-gov"`},
-		{"arn:aws:sns:us-east-1:123456789012:orders", `service "sns"`},
-		{"arn:aws:sqs:eu-west-1:123456789012:orders", "--region eu-west-1"},
-		{"arn:aws:sqs:us-east-1:12345:orders", "malformed"},
-		{"arn:aws:sqs:us-east-1:123456789012:a/b", "malformed"},
-		{"garbage:x", "not an ARN"},
-	} {
-		got := sourceProblem(tt.src, h)
-		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
-			t.Errorf("sourceProblem(%q) = %q, want %q", tt.src, got, tt.want)
-		}
-	}
-}
-
 func TestCheckPlaces(t *testing.T) {
-	h := Home{Place: Place{Account: "123456789012", Region: "us-east-1"}, Partition: "aws"}
+	h := place.Home{Place: place.Place{Account: "123456789012", Region: "us-east-1"}, Partition: "aws"}
 	dests := []*sqsapi.Queue{{Name: "a", Account: "123456789012"}, {Name: "b", Account: "999999999999"}, {Name: "c", Account: "888888888888"}}
 	err := CheckPlaces("f.jsonl", h, dests, nil)
 	var r *Refusal

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -107,7 +108,7 @@ func fixDeployed(ctx context.Context, env *Env, events []incident.Event, groups 
 }
 
 // destDeployed is the fix-deployed check of one destination.
-func destDeployed(ctx context.Context, env *Env, dep Deploy, p *Plan, d *Destination) error {
+func destDeployed(ctx context.Context, env *Env, dep consumer.Deploy, p *Plan, d *Destination) error {
 	if kind := TargetKindOf(d.Queue.URL); d.Target != nil && kind != KindLambda {
 		env.Info("fix deployed: not checked: mfdlq cannot see when the consumers behind %s (its %s) changed", d.Queue.Name, map[string]string{KindSNS: "subscriptions", KindEvents: "rules' targets"}[kind])
 		return nil
@@ -124,7 +125,7 @@ func destDeployed(ctx context.Context, env *Env, dep Deploy, p *Plan, d *Destina
 	}
 	for _, f := range fns {
 		if !dep.Deployed(f) {
-			return refuse(env, p.Req, dep.Refusal(f, env.Now()))
+			return refuse(env, p.Req, &Refusal{Reason: dep.NotDeployed(f)})
 		}
 		env.Info("fix deployed: %s changed since %s (version %s, last modified %s)", f.Name, dep.SinceText, f.Version, f.LastModified.Format(time.RFC3339))
 	}
@@ -134,23 +135,23 @@ func destDeployed(ctx context.Context, env *Env, dep Deploy, p *Plan, d *Destina
 // deployReference is what the consumer must have changed since: the
 // previous attempt's redrive, else the first failure of the poison and data
 // groups about to move. gated is false, with why, when nothing is to check.
-func deployReference(events []incident.Event, groups []Group, only string, attempt int, now time.Time) (dep Deploy, gated bool, why string) {
+func deployReference(events []incident.Event, groups []Group, only string, attempt int, now time.Time) (dep consumer.Deploy, gated bool, why string) {
 	if prev, ok := PreviousAttempt(events, attempt); ok {
 		since := prev.Time
 		if t := FiguresOf(prev).StartedAt; !t.IsZero() {
 			since = t
 		}
-		base := FirstSeen(events)
-		for _, f := range FunctionsOf(prev) {
+		base := consumer.FirstSeen(events)
+		for _, f := range consumer.FunctionsOf(prev) {
 			base[f.ARN] = f
 		}
-		return Deploy{Since: since, SinceText: "attempt " + fmt.Sprint(attempt-1) + "'s redrive (" + When(since, now) + ")", Baseline: base}, true, ""
+		return consumer.Deploy{Since: since, SinceText: "attempt " + fmt.Sprint(attempt-1) + "'s redrive (" + consumer.When(since, now) + ")", Baseline: base}, true, ""
 	}
 	first, gated, why := firstFailure(events, groups, only)
 	if !gated {
 		return dep, false, why
 	}
-	return Deploy{Since: first, SinceText: "the first failure (" + When(first, now) + ")", Baseline: FirstSeen(events)}, true, ""
+	return consumer.Deploy{Since: first, SinceText: "the first failure (" + consumer.When(first, now) + ")", Baseline: consumer.FirstSeen(events)}, true, ""
 }
 
 // firstFailure is when the groups to move that need a fix (the verdict
@@ -196,7 +197,7 @@ func latestStep(events []incident.Event, step string) (incident.Event, bool) {
 // destConsumers reads the Lambda functions that consume the destination:
 // the mappings' functions of a queue, or the function a lambda: target
 // invokes.
-func destConsumers(ctx context.Context, env *Env, d *Destination) ([]Function, error) {
+func destConsumers(ctx context.Context, env *Env, d *Destination) ([]consumer.Function, error) {
 	if env.Lambda == nil {
 		return nil, errors.New("no Lambda client")
 	}
@@ -205,13 +206,13 @@ func destConsumers(ctx context.Context, env *Env, d *Destination) ([]Function, e
 		return nil, err
 	}
 	if d.Target != nil {
-		f, err := ReadFunction(ctx, l, d.Queue.ARN, env.Now())
+		f, err := consumer.ReadFunction(ctx, l, d.Queue.ARN, env.Now())
 		if err != nil {
 			return nil, err
 		}
-		return []Function{f}, nil
+		return []consumer.Function{f}, nil
 	}
-	return Consumers(ctx, l, d.Queue.ARN, env.Now())
+	return consumer.Consumers(ctx, l, d.Queue.ARN, env.Now())
 }
 
 // fifoDedupWindow is SQS's FIFO deduplication interval: a send whose

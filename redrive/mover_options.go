@@ -38,9 +38,7 @@ func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journa
 	}
 }
 
-// ProvenanceOff is why this plan's messages go without the provenance
-// stamp, "" when each carries it (provenance.Off): by the destination's
-// kind, --to given or proposed.
+// ProvenanceOff is why the plan's messages go unstamped ("": stamped), by the destination's kind, --to given or proposed.
 func (p *Plan) ProvenanceOff() string {
 	return provenance.Off(p.Req.NoStamp, p.Req.Native, TargetKindOf(p.Dest().Queue.URL))
 }

@@ -36,7 +36,7 @@ func originCandidates(ctx context.Context, env *Env, dlq *sqsapi.Queue) ([]origi
 		if err != nil {
 			return nil, fmt.Errorf("look at %s's messages: %w", dlq.Name, err)
 		}
-		releasePeek(ctx, env.SQS, dlq, res)
+		sqsapi.Release(context.WithoutCancel(ctx), env.SQS, dlq.URL, res.Handles)
 		for i := range res.Messages {
 			if t, why := messageOrigin(&res.Messages[i]); t.Kind != "" {
 				counts[t]++

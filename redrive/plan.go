@@ -10,9 +10,14 @@ import (
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
+	"github.com/mfdlq/mfdlq/redrive/sample"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
@@ -57,8 +62,8 @@ type Request struct {
 	IdempotencyTable  string
 	IdempotencyWindow time.Duration
 	// BeyondWindow is what happens to messages that failed longer ago than
-	// the window (--beyond-window): "" refuses, BeyondMove moves them,
-	// BeyondKeep leaves them in the DLQ.
+	// the window (--beyond-window): "" refuses, window.BeyondMove moves
+	// them, BeyondKeep leaves them in the DLQ.
 	BeyondWindow string
 	// WhenOK are the alarms that must have been OK for For before the
 	// move, and stay OK during it (--when-ok, health.CheckNames); a wait
@@ -105,11 +110,11 @@ type Plan struct {
 	Narrow bool
 	// Sample is what a harmless look at a DLQ with source queues showed:
 	// each source's share, under the selection once Guard has counted it.
-	Sample SourceSample
+	Sample sample.Sources
 	// FileRefused are a replay's recorded sources refused before it
 	// started (not a queue ARN of this partition): their lines stay in the
 	// file.
-	FileRefused []FileRefused
+	FileRefused []place.FileRefused
 	// Origin says who proposed the destination when --to was omitted and
 	// no queue's redrive policy names the DLQ ("" otherwise).
 	Origin string
@@ -136,12 +141,12 @@ type Plan struct {
 	// --native run follows instead of starting another (nil: none; set by
 	// Guard, looked at again by Run). tasksListed says the DLQ's tasks
 	// could be listed, so Run looks again after the question.
-	Follow      *RunningTask
+	Follow      *movetask.RunningTask
 	tasksListed bool
 	// Window is the destination's idempotency store and how many of the
 	// sample failed longer ago than its window (set by Guard; nil when no
 	// store was found).
-	Window *Window
+	Window *window.Window
 }
 
 // Source is where the messages come from: a DLQ, or an export standing in
@@ -166,7 +171,7 @@ type Destination struct {
 	TargetLines []string
 	// Consumers are the destination's Lambda functions as Guard read them,
 	// recorded in the redrive event for the next attempt's check.
-	Consumers []Function
+	Consumers []consumer.Function
 	// SourceARN is, in a PerSource plan, the source queue whose messages
 	// come here (its ARN, as DeadLetterQueueSourceArn names it); Share is
 	// how many of the sample came from it.

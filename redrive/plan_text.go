@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -174,7 +175,7 @@ func (p *Plan) CanaryProofLine() string {
 			return ""
 		}
 	}
-	seen := fmt.Sprintf("a peek finds returns by MessageId among its oldest %d", canaryPeekMax)
+	seen := fmt.Sprintf("a peek finds returns by MessageId among its oldest %d", canary.PeekMax)
 	if q.FIFO {
 		seen = "a peek finds returns by MessageId only in each message group's first batch"
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/place"
+	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -40,23 +43,23 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	// A DLQ shared by several queues holds messages of each: a harmless
 	// sample shows which (DeadLetterQueueSourceArn), so that none goes to a
 	// stranger's queue.
-	var sample SourceSample
+	var smp sample.Sources
 	if len(sources) > 0 {
-		if sample, err = sampleSources(ctx, env, dlq); err != nil {
+		if smp, err = sample.Take(ctx, env.SQS, dlq); err != nil {
 			return nil, err
 		}
 	}
-	shared := isShared(sources, sample)
+	shared := isShared(sources, smp)
 	var dest *sqsapi.Queue
 	switch {
 	case req.To != "":
 		if dest, err = sqsapi.Resolve(ctx, env.SQS, req.To, env.Region); err != nil {
 			return nil, err
 		}
-	case shared && len(sample.Shares) > 0:
-		return resolveShared(ctx, env, req, dlq, sources, sample)
+	case shared && len(smp.Shares) > 0:
+		return resolveShared(ctx, env, req, dlq, sources, smp)
 	case len(sources) != 1:
-		return nil, usagef("%s is the DLQ of %d queues and none of the %d messages looked at carries a %s: name the destination with --to QUEUE", dlq.Name, len(sources), sample.Looked, sqsjson.AttrDeadLetterQueueSourceArn)
+		return nil, usagef("%s is the DLQ of %d queues and none of the %d messages looked at carries a %s: name the destination with --to QUEUE", dlq.Name, len(sources), smp.Looked, sqsjson.AttrDeadLetterQueueSourceArn)
 	default:
 		dest = sources[0]
 	}
@@ -64,9 +67,9 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 		return nil, err
 	}
 	p := &Plan{Req: req, Source: Source{Queue: dlq}, Dests: []Destination{{Queue: dest}}, Backlog: int(dlq.Depth.Total()), Workers: req.workers(),
-		Sample: sample, Narrow: shared && req.To != ""}
+		Sample: smp, Narrow: shared && req.To != ""}
 	// A native move has no canary unless asked: SQS moves it all at once.
-	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, CanaryWait(dest, dlq))
+	p.sizeCanary(dest.DeadLettersTo(dlq) && !req.Native, canary.Wait(dest, dlq))
 	return p, nil
 }
 
@@ -92,7 +95,7 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 			return nil, true, noDefaultTarget(dlq, cands)
 		}
 		t, origin = cands[0].ref, cands[0].why
-		if err := CheckProposed(dlq.Name, Place{Account: dlq.Account, Region: dlq.Region}, t.Ref, origin); err != nil {
+		if err := place.CheckProposed(dlq.Name, place.Place{Account: dlq.Account, Region: dlq.Region}, t.Ref, origin); err != nil {
 			return nil, true, &Refusal{Reason: err.Error()}
 		}
 		env.Info("destination: %s, proposed by %s; --to names another", t, origin)
@@ -140,11 +143,11 @@ func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue,
 		}
 		p.Source.ReturnsTo = dlq
 		if p.CanaryWait == 0 {
-			p.CanaryWait = CanaryWait(dest, dlq)
+			p.CanaryWait = canary.Wait(dest, dlq)
 		}
 	}
 	if p.CanaryWait == 0 {
-		p.CanaryWait = CanaryWait(dest, file)
+		p.CanaryWait = canary.Wait(dest, file)
 	}
 	return p, nil
 }

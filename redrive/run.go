@@ -10,10 +10,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
@@ -34,14 +36,11 @@ type runner struct {
 	// rateStart is where the achieved rate counts from (RateStart; zero:
 	// the move's start).
 	rateFrom, rateStart time.Time
-	// cwClient reads the canary's destinations' metrics; noCW: it failed.
-	cwClient cwapi.MetricsAPI
-	noCW     bool
 	// step is the run's --transform (nil without one).
 	step *transform.Step
 	// beyond counts the messages beyond the idempotency window as the
 	// move meets them (nil: no window known).
-	beyond *beyondCount
+	beyond *window.BeyondCount
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -91,7 +90,7 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The run's own entry names its operator ("who retried what").
+	// The run's entry: who ran it ("who retried what").
 	if err := jw.Write(journal.Entry{Time: env.Now().UTC(), Run: r.id, Attempt: p.Attempt, Op: journal.OpRun, Operator: env.OperatorARN}); err != nil {
 		return nil, errors.Join(err, jw.Close())
 	}
@@ -114,11 +113,11 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	}
 	defer closeArchive()
 	r.step = step
-	if p.Window.counts() {
-		r.beyond = &beyondCount{}
+	if p.Window.Counts() {
+		r.beyond = &window.BeyondCount{}
 		// Without --beyond-window the plan's sample showed none beyond the
 		// window: one the move meets stays in the DLQ, unasked (keep).
-		sel = r.beyond.selector(p.Window, p.Req.BeyondWindow != BeyondMove, env.Now, sel)
+		sel = r.beyond.Selector(p.Window, p.Req.BeyondWindow != window.BeyondMove, env.Now, sel)
 	}
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
@@ -129,17 +128,17 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	}
 	var total mover.Stats
 	if p.Canary > 0 {
-		dests, count := r.canaryBefore(ctx), r.countBefore(ctx)
-		span := canarySpan{start: time.Now()}
+		ck := r.canaryCheck()
+		ck.Before(ctx)
 		st, err := r.runWatched(ctx, r.canaryOptions(base), min(p.Canary*len(p.Dests), p.Bound), prog)
-		span.sent = time.Now()
+		ck.Sent()
 		if r.beyond != nil {
-			r.beyond.end()
+			r.beyond.End()
 		}
 		total = st
 		back := 0
 		if err == nil && ctx.Err() == nil && st.Halted == "" {
-			back, total.Halted, err = r.checkCanary(ctx, state, st, canaryLooks{dests: dests, count: count, span: span})
+			back, total.Halted, err = r.checkCanary(ctx, ck, state, st)
 			total.Returned += back
 		}
 		if err != nil || ctx.Err() != nil || total.Halted != "" || back > 0 {
@@ -170,21 +169,33 @@ func (r *runner) runMover(ctx context.Context, opts mover.Options, limit int, pr
 	return st, err
 }
 
-// canaryLooks is what the canary's check reads against: the destinations
-// and the DLQ's count as they were before it, and when it was sent.
-type canaryLooks struct {
-	dests []*canaryDest
-	count *dlqCount
-	span  canarySpan
+// canaryCheck is the canary's looks built from the plan: the DLQ its
+// returns land in and the destination queues.
+func (r *runner) canaryCheck() *canary.Check {
+	ck := &canary.Check{SQS: r.env.SQS, CW: r.env.CW, Warn: r.env.Warn, Info: r.env.Info,
+		DLQ: r.returnsTo(), PerSource: r.p.PerSource, Wait: r.p.CanaryWait}
+	for i := range r.p.Dests {
+		if d := &r.p.Dests[i]; d.Target == nil {
+			ck.Dests = append(ck.Dests, d.Queue)
+		}
+	}
+	return ck
 }
 
-// checkCanary waits for the consumer to fail the canary again and says
-// what came back; then, nothing back, that the canary left its
-// destinations (canaryLeft) and that the DLQ's count proves nothing came
-// back (proveByCount): halt says which did not hold.
-func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover.Stats, l canaryLooks) (back int, halt string, err error) {
+// returnsTo is the queue the canary's returns land in: the DLQ, or, from
+// a file, the destination's own DLQ (nil when it has none).
+func (r *runner) returnsTo() *sqsapi.Queue {
+	if r.p.Source.File != nil {
+		return r.p.Source.ReturnsTo
+	}
+	return r.p.Source.Queue
+}
+
+// checkCanary says what the canary is waiting for, then lets it judge
+// (canary.Check.Judge) and names what came back.
+func (r *runner) checkCanary(ctx context.Context, ck *canary.Check, state *journal.State, st mover.Stats) (back int, halt string, err error) {
 	p, env := r.p, r.env
-	dlq := r.returnsTo()
+	dlq := ck.DLQ
 	if dlq == nil {
 		// From a file, returns land in the destination's own DLQ.
 		env.Warn("canary: %s has no DLQ to look in: moving the rest", p.Dest().Queue.Name)
@@ -195,18 +206,12 @@ func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover
 	} else {
 		env.Info("canary: %d moved; waiting %s for %s's consumer before moving the rest", st.Moved, p.CanaryWait, p.Dest().Queue.Name)
 	}
-	res, err := CheckCanary(ctx, env.SQS, dlq, state, st.Moved, p.CanaryWait)
-	if err == nil && !res.Failed() && ctx.Err() == nil {
-		var extra bool
-		halt, extra, err = r.canaryLeft(ctx, l.dests, st, l.span)
-		if err == nil && extra && ctx.Err() == nil {
-			// Consumers failing it slowly may have returned some since.
-			res.Back, res.BySource, res.Peeked, err = returnedBy(ctx, env.SQS, dlq, state)
-		}
+	to := map[string]int{}
+	for url, d := range st.Dests {
+		to[url] = d.Moved
 	}
-	if err == nil && !res.Failed() && halt == "" && ctx.Err() == nil && l.count != nil {
-		halt, err = r.proveByCount(ctx, l.count, r.taken(st), state, &res)
-	}
+	res, halt, err := ck.Judge(ctx, canary.Sent{Moved: st.Moved, To: to, Taken: r.taken(st),
+		IsReturn: func(m *sqsjson.Message) bool { return mover.IsReturn(state, m) }})
 	if err == nil && res.Failed() {
 		env.Warn("%s", res.Reason(dlq.Name))
 		for _, l := range backText(p, res.BySource) {
@@ -215,26 +220,6 @@ func (r *runner) checkCanary(ctx context.Context, state *journal.State, st mover
 		halt = ""
 	}
 	return res.Back, halt, err
-}
-
-// proveByCount waits for the DLQ's count to be what it held before less
-// what the canary took. When it is not, it peeks again: returns found
-// fail the canary (res), a peek that saw every message and none of the
-// canary's proves it; otherwise halt says it is not proven.
-func (r *runner) proveByCount(ctx context.Context, c *dlqCount, taken int, state *journal.State, res *CanaryResult) (halt string, err error) {
-	ok, err := r.settle(ctx, c, taken, canaryExtra(r.p.CanaryWait))
-	if err != nil || ok || ctx.Err() != nil {
-		return "", err
-	}
-	res.Back, res.BySource, res.Peeked, err = returnedBy(ctx, r.env.SQS, c.q, state)
-	if err != nil || res.Failed() {
-		return "", err
-	}
-	if c.q.Depth.Total() > 0 && int64(res.Peeked) >= c.q.Depth.Total() {
-		r.env.Info("canary: %s holds %d, not the %d expected, but the peek saw every one of them and none is the canary's", c.q.Name, c.q.Depth.Total(), c.want(taken))
-		return "", nil
-	}
-	return unprovenText(c, taken, res.Peeked), nil
 }
 
 // taken is how many messages the canary took out of the DLQ: sent or
@@ -267,12 +252,12 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 		dest = nil
 		env.Info("--native: message move task without a destination: SQS returns each message to its own source queue")
 	}
-	st, err := Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t TaskStatus) {
+	st, err := movetask.Native(ctx, env.SQS, p.Source.Queue, dest, int32(p.Req.Rate), NativePoll, func(t movetask.TaskStatus) {
 		prog.setTotal(t.ToMove)
 		prog.update(mover.Stats{Moved: int(t.Moved)})
 	})
 	prog.finish()
-	var notStarted *NotStartedError
+	var notStarted *movetask.NotStartedError
 	if errors.As(err, &notStarted) && p.Source.Queue.FIFO && !sqsapi.IsUnsupportedOrDenied(err) && sqsapi.ErrorCode(err) != "error" {
 		// SQS refused a task for this FIFO queue and lists none running.
 		env.Warn("--native on FIFO: %v; moving with mfdlq's own mover instead (fresh mfdlq-<MessageId> deduplication ids)", err)
@@ -284,7 +269,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 	}
 	env.Info("message move task %s", st.Status)
 	stats := mover.Stats{Moved: int(st.Moved)}
-	if st.Status == TaskFailed {
+	if st.Status == movetask.TaskFailed {
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure
 	}
@@ -304,7 +289,7 @@ func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Sta
 		s.Stats.TransformErrors, s.Stats.TransformErrorTexts = f.Failed, f.FailureTexts
 	}
 	if r.beyond != nil {
-		s.Beyond = r.beyond.figures(r.p.Req.BeyondWindow != BeyondMove)
+		s.Beyond = r.beyond.Total(r.p.Req.BeyondWindow != window.BeyondMove)
 	}
 	// At a --rate the achieved rate counts from the rate's clock (at the
 	// lease request, at most a bucket before the move), so that it

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -19,7 +20,7 @@ func (r *runner) follow(ctx context.Context) (*Summary, error) {
 	env.Info("following the message move task on %s (%s): it was running before this run", p.Source.Queue.Name, t.Describe())
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: int(t.ToMove), start: wall}
-	st, err := Follow(ctx, env.SQS, p.Source.Queue, t.Handle, false, NativePoll, func(s TaskStatus) {
+	st, err := movetask.Follow(ctx, env.SQS, p.Source.Queue, t.Handle, false, NativePoll, func(s movetask.TaskStatus) {
 		prog.setTotal(s.ToMove)
 		prog.update(mover.Stats{Moved: int(s.Moved)})
 	})
@@ -28,11 +29,11 @@ func (r *runner) follow(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	env.Info("message move task %s", st.Status)
-	if st.Status == TaskRunning {
+	if st.Status == movetask.TaskRunning {
 		env.Warn("the message move task on %s goes on without mfdlq: cancel it in the console (Cancel DLQ redrive) or with aws sqs cancel-message-move-task --task-handle %s", p.Source.Queue.Name, untrusted.Terminal(t.Handle))
 	}
 	stats := mover.Stats{Moved: int(st.Moved)}
-	if st.Status == TaskFailed {
+	if st.Status == movetask.TaskFailed {
 		stats.LastError = st.Failure
 		stats.Halted = "message move task failed: " + st.Failure
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -18,8 +19,7 @@ func narrowPlan(force bool, sel func() (func(*sqsjson.Message) (bool, error), er
 		msgs = append(msgs, sharedMsg(src))
 	}
 	p := &Plan{Req: Request{Force: force, Selector: sel}, Source: Source{Queue: &sqsapi.Queue{Name: "shared-dlq"}},
-		Dests: []Destination{{Queue: orders}}, Narrow: true, Sample: SourceSample{msgs: msgs}}
-	p.Sample.count(nil) // as sampleSources does
+		Dests: []Destination{{Queue: orders}}, Narrow: true, Sample: sample.Of(msgs)}
 	return p
 }
 

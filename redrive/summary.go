@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/transform"
@@ -92,9 +93,9 @@ func outcomeOf(s *Summary, interrupted bool) Outcome {
 		return OutcomeCanaryBack
 	case s.Err != nil:
 		return OutcomeError
-	case strings.HasPrefix(st.Halted, HaltCanary):
+	case strings.HasPrefix(st.Halted, canary.HaltStill):
 		return OutcomeCanaryStill
-	case strings.HasPrefix(st.Halted, HaltUnproven):
+	case strings.HasPrefix(st.Halted, canary.HaltUnproven):
 		return OutcomeCanaryUnproven
 	case s.LeaseLost != nil:
 		return OutcomeLeaseLost
@@ -150,7 +151,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
-	fig.Idempotency, fig.Provenance = windowFigures(p, s.Beyond), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
+	fig.Idempotency, fig.Provenance = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -127,7 +128,7 @@ func TestWindowBeyondRefuses(t *testing.T) {
 	if rf.Reason != want {
 		t.Fatalf("refusal:\n%s\nwant\n%s", rf.Reason, want)
 	}
-	p, err := planWindow(t, s, Request{BeyondWindow: BeyondKeep})
+	p, err := planWindow(t, s, Request{BeyondWindow: window.BeyondKeep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestWindowBeyondRefuses(t *testing.T) {
 	if p.Window.Length != time.Hour-time.Second || p.Window.Given {
 		t.Fatalf("window %v given %v, want the estimate 59m59s", p.Window.Length, p.Window.Given)
 	}
-	if p, err = planWindow(t, s, Request{BeyondWindow: BeyondMove}); err != nil || !strings.HasSuffix(p.WindowLines()[1], "--beyond-window move: they move anyway (from the sample; the move counts them all)") {
+	if p, err = planWindow(t, s, Request{BeyondWindow: window.BeyondMove}); err != nil || !strings.HasSuffix(p.WindowLines()[1], "--beyond-window move: they move anyway (from the sample; the move counts them all)") {
 		t.Fatalf("move: %v, %q", err, p.WindowLines())
 	}
 	// --idempotency-window says it outright: 3h covers them.
@@ -193,30 +194,5 @@ func TestWindowUnreadAndAbsent(t *testing.T) {
 	// The table unread but the window given: the count goes on.
 	if _, err = planWindow(t, s, Request{IdempotencyTable: "no-such-table", IdempotencyWindow: time.Hour}); err == nil {
 		t.Fatal("unread table, --idempotency-window 1h, messages 2h old: want the refusal")
-	}
-}
-
-// The move's count: a kept message is seen again by the rest after the
-// canary (the largest phase), a moved one once (the sum).
-func TestBeyondCount(t *testing.T) {
-	now := time.Unix(1_800_000_000, 0)
-	w := &Window{Length: time.Hour}
-	old := sqsjson.Message{MessageId: "a", Attributes: map[string]string{sqsjson.AttrSentTimestamp: strconv.FormatInt(now.Add(-2*time.Hour).UnixMilli(), 10)}}
-	fresh := sqsjson.Message{MessageId: "b", Attributes: map[string]string{sqsjson.AttrSentTimestamp: strconv.FormatInt(now.Add(-time.Minute).UnixMilli(), 10)}}
-	for _, keep := range []bool{true, false} {
-		c := &beyondCount{}
-		sel := c.selector(w, keep, func() time.Time { return now }, nil)
-		if ok, _ := sel(&old); ok == keep {
-			t.Fatalf("keep=%v: old message selected %v", keep, ok)
-		}
-		if ok, _ := sel(&fresh); !ok {
-			t.Fatal("fresh message not selected")
-		}
-		c.end()
-		_, _ = sel(&old)
-		want := map[bool]int{true: 1, false: 2}[keep]
-		if got := c.figures(keep); got != want {
-			t.Errorf("keep=%v: figures %d, want %d", keep, got, want)
-		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/verify"
 )
@@ -198,7 +199,7 @@ func (inc *Incident) redriveText() string {
 
 // windowText says the consumer's idempotency window the redrive weighed
 // and what it did with the messages beyond it; "" without a store.
-func (inc *Incident) windowText(w *redrive.WindowFigures) string {
+func (inc *Incident) windowText(w *window.Figures) string {
 	if w == nil {
 		return ""
 	}
@@ -214,7 +215,7 @@ func (inc *Incident) windowText(w *redrive.WindowFigures) string {
 	switch {
 	case w.Beyond == 0:
 		return t + ", none beyond it"
-	case w.BeyondWindow == redrive.BeyondMove:
+	case w.BeyondWindow == window.BeyondMove:
 		return t + fmt.Sprintf(", %d beyond it moved anyway (--beyond-window move)", w.Beyond)
 	}
 	return t + fmt.Sprintf(", %d beyond it left in the DLQ", w.Beyond)

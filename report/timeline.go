@@ -16,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -92,7 +93,7 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 		verdict = " **" + inc.plain(ev.Verdict, maxName) + "**"
 	}
 	switch ev.Step {
-	case redrive.ConsumerStep, "":
+	case consumer.Step, "":
 		return ""
 	case incident.StepContain:
 		var f contain.ChangeFigures

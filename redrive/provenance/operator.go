@@ -3,7 +3,6 @@ package provenance
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/arn"
@@ -21,7 +20,7 @@ var _ Caller = (*sts.Client)(nil)
 
 // Identity is who the credentials are: their account, their ARN as
 // CloudTrail names them (an assumed role's session included), and the
-// partition they act in.
+// ARN's partition ("" when it names none).
 type Identity struct {
 	Account   string
 	ARN       string
@@ -29,27 +28,15 @@ type Identity struct {
 }
 
 // WhoAmI asks STS who the credentials are. GetCallerIdentity needs no
-// permission: a failure is the credentials' own. The partition is the
-// ARN's, else region's.
-func WhoAmI(ctx context.Context, c Caller, region string) (Identity, error) {
+// permission: a failure is the credentials' own.
+func WhoAmI(ctx context.Context, c Caller) (Identity, error) {
 	out, err := c.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
 		return Identity{}, fmt.Errorf("sts GetCallerIdentity (who runs this): %w", err)
 	}
-	id := Identity{Account: aws.ToString(out.Account), ARN: aws.ToString(out.Arn), Partition: Partition(region)}
-	if a, err := arn.Parse(id.ARN); err == nil && a.Partition != "" {
+	id := Identity{Account: aws.ToString(out.Account), ARN: aws.ToString(out.Arn)}
+	if a, err := arn.Parse(id.ARN); err == nil {
 		id.Partition = a.Partition
 	}
 	return id, nil
-}
-
-// Partition is the partition of a region, when STS's answer names none.
-func Partition(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	}
-	return "aws"
 }

@@ -1,4 +1,4 @@
-package redrive
+package canary
 
 import (
 	"context"
@@ -38,30 +38,30 @@ type canarySpan struct{ start, sent time.Time }
 
 // cw is the CloudWatch client of the canary's checks; nil without one, or
 // after a failure (said once): destinations are then judged by depth.
-func (r *runner) cw(ctx context.Context) cwapi.MetricsAPI {
-	if r.cwClient != nil || r.noCW || r.env.CW == nil {
-		return r.cwClient
+func (ch *Check) cw(ctx context.Context) cwapi.MetricsAPI {
+	if ch.cwClient != nil || ch.noCW || ch.CW == nil {
+		return ch.cwClient
 	}
-	c, err := r.env.CW(ctx)
+	c, err := ch.CW(ctx)
 	if err != nil {
-		r.cwFailed(err)
+		ch.cwFailed(err)
 		return nil
 	}
-	r.cwClient = c
+	ch.cwClient = c
 	return c
 }
 
-func (r *runner) cwFailed(err error) {
-	if !r.noCW {
-		r.env.Warn("canary: CloudWatch unavailable (%v): each destination is judged by its depth, as a queue with no traffic of its own", err)
+func (ch *Check) cwFailed(err error) {
+	if !ch.noCW {
+		ch.Warn("canary: CloudWatch unavailable (%v): each destination is judged by its depth, as a queue with no traffic of its own", err)
 	}
-	r.noCW, r.cwClient = true, nil
+	ch.noCW, ch.cwClient = true, nil
 }
 
 // ownTraffic reads a destination's sends and deletions over ownWindow
 // before now; nil when CloudWatch is absent, fails or has no data.
-func (r *runner) ownTraffic(ctx context.Context, queue string) *ownTraffic {
-	cw := r.cw(ctx)
+func (ch *Check) ownTraffic(ctx context.Context, queue string) *ownTraffic {
+	cw := ch.cw(ctx)
 	if cw == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func (r *runner) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 	for i, m := range []string{cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted} {
 		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: queue, Metric: m, Stat: "Sum", Start: end.Add(-ownWindow), End: end, Period: time.Minute})
 		if err != nil {
-			r.cwFailed(err)
+			ch.cwFailed(err)
 			return nil
 		}
 		for _, p := range points {
@@ -84,17 +84,17 @@ func (r *runner) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 // (canaryGone). Without CloudWatch now, or without a point yet, the
 // destination is marked noData: at the end of the wait the canary then
 // only shows that nothing came back.
-func (r *runner) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
+func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	c.own.noData = true
-	cw := r.cw(ctx)
+	cw := ch.cw(ctx)
 	if cw == nil {
 		return
 	}
 	now := time.Now().UTC()
 	read := func(metric, stat string, from time.Time) ([]cwapi.Point, bool) {
-		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: c.d.Queue.Name, Metric: metric, Stat: stat, Start: from.UTC().Truncate(time.Minute), End: now.Add(time.Minute), Period: time.Minute})
+		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: c.q.Name, Metric: metric, Stat: stat, Start: from.UTC().Truncate(time.Minute), End: now.Add(time.Minute), Period: time.Minute})
 		if err != nil {
-			r.cwFailed(err)
+			ch.cwFailed(err)
 			return nil, false
 		}
 		return points, true

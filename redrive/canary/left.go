@@ -1,4 +1,4 @@
-package redrive
+package canary
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -43,7 +42,7 @@ func canaryExtra(wait time.Duration) time.Duration { return min(wait, canaryExtr
 
 // canaryDest is one destination queue of the canary, as read before it.
 type canaryDest struct {
-	d *Destination
+	q *sqsapi.Queue
 	// before is its depth before the canary.
 	before int64
 	// own is its own traffic before the canary; nil: quiet.
@@ -59,19 +58,15 @@ type canaryDest struct {
 // canaryBefore reads each destination queue's depth (one
 // GetQueueAttributes each) and its own traffic before the canary. A
 // destination whose depth cannot be read is left out, said once.
-func (r *runner) canaryBefore(ctx context.Context) []*canaryDest {
+func (ch *Check) canaryBefore(ctx context.Context) []*canaryDest {
 	var out []*canaryDest
-	for i := range r.p.Dests {
-		d := &r.p.Dests[i]
-		if d.Target != nil {
+	for _, d := range ch.Dests {
+		q := *d
+		if err := sqsapi.Refresh(ctx, ch.SQS, &q); err != nil {
+			ch.Warn("canary: the depth of %s cannot be read (%v): only returns judge its canary", d.Name, err)
 			continue
 		}
-		q := *d.Queue
-		if err := sqsapi.Refresh(ctx, r.env.SQS, &q); err != nil {
-			r.env.Warn("canary: the depth of %s cannot be read (%v): only returns judge its canary", d.Queue.Name, err)
-			continue
-		}
-		out = append(out, &canaryDest{d: d, before: q.Depth.Total(), own: r.ownTraffic(ctx, d.Queue.Name)})
+		out = append(out, &canaryDest{q: d, before: q.Depth.Total(), own: ch.ownTraffic(ctx, d.Name)})
 	}
 	return out
 }
@@ -80,18 +75,18 @@ func (r *runner) canaryBefore(ctx context.Context) []*canaryDest {
 // every destination or canaryExtra has passed. halt is the reason to stop
 // (the canary is still in a destination); extra tells that it waited
 // longer than the canary's wait, so that returns are looked for again.
-func (r *runner) canaryLeft(ctx context.Context, dests []*canaryDest, st mover.Stats, span canarySpan) (halt string, extra bool, err error) {
+func (ch *Check) canaryLeft(ctx context.Context, dests []*canaryDest, s Sent, span canarySpan) (halt string, extra bool, err error) {
 	for _, c := range dests {
-		c.moved = st.Moved
-		if r.p.PerSource {
-			c.moved = st.Dests[c.d.Queue.URL].Moved
+		c.moved = s.Moved
+		if ch.PerSource {
+			c.moved = s.To[c.q.URL]
 		}
 		c.left = c.moved == 0
 	}
-	extraWait := canaryExtra(r.p.CanaryWait)
+	extraWait := canaryExtra(ch.Wait)
 	deadline, step := time.Now().Add(extraWait), min(canaryPoll, max(extraWait/5, 50*time.Millisecond))
 	for {
-		if err := r.lookCanary(ctx, dests, span); err != nil {
+		if err := ch.lookCanary(ctx, dests, span); err != nil {
 			return "", extra, err
 		}
 		if allLeft(dests) || !time.Now().Before(deadline) || ctx.Err() != nil {
@@ -110,25 +105,25 @@ func (r *runner) canaryLeft(ctx context.Context, dests []*canaryDest, st mover.S
 		if !c.left && c.own.live() && c.own.noData {
 			// CloudWatch is minutes behind: no proof either way.
 			c.left = true
-			r.env.Warn("canary: CloudWatch has no data for %s since the canary yet: for it the canary only shows that nothing came back", c.d.Queue.Name)
+			ch.Warn("canary: CloudWatch has no data for %s since the canary yet: for it the canary only shows that nothing came back", c.q.Name)
 		}
 	}
 	return stillText(dests, time.Since(span.sent)), extra, nil
 }
 
 // lookCanary reads each destination the canary has not yet left.
-func (r *runner) lookCanary(ctx context.Context, dests []*canaryDest, span canarySpan) error {
+func (ch *Check) lookCanary(ctx context.Context, dests []*canaryDest, span canarySpan) error {
 	for _, c := range dests {
 		if c.left {
 			continue
 		}
 		if c.own.live() {
-			r.liveLeft(ctx, c, span)
+			ch.liveLeft(ctx, c, span)
 			continue
 		}
-		q := *c.d.Queue
-		if err := sqsapi.Refresh(ctx, r.env.SQS, &q); err != nil {
-			return fmt.Errorf("canary: depth of %s: %w", c.d.Queue.Name, err)
+		q := *c.q
+		if err := sqsapi.Refresh(ctx, ch.SQS, &q); err != nil {
+			return fmt.Errorf("canary: depth of %s: %w", c.q.Name, err)
 		}
 		c.depth = q.Depth
 		c.left = q.Depth.Total() <= c.before
@@ -154,16 +149,16 @@ func stillText(dests []*canaryDest, after time.Duration) string {
 			continue
 		}
 		if c.own.live() {
-			parts = append(parts, fmt.Sprintf("the canary's %s not shown as consumed from %s after %s (%s)", areText(c.moved), c.d.Queue.Name, after.Round(time.Second), c.own.seen))
+			parts = append(parts, fmt.Sprintf("the canary's %s not shown as consumed from %s after %s (%s)", areText(c.moved), c.q.Name, after.Round(time.Second), c.own.seen))
 			continue
 		}
 		n := min(int64(c.moved), c.depth.Total()-c.before)
-		parts = append(parts, fmt.Sprintf("the canary's %s still in %s after %s (%d visible, %d in flight)", areText(int(n)), c.d.Queue.Name, after.Round(time.Second), c.depth.Visible, c.depth.InFlight))
+		parts = append(parts, fmt.Sprintf("the canary's %s still in %s after %s (%d visible, %d in flight)", areText(int(n)), c.q.Name, after.Round(time.Second), c.depth.Visible, c.depth.InFlight))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return HaltCanary + strings.Join(parts, "; ") + ": nothing consumed them — is the consumer running? (mfdlq contain)"
+	return HaltStill + strings.Join(parts, "; ") + ": nothing consumed them — is the consumer running? (mfdlq contain)"
 }
 
 // areText is "1 message is" or "3 messages are".
@@ -174,6 +169,6 @@ func areText(n int) string {
 	return fmt.Sprintf("%d messages are", n)
 }
 
-// HaltCanary starts Stats.Halted when the canary did not leave a
+// HaltStill starts Stats.Halted when the canary did not leave a
 // destination: nothing consumed it, and the rest stayed in the DLQ.
-const HaltCanary = "canary: "
+const HaltStill = "canary: "

@@ -1,4 +1,4 @@
-package redrive
+package canary
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // A canary message the destination's consumer failed again is back in the
 // DLQ under the MessageId the destination gave it (SQS keeps it on the move
 // to the DLQ); any other message there is not the canary's. Against the
 // local AWS, through the SDK.
-func TestCheckCanary(t *testing.T) {
+func TestReturnsAfter(t *testing.T) {
 	ctx := context.Background()
 	cfg := localaws.Config(t)
 	seed := localaws.NewSeeder(cfg)
@@ -31,8 +32,9 @@ func TestCheckCanary(t *testing.T) {
 		{Op: journal.OpSent, DLQMessageID: "was-1", DestMessageID: ids[0]},
 		{Op: journal.OpSent, DLQMessageID: "was-3", DestMessageID: "never-came-back"},
 	})
+	isReturn := func(m *sqsjson.Message) bool { return st.IsReturned(m.MessageId) }
 	dlq := &sqsapi.Queue{Name: name, URL: url}
-	res, err := CheckCanary(ctx, sqsapi.New(cfg), dlq, st, 2, 0)
+	res, err := returnsAfter(ctx, sqsapi.New(cfg), dlq, isReturn, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestCheckCanary(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if res, err := CheckCanary(cancelled, sqsapi.New(cfg), dlq, st, 2, 3600e9); err != nil || res.Failed() {
+	if res, err := returnsAfter(cancelled, sqsapi.New(cfg), dlq, isReturn, 2, 3600e9); err != nil || res.Failed() {
 		t.Errorf("interrupted wait: %+v, %v; want nothing judged", res, err)
 	}
 }

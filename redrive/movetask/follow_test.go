@@ -1,4 +1,4 @@
-package redrive
+package movetask
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// listings is a MoveTasks that answers each ListMessageMoveTasks with the
+// listings is an API that answers each ListMessageMoveTasks with the
 // next of its listings (the last one again when they run out).
 type listings struct {
-	MoveTasks
+	API
 	mu   sync.Mutex
 	next [][]types.ListMessageMoveTasksResultEntry
 }

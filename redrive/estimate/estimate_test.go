@@ -1,4 +1,4 @@
-package redrive
+package estimate
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-func TestEstimateMove(t *testing.T) {
+func TestMove(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		messages int
@@ -29,7 +29,7 @@ func TestEstimateMove(t *testing.T) {
 		{name: "an hour exactly is not long", messages: 36_000, rate: 10, text: "about 1h0m0s"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := EstimateMove(tt.messages, tt.rate, tt.extra, tt.native)
+			e := Move(tt.messages, tt.rate, tt.extra, tt.native)
 			if got := e.Text(); !strings.Contains(got, tt.text) {
 				t.Errorf("Text() = %q, want it to hold %q", got, tt.text)
 			}

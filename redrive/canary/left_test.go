@@ -1,4 +1,4 @@
-package redrive
+package canary
 
 import (
 	"context"
@@ -14,23 +14,22 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/cwapi"
-	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // canaryRun is a run of one destination queue "orders" in the fake,
 // holding held messages of its own before the canary.
-func canaryRun(t *testing.T, fake *depths, wait time.Duration, held int) (*runner, *[]string) {
+func canaryRun(t *testing.T, fake *depths, wait time.Duration, held int) (*Check, *[]string) {
 	t.Helper()
 	dest := &sqsapi.Queue{Name: "orders", URL: "https://sqs.local/1/orders"}
 	for range held {
 		fake.put(dest.URL)
 	}
 	var warned []string
-	env := &Env{SQS: fake, Now: time.Now, Info: func(string, ...any) {},
-		Warn: func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) }}
-	p := &Plan{Dests: []Destination{{Queue: dest}}, CanaryWait: wait}
-	return &runner{env: env, p: p}, &warned
+	ch := &Check{SQS: fake, Info: func(string, ...any) {},
+		Warn:  func(f string, a ...any) { warned = append(warned, fmt.Sprintf(f, a...)) },
+		Dests: []*sqsapi.Queue{dest}, Wait: wait}
+	return ch, &warned
 }
 
 // depths is an sqsapi.Client that answers only GetQueueAttributes, from
@@ -87,7 +86,7 @@ func TestCanaryLeftConsumed(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		fake.keep("https://sqs.local/1/orders", 1)
 	}()
-	halt, extra, err := r.canaryLeft(ctx, dests, mover.Stats{Moved: 3}, span)
+	halt, extra, err := r.canaryLeft(ctx, dests, Sent{Moved: 3}, span)
 	if err != nil || halt != "" || !extra {
 		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass after an extra look", halt, extra, err)
 	}
@@ -95,7 +94,7 @@ func TestCanaryLeftConsumed(t *testing.T) {
 
 // A quiet destination nothing consumes still holds the canary after the
 // extra wait: the run stops with the line naming the queue and the fix,
-// and the outcome is OutcomeCanaryStill (exit 3 in cmd).
+// (redrive's outcome is then OutcomeCanaryStill, exit 3 in cmd).
 func TestCanaryLeftStillThere(t *testing.T) {
 	fake := newDepths()
 	r, _ := canaryRun(t, fake, 200*time.Millisecond, 0)
@@ -107,7 +106,7 @@ func TestCanaryLeftStillThere(t *testing.T) {
 	}
 	span.sent = time.Now()
 	begun := time.Now()
-	halt, extra, err := r.canaryLeft(ctx, dests, mover.Stats{Moved: 3}, span)
+	halt, extra, err := r.canaryLeft(ctx, dests, Sent{Moved: 3}, span)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +117,6 @@ func TestCanaryLeftStillThere(t *testing.T) {
 	if !strings.HasPrefix(halt, want) || !strings.Contains(halt, "(3 visible, 0 in flight)") || !strings.HasSuffix(halt, "nothing consumed them — is the consumer running? (mfdlq contain)") {
 		t.Fatalf("halt %q", halt)
 	}
-	s := &Summary{Stats: mover.Stats{Moved: 3, Halted: halt}, Moved: 3}
-	if o := outcomeOf(s, false); o != OutcomeCanaryStill {
-		t.Errorf("outcome %s, want %s", o, OutcomeCanaryStill)
-	}
 }
 
 // A destination the canary sent nothing to (a shared DLQ's source with no
@@ -129,10 +124,10 @@ func TestCanaryLeftStillThere(t *testing.T) {
 func TestCanaryLeftNothingSent(t *testing.T) {
 	fake := newDepths()
 	r, _ := canaryRun(t, fake, time.Hour, 0)
-	r.p.PerSource = true
+	r.PerSource = true
 	dests := r.canaryBefore(context.Background())
 	fake.put("https://sqs.local/1/orders")
-	halt, extra, err := r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 2, Dests: map[string]mover.DestStats{}}, canarySpan{time.Now(), time.Now()})
+	halt, extra, err := r.canaryLeft(context.Background(), dests, Sent{Moved: 2, To: map[string]int{}}, canarySpan{time.Now(), time.Now()})
 	if err != nil || halt != "" || extra {
 		t.Fatalf("canaryLeft = %q, %v, %v; want a pass at once", halt, extra, err)
 	}
@@ -195,7 +190,7 @@ func TestCanaryLeftLiveNoData(t *testing.T) {
 	r, warned := canaryRun(t, fake, 50*time.Millisecond, 0)
 	ago := time.Now().UTC().Truncate(time.Minute).Add(-5 * time.Minute)
 	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: ago, Value: 300}}}
-	r.env.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
+	r.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
 	dests := r.canaryBefore(context.Background())
 	if len(dests) != 1 || !dests[0].own.live() {
 		t.Fatalf("before: %+v, want a live destination", dests)
@@ -203,7 +198,7 @@ func TestCanaryLeftLiveNoData(t *testing.T) {
 	for range 3 {
 		fake.put("https://sqs.local/1/orders")
 	}
-	halt, _, err := r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 3}, canarySpan{time.Now(), time.Now()})
+	halt, _, err := r.canaryLeft(context.Background(), dests, Sent{Moved: 3}, canarySpan{time.Now(), time.Now()})
 	if err != nil || halt != "" {
 		t.Fatalf("canaryLeft = %q, %v; want a pass without proof", halt, err)
 	}
@@ -222,18 +217,18 @@ func TestCanaryLeftLiveByAge(t *testing.T) {
 	next := sent.Truncate(time.Minute).Add(time.Minute)
 	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: next.Add(-10 * time.Minute), Value: 300}},
 		cwapi.MetricAgeOfOldest: {{Time: next, Value: 1}}}
-	r.env.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
+	r.CW = func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil }
 	dests := r.canaryBefore(context.Background())
 	for range 5 {
 		fake.put("https://sqs.local/1/orders")
 	}
-	halt, extra, err := r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	halt, extra, err := r.canaryLeft(context.Background(), dests, Sent{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
 	if err != nil || halt != "" || extra {
 		t.Fatalf("canaryLeft = %q, extra %v, %v; want a pass at the first look", halt, extra, err)
 	}
 	cw[cwapi.MetricAgeOfOldest] = []cwapi.Point{{Time: next, Value: 500}}
-	r.p.CanaryWait = 100 * time.Millisecond
-	halt, _, err = r.canaryLeft(context.Background(), dests, mover.Stats{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
+	r.Wait = 100 * time.Millisecond
+	halt, _, err = r.canaryLeft(context.Background(), dests, Sent{Moved: 3}, canarySpan{sent.Add(-time.Second), sent})
 	if err != nil || !strings.Contains(halt, "the canary's 3 messages are not shown as consumed from orders after ") || !strings.Contains(halt, "ApproximateAgeOfOldestMessage 500s") {
 		t.Fatalf("old oldest: halt %q, %v", halt, err)
 	}

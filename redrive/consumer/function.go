@@ -1,4 +1,10 @@
-package redrive
+// Package consumer is what a redrive knows of a queue's Lambda consumers:
+// the functions its event source mappings invoke as mfdlq saw them
+// (Function, recorded in the incident's consumer events), whether a fix
+// was deployed to them since the failures began (Deploy), and whether a
+// mapping is paused (Mappings). redrive's guard and cmd use it; it never
+// imports redrive.
+package consumer
 
 import (
 	"context"
@@ -9,7 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/mfdlq/mfdlq/idempotency"
-	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
@@ -26,10 +31,6 @@ type Function struct {
 	IdempotencyTable string `json:"idempotency_table,omitempty"`
 	IdempotencyVar   string `json:"idempotency_var,omitempty"`
 }
-
-// ConsumerStep is the incident event that records the Lambda consumers of
-// a queue the first time a step (contain, inspect, classify) saw them.
-const ConsumerStep = "consumer"
 
 // Consumers reads the functions of the Lambda event source mappings whose
 // source is queueARN, each once.
@@ -92,72 +93,4 @@ func parseLambdaTime(s string) time.Time {
 		}
 	}
 	return time.Time{}
-}
-
-// Deploy is the fix-deployed check's reading of the incident: which
-// functions it saw and when the failures it compares with began.
-type Deploy struct {
-	// Since is when the failures a fix must postdate began: the first
-	// failure of the gated groups, or the previous attempt's redrive.
-	Since time.Time
-	// SinceText says what Since is, for the refusal.
-	SinceText string
-	// Baseline is each function as the incident saw it before (by ARN):
-	// first seen, or at the previous attempt's redrive.
-	Baseline map[string]Function
-}
-
-// Deployed tells whether f changed since the failures began: modified
-// after Since, or another CodeSha256 or Version than its baseline (some
-// deploys, and moto's UpdateFunctionCode, do not move LastModified).
-func (d Deploy) Deployed(f Function) bool {
-	if !f.LastModified.IsZero() && f.LastModified.After(d.Since) {
-		return true
-	}
-	b, ok := d.Baseline[f.ARN]
-	return ok && (b.CodeSha256 != f.CodeSha256 || b.Version != f.Version)
-}
-
-// Refusal is the one-line refusal for a function that has not changed.
-func (d Deploy) Refusal(f Function, now time.Time) *Refusal {
-	return &Refusal{Reason: fmt.Sprintf("%s was last changed %s, before %s: the fix is not deployed; deploy it and run again, or pass --force if the fix is not in its code",
-		f.Name, f.LastModified.UTC().Format("2006-01-02 15:04 UTC"), d.SinceText)}
-}
-
-// FunctionsOf decodes the functions recorded in an event's figures: a
-// consumer event's, or a redrive event's (the baseline of the next
-// attempt). Both types name them "consumers".
-func FunctionsOf(ev incident.Event) []Function {
-	var f ConsumerFigures
-	if ev.DecodeFigures(&f) != nil {
-		return nil
-	}
-	return f.Consumers
-}
-
-// FirstSeen is each function as the incident's consumer events first
-// recorded it, by ARN.
-func FirstSeen(events []incident.Event) map[string]Function {
-	out := map[string]Function{}
-	for _, ev := range events {
-		if ev.Step != ConsumerStep {
-			continue
-		}
-		for _, f := range FunctionsOf(ev) {
-			if _, ok := out[f.ARN]; !ok {
-				out[f.ARN] = f
-			}
-		}
-	}
-	return out
-}
-
-// When writes a moment the way the refusal names it: "Sunday 22:04" within
-// the last week of now, else the date.
-func When(t, now time.Time) string {
-	t = t.UTC()
-	if now.Sub(t) < 6*24*time.Hour && !t.After(now) {
-		return t.Format("Monday 15:04")
-	}
-	return t.Format("2006-01-02 15:04")
 }

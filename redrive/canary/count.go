@@ -1,4 +1,4 @@
-package redrive
+package canary
 
 import (
 	"context"
@@ -41,28 +41,19 @@ type dlqCount struct {
 // countBefore counts the DLQ the canary's returns land in (nil: none to
 // look in). A count that cannot be read is said once; the canary is then
 // proven only by a peek that sees the whole DLQ.
-func (r *runner) countBefore(ctx context.Context) *dlqCount {
-	q := r.returnsTo()
+func (ch *Check) countBefore(ctx context.Context) *dlqCount {
+	q := ch.DLQ
 	if q == nil {
 		return nil
 	}
 	c := &dlqCount{q: q}
 	cp := *q
-	if err := sqsapi.Refresh(ctx, r.env.SQS, &cp); err != nil {
-		r.env.Warn("canary: the count of %s cannot be read (%v): only a peek of the whole DLQ can prove the canary", q.Name, err)
+	if err := sqsapi.Refresh(ctx, ch.SQS, &cp); err != nil {
+		ch.Warn("canary: the count of %s cannot be read (%v): only a peek of the whole DLQ can prove the canary", q.Name, err)
 		return c
 	}
 	c.before, c.known = cp.Depth.Total(), true
 	return c
-}
-
-// returnsTo is the queue the canary's returns land in: the DLQ, or, from
-// a file, the destination's own DLQ (nil when it has none).
-func (r *runner) returnsTo() *sqsapi.Queue {
-	if r.p.Source.File != nil {
-		return r.p.Source.ReturnsTo
-	}
-	return r.p.Source.Queue
 }
 
 // want is what the DLQ should hold after a canary that took taken out of
@@ -72,14 +63,14 @@ func (c *dlqCount) want(taken int) int64 { return c.before - int64(taken) }
 // settle reads the DLQ's count until it is what it should be or extra has
 // passed (SQS's approximate counts settle within about a minute). It
 // reports whether the count proves the canary.
-func (r *runner) settle(ctx context.Context, c *dlqCount, taken int, extra time.Duration) (bool, error) {
+func (ch *Check) settle(ctx context.Context, c *dlqCount, taken int, extra time.Duration) (bool, error) {
 	if !c.known {
 		return false, nil
 	}
 	deadline, step := time.Now().Add(extra), min(canaryPoll, max(extra/5, 50*time.Millisecond))
 	for {
 		cp := *c.q
-		if err := sqsapi.Refresh(ctx, r.env.SQS, &cp); err != nil {
+		if err := sqsapi.Refresh(ctx, ch.SQS, &cp); err != nil {
 			return false, fmt.Errorf("canary: count of %s: %w", c.q.Name, err)
 		}
 		c.last = cp.Depth

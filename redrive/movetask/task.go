@@ -1,4 +1,4 @@
-package redrive
+package movetask
 
 import (
 	"context"
@@ -48,7 +48,7 @@ type TaskStatus struct {
 // one that instant), none means nothing started (a *NotStartedError), and
 // a listing that fails leaves it unknown — an error that says how to look,
 // never a blind retry.
-func Native(ctx context.Context, c MoveTasks, dlq, dest *sqsapi.Queue, rate int32, poll time.Duration, progress func(TaskStatus)) (TaskStatus, error) {
+func Native(ctx context.Context, c API, dlq, dest *sqsapi.Queue, rate int32, poll time.Duration, progress func(TaskStatus)) (TaskStatus, error) {
 	in := &sqs.StartMessageMoveTaskInput{SourceArn: aws.String(dlq.ARN), MaxNumberOfMessagesPerSecond: aws.Int32(rate)}
 	if dest != nil && dest.ARN != "" {
 		in.DestinationArn = aws.String(dest.ARN)
@@ -88,7 +88,7 @@ func (e *NotStartedError) Unwrap() error { return e.Err }
 // to a minute) for SQS to say it is cancelled, the messages not moved yet
 // staying in the DLQ; a task that is not ours (own false: a colleague's,
 // followed by --native) is left running and Follow returns at once.
-func Follow(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, own bool, poll time.Duration, progress func(TaskStatus)) (TaskStatus, error) {
+func Follow(ctx context.Context, c API, dlq *sqsapi.Queue, handle string, own bool, poll time.Duration, progress func(TaskStatus)) (TaskStatus, error) {
 	st := TaskStatus{Handle: handle, Status: TaskRunning}
 	bg := context.WithoutCancel(ctx)
 	var cancelled time.Time
@@ -139,7 +139,7 @@ func finished(err error) bool {
 // with. A task followed only after it ended (started 0) is the most recent
 // one that no longer runs. Never another run's task: a colleague's task
 // started the moment this one ended is listed first.
-func findTask(ctx context.Context, c MoveTasks, dlq *sqsapi.Queue, handle string, started int64) (TaskStatus, error) {
+func findTask(ctx context.Context, c API, dlq *sqsapi.Queue, handle string, started int64) (TaskStatus, error) {
 	out, err := c.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String(dlq.ARN), MaxResults: aws.Int32(10)})
 	if err != nil {
 		return TaskStatus{}, fmt.Errorf("list message move tasks of %s: %w", dlq.Name, err)

@@ -1,4 +1,4 @@
-package redrive
+package movetask
 
 import (
 	"context"

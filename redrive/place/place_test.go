@@ -1,4 +1,4 @@
-package redrive
+package place
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ func TestCheckProposed(t *testing.T) {
 		"orders": false,
 	} {
 		err := CheckProposed("orders-dlq", home, dest, "the TopicArn")
-		var pe *ProposedOutsideError
+		var pe *proposedOutsideError
 		if refused != errors.As(err, &pe) {
 			t.Errorf("%s: %v, refused %v", dest, err, refused)
 		}
@@ -31,5 +31,26 @@ func TestCheckProposed(t *testing.T) {
 	}
 	if l := CrossAccount("orders-dlq", home, "orders", home); l != "" {
 		t.Errorf("same account: %q", l)
+	}
+}
+
+func TestSourceProblem(t *testing.T) {
+	h := Home{Place: Place{Account: "123456789012", Region: "us-east-1"}, Partition: "aws"}
+	for _, tt := range []struct{ src, want string }{
+		{"arn:aws:sqs:us-east-1:123456789012:orders", ""},
+		{"arn:aws:sqs:us-east-1:999999999999:orders.fifo", ""}, // the account is CheckPlaces' question
+		{"orders", "a bare name"},
+		{"arn:aws-cn:sqs:cn-north-1:123456789012:orders", `partition "aws-cn"`},
+		{"arn:aws-us-gov:sqs:us-gov-west-1:123456789012:orders", `partition "aws-us-gov"`},
+		{"arn:aws:sns:us-east-1:123456789012:orders", `service "sns"`},
+		{"arn:aws:sqs:eu-west-1:123456789012:orders", "--region eu-west-1"},
+		{"arn:aws:sqs:us-east-1:12345:orders", "malformed"},
+		{"arn:aws:sqs:us-east-1:123456789012:a/b", "malformed"},
+		{"garbage:x", "not an ARN"},
+	} {
+		got := SourceProblem(tt.src, h)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("SourceProblem(%q) = %q, want %q", tt.src, got, tt.want)
+		}
 	}
 }
