@@ -98,7 +98,7 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
 	}
-	d.FleetSTS = fleetSTS
+	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
 	return d
 }
 
@@ -129,9 +129,14 @@ func (d *Deps) wireClients() {
 	d.Lambda = lazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
 	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
 	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
-	d.STS = lazyClient(d, func(cfg aws.Config) *sts.Client { return sts.NewFromConfig(cfg) })
+	d.STS = lazyClient(d, newSTS)
 	d.DynamoDB = lazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
 }
+
+// newSTS is the one STS client constructor: the operator's identity
+// (Deps.STS) and, for each account of a fleet, its role and identity
+// (Deps.FleetSTS) are asked of the same client.
+func newSTS(cfg aws.Config) *sts.Client { return sts.NewFromConfig(cfg) }
 
 // readWholeBody makes a CloudWatch client read each answer whole before
 // decoding it, as the SQS and CloudTrail clients do

@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/spf13/pflag"
 
 	"github.com/mfdlq/mfdlq/cwapi"
@@ -205,5 +204,3 @@ func pluralWord(n int, one, many string) string {
 func organizationsClient(cfg aws.Config) fleet.OrganizationsAPI {
 	return organizations.NewFromConfig(cfg)
 }
-
-func fleetSTS(cfg aws.Config) fleet.STSAPI { return sts.NewFromConfig(cfg) }

@@ -6,11 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/note"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -191,18 +190,15 @@ func (o *noteOptions) render(res *noteResult) error {
 	return nil
 }
 
-// callerARN is who the credentials are (STS GetCallerIdentity): a note's
-// author, as CloudTrail would name them.
+// callerARN is who the credentials are (STS GetCallerIdentity), as
+// CloudTrail would name them: a note's author, a redrive's operator.
 func (d *Deps) callerARN(ctx context.Context) (string, error) {
-	cfg, err := d.AWS(ctx)
+	c, err := d.STS(ctx)
 	if err != nil {
 		return "", err
 	}
-	out, err := d.FleetSTS(cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
-	if err != nil {
-		return "", fmt.Errorf("who am I (sts:GetCallerIdentity): %w", err)
-	}
-	return aws.ToString(out.Arn), nil
+	id, err := provenance.WhoAmI(ctx, c)
+	return id.ARN, err
 }
 
 // showNote says the note on q, if any, on stderr: inspect, contain and

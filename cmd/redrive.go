@@ -43,7 +43,12 @@ in the incident's redrive-journal.jsonl before the delete, so running the same
 command again after a crash or Ctrl-C finishes the move without resending.
 
 What it changes in AWS: sends to the destination and deletes from the DLQ
-(with --keep, copies and deletes nothing). Messages not selected by --filter,
+(with --keep, copies and deletes nothing). Each message sent carries one
+message attribute more, mfdlq-redrive (the incident, the run, its DLQ
+MessageId, the attempt), in place of an earlier one, so its consumer and a
+later DLQ can tell it was redriven; one that already has 10 attributes goes
+as it was, counted (--no-stamp: none; a function or a bus takes no
+attributes). The journal, the event and the report name who ran it (STS). Messages not selected by --filter,
 --sent-after/--sent-before or --group are made visible again at once. It moves
 at most the backlog present when it starts (or --max). With --native it asks
 SQS to do the move (StartMessageMoveTask) and follows it. With --to
@@ -142,6 +147,7 @@ the outcome, never a body; a notification that fails is a warning.
 	f.StringVar(&opts.SentBefore, "sent-before", "", "only messages sent before this time (RFC 3339)")
 	f.StringVar(&opts.Group, "group", "", "only messages of this classification.json group")
 	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
+	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.IntVar(&opts.Canary, "canary", -1, "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
 	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")

@@ -17,6 +17,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -68,7 +69,8 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		}
 	}
 	d.warnf("%s", p.AtLeastOnce())
-	o.printPlan(p)
+	env.OperatorARN = o.operator(ctx)
+	o.printPlan(p, ws.Dir, env.OperatorARN)
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
@@ -134,7 +136,7 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		},
 	}
 	if d.STS != nil {
-		env.STS = func(ctx context.Context) (redrive.Caller, error) { return d.STS(ctx) }
+		env.STS = func(ctx context.Context) (provenance.Caller, error) { return d.STS(ctx) }
 	}
 	if d.CloudWatch != nil {
 		env.CW = func(ctx context.Context) (cwapi.MetricsAPI, error) { return d.CloudWatch(ctx) }
@@ -191,7 +193,22 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	return err
 }
 
-func (o *redriveOptions) printPlan(p *redrive.Plan) {
+// operator is who runs the redrive (STS GetCallerIdentity's ARN), for
+// the plan, the journal and the event; "" (warned) when STS cannot say:
+// the move does not depend on it.
+func (o *redriveOptions) operator(ctx context.Context) string {
+	d := o.deps
+	if d.STS == nil {
+		return ""
+	}
+	arn, err := d.callerARN(ctx)
+	if err != nil {
+		d.warnf("operator: unknown: %v", err)
+	}
+	return arn
+}
+
+func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	d := o.deps
 	dlq := p.Source.Queue
 	est := estimate.Move(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
@@ -226,6 +243,9 @@ func (o *redriveOptions) printPlan(p *redrive.Plan) {
 		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message"))
 	}
 	d.infof("plan: %s", p.LeaseLine())
+	for _, l := range provenance.PlanLines(p.ProvenanceOff(), dir, p.Attempt, p.TransformLimits().MaxBytes, untrusted.Terminal(operator)) {
+		d.infof("plan: %s", l)
+	}
 	for _, l := range p.WindowLines() {
 		d.infof("plan: %s", l)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -27,6 +28,9 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 		d.infof("%s", l)
 	}
 	o.printDedupeSummary()
+	if l := provenance.NewFigures(p.ProvenanceOff(), "", st.Stamps).Line(); l != "" && st.Handled() > 0 {
+		d.infof("%s", l)
+	}
 	if s.Outcome == redrive.OutcomeCanaryBack {
 		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
 	}

@@ -71,6 +71,7 @@ func TestRedriveFlags(t *testing.T) {
 				Filter: ".Body.version==2", SentAfter: "2025-03-02T03:00:00Z", SentBefore: "2025-03-02T04:00:00Z", Group: "g1"},
 				selection: mover.Selection{Filter: ".Body.version==2", Group: "g1",
 					SentAfter: time.Date(2025, 3, 2, 3, 0, 0, 0, time.UTC), SentBefore: time.Date(2025, 3, 2, 4, 0, 0, 0, time.UTC)}}},
+		{argv: "--queue q --rate 10 --no-stamp", want: &redriveOptions{Queue: "q", Request: redrive.Request{RateText: "10", Rate: 10, NoStamp: true, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64, For: health.DefaultFor, GiveUp: health.DefaultGiveUp}}},
 		{argv: "--queue q --rate 20 --native", want: &redriveOptions{Queue: "q", Request: redrive.Request{RateText: "20", Rate: 20, Native: true, Canary: -1, MaxReturned: 10, Visibility: 30, MaxWorkers: 64, For: health.DefaultFor, GiveUp: health.DefaultGiveUp}}},
 		{argv: "--rate 10", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{argv: "--queue q", wantErr: "--rate is required: messages per second (e.g. --rate 10) or --rate max"},

@@ -83,6 +83,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sns-sub": cmdSNSSub,
 	// redrive_test.go
 	"sqs-holds": cmdSQSHolds,
+	// stamp_script_test.go
+	"sqs-attrs": cmdSQSAttrs,
 	// redrive_window_script_test.go
 	"idem-seed":     cmdIdemSeed,
 	"consumer-seed": cmdConsumerSeed,

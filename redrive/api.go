@@ -5,7 +5,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/mover"
@@ -17,14 +16,6 @@ import (
 // The AWS calls of the protocol's own reads (consumers) and the
 // clients a redrive's destinations need, each with the SDK's signatures:
 // the SDK's clients satisfy them as they are.
-
-// Caller tells whose credentials are in use (STS GetCallerIdentity): the
-// account a replay's destinations are weighed against.
-type Caller interface {
-	GetCallerIdentity(ctx context.Context, in *sts.GetCallerIdentityInput, optFns ...func(*sts.Options)) (*sts.GetCallerIdentityOutput, error)
-}
-
-var _ Caller = (*sts.Client)(nil)
 
 // The message move tasks (redrive/movetask) are sqsapi.Client's.
 var _ movetask.API = (sqsapi.Client)(nil)

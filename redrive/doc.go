@@ -15,6 +15,7 @@
 //   - redrive/target: destinations that are not queues
 //   - redrive/retry: one retry layer
 //   - redrive/lease: one run at a time
+//   - redrive/provenance: the mfdlq-redrive stamp, who ran the move
 //
 // # Request
 //

@@ -6,6 +6,7 @@ import (
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/consumer"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/transform"
 )
@@ -94,6 +95,8 @@ type Figures struct {
 	Idempotency *window.Figures `json:"idempotency,omitempty"`
 	// Dedupe is what --dedupe left in the DLQ (nil without it).
 	Dedupe *dedupe.Figures `json:"dedupe,omitempty"`
+	// Provenance is who ran the move and what stamp its messages carry.
+	Provenance *provenance.Figures `json:"provenance,omitempty"`
 }
 
 // Where a move's unsent messages are (Figures.LeftIn).

@@ -1,16 +1,14 @@
 package redrive
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/arn"
-	"github.com/aws/aws-sdk-go-v2/service/sts"
-
 	"github.com/mfdlq/mfdlq/redrive/place"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -24,15 +22,8 @@ func OperatorHome(ctx context.Context, env *Env) (place.Home, error) {
 	if err != nil {
 		return place.Home{}, err
 	}
-	out, err := c.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
-	if err != nil {
-		return place.Home{}, fmt.Errorf("sts GetCallerIdentity (the operator's account): %w", err)
-	}
-	h := place.Home{Place: place.Place{Account: aws.ToString(out.Account), Region: env.Region}, Partition: place.PartitionOf(env.Region)}
-	if a, err := arn.Parse(aws.ToString(out.Arn)); err == nil && a.Partition != "" {
-		h.Partition = a.Partition
-	}
-	return h, nil
+	id, err := provenance.WhoAmI(ctx, c)
+	return place.Home{Place: place.Place{Account: id.Account, Region: env.Region}, Partition: cmp.Or(id.Partition, place.PartitionOf(env.Region))}, err
 }
 
 // CheckPlaces refuses, before anything is sent, a replay whose

@@ -3,6 +3,7 @@ package redrive
 import (
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -32,9 +33,14 @@ func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journa
 	return mover.Options{
 		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
 		Keep: q.Keep, Select: sel, Dedupe: q.Dedupe, Visibility: q.Visibility, Wait: 2,
-		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, RunID: r.id, Attempt: p.Attempt,
+		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, RunID: r.id, Attempt: p.Attempt, Stamp: provenance.For(p.ProvenanceOff(), r.ws.Dir, r.id, p.Attempt),
 		Journal: jw, State: state, Retry: retry.Default(), OnBatch: prog.update, Route: p.router(),
 	}
+}
+
+// ProvenanceOff is why the plan's messages go unstamped ("": stamped), by the destination's kind, --to given or proposed.
+func (p *Plan) ProvenanceOff() string {
+	return provenance.Off(p.Req.NoStamp, p.Req.Native, TargetKindOf(p.Dest().Queue.URL))
 }
 
 // canaryOptions are the canary phase's options: with several destinations

@@ -16,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/movetask"
 	"github.com/mfdlq/mfdlq/redrive/place"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -43,6 +44,7 @@ type Request struct {
 	Selector func() (func(*sqsjson.Message) (bool, error), error)
 
 	Keep        bool
+	NoStamp     bool // --no-stamp: no provenance attribute (package provenance)
 	Native      bool
 	Force       bool
 	TakeOver    bool
@@ -234,7 +236,7 @@ type Env struct {
 	S3 func(context.Context) (lease.S3, error)
 	// STS tells the operator's account (a replay's destinations are
 	// weighed against it).
-	STS func(context.Context) (Caller, error)
+	STS func(context.Context) (provenance.Caller, error)
 	// OpenOriginals opens the archive a --transform keeps each original in
 	// before its repaired copy is sent (archive.OpenOriginals).
 	OpenOriginals func(path, dlqARN, run string) (Originals, error)
@@ -249,8 +251,9 @@ type Env struct {
 	// Before is where the incident stands before this redrive, as the
 	// runbook reads it (runbook.StateOf(events).BeforeRedrive()).
 	Before func([]incident.Event) Before
-	// Operator names who runs the redrive, in the lease.
-	Operator string
+	// Operator names who runs the redrive, in the lease; OperatorARN is
+	// the STS caller's ARN, in the journal's run entry and the event.
+	Operator, OperatorARN string
 	// Info and Warn say what the protocol saw and did.
 	Info, Warn func(format string, args ...any)
 	// Confirm asks a question (taking over a dead run's lease); a non-nil

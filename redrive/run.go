@@ -90,6 +90,10 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The run's entry: who ran it ("who retried what").
+	if err := jw.Write(journal.Entry{Time: env.Now().UTC(), Run: r.id, Attempt: p.Attempt, Op: journal.OpRun, Operator: env.OperatorARN}); err != nil {
+		return nil, errors.Join(err, jw.Close())
+	}
 	defer func() {
 		if err := jw.Close(); err != nil {
 			// The moves are done and written; only their trip to the disk
@@ -368,7 +372,7 @@ func sumStats(a, b mover.Stats) mover.Stats {
 		}
 	}
 	a.Failed += b.Failed
-	a.Unseen += b.Unseen
+	a.Unseen, a.Stamps = a.Unseen+b.Unseen, a.Stamps.Plus(b.Stamps)
 	a.Sourceless += b.Sourceless
 	a.OtherSource += b.OtherSource
 	if len(b.Dests) > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/canary"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/transform"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -150,7 +151,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
-	fig.Idempotency, fig.Dedupe = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), q.Dedupe.Figures()
+	fig.Idempotency, fig.Dedupe, fig.Provenance = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), q.Dedupe.Figures(), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

@@ -36,10 +36,13 @@ type Incident struct {
 	Journal        []journal.Entry
 	// Ledger is the journal read whole when it was compacted (its
 	// completed messages are counts, not entries); nil otherwise.
-	Ledger  *journal.Ledger
-	Verify  *verify.Result
-	Check   *check.Result
-	Changes *changes.Result
+	Ledger *journal.Ledger
+	// Operators are the journal's runs and who ran each (its run
+	// entries: the STS caller's ARN).
+	Operators map[string]string
+	Verify    *verify.Result
+	Check     *check.Result
+	Changes   *changes.Result
 	// WhenOK is redrive --when-ok's waits file: its waits and pauses.
 	WhenOK []health.Milestone
 	// Problems are artifacts that exist but could not be read; the report
@@ -78,8 +81,11 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	} else {
 		inc.WhenOK = recs
 	}
-	if l, err := journal.ReadLedger(ws.Path(incident.JournalFile), false); err == nil && l.Compacted() {
-		inc.Ledger = l
+	if l, err := journal.ReadLedger(ws.Path(incident.JournalFile), false); err == nil {
+		inc.Operators = l.Operators()
+		if l.Compacted() {
+			inc.Ledger = l
+		}
 	}
 	return inc, nil
 }

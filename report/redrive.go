@@ -14,6 +14,7 @@ import (
 
 func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	inc.writeMove(b, ev)
+	inc.writeProvenance(b, ev)
 	if f := redrive.FiguresOf(ev); f.Transform != nil {
 		inc.writeTransform(b, *f.Transform, f.Undo)
 	}

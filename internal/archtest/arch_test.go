@@ -51,6 +51,10 @@ var layer = map[string]int{
 	// dedupe: --key's expression, its tally and a redrive's claims; pure,
 	// so inspect and classify count keys and the mover dedupes.
 	"dedupe": 3,
+	// redrive/provenance: the stamp a redriven message carries and who ran
+	// the redrive (STS); pure but for one STS call, so the mover and the
+	// targets stamp, redrive decides, and the report renders its figures.
+	"redrive/provenance": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's

@@ -284,3 +284,43 @@ func journalChild(path string) {
 		}
 	}
 }
+
+// Each run's entry names its operator; the operators outlive a compaction
+// and a run entry counts as no message's operation.
+func TestRunOperatorsSurviveCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "redrive-journal.jsonl")
+	jw, _ := openSmall(t, path, false)
+	ana, bo := "arn:aws:sts::123456789012:assumed-role/oncall/ana", "arn:aws:iam::123456789012:user/bo"
+	if err := jw.Write(Entry{Time: time.Unix(1700000000, 0).UTC(), Run: "r1", Attempt: 1, Op: OpRun, Operator: ana}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 500 {
+		if err := jw.Write(sentEntry(i), deletedEntry(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := jw.Write(Entry{Time: time.Unix(1700000100, 0).UTC(), Run: "r2", Attempt: 2, Op: OpRun, Operator: bo}); err != nil {
+		t.Fatal(err)
+	}
+	if err := jw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ReadLedger(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Compacted() {
+		t.Fatal("not compacted")
+	}
+	if got := l.Operators(); len(got) != 2 || got["r1"] != ana || got["r2"] != bo {
+		t.Errorf("operators %v", got)
+	}
+	if l.Runs()["r2"] != 2 {
+		t.Errorf("runs %v", l.Runs())
+	}
+	for _, c := range l.Counts() {
+		if c.Op == OpRun {
+			t.Errorf("a run entry counted as an operation: %+v", c)
+		}
+	}
+}

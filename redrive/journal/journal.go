@@ -32,6 +32,9 @@ const (
 	// OpDuplicate: --dedupe left it in the DLQ, untouched, because another
 	// message of its key (Key) moved to DestQueue.
 	OpDuplicate = "duplicate"
+	// OpRun opens a run: who runs it (Operator, the STS caller's ARN) and
+	// the attempt. It names no message and is counted apart (Ledger.Operators).
+	OpRun = "run"
 )
 
 // Entry is one line of the journal.
@@ -53,6 +56,8 @@ type Entry struct {
 	// journal's fold knows every key moved, so a resumed run moves no
 	// second message of one.
 	Key string `json:"key,omitempty"`
+	// Operator is set on an OpRun entry: the ARN of whoever ran it.
+	Operator string `json:"operator,omitempty"`
 }
 
 // appendJSON appends e as encoding/json would encode it, without its
@@ -73,7 +78,7 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	for _, f := range [...]struct{ name, v string }{
 		{`,"body_sha256":`, e.BodySHA256}, {`,"dest_queue":`, e.DestQueue},
 		{`,"dest_message_id":`, e.DestMessageID}, {`,"payload_sha256":`, e.PayloadSHA256}, {`,"error":`, e.Error},
-		{`,"key":`, e.Key},
+		{`,"key":`, e.Key}, {`,"operator":`, e.Operator},
 	} {
 		if f.v != "" {
 			b = appendJSONString(append(b, f.name...), f.v)

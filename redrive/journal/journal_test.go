@@ -91,6 +91,7 @@ func TestEntryEncodesLikeEncodingJSON(t *testing.T) {
 		{Time: when, Op: OpFailed, Error: "tab\there, newline\nthere, é, \u2028, \x01, bad utf-8 \xff"},
 		{Time: when, Op: OpSkipped, DLQMessageID: `back\slash`},
 		{Time: when, Run: "r", Attempt: 2, Op: OpFilterError, DLQMessageID: "m", Error: "cannot index string with \"x\""},
+		{Time: when, Run: "r", Attempt: 2, Op: OpRun, Operator: "arn:aws:sts::123456789012:assumed-role/oncall/ana"},
 	} {
 		want, err := json.Marshal(e)
 		if err != nil {

@@ -36,6 +36,7 @@ type Ledger struct {
 	keys      map[setKey]*idSet
 	counts    map[countKey]int
 	runs      map[string]int
+	operators map[string]string // run → the ARN of who ran it (OpRun)
 	entries   int
 	first     time.Time
 	last      time.Time
@@ -56,7 +57,7 @@ type countKey struct {
 
 func newLedger(keepDone bool) *Ledger {
 	return &Ledger{keepDone: keepDone, open: map[openKey]Entry{}, sets: map[setKey]*idSet{}, done: map[string]*idSet{},
-		payloads: map[setKey]map[uint64]int64{}, keys: map[setKey]*idSet{}, counts: map[countKey]int{}, runs: map[string]int{}}
+		payloads: map[setKey]map[uint64]int64{}, keys: map[setKey]*idSet{}, counts: map[countKey]int{}, runs: map[string]int{}, operators: map[string]string{}}
 }
 
 // apply folds one entry in. A 'deleted' closes the open 'sent' of the same
@@ -64,6 +65,10 @@ func newLedger(keepDone bool) *Ledger {
 // 'sent' leaves it open (the message was sent: never send it again).
 func (l *Ledger) apply(e Entry) {
 	att := entryAttempt(e)
+	if e.Op == OpRun {
+		l.noteRun(e, att)
+		return
+	}
 	l.count(e, att)
 	k := openKey{e.DestQueue, e.DLQMessageID}
 	switch e.Op {
@@ -92,6 +97,19 @@ func (l *Ledger) count(e Entry, att int) {
 		if e.Time.After(l.last) {
 			l.last = e.Time
 		}
+	}
+}
+
+// noteRun keeps who ran a run: one entry per run, so the map stays as
+// small as the runs. It is no message's operation: not in the counts.
+func (l *Ledger) noteRun(e Entry, att int) {
+	l.entries++
+	if e.Run == "" {
+		return
+	}
+	l.runs[e.Run] = max(l.runs[e.Run], att)
+	if e.Operator != "" {
+		l.operators[e.Run] = e.Operator
 	}
 }
 
@@ -237,6 +255,10 @@ func (l *Ledger) Entries() int { return l.entries }
 
 // Runs maps each run to the (latest) attempt it moved in.
 func (l *Ledger) Runs() map[string]int { return l.runs }
+
+// Operators maps each run to the ARN of who ran it, as its OpRun entry
+// said (runs written before operators were recorded are absent).
+func (l *Ledger) Operators() map[string]string { return l.operators }
 
 // Span is the time of the first and the last entry.
 func (l *Ledger) Span() (first, last time.Time) { return l.first, l.last }

@@ -51,11 +51,13 @@ type metaLine struct {
 	First   time.Time      `json:"first,omitzero"`
 	Last    time.Time      `json:"last,omitzero"`
 	Runs    map[string]int `json:"runs,omitempty"`
-	Counts  []Count        `json:"counts,omitempty"`
-	Kind    string         `json:"kind,omitempty"`
-	Dest    string         `json:"dest_queue,omitempty"`
-	Attempt int            `json:"attempt,omitempty"`
-	IDs     []byte         `json:"ids,omitempty"`
+	// Operators are the runs' operators (Ledger.Operators).
+	Operators map[string]string `json:"operators,omitempty"`
+	Counts    []Count           `json:"counts,omitempty"`
+	Kind      string            `json:"kind,omitempty"`
+	Dest      string            `json:"dest_queue,omitempty"`
+	Attempt   int               `json:"attempt,omitempty"`
+	IDs       []byte            `json:"ids,omitempty"`
 }
 
 var metaPrefix = []byte(`{"op":"`)
@@ -63,7 +65,7 @@ var metaPrefix = []byte(`{"op":"`)
 // encodeSnapshot writes the Ledger as the head of a compacted journal.
 func (l *Ledger) encodeSnapshot(w io.Writer, now time.Time) error {
 	open := l.openEntries()
-	h := metaLine{Op: opCompacted, Time: now.UTC(), Entries: l.entries, Open: len(open), First: l.first, Last: l.last, Runs: l.runs}
+	h := metaLine{Op: opCompacted, Time: now.UTC(), Entries: l.entries, Open: len(open), First: l.first, Last: l.last, Runs: l.runs, Operators: l.operators}
 	for k, n := range l.counts {
 		h.Counts = append(h.Counts, Count{Dest: k.dest, Attempt: k.attempt, Op: k.op, N: n})
 	}
@@ -204,6 +206,9 @@ func (l *Ledger) applyMeta(m *metaLine) int {
 		}
 		for r, a := range m.Runs {
 			l.runs[r] = max(l.runs[r], a)
+		}
+		for r, op := range m.Operators {
+			l.operators[r] = op
 		}
 		if !m.First.IsZero() && (l.first.IsZero() || m.First.Before(l.first)) {
 			l.first = m.First

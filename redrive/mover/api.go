@@ -26,6 +26,16 @@ type Target interface {
 	Send(ctx context.Context, chunk []sqsjson.Message, pending []int) (map[string]string, []types.BatchResultErrorEntry, error)
 }
 
+// AttributeTarget is a Target that delivers message attributes (an SNS
+// topic): Carried is what it publishes of m — the attributes, and the size
+// of the message they travel with — so that the provenance stamp is
+// weighed against those. It publishes the stamp the mover set on m's
+// MessageAttributes in place of any it would carry. A Target that is not
+// one (a function, a bus) carries no stamp.
+type AttributeTarget interface {
+	Carried(m *sqsjson.Message) (attrs map[string]sqsjson.MessageAttributeValue, body int)
+}
+
 // SQS is what the mover calls, with the SDK's own signatures.
 type SQS interface {
 	ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -69,6 +70,11 @@ type Options struct {
 	// Dedupe, when set, moves the first message of each --key and leaves
 	// the others in the DLQ (dedupe.Claims, shared by a run's phases).
 	Dedupe *dedupe.Claims
+	// Stamp, when set, is the provenance every sent message carries (a
+	// message attribute, package provenance), in place of any earlier
+	// stamp; a message with no room for it goes as it was, counted in
+	// Stats.Stamps. Nil sends the messages' attributes as they are.
+	Stamp *provenance.Stamp
 	// Visibility (seconds) hides a received message while it is moved.
 	Visibility int32
 	// Wait is the receive long poll in seconds.
@@ -131,6 +137,9 @@ type Stats struct {
 	// does not send to.
 	Sourceless  int `json:"sourceless,omitempty"`
 	OtherSource int `json:"other_source,omitempty"`
+	// Stamps are what became of the provenance stamps of the messages
+	// sent (all zero without Options.Stamp).
+	Stamps provenance.Counts `json:"stamps"`
 	// Dests are the figures per destination URL of a routed move.
 	Dests map[string]DestStats `json:"dests,omitempty"`
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -57,6 +58,7 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 // sendTo sends msgs to the one destination dest.
 func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.Message) []sqsjson.Message {
 	var sent []sqsjson.Message
+	msgs, stamps := m.stampAll(dest, msgs)
 	for _, chunk := range bySize(msgs) {
 		out, err := m.sendChunk(ctx, dest, chunk)
 		if err != nil && !retry.Retryable(err) { // a partialError is retryable
@@ -67,11 +69,15 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 		now := time.Now().UTC()
 		var entries, failed []journal.Entry
 		var ok, back []sqsjson.Message
+		var stamped provenance.Counts
 		for i, msg := range chunk {
 			id := strconv.Itoa(i)
 			switch destID, done := out.ok[id]; {
 			case done:
 				ok = append(ok, msg)
+				if stamps != nil {
+					stamped.Add(stamps[msg.MessageId])
+				}
 				e := journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID, Key: m.keyOf(msg.MessageId)}
 				if m.o.Target != nil || m.o.Transform != nil {
 					// A repaired copy is known by its new payload: its
@@ -98,7 +104,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 			m.unreserve(len(chunk))
 			return sent // sent but not journaled: never delete those
 		}
-		m.record(dest.URL, entries, failed, err, len(chunk))
+		m.record(dest.URL, entries, failed, err, len(chunk), stamped)
 		m.release(back)
 		sent = append(sent, ok...)
 	}
@@ -112,9 +118,10 @@ func (m *Mover) journal(sent, failed []journal.Entry) error {
 	return m.o.Journal.Write(append(sent, failed...)...)
 }
 
-func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, reserved int) {
+func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, reserved int, stamped provenance.Counts) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.stats.Stamps = m.stats.Stamps.Plus(stamped)
 	for _, e := range sent {
 		if !m.o.Journal.Applies(m.o.State) {
 			m.o.State.Apply(e) // a writer of Open applied it already

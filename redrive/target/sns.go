@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -80,7 +81,15 @@ func (t *SNSTarget) entry(id string, m *sqsjson.Message) (snstypes.PublishBatchR
 		e.MessageAttributes = sqsToSNSAttributes(m.MessageAttributes)
 	}
 	// Other envelopes (a function's DLQ, a rule target's DLQ) carry AWS's
-	// error attributes, not the publisher's: they are not published.
+	// error attributes, not the publisher's: they are not published. The
+	// mover's provenance stamp is, in place of one the notification had.
+	_, had := e.MessageAttributes[provenance.Attribute]
+	if v := provenance.Of(m); v != "" && (had || len(e.MessageAttributes) < provenance.MaxAttributes) {
+		if e.MessageAttributes == nil {
+			e.MessageAttributes = map[string]snstypes.MessageAttributeValue{}
+		}
+		e.MessageAttributes[provenance.Attribute] = snstypes.MessageAttributeValue{DataType: aws.String("String"), StringValue: aws.String(v)}
+	}
 	if t.fifo {
 		group := m.Attributes[sqsjson.AttrMessageGroupId]
 		if group == "" {
@@ -90,6 +99,25 @@ func (t *SNSTarget) entry(id string, m *sqsjson.Message) (snstypes.PublishBatchR
 		e.MessageDeduplicationId = aws.String("mfdlq-" + m.MessageId)
 	}
 	return e, nil
+}
+
+// Carried is what a publish of m carries, for the mover's provenance
+// stamp: the notification's attributes and its Message, or the body and
+// its SQS attributes, or (another envelope) the body alone.
+func (t *SNSTarget) Carried(m *sqsjson.Message) (map[string]sqsjson.MessageAttributeValue, int) {
+	env := envelope.Detect(m)
+	if o := env.Origin().SNS; o != nil {
+		attrs := make(map[string]sqsjson.MessageAttributeValue, len(o.MessageAttributes))
+		for k, a := range o.MessageAttributes {
+			v := a.Value
+			attrs[k] = sqsjson.MessageAttributeValue{DataType: a.Type, StringValue: &v}
+		}
+		return attrs, len(o.Message) + len(o.Subject)
+	}
+	if env.Kind == envelope.KindRaw {
+		return m.MessageAttributes, len(m.Body)
+	}
+	return nil, len(m.Body)
 }
 
 // snsAttributes turns a notification's attributes back into Publish's.
