@@ -12,9 +12,14 @@ build:
 ## (moto, started and stopped here), and the end-to-end scripts.
 ## -parallel 8: the AWS tests mostly wait (visibility timeouts, rates,
 ## verify's settle), so more of them run at once than there are cores.
+## cmd (the scripts, the longest package) gets a moto server of its own
+## beside the one the other packages share: one moto serves on one core
+## (Python's lock), and two keep both cores busy.
 TESTFLAGS ?= -count=1 -parallel 8
 test: lint
-	scripts/with-localaws.sh $(GO) test $(TESTFLAGS) ./...
+	@scripts/with-localaws.sh $(GO) test $(TESTFLAGS) ./cmd & cmd=$$!; \
+	scripts/with-localaws.sh $(GO) test $(TESTFLAGS) $$($(GO) list ./... | grep -v '/cmd$$'); rest=$$?; \
+	wait $$cmd; status=$$?; [ $$rest -eq 0 ] && [ $$status -eq 0 ]
 
 ## unit: the tests of the packages whose tests never import the local AWS
 ## harness (internal/localaws): no python3, no moto, no server.

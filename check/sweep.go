@@ -36,6 +36,11 @@ type SweepClients struct {
 	SQS    SweepAPI
 	Alarms cwapi.AlarmsAPI
 	Lambda SweepLambda
+	// Metrics reads each DLQ's age of oldest message (nil: unknown), and
+	// Store the idempotency stores the consumers name (StoreReader; nil:
+	// each store is unknown): the consumer safeguards.
+	Metrics cwapi.MetricsAPI
+	Store   func(ctx context.Context, table string) StoreReading
 }
 
 // SweepOptions shape check --all in one account and region.
@@ -45,6 +50,7 @@ type SweepOptions struct {
 	SDKAttempts      int
 	WorkflowAttempts int
 	ReadTimeout      time.Duration
+	Now              func() time.Time // the idempotency windows' and the DLQ age's clock
 }
 
 // Swept is one queue's result in a sweep: a DLQ with its sources'
@@ -163,6 +169,7 @@ func judge(ctx context.Context, c SweepClients, o SweepOptions, dlq *sqsapi.Queu
 		}
 		in.Mappings[src.Name] = ms
 	}
+	warns = append(warns, GatherConsumer(ctx, ConsumerReads{Alarms: c.Alarms, Metrics: c.Metrics, Store: c.Store, Now: o.Now}, &in)...)
 	r := Result{Queue: dlq.Name, Findings: Findings(in)}
 	r.Verdict = Worst(r.Findings)
 	return Swept{Account: dlq.Account, Region: dlq.Region, Result: r}, warns

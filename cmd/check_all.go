@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
@@ -57,9 +58,11 @@ func runCheckAll(ctx context.Context, o *checkOptions) error {
 	d := o.deps
 	res := checkAllResult{Queues: []check.Swept{}, Warnings: []string{}}
 	var mu sync.Mutex
-	opts := check.SweepOptions{Prefix: o.Prefix, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout}
+	opts := check.SweepOptions{Prefix: o.Prefix, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout, Now: d.Now}
 	unreadable, err := d.readFleet(ctx, &o.fleet, o.Regions, func(ctx context.Context, s fleetScope) error {
-		swept, warns, err := check.Sweep(ctx, check.SweepClients{SQS: s.SQS, Alarms: s.CW, Lambda: s.Lambda}, opts)
+		db := func(context.Context) (idempotency.DynamoDB, error) { return s.DynamoDB, nil }
+		swept, warns, err := check.Sweep(ctx, check.SweepClients{SQS: s.SQS, Alarms: s.CW, Lambda: s.Lambda, Metrics: s.CW,
+			Store: check.StoreReader(db, d.Now)}, opts)
 		if err != nil {
 			return fmt.Errorf("check --all%s: %w", inRegion(s.Region), err)
 		}

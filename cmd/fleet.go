@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -85,6 +86,8 @@ type fleetScope struct {
 	SQS     sqsapi.Client
 	Lambda  *lambda.Client
 	CW      *cloudwatch.Client
+	// DynamoDB reads the consumers' idempotency stores (check --all).
+	DynamoDB *dynamodb.Client
 }
 
 // scopeClients are the read clients of one account and region: ls's, with
@@ -94,7 +97,8 @@ func scopeClients(cfg aws.Config) fleetScope {
 	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody, func(o *cloudwatch.Options) { o.Retryer = retryer() })
 	s := sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 })
 	l := lambda.NewFromConfig(cfg, func(o *lambda.Options) { o.Retryer = retryer() })
-	return fleetScope{Region: cfg.Region, SQS: s, Lambda: l, CW: cw,
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.Retryer = retryer() })
+	return fleetScope{Region: cfg.Region, SQS: s, Lambda: l, CW: cw, DynamoDB: db,
 		Clients: inventory.Clients{SQS: s, Metrics: cw, Alarms: cw, Lambda: l}}
 }
 

@@ -70,7 +70,10 @@ func TestRedriveCanaryConsumedPasses(t *testing.T) {
 				continue
 			}
 			for _, m := range out.Messages {
-				if _, err := s.SQS.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String(src), ReceiptHandle: m.ReceiptHandle}); err == nil {
+				// Not cancelled: the test stops this consumer once the
+				// queue is empty, which the last delete's answer may
+				// not have reached yet.
+				if _, err := s.SQS.DeleteMessage(context.WithoutCancel(ctx), &sqs.DeleteMessageInput{QueueUrl: aws.String(src), ReceiptHandle: m.ReceiptHandle}); err == nil {
 					n++
 				}
 			}

@@ -115,7 +115,11 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := archive.NewSource(f, client, delivered)
+	undo, err := newUndoFilter(f, o.FromFile)
+	if err != nil {
+		return err
+	}
+	src, err := archive.NewSource(f, client, undo.skip(delivered))
 	if err != nil {
 		return fmt.Errorf("--from-file %s: %w", o.FromFile, err)
 	}
@@ -129,7 +133,13 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	for _, r := range routes.Refused {
 		d.warnf("%s", untrusted.Terminal(r.Line()))
 	}
-	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left())
+	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left()-undo.left)
+	if undo.note != "" {
+		d.warnf("%s", untrusted.Terminal(undo.note))
+	}
+	if l := undo.line(); l != "" {
+		d.infof("%s", untrusted.Terminal(l))
+	}
 	if n := len(f.Parts); n > 1 {
 		d.infof("parts: %d, read one after another: %s … %s", n, f.Parts[0], f.Parts[n-1])
 	}

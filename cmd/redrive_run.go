@@ -157,6 +157,7 @@ func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjs
 func redriveError(err error, dlq *sqsapi.Queue) error {
 	var refusal *redrive.Refusal
 	var loop *target.LoopError
+	var route *target.RouteError
 	var held *lease.HeldError
 	var notLease *lease.NotLeaseError
 	switch {
@@ -166,6 +167,10 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 		return checkFailedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):
 		return checkFailedf("refusing: %v", loop)
+	case errors.As(err, &route) && route.Usage:
+		return &exitError{code: ExitUsage, err: route}
+	case errors.As(err, &route):
+		return checkFailedf("refusing: %v", route)
 	case errors.As(err, &held):
 		how := "is being redriven by"
 		if held.Race {

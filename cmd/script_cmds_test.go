@@ -79,6 +79,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"sqs-move":     cmdSQSMove,
 	"arrivals":     cmdArrivals,
 	"lambda-async": cmdLambdaAsync,
+	// redrive_subscription_script_test.go
+	"sns-sub": cmdSNSSub,
 	// redrive_test.go
 	"sqs-holds": cmdSQSHolds,
 	// redrive_window_script_test.go

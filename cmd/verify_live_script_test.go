@@ -90,16 +90,6 @@ func cmdLivePair(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(s.Send(ctx, dlqURL, bodies, nil))
 
 	cfg := scriptConfig(ts)
-	now := time.Now().UTC()
-	perMinute := rate * 60
-	steady := livequeue.Minute{Sent: perMinute, Received: perMinute, Deleted: perMinute, AgeOfOldest: 1}
-	ts.Check(livequeue.Backfill(ctx, cfg, args[0], now.Add(-20*time.Minute), now.Truncate(time.Minute), steady))
-	// The running minute's traffic before the harness starts, so that the
-	// minute reads as steady as the ones before it.
-	part := rate * now.Sub(now.Truncate(time.Minute)).Seconds()
-	ts.Check(livequeue.Put(ctx, cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch), args[0], now.Truncate(time.Minute),
-		livequeue.Minute{Sent: part, Received: part, Deleted: part, AgeOfOldest: 1}))
-
 	good := args[2] == "good"
 	l, err := livequeue.Start(ctx, cfg, livequeue.Config{QueueURL: srcURL, Rate: rate, Consumers: 2, Handle: func(m types.Message) bool {
 		body := aws.ToString(m.Body)
@@ -112,6 +102,16 @@ func cmdLivePair(ts *testscript.TestScript, neg bool, args []string) {
 		return good
 	}})
 	ts.Check(err)
+	// The history before the producer's first send, up to that moment:
+	// whole minutes, and the running minute's part, so that the minute
+	// reads as steady as the ones before it however long this took.
+	now := l.Started().UTC()
+	perMinute := rate * 60
+	steady := livequeue.Minute{Sent: perMinute, Received: perMinute, Deleted: perMinute, AgeOfOldest: 1}
+	ts.Check(livequeue.Backfill(ctx, cfg, args[0], now.Add(-20*time.Minute), now.Truncate(time.Minute), steady))
+	part := rate * now.Sub(now.Truncate(time.Minute)).Seconds()
+	ts.Check(livequeue.Put(ctx, cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch), args[0], now.Truncate(time.Minute),
+		livequeue.Minute{Sent: part, Received: part, Deleted: part, AgeOfOldest: 1}))
 	ts.Defer(func() { l.Stop() })
 }
 

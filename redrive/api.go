@@ -38,11 +38,13 @@ type LambdaClient interface {
 	lambda.ListFunctionsAPIClient
 }
 
-// SNSClient is the SNS calls of an sns: target.
+// SNSClient is the SNS calls of an sns: target and of the look for the
+// subscription whose DLQ this is.
 type SNSClient interface {
 	target.TopicReader
 	target.SNSAPI
 	target.TopicSubscriptionsAPI
+	target.SubscriptionsAPI
 }
 
 // EventsClient is the EventBridge calls of an events: target.

@@ -84,6 +84,9 @@ func resolveTarget(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue
 		if len(sources) > 0 {
 			return nil, false, nil
 		}
+		if p, err := resolveSubscription(ctx, env, req, dlq); p != nil || err != nil {
+			return p, true, err
+		}
 		cands, err := originCandidates(ctx, env, dlq)
 		if err != nil {
 			return nil, true, err

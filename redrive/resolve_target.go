@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -162,21 +161,14 @@ func openTopic(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*
 	if err != nil {
 		return nil, fmt.Errorf("read topic %s: %w", arn, err)
 	}
-	if err := loopCheck(env, target.TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)); err != nil {
+	n, err := target.TopicLoop(ctx, c, arn, dlq.Name, dlq.ARN)
+	if err := loopCheck(env, err); err != nil {
 		return nil, err
 	}
-	name := arn
-	if a, err := awsarn.Parse(arn); err == nil {
-		name = a.Resource
-	}
-	ot := &openedTarget{dest: targetQueue(KindSNS, name, arn, dlq), target: nil, canaryWait: time.Minute}
+	a, _ := awsarn.Parse(arn)
+	ot := &openedTarget{dest: targetQueue(KindSNS, a.Resource, arn, dlq), target: target.NewSNSTarget(c, arn, fifo), canaryWait: time.Minute}
 	ot.dest.FIFO = fifo
-	ot.target = target.NewSNSTarget(c, arn, ot.dest.FIFO)
-	ot.lines = []string{fmt.Sprintf("SNS topic %s: Publish of each notification's Message, Subject and message attributes (a message that is no notification: its body and attributes)", name),
-		"what the canary cannot prove: it waits " + ot.canaryWait.String() + ", and a subscriber queue fails a message back only after its visibility timeout × maxReceiveCount; mfdlq verify waits each subscriber's window and says when to look again"}
-	if ot.dest.FIFO {
-		ot.lines = append(ot.lines, "FIFO topic: each message's own MessageGroupId, deduplication id mfdlq-<DLQ MessageId>")
-	}
+	ot.lines = target.TopicLines(a.Resource, ot.canaryWait, fifo, target.FanOutLine(arn, n, dlqSubscriptions(ctx, env, dlq)))
 	return ot, nil
 }
 
@@ -197,12 +189,7 @@ func openBus(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*op
 		return nil, err
 	}
 	ot := &openedTarget{dest: targetQueue(KindEvents, name, arn, dlq), target: target.NewEventsTarget(c, arn), canaryWait: time.Minute}
-	ot.lines = []string{fmt.Sprintf("EventBridge bus %s: PutEvents of each event's source, detail-type, detail, resources and time; every rule on the bus that matches sees it again", name),
-		"a message that holds no EventBridge event fails and stays in the DLQ",
-		"what the canary cannot prove: it waits " + ot.canaryWait.String() + ", and a rule's target queue fails a message back only after its visibility timeout × maxReceiveCount; mfdlq verify waits that window and says when to look again"}
-	for _, r := range returns {
-		ot.lines = append(ot.lines, fmt.Sprintf("rule %s's target %s has %s as its DLQ: an event it fails to take again comes back there, under a new MessageId", r.Rule, r.Target, dlq.Name))
-	}
+	ot.lines = target.BusLines(name, ot.canaryWait, dlq.Name, returns)
 	return ot, nil
 }
 
@@ -224,22 +211,8 @@ func loopCheck(env *Env, err error) error {
 }
 
 // FunctionRef splits a function reference into the function and its
-// qualifier: "orders:live", "arn:aws:lambda:R:A:function:orders:7".
-func FunctionRef(ref string) (fn, qualifier string) {
-	if a, err := awsarn.Parse(ref); err == nil {
-		// The resource is function:NAME[:QUALIFIER].
-		if parts := strings.Split(a.Resource, ":"); len(parts) == 3 {
-			a.Resource = parts[0] + ":" + parts[1]
-			return a.String(), parts[2]
-		}
-		return ref, ""
-	}
-	if strings.HasPrefix(ref, "arn:") {
-		return ref, ""
-	}
-	fn, qualifier, _ = strings.Cut(ref, ":")
-	return fn, qualifier
-}
+// qualifier (target.FunctionRef).
+var FunctionRef = target.FunctionRef
 
 func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue) (*openedTarget, error) {
 	c, err := env.Lambda(ctx)
@@ -264,28 +237,40 @@ func openFunction(ctx context.Context, env *Env, t TargetRef, dlq *sqsapi.Queue)
 	}
 	name := lambdaapi.FunctionName(base)
 	ot := &openedTarget{dest: targetQueue(KindLambda, name, invoked, dlq), target: target.NewLambdaTarget(c, invoked), canaryWait: f.FailureTime()}
-	ot.lines = []string{
-		fmt.Sprintf("Lambda function %s, %s, invoked asynchronously (InvocationType Event) with each message's original payload", name, versionText(q, f.Version)),
-		fmt.Sprintf("its asynchronous configuration: %d retries, events older than %s dropped; a failure goes to its DLQ or on-failure destination again", f.Retries, f.MaxAge),
-		fmt.Sprintf("what the canary cannot prove: it waits out the retries (%s), but a throttled event can still fail back until it is %s old; mfdlq verify waits that out and says when to look again", f.FailureTime(), f.MaxAge),
-	}
+	ot.lines = f.Lines(name, q)
 	return ot, nil
 }
 
-// versionText names what an invocation runs.
-func versionText(q, version string) string {
-	switch {
-	case q == "":
-		return "$LATEST (unqualified)"
-	case q == "$LATEST":
-		return "$LATEST"
-	case isDigits(q):
-		return "version " + q
+// resolveSubscription is, for a DLQ an SNS subscription's RedrivePolicy
+// names, the plan to that subscription's endpoint alone (target.RouteOf);
+// nil when none does.
+func resolveSubscription(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
+	r, err := target.RouteOf(dlq.Name, dlqSubscriptions(ctx, env, dlq))
+	if r == nil || err != nil {
+		return nil, err
 	}
-	return "alias " + q + " → version " + version
+	req.To, req.Target = r.To, TargetRef{Kind: r.Kind, Ref: r.Ref}
+	p, err := Resolve(ctx, env, req, dlq)
+	if err != nil {
+		return nil, err
+	}
+	d := p.Dest()
+	d.TargetLines, p.Origin = append(r.Lines, d.TargetLines...), "SNS subscription "+r.Sub.ARN
+	if lc, err := env.Lambda(ctx); err == nil && req.Target.Kind == KindLambda {
+		d.Target = target.NewSNSSubscriberTarget(lc, d.Queue.URL, r.Sub.ARN)
+	}
+	return p, nil
 }
 
-func isDigits(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 64)
-	return err == nil
+// dlqSubscriptions are the SNS subscriptions whose RedrivePolicy names
+// dlq; what could not be read is a warning.
+func dlqSubscriptions(ctx context.Context, env *Env, dlq *sqsapi.Queue) (subs []target.Subscription) {
+	c, err := env.SNS(ctx)
+	if err == nil {
+		if subs, err = target.DLQSubscriptions(ctx, c, dlq.ARN); err == nil {
+			return subs
+		}
+	}
+	env.Warn("SNS subscriptions whose DLQ is %s not all read (%v): a redrive to a topic reaches every one of its subscribers", dlq.Name, err)
+	return subs
 }

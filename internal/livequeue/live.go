@@ -7,8 +7,11 @@
 // What it publishes, each Tick, stamped with the time of the tick (several
 // points in one minute add up under Sum and average under Average, as
 // CloudWatch aggregates a minute's points):
-//   - NumberOfMessagesSent: its own producer's sends, plus each message of
-//     somebody else's (a redrive's) the first time the consumer sees it;
+//   - NumberOfMessagesSent: its own producer's sends, each in the minute
+//     it fell due (the producer keeps its rate when the emulator is slow,
+//     catching up in batches), plus each message of somebody else's (a
+//     redrive's) in the minute of its SentTimestamp, published once the
+//     consumer first sees it;
 //   - NumberOfMessagesReceived and NumberOfMessagesDeleted: the consumer's;
 //   - ApproximateNumberOfMessagesVisible and …NotVisible: the queue's
 //     attributes, read (not estimated) at the tick;
@@ -77,15 +80,21 @@ type Live struct {
 	cw   *cloudwatch.Client
 	stop context.CancelFunc
 	wg   sync.WaitGroup
+	// start is when the producer's schedule began: its i-th send falls
+	// due at start + i/Rate.
+	start time.Time
 
 	mu          sync.Mutex
 	stats       Stats
 	outstanding map[string]outstanding // MessageId → what the age metric needs
 	deleted     map[string]bool        // MessageIds the consumer deleted
-	sentDelta   int
-	recvDelta   int
-	delDelta    int
-	publishErr  error
+	// sent counts sends by the minute SQS would count them in: the
+	// producer's at the moment each fell due, somebody else's at its
+	// SentTimestamp.
+	sent       map[time.Time]int
+	recvDelta  int
+	delDelta   int
+	publishErr error
 }
 
 type outstanding struct {
@@ -103,7 +112,7 @@ func Start(ctx context.Context, awsCfg aws.Config, c Config) (*Live, error) {
 		c.Body = func(i int) string { return fmt.Sprintf(`{"order_id":"live-%d","version":1}`, i) }
 	}
 	l := &Live{cfg: c, sqs: sqs.NewFromConfig(awsCfg), cw: cloudwatch.NewFromConfig(awsCfg, cwapi.ConfigureCloudWatch),
-		outstanding: map[string]outstanding{}, deleted: map[string]bool{}}
+		outstanding: map[string]outstanding{}, deleted: map[string]bool{}, sent: map[time.Time]int{}}
 	attrs, err := l.sqs.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(c.QueueURL),
 		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameQueueArn}})
 	if err != nil {
@@ -114,6 +123,7 @@ func Start(ctx context.Context, awsCfg aws.Config, c Config) (*Live, error) {
 		return nil, fmt.Errorf("livequeue: %w", err)
 	}
 	l.name = a.Resource
+	l.start = time.Now()
 	run, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	l.stop = cancel
 	if c.Rate > 0 {
@@ -140,6 +150,11 @@ func (l *Live) Stop() (Stats, error) {
 	return l.stats, l.publishErr
 }
 
+// Started is when the traffic began: a history published for the time
+// before it (Backfill, and the running minute's part) meets the
+// producer's first send with no gap.
+func (l *Live) Started() time.Time { return l.start }
+
 // Stats are the counts so far.
 func (l *Live) Stats() Stats {
 	l.mu.Lock()
@@ -157,58 +172,146 @@ func (l *Live) Deleted(id string) bool {
 func (l *Live) produce(ctx context.Context) {
 	defer l.wg.Done()
 	every := time.Duration(float64(time.Second) / l.cfg.Rate)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for i := 0; ; i++ {
+	start := l.start
+	for i := 0; ; {
+		due := start.Add(time.Duration(i) * every)
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-time.After(time.Until(due)):
 		}
-		// Not cancelled midway: a send SQS took but whose answer was
-		// lost to Stop would be in the queue and not in the counts.
-		out, err := l.sqs.SendMessage(context.WithoutCancel(ctx), &sqs.SendMessageInput{QueueUrl: aws.String(l.cfg.QueueURL), MessageBody: aws.String(l.cfg.Body(i))})
-		if err != nil {
-			continue
-		}
+		// A producer at Rate does not slow down when the queue's server
+		// does: every send that fell due while the last call ran goes now,
+		// up to a batch, and is counted at the moment it fell due, so each
+		// minute's NumberOfMessagesSent is the producer's rate however
+		// loaded the emulator is.
+		n := min(maxBatch, 1+int(time.Since(due)/every))
+		sent := l.sendBatch(ctx, i, n)
 		l.mu.Lock()
-		l.stats.Produced++
-		l.sentDelta++
-		l.outstanding[aws.ToString(out.MessageId)] = outstanding{sent: time.Now()}
+		for k, id := range sent {
+			at := start.Add(time.Duration(i+k) * every)
+			l.stats.Produced++
+			l.sent[at.Truncate(time.Minute)]++
+			// The consumer may have received it already (and deleted
+			// it) while this send's answer was on its way.
+			if !l.deleted[id] {
+				o := l.outstanding[id]
+				o.sent = at
+				l.outstanding[id] = o
+			}
+		}
 		l.mu.Unlock()
+		i += len(sent)
+		if len(sent) == 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
 	}
+}
+
+// producerMark is the message attribute that tells the consumer a message
+// is its own producer's: the consumer can receive it before the
+// producer's send has returned its MessageId, and must not count it as
+// somebody else's send.
+const producerMark = "livequeue-producer"
+
+// maxBatch is SendMessageBatch's and DeleteMessageBatch's limit.
+const maxBatch = 10
+
+// sendBatch sends the producer's bodies i … i+n-1 and returns the ids SQS
+// took, in order; it stops at the first one refused, which is sent again
+// next time. Not cancelled midway: a send SQS took but whose answer was
+// lost to Stop would be in the queue and not in the counts.
+func (l *Live) sendBatch(ctx context.Context, i, n int) []string {
+	entries := make([]types.SendMessageBatchRequestEntry, n)
+	for k := range entries {
+		entries[k] = types.SendMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(k)), MessageBody: aws.String(l.cfg.Body(i + k)),
+			MessageAttributes: map[string]types.MessageAttributeValue{producerMark: {DataType: aws.String("String"), StringValue: aws.String("1")}}}
+	}
+	out, err := l.sqs.SendMessageBatch(context.WithoutCancel(ctx), &sqs.SendMessageBatchInput{QueueUrl: aws.String(l.cfg.QueueURL), Entries: entries})
+	if err != nil {
+		return nil
+	}
+	ids := make([]string, n)
+	for _, e := range out.Successful {
+		k, _ := strconv.Atoi(aws.ToString(e.Id))
+		ids[k] = aws.ToString(e.MessageId)
+	}
+	for k, id := range ids {
+		if id == "" {
+			return ids[:k]
+		}
+	}
+	return ids
 }
 
 func (l *Live) consume(ctx context.Context) {
 	defer l.wg.Done()
 	for ctx.Err() == nil {
 		out, err := l.sqs.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(l.cfg.QueueURL), MaxNumberOfMessages: 10,
-			WaitTimeSeconds: 1, MessageSystemAttributeNames: []types.MessageSystemAttributeName{"All"}})
+			WaitTimeSeconds: 1, MessageSystemAttributeNames: []types.MessageSystemAttributeName{"All"}, MessageAttributeNames: []string{producerMark}})
 		if err != nil {
 			if ctx.Err() == nil {
 				time.Sleep(100 * time.Millisecond)
 			}
 			continue
 		}
-		for _, m := range out.Messages {
-			l.handle(ctx, m)
-		}
+		l.handle(ctx, out.Messages)
 	}
 }
 
-func (l *Live) handle(ctx context.Context, m types.Message) {
+// handle processes one receive's messages and deletes the done ones in
+// one batch, as a Lambda consumer's poller does.
+func (l *Live) handle(ctx context.Context, msgs []types.Message) {
+	var done []types.DeleteMessageBatchRequestEntry
+	byEntry := map[string]string{}
+	for _, m := range msgs {
+		if !l.received(m) {
+			continue
+		}
+		k := strconv.Itoa(len(done))
+		done = append(done, types.DeleteMessageBatchRequestEntry{Id: aws.String(k), ReceiptHandle: m.ReceiptHandle})
+		byEntry[k] = aws.ToString(m.MessageId)
+	}
+	if len(done) == 0 {
+		return
+	}
+	out, err := l.sqs.DeleteMessageBatch(context.WithoutCancel(ctx), &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(l.cfg.QueueURL), Entries: done})
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, e := range out.Successful {
+		id := byEntry[aws.ToString(e.Id)]
+		l.stats.Deleted++
+		l.delDelta++
+		l.deleted[id] = true
+		delete(l.outstanding, id)
+	}
+}
+
+// received counts one received message and tells whether the consumer
+// is done with it (to be deleted) or failed it.
+func (l *Live) received(m types.Message) bool {
 	id := aws.ToString(m.MessageId)
 	l.mu.Lock()
 	l.stats.Received++
 	l.recvDelta++
 	o, known := l.outstanding[id]
 	if !known {
-		// Somebody else's message: SQS counted its send; so do we, now.
-		l.stats.Foreign++
-		l.sentDelta++
 		o.sent = time.Now()
 		if ms, err := strconv.ParseInt(m.Attributes["SentTimestamp"], 10, 64); err == nil {
 			o.sent = time.UnixMilli(ms)
+		}
+		if _, own := m.MessageAttributes[producerMark]; !own {
+			// Somebody else's message: SQS counted its send when it
+			// was sent; so do we, in that minute, now that we know of
+			// it.
+			l.stats.Foreign++
+			l.sent[o.sent.Truncate(time.Minute)]++
 		}
 	}
 	o.receives++
@@ -218,17 +321,9 @@ func (l *Live) handle(ctx context.Context, m types.Message) {
 		l.mu.Lock()
 		l.stats.Failed++
 		l.mu.Unlock()
-		return
+		return false
 	}
-	if _, err := l.sqs.DeleteMessage(context.WithoutCancel(ctx), &sqs.DeleteMessageInput{QueueUrl: aws.String(l.cfg.QueueURL), ReceiptHandle: m.ReceiptHandle}); err != nil {
-		return
-	}
-	l.mu.Lock()
-	l.stats.Deleted++
-	l.delDelta++
-	l.deleted[id] = true
-	delete(l.outstanding, id)
-	l.mu.Unlock()
+	return true
 }
 
 func (l *Live) publishLoop(ctx context.Context) {
@@ -257,11 +352,21 @@ func (l *Live) publish(ctx context.Context, now time.Time) {
 	visible, _ := strconv.ParseFloat(attrs.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessages)], 64)
 	notVisible, _ := strconv.ParseFloat(attrs.Attributes[string(types.QueueAttributeNameApproximateNumberOfMessagesNotVisible)], 64)
 	l.mu.Lock()
-	m := Minute{Sent: float64(l.sentDelta), Received: float64(l.recvDelta), Deleted: float64(l.delDelta),
+	minute := now.Truncate(time.Minute)
+	m := Minute{Sent: float64(l.sent[minute]), Received: float64(l.recvDelta), Deleted: float64(l.delDelta),
 		Visible: visible, NotVisible: notVisible, AgeOfOldest: l.ageOfOldest(now)}
-	l.sentDelta, l.recvDelta, l.delDelta = 0, 0, 0
+	delete(l.sent, minute)
+	earlier := l.sent
+	l.sent = map[time.Time]int{}
+	l.recvDelta, l.delDelta = 0, 0
 	l.mu.Unlock()
-	if err := Put(ctx, l.cw, l.name, now, m); err != nil {
+	err = Put(ctx, l.cw, l.name, now, m)
+	for at, n := range earlier {
+		if err == nil {
+			err = putSent(ctx, l.cw, l.name, at, float64(n))
+		}
+	}
+	if err != nil {
 		l.mu.Lock()
 		if l.publishErr == nil {
 			l.publishErr = err
@@ -322,6 +427,20 @@ func Backfill(ctx context.Context, awsCfg aws.Config, queue string, from, to tim
 		if err := Put(ctx, cw, queue, t, m); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// putSent publishes n sends counted in the minute at t: sends that the
+// harness learnt of after that minute's tick (somebody else's message,
+// seen when the consumer received it).
+func putSent(ctx context.Context, cw *cloudwatch.Client, queue string, t time.Time, n float64) error {
+	_, err := cw.PutMetricData(ctx, &cloudwatch.PutMetricDataInput{Namespace: aws.String(cwapi.Namespace), MetricData: []cwtypes.MetricDatum{{
+		MetricName: aws.String(cwapi.MetricMessagesSent), Timestamp: aws.Time(t), Value: aws.Float64(n), Unit: cwtypes.StandardUnitCount,
+		Dimensions: []cwtypes.Dimension{{Name: aws.String(cwapi.DimensionQueueName), Value: aws.String(queue)}},
+	}}})
+	if err != nil {
+		return fmt.Errorf("livequeue: put sends of %s: %w", queue, err)
 	}
 	return nil
 }

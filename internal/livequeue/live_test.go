@@ -1,9 +1,13 @@
 package livequeue
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -126,5 +130,114 @@ func TestBackfillIsAStepHistory(t *testing.T) {
 	got, points := sum(t, cw, name, cwapi.MetricMessagesDeleted, "Sum", from, to)
 	if points != 30 || got != 9000 {
 		t.Fatalf("%d points summing %v, want 30 minutes of 300 (%d)", points, got, 30*300)
+	}
+}
+
+// stallingClient holds the first SendMessageBatch for a while, as a
+// loaded emulator does, and records every batch's size.
+type stallingClient struct {
+	inner aws.HTTPClient
+	stall time.Duration
+	after bool // hold the answer (SQS has taken the messages) rather than the call
+	mu    sync.Mutex
+	sizes []int
+}
+
+func (c *stallingClient) Do(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("X-Amz-Target") == "AmazonSQS.SendMessageBatch" {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return nil, err
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		c.mu.Lock()
+		first := len(c.sizes) == 0
+		c.sizes = append(c.sizes, bytes.Count(body, []byte(`"MessageBody"`)))
+		c.mu.Unlock()
+		if first && !c.after {
+			time.Sleep(c.stall)
+		}
+		if first && c.after {
+			resp, err := c.inner.Do(r)
+			time.Sleep(c.stall)
+			return resp, err
+		}
+	}
+	return c.inner.Do(r)
+}
+
+// TestProducerKeepsItsRateOnASlowServer: a send held for a second does
+// not slow the producer down: what fell due meanwhile goes in one batch,
+// as a real producer's traffic would not wait for the emulator.
+func TestProducerKeepsItsRateOnASlowServer(t *testing.T) {
+	ctx := context.Background()
+	cfg := localaws.Config(t)
+	name := localaws.UniqueName("stall")
+	url, err := localaws.NewSeeder(cfg).CreateQueue(ctx, name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stall := &stallingClient{inner: cfg.HTTPClient, stall: 1200 * time.Millisecond}
+	if stall.inner == nil {
+		stall.inner = http.DefaultClient
+	}
+	slow := cfg.Copy()
+	slow.HTTPClient = stall
+	l, err := Start(ctx, slow, Config{QueueURL: url, Rate: 10, Tick: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && l.Stats().Produced < 15; time.Sleep(50 * time.Millisecond) {
+	}
+	if _, err := l.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	stall.mu.Lock()
+	defer stall.mu.Unlock()
+	if len(stall.sizes) < 2 || stall.sizes[1] < 5 {
+		t.Fatalf("batches after a 1.2 s stall at 10 msg/s: %v, want the second to carry the ≥ 10 sends that fell due", stall.sizes)
+	}
+}
+
+// TestOwnMessageReceivedBeforeItsSendAnswered: the consumer can receive a
+// message while the producer still waits for the send's answer; it is the
+// producer's all the same — not a second send in the metrics, not left
+// behind as outstanding once deleted (the age of oldest would grow).
+func TestOwnMessageReceivedBeforeItsSendAnswered(t *testing.T) {
+	ctx := context.Background()
+	cfg := localaws.Config(t)
+	name := localaws.UniqueName("early")
+	url, err := localaws.NewSeeder(cfg).CreateQueue(ctx, name, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stall := &stallingClient{inner: cfg.HTTPClient, stall: 1500 * time.Millisecond, after: true}
+	if stall.inner == nil {
+		stall.inner = http.DefaultClient
+	}
+	slow := cfg.Copy()
+	slow.HTTPClient = stall
+	l, err := Start(ctx, slow, Config{QueueURL: url, Rate: 10, Consumers: 1, Tick: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if st := l.Stats(); st.Produced >= 15 && st.Deleted >= 15 {
+			break
+		}
+	}
+	st, err := l.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Deleted < 1 || st.Foreign != 0 {
+		t.Fatalf("%+v: want the producer's messages deleted and none taken for somebody else's", st)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for id := range l.outstanding {
+		if l.deleted[id] {
+			t.Fatalf("%s deleted but still outstanding: the age of oldest would count it", id)
+		}
 	}
 }

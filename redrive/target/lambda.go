@@ -3,6 +3,7 @@ package target
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"sync"
 
@@ -24,11 +25,20 @@ type LambdaTarget struct {
 	c LambdaAPI
 	// function is the name or ARN invoked, with its version or alias.
 	function string
+	// subscription is, for an SNS subscriber, the subscription whose
+	// event the function is invoked with (SNSEvent); "" for any other.
+	subscription string
 }
 
 // NewLambdaTarget invokes function (a name or ARN, qualified or not).
 func NewLambdaTarget(c LambdaAPI, function string) *LambdaTarget {
 	return &LambdaTarget{c: c, function: function}
+}
+
+// NewSNSSubscriberTarget invokes function as SNS invokes it for
+// subscription: with each notification inside SNS's Lambda event.
+func NewSNSSubscriberTarget(c LambdaAPI, function, subscription string) *LambdaTarget {
+	return &LambdaTarget{c: c, function: function, subscription: subscription}
 }
 
 // messageFaults are the Invoke errors about one payload, not the function:
@@ -50,10 +60,15 @@ func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 	results := make([]result, len(pending))
 	var wg sync.WaitGroup
 	for j, i := range pending {
+		payload, err := t.payload(&chunk[i])
+		if err != nil {
+			results[j] = result{id: strconv.Itoa(i), err: err}
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rid, err := t.invoke(ctx, &chunk[i])
+			rid, err := t.invoke(ctx, payload)
 			results[j] = result{id: strconv.Itoa(i), requestID: rid, err: err}
 		}()
 	}
@@ -63,7 +78,10 @@ func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 	var fatal error
 	for _, r := range results {
 		code := errorCode(r.err)
+		var notSNS *notNotificationError
 		switch {
+		case errors.As(r.err, &notSNS):
+			failed = append(failed, refused(r.id, "InvalidMessage", r.err.Error(), true))
 		case r.err == nil:
 			done[r.id] = r.requestID
 		case retry.Retryable(r.err):
@@ -83,17 +101,26 @@ func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 
 // invoke makes one asynchronous invocation and returns its request id:
 // the RequestID a lambda-async DLQ message carries if it fails again.
-func (t *LambdaTarget) invoke(ctx context.Context, m *sqsjson.Message) (string, error) {
+func (t *LambdaTarget) invoke(ctx context.Context, payload []byte) (string, error) {
 	out, err := t.c.Invoke(ctx, &lambda.InvokeInput{
 		FunctionName:   aws.String(t.function),
 		InvocationType: ltypes.InvocationTypeEvent,
-		Payload:        LambdaPayload(m),
+		Payload:        payload,
 	}, noLambdaRetry)
 	if err != nil {
 		return "", err
 	}
 	rid, _ := awsmiddleware.GetRequestIDMetadata(out.ResultMetadata)
 	return rid, nil
+}
+
+// payload is what m is invoked with: SNS's event for a subscriber,
+// LambdaPayload for any other function.
+func (t *LambdaTarget) payload(m *sqsjson.Message) ([]byte, error) {
+	if t.subscription != "" {
+		return SNSEvent(m, t.subscription)
+	}
+	return LambdaPayload(m), nil
 }
 
 // LambdaPayload is what the function is invoked with again: a destination

@@ -36,26 +36,28 @@ var errLoopUnchecked = errors.New("too many to check")
 
 // TopicLoop refuses a redrive to topicArn when the DLQ (dlqARN) is one of
 // its SQS subscribers: each published message would land in the DLQ again.
-func TopicLoop(ctx context.Context, c TopicSubscriptionsAPI, topicArn, dlqName, dlqARN string) error {
+// It counts the topic's subscribers: each gets every message published.
+func TopicLoop(ctx context.Context, c TopicSubscriptionsAPI, topicArn, dlqName, dlqARN string) (subscribers int, err error) {
 	in := &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(topicArn)}
 	for page := 0; ; page++ {
 		if page == maxLoopPages {
-			return fmt.Errorf("subscriptions of %s: %w (over %d pages)", topicArn, errLoopUnchecked, maxLoopPages)
+			return subscribers, fmt.Errorf("subscriptions of %s: %w (over %d pages)", topicArn, errLoopUnchecked, maxLoopPages)
 		}
 		out, err := c.ListSubscriptionsByTopic(ctx, in)
 		if err != nil {
-			return fmt.Errorf("list the subscriptions of %s: %w", topicArn, err)
+			return subscribers, fmt.Errorf("list the subscriptions of %s: %w", topicArn, err)
 		}
 		for _, s := range out.Subscriptions {
 			if aws.ToString(s.Protocol) == "sqs" && aws.ToString(s.Endpoint) == dlqARN {
-				return &LoopError{
+				return subscribers, &LoopError{
 					Reason: fmt.Sprintf("%s is subscribed to %s (%s): every message published there comes straight back", dlqName, topicArn, aws.ToString(s.SubscriptionArn)),
 					Fix:    "redrive to the consumer's own queue or function with --to, or unsubscribe the DLQ first",
 				}
 			}
+			subscribers++
 		}
 		if aws.ToString(out.NextToken) == "" {
-			return nil
+			return subscribers, nil
 		}
 		in.NextToken = out.NextToken
 	}

@@ -55,15 +55,15 @@ func TestTopicLoopMoto(t *testing.T) {
 		t.Fatal(err)
 	}
 	var le *LoopError
-	if err := TopicLoop(ctx, c, looping, "orders-dlq", dlq); !errors.As(err, &le) || !strings.Contains(err.Error(), "orders-dlq is subscribed to "+looping) || le.Fix == "" {
+	if _, err := TopicLoop(ctx, c, looping, "orders-dlq", dlq); !errors.As(err, &le) || !strings.Contains(err.Error(), "orders-dlq is subscribed to "+looping) || le.Fix == "" {
 		t.Fatalf("topic the DLQ subscribes to: %v, want a LoopError naming both and the fix", err)
 	}
 	clean, err := localaws.Subscribe(ctx, cfg, localaws.UniqueName("clean-topic"), other)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := TopicLoop(ctx, c, clean, "orders-dlq", dlq); err != nil {
-		t.Fatalf("topic without the DLQ: %v", err)
+	if n, err := TopicLoop(ctx, c, clean, "orders-dlq", dlq); err != nil || n != 1 {
+		t.Fatalf("topic without the DLQ: %d subscribers, %v; want 1", n, err)
 	}
 }
 
