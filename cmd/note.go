@@ -205,7 +205,28 @@ func (d *Deps) callerARN(ctx context.Context) (string, error) {
 // (for the lead to wire) redrive's plan show it before they act. A note
 // that cannot be read is said too; it never stops the step.
 func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
-	n, err := note.Read(ctx, c, q.URL)
+	return d.noteAhead(ctx, c, q)()
+}
+
+// noteAhead starts reading q's note now and returns what shows it (as
+// showNote does) once the lines before it are out: the read overlaps the
+// command's other reads, the output keeps its order.
+func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
+	var n *note.Note
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		n, err = note.Read(ctx, c, q.URL)
+	}()
+	return func() *note.Note {
+		<-done
+		return d.sayNote(q, n, err)
+	}
+}
+
+// sayNote says q's note, or that it is unknown.
+func (d *Deps) sayNote(q *sqsapi.Queue, n *note.Note, err error) *note.Note {
 	switch {
 	case err != nil:
 		d.warnf("the note on %s is unknown: %v", q.Name, err)

@@ -34,12 +34,13 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	env := o.env(ctx, client)
+	showNote := d.noteAhead(ctx, client, dlq)
 	p, err := redrive.Resolve(ctx, env, o.Request, dlq)
 	if err != nil {
 		return redriveError(err, dlq)
 	}
 	d.announce("redriving", dlq)
-	d.showNote(ctx, client, dlq)
+	showNote()
 	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.DestText())
 	for _, l := range p.Dest().TargetLines {
 		d.infof("target: %s", l)

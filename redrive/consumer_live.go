@@ -37,7 +37,7 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 		return nil
 	}
 	dest, dlq := d.Queue.Name, p.Source.Queue.Name
-	states, err := mappingStates(ctx, env, d.Queue.ARN)
+	states, err := p.reads.mappingsOf(ctx, env, d)
 	if err != nil {
 		if p.Canary > 0 {
 			env.Warn("canary: the Lambda mappings of %s cannot be read (%s): whether anything consumes the canary is not known", dest, untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
@@ -70,8 +70,8 @@ func DestConsumerLive(ctx context.Context, env *Env, p *Plan, d *Destination) er
 }
 
 // mappingStates lists the Lambda event source mappings reading queueARN
-// (consumer.Mappings).
-func mappingStates(ctx context.Context, env *Env, queueARN string) ([]consumer.Mapping, error) {
+// (consumer.Mappings); warn says what it could not read.
+func mappingStates(ctx context.Context, env *Env, queueARN string, warn func(string, ...any)) ([]consumer.Mapping, error) {
 	if env.Lambda == nil {
 		return nil, errors.New("no Lambda client")
 	}
@@ -79,5 +79,5 @@ func mappingStates(ctx context.Context, env *Env, queueARN string) ([]consumer.M
 	if err != nil {
 		return nil, err
 	}
-	return consumer.Mappings(ctx, l, queueARN, env.Warn)
+	return consumer.Mappings(ctx, l, queueARN, warn)
 }

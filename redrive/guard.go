@@ -38,6 +38,8 @@ func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error
 		env.Info("attempt %d: a new fix after an earlier redrive; messages that came back from attempt %d may move again", p.Attempt, p.Attempt-1)
 	}
 	groups := classifiedGroups(ws)
+	_, gated, _ := deployReference(events, groups, r.Group, p.Attempt, env.Now())
+	p.reads = startReads(ctx, env, p, gated || r.IdempotencyTable == "")
 	if rf := Guardrails(GuardInput{Before: env.Before(events), Groups: groups, Fixed: r.Fixed, Group: r.Group}); rf != nil {
 		if err := refuse(env, r, rf); err != nil {
 			return err
@@ -113,7 +115,7 @@ func destDeployed(ctx context.Context, env *Env, dep consumer.Deploy, p *Plan, d
 		env.Info("fix deployed: not checked: mfdlq cannot see when the consumers behind %s (its %s) changed", d.Queue.Name, map[string]string{KindSNS: "subscriptions", KindEvents: "rules' targets"}[kind])
 		return nil
 	}
-	fns, err := destConsumers(ctx, env, d)
+	fns, err := p.reads.consumersOf(ctx, env, d)
 	if err != nil {
 		env.Warn("fix deployed: not checked: the Lambda consumers of %s cannot be read (%s)", d.Queue.Name, untrusted.Shorten(untrusted.Terminal(err.Error()), 200))
 		return nil

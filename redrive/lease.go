@@ -25,11 +25,13 @@ func (e *LeaseLostError) Error() string { return "lease taken over by " + e.By.D
 // for that cannot be read stops here.
 func CheckLease(ctx context.Context, env *Env, p *Plan) error {
 	dlq := p.Source.Queue
-	store, err := leaseStore(ctx, env, p)
-	if err != nil {
-		return err
+	look, _ := p.reads.leaseLook(ctx, env, p)
+	// The guard's reads end here: Run reads afresh after the question.
+	p.reads = nil
+	if look.storeErr != nil {
+		return look.storeErr
 	}
-	h, ok, err := store.Current(ctx)
+	h, ok, err := look.h, look.ok, look.err
 	switch {
 	case err != nil && awserr.Code(err) == "NoSuchBucket":
 		return notFoundf("--lease %s: the bucket does not exist: create it, or drop --lease to hold the queue tag", p.Req.Lease)
@@ -42,6 +44,28 @@ func CheckLease(ctx context.Context, env *Env, p *Plan) error {
 	}
 	env.Warn("--take-over: %s is held by %s: take it over only if that run died", dlq.Name, untrusted.Shorten(untrusted.Terminal(h.Describe()), 300))
 	return nil
+}
+
+// leaseLook is what CheckLease reads: the store's current holder (h, ok,
+// err), or why there is no store to read (storeErr: a --lease that is
+// not one, no S3 client).
+type leaseLook struct {
+	h        lease.Holder
+	ok       bool
+	err      error
+	storeErr error
+}
+
+// lookLease reads the DLQ's lease for CheckLease; its error is always nil
+// (the look's own errors are in it, for CheckLease to weigh).
+func lookLease(ctx context.Context, env *Env, p *Plan) (leaseLook, error) {
+	store, err := leaseStore(ctx, env, p)
+	if err != nil {
+		return leaseLook{storeErr: err}, nil
+	}
+	var l leaseLook
+	l.h, l.ok, l.err = store.Current(ctx)
+	return l, nil
 }
 
 // leaseStore is where the DLQ's lease lives: its queue tag, or with

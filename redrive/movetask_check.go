@@ -26,7 +26,7 @@ func checkMoveTasks(ctx context.Context, env *Env, p *Plan, quiet bool) error {
 	if p.Source.File != nil {
 		return nil
 	}
-	t, err := movetask.ListRunning(ctx, env.SQS, dlq)
+	t, err := p.reads.movingTasks(ctx, env, p)
 	if err != nil {
 		if !quiet {
 			env.Warn("move tasks: not checked: ListMessageMoveTasks answered %s; a console redrive of %s running alongside would not be seen (docs/iam.md: sqs:ListMessageMoveTasks)", untrusted.Terminal(answerOf(err)), dlq.Name)

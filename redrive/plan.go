@@ -145,6 +145,9 @@ type Plan struct {
 	// could be listed, so Run looks again after the question.
 	Follow      *movetask.RunningTask
 	tasksListed bool
+	// reads are the guard's reads started together (guard_reads.go),
+	// from Guard until CheckLease; nil reads at the moment of asking.
+	reads *guardReads
 	// Window is the destination's idempotency store and how many of the
 	// sample failed longer ago than its window (set by Guard; nil when no
 	// store was found).

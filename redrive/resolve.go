@@ -19,10 +19,23 @@ import (
 // with its own redrive policy is refused first, before anything receives
 // (checkChained). It reads and changes nothing but a one-second peek when
 // it looks for an origin.
+//
+// The guard's reads of the DLQ alone (its move tasks, its lease) start
+// here, beside the plan's own (guard_reads.go); Guard takes them.
 func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
 	if err := checkChained(env, req, dlq); err != nil {
 		return nil, err
 	}
+	early := startDLQReads(ctx, env, req, dlq)
+	p, err := resolve(ctx, env, req, dlq)
+	if p != nil {
+		p.reads = early
+	}
+	return p, err
+}
+
+// resolve is Resolve's plan.
+func resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
 	// The source queues are read once: without --to they decide between
 	// a queue and a target; with it they show a shared DLQ.
 	var sources []*sqsapi.Queue
@@ -35,7 +48,11 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if p, ok, err := resolveTarget(ctx, env, req, dlq, sources); ok || err != nil {
 		return p, err
 	}
+	// --to's queue is resolved while the source queues are read: the two
+	// answers are independent, and taken in the order they always were.
+	var toRead *answer[*sqsapi.Queue]
 	if req.To != "" {
+		toRead = ahead(func() (*sqsapi.Queue, error) { return sqsapi.Resolve(ctx, env.SQS, req.To, env.Region) })
 		if sources, err = sqsapi.SourceQueues(ctx, env.SQS, dlq); err != nil {
 			env.Warn("shared DLQ not checked: %v", err)
 		}
@@ -53,7 +70,7 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	var dest *sqsapi.Queue
 	switch {
 	case req.To != "":
-		if dest, err = sqsapi.Resolve(ctx, env.SQS, req.To, env.Region); err != nil {
+		if dest, err = toRead.wait(); err != nil {
 			return nil, err
 		}
 	case shared && len(smp.Shares) > 0:

@@ -51,7 +51,18 @@ type runner struct {
 // is held, the journal cannot be opened). A failure during the move is the
 // summary's Err.
 func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summary, error) {
+	// Whatever the guard read ahead is stale now: Run reads afresh.
+	p.reads = nil
 	r := &runner{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
+	// A console redrive may have started while the question (or the
+	// alarms) waited: the DLQ's tasks are looked at again. With nothing
+	// to wait for between the lease and that look (no alarms, no
+	// take-over question), the look runs during the lease's read-back.
+	var tasks *answer[*movetask.RunningTask]
+	if p.tasksListed && env.WhenOK == nil && !p.Req.TakeOver {
+		dlq := p.Source.Queue
+		tasks = ahead(func() (*movetask.RunningTask, error) { return movetask.ListRunning(ctx, env.SQS, dlq) })
+	}
 	ctx, release, err := holdLease(ctx, env, p, r.id)
 	if err != nil {
 		return nil, err
@@ -60,10 +71,11 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 	if err := r.waitWhenOK(ctx); err != nil {
 		return nil, err
 	}
-	// A console redrive may have started while the question (or the
-	// alarms) waited.
 	if p.tasksListed {
-		if err := checkMoveTasks(ctx, env, p, true); err != nil {
+		p.reads = &guardReads{tasks: tasks}
+		err := checkMoveTasks(ctx, env, p, true)
+		p.reads = nil
+		if err != nil {
 			return nil, err
 		}
 	}

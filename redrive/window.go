@@ -50,7 +50,7 @@ func findStore(ctx context.Context, env *Env, p *Plan) *window.Window {
 		fns := d.Consumers
 		if fns == nil {
 			var err error
-			if fns, err = destConsumers(ctx, env, d); err != nil {
+			if fns, err = p.reads.consumersOf(ctx, env, d); err != nil {
 				// The fix-deployed check said so already; the plan's line
 				// says the store was not found.
 				continue

@@ -43,7 +43,7 @@ import (
 
 var (
 	bin     = flag.String("bin", "bin/mfdlq", "the mfdlq binary")
-	mode    = flag.String("mode", "rate", "rate, throughput or faults")
+	mode    = flag.String("mode", "rate", "rate, throughput, faults, latency, calls, memory, scale or export")
 	n       = flag.Int("n", 340, "messages")
 	rateF   = flag.String("rate", "10", "--rate for -mode rate")
 	workers = flag.Int("workers", 2, "workers for -mode throughput")
@@ -70,6 +70,8 @@ func main() {
 		rateMode(s)
 	case "latency":
 		latencyMode(s, cfg)
+	case "calls":
+		callsMode(s)
 	case "memory":
 		memoryMode(s)
 	case "scale":

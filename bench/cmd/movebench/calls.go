@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mfdlq/mfdlq/internal/faultproxy"
+	"github.com/mfdlq/mfdlq/internal/localaws"
+)
+
+// call is one AWS call a redrive made, as the recorder saw it: its
+// operation and when it began and ended, from the process's start.
+type call struct {
+	op         string
+	start, end time.Duration
+}
+
+// recorder is an http.Handler in front of the latency proxy that notes
+// every call's operation and span.
+type recorder struct {
+	next  http.Handler
+	t0    time.Time
+	mu    sync.Mutex
+	calls []call
+}
+
+func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Since(rec.t0)
+	op := r.Header.Get("X-Amz-Target")
+	if op == "" {
+		// Query protocol (CloudWatch, STS): the Action in the form body.
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		op = r.Method + " " + r.URL.Path
+		for _, kv := range strings.Split(string(body), "&") {
+			if a, ok := strings.CutPrefix(kv, "Action="); ok {
+				op = a
+			}
+		}
+	}
+	op = op[strings.LastIndex(op, ".")+1:]
+	rec.next.ServeHTTP(w, r)
+	rec.mu.Lock()
+	rec.calls = append(rec.calls, call{op: op, start: start, end: time.Since(rec.t0)})
+	rec.mu.Unlock()
+}
+
+// callsMode runs one redrive of n messages through the latency proxy and
+// prints the AWS calls made before its first send, in the order they
+// began: how many, how long the process took to reach the first send, and
+// how many of them overlapped another (ran concurrently).
+func callsMode(s *localaws.Seeder) {
+	name, _, _, _ := fill(s, *n)
+	settle()
+	p := faultproxy.New(os.Getenv("AWS_ENDPOINT_URL"), 0, 1)
+	p.Delay = *latency
+	rec := &recorder{next: p}
+	srv := httptest.NewServer(rec)
+	defer srv.Close()
+	rec.t0 = time.Now()
+	el, out, err := redrive(name, "--rate", "max", "--quiet", "--endpoint-url", srv.URL)
+	if err != nil {
+		check(fmt.Errorf("%v\n%s", err, out))
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	sort.Slice(rec.calls, func(i, j int) bool { return rec.calls[i].start < rec.calls[j].start })
+	first := -1
+	for i, c := range rec.calls {
+		if c.op == "SendMessageBatch" {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		check(fmt.Errorf("no SendMessageBatch among %d calls", len(rec.calls)))
+	}
+	fmt.Printf("calls: %d messages, %s added to every call, load %s\n", *n, *latency, loadavg())
+	overlapped := 0
+	for i, c := range rec.calls[:first] {
+		mark := ""
+		if i > 0 && c.start < rec.calls[i-1].end {
+			mark, overlapped = " (overlaps the one before)", overlapped+1
+		}
+		fmt.Printf("%8.0f ms %6.0f ms  %s%s\n", ms(c.start), ms(c.end-c.start), c.op, mark)
+	}
+	// The tail: what the process does after its last delete.
+	last := 0
+	for i, c := range rec.calls {
+		if c.op == "DeleteMessageBatch" && c.end > rec.calls[last].end {
+			last = i
+		}
+	}
+	fmt.Printf("after the last delete (ends at %.0f ms):\n", ms(rec.calls[last].end))
+	for _, c := range rec.calls {
+		if c.start > rec.calls[last].start && c.op != "DeleteMessageBatch" && c.op != "ReceiveMessage" {
+			fmt.Printf("%8.0f ms %6.0f ms  %s\n", ms(c.start), ms(c.end-c.start), c.op)
+		}
+	}
+	fmt.Printf("first send at %.0f ms of the process's %.0f ms (the process's start is before the first call): %d calls before it, %d of them overlapping the one before; %d calls in all, %.0f msg/s whole process\n",
+		ms(rec.calls[first].start), ms(el), first, overlapped, len(rec.calls), float64(*n)/el.Seconds())
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
