@@ -16,6 +16,7 @@ import (
 )
 
 func TestFileSinkNeverReplacesNorFollows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "a.jsonl")
 	s, err := NewFileSink(out)
@@ -61,6 +62,7 @@ func TestFileSinkNeverReplacesNorFollows(t *testing.T) {
 }
 
 func TestOpenNamesTheBadLine(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		in   string
 		line int
@@ -81,6 +83,7 @@ func TestOpenNamesTheBadLine(t *testing.T) {
 }
 
 func TestParseS3(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"s3://b-1/k/x.jsonl.gz": "", "s3://B/x": "not a bucket name", "s3://bucket": "name the object",
 		"s3://bucket/dir/": "name the object",
@@ -109,6 +112,7 @@ func TestParseS3(t *testing.T) {
 // receive, hand-back at visibility 0, delete only with the current handle,
 // depth of what is left, earlier runs' work skipped.
 func TestSourceActsLikeAQueue(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "f.jsonl")
 	var b strings.Builder
 	for _, id := range []string{"a", "b", "c", "d"} {
@@ -160,6 +164,7 @@ func TestSourceActsLikeAQueue(t *testing.T) {
 // a MessageId twice across parts is refused naming the part and line, and
 // a part missing before the last is refused rather than skipped.
 func TestOpenReadsParts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first := filepath.Join(dir, "orders.jsonl")
 	line := func(id string) string { return `{"MessageId":"` + id + `","Body":"b-` + id + `"}` + "\n" }

@@ -168,6 +168,7 @@ func readIDs(t *testing.T, path string) map[string]int {
 // members), it holds no more than a checkpoint's messages, and the final
 // file is one readable stream of every message once.
 func TestExportDeletesAtCheckpointsOnlyWhatIsDurable(t *testing.T) {
+	t.Parallel()
 	const n, every = 2500, 1000
 	out := filepath.Join(t.TempDir(), "dlq.jsonl.gz")
 	sink, err := NewFileSink(out)
@@ -218,6 +219,7 @@ func TestExportDeletesAtCheckpointsOnlyWhatIsDurable(t *testing.T) {
 // Without --delete nothing is deleted and every message is made visible
 // again at the end, as before: no checkpoint.
 func TestExportWithoutDeleteHasNoCheckpoint(t *testing.T) {
+	t.Parallel()
 	sink, err := NewFileSink(filepath.Join(t.TempDir(), "dlq.jsonl"))
 	if err != nil {
 		t.Fatal(err)

@@ -76,6 +76,7 @@ func dlqIDs(t *testing.T, seed *localaws.Seeder, q *sqsapi.Queue) map[string]int
 // or in a file that exists and that the error names with its count, and
 // none is in both.
 func TestExportDeleteFailedCommitKeepsDeleted(t *testing.T) {
+	t.Parallel()
 	const n = 25
 	for _, tc := range []struct {
 		name string

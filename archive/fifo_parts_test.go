@@ -58,6 +58,7 @@ func fifoQueue(t *testing.T, n int) (*sqs.Client, *sqsapi.Queue, *localaws.Seede
 // Every message lands in exactly one part, the DLQ ends empty and the
 // staging directory is gone.
 func TestExportFIFOToS3CutsPartsByCount(t *testing.T) {
+	t.Parallel()
 	const n = 35
 	ctx := context.Background()
 	c, q, seed, _ := fifoQueue(t, n)
@@ -98,6 +99,7 @@ func TestExportFIFOToS3CutsPartsByCount(t *testing.T) {
 // cut back to its last checkpoint, and named with its count; every message
 // is in it or visible in the DLQ, none in both.
 func TestExportFIFOStagedPartKeptWhenUploadFails(t *testing.T) {
+	t.Parallel()
 	const n = 35
 	ctx := context.Background()
 	c, q, seed, all := fifoQueue(t, n)

@@ -20,6 +20,7 @@ import (
 // file it checkpoints there and drains the whole queue, never holding
 // more than the limit.
 func TestExportAtTheInFlightLimit(t *testing.T) {
+	t.Parallel()
 	const n, limit = 95, 30
 	for _, tc := range []struct {
 		name      string
@@ -78,6 +79,7 @@ func TestExportAtTheInFlightLimit(t *testing.T) {
 // Messages others hold at the start count against the limit: the export
 // stops at the room left.
 func TestExportRoomLessOthersInFlight(t *testing.T) {
+	t.Parallel()
 	o := Options{Queue: &sqsapi.Queue{Depth: sqsapi.Depth{InFlight: 100}}, InFlightLimit: 300}
 	if got := o.room(); got != 200 {
 		t.Fatalf("room %d, want 200", got)
@@ -93,6 +95,7 @@ func TestExportRoomLessOthersInFlight(t *testing.T) {
 // on, each part its own object (PartName); the DLQ ends empty, every
 // message in exactly one part, never more than the limit held.
 func TestExportS3DeleteGoesInParts(t *testing.T) {
+	t.Parallel()
 	const n, limit = 45, 20
 	for _, tc := range []struct {
 		name  string
@@ -181,6 +184,7 @@ func partIDs(t *testing.T, c *s3.Client, loc S3Location) map[string]int {
 }
 
 func TestPartName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		n    int
@@ -203,6 +207,7 @@ func TestPartName(t *testing.T) {
 // messages are made visible again, so every object holds only deleted
 // messages; the parts done stay.
 func TestExportS3PartsInterrupted(t *testing.T) {
+	t.Parallel()
 	const n, limit = 45, 20
 	c, bucket := testS3(t)
 	loc := S3Location{Bucket: bucket, Key: "orders.jsonl"}
@@ -235,6 +240,7 @@ func TestExportS3PartsInterrupted(t *testing.T) {
 // parts before stay, their messages deleted, the error names them, and
 // the part under way is not deleted from the DLQ.
 func TestExportS3PartKeyTaken(t *testing.T) {
+	t.Parallel()
 	const n, limit = 45, 20
 	c, bucket := testS3(t)
 	loc := S3Location{Bucket: bucket, Key: "orders.jsonl"}
@@ -262,6 +268,7 @@ func TestExportS3PartKeyTaken(t *testing.T) {
 // --max bounds an export in parts: it stops once Max are written, the
 // last part holding the rest of Max, the others left in the DLQ visible.
 func TestExportS3PartsStopAtMax(t *testing.T) {
+	t.Parallel()
 	const n, limit, maxN = 45, 20, 30
 	c, bucket := testS3(t)
 	loc := S3Location{Bucket: bucket, Key: "orders.jsonl"}

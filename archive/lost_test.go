@@ -29,6 +29,7 @@ func behindProxy(t *testing.T) (*faultproxy.Proxy, string) {
 // again at the end. On the old code the first failed with them hidden and
 // the second ended ok with 10 fewer in the file.
 func TestExportLostReceiveAnswerWaitsAndLooksAgain(t *testing.T) {
+	t.Parallel()
 	const n = 25
 	for _, tc := range []struct {
 		name  string
@@ -82,6 +83,7 @@ func TestExportLostReceiveAnswerWaitsAndLooksAgain(t *testing.T) {
 // and says how many messages may still be hidden and when they are back,
 // having made visible again at once every message it did see.
 func TestExportFailedReceivesSayWhatIsHidden(t *testing.T) {
+	t.Parallel()
 	const n = 25
 	proxy, front := behindProxy(t)
 	c, q, seed, _ := motoQueue(t, n, front)

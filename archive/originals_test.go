@@ -30,6 +30,7 @@ func readOriginals(t *testing.T, path string) []sqsjson.Message {
 // the export format, marked as originals of the DLQ rather than exported
 // from it, the receipt handle left out; a second run appends.
 func TestOriginalsAppendDurably(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
 	o, err := OpenOriginals(path, dlqARN, "run-1")
 	if err != nil {
@@ -77,6 +78,7 @@ func TestOriginalsAppendDurably(t *testing.T) {
 // TestOriginalsCutATornLine: a crash mid-write leaves a torn last line; the
 // next run cuts it (its copy was never sent) so the file stays replayable.
 func TestOriginalsCutATornLine(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
 	whole := `{"MessageId":"a","Body":"x"}` + "\n"
 	if err := os.WriteFile(path, []byte(whole+`{"MessageId":"b","Bo`), 0o600); err != nil {
@@ -110,6 +112,7 @@ func TestOriginalsCutATornLine(t *testing.T) {
 
 // TestOriginalsRefuseASymlink: never written through a link.
 func TestOriginalsRefuseASymlink(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "elsewhere")
 	os.WriteFile(target, nil, 0o600)
@@ -124,6 +127,7 @@ func TestOriginalsRefuseASymlink(t *testing.T) {
 
 // TestOriginalsReplayAsAnExport: the file is what --from-file reads.
 func TestOriginalsReplayAsAnExport(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
 	o, err := OpenOriginals(path, dlqARN, "r")
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // naming the gap — not read as if part 1 were all of it. The old code
 // read part 1 alone and ended in silence.
 func TestOpenWithoutManifestRefusesAGapAnywhere(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first := filepath.Join(dir, "orders.jsonl")
 	line := func(id string) string { return `{"MessageId":"` + id + `","Body":"b"}` + "\n" }
@@ -71,6 +72,7 @@ func put(t *testing.T, c *s3.Client, bucket, key string, b []byte) {
 // duplicated (a copy of another part), another export's, or one past the
 // last — in S3 and in a local copy of the prefix (aws s3 cp --recursive).
 func TestOpenPartsByManifest(t *testing.T) {
+	t.Parallel()
 	const n = 35
 	s3c, loc, st := exportInParts(t, n)
 	open := func(ref string) (*File, error) {

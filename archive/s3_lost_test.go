@@ -21,6 +21,7 @@ import (
 // it and failed the export. An object someone else put there stays a
 // refusal (TestS3CommitNeverOverwrites).
 func TestS3CommitPutAnswerLostIsOurs(t *testing.T) {
+	t.Parallel()
 	_, bucket := testS3(t)
 	p := faultproxy.New(localaws.Endpoint(t), 0, 1)
 	srv := httptest.NewServer(p)
@@ -54,6 +55,7 @@ func TestS3CommitPutAnswerLostIsOurs(t *testing.T) {
 // message stays in the DLQ (visible at once) and the error names the
 // unlisted object.
 func TestExportManifestWriteFailsNothingDeleted(t *testing.T) {
+	t.Parallel()
 	const n = 25
 	c, q, seed, _ := motoQueue(t, n, "")
 	_, bucket := testS3(t)

@@ -83,6 +83,7 @@ func objectBytes(t *testing.T, c *s3.Client, loc S3Location) []byte {
 // CompleteMultipartUpload (a file above the 5 MiB part size) — is kept,
 // and the commit fails with ErrExists, as the check would have.
 func TestS3CommitNeverOverwrites(t *testing.T) {
+	t.Parallel()
 	c, bucket := testS3(t)
 	for _, size := range []int{1 << 10, 6 << 20} {
 		loc := S3Location{Bucket: bucket, Key: "race/" + strings.Repeat("x", size%7+1) + ".jsonl"}
@@ -112,6 +113,7 @@ func TestS3CommitNeverOverwrites(t *testing.T) {
 // TestS3CommitReadsBack: a commit whose object does not read back as
 // written fails; one that does names the location.
 func TestS3CommitReadsBack(t *testing.T) {
+	t.Parallel()
 	c, bucket := testS3(t)
 	loc := S3Location{Bucket: bucket, Key: "ok.jsonl"}
 	sink, err := NewS3Sink(c, loc)
@@ -152,6 +154,7 @@ func (s *shortRead) GetObject(ctx context.Context, in *s3.GetObjectInput, optFns
 // loses the race, or whose object does not read back, deletes nothing:
 // every message is back in the queue.
 func TestExportDeleteOnlyAfterReadBack(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cfg := localaws.Config(t)
 	sq := sqs.NewFromConfig(cfg)
