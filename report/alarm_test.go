@@ -16,6 +16,7 @@ import (
 // visibility × maxReceiveCount (the soonest source's) + the alarm's
 // period, against the incident's first step.
 func TestAlarmTimeAddsTheRetryWindowWhenCheckRecordedIt(t *testing.T) {
+	t.Parallel()
 	first := time.Date(2026, 11, 29, 22, 4, 30, 0, time.UTC)
 	src := func(name string, vis time.Duration, n int) *sqsapi.Queue {
 		return &sqsapi.Queue{Name: name, Visibility: vis, RedrivePolicy: &sqsapi.RedrivePolicy{MaxReceiveCount: n}}
@@ -48,6 +49,7 @@ func TestAlarmTimeAddsTheRetryWindowWhenCheckRecordedIt(t *testing.T) {
 // SentTimestamp of inspect's sample, said to be a sample's; none at all
 // gives no alarm time rather than a wrong one.
 func TestFirstFailureFallsBackOnTheSample(t *testing.T) {
+	t.Parallel()
 	msg := func(ms string) sqsjson.Message {
 		return sqsjson.Message{MessageId: ms, Attributes: map[string]string{"SentTimestamp": ms}}
 	}

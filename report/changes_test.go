@@ -13,6 +13,7 @@ import (
 // from CloudTrail, where anyone who may call an API writes them. They reach
 // the report encoded, sanitised and redacted, never as markdown or escapes.
 func TestChangesSectionEncodesTheTrail(t *testing.T) {
+	t.Parallel()
 	first := time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
 	hostile := "mallory\x1b[2J\n# Owned <script>alert(1)</script> | ana@example.com"
 	r := &changes.Result{

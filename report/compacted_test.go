@@ -14,6 +14,7 @@ import (
 // A compacted journal (a big move) renders from its counts: the same
 // section, its figures from the ledger, not from entries it no longer has.
 func TestRedriveSectionOfACompactedJournal(t *testing.T) {
+	t.Parallel()
 	ws, err := incident.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

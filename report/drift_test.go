@@ -13,6 +13,7 @@ import (
 // TestClassifyQuotesTheDrift: a group's drift from the baseline is quoted
 // on its own "drift:" lines, once, not again as evidence.
 func TestClassifyQuotesTheDrift(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := "../testdata/incident-deploy"
 	entries, err := os.ReadDir(src)

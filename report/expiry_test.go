@@ -12,6 +12,7 @@ import (
 )
 
 func TestExpiryAndExportLines(t *testing.T) {
+	t.Parallel()
 	inc := &Incident{now: time.Date(2026, 12, 1, 3, 27, 0, 0, time.UTC)}
 	// As contain wrote them before the figures were typed.
 	ev := incident.Event{Step: "contain", Queue: "orders-dlq", Figures: json.RawMessage(`{
@@ -43,6 +44,7 @@ func TestExpiryAndExportLines(t *testing.T) {
 // An export in parts lists them, bounded: the first maxReportParts, then a
 // count of the rest and where they all are.
 func TestReportListsExportParts(t *testing.T) {
+	t.Parallel()
 	f := archive.Figures{Location: "s3://a/b.jsonl", Exported: 1200, Deleted: 1200, PartCount: 12}
 	for i := range 12 {
 		f.Parts = append(f.Parts, archive.Part{Location: "s3://a/" + archive.PartName("b.jsonl", i+1), Messages: 100, Deleted: 100, Bytes: 5000, SHA256: "ab12"})

@@ -200,6 +200,7 @@ var reportHeadings = []string{
 }
 
 func TestHostileIncidentReportStructure(t *testing.T) {
+	t.Parallel()
 	ws := writeHostileIncident(t)
 	inc, err := LoadIncident(ws)
 	if err != nil {
@@ -298,6 +299,7 @@ func nodeText(n ast.Node, src []byte) string {
 }
 
 func TestSignaturePlaceholdersShow(t *testing.T) {
+	t.Parallel()
 	inc := &Incident{}
 	for _, s := range []string{"UnsupportedVersionError: version <n> at <uuid>"} {
 		html := renderHTML(t, "- "+inc.plain(s, maxValue)+"\n- "+inc.code(s, maxValue)+"\n")

@@ -42,6 +42,7 @@ func renderDir(t *testing.T, dir string, o ReportOptions) (string, ReportResult)
 }
 
 func TestReportGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, dir, golden string
 		opts              ReportOptions
@@ -85,6 +86,7 @@ func TestReportGolden(t *testing.T) {
 // TestReportRedactsBodiesAndLogs checks the report against the raw values
 // the testdata incident holds, independently of the golden file.
 func TestReportRedactsBodiesAndLogs(t *testing.T) {
+	t.Parallel()
 	got, res := renderDir(t, "../testdata/incident-deploy", ReportOptions{Now: reportNow})
 	for _, secret := range []string{
 		"cliente0@example.com", "cliente3@example.com", "612 345 000", "4111 1111 1111 1111",
@@ -111,6 +113,7 @@ func TestReportRedactsBodiesAndLogs(t *testing.T) {
 }
 
 func TestReportSections(t *testing.T) {
+	t.Parallel()
 	got, res := renderDir(t, "../testdata/incident-partial", ReportOptions{Now: reportNow})
 	for _, step := range []string{"1. contain", "3. classify", "4. logs", "5. redrive", "6. verify"} {
 		i := strings.Index(got, "## "+step)
@@ -133,6 +136,7 @@ func TestReportSections(t *testing.T) {
 }
 
 func TestRecordedChangeAndWarnings(t *testing.T) {
+	t.Parallel()
 	ws, _ := incident.Existing("../testdata/incident-deploy")
 	inc, err := LoadIncident(ws)
 	if err != nil {
@@ -148,6 +152,7 @@ func TestRecordedChangeAndWarnings(t *testing.T) {
 }
 
 func TestShellJoin(t *testing.T) {
+	t.Parallel()
 	got := ShellJoin([]string{"mfdlq", "redrive", "--fixed", "it's fixed", "--filter", `.version == 2`, "--rate", "10", ""})
 	want := `mfdlq redrive --fixed 'it'"'"'s fixed' --filter '.version == 2' --rate 10 ''`
 	if got != want {
@@ -156,6 +161,7 @@ func TestShellJoin(t *testing.T) {
 }
 
 func TestArrivalChart(t *testing.T) {
+	t.Parallel()
 	base := time.Date(2026, 11, 29, 22, 0, 0, 0, time.UTC)
 	var burst []time.Time
 	for i := range 30 {
@@ -179,6 +185,7 @@ func TestArrivalChart(t *testing.T) {
 }
 
 func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
 	cols := make([]int, 48)
 	cols[47] = 340
@@ -196,6 +203,7 @@ func TestHistogramChartCollapsesASubSecondSpan(t *testing.T) {
 }
 
 func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
+	t.Parallel()
 	inc := &Incident{Check: &check.Result{Findings: []check.Finding{
 		{ID: "dlq-alarm", Status: "fail", Message: "no CloudWatch alarm on the DLQ", Fix: "mfdlq check --create-alarm --topic ARN"},
 		{ID: "lambda-timeout", Status: "skip", Message: "no mapping reads the source"},
@@ -209,6 +217,7 @@ func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
 }
 
 func TestLogsSectionGroupsBySignature(t *testing.T) {
+	t.Parallel()
 	inc := &Incident{Logs: &logsearch.Result{Method: logsearch.MethodFile, LogFile: "f.log", Searched: 4, Found: 3, Messages: []logsearch.Record{
 		{MessageID: "m3", Found: true, Signature: "SkuNotFound: SKU-<n>", Exception: "SkuNotFound: SKU-9", Lines: []string{"m3 failed", "SkuNotFound: SKU-9"}},
 		{MessageID: "m2", Found: true, Signature: "UnsupportedVersionError: version <n>", Exception: "UnsupportedVersionError: version 2", Lines: []string{"m2 failed", "UnsupportedVersionError: version 2"}},
@@ -237,6 +246,7 @@ func TestLogsSectionGroupsBySignature(t *testing.T) {
 // alarm time, the timeline follows, and no raw inputs or figures line is
 // left in any report.
 func TestReportOpensWithTheIncident(t *testing.T) {
+	t.Parallel()
 	got, _ := renderDir(t, "../testdata/incident-deploy", ReportOptions{Cause: "v2 first", Now: reportNow})
 	sections := regexp.MustCompile(`(?m)^## .*$`).FindAllString(got, 3)
 	if len(sections) < 2 || sections[0] != "## Summary" || sections[1] != "## Timeline" {

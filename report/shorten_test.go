@@ -47,6 +47,7 @@ func leaks(out, secret string) string {
 // character — through every way the report shortens a value, and finds
 // nothing of the secret on show.
 func TestShortenAfterRedaction(t *testing.T) {
+	t.Parallel()
 	for _, sc := range secretsToCut {
 		for pad := 0; pad < 24; pad += 7 {
 			text := strings.Repeat("x", pad) + " " + sc.before + sc.secret + sc.after
@@ -77,6 +78,7 @@ func TestShortenAfterRedaction(t *testing.T) {
 // long value is redacted whole, and a secret straddling the head's end
 // (dropped by tokenBoundary when it has a boundary) is never in view.
 func TestLimitsBelowScan(t *testing.T) {
+	t.Parallel()
 	for _, l := range []int{maxName, maxValue, maxBody, maxLogLine, maxCommand, maxOperator} {
 		if l > maxScan-1024 {
 			t.Errorf("limit %d is within 1 KiB of maxScan %d", l, maxScan)
@@ -89,6 +91,7 @@ func TestLimitsBelowScan(t *testing.T) {
 // schema fields (cut at 40 bytes), the fields part of a fingerprint that
 // is all fields (cut at 120), and a key list.
 func TestFingerprintRedactedBeforeShortened(t *testing.T) {
+	t.Parallel()
 	for _, sc := range secretsToCut {
 		if strings.Contains(sc.secret, " ") || strings.Contains(sc.before, " ") && sc.kind == "bearer" {
 			continue // fields are split on spaces: those are covered by the text cases

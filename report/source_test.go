@@ -11,6 +11,7 @@ import (
 // a group without one that it needs --to; a single-source classification
 // without the attribute (every older one) has no such line.
 func TestClassifySectionNamesEachSource(t *testing.T) {
+	t.Parallel()
 	c := &classify.Classification{Verdict: classify.VerdictMixed, Messages: 9, BySource: true, Groups: []classify.Group{
 		{ID: "g1", Verdict: classify.VerdictPoison, Count: 5, Source: "orders", SourceARN: "arn:aws:sqs:eu-west-1:123456789012:orders"},
 		{ID: "g2", Verdict: classify.VerdictTransient, Count: 3, Source: "payments", SourceARN: "arn:aws:sqs:eu-west-1:123456789012:payments"},

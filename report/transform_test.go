@@ -11,6 +11,7 @@ import (
 // TestTransformSection: the program, the counts, the examples and the undo
 // reach the report fenced and redacted, with no raw escape.
 func TestTransformSection(t *testing.T) {
+	t.Parallel()
 	f := transform.Figures{Program: ".version = 1 |\n.note = \"call +34 612 345 678\"", Origin: "--transform-file fix.jq", Changed: 338, Unchanged: 1, Failed: 1, Unsigned: 2,
 		Examples:     []transform.Example{{Position: 1, MessageID: "m-1", Diff: []string{"-   \"version\": 2", "+   \"version\": 1", "  \"email\": \"ana@example.com\" \x1b[2J"}}},
 		FailureTexts: []string{"message 7 (MessageId m-7): program error: ```\n# closed"}}

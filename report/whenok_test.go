@@ -13,6 +13,7 @@ import (
 // The timeline shows redrive --when-ok's wait, the alarm turning OK, the
 // pause and its end, in time order among the steps, alarm names encoded.
 func TestTimelineShowsTheWaitAndThePauses(t *testing.T) {
+	t.Parallel()
 	ws, err := incident.Open(filepath.Join(t.TempDir(), "orders-dlq-20261202T0300Z"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 // The summary's redrive line names the idempotency window and what the
 // redrive did with the messages beyond it.
 func TestWindowText(t *testing.T) {
+	t.Parallel()
 	inc := &Incident{}
 	for _, c := range []struct {
 		w    *window.Figures
