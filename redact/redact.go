@@ -14,6 +14,7 @@
 package redact
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -78,6 +79,7 @@ func (r *Redactor) String(s string) string {
 // first, then the text rules over the whole.
 func (r *Redactor) redact(s string, depth int) string {
 	s = r.nested(s, depth)
+	s, ids := protectIDs(s)
 	lower := strings.ToLower(s)
 	for _, ru := range rules {
 		if ru.hints != nil && !containsAny(lower, ru.hints) {
@@ -85,7 +87,7 @@ func (r *Redactor) redact(s string, depth int) string {
 		}
 		s = ru.apply(s, r.Counts)
 	}
-	return s
+	return restoreIDs(s, ids)
 }
 
 // alreadyRedacted tells a value an earlier rule replaced: a placeholder, or
@@ -143,4 +145,46 @@ func (ru rule) apply(s string, counts Counts) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// uuidRe is an identifier AWS and most systems write as a UUID (a
+// MessageId, a request id): its groups of digits are not a phone number or
+// a card, though a group such as 003999061822 reads like "00" and an
+// international number, and two groups joined by a hyphen can pass Luhn.
+var uuidRe = regexp.MustCompile(`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`)
+
+// protectIDs puts a stand-in no rule matches (a NUL, letters, a NUL) in
+// place of each UUID, so that the rules never take part of one; a rule
+// that takes a whole stand-in (a UUID that is a secret's value) redacts
+// it. A text that already holds a NUL is left as it is.
+func protectIDs(s string) (string, []string) {
+	if strings.IndexByte(s, 0) >= 0 || !uuidRe.MatchString(s) {
+		return s, nil
+	}
+	var ids []string
+	s = uuidRe.ReplaceAllStringFunc(s, func(id string) string {
+		ids = append(ids, id)
+		return "\x00" + idTag(len(ids)-1) + "\x00"
+	})
+	return s, ids
+}
+
+// restoreIDs puts back the UUIDs protectIDs took out.
+func restoreIDs(s string, ids []string) string {
+	for i, id := range ids {
+		s = strings.Replace(s, "\x00"+idTag(i)+"\x00", id, 1)
+	}
+	return s
+}
+
+// idTag is i in letters only: no digit for the card or phone rules.
+func idTag(i int) string {
+	b := []byte("id")
+	for {
+		b = append(b, byte('a'+i%26))
+		i /= 26
+		if i == 0 {
+			return string(b)
+		}
+	}
 }
