@@ -32,7 +32,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -130,7 +129,7 @@ func (k *Key) Of(m *sqsjson.Message) (string, error) {
 	if err != nil {
 		return "", &NoKey{Reason: "the payload does not decode: " + err.Error()}
 	}
-	key, err := k.eval(in, attributesValue(m.MessageAttributes))
+	key, err := k.eval(in, sqsjson.AttributesValue(m.MessageAttributes))
 	if err == nil && contains(k.blank, key) {
 		return "", &NoKey{Reason: fmt.Sprintf("the key is %s, what the expression gives a message without its fields", strconv.Quote(untrusted.Head(key, 60)))}
 	}
@@ -197,22 +196,6 @@ func payloadValue(payload []byte, isJSON bool) (any, error) {
 		return nil, err
 	}
 	return v, nil
-}
-
-// attributesValue is $attributes, as --transform sees it.
-func attributesValue(attrs map[string]sqsjson.MessageAttributeValue) map[string]any {
-	out := make(map[string]any, len(attrs))
-	for name, a := range attrs {
-		v := map[string]any{"DataType": a.DataType}
-		if a.StringValue != nil {
-			v["StringValue"] = *a.StringValue
-		}
-		if a.BinaryValue != nil {
-			v["BinaryValue"] = base64.StdEncoding.EncodeToString(a.BinaryValue)
-		}
-		out[name] = v
-	}
-	return out
 }
 
 func typeOf(v any) string {

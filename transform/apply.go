@@ -62,7 +62,7 @@ func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Res
 	if err != nil {
 		return fail("the payload does not decode: %v", err)
 	}
-	attrs := attributesValue(m.MessageAttributes)
+	attrs := sqsjson.AttributesValue(m.MessageAttributes)
 	out, err := p.run(ctx, in, attrs, messageValue(m, env.Kind))
 	if err != nil {
 		return fail("%v", err)

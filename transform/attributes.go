@@ -9,23 +9,6 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// attributesValue is $attributes: the message attributes in the SQS API's
-// shape, BinaryValue base64 as the API writes it; {} when there are none.
-func attributesValue(attrs map[string]sqsjson.MessageAttributeValue) map[string]any {
-	out := make(map[string]any, len(attrs))
-	for name, a := range attrs {
-		v := map[string]any{"DataType": a.DataType}
-		if a.StringValue != nil {
-			v["StringValue"] = *a.StringValue
-		}
-		if a.BinaryValue != nil {
-			v["BinaryValue"] = base64.StdEncoding.EncodeToString(a.BinaryValue)
-		}
-		out[name] = v
-	}
-	return out
-}
-
 // attributesFrom reads what set_attributes gave back: an object of
 // {DataType, StringValue} or {DataType, BinaryValue (base64)}. Names and
 // values are checked by Limits.Check; only the shape is checked here.
