@@ -39,6 +39,8 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 	if err != nil {
 		return redriveError(err, dlq)
 	}
+	// A lease taken ahead (--yes) that Run never took up goes back now.
+	defer redrive.DropEarlyLease(ctx, env, p)
 	d.announce("redriving", dlq)
 	showNote()
 	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.DestText())
@@ -122,7 +124,7 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 	d := o.deps
 	prog := &redriveProgress{d: d, visibility: o.Visibility, rate: o.Rate}
 	env := &redrive.Env{
-		SQS: client, Region: d.Region(ctx), Now: d.Now, NewEvent: d.Event, Operator: operator(),
+		SQS: client, Region: d.Region(ctx), Now: d.Now, NewEvent: d.Event, Operator: operator(), NoQuestion: o.Yes && !o.DryRun,
 		Before:      func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
 		Info:        d.infof,
 		Warn:        d.warnf,

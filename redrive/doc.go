@@ -54,7 +54,10 @@
 //
 // One operator at a time (lease.go, over redrive/lease): a queue tag, or
 // an S3 object with conditional writes. CheckLease looks before the
-// question; Run holds and renews it for the whole move.
+// question; Run holds and renews it for the whole move. A run that will
+// not ask (--yes) takes it while Resolve and Guard read, so its read-back
+// overlaps them (lease_early.go); DropEarlyLease gives it back when Run
+// does not follow.
 //
 // # Run and runner
 //

@@ -37,7 +37,7 @@ func CheckLease(ctx context.Context, env *Env, p *Plan) error {
 		return notFoundf("--lease %s: the bucket does not exist: create it, or drop --lease to hold the queue tag", p.Req.Lease)
 	case err != nil && p.Req.Lease != "":
 		return err
-	case err != nil || !ok || !lease.Live(h, env.Now()):
+	case err != nil || !ok || !lease.Live(h, env.Now()) || p.early.holds(h):
 		return nil
 	case !p.Req.TakeOver:
 		return &lease.HeldError{Holder: h}
@@ -119,6 +119,12 @@ func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Cont
 	if p.Source.File != nil {
 		return ctx, none, nil
 	}
+	if e := p.early; e != nil {
+		e.taken = true
+		if l, err := e.got.wait(); err != nil || e.fresh() {
+			return leaseTaken(ctx, env, p, e.store, lease.Me(env.Operator, run, env.Now()), l, err)
+		}
+	}
 	store, err := leaseStore(ctx, env, p)
 	if err != nil {
 		return ctx, none, err
@@ -136,6 +142,14 @@ func holdLease(ctx context.Context, env *Env, p *Plan, run string) (context.Cont
 		me.Waiting = env.WhenOK.Waiting
 	}
 	l, err := store.Acquire(ctx, me, p.Req.TakeOver, env.Now)
+	return leaseTaken(ctx, env, p, store, me, l, err)
+}
+
+// leaseTaken is what holdLease makes of store's Acquire for me: the
+// refusal, the warning without tags, or the lease kept while ctx lives.
+func leaseTaken(ctx context.Context, env *Env, p *Plan, store lease.Store, me lease.Holder, l lease.Held, err error) (context.Context, func(), error) {
+	none := func() {}
+	dlq := p.Source.Queue
 	var held *lease.HeldError
 	switch {
 	case errors.As(err, &held):

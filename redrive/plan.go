@@ -148,6 +148,9 @@ type Plan struct {
 	// reads are the guard's reads started together (guard_reads.go),
 	// from Guard until CheckLease; nil reads at the moment of asking.
 	reads *guardReads
+	// early is the DLQ's lease being taken ahead of Run (lease_early.go);
+	// nil when Run takes it.
+	early *earlyLease
 	// Window is the destination's idempotency store and how many of the
 	// sample failed longer ago than its window (set by Guard; nil when no
 	// store was found).
@@ -269,6 +272,11 @@ type Env struct {
 	// WhenOK is --when-ok's wait and watch on the dependency's alarms;
 	// nil without it.
 	WhenOK *health.Session
+	// NoQuestion says the caller will not stop to ask before Run (--yes,
+	// not a dry run): the DLQ's lease is then taken while Resolve and
+	// Guard read (lease_early.go), and the caller calls DropEarlyLease
+	// when Run does not follow.
+	NoQuestion bool
 }
 
 // Moment is a moment of a move, for a progress line: the figures so far,

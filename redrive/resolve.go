@@ -27,9 +27,16 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 		return nil, err
 	}
 	early := startDLQReads(ctx, env, req, dlq)
+	var lease *earlyLease
+	if leasesEarly(env, req) {
+		lease = startEarlyLease(ctx, env, &Plan{Req: req, Source: Source{Queue: dlq}})
+	}
 	p, err := resolve(ctx, env, req, dlq)
 	if p != nil {
-		p.reads = early
+		p.reads, p.early = early, lease
+	}
+	if err != nil {
+		DropEarlyLease(ctx, env, &Plan{Source: Source{Queue: dlq}, early: lease})
 	}
 	return p, err
 }

@@ -54,6 +54,11 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 	// Whatever the guard read ahead is stale now: Run reads afresh.
 	p.reads = nil
 	r := &runner{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
+	if p.early != nil {
+		// The lease was taken ahead (lease_early.go) under this run's id,
+		// and the rate's clock starts where it was asked for.
+		r.id, r.rateFrom = p.early.run, p.early.asked
+	}
 	// A console redrive may have started while the question (or the
 	// alarms) waited: the DLQ's tasks are looked at again. With nothing
 	// to wait for between the lease and that look (no alarms, no

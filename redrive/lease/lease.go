@@ -106,6 +106,9 @@ func WaitingOn(alarms []string) string {
 }
 
 // same tells whether h and o are one run.
+// Same says h and o are one run: its id, host and process.
+func (h Holder) Same(o Holder) bool { return h.same(o) }
+
 func (h Holder) same(o Holder) bool {
 	return h.Run == o.Run && h.Host == o.Host && h.PID == o.PID
 }

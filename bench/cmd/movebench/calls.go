@@ -105,8 +105,50 @@ func callsMode(s *localaws.Seeder) {
 			fmt.Printf("%8.0f ms %6.0f ms  %s\n", ms(c.start), ms(c.end-c.start), c.op)
 		}
 	}
+	timeline(rec.calls, rec.calls[first].start)
 	fmt.Printf("first send at %.0f ms of the process's %.0f ms (the process's start is before the first call): %d calls before it, %d of them overlapping the one before; %d calls in all, %.0f msg/s whole process\n",
 		ms(rec.calls[first].start), ms(el), first, overlapped, len(rec.calls), float64(*n)/el.Seconds())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// timeline prints the move phase in 100 ms steps from the first send: the
+// calls of each kind that began in the step and the most in flight at once.
+func timeline(calls []call, from time.Duration) {
+	const step = 100 * time.Millisecond
+	type bucket struct{ recv, send, del, peak int }
+	var bs []bucket
+	at := func(t time.Duration) *bucket {
+		i := int((t - from) / step)
+		for len(bs) <= i {
+			bs = append(bs, bucket{})
+		}
+		return &bs[i]
+	}
+	for _, c := range calls {
+		if c.start < from {
+			continue
+		}
+		b := at(c.start)
+		switch c.op {
+		case "ReceiveMessage":
+			b.recv++
+		case "SendMessageBatch":
+			b.send++
+		case "DeleteMessageBatch":
+			b.del++
+		}
+	}
+	for i := range bs {
+		t := from + time.Duration(i)*step + step/2
+		for _, c := range calls {
+			if c.start <= t && c.end > t {
+				bs[i].peak++
+			}
+		}
+	}
+	fmt.Println("move phase, per 100 ms from the first send: receives, sends, deletes begun; calls in flight at its middle")
+	for i, b := range bs {
+		fmt.Printf("%6.0f ms  recv %3d  send %3d  del %3d  in flight %3d\n", ms(from+time.Duration(i)*step), b.recv, b.send, b.del, b.peak)
+	}
+}
