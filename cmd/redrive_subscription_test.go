@@ -55,6 +55,11 @@ func TestRedriveToLambdaSubscriber(t *testing.T) {
 	var stdout, stderr strings.Builder
 	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--yes", "--endpoint-url", url, "--incident", t.TempDir()})
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("mfdlq's stderr:\n%s", stderr.String())
+		}
+	})
 	if code != ExitCheckFailed { // the one that is no notification stays
 		t.Fatalf("exit %d, want %d (one message left)\n%s", code, ExitCheckFailed, stderr.String())
 	}
