@@ -62,6 +62,8 @@ func cmdFileWait(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		if time.Now().After(end) {
+			// What the file did hold says which way the run went.
+			ts.Logf("%s holds:\n%s", args[0], b[max(0, len(b)-4000):])
 			ts.Fatalf("%s has no line matching %s after %s", args[0], args[1], limit)
 		}
 	}
