@@ -106,6 +106,20 @@ func callsMode(s *localaws.Seeder) {
 		}
 	}
 	timeline(rec.calls, rec.calls[first].start)
+	byOp := map[string]int{}
+	for _, c := range rec.calls {
+		byOp[c.op]++
+	}
+	ops := make([]string, 0, len(byOp))
+	for op := range byOp {
+		ops = append(ops, op)
+	}
+	sort.Slice(ops, func(i, j int) bool { return byOp[ops[i]] > byOp[ops[j]] })
+	fmt.Print("calls by operation:")
+	for _, op := range ops {
+		fmt.Printf(" %s %d", op, byOp[op])
+	}
+	fmt.Println()
 	fmt.Printf("first send at %.0f ms of the process's %.0f ms (the process's start is before the first call): %d calls before it, %d of them overlapping the one before; %d calls in all, %.0f msg/s whole process\n",
 		ms(rec.calls[first].start), ms(el), first, overlapped, len(rec.calls), float64(*n)/el.Seconds())
 }
