@@ -8,7 +8,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -46,15 +45,7 @@ func (c *taggedFirst) ListDeadLetterSourceQueues(ctx context.Context, in *sqs.Li
 func TestEarlyLease(t *testing.T) {
 	ctx := context.Background()
 	env, _ := testEnv(t)
-	s := localaws.NewSeeder(localaws.Config(t))
-	name := localaws.UniqueName("early")
-	if _, _, err := s.CreatePair(ctx, name, name+"-dlq", 3); err != nil {
-		t.Fatal(err)
-	}
-	dlq, err := sqsapi.Resolve(ctx, env.SQS, name+"-dlq", env.Region)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, dlq := pairOf(t, env, "early")
 
 	p, err := Resolve(ctx, env, Request{Canary: -1, MaxWorkers: 64}, dlq)
 	if err != nil {

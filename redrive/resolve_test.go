@@ -21,6 +21,22 @@ func testEnv(t *testing.T) (*Env, *[]string) {
 	return &Env{SQS: sqsapi.New(cfg), Region: cfg.Region, Now: time.Now, Info: say, Warn: say}, &lines
 }
 
+// pairOf creates a queue named after prefix and its DLQ (maxReceiveCount
+// 3) on the local server and resolves the DLQ.
+func pairOf(t *testing.T, env *Env, prefix string) (name string, dlq *sqsapi.Queue) {
+	t.Helper()
+	ctx := context.Background()
+	name = localaws.UniqueName(prefix)
+	if _, _, err := localaws.NewSeeder(localaws.Config(t)).CreatePair(ctx, name, name+"-dlq", 3); err != nil {
+		t.Fatal(err)
+	}
+	dlq, err := sqsapi.Resolve(ctx, env.SQS, name+"-dlq", env.Region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name, dlq
+}
+
 // Resolve against the local server: the DLQ's one source by default, with
 // a canary of at most the backlog and the wait its redrive policy gives;
 // a destination that is the DLQ itself, or of the other type, is a usage
