@@ -8,7 +8,8 @@
 // What it keeps from Lambda's Invoke (POST
 // /2015-03-31/functions/{FunctionName}/invocations[?Qualifier=]):
 //   - the function (name, ARN or partial ARN, with an optional :qualifier or
-//     ?Qualifier=) must exist in the backend: else 404 ResourceNotFoundException;
+//     ?Qualifier=) must exist in the backend: else 404 ResourceNotFoundException
+//     (a backend that cannot be read answers 500 ServiceException);
 //   - the payload must be JSON: else 400 InvalidRequestContentException; an
 //     asynchronous payload above 256 KiB is 413 RequestTooLargeException;
 //   - X-Amz-Invocation-Type Event answers 202 with an empty body and an
@@ -24,6 +25,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -35,6 +37,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
 )
 
 // MaxAsyncPayload is the asynchronous invocation payload limit.
@@ -122,8 +125,16 @@ func (s *Server) invoke(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	qualifier := r.URL.Query().Get("Qualifier")
 	fn, err := s.lambda.GetFunction(r.Context(), &lambda.GetFunctionInput{FunctionName: aws.String(name), Qualifier: optional(qualifier)})
-	if err != nil {
+	var missing *ltypes.ResourceNotFoundException
+	switch {
+	case errors.As(err, &missing):
 		writeErr(w, 404, "ResourceNotFoundException", "Function not found: "+name)
+		return
+	case err != nil:
+		// The backend could not say (a busy moto, a broken connection):
+		// Lambda's own trouble is a 500, which a caller retries, not a
+		// missing function, which it does not.
+		writeErr(w, 500, "ServiceException", "An internal error occurred")
 		return
 	}
 	if s.Fault != nil {

@@ -3,6 +3,7 @@ package lambdainvoke_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"testing"
@@ -76,6 +77,30 @@ func TestInvokeEvent(t *testing.T) {
 	}
 	if n := len(srv.Invocations()); n != 2 {
 		t.Fatalf("%d recorded, want 2", n)
+	}
+}
+
+// A backend that cannot be read is Lambda's trouble (500, retried), not a
+// missing function (404, final).
+func TestInvokeBackendDown(t *testing.T) {
+	cfg := localaws.Config(t)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	srv, err := lambdainvoke.New(down.URL, lambda.NewFromConfig(cfg, func(o *lambda.Options) {
+		o.BaseEndpoint = aws.String(down.URL)
+		o.RetryMaxAttempts = 1
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	c := lambda.NewFromConfig(cfg, func(o *lambda.Options) {
+		o.BaseEndpoint = aws.String(hs.URL)
+		o.RetryMaxAttempts = 1
+	})
+	if _, err := invoke(c, "orders-consumer", `{}`); code(err) != "ServiceException" {
+		t.Fatalf("backend down: %v, want ServiceException", err)
 	}
 }
 
