@@ -15,6 +15,10 @@ import (
 // is judged by its depth, never by a peek that did not see it whole.
 const MaxPeek = 1000
 
+// peekVisibility is how long (seconds) a look's peek hides each message
+// if it cannot make it visible again at once.
+const peekVisibility = 2
+
 // ErrInterrupted is what Watch.Run returns when its context ends between
 // two looks: the verdict is not known.
 var ErrInterrupted = errors.New("interrupted")
@@ -134,9 +138,15 @@ func (w *Watch) observe(ctx context.Context) (Observation, error) {
 		obs.DestVisible, obs.DestInFlight, obs.Deleted, obs.Sent, obs.Partial = first.Visible, first.InFlight, first.Deleted, first.Sent, first.Partial
 	}
 	if obs.DLQVisible > 0 && !w.NoPeek {
-		peek, err := sqsapi.Peek(ctx, w.SQS, w.DLQ, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, MaxPeek)), Visibility: 2, Wait: 1})
+		peek, err := sqsapi.Peek(ctx, w.SQS, w.DLQ, sqsapi.PeekOptions{Max: int(min(obs.DLQVisible+10, MaxPeek)), Visibility: peekVisibility, Wait: 1})
 		if err != nil {
 			return obs, fmt.Errorf("verify %s: %w", w.DLQ.Name, err)
+		}
+		// Visible again at once, not after their two seconds: the next
+		// look then reads the DLQ as a fresh peek would (not past the
+		// messages this one hid), and verify leaves nothing hidden.
+		if n := sqsapi.Release(context.WithoutCancel(ctx), w.SQS, w.DLQ.URL, peek.Handles); n > 0 && w.Warn != nil {
+			w.Warn("%d peeked messages could not be made visible again (SQS did not confirm): back within %ds", n, peekVisibility)
 		}
 		obs.Peeked = len(peek.Messages)
 		obs.Returned = MatchReturned(peek.Messages, w.Rec, w.Now())
