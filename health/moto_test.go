@@ -110,7 +110,7 @@ func TestWatchOnMoto(t *testing.T) {
 	start := time.Now().UTC()
 	c := &fakeClock{now: start}
 	c.at(start.Add(20*time.Second), func() { setAlarm(t, cw, gw, StateAlarm) })
-	b := <-New(cw, Options{Alarms: []string{gw}}, c).Watch(context.Background())
+	b := <-New(cw, Options{Alarms: []string{gw}}, c).Watch(context.Background(), nil)
 	if b.Alarm != gw || b.State != StateAlarm || b.Time.Sub(start) > 20*time.Second+PollWatch {
 		t.Fatalf("break %+v at +%s", b, b.Time.Sub(start))
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // Session is one redrive's use of the gate: the wait before its move, the
@@ -27,6 +29,8 @@ type Session struct {
 	SetWaiting func(string)
 	// Waiting is the lease's word for the alarms (lease.WaitingOn).
 	Waiting string
+
+	failing time.Time // when the watch's reads began to fail; zero: they do not
 }
 
 // Before waits, before the move, until every alarm has had --for of OK.
@@ -98,6 +102,29 @@ func (s *Session) wait(ctx context.Context, kind string, started, now time.Time)
 	return err
 }
 
+// watched takes each read of a watch: a streak of failed reads is said and
+// written when it begins and when it ends — a move whose watch cannot see
+// its dependency goes on for up to WatchBlind, and the person watching
+// should know it — and an alarm seen in a new state is written. A read
+// that cannot succeed (missing, denied) is the break itself: Pause says it.
+func (s *Session) watched(r WatchRead) {
+	switch {
+	case r.Err != nil && isFinal(r.Err):
+	case r.Err != nil && s.failing.IsZero():
+		s.failing = r.Failing
+		s.info("when-ok: the alarms could not be read (%s): the move goes on, and stops if they stay unreadable for %s",
+			untrusted.Shorten(untrusted.Terminal(r.Err.Error()), 300), WatchBlind)
+		_ = s.Waits.Blind(r.Time, r.Err)
+	case r.Err == nil && !s.failing.IsZero():
+		s.info("when-ok: the alarms are read again (they could not be for %s)", round(r.Time.Sub(s.failing)))
+		_ = s.Waits.Seeing(r.Time, s.failing)
+		s.failing = time.Time{}
+	}
+	if r.Err == nil {
+		_ = s.Waits.Observe(Status{Time: r.Time, Alarms: r.Alarms})
+	}
+}
+
 func (s *Session) info(format string, args ...any) {
 	if s.Info != nil {
 		s.Info(format, args...)
@@ -119,7 +146,7 @@ func (s *Session) setWaiting(w string) {
 func (s *Session) Watched(ctx context.Context, segment func(ctx context.Context) (more bool, err error)) error {
 	for {
 		sctx, cancel := context.WithCancel(ctx)
-		breaks := s.Gate.Watch(sctx)
+		breaks := s.Gate.Watch(sctx, s.watched)
 		var b Break
 		var broke atomic.Bool
 		stopped := make(chan struct{})

@@ -144,10 +144,52 @@ func TestWatchedPausesAndResumes(t *testing.T) {
 	for _, r := range recs {
 		kinds = append(kinds, r.Type+":"+r.Kind+r.Outcome)
 	}
-	if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "state:pause wait:pause") || !strings.HasSuffix(got, "end:ok") {
+	// The watch writes what it saw (OK at its first read, then ALARM),
+	// then the pause its break made.
+	if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "state: state: state:pause wait:pause") || !strings.HasSuffix(got, "end:ok") ||
+		recs[0].State != StateOK || recs[1].State != StateAlarm {
 		t.Fatalf("waits file %s", got)
 	}
 	if len(out.lines) < 2 || !strings.Contains(out.lines[0], `paused: "gateway-5xx" is ALARM`) {
 		t.Fatalf("said %q", out.lines)
+	}
+}
+
+// A watch whose reads fail says so when the streak begins and when it
+// ends, and writes both: the move goes on meanwhile (up to WatchBlind),
+// and the person watching knows its guard was blind for a while.
+func TestWatchedSaysWhenItCannotSee(t *testing.T) {
+	ws := workspace(t)
+	c := newFastClock(t0, 200)
+	cw := newFakeCW(&fakeClock{now: t0})
+	cw.set("gateway-5xx", StateOK)
+	var out said
+	s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Waits: OpenWaits(ws), Info: out.info}
+	go func() {
+		_ = c.Sleep(context.Background(), 7*time.Second)
+		cw.setFail(errors.New("connection reset by peer"))
+		_ = c.Sleep(context.Background(), 12*time.Second)
+		cw.setFail(nil)
+	}()
+	err := s.Watched(context.Background(), func(ctx context.Context) (bool, error) {
+		if err := c.Sleep(ctx, 40*time.Second); err != nil {
+			t.Errorf("the move was stopped (%v): reads failing for less than %s are no break", err, WatchBlind)
+		}
+		return false, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.lines) != 2 || !strings.Contains(out.lines[0], "the alarms could not be read (read the alarms: connection reset by peer): the move goes on, and stops if they stay unreadable for 30s") ||
+		!strings.Contains(out.lines[1], "the alarms are read again (they could not be for ") {
+		t.Fatalf("said %q", out.lines)
+	}
+	recs, _ := ReadWaits(ws)
+	var types []string
+	for _, r := range recs {
+		types = append(types, r.Type)
+	}
+	if got := strings.Join(types, " "); got != "state blind seeing" || !strings.Contains(recs[1].Note, "connection reset") || !recs[2].Started.Equal(recs[1].Time) {
+		t.Fatalf("waits file %s: %+v", got, recs)
 	}
 }

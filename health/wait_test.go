@@ -144,7 +144,7 @@ func TestWatchBreaks(t *testing.T) {
 	c, cw := setup(map[string]string{"a": StateOK})
 	g := New(cw, Options{Alarms: []string{"a"}}, c)
 	c.at(t0.Add(time.Minute+time.Second), func() { cw.set("a", StateAlarm) })
-	b, ok := <-g.Watch(context.Background())
+	b, ok := <-g.Watch(context.Background(), nil)
 	if !ok || b.Alarm != "a" || b.State != StateAlarm || b.Time.After(t0.Add(time.Minute+time.Second+PollWatch)) {
 		t.Fatalf("break %+v at +%s", b, b.Time.Sub(t0))
 	}
@@ -154,7 +154,7 @@ func TestWatchBreaks(t *testing.T) {
 
 	c2, cw2 := setup(map[string]string{"a": StateOK})
 	c2.at(t0.Add(time.Minute), func() { cw2.setFail(errors.New("connection refused")) })
-	b, ok = <-New(cw2, Options{Alarms: []string{"a"}}, c2).Watch(context.Background())
+	b, ok = <-New(cw2, Options{Alarms: []string{"a"}}, c2).Watch(context.Background(), nil)
 	if !ok || b.Err == nil || b.Time.Sub(t0) < time.Minute+WatchBlind {
 		t.Fatalf("blind break %+v at +%s, want after %s of failed reads", b, b.Time.Sub(t0), WatchBlind)
 	}

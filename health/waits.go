@@ -24,6 +24,12 @@ const (
 	MilestoneState = "state"
 	// MilestoneEnd is a wait's end; Outcome says how.
 	MilestoneEnd = "end"
+	// MilestoneBlind is a watch's first failed read of a streak during the
+	// move (Note: why); the move goes on for up to WatchBlind.
+	MilestoneBlind = "blind"
+	// MilestoneSeeing is the watch's first good read after MilestoneBlind
+	// (Started: when the reads began to fail).
+	MilestoneSeeing = "seeing"
 )
 
 // Why a wait began.
@@ -119,6 +125,17 @@ func (j *Waits) Pause(b Break) error {
 		j.mu.Unlock()
 	}
 	return j.append(Milestone{Type: MilestoneState, Time: b.Time, Kind: KindPause, Alarm: b.Alarm, State: b.State, Note: note})
+}
+
+// Blind writes that the watch began failing to read the alarms at t.
+func (j *Waits) Blind(t time.Time, err error) error {
+	return j.append(Milestone{Type: MilestoneBlind, Time: t.UTC(), Note: err.Error()})
+}
+
+// Seeing writes that the watch read the alarms again at t after failing
+// since since.
+func (j *Waits) Seeing(t, since time.Time) error {
+	return j.append(Milestone{Type: MilestoneSeeing, Time: t.UTC(), Started: since.UTC()})
 }
 
 // End writes a wait's end.

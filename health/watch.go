@@ -28,11 +28,21 @@ func (b Break) Reason() string {
 	return Quote(b.Alarm) + " is " + b.State
 }
 
+// WatchRead is one read of a watch: what it saw, or why it saw nothing,
+// and since when the reads have failed (zero: this one succeeded).
+type WatchRead struct {
+	Time    time.Time
+	Alarms  []AlarmStatus
+	Err     error
+	Failing time.Time
+}
+
 // Watch reads the alarms every PollWatch, from now, until ctx ends or it
 // sees a break: then it sends that one Break and closes the channel. A
 // move listens to it between sends and stops at once; after the pause it
-// waits again (Wait) and starts a new watch.
-func (g *Gate) Watch(ctx context.Context) <-chan Break {
+// waits again (Wait) and starts a new watch. seen, when set, gets every
+// read before it is judged (a watch that cannot see says so).
+func (g *Gate) Watch(ctx context.Context, seen func(WatchRead)) <-chan Break {
 	ch := make(chan Break, 1)
 	go func() {
 		defer close(ch)
@@ -43,7 +53,11 @@ func (g *Gate) Watch(ctx context.Context) <-chan Break {
 			if ctx.Err() != nil {
 				return
 			}
-			if b, ok := g.broken(alarms, err, now, &failing); ok {
+			b, ok := g.broken(alarms, err, now, &failing)
+			if seen != nil {
+				seen(WatchRead{Time: now, Alarms: alarms, Err: err, Failing: failing})
+			}
+			if ok {
 				ch <- b
 				return
 			}

@@ -9,7 +9,8 @@ import (
 
 // whenOKMoments are the timeline's rows of redrive --when-ok, from its
 // waits file: each wait's start (or resume), each alarm turning OK, each
-// pause of the move, and each wait's end.
+// pause of the move, each wait's end, and when the move's watch could not
+// read the alarms.
 func (inc *Incident) whenOKMoments() []moment {
 	var ms []moment
 	for _, r := range inc.WhenOK {
@@ -49,6 +50,10 @@ func (inc *Incident) whenOKLine(r health.Milestone) string {
 		case r.State == health.StateOK:
 			return fmt.Sprintf("redrive --when-ok: %s is OK", inc.plain(r.Alarm, maxName))
 		}
+	case health.MilestoneBlind:
+		return "redrive --when-ok: the alarms could not be read (" + inc.plain(r.Note, maxName) + "): the move went on"
+	case health.MilestoneSeeing:
+		return "redrive --when-ok: the alarms were read again"
 	case health.MilestoneEnd:
 		switch r.Outcome {
 		case health.OutcomeOK:
