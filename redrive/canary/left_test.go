@@ -213,7 +213,10 @@ func TestCanaryLeftLiveNoData(t *testing.T) {
 func TestCanaryLeftLiveByAge(t *testing.T) {
 	fake := newDepths()
 	r, _ := canaryRun(t, fake, time.Hour, 0)
-	sent := time.Now().UTC().Add(-2 * time.Minute)
+	// 20 s into its minute: the next minute's point is 40 s younger than
+	// the send (the wall's now-2m, in a minute's last second, left the
+	// point's 1 s no younger than the send: a failure one run in sixty).
+	sent := time.Now().UTC().Truncate(time.Minute).Add(-2*time.Minute + 20*time.Second)
 	next := sent.Truncate(time.Minute).Add(time.Minute)
 	cw := fakeCW{cwapi.MetricMessagesSent: {{Time: next.Add(-10 * time.Minute), Value: 300}},
 		cwapi.MetricAgeOfOldest: {{Time: next, Value: 1}}}
