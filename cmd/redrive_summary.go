@@ -44,6 +44,10 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 		return err
 	}
 	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest, s.Duration.Round(100*time.Millisecond), s.Achieved)
+	if st.Rehidden > 0 {
+		d.infof("%s left in %s: hidden at the move's end (%s); it waited until %s, when they are visible again",
+			plural.Of(st.Rehidden, "message"), dlq.Name, rehiddenWhy, st.RehiddenUntil.Format("15:04:05 UTC"))
+	}
 	if l := s.WindowLine(p); l != "" && s.LeftUnasked(p) {
 		return checkFailedf("%s", l)
 	} else if l != "" {
@@ -57,11 +61,19 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	return nil
 }
 
+// rehiddenWhy is why messages a move left in the DLQ can be hidden at its
+// end.
+const rehiddenWhy = "a receive whose answer was lost hid them again, or SQS did not confirm their release"
+
 // outcomeError is the error, and exit status, of an outcome that is not
 // a success; it warns first of what is left to do.
 func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 	d := o.deps
 	st := s.Stats
+	if st.RehiddenLeft {
+		d.warnf("%s left in the DLQ stay hidden until %s (%s): they reappear by themselves, nothing is lost",
+			plural.Of(st.Rehidden, "message"), st.RehiddenUntil.Format("15:04:05 UTC"), rehiddenWhy)
+	}
 	if st.PendingDelete > 0 {
 		d.warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
 	}

@@ -84,6 +84,11 @@ type Figures struct {
 	Left       int    `json:"left,omitempty"`
 	LeftIn     string `json:"left_in,omitempty"`
 	HiddenLeft int    `json:"hidden_left,omitempty"`
+	// Rehidden are messages the move left in the DLQ that were still
+	// hidden when it was interrupted at its end: visible again by
+	// themselves at RehiddenUntil.
+	Rehidden      int       `json:"rehidden,omitempty"`
+	RehiddenUntil time.Time `json:"rehidden_until,omitzero"`
 	// Transform is what --transform did: the program, the counts and the
 	// first before/after examples, redacted; Undo puts the originals back;
 	// TransformErrors are the messages it left in the DLQ.

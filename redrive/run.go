@@ -408,6 +408,11 @@ func sumStats(a, b mover.Stats) mover.Stats {
 	a.Returned += b.Returned
 	a.PendingDelete += b.PendingDelete
 	a.Hidden = b.Hidden // a moment's figure, not a count
+	a.Rehidden += b.Rehidden
+	if b.RehiddenUntil.After(a.RehiddenUntil) {
+		a.RehiddenUntil = b.RehiddenUntil
+	}
+	a.RehiddenLeft = a.RehiddenLeft || b.RehiddenLeft
 	a.Workers, a.Behind = b.Workers, b.Behind
 	a.PeakWorkers = max(a.PeakWorkers, b.PeakWorkers)
 	if b.Halted != "" {

@@ -167,6 +167,9 @@ func outcomeFigures(fig *Figures, p *Plan, s *Summary) {
 		fig.Error = untrusted.Shorten(s.Err.Error(), 300)
 	}
 	fig.HiddenLeft = s.Unseen
+	if st := s.Stats; st.RehiddenLeft {
+		fig.Rehidden, fig.RehiddenUntil = st.Rehidden, st.RehiddenUntil.UTC()
+	}
 	fig.LeftIn, fig.Left = LeftInDLQ, max(p.Backlog-s.Moved, 0)+s.CanaryBack
 	switch {
 	case p.Source.File != nil:
@@ -189,18 +192,26 @@ type SummaryLine struct {
 	Moved           int     `json:"moved"`
 	PeakWorkers     int     `json:"peak_workers"`
 	PendingDelete   int     `json:"pending_delete"`
-	Resumed         int     `json:"resumed"`
-	Returned        int     `json:"returned"`
-	Skipped         int     `json:"skipped"`
-	Type            string  `json:"type"`
+	// Rehidden (and until when) only when the move's end found messages it
+	// left in the DLQ hidden (Stats.Rehidden).
+	Rehidden      int    `json:"rehidden,omitempty"`
+	RehiddenUntil string `json:"rehidden_until,omitempty"`
+	Resumed       int    `json:"resumed"`
+	Returned      int    `json:"returned"`
+	Skipped       int    `json:"skipped"`
+	Type          string `json:"type"`
 }
 
 // Line is s as its JSON line.
 func (s *Summary) Line() SummaryLine {
 	st := s.Stats
-	return SummaryLine{AchievedRate: Round2(s.Achieved), DurationSeconds: Round2(s.Duration.Seconds()), Failed: st.Failed,
+	l := SummaryLine{AchievedRate: Round2(s.Achieved), DurationSeconds: Round2(s.Duration.Seconds()), Failed: st.Failed,
 		FilterErrors: st.FilterErrors, Halted: st.Halted, Moved: s.Moved, PeakWorkers: st.PeakWorkers, PendingDelete: st.PendingDelete,
 		Resumed: st.Resumed, Returned: st.Returned, Skipped: st.Skipped, Type: "summary"}
+	if st.Rehidden > 0 {
+		l.Rehidden, l.RehiddenUntil = st.Rehidden, st.RehiddenUntil.UTC().Format(time.RFC3339)
+	}
+	return l
 }
 
 // ProgressLine is a Moment as the JSON line of type "progress" that

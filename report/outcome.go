@@ -78,6 +78,10 @@ func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
 		e.next = "the other run goes on with the rest; what moved stays moved"
 	case redrive.OutcomeInterrupted:
 		e.stop = "interrupted (Ctrl-C)"
+		if f.Rehidden > 0 {
+			e.stop += fmt.Sprintf(" (%s left in %s stayed hidden until %s: a receive whose answer was lost hid them again; they reappear by themselves)",
+				plural.Of(f.Rehidden, "message"), dlq, f.RehiddenUntil.UTC().Format("15:04:05 UTC"))
+		}
 		e.next = "run the same redrive again to finish the move"
 	case redrive.OutcomeBreaker:
 		e.stop = "the circuit breaker tripped — " + halted

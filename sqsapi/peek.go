@@ -138,10 +138,16 @@ func Release(ctx context.Context, c Client, url string, handles map[string]strin
 			continue
 		}
 		for _, f := range out.Failed {
-			if code := aws.ToString(f.Code); code != "AWS.SimpleQueueService.MessageNotInflight" && code != "MessageNotInflight" {
+			if !NotInFlight(aws.ToString(f.Code)) {
 				failed++
 			}
 		}
 	}
 	return failed
+}
+
+// NotInFlight tells a ChangeMessageVisibility failure that needs no
+// retry: the message is visible already.
+func NotInFlight(code string) bool {
+	return code == "AWS.SimpleQueueService.MessageNotInflight" || code == "MessageNotInflight"
 }

@@ -223,14 +223,22 @@ func (f *fakeSQS) DeleteMessageBatch(ctx context.Context, in *sqs.DeleteMessageB
 func (f *fakeSQS) ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.ChangeMessageVisibilityBatchInput, _ ...func(*sqs.Options)) (*sqs.ChangeMessageVisibilityBatchOutput, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	out := &sqs.ChangeMessageVisibilityBatchOutput{}
 	for _, e := range in.Entries {
+		found := false
 		for _, m := range f.queues[*in.QueueUrl] {
 			if m.receipt == *e.ReceiptHandle {
 				m.hiddenUntil = time.Now().Add(time.Duration(e.VisibilityTimeout) * time.Second)
+				found = true
 			}
 		}
+		if !found {
+			// A handle that is not the message's latest (a later receive
+			// took it again), as moto and SQS refuse it.
+			out.Failed = append(out.Failed, types.BatchResultErrorEntry{Id: e.Id, Code: aws.String("ReceiptHandleIsInvalid"), SenderFault: true})
+		}
 	}
-	return &sqs.ChangeMessageVisibilityBatchOutput{}, nil
+	return out, nil
 }
 
 func (f *fakeSQS) GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, _ ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error) {

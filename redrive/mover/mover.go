@@ -116,6 +116,14 @@ type Stats struct {
 	// Unseen are those of Failed that stayed hidden for the whole wait at
 	// the end of the run: they reappear after their visibility timeout.
 	Unseen int `json:"unseen,omitempty"`
+	// Rehidden is how many messages the run left in the DLQ were still
+	// hidden at its end: a receive of its own whose answer was lost hid
+	// them again, or SQS did not confirm their release. The run waits
+	// until RehiddenUntil, when they are visible by themselves (Rehidden
+	// stays, to say so); a Ctrl-C during that wait sets RehiddenLeft.
+	Rehidden      int       `json:"rehidden,omitempty"`
+	RehiddenUntil time.Time `json:"rehidden_until,omitzero"`
+	RehiddenLeft  bool      `json:"rehidden_left,omitempty"`
 	// Workers is how many batches may be in flight now; PeakWorkers the
 	// most so far, which bounds the duplicates of a SIGKILL (10 each).
 	Workers     int `json:"workers"`
@@ -279,7 +287,7 @@ func (m *Mover) Run(ctx context.Context) (Stats, error) {
 	m.polls, m.cancelPolls = context.WithCancel(ctx)
 	defer m.cancelPolls()
 	m.runWorkers(ctx)
-	m.unpark()
+	m.awaitHidden(ctx, m.unpark())
 	m.countUnsent()
 	m.countUnseen()
 	st := m.Stats()
@@ -630,8 +638,9 @@ func (m *Mover) changes() <-chan struct{} {
 }
 
 // unpark makes the messages this run hid visible again: a message the
-// run did not move leaves it as it found it.
-func (m *Mover) unpark() {
+// run did not move leaves it as it found it. It returns how many it could
+// not make visible.
+func (m *Mover) unpark() int {
 	m.mu.Lock()
 	msgs := make([]sqsjson.Message, 0, len(m.parked))
 	for _, msg := range m.parked {
@@ -645,5 +654,70 @@ func (m *Mover) unpark() {
 		// would take what is released now and hide it again.
 		time.Sleep(time.Until(off.Add(time.Duration(m.o.Wait)*time.Second + time.Second)))
 	}
-	m.release(msgs)
+	return m.release(msgs)
+}
+
+// awaitHidden ends the run only when the messages it leaves in the DLQ are
+// visible: while a message this run may have hidden can still be hidden
+// (mayReappear: a receive whose answer was lost, a release SQS did not
+// confirm), and the last release missed some or the DLQ shows messages in
+// flight, it waits until they are visible again by themselves — at most
+// the visibility timeout — rather than exit 0 with them hidden (a verify
+// right after would count them as not yet consumed). Ctrl-C stops the
+// wait, and the stats say until when they stay hidden.
+func (m *Mover) awaitHidden(ctx context.Context, missed int) {
+	m.mu.Lock()
+	until := m.mayReappear
+	m.mu.Unlock()
+	if !time.Now().Before(until) {
+		return
+	}
+	if ctx.Err() != nil {
+		if missed > 0 {
+			m.mu.Lock()
+			m.stats.Rehidden, m.stats.RehiddenUntil, m.stats.RehiddenLeft = missed, until.UTC(), true
+			m.mu.Unlock()
+		}
+		return
+	}
+	n := missed
+	if n == 0 {
+		d, err := m.depth(ctx, m.o.Source.URL)
+		if err != nil || d.InFlight == 0 {
+			return
+		}
+		n = int(d.InFlight)
+	}
+	m.mu.Lock()
+	m.stats.Hidden, m.stats.Rehidden, m.stats.RehiddenUntil = n, n, until.Add(time.Second).UTC()
+	m.mu.Unlock()
+	if m.o.OnBatch != nil {
+		m.o.OnBatch(m.Stats())
+	}
+	// until is when the receive that may have hidden them began: SQS
+	// started their timeout a moment later. A second's margin, then a look
+	// at the count, a few times, before the run says they are visible.
+	for i := 0; ; i++ {
+		t := time.NewTimer(time.Until(until.Add(time.Second)))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			m.mu.Lock()
+			m.stats.RehiddenLeft = true
+			m.mu.Unlock()
+			return
+		case <-t.C:
+		}
+		d, err := m.depth(ctx, m.o.Source.URL)
+		if err != nil || d.InFlight == 0 || i == 4 {
+			break
+		}
+		until = time.Now()
+		m.mu.Lock()
+		m.stats.RehiddenUntil = until.Add(time.Second).UTC()
+		m.mu.Unlock()
+	}
+	m.mu.Lock()
+	m.stats.Hidden = 0
+	m.mu.Unlock()
 }

@@ -1,19 +1,40 @@
 package mover
 
 import (
+	"context"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/retry"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // fastRetry is two attempts with no real backoff: a batch whose two
 // answers are lost runs out of retries.
 func fastRetry() *retry.Policy {
 	return &retry.Policy{MaxAttempts: 2, Base: time.Millisecond, Cap: time.Millisecond, Budget: 1, BudgetFloor: 100}
+}
+
+// depthOf is how many messages url holds visible and hidden.
+func (f *fakeSQS) depthOf(url string) (visible, hidden int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range f.queues[url] {
+		if time.Now().Before(m.hiddenUntil) {
+			hidden++
+		} else {
+			visible++
+		}
+	}
+	return visible, hidden
 }
 
 // leftIn is how many messages url still holds, visible or hidden.
@@ -113,5 +134,56 @@ func TestBatchWithFailedDeleteIsDeletedWhenItReappears(t *testing.T) {
 	}
 	if got := len(s.fake.bodies(destURL)); got != 10 {
 		t.Fatalf("%d in the destination, want 10: a journaled message is never sent again", got)
+	}
+}
+
+// A message the run parked and then lost to a receive whose answer was
+// lost (hidden again with a receipt handle the run never saw) cannot be
+// released at the end: the run waits until that receive's timeout ends,
+// says how many and until when, and returns with them visible — not at
+// once with them hidden, as an exit 0 that a verify right after would
+// contradict. Ctrl-C stops the wait and says they stay hidden.
+func TestEndWaitsForMessagesALostReceiveHid(t *testing.T) {
+	t.Parallel()
+	for _, interrupted := range []bool{false, true} {
+		s := newSetup(t, 3)
+		f, err := os.OpenFile(s.journal, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		m, err := NewMover(s.fake, Options{Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
+			Workers: 1, Max: 10, Backlog: 10, RunID: "test", Wait: 1, Visibility: 1, Retry: fastRetry(),
+			Journal: journal.NewWriter(f), State: journal.Fold(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		first, _ := s.fake.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10, VisibilityTimeout: 1})
+		for _, msg := range first.Messages {
+			m.parked[*msg.MessageId] = sqsjson.Message{MessageId: *msg.MessageId, ReceiptHandle: *msg.ReceiptHandle}
+		}
+		time.Sleep(1100 * time.Millisecond) // visible again; then the lost receive:
+		lostAt := time.Now()
+		if again, _ := s.fake.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(dlqURL), MaxNumberOfMessages: 10, VisibilityTimeout: 1}); len(again.Messages) != 3 {
+			t.Fatalf("the lost receive took %d, want 3", len(again.Messages))
+		}
+		m.lostReceive(lostAt)
+		if interrupted {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			cancel()
+		}
+		m.awaitHidden(ctx, m.unpark())
+		st := m.Stats()
+		vis, hid := s.fake.depthOf(dlqURL)
+		switch {
+		case st.Rehidden != 3 || st.RehiddenUntil.Before(lostAt.Add(time.Second)):
+			t.Fatalf("interrupted %v: rehidden %d until %s (lost at %s)", interrupted, st.Rehidden, st.RehiddenUntil, lostAt)
+		case interrupted && (!st.RehiddenLeft || hid != 3):
+			t.Fatalf("interrupted: left %v, %d visible %d hidden; want it said and the 3 still hidden", st.RehiddenLeft, vis, hid)
+		case !interrupted && (st.RehiddenLeft || vis != 3 || hid != 0 || st.Hidden != 0):
+			t.Fatalf("%d visible, %d hidden, hidden figure %d, left %v; want the 3 visible when the run ends", vis, hid, st.Hidden, st.RehiddenLeft)
+		}
 	}
 }

@@ -301,16 +301,22 @@ func (m *Mover) unreserve(n int) {
 	m.mu.Unlock()
 }
 
-// release makes messages visible again at once. It is best effort: a
-// message it misses becomes visible when its visibility timeout ends. It
-// lets go of them first, so that a worker receiving one of them right after
-// handles it rather than taking it for another worker's.
-func (m *Mover) release(msgs []sqsjson.Message) { m.hide(msgs, 0) }
+// release makes messages visible again at once and returns how many it
+// could not: a message it misses becomes visible when its visibility
+// timeout ends. It lets go of them first, so that a worker receiving one
+// of them right after handles it rather than taking it for another
+// worker's.
+func (m *Mover) release(msgs []sqsjson.Message) int { return m.hide(msgs, 0) }
 
-// hide sets the visibility timeout of msgs (0: visible again at once).
-func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
+// hide sets the visibility timeout of msgs (0: visible again at once) and
+// returns how many SQS did not confirm. A release SQS refuses for a
+// message that is not in flight needs none; one it refuses for a receipt
+// handle that is no longer the message's latest means a receive of this
+// run whose answer was lost hid it again: it is visible when that
+// receive's timeout ends, as after a call that failed.
+func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) (missed int) {
 	if len(msgs) == 0 {
-		return // and no wake-up of workers waiting for a change
+		return 0 // and no wake-up of workers waiting for a change
 	}
 	m.mu.Lock()
 	m.letGo = true // a cancelled long poll could take these: see cancelIdlePolls
@@ -327,17 +333,30 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) {
 		for i, h := range chunk {
 			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(h), VisibilityTimeout: seconds}
 		}
+		var out *sqs.ChangeMessageVisibilityBatchOutput
 		err := m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
-			_, err := m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, retry.NoSDK)
+			var err error
+			out, err = m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, retry.NoSDK)
 			return err
 		})
-		if err != nil && seconds == 0 {
+		n := len(chunk)
+		if err == nil {
+			n = 0
+			for _, f := range out.Failed {
+				if !sqsapi.NotInFlight(aws.ToString(f.Code)) {
+					n++
+				}
+			}
+		}
+		if n > 0 && seconds == 0 {
 			// Not released: hidden until their visibility timeout ends.
+			missed += n
 			m.mu.Lock()
 			m.hidUntil(time.Now().Add(m.visibility()))
 			m.mu.Unlock()
 		}
 	}
+	return missed
 }
 
 // depth reads a queue's approximate counts.
