@@ -125,47 +125,69 @@ func TestRedriveReturnedBelowBreakerIsNotACanaryFailure(t *testing.T) {
 }
 
 // TestRedriveFaultsLeavesTheRestVisible is TestRedriveFaults with a
-// --filter: a run that exits 0 leaves the DLQ holding exactly the
-// messages it left on purpose, every one of them visible at once — the
-// faults (some after the server acted: a receive whose answer was lost,
-// a release SQS carried out unconfirmed) must not leave any hidden.
+// selection (--filter, --max): a run that exits 0 leaves the DLQ holding
+// exactly the messages it left on purpose, every one of them visible at
+// once — the faults (some after the server acted: a receive whose answer
+// was lost, a release SQS carried out unconfirmed) must not leave any
+// hidden.
 func TestRedriveFaultsLeavesTheRestVisible(t *testing.T) {
 	t.Parallel()
-	s := localaws.NewSeeder(localaws.Config(t))
-	ctx := context.Background()
-	const n = 200
-	name, src, dlq, bodies := seedOrders(t, s, "faultsflt", n, map[string]string{"ErrorCode": "E"})
-	seed := uint64(time.Now().UnixNano())
-	proxy := faultproxy.New(localaws.Endpoint(t), 0.10, seed)
-	srv := httptest.NewServer(proxy)
-	defer srv.Close()
-	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
-	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
-		"--filter", `.Body.order_id | ltrimstr("o-") | tonumber % 2 == 0`,
-		"--visibility", "10", "--endpoint-url", srv.URL, "--incident", t.TempDir()})
-	calls, faults := proxy.Counts()
-	t.Logf("seed %d: calls %d, faults %v\n%s%s", seed, calls, faults, stdout.String(), stderr.String())
-	if len(faults) == 0 {
-		t.Fatal("the proxy injected no fault: the test proved nothing")
-	}
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	if v, f, err := s.Depth(ctx, dlq); err != nil || v != n/2 || f != 0 {
-		t.Fatalf("right after exit 0 the DLQ holds %d visible, %d in flight (%v); want the %d left on purpose, all visible", v, f, err, n/2)
-	}
-	got, err := s.Drain(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := arrivals(got)
-	for i, b := range bodies {
-		if i%2 == 0 && seen[b] == 0 {
-			t.Errorf("lost %s", b)
-		}
-		if i%2 == 1 && seen[b] != 0 {
-			t.Errorf("moved %s, which the filter left", b)
-		}
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		moved func(i int) bool
+	}{
+		{"filter", []string{"--filter", `.Body.order_id | ltrimstr("o-") | tonumber % 2 == 0`}, func(i int) bool { return i%2 == 0 }},
+		{"max", []string{"--max", "100"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := localaws.NewSeeder(localaws.Config(t))
+			ctx := context.Background()
+			const n = 200
+			name, src, dlq, bodies := seedOrders(t, s, "faultsleft", n, map[string]string{"ErrorCode": "E"})
+			seed := uint64(time.Now().UnixNano())
+			proxy := faultproxy.New(localaws.Endpoint(t), 0.10, seed)
+			srv := httptest.NewServer(proxy)
+			defer srv.Close()
+			var stdout, stderr strings.Builder
+			d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+			args := append([]string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
+				"--visibility", "10", "--endpoint-url", srv.URL, "--incident", t.TempDir()}, tc.flags...)
+			code := run(ctx, d, args)
+			calls, faults := proxy.Counts()
+			t.Logf("seed %d: calls %d, faults %v\n%s%s", seed, calls, faults, stdout.String(), stderr.String())
+			if len(faults) == 0 {
+				t.Fatal("the proxy injected no fault: the test proved nothing")
+			}
+			if code != 0 {
+				// A run that fails must still leave what it hid visible.
+				if v, f, err := s.Depth(ctx, dlq); err != nil || f != 0 {
+					t.Fatalf("exit %d left %d visible, %d in flight (%v)", code, v, f, err)
+				}
+				t.Logf("exit %d: the faults stopped it, and it left nothing hidden", code)
+				return
+			}
+			if v, f, err := s.Depth(ctx, dlq); err != nil || v != n/2 || f != 0 {
+				t.Fatalf("right after exit 0 the DLQ holds %d visible, %d in flight (%v); want the %d left on purpose, all visible", v, f, err, n/2)
+			}
+			got, err := s.Drain(ctx, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := arrivals(got)
+			moved := 0
+			for i, b := range bodies {
+				if seen[b] > 0 {
+					moved++
+				}
+				if tc.moved != nil && tc.moved(i) != (seen[b] > 0) {
+					t.Errorf("%s: moved %v, want %v", b, seen[b] > 0, tc.moved(i))
+				}
+			}
+			if moved != n/2 {
+				t.Errorf("%d distinct messages moved, want %d", moved, n/2)
+			}
+		})
 	}
 }
