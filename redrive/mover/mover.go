@@ -205,6 +205,11 @@ type Mover struct {
 	// without holding it shows again: a receive whose answer was lost, a
 	// release that failed, a message owed. The quiet wait counts from it.
 	mayReappear time.Time
+	// strayUntil is the part of mayReappear that no one holds for a reason
+	// the summary gives: a receive whose answer was lost, a release SQS
+	// did not confirm (not a delete that failed: that one is pending
+	// delete). The run's end waits for it (awaitHidden).
+	strayUntil time.Time
 	// unseen is how many messages of the backlog, never received, the DLQ
 	// still held hidden when the quiet wait ran out.
 	unseen int
@@ -659,7 +664,7 @@ func (m *Mover) unpark() int {
 
 // awaitHidden ends the run only when the messages it leaves in the DLQ are
 // visible: while a message this run may have hidden can still be hidden
-// (mayReappear: a receive whose answer was lost, a release SQS did not
+// (strayUntil: a receive whose answer was lost, a release SQS did not
 // confirm), and the last release missed some or the DLQ shows messages in
 // flight, it waits until they are visible again by themselves — at most
 // the visibility timeout — rather than exit 0 with them hidden (a verify
@@ -667,7 +672,7 @@ func (m *Mover) unpark() int {
 // wait, and the stats say until when they stay hidden.
 func (m *Mover) awaitHidden(ctx context.Context, missed int) {
 	m.mu.Lock()
-	until := m.mayReappear
+	until := m.strayUntil
 	m.mu.Unlock()
 	if !time.Now().Before(until) {
 		return

@@ -26,7 +26,14 @@ func (m *Mover) hidUntil(t time.Time) { m.mayReappear = later(m.mayReappear, t) 
 func (m *Mover) lostReceive(t time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.hidUntil(t.Add(m.visibility()))
+	m.strayed(t.Add(m.visibility()))
+}
+
+// strayed notes that a message no one holds may stay hidden until t: a
+// lost receive, an unconfirmed release. m.mu is held.
+func (m *Mover) strayed(t time.Time) {
+	m.hidUntil(t)
+	m.strayUntil = later(m.strayUntil, t)
 }
 
 // owe notes a message let go of unfinished: its send ran out of retries

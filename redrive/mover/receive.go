@@ -352,7 +352,7 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) (missed int) {
 			// Not released: hidden until their visibility timeout ends.
 			missed += n
 			m.mu.Lock()
-			m.hidUntil(time.Now().Add(m.visibility()))
+			m.strayed(time.Now().Add(m.visibility()))
 			m.mu.Unlock()
 		}
 	}
