@@ -152,8 +152,9 @@ func TestRedriveFaultsLeavesTheRestVisible(t *testing.T) {
 			defer srv.Close()
 			var stdout, stderr strings.Builder
 			d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+			inc := t.TempDir()
 			args := append([]string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
-				"--visibility", "10", "--endpoint-url", srv.URL, "--incident", t.TempDir()}, tc.flags...)
+				"--visibility", "10", "--endpoint-url", srv.URL, "--incident", inc}, tc.flags...)
 			code := run(ctx, d, args)
 			calls, faults := proxy.Counts()
 			t.Logf("seed %d: calls %d, faults %v\n%s%s", seed, calls, faults, stdout.String(), stderr.String())
@@ -169,7 +170,8 @@ func TestRedriveFaultsLeavesTheRestVisible(t *testing.T) {
 				return
 			}
 			if v, f, err := s.Depth(ctx, dlq); err != nil || v != n/2 || f != 0 {
-				t.Fatalf("right after exit 0 the DLQ holds %d visible, %d in flight (%v); want the %d left on purpose, all visible", v, f, err, n/2)
+				j, _ := os.ReadFile(filepath.Join(inc, incident.JournalFile))
+				t.Fatalf("right after exit 0 the DLQ holds %d visible, %d in flight (%v); want the %d left on purpose, all visible\njournal:\n%s", v, f, err, n/2, j)
 			}
 			got, err := s.Drain(ctx, src)
 			if err != nil {

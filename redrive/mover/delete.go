@@ -75,10 +75,15 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		// whose delete reported a failure, so the drain check must not
 		// count them as ours; one still there is received again and
 		// deleted then (it was sent).
+		// In one step with the count of deletes under way: between the two,
+		// the drain check would count the chunk as held — messages SQS has
+		// removed — and could take the DLQ for drained while messages a
+		// lost receive hid were still in it (a run that ended "moved 99"
+		// with one of the selection left behind).
 		m.mu.Lock()
 		m.deleting -= len(chunk)
+		m.unholdLocked(ids)
 		m.mu.Unlock()
-		m.unhold(ids)
 		if werr := m.o.Journal.Write(entries...); werr != nil {
 			m.fail(werr)
 		}

@@ -284,6 +284,11 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 func (m *Mover) unhold(ids []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.unholdLocked(ids)
+}
+
+// unholdLocked is unhold with m.mu held.
+func (m *Mover) unholdLocked(ids []string) {
 	for _, id := range ids {
 		delete(m.held, id)
 		delete(m.latest, id)
