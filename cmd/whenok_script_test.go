@@ -1,11 +1,15 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -64,6 +68,13 @@ func cmdFileWait(ts *testscript.TestScript, neg bool, args []string) {
 		if time.Now().After(end) {
 			// What the file did hold says which way the run went.
 			ts.Logf("%s holds:\n%s", args[0], b[max(0, len(b)-4000):])
+			// And where a background mfdlq is: its goroutines (SIGQUIT
+			// makes the Go runtime print them on its stderr, which the
+			// script's failure shows).
+			if n := quitChildren("mfdlq"); n > 0 {
+				ts.Logf("sent SIGQUIT to %d background mfdlq: its stacks are in its [stderr] below", n)
+				time.Sleep(time.Second)
+			}
 			ts.Fatalf("%s has no line matching %s after %s", args[0], args[1], limit)
 		}
 	}
@@ -146,4 +157,30 @@ func cmdCompositePut(ts *testscript.TestScript, neg bool, args []string) {
 	_, err := scriptAlarms(ts).PutCompositeAlarm(context.Background(), &cloudwatch.PutCompositeAlarmInput{
 		AlarmName: aws.String(args[0]), AlarmRule: aws.String(args[1])})
 	ts.Check(err)
+}
+
+// quitChildren sends SIGQUIT to this process's children named name and
+// returns how many it signalled (Linux /proc; none elsewhere).
+func quitChildren(name string) int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	n := 0
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …
+		open, close := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		fields := strings.Fields(string(b[close+1:]))
+		if string(b[open+1:close]) != name || len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:open]))); err == nil && syscall.Kill(pid, syscall.SIGQUIT) == nil {
+			n++
+		}
+	}
+	return n
 }
