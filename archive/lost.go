@@ -51,12 +51,14 @@ func maybeCarriedOut(err error) bool {
 	return awserr.ServerFault(err) || !errors.As(err, &api)
 }
 
-// failedReceive records a receive started at start that failed with err.
-func (l *lostReceives) failedReceive(start time.Time, visibility time.Duration, err error) {
+// failedReceive records a receive that failed with err, its error seen at
+// end: every attempt SQS may have carried out began before, so what they
+// hid is visible again by end + the visibility timeout (+ a second).
+func (l *lostReceives) failedReceive(end time.Time, visibility time.Duration, err error) {
 	l.consecutive++
 	if maybeCarriedOut(err) {
 		l.failed++
-		l.until = later(l.until, start.Add(visibility+time.Second))
+		l.until = later(l.until, end.Add(visibility+time.Second))
 	}
 }
 

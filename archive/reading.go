@@ -68,7 +68,9 @@ func (r *reading) readOn(ctx context.Context) error {
 		r.lost.last = time.Now()
 		msgs, err := receive(context.WithoutCancel(ctx), h.c, o)
 		if err != nil && !isOverLimit(err) {
-			r.lost.failedReceive(r.lost.last, o.Visibility, err)
+			// Dated by its end, not its start: the SDK's own retries (and
+			// a slow server) carry out its last attempt later than it began.
+			r.lost.failedReceive(time.Now(), o.Visibility, err)
 			if r.lost.failed > 0 {
 				r.st.Hidden, r.st.HiddenUntil = r.lostBound(), r.lost.until
 			}

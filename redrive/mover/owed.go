@@ -20,9 +20,10 @@ func (m *Mover) visibility() time.Duration { return time.Duration(m.o.Visibility
 // until t. m.mu is held.
 func (m *Mover) hidUntil(t time.Time) { m.mayReappear = later(m.mayReappear, t) }
 
-// lostReceive notes a receive attempt made at t that failed: SQS may have
-// answered it (a dropped connection, a 5xx after the fact) and hidden up to
-// a batch that no worker holds, until t plus the visibility timeout.
+// lostReceive notes a receive attempt whose error came back at t: SQS may
+// have carried it out before (a dropped connection, a 5xx after the fact)
+// and hidden up to a batch that no worker holds, until t plus the
+// visibility timeout at the latest.
 func (m *Mover) lostReceive(t time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

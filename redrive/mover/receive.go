@@ -43,7 +43,6 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 	var out *sqs.ReceiveMessageOutput
 	err = m.o.Retry.Do(callCtx, func(ctx context.Context) error {
 		var err error
-		t0 := time.Now()
 		out, err = m.c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{
 			QueueUrl:                    aws.String(m.o.Source.URL),
 			MaxNumberOfMessages:         int32(n),
@@ -54,8 +53,9 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 		}, retry.NoSDK)
 		m.ctl.Call(0, err)
 		if err != nil && ctx.Err() == nil {
-			// Its answer may be lost after SQS hid a batch.
-			m.lostReceive(t0)
+			// Its answer may be lost after SQS hid a batch: dated by the
+			// error, since SQS acted before it came back.
+			m.lostReceive(time.Now())
 		}
 		return err
 	})
