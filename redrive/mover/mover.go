@@ -694,15 +694,18 @@ func (m *Mover) awaitHidden(ctx context.Context, missed int) {
 		n = int(d.InFlight)
 	}
 	m.mu.Lock()
-	m.stats.Hidden, m.stats.Rehidden, m.stats.RehiddenUntil = n, n, until.Add(time.Second).UTC()
+	m.stats.Hidden, m.stats.Rehidden = n, n
 	m.mu.Unlock()
 	if m.o.OnBatch != nil {
 		m.o.OnBatch(m.Stats())
 	}
-	// until is when the receive that may have hidden them began: SQS
-	// started their timeout a moment later. A second's margin, then a look
-	// at the count, a few times, before the run says they are visible.
-	for i := 0; ; i++ {
+	// until is when the receive that may have hid them failed, at the
+	// latest; SQS's timer can end a moment later. A second's margin, then
+	// up to five looks at the count before the run says they are visible.
+	for look := 0; look < 5; look++ {
+		m.mu.Lock()
+		m.stats.RehiddenUntil = until.Add(time.Second).UTC()
+		m.mu.Unlock()
 		t := time.NewTimer(time.Until(until.Add(time.Second)))
 		select {
 		case <-ctx.Done():
@@ -713,14 +716,10 @@ func (m *Mover) awaitHidden(ctx context.Context, missed int) {
 			return
 		case <-t.C:
 		}
-		d, err := m.depth(ctx, m.o.Source.URL)
-		if err != nil || d.InFlight == 0 || i == 4 {
+		if d, err := m.depth(ctx, m.o.Source.URL); err != nil || d.InFlight == 0 {
 			break
 		}
 		until = time.Now()
-		m.mu.Lock()
-		m.stats.RehiddenUntil = until.Add(time.Second).UTC()
-		m.mu.Unlock()
 	}
 	m.mu.Lock()
 	m.stats.Hidden = 0
