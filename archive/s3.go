@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/s3/manager"
+	"github.com/aws/aws-sdk-go-v2/feature/s3/transfermanager"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 )
@@ -20,13 +20,12 @@ import (
 // S3 is the S3 calls of an export and of a redrive from a file, with the
 // SDK's signatures so that *s3.Client satisfies it.
 type S3 interface {
-	manager.UploadAPIClient
+	// S3APIClient is what the transfer manager calls to upload, and it
+	// holds the GetObject, HeadObject and ListObjectsV2 (which finds the
+	// parts after a missing one of an export without a manifest) that a
+	// redrive from a file reads with.
+	transfermanager.S3APIClient
 	HeadBucket(ctx context.Context, in *s3.HeadBucketInput, optFns ...func(*s3.Options)) (*s3.HeadBucketOutput, error)
-	HeadObject(ctx context.Context, in *s3.HeadObjectInput, optFns ...func(*s3.Options)) (*s3.HeadObjectOutput, error)
-	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)
-	// ListObjectsV2 finds the parts after a missing one of an export
-	// without a manifest.
-	ListObjectsV2(ctx context.Context, in *s3.ListObjectsV2Input, optFns ...func(*s3.Options)) (*s3.ListObjectsV2Output, error)
 }
 
 var _ S3 = (*s3.Client)(nil)
@@ -72,7 +71,7 @@ func httpStatus(err error) int {
 }
 
 // s3Sink writes to a private temporary file and uploads it on Commit with
-// the SDK's upload manager. It sets no ACL and no encryption: the object
+// the SDK's transfer manager (multipart past its part size). It sets no ACL and no encryption: the object
 // is private and encrypted as the bucket's defaults say.
 type s3Sink struct {
 	*fileSink
@@ -139,8 +138,7 @@ func (s *s3Sink) Commit(ctx context.Context) (string, error) {
 	if s.id != "" {
 		meta[metaExportID] = s.id
 	}
-	up := manager.NewUploader(s.c)
-	out, err := up.Upload(ctx, &s3.PutObjectInput{
+	out, err := transfermanager.New(s.c).UploadObject(ctx, &transfermanager.UploadObjectInput{
 		Bucket: aws.String(s.loc.Bucket), Key: aws.String(s.loc.Key), Body: f,
 		ContentType: aws.String("application/x-ndjson"),
 		IfNoneMatch: aws.String("*"),

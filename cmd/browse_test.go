@@ -46,6 +46,9 @@ func TestBrowseNeedsTerminal(t *testing.T) {
 	if !strings.Contains(errOut.String(), "browse needs a terminal on stdin and stdout") {
 		t.Errorf("stderr %q", errOut)
 	}
+	if out.Len() != 0 {
+		t.Errorf("browse piped wrote to stdout: %q", out)
+	}
 	d, out, errOut = testDeps(t, false)
 	if code := run(context.Background(), d, nil); code != ExitOK {
 		t.Errorf("mfdlq piped: exit %d; stderr %q", code, errOut)

@@ -175,18 +175,18 @@ func runQuery(ctx context.Context, c Client, in *cloudwatchlogs.StartQueryInput,
 		out, err := c.GetQueryResults(ctx, &cloudwatchlogs.GetQueryResultsInput{QueryId: aws.String(id)})
 		if err != nil {
 			stopQuery(c, id)
-			return nil, fmt.Errorf("Logs Insights query %s: %w", id, err)
+			return nil, fmt.Errorf("query %s (Logs Insights): %w", id, err)
 		}
 		switch out.Status {
 		case types.QueryStatusComplete:
 			return out.Results, nil
 		case types.QueryStatusScheduled, types.QueryStatusRunning:
 		default:
-			return nil, fmt.Errorf("Logs Insights query %s ended %s", id, out.Status)
+			return nil, fmt.Errorf("query %s (Logs Insights) ended %s", id, out.Status)
 		}
 		if time.Now().After(deadline) {
 			stopQuery(c, id)
-			return nil, fmt.Errorf("Logs Insights query %s still %s after %s: stopped it; narrow the window or the groups", id, out.Status, p.Timeout)
+			return nil, fmt.Errorf("query %s (Logs Insights) still %s after %s: stopped it; narrow the window or the groups", id, out.Status, p.Timeout)
 		}
 		if err := p.Sleep(ctx, wait); err != nil {
 			stopQuery(c, id)
