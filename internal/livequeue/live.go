@@ -162,13 +162,6 @@ func (l *Live) Stats() Stats {
 	return l.stats
 }
 
-// Deleted tells whether the consumer deleted the message with this id.
-func (l *Live) Deleted(id string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.deleted[id]
-}
-
 func (l *Live) produce(ctx context.Context) {
 	defer l.wg.Done()
 	every := time.Duration(float64(time.Second) / l.cfg.Rate)

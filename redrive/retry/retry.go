@@ -102,8 +102,3 @@ func (r *Policy) pause(attempt int) {
 // at-least-once). A 4xx is final: the message stays in the DLQ and is
 // reported.
 func Retryable(err error) bool { return awserr.Retryable(err) }
-
-// RetryableCode tells whether an AWS error code is throttling or a
-// transient server fault (awserr.RetryableCode): a code Retryable retries
-// whatever the status.
-func RetryableCode(code string) bool { return awserr.RetryableCode(code) }
