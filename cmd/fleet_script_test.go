@@ -25,19 +25,6 @@ import (
 // keeps one organisation per management account, and every script shares
 // one server), an organisation, queues in an account, an operator's
 // credentials in one, and the stand-in that refuses a role.
-func init() {
-	scriptCmds["account"] = cmdAccount
-	scriptCmds["org-new"] = cmdOrgNew
-	scriptCmds["org-close"] = cmdOrgClose
-	scriptCmds["fleet-pair"] = cmdFleetPair
-	scriptCmds["as"] = cmdAs
-	scriptCmds["sts-deny"] = cmdSTSDeny
-	scriptCmds["tag-raw"] = cmdTagRaw
-	scriptCmds["profiles"] = cmdProfiles
-	scriptCmds["fleet-queue"] = cmdFleetQueue
-	scriptCmds["fleet-delete"] = cmdFleetDelete
-}
-
 func randomAccountID() string {
 	n, _ := rand.Int(rand.Reader, big.NewInt(8e11))
 	return fmt.Sprintf("%012d", n.Int64()+1e11)

@@ -20,12 +20,6 @@ import (
 
 // The script commands of --notify: a topic with a queue subscribed, what
 // the subscriber received, and a webhook answering a chosen status.
-func init() {
-	scriptCmds["sns-subscribed"] = cmdSNSSubscribed
-	scriptCmds["sqs-bodies"] = cmdSQSBodies
-	scriptCmds["webhook"] = cmdWebhook
-}
-
 // sns-subscribed VAR QUEUE creates a topic (its ARN in VAR) and QUEUE
 // subscribed to it with raw delivery: what a team's pager pipe looks like.
 func cmdSNSSubscribed(ts *testscript.TestScript, neg bool, args []string) {

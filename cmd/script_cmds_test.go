@@ -44,6 +44,21 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"inflight-limit": cmdInflightLimit,
 	"export-part":    cmdExportPart,
 	"s3-rm":          cmdS3Rm,
+	// fleet_script_test.go
+	"account":      cmdAccount,
+	"org-new":      cmdOrgNew,
+	"org-close":    cmdOrgClose,
+	"fleet-pair":   cmdFleetPair,
+	"as":           cmdAs,
+	"sts-deny":     cmdSTSDeny,
+	"tag-raw":      cmdTagRaw,
+	"profiles":     cmdProfiles,
+	"fleet-queue":  cmdFleetQueue,
+	"fleet-delete": cmdFleetDelete,
+	// notify_script_test.go
+	"sns-subscribed": cmdSNSSubscribed,
+	"sqs-bodies":     cmdSQSBodies,
+	"webhook":        cmdWebhook,
 	// hostile_script_test.go
 	"no-control": cmdNoControl,
 	// lease_garbage_script_test.go
