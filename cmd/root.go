@@ -123,6 +123,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newLsCmd(d, nil),
 		newNoteCmd(d, nil),
 		newContainCmd(d, nil),
+		newTriageCmd(d, nil),
 		newInspectCmd(d, nil),
 		newChangesCmd(d, nil),
 		newClassifyCmd(d, nil),
@@ -134,6 +135,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newCheckCmd(d, nil),
 		newRunbookCmd(d, nil),
 		newBrowseCmd(d, nil),
+		newMCPCmd(d, nil),
 	}
 }
 
