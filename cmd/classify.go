@@ -22,6 +22,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // classifyOptions are the flags of mfdlq classify.
@@ -183,7 +184,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	}
 	d.reportFetches(fetcher)
 	addChangeEvidence(ws, res)
-	if err := o.record(ws, q, name, source, res); err != nil {
+	res.Look = o.look(q, source, res, len(opts.Signatures))
+	verdict, j, err := o.record(ws, q, name, source, res)
+	if err != nil {
 		return err
 	}
 	if q != nil {
@@ -191,11 +194,43 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 			d.noteConsumers(ctx, client, q, "classify")
 		}
 	}
-	if err := o.render(res); err != nil {
+	o.sayJudgement(j, res)
+	if err := o.render(verdict); err != nil {
 		return err
 	}
-	d.nextStep("%s", o.next(res, name))
+	d.nextStep("%s", o.next(verdict, name))
 	return nil
+}
+
+// look describes how this classify looked, for its judgement and for the
+// estimates: the DLQ's size is what it held when classify resolved it,
+// before its own peek hid anything (visible, in flight and delayed).
+func (o *classifyOptions) look(q *sqsapi.Queue, source string, res *classify.Classification, sigs int) *classify.Look {
+	l := &classify.Look{Sampled: res.Messages, Source: source, LogSignatures: sigs}
+	if q != nil {
+		l.InDLQ = int(q.Depth.Total())
+	}
+	return l
+}
+
+// sayJudgement says on stderr what this look did to the incident's
+// verdict: kept beside it (with the look's own verdicts), or replaced.
+func (o *classifyOptions) sayJudgement(j classify.Judgement, look *classify.Classification) {
+	d := o.deps
+	switch {
+	case j.Kept:
+		var groups []string
+		for _, g := range look.Groups {
+			groups = append(groups, fmt.Sprintf("%s %s %d", g.ID, g.Verdict, g.Count))
+		}
+		d.warnf("the incident's verdict stays %s: %s", j.Verdict, j.Why)
+		d.warnf("this look, not saved: %s (%s) — %s; classify again with at least the verdict's evidence to replace it",
+			look.Verdict, j.LookSample, untrusted.Terminal(strings.Join(groups, ", ")))
+	case j.Saved != "" && len(j.Changed) > 0:
+		d.infof("the incident's verdict: %s → %s (%s), this look replaces the last: %s", j.Saved, j.Verdict, strings.Join(j.Changed, ", "), j.Why)
+	case j.Saved != "":
+		d.infof("the incident's verdict: %s, unchanged; this look replaces the last: %s", j.Verdict, j.Why)
+	}
 }
 
 // incidentQueue is the queue name the incident directory is named after,
@@ -313,10 +348,27 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *inc
 	return c.Result(), set.Source, nil
 }
 
-// record writes classification.json and appends the classify event.
-func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) error {
-	if err := ws.WriteJSON(incident.ClassificationFile, res); err != nil {
-		return err
+// record judges the look against the incident's verdict
+// (classify.Judge): a look with at least its evidence is written as
+// classification.json, a weaker one is not. The event names the
+// incident's verdict after the look, its figures, and the judgement. It
+// returns the incident's classification.
+func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) (*classify.Classification, classify.Judgement, error) {
+	saved, err := loadClassification(ws)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		saved = nil
+	case err != nil:
+		// Unreadable: nothing to weigh against; this look replaces it.
+		o.deps.warnf("the incident's %s cannot be read (%v): this look replaces it", incident.ClassificationFile, err)
+		saved = nil
+	}
+	j := classify.Judge(saved, res)
+	verdict := res
+	if j.Kept {
+		verdict = saved
+	} else if err := ws.WriteJSON(incident.ClassificationFile, res); err != nil {
+		return nil, j, err
 	}
 	ev := o.deps.Event("classify", q)
 	if q == nil {
@@ -324,12 +376,14 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	}
 	in := classify.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
 		BurstWindow: o.BurstWindow.String(), BurstShare: o.BurstShare, TrickleSpan: o.TrickleSpan.String(), Payload: o.Payload}
-	if err := ev.Set(in, classify.FiguresOf(res)); err != nil {
-		return err
+	fig := classify.FiguresOf(verdict)
+	fig.Judgement = &j
+	if err := ev.Set(in, fig); err != nil {
+		return nil, j, err
 	}
-	ev.Verdict = string(res.Verdict)
+	ev.Verdict = string(verdict.Verdict)
 	ev.Artifact = incident.ClassificationFile
-	return ws.Append(ev)
+	return verdict, j, ws.Append(ev)
 }
 
 // next is the recommended next command.
