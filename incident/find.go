@@ -10,7 +10,9 @@ import (
 	"time"
 )
 
-// Root is where incidents go when no directory is named: ./incidents.
+// Root is ./incidents, where incidents went before they had a per-user
+// place (DefaultRoot): an existing one is still read (Roots), so its open
+// incidents are continued; new ones go to the per-user root.
 const Root = "incidents"
 
 // startLayout names a new incident by its UTC start time, to the minute
@@ -35,9 +37,17 @@ type Found struct {
 	Last Event
 }
 
-// Closed tells whether record was the incident's last step: record closes
-// an incident, and the next step without --incident starts a new one.
-func (f Found) Closed() bool { return f.Last.Step == "record" }
+// Closed tells whether record closed the incident: its last step is a
+// record that did not leave it open (record leaves open an incident whose
+// DLQ still holds messages, unless --close). A record event of an older
+// mfdlq, which always closed, has no verdict: closed.
+func (f Found) Closed() bool { return f.Last.Step == StepRecord && f.Last.Verdict != RecordOpen }
+
+// The verdicts of a record event: whether it closed the incident.
+const (
+	RecordClosed = "closed"
+	RecordOpen   = "open"
+)
 
 // Stale is how long an open incident may sit without a step before a new
 // step starts another: SQS keeps a message at most 14 days, so an incident
