@@ -23,8 +23,9 @@ import (
 //     a kind the saved one had is weaker whatever its size; a look that
 //     adds a kind and lacks none is stronger.
 //  2. with the same kinds, proof: the share of messages in groups whose
-//     verdict is not unknown. A verdict proven by content or by an error
-//     outranks one that only timing suggests.
+//     verdict rests on content or on an error, not on timing alone
+//     (provenGroup). A verdict proven by content or by an error outranks
+//     one that only timing suggests.
 //  3. with the same kinds and proof, the sample: a look of at least as many
 //     messages, or one that saw the whole DLQ as it was then, replaces the
 //     saved one (it is newer); a smaller look does not.
@@ -56,8 +57,8 @@ type Evidence struct {
 	Logs     bool // the consumer's errors from mfdlq logs
 	Sampled  int  // messages classified
 	InDLQ    int  // messages in the DLQ at the look; 0 unknown
-	// Proven is how many messages are in groups whose verdict is not
-	// unknown.
+	// Proven is how many messages are in groups whose verdict rests on
+	// more than timing (provenGroup).
 	Proven int
 }
 
@@ -74,14 +75,27 @@ func EvidenceOf(c *Classification) Evidence {
 		if g.SignatureSource == "logs" {
 			e.Logs = true
 		}
-		if g.Verdict != VerdictUnknown {
+		if provenGroup(e, &g) {
 			e.Proven += g.Count
 		}
 	}
-	if len(c.Groups) == 0 && c.Verdict != VerdictUnknown {
-		e.Proven = c.Messages
-	}
 	return e
+}
+
+// provenGroup tells whether a group's verdict rests on more than its
+// arrival pattern: the content was compared (--expect, --baseline), the
+// group has an error signature, or it is poison (never decided by timing:
+// an unparseable body is). An unknown group proves nothing, and neither
+// does a transient or data verdict that timing alone gave (burst,
+// trickle), as an older mfdlq gave it without error text.
+func provenGroup(e Evidence, g *Group) bool {
+	switch {
+	case g.Verdict == VerdictUnknown:
+		return false
+	case e.Expect || e.Baseline || g.Verdict == VerdictPoison:
+		return true
+	}
+	return g.SignatureSource != "" && g.SignatureSource != "none"
 }
 
 // Whole tells whether the look saw every message the DLQ held then.
@@ -181,9 +195,9 @@ func weaker(se, le Evidence, saved, look *Classification) (bool, string) {
 	sp, lp := share(se.Proven, se.Sampled), share(le.Proven, le.Sampled)
 	switch {
 	case lp < sp:
-		return true, fmt.Sprintf("this look proves less: %.0f%% of its messages in groups with a verdict, the verdict's look %.0f%%", lp*100, sp*100)
+		return true, fmt.Sprintf("this look proves less: %.0f%% of its messages in groups proven by content or an error, the verdict's look %.0f%%", lp*100, sp*100)
 	case lp > sp:
-		return false, fmt.Sprintf("this look proves more: %.0f%% of its messages in groups with a verdict, the verdict's look %.0f%%", lp*100, sp*100)
+		return false, fmt.Sprintf("this look proves more: %.0f%% of its messages in groups proven by content or an error, the verdict's look %.0f%%", lp*100, sp*100)
 	}
 	kinds := "no --expect, --baseline or logs"
 	if k := le.kinds(); len(k) > 0 {

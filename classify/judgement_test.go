@@ -33,6 +33,15 @@ func look(expect, baseline, logs bool, n, inDLQ int, verdicts ...Verdict) *Class
 	return c
 }
 
+// withSignature gives every group of c an error signature from its
+// attributes: a verdict an error proves.
+func withSignature(c *Classification) *Classification {
+	for i := range c.Groups {
+		c.Groups[i].SignatureSource = "attributes"
+	}
+	return c
+}
+
 func TestJudge(t *testing.T) {
 	const P, T, U = VerdictPoison, VerdictTransient, VerdictUnknown
 	proven := look(true, false, false, 100, 340, P, T) // the issue's: --expect, mixed
@@ -54,8 +63,10 @@ func TestJudge(t *testing.T) {
 		{"adds logs", proven, look(true, false, true, 100, 340, P), false, "this look adds logs.json"},
 		{"adds logs but drops --expect", proven, look(false, false, true, 100, 340, T), true, "this look had no --expect"},
 		{"a baseline instead of --expect", proven, look(false, true, false, 100, 340, P), true, "this look had no --expect"},
-		{"proves less: unknown where the verdict was proven", look(false, false, false, 100, 340, T), look(false, false, false, 200, 340, U), true, "this look proves less"},
-		{"proves more: proven where the verdict was unknown", look(false, false, false, 100, 340, U), look(false, false, false, 20, 340, P), false, "this look proves more"},
+		{"proves less: unknown where an error proved the verdict", withSignature(look(false, false, false, 100, 340, T)), look(false, false, false, 200, 340, U), true, "this look proves less: 0% of its messages in groups proven by content or an error, the verdict's look 100%"},
+		{"proves more: an error where the verdict was unknown", look(false, false, false, 100, 340, U), withSignature(look(false, false, false, 20, 340, T)), false, "this look proves more"},
+		{"proves more: poison by content where timing said transient", look(false, false, false, 100, 340, T), look(false, false, false, 20, 340, P), false, "this look proves more"},
+		{"timing alone (an older mfdlq's transient) against unknown: the sample decides", look(false, false, false, 100, 340, T), look(false, false, false, 200, 340, U), false, "the same evidence (no --expect, --baseline or logs) and as large a sample"},
 		{"old file without look: logs from the groups", look(true, false, true, 100, 0, P), look(true, false, false, 100, 0, P), true, "this look had no logs.json"},
 	}
 	for _, tc := range tests {
