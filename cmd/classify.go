@@ -194,7 +194,7 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 			d.noteConsumers(ctx, client, q, "classify")
 		}
 	}
-	o.sayJudgement(j, res)
+	o.sayJudgement(j, res, verdict)
 	if err := o.render(verdict); err != nil {
 		return err
 	}
@@ -215,7 +215,7 @@ func (o *classifyOptions) look(q *sqsapi.Queue, source string, res *classify.Cla
 
 // sayJudgement says on stderr what this look did to the incident's
 // verdict: kept beside it (with the look's own verdicts), or replaced.
-func (o *classifyOptions) sayJudgement(j classify.Judgement, look *classify.Classification) {
+func (o *classifyOptions) sayJudgement(j classify.Judgement, look, saved *classify.Classification) {
 	d := o.deps
 	switch {
 	case j.Kept:
@@ -223,13 +223,24 @@ func (o *classifyOptions) sayJudgement(j classify.Judgement, look *classify.Clas
 		for _, g := range look.Groups {
 			groups = append(groups, fmt.Sprintf("%s %s %d", g.ID, g.Verdict, g.Count))
 		}
-		d.warnf("the incident's verdict stays %s: %s", j.Verdict, j.Why)
-		d.warnf("this look, not saved: %s (%s) — %s; classify again with at least the verdict's evidence to replace it",
-			look.Verdict, j.LookSample, untrusted.Terminal(strings.Join(groups, ", ")))
+		again := "at least the verdict's evidence"
+		var flags []string
+		for _, e := range saved.Expect {
+			flags = append(flags, "--expect "+e)
+		}
+		if saved.Baseline != nil {
+			flags = append(flags, "--baseline FILE")
+		}
+		if len(flags) > 0 {
+			again = strings.Join(flags, " ")
+		}
+		d.warnf("the incident's verdict stays %s: %s", j.Verdict, untrusted.Terminal(j.Why))
+		d.warnf("this look, not saved: %s (%s) — %s; classify again with %s to replace it",
+			look.Verdict, j.LookSample, untrusted.Terminal(strings.Join(groups, ", ")), untrusted.Terminal(again))
 	case j.Saved != "" && len(j.Changed) > 0:
-		d.infof("the incident's verdict: %s → %s (%s), this look replaces the last: %s", j.Saved, j.Verdict, strings.Join(j.Changed, ", "), j.Why)
+		d.infof("the incident's verdict: %s → %s (%s), this look replaces the last: %s", j.Saved, j.Verdict, untrusted.Terminal(strings.Join(j.Changed, ", ")), untrusted.Terminal(j.Why))
 	case j.Saved != "":
-		d.infof("the incident's verdict: %s, unchanged; this look replaces the last: %s", j.Verdict, j.Why)
+		d.infof("the incident's verdict: %s, unchanged; this look replaces the last: %s", j.Verdict, untrusted.Terminal(j.Why))
 	}
 }
 
