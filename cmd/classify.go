@@ -393,7 +393,10 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 		return nil, j, err
 	}
 	ev.Verdict = string(verdict.Verdict)
-	ev.Artifact = incident.ClassificationFile
+	if !j.Kept {
+		// A kept verdict's look wrote nothing.
+		ev.Artifact = incident.ClassificationFile
+	}
 	return verdict, j, ws.Append(ev)
 }
 
