@@ -80,7 +80,7 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 	}
 	if r.Fresh {
 		if n := keptSample(ws, len(res.Messages)); n > 0 {
-			d.infof("kept the incident's sample of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
+			d.infof(keptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
 				n, len(res.Messages), n)
 			return sampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
 		}
@@ -98,6 +98,10 @@ func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 	}
 	return sampleSet{Peeked: &res, Source: "live sample"}, nil
 }
+
+// keptSampleSaid begins what a step says when its peek did not replace
+// the incident's larger sample; browse reads it to name what it shows.
+const keptSampleSaid = "kept the incident's sample"
 
 // keptSample is the size of the incident's sample when a fresh peek of
 // peeked messages must not replace it, else 0. Samples accumulate as whole
