@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/user"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -172,6 +173,9 @@ func (o *recordOptions) incidentDir() (string, error) {
 	return f.Dir, nil
 }
 
+// recordDepthTimeout bounds record's one AWS call, the DLQ's depth.
+const recordDepthTimeout = 20 * time.Second
+
 // closes tells whether this record closes the incident: with --close, or
 // when its DLQ holds no message (or no longer exists). While the DLQ
 // holds messages — a redrive declined, refused or not yet run — the
@@ -184,7 +188,11 @@ func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
 	if o.Close || !ok || q.QueueURL == "" {
 		return true
 	}
-	_, dlq, err := d.resolveQueue(ctx, q.QueueURL)
+	// The report is written already: a network that does not answer
+	// costs at most this long, and keeps the incident open.
+	rctx, cancel := context.WithTimeout(ctx, recordDepthTimeout)
+	defer cancel()
+	_, dlq, err := d.resolveQueue(rctx, q.QueueURL)
 	switch {
 	case errors.Is(err, sqsapi.ErrQueueNotFound):
 		d.infof("%s no longer exists: the incident is closed", q.Queue)
