@@ -33,7 +33,8 @@ func NewName(queue string, start time.Time) string {
 type Found struct {
 	Dir     string
 	Started time.Time
-	// Last is the incident's latest event (zero when it has none yet).
+	// Last is the incident's latest step's event, notifications left out
+	// (zero when it has none yet).
 	Last Event
 }
 
@@ -81,9 +82,7 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 		if err != nil {
 			continue
 		}
-		if len(events) > 0 {
-			f.Last = events[len(events)-1]
-		}
+		f.Last = lastStep(events)
 		active := f.Started
 		if f.Last.Time.After(active) {
 			active = f.Last.Time
@@ -94,6 +93,21 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 		best, ok = f, true
 	}
 	return best, ok, nil
+}
+
+// stepNotify is the event a step's --notify appends after the step's own
+// (cmd's notifyEnd): bookkeeping, not a step of the incident.
+const stepNotify = "notify"
+
+// lastStep is the latest event that is a step: a notification appended
+// after record --notify must not reopen the incident record closed.
+func lastStep(events []Event) Event {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Step != stepNotify {
+			return events[i]
+		}
+	}
+	return Event{}
 }
 
 // startOf reads the start time in an incident directory's name: queue, a

@@ -109,7 +109,8 @@ func TestLatestOpenIn(t *testing.T) {
 	if f, ok, _ := LatestOpenIn([]string{user, legacy}, "orders-dlq", now); !ok || f.Dir != filepath.Join(user, "orders-dlq-20261201T2300Z") {
 		t.Fatalf("LatestOpenIn = %+v, want the newer incident record left open", f)
 	}
-	mk(user, "orders-dlq-20261201T2300Z", Event{Step: StepRecord, Verdict: RecordClosed})
+	// record --notify appends a notify event after its own: still closed.
+	mk(user, "orders-dlq-20261201T2300Z", Event{Step: StepRecord, Verdict: RecordClosed}, Event{Step: "notify", Verdict: "sent"})
 	mk(legacy, "orders-dlq-20261201T0900Z", Event{Step: StepRecord}) // an older mfdlq's record: closed
 	if f, ok, _ := LatestOpenIn([]string{user, legacy}, "orders-dlq", now); ok {
 		t.Fatalf("LatestOpenIn = %+v, want none: both closed", f)
