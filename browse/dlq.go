@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/plural"
 )
@@ -22,8 +23,12 @@ func (m *Model) dlqLines(w int) ([]string, int) {
 		return out, 0
 	}
 	c := d.cls.Result
+	sampled := plural.Of(c.Messages, "message sampled", "messages sampled")
+	if c.Look != nil && c.Look.InDLQ > 0 {
+		sampled = classify.EvidenceOf(c).SampleText() // "100 of 340 sampled"
+	}
 	out = append(out, fmt.Sprintf("classify: %s · %s · confidence %.0f%% · incident %s", m.verdict(string(c.Verdict)),
-		plural.Of(c.Messages, "message sampled", "messages sampled"), c.Confidence*100, safe(d.cls.Incident)))
+		sampled, c.Confidence*100, safe(d.cls.Incident)))
 	widths := []int{4, 10, 6, 8, 22}
 	if w >= 120 {
 		widths = []int{4, 10, 6, 8, 48}

@@ -20,6 +20,9 @@ type Figures struct {
 	Groups     int             `json:"groups"`
 	Confidence float64         `json:"confidence"`
 	ByVerdict  map[Verdict]int `json:"by_verdict,omitempty"`
+	// Judgement says whether this look replaced the incident's verdict or
+	// was shown beside it, and why (judgement.go). Absent in older events.
+	Judgement *Judgement `json:"judgement,omitempty"`
 }
 
 // FiguresOf counts a classification for its event.

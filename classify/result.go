@@ -66,6 +66,10 @@ type Classification struct {
 	// a transient group from another. GroupOf reads live messages' source
 	// then. Absent (a single source, older classifications): keys without.
 	BySource bool `json:"by_source,omitempty"`
+	// Look is how this classification looked: when, how many of how many
+	// in the DLQ, with how many of the consumer's errors (judgement.go).
+	// Absent in older classifications.
+	Look *Look `json:"look,omitempty"`
 }
 
 // Group is a set of messages that share a Key, with its verdict.

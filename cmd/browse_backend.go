@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/mfdlq/mfdlq/browse"
@@ -116,6 +117,13 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 			return nil, err
 		}
 		source = "a new peek"
+		for _, l := range said {
+			if strings.HasPrefix(l, keptSampleSaid) {
+				// The peek was smaller than the incident's sample, which
+				// stays what the view shows (keptSample).
+				source = "the incident's sample (larger than the new peek)"
+			}
+		}
 	}
 	dir, err := b.incident(queue)
 	if err != nil {

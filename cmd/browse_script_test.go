@@ -144,7 +144,7 @@ func screenText(raw string) string {
 // clock and paths, and a terminal type.
 func ptyEnv(ts *testscript.TestScript) []string {
 	env := []string{"TERM=xterm-256color"}
-	for _, k := range []string{"PATH", "HOME", "TMPDIR", "WORK", "NO_COLOR", "MFDLQ_NOW", "MFDLQ_INCIDENT",
+	for _, k := range []string{"PATH", "HOME", "XDG_STATE_HOME", "TMPDIR", "WORK", "NO_COLOR", "MFDLQ_NOW", "MFDLQ_INCIDENT",
 		"AWS_ENDPOINT_URL", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
 		"AWS_EC2_METADATA_DISABLED", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "GOCOVERDIR"} {
 		if v := ts.Getenv(k); v != "" {

@@ -183,7 +183,9 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	}
 	d.reportFetches(fetcher)
 	addChangeEvidence(ws, res)
-	if err := o.record(ws, q, name, source, res); err != nil {
+	res.Look = o.look(q, source, res, len(opts.Signatures))
+	verdict, j, err := o.record(ws, q, name, source, res)
+	if err != nil {
 		return err
 	}
 	if q != nil {
@@ -191,10 +193,11 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 			d.noteConsumers(ctx, client, q, "classify")
 		}
 	}
-	if err := o.render(res); err != nil {
+	o.sayJudgement(j, res, verdict)
+	if err := o.render(verdict); err != nil {
 		return err
 	}
-	d.nextStep("%s", o.next(res, name))
+	d.nextStep("%s", o.next(verdict, name))
 	return nil
 }
 
@@ -313,10 +316,27 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *inc
 	return c.Result(), set.Source, nil
 }
 
-// record writes classification.json and appends the classify event.
-func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) error {
-	if err := ws.WriteJSON(incident.ClassificationFile, res); err != nil {
-		return err
+// record judges the look against the incident's verdict
+// (classify.Judge): a look with at least its evidence is written as
+// classification.json, a weaker one is not. The event names the
+// incident's verdict after the look, its figures, and the judgement. It
+// returns the incident's classification.
+func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) (*classify.Classification, classify.Judgement, error) {
+	saved, err := loadClassification(ws)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		saved = nil
+	case err != nil:
+		// Unreadable: nothing to weigh against; this look replaces it.
+		o.deps.warnf("the incident's %s cannot be read (%v): this look replaces it", incident.ClassificationFile, err)
+		saved = nil
+	}
+	j := classify.Judge(saved, res)
+	verdict := res
+	if j.Kept {
+		verdict = saved
+	} else if err := ws.WriteJSON(incident.ClassificationFile, res); err != nil {
+		return nil, j, err
 	}
 	ev := o.deps.Event("classify", q)
 	if q == nil {
@@ -324,12 +344,17 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	}
 	in := classify.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
 		BurstWindow: o.BurstWindow.String(), BurstShare: o.BurstShare, TrickleSpan: o.TrickleSpan.String(), Payload: o.Payload}
-	if err := ev.Set(in, classify.FiguresOf(res)); err != nil {
-		return err
+	fig := classify.FiguresOf(verdict)
+	fig.Judgement = &j
+	if err := ev.Set(in, fig); err != nil {
+		return nil, j, err
 	}
-	ev.Verdict = string(res.Verdict)
-	ev.Artifact = incident.ClassificationFile
-	return ws.Append(ev)
+	ev.Verdict = string(verdict.Verdict)
+	if !j.Kept {
+		// A kept verdict's look wrote nothing.
+		ev.Artifact = incident.ClassificationFile
+	}
+	return verdict, j, ws.Append(ev)
 }
 
 // next is the recommended next command.

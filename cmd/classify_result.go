@@ -41,12 +41,20 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 	// sanitised, and a fingerprint of thousands of keys shortened.
 	t := untrusted.Terminal
 	var b strings.Builder
-	fmt.Fprintf(&b, "verdict: %s   %s, %s, confidence %.2f\n", paint(res.Verdict), plural.Of(res.Messages, "message"), plural.Of(len(res.Groups), "group"), res.Confidence)
+	sampled := plural.Of(res.Messages, "message")
+	if res.Look != nil && res.Look.InDLQ > 0 {
+		sampled = classify.EvidenceOf(res).SampleText()
+	}
+	fmt.Fprintf(&b, "verdict: %s   %s, %s, confidence %.2f\n", paint(res.Verdict), sampled, plural.Of(len(res.Groups), "group"), res.Confidence)
 	for _, line := range res.Evidence {
 		fmt.Fprintf(&b, "  · %s\n", t(line))
 	}
 	for _, g := range res.Groups {
-		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", t(g.ID), paint(g.Verdict), plural.Of(g.Count, "message"), g.Confidence, t(g.Pattern))
+		count := plural.Of(g.Count, "message")
+		if n, ok := res.Estimate(&g); ok {
+			count += fmt.Sprintf(" (≈%d of %d in the DLQ)", n, res.Look.InDLQ)
+		}
+		fmt.Fprintf(&b, "\n%s  %s  %s, confidence %.2f, %s\n", t(g.ID), paint(g.Verdict), count, g.Confidence, t(g.Pattern))
 		if res.BySource {
 			fmt.Fprintf(&b, "  source       %s\n", t(untrusted.Shorten(g.SourceName(), 200)))
 		}

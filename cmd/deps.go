@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -223,10 +224,12 @@ func (d *Deps) Region(ctx context.Context) string {
 }
 
 // IncidentDir is where this incident's files go: --incident, else
-// MFDLQ_INCIDENT, else the most recent incident of queue under
-// ./incidents that record has not closed, else a new one named by queue
-// and UTC start time (./incidents/orders-dlq-20261130T2104Z). The choice
-// is made once per queue and process, and said on stderr.
+// MFDLQ_INCIDENT, else the most recent incident of queue that record has
+// not closed — in the per-user root (incident.DefaultRoot:
+// $XDG_STATE_HOME/mfdlq/incidents, else ~/.local/state/mfdlq/incidents) or
+// an existing ./incidents — else a new one in the per-user root named by
+// queue and UTC start time (…/orders-dlq-20261130T2104Z). The choice is
+// made once per queue and process, and said on stderr.
 func (d *Deps) IncidentDir(queue string) string {
 	dir, _ := d.incidentDir(queue)
 	return dir
@@ -245,7 +248,34 @@ func (d *Deps) incidentDir(queue string) (string, error) {
 	}
 	d.incidents[queue] = dir
 	d.infof("incident: %s (%s)", dir, why)
+	d.noteOtherOpen(queue, dir)
 	return dir, nil
+}
+
+// noteOtherOpen names the open incident of queue when a step starts
+// another (a new --incident or MFDLQ_INCIDENT directory): its verdict and
+// sample are there, and --incident continues it.
+func (d *Deps) noteOtherOpen(queue, dir string) {
+	if _, err := os.Lstat(dir); err == nil || queue == "" {
+		return
+	}
+	root, err := incident.DefaultRoot(os.Getenv)
+	if err != nil {
+		return
+	}
+	f, ok, err := incident.LatestOpenIn(incident.Roots(root), queue, d.Now())
+	if err != nil || !ok || filepath.Clean(f.Dir) == filepath.Clean(dir) {
+		return
+	}
+	d.warnf("%s has an open incident, %s (%s): this step starts %s; pass --incident %s to continue it", queue, f.Dir, lastStep(f), dir, f.Dir)
+}
+
+// lastStep says an open incident's latest step and when.
+func lastStep(f incident.Found) string {
+	if f.Last.Step == "" {
+		return "no step yet"
+	}
+	return fmt.Sprintf("last step %s at %s", f.Last.Step, f.Last.Time.UTC().Format("2006-01-02 15:04 UTC"))
 }
 
 func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
@@ -255,25 +285,35 @@ func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
 	case os.Getenv("MFDLQ_INCIDENT") != "":
 		return os.Getenv("MFDLQ_INCIDENT"), "MFDLQ_INCIDENT", nil
 	}
-	f, ok, err := incident.LatestOpen(incident.Root, queue, d.Now())
+	root, err := incident.DefaultRoot(os.Getenv)
+	if err != nil {
+		return "", "", usageErrorf("%v", err)
+	}
+	if err := incident.CheckRoot(root); err != nil {
+		return "", "", incidentError(err)
+	}
+	f, ok, err := incident.LatestOpenIn(incident.Roots(root), queue, d.Now())
 	if err != nil {
 		return "", "", err
 	}
 	if ok {
-		last := "no step yet"
-		if f.Last.Step != "" {
-			last = fmt.Sprintf("last step %s at %s", f.Last.Step, f.Last.Time.UTC().Format("2006-01-02 15:04 UTC"))
-		}
-		return f.Dir, "continuing the open incident of " + queue + ", " + last + "; --incident DIR for another", nil
+		return f.Dir, "continuing the open incident of " + queue + ", " + lastStep(f) + "; --incident DIR for another", nil
 	}
-	return incident.NewDir(incident.Root, queue, d.Now()), "a new incident of " + queue + "; mfdlq record closes it", nil
+	return incident.NewDir(root, queue, d.Now()), "a new incident of " + queue + "; it stays open while the DLQ holds messages (mfdlq record --close closes it)", nil
 }
 
-// Workspace opens (creating 0700) the incident directory for queue.
+// Workspace opens (creating 0700) the incident directory for queue; a new
+// one in the per-user root creates that root safely first
+// (incident.MakeRoot).
 func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
 	dir, err := d.incidentDir(queue)
 	if err != nil {
 		return nil, err
+	}
+	if root, err := incident.DefaultRoot(os.Getenv); err == nil && filepath.Dir(filepath.Clean(dir)) == root {
+		if err := incident.MakeRoot(root); err != nil {
+			return nil, incidentError(err)
+		}
 	}
 	ws, err := incident.Open(dir)
 	return ws, incidentError(err)

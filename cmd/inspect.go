@@ -169,7 +169,7 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 	}
 	res := *set.Peeked
 	exp := d.oldestExpiry(ctx, q, res.Messages)
-	if err := o.record(ws, q, res, exp); err != nil {
+	if err := o.record(ws, q, res, exp, set.Kept > 0); err != nil {
 		return err
 	}
 	d.noteConsumers(ctx, client, q, "inspect")
@@ -194,7 +194,7 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 
 // record writes the sample to --out and appends the event; samples wrote
 // it to the incident.
-func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult, exp *sqsapi.Expiry) error {
+func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult, exp *sqsapi.Expiry, keptSample bool) error {
 	d := o.deps
 	if o.Out != "" {
 		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
@@ -210,7 +210,11 @@ func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqs
 	if err := ev.Set(sqsapi.InspectInputs{Max: o.Max, Visibility: o.Visibility, Out: o.Out}, fig); err != nil {
 		return err
 	}
-	ev.Artifact = incident.SamplesFile
+	if !keptSample {
+		// The artifact it wrote; a peek smaller than the incident's sample
+		// wrote none (keptSample).
+		ev.Artifact = incident.SamplesFile
+	}
 	return ws.Append(ev)
 }
 

@@ -125,10 +125,10 @@ func TestRedriveTwoOperators(t *testing.T) {
 	}
 }
 
-// one-incident QUEUE asserts that ./incidents holds exactly one incident
-// directory of QUEUE.
+// one-incident QUEUE asserts that the per-user incidents directory holds
+// exactly one incident directory of QUEUE.
 func cmdOneIncident(ts *testscript.TestScript, neg bool, args []string) {
-	matches, err := filepath.Glob(ts.MkAbs(filepath.Join("incidents", args[0]+"-2*")))
+	matches, err := filepath.Glob(filepath.Join(ts.Getenv("XDG_STATE_HOME"), "mfdlq", "incidents", args[0]+"-2*"))
 	ts.Check(err)
 	if len(matches) != 1 {
 		ts.Fatalf("incidents of %s: %v, want exactly one", args[0], matches)

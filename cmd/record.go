@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/user"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +31,7 @@ type recordOptions struct {
 	Warning  string // --warning: what would have warned earlier
 	Out      string // --out: the report file (default DIR/report.md)
 	NoRedact bool   // --no-redact: keep bodies and log lines in clear
+	Close    bool   // --close: close the incident though its DLQ still holds messages
 	notify   notifyFlag
 }
 
@@ -45,9 +47,12 @@ says "not run"), and the record itself: how many messages, the cause, the
 change, what would have warned earlier (prefilled from mfdlq check) and
 every command that was run, in order.
 
-What it changes in AWS: nothing. It reads only the incident directory.
-Recording closes the incident: the next step without --incident starts a
-new one. --notify TARGET (or MFDLQ_NOTIFY) tells the team the report is
+What it changes in AWS: nothing. It reads the incident directory and the
+DLQ's depth (GetQueueAttributes). Recording closes the incident when its
+DLQ is empty (or gone): the next step without --incident starts a new one.
+While the DLQ still holds messages — a redrive declined or refused — the
+incident stays open, so the next step finds it with its classification;
+--close closes it anyway. --notify TARGET (or MFDLQ_NOTIFY) tells the team the report is
 written and where (an SNS topic or a Slack-style webhook; one short line,
 never a body); a notification that fails is a warning.
 
@@ -63,17 +68,19 @@ Examples:
   mfdlq record --queue orders-dlq --cause "v2 producer deployed before the consumer" \
       --change "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
   mfdlq record --incident inc --out /tmp/INC-4711.md
+  mfdlq record --queue orders-dlq --close   # the DLQ keeps its messages; the incident ends
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRecord),
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident under ./incidents when --incident is not given")
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident when --incident is not given")
 	f.StringVar(&opts.Cause, "cause", "", "what caused the incident")
 	f.StringVar(&opts.Change, "change", "", "what was changed (default: the fix recorded by redrive --fixed or the runbook)")
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
 	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
 	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")
+	f.BoolVar(&opts.Close, "close", false, "close the incident even though its DLQ still holds messages")
 	opts.notify.bind(f)
 	return c
 }
@@ -84,7 +91,7 @@ func (o *recordOptions) validate() error {
 		return err
 	}
 	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
-		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)")
+		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident)")
 	}
 	return nil
 }
@@ -126,11 +133,12 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	if err := incident.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	ev, err := o.appendEvent(ws, inc, out, res)
+	closed := o.closes(ctx, inc)
+	ev, err := o.appendEvent(ws, inc, out, res, closed)
 	if err != nil {
 		return err
 	}
-	if err := o.render(out, res); err != nil {
+	if err := o.render(out, res, closed); err != nil {
 		return err
 	}
 	where := lastAccountEvent(inc, ev)
@@ -141,7 +149,7 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 
 // incidentDir is the incident to record: --incident, MFDLQ_INCIDENT, or
 // the open incident of --queue (a name, URL or ARN). Record never starts a
-// new one: it closes the one it renders. The directory is checked by
+// new one: it renders one, and closes it when its DLQ is empty (closes). The directory is checked by
 // incident.Existing: a symlinked, foreign or shared one is a usage error,
 // and record makes no AWS call.
 func (o *recordOptions) incidentDir() (string, error) {
@@ -150,15 +158,54 @@ func (o *recordOptions) incidentDir() (string, error) {
 	if d.Global.Incident != "" || os.Getenv("MFDLQ_INCIDENT") != "" {
 		return d.IncidentDir(queue), nil
 	}
-	f, ok, err := incident.LatestOpen(incident.Root, queue, d.Now())
+	root, err := incident.DefaultRoot(os.Getenv)
+	if err != nil {
+		return "", usageErrorf("%v", err)
+	}
+	f, ok, err := incident.LatestOpenIn(incident.Roots(root), queue, d.Now())
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", usageErrorf("no open incident of %s under ./%s (record closed the last one): pass --incident DIR", queue, incident.Root)
+		return "", usageErrorf("no open incident of %s in %s or ./%s (record closed the last one): pass --incident DIR", queue, root, incident.Root)
 	}
-	d.infof("incident: %s (the open incident of %s; record closes it)", f.Dir, queue)
+	d.infof("incident: %s (the open incident of %s)", f.Dir, queue)
 	return f.Dir, nil
+}
+
+// recordDepthTimeout bounds record's one AWS call, the DLQ's depth.
+const recordDepthTimeout = 20 * time.Second
+
+// closes tells whether this record closes the incident: with --close, or
+// when its DLQ holds no message (or no longer exists). While the DLQ
+// holds messages — a redrive declined, refused or not yet run — the
+// incident stays open, and the next step without --incident continues it
+// with its classification. A DLQ whose depth cannot be read keeps it open
+// too: the safe side, said with the way to close it.
+func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
+	d := o.deps
+	q, ok := firstQueueEvent(inc)
+	if o.Close || !ok || q.QueueURL == "" {
+		return true
+	}
+	// The report is written already: a network that does not answer
+	// costs at most this long, and keeps the incident open.
+	rctx, cancel := context.WithTimeout(ctx, recordDepthTimeout)
+	defer cancel()
+	_, dlq, err := d.resolveQueue(rctx, q.QueueURL)
+	switch {
+	case errors.Is(err, sqsapi.ErrQueueNotFound):
+		d.infof("%s no longer exists: the incident is closed", q.Queue)
+		return true
+	case err != nil:
+		d.warnf("the incident stays open: the depth of %s cannot be read (%v); `mfdlq record --close` closes it", q.Queue, err)
+		return false
+	}
+	if n := dlq.Depth.Total(); n > 0 {
+		d.warnf("the incident stays open: %s still holds %s; `mfdlq record --close` closes it", q.Queue, plural.Of(int(n), "message"))
+		return false
+	}
+	return true
 }
 
 // ask fills the record's missing texts on a terminal; elsewhere they stay
@@ -184,9 +231,14 @@ func (o *recordOptions) ask(inc *report.Incident) {
 	}
 }
 
-func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) (incident.Event, error) {
+func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult, closed bool) (incident.Event, error) {
 	d := o.deps
 	ev := d.Event("record", nil)
+	// The verdict says whether it closed the incident (incident.Found.Closed).
+	ev.Verdict = incident.RecordOpen
+	if closed {
+		ev.Verdict = incident.RecordClosed
+	}
 	if q, ok := firstQueueEvent(inc); ok {
 		ev.Queue, ev.QueueURL, ev.Account, ev.Region = q.Queue, q.QueueURL, q.Account, q.Region
 	}
@@ -251,12 +303,15 @@ type recordResult struct {
 	Report   string         `json:"report"`
 	Redacted map[string]int `json:"redacted"`
 	TODO     []string       `json:"todo"`
+	// Closed: this record closed the incident (else its DLQ still holds
+	// messages and the next step continues it).
+	Closed bool `json:"closed"`
 }
 
-func (o *recordOptions) render(out string, res report.ReportResult) error {
+func (o *recordOptions) render(out string, res report.ReportResult, closed bool) error {
 	d := o.deps
 	if d.jsonOutput() {
-		r := recordResult{Report: out, Redacted: map[string]int(res.Redacted), TODO: res.TODO}
+		r := recordResult{Report: out, Redacted: map[string]int(res.Redacted), TODO: res.TODO, Closed: closed}
 		if r.Redacted == nil {
 			r.Redacted = map[string]int{}
 		}

@@ -50,7 +50,8 @@ func TestRecordFlags(t *testing.T) {
 		{args: []string{"--cause", "c", "--change", "x", "--warning", "w", "--out", "r.md"}, incident: "inc",
 			want: recordOptions{Cause: "c", Change: "x", Warning: "w", Out: "r.md"}},
 		{args: []string{"--queue", "orders-dlq", "--no-redact"}, want: recordOptions{Queue: "orders-dlq", NoRedact: true}},
-		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for its open incident under ./incidents)"},
+		{args: []string{"--queue", "orders-dlq", "--close"}, want: recordOptions{Queue: "orders-dlq", Close: true}},
+		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for its open incident)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -66,7 +67,7 @@ func TestRecordWritesTheReport(t *testing.T) {
 	d, out, errOut := testDeps(t, false)
 	d.Global.Incident = copyIncident(t, "incident-deploy")
 	d.Args = []string{"record", "--cause", "v2 before the consumer"}
-	o := &recordOptions{deps: d, Cause: "v2 before the consumer"}
+	o := &recordOptions{deps: d, Cause: "v2 before the consumer", Close: true}
 	if err := runRecord(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestRecordAsksOnATerminal(t *testing.T) {
 	d.Global.Incident = copyIncident(t, "incident-partial")
 	d.IO.InTTY = true
 	d.IO.In = strings.NewReader("a bad deploy\n\nan alarm on the DLQ\n")
-	o := &recordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md")}
+	o := &recordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md"), Close: true}
 	if err := runRecord(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}

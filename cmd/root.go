@@ -83,7 +83,7 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 	pf.StringVarP(&g.Output, "output", "o", "table", "output format: table or json")
 	pf.BoolVar(&g.NoColor, "no-color", false, "no colour (also NO_COLOR)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress or hints on stderr")
-	pf.StringVar(&g.Incident, "incident", "", "incident directory (default: MFDLQ_INCIDENT, else the open incident of the queue under ./incidents, else a new ./incidents/<queue>-<UTC start>)")
+	pf.StringVar(&g.Incident, "incident", "", "incident directory (default: MFDLQ_INCIDENT, else the open incident of the queue in $XDG_STATE_HOME/mfdlq/incidents or ~/.local/state/mfdlq/incidents (or an existing ./incidents), else a new <queue>-<UTC start> there)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -36,10 +37,27 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/script
 // two cores; the tests that set the environment (t.Setenv) or a package
 // variable (nativePoll) stay sequential, and so run first.
 func TestMain(m *testing.M) {
-	testscript.Main(localaws.WrapStarted(m), map[string]func(){
+	testscript.Main(stateHome{localaws.WrapStarted(m)}, map[string]func(){
 		"mfdlq":   func() { os.Exit(Main(os.Args[1:])) },
 		"consume": consumeMain,
 	})
+}
+
+// stateHome runs the tests with XDG_STATE_HOME in a directory of their
+// own, so a step that finds or starts an incident in the per-user root
+// (incident.DefaultRoot) never writes to the real home. Scripts get
+// $WORK/state instead (runScripts).
+type stateHome struct{ m testscript.TestingM }
+
+func (s stateHome) Run() int {
+	dir, err := os.MkdirTemp("", "mfdlq-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "state home:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("XDG_STATE_HOME", dir)
+	return s.m.Run()
 }
 
 // TestScripts runs testdata/script/*.txtar: the real binary against the
@@ -85,6 +103,8 @@ func runScripts(t *testing.T, dir string) {
 			}
 			env.Setenv("Q", localaws.UniqueName("t"))
 			env.Setenv("NO_COLOR", "")
+			// The per-user incidents go under the script's own directory.
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
 			return nil
 		},
 		Cmds: rejectNegation(scriptCmds, negationHandled...),

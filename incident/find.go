@@ -10,7 +10,9 @@ import (
 	"time"
 )
 
-// Root is where incidents go when no directory is named: ./incidents.
+// Root is ./incidents, where incidents went before they had a per-user
+// place (DefaultRoot): an existing one is still read (Roots), so its open
+// incidents are continued; new ones go to the per-user root.
 const Root = "incidents"
 
 // startLayout names a new incident by its UTC start time, to the minute
@@ -31,13 +33,22 @@ func NewName(queue string, start time.Time) string {
 type Found struct {
 	Dir     string
 	Started time.Time
-	// Last is the incident's latest event (zero when it has none yet).
+	// Last is the incident's latest step's event, notifications left out
+	// (zero when it has none yet).
 	Last Event
 }
 
-// Closed tells whether record was the incident's last step: record closes
-// an incident, and the next step without --incident starts a new one.
-func (f Found) Closed() bool { return f.Last.Step == "record" }
+// Closed tells whether record closed the incident: its last step is a
+// record that did not leave it open (record leaves open an incident whose
+// DLQ still holds messages, unless --close). A record event of an older
+// mfdlq, which always closed, has no verdict: closed.
+func (f Found) Closed() bool { return f.Last.Step == StepRecord && f.Last.Verdict != RecordOpen }
+
+// The verdicts of a record event: whether it closed the incident.
+const (
+	RecordClosed = "closed"
+	RecordOpen   = "open"
+)
 
 // Stale is how long an open incident may sit without a step before a new
 // step starts another: SQS keeps a message at most 14 days, so an incident
@@ -71,9 +82,7 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 		if err != nil {
 			continue
 		}
-		if len(events) > 0 {
-			f.Last = events[len(events)-1]
-		}
+		f.Last = lastStep(events)
 		active := f.Started
 		if f.Last.Time.After(active) {
 			active = f.Last.Time
@@ -84,6 +93,21 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 		best, ok = f, true
 	}
 	return best, ok, nil
+}
+
+// stepNotify is the event a step's --notify appends after the step's own
+// (cmd's notifyEnd): bookkeeping, not a step of the incident.
+const stepNotify = "notify"
+
+// lastStep is the latest event that is a step: a notification appended
+// after record --notify must not reopen the incident record closed.
+func lastStep(events []Event) Event {
+	for i := len(events) - 1; i >= 0; i-- {
+		if events[i].Step != stepNotify {
+			return events[i]
+		}
+	}
+	return Event{}
 }
 
 // startOf reads the start time in an incident directory's name: queue, a

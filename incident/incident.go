@@ -8,6 +8,12 @@
 // the user and writable by no one else (Check), nothing that exists is ever
 // chmod-ed, every file is opened with O_NOFOLLOW, and every artifact is
 // written to a temporary file and renamed inside the directory.
+//
+// Where incidents live (root.go, find.go): by default in one per-user root
+// ($XDG_STATE_HOME/mfdlq/incidents, else ~/.local/state/mfdlq/incidents),
+// so a step finds its queue's open incident from any directory; an
+// existing ./incidents is still read. An incident is open until a record
+// closes it, which record does only once its DLQ is empty, or with --close.
 package incident
 
 import (

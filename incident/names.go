@@ -6,9 +6,12 @@ package incident
 const (
 	// EventsFile is the append-only log of what every step did.
 	EventsFile = "events.jsonl"
-	// SamplesFile holds the messages inspect peeked at, in the SQS JSON shape.
+	// SamplesFile holds the messages inspect peeked at, in the SQS JSON
+	// shape: the largest recent whole look (a smaller peek keeps it).
 	SamplesFile = "samples.jsonl"
-	// ClassificationFile is classify's verdict, groups and evidence.
+	// ClassificationFile is classify's verdict, groups and evidence: the
+	// incident's one verdict, replaced only by a look with at least its
+	// evidence (classify.Judge).
 	ClassificationFile = "classification.json"
 	// LogsFile is what logs found for each message in CloudWatch Logs.
 	LogsFile = "logs.json"

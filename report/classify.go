@@ -17,7 +17,11 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		b.WriteString("\nclassification.json is missing.\n")
 		return
 	}
-	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", inc.plain(string(c.Verdict), maxName), plural.Of(c.Messages, "message"), c.Confidence, plural.Of(len(c.Groups), "group"))
+	over := plural.Of(c.Messages, "message")
+	if c.Look != nil && c.Look.InDLQ > 0 {
+		over = classify.EvidenceOf(c).SampleText() // "100 of 340 sampled"
+	}
+	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", inc.plain(string(c.Verdict), maxName), over, c.Confidence, plural.Of(len(c.Groups), "group"))
 	ne, moreEvidence := capped(len(c.Evidence), "evidence line")
 	for _, e := range c.Evidence[:ne] {
 		fmt.Fprintf(b, "- %s\n", inc.plain(e, maxValue))
@@ -25,7 +29,11 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 	b.WriteString(moreEvidence)
 	ng, moreGroups := capped(len(c.Groups), "group")
 	for i, g := range c.Groups[:ng] {
-		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), plural.Of(g.Count, "message"))
+		count := plural.Of(g.Count, "message")
+		if n, ok := c.Estimate(&g); ok {
+			count += fmt.Sprintf(" (≈%d of %d in the DLQ)", n, c.Look.InDLQ)
+		}
+		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), count)
 		if line := groupSource(inc, c, &g); line != "" {
 			b.WriteString(line)
 		}

@@ -115,7 +115,12 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	case incident.StepClassify:
 		var f classify.Figures
 		_ = ev.DecodeFigures(&f)
-		return fmt.Sprintf("classify:%s — %s in %s", verdict, plural.Of(f.Messages, "message"), plural.Of(f.Groups, "group"))
+		line := fmt.Sprintf("classify:%s — %s in %s", verdict, plural.Of(f.Messages, "message"), plural.Of(f.Groups, "group"))
+		if j := f.Judgement; j != nil && j.Kept {
+			// A look with less evidence than the verdict: shown, not saved.
+			line += fmt.Sprintf(" (kept: a look of %s said %s, with less evidence)", inc.plain(j.LookSample, maxName), inc.plain(string(j.Look), maxName))
+		}
+		return line
 	case incident.StepLogs:
 		var f logsearch.Figures
 		_ = ev.DecodeFigures(&f)

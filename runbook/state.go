@@ -34,6 +34,12 @@ func StateOf(events []incident.Event) State {
 		case StepChanges:
 			s.Changes = changes.Verdict(ev.Verdict)
 		case StepClassify:
+			// A look that kept the incident's verdict (less evidence)
+			// changed nothing: the fix still answers that verdict.
+			var f classify.Figures
+			if ev.DecodeFigures(&f) == nil && f.Judgement != nil && f.Judgement.Kept {
+				continue
+			}
 			s.Classify, s.Fixed = classify.Verdict(ev.Verdict), false
 		case StepFix:
 			s.Fixed = true

@@ -3,12 +3,20 @@ package runbook
 import (
 	"testing"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
 )
 
 func TestStateOfAndTheRedriveGuardrails(t *testing.T) {
 	ev := func(step, verdict string) incident.Event { return incident.Event{Step: step, Verdict: verdict} }
+	kept := func(verdict string) incident.Event {
+		e := ev("classify", verdict)
+		if err := e.SetFigures(classify.Figures{Judgement: &classify.Judgement{Kept: true, Verdict: classify.Verdict(verdict)}}); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
 	tests := []struct {
 		name    string
 		events  []incident.Event
@@ -21,6 +29,9 @@ func TestStateOfAndTheRedriveGuardrails(t *testing.T) {
 		{"poison, --fixed now", []incident.Event{ev("classify", "poison")}, "consumer 1.8.0", false},
 		// A fix answers the verdict before it, not one that came after.
 		{"fix, then poison again", []incident.Event{ev("classify", "poison"), ev("fix", ""), ev("classify", "poison")}, "", true},
+		// A later look that kept the verdict (browse's, a bare classify)
+		// does not undo the fix: only evidence changes the verdict.
+		{"fix, then a look that kept the verdict", []incident.Event{ev("classify", "poison"), ev("fix", ""), kept("poison")}, "", false},
 		{"transient", []incident.Event{ev("classify", "transient")}, "", false},
 		{"alive", []incident.Event{ev("contain", "alive"), ev("classify", "transient")}, "", true},
 		{"alive, then not", []incident.Event{ev("contain", "alive"), ev("contain", "not_alive")}, "", false},
