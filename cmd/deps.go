@@ -77,6 +77,10 @@ type Deps struct {
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
 	incidents map[string]string
+	// s3 is the incident --incident s3://… names (cmd/incident_s3.go);
+	// runCtx is the command's context, for its pull.
+	s3     *s3Incident
+	runCtx context.Context
 	// Inventory builds the read-only clients of mfdlq ls for one region
 	// ("" for the default one).
 	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
@@ -240,6 +244,9 @@ func (d *Deps) incidentDir(queue string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := d.pullS3Incident(); err != nil {
+		return "", err
+	}
 	if d.incidents == nil {
 		d.incidents = map[string]string{}
 	}
@@ -249,6 +256,10 @@ func (d *Deps) incidentDir(queue string) (string, error) {
 }
 
 func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
+	if raw, ok := d.incidentURL(); ok {
+		dir, err := d.s3IncidentDir(raw)
+		return dir, "the working copy of " + raw, err
+	}
 	switch {
 	case d.Global.Incident != "":
 		return d.Global.Incident, "--incident", nil

@@ -46,7 +46,8 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		}
 		return validateGlobal(d.Global)
 	}
-	err := root.ExecuteContext(ctx)
+	d.runCtx = ctx
+	err := d.finishS3Incident(ctx, root.ExecuteContext(ctx))
 	if err == nil {
 		return ExitOK
 	}
