@@ -129,6 +129,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newLsCmd(d, nil),
 		newNoteCmd(d, nil),
 		newContainCmd(d, nil),
+		newTriageCmd(d, nil),
 		newInspectCmd(d, nil),
 		newChangesCmd(d, nil),
 		newClassifyCmd(d, nil),

@@ -125,6 +125,9 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"canary-pair": cmdCanaryPair,
 	"sqs-fill":    cmdSQSFill,
 	"consumer":    cmdConsumer,
+	// triage_script_test.go
+	"max-lines": cmdMaxLines,
+	"json-has":  cmdJSONHas,
 }
 
 // negationHandled are the commands that read `!` themselves; for any

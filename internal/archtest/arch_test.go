@@ -23,6 +23,8 @@ var layer = map[string]int{
 	"runbook": 1, "report": 1,
 	// The full-screen view: it shows what the domain packages decide.
 	"browse": 1,
+	// triage runs the first steps' packages in one read-only pass.
+	"triage": 1,
 	// Domain: each decides one thing and imports no other domain package.
 	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2, "changes": 2,
 	"inventory": 2, "archive": 2,
@@ -45,6 +47,8 @@ var layer = map[string]int{
 	"tagvalue": 3, "fleet": 3,
 	// s3name: S3's bucket naming rule, pure, for export's --out and --lease.
 	"s3name": 3,
+	// docs: the Long help written beside its page, embedded.
+	"docs": 3,
 	// transform: a --transform program over a message; pure, so redrive
 	// runs it and the report renders its figures.
 	"transform": 3,

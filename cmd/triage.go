@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/docs"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/triage"
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// triageOptions are the flags of mfdlq triage: the step's request, bound
+// once.
+type triageOptions struct {
+	deps *Deps
+	triage.Request
+}
+
+func newTriageCmd(d *Deps, runF func(*triageOptions) error) *cobra.Command {
+	opts := &triageOptions{deps: d}
+	c := &cobra.Command{
+		Use:   "triage --queue DLQ [--log-group NAME…] [--window 30m] [--peek 100] [--no-changes]",
+		Short: "Steps 1–3 at once, read-only: alive? poison, transient or data? what next?",
+		Long:  docs.LongHelp("triage") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runTriage),
+	}
+	f := c.Flags()
+	addQueueFlag(f, &opts.Queue)
+	f.DurationVar(&opts.Window, "window", triage.DefaultWindow, "how far back contain's trend looks (5m-336h)")
+	f.DurationVar(&opts.Sample, "sample", triage.DefaultSample, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	f.IntVar(&opts.Peek, "peek", triage.DefaultPeek, fmt.Sprintf("messages to peek at (1-%d), each hidden 5 s, never deleted", triage.MaxPeek))
+	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable; default: /aws/lambda/FUNCTION of the mapping reading the source)")
+	f.BoolVar(&opts.NoChanges, "no-changes", false, "do not read CloudTrail for what changed")
+	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	return c
+}
+
+// validate checks the flags with the request's own check, the one the
+// Lambda handler and the MCP tool use too.
+func (o *triageOptions) validate() error {
+	if o.Queue == "" {
+		return errNoQueue
+	}
+	// The flags hold their defaults already: an explicit 0 is an error,
+	// not a default.
+	if err := o.Request.Validate(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	return nil
+}
+
+func runTriage(ctx context.Context, o *triageOptions) error {
+	d := o.deps
+	_, q, err := d.resolveQueue(ctx, o.Queue)
+	if err != nil {
+		return err
+	}
+	d.announce("triaging (read-only)", q)
+	deps, err := d.triageDeps(ctx, q.Account, q.Region)
+	if err != nil {
+		return err
+	}
+	req := o.Request
+	req.Queue, req.Command = q.URL, recordedCommand(d.Args)
+	res, err := triage.Run(ctx, deps, req)
+	if err != nil {
+		return err
+	}
+	if d.jsonOutput() {
+		return d.printJSON(&res)
+	}
+	_, err = fmt.Fprint(d.IO.Out, strings.Join(triageLines(&res), "\n")+"\n")
+	return err
+}
+
+// triageDeps are triage's clients from the command's: every one it can
+// have, so each part runs when the credentials allow it.
+func (d *Deps) triageDeps(ctx context.Context, account, region string) (triage.Deps, error) {
+	sq, err := d.SQS(ctx)
+	if err != nil {
+		return triage.Deps{}, err
+	}
+	deps := triage.Deps{SQS: sq, Now: d.Now, Warn: d.warnf, Workspace: func(queue string) (*incident.Workspace, error) {
+		return d.Workspace(queue)
+	}}
+	if cw, err := d.CloudWatch(ctx); err == nil {
+		deps.CloudWatch = cw
+	}
+	if l, err := d.Lambda(ctx); err == nil {
+		deps.Lambda = l
+	}
+	if l, err := d.Logs(ctx); err == nil {
+		deps.Logs = l
+	}
+	if tr, err := d.CloudTrail(ctx); err == nil {
+		deps.Trail = tr
+		deps.Pacer = d.TrailPacer(account, region)
+	}
+	return deps, nil
+}
+
+// maxTriageLines is the answer's bound on a terminal: the answer first,
+// on one screen, before anything scrolls.
+const maxTriageLines = 12
+
+// triageLines is the answer on a terminal or a pipe: at most
+// maxTriageLines lines, each sanitised (groups and exceptions quote
+// message data) and shortened.
+func triageLines(r *triage.Result) []string {
+	alive := "not alive"
+	if r.Alive {
+		alive = "ALIVE"
+	}
+	lines := []string{fmt.Sprintf("%s · %s · %s in %s (%d sampled)", strings.ToUpper(string(r.Verdict)), alive,
+		plural.Of(int(r.Messages), "message"), r.Queue, r.Sampled)}
+	const shown = 3
+	for i, g := range r.Groups {
+		if i == shown {
+			lines = append(lines, fmt.Sprintf("  … %s more", plural.Of(len(r.Groups)-shown, "group")))
+			break
+		}
+		lines = append(lines, fmt.Sprintf("  %-4s %-9s %5d  %s", g.ID, g.Verdict, g.Count, cmp.Or(g.Signature, "(no error signature)")))
+	}
+	for i, why := range r.Reasons {
+		if i == 2 {
+			break
+		}
+		lines = append(lines, "why:      "+why)
+	}
+	if l := r.Logs; l != nil {
+		found := fmt.Sprintf("%d of %d found in %s", l.Found, l.Searched, strings.Join(r.LogGroups, ", "))
+		if l.Exception != "" {
+			found += " · " + l.Exception
+		}
+		lines = append(lines, "logs:     "+found)
+	}
+	if c := r.Changes; c != nil {
+		unread := ""
+		if len(c.Unread) > 0 {
+			unread = " (could not read " + strings.Join(c.Unread, ", ") + ")"
+		}
+		lines = append(lines, "changes:  "+string(c.Verdict)+unread+pre(" · ", c.Nearest))
+	}
+	if len(r.Skipped) > 0 {
+		var s []string
+		for _, sk := range r.Skipped {
+			s = append(s, sk.Step+" ("+sk.Reason+")")
+		}
+		lines = append(lines, "skipped:  "+strings.Join(s, "; "))
+	}
+	for i, l := range lines {
+		lines[i] = untrusted.Terminal(untrusted.Shorten(l, 160))
+	}
+	// The next step is said whole: it is the line the engineer acts on.
+	lines = append(lines, untrusted.Terminal(untrusted.Shorten("next:     "+r.Next, 600)), untrusted.Terminal("incident: "+r.Incident))
+	if len(lines) > maxTriageLines {
+		lines = lines[:maxTriageLines]
+	}
+	return lines
+}
+
+func pre(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
+}

@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/triage"
+)
+
+func TestTriageFlags(t *testing.T) {
+	base := triageOptions{Request: triage.Request{Queue: "q", Window: 30 * time.Minute, Sample: 10 * time.Second, Peek: 100}}
+	with := func(f func(*triageOptions)) triageOptions { o := base; f(&o); return o }
+	tests := []struct {
+		args    string
+		want    triageOptions
+		wantErr string
+	}{
+		{args: "--queue q", want: base},
+		{args: "--queue q --window 2h --sample 1s --peek 20 --log-group /aws/lambda/a --log-group /aws/lambda/b --no-changes --force", want: with(func(o *triageOptions) {
+			o.Window, o.Sample, o.Peek, o.LogGroups, o.NoChanges, o.Force = 2*time.Hour, time.Second, 20, []string{"/aws/lambda/a", "/aws/lambda/b"}, true, true
+		})},
+		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
+		{args: "--queue q --window 4m", wantErr: "--window must be between 5m and 336h, got 4m0s"},
+		{args: "--queue q --sample 6m", wantErr: "--sample must be between 1s and 5m, got 6m0s"},
+		{args: "--queue q --peek 0", wantErr: "--peek must be between 1 and 1000, got 0"},
+		{args: "--queue q --peek 1001", wantErr: "--peek must be between 1 and 1000, got 1001"},
+		{args: "--queue q --log-group=", wantErr: "--log-group is empty: name a log group such as /aws/lambda/orders"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.args, func(t *testing.T) {
+			d, _, _ := testDeps(t, false)
+			checkParse(t, d, newTriageCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(triageOptions{}))
+		})
+	}
+}
+
+// TestTriageLinesBounded: whatever the result holds — many groups, long
+// reasons, every part skipped, a hostile signature — the answer is at most
+// 12 lines, the next step and the incident always among them, and no
+// control or bidi character reaches the terminal.
+func TestTriageLinesBounded(t *testing.T) {
+	r := &triage.Result{Verdict: classify.VerdictMixed, Alive: true, Messages: 5000, Queue: "orders-dlq", Sampled: 100,
+		Reasons: []string{"one", "two", "three"}, Logs: &triage.LogsFound{Searched: 3, Found: 1, Exception: "Boom\x1b[31m\u202e"},
+		Changes: &triage.ChangesFound{Verdict: "change", Nearest: strings.Repeat("x", 1000)}, Next: "mfdlq contain --queue orders-dlq --pause-mapping",
+		Incident: "incidents/orders-dlq-20261207T0500Z"}
+	for i := range 40 {
+		r.Groups = append(r.Groups, triage.Group{ID: "g" + string(rune('a'+i%26)), Verdict: classify.VerdictPoison, Count: 1, Signature: "sig\x1b]52;c;aGk=\x07"})
+	}
+	for range 5 {
+		r.Skipped = append(r.Skipped, triage.Skip{Step: "logs", Reason: "no log group"})
+	}
+	lines := triageLines(r)
+	if len(lines) > maxTriageLines {
+		t.Fatalf("%d lines, want at most %d:\n%s", len(lines), maxTriageLines, strings.Join(lines, "\n"))
+	}
+	if !strings.HasPrefix(lines[0], "MIXED · ALIVE · 5000 messages in orders-dlq") {
+		t.Errorf("first line %q: the answer comes first", lines[0])
+	}
+	if got := lines[len(lines)-2]; got != "next:     "+r.Next {
+		t.Errorf("next line %q", got)
+	}
+	for _, l := range lines {
+		if strings.ContainsAny(l, "\x1b\x07\u202e") {
+			t.Errorf("line %q holds a control or bidi character", l)
+		}
+		if len([]rune(l)) > 200 {
+			t.Errorf("line of %d characters: %.60q…", len([]rune(l)), l)
+		}
+	}
+}
