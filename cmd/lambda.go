@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -57,7 +58,9 @@ func (l *lambdaInvoker) Invoke(ctx context.Context, raw []byte) ([]byte, error) 
 }
 
 // newLambdaHandler builds the handler from the function's environment:
-// MFDLQ_INCIDENT_S3 (required), MFDLQ_NOTIFY, MFDLQ_ALARM_TAG.
+// MFDLQ_INCIDENT_S3 (required), MFDLQ_NOTIFY, MFDLQ_ALARM_TAG and
+// MFDLQ_TRIAGE_SAMPLE (triage's --sample, for a DLQ CloudWatch has no
+// datapoints of yet).
 func newLambdaHandler(d *Deps) *lambdaInvoker {
 	l := &lambdaInvoker{d: d}
 	raw := os.Getenv("MFDLQ_INCIDENT_S3")
@@ -70,7 +73,18 @@ func newLambdaHandler(d *Deps) *lambdaInvoker {
 		l.err = fmt.Errorf("mfdlq: MFDLQ_INCIDENT_S3: %v", err)
 		return l
 	}
-	l.h = &alarmtriage.Handler{Prefix: p, Triage: d.lambdaTriage, WorkDir: os.TempDir(), Now: d.Now}
+	var extra []string
+	if v := os.Getenv("MFDLQ_TRIAGE_SAMPLE"); v != "" {
+		if _, err := time.ParseDuration(v); err != nil {
+			l.err = fmt.Errorf("mfdlq: MFDLQ_TRIAGE_SAMPLE %q: a duration such as 10s", v)
+			return l
+		}
+		extra = append(extra, "--sample", v)
+	}
+	l.h = &alarmtriage.Handler{Prefix: p, WorkDir: os.TempDir(), Now: d.Now,
+		Triage: func(ctx context.Context, queue, dir string) (alarmtriage.Result, error) {
+			return d.lambdaTriage(ctx, queue, dir, extra)
+		}}
 	if t := os.Getenv("MFDLQ_NOTIFY"); t != "" {
 		target, err := notify.Parse(t)
 		if err != nil {
@@ -108,9 +122,9 @@ func (d *Deps) alarmTags(ctx context.Context, arn string) (map[string]string, er
 // lambdaTriage runs `mfdlq triage --queue QUEUE --output json` through
 // the command tree into dir, as a person would, and reads the answer's
 // verdict, alive and messages. Its error is the command's one line.
-func (d *Deps) lambdaTriage(ctx context.Context, queue, dir string) (alarmtriage.Result, error) {
+func (d *Deps) lambdaTriage(ctx context.Context, queue, dir string, extra []string) (alarmtriage.Result, error) {
 	var out, errOut bytes.Buffer
-	args := []string{"triage", "--queue", queue, "--incident", dir, "--output", "json", "--quiet"}
+	args := append([]string{"triage", "--queue", queue, "--incident", dir, "--output", "json", "--quiet"}, extra...)
 	sub := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
 	sub.Now = d.Now
 	if code := run(ctx, sub, args); code != ExitOK {
