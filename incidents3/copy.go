@@ -163,8 +163,20 @@ type ConflictError struct {
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("%s changed in %s since this copy pulled it (another writer): the S3 one is kept and so is yours; continue the incident again (--incident %s) to pull it and rerun that step",
+	return fmt.Sprintf("%s changed in %s since this copy pulled it (another writer): S3's stays, yours is kept beside it and written to S3 at the next run; the next --incident %s pulls S3's, then run that step again if it should win",
 		strings.Join(e.Names, ", "), e.Loc, e.Loc)
+}
+
+// setAside renames the working copy's name, which lost to another
+// writer's, to name.conflict-SHA (a plain name, so the next Push writes it
+// to S3 beside S3's), and forgets name so the next pull brings S3's.
+func (cp *Copy) setAside(name string, data []byte) (string, error) {
+	kept := name + ".conflict-" + sum(data)[:12]
+	if err := os.Rename(cp.WS.Path(name), cp.WS.Path(kept)); err != nil {
+		return "", fmt.Errorf("working copy: set aside %s: %w", name, err)
+	}
+	delete(cp.st.Objects, name)
+	return kept, nil
 }
 
 // Pushed is what a Push wrote.
@@ -207,7 +219,11 @@ func (cp *Copy) Push(ctx context.Context) (Pushed, error) {
 		etag, err := put(ctx, cp.c, cp.Loc.Bucket, cp.Loc.key(name), data, prev.ETag, contentType(name))
 		switch {
 		case errors.Is(err, errConditionLost):
-			conflicts = append(conflicts, name)
+			kept, rerr := cp.setAside(name, data)
+			if rerr != nil {
+				return res, rerr
+			}
+			conflicts = append(conflicts, name+" (yours is "+kept+")")
 			continue
 		case err != nil:
 			return res, err

@@ -79,7 +79,7 @@ func TestTwoWritersNeverOverwrite(t *testing.T) {
 	}
 	res, err := b.Push(ctx)
 	var conflict *ConflictError
-	if !errors.As(err, &conflict) || len(conflict.Names) != 1 || conflict.Names[0] != incident.ClassificationFile {
+	if !errors.As(err, &conflict) || len(conflict.Names) != 1 || !strings.HasPrefix(conflict.Names[0], incident.ClassificationFile+" (yours is classification.json.conflict-") {
 		t.Fatalf("b's push: want a conflict on classification.json, got %v", err)
 	}
 	if res.NewEvents != 1 {
@@ -104,8 +104,24 @@ func TestTwoWritersNeverOverwrite(t *testing.T) {
 	if got := objectText(t, c, p.Bucket, loc.key(incident.ClassificationFile)); got != `{"by":"a"}` {
 		t.Fatalf("classification.json in S3: %s, want a's (the first write)", got)
 	}
-	if got, _ := b.WS.ReadFile(incident.ClassificationFile); string(got) != `{"by":"b"}` {
-		t.Fatalf("b's local classification.json: %s, want b's own kept", got)
+	// b's is set aside, pushed beside S3's at the next open, and S3's is
+	// pulled: both kept, and b's copy moves on.
+	b, _, err = Open(ctx, c, loc, b.WS.Dir)
+	if err != nil {
+		t.Fatalf("reopening after a conflict: %v", err)
+	}
+	if got, _ := b.WS.ReadFile(incident.ClassificationFile); string(got) != `{"by":"a"}` {
+		t.Fatalf("b's classification.json after reopening: %s, want S3's (a's)", got)
+	}
+	names, _ := b.localNames()
+	var aside string
+	for _, n := range names {
+		if strings.HasPrefix(n, incident.ClassificationFile+".conflict-") {
+			aside = n
+		}
+	}
+	if aside == "" || objectText(t, c, p.Bucket, loc.key(aside)) != `{"by":"b"}` {
+		t.Fatalf("b's own classification is not kept beside S3's: %v", names)
 	}
 }
 
