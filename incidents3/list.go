@@ -2,6 +2,7 @@ package incidents3
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -14,8 +15,12 @@ import (
 )
 
 // MaxListed is the most incidents List reads: each costs a read of its
-// events.
-const MaxListed = 100
+// events, of at most maxListedEvents bytes (a larger one is listed with
+// what its name says, "events too large to list").
+const (
+	MaxListed       = 100
+	maxListedEvents = 8 << 20
+)
 
 // Summary is one incident in S3 as ls --incidents shows it.
 type Summary struct {
@@ -57,8 +62,12 @@ func List(ctx context.Context, c API, p Prefix) (out []Summary, truncated bool, 
 	out = []Summary{}
 	for _, id := range ids {
 		loc := p.Incident(id)
-		last, first, err := lastEvent(ctx, c, loc)
-		if err != nil {
+		last, first, err := lastEvent(ctx, c, loc, maxListedEvents)
+		var tl *TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			last.Step = "(events too large to list)"
+		case err != nil:
 			return nil, false, err
 		}
 		s := Summary{URL: loc.String(), ID: id, Queue: first.Queue, Account: first.Account, Region: first.Region, Started: first.Time,

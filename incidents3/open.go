@@ -82,7 +82,7 @@ func OpenOf(ctx context.Context, c API, p Prefix, account, region, queue string,
 // record has not closed it and it had an event within incident.Stale. An
 // incident with no events yet (its first writer is still at work) is open.
 func isOpen(ctx context.Context, c API, loc Location, now time.Time) (bool, error) {
-	last, _, err := lastEvent(ctx, c, loc)
+	last, _, err := lastEvent(ctx, c, loc, MaxObjectBytes)
 	if err != nil {
 		return false, err
 	}
@@ -145,10 +145,10 @@ func (e Episode) Claim(ctx context.Context, c API, p Prefix) (ok bool, err error
 	return false, fmt.Errorf("claim the alarm episode: %w", err)
 }
 
-// lastEvent reads the incident's events and returns the last one that
-// decodes, and the first one (for the queue and start).
-func lastEvent(ctx context.Context, c API, loc Location) (last, first incident.Event, err error) {
-	o, err := get(ctx, c, loc.Bucket, loc.key(incident.EventsFile), MaxObjectBytes)
+// lastEvent reads the incident's events (at most max bytes) and returns
+// the last one that decodes, and the first one (for the queue and start).
+func lastEvent(ctx context.Context, c API, loc Location, max int64) (last, first incident.Event, err error) {
+	o, err := get(ctx, c, loc.Bucket, loc.key(incident.EventsFile), max)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return incident.Event{}, incident.Event{}, nil
