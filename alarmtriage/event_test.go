@@ -55,3 +55,28 @@ func TestParseAlarm(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseAlarm: whatever arrives, ParseAlarm returns an alarm or a
+// *BadEventError of one line, and never panics.
+func FuzzParseAlarm(f *testing.F) {
+	for _, name := range []string{"alarm-single.json", "alarm-math.json", "alarm-composite.json", "ec2-state.json"} {
+		b, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"source":"aws.cloudwatch","detail-type":"CloudWatch Alarm State Change","detail":null}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		a, err := ParseAlarm(raw)
+		var bad *BadEventError
+		switch {
+		case err != nil && !errors.As(err, &bad):
+			t.Fatalf("not a BadEventError: %v", err)
+		case err != nil && strings.ContainsAny(err.Error(), "\n\r\x1b"):
+			t.Fatalf("the error is not one clean line: %q", err)
+		case err == nil && a.Into() && !queueRE.MatchString(a.Queue):
+			t.Fatalf("a move into ALARM with queue %q", a.Queue)
+		}
+	})
+}

@@ -106,7 +106,8 @@ func TestLambdaServesAlarmEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	event = []byte(strings.ReplaceAll(string(event), `"QUEUE"`, `"`+name+`-dlq"`))
-	stub := &runtimeStub{events: [][]byte{event, []byte(`{"source":"aws.ec2","detail-type":"EC2 Instance State-change Notification"}`)},
+	missing := []byte(strings.ReplaceAll(strings.ReplaceAll(string(event), name+"-dlq", name+"-gone-dlq"), "orders-dlq-not-empty", "gone-dlq-not-empty"))
+	stub := &runtimeStub{events: [][]byte{event, []byte(`{"source":"aws.ec2","detail-type":"EC2 Instance State-change Notification"}`), missing},
 		results: make(chan runtimeResult, 4), done: make(chan struct{})}
 	api := httptest.NewServer(stub)
 	defer api.Close()
@@ -161,6 +162,12 @@ func TestLambdaServesAlarmEvents(t *testing.T) {
 	if err := json.Unmarshal(second.body, &fnErr); err != nil || !strings.HasPrefix(fnErr.ErrorMessage, "mfdlq: bad event: source \"aws.ec2\"") || strings.Contains(fnErr.ErrorMessage, "\n") {
 		t.Fatalf("the bad event's error: %s (%v)", second.body, err)
 	}
+	third := wait()
+	if err := json.Unmarshal(third.body, &fnErr); err != nil || third.kind != "error" || !strings.HasPrefix(fnErr.ErrorMessage, "mfdlq: triage "+name+"-gone-dlq: ") ||
+		!strings.Contains(fnErr.ErrorMessage, "not") || strings.Contains(fnErr.ErrorMessage, "\n") {
+		t.Fatalf("a queue that does not exist: %s %s (%v)", third.kind, third.body, err)
+	}
+	t.Logf("a queue that does not exist: %s", fnErr.ErrorMessage)
 
 	events := s3Text(t, s3c, bucket, "incidents/"+name+"-dlq-20261207T0300Z/events.jsonl")
 	for _, step := range []string{`"step":"alarm"`, `"step":"contain"`, `"step":"classify"`, `"step":"triage"`, `"step":"notify"`} {
