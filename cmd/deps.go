@@ -240,11 +240,11 @@ func (d *Deps) incidentDir(queue string) (string, error) {
 	if dir, ok := d.incidents[queue]; ok {
 		return dir, nil
 	}
+	if dir, ok, err := d.s3IncidentPulled(); ok {
+		return dir, err
+	}
 	dir, why, err := d.chooseIncident(queue)
 	if err != nil {
-		return "", err
-	}
-	if err := d.pullS3Incident(); err != nil {
 		return "", err
 	}
 	if d.incidents == nil {
@@ -256,10 +256,6 @@ func (d *Deps) incidentDir(queue string) (string, error) {
 }
 
 func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
-	if raw, ok := d.incidentURL(); ok {
-		dir, err := d.s3IncidentDir(raw)
-		return dir, "the working copy of " + raw, err
-	}
 	switch {
 	case d.Global.Incident != "":
 		return d.Global.Incident, "--incident", nil

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/incidents3"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -53,6 +54,30 @@ func (d *Deps) s3IncidentDir(raw string) (string, error) {
 	}
 	d.s3 = &s3Incident{loc: loc, dir: dir, ctx: ctx}
 	return dir, nil
+}
+
+// checkS3Incident is checkIncident for an S3 incident: the URL and the
+// working copy's directory, before any AWS call.
+func (d *Deps) checkS3Incident(raw string) error {
+	dir, err := d.s3IncidentDir(raw)
+	if err != nil {
+		return err
+	}
+	return incidentError(incident.Check(dir))
+}
+
+// s3IncidentPulled is IncidentDir's choice when --incident names S3: the
+// working copy, pulled at this first use. ok is false for a local
+// incident.
+func (d *Deps) s3IncidentPulled() (dir string, ok bool, err error) {
+	raw, ok := d.incidentURL()
+	if !ok {
+		return "", false, nil
+	}
+	if dir, err = d.s3IncidentDir(raw); err != nil {
+		return "", true, err
+	}
+	return dir, true, d.pullS3Incident()
 }
 
 // pullS3Incident brings the S3 incident into its working copy, once per
