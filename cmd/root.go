@@ -141,6 +141,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newCheckCmd(d, nil),
 		newRunbookCmd(d, nil),
 		newBrowseCmd(d, nil),
+		newMCPCmd(d, nil),
 	}
 }
 

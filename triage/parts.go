@@ -130,7 +130,8 @@ func (t *run) look(ctx context.Context) error {
 // samples is the incident's sample when it has one (a laptop's inspect, an
 // earlier triage), else a peek saved as samples.jsonl: every message hidden
 // for 5 seconds, never deleted. A DLQ with its own redrive policy is not
-// peeked at unless Force; nil messages then, and the part is skipped.
+// peeked at unless Force; nil messages then, and the part is skipped, as
+// when the peek fails (a role without sqs:ReceiveMessage).
 func (t *run) samples(ctx context.Context) ([]sqsjson.Message, error) {
 	if t.ws.Has(incident.SamplesFile) {
 		f, err := t.ws.Open(incident.SamplesFile)
@@ -156,7 +157,12 @@ func (t *run) samples(ctx context.Context) ([]sqsjson.Message, error) {
 	t.warn("peeking at %s: each message hidden for 5 s, never deleted; each receive adds 1 to ApproximateReceiveCount", t.q.Name)
 	res, err := sqsapi.Peek(ctx, t.d.SQS, t.q, sqsapi.PeekOptions{Max: t.req.Peek, Visibility: 5, Wait: 2})
 	if err != nil {
-		return nil, fmt.Errorf("peek: %w", err)
+		if ended(ctx, err) {
+			return nil, err
+		}
+		// Denied or failing receives still leave contain's answer.
+		t.skip(partInspect, fmt.Sprintf("peek: %v", err))
+		return nil, nil
 	}
 	if err := t.ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
 		return nil, err

@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -117,6 +119,44 @@ func TestRequestValidate(t *testing.T) {
 		}
 		if got != tc.wantErr {
 			t.Errorf("%+v: error %q, want %q", tc.req, got, tc.wantErr)
+		}
+	}
+}
+
+// TestNext: the one thing to do next, by what the parts found.
+func TestNext(t *testing.T) {
+	chained := &sqsapi.Queue{Name: "d", RedrivePolicy: &sqsapi.RedrivePolicy{MaxReceiveCount: 3, DeadLetterTargetArn: "arn:aws:sqs:us-east-1:1:d2"}}
+	plain := &sqsapi.Queue{Name: "d"}
+	enabled := []lambdaapi.Mapping{{UUID: "u", Function: "f", State: "Enabled"}}
+	poison := &classify.Classification{Verdict: classify.VerdictPoison, Groups: []classify.Group{{ID: "g1", Verdict: classify.VerdictPoison, Count: 2, Action: "fix the consumer, then redrive"}}}
+	unknown := &classify.Classification{Verdict: classify.VerdictUnknown, Groups: []classify.Group{{ID: "g1", Verdict: classify.VerdictUnknown, Count: 2}}}
+	tests := []struct {
+		name     string
+		q        *sqsapi.Queue
+		alive    bool
+		mappings []lambdaapi.Mapping
+		classed  *classify.Classification
+		messages int64
+		logs     *LogsFound
+		want     string
+	}{
+		{"alive with a mapping", plain, true, enabled, poison, 2, nil, "mfdlq contain --queue d --pause-mapping (still failing: stop the bleeding first)"},
+		{"alive without one", plain, true, nil, poison, 2, nil, "mfdlq contain --queue d (still failing: find and stop what feeds it)"},
+		{"chained, not peeked", chained, false, nil, nil, 2, nil, "mfdlq classify --queue d --force (a peek counts as a receive here)"},
+		{"empty", plain, false, nil, nil, 0, nil, "mfdlq verify --queue d (the DLQ is empty)"},
+		{"unknown, no logs", plain, false, nil, unknown, 2, nil, "mfdlq logs --queue d --log-group LOG_GROUP (the consumer's exception decides)"},
+		{"unknown with logs", plain, false, nil, unknown, 2, &LogsFound{Searched: 2}, "mfdlq classify --queue d --expect FIELD=VALUE (what the consumer accepts)"},
+		{"poison", plain, false, enabled, poison, 2, nil, "fix the consumer, then redrive"},
+	}
+	for _, tc := range tests {
+		r := &run{q: tc.q, mappings: tc.mappings, classed: tc.classed,
+			res: &Result{Alive: tc.alive, Messages: tc.messages, Logs: tc.logs, Verdict: classify.VerdictUnknown, Groups: []Group{}}}
+		if tc.classed != nil {
+			r.summarise(tc.classed)
+			r.res.Sampled = 2
+		}
+		if got := r.next(); got != tc.want {
+			t.Errorf("%s: next %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

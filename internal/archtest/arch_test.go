@@ -25,6 +25,9 @@ var layer = map[string]int{
 	"browse": 1,
 	// triage runs the first steps' packages in one read-only pass.
 	"triage": 1,
+	// mcpserver: the read-only steps as MCP tools; it runs them through a
+	// Runner cmd gives it, never importing cmd.
+	"mcpserver": 1,
 	// Domain: each decides one thing and imports no other domain package.
 	"classify": 2, "redrive": 2, "logsearch": 2, "contain": 2, "verify": 2, "check": 2, "changes": 2,
 	"inventory": 2, "archive": 2,

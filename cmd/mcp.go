@@ -1,0 +1,81 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/docs"
+	"github.com/mfdlq/mfdlq/mcpserver"
+)
+
+// mcpOptions are the flags of mfdlq mcp: none of its own; the global
+// --region, --profile, --endpoint-url and --incident reach every tool.
+type mcpOptions struct {
+	deps *Deps
+}
+
+func newMCPCmd(d *Deps, runF func(*mcpOptions) error) *cobra.Command {
+	opts := &mcpOptions{deps: d}
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the read-only steps as tools to an incident agent (Model Context Protocol, stdio)",
+		Long:  docs.LongHelp("mcp") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return runMCP(c.Context(), opts)
+		},
+	}
+}
+
+// runMCP serves on the command's own stdin and stdout until the client
+// closes them (or Ctrl-C); stderr stays free for the operator.
+func runMCP(ctx context.Context, o *mcpOptions) error {
+	d := o.deps
+	s := mcpserver.New(readBuildVersion().Version, o.run)
+	d.infof("mfdlq mcp: serving %d read-only tools on stdin/stdout", len(mcpserver.Tools))
+	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(d.IO.In), Writer: nopWriteCloser{d.IO.Out}})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// run is the server's Runner: args as one mfdlq command in this process,
+// with --output json, the global AWS and incident flags mfdlq mcp was
+// given, no terminal (so nothing can ask a question: stdin is empty) and
+// its streams captured. The final argv is guarded again.
+func (o *mcpOptions) run(ctx context.Context, args []string) mcpserver.Outcome {
+	g := o.deps.Global
+	argv := append([]string{}, args...)
+	for _, f := range []struct{ name, value string }{
+		{"region", g.Region}, {"profile", g.Profile}, {"endpoint-url", g.EndpointURL}, {"incident", g.Incident},
+	} {
+		if f.value != "" {
+			argv = append(argv, "--"+f.name+"="+f.value)
+		}
+	}
+	argv = append(argv, "--output=json")
+	var out, errOut bytes.Buffer
+	if err := mcpserver.Guard(argv); err != nil {
+		line, _ := json.Marshal(map[string]any{"type": "error", "code": ExitUsage, "message": err.Error()})
+		return mcpserver.Outcome{Stderr: line, Code: ExitUsage}
+	}
+	io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	d := NewDeps(io, argv)
+	d.Now = o.deps.Now
+	code := run(ctx, d, argv)
+	return mcpserver.Outcome{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Code: code}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
