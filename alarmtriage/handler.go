@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -143,7 +144,11 @@ func (h *Handler) Handle(ctx context.Context, raw []byte) (Response, error) {
 		return res, err
 	}
 	res.Incident = loc.String()
-	cp, _, err := incidents3.Open(ctx, h.S3, loc, filepath.Join(h.WorkDir, "incidents", loc.Bucket, loc.ID))
+	dir := filepath.Join(h.WorkDir, "incidents", loc.Bucket, loc.ID)
+	// A warm function keeps /tmp between invocations: the working copy
+	// goes once pushed, so many DLQs' incidents never fill it.
+	defer os.RemoveAll(dir)
+	cp, _, err := incidents3.Open(ctx, h.S3, loc, dir)
 	if err != nil {
 		return res, err
 	}
@@ -182,10 +187,14 @@ func (h *Handler) triage(ctx context.Context, a Alarm, cp *incidents3.Copy, res 
 	return res, err
 }
 
+// stepTriage is triage's event name (triage.Step, a package of this
+// layer, so named again here).
+const stepTriage = "triage"
+
 // recentTriage is the time of the incident's latest triage if it is less
 // than Cooldown old (zero otherwise).
 func (h *Handler) recentTriage(ws *incident.Workspace) (time.Time, error) {
-	ev, ok, err := ws.Latest("triage")
+	ev, ok, err := ws.Latest(stepTriage)
 	if err != nil || !ok || h.Now().Sub(ev.Time) >= Cooldown {
 		return time.Time{}, err
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -161,6 +163,11 @@ func TestOneTriagePerEpisode(t *testing.T) {
 	}
 	if w.triages != 2 || len(w.told) != 2 {
 		t.Fatalf("%d triages, %d notifications; want 2 and 2", w.triages, len(w.told))
+	}
+	// Each working copy went with its invocation: a warm function's /tmp
+	// does not fill up.
+	if left, _ := os.ReadDir(filepath.Join(w.h.WorkDir, "incidents", w.prefix.Bucket)); len(left) != 0 {
+		t.Fatalf("working copies left in the function's /tmp: %v", left)
 	}
 }
 

@@ -211,3 +211,28 @@ func s3Text(t *testing.T, c *s3.Client, bucket, key string) string {
 	b, _ := io.ReadAll(out.Body)
 	return string(b)
 }
+
+// A wrong setting fails each invocation with its fix, before any AWS
+// call: the runtime itself starts (a failing init is retried by Lambda
+// without end).
+func TestLambdaSettings(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{env: map[string]string{"MFDLQ_INCIDENT_S3": ""}, want: "mfdlq: MFDLQ_INCIDENT_S3 is not set: give the function s3://bucket/prefix/"},
+		{env: map[string]string{"MFDLQ_INCIDENT_S3": "s3://Bad_Bucket/x/"}, want: "mfdlq: MFDLQ_INCIDENT_S3: s3 incident \"Bad_Bucket\": not a bucket name"},
+		{env: map[string]string{"MFDLQ_INCIDENT_S3": "s3://team-incidents/dlq/", "MFDLQ_NOTIFY": "http://example.com/hook"}, want: "mfdlq: MFDLQ_NOTIFY: --notify \"http://example.com/…\": a webhook must be https://"},
+		{env: map[string]string{"MFDLQ_INCIDENT_S3": "s3://team-incidents/dlq/", "MFDLQ_TRIAGE_SAMPLE": "soon"}, want: "mfdlq: MFDLQ_TRIAGE_SAMPLE \"soon\": a duration such as 10s"},
+	} {
+		for _, k := range []string{"MFDLQ_INCIDENT_S3", "MFDLQ_NOTIFY", "MFDLQ_TRIAGE_SAMPLE", "MFDLQ_ALARM_TAG"} {
+			t.Setenv(k, tc.env[k])
+		}
+		d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}, nil)
+		d.AWS = nil // any AWS use would panic: a wrong setting makes none
+		_, err := newLambdaHandler(d).Invoke(context.Background(), []byte(`{}`))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q…", tc.env, err, tc.want)
+		}
+	}
+}

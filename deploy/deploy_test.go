@@ -165,7 +165,7 @@ func TestRoleIsLeastPrivilege(t *testing.T) {
 		"cloudtrail:LookupEvents",
 		"cloudwatch:DescribeAlarmHistory", "cloudwatch:DescribeAlarms", "cloudwatch:DescribeAlarmsForMetric", "cloudwatch:GetMetricData", "cloudwatch:ListTagsForResource",
 		"lambda:GetFunction", "lambda:GetFunctionConfiguration", "lambda:InvokeFunction", "lambda:ListEventSourceMappings",
-		"logs:CreateLogStream", "logs:FilterLogEvents", "logs:GetQueryResults", "logs:PutLogEvents", "logs:StartQuery", "logs:StopQuery",
+		"logs:CreateLogStream", "logs:FilterLogEvents", "logs:GetLogEvents", "logs:GetQueryResults", "logs:PutLogEvents", "logs:StartQuery", "logs:StopQuery",
 		"s3:GetObject", "s3:ListBucket", "s3:PutObject", "s3:prefix",
 		"sns:Publish",
 		"sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:ListDeadLetterSourceQueues", "sqs:ListQueueTags", "sqs:ListQueues", "sqs:ReceiveMessage",

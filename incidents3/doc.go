@@ -24,8 +24,9 @@
 // append-only, so a lost condition is merged: the current object is read
 // again and this copy's new lines are appended to it, until one write
 // wins; no event is lost. Any other artifact that changed in S3 since the
-// pull is a *ConflictError naming it: the local file stays, the newer S3
-// object stays, and the person pulls again and reruns that step.
+// pull is a *ConflictError naming it: the newer S3 object stays, the local
+// file is set aside as NAME.conflict-HASH (written beside it at the next
+// push), and the next pull brings S3's.
 //
 // # Open incident and episodes
 //
