@@ -102,6 +102,10 @@ func (d *Deps) pullS3Incident() error {
 		s.err = incidentError(err)
 		return s.err
 	}
+	if s.copy.New {
+		d.infof("incident: %s is new: S3 holds nothing under it yet (check the ID if you meant to continue one: mfdlq ls --incidents --incident %s); working copy %s", s.loc, s.loc.Prefix, s.dir)
+		return nil
+	}
 	d.infof("incident: %s (working copy %s)", s.loc, s.dir)
 	return nil
 }

@@ -45,6 +45,10 @@ type objectState struct {
 type Copy struct {
 	Loc Location
 	WS  *incident.Workspace
+	// New tells that S3 held no file of the incident at the pull: the
+	// first Push creates it (a mistyped ID starts a new incident, so the
+	// caller says so).
+	New bool
 	c   API
 	st  state
 }
@@ -105,6 +109,7 @@ func (cp *Copy) pull(ctx context.Context) ([]Skipped, error) {
 	if err != nil {
 		return nil, err
 	}
+	cp.New = len(remote) == 0 && len(skipped) == 0
 	for _, r := range remote {
 		if cp.st.Objects[r.name].ETag == r.etag && cp.WS.Has(r.name) {
 			continue
