@@ -78,6 +78,10 @@ type Deps struct {
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
 	incidents map[string]string
+	// s3 is the incident --incident s3://… names (cmd/incident_s3.go);
+	// runCtx is the command's context, for its pull.
+	s3     *s3Incident
+	runCtx context.Context
 	// Inventory builds the read-only clients of mfdlq ls for one region
 	// ("" for the default one).
 	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
@@ -238,6 +242,9 @@ func (d *Deps) IncidentDir(queue string) string {
 func (d *Deps) incidentDir(queue string) (string, error) {
 	if dir, ok := d.incidents[queue]; ok {
 		return dir, nil
+	}
+	if dir, ok, err := d.s3IncidentPulled(); ok {
+		return dir, err
 	}
 	dir, why, err := d.chooseIncident(queue)
 	if err != nil {

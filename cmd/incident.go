@@ -15,6 +15,9 @@ import (
 // URL or ARN gives without asking AWS. The choice is not said here: the
 // step says it when it opens the directory, after its own checks.
 func (d *Deps) checkIncident(queueRef string) error {
+	if raw, ok := d.incidentURL(); ok {
+		return d.checkS3Incident(raw)
+	}
 	dir, _, err := d.chooseIncident(sqsapi.NameOf(queueRef))
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ type lsOptions struct {
 	FailOnMessages bool     // --fail-on-messages
 	Concurrency    int      // --concurrency
 	Notes          string   // --notes non-empty|all|none
+	Incidents      bool     // --incidents: list incidents, not DLQs (cmd/ls_incidents.go)
 	fleet          fleetFlags
 }
 
@@ -65,6 +66,7 @@ Exit 3 with --fail-on-messages when any DLQ holds a message.
 	f.BoolVar(&opts.FailOnMessages, "fail-on-messages", false, "exit 3 when any DLQ holds a message (for cron and CI)")
 	f.IntVar(&opts.Concurrency, "concurrency", 8, "queue attribute reads in flight at once (1-64)")
 	f.StringVar(&opts.Notes, "notes", "non-empty", "read the notes (mfdlq note) of the non-empty DLQs, all of them, or none: 4 tag reads a second per account")
+	f.BoolVar(&opts.Incidents, "incidents", false, "list the incidents under ./incidents, and in S3 with --incident s3://bucket/prefix/, instead of DLQs")
 	opts.fleet.bind(f)
 	return c
 }
@@ -129,6 +131,9 @@ type lsDLQ struct {
 
 func runLs(ctx context.Context, o *lsOptions) error {
 	d := o.deps
+	if o.Incidents {
+		return runLsIncidents(ctx, o)
+	}
 	l, err := d.listFleet(ctx, &o.fleet, o.Regions, inventory.Options{Prefix: o.Prefix, Concurrency: o.Concurrency, Now: d.Now}, o.Notes)
 	if err != nil {
 		return err

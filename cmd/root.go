@@ -12,12 +12,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Main runs mfdlq with args and returns the process exit status.
+// Main runs mfdlq with args and returns the process exit status. Under
+// the Lambda runtime (AWS_LAMBDA_RUNTIME_API set) it serves the function's
+// events instead (cmd/lambda.go).
 func Main(args []string) int {
 	io := SystemIO()
 	d := NewDeps(io, args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if os.Getenv(lambdaRuntimeEnv) != "" {
+		return serveLambda(ctx)
+	}
 	return run(ctx, d, args)
 }
 
@@ -41,7 +46,8 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		}
 		return validateGlobal(d.Global)
 	}
-	err := root.ExecuteContext(ctx)
+	d.runCtx = ctx
+	err := d.finishS3Incident(ctx, root.ExecuteContext(ctx))
 	if err == nil {
 		return ExitOK
 	}

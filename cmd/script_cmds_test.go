@@ -132,6 +132,11 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	// verify_window_script_test.go
 	"journal-target": cmdJournalTarget,
 
+	// incident_s3_script_test.go
+	"s3-get":    cmdS3Get,
+	"s3-append": cmdS3Append,
+	"mode":      cmdMode,
+
 	"canary-pair": cmdCanaryPair,
 	"sqs-fill":    cmdSQSFill,
 	"consumer":    cmdConsumer,

@@ -42,7 +42,12 @@ type Found struct {
 // record that did not leave it open (record leaves open an incident whose
 // DLQ still holds messages, unless --close). A record event of an older
 // mfdlq, which always closed, has no verdict: closed.
-func (f Found) Closed() bool { return f.Last.Step == StepRecord && f.Last.Verdict != RecordOpen }
+func (f Found) Closed() bool { return Closes(f.Last) }
+
+// Closes tells whether e, an incident's last step's event, closed it: a
+// record that did not leave it open. Every reader of "is it closed" (the
+// local finder, ls --incidents, the S3 incidents) asks this one question.
+func Closes(e Event) bool { return e.Step == StepRecord && e.Verdict != RecordOpen }
 
 // The verdicts of a record event: whether it closed the incident.
 const (
@@ -82,7 +87,7 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 		if err != nil {
 			continue
 		}
-		f.Last = lastStep(events)
+		f.Last = LastStep(events)
 		active := f.Started
 		if f.Last.Time.After(active) {
 			active = f.Last.Time
@@ -99,11 +104,14 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 // (cmd's notifyEnd): bookkeeping, not a step of the incident.
 const stepNotify = "notify"
 
-// lastStep is the latest event that is a step: a notification appended
+// Bookkeeping tells whether e is a notification's event rather than a step.
+func Bookkeeping(e Event) bool { return e.Step == stepNotify }
+
+// LastStep is the latest event that is a step: a notification appended
 // after record --notify must not reopen the incident record closed.
-func lastStep(events []Event) Event {
+func LastStep(events []Event) Event {
 	for i := len(events) - 1; i >= 0; i-- {
-		if events[i].Step != stepNotify {
+		if !Bookkeeping(events[i]) {
 			return events[i]
 		}
 	}

@@ -62,6 +62,10 @@ var layer = map[string]int{
 	// the redrive (STS); pure but for one STS call, so the mover and the
 	// targets stamp, redrive decides, and the report renders its figures.
 	"redrive/provenance": 3,
+	// incidents3: incidents in S3 (a working copy, conditional writes), in
+	// the base beside incident; alarmtriage: the Lambda's flow over an alarm
+	// event (the episode, the incident in S3, the team told), above notify.
+	"incidents3": 3, "alarmtriage": 1,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
