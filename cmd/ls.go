@@ -116,6 +116,9 @@ type lsResult struct {
 	// Unreadable are the accounts (or regions of one) that could not be
 	// read: the listing is of the others.
 	Unreadable []fleet.Unreadable `json:"unreadable"`
+	// Skipped are the organisation's accounts that are not ACTIVE
+	// (suspended, closing, closed): named, not read, not a failure.
+	Skipped []fleet.Unreadable `json:"skipped"`
 }
 
 // lsDLQ is one DLQ of the listing with the note on it (nil: none, or not
@@ -133,7 +136,8 @@ func runLs(ctx context.Context, o *lsOptions) error {
 	if err != nil {
 		return err
 	}
-	res := lsResult{DLQs: []lsDLQ{}, Warnings: l.Warnings, Unreadable: l.Unreadable, Summary: inventory.Summarize(l.DLQs, d.Now())}
+	res := lsResult{DLQs: []lsDLQ{}, Warnings: l.Warnings, Summary: inventory.Summarize(l.DLQs, d.Now())}
+	res.Unreadable, res.Skipped = fleet.Split(l.Unreadable)
 	for i := range l.DLQs {
 		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue
