@@ -15,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // lsOptions are the flags of mfdlq ls.
@@ -69,7 +70,7 @@ Exit 3 with --fail-on-messages when any DLQ holds a message.
 	return c
 }
 
-var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
+var regionRE = sqsapi.RegionRE
 
 // parseRegions splits the global --region of a fleet-wide read (ls,
 // check --all) on commas; nil for the configuration's own region.
