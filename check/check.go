@@ -182,7 +182,9 @@ func alarmProblem(a cwtypes.MetricAlarm) string {
 
 // retentionFinding: a standard DLQ keeps a message only until its original
 // enqueue time plus the DLQ's retention, so the DLQ must keep longer than
-// the source. FIFO DLQs reset the enqueue time on the move.
+// the source. A FIFO DLQ resets the enqueue time on the move (SQS's
+// "dead-letter queue retention"): its retention counts from the move, so
+// a FIFO DLQ no longer than its source is no pitfall.
 func retentionFinding(dlq, src *sqsapi.Queue) Finding {
 	f := Finding{ID: IDDLQRetention, Queue: src.Name}
 	f.Message = fmt.Sprintf("DLQ retention %s, source %s", days(dlq.Retention), days(src.Retention))
@@ -191,8 +193,8 @@ func retentionFinding(dlq, src *sqsapi.Queue) Finding {
 	case dlq.Retention > src.Retention:
 		f.Status = Pass
 	case dlq.FIFO:
-		f.Status, f.Fix = Warn, fix
-		f.Message += ": no longer than the source's"
+		f.Status = Pass
+		f.Message += ": a FIFO DLQ counts retention from the move, not from the first enqueue"
 	default:
 		f.Status, f.Fix = Fail, fix
 		f.Message += ": a message expires by its original enqueue time, so the DLQ keeps almost nothing"

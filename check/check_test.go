@@ -43,7 +43,7 @@ func TestFindingsRetentionFIFOAndAttempts(t *testing.T) {
 	for _, f := range fs {
 		status[f.ID] = f.Status
 	}
-	want := map[string]Status{IDDLQAlarm: Fail, IDDLQRetention: Warn, IDVisibilityLambda: Skip, IDVisibilityRead: Skip, IDMaxReceiveCount: Pass, IDAttemptsPerDepend: Warn}
+	want := map[string]Status{IDDLQAlarm: Fail, IDDLQRetention: Pass, IDVisibilityLambda: Skip, IDVisibilityRead: Skip, IDMaxReceiveCount: Pass, IDAttemptsPerDepend: Warn}
 	for id, s := range want {
 		if status[id] != s {
 			t.Errorf("%s = %s, want %s", id, status[id], s)

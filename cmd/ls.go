@@ -40,8 +40,9 @@ that some queue's RedrivePolicy names. For each: visible and in-flight
 messages, the age of the oldest (CloudWatch's ApproximateAgeOfOldestMessage,
 "no data" when CloudWatch has none), its retention, when the oldest message
 expires, the source queues, the Lambda functions reading them, whether an
-alarm watches its depth, and whether the retention pitfall applies (the DLQ
-keeps messages no longer than a source does).
+alarm watches its depth, and whether the retention pitfall applies (a
+standard DLQ keeps messages no longer than a source does; a FIFO DLQ resets
+the enqueue time on the move, so never there).
 
 The most urgent come first: DLQs holding messages, soonest expiry first;
 empty ones last (hidden with --non-empty). A one-line summary follows the

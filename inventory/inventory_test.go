@@ -170,3 +170,18 @@ func TestExpiresWithinRetentionWithoutAge(t *testing.T) {
 		t.Fatalf("known expiry: within %v, in %v; want nil and 3540", known.ExpiresWithin, known.ExpiresIn)
 	}
 }
+
+// SQS keeps a standard message's original enqueue time when it moves to
+// the DLQ, and resets a FIFO one's ("dead-letter queue retention"): the
+// pitfall is a standard DLQ no longer-lived than a source, never a FIFO.
+func TestRetentionPitfallIsStandardOnly(t *testing.T) {
+	now := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+	src := []Source{{Queue: "orders", Retention: 345600}}
+	std := DLQ{Queue: "orders-dlq", Retention: 345600, Sources: src}
+	std.settle(now)
+	fifo := DLQ{Queue: "orders-dlq.fifo", FIFO: true, Retention: 345600, Sources: []Source{{Queue: "orders.fifo", Retention: 345600}}}
+	fifo.settle(now)
+	if !std.RetentionPitfall || fifo.RetentionPitfall {
+		t.Errorf("pitfall: standard %v, FIFO %v; want true, false", std.RetentionPitfall, fifo.RetentionPitfall)
+	}
+}
