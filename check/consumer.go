@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // The consumer's safeguards against repeating effects: a batch failing
@@ -100,6 +101,9 @@ func storeFindings(in CheckInput, src *sqsapi.Queue, m lambdaapi.Mapping) []Find
 			Fix: fmt.Sprintf("let this role call dynamodb:DescribeTimeToLive and dynamodb:Scan on %s (docs/iam.md), then run mfdlq check again", table)}}
 	}
 	s := r.Store
+	if ok, why := idempotency.Trusted(m.IdempotencyVar, s); !ok {
+		return []Finding{{ID: IDIdempotencyWindow, Status: Skip, Queue: src.Name, Message: m.Function + ": " + untrusted.Terminal(why)}}
+	}
 	ttl := Finding{ID: IDIdempotencyTTL, Queue: src.Name, Status: Pass, Message: named + ": " + s.TTLText()}
 	if !s.TTLOn() {
 		ttl.Status = Warn
