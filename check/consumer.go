@@ -54,7 +54,7 @@ func consumerFindings(in CheckInput, src *sqsapi.Queue, ms []lambdaapi.Mapping) 
 	}
 	if in.AgeAlarms != nil {
 		alarms, known := in.AgeAlarms[src.Name]
-		out = append(out, ageAlarmFinding(src, alarms, known, in.Topic))
+		out = append(out, ageAlarmFinding(src, alarms, known, in.Topic, in.Notifiers))
 	}
 	return out
 }
@@ -135,18 +135,23 @@ func windowFinding(in CheckInput, src *sqsapi.Queue, named string, s idempotency
 	return f
 }
 
-func ageAlarmFinding(src *sqsapi.Queue, alarms []cwtypes.MetricAlarm, known bool, topic string) Finding {
+func ageAlarmFinding(src *sqsapi.Queue, alarms []cwtypes.MetricAlarm, known bool, topic string, notifiers map[string]string) Finding {
 	f := Finding{ID: IDSourceAgeAlarm, Queue: src.Name}
 	if !known {
 		f.Status, f.Message = Warn, "alarms on ApproximateAgeOfOldestMessage unknown"
-		f.Fix = "let this role call cloudwatch:DescribeAlarmsForMetric (docs/iam.md), then run mfdlq check again"
+		f.Fix = "let this role call cloudwatch:DescribeAlarms (docs/iam.md), then run mfdlq check again"
 		return f
 	}
 	for _, a := range alarms {
-		if len(a.AlarmActions) > 0 && (a.ActionsEnabled == nil || *a.ActionsEnabled) {
-			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s on ApproximateAgeOfOldestMessage", aws.ToString(a.AlarmName))
-			return f
+		how := notifies(a, notifiers)
+		if how == "" {
+			continue
 		}
+		f.Status, f.Message = Pass, fmt.Sprintf("alarm %s on ApproximateAgeOfOldestMessage", aws.ToString(a.AlarmName))
+		if c := notifiers[aws.ToString(a.AlarmName)]; c != "" && len(a.AlarmActions) == 0 {
+			f.Message += " (" + how + ")"
+		}
+		return f
 	}
 	if topic == "" {
 		topic = "TOPIC_ARN"

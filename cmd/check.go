@@ -179,15 +179,16 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.Ala
 		return in, err
 	}
 	in.Sources = srcs
-	if in.Alarms, err = cwapi.DLQAlarms(ctx, cw, dlq.Name); err != nil {
+	alarms := check.ReadAlarms(ctx, cw)
+	if err := alarms.Err; err != nil {
 		if !sqsapi.IsUnsupportedOrDenied(err) {
 			return in, fmt.Errorf("check %s: %w", dlq.Name, err)
 		}
 		// The SQS and Lambda findings still stand: judge them, and mark
-		// the alarm as not verified.
+		// the alarms as not verified.
 		d.warnf("CloudWatch alarms of %s unknown: %v", dlq.Name, err)
-		in.AlarmsUnknown = sqsapi.ErrorCode(err) + " on cloudwatch:DescribeAlarmsForMetric"
 	}
+	alarms.Fill(&in)
 	l, err := d.Lambda(ctx)
 	if err != nil {
 		return in, err

@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"strings"
 	"testing"
@@ -142,7 +143,7 @@ func TestWatchedQueues(t *testing.T) {
 		a    types.MetricAlarm
 		want string
 	}{"plain": {plain, "orders-dlq"}, "metric math": {math, "orders-dlq"}, "age is not depth": {age, ""}} {
-		if got := strings.Join(watchedQueues(tc.a), ","); got != tc.want {
+		if got := strings.Join(cwapi.WatchedQueues(tc.a, cwapi.MetricVisible), ","); got != tc.want {
 			t.Errorf("%s: %q, want %q", name, got, tc.want)
 		}
 	}

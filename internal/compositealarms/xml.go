@@ -57,7 +57,7 @@ func arn(name string) string {
 
 func (a *composite) member() compositeMember {
 	return compositeMember{AlarmName: a.name, AlarmArn: arn(a.name), AlarmDescription: a.description, AlarmRule: a.rule,
-		ActionsEnabled: a.actionsEnabled, StateValue: a.state, StateReason: a.reason, StateUpdatedTimestamp: stamp(a.updated),
+		ActionsEnabled: a.actionsEnabled, AlarmActions: strList{a.actions}, StateValue: a.state, StateReason: a.reason, StateUpdatedTimestamp: stamp(a.updated),
 		StateTransitionedTimestamp: stamp(a.transitioned), AlarmConfigurationUpdatedTimestamp: stamp(a.configured)}
 }
 
