@@ -74,8 +74,25 @@ func batchFailuresFinding(src *sqsapi.Queue, m lambdaapi.Mapping) Finding {
 	return f
 }
 
+// MaxProvisionedConcurrency is the most concurrent invocations check
+// lets a provisioned-mode mapping reach unwarned: MaximumConcurrency's
+// own ceiling.
+const MaxProvisionedConcurrency = 1000
+
 func concurrencyFinding(src *sqsapi.Queue, m lambdaapi.Mapping) Finding {
 	f := Finding{ID: IDMaxConcurrency, Queue: src.Name}
+	if p := m.Pollers; p != nil {
+		// Provisioned mode: MaximumConcurrency is refused there, and the
+		// pollers are the cap (never propose what AWS rejects).
+		f.Status, f.Message = Pass, fmt.Sprintf("%s: %s", m.Function, p)
+		if p.MaxConcurrency() > MaxProvisionedConcurrency {
+			f.Status = Warn
+			f.Message += ": a redrive or a retry storm scales the consumer that far, onto the dependency that failed (MaximumConcurrency does not apply in provisioned mode)"
+			f.Fix = fmt.Sprintf("aws lambda update-event-source-mapping --uuid %s --provisioned-poller-config MinimumPollers=%d,MaximumPollers=10 (each poller up to %d concurrent invocations: what the dependency bears)",
+				m.UUID, min(p.Min, 10), lambdaapi.InvocationsPerPoller)
+		}
+		return f
+	}
 	if m.MaximumConcurrency != nil {
 		f.Status, f.Message = Pass, fmt.Sprintf("%s: maximum concurrency %d", m.Function, *m.MaximumConcurrency)
 		return f

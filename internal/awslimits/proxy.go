@@ -11,6 +11,12 @@
 //   - SQS TagQueue and CreateQueue's tags: a key 1 to 128 characters, a
 //     value at most 256 (SQS's "Quotas related to queues"):
 //     InvalidParameterValue.
+//   - Lambda Create/UpdateEventSourceMapping: MaximumConcurrency and
+//     provisioned mode are exclusive ("you can't use the maximum
+//     concurrency setting and provisioned mode at the same time"), and an
+//     SQS mapping's MinimumPollers is 2 or more, at most MaximumPollers:
+//     InvalidParameterValueException. An update's mode is the mapping's
+//     own, read from moto, unless the update sets one.
 //
 // Everything else passes through unchanged. Refused counts the refusals
 // per action, so a test can assert that a limit was really reached.
@@ -39,7 +45,8 @@ const (
 
 // Proxy is the limits proxy; it is an http.Handler.
 type Proxy struct {
-	proxy *httputil.ReverseProxy
+	target string
+	proxy  *httputil.ReverseProxy
 
 	mu      sync.Mutex
 	refused map[string]int
@@ -51,7 +58,7 @@ func New(target string) (*Proxy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{proxy: httputil.NewSingleHostReverseProxy(u), refused: map[string]int{}}, nil
+	return &Proxy{target: strings.TrimRight(target, "/"), proxy: httputil.NewSingleHostReverseProxy(u), refused: map[string]int{}}, nil
 }
 
 // Refused is how many calls of action (Publish, TagQueue…) the proxy
@@ -71,6 +78,16 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
+	if strings.HasPrefix(r.URL.Path, "/2015-03-31/event-source-mappings") && (r.Method == http.MethodPost || r.Method == http.MethodPut) {
+		if msg := p.mappingProblem(r, body); msg != "" {
+			p.count("EventSourceMapping")
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("X-Amzn-Errortype", "InvalidParameterValueException")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"Type":"User","message":%q}`, msg)
+			return
+		}
+	}
 	if target := r.Header.Get("X-Amz-Target"); strings.HasPrefix(target, "AmazonSQS.") {
 		action := strings.TrimPrefix(target, "AmazonSQS.")
 		if msg := sqsProblem(action, body); msg != "" {
@@ -138,4 +155,64 @@ func sqsProblem(action string, body []byte) string {
 		}
 	}
 	return ""
+}
+
+// mappingConfig is what mappingProblem reads of an event source mapping.
+type mappingConfig struct {
+	ScalingConfig *struct {
+		MaximumConcurrency *int `json:"MaximumConcurrency"`
+	} `json:"ScalingConfig"`
+	ProvisionedPollerConfig *struct {
+		MinimumPollers *int `json:"MinimumPollers"`
+		MaximumPollers *int `json:"MaximumPollers"`
+	} `json:"ProvisionedPollerConfig"`
+}
+
+// mappingProblem is why Lambda would refuse a Create or Update of an event
+// source mapping, or "".
+func (p *Proxy) mappingProblem(r *http.Request, body []byte) string {
+	var in mappingConfig
+	if json.Unmarshal(body, &in) != nil {
+		return ""
+	}
+	provisioned := in.ProvisionedPollerConfig != nil
+	if !provisioned && r.Method == http.MethodPut {
+		provisioned = p.provisioned(r)
+	}
+	if in.ScalingConfig != nil && in.ScalingConfig.MaximumConcurrency != nil && provisioned {
+		return "MaximumConcurrency cannot be set on an event source mapping in provisioned mode: use ProvisionedPollerConfig"
+	}
+	if c := in.ProvisionedPollerConfig; c != nil {
+		minP, maxP := 2, 200
+		if c.MinimumPollers != nil {
+			minP = *c.MinimumPollers
+		}
+		if c.MaximumPollers != nil {
+			maxP = *c.MaximumPollers
+		}
+		if minP < 2 || maxP < minP {
+			return fmt.Sprintf("ProvisionedPollerConfig: MinimumPollers %d must be at least 2 and at most MaximumPollers %d", minP, maxP)
+		}
+	}
+	return ""
+}
+
+// provisioned tells whether the mapping an update names is in provisioned
+// mode now, as moto holds it.
+func (p *Proxy) provisioned(r *http.Request) bool {
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, p.target+r.URL.Path, nil)
+	if err != nil {
+		return false
+	}
+	req.Header.Set("Authorization", r.Header.Get("Authorization"))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	var cur mappingConfig
+	if json.NewDecoder(io.LimitReader(resp.Body, maxRequestBody)).Decode(&cur) != nil {
+		return false
+	}
+	return cur.ProvisionedPollerConfig != nil
 }
