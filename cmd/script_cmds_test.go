@@ -111,6 +111,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"alarm-put":     cmdAlarmPut,
 	"alarm-set":     cmdAlarmSet,
 	"composite-put": cmdCompositePut,
+	"alarm-silent":  cmdAlarmSilent,
+	"alarm-datum":   cmdAlarmDatum,
 	"file-wait":     cmdFileWait,
 	"lease-says":    cmdLeaseSays,
 	"sqs-steady":    cmdSQSSteady,

@@ -176,7 +176,12 @@ func ruleAlarms(rule string) []string {
 // evaluated it that recently, else GetMetricData; a composite counts when
 // none of the alarms its rule names (followed down) is INSUFFICIENT_DATA
 // or OK without data. A metric that cannot be read proves nothing.
-func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) map[string]string {
+//
+// floors are, for an alarm proven for the first time by its metric's
+// datapoints, the earliest of them in the range read (--for back): OK
+// with data began no earlier, so the streak does not either (a
+// composite's is its latest child's).
+func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out map[string]string, floors map[string]time.Time) {
 	known := map[string]Alarm{}
 	for _, a := range alarms {
 		known[a.Name] = a
@@ -200,15 +205,22 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) map[st
 			}
 		}
 	}
-	why := g.proveMetrics(ctx, prove, now)
-	out := map[string]string{}
+	why, first := g.proveMetrics(ctx, prove, now)
+	out, floors = map[string]string{}, map[string]time.Time{}
 	for _, a := range alarms {
 		switch {
 		case a.State != StateOK:
 		case a.Type == TypeMetric && why[a.Name] != "":
 			out[a.Name] = why[a.Name]
+		case a.Type == TypeMetric:
+			if t, ok := first[a.Name]; ok {
+				floors[a.Name] = t
+			}
 		case a.Type == TypeComposite:
 			for _, c := range children[a.Name] {
+				if t := first[c]; t.After(floors[a.Name]) {
+					floors[a.Name] = t
+				}
 				ca, ok := known[c]
 				switch {
 				case !ok:
@@ -223,7 +235,7 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) map[st
 			}
 		}
 	}
-	return out
+	return out, floors
 }
 
 // children reads the alarms every OK composite's rule names, down to
@@ -270,11 +282,14 @@ func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Al
 }
 
 // proveMetrics says, per metric alarm of prove, why its OK does not count
-// (no entry: it has data). A datapoint seen keeps an alarm proven until it
-// leaves the window, so a wait re-reads a metric only when that may have
-// changed.
-func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) map[string]string {
-	why := map[string]string{}
+// (no entry: it has data), and for one proven by its datapoints for the
+// first time in this gate, the earliest datapoint read (first). A
+// datapoint seen keeps an alarm proven until it leaves the window, so a
+// wait re-reads a metric only when that may have changed. The range read
+// reaches --for back (at least the window), so an alarm whose metric has
+// had data all along can count its whole streak at once.
+func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) (why map[string]string, first map[string]time.Time) {
+	why, first = map[string]string{}, map[string]time.Time{}
 	var queries []types.MetricDataQuery
 	owner := map[string]Alarm{}
 	var start time.Time
@@ -287,6 +302,8 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) m
 			continue
 		}
 		if t := recentData(a.metric); !t.IsZero() && t.Add(window).After(now) {
+			// CloudWatch changed the state with data behind it: the
+			// streak since its transition is data-backed.
 			g.setDataUntil(a.Name, t.Add(window))
 			continue
 		}
@@ -300,14 +317,15 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) m
 			owner[*q.Id] = a
 			queries = append(queries, q)
 		}
-		if s := now.Add(-window); start.IsZero() || s.Before(start) {
+		if s := now.Add(-max(window, g.opts.For)); start.IsZero() || s.Before(start) {
 			start = s
 		}
 		why[a.Name] = noDataText(a, "") // until a datapoint says otherwise
 	}
 	if len(queries) == 0 {
-		return why
+		return why, first
 	}
+	earliest := map[string]time.Time{}
 	in := &cloudwatch.GetMetricDataInput{MetricDataQueries: queries, StartTime: aws.Time(start.Truncate(time.Minute)), EndTime: aws.Time(now.Add(time.Minute).Truncate(time.Minute))}
 	for page := 0; page < maxPages; page++ {
 		out, err := g.cw.GetMetricData(ctx, in)
@@ -315,7 +333,7 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) m
 			for _, a := range owner {
 				why[a.Name] = noDataText(a, fmt.Sprintf("its metric could not be read (GetMetricData: %s)", awserr.Code(err)))
 			}
-			return why
+			return why, first
 		}
 		for _, r := range out.MetricDataResults {
 			a, ok := owner[aws.ToString(r.Id)]
@@ -324,6 +342,9 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) m
 			}
 			window, _ := dataWindow(a.metric)
 			for _, ts := range r.Timestamps {
+				if e, ok := earliest[a.Name]; !ok || ts.Before(e) {
+					earliest[a.Name] = ts
+				}
 				if ts.Add(window).After(now) {
 					delete(why, a.Name)
 					g.setDataUntil(a.Name, ts.Add(window))
@@ -335,7 +356,18 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) m
 		}
 		in.NextToken = out.NextToken
 	}
-	return why
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, a := range owner {
+		switch {
+		case why[a.Name] != "":
+			g.proven[a.Name] = false
+		case !g.proven[a.Name]:
+			g.proven[a.Name] = true
+			first[a.Name] = earliest[a.Name]
+		}
+	}
+	return why, first
 }
 
 func (g *Gate) setDataUntil(name string, t time.Time) {

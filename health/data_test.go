@@ -161,3 +161,32 @@ func TestRuleAlarms(t *testing.T) {
 		t.Fatalf("ruleAlarms = %q", got)
 	}
 }
+
+// The first proof by datapoints floors the streak at the earliest one read
+// (--for back): a metric with data all along counts its whole OK at once;
+// one whose data resumed a minute ago counts from then, not from the
+// alarm's older transition to OK.
+func TestFirstProofFloorsTheStreakOnMoto(t *testing.T) {
+	_, cw := local(t)
+	steady, resumed := localaws.UniqueName("steady"), localaws.UniqueName("resumed")
+	silentAlarm(t, cw, steady, "MFDLQTest", steady, false)
+	silentAlarm(t, cw, resumed, "MFDLQTest", resumed, false)
+	// Both alarms turned OK (without data) half an hour before now: their
+	// own transition would make the streak whole.
+	now := time.Now().UTC().Add(30 * time.Minute)
+	for m := 20; m >= 0; m-- {
+		putDatapoint(t, cw, "MFDLQTest", steady, now.Add(-time.Duration(m)*time.Minute))
+	}
+	putDatapoint(t, cw, "MFDLQTest", resumed, now.Add(-time.Minute))
+	c := &fakeClock{now: now}
+	got, err := New(cw, Options{Alarms: []string{steady, resumed}, For: 10 * time.Minute}, c).Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[0].Counts() || got[0].Left > 0 {
+		t.Errorf("steady data: %+v, want counted with nothing left", got[0])
+	}
+	if !got[1].Counts() || got[1].Left < 8*time.Minute || got[1].Left > 9*time.Minute+time.Second {
+		t.Errorf("data since a minute: left %s, want about 9m (counted from the first datapoint)", got[1].Left)
+	}
+}

@@ -94,6 +94,9 @@ type Gate struct {
 	// dataUntil is, per metric alarm, until when the latest datapoint
 	// seen keeps its OK proven (data.go).
 	dataUntil map[string]time.Time
+	// proven is, per metric alarm, whether its last data proof found
+	// datapoints: the first proof sets the streak's floor (data.go).
+	proven map[string]bool
 }
 
 // New returns a gate; zero durations take the defaults.
@@ -113,7 +116,7 @@ func New(cw AlarmsAPI, opts Options, clock Clock) *Gate {
 	if clock == nil {
 		clock = RealClock{}
 	}
-	return &Gate{cw: cw, opts: opts, clock: clock, floor: map[string]time.Time{}, last: map[string]AlarmStatus{}, dataUntil: map[string]time.Time{}}
+	return &Gate{cw: cw, opts: opts, clock: clock, floor: map[string]time.Time{}, last: map[string]AlarmStatus{}, dataUntil: map[string]time.Time{}, proven: map[string]bool{}}
 }
 
 // Options returns the gate's settings, defaults filled in.
@@ -158,12 +161,18 @@ func (g *Gate) read(ctx context.Context, prove bool) ([]AlarmStatus, error) {
 		return nil, err
 	}
 	var nodata map[string]string
+	var floors map[string]time.Time
 	if prove {
-		nodata = g.noData(ctx, alarms, g.clock.Now().UTC())
+		nodata, floors = g.noData(ctx, alarms, g.clock.Now().UTC())
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.clock.Now().UTC()
+	for a, t := range floors {
+		if t.After(g.floor[a]) {
+			g.floor[a] = t.UTC()
+		}
+	}
 	out := make([]AlarmStatus, len(alarms))
 	for i, a := range alarms {
 		prev, seen := g.last[a.Name]
