@@ -384,5 +384,8 @@ func noDataText(a Alarm, cause string) string {
 	if cause == "" {
 		cause = fmt.Sprintf("no datapoint of %s in its last %d periods (%s)", metricName(a.metric), n, window)
 	}
+	if r := strings.ToLower(a.Reason); strings.Contains(r, "no datapoints") || strings.Contains(r, "missing datapoint") {
+		cause += fmt.Sprintf(" (CloudWatch's reason: %q)", untrusted.Shorten(untrusted.Terminal(a.Reason), 120))
+	}
 	return fmt.Sprintf("%s, and %s: OK may mean only that nothing reports (a paused consumer); it counts once the metric has a datapoint in its last %d periods", missingMeansOK(a.metric), cause, n)
 }
