@@ -21,6 +21,9 @@ type AlarmReading struct {
 	Listed  *cwapi.Alarms
 	Unknown string
 	Err     error
+	// Warning is what the listing could not see though it was read
+	// (composite alarms, to a role scoped narrower than *); "" otherwise.
+	Warning string
 }
 
 // ReadAlarms lists the region's alarms for check; a failure is kept, for
@@ -30,7 +33,11 @@ func ReadAlarms(ctx context.Context, cw cwapi.DescribeAlarmsAPI) AlarmReading {
 	if err != nil {
 		return AlarmReading{Err: err, Unknown: sqsapi.ErrorCode(err) + " on cloudwatch:DescribeAlarms"}
 	}
-	return AlarmReading{Listed: all}
+	r := AlarmReading{Listed: all}
+	if all.CompositesUnknown {
+		r.Warning = "composite alarms unknown (cloudwatch:DescribeAlarms on resource * reads them, docs/iam.md): an alarm that notifies only through one is taken for silent"
+	}
+	return r
 }
 
 // Fill sets what in is judged on from the listing: the alarms on the DLQ's

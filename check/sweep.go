@@ -114,6 +114,9 @@ func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []stri
 	if alarms.Err != nil {
 		warnings = append(warnings, "CloudWatch alarms unknown: "+alarms.Err.Error())
 	}
+	if alarms.Warning != "" {
+		warnings = append(warnings, alarms.Warning)
+	}
 	judged, more := judgeAll(ctx, c, o, alarms, dlqs, sources, async)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // AlarmsAPI is the CloudWatch alarm calls of mfdlq check, with the SDK's
@@ -39,13 +41,28 @@ type Alarms struct {
 	Composite []cwtypes.CompositeAlarm
 	// Truncated is a listing that stopped at maxAlarmPages.
 	Truncated bool
+	// CompositesUnknown is a listing of metric alarms only: composite
+	// alarms need cloudwatch:DescribeAlarms on resource *, and the role's
+	// is narrower (the call with both types was refused).
+	CompositesUnknown bool
 }
 
 // ReadAlarms pages through every alarm of the region, metric and composite
-// (100 a page, DescribeAlarms' maximum).
+// (100 a page, DescribeAlarms' maximum). A role whose DescribeAlarms is
+// scoped narrower than * may not read composite alarms: refused, the
+// listing is of metric alarms alone (CompositesUnknown).
 func ReadAlarms(ctx context.Context, cw DescribeAlarmsAPI) (*Alarms, error) {
-	in := &cloudwatch.DescribeAlarmsInput{MaxRecords: aws.Int32(100),
-		AlarmTypes: []cwtypes.AlarmType{cwtypes.AlarmTypeMetricAlarm, cwtypes.AlarmTypeCompositeAlarm}}
+	all, err := readAlarms(ctx, cw, []cwtypes.AlarmType{cwtypes.AlarmTypeMetricAlarm, cwtypes.AlarmTypeCompositeAlarm})
+	if err != nil && awserr.Denied(err) {
+		if all, err = readAlarms(ctx, cw, []cwtypes.AlarmType{cwtypes.AlarmTypeMetricAlarm}); err == nil {
+			all.CompositesUnknown = true
+		}
+	}
+	return all, err
+}
+
+func readAlarms(ctx context.Context, cw DescribeAlarmsAPI, types []cwtypes.AlarmType) (*Alarms, error) {
+	in := &cloudwatch.DescribeAlarmsInput{MaxRecords: aws.Int32(100), AlarmTypes: types}
 	all := &Alarms{}
 	for page := 0; ; page++ {
 		if page == maxAlarmPages {
