@@ -106,6 +106,9 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"lambda-mapping": cmdLambdaMapping,
 	"lambda-state":   cmdLambdaState,
 	"cw-alarm":       cmdCWAlarm,
+	// pollers_script_test.go
+	"lambda-pollers":     cmdLambdaPollers,
+	"lambda-pollers-are": cmdLambdaPollersAre,
 	// whenok_script_test.go
 	"alarm-standin": cmdAlarmStandin,
 	"alarm-put":     cmdAlarmPut,
