@@ -186,7 +186,7 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out m
 	for _, a := range alarms {
 		known[a.Name] = a
 	}
-	children := g.children(ctx, alarms, known)
+	children, unread := g.children(ctx, alarms, known)
 	// The metric alarms to prove: named ones in OK, and those under an OK
 	// composite.
 	var prove []Alarm
@@ -216,6 +216,8 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out m
 			if t, ok := first[a.Name]; ok {
 				floors[a.Name] = t
 			}
+		case a.Type == TypeComposite && unread[a.Name] != "":
+			out[a.Name] = "the alarms its rule names could not be read (" + unread[a.Name] + "): its OK is not proven"
 		case a.Type == TypeComposite:
 			for _, c := range children[a.Name] {
 				if t := first[c]; t.After(floors[a.Name]) {
@@ -239,9 +241,10 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out m
 }
 
 // children reads the alarms every OK composite's rule names, down to
-// maxRuleDepth, into known, and returns each composite's descendants.
-func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Alarm) map[string][]string {
-	out := map[string][]string{}
+// maxRuleDepth, into known, and returns each composite's descendants, and
+// for a composite whose descendants could not be read, why.
+func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Alarm) (out map[string][]string, unread map[string]string) {
+	out, unread = map[string][]string{}, map[string]string{}
 	for _, top := range alarms {
 		if top.Type != TypeComposite || top.State != StateOK {
 			continue
@@ -263,10 +266,11 @@ func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Al
 			}
 			if len(fetch) > 0 {
 				got, err := describe(ctx, g.cw, fetch)
-				if err == nil {
-					for n, a := range got {
-						known[n] = a
-					}
+				if err != nil {
+					unread[top.Name] = untrusted.Shorten(untrusted.Terminal(err.Error()), 200)
+				}
+				for n, a := range got {
+					known[n] = a
 				}
 			}
 			level = level[:0:0]
@@ -278,7 +282,7 @@ func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Al
 			}
 		}
 	}
-	return out
+	return out, unread
 }
 
 // proveMetrics says, per metric alarm of prove, why its OK does not count
