@@ -33,8 +33,7 @@
 // # Reading order
 //
 // api.go (the calls), alarms.go (one read), data.go (the data proof),
-// rule.go (a composite's alarms),
-// gate.go (the streaks), wait.go,
+// rule.go (a composite's alarms), gate.go (the streaks), wait.go,
 // watch.go, session.go (the redrive's use), waits.go, status.go (what a
 // person reads).
 //
