@@ -36,7 +36,11 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 		out = append(out, m.st.warn("warning: "+safe(wn)))
 	}
 	for _, u := range f.data.Unreadable {
-		out = append(out, m.st.warn("not read: "+safe(unreadable(u))))
+		what := "not read: "
+		if u.Skipped {
+			what = "skipped: " // not ACTIVE in the organisation
+		}
+		out = append(out, m.st.warn(what+safe(unreadable(u))))
 	}
 	widths := fleetWidths(w)
 	out = append(out, "", m.st.head("  "+m.row(widths, "DLQ", "VISIBLE", "IN FLIGHT", "OLDEST EXPIRES", "ALARM", "SOURCES → CONSUMERS")))

@@ -11,8 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/lambdaapi"
-	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -63,8 +63,13 @@ type Finding struct {
 type CheckInput struct {
 	DLQ     *sqsapi.Queue
 	Sources []*sqsapi.Queue
-	// Alarms are the metric alarms on the DLQ's ApproximateNumberOfMessagesVisible.
+	// Alarms are the metric alarms on the DLQ's
+	// ApproximateNumberOfMessagesVisible, plain or metric math.
 	Alarms []cwtypes.MetricAlarm
+	// Notifiers are, per alarm name (the DLQ's and the sources' age
+	// alarms), a composite alarm over it that has actions: an alarm
+	// without actions of its own still tells someone through it.
+	Notifiers map[string]string
 	// AlarmsUnknown says why the alarms could not be read (CloudWatch
 	// denied or missing); "" when they were.
 	AlarmsUnknown string
@@ -136,53 +141,78 @@ func alarmFinding(in CheckInput) Finding {
 	if in.AlarmsUnknown != "" {
 		// Not verified is not a pass, and not proof of a missing alarm.
 		f.Status, f.Message = Warn, "alarms unknown: "+in.AlarmsUnknown
-		f.Fix = "let this role call cloudwatch:DescribeAlarmsForMetric (docs/iam.md), then run mfdlq check again"
+		f.Fix = "let this role call cloudwatch:DescribeAlarms (docs/iam.md), then run mfdlq check again"
 		return f
 	}
 	if len(in.Alarms) == 0 {
 		f.Status, f.Message, f.Fix = Fail, "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0", fix
 		return f
 	}
-	var last string
+	var last, stuckOne string
 	for _, a := range in.Alarms {
-		problem := alarmProblem(a)
-		if problem == "" {
-			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s fires on the first message within 5 minutes and notifies %s", aws.ToString(a.AlarmName), plural.Of(len(a.AlarmActions), "action"))
-			return f
+		name := aws.ToString(a.AlarmName)
+		if problem := alarmProblem(a, in.Notifiers); problem != "" {
+			last = fmt.Sprintf("alarm %s %s", name, problem)
+			continue
 		}
-		last = fmt.Sprintf("alarm %s %s", aws.ToString(a.AlarmName), problem)
+		if st := stuck(a); st != "" {
+			stuckOne = fmt.Sprintf("alarm %s %s", name, st)
+			continue
+		}
+		f.Status = Pass
+		f.Message = fmt.Sprintf("alarm %s fires on the first message within 5 minutes and %s", name, notifies(a, in.Notifiers))
+		if cwapi.IsMath(a) {
+			f.Message = fmt.Sprintf("metric-math alarm %s watches the DLQ's depth within 5 minutes (its expression is not judged) and %s", name, notifies(a, in.Notifiers))
+		}
+		return f
+	}
+	if stuckOne != "" {
+		f.Status, f.Message = Warn, stuckOne
+		f.Fix = fmt.Sprintf("handle what %s holds (mfdlq contain --queue %s, then redrive or export): once it is empty the alarm returns to OK and tells of the next message", in.DLQ.Name, in.DLQ.Name)
+		return f
 	}
 	f.Status, f.Message, f.Fix = Warn, last, "make it fire on > 0 over 5 minutes with an action, or "+fix
 	return f
 }
 
 // alarmProblem says what keeps an alarm from warning of the first DLQ
-// message within five minutes, or "" when nothing does.
-func alarmProblem(a cwtypes.MetricAlarm) string {
+// message within five minutes, or "" when nothing does. A metric-math
+// alarm's threshold is on its expression, which is not judged here; its
+// window and its actions are. notifiers are the composite alarms that
+// notify for an alarm without actions of its own.
+func alarmProblem(a cwtypes.MetricAlarm, notifiers map[string]string) string {
 	th := aws.ToFloat64(a.Threshold)
-	fires := (a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanThreshold && th < 1) ||
+	fires := cwapi.IsMath(a) || (a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanThreshold && th < 1) ||
 		(a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanOrEqualToThreshold && th <= 1)
 	periods := aws.ToInt32(a.DatapointsToAlarm)
 	if periods == 0 {
 		periods = aws.ToInt32(a.EvaluationPeriods)
 	}
-	window := time.Duration(aws.ToInt32(a.Period)*max(periods, 1)) * time.Second
+	period := aws.ToInt32(a.Period)
+	for _, q := range a.Metrics {
+		if q.MetricStat != nil {
+			period = max(period, aws.ToInt32(q.MetricStat.Period))
+		}
+	}
+	window := time.Duration(period*max(periods, 1)) * time.Second
 	switch {
 	case !fires:
 		return fmt.Sprintf("does not fire on one message (%s %g)", a.ComparisonOperator, th)
 	case window > 5*time.Minute:
 		return fmt.Sprintf("needs %s of breaching data, more than 5 minutes", window)
-	case len(a.AlarmActions) == 0:
-		return "has no alarm action: nobody is told"
-	case a.ActionsEnabled != nil && !*a.ActionsEnabled:
+	case a.ActionsEnabled != nil && !*a.ActionsEnabled && notifiers[aws.ToString(a.AlarmName)] == "":
 		return "has its actions disabled"
+	case notifies(a, notifiers) == "":
+		return "has no alarm action (nor a composite alarm over it with one): nobody is told"
 	}
 	return ""
 }
 
 // retentionFinding: a standard DLQ keeps a message only until its original
 // enqueue time plus the DLQ's retention, so the DLQ must keep longer than
-// the source. FIFO DLQs reset the enqueue time on the move.
+// the source. A FIFO DLQ resets the enqueue time on the move (SQS's
+// "dead-letter queue retention"): its retention counts from the move, so
+// a FIFO DLQ no longer than its source is no pitfall.
 func retentionFinding(dlq, src *sqsapi.Queue) Finding {
 	f := Finding{ID: IDDLQRetention, Queue: src.Name}
 	f.Message = fmt.Sprintf("DLQ retention %s, source %s", days(dlq.Retention), days(src.Retention))
@@ -191,8 +221,8 @@ func retentionFinding(dlq, src *sqsapi.Queue) Finding {
 	case dlq.Retention > src.Retention:
 		f.Status = Pass
 	case dlq.FIFO:
-		f.Status, f.Fix = Warn, fix
-		f.Message += ": no longer than the source's"
+		f.Status = Pass
+		f.Message += ": a FIFO DLQ counts retention from the move, not from the first enqueue"
 	default:
 		f.Status, f.Fix = Fail, fix
 		f.Message += ": a message expires by its original enqueue time, so the DLQ keeps almost nothing"

@@ -17,7 +17,7 @@ func TestAlarmProblem(t *testing.T) {
 		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold, Threshold: aws.Float64(0),
 		Period: aws.Int32(300), EvaluationPeriods: aws.Int32(1), AlarmActions: []string{"arn:aws:sns:us-east-1:1:x"},
 	}
-	if p := alarmProblem(good); p != "" {
+	if p := alarmProblem(good, nil); p != "" {
 		t.Errorf("good alarm: %q", p)
 	}
 	high := good
@@ -27,7 +27,7 @@ func TestAlarmProblem(t *testing.T) {
 	silent := good
 	silent.AlarmActions = nil
 	for name, a := range map[string]cwtypes.MetricAlarm{"does not fire": high, "15m0s": slow, "no alarm action": silent} {
-		if p := alarmProblem(a); !strings.Contains(p, name) {
+		if p := alarmProblem(a, nil); !strings.Contains(p, name) {
 			t.Errorf("alarmProblem = %q, want it to say %q", p, name)
 		}
 	}
@@ -43,7 +43,7 @@ func TestFindingsRetentionFIFOAndAttempts(t *testing.T) {
 	for _, f := range fs {
 		status[f.ID] = f.Status
 	}
-	want := map[string]Status{IDDLQAlarm: Fail, IDDLQRetention: Warn, IDVisibilityLambda: Skip, IDVisibilityRead: Skip, IDMaxReceiveCount: Pass, IDAttemptsPerDepend: Warn}
+	want := map[string]Status{IDDLQAlarm: Fail, IDDLQRetention: Pass, IDVisibilityLambda: Skip, IDVisibilityRead: Skip, IDMaxReceiveCount: Pass, IDAttemptsPerDepend: Warn}
 	for id, s := range want {
 		if status[id] != s {
 			t.Errorf("%s = %s, want %s", id, status[id], s)
@@ -61,12 +61,12 @@ func TestFindingsWhenCloudWatchAndLambdaAreDenied(t *testing.T) {
 	src := &sqsapi.Queue{Name: "o", Retention: 4 * 24 * time.Hour, Visibility: 30 * time.Second,
 		RedrivePolicy: &sqsapi.RedrivePolicy{MaxReceiveCount: 5}}
 	fs := Findings(CheckInput{DLQ: dlq, Sources: []*sqsapi.Queue{src}, SDKAttempts: 1, WorkflowAttempts: 1,
-		AlarmsUnknown: "AccessDenied on cloudwatch:DescribeAlarmsForMetric"})
+		AlarmsUnknown: "AccessDenied on cloudwatch:DescribeAlarms"})
 	byID := map[string]Finding{}
 	for _, f := range fs {
 		byID[f.ID] = f
 	}
-	if f := byID[IDDLQAlarm]; f.Status != Warn || !strings.Contains(f.Message, "AccessDenied") || !strings.Contains(f.Fix, "DescribeAlarmsForMetric") {
+	if f := byID[IDDLQAlarm]; f.Status != Warn || !strings.Contains(f.Message, "AccessDenied") || !strings.Contains(f.Fix, "DescribeAlarms") {
 		t.Errorf("alarm finding %+v", f)
 	}
 	if f := byID[IDVisibilityLambda]; f.Status != Warn || !strings.Contains(f.Message, "unknown") || !strings.Contains(f.Fix, "ListEventSourceMappings") {

@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // The consumer's safeguards against repeating effects: a batch failing
@@ -53,7 +54,7 @@ func consumerFindings(in CheckInput, src *sqsapi.Queue, ms []lambdaapi.Mapping) 
 	}
 	if in.AgeAlarms != nil {
 		alarms, known := in.AgeAlarms[src.Name]
-		out = append(out, ageAlarmFinding(src, alarms, known, in.Topic))
+		out = append(out, ageAlarmFinding(src, alarms, known, in.Topic, in.Notifiers))
 	}
 	return out
 }
@@ -73,8 +74,25 @@ func batchFailuresFinding(src *sqsapi.Queue, m lambdaapi.Mapping) Finding {
 	return f
 }
 
+// MaxProvisionedConcurrency is the most concurrent invocations check
+// lets a provisioned-mode mapping reach unwarned: MaximumConcurrency's
+// own ceiling.
+const MaxProvisionedConcurrency = 1000
+
 func concurrencyFinding(src *sqsapi.Queue, m lambdaapi.Mapping) Finding {
 	f := Finding{ID: IDMaxConcurrency, Queue: src.Name}
+	if p := m.Pollers; p != nil {
+		// Provisioned mode: MaximumConcurrency is refused there, and the
+		// pollers are the cap (never propose what AWS rejects).
+		f.Status, f.Message = Pass, fmt.Sprintf("%s: %s", m.Function, p)
+		if p.MaxConcurrency() > MaxProvisionedConcurrency {
+			f.Status = Warn
+			f.Message += ": a redrive or a retry storm scales the consumer that far, onto the dependency that failed (MaximumConcurrency does not apply in provisioned mode)"
+			f.Fix = fmt.Sprintf("aws lambda update-event-source-mapping --uuid %s --provisioned-poller-config MinimumPollers=%d,MaximumPollers=10 (each poller up to %d concurrent invocations: what the dependency bears)",
+				m.UUID, min(p.Min, 10), lambdaapi.InvocationsPerPoller)
+		}
+		return f
+	}
 	if m.MaximumConcurrency != nil {
 		f.Status, f.Message = Pass, fmt.Sprintf("%s: maximum concurrency %d", m.Function, *m.MaximumConcurrency)
 		return f
@@ -100,6 +118,9 @@ func storeFindings(in CheckInput, src *sqsapi.Queue, m lambdaapi.Mapping) []Find
 			Fix: fmt.Sprintf("let this role call dynamodb:DescribeTimeToLive and dynamodb:Scan on %s (docs/iam.md), then run mfdlq check again", table)}}
 	}
 	s := r.Store
+	if ok, why := idempotency.Trusted(m.IdempotencyVar, s); !ok {
+		return []Finding{{ID: IDIdempotencyWindow, Status: Skip, Queue: src.Name, Message: m.Function + ": " + untrusted.Terminal(why)}}
+	}
 	ttl := Finding{ID: IDIdempotencyTTL, Queue: src.Name, Status: Pass, Message: named + ": " + s.TTLText()}
 	if !s.TTLOn() {
 		ttl.Status = Warn
@@ -131,18 +152,23 @@ func windowFinding(in CheckInput, src *sqsapi.Queue, named string, s idempotency
 	return f
 }
 
-func ageAlarmFinding(src *sqsapi.Queue, alarms []cwtypes.MetricAlarm, known bool, topic string) Finding {
+func ageAlarmFinding(src *sqsapi.Queue, alarms []cwtypes.MetricAlarm, known bool, topic string, notifiers map[string]string) Finding {
 	f := Finding{ID: IDSourceAgeAlarm, Queue: src.Name}
 	if !known {
 		f.Status, f.Message = Warn, "alarms on ApproximateAgeOfOldestMessage unknown"
-		f.Fix = "let this role call cloudwatch:DescribeAlarmsForMetric (docs/iam.md), then run mfdlq check again"
+		f.Fix = "let this role call cloudwatch:DescribeAlarms (docs/iam.md), then run mfdlq check again"
 		return f
 	}
 	for _, a := range alarms {
-		if len(a.AlarmActions) > 0 && (a.ActionsEnabled == nil || *a.ActionsEnabled) {
-			f.Status, f.Message = Pass, fmt.Sprintf("alarm %s on ApproximateAgeOfOldestMessage", aws.ToString(a.AlarmName))
-			return f
+		how := notifies(a, notifiers)
+		if how == "" {
+			continue
 		}
+		f.Status, f.Message = Pass, fmt.Sprintf("alarm %s on ApproximateAgeOfOldestMessage", aws.ToString(a.AlarmName))
+		if c := notifiers[aws.ToString(a.AlarmName)]; c != "" && len(a.AlarmActions) == 0 {
+			f.Message += " (" + how + ")"
+		}
+		return f
 	}
 	if topic == "" {
 		topic = "TOPIC_ARN"

@@ -2,11 +2,8 @@ package check
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
-
-	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/idempotency"
@@ -15,9 +12,9 @@ import (
 )
 
 // ConsumerReads are the reads the consumer safeguards are judged on, for
-// check --queue and check --all alike.
+// check --queue and check --all alike. (The sources' age alarms come
+// from the region's alarm listing: AlarmReading.Fill.)
 type ConsumerReads struct {
-	Alarms  cwapi.AlarmsAPI
 	Metrics cwapi.MetricsAPI
 	// Store reads one idempotency store, or says why it could not
 	// (StoreReader).
@@ -25,8 +22,7 @@ type ConsumerReads struct {
 	Now   func() time.Time
 }
 
-// GatherConsumer fills in each source's alarms on
-// ApproximateAgeOfOldestMessage, the DLQ's oldest message's age, and the
+// GatherConsumer fills in the DLQ's oldest message's age and the
 // idempotency stores the mappings' functions name. What may not be read
 // is left unknown (a warning finding, and a line returned), never an
 // error.
@@ -36,15 +32,6 @@ func GatherConsumer(ctx context.Context, r ConsumerReads, in *CheckInput) (warni
 	}
 	if r.Store == nil {
 		r.Store = StoreReader(nil, r.Now)
-	}
-	in.AgeAlarms = map[string][]cwtypes.MetricAlarm{}
-	for _, src := range in.Sources {
-		alarms, err := cwapi.QueueAlarms(ctx, r.Alarms, src.Name, cwapi.MetricAgeOfOldest)
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("CloudWatch alarms on %s's %s unknown: %v", src.Name, cwapi.MetricAgeOfOldest, err))
-			continue
-		}
-		in.AgeAlarms[src.Name] = alarms
 	}
 	in.OldestAge = oldestAge(ctx, r.Metrics, in.DLQ, r.Now())
 	in.Stores = map[string]StoreReading{}

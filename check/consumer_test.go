@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +56,20 @@ func TestConsumerFindings(t *testing.T) {
 				t.Errorf("%s: %s is %s without a fix", c.name, f.ID, f.Status)
 			}
 		}
+	}
+}
+
+// A mapping in provisioned mode has no MaximumConcurrency (Lambda refuses
+// it there): check never proposes one; MaximumPollers is the cap, warned
+// when it lets the consumer past MaxProvisionedConcurrency.
+func TestConcurrencyInProvisionedMode(t *testing.T) {
+	src := &sqsapi.Queue{Name: "orders"}
+	wide := concurrencyFinding(src, lambdaapi.Mapping{UUID: "u1", Function: "f", Pollers: &lambdaapi.Pollers{Min: 2, Max: 200}})
+	if wide.Status != Warn || strings.Contains(wide.Fix, "MaximumConcurrency") || !strings.Contains(wide.Fix, "--provisioned-poller-config") {
+		t.Errorf("200 pollers: %+v", wide)
+	}
+	capped := concurrencyFinding(src, lambdaapi.Mapping{UUID: "u1", Function: "f", Pollers: &lambdaapi.Pollers{Min: 2, Max: 10}})
+	if capped.Status != Pass || capped.Fix != "" || !strings.Contains(capped.Message, "provisioned mode, 2-10 pollers") {
+		t.Errorf("10 pollers: %+v", capped)
 	}
 }

@@ -110,7 +110,14 @@ func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []stri
 			dlqs = append(dlqs, q)
 		}
 	}
-	judged, more := judgeAll(ctx, c, o, dlqs, sources, async)
+	alarms := ReadAlarms(ctx, c.Alarms)
+	if alarms.Err != nil {
+		warnings = append(warnings, "CloudWatch alarms unknown: "+alarms.Err.Error())
+	}
+	if alarms.Warning != "" {
+		warnings = append(warnings, alarms.Warning)
+	}
+	judged, more := judgeAll(ctx, c, o, alarms, dlqs, sources, async)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -121,7 +128,7 @@ func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []stri
 
 // judgeAll judges each DLQ, a few at a time (one alarm read each, one
 // mapping read per source).
-func judgeAll(ctx context.Context, c SweepClients, o SweepOptions, dlqs []*sqsapi.Queue, sources map[string][]*sqsapi.Queue, async map[string][]lambdaapi.AsyncFunction) ([]Swept, []string) {
+func judgeAll(ctx context.Context, c SweepClients, o SweepOptions, alarms AlarmReading, dlqs []*sqsapi.Queue, sources map[string][]*sqsapi.Queue, async map[string][]lambdaapi.AsyncFunction) ([]Swept, []string) {
 	out := make([]Swept, len(dlqs))
 	warns := make([][]string, len(dlqs))
 	work := make(chan int)
@@ -131,7 +138,7 @@ func judgeAll(ctx context.Context, c SweepClients, o SweepOptions, dlqs []*sqsap
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				out[i], warns[i] = judge(ctx, c, o, dlqs[i], sources[dlqs[i].ARN], async[dlqs[i].ARN])
+				out[i], warns[i] = judge(ctx, c, o, alarms, dlqs[i], sources[dlqs[i].ARN], async[dlqs[i].ARN])
 			}
 		}()
 	}
@@ -147,20 +154,14 @@ func judgeAll(ctx context.Context, c SweepClients, o SweepOptions, dlqs []*sqsap
 	return out, all
 }
 
-func judge(ctx context.Context, c SweepClients, o SweepOptions, dlq *sqsapi.Queue, srcs []*sqsapi.Queue, async []lambdaapi.AsyncFunction) (Swept, []string) {
+func judge(ctx context.Context, c SweepClients, o SweepOptions, alarms AlarmReading, dlq *sqsapi.Queue, srcs []*sqsapi.Queue, async []lambdaapi.AsyncFunction) (Swept, []string) {
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].Name < srcs[j].Name })
 	in := CheckInput{DLQ: dlq, Sources: srcs, AsyncFunctions: async, SDKAttempts: o.SDKAttempts,
 		WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout, Mappings: map[string][]lambdaapi.Mapping{}}
 	var warns []string
-	alarms, err := cwapi.DLQAlarms(ctx, c.Alarms, dlq.Name)
-	switch {
-	case err == nil:
-		in.Alarms = alarms
-	default:
-		// Not verified is not a pass, and not proof of a missing alarm.
-		in.AlarmsUnknown = sqsapi.ErrorCode(err) + " on cloudwatch:DescribeAlarmsForMetric"
-		warns = append(warns, fmt.Sprintf("CloudWatch alarms of %s unknown: %v", dlq.Name, err))
-	}
+	// Not verified is not a pass, and not proof of a missing alarm: the
+	// listing's failure is warned once (Sweep) and each finding says so.
+	alarms.Fill(&in)
 	for _, src := range srcs {
 		ms, err := lambdaapi.Mappings(ctx, c.Lambda, src.Name, src.ARN, int64(src.Visibility.Seconds()))
 		if err != nil {
@@ -169,7 +170,7 @@ func judge(ctx context.Context, c SweepClients, o SweepOptions, dlq *sqsapi.Queu
 		}
 		in.Mappings[src.Name] = ms
 	}
-	warns = append(warns, GatherConsumer(ctx, ConsumerReads{Alarms: c.Alarms, Metrics: c.Metrics, Store: c.Store, Now: o.Now}, &in)...)
+	warns = append(warns, GatherConsumer(ctx, ConsumerReads{Metrics: c.Metrics, Store: c.Store, Now: o.Now}, &in)...)
 	r := Result{Queue: dlq.Name, Findings: Findings(in)}
 	r.Verdict = Worst(r.Findings)
 	return Swept{Account: dlq.Account, Region: dlq.Region, Result: r}, warns

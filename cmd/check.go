@@ -69,7 +69,9 @@ function's DeadLetterConfig names) and every redrive policy of the accounts
 use without them) and regions (--region a,b), a row per queue and finding,
 failing queues first; it adds redrive-target-exists (a redrive policy
 naming a DLQ that does not exist). It records no incident. An account that
-cannot be read is a line of its own (exit 4 when nothing failed).
+cannot be read is a line of its own (exit 4 when nothing failed); one the
+organisation lists as suspended, closing or closed is named as skipped,
+not a failure.
 
   mfdlq check --all --region eu-west-1,us-east-1
   mfdlq check --all --accounts all --role-name mfdlq-reader --output json
@@ -179,15 +181,19 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.Ala
 		return in, err
 	}
 	in.Sources = srcs
-	if in.Alarms, err = cwapi.DLQAlarms(ctx, cw, dlq.Name); err != nil {
+	alarms := check.ReadAlarms(ctx, cw)
+	if err := alarms.Err; err != nil {
 		if !sqsapi.IsUnsupportedOrDenied(err) {
 			return in, fmt.Errorf("check %s: %w", dlq.Name, err)
 		}
 		// The SQS and Lambda findings still stand: judge them, and mark
-		// the alarm as not verified.
+		// the alarms as not verified.
 		d.warnf("CloudWatch alarms of %s unknown: %v", dlq.Name, err)
-		in.AlarmsUnknown = sqsapi.ErrorCode(err) + " on cloudwatch:DescribeAlarmsForMetric"
 	}
+	if alarms.Warning != "" {
+		d.warnf("%s", alarms.Warning)
+	}
+	alarms.Fill(&in)
 	l, err := d.Lambda(ctx)
 	if err != nil {
 		return in, err

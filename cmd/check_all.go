@@ -43,6 +43,9 @@ type checkAllResult struct {
 	Queues     []check.Swept      `json:"queues"`
 	Warnings   []string           `json:"warnings"`
 	Unreadable []fleet.Unreadable `json:"unreadable"`
+	// Skipped are the organisation's accounts that are not ACTIVE: named,
+	// not read, not a failure.
+	Skipped []fleet.Unreadable `json:"skipped"`
 }
 
 // checkAllSummary counts the queues by verdict.
@@ -77,7 +80,7 @@ func runCheckAll(ctx context.Context, o *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	res.Unreadable = unreadable
+	res.Unreadable, res.Skipped = fleet.Split(unreadable)
 	check.SortSwept(res.Queues)
 	res.Summary, res.Verdict = summarizeSwept(res.Queues)
 	for _, w := range res.Warnings {
@@ -149,7 +152,7 @@ func (o *checkOptions) renderAll(res *checkAllResult) error {
 		}
 	}
 	fmt.Fprintf(d.IO.ErrOut, "%s; verdict: %s\n", res.Summary.Text, res.Verdict)
-	for _, u := range res.Unreadable {
+	for _, u := range append(res.Unreadable, res.Skipped...) {
 		fmt.Fprintln(d.IO.ErrOut, unreadableLine(u))
 	}
 	return nil

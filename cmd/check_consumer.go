@@ -15,7 +15,7 @@ func (o *checkOptions) gatherConsumer(ctx context.Context, cw interface {
 	cwapi.MetricsAPI
 }, in *check.CheckInput) {
 	d := o.deps
-	r := check.ConsumerReads{Alarms: cw, Metrics: cw, Now: d.Now, Store: check.StoreReader(d.dynamoDB(), d.Now)}
+	r := check.ConsumerReads{Metrics: cw, Now: d.Now, Store: check.StoreReader(d.dynamoDB(), d.Now)}
 	for _, w := range check.GatherConsumer(ctx, r, in) {
 		d.warnf("%s", w)
 	}

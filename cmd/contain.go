@@ -46,7 +46,9 @@ What it changes in AWS: nothing, unless asked.
                         queue (for its retention period) instead of burning
                         their receives into the DLQ
   --cap-concurrency N   sets the mapping's ScalingConfig.MaximumConcurrency
-                        (2-1000), the gentler brake
+                        (2-1000), the gentler brake; a mapping in provisioned
+                        mode, where Lambda refuses MaximumConcurrency, gets
+                        MaximumPollers N/10 (each poller runs up to 10)
   --resume-mapping      restores exactly the state this incident recorded
                         before the first pause or cap
 Each change names the account, region, queue and mapping first, asks on a

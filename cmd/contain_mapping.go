@@ -57,6 +57,10 @@ func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Que
 	}
 	change.DryRun = o.DryRun
 	d.announce(actionVerb(change.Action), src)
+	if p := change.After.Pollers; change.Action == lambdaapi.ActionCap && p != nil {
+		d.infof("mapping %s is in provisioned mode, where Lambda refuses MaximumConcurrency: --cap-concurrency %d sets MaximumPollers to %d instead (each poller runs up to %d invocations at once: at most %d)",
+			m.UUID, o.Cap, p.Max, lambdaapi.InvocationsPerPoller, p.MaxConcurrency())
+	}
 	fmt.Fprintf(d.IO.ErrOut, "mapping %s → function %s\n  now:   %s\n  after: %s\n", safeArgs([]any{m.UUID, m.FunctionARN, change.Before, change.After})...)
 	if o.DryRun {
 		d.infof("dry run: the mapping was not changed")

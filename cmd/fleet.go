@@ -154,7 +154,7 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 // ID,ID, or the organisation's (all) with the inactive ones unreadable.
 func (d *Deps) fleetAccounts(ctx context.Context, f *fleetFlags, base aws.Config) ([]fleet.Account, []fleet.Unreadable, error) {
 	var out []fleet.Account
-	part := partitionOf(base.Region)
+	part := sqsapi.PartitionOf(base.Region)
 	switch {
 	case len(f.Profiles) > 0:
 		for _, p := range f.Profiles {
@@ -172,17 +172,6 @@ func (d *Deps) fleetAccounts(ctx context.Context, f *fleetFlags, base aws.Config
 		}
 	}
 	return out, []fleet.Unreadable{}, nil
-}
-
-// partitionOf is the ARN partition of a region.
-func partitionOf(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	}
-	return "aws"
 }
 
 func regionsText(regions []string) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // lsOptions are the flags of mfdlq ls.
@@ -40,8 +41,9 @@ that some queue's RedrivePolicy names. For each: visible and in-flight
 messages, the age of the oldest (CloudWatch's ApproximateAgeOfOldestMessage,
 "no data" when CloudWatch has none), its retention, when the oldest message
 expires, the source queues, the Lambda functions reading them, whether an
-alarm watches its depth, and whether the retention pitfall applies (the DLQ
-keeps messages no longer than a source does).
+alarm watches its depth, and whether the retention pitfall applies (a
+standard DLQ keeps messages no longer than a source does; a FIFO DLQ resets
+the enqueue time on the move, so never there).
 
 The most urgent come first: DLQs holding messages, soonest expiry first;
 empty ones last (hidden with --non-empty). A one-line summary follows the
@@ -71,7 +73,7 @@ Exit 3 with --fail-on-messages when any DLQ holds a message.
 	return c
 }
 
-var regionRE = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`)
+var regionRE = sqsapi.RegionRE
 
 // parseRegions splits the global --region of a fleet-wide read (ls,
 // check --all) on commas; nil for the configuration's own region.
@@ -118,6 +120,9 @@ type lsResult struct {
 	// Unreadable are the accounts (or regions of one) that could not be
 	// read: the listing is of the others.
 	Unreadable []fleet.Unreadable `json:"unreadable"`
+	// Skipped are the organisation's accounts that are not ACTIVE
+	// (suspended, closing, closed): named, not read, not a failure.
+	Skipped []fleet.Unreadable `json:"skipped"`
 }
 
 // lsDLQ is one DLQ of the listing with the note on it (nil: none, or not
@@ -138,7 +143,8 @@ func runLs(ctx context.Context, o *lsOptions) error {
 	if err != nil {
 		return err
 	}
-	res := lsResult{DLQs: []lsDLQ{}, Warnings: l.Warnings, Unreadable: l.Unreadable, Summary: inventory.Summarize(l.DLQs, d.Now())}
+	res := lsResult{DLQs: []lsDLQ{}, Warnings: l.Warnings, Summary: inventory.Summarize(l.DLQs, d.Now())}
+	res.Unreadable, res.Skipped = fleet.Split(l.Unreadable)
 	for i := range l.DLQs {
 		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue

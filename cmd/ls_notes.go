@@ -128,5 +128,9 @@ func unreadableLine(u fleet.Unreadable) string {
 	if u.Region != "" {
 		who += " " + u.Region
 	}
-	return "not read: " + who + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
+	what := "not read: "
+	if u.Skipped {
+		what = "skipped: "
+	}
+	return what + who + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
 }

@@ -46,13 +46,13 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 	}
 	if tty {
 		_, err := fmt.Fprintln(d.IO.Out, res.Summary.Text)
-		for _, u := range res.Unreadable {
+		for _, u := range append(res.Unreadable, res.Skipped...) {
 			fmt.Fprintln(d.IO.Out, unreadableLine(u))
 		}
 		return err
 	}
 	d.infof("%s", res.Summary.Text)
-	for _, u := range res.Unreadable {
+	for _, u := range append(res.Unreadable, res.Skipped...) {
 		fmt.Fprintln(d.IO.ErrOut, unreadableLine(u))
 	}
 	return nil

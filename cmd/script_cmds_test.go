@@ -121,11 +121,16 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"lambda-mapping": cmdLambdaMapping,
 	"lambda-state":   cmdLambdaState,
 	"cw-alarm":       cmdCWAlarm,
+	// pollers_script_test.go
+	"lambda-pollers":     cmdLambdaPollers,
+	"lambda-pollers-are": cmdLambdaPollersAre,
 	// whenok_script_test.go
 	"alarm-standin": cmdAlarmStandin,
 	"alarm-put":     cmdAlarmPut,
 	"alarm-set":     cmdAlarmSet,
 	"composite-put": cmdCompositePut,
+	"alarm-silent":  cmdAlarmSilent,
+	"alarm-datum":   cmdAlarmDatum,
 	"file-wait":     cmdFileWait,
 	"lease-says":    cmdLeaseSays,
 	"sqs-steady":    cmdSQSSteady,

@@ -104,6 +104,8 @@ func whenOKPlanLines(alarms []health.AlarmStatus, opts health.Options, now time.
 
 func leftText(a health.AlarmStatus, now time.Time) string {
 	switch {
+	case a.State == health.StateOK && a.NoData != "":
+		return fmt.Sprintf("OK but not counted: %s; needs %s of OK with data", a.NoData, a.Left)
 	case a.State != health.StateOK:
 		return fmt.Sprintf("needs %s of OK", a.Left)
 	case a.Left == 0:

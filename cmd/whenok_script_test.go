@@ -149,6 +149,37 @@ func cmdAlarmSet(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 }
 
+// alarm-silent NAME creates a metric alarm that treats missing data as
+// notBreaching, on a metric of its own (named NAME: moto matches metrics
+// by name and dimensions), and sets it OK as CloudWatch does when nothing
+// reports: the reason says no datapoints, StateReasonData holds none.
+func cmdAlarmSilent(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: alarm-silent NAME")
+	}
+	cw := scriptAlarms(ts)
+	_, err := cw.PutMetricAlarm(context.Background(), &cloudwatch.PutMetricAlarmInput{
+		AlarmName: aws.String(args[0]), Namespace: aws.String("MFDLQTest"), MetricName: aws.String(args[0]),
+		Statistic: cwtypes.StatisticSum, Period: aws.Int32(60), EvaluationPeriods: aws.Int32(1), Threshold: aws.Float64(5),
+		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold, TreatMissingData: aws.String("notBreaching"),
+	})
+	ts.Check(err)
+	_, err = cw.SetAlarmState(context.Background(), &cloudwatch.SetAlarmStateInput{AlarmName: aws.String(args[0]), StateValue: cwtypes.StateValueOk,
+		StateReason:     aws.String("Threshold Crossed: no datapoints were received for 1 period and 1 missing datapoint was treated as [NonBreaching]."),
+		StateReasonData: aws.String(`{"version":"1.0","queryDate":"2026-12-07T02:10:00.000+0000","statistic":"Sum","period":60,"recentDatapoints":[],"threshold":5.0}`)})
+	ts.Check(err)
+}
+
+// alarm-datum NAME puts a datapoint (0, now) on alarm-silent NAME's metric.
+func cmdAlarmDatum(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: alarm-datum NAME")
+	}
+	_, err := scriptAlarms(ts).PutMetricData(context.Background(), &cloudwatch.PutMetricDataInput{Namespace: aws.String("MFDLQTest"),
+		MetricData: []cwtypes.MetricDatum{{MetricName: aws.String(args[0]), Timestamp: aws.Time(time.Now()), Value: aws.Float64(0)}}})
+	ts.Check(err)
+}
+
 // composite-put NAME RULE creates a composite alarm on the stand-in.
 func cmdCompositePut(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 || ts.Getenv("AWS_ENDPOINT_URL_CLOUDWATCH") == "" {

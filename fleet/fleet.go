@@ -58,6 +58,24 @@ type Unreadable struct {
 	Region  string `json:"region,omitempty"`
 	Code    string `json:"code"`
 	Reason  string `json:"reason"`
+	// Skipped is an account the organisation lists as not ACTIVE
+	// (suspended, closing, closed, not yet active): there is nothing to
+	// read in it, so it is named and left out — not a failure.
+	Skipped bool `json:"-"`
+}
+
+// Split parts the accounts that could not be read from those skipped
+// for their organisation state; both non-nil.
+func Split(all []Unreadable) (failed, skipped []Unreadable) {
+	failed, skipped = []Unreadable{}, []Unreadable{}
+	for _, u := range all {
+		if u.Skipped {
+			skipped = append(skipped, u)
+		} else {
+			failed = append(failed, u)
+		}
+	}
+	return failed, skipped
 }
 
 // OrganizationsAPI is the call that lists the organisation's accounts,
@@ -79,8 +97,11 @@ var (
 
 // OrgAccounts pages through the organisation's accounts (20 a page,
 // ListAccounts' maximum) and returns the ACTIVE ones, with role (a role
-// name) to assume in each, and the others as Unreadable: a suspended or
-// closing account is named, never silently left out.
+// name) to assume in each, and the others as Skipped Unreadables: a
+// suspended, closing or closed account is named, never silently left out,
+// and never counted as a failure (a scheduled fleet check would always
+// fail). The account's State is read, its older Status when State is
+// absent.
 func OrgAccounts(ctx context.Context, c OrganizationsAPI, partition, role string) ([]Account, []Unreadable, error) {
 	in := &organizations.ListAccountsInput{MaxResults: aws.Int32(20)}
 	var active []Account
@@ -97,7 +118,8 @@ func OrgAccounts(ctx context.Context, c OrganizationsAPI, partition, role string
 			}
 			id := aws.ToString(a.Id)
 			if state != string(orgtypes.AccountStateActive) {
-				others = append(others, Unreadable{Account: id, Code: state, Reason: "the organisation lists it as " + state + ": not read"})
+				others = append(others, Unreadable{Account: id, Code: state, Skipped: true,
+					Reason: "the organisation lists it as " + state + ": skipped, nothing to read in it"})
 				continue
 			}
 			active = append(active, Account{ID: id, Name: aws.ToString(a.Name), State: state, Role: RoleARN(partition, id, role)})

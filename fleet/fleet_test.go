@@ -79,8 +79,11 @@ func TestOrgAccountsPagesAndNamesTheInactive(t *testing.T) {
 			t.Errorf("active %+v", a)
 		}
 	}
-	if len(others) != 1 || others[0].Account != closed || others[0].Code != "SUSPENDED" {
-		t.Errorf("others %+v, want %s SUSPENDED", others, closed)
+	if len(others) != 1 || others[0].Account != closed || others[0].Code != "SUSPENDED" || !others[0].Skipped {
+		t.Errorf("others %+v, want %s SUSPENDED, skipped", others, closed)
+	}
+	if failed, skipped := Split(others); len(failed) != 0 || len(skipped) != 1 {
+		t.Errorf("split: %d failed, %d skipped; want a closed account skipped, not failed", len(failed), len(skipped))
 	}
 }
 

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -47,6 +48,14 @@ type Alarm struct {
 	Since time.Time `json:"since"`
 	// Reason is CloudWatch's state reason, bounded; untrusted text.
 	Reason string `json:"reason,omitempty"`
+	// Missing is a metric alarm's TreatMissingData (CloudWatch's default
+	// "missing" when unset); "" for a composite alarm.
+	Missing string `json:"treat_missing_data,omitempty"`
+
+	// metric is a metric alarm's definition and rule a composite's
+	// AlarmRule: what the data proof reads (data.go).
+	metric *types.MetricAlarm
+	rule   string
 }
 
 // NotFoundError names alarms that do not exist in the account and region
@@ -109,6 +118,29 @@ func CheckNames(names []string) ([]string, error) {
 // An alarm that does not exist is a *NotFoundError, a denied read a
 // *DeniedError; any other failure is returned wrapped.
 func Read(ctx context.Context, cw AlarmsAPI, names []string) ([]Alarm, error) {
+	got, err := describe(ctx, cw, names)
+	if err != nil {
+		return nil, err
+	}
+	alarms := make([]Alarm, 0, len(names))
+	var missing []string
+	for _, n := range names {
+		a, ok := got[n]
+		if !ok {
+			missing = append(missing, n)
+			continue
+		}
+		alarms = append(alarms, a)
+	}
+	if len(missing) > 0 {
+		return nil, &NotFoundError{Names: missing}
+	}
+	return alarms, nil
+}
+
+// describe reads up to MaxAlarms alarms by name, metric and composite; a
+// name CloudWatch does not know is absent from the map.
+func describe(ctx context.Context, cw AlarmsAPI, names []string) (map[string]Alarm, error) {
 	in := &cloudwatch.DescribeAlarmsInput{
 		AlarmNames: names,
 		AlarmTypes: []types.AlarmType{types.AlarmTypeMetricAlarm, types.AlarmTypeCompositeAlarm},
@@ -127,32 +159,20 @@ func Read(ctx context.Context, cw AlarmsAPI, names []string) ([]Alarm, error) {
 			return nil, fmt.Errorf("read the alarms: %w", err)
 		}
 		for _, a := range out.MetricAlarms {
+			a := a
 			got[aws.ToString(a.AlarmName)] = Alarm{Name: aws.ToString(a.AlarmName), Type: TypeMetric, State: string(a.StateValue),
-				Since: since(a.StateTransitionedTimestamp, a.StateUpdatedTimestamp), Reason: reason(a.StateReason)}
+				Since: since(a.StateTransitionedTimestamp, a.StateUpdatedTimestamp), Reason: reason(a.StateReason),
+				Missing: cmp.Or(aws.ToString(a.TreatMissingData), MissingDefault), metric: &a}
 		}
 		for _, a := range out.CompositeAlarms {
 			got[aws.ToString(a.AlarmName)] = Alarm{Name: aws.ToString(a.AlarmName), Type: TypeComposite, State: string(a.StateValue),
-				Since: since(a.StateTransitionedTimestamp, a.StateUpdatedTimestamp), Reason: reason(a.StateReason)}
+				Since: since(a.StateTransitionedTimestamp, a.StateUpdatedTimestamp), Reason: reason(a.StateReason), rule: aws.ToString(a.AlarmRule)}
 		}
 		if aws.ToString(out.NextToken) == "" {
-			break
+			return got, nil
 		}
 		in.NextToken = out.NextToken
 	}
-	alarms := make([]Alarm, 0, len(names))
-	var missing []string
-	for _, n := range names {
-		a, ok := got[n]
-		if !ok {
-			missing = append(missing, n)
-			continue
-		}
-		alarms = append(alarms, a)
-	}
-	if len(missing) > 0 {
-		return nil, &NotFoundError{Names: missing}
-	}
-	return alarms, nil
 }
 
 // since is when the alarm's state last changed: StateTransitionedTimestamp

@@ -15,6 +15,12 @@
 //     make a streak longer than it was, and a streak this process saw
 //     begin is timed by its own clock alone.
 //   - Gate: the alarms, --for, --give-up, the clock and the client.
+//   - Data proof: an OK counts only with data behind it. A metric alarm
+//     whose OK may come from missing data (TreatMissingData notBreaching or
+//     ignore, an AWS/DynamoDB metric) counts when its metric has a
+//     datapoint in its last EvaluationPeriods+1 periods; a composite when
+//     none of the alarms its rule names is INSUFFICIENT_DATA or OK
+//     without data (data.go). Only a wait's reads ask for it.
 //   - Wait: polls until every streak is --for long (nil), until --give-up
 //     (*GiveUpError, exit 3), or until ctx ends.
 //   - Watch: polls during a move and sends one Break the moment an alarm
@@ -26,7 +32,8 @@
 //
 // # Reading order
 //
-// api.go (the call), alarms.go (one read), gate.go (the streaks), wait.go,
+// api.go (the calls), alarms.go (one read), data.go (the data proof),
+// rule.go (a composite's alarms), gate.go (the streaks), wait.go,
 // watch.go, session.go (the redrive's use), waits.go, status.go (what a
 // person reads).
 //
@@ -37,4 +44,7 @@
 // call for up to 100 names (the API's bound, and so the flag's); a wait
 // reads every PollWait, a watch every PollWatch, and a throttled or failed
 // read doubles the interval up to PollMax: well under 1 TPS at all times.
+// A wait's read may add one DescribeAlarms for a composite's children and
+// one GetMetricData for every alarm that needs a data proof, none while a
+// datapoint already seen is still in its alarm's window.
 package health

@@ -69,6 +69,8 @@ type fakeCW struct {
 	alarms map[string]*types.MetricAlarm
 	calls  int
 	fail   error // every call fails with it while set
+	// metricCalls counts GetMetricData calls.
+	metricCalls int
 }
 
 func newFakeCW(c *fakeClock) *fakeCW {
@@ -105,6 +107,18 @@ func (f *fakeCW) DescribeAlarms(ctx context.Context, in *cloudwatch.DescribeAlar
 		if a, ok := f.alarms[n]; ok {
 			out.MetricAlarms = append(out.MetricAlarms, *a)
 		}
+	}
+	return out, nil
+}
+
+// GetMetricData answers that no metric has data, and counts the calls.
+func (f *fakeCW) GetMetricData(ctx context.Context, in *cloudwatch.GetMetricDataInput, _ ...func(*cloudwatch.Options)) (*cloudwatch.GetMetricDataOutput, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.metricCalls++
+	out := &cloudwatch.GetMetricDataOutput{}
+	for _, q := range in.MetricDataQueries {
+		out.MetricDataResults = append(out.MetricDataResults, types.MetricDataResult{Id: q.Id})
 	}
 	return out, nil
 }

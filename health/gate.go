@@ -90,7 +90,13 @@ type Gate struct {
 	// streak, and one this process saw begin is timed by its own clock
 	// alone (a clock ahead of CloudWatch's cannot lengthen it).
 	floor map[string]time.Time
-	last  map[string]Alarm
+	last  map[string]AlarmStatus
+	// dataUntil is, per metric alarm, until when the latest datapoint
+	// seen keeps its OK proven (data.go).
+	dataUntil map[string]time.Time
+	// proven is, per metric alarm, whether its last data proof found
+	// datapoints: the first proof sets the streak's floor (data.go).
+	proven map[string]bool
 }
 
 // New returns a gate; zero durations take the defaults.
@@ -110,7 +116,7 @@ func New(cw AlarmsAPI, opts Options, clock Clock) *Gate {
 	if clock == nil {
 		clock = RealClock{}
 	}
-	return &Gate{cw: cw, opts: opts, clock: clock, floor: map[string]time.Time{}, last: map[string]Alarm{}}
+	return &Gate{cw: cw, opts: opts, clock: clock, floor: map[string]time.Time{}, last: map[string]AlarmStatus{}, dataUntil: map[string]time.Time{}, proven: map[string]bool{}}
 }
 
 // Options returns the gate's settings, defaults filled in.
@@ -127,45 +133,68 @@ type AlarmStatus struct {
 	// Broke is true when this read found the alarm out of OK, or its
 	// streak restarted, since the previous read.
 	Broke bool
+	// NoData is why an OK does not count: the alarm may be OK only
+	// because its metric has no data (data.go); "" when it counts, or
+	// when the read did not ask (a watch's).
+	NoData string
 }
 
-// Check reads the alarms once: for the plan (state now and since when),
-// and to refuse a missing or unreadable alarm before any wait.
+// Counts says whether the alarm's state counts as healthy: OK, and not
+// OK for lack of data.
+func (a AlarmStatus) Counts() bool { return a.State == StateOK && a.NoData == "" }
+
+// Check reads the alarms once: for the plan (state now and since when,
+// and whether an OK has data behind it), and to refuse a missing or
+// unreadable alarm before any wait.
 func (g *Gate) Check(ctx context.Context) ([]AlarmStatus, error) {
-	return g.read(ctx)
+	return g.read(ctx, true)
 }
 
-// read reads the alarms and updates the streaks.
-func (g *Gate) read(ctx context.Context) ([]AlarmStatus, error) {
+// read reads the alarms and updates the streaks. prove asks for the data
+// proof (a wait's reads): an OK that may come from missing data counts as
+// out of OK until a datapoint says otherwise. A watch's reads do not ask:
+// during the move it looks for a dependency that suffers, and a metric
+// with no data is not that.
+func (g *Gate) read(ctx context.Context, prove bool) ([]AlarmStatus, error) {
 	alarms, err := Read(ctx, g.cw, g.opts.Alarms)
 	if err != nil {
 		return nil, err
 	}
+	var nodata map[string]string
+	var floors map[string]time.Time
+	if prove {
+		nodata, floors = g.noData(ctx, alarms, g.clock.Now().UTC())
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.clock.Now().UTC()
+	for a, t := range floors {
+		if t.After(g.floor[a]) {
+			g.floor[a] = t.UTC()
+		}
+	}
 	out := make([]AlarmStatus, len(alarms))
 	for i, a := range alarms {
 		prev, seen := g.last[a.Name]
-		s := AlarmStatus{Alarm: a, Left: g.opts.For}
+		s := AlarmStatus{Alarm: a, Left: g.opts.For, NoData: nodata[a.Name]}
 		switch {
-		case a.State != StateOK:
-			s.Broke = seen && prev.State == StateOK
+		case !s.Counts():
+			s.Broke = seen && prev.Counts()
 			g.floor[a.Name] = now
-		case seen && (prev.State != StateOK || !prev.Since.Equal(a.Since)):
+		case seen && (!prev.Counts() || !prev.Since.Equal(a.Since)):
 			// Back to OK, or OK again after a flip between two reads:
 			// the streak counts from now at the earliest.
-			s.Broke = prev.State == StateOK
+			s.Broke = prev.Counts()
 			g.floor[a.Name] = now
 		}
-		if a.State == StateOK {
+		if s.Counts() {
 			s.OKSince = a.Since
 			if f := g.floor[a.Name]; f.After(s.OKSince) {
 				s.OKSince = f
 			}
 			s.Left = max(0, g.opts.For-now.Sub(s.OKSince))
 		}
-		g.last[a.Name] = a
+		g.last[a.Name] = s
 		out[i] = s
 	}
 	return out, nil

@@ -23,12 +23,15 @@ type WaitLine struct {
 
 // AlarmLine is one alarm of a WaitLine.
 type AlarmLine struct {
-	LeftSeconds float64    `json:"left_seconds"`
-	Name        string     `json:"name"`
-	OKSince     *time.Time `json:"ok_since"`
-	Since       time.Time  `json:"since"`
-	State       string     `json:"state"`
-	Type        string     `json:"type"`
+	LeftSeconds float64 `json:"left_seconds"`
+	Name        string  `json:"name"`
+	// NoData is why an OK does not count (the alarm may be OK only
+	// because its metric has no data); absent when it counts.
+	NoData  string     `json:"no_data,omitempty"`
+	OKSince *time.Time `json:"ok_since"`
+	Since   time.Time  `json:"since"`
+	State   string     `json:"state"`
+	Type    string     `json:"type"`
 }
 
 // Line is st as its JSON line.
@@ -36,7 +39,7 @@ func (st Status) Line() WaitLine {
 	l := WaitLine{Alarms: make([]AlarmLine, 0, len(st.Alarms)), Error: st.Error, GiveUpAt: st.GiveUpAt, LeftSeconds: seconds(st.Left),
 		Ready: st.Ready, Time: st.Time, Type: "waiting", WaitedSeconds: seconds(st.Waited)}
 	for _, a := range st.Alarms {
-		al := AlarmLine{LeftSeconds: seconds(a.Left), Name: a.Name, Since: a.Since, State: a.State, Type: a.Type}
+		al := AlarmLine{LeftSeconds: seconds(a.Left), Name: a.Name, NoData: a.NoData, Since: a.Since, State: a.State, Type: a.Type}
 		if !a.OKSince.IsZero() {
 			t := a.OKSince
 			al.OKSince = &t
@@ -82,6 +85,9 @@ func (st Status) Text() string {
 // Describe is one alarm for people: its state, since when, and what it
 // still needs, at now.
 func (a AlarmStatus) Describe(now time.Time) string {
+	if a.State == StateOK && a.NoData != "" {
+		return fmt.Sprintf("%s OK without data, not counted", Quote(a.Name))
+	}
 	if a.State == StateOK {
 		if a.Left == 0 {
 			return fmt.Sprintf("%s OK for %s", Quote(a.Name), short(now.Sub(a.OKSince)))

@@ -39,7 +39,10 @@ type GiveUpError struct {
 func (e *GiveUpError) Error() string {
 	var not []string
 	for _, a := range e.Alarms {
-		if a.Left > 0 {
+		switch {
+		case a.Left > 0 && a.State == StateOK && a.NoData != "":
+			not = append(not, fmt.Sprintf("%s OK but not counted: %s", Quote(a.Name), a.NoData))
+		case a.Left > 0:
 			not = append(not, fmt.Sprintf("%s %s since %s", Quote(a.Name), a.State, a.Since.UTC().Format("2006-01-02 15:04:05 UTC")))
 		}
 	}
@@ -64,7 +67,7 @@ func (g *Gate) Wait(ctx context.Context, started time.Time, report func(Status))
 	delay := g.opts.PollWait
 	var last []AlarmStatus
 	for {
-		alarms, err := g.read(ctx)
+		alarms, err := g.read(ctx, true)
 		now := g.clock.Now().UTC()
 		st := Status{Time: now, Started: started.UTC(), Waited: now.Sub(started), GiveUpAt: deadline.UTC(), Left: g.opts.For}
 		switch {

@@ -63,6 +63,8 @@ type Milestone struct {
 	AlarmType string    `json:"alarm_type,omitempty"`
 	State     string    `json:"state,omitempty"`
 	Since     time.Time `json:"since,omitzero"`
+	// NoData is an OK that did not count: why (AlarmStatus.NoData).
+	NoData string `json:"no_data,omitempty"`
 	// end
 	Outcome string `json:"outcome,omitempty"`
 	Note    string `json:"note,omitempty"`
@@ -99,14 +101,18 @@ func (j *Waits) Start(kind string, opts Options, run string, started, now time.T
 // written for it.
 func (j *Waits) Observe(st Status) error {
 	for _, a := range st.Alarms {
+		seen := a.State
+		if a.NoData != "" {
+			seen += " without data"
+		}
 		j.mu.Lock()
-		same := j.was[a.Name] == a.State
-		j.was[a.Name] = a.State
+		same := j.was[a.Name] == seen
+		j.was[a.Name] = seen
 		j.mu.Unlock()
 		if same {
 			continue
 		}
-		if err := j.append(Milestone{Type: MilestoneState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since}); err != nil {
+		if err := j.append(Milestone{Type: MilestoneState, Time: st.Time, Alarm: a.Name, AlarmType: a.Type, State: a.State, Since: a.Since, NoData: a.NoData}); err != nil {
 			return err
 		}
 	}
@@ -205,10 +211,15 @@ func Resumable(records []Milestone, alarms []string) (Unfinished, bool) {
 		if r.Type != MilestoneState || r.Alarm == "" {
 			continue
 		}
-		if r.State != StateOK || (state[r.Alarm] != "" && state[r.Alarm] != StateOK) {
+		// An OK without data is out of OK for the streak.
+		seen := r.State
+		if r.NoData != "" {
+			seen = "no data"
+		}
+		if seen != StateOK || (state[r.Alarm] != "" && state[r.Alarm] != StateOK) {
 			u.Floors[r.Alarm] = r.Time
 		}
-		state[r.Alarm] = r.State
+		state[r.Alarm] = seen
 	}
 	return u, true
 }

@@ -81,3 +81,27 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// An OK without data is out of OK for a resumed wait: the killed run's
+// sighting of it floors the streak, and so does the first OK with data
+// after it.
+func TestWaitsResumeAfterOKWithoutData(t *testing.T) {
+	ws, err := incident.Open(filepath.Join(t.TempDir(), "orders-dlq-20261202T0300Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := OpenWaits(ws)
+	must(t, j.Start(KindBeforeMove, Options{Alarms: []string{"gw"}, For: 2 * time.Minute, GiveUp: time.Hour}, "r1", t0, t0))
+	st := Status{Time: t0, Alarms: []AlarmStatus{{Alarm: Alarm{Name: "gw", State: StateOK}, NoData: "TreatMissingData notBreaching …"}}}
+	must(t, j.Observe(st))
+	st.Time, st.Alarms[0].NoData = t0.Add(time.Minute), ""
+	must(t, j.Observe(st)) // the same state, now with data: a line of its own
+	recs, err := ReadWaits(ws)
+	if err != nil || len(recs) != 3 || recs[1].NoData == "" || recs[2].NoData != "" {
+		t.Fatalf("records %+v (%v): want the wait, OK without data, OK", recs, err)
+	}
+	u, ok := Resumable(recs, []string{"gw"})
+	if !ok || !u.Floors["gw"].Equal(t0.Add(time.Minute)) {
+		t.Fatalf("resumable %+v %v: want the floor at the first OK with data", u, ok)
+	}
+}

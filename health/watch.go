@@ -48,7 +48,7 @@ func (g *Gate) Watch(ctx context.Context, seen func(WatchRead)) <-chan Break {
 		defer close(ch)
 		var failing time.Time
 		for {
-			alarms, err := g.read(ctx)
+			alarms, err := g.read(ctx, false)
 			now := g.clock.Now().UTC()
 			if ctx.Err() != nil {
 				return

@@ -12,7 +12,9 @@ var tableVars = []string{"POWERTOOLS_IDEMPOTENCY_TABLE", "IDEMPOTENCY_TABLE", "I
 
 // TableFromEnv finds the idempotency table a function's environment names:
 // one of tableVars, else the first variable (by name) whose name holds
-// IDEMPOTEN (the runbook's TABLA_IDEMPOTENCIA, ORDERS_IDEMPOTENCY_STORE …).
+// IDEMPOTEN (the runbook's TABLA_IDEMPOTENCIA, ORDERS_IDEMPOTENCY_STORE …),
+// else UntrustedVar (Java Powertools' docs' TABLE_NAME), which the reader
+// takes for a store only when its records look like Powertools' (Trusted).
 // It returns the table and the variable, or "" when none names one.
 func TableFromEnv(vars map[string]string) (table, variable string) {
 	for _, v := range tableVars {
@@ -29,6 +31,9 @@ func TableFromEnv(vars map[string]string) (table, variable string) {
 		if t := strings.TrimSpace(vars[k]); t != "" && strings.Contains(strings.ToUpper(k), "IDEMPOTEN") {
 			return t, k
 		}
+	}
+	if t := strings.TrimSpace(vars[UntrustedVar]); t != "" {
+		return t, UntrustedVar
 	}
 	return "", ""
 }

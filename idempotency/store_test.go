@@ -52,7 +52,7 @@ func TestReadPowertoolsTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Store{Table: name, TTLStatus: "ENABLED", TTLAttribute: "expiration", Expiry: "expiration", Window: 58 * time.Minute, Looked: 3, Ahead: 2}
+	want := Store{Table: name, TTLStatus: "ENABLED", TTLAttribute: "expiration", Expiry: "expiration", Window: 58 * time.Minute, Looked: 3, Ahead: 2, Powertools: 2}
 	if s != want {
 		t.Fatalf("Read = %+v, want %+v", s, want)
 	}

@@ -77,9 +77,11 @@ type DLQ struct {
 	// AlarmsKnown is false when the alarms could not be read.
 	Alarms      []string `json:"alarms"`
 	AlarmsKnown bool     `json:"alarms_known"`
-	// RetentionPitfall: the DLQ keeps messages no longer than a source does
-	// (standard queues count retention from the first enqueue, so a message
-	// arrives already aged and may expire almost at once).
+	// RetentionPitfall: a standard DLQ keeps messages no longer than a
+	// source does (a standard queue counts retention from the first
+	// enqueue, so a message arrives already aged and may expire almost at
+	// once). Never on a FIFO DLQ: SQS resets a message's enqueue time when
+	// it moves to a FIFO DLQ, whose retention then counts from the move.
 	RetentionPitfall bool `json:"retention_pitfall"`
 }
 
@@ -158,7 +160,7 @@ func (d *DLQ) settle(now time.Time) {
 	}
 	d.RetentionPitfall = false
 	for _, s := range d.Sources {
-		if d.Retention <= s.Retention {
+		if !d.FIFO && d.Retention <= s.Retention {
 			d.RetentionPitfall = true
 		}
 	}

@@ -3,6 +3,7 @@ package inventory
 import (
 	"context"
 	"fmt"
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"strings"
 	"testing"
@@ -142,7 +143,7 @@ func TestWatchedQueues(t *testing.T) {
 		a    types.MetricAlarm
 		want string
 	}{"plain": {plain, "orders-dlq"}, "metric math": {math, "orders-dlq"}, "age is not depth": {age, ""}} {
-		if got := strings.Join(watchedQueues(tc.a), ","); got != tc.want {
+		if got := strings.Join(cwapi.WatchedQueues(tc.a, cwapi.MetricVisible), ","); got != tc.want {
 			t.Errorf("%s: %q, want %q", name, got, tc.want)
 		}
 	}
@@ -168,5 +169,20 @@ func TestExpiresWithinRetentionWithoutAge(t *testing.T) {
 	known.settle(now)
 	if known.ExpiresWithin != nil || known.ExpiresIn == nil || *known.ExpiresIn != 3540 {
 		t.Fatalf("known expiry: within %v, in %v; want nil and 3540", known.ExpiresWithin, known.ExpiresIn)
+	}
+}
+
+// SQS keeps a standard message's original enqueue time when it moves to
+// the DLQ, and resets a FIFO one's ("dead-letter queue retention"): the
+// pitfall is a standard DLQ no longer-lived than a source, never a FIFO.
+func TestRetentionPitfallIsStandardOnly(t *testing.T) {
+	now := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+	src := []Source{{Queue: "orders", Retention: 345600}}
+	std := DLQ{Queue: "orders-dlq", Retention: 345600, Sources: src}
+	std.settle(now)
+	fifo := DLQ{Queue: "orders-dlq.fifo", FIFO: true, Retention: 345600, Sources: []Source{{Queue: "orders.fifo", Retention: 345600}}}
+	fifo.settle(now)
+	if !std.RetentionPitfall || fifo.RetentionPitfall {
+		t.Errorf("pitfall: standard %v, FIFO %v; want true, false", std.RetentionPitfall, fifo.RetentionPitfall)
 	}
 }

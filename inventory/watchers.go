@@ -7,7 +7,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
-	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/mfdlq/mfdlq/cwapi"
@@ -72,61 +71,32 @@ func readFunctions(ctx context.Context, l Lambda, dlqs []DLQ) error {
 	return nil
 }
 
-// readAlarms lists the region's metric alarms and keeps, per DLQ, those on
-// its ApproximateNumberOfMessagesVisible: a plain alarm on the metric or a
+// readAlarms lists the region's alarms (cwapi.ReadAlarms, the listing check
+// reads too) and keeps, per DLQ, those on its
+// ApproximateNumberOfMessagesVisible: a plain alarm on the metric or a
 // metric-math alarm with the metric among its queries.
 func readAlarms(ctx context.Context, a Alarms, dlqs []DLQ) error {
 	if a == nil || len(dlqs) == 0 {
 		return nil
 	}
+	all, err := cwapi.ReadAlarms(ctx, a)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("alarms unknown: %v", err)
+	}
 	byQueue := map[string][]string{}
-	in := &cloudwatch.DescribeAlarmsInput{MaxRecords: aws.Int32(100), AlarmTypes: []cwtypes.AlarmType{cwtypes.AlarmTypeMetricAlarm}}
-	for {
-		page, err := a.DescribeAlarms(ctx, in)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("alarms unknown: cloudwatch DescribeAlarms: %v", err)
+	for _, al := range all.Metric {
+		for _, q := range cwapi.WatchedQueues(al, cwapi.MetricVisible) {
+			byQueue[q] = appendUnique(byQueue[q], aws.ToString(al.AlarmName))
 		}
-		for _, al := range page.MetricAlarms {
-			for _, q := range watchedQueues(al) {
-				byQueue[q] = appendUnique(byQueue[q], aws.ToString(al.AlarmName))
-			}
-		}
-		if aws.ToString(page.NextToken) == "" {
-			break
-		}
-		in.NextToken = page.NextToken
 	}
 	for i := range dlqs {
 		dlqs[i].Alarms, dlqs[i].AlarmsKnown = append([]string{}, byQueue[dlqs[i].Queue]...), true
 		sort.Strings(dlqs[i].Alarms)
 	}
 	return nil
-}
-
-// watchedQueues are the queues whose visible messages an alarm watches.
-func watchedQueues(a cwtypes.MetricAlarm) []string {
-	var out []string
-	add := func(ns, name string, dims []cwtypes.Dimension) {
-		if ns != cwapi.Namespace || name != cwapi.MetricVisible {
-			return
-		}
-		for _, d := range dims {
-			if aws.ToString(d.Name) == cwapi.DimensionQueueName {
-				out = append(out, aws.ToString(d.Value))
-			}
-		}
-	}
-	add(aws.ToString(a.Namespace), aws.ToString(a.MetricName), a.Dimensions)
-	for _, q := range a.Metrics {
-		if q.MetricStat != nil && q.MetricStat.Metric != nil {
-			m := q.MetricStat.Metric
-			add(aws.ToString(m.Namespace), aws.ToString(m.MetricName), m.Dimensions)
-		}
-	}
-	return out
 }
 
 func appendUnique(list []string, s string) []string {

@@ -21,6 +21,9 @@ const (
 type MappingState struct {
 	Enabled            bool   `json:"enabled"`
 	MaximumConcurrency *int32 `json:"maximum_concurrency"`
+	// Pollers is the provisioned mode (nil: the default mode; an older
+	// incident's record has none).
+	Pollers *Pollers `json:"provisioned_pollers,omitempty"`
 }
 
 // String describes the state in a few words.
@@ -28,6 +31,9 @@ func (s MappingState) String() string {
 	state := "disabled"
 	if s.Enabled {
 		state = "enabled"
+	}
+	if s.Pollers != nil {
+		return state + ", " + s.Pollers.String()
 	}
 	if s.MaximumConcurrency == nil {
 		return state + ", no concurrency cap"
@@ -37,7 +43,7 @@ func (s MappingState) String() string {
 
 // StateOf is the mapping's current MappingState.
 func StateOf(m Mapping) MappingState {
-	return MappingState{Enabled: m.Enabled(), MaximumConcurrency: m.MaximumConcurrency}
+	return MappingState{Enabled: m.Enabled(), MaximumConcurrency: m.MaximumConcurrency, Pollers: m.Pollers}
 }
 
 // MappingChange is one change contain made (or would make) to a mapping:
@@ -61,6 +67,13 @@ func Plan(action string, m Mapping, capTo int32, restore *MappingState) (Mapping
 	case ActionPause:
 		c.After.Enabled = false
 	case ActionCap:
+		if m.Pollers != nil {
+			// Provisioned mode: Lambda refuses MaximumConcurrency; the
+			// pollers are the cap.
+			p := CapPollers(*m.Pollers, capTo)
+			c.After.Pollers = &p
+			break
+		}
 		c.After.MaximumConcurrency = aws.Int32(capTo)
 	case ActionResume:
 		if restore == nil {
@@ -73,8 +86,10 @@ func Plan(action string, m Mapping, capTo int32, restore *MappingState) (Mapping
 	return c, nil
 }
 
-// Apply makes the change in Lambda. Only what differs is sent: Enabled, and
-// ScalingConfig (an empty one removes the cap, as the Lambda API documents).
+// Apply makes the change in Lambda. Only what differs is sent: Enabled,
+// ScalingConfig (an empty one removes the cap, as the Lambda API
+// documents), and ProvisionedPollerConfig (a provisioned mapping's cap,
+// and what a resume puts back).
 func Apply(ctx context.Context, l LambdaAPI, c MappingChange) (Mapping, error) {
 	in := &lambda.UpdateEventSourceMappingInput{UUID: aws.String(c.UUID)}
 	if c.After.Enabled != c.Before.Enabled {
@@ -86,7 +101,10 @@ func Apply(ctx context.Context, l LambdaAPI, c MappingChange) (Mapping, error) {
 			in.ScalingConfig.MaximumConcurrency = aws.Int32(*c.After.MaximumConcurrency)
 		}
 	}
-	if in.Enabled == nil && in.ScalingConfig == nil {
+	if c.After.Pollers != nil && !samePollers(c.After.Pollers, c.Before.Pollers) {
+		in.ProvisionedPollerConfig = c.After.Pollers.config()
+	}
+	if in.Enabled == nil && in.ScalingConfig == nil && in.ProvisionedPollerConfig == nil {
 		return Mapping{}, nil
 	}
 	out, err := l.UpdateEventSourceMapping(ctx, in)
@@ -95,7 +113,7 @@ func Apply(ctx context.Context, l LambdaAPI, c MappingChange) (Mapping, error) {
 	}
 	return fromConfig(types.EventSourceMappingConfiguration{
 		UUID: out.UUID, FunctionArn: out.FunctionArn, State: out.State,
-		BatchSize: out.BatchSize, ScalingConfig: out.ScalingConfig,
+		BatchSize: out.BatchSize, ScalingConfig: out.ScalingConfig, ProvisionedPollerConfig: out.ProvisionedPollerConfig,
 	}, c.Queue, 0), nil
 }
 

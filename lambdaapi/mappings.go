@@ -30,16 +30,21 @@ var _ LambdaAPI = (*lambda.Client)(nil)
 // Mapping is a Lambda event source mapping reading a queue, with what
 // matters during an incident.
 type Mapping struct {
-	UUID                 string `json:"uuid"`
-	Function             string `json:"function"`
-	FunctionARN          string `json:"function_arn"`
-	Queue                string `json:"queue"`
-	State                string `json:"state"`
-	BatchSize            int32  `json:"batch_size"`
-	MaximumConcurrency   *int32 `json:"maximum_concurrency"`
-	FunctionTimeout      *int32 `json:"function_timeout_seconds"`
-	QueueVisibility      int64  `json:"queue_visibility_timeout_seconds"`
-	VisibilityAssessment string `json:"visibility_assessment"`
+	UUID               string `json:"uuid"`
+	Function           string `json:"function"`
+	FunctionARN        string `json:"function_arn"`
+	Queue              string `json:"queue"`
+	State              string `json:"state"`
+	BatchSize          int32  `json:"batch_size"`
+	MaximumConcurrency *int32 `json:"maximum_concurrency"`
+	// Pollers is the mapping's provisioned mode (ProvisionedPollerConfig),
+	// nil in the default mode. The two caps are exclusive: in provisioned
+	// mode Lambda refuses MaximumConcurrency, and MaximumPollers bounds
+	// the consumer (each SQS poller up to 10 concurrent invocations).
+	Pollers              *Pollers `json:"provisioned_pollers,omitempty"`
+	FunctionTimeout      *int32   `json:"function_timeout_seconds"`
+	QueueVisibility      int64    `json:"queue_visibility_timeout_seconds"`
+	VisibilityAssessment string   `json:"visibility_assessment"`
 	// ReportBatchItemFailures says the mapping's FunctionResponseTypes
 	// hold ReportBatchItemFailures: one bad message fails only itself.
 	ReportBatchItemFailures bool `json:"report_batch_item_failures"`
@@ -93,6 +98,7 @@ func fromConfig(c types.EventSourceMappingConfiguration, queue string, visibilit
 	if c.ScalingConfig != nil && c.ScalingConfig.MaximumConcurrency != nil {
 		m.MaximumConcurrency = aws.Int32(*c.ScalingConfig.MaximumConcurrency)
 	}
+	m.Pollers = pollersOf(c.ProvisionedPollerConfig)
 	return m
 }
 

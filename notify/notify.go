@@ -135,8 +135,13 @@ func (m Message) Text() string {
 	return untrusted.Shorten((&redact.Redactor{}).String(b.String()), MaxText)
 }
 
+// MaxSubject is the longest SNS subject: Publish's reference says
+// "must be less than 100 characters long".
+const MaxSubject = 99
+
 // Subject is the SNS subject (email subscribers' subject line): at most
-// 100 printable ASCII characters, as SNS requires.
+// MaxSubject printable ASCII characters, as SNS requires (a longer one
+// is refused, and the notification lost).
 func (m Message) Subject() string {
 	s := fmt.Sprintf("mfdlq %s %s: %s", m.Step, m.Queue, orDash(m.Verdict))
 	s = strings.Map(func(r rune) rune {
@@ -145,8 +150,8 @@ func (m Message) Subject() string {
 		}
 		return r
 	}, s)
-	if len(s) > 100 {
-		s = s[:99] + "_"
+	if len(s) > MaxSubject {
+		s = s[:MaxSubject-1] + "_"
 	}
 	return s
 }

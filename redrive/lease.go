@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -155,7 +156,7 @@ func leaseTaken(ctx context.Context, env *Env, p *Plan, store lease.Store, me le
 	case errors.As(err, &held):
 		return ctx, none, err
 	case errors.Is(err, lease.ErrNoTagging):
-		env.Warn("no lease on %s: %v; a second operator's redrive of it would not be stopped (docs/iam.md: sqs:TagQueue, sqs:UntagQueue, sqs:ListQueueTags)", dlq.Name, err)
+		env.Warn("no lease on %s: %v; a second operator's redrive of it would not be stopped (%s)", dlq.Name, err, noTagLeaseFix(ctx, env, dlq))
 		return ctx, none, nil
 	case err != nil:
 		return ctx, none, fmt.Errorf("take the lease on %s: %w", dlq.Name, err)
@@ -201,4 +202,30 @@ func leaseLost(ctx context.Context) *LeaseLostError {
 		return lost
 	}
 	return nil
+}
+
+// noTagLeaseFix is what would give a run without a tag lease one: for a
+// DLQ in another account than the credentials', --lease s3:// — SQS's
+// tagging calls are not cross-account (TagQueue: "cross-account
+// permissions don't apply to this action"), so no IAM policy can help;
+// otherwise the tagging permissions. GetCallerIdentity needs no
+// permission; when it fails the account is not known and both are said.
+func noTagLeaseFix(ctx context.Context, env *Env, dlq *sqsapi.Queue) string {
+	const iam = "docs/iam.md: sqs:TagQueue, sqs:UntagQueue, sqs:ListQueueTags"
+	const s3 = "--lease s3://BUCKET/PREFIX gives runs in both accounts one lease (docs/redrive.md)"
+	if env.STS == nil || dlq.Account == "" {
+		return iam
+	}
+	c, err := env.STS(ctx)
+	if err != nil {
+		return iam + "; a DLQ in another account: " + s3
+	}
+	id, err := provenance.WhoAmI(ctx, c)
+	switch {
+	case err != nil || id.Account == "":
+		return iam + "; a DLQ in another account: " + s3
+	case id.Account != dlq.Account:
+		return fmt.Sprintf("the DLQ is in account %s, these credentials in %s, and SQS tags cannot be written across accounts — no IAM policy changes that: %s", dlq.Account, id.Account, s3)
+	}
+	return iam
 }

@@ -47,6 +47,8 @@ func (inc *Incident) whenOKLine(r health.Milestone) string {
 			return fmt.Sprintf("redrive --when-ok: %s is %s: the move stopped sending", inc.plain(r.Alarm, maxName), inc.plain(r.State, maxName))
 		case r.Kind == health.KindPause:
 			return "redrive --when-ok: the alarms could not be read: the move stopped sending (" + inc.plain(r.Note, maxName) + ")"
+		case r.State == health.StateOK && r.NoData != "":
+			return fmt.Sprintf("redrive --when-ok: %s is OK without data, not counted", inc.plain(r.Alarm, maxName))
 		case r.State == health.StateOK:
 			return fmt.Sprintf("redrive --when-ok: %s is OK", inc.plain(r.Alarm, maxName))
 		}

@@ -129,16 +129,8 @@ func parseURL(s string) (ref, error) {
 	}
 	r := ref{url: s, name: segs[len(segs)-1], account: segs[len(segs)-2]}
 	// Real AWS hosts name their region: sqs.eu-west-1.amazonaws.com or the
-	// legacy eu-west-1.queue.amazonaws.com.
-	host := u.Hostname()
-	if strings.HasSuffix(host, ".amazonaws.com") {
-		labels := strings.Split(host, ".")
-		if labels[0] == "sqs" && len(labels) > 2 {
-			r.region = labels[1]
-		} else if len(labels) > 1 && labels[1] == "queue" {
-			r.region = labels[0]
-		}
-	}
+	// legacy eu-west-1.queue.amazonaws.com, in every partition's domain.
+	r.region = hostRegion(u.Hostname())
 	return r, nil
 }
 

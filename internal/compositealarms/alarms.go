@@ -74,6 +74,7 @@ func (s *Server) put(ctx context.Context, form url.Values) (any, *apiError) {
 	}
 	a.description, a.rule, a.parsed, a.configured = form.Get("AlarmDescription"), text, r, now
 	a.actionsEnabled = form.Get("ActionsEnabled") != "false"
+	a.actions = members(form, "AlarmActions")
 	a.held = false
 	s.evaluate(metric, now)
 	return emptyResponse("PutCompositeAlarm"), nil

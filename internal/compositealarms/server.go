@@ -25,7 +25,11 @@
 // a state is set again unchanged), a new alarm's INSUFFICIENT_DATA (moto
 // starts it in OK) and an updated alarm keeping its state (moto resets it).
 //
-// Not modelled: actions, suppressors, tags, the 150 composites an alarm
+// AlarmActions are kept and returned (never run); a metric alarm's
+// StateReasonData and a metric-math alarm's Metrics are returned as moto
+// keeps them.
+//
+// Not modelled: running actions, suppressors, tags, the 150 composites an alarm
 // may be part of.
 package compositealarms
 
@@ -74,6 +78,7 @@ type composite struct {
 	name, description, rule string
 	parsed                  rule
 	actionsEnabled          bool
+	actions                 []string // AlarmActions
 	state, reason           string
 	transitioned, updated   time.Time
 	configured              time.Time

@@ -57,7 +57,7 @@ func arn(name string) string {
 
 func (a *composite) member() compositeMember {
 	return compositeMember{AlarmName: a.name, AlarmArn: arn(a.name), AlarmDescription: a.description, AlarmRule: a.rule,
-		ActionsEnabled: a.actionsEnabled, StateValue: a.state, StateReason: a.reason, StateUpdatedTimestamp: stamp(a.updated),
+		ActionsEnabled: a.actionsEnabled, AlarmActions: strList{a.actions}, StateValue: a.state, StateReason: a.reason, StateUpdatedTimestamp: stamp(a.updated),
 		StateTransitionedTimestamp: stamp(a.transitioned), AlarmConfigurationUpdatedTimestamp: stamp(a.configured)}
 }
 
@@ -78,6 +78,7 @@ type metricXML struct {
 	InsufficientDataActions            strList        `xml:"InsufficientDataActions"`
 	StateValue                         string         `xml:"StateValue"`
 	StateReason                        string         `xml:"StateReason,omitempty"`
+	StateReasonData                    string         `xml:"StateReasonData,omitempty"`
 	StateUpdatedTimestamp              string         `xml:"StateUpdatedTimestamp,omitempty"`
 	StateTransitionedTimestamp         string         `xml:"StateTransitionedTimestamp,omitempty"`
 	AlarmConfigurationUpdatedTimestamp string         `xml:"AlarmConfigurationUpdatedTimestamp,omitempty"`
@@ -91,6 +92,26 @@ type metricXML struct {
 	Threshold                          string         `xml:"Threshold,omitempty"`
 	ComparisonOperator                 string         `xml:"ComparisonOperator,omitempty"`
 	TreatMissingData                   string         `xml:"TreatMissingData,omitempty"`
+	Metrics                            []queryXML     `xml:"Metrics>member"`
+}
+
+// queryXML is one MetricDataQuery of a metric-math alarm.
+type queryXML struct {
+	ID         string         `xml:"Id"`
+	Expression string         `xml:"Expression,omitempty"`
+	Label      string         `xml:"Label,omitempty"`
+	MetricStat *metricStatXML `xml:"MetricStat,omitempty"`
+	ReturnData bool           `xml:"ReturnData"`
+	Period     string         `xml:"Period,omitempty"`
+}
+
+type metricStatXML struct {
+	Namespace  string         `xml:"Metric>Namespace"`
+	MetricName string         `xml:"Metric>MetricName"`
+	Dimensions []dimensionXML `xml:"Metric>Dimensions>member"`
+	Period     string         `xml:"Period"`
+	Stat       string         `xml:"Stat"`
+	Unit       string         `xml:"Unit,omitempty"`
 }
 
 func optStamp(t *time.Time) string {
@@ -120,6 +141,19 @@ func metricMember(a types.MetricAlarm) metricXML {
 	}
 	for _, d := range a.Dimensions {
 		m.Dimensions = append(m.Dimensions, dimensionXML{aws.ToString(d.Name), aws.ToString(d.Value)})
+	}
+	m.StateReasonData = aws.ToString(a.StateReasonData)
+	for _, q := range a.Metrics {
+		x := queryXML{ID: aws.ToString(q.Id), Expression: aws.ToString(q.Expression), Label: aws.ToString(q.Label),
+			ReturnData: q.ReturnData == nil || *q.ReturnData, Period: optInt(q.Period)}
+		if ms := q.MetricStat; ms != nil && ms.Metric != nil {
+			x.MetricStat = &metricStatXML{Namespace: aws.ToString(ms.Metric.Namespace), MetricName: aws.ToString(ms.Metric.MetricName),
+				Period: optInt(ms.Period), Stat: aws.ToString(ms.Stat), Unit: string(ms.Unit)}
+			for _, d := range ms.Metric.Dimensions {
+				x.MetricStat.Dimensions = append(x.MetricStat.Dimensions, dimensionXML{aws.ToString(d.Name), aws.ToString(d.Value)})
+			}
+		}
+		m.Metrics = append(m.Metrics, x)
 	}
 	return m
 }

@@ -79,6 +79,40 @@ func (h Holder) String() string {
 	return s
 }
 
+// Minimum lengths fit leaves a shortened word: enough to tell a colleague
+// who and what.
+const (
+	minWaiting  = 8
+	minOperator = 8
+	minHost     = 16
+)
+
+// fit shortens h's words until String holds at most tagvalue.MaxLen
+// characters (TagQueue refuses a longer value: a long host, operator and
+// --when-ok alarm reach ~290): first the alarm it waits on (keeping its
+// "+N"), then the operator, then — never reached with a pid of ten
+// digits — the host. The run id, the pid and the times, which ParseHolder
+// and Same need, are never cut. The lease writes and compares the fitted
+// holder, so the tag read back is the same run.
+func (h Holder) fit() Holder {
+	cut := func(w *string, floor int, keepSuffix bool) {
+		over := len(h.String()) - tagvalue.MaxLen
+		if over <= 0 || len(*w) <= floor {
+			return
+		}
+		n := max(floor, len(*w)-over)
+		suffix := ""
+		if i := strings.LastIndexByte(*w, '+'); keepSuffix && i > 0 && len(*w)-i < n {
+			suffix = (*w)[i:]
+		}
+		*w = (*w)[:n-len(suffix)] + suffix
+	}
+	cut(&h.Waiting, minWaiting, true)
+	cut(&h.Operator, minOperator, false)
+	cut(&h.Host, minHost, false)
+	return h
+}
+
 // Describe names the holder for a person: who, where, since when.
 func (h Holder) Describe() string {
 	return fmt.Sprintf("%s on %s (pid %d, run %s) since %s, lease until %s", h.Operator, h.Host, h.PID, h.Run,
@@ -205,7 +239,7 @@ func processAlive(pid int) bool {
 // Me is the holder this process would be for run.
 func Me(operator, run string, now time.Time) Holder {
 	host, _ := os.Hostname()
-	return Holder{Operator: tagSafe(operator), Host: tagSafe(host), PID: os.Getpid(), Run: tagSafe(run), Since: now.UTC().Truncate(time.Second), Expires: now.Add(TTL).UTC().Truncate(time.Second)}
+	return Holder{Operator: tagSafe(operator), Host: tagSafe(host), PID: os.Getpid(), Run: tagSafe(run), Since: now.UTC().Truncate(time.Second), Expires: now.Add(TTL).UTC().Truncate(time.Second)}.fit()
 }
 
 // Acquire takes the lease on the DLQ at url for me: it refuses (a
@@ -242,6 +276,7 @@ func Acquire(ctx context.Context, c Tags, url string, me Holder, takeOver bool, 
 
 func (l *Lease) write(ctx context.Context) error {
 	l.mu.Lock()
+	l.me = l.me.fit()
 	v := l.me.String()
 	l.mu.Unlock()
 	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{Tag: v}})

@@ -84,21 +84,15 @@ type Home struct {
 	Partition string
 }
 
-// PartitionOf is the partition of a region, when STS's answer names none.
-func PartitionOf(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	}
-	return "aws"
-}
+// PartitionOf is the partition of a region, when STS's answer names none
+// (sqsapi.PartitionOf: aws, aws-cn, aws-us-gov, the ISO partitions,
+// aws-eusc).
+func PartitionOf(region string) string { return sqsapi.PartitionOf(region) }
 
 var (
 	accountRE = regexp.MustCompile(`^[0-9]{12}$`)
 	queueRE   = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}(\.fifo)?$`)
-	regionRE  = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]{1,2}$`)
+	regionRE  = sqsapi.RegionRE
 )
 
 // ValidAccount checks an --allow-account.

@@ -54,3 +54,21 @@ func TestSourceProblem(t *testing.T) {
 		}
 	}
 }
+
+// An operator in a partition beyond aws, aws-cn and aws-us-gov replays
+// the files of its own partition: its regions and ARNs are known.
+func TestSourceProblemInEveryPartition(t *testing.T) {
+	for region, part := range map[string]string{"us-isob-east-1": "aws-iso-b", "eusc-de-east-1": "aws-eusc", "us-iso-east-1": "aws-iso",
+		"eu-isoe-west-1": "aws-iso-e", "us-isof-south-1": "aws-iso-f"} {
+		if got := PartitionOf(region); got != part {
+			t.Errorf("PartitionOf(%s) = %s, want %s", region, got, part)
+		}
+		h := Home{Place: Place{Account: "123456789012", Region: region}, Partition: PartitionOf(region)}
+		if p := SourceProblem("arn:"+part+":sqs:"+region+":123456789012:orders", h); p != "" {
+			t.Errorf("%s: %s", region, p)
+		}
+		if p := SourceProblem("arn:aws:sqs:us-east-1:123456789012:orders", h); !strings.Contains(p, `partition "aws"`) {
+			t.Errorf("%s: an aws ARN: %q", region, p)
+		}
+	}
+}

@@ -100,6 +100,7 @@ func (w *Window) Read(ctx context.Context, open func(context.Context) (idempoten
 		s, err = idempotency.Read(ctx, db, w.Store.Table, now)
 		w.Store = s
 	}
+	trusted, why := idempotency.Trusted(w.Var, w.Store)
 	switch {
 	case err != nil:
 		w.Unread = "it cannot be read (" + untrusted.Shorten(untrusted.Terminal(err.Error()), 200) + ")"
@@ -107,6 +108,11 @@ func (w *Window) Read(ctx context.Context, open func(context.Context) (idempoten
 			w.Length = 0
 		}
 		return err
+	case !trusted:
+		w.Unread = untrusted.Terminal(why)
+		if !w.Given {
+			w.Length = 0
+		}
 	case !w.Given && w.Store.Ahead == 0:
 		w.Unread = fmt.Sprintf("none of the %d records looked at has a %s ahead of now", w.Store.Looked, untrusted.Terminal(w.Store.Expiry))
 	case !w.Given:

@@ -1,10 +1,16 @@
 package window
 
 import (
+	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -29,6 +35,41 @@ func TestBeyondCount(t *testing.T) {
 		want := map[bool]int{true: 1, false: 2}[keep]
 		if got := c.Total(keep); got != want {
 			t.Errorf("keep=%v: total %d, want %d", keep, got, want)
+		}
+	}
+}
+
+// tableOf answers a Scan with one record expiring in a day, with or
+// without Powertools' status, and DescribeTimeToLive with TTL off.
+type tableOf struct{ status bool }
+
+func (f tableOf) DescribeTimeToLive(context.Context, *dynamodb.DescribeTimeToLiveInput, ...func(*dynamodb.Options)) (*dynamodb.DescribeTimeToLiveOutput, error) {
+	return &dynamodb.DescribeTimeToLiveOutput{TimeToLiveDescription: &ddbtypes.TimeToLiveDescription{TimeToLiveStatus: ddbtypes.TimeToLiveStatusDisabled}}, nil
+}
+
+func (f tableOf) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	item := map[string]ddbtypes.AttributeValue{"expiration": &ddbtypes.AttributeValueMemberN{Value: strconv.FormatInt(time.Now().Add(24*time.Hour).Unix(), 10)}}
+	if f.status {
+		item["status"] = &ddbtypes.AttributeValueMemberS{Value: "COMPLETED"}
+	}
+	return &dynamodb.ScanOutput{Items: []map[string]ddbtypes.AttributeValue{item}, ScannedCount: 1}, nil
+}
+
+// A table named by TABLE_NAME is the consumer's store only when its
+// records look like Powertools': a business table's window is not taken
+// for one (the plan says why), a Powertools table's is.
+func TestReadTableNameStore(t *testing.T) {
+	for _, powertools := range []bool{false, true} {
+		w := &Window{Consumer: "orders", Var: idempotency.UntrustedVar, Store: idempotency.Store{Table: "orders"}}
+		open := func(context.Context) (idempotency.DynamoDB, error) { return tableOf{status: powertools}, nil }
+		if err := w.Read(context.Background(), open, 0, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case powertools && (w.Length < 23*time.Hour || w.Unread != ""):
+			t.Errorf("Powertools records: length %s, unread %q", w.Length, w.Unread)
+		case !powertools && (w.Length != 0 || !strings.Contains(w.Unread, "do not look like Powertools'")):
+			t.Errorf("business table: length %s, unread %q", w.Length, w.Unread)
 		}
 	}
 }
