@@ -78,6 +78,7 @@ type Classifier struct {
 	keyVals    distinct
 	keyMiss    int
 	tally      *dedupe.Tally // --key's idempotency keys (nil: none)
+	inferred   bool          // inferFromLogs ran
 	firstSrc   string        // the first message's DeadLetterQueueSourceArn
 	manySrc    bool          // another message had another (or none)
 }
@@ -99,6 +100,7 @@ type acc struct {
 	secondary    int      // messages whose error chains a second one onto the first
 	secondText   string   // the first such second error
 	fromLogs     int
+	inferred     int // messages without an error given the logs' signature of their fingerprint
 	fromAttrs    int // from the attributes or the envelope
 	fromEnvelope int
 	problem      string

@@ -43,7 +43,7 @@ func TestErrorMeanings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			m := meaningOf(tt.text)
+			m := phraseMeaningOf(tt.text)
 			if diff := cmp.Diff([]string{tt.kind, string(tt.v)}, []string{m.kind, string(m.verdict)}); diff != "" {
 				t.Errorf("[kind verdict] (-want +got)\n%s", diff)
 			}

@@ -83,7 +83,7 @@ func newBusinessValue(d Drift, said meaning) (Drift, bool) {
 	if d.Kind != DriftValue || !d.Contract || fieldRole(d.Field) == "contract" {
 		return d, false
 	}
-	missingRow := said.verdict == VerdictData && said.kind == "missing referenced row"
+	missingRow := said.missingRow()
 	if fieldRole(d.Field) != "reference" && !missingRow {
 		return d, false
 	}

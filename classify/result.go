@@ -106,6 +106,16 @@ type Group struct {
 	// ErrorFrom says where Error was read when a framework or a by-name
 	// field gave it ("the MT-Fault-* attributes (MassTransit)").
 	ErrorFrom string `json:"error_from,omitempty"`
+	// Inferred counts the messages that carry no error of their own and
+	// were given the signature the consumer's logs showed for others of
+	// their fingerprint (logs.json): GroupOf puts such a live message here.
+	Inferred int `json:"inferred,omitempty"`
+	// DecidedBy names what decided Verdict: a typed fact of the error
+	// ("SQLSTATE 42804", "AWS error code ConditionalCheckFailedException"),
+	// "error text: …" for a phrase, "content" (the baseline or --expect),
+	// "timing" (verified content, no error), "" for unknown. Absent in
+	// older classifications.
+	DecidedBy string `json:"decided_by,omitempty"`
 	// Batch is the first record's stream range in a group of stream
 	// on-failure records: the records to read again.
 	Batch *envelope.Batch `json:"batch,omitempty"`
@@ -210,6 +220,15 @@ func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, b
 	for i := range c.Groups {
 		if c.Groups[i].Key == key {
 			return &c.Groups[i], true
+		}
+	}
+	if k.Signature == "" {
+		// A message without an error of its own falls where the logs'
+		// signature of its fingerprint was inferred.
+		for i := range c.Groups {
+			if g := &c.Groups[i]; g.Inferred > 0 && g.Fingerprint == k.Fingerprint && (!c.BySource || g.Key == Key{k.Fingerprint, g.Signature, k.Source}.String()) {
+				return g, true
+			}
 		}
 	}
 	return c.Group(OtherGroupID)
