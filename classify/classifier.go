@@ -100,7 +100,8 @@ type acc struct {
 	secondary    int      // messages whose error chains a second one onto the first
 	secondText   string   // the first such second error
 	fromLogs     int
-	inferred     int // messages without an error given the logs' signature of their fingerprint
+	inferred     int   // messages without an error given the logs' signature of their fingerprint
+	sizes        sizes // payload sizes, for a timeout's comparison
 	fromAttrs    int // from the attributes or the envelope
 	fromEnvelope int
 	problem      string
@@ -194,6 +195,7 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 		c.tally.Add(m)
 	}
 	g.add(m, sent, src, text, c)
+	g.sizes.add(len(c.env.Payload))
 	c.profile(g, val, src)
 	return nil
 }

@@ -290,6 +290,7 @@ func typeFact(name string) (fact, bool) {
 var httpRe = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(?:https?(?:/\d(?:\.\d)?)?|status(?:[ _-]?code)?|response(?:[ _-]?code)?|returned|responded(?: with)?|got)\b[^0-9A-Za-z\n]{0,4}([1-5]\d\d)\b`),
 	regexp.MustCompile(`\b([1-5]\d\d) (?:Client|Server) Error\b`),
+	regexp.MustCompile(`does not indicate success: ([1-5]\d\d)\b`), // .NET HttpRequestException
 	regexp.MustCompile(`\b([45]\d\d) (?:Bad Request|Unauthorized|Forbidden|Not Found|Request Timeout|Conflict|Gone|Precondition Failed|Payload Too Large|Unsupported Media Type|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Not Implemented|Bad Gateway|Service Unavailable|Gateway Timeout)\b`),
 }
 

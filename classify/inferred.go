@@ -45,6 +45,7 @@ func (a *acc) absorb(g *acc) {
 	a.n += g.n
 	a.inferred += g.n
 	a.arr.merge(&g.arr)
+	a.sizes.addAll(&g.sizes)
 	for n, k := range g.receives {
 		a.receives[n] += k
 	}

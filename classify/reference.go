@@ -80,6 +80,9 @@ func contains(list []string, s string) bool {
 // or the error says a referenced row is missing. It is evidence, not
 // poison; the error decides.
 func newBusinessValue(d Drift, said meaning) (Drift, bool) {
+	if d, ok := unrelatedDrift(d, said); ok {
+		return d, true
+	}
 	if d.Kind != DriftValue || !d.Contract || fieldRole(d.Field) == "contract" {
 		return d, false
 	}
@@ -112,4 +115,20 @@ func fieldNoun(path string) string {
 		return "value"
 	}
 	return strings.Join(words, " ") + " value"
+}
+
+// unrelatedDrift rewrites a shared new value or pattern of a field that is
+// not the contract's vocabulary when the error names a typed fact of a
+// failing dependency (HTTP 503, ECONNREFUSED, a throttle): the messages
+// that reached the failing dependency share something (express orders call
+// the express carrier), and that shared value is not what the consumer
+// failed on. A changed JSON type, or a contract field, still decides; a
+// timeout is no such fact (an outsized message times out too).
+func unrelatedDrift(d Drift, said meaning) (Drift, bool) {
+	if !d.Contract || d.Kind == DriftType || fieldRole(d.Field) == "contract" || said.fact == nil || said.verdict != VerdictTransient || said.fact.timeout || said.fact.limit {
+		return d, false
+	}
+	d.Contract = false
+	d.Text = strings.TrimSuffix(d.Text, driftTail(true)) + fmt.Sprintf(": not a contract change — the error names %s %s: a dependency failed for the messages that share it, and the field is not the contract's vocabulary", said.fact.taxonomy, said.fact.code)
+	return d, true
 }

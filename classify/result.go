@@ -66,7 +66,15 @@ type Classification struct {
 	// a transient group from another. GroupOf reads live messages' source
 	// then. Absent (a single source, older classifications): keys without.
 	BySource bool `json:"by_source,omitempty"`
+	// KeyVersion is the version of the signature rules the groups' keys
+	// were made with (signature.Version): 2 keeps an HTTP status or an
+	// SQLSTATE in the signature. Absent (older classifications): 1, every
+	// number <n>; GroupOf reads live messages by the same rules.
+	KeyVersion int `json:"key_version,omitempty"`
 }
+
+// keyVersion is the signature rules' version of c's keys.
+func (c *Classification) keyVersion() int { return max(c.KeyVersion, 1) }
 
 // Group is a set of messages that share a Key, with its verdict.
 type Group struct {
@@ -212,7 +220,7 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors)
+	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors, c.keyVersion())
 	if c.BySource {
 		k.Source = sourceKey(m)
 	}

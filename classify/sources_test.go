@@ -26,7 +26,7 @@ func TestErrorSourceScenarios(t *testing.T) {
 			"correct the data at source"},
 		{"nservicebus: a partner API throttled (429), base64 bodies", "nservicebus-throttled.jsonl", "nservicebus-baseline.jsonl", VerdictTransient,
 			[]verdictView{{VerdictTransient, 90}},
-			[]string{`the error in the TransportMessage's NServiceBus.ExceptionInfo.* headers (NServiceBus) says "429 too many": a dependency throttled the consumer: retryable, with more wait`,
+			[]string{"the error in the TransportMessage's NServiceBus.ExceptionInfo.* headers (NServiceBus) names HTTP status 429 (Too Many Requests: retryable, with more wait) — transient",
 				"content matches the baseline's 200 messages (version=1)"},
 			"redrive slower than the consumer was fed"},
 		{"celery: a TypeError in the handler of a timeout goes with the timeouts", "celery-secondary.jsonl", "celery-baseline.jsonl", VerdictTransient,

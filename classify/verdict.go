@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/signature"
 )
 
 // Result decides each group's verdict and the DLQ's. Groups are ordered by
@@ -19,7 +20,7 @@ func (c *Classifier) Result() *Classification {
 		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
 		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
 		PayloadPath: c.opts.Envelope.PayloadPath(), BodyErrors: c.bodyErrs,
-		BySource: c.opts.BySource || c.manySrc,
+		BySource: c.opts.BySource || c.manySrc, KeyVersion: signature.Version,
 	}
 	for _, e := range c.opts.Expect {
 		out.Expect = append(out.Expect, e.String())
@@ -120,14 +121,20 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	content := c.content(g)
 	timing := c.timing(g)
 	said, valueLine := sharedValue(g, g.meaning())
+	sizeLine := ""
+	if said.fact != nil && (said.fact.timeout || said.fact.limit) && !content.poison {
+		said, sizeLine = c.compareTimeouts(g, said)
+	}
 	verdict, conf := decide(content, timing, said)
 	grp.Drift = content.drifts
 	grp.Verdict, grp.Confidence = verdict, incident.Round2(conf)
 	grp.DecidedBy = decidedBy(content, said, verdict)
 	grp.Evidence = append(grp.Evidence, content.evidence...)
 	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict, g.errFrom)...)
-	if valueLine != "" {
-		grp.Evidence = append(grp.Evidence, valueLine)
+	for _, l := range []string{valueLine, sizeLine} {
+		if l != "" {
+			grp.Evidence = append(grp.Evidence, l)
+		}
 	}
 	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
 	if verdict == VerdictUnknown {
