@@ -102,7 +102,7 @@ type acc struct {
 	fromLogs     int
 	inferred     int   // messages without an error given the logs' signature of their fingerprint
 	sizes        sizes // payload sizes, for a timeout's comparison
-	fromAttrs    int // from the attributes or the envelope
+	fromAttrs    int   // from the attributes or the envelope
 	fromEnvelope int
 	problem      string
 	contrary     map[string]int    // --expect field → messages that contradict it
