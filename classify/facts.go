@@ -145,7 +145,7 @@ func cancellationFact(t string) (fact, bool) {
 var (
 	sqlstateRe = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)\bsql[ _-]?state\b[^0-9A-Za-z]{0,4}([0-9A-Z]{5})\b`),
-		regexp.MustCompile(`(?i)\berror:? \d{4} \(([0-9A-Z]{5})\)`),                    // MySQL: ERROR 1062 (23000)
+		regexp.MustCompile(`\b\d{4} \(([0-9]{2}[0-9A-Z]{3})\)`),                        // MySQL: ERROR 1062 (23000), IntegrityError: 1062 (23000)
 		regexp.MustCompile(`PostgresException[^:\n]*: ([0-9A-Z]{5}): `),                // Npgsql
 		regexp.MustCompile(`(?i)["']?(?:pg)?code["']?\s*[:=]\s*["']([0-9A-Z]{5})["']`), // node-postgres, psycopg's pgcode
 	}
@@ -155,6 +155,19 @@ var (
 // the same in every language the server writes its message in) and judges
 // it by its class, the first two characters.
 func sqlstateFact(t string) (fact, bool) {
+	for _, tok := range tokens(t) {
+		// psycopg's and asyncpg's classes are PostgreSQL's condition
+		// names: psycopg2.errors.UniqueViolation, asyncpg.exceptions.UndefinedColumnError.
+		for _, prefix := range []string{"psycopg2.errors.", "psycopg.errors.", "asyncpg.exceptions."} {
+			if name, ok := strings.CutPrefix(tok, prefix); ok {
+				name = strings.TrimSuffix(strings.ToLower(name), "error")
+				if code, ok := pgConditions[name]; ok {
+					r, _ := sqlstateRow(code)
+					return r.fact("SQLSTATE", code), true
+				}
+			}
+		}
+	}
 	for _, re := range sqlstateRe {
 		for _, m := range re.FindAllStringSubmatch(t, 4) {
 			code := strings.ToUpper(m[1])
@@ -319,10 +332,17 @@ func tokens(t string) []string {
 	out := strings.FieldsFunc(t, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == ':' || r == '$' || r == '*')
 	})
-	for i, tok := range out {
-		out[i] = strings.Trim(tok, ".:*")
+	// A single colon separates ("cause:org.x.Y"); a double one joins
+	// Ruby's names ("JSON::ParserError").
+	split := out[:0:0]
+	for _, tok := range out {
+		for _, part := range strings.Split(strings.ReplaceAll(tok, "::", "\x00"), ":") {
+			if part = strings.Trim(strings.ReplaceAll(part, "\x00", "::"), ".:*"); part != "" {
+				split = append(split, part)
+			}
+		}
 	}
-	return out
+	return split
 }
 
 // lastName is the last component of a qualified name:

@@ -22,6 +22,10 @@ func TestFacts(t *testing.T) {
 		{`Error 1062 (23000): Duplicate entry 'ord-1' for key 'PRIMARY'`, "SQLSTATE 23000", VerdictData},
 		{`Npgsql.PostgresException (0x80004005): 22P02: invalid input syntax for type uuid: "x"`, "SQLSTATE 22P02", VerdictData},
 		{`{"code":"08006","message":"connection failure"}`, "SQLSTATE 08006", VerdictTransient},
+		{"mysql.connector.errors.IntegrityError: 1062 (23000): Duplicate entry 'ord-1' for key 'PRIMARY'", "SQLSTATE 23000", VerdictData},
+		{`sqlalchemy.exc.ProgrammingError: (psycopg2.errors.UndefinedColumn) column "currency" does not exist`, "SQLSTATE 42703", VerdictPoison},
+		{`asyncpg.exceptions.UniqueViolationError: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«`, "SQLSTATE 23505", VerdictData},
+		{`psycopg2.errors.SerializationFailure: could not serialize access due to concurrent update`, "SQLSTATE 40001", VerdictTransient},
 		// AWS error codes: the SDK's retry lists, then the documented ones
 		{"ConditionalCheckFailedException: The conditional request failed", "AWS error code ConditionalCheckFailedException", VerdictData},
 		{"operation error DynamoDB: PutItem, https response error StatusCode: 400, RequestID: X, ConditionalCheckFailedException: The conditional request failed", "AWS error code ConditionalCheckFailedException", VerdictData},
@@ -63,6 +67,7 @@ func TestFacts(t *testing.T) {
 		{"ActiveRecord::RecordNotFound: Couldn't find Customer with 'id'=42", "exception type ActiveRecord::RecordNotFound", VerdictData},
 		{"java.net.SocketTimeoutException: Read timed out", "exception type java.net.SocketTimeoutException", VerdictTransient},
 		{"TypeError: fetch failed", "exception type TypeError: fetch failed", VerdictTransient},
+		{"org.springframework.jdbc.BadSqlGrammarException: PreparedStatementCallback; bad SQL grammar [insert into orders …]", "exception type org.springframework.jdbc.BadSqlGrammarException", VerdictPoison},
 		// no fact: the phrases decide
 		{"SkuNotFound: SKU-9123", "", ""},
 		{"card_declined: insufficient_funds", "", ""},

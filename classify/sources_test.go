@@ -55,7 +55,7 @@ func TestErrorSourceScenarios(t *testing.T) {
 			"once the dependency behind"},
 		{"jms and a by-name attribute", "jms-fallback.jsonl", "deploy-baseline.jsonl", VerdictMixed,
 			[]verdictView{{VerdictData, 50}, {VerdictTransient, 30}},
-			[]string{`the error in the dlqDeliveryFailureCause attribute (JMS, ActiveMQ) says "constraint`,
+			[]string{"the error in the dlqDeliveryFailureCause attribute (JMS, ActiveMQ) names exception type org.hibernate.exception.ConstraintViolationException (Java Hibernate / Bean Validation: the data breaks a rule of the database) — data",
 				"the error in the lastFailureReason attribute (by its name) names HTTP status 502"},
 			"correct the data at source"},
 		{"lambda destination without a responsePayload: EventAgeExceeded", "destination-expired.jsonl", "destination-baseline.jsonl", VerdictTransient,
