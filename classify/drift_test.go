@@ -73,7 +73,7 @@ func TestDriftScenarios(t *testing.T) {
 			[]verdictView{{VerdictTransient, 140}},
 			[]string{"all 140 are offloaded payload pointers (bucket payments-large), as are 200 of the baseline's 300 messages", "--fetch-payloads N"}, nil},
 		{"offloaded: pointers alone prove nothing", "offload-drift.jsonl", "offload-baseline.jsonl", nil, VerdictUnknown,
-			[]verdictView{{VerdictUnknown, 80}}, []string{"pointer compared with pointer, no drift", "a burst: looks transient — not proven"}, nil},
+			[]verdictView{{VerdictUnknown, 80}}, []string{"pointer compared with pointer, no drift", "a burst: looks transient — not proven", "classify again with --fetch-payloads N"}, nil},
 		{"offloaded: fetched payloads changed type", "offload-drift.jsonl", "offload-baseline.jsonl", fetchFrom(changed, 20), VerdictPoison,
 			[]verdictView{{VerdictPoison, 80}},
 			[]string{"read 20 of 80 offloaded payloads from S3 (--fetch-payloads): 60 skipped", "amount: number in 100 of 100 baseline messages, string in 20 of 20 fetched from S3: a contract change"},

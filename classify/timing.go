@@ -102,7 +102,13 @@ func (c *Classifier) toDecide(g *acc) string {
 	if q == "" {
 		q = "DLQ"
 	}
-	if g.fromAttrs == 0 && g.fromLogs == 0 {
+	compared := c.opts.Baseline != nil && c.opts.Baseline.Messages > 0 || len(c.expFields) > 0
+	switch {
+	case g.fromAttrs == 0 && g.fromLogs == 0 && g.off != nil && compared:
+		return fmt.Sprintf("no error text and no logs, and the payloads are in S3: the timing is a clue, not a proof — to decide, compare what is inside: classify again with --fetch-payloads N (or read the consumer's exception: mfdlq logs --queue %s --log-group LOG_GROUP)", q)
+	case g.fromAttrs == 0 && g.fromLogs == 0 && compared:
+		return fmt.Sprintf("no error text and no logs, and the content could not be verified: the timing is a clue, not a proof — to decide, read the consumer's exception: mfdlq logs --queue %s --log-group LOG_GROUP", q)
+	case g.fromAttrs == 0 && g.fromLogs == 0:
 		return fmt.Sprintf("no error text, no logs, no baseline and no --expect: the timing is a clue, not a proof — to decide, read the consumer's exception: mfdlq logs --queue %s --log-group LOG_GROUP (or classify again with --expect FIELD=VALUE or --baseline FILE)", q)
 	}
 	return "the error names no code or class mfdlq knows, and the content is not verified: the timing is a clue, not a proof — to decide, classify again with --baseline FILE (healthy messages) or --expect FIELD=VALUE"
