@@ -46,6 +46,7 @@ func (a *acc) absorb(g *acc) {
 	a.inferred += g.n
 	a.arr.merge(&g.arr)
 	a.sizes.addAll(&g.sizes)
+	a.declared.addAll(&g.declared)
 	for n, k := range g.receives {
 		a.receives[n] += k
 	}

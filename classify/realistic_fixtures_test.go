@@ -90,6 +90,16 @@ func realisticFixtures() map[string][]byte {
 		return lambdaDLQ(order(r, 42000+i, 1), fmt.Sprintf("2024-03-12T14:02:06.010Z %s Task timed out after 15.02 seconds", uuid(r)))
 	}))
 
+	// An import function (15 min timeout) gets a pointer to a CSV and its
+	// row count: the messages are all small; only the imports that declare
+	// hundreds of thousands of rows time out.
+	put("imports-baseline.jsonl", spread(r, 200, at("2024-03-03T08:00:00Z"), at("2024-03-10T21:59:00Z"), func(i int) msgSpec {
+		return msgSpec{body: importJob(i, 50+r.Intn(4000)), receives: 1}
+	}))
+	put("timeouts-declared.jsonl", spread(r, 15, at("2024-03-10T08:00:00Z"), at("2024-03-12T08:00:00Z"), func(i int) msgSpec {
+		return lambdaDLQ(importJob(1000+i, 200000+r.Intn(700000)), fmt.Sprintf("2024-03-10T08:15:00.000Z %s Task timed out after 900.00 seconds", uuid(r)))
+	}))
+
 	// Decode failures worded as the runtimes word them: Go's
 	// encoding/json behind an "order rejected" and Python's json behind a
 	// ValueError; the old phrase table read "invalid character" as
@@ -143,5 +153,12 @@ func wrapped(r *rand.Rand, i int) string {
 func delivery(r *rand.Rand, i int, option string) string {
 	b, _ := json.Marshal(map[string]any{"order_id": fmt.Sprintf("ord-%06d", i), "version": 1, "delivery_option": option,
 		"postcode": fmt.Sprintf("%05d", 10000+r.Intn(89999)), "parcels": 1 + r.Intn(3)})
+	return string(b)
+}
+
+// importJob is a bulk import request: a pointer to a CSV file and how many
+// rows it holds.
+func importJob(i, rows int) string {
+	b, _ := json.Marshal(map[string]any{"job_id": fmt.Sprintf("imp-%05d", i), "file": fmt.Sprintf("s3://imports/2024/03/batch-%05d.csv", i), "row_count": rows, "tenant": "t-17"})
 	return string(b)
 }

@@ -3,6 +3,10 @@ package classify
 import (
 	"fmt"
 	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/mfdlq/mfdlq/envelope"
 )
 
 // A timeout (or a memory limit) is ambiguous: a slow dependency makes
@@ -56,6 +60,16 @@ const minComparable = 5
 // against healthy messages; it returns the meaning that decides and the
 // evidence line ("" when nothing could be compared).
 func (c *Classifier) compareTimeouts(g *acc, said meaning) (meaning, string) {
+	if b := c.opts.Baseline; b != nil && b.declared.n >= minComparable && g.declared.n > 0 {
+		// What the payload declares (rows: 250000) outweighs its bytes: a
+		// pointer to a huge file is a small message.
+		gm, rm, r90 := g.declared.quantile(0.5), b.declared.quantile(0.5), b.declared.quantile(0.9)
+		if gm >= r90+2 {
+			line := fmt.Sprintf("only outliers %s: the %d declare %s (%s), against %s (90%% under %d) for the baseline — the message is the cause, and it will %s again: poison",
+				limitVerb(said), g.n, countText(gm), strings.Join(g.declaredNames, ", "), countText(rm), uint64(1)<<r90, limitVerb(said))
+			return meaning{verdict: VerdictPoison, words: said.words, kind: said.kind, why: said.why, fact: said.fact}, line
+		}
+	}
 	ref, what := c.timeoutReference(g)
 	limit := "time out"
 	if said.fact.limit {
@@ -123,4 +137,67 @@ func bytesText(n uint64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+func limitVerb(said meaning) string {
+	if said.fact.limit {
+		return "run out of memory"
+	}
+	return "time out"
+}
+
+// countText writes a count bucket as the range it holds, at its median.
+func countText(bucket int) string {
+	if bucket == 0 {
+		return "a median of 0"
+	}
+	return fmt.Sprintf("a median of %d–%d", uint64(1)<<(bucket-1), uint64(1)<<bucket)
+}
+
+// countWords are the last words of a top-level field's name that declare
+// how much a message asks for: rows, record_count, page_size, lines.
+var countWords = map[string]bool{"count": true, "size": true, "rows": true, "records": true, "lines": true, "pages": true,
+	"entries": true, "length": true, "bytes": true, "items": true, "files": true, "parts": true, "chunks": true, "events": true}
+
+// maxDeclaredNames bounds the field names a group remembers for evidence.
+const maxDeclaredNames = 3
+
+// declaredCount is the largest number a JSON payload declares in a
+// top-level numeric field whose name says a count or a size, and that
+// field's name; ok is false when it declares none.
+func declaredCount(env *envelope.Envelope) (n int, name string, ok bool) {
+	p := env.Payload
+	if !env.PayloadJSON || env.Pointer != nil || len(p) < 2 || p[0] != '{' {
+		return 0, "", false
+	}
+	eachMember(p, func(k, v []byte) {
+		if len(v) == 0 || v[0] < '0' || v[0] > '9' {
+			return
+		}
+		words := strings.Fields(normalise(string(k)))
+		if len(words) == 0 || !countWords[words[len(words)-1]] {
+			return
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || f < 0 || f > 1<<50 {
+			return
+		}
+		if !ok || int(f) > n {
+			n, name, ok = int(f), string(k), true
+		}
+	})
+	return n, name, ok
+}
+
+// addDeclared counts what the current payload declares into s (and its
+// field's name into names, bounded).
+func addDeclared(s *sizes, names *[]string, env *envelope.Envelope) {
+	n, name, ok := declaredCount(env)
+	if !ok {
+		return
+	}
+	s.add(n)
+	if names != nil && len(*names) < maxDeclaredNames && !contains(*names, name) {
+		*names = append(*names, name)
+	}
 }
