@@ -121,7 +121,23 @@ func realisticFixtures() map[string][]byte {
 	put("unrelated-field.jsonl", spread(r, 90, at("2024-03-12T14:02:00Z"), at("2024-03-12T14:35:00Z"), func(i int) msgSpec {
 		return consumer(delivery(r, 51000+i, "express"), "ShippingQuoteError", "ShippingQuoteError: carrier API returned HTTP 503 Service Unavailable")
 	}))
+	// A new producer host took over the night the orders failed validation
+	// one by one: every message names it, a value the baseline never has
+	// — a field about delivery, not the format; the errors decide (data).
+	put("producer-baseline.jsonl", spread(r, 200, at("2024-03-03T08:00:00Z"), at("2024-03-10T21:59:00Z"), func(i int) msgSpec {
+		return msgSpec{body: withProducer(r, 70000+i, []string{"orders-api-a", "orders-api-b"}[r.Intn(2)]), receives: 1}
+	}))
+	put("producer-drift.jsonl", spread(r, 40, at("2024-03-09T00:00:00Z"), at("2024-03-12T00:00:00Z"), func(i int) msgSpec {
+		return consumer(withProducer(r, 71000+i, "orders-api-c"), "ValidationError", fmt.Sprintf("ValidationError: postcode %05d is not deliverable", 10000+r.Intn(89999)))
+	}))
 	return files
+}
+
+// withProducer is an order stamped with the host that produced it.
+func withProducer(r *rand.Rand, i int, host string) string {
+	b, _ := json.Marshal(map[string]any{"order_id": fmt.Sprintf("ord-%06d", i), "version": 1, "producer_host": host,
+		"postcode": fmt.Sprintf("%05d", 10000+r.Intn(89999)), "total": float64(500+r.Intn(20000)) / 100})
+	return string(b)
 }
 
 // reservation is a booking event a reservation service writes to DynamoDB.
