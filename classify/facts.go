@@ -147,7 +147,7 @@ var (
 		regexp.MustCompile(`(?i)\bsql[ _-]?state\b[^0-9A-Za-z]{0,4}([0-9A-Z]{5})\b`),
 		regexp.MustCompile(`\b\d{4} \(([0-9]{2}[0-9A-Z]{3})\)`),                        // MySQL: ERROR 1062 (23000), IntegrityError: 1062 (23000)
 		regexp.MustCompile(`PostgresException[^:\n]*: ([0-9A-Z]{5}): `),                // Npgsql
-		regexp.MustCompile(`(?i)["']?(?:pg)?code["']?\s*[:=]\s*["']([0-9A-Z]{5})["']`), // node-postgres, psycopg's pgcode
+		regexp.MustCompile(`(?i)["']?\b(?:pg)?code["']?\s*[:=]\s*["']([0-9A-Z]{5})["']`), // node-postgres, psycopg's pgcode
 	}
 )
 
@@ -311,11 +311,13 @@ var httpRe = []*regexp.Regexp{
 // RFC 9110: the status, else its class (4xx the request, 5xx the server).
 func httpFact(t string) (fact, bool) {
 	for _, re := range httpRe {
-		for _, m := range re.FindAllStringSubmatch(t, 4) {
-			n, _ := strconv.Atoi(m[1])
-			if n < 400 {
+		for _, loc := range re.FindAllStringSubmatchIndex(t, 4) {
+			code := t[loc[2]:loc[3]]
+			n, _ := strconv.Atoi(code)
+			if n < 400 || countsSomething(t[loc[3]:]) {
 				continue
 			}
+			m := []string{"", code}
 			r, ok := httpStatuses[n]
 			if !ok {
 				r = httpClasses[n/100]
@@ -325,6 +327,20 @@ func httpFact(t string) (fact, bool) {
 	}
 	return fact{}, false
 }
+
+// countsSomething tells a number followed by what it counts ("returned
+// 500 rows", "status 404 times"): a count, not a status.
+func countsSomething(after string) bool {
+	w := strings.Fields(strings.TrimLeft(after, " "))
+	if len(w) == 0 || !strings.HasPrefix(after, " ") {
+		return false
+	}
+	return countNouns[strings.ToLower(strings.Trim(w[0], ".,;:)"))]
+}
+
+var countNouns = map[string]bool{"rows": true, "row": true, "items": true, "records": true, "results": true, "bytes": true,
+	"ms": true, "s": true, "sec": true, "seconds": true, "messages": true, "entries": true, "lines": true, "times": true,
+	"of": true, "errors": true, "events": true, "documents": true, "keys": true, "objects": true, "elements": true}
 
 // tokens splits a text into name-like tokens: letters, digits and the
 // joiners of qualified names (".", "_", "::", "$").

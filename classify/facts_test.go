@@ -72,6 +72,8 @@ func TestFacts(t *testing.T) {
 		{"SkuNotFound: SKU-9123", "", ""},
 		{"card_declined: insufficient_funds", "", ""},
 		{"order 503 is locked", "", ""},
+		{`ValidationError: {"postcode":"22041","country":"DE"} is not deliverable`, "", ""},
+		{"ReconcileError: the ledger query returned 500 rows, expected 1", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

@@ -230,6 +230,8 @@ func isCode(prev, tok, next string) bool {
 	p := strings.ToLower(prev)
 	if len(tok) == 3 && tok[0] >= '1' && tok[0] <= '5' && isNumber(tok) {
 		switch {
+		case countNouns[strings.ToLower(next)]:
+			return false // "returned 500 rows": a count
 		case strings.HasPrefix(p, "http"), statusWords[p], reasonWords[next]:
 			return true
 		}
@@ -245,6 +247,10 @@ func isCode(prev, tok, next string) bool {
 	}
 	return false
 }
+
+// countNouns follow a number that counts: "returned 500 rows".
+var countNouns = map[string]bool{"rows": true, "row": true, "items": true, "records": true, "results": true, "bytes": true,
+	"ms": true, "s": true, "seconds": true, "messages": true, "entries": true, "lines": true, "times": true, "errors": true}
 
 // statusWords name an HTTP status when they precede a number.
 var statusWords = map[string]bool{
