@@ -145,8 +145,8 @@ func cancellationFact(t string) (fact, bool) {
 var (
 	sqlstateRe = []*regexp.Regexp{
 		regexp.MustCompile(`(?i)\bsql[ _-]?state\b[^0-9A-Za-z]{0,4}([0-9A-Z]{5})\b`),
-		regexp.MustCompile(`\b\d{4} \(([0-9]{2}[0-9A-Z]{3})\)`),                        // MySQL: ERROR 1062 (23000), IntegrityError: 1062 (23000)
-		regexp.MustCompile(`PostgresException[^:\n]*: ([0-9A-Z]{5}): `),                // Npgsql
+		regexp.MustCompile(`\b\d{4} \(([0-9]{2}[0-9A-Z]{3})\)`),                          // MySQL: ERROR 1062 (23000), IntegrityError: 1062 (23000)
+		regexp.MustCompile(`PostgresException[^:\n]*: ([0-9A-Z]{5}): `),                  // Npgsql
 		regexp.MustCompile(`(?i)["']?\b(?:pg)?code["']?\s*[:=]\s*["']([0-9A-Z]{5})["']`), // node-postgres, psycopg's pgcode
 	}
 )
@@ -302,6 +302,8 @@ func typeFact(name string) (fact, bool) {
 
 var httpRe = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(?:https?(?:/\d(?:\.\d)?)?|status(?:[ _-]?code)?|response(?:[ _-]?code)?|returned|responded(?: with)?|got)\b[^0-9A-Za-z\n]{0,4}([1-5]\d\d)\b`),
+	regexp.MustCompile(`\b\w*(?:HTTP|Http)\w*(?:Error|Exception)\b:? ?\(?([1-5]\d\d)\b`), // HTTPError: 503, HttpException(422)
+	regexp.MustCompile(`(?i)\b(?:http )?error:? ([45]\d\d)\b`),                           // HTTP Error 503, error 404
 	regexp.MustCompile(`\b([1-5]\d\d) (?:Client|Server) Error\b`),
 	regexp.MustCompile(`does not indicate success: ([1-5]\d\d)\b`), // .NET HttpRequestException
 	regexp.MustCompile(`\b([45]\d\d) (?:Bad Request|Unauthorized|Forbidden|Not Found|Request Timeout|Conflict|Gone|Precondition Failed|Payload Too Large|Unsupported Media Type|Unprocessable (?:Entity|Content)|Too Many Requests|Internal Server Error|Not Implemented|Bad Gateway|Service Unavailable|Gateway Timeout)\b`),

@@ -43,6 +43,11 @@ func TestFacts(t *testing.T) {
 		{"upstream said HTTP/1.1 412 Precondition Failed", "HTTP status 412", VerdictData},
 		{"HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests).", "HTTP status 429", VerdictTransient},
 		{"got HTTP 408 from the ledger", "HTTP status 408", VerdictTransient},
+		{"HTTPError: 503", "HTTP status 503", VerdictTransient},
+		{"HTTPError: 400", "HTTP status 400", VerdictData},
+		{"urllib.error.HTTPError: HTTP Error 503: Service Unavailable", "HTTP status 503", VerdictTransient},
+		{"upstream error 404 for /v1/customers/C-77", "HTTP status 404", VerdictData},
+		{"Error 1062: Duplicate entry", "", ""},
 		// gRPC
 		{"rpc error: code = Unavailable desc = connection error", "gRPC status UNAVAILABLE", VerdictTransient},
 		{"io.grpc.StatusRuntimeException: INVALID_ARGUMENT: quantity must be positive", "gRPC status INVALID_ARGUMENT", VerdictData},

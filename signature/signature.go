@@ -255,7 +255,7 @@ var countNouns = map[string]bool{"rows": true, "row": true, "items": true, "reco
 // statusWords name an HTTP status when they precede a number.
 var statusWords = map[string]bool{
 	"status": true, "code": true, "statuscode": true, "status_code": true, "httpstatus": true, "http_status": true,
-	"returned": true, "response": true, "responded": true,
+	"returned": true, "response": true, "responded": true, "error": true,
 }
 
 // reasonWords start an HTTP reason phrase ("503 Service Unavailable",
