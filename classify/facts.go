@@ -301,7 +301,7 @@ func typeFact(name string) (fact, bool) {
 // --- HTTP ---
 
 var httpRe = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:https?(?:/\d(?:\.\d)?)?|status(?:[ _-]?code)?|response(?:[ _-]?code)?|returned|responded(?: with)?|got)\b[^0-9A-Za-z\n]{0,4}([1-5]\d\d)\b`),
+	regexp.MustCompile(`(?i)\b(?:https?(?:/\d(?:\.\d)?)?|status(?:[ _-]?code)?|(?:error[ _-]?)?code|response(?:[ _-]?code)?|returned|responded(?: with)?|got)\b[^0-9A-Za-z\n]{0,4}([1-5]\d\d)\b`),
 	regexp.MustCompile(`\b\w*(?:HTTP|Http)\w*(?:Error|Exception)\b:? ?\(?([1-5]\d\d)\b`), // HTTPError: 503, HttpException(422)
 	regexp.MustCompile(`(?i)\b(?:http )?error:? ([45]\d\d)\b`),                           // HTTP Error 503, error 404
 	regexp.MustCompile(`\b([1-5]\d\d) (?:Client|Server) Error\b`),

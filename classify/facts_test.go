@@ -44,6 +44,7 @@ func TestFacts(t *testing.T) {
 		{"HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests).", "HTTP status 429", VerdictTransient},
 		{"got HTTP 408 from the ledger", "HTTP status 408", VerdictTransient},
 		{"HTTPError: 503", "HTTP status 503", VerdictTransient},
+		{"InventoryClientError(code=409, reservation already held)", "HTTP status 409", VerdictData},
 		{"HTTPError: 400", "HTTP status 400", VerdictData},
 		{"urllib.error.HTTPError: HTTP Error 503: Service Unavailable", "HTTP status 503", VerdictTransient},
 		{"upstream error 404 for /v1/customers/C-77", "HTTP status 404", VerdictData},
