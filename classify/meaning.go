@@ -69,7 +69,12 @@ var errorMeanings = []errorMeaning{
 		`object reference not set`, `is not a function`, `undefined method`, `no method error`, `attribute error`,
 		`number format`, `format exception`, `(illegal|invalid) base64`, `unicode decode`, `message conversion`,
 		`unsupported (media type|content type|message type|event type|format|encoding)`,
-		`unknown (message|event|command) type`, `no handler (registered |found )?for`)},
+		`unknown (message|event|command) type`, `no handler (registered |found )?for`,
+		`not (a )?valid (json|xml|utf 8|base64|avro|protobuf)`, `(could|can) ?not be (parsed|decoded|deserialized|deserialised|interpreted|read)`,
+		`(cannot|can not|could not|couldn t|failed to|unable to) (read|interpret|understand|decode) (the |this )?(payload|body|message|event|json|record|document)`,
+		`unreadable`, `not well formed`, `(payload|body|message|event) (is )?(malformed|corrupt\w*|truncated|garbled)`,
+		`invalid (payload|body|message|event) (format|encoding|structure)`, `unexpected (format|structure|payload shape)`,
+		`decod(e|ing) (error|failure|failed)`, `deseriali[sz]ation`, `unmarshall?ing`)},
 	{"throttling", VerdictTransient, "a dependency throttled the consumer: retryable, with more wait — redrive slower than the consumer was fed", true, phrases(
 		`throttl\w*`, `too many requests`, `rate exceeded`, `rate limit\w*`, `slow down`, `request limit exceeded`,
 		`(limit|throughput|capacity|quota) exceeded`, `(http|status|status code|code|error|returned|response)( is| was| of)? 429`, `429 too many`,
