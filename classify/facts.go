@@ -71,7 +71,7 @@ func factOf(text string) (fact, bool) {
 
 // factReaders are tried in order: see factOf.
 var factReaders = []func(string) (fact, bool){
-	lambdaFact, awsCodeFact, sqlstateFact, grpcFact, errnoFact, runtimeMessageFact, leadingTypeFact, httpFact, anyTypeFact,
+	lambdaFact, awsCodeFact, sqlstateFact, vendorDBFact, grpcFact, errnoFact, runtimeMessageFact, leadingTypeFact, httpFact, anyTypeFact,
 }
 
 // --- Lambda ---
@@ -147,6 +147,7 @@ var (
 		regexp.MustCompile(`(?i)\bsql[ _-]?state\b[^0-9A-Za-z]{0,4}([0-9A-Z]{5})\b`),
 		regexp.MustCompile(`\b\d{4} \(([0-9]{2}[0-9A-Z]{3})\)`),                          // MySQL: ERROR 1062 (23000), IntegrityError: 1062 (23000)
 		regexp.MustCompile(`PostgresException[^:\n]*: ([0-9A-Z]{5}): `),                  // Npgsql
+		regexp.MustCompile(`(?m)^\s*([0-9]{2}[0-9A-Z]{3}): `),                            // Npgsql's Message alone: "23505: …"
 		regexp.MustCompile(`(?i)["']?\b(?:pg)?code["']?\s*[:=]\s*["']([0-9A-Z]{5})["']`), // node-postgres, psycopg's pgcode
 	}
 )
@@ -185,6 +186,34 @@ func sqlstateRow(code string) (row, bool) {
 	}
 	r, ok := sqlstateClasses[code[:2]]
 	return r, ok
+}
+
+// --- Oracle and SQL Server ---
+
+var (
+	oraRe   = regexp.MustCompile(`\bORA-(\d{5})\b`)
+	mssqlRe = []*regexp.Regexp{
+		regexp.MustCompile(`Error Number:\s*(-?\d+)`), // .NET SqlException.ToString()
+		regexp.MustCompile(`\bMsg (\d+), Level \d+`),  // sqlcmd, SSMS
+	}
+)
+
+// vendorDBFact reads an Oracle ORA- code or a SQL Server error number:
+// like an SQLSTATE, the same in every language the server writes.
+func vendorDBFact(t string) (fact, bool) {
+	if m := oraRe.FindStringSubmatch(t); m != nil {
+		if r, ok := oracleCodes[m[1]]; ok {
+			return r.fact("Oracle error", "ORA-"+m[1]), true
+		}
+	}
+	for _, re := range mssqlRe {
+		if m := re.FindStringSubmatch(t); m != nil {
+			if r, ok := mssqlNumbers[m[1]]; ok {
+				return r.fact("SQL Server error", m[1]), true
+			}
+		}
+	}
+	return fact{}, false
 }
 
 // --- gRPC ---

@@ -26,6 +26,12 @@ func TestFacts(t *testing.T) {
 		{`sqlalchemy.exc.ProgrammingError: (psycopg2.errors.UndefinedColumn) column "currency" does not exist`, "SQLSTATE 42703", VerdictPoison},
 		{`asyncpg.exceptions.UniqueViolationError: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«`, "SQLSTATE 23505", VerdictData},
 		{`psycopg2.errors.SerializationFailure: could not serialize access due to concurrent update`, "SQLSTATE 40001", VerdictTransient},
+		{"23505: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«", "SQLSTATE 23505", VerdictData},
+		// Oracle and SQL Server numbers, in any language
+		{"java.sql.SQLIntegrityConstraintViolationException: ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "Oracle error ORA-00001", VerdictData},
+		{"ORA-00942: Tabelle oder View nicht vorhanden", "Oracle error ORA-00942", VerdictPoison},
+		{"Microsoft.Data.SqlClient.SqlException (0x80131904): Verletzung der PRIMARY KEY-Einschränkung \"PK_Orders\".\nError Number:2627,State:1,Class:14", "SQL Server error 2627", VerdictData},
+		{"Msg 1205, Level 13, State 51: Transaction was deadlocked", "SQL Server error 1205", VerdictTransient},
 		// AWS error codes: the SDK's retry lists, then the documented ones
 		{"ConditionalCheckFailedException: The conditional request failed", "AWS error code ConditionalCheckFailedException", VerdictData},
 		{"operation error DynamoDB: PutItem, https response error StatusCode: 400, RequestID: X, ConditionalCheckFailedException: The conditional request failed", "AWS error code ConditionalCheckFailedException", VerdictData},

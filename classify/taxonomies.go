@@ -111,6 +111,46 @@ var pgConditions = map[string]string{
 	"sqlclientunabletoestablishsqlconnection": "08001", "connectiondoesnotexist": "08003", "readonlysqltransaction": "25006",
 }
 
+// oracleCodes are Oracle Database error codes (Oracle "Database Error
+// Messages").
+var oracleCodes = map[string]row{
+	"00001": {class: "unique constraint violated — the row exists already", verdict: VerdictData},
+	"02291": {class: "integrity constraint violated — parent key not found", verdict: VerdictData, missing: true},
+	"02292": {class: "integrity constraint violated — child record found", verdict: VerdictData},
+	"01400": {class: "cannot insert NULL — a value of the message is missing", verdict: VerdictData},
+	"12899": {class: "value too large for the column", verdict: VerdictData},
+	"01722": {class: "invalid number — a value of the message is not a number", verdict: VerdictData},
+	"01438": {class: "value larger than the column's precision", verdict: VerdictData},
+	"00942": {class: "table or view does not exist — the code and the schema disagree", verdict: VerdictPoison},
+	"00904": {class: "invalid identifier — the code and the schema disagree", verdict: VerdictPoison},
+	"00060": {class: "deadlock detected — retryable", verdict: VerdictTransient},
+	"00054": {class: "resource busy (a lock) — retryable", verdict: VerdictTransient},
+	"12541": {class: "no listener — the database cannot be reached", verdict: VerdictTransient},
+	"12170": {class: "connect timeout", verdict: VerdictTransient, timeout: true},
+	"03113": {class: "end-of-file on the communication channel", verdict: VerdictTransient},
+	"03114": {class: "not connected to the database", verdict: VerdictTransient},
+	"01013": {class: "the call was cancelled (a timeout)", verdict: VerdictTransient, timeout: true},
+}
+
+// mssqlNumbers are SQL Server error numbers (SQL Server "Database engine
+// events and errors").
+var mssqlNumbers = map[string]row{
+	"2627":  {class: "PRIMARY KEY or UNIQUE constraint violated — the row exists already", verdict: VerdictData},
+	"2601":  {class: "duplicate key in a unique index", verdict: VerdictData},
+	"547":   {class: "a constraint (FOREIGN KEY, CHECK) conflicts with the data", verdict: VerdictData},
+	"515":   {class: "cannot insert NULL — a value of the message is missing", verdict: VerdictData},
+	"8152":  {class: "string or binary data would be truncated", verdict: VerdictData},
+	"2628":  {class: "string or binary data would be truncated", verdict: VerdictData},
+	"245":   {class: "conversion failed — a value of the message has another type", verdict: VerdictData},
+	"208":   {class: "invalid object name — the code and the schema disagree", verdict: VerdictPoison},
+	"207":   {class: "invalid column name — the code and the schema disagree", verdict: VerdictPoison},
+	"1205":  {class: "deadlock victim — retryable", verdict: VerdictTransient},
+	"-2":    {class: "a timeout", verdict: VerdictTransient, timeout: true},
+	"40613": {class: "the database is not available (Azure SQL) — retryable", verdict: VerdictTransient},
+	"40501": {class: "the service is busy (Azure SQL) — retryable, with more wait", verdict: VerdictTransient, wait: true},
+	"4060":  {class: "cannot open the database", verdict: VerdictTransient},
+}
+
 // grpcCodes judge a gRPC status (grpc/grpc doc/statuscodes.md; keyed by
 // the lowercased name without underscores).
 var grpcCodes = map[string]struct {

@@ -224,9 +224,12 @@ func isTimestamp(tok string) bool {
 }
 
 // isCode tells a token in a code's position: a status (100–599) after a
-// word that names one or before its reason phrase, or an SQLSTATE (five
-// digits and capitals, two digits first) after "SQLSTATE".
+// word that names one or before its reason phrase, an SQLSTATE (five
+// digits and capitals) after "SQLSTATE", or an Oracle "ORA-00001".
 func isCode(prev, tok, next string) bool {
+	if code, ok := strings.CutPrefix(tok, "ORA-"); ok && len(code) == 5 && isNumber(code) {
+		return true // an Oracle error code
+	}
 	p := strings.ToLower(prev)
 	if len(tok) == 3 && tok[0] >= '1' && tok[0] <= '5' && isNumber(tok) {
 		switch {

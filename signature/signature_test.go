@@ -39,6 +39,7 @@ func TestSignature(t *testing.T) {
 		{"sqlstate with letters", "ERROR: relation \"orders_v2\" does not exist (SQLSTATE 42P01)", "ERROR: relation \"orders_v2\" does not exist (SQLSTATE 42P01)"},
 		{".NET status", "HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests).", "HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests)."},
 		{"a count after returned is no code", "ReconcileError: query returned 500 rows", "ReconcileError: query returned <n> rows"},
+		{"oracle", "ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt"},
 		{"a count is no code", "Timeout: 120 items in 300 ms", "Timeout: <n> items in <n> ms"},
 	}
 	for _, tt := range tests {
