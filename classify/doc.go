@@ -43,7 +43,7 @@
 // A fact is a typed code read from the error — an SQLSTATE, an AWS error
 // code, an HTTP status, a gRPC status, an errno name, a Lambda errorType, a
 // runtime's exception type — judged by a cited taxonomy (facts.go,
-// taxonomies.go). A meaning is what the error says: its fact, else a
+// dbfacts.go for the database servers' codes, taxonomies.go). A meaning is what the error says: its fact, else a
 // phrase of errorMeanings (meaning.go). The Verdict of a group (verdict.go,
 // decide) takes the content's proof first (evidence.go: --expect, the
 // baseline, drift), then the meaning; a timeout is compared with healthy
@@ -57,7 +57,7 @@
 // written as classification.json and read back by redrive --group
 // (GroupOf) and the report. Figures (figures.go) are the classify event's.
 //
-// Reading order: doc.go, result.go, classifier.go, verdict.go, facts.go
-// and taxonomies.go, meaning.go, evidence.go, timing.go, timeouts.go,
+// Reading order: doc.go, result.go, classifier.go, verdict.go, facts.go,
+// dbfacts.go and taxonomies.go, meaning.go, evidence.go, timing.go, timeouts.go,
 // inferred.go, then the error readers and the baseline's profiles.
 package classify
