@@ -42,13 +42,14 @@
 //
 // A fact is a typed code read from the error — an SQLSTATE, an AWS error
 // code, an HTTP status, a gRPC status, an errno name, a Lambda errorType, a
-// runtime's exception type — judged by a cited taxonomy (facts.go,
-// dbfacts.go for the database servers' codes, taxonomies.go). A meaning is what the error says: its fact, else a
-// phrase of errorMeanings (meaning.go). The Verdict of a group (verdict.go,
-// decide) takes the content's proof first (evidence.go: --expect, the
-// baseline, drift), then the meaning; a timeout is compared with healthy
-// messages before it decides (timeouts.go); the timing (timing.go) decides
-// only for verified content, and with no proof the verdict is unknown.
+// runtime's exception type — judged by a cited taxonomy (facts.go;
+// dbfacts.go for the database servers' codes; taxonomies.go). A meaning is
+// what the error says: its fact, else a phrase of errorMeanings
+// (meaning.go). The Verdict of a group (verdict.go, decide) takes the
+// content's proof first (evidence.go: --expect, the baseline, drift), then
+// the meaning; a timeout is compared with healthy messages before it
+// decides (timeouts.go); the timing (timing.go) decides only for verified
+// content, and with no proof the verdict is unknown.
 // DecidedBy names what decided.
 //
 // # Classification
@@ -58,6 +59,7 @@
 // (GroupOf) and the report. Figures (figures.go) are the classify event's.
 //
 // Reading order: doc.go, result.go, classifier.go, verdict.go, facts.go,
-// dbfacts.go and taxonomies.go, meaning.go, evidence.go, timing.go, timeouts.go,
-// inferred.go, then the error readers and the baseline's profiles.
+// dbfacts.go and taxonomies.go, meaning.go, evidence.go, timing.go,
+// timeouts.go, inferred.go, then the error readers and the baseline's
+// profiles.
 package classify
