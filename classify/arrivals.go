@@ -40,11 +40,34 @@ func (a *arrivals) add(ms int64) {
 	a.counts[idx]++
 }
 
+// merge adds o's arrivals to a's (a group inferred into another). Both
+// widths are a second times a power of two, so each of o's buckets falls
+// whole into one of a's once a is at least as wide.
+func (a *arrivals) merge(o *arrivals) {
+	switch {
+	case o.n == 0:
+		return
+	case a.n == 0:
+		*a = *o
+		return
+	}
+	a.first, a.last = min(a.first, o.first), max(a.last, o.last)
+	a.rebinTo(max(a.width, o.width))
+	for i, c := range o.counts {
+		if c != 0 {
+			a.counts[floorDiv((o.base+int64(i))*o.width, a.width)-a.base] += c
+		}
+	}
+	a.n += o.n
+}
+
 // rebin widens (by doubling) and shifts the buckets so that [first, last]
 // fits. Widths are the first width times a power of two, so every old bucket
 // falls whole into one new bucket.
-func (a *arrivals) rebin() {
-	w := a.width
+func (a *arrivals) rebin() { a.rebinTo(a.width) }
+
+// rebinTo is rebin to at least width w.
+func (a *arrivals) rebinTo(w int64) {
 	for floorDiv(a.last, w)-floorDiv(a.first, w) >= histBuckets {
 		w *= 2
 	}

@@ -39,6 +39,9 @@ type Baseline struct {
 	Attributes map[string]int
 
 	profile *fieldProfile // the payloads' field paths, types and enum values
+	sizes   sizes         // the payloads' sizes, for a timeout's comparison
+	// declared: the counts the payloads declare (rows, item_count).
+	declared sizes
 }
 
 // LoadBaseline streams healthy messages from r (JSON Lines or a
@@ -67,6 +70,8 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 		}
 		env := d.Detect(m)
 		s.scanEnvelope(&env, nil)
+		b.sizes.add(len(env.Payload))
+		addDeclared(&b.declared, nil, &env)
 		for n := range m.MessageAttributes {
 			if _, ok := b.Attributes[n]; ok || len(b.Attributes) < maxBaselineKeys {
 				b.Attributes[n]++

@@ -78,41 +78,49 @@ type Classifier struct {
 	keyVals    distinct
 	keyMiss    int
 	tally      *dedupe.Tally // --key's idempotency keys (nil: none)
+	inferred   bool          // inferFromLogs ran
 	firstSrc   string        // the first message's DeadLetterQueueSourceArn
 	manySrc    bool          // another message had another (or none)
 }
 
 // acc accumulates one group.
 type acc struct {
-	key          Key
-	kind         string
-	envelope     string // the envelope kind, "sns" or "lambda-async/eventbridge"
-	fields       []field
-	keys         []string
-	n            int
-	arr          arrivals
-	receives     map[int]int
-	errTexts     map[uint64]struct{}
-	errText      string
-	errFrom      string   // where errText came from: "MassTransit (MT-Fault-* headers)"
-	said         *meaning // what the group's error means, once read
-	secondary    int      // messages whose error chains a second one onto the first
-	secondText   string   // the first such second error
-	fromLogs     int
-	fromAttrs    int // from the attributes or the envelope
-	fromEnvelope int
-	problem      string
-	contrary     map[string]int    // --expect field → messages that contradict it
-	seenValue    map[string]string // --expect field → a contradicting value ("" absent)
-	ids          []string
-	fromBody     int             // errors read from the payload's own fields
-	fields2      groupFields     // the payloads' field profile against the baseline's
-	schema       ceSchema        // a CloudEvent's type and dataschema
-	off          *offloaded      // pointers and what --fetch-payloads read
-	rejected     rejected        // values a validation error names
-	batch        *envelope.Batch // a stream on-failure record's range (the first)
-	source       string          // DeadLetterQueueSourceArn of the first message, "" none
-	mixedSource  bool            // a later message had another: only the "other" group
+	key        Key
+	kind       string
+	envelope   string // the envelope kind, "sns" or "lambda-async/eventbridge"
+	fields     []field
+	keys       []string
+	n          int
+	arr        arrivals
+	receives   map[int]int
+	errTexts   map[uint64]struct{}
+	errText    string
+	errFrom    string   // where errText came from: "MassTransit (MT-Fault-* headers)"
+	said       *meaning // what the group's error means, once read
+	secondary  int      // messages whose error chains a second one onto the first
+	secondText string   // the first such second error
+	fromLogs   int
+	inferred   int   // messages without an error given the logs' signature of their fingerprint
+	sizes      sizes // payload sizes, for a timeout's comparison
+	// declared counts what a time- or memory-limited group's payloads
+	// declare (rows, item_count), by field declaredNames; only with a
+	// baseline that declares them too.
+	declared      sizes
+	declaredNames []string
+	fromAttrs     int // from the attributes or the envelope
+	fromEnvelope  int
+	problem       string
+	contrary      map[string]int    // --expect field → messages that contradict it
+	seenValue     map[string]string // --expect field → a contradicting value ("" absent)
+	ids           []string
+	fromBody      int             // errors read from the payload's own fields
+	fields2       groupFields     // the payloads' field profile against the baseline's
+	schema        ceSchema        // a CloudEvent's type and dataschema
+	off           *offloaded      // pointers and what --fetch-payloads read
+	rejected      rejected        // values a validation error names
+	batch         *envelope.Batch // a stream on-failure record's range (the first)
+	source        string          // DeadLetterQueueSourceArn of the first message, "" none
+	mixedSource   bool            // a later message had another: only the "other" group
 }
 
 // New returns a Classifier.
@@ -192,6 +200,12 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 		c.tally.Add(m)
 	}
 	g.add(m, sent, src, text, c)
+	g.sizes.add(len(c.env.Payload))
+	if b := c.opts.Baseline; b != nil && b.declared.n > 0 && (g.errText != "" || g.key.Signature != "") {
+		if m := g.meaning(); m.fact != nil && (m.fact.timeout || m.fact.limit) {
+			addDeclared(&g.declared, &g.declaredNames, &c.env)
+		}
+	}
 	c.profile(g, val, src)
 	return nil
 }

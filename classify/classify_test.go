@@ -60,9 +60,11 @@ func TestScenarios(t *testing.T) {
 		{"sunday deploy with --expect", "deploy.jsonl", Options{Expect: expectV1}, VerdictPoison, 0.9, 1,
 			[]groupView{{VerdictPoison, 340, PatternBurst}},
 			[]string{"340 of 340 have version=2, but the consumer expects version=1"}},
-		{"sunday deploy without baseline", "deploy.jsonl", Options{}, VerdictTransient, 0, 0.55,
-			[]groupView{{VerdictTransient, 340, PatternBurst}},
-			[]string{"all 340 share version=2; without a baseline, poison cannot be ruled out"}},
+		// No error, no logs, no baseline, no --expect: the burst is a clue,
+		// not a proof.
+		{"sunday deploy without baseline", "deploy.jsonl", Options{}, VerdictUnknown, 0, 0.3,
+			[]groupView{{VerdictUnknown, 340, PatternBurst}},
+			[]string{"all 340 share version=2; without a baseline, poison cannot be ruled out", "a burst: looks transient — not proven", "mfdlq logs --queue DLQ --log-group LOG_GROUP"}},
 		{"payment gateway outage", "outage.jsonl", Options{Baseline: base}, VerdictTransient, 0.85, 1,
 			[]groupView{{VerdictTransient, 180, PatternBurst}},
 			[]string{"(29m)", "the same error on all 180", "content matches the baseline"}},
@@ -187,10 +189,18 @@ func TestLogsSignaturesWin(t *testing.T) {
 	for _, g := range res.Groups {
 		got = append(got, groupView{g.Verdict, g.Count, g.SignatureSource})
 	}
-	// Equal sizes: ordered by key, and "" sorts before any signature.
-	wantGroups := []groupView{{VerdictTransient, 2, "none"}, {VerdictPoison, 2, "logs"}}
+	// What the logs proved for two applies to the two others of their
+	// fingerprint, which carry no error of their own: one group of 4.
+	wantGroups := []groupView{{VerdictPoison, 4, "logs"}}
 	if diff := cmp.Diff(wantGroups, got); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
+	}
+	if g := res.Groups[0]; g.Inferred != 2 || !strings.Contains(strings.Join(g.Evidence, "\n"), "2 of 4 carry no error of their own and share the fingerprint of the 2 the consumer's logs were looked up for: the same error, inferred from 2 looked up") {
+		t.Errorf("inferred %d, evidence %q: want 2 inferred, said", g.Inferred, g.Evidence)
+	}
+	// A live message without an error falls in that group (redrive --group).
+	if g, ok := res.GroupOf(&msgs[3], sigs); !ok || g.ID != "g1" {
+		t.Errorf("GroupOf(a message without error) = %v, %v: want g1", g, ok)
 	}
 	if k := KeyOf(&msgs[0], sigs); k.Signature != "UnsupportedVersionError: version <n>" {
 		t.Errorf("KeyOf signature %q: the logs' must win", k.Signature)

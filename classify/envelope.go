@@ -97,20 +97,21 @@ func detector(path string) *envelope.Detector {
 
 // keyWith is KeyOf through the detector d, reading the payload error
 // fields rule allows.
-func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector, rule *BodyErrors) Key {
+func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector, rule *BodyErrors, version int) Key {
 	body := []byte(m.Body)
 	env := d.DetectBody(body, m)
 	var s shape
 	s.scanEnvelope(&env, nil)
-	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs, rule)}
+	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs, rule, version)}
 }
 
 // signatureOf is what Classifier.signature decides, without its cache.
-func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, rule *BodyErrors) string {
+// version is the signature rules' version the keys were made with.
+func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, rule *BodyErrors, version int) string {
 	if s, ok := sigs[m.MessageId]; ok && s != "" {
 		return s
 	}
-	return signature.Of(errorOf(m, env, []byte(m.Body), rule).text)
+	return signature.OfVersion(errorOf(m, env, []byte(m.Body), rule).text, version)
 }
 
 // FingerprintOf is the fingerprint classify gives a message whose envelope

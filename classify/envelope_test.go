@@ -45,7 +45,7 @@ func TestEnvelopeScenarios(t *testing.T) {
 			[]string{"version=2, absent from the baseline", "the content is the proof"}},
 		{"sns-wrapped outage", "sns-outage.jsonl", "sns-baseline.jsonl", VerdictTransient,
 			[]envelopeView{{VerdictTransient, "sns", 180}}, "sns: version=1 {",
-			[]string{`the error says "unavailable"`, "content matches the baseline"}},
+			[]string{"the error names HTTP status 503 (class 5xx: the server failed — retryable) — transient", "content matches the baseline"}},
 		{"eventbridge detail v2 trickle", "eventbridge-trickle.jsonl", "eventbridge-baseline.jsonl", VerdictPoison,
 			[]envelopeView{{VerdictPoison, "eventbridge", 60}}, "eventbridge: source=com.example.orders detail-type=OrderPlaced version=2 {",
 			[]string{"version=2, absent from the baseline", "a trickle — the time pattern does not matter here"}},
@@ -54,7 +54,7 @@ func TestEnvelopeScenarios(t *testing.T) {
 			[]string{`the error says "rate exceeded"`, "SDK_CLIENT_ERROR: Unable to invoke Lambda function: Rate exceeded"}},
 		{"lambda timeouts", "lambda-async-timeouts.jsonl", "lambda-async-baseline.jsonl", VerdictTransient,
 			[]envelopeView{{VerdictTransient, "lambda-async", 150}}, "lambda-async: version=1 {",
-			[]string{`the error says "timed out"`, "Task timed out after <n> seconds"}},
+			[]string{"the error names Lambda errorType Sandbox.Timedout (the function ran into its configured timeout of 6 s) — transient", "Task timed out after <n> seconds"}},
 		{"bulk import of unknown customers", "destination-import.jsonl", "destination-baseline.jsonl", VerdictData,
 			[]envelopeView{{VerdictData, "lambda-destination", 240}}, "lambda-destination: version=1 {",
 			[]string{`the error says "not found"`, "a clear error outranks the arrival pattern (a burst alone would suggest transient)",
@@ -64,7 +64,7 @@ func TestEnvelopeScenarios(t *testing.T) {
 			nil},
 		{"s3 throttling over missing objects", "s3-mixed.jsonl", "s3-baseline.jsonl", VerdictMixed,
 			[]envelopeView{{VerdictTransient, "s3", 100}, {VerdictData, "s3", 30}}, "s3: eventVersion=2.1 {Records}",
-			[]string{`the error says "slow down"`, `the error says "no such key"`}},
+			[]string{"the error names AWS error code SlowDown (a throttle by the SDK's retry classification", "the error names AWS error code NoSuchKey (S3: the object the message names does not exist) — data"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,7 +213,7 @@ func TestErrorMeaning(t *testing.T) {
 		{"", "", ""},
 	}
 	for _, tt := range tests {
-		m := meaningOf(tt.text)
+		m := phraseMeaningOf(tt.text)
 		if m.verdict != tt.verdict || m.words != tt.words {
 			t.Errorf("%q: %q %q, want %q %q", tt.text, m.verdict, m.words, tt.verdict, tt.words)
 		}

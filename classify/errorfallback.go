@@ -134,7 +134,7 @@ func fallbackFields(env *envelope.Envelope, rule *BodyErrors) errorRead {
 	}
 	var name string
 	eachMember(env.Payload, func(k, v []byte) {
-		if name != "" || len(k) < 5 || bytes.IndexAny(k, "rR") < 0 || !errorish(string(k)) || slices.Contains(signature.BodyErrorFields, string(k)) || rule.skips(string(k)) {
+		if name != "" || len(k) < 5 || !bytes.ContainsAny(k, "rR") || !errorish(string(k)) || slices.Contains(signature.BodyErrorFields, string(k)) || rule.skips(string(k)) {
 			return
 		}
 		if (len(v) > 2 && v[0] == '"') || (len(v) > 2 && v[0] == '{') {

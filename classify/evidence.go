@@ -197,7 +197,11 @@ func receiveEvidence(g *acc) []string {
 func errorEvidence(g *acc, grp Group) []string {
 	switch grp.SignatureSource {
 	case "logs":
-		return []string{fmt.Sprintf("the consumer's logs give %d of %d the error %q", g.fromLogs, g.n, g.key.Signature)}
+		line := fmt.Sprintf("the consumer's logs give %d of %d the error %q", g.fromLogs, g.n, g.key.Signature)
+		if g.inferred > 0 {
+			return []string{line, inferredEvidence(g)}
+		}
+		return []string{line}
 	case "attributes", "envelope", "body":
 		of := ""
 		if g.fromAttrs < g.n {
@@ -256,7 +260,7 @@ func (c *Classifier) action(grp Group, content contentFinding, said meaning, byS
 	case VerdictData:
 		return fmt.Sprintf("correct the data at source (what the errors name), then redrive those: %s", redrive)
 	}
-	return fmt.Sprintf("find the consumer's exception (mfdlq logs --queue %s --log-group LOG_GROUP), then classify again", q)
+	return fmt.Sprintf("do not redrive on timing alone: find the consumer's exception (mfdlq logs --queue %s --log-group LOG_GROUP) or prove the content (classify again with --expect FIELD=VALUE or --baseline FILE)", q)
 }
 
 // window writes a group's send window: "2024-03-10 22:04–23:51 UTC".

@@ -77,6 +77,7 @@ func fixtures() map[string][]byte {
 	maps.Copy(files, envelopeFixtures())
 	maps.Copy(files, driftFixtures())
 	maps.Copy(files, sourceFixtures())
+	maps.Copy(files, realisticFixtures())
 	return files
 }
 

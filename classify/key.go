@@ -1,7 +1,7 @@
 package classify
 
 import (
-	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -45,28 +45,10 @@ func sourceKey(m *sqsjson.Message) string {
 // message attributes.
 type Signatures map[string]string
 
-// ErrorText returns the error a message carries in its message attributes
-// (errorSources' attribute rows, then any attribute whose name says
-// error): "Type: message" (just the message when it starts with the type),
-// either alone, or "" when it has none.
-func ErrorText(m *sqsjson.Message) string {
-	var env envelope.Envelope
-	if r := readErrorSources(m, &env, nil); r.text != "" {
-		return r.text
-	}
-	return fallbackAttributes(m, nil).text
-}
-
-// SignatureOf is the error signature of m: the logs' signature for its
-// MessageId when sigs has one, else the Signature of the error its envelope
-// or its attributes carry.
-func SignatureOf(m *sqsjson.Message, sigs Signatures) string {
-	env := envelope.Detect(m)
-	return signatureOf(m, &env, sigs, &BodyErrors{})
-}
-
 // KeyOf returns the group key of m, its envelope read strictly (no
 // --payload) and every payload error field read. It is the function
 // classify groups by; redrive calls it, via GroupOf, on live messages to
 // decide which group each falls in. sigs may be nil.
-func KeyOf(m *sqsjson.Message, sigs Signatures) Key { return keyWith(m, sigs, nil, &BodyErrors{}) }
+func KeyOf(m *sqsjson.Message, sigs Signatures) Key {
+	return keyWith(m, sigs, nil, &BodyErrors{}, signature.Version)
+}

@@ -16,6 +16,15 @@ type meaning struct {
 	kind    string  // the row: "timeout", "payment decline" …
 	why     string  // what that kind of error means, for the evidence
 	wait    bool    // retry, but with more wait (throttling)
+	// fact is the typed fact that decided ("SQLSTATE 42804"); nil when a
+	// phrase of errorMeanings did.
+	fact *fact
+}
+
+// missingRow tells a meaning that the message names a row that does not
+// exist: a new business value is then no contract change.
+func (m meaning) missingRow() bool {
+	return m.verdict == VerdictData && (m.kind == "missing referenced row" || m.fact != nil && m.fact.missing)
 }
 
 // errorMeaning is one row of errorMeanings.
@@ -60,7 +69,12 @@ var errorMeanings = []errorMeaning{
 		`object reference not set`, `is not a function`, `undefined method`, `no method error`, `attribute error`,
 		`number format`, `format exception`, `(illegal|invalid) base64`, `unicode decode`, `message conversion`,
 		`unsupported (media type|content type|message type|event type|format|encoding)`,
-		`unknown (message|event|command) type`, `no handler (registered |found )?for`)},
+		`unknown (message|event|command) type`, `no handler (registered |found )?for`,
+		`not (a )?valid (json|xml|utf 8|base64|avro|protobuf)`, `(could|can) ?not be (parsed|decoded|deserialized|deserialised|interpreted|read)`,
+		`(cannot|can not|could not|couldn t|failed to|unable to) (read|interpret|understand|decode) (the |this )?(payload|body|message|event|json|record|document)`,
+		`unreadable`, `not well formed`, `(payload|body|message|event) (is )?(malformed|corrupt\w*|truncated|garbled)`,
+		`invalid (payload|body|message|event) (format|encoding|structure)`, `unexpected (format|structure|payload shape)`,
+		`decod(e|ing) (error|failure|failed)`, `deseriali[sz]ation`, `unmarshall?ing`)},
 	{"throttling", VerdictTransient, "a dependency throttled the consumer: retryable, with more wait — redrive slower than the consumer was fed", true, phrases(
 		`throttl\w*`, `too many requests`, `rate exceeded`, `rate limit\w*`, `slow down`, `request limit exceeded`,
 		`(limit|throughput|capacity|quota) exceeded`, `(http|status|status code|code|error|returned|response)( is| was| of)? 429`, `429 too many`,
@@ -108,11 +122,21 @@ func phrases(ps ...string) *regexp.Regexp {
 // maxMeaningLines bounds the lines of a multi-line error read for its class.
 const maxMeaningLines = 40
 
-// meaningOf reads an error text (or, lacking one, a signature): its
-// headline first, then, when that says nothing clear, every other line of
-// a multi-line text — the class may be on any line (a banner first, the
-// exception after).
+// meaningOf reads an error text (or, lacking one, a signature): a typed
+// fact first (factOf: a code of a cited taxonomy, in any language), then
+// the phrases of errorMeanings (phraseMeaningOf).
 func meaningOf(text string) meaning {
+	if f, ok := factOf(text); ok {
+		return meaning{verdict: f.verdict, words: f.taxonomy + " " + f.code, kind: f.taxonomy, why: f.class, wait: f.wait, fact: &f}
+	}
+	return phraseMeaningOf(text)
+}
+
+// phraseMeaningOf reads an error text by its words, the fallback when it
+// holds no typed fact: its headline first, then, when that says nothing
+// clear, every other line of a multi-line text — the class may be on any
+// line (a banner first, the exception after).
+func phraseMeaningOf(text string) meaning {
 	if m := classOf(normalise(signature.Headline(text))); m.verdict != "" {
 		return m
 	}

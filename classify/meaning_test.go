@@ -39,11 +39,17 @@ func TestErrorMeanings(t *testing.T) {
 		{"ActiveRecord::RecordNotFound: Couldn't find Customer with 'id'=42", "missing referenced row", VerdictData},
 		{"duplicate key value violates unique constraint \"orders_pkey\"", "constraint or duplicate", VerdictData},
 		{"ValidationError: amount must be a number", "validation", VerdictData},
+		// A decode failure in a validator's words is still a decode failure.
+		{"ValidationError: request body is not a valid JSON document", "code or contract", VerdictPoison},
+		{"ValidationError: the payload could not be parsed", "code or contract", VerdictPoison},
+		{"InvalidMessage: unable to read the payload (invalid value at offset 0)", "code or contract", VerdictPoison},
+		{"RejectedEvent: message body is truncated", "code or contract", VerdictPoison},
+		{"failed to process message ord-1: invalid quantity", "validation", VerdictData},
 		{"RetryAttemptsExhausted: function error Unhandled", "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
-			m := meaningOf(tt.text)
+			m := phraseMeaningOf(tt.text)
 			if diff := cmp.Diff([]string{tt.kind, string(tt.v)}, []string{m.kind, string(m.verdict)}); diff != "" {
 				t.Errorf("[kind verdict] (-want +got)\n%s", diff)
 			}

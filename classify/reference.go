@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -80,10 +81,13 @@ func contains(list []string, s string) bool {
 // or the error says a referenced row is missing. It is evidence, not
 // poison; the error decides.
 func newBusinessValue(d Drift, said meaning) (Drift, bool) {
+	if d, ok := unrelatedDrift(d, said); ok {
+		return d, true
+	}
 	if d.Kind != DriftValue || !d.Contract || fieldRole(d.Field) == "contract" {
 		return d, false
 	}
-	missingRow := said.verdict == VerdictData && said.kind == "missing referenced row"
+	missingRow := said.missingRow()
 	if fieldRole(d.Field) != "reference" && !missingRow {
 		return d, false
 	}
@@ -112,4 +116,63 @@ func fieldNoun(path string) string {
 		return "value"
 	}
 	return strings.Join(words, " ") + " value"
+}
+
+// unrelatedDrift rewrites a shared new value, pattern or missing field
+// that is unrelated to the format: a field about the message's delivery
+// (a trace id, a time, a host, an attempt), or any field that is not the
+// contract's vocabulary when the error says a dependency failed (HTTP 503,
+// ECONNREFUSED, a throttle): the messages that reached the failing
+// dependency share something (express orders call the express carrier),
+// and that shared value is not what the consumer failed on. A changed JSON
+// type, or a contract field, still decides; a timeout is no such error (an
+// outsized message times out too).
+func unrelatedDrift(d Drift, said meaning) (Drift, bool) {
+	if d.Contract && d.Kind != DriftType && isMetadata(d.Field) {
+		d.Contract = false
+		d.Text = strings.TrimSuffix(d.Text, driftTail(true)) + ": not a contract change — a field about the message's delivery (ids of traces and requests, times, hosts, attempts), not its format"
+		return d, true
+	}
+	transient := said.verdict == VerdictTransient && (said.fact == nil || !said.fact.timeout && !said.fact.limit)
+	if transient && said.fact == nil && said.kind == "timeout" {
+		transient = false // a timeout is ambiguous: an outsized message times out too
+	}
+	if d.Contract && d.Kind != DriftType && fieldRole(d.Field) != "contract" && transient {
+		d.Contract = false
+		d.Text = strings.TrimSuffix(d.Text, driftTail(true)) + fmt.Sprintf(": not a contract change — the error names %s: a dependency failed for the messages that share it, and the field is not the contract's vocabulary", saidName(said))
+		return d, true
+	}
+	return d, false
+}
+
+// saidName names what the error says: its fact, else its words.
+func saidName(said meaning) string {
+	if said.fact != nil {
+		return said.fact.taxonomy + " " + said.fact.code
+	}
+	return strconv.Quote(said.words)
+}
+
+// metadataWords name fields about a message's delivery rather than its
+// content: a drift in them is no contract change.
+var metadataWords = map[string]bool{"trace": true, "span": true, "correlation": true, "causation": true, "request": true,
+	"traceparent": true, "tracestate": true, "timestamp": true, "ts": true, "host": true, "hostname": true, "pod": true,
+	"instance": true, "attempt": true, "attempts": true, "retry": true, "retries": true, "ttl": true, "producer": true,
+	"sender": true, "agent": true, "ip": true, "at": true}
+
+// isMetadata tells a field path whose last name is about delivery:
+// trace_id, correlationId, sent_at, retry_count, host.
+func isMetadata(path string) bool {
+	name := path
+	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
+		name = name[i+1:]
+	}
+	words := strings.Fields(normalise(name))
+	if len(words) == 0 {
+		return false
+	}
+	if metadataWords[words[len(words)-1]] {
+		return true
+	}
+	return len(words) > 1 && metadataWords[words[0]]
 }

@@ -70,7 +70,15 @@ type Classification struct {
 	// in the DLQ, with how many of the consumer's errors (judgement.go).
 	// Absent in older classifications.
 	Look *Look `json:"look,omitempty"`
+	// KeyVersion is the version of the signature rules the groups' keys
+	// were made with (signature.Version): 2 keeps an HTTP status or an
+	// SQLSTATE in the signature. Absent (older classifications): 1, every
+	// number <n>; GroupOf reads live messages by the same rules.
+	KeyVersion int `json:"key_version,omitempty"`
 }
+
+// keyVersion is the signature rules' version of c's keys.
+func (c *Classification) keyVersion() int { return max(c.KeyVersion, 1) }
 
 // Group is a set of messages that share a Key, with its verdict.
 type Group struct {
@@ -110,6 +118,16 @@ type Group struct {
 	// ErrorFrom says where Error was read when a framework or a by-name
 	// field gave it ("the MT-Fault-* attributes (MassTransit)").
 	ErrorFrom string `json:"error_from,omitempty"`
+	// Inferred counts the messages that carry no error of their own and
+	// were given the signature the consumer's logs showed for others of
+	// their fingerprint (logs.json): GroupOf puts such a live message here.
+	Inferred int `json:"inferred,omitempty"`
+	// DecidedBy names what decided Verdict: a typed fact of the error
+	// ("SQLSTATE 42804", "AWS error code ConditionalCheckFailedException"),
+	// "error text: …" for a phrase, "content" (the baseline or --expect),
+	// "timing" (verified content, no error), "" for unknown. Absent in
+	// older classifications.
+	DecidedBy string `json:"decided_by,omitempty"`
 	// Batch is the first record's stream range in a group of stream
 	// on-failure records: the records to read again.
 	Batch *envelope.Batch `json:"batch,omitempty"`
@@ -206,7 +224,7 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors)
+	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors, c.keyVersion())
 	if c.BySource {
 		k.Source = sourceKey(m)
 	}
@@ -214,6 +232,15 @@ func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, b
 	for i := range c.Groups {
 		if c.Groups[i].Key == key {
 			return &c.Groups[i], true
+		}
+	}
+	if k.Signature == "" {
+		// A message without an error of its own falls where the logs'
+		// signature of its fingerprint was inferred.
+		for i := range c.Groups {
+			if g := &c.Groups[i]; g.Inferred > 0 && g.Fingerprint == k.Fingerprint && (!c.BySource || g.Key == Key{k.Fingerprint, g.Signature, k.Source}.String()) {
+				return g, true
+			}
 		}
 	}
 	return c.Group(OtherGroupID)

@@ -34,13 +34,10 @@ type shape struct {
 // field is a schema-naming field and its value as text.
 type field struct{ name, value string }
 
-// scan reads body into s, and the values of the top-level fields in watch
-// (the --key field, the --expect fields).
-func (s *shape) scan(body []byte, watch []string) { s.scanKnown(body, false, watch) }
-
-// scanKnown is scan for a body already known to be valid JSON when valid
-// is true: the envelope detector checked it, and checking again would cost
-// a second pass over every message.
+// scanKnown reads body into s, and the values of the top-level fields in
+// watch (the --key field, the --expect fields). valid says the body is
+// known to be valid JSON: the envelope detector checked it, and checking
+// again would cost a second pass over every message.
 func (s *shape) scanKnown(body []byte, valid bool, watch []string) {
 	s.keys, s.fields = s.keys[:0], s.fields[:0]
 	s.watched, s.present = s.watched[:0], s.present[:0]

@@ -68,6 +68,8 @@ func (t timingFinding) evidence(verdict Verdict, byError bool) []string {
 	case PatternBurst:
 		line = fmt.Sprintf("sent %s (%s), %.0f%% within %s: a burst", window(t.first, t.last), span(t.span), t.share*100, span(t.densest))
 		switch {
+		case verdict == VerdictUnknown:
+			line += ": looks transient — not proven"
 		case poison:
 			line += ", which looks transient — misleading here: the content is the proof"
 		case byError && verdict != VerdictTransient:
@@ -76,6 +78,8 @@ func (t timingFinding) evidence(verdict Verdict, byError bool) []string {
 	case PatternTrickle:
 		line = fmt.Sprintf("sent over %s (%s) with no burst: a trickle", span(t.span), window(t.first, t.last))
 		switch {
+		case verdict == VerdictUnknown:
+			line += ": looks like bad data — not proven"
 		case poison:
 			line += " — the time pattern does not matter here: the content is the proof"
 		case byError && verdict != VerdictData:
@@ -88,4 +92,24 @@ func (t timingFinding) evidence(verdict Verdict, byError bool) []string {
 		return []string{line} // the notes weigh the timing, which did not decide
 	}
 	return append([]string{line}, t.notes...)
+}
+
+// toDecide is an unknown group's evidence line that names the one command
+// that would decide it: the consumer's exception when the messages carry
+// none, else a baseline or --expect to prove the content.
+func (c *Classifier) toDecide(g *acc) string {
+	q := c.opts.Queue
+	if q == "" {
+		q = "DLQ"
+	}
+	compared := c.opts.Baseline != nil && c.opts.Baseline.Messages > 0 || len(c.expFields) > 0
+	switch {
+	case g.fromAttrs == 0 && g.fromLogs == 0 && g.off != nil && compared:
+		return fmt.Sprintf("no error text and no logs, and the payloads are in S3: the timing is a clue, not a proof — to decide, compare what is inside: classify again with --fetch-payloads N (or read the consumer's exception: mfdlq logs --queue %s --log-group LOG_GROUP)", q)
+	case g.fromAttrs == 0 && g.fromLogs == 0 && compared:
+		return fmt.Sprintf("no error text and no logs, and the content could not be verified: the timing is a clue, not a proof — to decide, read the consumer's exception: mfdlq logs --queue %s --log-group LOG_GROUP", q)
+	case g.fromAttrs == 0 && g.fromLogs == 0:
+		return fmt.Sprintf("no error text, no logs, no baseline and no --expect: the timing is a clue, not a proof — to decide, read the consumer's exception: mfdlq logs --queue %s --log-group LOG_GROUP (or classify again with --expect FIELD=VALUE or --baseline FILE)", q)
+	}
+	return "the error names no code or class mfdlq knows, and the content is not verified: the timing is a clue, not a proof — to decide, classify again with --baseline FILE (healthy messages) or --expect FIELD=VALUE"
 }

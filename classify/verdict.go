@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/signature"
 )
 
 // Result decides each group's verdict and the DLQ's. Groups are ordered by
@@ -19,11 +20,12 @@ func (c *Classifier) Result() *Classification {
 		Messages: c.messages, Groups: []Group{}, Evidence: []string{}, Expect: []string{},
 		Baseline: c.opts.Baseline.summary(), Thresholds: c.opts.Thresholds,
 		PayloadPath: c.opts.Envelope.PayloadPath(), BodyErrors: c.bodyErrs,
-		BySource: c.opts.BySource || c.manySrc,
+		BySource: c.opts.BySource || c.manySrc, KeyVersion: signature.Version,
 	}
 	for _, e := range c.opts.Expect {
 		out.Expect = append(out.Expect, e.String())
 	}
+	c.inferFromLogs()
 	order := slices.Clone(c.order)
 	slices.SortStableFunc(order, func(a, b *acc) int {
 		return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.keyFor(out.BySource).String(), b.keyFor(out.BySource).String()))
@@ -100,7 +102,7 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
 		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids, SignatureSource: "none",
-		Envelope: g.envelope, Batch: g.batch, ErrorFrom: g.errFrom,
+		Envelope: g.envelope, Batch: g.batch, ErrorFrom: g.errFrom, Inferred: g.inferred,
 	}
 	switch {
 	case g.fromLogs > 0:
@@ -119,15 +121,25 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	content := c.content(g)
 	timing := c.timing(g)
 	said, valueLine := sharedValue(g, g.meaning())
+	sizeLine := ""
+	if said.fact != nil && (said.fact.timeout || said.fact.limit) && !content.poison {
+		said, sizeLine = c.compareTimeouts(g, said)
+	}
 	verdict, conf := decide(content, timing, said)
 	grp.Drift = content.drifts
 	grp.Verdict, grp.Confidence = verdict, incident.Round2(conf)
+	grp.DecidedBy = decidedBy(content, said, verdict)
 	grp.Evidence = append(grp.Evidence, content.evidence...)
 	grp.Evidence = append(grp.Evidence, meaningEvidence(content, timing, said, verdict, g.errFrom)...)
-	if valueLine != "" {
-		grp.Evidence = append(grp.Evidence, valueLine)
+	for _, l := range []string{valueLine, sizeLine} {
+		if l != "" {
+			grp.Evidence = append(grp.Evidence, l)
+		}
 	}
 	grp.Evidence = append(grp.Evidence, timing.evidence(verdict, said.verdict != "" && !content.poison)...)
+	if verdict == VerdictUnknown {
+		grp.Evidence = append(grp.Evidence, c.toDecide(g))
+	}
 	grp.Evidence = append(grp.Evidence, errorEvidence(g, grp)...)
 	grp.Evidence = append(grp.Evidence, receiveEvidence(g)...)
 	if bySource && grp.SourceARN == "" && !grp.SourceMixed && id != OtherGroupID {
@@ -143,9 +155,12 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 // decide combines what the content proves, what the error says and what
 // the timing suggests, in that order. Content wins: a payload contrary to
 // the baseline or --expect is poison whatever its error or arrival pattern.
-// Then a clear error class outranks the arrival pattern: a bulk import
-// failing with CustomerNotFound in a burst is data. The time pattern
-// decides only when the errors do not.
+// Then a typed fact of the error (an SQLSTATE, an AWS error code, an HTTP
+// status…), else a clear phrase, outranks the arrival pattern: a bulk
+// import failing with CustomerNotFound in a burst is data. The time
+// pattern decides only for messages whose content is verified (a baseline
+// or --expect they match): with no proof at all it is a clue, and the
+// verdict is unknown (the evidence says what it suggests).
 func decide(content contentFinding, timing timingFinding, said meaning) (Verdict, float64) {
 	if content.poison {
 		return VerdictPoison, content.confidence
@@ -153,6 +168,11 @@ func decide(content contentFinding, timing timingFinding, said meaning) (Verdict
 	if said.verdict != "" {
 		agree := said.verdict == timing.verdict
 		switch {
+		case said.fact != nil && content.verified:
+			return said.verdict, 0.95
+		case said.fact != nil:
+			// A code of a cited taxonomy is proof in itself.
+			return said.verdict, 0.85
 		case content.verified && agree:
 			return said.verdict, 0.95
 		case content.verified:
@@ -165,11 +185,25 @@ func decide(content contentFinding, timing timingFinding, said meaning) (Verdict
 		}
 		return said.verdict, 0.6
 	}
-	v, conf := timing.verdict, timing.confidence
 	if !content.verified {
-		conf = min(conf*0.6, 0.55)
+		return VerdictUnknown, min(timing.confidence, 0.3)
 	}
-	return v, conf
+	return timing.verdict, timing.confidence
+}
+
+// decidedBy names what decided a group's verdict, for Group.DecidedBy.
+func decidedBy(content contentFinding, said meaning, verdict Verdict) string {
+	switch {
+	case content.poison:
+		return "content"
+	case said.fact != nil && said.verdict == verdict:
+		return said.fact.taxonomy + " " + said.fact.code
+	case said.verdict != "" && said.verdict == verdict:
+		return "error text: " + strconv.Quote(said.words)
+	case verdict == VerdictUnknown:
+		return ""
+	}
+	return "timing"
 }
 
 // meaningEvidence says what the error text says and how it weighed.
@@ -177,6 +211,10 @@ func meaningEvidence(content contentFinding, timing timingFinding, said meaning,
 	switch {
 	case said.verdict == "":
 		return nil
+	case content.poison && said.fact != nil && said.verdict != VerdictPoison:
+		return []string{fmt.Sprintf("the error names %s, %s, but the content is the proof: poison whatever the error says", said.fact, said.verdict)}
+	case content.poison && said.fact != nil:
+		return []string{fmt.Sprintf("the error names %s — it agrees with the content", said.fact)}
 	case content.poison && said.verdict != VerdictPoison:
 		return []string{fmt.Sprintf("the error says %q (%s), but the content is the proof: poison whatever the error says", said.words, said.verdict)}
 	case content.poison:
@@ -187,6 +225,9 @@ func meaningEvidence(content contentFinding, timing timingFinding, said meaning,
 		in = " in " + from
 	}
 	line := fmt.Sprintf("the error%s says %q: %s — %s", in, said.words, said.why, verdict)
+	if said.fact != nil {
+		line = fmt.Sprintf("the error%s names %s — %s", in, said.fact, verdict)
+	}
 	if timing.pattern != PatternSingle && timing.verdict != said.verdict && timing.verdict != VerdictUnknown {
 		line += fmt.Sprintf("; a clear error outranks the arrival pattern (a %s alone would suggest %s)", timing.pattern, timing.verdict)
 	}

@@ -1,7 +1,3 @@
-// Package classify decides whether the messages of a DLQ are poison,
-// transient or data failures, groups them, and gives the evidence and the
-// next action. It is pure: messages in, groups and verdicts out; it imports
-// no AWS package.
 package classify
 
 import (

@@ -161,9 +161,15 @@ func deployReference(events []incident.Event, groups []Group, only string, attem
 // SentTimestamp, else the incident's first step.
 func firstFailure(events []incident.Event, groups []Group, only string) (time.Time, bool, string) {
 	var first time.Time
-	gated := false
+	gated, unknown := false, false
 	for _, g := range groups {
-		if (only != "" && g.ID != only) || !g.Verdict.NeedsFix() {
+		if only != "" && g.ID != only {
+			continue
+		}
+		if !g.Verdict.NeedsFix() {
+			// An unknown group asks for --fixed (Guardrails) but no deploy:
+			// a dependency that recovered is none.
+			unknown = unknown || g.Verdict == classify.VerdictUnknown
 			continue
 		}
 		gated = true
@@ -179,6 +185,8 @@ func firstFailure(events []incident.Event, groups []Group, only string) (time.Ti
 	switch {
 	case !gated && groups == nil:
 		return first, false, "no classification in this incident (run mfdlq classify to check the consumer against the first failure)"
+	case !gated && unknown:
+		return first, false, "the groups to move are transient or unknown, and a recovered dependency is no deploy"
 	case !gated:
 		return first, false, "the groups to move are transient"
 	case first.IsZero() && len(events) > 0:

@@ -22,6 +22,9 @@ func TestFirstFailureGatesWhatNeedsAFix(t *testing.T) {
 		if gated != want || (gated && !first.Equal(sent)) || (!gated && why == "") {
 			t.Errorf("group %s: first %v, gated %v (%q); want gated %v at %v", v, first, gated, why, want, sent)
 		}
+		if v == classify.VerdictUnknown && why != "the groups to move are transient or unknown, and a recovered dependency is no deploy" {
+			t.Errorf("unknown: why %q: want it to say an unknown group asks no deploy", why)
+		}
 		// Only the group asked for counts.
 		if _, gated, _ := firstFailure(events, groups, "g2"); gated {
 			t.Errorf("group %s: --group g2 (transient) gated", v)

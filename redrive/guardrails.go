@@ -61,38 +61,61 @@ func Guardrails(in GuardInput) *Refusal {
 // poisonRefusal refuses to move a poison group without a fix: the whole
 // DLQ when it is all poison, the poison groups of a mixed one (naming the
 // --group that moves the others), or the one poison group --group names.
+// An unknown group — classify had no proof, only a timing clue — is asked
+// the same: a recorded fix (--fixed), or --group of the proven groups. It
+// is not asked the fix-deployed check (classify.Verdict.NeedsFix): a
+// dependency that recovered is no deploy.
 func poisonRefusal(verdict classify.Verdict, groups []Group, only string) *Refusal {
 	const fix = `fix the consumer and pass --fixed "what changed"`
+	const prove = `prove what failed first (mfdlq logs, or classify again with --expect FIELD=VALUE or --baseline FILE), or pass --fixed "what changed"`
 	if groups == nil {
 		switch verdict {
 		case classify.VerdictPoison:
 			return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
 		case classify.VerdictMixed:
 			return &Refusal{Reason: "the latest classify says mixed but its groups cannot be read: run mfdlq classify again, then move the groups that are not poison with --group, or --force"}
+		case classify.VerdictUnknown:
+			return &Refusal{Reason: "the latest classify says unknown (no proof of what failed, only a timing clue) and no fix is recorded: " + prove + ", or --force"}
 		}
 		return nil
 	}
-	var poison, others []string
-	poisonCount, total := 0, 0
+	var gated, others []string
+	gatedCount, total, poison := 0, 0, 0
 	for _, g := range groups {
 		total += g.Count
 		switch {
 		case only != "" && g.ID != only:
-		case g.Verdict == classify.VerdictPoison:
-			poison = append(poison, g.ID)
-			poisonCount += g.Count
+		case g.Verdict == classify.VerdictPoison || g.Verdict == classify.VerdictUnknown:
+			gated = append(gated, g.ID)
+			gatedCount += g.Count
+			if g.Verdict == classify.VerdictPoison {
+				poison++
+			}
 		default:
 			others = append(others, fmt.Sprintf("--group %s (%s, %d)", g.ID, g.Verdict, g.Count))
 		}
 	}
+	kind, todo := "poison", fix
 	switch {
-	case len(poison) == 0:
+	case poison == 0:
+		kind, todo = "unknown", prove
+	case poison < len(gated):
+		kind, todo = "poison or unknown", fix+" (the unknown ones: "+prove+")"
+	}
+	switch {
+	case len(gated) == 0:
 		return nil
+	case only != "" && kind == "unknown":
+		return &Refusal{Reason: fmt.Sprintf("group %s is unknown (no proof of what failed, only a timing clue) and no fix is recorded: %s, or --force", only, prove)}
 	case only != "":
 		return &Refusal{Reason: fmt.Sprintf("group %s is poison and no fix is recorded: moving it back fails it again; %s, or --force", only, fix)}
-	case len(others) == 0:
+	case len(others) == 0 && kind == "unknown":
+		return &Refusal{Reason: "the latest classify says unknown (no proof of what failed, only a timing clue) and no fix is recorded: " + prove + ", or --force"}
+	case len(others) == 0 && kind == "poison":
 		return &Refusal{Reason: "the latest classify says poison and no fix is recorded: moving them back fails them again; " + fix + ", or --force"}
+	case len(others) == 0:
+		return &Refusal{Reason: fmt.Sprintf("every group is poison or unknown (%s) and no fix is recorded: %s, or --force", strings.Join(gated, ", "), todo)}
 	}
-	return &Refusal{Reason: fmt.Sprintf("%d of %s are in poison %s %s and no fix is recorded: %s, or move the others alone with %s",
-		poisonCount, plural.Of(total, "classified message"), plural.Noun(len(poison), "group"), strings.Join(poison, ", "), fix, strings.Join(others, " or "))}
+	return &Refusal{Reason: fmt.Sprintf("%d of %s are in %s %s %s and no fix is recorded: %s, or move the others alone with %s",
+		gatedCount, plural.Of(total, "classified message"), kind, plural.Noun(len(gated), "group"), strings.Join(gated, ", "), todo, strings.Join(others, " or "))}
 }

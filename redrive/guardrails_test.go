@@ -14,6 +14,8 @@ func TestGuardrails(t *testing.T) {
 	classified := func(v classify.Verdict) Before { return Before{Classify: v} }
 	fixed := func(v classify.Verdict) Before { return Before{Classify: v, Fixed: true} }
 	mixed := []Group{{ID: "g1", Verdict: classify.VerdictPoison, Count: 9}, {ID: "g2", Verdict: classify.VerdictTransient, Count: 1}}
+	unknown := []Group{{ID: "g1", Verdict: classify.VerdictUnknown, Count: 340}}
+	withUnknown := []Group{{ID: "g1", Verdict: classify.VerdictTransient, Count: 7}, {ID: "g2", Verdict: classify.VerdictUnknown, Count: 3}}
 	for _, tt := range []struct {
 		name string
 		in   GuardInput
@@ -29,6 +31,16 @@ func TestGuardrails(t *testing.T) {
 		{"mixed, groups unreadable", GuardInput{Before: classified(classify.Verdict("mixed"))}, "cannot be read"},
 		{"transient", GuardInput{Before: classified(classify.Verdict("transient")), Groups: []Group{{ID: "g1", Verdict: classify.VerdictTransient, Count: 3}}}, ""},
 		{"alive", GuardInput{Before: Before{Alive: true}}, "still alive"},
+		// An unknown group is asked what poison is: a fix, or --group of
+		// the proven groups.
+		{"unknown without fix", GuardInput{Before: classified(classify.VerdictUnknown), Groups: unknown}, "the latest classify says unknown (no proof of what failed, only a timing clue) and no fix is recorded: prove what failed first (mfdlq logs, or classify again with --expect FIELD=VALUE or --baseline FILE), or pass --fixed \"what changed\", or --force"},
+		{"unknown, groups unreadable", GuardInput{Before: classified(classify.VerdictUnknown)}, "the latest classify says unknown"},
+		{"unknown with --fixed", GuardInput{Before: classified(classify.VerdictUnknown), Groups: unknown, Fixed: "ledger recovered"}, ""},
+		{"unknown with a fix recorded", GuardInput{Before: fixed(classify.VerdictUnknown), Groups: unknown}, ""},
+		{"mixed with an unknown group", GuardInput{Before: classified(classify.VerdictMixed), Groups: withUnknown}, "3 of 10 classified messages are in unknown group g2 and no fix is recorded: prove what failed first"},
+		{"mixed, the proven group alone", GuardInput{Before: classified(classify.VerdictMixed), Groups: withUnknown, Group: "g1"}, ""},
+		{"mixed, the unknown group", GuardInput{Before: classified(classify.VerdictMixed), Groups: withUnknown, Group: "g2"}, "group g2 is unknown"},
+		{"poison and unknown", GuardInput{Before: classified(classify.VerdictMixed), Groups: []Group{{ID: "g1", Verdict: classify.VerdictPoison, Count: 5}, {ID: "g2", Verdict: classify.VerdictUnknown, Count: 3}, {ID: "g3", Verdict: classify.VerdictTransient, Count: 2}}}, "8 of 10 classified messages are in poison or unknown groups g1, g2"},
 	} {
 		r := Guardrails(tt.in)
 		switch {

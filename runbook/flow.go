@@ -184,7 +184,11 @@ func (f *Flow) classify(ctx context.Context) error {
 func (f *Flow) fix() (*Stop, error) {
 	fixed := f.Fixed
 	verdict := f.Env.State().Classify
-	if fixed == "" && !f.Unattended && verdict.NeedsFix() {
+	// An unknown verdict is no proof that the messages are fine: the
+	// runbook stops before the redrive as it does for poison, unless a
+	// fix is recorded (the redrive guard asks the same).
+	unproven := verdict == classify.VerdictUnknown
+	if fixed == "" && !f.Unattended && (verdict.NeedsFix() || unproven) {
 		f.Env.Info("classify says %s: the consumer (or the data) must change before a redrive.", verdict)
 		fixed = f.Env.Ask("What was changed? (Enter if nothing yet)")
 	}
@@ -193,6 +197,12 @@ func (f *Flow) fix() (*Stop, error) {
 			return &Stop{
 				Why:  "classify says " + string(verdict) + " and no fix is recorded: a redrive now sends every message back into the same failure",
 				Todo: "fix the consumer (or the data at source), then run the runbook again with --fixed \"what changed\"",
+			}, nil
+		}
+		if unproven {
+			return &Stop{
+				Why:  "classify says unknown — no proof of what failed, only a timing clue — and no fix is recorded: a redrive now may send every message back into the same failure",
+				Todo: "prove what failed (mfdlq logs, or mfdlq classify with --expect FIELD=VALUE or --baseline FILE), then run the runbook again (with --fixed \"what changed\" once something was changed)",
 			}, nil
 		}
 		if verdict == "" {

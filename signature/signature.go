@@ -23,12 +23,27 @@ const maxSignature = 200
 // Of a multi-line text only the exception line counts: the first line, or
 // for a Python traceback the last unindented one. A Lambda error document
 // ({"errorType": …, "errorMessage": …}) becomes "errorType: errorMessage".
-func Of(text string) string {
+//
+// A number in a code's position stays (Version 2): an HTTP status after
+// "status", "code", "HTTP" or "returned" ("HTTP 503", "StatusCode: 409"),
+// or before its reason phrase ("503 Service Unavailable"), and an SQLSTATE
+// after "SQLSTATE" ("(SQLSTATE 42804)"): texts that differ in a decisive
+// code are different failures. Ids and counts still vary.
+func Of(text string) string { return OfVersion(text, Version) }
+
+// Version is the signature rules' version that Of follows: 1 replaced
+// every number, 2 keeps codes. classify records it with its groups' keys
+// so that a classification made with version 1 still finds its groups.
+const Version = 2
+
+// OfVersion is Of by the rules of version v (1 or 2).
+func OfVersion(text string, v int) string {
 	line := Headline(text)
 	line = maskValue(line, ValueOf(line))
 	var b strings.Builder
 	b.Grow(len(line))
 	space := false
+	prev := "" // the word token before this one
 	for i := 0; i < len(line); {
 		c := line[i]
 		switch {
@@ -46,7 +61,13 @@ func Of(text string) string {
 			continue
 		}
 		end := tokenEnd(line, i)
-		writeToken(&b, line[i:end])
+		tok := line[i:end]
+		if v >= 2 && isCode(prev, tok, nextWord(line, end)) {
+			b.WriteString(tok)
+		} else {
+			writeToken(&b, tok)
+		}
+		prev = tok
 		i = end
 	}
 	s := b.String()
@@ -200,4 +221,62 @@ func isTimestamp(tok string) bool {
 		}
 	}
 	return dashes >= 2 || colons >= 1
+}
+
+// isCode tells a token in a code's position: a status (100–599) after a
+// word that names one or before its reason phrase, an SQLSTATE (five
+// digits and capitals) after "SQLSTATE", or an Oracle "ORA-00001".
+func isCode(prev, tok, next string) bool {
+	if code, ok := strings.CutPrefix(tok, "ORA-"); ok && len(code) == 5 && isNumber(code) {
+		return true // an Oracle error code
+	}
+	p := strings.ToLower(prev)
+	if len(tok) == 3 && tok[0] >= '1' && tok[0] <= '5' && isNumber(tok) {
+		switch {
+		case countNouns[strings.ToLower(next)]:
+			return false // "returned 500 rows": a count
+		case strings.HasPrefix(p, "http"), statusWords[p], reasonWords[next]:
+			return true
+		}
+		return false
+	}
+	if len(tok) == 5 && (p == "sqlstate" || p == "sql_state") {
+		for i := 0; i < 5; i++ {
+			if c := tok[i]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// countNouns follow a number that counts: "returned 500 rows".
+var countNouns = map[string]bool{"rows": true, "row": true, "items": true, "records": true, "results": true, "bytes": true,
+	"ms": true, "s": true, "seconds": true, "messages": true, "entries": true, "lines": true, "times": true, "errors": true}
+
+// statusWords name an HTTP status when they precede a number.
+var statusWords = map[string]bool{
+	"status": true, "code": true, "statuscode": true, "status_code": true, "httpstatus": true, "http_status": true,
+	"returned": true, "response": true, "responded": true, "error": true,
+}
+
+// reasonWords start an HTTP reason phrase ("503 Service Unavailable",
+// "404 Not Found", requests' "503 Server Error").
+var reasonWords = map[string]bool{
+	"Bad": true, "Unauthorized": true, "Forbidden": true, "Not": true, "Request": true, "Conflict": true, "Gone": true,
+	"Precondition": true, "Payload": true, "Content": true, "Unsupported": true, "Unprocessable": true, "Too": true,
+	"Internal": true, "Service": true, "Gateway": true, "Client": true, "Server": true, "OK": true,
+}
+
+// nextWord is the word that follows position i of s after spaces.
+func nextWord(s string, i int) string {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '(') {
+		i++
+	}
+	j := i
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+		j++
+	}
+	return s[i:j]
 }

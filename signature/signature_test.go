@@ -29,6 +29,18 @@ func TestSignature(t *testing.T) {
 		{"json error", "json: unexpected end of JSON input at offset 312", "json: unexpected end of JSON input at offset <n>"},
 		{"empty", "", ""},
 		{"url", "GET https://pay.example.com:8443/v1/charges failed", "GET https://pay.example.com:<n>/v1/charges failed"},
+		// Codes are not noise: a status or an SQLSTATE in a code's position stays.
+		{"http status", "UpstreamError: inventory returned HTTP 503 for SKU-9123", "UpstreamError: inventory returned HTTP 503 for SKU-<n>"},
+		{"another class", "UpstreamError: inventory returned HTTP 422 for SKU-9555", "UpstreamError: inventory returned HTTP 422 for SKU-<n>"},
+		{"status code", "operation error DynamoDB: PutItem, https response error StatusCode: 400, RequestID: 7QJ2", "operation error DynamoDB: PutItem, https response error StatusCode: 400, RequestID: 7QJ2"},
+		{"reason phrase", "requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: /v1/items/77312", "requests.exceptions.HTTPError: 503 Server Error: Service Unavailable for url: /v1/items/<n>"},
+		{"http version", "got HTTP/1.1 409 Conflict after 1200 ms", "got HTTP/<n>.<n> 409 Conflict after <n> ms"},
+		{"sqlstate", `FEHLER: Spalte »total« hat Typ integer, aber der Ausdruck hat Typ text (SQLSTATE 42804) bei Zeile 31`, `FEHLER: Spalte »total« hat Typ integer, aber der Ausdruck hat Typ text (SQLSTATE 42804) bei Zeile <n>`},
+		{"sqlstate with letters", "ERROR: relation \"orders_v2\" does not exist (SQLSTATE 42P01)", "ERROR: relation \"orders_v2\" does not exist (SQLSTATE 42P01)"},
+		{".NET status", "HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests).", "HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests)."},
+		{"a count after returned is no code", "ReconcileError: query returned 500 rows", "ReconcileError: query returned <n> rows"},
+		{"oracle", "ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt"},
+		{"a count is no code", "Timeout: 120 items in 300 ms", "Timeout: <n> items in <n> ms"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,3 +63,15 @@ func TestSignatureBounded(t *testing.T) {
 }
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// TestSignatureVersion1: version 1 replaced every number, codes too; a
+// classification made with it still finds its groups by it.
+func TestSignatureVersion1(t *testing.T) {
+	in := "UpstreamError: inventory returned HTTP 503 (SQLSTATE 08006)"
+	if got, want := OfVersion(in, 1), "UpstreamError: inventory returned HTTP <n> (SQLSTATE <n>)"; got != want {
+		t.Errorf("OfVersion(1) = %q, want %q", got, want)
+	}
+	if got, want := Of(in), "UpstreamError: inventory returned HTTP 503 (SQLSTATE 08006)"; got != want {
+		t.Errorf("Of = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,65 @@
+// Package classify is step 3 of an incident: it decides whether the
+// messages of a DLQ are poison, transient or data failures, groups them,
+// and gives each group its evidence and next action. It is pure: messages
+// in, groups and verdicts out; it imports no AWS client (only the SDK's
+// retry classification of error codes, a table).
+//
+// # Message, envelope, payload
+//
+// A Message is an SQS message as exported (package sqsjson). Its envelope
+// (package envelope: SNS, EventBridge, Lambda, S3, CloudEvents …) is read
+// by one detector, which gives the payload — what is compared with a
+// baseline — and the error the envelope carries (envelope.go).
+//
+// # Shape and fingerprint
+//
+// A shape is what one pass over a payload reads: JSON or not, its sorted
+// top-level keys, its schema-naming fields, the --key and --expect fields
+// (shape.go). The fingerprint writes it as text; Shape and Shapes
+// (shapes.go) are inspect's summary of a set of messages by fingerprint,
+// errors left out.
+//
+// # Error text and signature
+//
+// The error text is read from where a sender puts it, in one order
+// (errorread.go, errorsources.go, bodyerrors.go, errorfallback.go); its
+// signature (package signature) keeps its kind and its codes and replaces
+// what varies. The logs' signature for a MessageId (logs.json, Signatures)
+// wins; one found for some messages applies to every message of their
+// fingerprint (inferred.go).
+//
+// # Key and group
+//
+// A Key — fingerprint, signature, and on a shared DLQ the source queue —
+// puts a message in a group (key.go, source.go). KeyVersion records the
+// signature rules the keys were made with, so GroupOf reads an older
+// classification's keys the old way. A group accumulates in fixed memory
+// (classifier.go): arrivals (arrivals.go), payload sizes (timeouts.go),
+// field profiles against the baseline (profile.go, drift.go, pattern.go),
+// distinct counts (distinct.go).
+//
+// # Fact, meaning, verdict
+//
+// A fact is a typed code read from the error — an SQLSTATE, an AWS error
+// code, an HTTP status, a gRPC status, an errno name, a Lambda errorType, a
+// runtime's exception type — judged by a cited taxonomy (facts.go;
+// dbfacts.go for the database servers' codes; taxonomies.go). A meaning is
+// what the error says: its fact, else a phrase of errorMeanings
+// (meaning.go). The Verdict of a group (verdict.go, decide) takes the
+// content's proof first (evidence.go: --expect, the baseline, drift), then
+// the meaning; a timeout is compared with healthy messages before it
+// decides (timeouts.go); the timing (timing.go) decides only for verified
+// content, and with no proof the verdict is unknown.
+// DecidedBy names what decided.
+//
+// # Classification
+//
+// The result (result.go): groups by size, the DLQ's verdict, the evidence,
+// written as classification.json and read back by redrive --group
+// (GroupOf) and the report. Figures (figures.go) are the classify event's.
+//
+// Reading order: doc.go, result.go, classifier.go, verdict.go, facts.go,
+// dbfacts.go and taxonomies.go, meaning.go, evidence.go, timing.go,
+// timeouts.go, inferred.go, then the error readers and the baseline's
+// profiles.
+package classify

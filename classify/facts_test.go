@@ -1,0 +1,101 @@
+package classify
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestFacts: each taxonomy's facts, read from the texts runtimes and
+// services write, decide before any phrase; precedence between them.
+func TestFacts(t *testing.T) {
+	tests := []struct {
+		text, fact string
+		v          Verdict
+	}{
+		// SQLSTATE by class, in any language
+		{`FEHLER: Spalte »total« hat Typ integer, aber der Ausdruck hat Typ text (SQLSTATE 42804)`, "SQLSTATE 42804", VerdictPoison},
+		{`ERROR: la relación «orders_v2» no existe (SQLSTATE 42P01)`, "SQLSTATE 42P01", VerdictPoison},
+		{`ERROR: duplicate key value violates unique constraint "orders_pkey" (SQLSTATE 23505)`, "SQLSTATE 23505", VerdictData},
+		{`ERROR: could not serialize access due to concurrent update (SQLSTATE 40001)`, "SQLSTATE 40001", VerdictTransient},
+		{`FATAL: terminating connection due to administrator command (SQLSTATE 57P01)`, "SQLSTATE 57P01", VerdictTransient},
+		{`Error 1062 (23000): Duplicate entry 'ord-1' for key 'PRIMARY'`, "SQLSTATE 23000", VerdictData},
+		{`Npgsql.PostgresException (0x80004005): 22P02: invalid input syntax for type uuid: "x"`, "SQLSTATE 22P02", VerdictData},
+		{`{"code":"08006","message":"connection failure"}`, "SQLSTATE 08006", VerdictTransient},
+		{"mysql.connector.errors.IntegrityError: 1062 (23000): Duplicate entry 'ord-1' for key 'PRIMARY'", "SQLSTATE 23000", VerdictData},
+		{`sqlalchemy.exc.ProgrammingError: (psycopg2.errors.UndefinedColumn) column "currency" does not exist`, "SQLSTATE 42703", VerdictPoison},
+		{`asyncpg.exceptions.UniqueViolationError: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«`, "SQLSTATE 23505", VerdictData},
+		{`psycopg2.errors.SerializationFailure: could not serialize access due to concurrent update`, "SQLSTATE 40001", VerdictTransient},
+		{"23505: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«", "SQLSTATE 23505", VerdictData},
+		// Oracle and SQL Server numbers, in any language
+		{"java.sql.SQLIntegrityConstraintViolationException: ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "Oracle error ORA-00001", VerdictData},
+		{"ORA-00942: Tabelle oder View nicht vorhanden", "Oracle error ORA-00942", VerdictPoison},
+		{"Microsoft.Data.SqlClient.SqlException (0x80131904): Verletzung der PRIMARY KEY-Einschränkung \"PK_Orders\".\nError Number:2627,State:1,Class:14", "SQL Server error 2627", VerdictData},
+		{"Msg 1205, Level 13, State 51: Transaction was deadlocked", "SQL Server error 1205", VerdictTransient},
+		// AWS error codes: the SDK's retry lists, then the documented ones
+		{"ConditionalCheckFailedException: The conditional request failed", "AWS error code ConditionalCheckFailedException", VerdictData},
+		{"operation error DynamoDB: PutItem, https response error StatusCode: 400, RequestID: X, ConditionalCheckFailedException: The conditional request failed", "AWS error code ConditionalCheckFailedException", VerdictData},
+		{"botocore.errorfactory.ConditionalCheckFailedException: An error occurred (ConditionalCheckFailedException) when calling the PutItem operation", "AWS error code ConditionalCheckFailedException", VerdictData},
+		{"TransactionCanceledException: Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]", "AWS error code TransactionCanceledException [ConditionalCheckFailed]", VerdictData},
+		{"TransactionCanceledException: Transaction cancelled, please refer cancellation reasons for specific reasons [ThrottlingError, None]", "AWS error code TransactionCanceledException [ThrottlingError]", VerdictTransient},
+		{"ProvisionedThroughputExceededException: Rate of requests exceeds the allowed throughput. StatusCode: 400", "AWS error code ProvisionedThroughputExceededException", VerdictTransient},
+		{"RequestTimeout: Your socket connection to the server was not read from or written to within the timeout period", "AWS error code RequestTimeout", VerdictTransient},
+		{"ValidationException: One or more parameter values were invalid: Missing the key id in the item", "AWS error code ValidationException", VerdictData},
+		{"AccessDeniedException: User: arn:aws:sts::1:assumed-role/x is not authorized to perform: dynamodb:PutItem", "AWS error code AccessDeniedException", VerdictTransient},
+		// HTTP status and class
+		{"PricingClientError: POST /v2/quotes returned status 503", "HTTP status 503", VerdictTransient},
+		{"PricingClientError: POST /v2/quotes returned status 422", "HTTP status 422", VerdictData},
+		{"requests.exceptions.HTTPError: 409 Client Error: Conflict for url: https://x/y", "HTTP status 409", VerdictData},
+		{"upstream said HTTP/1.1 412 Precondition Failed", "HTTP status 412", VerdictData},
+		{"HttpRequestException: Response status code does not indicate success: 429 (Too Many Requests).", "HTTP status 429", VerdictTransient},
+		{"got HTTP 408 from the ledger", "HTTP status 408", VerdictTransient},
+		{"HTTPError: 503", "HTTP status 503", VerdictTransient},
+		{"InventoryClientError(code=409, reservation already held)", "HTTP status 409", VerdictData},
+		{"HTTPError: 400", "HTTP status 400", VerdictData},
+		{"urllib.error.HTTPError: HTTP Error 503: Service Unavailable", "HTTP status 503", VerdictTransient},
+		{"upstream error 404 for /v1/customers/C-77", "HTTP status 404", VerdictData},
+		{"Error 1062: Duplicate entry", "", ""},
+		// gRPC
+		{"rpc error: code = Unavailable desc = connection error", "gRPC status UNAVAILABLE", VerdictTransient},
+		{"io.grpc.StatusRuntimeException: INVALID_ARGUMENT: quantity must be positive", "gRPC status INVALID_ARGUMENT", VerdictData},
+		{"<_InactiveRpcError of RPC that terminated with: status = StatusCode.DEADLINE_EXCEEDED", "gRPC status DEADLINE_EXCEEDED", VerdictTransient},
+		{"Error: 12 UNIMPLEMENTED: unknown method Reserve", "gRPC status UNIMPLEMENTED", VerdictPoison},
+		// errno
+		{"Error: connect ECONNREFUSED 10.0.0.7:5432", "errno ECONNREFUSED", VerdictTransient},
+		{"[Errno 111] Connection refused", "errno ECONNREFUSED", VerdictTransient},
+		{"Errno::ECONNRESET: Connection reset by peer", "errno ECONNRESET", VerdictTransient},
+		// Lambda
+		{"2024-03-12T14:02:06.010Z 7ae1b6d2 Task timed out after 6.01 seconds", "Lambda errorType Sandbox.Timedout", VerdictTransient},
+		{`{"errorType":"Runtime.ImportModuleError","errorMessage":"Unable to import module 'app': No module named 'pydantic'"}`, "Lambda errorType Runtime.ImportModuleError", VerdictPoison},
+		// exception types of the runtimes
+		{"json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)", "exception type JSONDecodeError", VerdictPoison},
+		{"ValueError: could not read order: Expecting value: line 1 column 1 (char 0)", "exception type JSONDecodeError", VerdictPoison},
+		{"OrderRejected: invalid character 'N' looking for beginning of value", "exception type *json.SyntaxError", VerdictPoison},
+		{"json: cannot unmarshal string into Go struct field Order.total of type float64", "exception type *json.UnmarshalTypeError", VerdictPoison},
+		{"com.fasterxml.jackson.core.JsonParseException: Unrecognized token 'NaN': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')", "exception type JsonParseException", VerdictPoison},
+		{"System.Text.Json.JsonException: The JSON value could not be converted to System.Decimal. Path: $.total", "exception type System.Text.Json.JsonException", VerdictPoison},
+		{"KeyError: 'currency'", "exception type KeyError", VerdictPoison},
+		{"JSON::ParserError: unexpected token at 'NaN'", "exception type JSON::ParserError", VerdictPoison},
+		{"ActiveRecord::RecordNotFound: Couldn't find Customer with 'id'=42", "exception type ActiveRecord::RecordNotFound", VerdictData},
+		{"java.net.SocketTimeoutException: Read timed out", "exception type java.net.SocketTimeoutException", VerdictTransient},
+		{"TypeError: fetch failed", "exception type TypeError: fetch failed", VerdictTransient},
+		{"org.springframework.jdbc.BadSqlGrammarException: PreparedStatementCallback; bad SQL grammar [insert into orders …]", "exception type org.springframework.jdbc.BadSqlGrammarException", VerdictPoison},
+		// no fact: the phrases decide
+		{"SkuNotFound: SKU-9123", "", ""},
+		{"card_declined: insufficient_funds", "", ""},
+		{"order 503 is locked", "", ""},
+		{`ValidationError: {"postcode":"22041","country":"DE"} is not deliverable`, "", ""},
+		{"ReconcileError: the ledger query returned 500 rows, expected 1", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got, v := "", Verdict("")
+			if f, ok := factOf(tt.text); ok {
+				got, v = f.taxonomy+" "+f.code, f.verdict
+			}
+			if diff := cmp.Diff([]string{tt.fact, string(tt.v)}, []string{got, string(v)}); diff != "" {
+				t.Errorf("[fact verdict] (-want +got)\n%s", diff)
+			}
+		})
+	}
+}
