@@ -26,8 +26,9 @@ const (
 
 // diffText renders one side of a diff: the payload pretty-printed in
 // gojq's key order (so both sides line up whatever order the original had),
-// then the message attributes when they changed, redacted as one document.
-func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, withAttrs bool, r *redact.Redactor) []string {
+// then the message attributes when they changed, bounded; redacted by the
+// caller as one document (see diffSides).
+func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, withAttrs bool) string {
 	text := prettyPayload(payload)
 	if withAttrs {
 		text += "\n" + attributeLines(attrs)
@@ -35,7 +36,25 @@ func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, wi
 	if len(text) > maxDiffInput {
 		text = untrusted.Head(text, maxDiffInput) + "\n…"
 	}
-	lines := strings.Split(r.String(text), "\n")
+	return text
+}
+
+// diffSides redacts both sides of a diff with r, which carries what it
+// learns (redact.Redactor.Carry): a value redacted on either side, under
+// a key that names a secret or by its shape, is redacted on the other too
+// whatever field the program moved it to. The before side is redacted
+// again once the after side has been read, for what only the after side
+// taught.
+func diffSides(before, after string, r *redact.Redactor) (a, b []string) {
+	before = r.String(before)
+	after = r.String(after)
+	before = r.Known(before)
+	return sideLines(before), sideLines(after)
+}
+
+// sideLines splits a redacted side into at most maxDiffSide lines.
+func sideLines(text string) []string {
+	lines := strings.Split(text, "\n")
 	if len(lines) > maxDiffSide {
 		lines = append(lines[:maxDiffSide], "…")
 	}
