@@ -76,7 +76,9 @@ func (r *Redactor) Known(s string) string {
 	if len(vals) == 0 {
 		return s
 	}
-	sort.Slice(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) || len(vals[i]) == len(vals[j]) && vals[i] < vals[j] })
+	sort.Slice(vals, func(i, j int) bool {
+		return len(vals[i]) > len(vals[j]) || len(vals[i]) == len(vals[j]) && vals[i] < vals[j]
+	})
 	if r.Counts == nil {
 		r.Counts = Counts{}
 	}
