@@ -67,6 +67,9 @@ func NewPreview(p *Program) *Preview {
 // Add counts one message's result; pos is its place in the selection
 // (from 1), m the original.
 func (pv *Preview) Add(pos int, m *sqsjson.Message, r Result) {
+	if r.Interrupted {
+		return // no verdict: the run was cut short on this message
+	}
 	pv.red.Carry = true // a value redacted once is redacted wherever it shows again
 	max := pv.Max
 	if max <= 0 {
