@@ -27,7 +27,10 @@ func (o *redriveOptions) printTransformPlan(ctx context.Context, env *redrive.En
 		return err
 	}
 	undo := p.UndoCommand(ws)
-	if undo == "" {
+	switch {
+	case p.Req.Keep && p.Source.File == nil:
+		undo = transform.KeepUndo
+	case undo == "":
 		undo = "the export " + o.FromFile + " is the originals (it never changes)"
 	}
 	for _, l := range transform.PlanLines(f, sns, undo) {
