@@ -389,6 +389,7 @@ func sumStats(a, b mover.Stats) mover.Stats {
 		}
 	}
 	a.Failed += b.Failed
+	a.HeldBack += b.HeldBack
 	a.Unseen, a.Stamps = a.Unseen+b.Unseen, a.Stamps.Plus(b.Stamps)
 	a.Sourceless += b.Sourceless
 	a.OtherSource += b.OtherSource
