@@ -24,6 +24,20 @@ func init() {
 	scriptCmds["sns-subscribed"] = cmdSNSSubscribed
 	scriptCmds["sqs-bodies"] = cmdSQSBodies
 	scriptCmds["webhook"] = cmdWebhook
+	scriptCmds["webhook-redirect"] = cmdWebhookRedirect
+}
+
+// webhook-redirect VAR TARGET answers every request with a 307 to TARGET:
+// a webhook that sends its callers to another host.
+func cmdWebhookRedirect(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: webhook-redirect VAR TARGET")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, args[1], http.StatusTemporaryRedirect)
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL+"/services/T0/B0/SECRET")
 }
 
 // sns-subscribed VAR QUEUE creates a topic (its ARN in VAR) and QUEUE
