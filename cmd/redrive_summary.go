@@ -147,13 +147,14 @@ func (o *redriveOptions) printSummary(s *redrive.Summary) error {
 	return d.printTable(t)
 }
 
-// printJSONLine writes v as one compact JSON line (a streamed record).
+// printJSONLine writes v as one compact JSON line (a streamed record),
+// escaped by untrusted.JSON.
 func (d *Deps) printJSONLine(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(d.IO.Out, string(b))
+	_, err = fmt.Fprintln(d.IO.Out, string(untrusted.JSON(b)))
 	return err
 }
 
