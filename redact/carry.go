@@ -1,7 +1,9 @@
 package redact
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -15,6 +17,26 @@ const (
 	maxKnown    = 512
 	maxCarryLen = 4 << 10
 )
+
+// secretKey is a whole key that names a secret (secretWord alone).
+var secretKey = regexp.MustCompile(`(?i)^` + secretWord + `$`)
+
+// Value is value redacted as the value of a field named key: all of it
+// when key names a secret (a message attribute "api_token", whose line
+// "api_token (String): …" no key rule reads), else what the rules find in
+// it. With Carry the value is learnt either way, so that the same value
+// under another name is redacted too (Known).
+func (r *Redactor) Value(key, value string) string {
+	if r.Counts == nil {
+		r.Counts = Counts{}
+	}
+	if value != "" && secretKey.MatchString(key) && !alreadyRedacted(value) {
+		r.Counts[Secret]++
+		r.learn(value, Secret)
+		return Placeholder(Secret)
+	}
+	return r.String(value)
+}
 
 // learn remembers v, a value a rule replaced, when Carry is set. A value
 // held in JSON text is remembered both as written (escaped) and as the
@@ -36,24 +58,64 @@ func (r *Redactor) learn(v, kind string) {
 	}
 	for _, f := range forms {
 		f = strings.TrimSpace(f)
-		if len(f) < minCarry || alreadyRedacted(f) || strings.Contains(f, "[redacted:") || len(r.known) >= maxKnown {
+		if len(f) < minCarry || alreadyRedacted(f) || strings.Contains(f, "[redacted:") || inPlaceholder(f) {
 			continue
 		}
 		switch f {
 		case "true", "false", "null":
 			continue
 		}
-		if _, ok := r.known[f]; !ok {
-			r.known[f] = kind
-		}
+		r.remember(f, kind)
 		// The same value as a JSON string's content: quoted into a
 		// document inside a string, it gains escapes.
-		if q := strings.Trim(quote(f), `"`); q != f && len(r.known) < maxKnown {
-			if _, ok := r.known[q]; !ok {
-				r.known[q] = kind
-			}
+		if q := strings.Trim(quote(f), `"`); q != f {
+			r.remember(q, kind)
+		}
+		// And base64-encoded, as a program's @base64 writes it.
+		if len(f) >= 8 {
+			r.remember(base64.StdEncoding.EncodeToString([]byte(f)), kind)
+			r.remember(base64.RawStdEncoding.EncodeToString([]byte(f)), kind)
 		}
 	}
+}
+
+// inPlaceholder tells a value that is part of a placeholder's own text
+// ("secret", "redacted"): replaced everywhere, it would eat the
+// placeholders.
+func inPlaceholder(v string) bool {
+	v = asciiLower(v)
+	for _, k := range []string{Email, Phone, Card, IBAN, Token, JWT, AccessKey, Secret, PrivateKey} {
+		if strings.Contains(Placeholder(k), v) {
+			return true
+		}
+	}
+	return false
+}
+
+// remember keeps v (compared without regard to ASCII case: a program's
+// ascii_upcase must not reveal it) while there is room.
+func (r *Redactor) remember(v, kind string) {
+	k := asciiLower(v)
+	if _, ok := r.known[k]; !ok && len(r.known) < maxKnown {
+		r.known[k] = kind
+	}
+}
+
+// asciiLower is s with A-Z lowered and every other byte as it is: the same
+// length, so an offset in it is an offset in s.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // Known replaces in s every value this Redactor replaced before (with
@@ -67,9 +129,10 @@ func (r *Redactor) Known(s string) string {
 	if len(r.known) == 0 {
 		return s
 	}
+	lower := asciiLower(s)
 	vals := make([]string, 0, len(r.known))
 	for v := range r.known {
-		if strings.Contains(s, v) {
+		if strings.Contains(lower, v) {
 			vals = append(vals, v)
 		}
 	}
@@ -88,13 +151,15 @@ func (r *Redactor) Known(s string) string {
 	return s
 }
 
-// replaceKnown replaces each occurrence of v in s that stands alone
-// enough (see Known) by kind's placeholder.
+// replaceKnown replaces each occurrence of v (lower case) in s, whatever
+// its ASCII case, that stands alone enough (see Known) by kind's
+// placeholder.
 func (r *Redactor) replaceKnown(s, v, kind string) string {
+	lower := asciiLower(s)
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); {
-		j := strings.Index(s[i:], v)
+		j := strings.Index(lower[i:], v)
 		if j < 0 {
 			break
 		}

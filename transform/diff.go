@@ -26,12 +26,13 @@ const (
 
 // diffText renders one side of a diff: the payload pretty-printed in
 // gojq's key order (so both sides line up whatever order the original had),
-// then the message attributes when they changed, bounded; redacted by the
+// then the message attributes when they changed, each value redacted by r
+// as its name says (redact.Redactor.Value), bounded; redacted again by the
 // caller as one document (see diffSides).
-func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, withAttrs bool) string {
+func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, withAttrs bool, r *redact.Redactor) string {
 	text := prettyPayload(payload)
 	if withAttrs {
-		text += "\n" + attributeLines(attrs)
+		text += "\n" + attributeLines(attrs, r)
 	}
 	if len(text) > maxDiffInput {
 		text = untrusted.Head(text, maxDiffInput) + "\n…"
@@ -81,8 +82,16 @@ func prettyPayload(p []byte) string {
 	return buf.String()
 }
 
-// attributeLines lists message attributes one a line, by name.
-func attributeLines(attrs map[string]sqsjson.MessageAttributeValue) string {
+// learnAttributes teaches r the values of attrs, shown or not: a program
+// may move an attribute's secret into the payload under a name that says
+// nothing, with the attributes themselves unchanged (and so not shown).
+func learnAttributes(attrs map[string]sqsjson.MessageAttributeValue, r *redact.Redactor) {
+	attributeLines(attrs, r)
+}
+
+// attributeLines lists message attributes one a line, by name, each value
+// redacted by r as its name says.
+func attributeLines(attrs map[string]sqsjson.MessageAttributeValue, r *redact.Redactor) string {
 	names := make([]string, 0, len(attrs))
 	for n := range attrs {
 		names = append(names, n)
@@ -96,7 +105,7 @@ func attributeLines(attrs map[string]sqsjson.MessageAttributeValue) string {
 		if a.StringValue != nil {
 			v = *a.StringValue
 		}
-		b.WriteString("\n  " + n + " (" + a.DataType + "): " + v)
+		b.WriteString("\n  " + n + " (" + a.DataType + "): " + r.Value(n, v))
 	}
 	return b.String()
 }

@@ -126,6 +126,10 @@ func TestPreviewCarriesRedaction(t *testing.T) {
 		{"into an attribute", `.version = 1 | set_attributes(.hint = {DataType: "String", StringValue: "p=" + $message.MessageId + .password?})`},
 		{"attribute from payload", `. as $p | .version = 1 | set_attributes(.hint = {DataType: "String", StringValue: $p.password})`},
 		{"its own error", `error("bad: " + .password)`},
+		{"upper case", `.note = (.password | ascii_upcase) | del(.password)`},
+		{"base64", `.note = (.password | @base64) | del(.password)`},
+		{"an attribute's secret into the payload", `.note = $attributes.api_token.StringValue`},
+		{"an attribute's secret renamed", `.version = 1 | set_attributes(.note = .api_token | del(.api_token))`},
 		{"its own error, whole", `error(.password)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,7 +138,8 @@ func TestPreviewCarriesRedaction(t *testing.T) {
 				t.Fatal(err)
 			}
 			pv := NewPreview(p)
-			m := sqsjson.Message{MessageId: "m-1", Body: body}
+			tok := "tok-7Hq2-hunter2-zz"
+			m := sqsjson.Message{MessageId: "m-1", Body: body, MessageAttributes: map[string]sqsjson.MessageAttributeValue{"api_token": {DataType: "String", StringValue: &tok}}}
 			r := p.Apply(context.Background(), &m, Limits{})
 			pv.Add(1, &m, r)
 			var out bytes.Buffer
@@ -142,7 +147,7 @@ func TestPreviewCarriesRedaction(t *testing.T) {
 			if r.Outcome == Changed && len(pv.Figures().Examples) != 1 {
 				t.Fatalf("no example: %s", out.String())
 			}
-			for _, leak := range []string{"hunter2", "8842"} {
+			for _, leak := range []string{"hunter2", "HUNTER2", "8842", "aHVudGVy"} {
 				if strings.Contains(out.String(), leak) {
 					t.Errorf("the preview shows %q:\n%s", leak, out.String())
 				}
