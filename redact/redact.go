@@ -10,7 +10,10 @@
 // ordinary numbers such as order ids and epoch timestamps in clear; a
 // candidate that fails them is retried on shorter windows, so a card number
 // followed by a CVV or an amount, or an IBAN followed by a word, is still
-// found.
+// found. A Redactor with Carry remembers what it replaced and replaces it
+// again wherever it shows up (carry.go): the two sides of a --transform's
+// diff, where a program may move a password's value to a field named
+// "note".
 package redact
 
 import (
