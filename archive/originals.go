@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -34,40 +35,53 @@ type Originals struct {
 	run     string
 	buf     bytes.Buffer
 	written int
+	torn    int64 // bytes of a torn last line cut on open
 }
 
 // OpenOriginals opens (or creates, 0600, never through a symbolic link)
-// the originals file at path for appending. A run that crashed mid-write
-// left a torn last line: its original was not durable, so its copy was
-// never sent, and the tail is cut back to the last whole line (the file
-// stays readable by --from-file, which refuses a bad line).
+// the originals file at path for appending. Its last line may have no
+// newline: a whole record whose newline an editor dropped is kept (the
+// newline is put back: its repaired copy may have been sent, and the undo
+// needs it), and only a torn record — a crash mid-write, whose original
+// was not durable, so its copy was never sent — is cut back to the last
+// whole line, which Torn then says (the file stays readable by
+// --from-file, which refuses a bad line).
 func OpenOriginals(path, dlqARN, run string) (*Originals, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	f, err := incident.OpenRegular(path, os.O_RDWR|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = errors.New("not a regular file")
-	}
+	var torn int64
 	if err == nil {
-		err = cutTornTail(f, st.Size())
+		torn, err = mendTail(f, st.Size())
 	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("originals %s: %w", path, err)
 	}
-	return &Originals{f: f, path: path, dlqARN: dlqARN, run: run}, nil
+	return &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn}, nil
 }
 
-// cutTornTail truncates f after its last newline.
-func cutTornTail(f *os.File, size int64) error {
+// Torn says what OpenOriginals cut from the file's end ("" when nothing):
+// a torn record, whose copy was never sent.
+func (o *Originals) Torn() string {
+	if o.torn == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: cut a torn last line of %d bytes, not a whole record (a write cut short: its copy was never sent)", o.path, o.torn)
+}
+
+// mendTail ends f with a newline: a last line that is a whole record gets
+// its newline back; anything else after the last newline is cut, and how
+// many bytes is returned.
+func mendTail(f *os.File, size int64) (cut int64, err error) {
 	end := size
 	var chunk [4096]byte
 	for end > 0 {
 		n := min(int64(len(chunk)), end)
 		if _, err := f.ReadAt(chunk[:n], end-n); err != nil && !errors.Is(err, io.EOF) {
-			return err
+			return 0, err
 		}
 		if i := bytes.LastIndexByte(chunk[:n], '\n'); i >= 0 {
 			end = end - n + int64(i) + 1
@@ -76,12 +90,32 @@ func cutTornTail(f *os.File, size int64) error {
 		end -= n
 	}
 	if end == size {
-		return nil
+		return 0, nil
+	}
+	if size-end <= maxLine {
+		tail := make([]byte, size-end)
+		if _, err := f.ReadAt(tail, end); err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		if wholeRecord(tail) {
+			if _, err := f.Write([]byte("\n")); err != nil {
+				return 0, err
+			}
+			return 0, f.Sync()
+		}
 	}
 	if err := f.Truncate(end); err != nil {
-		return err
+		return 0, err
 	}
-	return f.Sync()
+	return size - end, f.Sync()
+}
+
+// wholeRecord tells a line that is a complete original: an SQS message in
+// JSON with a MessageId and a Body, as Append writes them.
+func wholeRecord(line []byte) bool {
+	var m sqsjson.Message
+	line = bytes.TrimSpace(line)
+	return len(line) > 0 && json.Unmarshal(line, &m) == nil && m.MessageId != "" && m.Body != ""
 }
 
 // Path is the file's path, for the undo command.

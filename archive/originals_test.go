@@ -110,6 +110,42 @@ func TestOriginalsCutATornLine(t *testing.T) {
 	}
 }
 
+// TestOriginalsKeepALastRecordWithoutNewline: an editor that drops the
+// file's final newline leaves a whole last record, whose repaired copy
+// may have been sent: the next run of the incident keeps it (the newline
+// put back) and appends after it, never cutting a whole record; a torn
+// record is cut and said (issue 48).
+func TestOriginalsKeepALastRecordWithoutNewline(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
+	whole := `{"MessageId":"a","Body":"x"}` + "\n" + `{"MessageId":"b","Body":"{\"v\":2}","Attributes":{"mfdlq.OriginalOf":"arn"}}`
+	if err := os.WriteFile(path, []byte(whole), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o, err := OpenOriginals(path, dlqARN, "run-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Append([]sqsjson.Message{{MessageId: "c", Body: "y"}}); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	got := readOriginals(t, path)
+	if len(got) != 3 || got[0].MessageId != "a" || got[1].MessageId != "b" || got[2].MessageId != "c" {
+		t.Fatalf("records %+v", got)
+	}
+	if err := os.WriteFile(path, []byte(`{"MessageId":"a","Body":"x"}`+"\n"+`{"MessageId":"b","Bo`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if o, err = OpenOriginals(path, dlqARN, "run-3"); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	if !strings.Contains(o.Torn(), "cut a torn last line of 20 bytes") {
+		t.Errorf("a cut torn line not said: %q", o.Torn())
+	}
+}
+
 // TestOriginalsRefuseASymlink: never written through a link.
 func TestOriginalsRefuseASymlink(t *testing.T) {
 	t.Parallel()

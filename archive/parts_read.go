@@ -15,6 +15,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // ErrPartMissing is an export in parts with a part missing before the
@@ -25,7 +27,7 @@ var ErrPartMissing = errors.New("a part is missing")
 // without one (an export of one file, or of an older mfdlq), part after
 // part until one is missing — refused when any later part is there.
 func (f *File) openLocal(ref string) error {
-	mf, err := os.Open(ManifestName(ref))
+	mf, err := openRead(ManifestName(ref))
 	switch {
 	case err == nil:
 		defer mf.Close()
@@ -34,7 +36,7 @@ func (f *File) openLocal(ref string) error {
 			return err
 		}
 		return f.openListed(m, ref, func(n int) (*os.File, func(), error) {
-			h, err := os.Open(PartName(ref, n))
+			h, err := openRead(PartName(ref, n))
 			if errors.Is(err, fs.ErrNotExist) {
 				err = errNoObject
 			}
@@ -45,7 +47,7 @@ func (f *File) openLocal(ref string) error {
 	}
 	for n := 1; ; n++ {
 		name := PartName(ref, n)
-		h, err := os.Open(name)
+		h, err := openRead(name)
 		if n > 1 && errors.Is(err, fs.ErrNotExist) {
 			return gapCheck(ref, n, localPartsAfter(ref, n))
 		}
@@ -55,6 +57,11 @@ func (f *File) openLocal(ref string) error {
 		f.add(h, name, func() {})
 	}
 }
+
+// openRead opens a local part or manifest for reading through
+// incident.OpenRegular: a named pipe in its place is refused, never waited
+// on.
+func openRead(name string) (*os.File, error) { return incident.OpenRegular(name, os.O_RDONLY) }
 
 // openS3 is openLocal for an export in S3.
 func (f *File) openS3(ctx context.Context, c S3, loc S3Location) error {

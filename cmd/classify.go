@@ -134,6 +134,9 @@ func (o *classifyOptions) validate() error {
 	if err := validateFetch(o.Fetch); err != nil {
 		return err
 	}
+	if err := notRegular("--from", o.From, "--baseline", o.Baseline); err != nil {
+		return err
+	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -268,15 +271,42 @@ func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
 // bad record into a usage error that names the flag and the line.
 func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {
 	var zero T
-	f, err := os.Open(path)
+	f, err := incident.OpenRegular(path, os.O_RDONLY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return zero, usageErrorf("%s %s: no such file", flag, path)
+	}
+	var nr *incident.NotRegularError
+	if errors.As(err, &nr) {
+		return zero, usageErrorf("%s %s: %s, not a regular file: give the path of a file", flag, path, nr.Kind)
 	}
 	if err != nil {
 		return zero, usageErrorf("%s %s: %v", flag, path, err)
 	}
 	defer f.Close()
 	return decodeFile(f, path, flag, read)
+}
+
+// notRegular refuses, in RunE before any incident is opened or AWS is
+// asked, a file flag's path that names a named pipe, a device or a
+// directory (pairs of flag and path; an empty path is skipped): opened
+// through incident.OpenRegular, which never waits on a FIFO. A missing
+// file is left to the reading, which says so.
+func notRegular(pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		flag, path := pairs[i], pairs[i+1]
+		if path == "" || strings.HasPrefix(path, "s3://") {
+			continue
+		}
+		f, err := incident.OpenRegular(path, os.O_RDONLY)
+		var nr *incident.NotRegularError
+		if errors.As(err, &nr) {
+			return usageErrorf("%s %s: %s, not a regular file: give the path of a file", flag, path, nr.Kind)
+		}
+		if err == nil {
+			f.Close()
+		}
+	}
+	return nil
 }
 
 // decodeFile reads an open file with read, turning a bad record into a

@@ -32,7 +32,7 @@ func reportError(d *Deps, args []string, err error, code int, parsing bool) {
 	msg = untrusted.Terminal(msg)
 	if d.jsonOutput() || askedJSON(args) {
 		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: errorHint(code)})
-		fmt.Fprintf(d.IO.ErrOut, "%s\n", line)
+		fmt.Fprintf(d.IO.ErrOut, "%s\n", untrusted.JSON(line))
 		return
 	}
 	fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", msg)

@@ -128,6 +128,9 @@ func (o *inspectOptions) validate() error {
 	if err := validateFetch(o.Fetch); err != nil {
 		return err
 	}
+	if err := notRegular("--baseline", o.Baseline); err != nil {
+		return err
+	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
 		return usageErrorf("%v", err)

@@ -105,6 +105,9 @@ func (o *logsOptions) validate() error {
 	case o.Timeout <= 0:
 		return usageErrorf("--timeout must be > 0")
 	}
+	if err := notRegular("--from", o.From, "--log-file", o.LogFile); err != nil {
+		return err
+	}
 	switch logsearch.Method(o.Method) {
 	case logsearch.MethodAuto, logsearch.MethodFilter, logsearch.MethodInsights:
 	default:
@@ -257,7 +260,11 @@ func classifyGroups(ws *incident.Workspace) [][]string {
 
 func (o *logsOptions) search(ctx context.Context, targets []logsearch.Wanted) (logsearch.Result, error) {
 	if o.LogFile != "" {
-		f, err := os.Open(o.LogFile)
+		f, err := incident.OpenRegular(o.LogFile, os.O_RDONLY)
+		var nr *incident.NotRegularError
+		if errors.As(err, &nr) {
+			return logsearch.Result{}, usageErrorf("--log-file %s: %s, not a regular file: give the path of a log export", o.LogFile, nr.Kind)
+		}
 		if err != nil {
 			return logsearch.Result{}, usageErrorf("--log-file: %v", err)
 		}

@@ -74,6 +74,18 @@ func notifyShown(v string) string {
 	return notify.Redact(v)
 }
 
+// planNotify says, before the step runs, that --notify's topic is in an
+// account other than the queue's (one line, only then): who is told is
+// part of what the operator agrees to.
+func (d *Deps) planNotify(n *notifyFlag, account string) {
+	if n == nil || n.Target == nil {
+		return
+	}
+	if l := n.Target.OtherAccount(account); l != "" {
+		d.infof("plan: %s", l)
+	}
+}
+
 // notifySender is the production sender: SNS in the topic's region with
 // the credentials in use, webhooks through a plain HTTP client.
 func (d *Deps) notifySender() notify.Sender {

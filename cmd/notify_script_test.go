@@ -20,6 +20,19 @@ import (
 
 // The script commands of --notify: a topic with a queue subscribed, what
 // the subscriber received, and a webhook answering a chosen status.
+// webhook-redirect VAR TARGET answers every request with a 307 to TARGET:
+// a webhook that sends its callers to another host.
+func cmdWebhookRedirect(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: webhook-redirect VAR TARGET")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, args[1], http.StatusTemporaryRedirect)
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL+"/services/T0/B0/SECRET")
+}
+
 // sns-subscribed VAR QUEUE creates a topic (its ARN in VAR) and QUEUE
 // subscribed to it with raw delivery: what a team's pager pipe looks like.
 func cmdSNSSubscribed(ts *testscript.TestScript, neg bool, args []string) {

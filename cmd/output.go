@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -85,12 +86,18 @@ func writeTSV(w io.Writer, t tableData) error {
 	return err
 }
 
-// printJSON writes v as indented JSON, never coloured.
+// printJSON writes v as indented JSON, never coloured, escaped by
+// untrusted.JSON as every JSON line mfdlq writes.
 func (d *Deps) printJSON(v any) error {
-	enc := json.NewEncoder(d.IO.Out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := d.IO.Out.Write(untrusted.JSON(b.Bytes()))
+	return err
 }
 
 // jsonOutput tells whether --output json was asked for.

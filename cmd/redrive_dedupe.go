@@ -85,13 +85,18 @@ func (o *redriveOptions) dryRunDedupe(ctx context.Context, env *redrive.Env, p *
 	if errors.Is(err, errNoScan) {
 		return nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errScanInterrupted) {
 		return err
 	}
 	s := tally.Summary(3)
 	d := o.deps
-	d.infof("dry run: dedupe: the whole selection, %s read and made visible again: %s, %s (they would stay in the DLQ), %s without a key (they would move)",
-		plural.Of(n, "message"), plural.Of(s.Keys, "key"), plural.Of(s.Duplicates, "duplicate"), plural.Of(s.NoKey, "message"))
+	counts := fmt.Sprintf("%s, %s (they would stay in the DLQ), %s without a key (they would move)",
+		plural.Of(s.Keys, "key"), plural.Of(s.Duplicates, "duplicate"), plural.Of(s.NoKey, "message"))
+	if err != nil {
+		d.infof("dry run: dedupe: %s: %s so far", o.scanCut(p, n), counts)
+		return err
+	}
+	d.infof("dry run: dedupe: the whole selection, %s read and made visible again: %s", plural.Of(n, "message"), counts)
 	for _, t := range s.Top {
 		d.infof("dry run: dedupe: %s × %d", untrusted.Terminal(strconv.Quote(t.Key)), t.Messages)
 	}
@@ -102,9 +107,21 @@ func (o *redriveOptions) dryRunDedupe(ctx context.Context, env *redrive.Env, p *
 // counts nothing).
 var errNoScan = errors.New("the source cannot be scanned")
 
+// errScanInterrupted: Ctrl-C (or SIGTERM) came during a dry run's scan.
+// What was read is made visible again and nothing changed, but the counts
+// are of part of the selection: never "the whole selection", exit 130.
+var errScanInterrupted = fmt.Errorf("%w: the dry run's scan was cut short, nothing changed", errInterrupted)
+
+// scanCut says how far an interrupted scan got: n messages judged of the
+// selection's backlog at the plan.
+func (o *redriveOptions) scanCut(p *redrive.Plan, n int) string {
+	return fmt.Sprintf("interrupted: scanned %d of %d before Ctrl-C, every message read made visible again", n, p.Backlog)
+}
+
 // scanSelection calls visit on every message the selection picks, read
 // as an export without --delete reads them (held while read, every one
-// made visible again at the end), and returns how many were read.
+// made visible again at the end), and returns how many were read; a scan
+// cut short by ctx (Ctrl-C) is errScanInterrupted.
 func (o *redriveOptions) scanSelection(ctx context.Context, env *redrive.Env, p *redrive.Plan, visit func(*sqsjson.Message)) (int, error) {
 	var sel func(*sqsjson.Message) (bool, error)
 	if p.Req.Selector != nil {
@@ -130,6 +147,12 @@ func (o *redriveOptions) scanSelection(ctx context.Context, env *redrive.Env, p 
 		visit(m)
 		return false, nil
 	}})
+	if err == nil && (st.Interrupted || ctx.Err() != nil) {
+		err = errScanInterrupted
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		err = errScanInterrupted
+	}
 	return st.Received, err
 }
 

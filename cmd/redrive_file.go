@@ -137,6 +137,9 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	if undo.note != "" {
 		d.warnf("%s", untrusted.Terminal(undo.note))
 	}
+	if l := undo.originalsLine(o.FromFile, dests); l != "" {
+		d.infof("%s", untrusted.Terminal(l))
+	}
 	if l := undo.line(); l != "" {
 		d.infof("%s", untrusted.Terminal(l))
 	}

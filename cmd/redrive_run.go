@@ -74,6 +74,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	d.warnf("%s", p.AtLeastOnce())
 	env.OperatorARN = o.operator(ctx)
 	o.printPlan(p, ws.Dir, env.OperatorARN)
+	d.planNotify(&o.notify, dlq.Account)
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}

@@ -83,6 +83,9 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 	for _, t := range st.TransformErrorTexts {
 		d.warnf("--transform failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
+	if st.HeldBack > 0 {
+		d.warnf("%s held back in the DLQ: an earlier message of their FIFO group failed and stays there, and sent they would reach the consumer out of order; deal with that one and run the same command again", plural.Of(st.HeldBack, "message"))
+	}
 	if s.Transform != nil {
 		f := s.Transform
 		d.infof("transform: %d changed, %d unchanged, %d failed (left in the DLQ)", f.Changed, f.Unchanged, f.Failed)
@@ -144,13 +147,14 @@ func (o *redriveOptions) printSummary(s *redrive.Summary) error {
 	return d.printTable(t)
 }
 
-// printJSONLine writes v as one compact JSON line (a streamed record).
+// printJSONLine writes v as one compact JSON line (a streamed record),
+// escaped by untrusted.JSON.
 func (d *Deps) printJSONLine(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(d.IO.Out, string(b))
+	_, err = fmt.Fprintln(d.IO.Out, string(untrusted.JSON(b)))
 	return err
 }
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/incident"
@@ -26,7 +27,10 @@ func (o *redriveOptions) printTransformPlan(ctx context.Context, env *redrive.En
 		return err
 	}
 	undo := p.UndoCommand(ws)
-	if undo == "" {
+	switch {
+	case p.Req.Keep && p.Source.File == nil:
+		undo = transform.KeepUndo
+	case undo == "":
 		undo = "the export " + o.FromFile + " is the originals (it never changes)"
 	}
 	for _, l := range transform.PlanLines(f, sns, undo) {
@@ -60,22 +64,28 @@ func (o *redriveOptions) dryRunTransform(ctx context.Context, env *redrive.Env, 
 		return nil
 	}
 	d := o.deps
-	pv, pos, lim := transform.NewPreview(p.Req.Transform), 0, p.TransformLimits()
+	pv, pos, cut, lim := transform.NewPreview(p.Req.Transform), 0, 0, p.TransformLimits()
 	n, err := o.scanSelection(ctx, env, p, func(m *sqsjson.Message) {
 		pos++
-		pv.Add(pos, m, p.Req.Transform.Apply(ctx, m, lim))
+		r := p.Req.Transform.Apply(ctx, m, lim)
+		if r.Interrupted {
+			cut++ // Ctrl-C came while the program ran on it: no verdict
+			return
+		}
+		pv.Add(pos, m, r)
 	})
 	if errors.Is(err, errNoScan) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
 	f := pv.Figures()
-	d.infof("dry run: the whole selection, %s read and made visible again: %d changed, %d unchanged, %d failed (they would stay in the DLQ)",
-		plural.Of(n, "message"), f.Changed, f.Unchanged, f.Failed)
+	counts := fmt.Sprintf("%d changed, %d unchanged, %d failed (they would stay in the DLQ)", f.Changed, f.Unchanged, f.Failed)
+	if errors.Is(err, errScanInterrupted) {
+		d.infof("dry run: %s: %s so far", o.scanCut(p, n-cut), counts)
+	} else if err == nil {
+		d.infof("dry run: the whole selection, %s read and made visible again: %s", plural.Of(n, "message"), counts)
+	}
 	for _, t := range f.FailureTexts {
 		d.infof("dry run: failed: %s", t)
 	}
-	return nil
+	return err
 }

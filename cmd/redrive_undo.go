@@ -5,23 +5,28 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // undoFilter is the undo of a redrive --transform: a replay of its
-// originals file puts back only the originals whose repaired copy left the
-// DLQ. An original whose copy's send failed (a 4xx, retries run out) is
-// still in the DLQ; putting it back would hold it twice. The transform
-// run's journal sits beside the file, in its incident directory.
+// originals file puts back only the originals that left the DLQ — those
+// the transform run's journal has a 'deleted' for. One whose copy's send
+// failed, whose delete failed, or that was copied with --keep is still in
+// the DLQ; putting it back would hold it twice. The transform run's
+// journal sits beside the file, in its incident directory.
 type undoFilter struct {
 	unsent func(id string) bool // nil: not an originals file, or no journal
-	left   int                  // originals kept back: their copy was never sent
+	left   int                  // originals kept back: they never left the DLQ
 	note   string               // a warning: no journal to tell them by
+	dlqARN string               // the DLQ the originals came from ("": not an originals file)
+	sentTo []string             // the queues (URLs) that got the repaired copies, per the journal
 }
 
 // newUndoFilter looks at the file's first record: only an originals file
@@ -38,22 +43,24 @@ func newUndoFilter(f *archive.File, path string) (*undoFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := archive.OriginalOf(m); !ok {
+	dlq, ok := archive.OriginalOf(m)
+	if !ok {
 		return &undoFilter{}, nil
 	}
 	jpath := filepath.Join(filepath.Dir(path), incident.JournalFile)
-	sent, found := func(id string) bool { return true }, false
+	var j journal.Undo
+	found := false
 	if !strings.HasPrefix(path, "s3://") {
-		if sent, found, err = journal.SentFrom(jpath); err != nil {
+		if j, found, err = journal.ReadUndo(jpath); err != nil {
 			return nil, fmt.Errorf("--from-file %s: the transform's journal: %w", path, err)
 		}
 	}
 	if !found {
-		return &undoFilter{note: fmt.Sprintf("undo: no redrive journal beside %s: every original is put back, also any whose repaired copy was never sent (it is still in the DLQ, and would be there twice)", path)}, nil
+		return &undoFilter{dlqARN: dlq, note: fmt.Sprintf("undo: no redrive journal beside %s: every original is put back, also any that never left the DLQ (a copy never sent, a delete that failed, --keep: it would be there twice)", path)}, nil
 	}
-	u := &undoFilter{}
+	u := &undoFilter{dlqARN: dlq, sentTo: j.SentTo}
 	u.unsent = func(id string) bool {
-		if sent(id) {
+		if j.Deleted(id) {
 			return false
 		}
 		u.left++
@@ -76,5 +83,23 @@ func (u *undoFilter) line() string {
 	if u.left == 0 {
 		return ""
 	}
-	return fmt.Sprintf("undo: %s left in the file: their repaired copy was never sent (the journal has no send), so they are still in the DLQ", plural.Of(u.left, "original"))
+	return fmt.Sprintf("undo: %s left in the file: the journal beside it has no delete of them (a copy never sent, a delete that failed, or --keep), so they are still in the DLQ", plural.Of(u.left, "original"))
+}
+
+// originalsLine is the plan's line for an originals file replayed to the
+// queue that got the repaired copies (as the journal beside it says; with
+// no journal, any queue but the DLQ the originals came from): what it
+// sends are the messages as they were before the repair. "" for an undo
+// or a plain export.
+func (u *undoFilter) originalsLine(path string, dests []*sqsapi.Queue) string {
+	if u.dlqARN == "" {
+		return ""
+	}
+	for _, q := range dests {
+		if u.unsent == nil && q.ARN != u.dlqARN || slices.Contains(u.sentTo, q.URL) {
+			return fmt.Sprintf("plan: %s holds originals: the messages as they were before --transform repaired them, so they reach %s unrepaired (the undo sends them back to their DLQ, --to %s)",
+				path, q.Name, sqsapi.NameFromARN(u.dlqARN))
+		}
+	}
+	return ""
 }

@@ -56,9 +56,10 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"fleet-queue":  cmdFleetQueue,
 	"fleet-delete": cmdFleetDelete,
 	// notify_script_test.go
-	"sns-subscribed": cmdSNSSubscribed,
-	"sqs-bodies":     cmdSQSBodies,
-	"webhook":        cmdWebhook,
+	"sns-subscribed":   cmdSNSSubscribed,
+	"sqs-bodies":       cmdSQSBodies,
+	"webhook":          cmdWebhook,
+	"webhook-redirect": cmdWebhookRedirect,
 	// hostile_script_test.go
 	"no-control": cmdNoControl,
 	// lease_garbage_script_test.go

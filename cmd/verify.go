@@ -163,6 +163,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		return err
 	}
 	d.announce("verifying", dlq)
+	d.planNotify(&o.notify, dlq.Account)
 	to := dest.Name
 	if len(dests) > 1 {
 		to = plural.Of(len(dests), "destination")

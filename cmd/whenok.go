@@ -84,9 +84,12 @@ func statusKey(st health.Status) string {
 	return b.String()
 }
 
+// writeJSONLine writes v as one JSON line, escaped by untrusted.JSON as
+// every JSON line mfdlq writes: an alarm's name is the operator's account's
+// data, and a piped stderr is often a terminal's scrollback after all.
 func writeJSONLine(w io.Writer, v any) {
 	if b, err := json.Marshal(v); err == nil {
-		fmt.Fprintln(w, string(b))
+		fmt.Fprintln(w, string(untrusted.JSON(b)))
 	}
 }
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +74,32 @@ func TestWhenOKExitCodes(t *testing.T) {
 	} {
 		if code, ok := whenOKExit(tc.err); !ok || code != tc.code {
 			t.Errorf("%T: %d %v, want %d", tc.err, code, ok, tc.code)
+		}
+	}
+}
+
+// TestWhenOKJSONLinesEscapeInvisibles: an alarm named with a bidi
+// override and a zero-width space reaches no stream raw — not the piped
+// status lines on stderr, not --output json's lines on stdout, not the
+// error line — escaped by JSON's own \u, so the name still decodes
+// exactly (issue 48: raw on piped stderr, escaped on a terminal).
+func TestWhenOKJSONLinesEscapeInvisibles(t *testing.T) {
+	at := time.Date(2026, 12, 2, 2, 50, 0, 0, time.UTC)
+	st := waitStatus(at, health.StateAlarm)
+	name := "gateway\u202e5xx\u200b\u2066"
+	st.Alarms[0].Name = name
+	for _, output := range []string{"table", "json"} {
+		d, out, errOut := whenOKDeps(false, output)
+		(&whenOKStatus{d: d}).report(st)
+		reportError(d, nil, errors.New("alarm "+name+" stuck"), 3, false)
+		got := out.String() + errOut.String()
+		if strings.ContainsAny(got, "\u202e\u200b\u2066") {
+			t.Errorf("--output %s: raw invisibles in %q", output, got)
+		}
+		line := strings.SplitN(strings.TrimSpace(out.String()+errOut.String()), "\n", 2)[0]
+		var l health.WaitLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil || len(l.Alarms) != 1 || l.Alarms[0].Name != name {
+			t.Errorf("--output %s: %q does not decode to the name: %v", output, line, err)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // WaitsFile is the waits file in the incident directory.
@@ -160,7 +161,7 @@ func (j *Waits) append(r Milestone) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", WaitsFile, err)
 	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
+	if _, err := f.Write(append(untrusted.JSON(b), '\n')); err != nil { // as every JSON line mfdlq writes
 		f.Close()
 		return fmt.Errorf("append to %s: %w", WaitsFile, err)
 	}

@@ -110,13 +110,41 @@ func Existing(dir string) (*Workspace, error) {
 
 // openFile opens a file of the incident with O_NOFOLLOW, so a symlink
 // planted in the directory can never make mfdlq read or append to a file
-// elsewhere, and O_NONBLOCK, so a FIFO cannot hang it; anything but a
-// regular file is refused.
+// elsewhere, and through OpenRegular, so a FIFO cannot hang it.
 func openFile(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, fileMode)
+	f, err := OpenRegular(path, flag|syscall.O_NOFOLLOW)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is a symbolic link: mfdlq never follows one inside an incident directory: %w", path, err)
+	}
+	return f, err
+}
+
+// NotRegularError is a path that names something other than a regular
+// file: mfdlq reads and writes regular files only. Kind says what it is
+// ("a named pipe", "a device", "a directory", "a socket"), for the one line
+// the operator reads.
+type NotRegularError struct {
+	Path, Kind string
+}
+
+func (e *NotRegularError) Error() string { return e.Path + " is " + e.Kind + ", not a regular file" }
+
+// OpenRegular opens path with flag (plus O_NONBLOCK) and refuses, before
+// reading a byte, anything but a regular file. It is the one way mfdlq
+// opens a file: an incident's (openFile) and every path the operator
+// names (--transform-file, redrive --from-file, classify --from,
+// --baseline, logs --from, --log-file). A blocking open(2) of a named pipe
+// nobody writes to never returns, and no signal ends it (SIGTERM waits on
+// the open); O_NONBLOCK makes the open of a FIFO for reading return at
+// once, and the fstat that follows refuses it. On a regular file
+// O_NONBLOCK changes nothing. Anything but a regular file is a
+// *NotRegularError.
+func OpenRegular(path string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NONBLOCK, fileMode)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s is a symbolic link: mfdlq never follows one inside an incident directory: %w", path, err)
+		if errors.Is(err, syscall.ENXIO) {
+			// A FIFO opened for writing with no reader.
+			return nil, &NotRegularError{Path: path, Kind: "a named pipe"}
 		}
 		return nil, err
 	}
@@ -127,9 +155,24 @@ func openFile(path string, flag int) (*os.File, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file", path)
+		return nil, &NotRegularError{Path: path, Kind: fileKind(st.Mode())}
 	}
 	return f, nil
+}
+
+// fileKind names what a path that is no regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // readFile reads a whole file of the incident through openFile.

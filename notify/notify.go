@@ -39,13 +39,14 @@ const (
 
 // Target is where the team is told: an SNS topic, or a webhook URL.
 type Target struct {
-	Kind   string
-	Topic  string // the topic ARN
-	Region string // the topic's region
-	URL    string // the webhook
+	Kind    string
+	Topic   string // the topic ARN
+	Region  string // the topic's region
+	Account string // the topic's account
+	URL     string // the webhook
 }
 
-var topicRE = regexp.MustCompile(`^arn:aws[a-z-]*:sns:([a-z0-9-]+):\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$`)
+var topicRE = regexp.MustCompile(`^arn:aws[a-z-]*:sns:([a-z0-9-]+):(\d{12}):[A-Za-z0-9_-]{1,256}(\.fifo)?$`)
 
 // Parse reads --notify (or MFDLQ_NOTIFY): an SNS topic ARN, or an https://
 // URL (http:// only to a loopback address: a local relay, a test).
@@ -55,7 +56,7 @@ func Parse(s string) (Target, error) {
 		if strings.HasSuffix(s, ".fifo") {
 			return Target{}, errors.New("--notify: a FIFO topic needs a message group: give a standard topic")
 		}
-		return Target{Kind: KindSNS, Topic: s, Region: m[1]}, nil
+		return Target{Kind: KindSNS, Topic: s, Region: m[1], Account: m[2]}, nil
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || u.User != nil {
@@ -86,6 +87,17 @@ func (t Target) String() string {
 		return t.Topic
 	}
 	return Redact(t.URL)
+}
+
+// OtherAccount is the plan's one line for a topic in an account other than
+// home (the queue's): publishing there tells people of another account
+// what this incident is, which the operator should see named before the
+// step runs. "" for a webhook, a topic of home, or an unknown home.
+func (t Target) OtherAccount(home string) string {
+	if t.Kind != KindSNS || home == "" || t.Account == home {
+		return ""
+	}
+	return fmt.Sprintf("notify: %s is in account %s, not the queue's account %s: the step's end is published there", t.Topic, t.Account, home)
 }
 
 // Redact is a URL with its path and query left out.
@@ -214,10 +226,12 @@ func (s Sender) post(ctx context.Context, t Target, m Message) error {
 		return fmt.Errorf("webhook %s: %w", t, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	hc := s.HTTP
-	if hc == nil {
-		hc = &http.Client{}
+	hc := &http.Client{Timeout: Timeout}
+	if s.HTTP != nil {
+		c := *s.HTTP
+		hc = &c
 	}
+	hc.CheckRedirect = sameTarget(req.URL)
 	resp, err := hc.Do(req)
 	if err != nil {
 		// The error quotes the URL, with its secret: name the host only.
@@ -233,6 +247,28 @@ func (s Sender) post(ctx context.Context, t Target, m Message) error {
 		return fmt.Errorf("webhook %s answered %s", t, resp.Status)
 	}
 	return nil
+}
+
+// maxRedirects bounds the redirects followed within the webhook's host.
+const maxRedirects = 3
+
+// sameTarget is a webhook's redirect policy: a redirect is followed only
+// within the URL the operator gave — the same scheme and host (port
+// included), no user info — so Parse's https-or-loopback rule holds for
+// every request; a 307 to another host is an error, never a POST of the
+// message to a host nobody named (and the step's end is not "told"). Go's
+// client would follow it, re-sending the body, by default.
+func sameTarget(first *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		u := req.URL
+		switch {
+		case u.Scheme != first.Scheme || !strings.EqualFold(u.Host, first.Host) || u.User != nil:
+			return fmt.Errorf("redirected to %s, another host: not followed (a webhook is told only at the host --notify names)", Redact(u.String()))
+		case len(via) >= maxRedirects:
+			return fmt.Errorf("more than %d redirects: not followed", maxRedirects)
+		}
+		return nil
+	}
 }
 
 // Figures are a notify event's figures: which step's end was told, where

@@ -22,10 +22,10 @@ func TestMain(m *testing.M) { localaws.Wrap(m).Run() }
 
 func TestParse(t *testing.T) {
 	for in, want := range map[string]Target{
-		"arn:aws:sns:eu-west-1:123456789012:oncall":        {Kind: KindSNS, Topic: "arn:aws:sns:eu-west-1:123456789012:oncall", Region: "eu-west-1"},
+		"arn:aws:sns:eu-west-1:123456789012:oncall":        {Kind: KindSNS, Topic: "arn:aws:sns:eu-west-1:123456789012:oncall", Region: "eu-west-1", Account: "123456789012"},
 		"https://hooks.slack.com/services/T0/B0/SECRET":    {Kind: KindWebhook, URL: "https://hooks.slack.com/services/T0/B0/SECRET"},
 		"http://127.0.0.1:8080/hook":                       {Kind: KindWebhook, URL: "http://127.0.0.1:8080/hook"},
-		" arn:aws-cn:sns:cn-north-1:123456789012:team-x  ": {Kind: KindSNS, Topic: "arn:aws-cn:sns:cn-north-1:123456789012:team-x", Region: "cn-north-1"},
+		" arn:aws-cn:sns:cn-north-1:123456789012:team-x  ": {Kind: KindSNS, Topic: "arn:aws-cn:sns:cn-north-1:123456789012:team-x", Region: "cn-north-1", Account: "123456789012"},
 	} {
 		got, err := Parse(in)
 		if err != nil || got != want {
@@ -154,5 +154,56 @@ func TestSNSReachesASubscriber(t *testing.T) {
 	}
 	if len(bodies) != 1 || bodies[0] != m.Text() {
 		t.Errorf("subscriber got %q, want one %q", bodies, m.Text())
+	}
+}
+
+// TestWebhookRedirects: a webhook's redirect to another host is not
+// followed — the message never reaches a host nobody named, and the send
+// is an error (issue 48: a 307 was followed, the https/loopback rule
+// checked on the first URL only); a redirect within the host is.
+func TestWebhookRedirects(t *testing.T) {
+	var elsewhere, moved atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { elsewhere.Add(1) }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away/SECRET":
+			http.Redirect(w, r, other.URL+"/collect", http.StatusTemporaryRedirect)
+		case "/old/SECRET":
+			http.Redirect(w, r, "/new/SECRET", http.StatusPermanentRedirect)
+		case "/new/SECRET":
+			if b, _ := io.ReadAll(r.Body); r.Method == http.MethodPost && len(b) > 0 {
+				moved.Add(1)
+			}
+		}
+	}))
+	defer srv.Close()
+	m := Message{Step: "verify", Queue: "orders-dlq", Verdict: "pass"}
+	away, _ := Parse(srv.URL + "/away/SECRET")
+	err := (Sender{HTTP: &http.Client{}}).Send(context.Background(), away, m)
+	if err == nil || !strings.Contains(err.Error(), "another host: not followed") || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("a 307 to another host: %v", err)
+	}
+	if elsewhere.Load() != 0 {
+		t.Errorf("the other host got %d requests", elsewhere.Load())
+	}
+	within, _ := Parse(srv.URL + "/old/SECRET")
+	if err := (Sender{}).Send(context.Background(), within, m); err != nil || moved.Load() != 1 {
+		t.Errorf("a redirect within the host: %v, %d posts arrived", err, moved.Load())
+	}
+}
+
+// TestOtherAccount: a topic in another account than the queue's is named
+// in one line; the queue's own, a webhook or an unknown account none.
+func TestOtherAccount(t *testing.T) {
+	topic, _ := Parse("arn:aws:sns:us-east-1:999999999999:oncall")
+	hook, _ := Parse("https://hooks.example.com/x")
+	if got := topic.OtherAccount("123456789012"); got != "notify: arn:aws:sns:us-east-1:999999999999:oncall is in account 999999999999, not the queue's account 123456789012: the step's end is published there" {
+		t.Errorf("other account: %q", got)
+	}
+	for _, got := range []string{topic.OtherAccount("999999999999"), topic.OtherAccount(""), hook.OtherAccount("123456789012")} {
+		if got != "" {
+			t.Errorf("a line where none is due: %q", got)
+		}
 	}
 }

@@ -10,7 +10,10 @@
 // ordinary numbers such as order ids and epoch timestamps in clear; a
 // candidate that fails them is retried on shorter windows, so a card number
 // followed by a CVV or an amount, or an IBAN followed by a word, is still
-// found.
+// found. A Redactor with Carry remembers what it replaced and replaces it
+// again wherever it shows up (carry.go): the two sides of a --transform's
+// diff, where a program may move a password's value to a field named
+// "note".
 package redact
 
 import (
@@ -63,6 +66,14 @@ func (c Counts) Kinds() []string {
 // to use; it is not safe for concurrent use.
 type Redactor struct {
 	Counts Counts
+	// Carry makes the Redactor remember every value it replaces and replace
+	// it again wherever it shows up in later text, under any key or none: a
+	// --transform that moves a password's value to a field named "note"
+	// must not print on the after side what the before side redacted. One
+	// Redactor per preview carries what it learnt across the messages and
+	// both sides of each diff (see Known).
+	Carry bool
+	known map[string]string // value → kind, when Carry
 }
 
 // String returns s with every match replaced by its kind's placeholder.
@@ -72,7 +83,11 @@ func (r *Redactor) String(s string) string {
 	if r.Counts == nil {
 		r.Counts = Counts{}
 	}
-	return r.redact(s, 0)
+	s = r.redact(s, 0)
+	if r.Carry {
+		s = r.Known(s)
+	}
+	return s
 }
 
 // redact is String at a nesting depth: the documents inside string fields
@@ -85,7 +100,7 @@ func (r *Redactor) redact(s string, depth int) string {
 		if ru.hints != nil && !containsAny(lower, ru.hints) {
 			continue
 		}
-		s = ru.apply(s, r.Counts)
+		s = ru.apply(s, r.Counts, r.learn)
 	}
 	return restoreIDs(s, ids)
 }
@@ -113,7 +128,7 @@ func containsAny(s string, words []string) bool {
 // when it has groups (what comes before — a key and its separator — stays),
 // else the whole match; windows, when set, narrows a value to the spans that
 // pass the rule's check.
-func (ru rule) apply(s string, counts Counts) string {
+func (ru rule) apply(s string, counts Counts, learn func(v, kind string)) string {
 	locs := ru.re.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {
 		return s
@@ -139,6 +154,7 @@ func (ru rule) apply(s string, counts Counts) string {
 		for _, sp := range spans {
 			b.WriteString(s[last : start+sp[0]])
 			b.WriteString(Placeholder(ru.kind))
+			learn(s[start+sp[0]:start+sp[1]], ru.kind)
 			last = start + sp[1]
 			counts[ru.kind]++
 		}

@@ -276,3 +276,29 @@ func TestNestedJSONBounded(t *testing.T) {
 	}
 	_ = r.String(deep) // must end; what is beyond the bound is not promised
 }
+
+// TestCarry: a Redactor with Carry replaces a value it redacted once
+// wherever it shows again, under any key or none, escaped or not; a short
+// value only where it stands alone; without Carry nothing is remembered.
+func TestCarry(t *testing.T) {
+	r := Redactor{Carry: true}
+	if got := r.String(`{"password": "s3cr\"et-99", "pin": "4417"}`); strings.Contains(got, "s3cr") || strings.Contains(got, "4417") {
+		t.Fatalf("first document: %s", got)
+	}
+	for in, want := range map[string]string{
+		`{"note": "s3cr\"et-99"}`:            `{"note": "[redacted:secret]"}`,
+		`s3cr"et-99 in clear`:                `[redacted:secret] in clear`,
+		`{"m": "{\"n\":\"s3cr\\\"et-99\"}"}`: `{"m": "{\"n\":\"[redacted:secret]\"}"}`,
+		`code 4417, order 944170, id x4417`:  `code [redacted:secret], order 944170, id x4417`,
+		`nothing here`:                       `nothing here`,
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%s) = %s, want %s", in, got, want)
+		}
+	}
+	var plain Redactor
+	plain.String(`{"password": "s3cr-et-99"}`)
+	if got := plain.String(`{"note": "s3cr-et-99"}`); got != `{"note": "s3cr-et-99"}` {
+		t.Errorf("without Carry: %s", got)
+	}
+}

@@ -95,6 +95,9 @@ type Figures struct {
 	Transform       *transform.Figures `json:"transform,omitempty"`
 	Undo            string             `json:"undo,omitempty"`
 	TransformErrors int                `json:"transform_errors,omitempty"`
+	// HeldBack are the messages of a FIFO DLQ left in it because an
+	// earlier message of their group failed and stayed (mover.Stats).
+	HeldBack int `json:"held_back,omitempty"`
 	// Idempotency is the consumer's idempotency store and window, and the
 	// messages beyond it the move met (nil: no store found).
 	Idempotency *window.Figures `json:"idempotency,omitempty"`

@@ -102,8 +102,10 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 // move runs the canary (if any) and then the rest, journaling every step.
 func (r *runner) move(ctx context.Context) (*Summary, error) {
 	p, env := r.p, r.env
-	// A file replay keeps the deleted lines' digests: the file still holds them.
-	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil)
+	// A file replay keeps the deleted lines' digests: the file still holds
+	// them; so does a --transform, whose undo puts back only the originals
+	// the journal says were deleted (journal.ReadUndo), compacted or not.
+	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil || p.Req.Transform != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -389,6 +391,7 @@ func sumStats(a, b mover.Stats) mover.Stats {
 		}
 	}
 	a.Failed += b.Failed
+	a.HeldBack += b.HeldBack
 	a.Unseen, a.Stamps = a.Unseen+b.Unseen, a.Stamps.Plus(b.Stamps)
 	a.Sourceless += b.Sourceless
 	a.OtherSource += b.OtherSource

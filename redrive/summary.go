@@ -151,6 +151,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	fig.Destinations, fig.Sourceless = destFigures(p, st), st.Sourceless
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
+	fig.HeldBack = st.HeldBack
 	fig.Idempotency, fig.Dedupe, fig.Provenance = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), q.Dedupe.Figures(), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
@@ -189,6 +190,7 @@ type SummaryLine struct {
 	Failed          int     `json:"failed"`
 	FilterErrors    int     `json:"filter_errors"`
 	Halted          string  `json:"halted"`
+	HeldBack        int     `json:"held_back,omitempty"` // a FIFO group held back (Stats.HeldBack)
 	Moved           int     `json:"moved"`
 	PeakWorkers     int     `json:"peak_workers"`
 	PendingDelete   int     `json:"pending_delete"`
@@ -206,7 +208,7 @@ type SummaryLine struct {
 func (s *Summary) Line() SummaryLine {
 	st := s.Stats
 	l := SummaryLine{AchievedRate: Round2(s.Achieved), DurationSeconds: Round2(s.Duration.Seconds()), Failed: st.Failed,
-		FilterErrors: st.FilterErrors, Halted: st.Halted, Moved: s.Moved, PeakWorkers: st.PeakWorkers, PendingDelete: st.PendingDelete,
+		FilterErrors: st.FilterErrors, Halted: st.Halted, HeldBack: st.HeldBack, Moved: s.Moved, PeakWorkers: st.PeakWorkers, PendingDelete: st.PendingDelete,
 		Resumed: st.Resumed, Returned: st.Returned, Skipped: st.Skipped, Type: "summary"}
 	if st.Rehidden > 0 {
 		l.Rehidden, l.RehiddenUntil = st.Rehidden, st.RehiddenUntil.UTC().Format(time.RFC3339)

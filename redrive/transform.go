@@ -43,10 +43,12 @@ func (p *Plan) OriginalsPath(ws *incident.Workspace) string {
 }
 
 // UndoCommand is the command that puts the originals back ("" without a
-// transform or for a file replay).
+// transform, for a file replay, and with --keep: every original stays in
+// the DLQ, and putting it back would hold it twice — transform.KeepUndo
+// says so).
 func (p *Plan) UndoCommand(ws *incident.Workspace) string {
 	path := p.OriginalsPath(ws)
-	if path == "" {
+	if path == "" || p.Req.Keep {
 		return ""
 	}
 	return transform.UndoCommand(path, p.Source.Queue.Name, p.Req.Rate)
@@ -93,6 +95,9 @@ func (r *runner) transformStep() (*transform.Step, func(), error) {
 	o, err := r.env.OpenOriginals(p.OriginalsPath(r.ws), p.Source.Queue.ARN, r.id)
 	if err != nil {
 		return nil, nil, err
+	}
+	if t, ok := o.(interface{ Torn() string }); ok && t.Torn() != "" {
+		r.env.Warn("%s", t.Torn())
 	}
 	return transform.NewStep(p.Req.Transform, p.TransformLimits(), o), func() {
 		if err := o.Close(); err != nil {

@@ -18,6 +18,10 @@ func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	if f := redrive.FiguresOf(ev); f.Transform != nil {
 		inc.writeTransform(b, *f.Transform, f.Undo)
 	}
+	if f := redrive.FiguresOf(ev); f.HeldBack > 0 {
+		fmt.Fprintf(b, "\n%s held back in the DLQ: an earlier message of their FIFO group failed and stayed there, and sent they would have reached the consumer out of order.\n",
+			plural.Of(f.HeldBack, "message"))
+	}
 	if f := redrive.FiguresOf(ev); f.Dedupe != nil {
 		inc.writeDedupe(b, *f.Dedupe)
 	}

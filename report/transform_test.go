@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redact"
+	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
@@ -29,5 +31,21 @@ func TestTransformSection(t *testing.T) {
 		if strings.Contains(got, bad) {
 			t.Errorf("the section holds %q:\n%s", bad, got)
 		}
+	}
+}
+
+// TestHeldBackSaid: a redrive that held FIFO messages back says so in the
+// report's redrive section.
+func TestHeldBackSaid(t *testing.T) {
+	t.Parallel()
+	ev := incident.Event{Step: "redrive", Queue: "orders-dlq.fifo", Verdict: string(redrive.OutcomeTransformErrors)}
+	if err := ev.SetFigures(redrive.Figures{Moved: 7, TransformErrors: 1, HeldBack: 3}); err != nil {
+		t.Fatal(err)
+	}
+	inc := &Incident{red: &redact.Redactor{}}
+	var b strings.Builder
+	inc.writeRedrive(&b, ev)
+	if want := "3 messages held back in the DLQ: an earlier message of their FIFO group failed and stayed there"; !strings.Contains(b.String(), want) {
+		t.Errorf("missing %q in\n%s", want, b.String())
 	}
 }

@@ -26,16 +26,36 @@ const (
 
 // diffText renders one side of a diff: the payload pretty-printed in
 // gojq's key order (so both sides line up whatever order the original had),
-// then the message attributes when they changed, redacted as one document.
-func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, withAttrs bool, r *redact.Redactor) []string {
+// then the message attributes when they changed, each value redacted by r
+// as its name says (redact.Redactor.Value), bounded; redacted again by the
+// caller as one document (see diffSides).
+func diffText(payload []byte, attrs map[string]sqsjson.MessageAttributeValue, withAttrs bool, r *redact.Redactor) string {
 	text := prettyPayload(payload)
 	if withAttrs {
-		text += "\n" + attributeLines(attrs)
+		text += "\n" + attributeLines(attrs, r)
 	}
 	if len(text) > maxDiffInput {
 		text = untrusted.Head(text, maxDiffInput) + "\n…"
 	}
-	lines := strings.Split(r.String(text), "\n")
+	return text
+}
+
+// diffSides redacts both sides of a diff with r, which carries what it
+// learns (redact.Redactor.Carry): a value redacted on either side, under
+// a key that names a secret or by its shape, is redacted on the other too
+// whatever field the program moved it to. The before side is redacted
+// again once the after side has been read, for what only the after side
+// taught.
+func diffSides(before, after string, r *redact.Redactor) (a, b []string) {
+	before = r.String(before)
+	after = r.String(after)
+	before = r.Known(before)
+	return sideLines(before), sideLines(after)
+}
+
+// sideLines splits a redacted side into at most maxDiffSide lines.
+func sideLines(text string) []string {
+	lines := strings.Split(text, "\n")
 	if len(lines) > maxDiffSide {
 		lines = append(lines[:maxDiffSide], "…")
 	}
@@ -62,8 +82,16 @@ func prettyPayload(p []byte) string {
 	return buf.String()
 }
 
-// attributeLines lists message attributes one a line, by name.
-func attributeLines(attrs map[string]sqsjson.MessageAttributeValue) string {
+// learnAttributes teaches r the values of attrs, shown or not: a program
+// may move an attribute's secret into the payload under a name that says
+// nothing, with the attributes themselves unchanged (and so not shown).
+func learnAttributes(attrs map[string]sqsjson.MessageAttributeValue, r *redact.Redactor) {
+	attributeLines(attrs, r)
+}
+
+// attributeLines lists message attributes one a line, by name, each value
+// redacted by r as its name says.
+func attributeLines(attrs map[string]sqsjson.MessageAttributeValue, r *redact.Redactor) string {
 	names := make([]string, 0, len(attrs))
 	for n := range attrs {
 		names = append(names, n)
@@ -77,7 +105,7 @@ func attributeLines(attrs map[string]sqsjson.MessageAttributeValue) string {
 		if a.StringValue != nil {
 			v = *a.StringValue
 		}
-		b.WriteString("\n  " + n + " (" + a.DataType + "): " + v)
+		b.WriteString("\n  " + n + " (" + a.DataType + "): " + r.Value(n, v))
 	}
 	return b.String()
 }

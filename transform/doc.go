@@ -22,10 +22,16 @@
 //   - Result: what the program made of one message — Changed (a new body
 //     and attributes, valid for SQS), Unchanged (sent byte for byte), or
 //     Failed (a sanitised, bounded Reason; the message stays in the DLQ).
+//     The timeout covers the whole of one message's work, and an output
+//     over the destination's size fails before it is encoded; a message
+//     cut short by the caller's context (Ctrl-C) is Interrupted, no
+//     verdict.
 //   - Limits: what a changed message must fit (size, attributes).
 //   - Preview: the counts of Changed, Unchanged and Failed and the first
-//     few before/after diffs, redacted and sanitised; Figures is its typed
-//     record for the incident's events and the report.
+//     few before/after diffs, redacted and sanitised, its redactor
+//     carrying what it learnt (redact.Redactor.Carry: a value redacted on
+//     one side is redacted on the other under any name); Figures is its
+//     typed record for the incident's events and the report.
 //
 // Reading order: program.go, apply.go, validate.go, preview.go, diff.go,
 // plan.go.

@@ -40,6 +40,12 @@ func UndoCommand(originals, dlq string, rate float64) string {
 	return cmd + " --rate max" // a DLQ has no consumer to spare
 }
 
+// KeepUndo is the plan's undo line for --keep --transform: nothing left
+// the DLQ, so there is nothing to put back, and a replay of the originals
+// would put each message there twice (an undo run anyway puts back only
+// what the journal says was deleted: none).
+const KeepUndo = "none: --keep leaves every original in the DLQ (the repaired copies go beside them), so there is nothing to put back"
+
 // shellQuote quotes s for a POSIX shell when it holds anything but the
 // characters of ordinary paths and queue names.
 func shellQuote(s string) string {

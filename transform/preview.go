@@ -67,6 +67,10 @@ func NewPreview(p *Program) *Preview {
 // Add counts one message's result; pos is its place in the selection
 // (from 1), m the original.
 func (pv *Preview) Add(pos int, m *sqsjson.Message, r Result) {
+	if r.Interrupted {
+		return // no verdict: the run was cut short on this message
+	}
+	pv.red.Carry = true // a value redacted once is redacted wherever it shows again
 	max := pv.Max
 	if max <= 0 {
 		max = DefaultExamples
@@ -77,6 +81,9 @@ func (pv *Preview) Add(pos int, m *sqsjson.Message, r Result) {
 	case Failed:
 		pv.fig.Failed++
 		if len(pv.fig.FailureTexts) < maxFailureTexts {
+			// The payload is read first for what it teaches the redactor:
+			// a program's error may quote a secret's value without its key.
+			pv.red.String(diffText(r.Before, m.MessageAttributes, true, &pv.red))
 			t := untrusted.Cell(pv.red.String(fmt.Sprintf("message %d (MessageId %s): %s", pos, untrusted.Shorten(m.MessageId, 100), r.Reason)))
 			pv.fig.FailureTexts = append(pv.fig.FailureTexts, t)
 		}
@@ -92,8 +99,9 @@ func (pv *Preview) Add(pos int, m *sqsjson.Message, r Result) {
 }
 
 func (pv *Preview) example(pos int, m *sqsjson.Message, r Result) Example {
-	before := diffText(r.Before, m.MessageAttributes, r.AttributesChanged, &pv.red)
-	after := diffText(r.After, r.Message.MessageAttributes, r.AttributesChanged, &pv.red)
+	learnAttributes(m.MessageAttributes, &pv.red)
+	before, after := diffSides(diffText(r.Before, m.MessageAttributes, r.AttributesChanged, &pv.red),
+		diffText(r.After, r.Message.MessageAttributes, r.AttributesChanged, &pv.red), &pv.red)
 	d := diffLines(before, after)
 	hidden := !slices.ContainsFunc(d, func(l string) bool { return l[0] != ' ' })
 	return Example{Position: pos, MessageID: untrusted.Cell(untrusted.Shorten(m.MessageId, 100)), Diff: d, Hidden: hidden}

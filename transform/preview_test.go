@@ -108,3 +108,53 @@ func TestPreviewBounds(t *testing.T) {
 		t.Fatalf("preview of one message is %d bytes", out.Len())
 	}
 }
+
+// TestPreviewCarriesRedaction: a program that moves a secret's value to a
+// field, an attribute, a string inside a string or its own error, under
+// names that do not say secret, shows it redacted on both sides: each
+// side of the diff was redacted alone (issue 48: "a secret survives a
+// rename").
+func TestPreviewCarriesRedaction(t *testing.T) {
+	const secret = "hunter2-Zq9!x"
+	body := `{"order_id":"ord-1","password":"` + secret + `","pin":"8842","version":2}`
+	for _, tc := range []struct{ name, program string }{
+		{"renamed", `.note = .password | del(.password)`},
+		{"kept and copied", `.note = .password | .version = 1`},
+		{"into a string", `.note = ({p: .password, x: "\"q"} | tojson) | del(.password)`},
+		{"into a sentence", `.note = "was " + .password + " before" | del(.password)`},
+		{"short pin", `.code = .pin | del(.pin)`},
+		{"into an attribute", `.version = 1 | set_attributes(.hint = {DataType: "String", StringValue: "p=" + $message.MessageId + .password?})`},
+		{"attribute from payload", `. as $p | .version = 1 | set_attributes(.hint = {DataType: "String", StringValue: $p.password})`},
+		{"its own error", `error("bad: " + .password)`},
+		{"upper case", `.note = (.password | ascii_upcase) | del(.password)`},
+		{"base64", `.note = (.password | @base64) | del(.password)`},
+		{"an attribute's secret into the payload", `.note = $attributes.api_token.StringValue`},
+		{"an attribute's secret renamed", `.version = 1 | set_attributes(.note = .api_token | del(.api_token))`},
+		{"its own error, whole", `error(.password)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Compile(tc.program, "--transform")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pv := NewPreview(p)
+			tok := "tok-7Hq2-hunter2-zz"
+			m := sqsjson.Message{MessageId: "m-1", Body: body, MessageAttributes: map[string]sqsjson.MessageAttributeValue{"api_token": {DataType: "String", StringValue: &tok}}}
+			r := p.Apply(context.Background(), &m, Limits{})
+			pv.Add(1, &m, r)
+			var out bytes.Buffer
+			pv.Figures().Write(&out)
+			if r.Outcome == Changed && len(pv.Figures().Examples) != 1 {
+				t.Fatalf("no example: %s", out.String())
+			}
+			for _, leak := range []string{"hunter2", "HUNTER2", "8842", "aHVudGVy"} {
+				if strings.Contains(out.String(), leak) {
+					t.Errorf("the preview shows %q:\n%s", leak, out.String())
+				}
+			}
+			if !strings.Contains(out.String(), "[redacted:secret]") {
+				t.Errorf("the preview redacts nothing:\n%s", out.String())
+			}
+		})
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/itchyny/gojq"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -86,16 +87,18 @@ func parseErrorText(src string, err error) string {
 }
 
 // ReadFile reads a --transform-file: a regular file of at most MaxProgram
-// bytes.
+// bytes, opened by incident.OpenRegular (a named pipe is refused, never
+// waited on).
 func ReadFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := incident.OpenRegular(path, os.O_RDONLY)
+	var nr *incident.NotRegularError
+	if errors.As(err, &nr) {
+		return "", fmt.Errorf("--transform-file %s: %s, not a regular file: give the path of a jq program", path, nr.Kind)
+	}
 	if err != nil {
 		return "", fmt.Errorf("--transform-file %s: %w", path, err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("--transform-file %s: not a regular file: give the path of a jq program", path)
-	}
 	b, err := io.ReadAll(io.LimitReader(f, MaxProgram+1))
 	if err != nil {
 		return "", fmt.Errorf("--transform-file %s: %w", path, err)

@@ -2,10 +2,12 @@ package transform
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -300,5 +302,74 @@ func TestConcurrentApply(t *testing.T) {
 		if r := <-done; r.Outcome != Changed || *r.Message.MessageAttributes["schema"].StringValue != "1" {
 			t.Fatalf("%s %s", r.Outcome, r.Reason)
 		}
+	}
+}
+
+// TestApplyBoundsOutputBeforeEncoding: a program that builds a string far
+// over the destination's limit fails on the size of what it gave, before
+// that is encoded, compared, re-wrapped and scanned — each a copy of the
+// whole (issue 48: 22 s and 2.6 GiB for one message in a dry run).
+func TestApplyBoundsOutputBeforeEncoding(t *testing.T) {
+	for _, tc := range []struct{ name, program, body string }{
+		{"a field", `.big = ("x" * 41943040)`, `{"order_id":"ord-1"}`},
+		{"a text payload", `. + ("x" * 41943040)`, `plain text`},
+		{"many small values", `[range(2000000)]`, `{"order_id":"ord-1"}`},
+		{"an attribute", `set_attributes(.big = {DataType: "String", StringValue: ("x" * 41943040)})`, `{"order_id":"ord-1"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := Compile(tc.program, "--transform")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Timeout = time.Minute // the bound under test is the size, not the time
+			m := sqsjson.Message{MessageId: "m-1", Body: tc.body}
+			// What the program itself costs (gojq's values), then Apply's whole.
+			ran := allocated(func() {
+				env := envelope.Detect(&m)
+				in, _ := payloadValue(env)
+				p.run(context.Background(), in, map[string]any{}, messageValue(&m, env.Kind))
+			})
+			var r Result
+			applied := allocated(func() { r = p.Apply(context.Background(), &m, Limits{}) })
+			// Apply copies nothing of the output: what it allocates beyond
+			// the program's own values is small.
+			if applied > ran+ran/10+4<<20 {
+				t.Errorf("Apply allocated %d MiB, the program alone %d MiB", applied>>20, ran>>20)
+			}
+			if r.Outcome != Failed || !strings.Contains(r.Reason, "over the destination's 262144 bytes") || !strings.Contains(r.Reason, "not encoded") {
+				t.Errorf("outcome %s, reason %q", r.Outcome, r.Reason)
+			}
+		})
+	}
+}
+
+// allocated is how many bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestApplyInterrupted: a message worked on when the caller's context
+// ends is no verdict: Interrupted, and a preview does not count it.
+func TestApplyInterrupted(t *testing.T) {
+	p, err := Compile(`def f: f; f`, "--transform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m := sqsjson.Message{MessageId: "m-1", Body: `{"a":1}`}
+	r := p.Apply(ctx, &m, Limits{})
+	if r.Outcome != Failed || !r.Interrupted {
+		t.Fatalf("outcome %s, interrupted %v, reason %q", r.Outcome, r.Interrupted, r.Reason)
+	}
+	pv := NewPreview(p)
+	pv.Add(1, &m, r)
+	if f := pv.Figures(); f.Failed != 0 || len(f.FailureTexts) != 0 {
+		t.Fatalf("an interrupted message counted: %+v", f)
 	}
 }

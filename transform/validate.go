@@ -36,10 +36,7 @@ type Limits struct {
 // types and values, and orig's system attributes — the FIFO group
 // (MessageGroupId) and deduplication id — unchanged.
 func (l Limits) Check(orig, repaired *sqsjson.Message) error {
-	max := l.MaxBytes
-	if max <= 0 {
-		max = DefaultMaxBytes
-	}
+	max := l.maxBytes()
 	if repaired.Body == "" {
 		return errors.New("the repaired body is empty: SQS needs at least one character")
 	}
@@ -68,6 +65,14 @@ func (l Limits) Check(orig, repaired *sqsjson.Message) error {
 		}
 	}
 	return nil
+}
+
+// maxBytes is MaxBytes, DefaultMaxBytes when zero.
+func (l Limits) maxBytes() int {
+	if l.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return l.MaxBytes
 }
 
 // attrName is SQS's rule for an attribute name: up to 256 of A-Z a-z 0-9

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -322,5 +323,34 @@ func TestRunOperatorsSurviveCompaction(t *testing.T) {
 		if c.Op == OpRun {
 			t.Errorf("a run entry counted as an operation: %+v", c)
 		}
+	}
+}
+
+// The undo of a --transform reads the deletes of a compacted journal
+// (written keeping their digests, as a transform's move does): what left
+// the DLQ is still known, what was only sent is not, and the queue that
+// got the copies is named.
+func TestReadUndoAfterCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "redrive-journal.jsonl")
+	jw, _ := openSmall(t, path, true)
+	for i := range 500 {
+		jw.Write(sentEntry(i))
+		if i != 7 {
+			jw.Write(deletedEntry(i))
+		}
+	}
+	jw.Close()
+	if b, _ := os.ReadFile(path); !bytes.Contains(b, []byte(`"op":"compacted"`)) {
+		t.Fatal("the journal was not compacted")
+	}
+	u, found, err := ReadUndo(path)
+	if err != nil || !found {
+		t.Fatal(found, err)
+	}
+	if !u.Deleted("m-3") || !u.Deleted("m-499") || u.Deleted("m-7") || u.Deleted("m-x") {
+		t.Fatalf("deleted: m-3 %v, m-499 %v, m-7 %v, m-x %v", u.Deleted("m-3"), u.Deleted("m-499"), u.Deleted("m-7"), u.Deleted("m-x"))
+	}
+	if len(u.SentTo) != 1 || u.SentTo[0] != "q" {
+		t.Fatalf("sent to %v", u.SentTo)
 	}
 }

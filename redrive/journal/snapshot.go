@@ -12,6 +12,8 @@ import (
 	"sort"
 	"syscall"
 	"time"
+
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // The compacted journal is the same JSON Lines file, redrive-journal.jsonl,
@@ -149,7 +151,7 @@ func writeDigests(enc *json.Encoder, kind string, k setKey, each func(func(uint6
 // messages sent and deleted (a replay from a file needs them).
 func ReadLedger(path string, keepDone bool) (*Ledger, error) {
 	l := newLedger(keepDone)
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := incident.OpenRegular(path, os.O_RDONLY|syscall.O_NOFOLLOW)
 	if errors.Is(err, os.ErrNotExist) {
 		return l, nil
 	}

@@ -140,6 +140,10 @@ type Stats struct {
 	// first distinct reasons.
 	TransformErrors     int      `json:"transform_errors,omitempty"`
 	TransformErrorTexts []string `json:"transform_error_texts,omitempty"`
+	// HeldBack are the messages of a FIFO DLQ left in it, untouched,
+	// because an earlier message of their group failed and stayed: sent,
+	// they would reach the consumer out of order (fifo_hold.go).
+	HeldBack int `json:"held_back,omitempty"`
 	// Sourceless and OtherSource are the skipped messages a Router left in
 	// the DLQ: without a DeadLetterQueueSourceArn, or from a queue the move
 	// does not send to.
@@ -182,6 +186,7 @@ type Mover struct {
 	probed   bool                       // the filter has judged a first batch
 	tprobed  bool                       // the transform has judged a first batch
 	keys     map[string]heldKey         // --dedupe: the key each message in flight holds
+	blocked  map[string]bool            // FIFO groups a failed message holds back (fifo_hold.go)
 	changed  chan struct{}              // closed when messages are let go of (see changes)
 	deletes  int                        // delete calls started so far
 	deleting int                        // held messages in a delete call under way

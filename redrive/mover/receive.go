@@ -228,7 +228,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 			skipped = append(skipped, candidates[i])
 		}
 	}
-	tried := len(picked)
+	tried, order := len(picked), picked
 	judged := m.judge(picked)
 	picked, tfailed := m.transformPicked(picked)
 	now := time.Now().UTC()
@@ -242,6 +242,7 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	p.release = append(p.release, skipped...)
 	m.filterErrors(p, errored, errs, len(candidates), now)
 	m.transformErrors(p, tfailed, tried, now)
+	picked = m.holdBack(p, order, picked, tfailed)
 	if m.stats.Halted != "" || m.fatal != nil {
 		m.forget(picked)
 		p.release = append(p.release, picked...)

@@ -68,7 +68,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 		}
 		now := time.Now().UTC()
 		var entries, failed []journal.Entry
-		var ok, back []sqsjson.Message
+		var ok, back, refused []sqsjson.Message
 		var stamped provenance.Counts
 		for i, msg := range chunk {
 			id := strconv.Itoa(i)
@@ -93,6 +93,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 				}
 				failed = append(failed, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
 				back = append(back, msg)
+				refused = append(refused, msg)
 			default:
 				// Tried again when it comes back: the run waits for it.
 				m.owe(msg.MessageId, false)
@@ -104,7 +105,7 @@ func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.M
 			m.unreserve(len(chunk))
 			return sent // sent but not journaled: never delete those
 		}
-		m.record(dest.URL, entries, failed, err, len(chunk), stamped)
+		m.record(dest.URL, entries, failed, err, len(chunk), stamped, refused)
 		m.release(back)
 		sent = append(sent, ok...)
 	}
@@ -118,7 +119,7 @@ func (m *Mover) journal(sent, failed []journal.Entry) error {
 	return m.o.Journal.Write(append(sent, failed...)...)
 }
 
-func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, reserved int, stamped provenance.Counts) {
+func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, reserved int, stamped provenance.Counts, refused []sqsjson.Message) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.stats.Stamps = m.stats.Stamps.Plus(stamped)
@@ -132,6 +133,9 @@ func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, res
 	for _, e := range failed {
 		m.noted.add(e.DLQMessageID)
 		m.paid(e.DLQMessageID, false)
+	}
+	for i := range refused {
+		m.blockGroup(&refused[i])
 	}
 	m.stats.Moved += len(sent)
 	m.stats.Failed += len(failed)
