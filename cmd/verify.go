@@ -89,9 +89,11 @@ ends: one short message to an SNS topic or a Slack-style webhook, with the
 queue, account, what moved and came back, and where verify.json is — never
 a message body. A notification that fails is a warning.
 
-Exit 0 when the fix held; 3 when messages came back ("stop and go back to
-step 2: the fix was not the right one"), when it is not proven yet, or
---wait ran out first.
+Exit 0 when the fix held; 3 when it failed: messages came back ("stop and
+go back to step 2: the fix was not the right one") or a redriven event
+failed; 6 when it is not proven (yet): nothing failed, but what would
+prove it had not held when --wait ran out ("verdict: not proven", and
+what would prove it).
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runVerify),
@@ -171,6 +173,13 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	fn, _ := redrive.FunctionRef(rec.DestURL)
 	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Dests: dests, Rec: rec, Function: fn, NoPeek: o.NoPeek,
 		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, to)}
+	if rec.Target == redrive.KindLambda {
+		// The redriven events are found in the function's logs; without
+		// a client the verdict is not proven, said in its reasons.
+		if logs, err := d.Logs(ctx); err == nil {
+			w.Logs = logs
+		}
+	}
 	res, err := w.Run(ctx)
 	switch {
 	case errors.Is(err, verify.ErrInterrupted):
@@ -187,7 +196,10 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		return err
 	}
 	o.tell(ctx, dlq, res)
-	if !res.Pass {
+	switch res.Verdict {
+	case verify.NotProven:
+		return errSilentNotProven
+	case verify.Fail:
 		return errSilentCheckFailed
 	}
 	d.nextStep("mfdlq record")

@@ -86,7 +86,7 @@ func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven 
 			continue
 		}
 		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
-			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time, DestQueue: e.DestQueue})
+			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time, DestQueue: e.DestQueue, Attempt: max(e.Attempt, 1)})
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
 		}
