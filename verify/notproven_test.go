@@ -49,9 +49,20 @@ func TestBaselineSpread(t *testing.T) {
 	if b.SentSpread.Mean != 100 || b.SentSpread.StdDev != 0 || b.DeletedSpread.Mean != 20 || b.DeletedSpread.StdDev != 40 {
 		t.Fatalf("spread: %+v %+v", b.SentSpread, b.DeletedSpread)
 	}
-	// Steady: σ is a Poisson count's √100 = 10; 3 minutes: 300 + 3 × 10 × √3.
+	// Steady: σ is a Poisson count's √100 = 10; 3 minutes: 300 ± 3 × 10 × √3.
 	if got := b.SentSpread.AtMost(3); got < 351.9 || got > 352 {
 		t.Errorf("AtMost(3) = %v, want 351.96", got)
+	}
+	// A canary of 10 on it must clear its own noise (352, not 258); a
+	// move of 1000 must hold all of them on top of the least it does
+	// (248 + 1000): deletions above its noise prove only some.
+	for _, c := range []struct {
+		moved int
+		want  float64
+	}{{10, 351.96}, {1000, 1248.04}} {
+		if got := b.SentSpread.Need(c.moved, 3); got < c.want-0.01 || got > c.want+0.01 {
+			t.Errorf("Need(%d, 3) = %v, want %v", c.moved, got, c.want)
+		}
 	}
 }
 

@@ -107,14 +107,14 @@ func WindowOf(points []cwapi.Point, from, until, now time.Time) *Window {
 }
 
 // excess judges a live destination's count over a window against its
-// baseline: at least moved on top of the most its own traffic reaches by
-// chance over those minutes (own.AtMost: mean + Sigmas σ). A count short
-// of it is not a failure — the redriven messages may be among it, hidden
-// by the queue's own traffic — it is not proven. The line says the
-// figures either way.
+// baseline (own.Need): above what its own traffic reaches by chance, and
+// every moved message on top of the least it does. A count short of it is
+// not a failure — the redriven messages may be among it, hidden by the
+// queue's own traffic — it is not proven. The line says the figures
+// either way.
 func excess(queue, verb, metric string, w *Window, own cwapi.Spread, moved int) (ok bool, line string) {
-	need := float64(moved) + own.AtMost(w.Minutes)
-	line = fmt.Sprintf("%s %s %.0f over %.1f min (%s): %s, + %d moved: at least %.0f needed",
+	need := own.Need(moved, w.Minutes)
+	line = fmt.Sprintf("%s %s %.0f over %.1f min (%s): %s; %d moved: at least %.0f needed",
 		queue, verb, w.Sum, w.Minutes, metric, own.Words(w.Minutes), moved, need)
 	return w.Sum >= need, line
 }

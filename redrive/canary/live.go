@@ -18,9 +18,9 @@ const ownWindow = 15 * time.Minute
 type ownTraffic struct {
 	sent          float64
 	deletedPerMin float64
-	// deleted is the spread of its per-minute deletions: the canary's
-	// deletions must clear what its own traffic reaches by chance
-	// (cwapi.Spread.AtMost), as verify judges the move.
+	// deleted is the spread of its per-minute deletions: the deletions
+	// since the canary are judged by it (cwapi.Spread.Need), as verify
+	// judges the move.
 	deleted cwapi.Spread
 	// seen is what the last look at its metrics showed; noData that
 	// CloudWatch had no point since the canary yet.
@@ -83,8 +83,8 @@ func (ch *Check) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 
 // liveLeft judges a live destination by its metrics since the canary
 // (canaryGone). Without CloudWatch now, or without a point yet, the
-// destination is marked noData: at the end of the wait the canary then
-// only shows that nothing came back.
+// destination is marked noData: at the end of the wait the canary is not
+// proven for it (stillText), never taken as consumed.
 func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	c.own.noData = true
 	cw := ch.cw(ctx)
@@ -115,10 +115,10 @@ func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 // canary has left when a minute that began after its last send shows an
 // age of oldest message younger than that send (had a canary message been
 // there at the minute's start, the age would be at least as old), or when
-// the deletions since the canary's first minute clear what its own
-// traffic reaches by chance (own.AtMost: mean + 3σ, never a share of its
-// rate: on a busy queue that slack alone exceeds a canary of ten) plus
-// the canary. seen says the figures.
+// the deletions since the canary's first minute are above what its own
+// traffic reaches by chance and hold the canary on top of the least it
+// does (own.Need: mean ± 3σ, never a share of its rate — on a busy queue
+// that slack alone exceeded a canary of ten). seen says the figures.
 func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, moved int, own cwapi.Spread) (left bool, seen string, noData bool) {
 	noData = true
 	for _, p := range ages {
@@ -148,13 +148,13 @@ func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, mov
 		end = now
 	}
 	minutes := end.Sub(first).Minutes()
-	need := float64(moved) + own.AtMost(minutes)
+	need := own.Need(moved, minutes)
 	if sum >= need {
 		return true, "", false
 	}
 	if seen != "" {
 		seen += "; "
 	}
-	seen += fmt.Sprintf("%s %.0f over %.1f min, %.0f needed (%s, + %d)", cwapi.MetricMessagesDeleted, sum, minutes, need, own.Words(minutes), moved)
+	seen += fmt.Sprintf("%s %.0f over %.1f min, %.0f needed (%s; %d moved)", cwapi.MetricMessagesDeleted, sum, minutes, need, own.Words(minutes), moved)
 	return false, seen, false
 }
