@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -98,6 +99,12 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, ids []string, from
 			break
 		}
 		out, err := p.NextPage(ctx)
+		var missing *types.ResourceNotFoundException
+		if errors.As(err, &missing) {
+			// No group yet: the function never wrote a line, so no
+			// redriven event has run (Lambda creates it on the first).
+			break
+		}
 		if err != nil {
 			run.Err = fmt.Sprintf("read log group %s: %v", group, err)
 			return run

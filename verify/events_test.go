@@ -204,3 +204,14 @@ func TestReadEventsLines(t *testing.T) {
 		t.Errorf("failed line %q", run.FailedLine)
 	}
 }
+
+// A function that never ran has no log group yet: its redriven events are
+// unseen (not proven), not an error to grant a permission for. Against the
+// local CloudWatch Logs.
+func TestReadEventsNoGroupYet(t *testing.T) {
+	logs := cloudwatchlogs.NewFromConfig(localaws.Config(t))
+	run := ReadEvents(context.Background(), logs, "/aws/lambda/"+localaws.UniqueName("never"), []string{"11111111-1111-4111-8111-111111111111"}, time.Now().Add(-time.Hour), time.Now())
+	if run.Err != "" || run.Unseen != 1 || run.Ran != 0 {
+		t.Fatalf("%+v", run)
+	}
+}
