@@ -80,6 +80,7 @@ func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven 
 	for _, e := range entries {
 		attempt = max(attempt, e.Attempt)
 	}
+	rec.LatestAttempt = attempt
 	sentIDs := map[string]bool{}
 	for _, e := range entries {
 		if e.Op != journal.OpSent {

@@ -50,10 +50,7 @@ func (r Redriven) moveEnd() time.Time {
 // its journal recorded them (each send's destination id), once each: the
 // latest attempt's — an earlier attempt's events failed before this fix.
 func (r Redriven) requestIDs() []string {
-	latest := 1
-	for _, s := range r.Sent {
-		latest = max(latest, s.Attempt)
-	}
+	latest := r.latestAttempt()
 	seen := map[string]bool{}
 	var out []string
 	for _, s := range r.Sent {
@@ -63,6 +60,16 @@ func (r Redriven) requestIDs() []string {
 		}
 	}
 	return out
+}
+
+// latestAttempt is the redrive's latest attempt: LatestAttempt, or the
+// latest of the journal's sends (1 when none says).
+func (r Redriven) latestAttempt() int {
+	latest := max(r.LatestAttempt, 1)
+	for _, s := range r.Sent {
+		latest = max(latest, s.Attempt)
+	}
+	return latest
 }
 
 // DestObservation is one look at one destination queue.

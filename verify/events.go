@@ -41,7 +41,8 @@ const eventLinesPattern = `?"RequestId:" ?"platform." ?"Task timed out" ?errorTy
 type EventsRun struct {
 	Group string `json:"log_group"`
 	// Sought is how many request ids the journal holds: fewer than moved
-	// (a compacted or older journal) cannot prove every event ran.
+	// (an older journal) cannot prove every event ran; a compacted journal
+	// seeks every moved event (EventQuery).
 	Sought int `json:"sought"`
 	// Ran is how many ended with a REPORT line after any failure: run, and
 	// (last) without one.
@@ -79,12 +80,13 @@ type eventState struct {
 // with Status error or timeout; a line the function logs at ERROR level
 // is its own business. The last attempt decides: a failure followed by a
 // clean REPORT is a retry that ran.
-func ReadEvents(ctx context.Context, c LogsAPI, group string, ids []string, from, to time.Time) *EventsRun {
-	run := &EventsRun{Group: group, Sought: len(ids), Failed: []string{}}
-	if len(ids) == 0 {
+func ReadEvents(ctx context.Context, c LogsAPI, group string, q EventQuery, from, to time.Time) *EventsRun {
+	run := &EventsRun{Group: group, Sought: max(q.Sought, len(q.IDs)), Failed: []string{}}
+	if run.Sought == 0 {
 		return run // nothing to look for (a journal without request ids)
 	}
 	want := map[string]*eventState{}
+	ids := append([]string{}, q.IDs...)
 	for _, id := range ids {
 		want[strings.ToLower(id)] = &eventState{}
 	}
@@ -139,6 +141,10 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, ids []string, from
 		at := time.UnixMilli(aws.ToInt64(ev.Timestamp))
 		id := ""
 		for _, m := range requestIDPattern.FindAllString(line, 4) {
+			if _, ok := want[strings.ToLower(m)]; !ok && q.Ours != nil && q.Ours(m) {
+				want[strings.ToLower(m)] = &eventState{}
+				ids = append(ids, m)
+			}
 			if _, ok := want[strings.ToLower(m)]; ok {
 				id = strings.ToLower(m)
 				break
@@ -197,7 +203,19 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, ids []string, from
 			run.Unseen++
 		}
 	}
+	// The digests' events no line named are unseen too.
+	run.Unseen += max(run.Sought-len(ids), 0)
 	return run
+}
+
+// EventQuery is what ReadEvents looks for: the request ids the journal
+// holds (IDs), and for a compacted journal, whose older sends are digests,
+// Ours, which recognises any other of the move's request ids in a line,
+// and Sought, how many the move made in all.
+type EventQuery struct {
+	IDs    []string
+	Ours   func(requestID string) bool
+	Sought int
 }
 
 func isStart(line string) bool {

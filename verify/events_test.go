@@ -196,7 +196,7 @@ func TestReadEventsLines(t *testing.T) {
 		{"s5", 2, "[ERROR]\t2026-03-01T03:00:00.002Z\t" + e + "\tpayment declined, order parked"},
 		{"s5", 3, "REPORT RequestId: " + e + "\tDuration: 2.00 ms"},
 	}
-	run := ReadEvents(context.Background(), logs, "/aws/lambda/orders", []string{a, b, c, d, e, f}, time.Unix(0, 0), time.Unix(1e9, 0))
+	run := ReadEvents(context.Background(), logs, "/aws/lambda/orders", EventQuery{IDs: []string{a, b, c, d, e, f}}, time.Unix(0, 0), time.Unix(1e9, 0))
 	if run.Ran != 2 || run.Unseen != 1 || strings.Join(run.Failed, ",") != strings.Join([]string{a, b, c}, ",") || run.Err != "" {
 		t.Fatalf("%+v", run)
 	}
@@ -210,8 +210,51 @@ func TestReadEventsLines(t *testing.T) {
 // local CloudWatch Logs.
 func TestReadEventsNoGroupYet(t *testing.T) {
 	logs := cloudwatchlogs.NewFromConfig(localaws.Config(t))
-	run := ReadEvents(context.Background(), logs, "/aws/lambda/"+localaws.UniqueName("never"), []string{"11111111-1111-4111-8111-111111111111"}, time.Now().Add(-time.Hour), time.Now())
+	run := ReadEvents(context.Background(), logs, "/aws/lambda/"+localaws.UniqueName("never"), EventQuery{IDs: []string{"11111111-1111-4111-8111-111111111111"}}, time.Now().Add(-time.Hour), time.Now())
 	if run.Err != "" || run.Unseen != 1 || run.Ran != 0 {
 		t.Fatalf("%+v", run)
+	}
+}
+
+// A big move's journal is compacted: its older sends are digests. The
+// request ids in the function's lines are asked of them (the latest
+// attempt's), and every moved event is sought: all ran passes, one never
+// seen is not proven.
+func TestVerifyFunctionFromACompactedJournal(t *testing.T) {
+	const (
+		a = "11111111-1111-4111-8111-111111111111"
+		b = "22222222-2222-4222-8222-222222222222"
+		c = "33333333-3333-4333-8333-333333333333" // the tail the journal still holds
+		x = "99999999-9999-4999-8999-999999999999" // the function's own
+	)
+	ran := func(ids ...string) fakeLogs {
+		var out fakeLogs
+		for i, id := range ids {
+			out = append(out, cwlLine{"s", int64(3 * i), "START RequestId: " + id + " Version: $LATEST"},
+				cwlLine{"s", int64(3*i + 1), "REPORT RequestId: " + id + "\tDuration: 2.00 ms"})
+		}
+		return out
+	}
+	end := t0.Add(time.Minute)
+	w := LambdaWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
+	w.LogGroup = "/aws/lambda/orders"
+	rec := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 3, StartedAt: t0, EndedAt: end, Window: w,
+		Compacted: fakeCompacted{a: true, b: true}, Sent: []Sent{{DestMessageID: c, Attempt: 1}}}
+	for _, tc := range []struct {
+		name string
+		logs fakeLogs
+		pass bool
+		want string
+	}{
+		{"all ran", ran(x, a, b, c), true, "every redriven event ran: 3 of 3 request ids"},
+		{"one unseen", ran(x, a, c), false, "1 of 3 redriven events have no REPORT line in /aws/lambda/orders yet"},
+	} {
+		watch := Watch{Rec: rec, Logs: tc.logs, Now: func() time.Time { return end.Add(time.Minute) }}
+		obs := Observation{At: end.Add(time.Minute)}
+		watch.observeFunction(context.Background(), &obs)
+		j := Judge(obs, rec)
+		if j.Pass != tc.pass || !strings.Contains(strings.Join(j.Reasons, "\n"), tc.want) {
+			t.Errorf("%s: %+v (events %+v)", tc.name, j, obs.Events)
+		}
 	}
 }

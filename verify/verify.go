@@ -111,6 +111,9 @@ type Redriven struct {
 	// fails, it never passes wrongly.
 	Compacted CompactedSends
 	Attempt   int
+	// LatestAttempt is the redrive's latest attempt (0: as the journal's
+	// sends say): a function's redriven events are that attempt's.
+	LatestAttempt int
 	// Window is a function's, topic's or bus's failure window (nil: none
 	// was read, and a target is never passed).
 	Window *FailureWindow

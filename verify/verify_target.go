@@ -75,7 +75,7 @@ func eventsWhy(ev *EventsRun, r Redriven) string {
 	case ev.Err != "":
 		return fmt.Sprintf("the redriven events cannot be found: %s (verify needs logs:FilterLogEvents on it)", ev.Err)
 	case ev.Sought < r.Moved:
-		return fmt.Sprintf("the journal holds the Invoke request ids of %d of the %d moved (a compacted or older journal): the others cannot be found in %s", ev.Sought, r.Moved, ev.Group)
+		return fmt.Sprintf("the journal holds the Invoke request ids of %d of the %d moved (one written before they were kept): the others cannot be found in %s", ev.Sought, r.Moved, ev.Group)
 	}
 	parts := []string{fmt.Sprintf("%d of %d redriven events have no REPORT line in %s yet (found by their Invoke request ids)", ev.Sought-ev.Ran, ev.Sought, ev.Group)}
 	if ev.Capped {

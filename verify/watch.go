@@ -185,7 +185,16 @@ func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
 		obs.Events = &EventsRun{Group: group, Failed: []string{}, Err: "no CloudWatch Logs client"}
 		return
 	}
-	obs.Events = ReadEvents(ctx, w.Logs, group, w.Rec.requestIDs(), w.Rec.StartedAt.Add(-time.Minute), w.Now().Add(time.Minute))
+	q := EventQuery{IDs: w.Rec.requestIDs()}
+	if c := w.Rec.Compacted; c != nil {
+		// A big move's journal keeps its older sends as digests: any
+		// request id in a line is asked of them, and every moved event
+		// is sought.
+		attempt := w.Rec.latestAttempt()
+		q.Ours = func(id string) bool { return c.Returned(id, attempt) }
+		q.Sought = w.Rec.Moved
+	}
+	obs.Events = ReadEvents(ctx, w.Logs, group, q, w.Rec.StartedAt.Add(-time.Minute), w.Now().Add(time.Minute))
 }
 
 // observeSubscribers reads the depth of each subscriber queue that fails
