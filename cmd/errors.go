@@ -20,6 +20,7 @@ const (
 	ExitCheckFailed = 3
 	ExitAuth        = 4
 	ExitNotFound    = 5
+	ExitNotProven   = 6 // verify: nothing failed, but the fix is not proven yet
 	ExitInterrupted = 130
 )
 
@@ -31,6 +32,7 @@ Exit status:
   3    a check did not pass, mfdlq refused for safety, or a change was not confirmed
   4    credentials or permission
   5    queue not found
+  6    not proven: nothing failed, but what would prove it had not held yet (verify)
   130  interrupted`
 
 // exitError carries an exit status through the cobra tree to Main.
@@ -51,6 +53,10 @@ func usageErrorf(format string, args ...any) error {
 func checkFailedf(format string, args ...any) error {
 	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...)}
 }
+
+// errSilentNotProven exits 6 without another line: verify printed its
+// "not proven" verdict and what would prove it.
+var errSilentNotProven = &exitError{code: ExitNotProven, err: errors.New("")}
 
 // errSilentCheckFailed exits 3 without another line: the command already
 // printed its verdict.

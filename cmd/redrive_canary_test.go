@@ -101,11 +101,11 @@ func TestRedriveCanaryConsumedPasses(t *testing.T) {
 
 // A live destination (CloudWatch holds its own traffic before the canary)
 // is not judged by its depth, which its own traffic moves. CloudWatch
-// publishes minutes late: with no point since the canary, a warning says
-// the canary only shows that nothing came back, and the move goes on —
-// here though nothing consumes the queue, which only the metrics could
-// have shown.
-func TestRedriveCanaryLiveWithoutDataGoesOn(t *testing.T) {
+// publishes minutes late: with no point since the canary nothing shows it
+// consumed — no data is not proven, never consumed — so the run stops
+// (exit 3) and the rest stays in the DLQ; here nothing consumes the queue,
+// which only the metrics could have shown (it used to go on, warned).
+func TestRedriveCanaryLiveWithoutDataIsNotProven(t *testing.T) {
 	t.Parallel()
 	cfg := localaws.Config(t)
 	s := localaws.NewSeeder(cfg)
@@ -115,13 +115,13 @@ func TestRedriveCanaryLiveWithoutDataGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, errOut := redriveCanary(t, name)
-	if code != 0 {
-		t.Fatalf("exit %d, want 0", code)
+	if code != ExitCheckFailed {
+		t.Fatalf("exit %d, want 3", code)
 	}
-	if want := "canary: CloudWatch has no data for " + name + " since the canary yet: for it the canary only shows that nothing came back"; !strings.Contains(errOut, want) {
+	if want := "canary not proven: CloudWatch has no ApproximateAgeOfOldestMessage or NumberOfMessagesDeleted for " + name + " since the canary"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q", want)
 	}
-	if v, f, err := s.Depth(context.Background(), dlq); err != nil || v+f != 0 {
-		t.Errorf("DLQ holds %d+%d (%v), want all moved", v, f, err)
+	if v, f, err := s.Depth(context.Background(), dlq); err != nil || v+f != 9 {
+		t.Errorf("DLQ holds %d+%d (%v), want the 9 after the canary of 3", v, f, err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
@@ -64,6 +65,15 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 	t.Parallel()
 	name := localaws.UniqueName("fn")
 	srv, url, arn := lambdaSetup(t, name)
+	// Each accepted invocation runs, as its logs tell: two of the
+	// redriven events raise.
+	srv.Logs = cloudwatchlogs.NewFromConfig(localaws.Config(t))
+	srv.Fails = func(p []byte) string {
+		if strings.Contains(string(p), `"o-7"`) || strings.Contains(string(p), `"o-8"`) {
+			return "total must be a number"
+		}
+		return ""
+	}
 	srv.Fault = func(n int) int {
 		switch {
 		case n%4 == 0:
@@ -132,18 +142,54 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 	if v, f, _ := s.Depth(ctx, dlq); v+f != 0 {
 		t.Errorf("DLQ holds %d", v+f)
 	}
-	// verify reads the function's Errors since the redrive began: two
-	// failed invocations fail it.
+	// verify finds the redriven events in the function's logs by their
+	// request ids: the two that raised fail it. (The whole function's
+	// Errors are not read: its own traffic's are not this fix's.)
 	_, err = cloudwatch.NewFromConfig(localaws.Config(t), cwapi.ConfigureCloudWatch).PutMetricData(ctx, &cloudwatch.PutMetricDataInput{
-		Namespace: aws.String("AWS/Lambda"), MetricData: []cwtypes.MetricDatum{{MetricName: aws.String("Errors"), Value: aws.Float64(2),
+		Namespace: aws.String("AWS/Lambda"), MetricData: []cwtypes.MetricDatum{{MetricName: aws.String("Errors"), Value: aws.Float64(50),
 			Dimensions: []cwtypes.Dimension{{Name: aws.String("FunctionName"), Value: aws.String(name)}}, Timestamp: aws.Time(time.Now())}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	stderr.Reset()
 	code = run(ctx, d, []string{"verify", "--queue", name + "-dlq", "--wait", "0", "--settle", "0", "--endpoint-url", url, "--incident", inc})
-	if code != ExitCheckFailed || !strings.Contains(stderr.String(), "lambda:"+name+" reported 2 errors since the redrive began") {
+	if code != ExitCheckFailed || !strings.Contains(stderr.String(), "2 redriven events of 120 failed in lambda:"+name+" (request id ") ||
+		!strings.Contains(stderr.String(), `"[ERROR] RuntimeError: total must be a number`) {
 		t.Fatalf("verify: exit %d\n%s", code, stderr.String())
+	}
+}
+
+// A 900 KiB event (asynchronous Invoke takes 1 MB since 2025; 256 KiB
+// before) is repaired by --transform and invoked whole; one over 1 MB is
+// refused before the call, and stays in the DLQ.
+func TestRedriveToLambda900KiB(t *testing.T) {
+	t.Parallel()
+	name := localaws.UniqueName("fnbig")
+	srv, url, _ := lambdaSetup(t, name)
+	s := localaws.NewSeeder(localaws.Config(t))
+	ctx := context.Background()
+	dlq, err := s.CreateQueue(ctx, name+"-dlq", map[string]string{"MaximumMessageSize": "1048576"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := fmt.Sprintf(`{"order_id":"o-big","pad":%q}`, strings.Repeat("x", 900<<10))
+	over := fmt.Sprintf(`{"order_id":"o-over","pad":%q}`, strings.Repeat("x", 1<<20-40))
+	for _, b := range []string{big, over} {
+		if err := s.Send(ctx, dlq, []string{b}, map[string]string{"RequestID": "r-1"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr strings.Builder
+	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--to", "lambda:" + name, "--transform", ".version = 1", "--rate", "max",
+		"--canary", "0", "--yes", "--endpoint-url", url, "--incident", t.TempDir()})
+	t.Logf("exit %d\n%s", code, stderr.String())
+	inv := srv.Invocations()
+	if len(inv) != 1 || !strings.Contains(string(inv[0].Payload), `"order_id":"o-big"`) || !strings.Contains(string(inv[0].Payload), `"version":1`) || len(inv[0].Payload) < 900<<10 {
+		t.Fatalf("%d invocations, want the 900 KiB one repaired", len(inv))
+	}
+	if v, f, _ := s.Depth(ctx, dlq); v+f != 1 {
+		t.Errorf("DLQ holds %d, want the one over 1 MB", v+f)
 	}
 }
 

@@ -48,11 +48,13 @@ minute, and a message on its way back is briefly in neither queue's count.
 A destination with traffic of its own (CloudWatch shows sends or
 deletions in the 15 minutes before the move) never drains, and its own
 traffic meets any bare count: it is judged live instead — no redriven
-message came back by the move's end + visibility timeout × (maxReceiveCount
-+ 1), its ApproximateAgeOfOldestMessage is below the time since the last
-redriven send, and its NumberOfMessagesSent over the move and
-NumberOfMessagesDeleted since are at least the number moved on top of 80 %
-of its rate before the move. Messages in the DLQ that are not redriven ones
+message came back by the move's end + its DelaySeconds + visibility timeout
+× (maxReceiveCount + 1), its ApproximateAgeOfOldestMessage is below the
+time since the last redriven send, and its NumberOfMessagesSent over the
+move and NumberOfMessagesDeleted since are above what its own traffic
+reaches by chance (mean + 3σ of its per-minute counts before the move) and
+hold the number moved on top of the least it does (mean − 3σ); short of
+that, not proven. Messages in the DLQ that are not redriven ones
 are counted apart as new failures and do not decide the verdict. After a
 move to several destinations (a shared DLQ's messages each back to their
 own source) each destination is judged, and verify passes only if each
@@ -62,11 +64,14 @@ The DLQ's count, visible + in flight + delayed, proves that nothing came
 back (a peek reads at most 1,000 and returns land behind the backlog); on a
 live queue the DLQ's extra is counted as new failures only when the peek
 saw all of it, else "not proven". A destination's delayed messages are not
-consumed. After a redrive to a function, topic or bus verify waits out the
-target's failure window (Lambda's retries and maximum event age from its
-event invoke config; each subscriber queue's delay + visibility timeout ×
-(maxReceiveCount + 1)) and until then says "not proven yet — look again
-after HH:MM UTC".
+consumed. After a redrive to a function verify finds the redriven events
+themselves in the function's log group, by the request id each Invoke
+answered (START … REPORT RequestId, and the runtime's failure lines): all
+ran, pass; one failed, fail; any not seen yet, not proven — the function's
+own Errors and Invocations decide nothing. After one to a topic or bus it
+waits out the subscribers' failure window (each subscriber queue's delay +
+visibility timeout × (maxReceiveCount + 1)). Until a window is over it says
+"not proven yet — look again after HH:MM UTC".
 
 It reads the redrive journal and event from the incident directory, so use
 the same --incident as the redrive.
@@ -89,9 +94,11 @@ ends: one short message to an SNS topic or a Slack-style webhook, with the
 queue, account, what moved and came back, and where verify.json is — never
 a message body. A notification that fails is a warning.
 
-Exit 0 when the fix held; 3 when messages came back ("stop and go back to
-step 2: the fix was not the right one"), when it is not proven yet, or
---wait ran out first.
+Exit 0 when the fix held; 3 when it failed: messages came back ("stop and
+go back to step 2: the fix was not the right one") or a redriven event
+failed; 6 when it is not proven (yet): nothing failed, but what would
+prove it had not held when --wait ran out ("verdict: not proven", and
+what would prove it).
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runVerify),
@@ -172,6 +179,13 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 	fn, _ := redrive.FunctionRef(rec.DestURL)
 	w := verify.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Dests: dests, Rec: rec, Function: fn, NoPeek: o.NoPeek,
 		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.warnf, Status: o.status(rec, to)}
+	if rec.Target == redrive.KindLambda {
+		// The redriven events are found in the function's logs; without
+		// a client the verdict is not proven, said in its reasons.
+		if logs, err := d.Logs(ctx); err == nil {
+			w.Logs = logs
+		}
+	}
 	res, err := w.Run(ctx)
 	switch {
 	case errors.Is(err, verify.ErrInterrupted):
@@ -188,7 +202,10 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		return err
 	}
 	o.tell(ctx, dlq, res)
-	if !res.Pass {
+	switch res.Verdict {
+	case verify.NotProven:
+		return errSilentNotProven
+	case verify.Fail:
 		return errSilentCheckFailed
 	}
 	d.nextStep("mfdlq record")

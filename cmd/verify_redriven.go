@@ -80,13 +80,14 @@ func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven 
 	for _, e := range entries {
 		attempt = max(attempt, e.Attempt)
 	}
+	rec.LatestAttempt = attempt
 	sentIDs := map[string]bool{}
 	for _, e := range entries {
 		if e.Op != journal.OpSent {
 			continue
 		}
 		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
-			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time, DestQueue: e.DestQueue})
+			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time, DestQueue: e.DestQueue, Attempt: max(e.Attempt, 1)})
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
 		}

@@ -38,7 +38,7 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 func (o *verifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verify.Result) {
 	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), orDash(res.DestQueue), len(res.Returned), res.DLQVisible)
 	report := o.deps.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
-	o.deps.notifyQueueStep(ctx, &o.notify, "verify", dlq, string(res.Verdict), moved, report)
+	o.deps.notifyQueueStep(ctx, &o.notify, "verify", dlq, res.Verdict.Word(), moved, report)
 }
 
 func orDash(s string) string {
@@ -73,7 +73,7 @@ func (o *verifyOptions) render(res verify.Result) error {
 	}
 	if len(res.Destinations) > 1 {
 		for _, dr := range res.Destinations {
-			fmt.Fprintf(d.IO.ErrOut, "  %s: %s (%d moved, %d returned, %s)\n", untrusted.Terminal(dr.Queue), dr.Verdict, dr.Moved, dr.Returned, trafficWord(dr.Live))
+			fmt.Fprintf(d.IO.ErrOut, "  %s: %s (%d moved, %d returned, %s)\n", untrusted.Terminal(dr.Queue), dr.Verdict.Word(), dr.Moved, dr.Returned, trafficWord(dr.Live))
 		}
 	}
 	for _, r := range res.Reasons {
@@ -83,7 +83,10 @@ func (o *verifyOptions) render(res verify.Result) error {
 	if res.Pass && len(res.Unchecked) > 0 {
 		note = fmt.Sprintf(", %s not checked (above)", plural.Of(len(res.Unchecked), "thing"))
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict, plural.Of(res.Looks, "look"), res.Waited, note)
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict.Word(), plural.Of(res.Looks, "look"), res.Waited, note)
+	if res.ToProve != "" {
+		fmt.Fprintf(d.IO.ErrOut, "to prove it: %s\n", untrusted.Terminal(res.ToProve))
+	}
 	return nil
 }
 

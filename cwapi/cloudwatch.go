@@ -30,7 +30,8 @@ const (
 )
 
 // Lambda metric names, in the AWS/Lambda namespace with the FunctionName
-// dimension: verify reads a function target's Errors and Throttles.
+// dimension: changes reads a consumer's Errors and Throttles (verify judges a
+// function target by its redriven events' own log lines, not these).
 const (
 	NamespaceLambda       = "AWS/Lambda"
 	DimensionFunctionName = "FunctionName"

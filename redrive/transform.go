@@ -11,17 +11,22 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/redrive/target"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
 // TransformLimits is what a repaired message must fit: the smallest
-// MaximumMessageSize of the plan's destination queues; a function, topic
-// or bus takes 256 KiB (transform.DefaultMaxBytes).
+// MaximumMessageSize of the plan's destination queues; a function takes
+// asynchronous Invoke's 1 MB (target.MaxAsyncPayload), a topic or bus 256
+// KiB (transform.DefaultMaxBytes: PutEvents' entry limit, SNS's message).
 func (p *Plan) TransformLimits() transform.Limits {
 	var lim transform.Limits
 	for _, d := range p.Dests {
+		if d.Target != nil && p.Req.Target.Kind == KindLambda {
+			return transform.Limits{MaxBytes: target.MaxAsyncPayload}
+		}
 		if d.Target != nil {
 			return transform.Limits{}
 		}

@@ -246,6 +246,14 @@ func (f *Flow) verify(ctx context.Context) (*Stop, error) {
 	err := f.Env.Run(ctx, StepVerify)
 	v := f.Env.State().Verify
 	f.verdict(StepVerify, string(v))
+	if v == verify.NotProven {
+		// Not a failure: going back to step 2 would undo a fix that may
+		// hold; looking longer is what proves it.
+		return &Stop{
+			Why:  "verify did not prove the fix within its wait: nothing came back and no check failed, but what would prove it had not held yet",
+			Todo: "run mfdlq verify again with a longer --wait (its reasons say what must still hold); do not go back to step 2 on this",
+		}, nil
+	}
 	if v == verify.Fail || f.Env.Refused(err) {
 		return &Stop{
 			Why:  "verify failed: the DLQ did not reach zero, or moved messages came back",

@@ -211,6 +211,18 @@ func (q *Queue) DeadLettersTo(dlq *Queue) bool {
 	return q.RedrivePolicy != nil && q.RedrivePolicy.DeadLetterTargetArn == dlq.ARN
 }
 
+// Delay is the queue's DelaySeconds as the last GetQueueAttributes read
+// it (0 when it has none): every message sent without its own delay is
+// delivered only after it, so it belongs in every window that waits for a
+// sent message to be received (and failed back).
+func (q *Queue) Delay() time.Duration {
+	n, err := strconv.Atoi(q.Attributes["DelaySeconds"])
+	if err != nil || n < 0 {
+		return 0
+	}
+	return time.Duration(n) * time.Second
+}
+
 // DepthFrom reads a queue's three approximate counts from its attributes
 // (GetQueueAttributes' answer); a missing one counts as 0.
 func DepthFrom(attrs map[string]string) Depth {

@@ -46,6 +46,32 @@ func (r Redriven) moveEnd() time.Time {
 	return end
 }
 
+// requestIDs are the Invoke request ids of a redrive to a function, as
+// its journal recorded them (each send's destination id), once each: the
+// latest attempt's — an earlier attempt's events failed before this fix.
+func (r Redriven) requestIDs() []string {
+	latest := r.latestAttempt()
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range r.Sent {
+		if s.DestMessageID != "" && !seen[s.DestMessageID] && max(s.Attempt, 1) == latest {
+			seen[s.DestMessageID] = true
+			out = append(out, s.DestMessageID)
+		}
+	}
+	return out
+}
+
+// latestAttempt is the redrive's latest attempt: LatestAttempt, or the
+// latest of the journal's sends (1 when none says).
+func (r Redriven) latestAttempt() int {
+	latest := max(r.LatestAttempt, 1)
+	for _, s := range r.Sent {
+		latest = max(latest, s.Attempt)
+	}
+	return latest
+}
+
 // DestObservation is one look at one destination queue.
 type DestObservation struct {
 	Queue    string `json:"queue"`
@@ -81,6 +107,17 @@ type DestObservation struct {
 	// visibility timeout × (maxReceiveCount + 1).
 	At        time.Time `json:"at"`
 	ReturnsBy time.Time `json:"returns_by,omitzero"`
+	// Delay is the queue's DelaySeconds, part of ReturnsBy: a redriven
+	// message is delivered only after it.
+	Delay time.Duration `json:"delay_seconds,omitempty"`
+}
+
+// returnsWord says how ReturnsBy was made.
+func (o DestObservation) returnsWord() string {
+	if o.Delay > 0 {
+		return fmt.Sprintf("the move's end + its delay %s + visibility timeout × (maxReceiveCount + 1)", o.Delay)
+	}
+	return "the move's end + visibility timeout × (maxReceiveCount + 1)"
 }
 
 // elsewhere tells whether the destination's failures do not come back to
@@ -146,7 +183,9 @@ func judgeDests(o Observation, r Redriven) (out []DestResult, unmet, met, unchec
 			}
 		}
 		dr.Pass = dr.Pass && dr.Returned == 0
-		dr.Verdict = VerdictOf(dr.Pass)
+		// A destination fails on a return; one whose checks have not
+		// held yet is not proven, never failed.
+		dr.Verdict = verdictOf(dr.Pass, dr.Returned > 0)
 		dr.Reasons = append(append(append([]string{}, u...), m...), prefixed(un)...)
 		out = append(out, dr)
 		unmet, met, unchecked = append(unmet, u...), append(met, m...), append(unchecked, un...)
@@ -208,10 +247,10 @@ func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked 
 		unchecked = append(unchecked, fmt.Sprintf("that no redriven message failed in %s: %s", d.Queue, o.failuresWord()))
 	}
 	if o.At.Before(o.ReturnsBy) {
-		unmet = append(unmet, fmt.Sprintf("%s: a redriven message failing now could still come back to the DLQ until %s (the move's end + visibility timeout × (maxReceiveCount + 1))",
-			d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339)))
+		unmet = append(unmet, fmt.Sprintf("%s: a redriven message failing now could still come back to the DLQ until %s (%s)",
+			d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339), o.returnsWord()))
 	} else {
-		met = append(met, fmt.Sprintf("%s: no redriven message came back by %s (the move's end + visibility timeout × (maxReceiveCount + 1))", d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339)))
+		met = append(met, fmt.Sprintf("%s: no redriven message came back by %s (%s)", d.Queue, o.ReturnsBy.UTC().Format(time.RFC3339), o.returnsWord()))
 	}
 	switch since := o.AgeAt.Sub(end).Seconds(); {
 	case o.AgeOfOldest == nil:
@@ -224,16 +263,17 @@ func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked 
 	for _, m := range []struct {
 		name, verb string
 		w          *Window
-		rate       float64
-	}{{cwapi.MetricMessagesSent, "received", o.SentWindow, o.Baseline.SentPerMinute}, {cwapi.MetricMessagesDeleted, "deleted", o.DeletedWindow, o.Baseline.DeletedPerMinute}} {
+		own        cwapi.Spread
+	}{{cwapi.MetricMessagesSent, "received", o.SentWindow, spreadOr(o.Baseline.SentSpread, o.Baseline.SentPerMinute)},
+		{cwapi.MetricMessagesDeleted, "deleted", o.DeletedWindow, spreadOr(o.Baseline.DeletedSpread, o.Baseline.DeletedPerMinute)}} {
 		if m.w == nil {
 			unmet = append(unmet, awaiting(d.Queue, m.name))
 			continue
 		}
-		if ok, line := excess(d.Queue, m.verb, m.name, m.w, m.rate, d.Moved); ok {
+		if ok, line := excess(d.Queue, m.verb, m.name, m.w, m.own, d.Moved); ok {
 			met = append(met, line)
 		} else {
-			unmet = append(unmet, line)
+			unmet = append(unmet, "not proven: "+line)
 		}
 	}
 	return unmet, met, unchecked

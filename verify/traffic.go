@@ -13,14 +13,6 @@ import (
 // (15 days) and the read stays one page.
 const BaselineWindow = 15 * time.Minute
 
-// Tolerance is how far below its baseline rate a live destination's own
-// traffic may fall during the move before the deletions no longer count as
-// evidence: the redriven messages must all be deleted on top of at least
-// (1 - Tolerance) × the baseline. A queue's own traffic wanders; a fifth
-// of it is what a steady production queue wanders by over a few minutes,
-// and a bigger shortfall is reported with the figures, not hidden.
-const Tolerance = 0.2
-
 // Traffic is a destination's own traffic before the move, as CloudWatch
 // recorded it over BaselineWindow: a queue with any is live, and is judged
 // against it instead of being required to drain.
@@ -29,6 +21,13 @@ type Traffic struct {
 	Minutes          int     `json:"minutes"`
 	SentPerMinute    float64 `json:"sent_per_minute"`
 	DeletedPerMinute float64 `json:"deleted_per_minute"`
+	// SentSpread and DeletedSpread are the per-minute means and standard
+	// deviations the live checks' bound is made of (cwapi.Spread.AtMost):
+	// a redriven count must clear what the queue's own traffic reaches by
+	// chance, not a fixed share of its rate. Zero in a verify.json written
+	// before them.
+	SentSpread    cwapi.Spread `json:"sent_spread"`
+	DeletedSpread cwapi.Spread `json:"deleted_spread"`
 	// AgeOfOldest is the mean of the per-minute maxima of
 	// ApproximateAgeOfOldestMessage, in seconds; nil: no data.
 	AgeOfOldest *float64 `json:"age_of_oldest_seconds"`
@@ -60,7 +59,8 @@ func BaselineOf(sent, deleted, age []cwapi.Point) *Traffic {
 	// A minute with no point is a minute with no traffic: the rate is
 	// over the whole window, as the queue's own traffic would spread.
 	n := BaselineWindow.Minutes()
-	t := &Traffic{Minutes: len(minutes), SentPerMinute: s / n, DeletedPerMinute: d / n}
+	t := &Traffic{Minutes: len(minutes), SentPerMinute: s / n, DeletedPerMinute: d / n,
+		SentSpread: cwapi.SpreadOf(sent, BaselineWindow), DeletedSpread: cwapi.SpreadOf(deleted, BaselineWindow)}
 	if len(age) > 0 {
 		var a float64
 		for _, p := range age {
@@ -107,14 +107,25 @@ func WindowOf(points []cwapi.Point, from, until, now time.Time) *Window {
 }
 
 // excess judges a live destination's count over a window against its
-// baseline: at least moved on top of (1 - Tolerance) × its own rate.
-// The line says the figures either way.
-func excess(queue, verb, metric string, w *Window, perMinute float64, moved int) (ok bool, line string) {
-	own := perMinute * w.Minutes
-	need := float64(moved) + (1-Tolerance)*own
-	line = fmt.Sprintf("%s %s %.0f over %.1f min (%s): its own ≈ %.0f (%.1f/min before the move) + %d moved, at least %.0f needed",
-		queue, verb, w.Sum, w.Minutes, metric, own, perMinute, moved, need)
+// baseline (own.Need): above what its own traffic reaches by chance, and
+// every moved message on top of the least it does. A count short of it is
+// not a failure — the redriven messages may be among it, hidden by the
+// queue's own traffic — it is not proven. The line says the figures
+// either way.
+func excess(queue, verb, metric string, w *Window, own cwapi.Spread, moved int) (ok bool, line string) {
+	need := own.Need(moved, w.Minutes)
+	line = fmt.Sprintf("%s %s %.0f over %.1f min (%s): %s; %d moved: at least %.0f needed",
+		queue, verb, w.Sum, w.Minutes, metric, own.Words(w.Minutes), moved, need)
 	return w.Sum >= need, line
+}
+
+// spreadOr is a baseline's spread, or one made of its rate alone for a
+// verify.json written before spreads (σ then √mean).
+func spreadOr(s cwapi.Spread, perMinute float64) cwapi.Spread {
+	if s.Mean == 0 && s.StdDev == 0 {
+		return cwapi.Spread{Mean: perMinute}
+	}
+	return s
 }
 
 // MoveMetric sums a metric's per-minute points over a move that began at

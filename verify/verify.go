@@ -15,18 +15,44 @@ import (
 // Verdict is verify's conclusion.
 type Verdict string
 
-// Verdicts of verify.
+// Verdicts of verify. NotProven is neither: nothing came back and no
+// check failed, but what would prove the fix (the DLQ down to what was
+// left, the destination's deletions, the target's own events, the end of
+// the return window) had not all held when --wait ran out — look again,
+// do not go back to step 2.
 const (
-	Pass Verdict = "pass"
-	Fail Verdict = "fail"
+	Pass      Verdict = "pass"
+	Fail      Verdict = "fail"
+	NotProven Verdict = "not_proven"
 )
 
-// VerdictOf is the verdict of pass.
+// VerdictOf is the verdict of pass (an old verify.json without a verdict
+// has only pass: false was then every verdict that was not a pass).
 func VerdictOf(pass bool) Verdict {
 	if pass {
 		return Pass
 	}
 	return Fail
+}
+
+// verdictOf is the verdict of a judgement: done and not passing is a
+// failure (a return, a redriven event's error); not done is not proven.
+func verdictOf(pass, done bool) Verdict {
+	switch {
+	case pass:
+		return Pass
+	case done:
+		return Fail
+	}
+	return NotProven
+}
+
+// Word is the verdict as the human output prints it ("not proven").
+func (v Verdict) Word() string {
+	if v == NotProven {
+		return "not proven"
+	}
+	return string(v)
 }
 
 // Result is verify's --output json and verify.json.
@@ -49,6 +75,9 @@ type Result struct {
 	Last         Observation  `json:"last"`
 	// Unchecked is what a pass could not check (no CloudWatch data).
 	Unchecked []string `json:"unchecked"`
+	// ToProve, on a not_proven verdict, is what would prove the fix: the
+	// checks that had not held (Reasons) and the next look.
+	ToProve string `json:"to_prove,omitempty"`
 }
 
 // GoBack is what verify says when redriven messages came back.
@@ -82,6 +111,9 @@ type Redriven struct {
 	// fails, it never passes wrongly.
 	Compacted CompactedSends
 	Attempt   int
+	// LatestAttempt is the redrive's latest attempt (0: as the journal's
+	// sends say): a function's redriven events are that attempt's.
+	LatestAttempt int
 	// Window is a function's, topic's or bus's failure window (nil: none
 	// was read, and a target is never passed).
 	Window *FailureWindow
@@ -108,6 +140,9 @@ type Sent struct {
 	// after SentAt.
 	PayloadSHA256 string
 	SentAt        time.Time
+	// Attempt is the redrive attempt that sent it (0: unknown, taken as
+	// the first): a function's redriven events are the latest attempt's.
+	Attempt int
 }
 
 // Returned is a redriven message found in the DLQ again.
@@ -209,13 +244,10 @@ type Observation struct {
 	// Partial is true when the minute the move began was left out of
 	// Deleted and Sent: it also holds the destination's earlier traffic.
 	Partial bool `json:"partial_first_minute"`
-	// FunctionErrors and FunctionThrottles are a Lambda target's Errors
-	// and Throttles since the redrive began; nil: no data.
-	FunctionErrors    *float64 `json:"function_errors,omitempty"`
-	FunctionThrottles *float64 `json:"function_throttles,omitempty"`
-	// FunctionInvocations are its Invocations since the redrive began:
-	// every redriven event ran when they reach what was moved.
-	FunctionInvocations *float64 `json:"function_invocations,omitempty"`
+	// Events is what a Lambda target's logs showed of the redriven events
+	// themselves (their Invoke request ids): never the function's whole
+	// Errors or Invocations, which its own traffic moves. nil: not read.
+	Events *EventsRun `json:"redriven_events,omitempty"`
 	// Subscribers are the depths of a topic's or bus's subscriber queues
 	// that fail back to this DLQ.
 	Subscribers []SubscriberDepth `json:"subscribers,omitempty"`

@@ -2,55 +2,91 @@ package verify
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mfdlq/mfdlq/plural"
 )
 
 // judgeTarget reads an observation of a redrive to a function, topic or
 // bus: no payload came back (Judge checked), the DLQ down to what was
-// left, and for a function no Errors since the redrive began. Errors fail
-// at once: each one is an invocation that failed (its event retried by
-// Lambda, then sent to its DLQ or destination). Throttles are reported,
-// not judged: Lambda retries throttled asynchronous events itself.
+// left, and for a function the redriven events themselves in its logs
+// (judgeFunction); for a topic or bus the subscribers' failure window.
+// A redriven event that failed fails at once: Lambda sends it to the DLQ
+// or destination after its retries. The function's own traffic — its
+// Errors, Throttles and Invocations — decides nothing: one error of
+// another event is not the fix failing, and a busy function's
+// Invocations reach any count without a redriven event having run.
 func judgeTarget(o Observation, r Redriven) Judgement {
-	if o.FunctionErrors != nil && *o.FunctionErrors > 0 {
-		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%s reported %s since the redrive began: its failures come back to the DLQ after Lambda's retries; %s",
-			r.DestQueue, plural.Of(int(*o.FunctionErrors), "error"), GoBack)}}
+	if ev := o.Events; r.Target == "lambda" && ev != nil && len(ev.Failed) > 0 {
+		return Judgement{Done: true, Reasons: []string{fmt.Sprintf("%s of %d failed in %s (request id %s; its line in %s: %q): Lambda sends a failed event to the DLQ after its retries; %s",
+			plural.Of(len(ev.Failed), "redriven event"), ev.Sought, r.DestQueue, ev.Failed[0], ev.Group, ev.FailedLine, GoBack)}}
 	}
 	dlq := o.DLQVisible + o.DLQInFlight + o.DLQDelayed
 	if dlq > int64(r.Left) {
 		return Judgement{Reasons: []string{fmt.Sprintf("the DLQ still holds %d (%d visible, %d in flight, %d delayed), %d expected", dlq, o.DLQVisible, o.DLQInFlight, o.DLQDelayed, r.Left)}}
 	}
+	held := fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left)
+	if r.Target == "lambda" {
+		return judgeFunction(o, r, held)
+	}
 	if wait := targetWait(o, r); wait != "" {
-		return Judgement{Reasons: []string{fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left), wait}}
+		return Judgement{Reasons: []string{held, wait}}
 	}
-	met := []string{
-		fmt.Sprintf("the DLQ holds %d (%d left on purpose)", dlq, r.Left),
-		fmt.Sprintf("no redriven payload came back to the DLQ from %s", r.DestQueue),
-	}
+	met := []string{held, fmt.Sprintf("no redriven payload came back to the DLQ from %s", r.DestQueue)}
 	met = append(met, r.Window.Parts...)
 	unchecked := append([]string{}, r.Window.Unchecked...)
-	if r.Target == "lambda" {
-		if o.FunctionErrors == nil {
-			unchecked = append(unchecked, fmt.Sprintf("that %s ran without errors: CloudWatch has no Errors for it since the redrive began", r.DestQueue))
-		} else {
-			met = append(met, fmt.Sprintf("%s reported no errors since the redrive began", r.DestQueue))
-		}
-		if o.FunctionThrottles != nil && *o.FunctionThrottles > 0 {
-			met = append(met, fmt.Sprintf("%s was throttled %s; Lambda retried them within their maximum age, which has passed",
-				r.DestQueue, plural.Of(int(*o.FunctionThrottles), "time")))
-		}
-	}
 	for _, u := range unchecked {
 		met = append(met, "not checked: "+u)
 	}
 	return Judgement{Done: true, Pass: true, Reasons: met, Unchecked: unchecked}
 }
 
-// targetWait is why a look at a target redrive cannot pass yet (""
-// when it can): no failure window was read, or the look is inside it. A
-// function's throttled events wait in Lambda for up to their maximum age
-// unless its Invocations show every redriven event ran, unthrottled.
+// judgeFunction passes a redrive to a function when its logs show every
+// redriven event ran (a clean REPORT line for each request id) and none
+// came back: nothing is then left to fail back, window or not. Anything
+// less is not proven: until the retries are over and the maximum event
+// age has passed it says when to look again; after, what is missing.
+func judgeFunction(o Observation, r Redriven, held string) Judgement {
+	ev := o.Events
+	if r.Window != nil && ev != nil && ev.Err == "" && ev.Sought > 0 && ev.Sought >= r.Moved && ev.Ran == ev.Sought {
+		return Judgement{Done: true, Pass: true, Reasons: []string{held,
+			fmt.Sprintf("no redriven payload came back to the DLQ from %s", r.DestQueue),
+			fmt.Sprintf("every redriven event ran: %d of %d request ids end with a REPORT line in %s, none with a failure", ev.Ran, ev.Sought, ev.Group)}}
+	}
+	why := eventsWhy(ev, r)
+	w := r.Window
+	switch {
+	case w == nil:
+		return Judgement{Reasons: []string{held, fmt.Sprintf("not proven: %s's failure window could not be read, so a failing event may still be on its way back; %s", r.DestQueue, why)}}
+	case o.At.Before(w.RetriesBy):
+		return Judgement{Reasons: []string{held, notYet(w.RetriesBy, fmt.Sprintf("a redriven event failing at %s can still come back to the DLQ: %s; %s", r.DestQueue, w.RetriesWhy, why))}}
+	case o.At.Before(w.MaxAgeBy):
+		return Judgement{Reasons: []string{held, notYet(w.MaxAgeBy, why+": Lambda keeps a throttled or queued event for up to its maximum event age before it fails to the DLQ")}}
+	}
+	return Judgement{Reasons: []string{held, fmt.Sprintf("not proven: %s, and their maximum event age has passed (%s): an event that ran is in the logs, one that failed or expired is in the DLQ — look in %s, or allow logs:FilterLogEvents on it",
+		why, clock(w.MaxAgeBy), r.DestQueue)}}
+}
+
+// eventsWhy says what the logs could not show of the redriven events.
+func eventsWhy(ev *EventsRun, r Redriven) string {
+	switch {
+	case ev == nil:
+		return fmt.Sprintf("the redriven events were not looked for in %s's logs", r.DestQueue)
+	case ev.Err != "":
+		return fmt.Sprintf("the redriven events cannot be found: %s (verify needs logs:FilterLogEvents on it)", ev.Err)
+	case ev.Sought < r.Moved:
+		return fmt.Sprintf("the journal holds the Invoke request ids of %d of the %d moved (one written before they were kept): the others cannot be found in %s", ev.Sought, r.Moved, ev.Group)
+	}
+	parts := []string{fmt.Sprintf("%d of %d redriven events have no REPORT line in %s yet (found by their Invoke request ids)", ev.Sought-ev.Ran, ev.Sought, ev.Group)}
+	if ev.Capped {
+		parts = append(parts, fmt.Sprintf("the read stopped after %d pages of the group's lines", maxLogPages))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// targetWait is why a look at a topic or bus redrive cannot pass yet (""
+// when it can): no failure window was read, the look is inside it, or a
+// subscriber queue still holds messages.
 func targetWait(o Observation, r Redriven) string {
 	w := r.Window
 	if w == nil {
@@ -65,20 +101,5 @@ func targetWait(o Observation, r Redriven) string {
 				d.Queue, n, d.Visible, d.InFlight, d.Delayed))
 		}
 	}
-	if r.Target != "lambda" || w.MaxAgeBy.IsZero() || !o.At.Before(w.MaxAgeBy) {
-		return ""
-	}
-	ran := o.FunctionInvocations != nil && *o.FunctionInvocations >= float64(r.Moved)
-	throttled := o.FunctionThrottles != nil && *o.FunctionThrottles > 0
-	if ran && !throttled {
-		return ""
-	}
-	seen := "CloudWatch has no Invocations for it"
-	if o.FunctionInvocations != nil {
-		seen = fmt.Sprintf("its Invocations are %.0f of %d moved", *o.FunctionInvocations, r.Moved)
-	}
-	if throttled {
-		seen += fmt.Sprintf(", and it was throttled %s", plural.Of(int(*o.FunctionThrottles), "time"))
-	}
-	return notYet(w.MaxAgeBy, fmt.Sprintf("%s: Lambda keeps a throttled or queued event for up to its maximum event age before it fails to the DLQ", seen))
+	return ""
 }

@@ -7,12 +7,15 @@ import (
 )
 
 func TestJudgeTarget(t *testing.T) {
-	one, two, zero, five := 1.0, 2.0, 0.0, 5.0
 	end := t0.Add(time.Minute)
 	lw := LambdaWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
+	lw.LogGroup = "/aws/lambda/orders"
 	after := end.Add(time.Hour) // after the retries, before the maximum age
 	fn := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 5, EndedAt: end, Window: lw}
 	sns := Redriven{Target: "sns", DestQueue: "sns:orders", EndedAt: end, Window: SubscriberWindow(end, nil, "", []string{"https subscriber x"})}
+	ran := func(ran, unseen int, failed ...string) *EventsRun {
+		return &EventsRun{Group: lw.LogGroup, Sought: ran + unseen + len(failed), Ran: ran, Unseen: unseen, Failed: failed, FailedLine: "[ERROR] RuntimeError: boom"}
+	}
 	for _, tc := range []struct {
 		name     string
 		o        Observation
@@ -24,21 +27,25 @@ func TestJudgeTarget(t *testing.T) {
 		{"drained", Observation{At: after}, sns, true, true, "not checked: that https subscriber x handled the redriven messages: it is not a queue"},
 		{"left", Observation{DLQVisible: 3, At: after}, Redriven{Target: "events", DestQueue: "events:b", Window: sns.Window}, false, false, "still holds 3"},
 		{"no window", Observation{At: after}, Redriven{Target: "sns", DestQueue: "sns:orders"}, false, false, "not proven: sns:orders's failure window could not be read"},
-		{"errors", Observation{FunctionErrors: &two}, fn, true, false, "reported 2 errors since"},
-		{"one error", Observation{FunctionErrors: &one}, fn, true, false, "reported 1 error since"},
+		{"a redriven event failed", Observation{At: end, Events: ran(4, 0, "r-5")}, fn, true, false,
+			`1 redriven event of 5 failed in lambda:orders (request id r-5; its line in /aws/lambda/orders: "[ERROR] RuntimeError: boom")`},
 		{"returned", Observation{Returned: []Returned{{}}}, fn, true, false, "came back"},
+		// Every redriven event ran clean: nothing is left to fail back,
+		// inside the retries or not.
+		{"all ran", Observation{At: end.Add(time.Minute), Events: ran(5, 0)}, fn, true, true, "every redriven event ran: 5 of 5 request ids end with a REPORT line in /aws/lambda/orders, none with a failure"},
 		// 03:01 + 3 attempts of 3s + 1m + 2m + 30s = 03:04:39: after 03:05.
-		{"in the retries", Observation{At: end.Add(time.Minute), FunctionErrors: &zero, FunctionInvocations: &five}, fn, false, false,
-			"not proven yet — look again after 03:05 UTC (2026-03-01): a redriven event failing at lambda:orders can still come back to the DLQ: Lambda retries a failed asynchronous event 2 times (timeout 3s each, waits of 1 and 2 minutes): a failing redriven event is back by 2026-03-01T03:04:39Z"},
-		{"all ran", Observation{At: after, FunctionErrors: &zero, FunctionInvocations: &five}, fn, true, true, "lambda:orders reported no errors since the redrive began"},
-		// Not every event ran: one may wait in Lambda's queue for 6 hours.
-		{"no invocations", Observation{At: after}, fn, false, false,
-			"not proven yet — look again after 09:02 UTC (2026-03-01): CloudWatch has no Invocations for it: Lambda keeps a throttled or queued event for up to its maximum event age"},
-		{"throttled", Observation{At: after, FunctionErrors: &zero, FunctionThrottles: &two, FunctionInvocations: &five}, fn, false, false,
-			"its Invocations are 5 of 5 moved, and it was throttled 2 times"},
-		{"short", Observation{At: after, FunctionErrors: &zero, FunctionInvocations: &one}, fn, false, false, "its Invocations are 1 of 5 moved"},
-		{"past the age", Observation{At: end.Add(7 * time.Hour), FunctionErrors: &zero, FunctionThrottles: &one}, fn, true, true, "throttled 1 time; Lambda retried them within their maximum age, which has passed"},
-		{"age, no data", Observation{At: end.Add(7 * time.Hour)}, fn, true, true, "not checked: that lambda:orders ran without errors"},
+		{"in the retries", Observation{At: end.Add(time.Minute), Events: ran(3, 2)}, fn, false, false,
+			"not proven yet — look again after 03:05 UTC (2026-03-01): a redriven event failing at lambda:orders can still come back to the DLQ: Lambda retries a failed asynchronous event 2 times (timeout 3s each, waits of 1 and 2 minutes): a failing redriven event is back by 2026-03-01T03:04:39Z; 2 of 5 redriven events have no REPORT line in /aws/lambda/orders yet"},
+		{"queued", Observation{At: after, Events: ran(3, 2)}, fn, false, false,
+			"not proven yet — look again after 09:02 UTC (2026-03-01): 2 of 5 redriven events have no REPORT line in /aws/lambda/orders yet (found by their Invoke request ids): Lambda keeps a throttled or queued event for up to its maximum event age"},
+		{"logs unreadable", Observation{At: after, Events: &EventsRun{Group: lw.LogGroup, Sought: 5, Err: "read log group /aws/lambda/orders: AccessDenied"}}, fn, false, false,
+			"the redriven events cannot be found: read log group /aws/lambda/orders: AccessDenied (verify needs logs:FilterLogEvents on it)"},
+		{"short journal", Observation{At: after, Events: ran(3, 0)}, fn, false, false, "the journal holds the Invoke request ids of 3 of the 5 moved"},
+		// Past the maximum age, not every event seen: not proven, never a
+		// pass on the absence of evidence.
+		{"past the age", Observation{At: end.Add(7 * time.Hour), Events: ran(4, 1)}, fn, false, false,
+			"not proven: 1 of 5 redriven events have no REPORT line in /aws/lambda/orders yet (found by their Invoke request ids), and their maximum event age has passed"},
+		{"past the age, not read", Observation{At: end.Add(7 * time.Hour)}, fn, false, false, "not proven: the redriven events were not looked for in lambda:orders's logs"},
 	} {
 		j := Judge(tc.o, tc.r)
 		if j.Done != tc.done || j.Pass != tc.pass || !strings.Contains(strings.Join(j.Reasons, "\n"), tc.contains) {

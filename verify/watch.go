@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
-	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -39,8 +38,10 @@ type Watch struct {
 	// maxReceiveCount).
 	NoPeek bool
 	// Function is the Lambda function a redrive to lambda: invoked (a name
-	// or ARN without qualifier); its Errors and Throttles are read.
+	// or ARN without qualifier); Logs reads its log group (the window's
+	// LogGroup) for the redriven events (nil: not read, never a pass).
 	Function string
+	Logs     LogsAPI
 	// Wait bounds the watch, Interval spaces the looks, and a pass must
 	// hold for Settle over two looks at least (0: the first passing look).
 	Wait, Interval, Settle time.Duration
@@ -67,6 +68,7 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 	w.readBaselines(ctx)
 	var passingSince time.Time
 	passLooks := 0
+	done := false
 	for {
 		obs, err := w.observe(ctx)
 		if err != nil {
@@ -78,6 +80,7 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 		res.Destinations, res.NewInDLQ = append([]DestResult{}, j.Dests...), j.NewInDLQ
 		res.Waited = time.Since(start).Round(time.Second).Seconds()
 		if j.Done && !j.Pass {
+			done = true
 			break // redriven messages came back: no need to wait longer
 		}
 		if !j.Pass {
@@ -97,6 +100,7 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 		}
 		if time.Now().Add(w.Interval).After(deadline) {
 			res.Reasons = append(res.Reasons, fmt.Sprintf("not proven within --wait %s: run mfdlq verify again with a longer --wait", w.Wait))
+			res.ToProve = fmt.Sprintf("nothing came back and no check failed, but the checks above had not all held within --wait %s; they must hold on a later look: run mfdlq verify again with a longer --wait", w.Wait)
 			break
 		}
 		if w.Status != nil {
@@ -108,7 +112,7 @@ func (w *Watch) Run(ctx context.Context) (Result, error) {
 		case <-time.After(w.Interval):
 		}
 	}
-	res.Verdict = VerdictOf(res.Pass)
+	res.Verdict = verdictOf(res.Pass, done)
 	return res, nil
 }
 
@@ -169,42 +173,28 @@ func (w *Watch) baseline(i int) *Traffic {
 	return nil
 }
 
-// metricInvocations is Lambda's count of a function's invocations
-// (AWS/Lambda; throttled ones are not counted).
-const metricInvocations = "Invocations"
-
-// observeFunction reads a Lambda target's Errors and Throttles since the
-// redrive began; it leaves them nil when CloudWatch has no data or cannot
-// be read (said once).
+// observeFunction finds a Lambda target's redriven events in its log
+// group by the request ids the journal holds (ReadEvents), from a minute
+// before the redrive began (clocks differ) to a minute after the look.
 func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
-	if w.Rec.Target != "lambda" || w.noMetric || w.Rec.StartedAt.IsZero() {
+	if w.Rec.Target != "lambda" || w.Rec.StartedAt.IsZero() || w.Rec.Window == nil || w.Rec.Window.LogGroup == "" {
 		return
 	}
-	name := lambdaapi.FunctionName(w.Function)
-	for _, m := range []struct {
-		metric string
-		dst    **float64
-	}{{cwapi.MetricErrors, &obs.FunctionErrors}, {cwapi.MetricThrottles, &obs.FunctionThrottles}, {metricInvocations, &obs.FunctionInvocations}} {
-		points, err := cwapi.QueueMetric(ctx, w.CW, cwapi.MetricQuery{
-			Namespace: cwapi.NamespaceLambda, Dimension: cwapi.DimensionFunctionName, Queue: name, Metric: m.metric, Stat: "Sum",
-			Start: w.Rec.StartedAt.Truncate(time.Minute), End: w.Now().Add(time.Minute), Period: time.Minute,
-		})
-		if err != nil {
-			if !errors.Is(err, context.Canceled) {
-				w.Warn("CloudWatch unavailable (%v): %s's Errors and Throttles not judged", err, name)
-				w.noMetric = true
-			}
-			return
-		}
-		if len(points) == 0 {
-			continue
-		}
-		var sum float64
-		for _, p := range points {
-			sum += p.Value
-		}
-		*m.dst = &sum
+	group := w.Rec.Window.LogGroup
+	if w.Logs == nil {
+		obs.Events = &EventsRun{Group: group, Failed: []string{}, Err: "no CloudWatch Logs client"}
+		return
 	}
+	q := EventQuery{IDs: w.Rec.requestIDs()}
+	if c := w.Rec.Compacted; c != nil {
+		// A big move's journal keeps its older sends as digests: any
+		// request id in a line is asked of them, and every moved event
+		// is sought.
+		attempt := w.Rec.latestAttempt()
+		q.Ours = func(id string) bool { return c.Returned(id, attempt) }
+		q.Sought = w.Rec.Moved
+	}
+	obs.Events = ReadEvents(ctx, w.Logs, group, q, w.Rec.StartedAt.Add(-time.Minute), w.Now().Add(time.Minute))
 }
 
 // observeSubscribers reads the depth of each subscriber queue that fails

@@ -58,7 +58,12 @@ func (w *Watch) observeDest(ctx context.Context, q *sqsapi.Queue, base *Traffic)
 	if q.RedrivePolicy != nil && q.RedrivePolicy.MaxReceiveCount > 0 {
 		receives = q.RedrivePolicy.MaxReceiveCount + 1
 	}
-	d.ReturnsBy = w.Rec.moveEnd().Add(q.Visibility * time.Duration(receives))
+	// A redriven message is first delivered after the queue's
+	// DelaySeconds (the mover sets no per-message delay, so the queue's
+	// applies to each): until then no consumer has seen it, and verify
+	// must not pass on its absence from the DLQ.
+	d.Delay = q.Delay()
+	d.ReturnsBy = w.Rec.moveEnd().Add(d.Delay + q.Visibility*time.Duration(receives))
 	if w.noMetric || w.Rec.StartedAt.IsZero() {
 		return d, nil
 	}

@@ -36,6 +36,9 @@ type FailureWindow struct {
 	// each look reads their depth, since a redriven message still in one
 	// can fail back after the window (a consumer that started late).
 	Returning []Subscriber `json:"returning,omitempty"`
+	// LogGroup is a function's log group (LogGroupOf): each look finds
+	// the redriven events there by their request ids (ReadEvents).
+	LogGroup string `json:"log_group,omitempty"`
 }
 
 // LambdaWindow is the failure window of a function with timeout, retries

@@ -3,7 +3,6 @@ package verify
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
 	"github.com/mfdlq/mfdlq/awserr"
+	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -92,10 +92,14 @@ func readLambdaWindow(ctx context.Context, rd WindowReaders, end time.Time) (*Fa
 	// Without lambda:GetFunction the timeout is unknown: Lambda's
 	// maximum (15 minutes) keeps the window on the safe side.
 	timeout := 15 * time.Minute
+	group := LogGroupOf(lambdaapi.FunctionName(rd.Function), "")
 	fn, err := rd.Lambda.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(rd.Function), Qualifier: q})
 	switch {
 	case err == nil && fn.Configuration != nil:
 		timeout = time.Duration(aws.ToInt32(fn.Configuration.Timeout)) * time.Second
+		if lc := fn.Configuration.LoggingConfig; lc != nil {
+			group = LogGroupOf(lambdaapi.FunctionName(rd.Function), aws.ToString(lc.LogGroup))
+		}
 	case err != nil && !awserr.UnsupportedOrDenied(err):
 		return nil, fmt.Errorf("read function %s: %w", rd.Function, err)
 	}
@@ -116,7 +120,9 @@ func readLambdaWindow(ctx context.Context, rd WindowReaders, end time.Time) (*Fa
 			maxAge = time.Duration(*cfg.MaximumEventAgeInSeconds) * time.Second
 		}
 	}
-	return LambdaWindow(end, timeout, retries, maxAge, source), nil
+	w := LambdaWindow(end, timeout, retries, maxAge, source)
+	w.LogGroup = group
+	return w, nil
 }
 
 // topicSubscribers reads the topic's SQS subscribers' attributes; other
@@ -182,10 +188,7 @@ func readSubscriber(ctx context.Context, rd WindowReaders, queueARN string) (Sub
 	if err != nil {
 		return Subscriber{}, fmt.Errorf("read subscriber queue %s: %w", queueARN, err)
 	}
-	s := Subscriber{Queue: q.Name, URL: q.URL, Visibility: q.Visibility}
-	if n, err := strconv.Atoi(q.Attributes["DelaySeconds"]); err == nil {
-		s.Delay = time.Duration(n) * time.Second
-	}
+	s := Subscriber{Queue: q.Name, URL: q.URL, Visibility: q.Visibility, Delay: q.Delay()}
 	if p := q.RedrivePolicy; p != nil {
 		s.MaxReceiveCount, s.DeadLetterARN = p.MaxReceiveCount, p.DeadLetterTargetArn
 	}

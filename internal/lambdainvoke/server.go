@@ -11,7 +11,8 @@
 //     ?Qualifier=) must exist in the backend: else 404 ResourceNotFoundException
 //     (a backend that cannot be read answers 500 ServiceException);
 //   - the payload must be JSON: else 400 InvalidRequestContentException; an
-//     asynchronous payload above 256 KiB is 413 RequestTooLargeException;
+//     asynchronous payload above 1 MB (1,048,576 bytes; 256 KB before
+//     2025) is 413 RequestTooLargeException;
 //   - X-Amz-Invocation-Type Event answers 202 with an empty body and an
 //     x-amzn-RequestId; RequestResponse and DryRun are not served here (400);
 //   - errors carry x-amzn-ErrorType and a JSON body {"Type","message"}, and
@@ -19,9 +20,17 @@
 //
 // Faults are injected by Fault: a throttle (429) or a service error (500)
 // for chosen invocation attempts; a refused attempt records nothing.
+//
+// With Logs set, each accepted invocation also runs, as far as its logs
+// go: the stand-in writes what Lambda's Python runtime writes to the
+// function's log group (/aws/lambda/<name>, one stream per invocation) —
+// START RequestId, the unhandled exception's "[ERROR] …" and Traceback
+// when Fails says the handler raises, END and REPORT RequestId — so that
+// a reader of the logs meets the lines production has.
 package lambdainvoke
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -36,12 +45,15 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	cwltypes "github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
 )
 
-// MaxAsyncPayload is the asynchronous invocation payload limit.
-const MaxAsyncPayload = 256 << 10
+// MaxAsyncPayload is the asynchronous invocation payload limit: "For
+// asynchronous invocations, the maximum payload size is 1 MB" (Invoke).
+const MaxAsyncPayload = 1 << 20
 
 // Invocation is one accepted asynchronous invocation.
 type Invocation struct {
@@ -64,6 +76,11 @@ type Server struct {
 	// attempts from 1): 429 answers TooManyRequestsException, 500
 	// ServiceException, 0 accepts.
 	Fault func(n int) int
+	// Logs, when set, receives each accepted invocation's log lines;
+	// Fails, when set, tells whether its handler raises on payload (the
+	// exception's message; "" runs clean).
+	Logs  *cloudwatchlogs.Client
+	Fails func(payload []byte) string
 }
 
 // New returns a stand-in in front of backend, reading functions with
@@ -152,6 +169,12 @@ func (s *Server) invoke(w http.ResponseWriter, r *http.Request, name string) {
 	s.mu.Lock()
 	s.invoked = append(s.invoked, Invocation{Function: aws.ToString(fn.Configuration.FunctionArn), Qualifier: qualifier, RequestID: rid, Payload: body, Time: time.Now()})
 	s.mu.Unlock()
+	if s.Logs != nil {
+		if err := s.run(r.Context(), aws.ToString(fn.Configuration.FunctionName), rid, body); err != nil {
+			writeErr(w, 500, "ServiceException", "the stand-in could not write the invocation's logs: "+err.Error())
+			return
+		}
+	}
 	w.Header().Set("x-amzn-RequestId", rid)
 	w.Header().Set("X-Amz-Executed-Version", aws.ToString(fn.Configuration.Version))
 	w.WriteHeader(http.StatusAccepted)
@@ -181,4 +204,35 @@ func requestID() string {
 	rand.Read(b[:])
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// run writes the invocation's lines as Lambda's Python runtime does: its
+// own stream in /aws/lambda/<function>, START, the exception and its
+// Traceback when the handler raises (they name no request id: the stream
+// and the START before them do), END and REPORT.
+func (s *Server) run(ctx context.Context, function, rid string, payload []byte) error {
+	group := "/aws/lambda/" + function
+	_, err := s.Logs.CreateLogGroup(ctx, &cloudwatchlogs.CreateLogGroupInput{LogGroupName: aws.String(group)})
+	var exists *cwltypes.ResourceAlreadyExistsException
+	if err != nil && !errors.As(err, &exists) {
+		return err
+	}
+	now := time.Now()
+	stream := now.UTC().Format("2006/01/02") + "/[$LATEST]" + strings.ReplaceAll(rid, "-", "")
+	if _, err := s.Logs.CreateLogStream(ctx, &cloudwatchlogs.CreateLogStreamInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream)}); err != nil {
+		return err
+	}
+	lines := []string{"START RequestId: " + rid + " Version: $LATEST"}
+	if s.Fails != nil {
+		if msg := s.Fails(payload); msg != "" {
+			lines = append(lines, "[ERROR] RuntimeError: "+msg+"\nTraceback (most recent call last):\n  File \"/var/task/h.py\", line 2, in handler\n    raise RuntimeError(\""+msg+"\")")
+		}
+	}
+	lines = append(lines, "END RequestId: "+rid, "REPORT RequestId: "+rid+"\tDuration: 1.52 ms\tBilled Duration: 2 ms\tMemory Size: 128 MB\tMax Memory Used: 38 MB\t")
+	var events []cwltypes.InputLogEvent
+	for i, l := range lines {
+		events = append(events, cwltypes.InputLogEvent{Message: aws.String(l), Timestamp: aws.Int64(now.UnixMilli() + int64(i))})
+	}
+	_, err = s.Logs.PutLogEvents(ctx, &cloudwatchlogs.PutLogEventsInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream), LogEvents: events})
+	return err
 }

@@ -154,18 +154,20 @@ func returnsAfter(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, isRet
 }
 
 // Wait is how long the source's consumer needs to fail a message
-// back to the DLQ: every receive hides it for the visibility timeout, and
-// the DLQ gets it after maxReceiveCount receives. A minute when the
-// destination has no redrive policy to the DLQ (nothing can come back).
+// back to the DLQ: the destination's DelaySeconds before its first
+// delivery, then every receive hides it for the visibility timeout, and
+// the DLQ gets it after maxReceiveCount receives. A minute (after the
+// delay) when the destination has no redrive policy to the DLQ (nothing
+// can come back).
 func Wait(dest *sqsapi.Queue, dlq *sqsapi.Queue) time.Duration {
 	if !dest.DeadLettersTo(dlq) {
-		return time.Minute
+		return dest.Delay() + time.Minute
 	}
 	vis := dest.Visibility
 	if vis <= 0 {
 		vis = 30 * time.Second
 	}
-	return vis*time.Duration(max(dest.RedrivePolicy.MaxReceiveCount, 1)) + 10*time.Second
+	return dest.Delay() + vis*time.Duration(max(dest.RedrivePolicy.MaxReceiveCount, 1)) + 10*time.Second
 }
 
 // returnedBy peeks at the DLQ (each message hidden for one second, never

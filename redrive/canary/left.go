@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -101,13 +102,9 @@ func (ch *Check) canaryLeft(ctx context.Context, dests []*canaryDest, s Sent, sp
 	if ctx.Err() != nil {
 		return "", extra, nil
 	}
-	for _, c := range dests {
-		if !c.left && c.own.live() && c.own.noData {
-			// CloudWatch is minutes behind: no proof either way.
-			c.left = true
-			ch.Warn("canary: CloudWatch has no data for %s since the canary yet: for it the canary only shows that nothing came back", c.q.Name)
-		}
-	}
+	// A live destination CloudWatch has no point for since the canary
+	// (minutes behind, or unreadable) is not proven: no data is never
+	// "consumed" — its depth, moved by its own traffic, cannot say either.
 	return stillText(dests, time.Since(span.sent)), extra, nil
 }
 
@@ -141,24 +138,32 @@ func allLeft(dests []*canaryDest) bool {
 }
 
 // stillText is the reason to stop, naming each destination the canary is
-// still in; "" when it left them all.
+// still in; "" when it left them all. A quiet destination still holding
+// it was not consumed (HaltStill); a live one whose metrics do not show it
+// consumed is not proven (HaltUnproven): its own traffic may hide it
+// either way, and no data is no evidence.
 func stillText(dests []*canaryDest, after time.Duration) string {
-	var parts []string
+	var still, unproven []string
 	for _, c := range dests {
-		if c.left {
-			continue
+		switch {
+		case c.left:
+		case c.own.live() && c.own.noData:
+			unproven = append(unproven, fmt.Sprintf("CloudWatch has no %s or %s for %s since the canary after %s, and its own traffic moves its depth: whether the canary's %s consumed cannot be told",
+				cwapi.MetricAgeOfOldest, cwapi.MetricMessagesDeleted, c.q.Name, after.Round(time.Second), areText(c.moved)))
+		case c.own.live():
+			unproven = append(unproven, fmt.Sprintf("the canary's %s not shown as consumed from %s after %s (%s)", areText(c.moved), c.q.Name, after.Round(time.Second), c.own.seen))
+		default:
+			n := min(int64(c.moved), c.depth.Total()-c.before)
+			still = append(still, fmt.Sprintf("the canary's %s still in %s after %s (%d visible, %d in flight)", areText(int(n)), c.q.Name, after.Round(time.Second), c.depth.Visible, c.depth.InFlight))
 		}
-		if c.own.live() {
-			parts = append(parts, fmt.Sprintf("the canary's %s not shown as consumed from %s after %s (%s)", areText(c.moved), c.q.Name, after.Round(time.Second), c.own.seen))
-			continue
-		}
-		n := min(int64(c.moved), c.depth.Total()-c.before)
-		parts = append(parts, fmt.Sprintf("the canary's %s still in %s after %s (%d visible, %d in flight)", areText(int(n)), c.q.Name, after.Round(time.Second), c.depth.Visible, c.depth.InFlight))
 	}
-	if len(parts) == 0 {
-		return ""
+	switch {
+	case len(still) > 0:
+		return HaltStill + strings.Join(append(still, unproven...), "; ") + ": nothing consumed them — is the consumer running? (mfdlq contain)"
+	case len(unproven) > 0:
+		return HaltUnproven + strings.Join(unproven, "; ") + ": its own traffic can hide a canary that failed; run the same command again with a longer --canary-wait (CloudWatch is a minute or more late), or a bigger --canary, or look with mfdlq verify; --canary 0 moves without proof"
 	}
-	return HaltStill + strings.Join(parts, "; ") + ": nothing consumed them — is the consumer running? (mfdlq contain)"
+	return ""
 }
 
 // areText is "1 message is" or "3 messages are".

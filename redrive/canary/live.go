@@ -13,16 +13,15 @@ import (
 // one-minute points.
 const ownWindow = 15 * time.Minute
 
-// ownTolerance is how far below its own rate a live destination's
-// deletions may fall and still count the canary as consumed, as verify
-// judges the move (verify.Tolerance).
-const ownTolerance = 0.2
-
 // ownTraffic is a destination's own traffic before the canary, as
 // CloudWatch recorded it over ownWindow.
 type ownTraffic struct {
 	sent          float64
 	deletedPerMin float64
+	// deleted is the spread of its per-minute deletions: the deletions
+	// since the canary are judged by it (cwapi.Spread.Need), as verify
+	// judges the move.
+	deleted cwapi.Spread
 	// seen is what the last look at its metrics showed; noData that
 	// CloudWatch had no point since the canary yet.
 	seen   string
@@ -67,6 +66,7 @@ func (ch *Check) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 	}
 	end := time.Now().UTC().Truncate(time.Minute)
 	var sums [2]float64
+	var deleted []cwapi.Point
 	for i, m := range []string{cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted} {
 		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: queue, Metric: m, Stat: "Sum", Start: end.Add(-ownWindow), End: end, Period: time.Minute})
 		if err != nil {
@@ -76,14 +76,15 @@ func (ch *Check) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 		for _, p := range points {
 			sums[i] += p.Value
 		}
+		deleted = points
 	}
-	return &ownTraffic{sent: sums[0], deletedPerMin: sums[1] / ownWindow.Minutes()}
+	return &ownTraffic{sent: sums[0], deletedPerMin: sums[1] / ownWindow.Minutes(), deleted: cwapi.SpreadOf(deleted, ownWindow)}
 }
 
 // liveLeft judges a live destination by its metrics since the canary
 // (canaryGone). Without CloudWatch now, or without a point yet, the
-// destination is marked noData: at the end of the wait the canary then
-// only shows that nothing came back.
+// destination is marked noData: at the end of the wait the canary is not
+// proven for it (stillText), never taken as consumed.
 func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	c.own.noData = true
 	cw := ch.cw(ctx)
@@ -107,16 +108,18 @@ func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	if !ok {
 		return
 	}
-	c.left, c.own.seen, c.own.noData = canaryGone(ages, deleted, span, now, c.moved, c.own.deletedPerMin)
+	c.left, c.own.seen, c.own.noData = canaryGone(ages, deleted, span, now, c.moved, c.own.deleted)
 }
 
 // canaryGone judges a live destination's metrics since the canary. The
 // canary has left when a minute that began after its last send shows an
 // age of oldest message younger than that send (had a canary message been
 // there at the minute's start, the age would be at least as old), or when
-// the deletions since the canary's first minute reach its own rate's
-// share (less ownTolerance) plus the canary. seen says the figures.
-func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, moved int, perMin float64) (left bool, seen string, noData bool) {
+// the deletions since the canary's first minute are above what its own
+// traffic reaches by chance and hold the canary on top of the least it
+// does (own.Need: mean ± 3σ, never a share of its rate — on a busy queue
+// that slack alone exceeded a canary of ten). seen says the figures.
+func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, moved int, own cwapi.Spread) (left bool, seen string, noData bool) {
 	noData = true
 	for _, p := range ages {
 		if !p.Time.After(span.sent) {
@@ -145,13 +148,13 @@ func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, mov
 		end = now
 	}
 	minutes := end.Sub(first).Minutes()
-	need := float64(moved) + (1-ownTolerance)*perMin*minutes
+	need := own.Need(moved, minutes)
 	if sum >= need {
 		return true, "", false
 	}
 	if seen != "" {
 		seen += "; "
 	}
-	seen += fmt.Sprintf("%s %.0f over %.1f min, %.0f needed (its own %.1f/min + %d)", cwapi.MetricMessagesDeleted, sum, minutes, need, perMin, moved)
+	seen += fmt.Sprintf("%s %.0f over %.1f min, %.0f needed (%s; %d moved)", cwapi.MetricMessagesDeleted, sum, minutes, need, own.Words(minutes), moved)
 	return false, seen, false
 }

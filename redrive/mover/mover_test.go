@@ -278,6 +278,18 @@ func TestFIFOEntryKeepsGroupAndDedup(t *testing.T) {
 	}
 }
 
+// A standard queue takes a MessageGroupId (a fair queue's tenant, 2025):
+// it is sent back, without a deduplication id; none is invented.
+func TestStandardEntryKeepsFairQueueGroup(t *testing.T) {
+	e := sendEntry(&sqsapi.Queue{}, "0", &sqsjson.Message{MessageId: "abc", Body: "b", Attributes: map[string]string{"MessageGroupId": "acme"}})
+	if aws.ToString(e.MessageGroupId) != "acme" || e.MessageDeduplicationId != nil {
+		t.Fatalf("%+v", e)
+	}
+	if e := sendEntry(&sqsapi.Queue{}, "0", &sqsjson.Message{MessageId: "abc", Body: "b"}); e.MessageGroupId != nil {
+		t.Fatalf("no group: %+v", e)
+	}
+}
+
 func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
 	all, err := Selection{Filter: ".Attributes.ApproximateReceiveCount == \"1\""}.Compile()
 	if err != nil {
@@ -293,7 +305,8 @@ func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
 		sel  func(*sqsjson.Message) (bool, error)
 		want []types.MessageSystemAttributeName
 	}{
-		{"standard, no selection", false, nil, nil},
+		// A standard queue's message may carry a fair queue's group.
+		{"standard, no selection", false, nil, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}},
 		{"FIFO, no selection", true, nil, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}},
 		{"selection", false, all, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}},
 	} {

@@ -69,8 +69,9 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 }
 
 // systemAttributes is what a receive asks SQS for: every attribute when a
-// selection may look at them, else only what the send needs (a FIFO
-// message's group), which saves SQS and us work on every message.
+// selection may look at them, else only what the send needs (a message's
+// group: a FIFO queue's, or a fair standard queue's tenant), which saves
+// SQS and us work on every message.
 func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 	switch {
 	case m.o.Select != nil || m.o.Route != nil || m.o.Transform != nil:
@@ -81,10 +82,8 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 	case m.o.Target != nil:
 		// A return to a target is told by its SentTimestamp (IsReturn).
 		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameSentTimestamp, types.MessageSystemAttributeNameMessageGroupId}
-	case m.o.Dest.FIFO:
-		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
 	}
-	return nil
+	return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
 }
 
 // handle moves one received batch up to its sends and returns its deletes

@@ -20,9 +20,15 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// maxBatchBytes keeps a SendMessageBatch under SQS's payload limit for a
-// whole batch (256 KiB on queues that have not raised it).
-const maxBatchBytes = 256 << 10
+// maxBatchBytes is SQS's limit on a whole SendMessageBatch's payload: 1 MiB
+// (1,048,576 bytes) since 2025, as the SendMessageBatch reference says.
+const maxBatchBytes = 1 << 20
+
+// batchBytes is what one batch to dest may carry: SQS's batch limit, and
+// no more than the queue's own MaximumMessageSize (256 KiB on a queue that
+// has not raised it, or one not read) — a queue that takes 1 MiB messages
+// takes a 1 MiB batch, one that kept 256 KiB is sent as before.
+func batchBytes(dest *sqsapi.Queue) int { return min(maxBatchBytes, maxBytes(dest)) }
 
 // partialError is a batch some entries of which failed on SQS's side: the
 // retry sends only those again.
@@ -59,7 +65,7 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.Message) []sqsjson.Message {
 	var sent []sqsjson.Message
 	msgs, stamps := m.stampAll(dest, msgs)
-	for _, chunk := range bySize(msgs) {
+	for _, chunk := range bySize(msgs, batchBytes(dest)) {
 		out, err := m.sendChunk(ctx, dest, chunk)
 		if err != nil && !retry.Retryable(err) { // a partialError is retryable
 			// The whole call was refused (no permission, no such queue,
@@ -276,8 +282,9 @@ func settleFailed(out *entryOutcome, failed []types.BatchResultErrorEntry) error
 	return nil
 }
 
-// sendEntry keeps the body and every message attribute. On FIFO queues it
-// keeps the MessageGroupId and derives the deduplication id from the DLQ
+// sendEntry keeps the body, every message attribute and the
+// MessageGroupId (a fair queue's tenant on a standard queue). On FIFO
+// queues it derives the deduplication id from the DLQ
 // MessageId, so a resend after a crash within SQS's five-minute window is
 // dropped by SQS itself.
 func sendEntry(dest *sqsapi.Queue, id string, msg *sqsjson.Message) types.SendMessageBatchRequestEntry {
@@ -286,20 +293,25 @@ func sendEntry(dest *sqsapi.Queue, id string, msg *sqsjson.Message) types.SendMe
 		MessageBody:       aws.String(msg.Body),
 		MessageAttributes: sqsapi.ToSDKAttributes(msg.MessageAttributes),
 	}
+	group := msg.Attributes[sqsjson.AttrMessageGroupId]
 	if dest.FIFO {
-		group := msg.Attributes[sqsjson.AttrMessageGroupId]
 		if group == "" {
 			group = "mfdlq-redrive"
 		}
 		e.MessageGroupId = aws.String(group)
 		e.MessageDeduplicationId = aws.String("mfdlq-" + msg.MessageId)
+	} else if group != "" {
+		// A standard queue takes a MessageGroupId since fair queues
+		// (2025): it names the message's tenant, and without it a
+		// redrive would make every message a tenant of its own.
+		e.MessageGroupId = aws.String(group)
 	}
 	return e
 }
 
-// bySize splits msgs into batches of at most ten that stay under
-// maxBatchBytes; a message bigger than that goes alone.
-func bySize(msgs []sqsjson.Message) [][]sqsjson.Message {
+// bySize splits msgs into batches of at most ten that stay under limit
+// bytes (batchBytes); a message bigger than that goes alone.
+func bySize(msgs []sqsjson.Message, limit int) [][]sqsjson.Message {
 	var out [][]sqsjson.Message
 	var cur []sqsjson.Message
 	size := 0
@@ -308,7 +320,7 @@ func bySize(msgs []sqsjson.Message) [][]sqsjson.Message {
 		for k, v := range msg.MessageAttributes {
 			n += len(k) + len(v.DataType) + len(aws.ToString(v.StringValue)) + len(v.BinaryValue)
 		}
-		if len(cur) == batchSize || (len(cur) > 0 && size+n > maxBatchBytes) {
+		if len(cur) == batchSize || (len(cur) > 0 && size+n > limit) {
 			out = append(out, cur)
 			cur, size = nil, 0
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -168,6 +169,18 @@ func (f *fakeLambda) Invoke(_ context.Context, in *lambda.InvokeInput, _ ...func
 		return nil, err
 	}
 	return &lambda.InvokeOutput{StatusCode: 202}, nil
+}
+
+// A payload over asynchronous Invoke's 1 MB is refused before the call
+// (that message fails, final); one of 900 KiB is invoked.
+func TestLambdaTargetRefusesOver1MB(t *testing.T) {
+	var called []int
+	tg := target.NewLambdaTarget(&fakeLambda{answer: func(p string) error { called = append(called, len(p)); return nil }}, "orders")
+	chunk := []sqsjson.Message{{Body: `"` + strings.Repeat("x", 900<<10) + `"`}, {Body: `"` + strings.Repeat("x", target.MaxAsyncPayload) + `"`}}
+	done, failed, err := tg.Send(context.Background(), chunk, []int{0, 1})
+	if err != nil || len(done) != 1 || len(failed) != 1 || !failed[0].SenderFault || *failed[0].Code != "RequestTooLargeException" || len(called) != 1 {
+		t.Fatalf("done %v failed %+v err %v calls %v", done, failed, err, called)
+	}
 }
 
 func TestLambdaTargetSorts(t *testing.T) {

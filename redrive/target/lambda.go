@@ -41,6 +41,13 @@ func NewSNSSubscriberTarget(c LambdaAPI, function, subscription string) *LambdaT
 	return &LambdaTarget{c: c, function: function, subscription: subscription}
 }
 
+// MaxAsyncPayload is the most an asynchronous Invoke takes: "For
+// asynchronous invocations, the maximum payload size is 1 MB" (Invoke, the
+// Lambda API reference; 256 KB before 2025, which was 262,144 bytes, so 1
+// MB is taken as 1,048,576). A bigger payload is refused before the call,
+// as Lambda would refuse it (RequestTooLargeException).
+const MaxAsyncPayload = 1 << 20
+
 // messageFaults are the Invoke errors about one payload, not the function:
 // that message fails, the others go on.
 var messageFaults = map[string]bool{
@@ -61,6 +68,9 @@ func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 	var wg sync.WaitGroup
 	for j, i := range pending {
 		payload, err := t.payload(&chunk[i])
+		if err == nil && len(payload) > MaxAsyncPayload {
+			err = &tooLargeError{size: len(payload)}
+		}
 		if err != nil {
 			results[j] = result{id: strconv.Itoa(i), err: err}
 			continue
@@ -79,9 +89,12 @@ func (t *LambdaTarget) Send(ctx context.Context, chunk []sqsjson.Message, pendin
 	for _, r := range results {
 		code := errorCode(r.err)
 		var notSNS *notNotificationError
+		var tooLarge *tooLargeError
 		switch {
 		case errors.As(r.err, &notSNS):
 			failed = append(failed, refused(r.id, "InvalidMessage", r.err.Error(), true))
+		case errors.As(r.err, &tooLarge):
+			failed = append(failed, refused(r.id, "RequestTooLargeException", r.err.Error(), true))
 		case r.err == nil:
 			done[r.id] = r.requestID
 		case retry.Retryable(r.err):
@@ -141,3 +154,11 @@ func LambdaPayload(m *sqsjson.Message) []byte {
 
 // noLambdaRetry makes one SDK call one attempt, as retry.NoSDK does for SQS.
 func noLambdaRetry(o *lambda.Options) { o.RetryMaxAttempts = 1 }
+
+// tooLargeError is a payload over MaxAsyncPayload: that message fails,
+// with no call made.
+type tooLargeError struct{ size int }
+
+func (e *tooLargeError) Error() string {
+	return "payload of " + strconv.Itoa(e.size) + " bytes is over asynchronous Invoke's limit of " + strconv.Itoa(MaxAsyncPayload) + " bytes (1 MB)"
+}

@@ -1,0 +1,267 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
+
+	"github.com/mfdlq/mfdlq/untrusted"
+)
+
+// LogsAPI is the CloudWatch Logs call verify reads a function's own lines
+// with, with the SDK's signature so *cloudwatchlogs.Client satisfies it.
+type LogsAPI interface {
+	FilterLogEvents(ctx context.Context, in *cloudwatchlogs.FilterLogEventsInput, optFns ...func(*cloudwatchlogs.Options)) (*cloudwatchlogs.FilterLogEventsOutput, error)
+}
+
+var _ LogsAPI = (*cloudwatchlogs.Client)(nil)
+
+// maxLogPages bounds one look's read of a function's log group: a busy
+// function's lines beyond it leave the unseen events not proven, said.
+const maxLogPages = 100
+
+// eventLinesPattern asks CloudWatch Logs for the lines that date and judge
+// an invocation: Lambda's platform lines (START, END, REPORT RequestId:
+// in text; "platform.*" records in JSON), a timeout, and a runtime's
+// error object or trace. A server that ignores the pattern (moto) returns
+// every line: the parse below reads only what it knows.
+const eventLinesPattern = `?"RequestId:" ?"platform." ?"Task timed out" ?errorType ?"Invoke Error" ?Traceback`
+
+// EventsRun is what a function's logs showed of the redriven events,
+// found by the request ids the journal holds for each Invoke (Lambda
+// keeps an asynchronous event's request id across its retries).
+type EventsRun struct {
+	Group string `json:"log_group"`
+	// Sought is how many request ids the journal holds: fewer than moved
+	// (an older journal) cannot prove every event ran; a compacted journal
+	// seeks every moved event (EventQuery).
+	Sought int `json:"sought"`
+	// Ran is how many ended with a REPORT line after any failure: run, and
+	// (last) without one.
+	Ran int `json:"ran"`
+	// Failed are the request ids whose last attempt failed (a timeout, an
+	// error object, a REPORT with Status error or timeout).
+	Failed []string `json:"failed"`
+	// FailedLine is the first failing line seen, bounded: the evidence.
+	FailedLine string `json:"failed_line,omitempty"`
+	// Unseen is how many have no line yet.
+	Unseen int `json:"unseen"`
+	// Err says why the logs could not be read (nothing was judged then);
+	// Capped that maxLogPages ran out first.
+	Err    string `json:"error,omitempty"`
+	Capped bool   `json:"capped,omitempty"`
+}
+
+// requestIDPattern is a Lambda request id (a UUID) in a line.
+var requestIDPattern = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+
+// eventState is one request id's attempts as its lines tell them.
+type eventState struct {
+	lastFail, lastOK time.Time
+	failLine         string
+}
+
+// ReadEvents reads group's lines from from to to and tells, for each of
+// ids (the redriven Invokes' request ids), whether it ran, failed or has
+// no line yet. A line is an event's when it names its request id, or sits
+// between that id's START and its END/REPORT in one log stream (one
+// invocation at a time per execution environment: a Python trace names no
+// id). A failure is a timeout ("Task timed out"), a runtime's error object
+// ("errorType", Node's "Invoke Error", Python's "[ERROR] Type: …" and
+// "Traceback") or a REPORT
+// with Status error or timeout; a line the function logs at ERROR level
+// is its own business. The last attempt decides: a failure followed by a
+// clean REPORT is a retry that ran.
+func ReadEvents(ctx context.Context, c LogsAPI, group string, q EventQuery, from, to time.Time) *EventsRun {
+	run := &EventsRun{Group: group, Sought: max(q.Sought, len(q.IDs)), Failed: []string{}}
+	if run.Sought == 0 {
+		return run // nothing to look for (a journal without request ids)
+	}
+	want := map[string]*eventState{}
+	ids := append([]string{}, q.IDs...)
+	for _, id := range ids {
+		want[strings.ToLower(id)] = &eventState{}
+	}
+	var events []types.FilteredLogEvent
+	p := cloudwatchlogs.NewFilterLogEventsPaginator(c, &cloudwatchlogs.FilterLogEventsInput{
+		LogGroupName: aws.String(group), FilterPattern: aws.String(eventLinesPattern),
+		StartTime: aws.Int64(from.UnixMilli()), EndTime: aws.Int64(to.UnixMilli()),
+	})
+	for page := 0; p.HasMorePages(); page++ {
+		if page == maxLogPages {
+			run.Capped = true
+			break
+		}
+		out, err := p.NextPage(ctx)
+		var missing *types.ResourceNotFoundException
+		if errors.As(err, &missing) {
+			// No group yet: the function never wrote a line, so no
+			// redriven event has run (Lambda creates it on the first).
+			break
+		}
+		if err != nil {
+			run.Err = fmt.Sprintf("read log group %s: %v", group, err)
+			return run
+		}
+		events = append(events, out.Events...)
+	}
+	// Each stream in time order: a stream is one execution environment,
+	// running one invocation at a time.
+	sort.SliceStable(events, func(i, j int) bool {
+		a, b := events[i], events[j]
+		if sa, sb := aws.ToString(a.LogStreamName), aws.ToString(b.LogStreamName); sa != sb {
+			return sa < sb
+		}
+		return aws.ToInt64(a.Timestamp) < aws.ToInt64(b.Timestamp)
+	})
+	// An attempt is its stream's lines from START to REPORT: it failed
+	// when its REPORT says so or a failure line sits inside it.
+	type attempt struct {
+		id     string
+		start  time.Time
+		failed string // its first failure line
+	}
+	open := map[string]*attempt{} // stream → the attempt running in it
+	fail := func(st *eventState, at time.Time, line string) {
+		st.lastFail = at
+		if st.failLine == "" {
+			st.failLine = line
+		}
+	}
+	for _, ev := range events {
+		line, stream := aws.ToString(ev.Message), aws.ToString(ev.LogStreamName)
+		at := time.UnixMilli(aws.ToInt64(ev.Timestamp))
+		id := ""
+		for _, m := range requestIDPattern.FindAllString(line, 4) {
+			if _, ok := want[strings.ToLower(m)]; !ok && q.Ours != nil && q.Ours(m) {
+				want[strings.ToLower(m)] = &eventState{}
+				ids = append(ids, m)
+			}
+			if _, ok := want[strings.ToLower(m)]; ok {
+				id = strings.ToLower(m)
+				break
+			}
+		}
+		if isStart(line) {
+			open[stream] = &attempt{id: id, start: at} // id "": another event, its lines are not ours
+			continue
+		}
+		a := open[stream]
+		if id == "" && a != nil {
+			id = a.id
+		}
+		st := want[id]
+		if st == nil {
+			continue
+		}
+		inside := a != nil && a.id == id
+		switch {
+		case isReport(line):
+			switch {
+			case failedReport(line):
+				fail(st, at, line)
+			case inside && a.failed != "":
+				fail(st, at, a.failed)
+			default:
+				st.lastOK = at
+			}
+			delete(open, stream)
+		case failureLine(line) && inside:
+			if a.failed == "" {
+				a.failed = line
+			}
+		case failureLine(line):
+			fail(st, at, line)
+		}
+	}
+	// An attempt that failed and has no REPORT yet (its lines still on
+	// their way) failed all the same.
+	for _, a := range open {
+		if st := want[a.id]; st != nil && a.failed != "" && st.lastOK.IsZero() {
+			fail(st, a.start, a.failed)
+		}
+	}
+	for _, id := range ids {
+		st := want[strings.ToLower(id)]
+		switch {
+		case !st.lastFail.IsZero() && !st.lastOK.After(st.lastFail):
+			run.Failed = append(run.Failed, id)
+			if run.FailedLine == "" {
+				run.FailedLine = untrusted.Shorten(strings.TrimSpace(st.failLine), 300)
+			}
+		case !st.lastOK.IsZero():
+			run.Ran++
+		default:
+			run.Unseen++
+		}
+	}
+	// The digests' events no line named are unseen too.
+	run.Unseen += max(run.Sought-len(ids), 0)
+	return run
+}
+
+// EventQuery is what ReadEvents looks for: the request ids the journal
+// holds (IDs), and for a compacted journal, whose older sends are digests,
+// Ours, which recognises any other of the move's request ids in a line,
+// and Sought, how many the move made in all.
+type EventQuery struct {
+	IDs    []string
+	Ours   func(requestID string) bool
+	Sought int
+}
+
+func isStart(line string) bool {
+	return strings.HasPrefix(line, "START RequestId:") || strings.Contains(line, `"type":"platform.start"`)
+}
+
+func isReport(line string) bool {
+	return strings.HasPrefix(line, "REPORT RequestId:") || strings.Contains(line, `"type":"platform.report"`)
+}
+
+// failedReport is a REPORT of an attempt that failed: text REPORT lines
+// end with "Status: error" or "Status: timeout"; JSON platform.report
+// records carry "status" other than "success".
+func failedReport(line string) bool {
+	for _, s := range []string{"Status: error", "Status: timeout", `"status":"error"`, `"status":"timeout"`, `"status":"failure"`} {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// pythonUnhandled is the Python runtime's line for an unhandled exception,
+// "[ERROR] ValueError: …" — the logging module's "[ERROR]\t<time>\t<id>\t…"
+// is the function's own message, not a failure.
+var pythonUnhandled = regexp.MustCompile(`^\[ERROR\] [A-Za-z_][\w.]*: `)
+
+// failureLine is a runtime's report of a failed invocation.
+func failureLine(line string) bool {
+	if pythonUnhandled.MatchString(line) {
+		return true
+	}
+	for _, s := range []string{"Task timed out after", `"errorType"`, "Invoke Error", "Traceback (most recent call last)"} {
+		if strings.Contains(line, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// LogGroupOf is where Lambda writes a function's lines: its logging
+// config's group when set (advanced logging controls), else
+// /aws/lambda/<function name>.
+func LogGroupOf(function, configured string) string {
+	if configured != "" {
+		return configured
+	}
+	return "/aws/lambda/" + function
+}
