@@ -1,9 +1,9 @@
-# mfdlq — make build | test | unit | e2e | bench | lint | demo | docs | lambda
+# mfdlq — make build | test | unit | e2e | bench | lint | demo | docs
 GO      ?= go
 BIN     ?= bin/mfdlq
 SCENARIO ?= deploy
 
-.PHONY: build test slow unit e2e bench lint demo docs clean lambda
+.PHONY: build test slow unit e2e bench lint demo docs clean
 
 build:
 	$(GO) build -o $(BIN) .
@@ -42,8 +42,11 @@ e2e:
 bench:
 	bench/run.sh
 
+## lint: go vet, gofmt and staticcheck (pinned in go.mod as a tool: `go tool
+## staticcheck`; its default checks, and any finding fails the build).
 lint:
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
@@ -55,21 +58,6 @@ demo: build
 ## tree, into bin/docs (build output, ignored by git).
 docs:
 	$(GO) run ./internal/gendocs -out bin/docs
-
-## lambda: the function's zips for provided.al2023 (deploy/mfdlq.yaml,
-## docs/headless.md): the same binary as `bootstrap`, static (CGO off),
-## for arm64 and x86_64, into bin/mfdlq-lambda-ARCH.zip. lambda.norpc
-## leaves out the go1.x runtime's RPC server that provided.al2023 never
-## uses.
-LAMBDA_ARCHES ?= arm64 amd64
-lambda:
-	@for arch in $(LAMBDA_ARCHES); do \
-		dir=bin/lambda/$$arch; rm -rf $$dir; mkdir -p $$dir || exit 1; \
-		GOOS=linux GOARCH=$$arch CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags "-s -w" -o $$dir/bootstrap . || exit 1; \
-		rm -f bin/mfdlq-lambda-$$arch.zip; \
-		(cd $$dir && zip -q -X ../../mfdlq-lambda-$$arch.zip bootstrap) || exit 1; \
-		echo bin/mfdlq-lambda-$$arch.zip; \
-	done
 
 clean:
 	rm -rf bin

@@ -21,9 +21,9 @@ const (
 	incidentDir = "incidents"
 )
 
-// NoStateDirError says that no per-user place for incidents is known: no
+// ErrNoStateDir says that no per-user place for incidents is known: no
 // absolute XDG_STATE_HOME and no HOME.
-var NoStateDirError = errors.New("no per-user directory for incidents: set XDG_STATE_HOME or HOME to an absolute path, or pass --incident DIR")
+var ErrNoStateDir = errors.New("no per-user directory for incidents: set XDG_STATE_HOME or HOME to an absolute path, or pass --incident DIR")
 
 // DefaultRoot is the per-user incidents directory getenv's environment
 // names. A relative XDG_STATE_HOME is ignored, as the specification says.
@@ -34,7 +34,7 @@ func DefaultRoot(getenv func(string) string) (string, error) {
 	if h := getenv("HOME"); filepath.IsAbs(h) {
 		return filepath.Join(h, ".local", "state", appDir, incidentDir), nil
 	}
-	return "", NoStateDirError
+	return "", ErrNoStateDir
 }
 
 // Roots are the places a step looks for its queue's open incident: the

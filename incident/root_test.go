@@ -24,7 +24,7 @@ func TestDefaultRoot(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := DefaultRoot(func(k string) string { return tc.env[k] })
-			if got != tc.want || (err != nil) != tc.wantErr || (err != nil && !errors.Is(err, NoStateDirError)) {
+			if got != tc.want || (err != nil) != tc.wantErr || (err != nil && !errors.Is(err, ErrNoStateDir)) {
 				t.Errorf("DefaultRoot = %q, %v; want %q (error %v)", got, err, tc.want, tc.wantErr)
 			}
 		})

@@ -204,9 +204,7 @@ func outputOver(v any, max int) (n int, over bool) {
 			if n > max {
 				return n, true
 			}
-			for _, e := range x {
-				stack = append(stack, e)
-			}
+			stack = append(stack, x...)
 		default:
 			n++
 		}
