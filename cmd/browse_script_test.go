@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -27,9 +28,12 @@ var ansiSeq = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]
 //	send TEXT      type TEXT (a Go string literal's escapes: \r, \x1b, \x7f)
 //	sleep DURATION wait (a lone ESC needs a pause before the next key)
 //	raw-not TEXT   the raw output so far holds no TEXT (Go escapes)
+//	signal NAME    send the program SIGINT or SIGTERM (INT, TERM), as a
+//	               kill from elsewhere would (^C is `send \x03`)
+//	exit N         the program must exit N (default 0)
 //
-// The program must then exit 0 (the dialogue ends by quitting it). The raw
-// output is kept in $WORK/pty.out for a failing test.
+// The program must then exit 0, or N (the dialogue ends by quitting it).
+// The raw output is kept in $WORK/pty.out for a failing test.
 func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: pty-dialogue FILE PROGRAM [ARGS...]")
@@ -73,7 +77,7 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	defer func() { ts.Check(os.WriteFile(ts.MkAbs("pty.out"), []byte(snapshot()), 0o600)) }()
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
-	pos := 0
+	pos, wantExit := 0, 0
 	for n, line := range strings.Split(script, "\n") {
 		verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch verb {
@@ -91,6 +95,15 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 			d, err := time.ParseDuration(arg)
 			ts.Check(err)
 			time.Sleep(d)
+		case "signal":
+			sig := map[string]os.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[arg]
+			if sig == nil {
+				ts.Fatalf("line %d: signal %q: use INT or TERM", n+1, arg)
+			}
+			ts.Check(c.Process.Signal(sig))
+		case "exit":
+			wantExit, err = strconv.Atoi(arg)
+			ts.Check(err)
 		case "raw-not":
 			text, err := strconv.Unquote(`"` + arg + `"`)
 			ts.Check(err)
@@ -105,8 +118,8 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	select {
 	case err := <-done:
-		if err != nil {
-			ts.Fatalf("the program ended with %v; screen:\n%s", err, screenText(snapshot()))
+		if code := c.ProcessState.ExitCode(); code != wantExit {
+			ts.Fatalf("the program ended with %v, want exit %d; screen:\n%s", err, wantExit, screenText(snapshot()))
 		}
 	case <-time.After(30 * time.Second):
 		_ = c.Process.Kill()

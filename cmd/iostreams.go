@@ -22,18 +22,52 @@ type IOStreams struct {
 	InTTY bool
 	// Color allows escape codes on a terminal (off with --no-color or NO_COLOR).
 	Color bool
+	// Interrupt closes on Ctrl-C or SIGTERM (Main sets it to the signal
+	// context's Done): a question waiting for a line gives up then, so the
+	// signal ends the run at a prompt as it does anywhere else.
+	Interrupt <-chan struct{}
 
-	in *bufio.Reader // In, buffered once for every question (see ReadLine)
+	in      *bufio.Reader // In, buffered once for every question (see ReadLine)
+	pending chan readLine // a read an interrupt left waiting for its line
+}
+
+// readLine is one line of In as bufio returned it.
+type readLine struct {
+	line string
+	err  error
 }
 
 // ReadLine reads the next line of In. Every question of a run reads
 // through it: a reader per question would buffer lines typed or piped
-// ahead and lose them to the next question.
+// ahead and lose them to the next question. On Interrupt it returns
+// errInterrupted at once: a read from a terminal cannot be cancelled, so
+// it stays pending, and the next ReadLine takes its line.
 func (s *IOStreams) ReadLine() (string, error) {
 	if s.in == nil {
 		s.in = bufio.NewReader(s.In)
 	}
-	return s.in.ReadString('\n')
+	if s.Interrupt == nil {
+		return s.in.ReadString('\n')
+	}
+	select {
+	case <-s.Interrupt:
+		return "", errInterrupted
+	default:
+	}
+	if s.pending == nil {
+		s.pending = make(chan readLine, 1)
+		go func(in *bufio.Reader, got chan<- readLine) {
+			line, err := in.ReadString('\n')
+			got <- readLine{line, err}
+		}(s.in, s.pending)
+	}
+	select {
+	case r := <-s.pending:
+		s.pending = nil
+		return r.line, r.err
+	case <-s.Interrupt:
+		return "", errInterrupted
+	}
 }
 
 // SystemIO returns the process's streams. MFDLQ_FORCE_TTY=1 makes mfdlq

@@ -109,7 +109,9 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	if len(inc.Events) == 0 {
 		d.warnf("%s holds no events: every step will say \"not run\"", dir)
 	}
-	o.ask(inc)
+	if err := o.ask(inc); err != nil {
+		return err
+	}
 	cmdline := recordedCommand(d.Args)
 	var buf bytes.Buffer
 	res, err := inc.Render(&buf, report.ReportOptions{
@@ -162,26 +164,38 @@ func (o *recordOptions) incidentDir() (string, error) {
 }
 
 // ask fills the record's missing texts on a terminal; elsewhere they stay
-// empty and the report shows a TODO.
-func (o *recordOptions) ask(inc *report.Incident) {
+// empty and the report shows a TODO. Ctrl-C at a question is an error:
+// no report is written from an interrupted record.
+func (o *recordOptions) ask(inc *report.Incident) error {
 	d := o.deps
 	if !d.IO.InTTY {
-		return
+		return nil
 	}
-	question := func(q string) string {
-		fmt.Fprintf(d.IO.ErrOut, "%s (Enter to leave a TODO): ", q)
-		line, _ := d.IO.ReadLine()
-		return strings.TrimSpace(line)
+	var err error
+	question := func(text *string, q string) {
+		if err != nil {
+			return
+		}
+		var line string
+		line, err = d.prompter().Input(q + " (Enter to leave a TODO):")
+		if errors.Is(err, ErrNoTerminal) || errors.Is(err, ErrNoAnswer) {
+			err = nil // a TODO, as without a terminal
+		}
+		*text = line
 	}
 	if o.Cause == "" {
-		o.Cause = question("What caused it?")
+		question(&o.Cause, "What caused it?")
 	}
 	if o.Change == "" && inc.RecordedChange() == "" {
-		o.Change = question("What was changed?")
+		question(&o.Change, "What was changed?")
 	}
 	if o.Warning == "" && len(inc.Warnings()) == 0 {
-		o.Warning = question("What would have warned earlier?")
+		question(&o.Warning, "What would have warned earlier?")
 	}
+	if err != nil {
+		return fmt.Errorf("record: no report written: %w", err)
+	}
+	return nil
 }
 
 func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult) (incident.Event, error) {

@@ -18,6 +18,7 @@ func Main(args []string) int {
 	d := NewDeps(io, args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	io.Interrupt = ctx.Done()
 	return run(ctx, d, args)
 }
 
