@@ -72,3 +72,9 @@ require (
 	golang.org/x/text v0.3.8 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
+
+// earlyterm is a module of this repository: its name sorts before Bubble
+// Tea's, so its init runs first (see internal/earlyterm/earlyterm.go).
+require earlyterm v0.0.0
+
+replace earlyterm => ./internal/earlyterm

@@ -31,6 +31,7 @@ var ansiSeq = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]
 //	signal NAME    send the program SIGINT or SIGTERM (INT, TERM), as a
 //	               kill from elsewhere would (^C is `send \x03`)
 //	exit N         the program must exit N (default 0)
+//	within D       the program must have exited within D of its start
 //
 // The program must then exit 0, or N (the dialogue ends by quitting it).
 // The raw output is kept in $WORK/pty.out for a failing test.
@@ -52,6 +53,7 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	c := exec.Command(path, args[2:]...)
 	c.Dir = ts.Getenv("WORK")
 	c.Env = ptyEnv(ts)
+	started := time.Now()
 	f, err := pty.StartWithSize(c, &pty.Winsize{Rows: 24, Cols: 80})
 	ts.Check(err)
 	defer f.Close()
@@ -77,7 +79,7 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	defer func() { ts.Check(os.WriteFile(ts.MkAbs("pty.out"), []byte(snapshot()), 0o600)) }()
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
-	pos, wantExit := 0, 0
+	pos, wantExit, within := 0, 0, time.Duration(0)
 	for n, line := range strings.Split(script, "\n") {
 		verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch verb {
@@ -101,6 +103,9 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("line %d: signal %q: use INT or TERM", n+1, arg)
 			}
 			ts.Check(c.Process.Signal(sig))
+		case "within":
+			within, err = time.ParseDuration(arg)
+			ts.Check(err)
 		case "exit":
 			wantExit, err = strconv.Atoi(arg)
 			ts.Check(err)
@@ -120,6 +125,9 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	case err := <-done:
 		if code := c.ProcessState.ExitCode(); code != wantExit {
 			ts.Fatalf("the program ended with %v, want exit %d; screen:\n%s", err, wantExit, screenText(snapshot()))
+		}
+		if took := time.Since(started); within > 0 && took > within {
+			ts.Fatalf("the program took %v, want under %v", took.Round(time.Millisecond), within)
 		}
 	case <-time.After(30 * time.Second):
 		_ = c.Process.Kill()

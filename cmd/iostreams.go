@@ -5,6 +5,10 @@ import (
 	"io"
 	"os"
 
+	// No terminal query before mfdlq starts (Bubble Tea's init asked for
+	// the background colour and waited up to 5 s for an answer).
+	_ "earlyterm"
+
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"golang.org/x/term"
