@@ -10,6 +10,8 @@ import (
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit statuses, documented in README.md and at the end of every command's help.
@@ -101,6 +103,39 @@ func isCredentialsError(err error) bool {
 		strings.Contains(s, "no EC2 IMDS role found") ||
 		strings.Contains(s, "failed to get shared config profile") ||
 		strings.Contains(s, "SharedConfigProfileNotExist")
+}
+
+// hintedError is an error that knows the next action: a suggestion for
+// a typo, the DLQ of a source queue. Main prints the hint on a line of its
+// own, or in the JSON line's "hint".
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// withHint attaches hint to err (nil stays nil, "" adds nothing).
+func withHint(err error, hint string) error {
+	if err == nil || hint == "" {
+		return err
+	}
+	return &hintedError{err: err, hint: hint}
+}
+
+// hintFor is the next action after err: its own hint, else the one of its
+// exit status; for a usage error before the command ran, the command's
+// own help.
+func hintFor(err error, code int, failed *cobra.Command, parsing bool) string {
+	var he *hintedError
+	switch {
+	case errors.As(err, &he):
+		return he.hint
+	case code == ExitUsage && parsing && failed != nil:
+		return fmt.Sprintf("run '%s --help' for usage", failed.CommandPath())
+	}
+	return errorHint(code)
 }
 
 // errorHint adds the next action to errors whose fix is always the same.

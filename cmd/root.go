@@ -5,8 +5,10 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -42,7 +44,7 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		}
 		return validateGlobal(d.Global)
 	}
-	err := root.ExecuteContext(ctx)
+	failed, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
@@ -51,8 +53,40 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		// cobra's own parse errors: unknown flag, unknown command, bad value.
 		code = ExitUsage
 	}
-	reportError(d, args, err, code, !started)
+	reportError(d, args, err, code, hintFor(err, code, failed, !started))
 	return code
+}
+
+// unknownCommand is root's argument check: cobra's own prints its "Did you
+// mean this?" inside the error, newlines and tab, which reach the terminal
+// escaped as \n. The suggestion is the error's hint instead.
+func unknownCommand(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	err := usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
+	var seen []string
+	for _, s := range c.SuggestionsFor(args[0]) {
+		seen = append(seen, fmt.Sprintf("'%s %s'", c.CommandPath(), s))
+	}
+	if len(seen) == 0 {
+		return withHint(err, fmt.Sprintf("run '%s --help' for the commands", c.CommandPath()))
+	}
+	return withHint(err, "did you mean "+strings.Join(seen, " or ")+"?")
+}
+
+// extraArgument is the error of a command that takes no argument and got
+// one (cobra.NoArgs says "unknown command"): a DLQ typed as an
+// argument is meant for --queue.
+func extraArgument(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	err := usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
+	if c.Flags().Lookup("queue") != nil {
+		return withHint(err, fmt.Sprintf("the queue goes in --queue: %s --queue %s", c.CommandPath(), args[0]))
+	}
+	return withHint(err, fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
 }
 
 func newRootCmd(d *Deps) *cobra.Command {
@@ -75,6 +109,10 @@ the report from it. AWS access follows the SDK's usual chain (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Suggestions for a typo come as the error's hint (unknownCommand).
+		DisableSuggestions:         true,
+		SuggestionsMinimumDistance: 2,
+		Args:                       unknownCommand,
 	}
 	g := d.Global
 	pf := root.PersistentFlags()
@@ -89,6 +127,15 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		return usageErrorf("%v", err)
 	})
 	for _, sub := range subcommands(d) {
+		if args := sub.Args; args != nil {
+			sub.Args = func(c *cobra.Command, a []string) error {
+				err := args(c, a)
+				if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
+					return extraArgument(c, a)
+				}
+				return err
+			}
+		}
 		root.AddCommand(sub)
 	}
 	root.AddCommand(newVersionCmd(d))
