@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
 )
@@ -35,7 +36,7 @@ func newChangesCmd(d *Deps, runF func(*changesOptions) error) *cobra.Command {
 	opts := &changesOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "changes --queue DLQ [--from T] [--to T] [--margin 30m] [--function NAME]",
-		Short: "Step 3, second half: what changed around the first failure",
+		Short: runbook.Label(runbook.StepChanges) + ": what changed around the first failure (then classify)",
 		Long: `Look at what changed around the incident's failures, as a colleague would in
 the console: the account's CloudTrail event history, the alarms that went to
 ALARM, and the consumer's metrics beside the DLQ's arrivals.

@@ -20,6 +20,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -51,7 +52,7 @@ func newClassifyCmd(d *Deps, runF func(*classifyOptions) error) *cobra.Command {
 	th := classify.DefaultThresholds()
 	c := &cobra.Command{
 		Use:   "classify (--from FILE | --queue DLQ) [--baseline FILE] [--expect FIELD=VALUE]",
-		Short: "Step 3: poison, transient or data — with the evidence",
+		Short: runbook.Label(runbook.StepClassify) + ": poison, transient or data — with the evidence",
 		Long: `Group the DLQ's messages by content fingerprint (JSON keys and version-like
 fields), error signature (ErrorCode/ErrorMessage attributes, or logs.json from
 mfdlq logs) and arrival pattern, and decide for each group:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -32,7 +33,7 @@ func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
 	opts := &containOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "contain --queue DLQ [--source Q] [--window 30m] [--pause-mapping | --cap-concurrency N | --resume-mapping] [--yes]",
-		Short: "Step 1: is the problem still alive?",
+		Short: runbook.Label(runbook.StepContain) + ": is the problem still alive?",
 		Long: `Tell whether messages are still failing into the DLQ: its depth and trend
 (CloudWatch's ApproximateNumberOfMessagesVisible over --window, else the
 queue's own counters sampled over --sample), the source queue's depth and

@@ -19,6 +19,7 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -50,7 +51,7 @@ func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
 	opts := &inspectOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "inspect --queue DLQ [--max N] [--visibility 5] [--out FILE]",
-		Short: "Step 2: look at a DLQ's messages without harming them",
+		Short: runbook.Label(runbook.StepInspect) + ": look at a DLQ's messages without harming them",
 		Long: `Receive up to --max distinct messages from the DLQ with every system and
 message attribute, and show them. Nothing is deleted or changed: each message
 is hidden for --visibility seconds (5 by default) and then visible again.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -42,7 +43,7 @@ func newLogsCmd(d *Deps, runF func(*logsOptions) error) *cobra.Command {
 	opts := &logsOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "logs --queue DLQ --log-group NAME… [--ids N | --message-id ID…] [--log-file FILE]",
-		Short: "Step 4: the consumer's real exception, by MessageId",
+		Short: runbook.Label(runbook.StepLogs) + ": the consumer's real exception, by MessageId",
 		Long: `Find what the consumer logged about a few of the DLQ's messages: the log line
 that names each MessageId, the lines after it in the same stream (where the
 exception and stack trace are), the exception, and its error signature —

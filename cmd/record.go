@@ -18,6 +18,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/report"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -37,7 +38,7 @@ func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
 	opts := &recordOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "record [--incident DIR] [--cause TEXT] [--change TEXT] [--warning TEXT] [--out FILE]",
-		Short: "Step 7: write the incident report",
+		Short: runbook.Label(runbook.StepRecord) + ": write the incident report",
 		Long: `Render the incident report in markdown from the incident directory: a
 header (queue, region, account, time span, operator), one section per
 runbook step from events.jsonl and the artifacts (a step that did not run

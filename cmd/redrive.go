@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/window"
+	"github.com/mfdlq/mfdlq/runbook"
 )
 
 // redriveOptions are the flags of mfdlq redrive: the redrive.Request the
@@ -34,7 +35,7 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	opts := &redriveOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "redrive --queue DLQ [--to QUEUE] --rate N|max [--max N] [--filter JQ] [--dry-run] [--yes]",
-		Short: "Step 5: move messages back at a bounded rate, never losing one",
+		Short: runbook.Label(runbook.StepRedrive) + ": move messages back at a bounded rate, never losing one",
 		Long: `Move the DLQ's messages to their source queue (or --to QUEUE) at --rate
 messages per second: receive, send with the body and every message attribute,
 then delete exactly what was sent. The move is at least once: the consumer

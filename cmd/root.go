@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/runbook"
 )
 
 // Main runs mfdlq with args and returns the process exit status.
@@ -95,15 +97,7 @@ func newRootCmd(d *Deps) *cobra.Command {
 		Short: "The on-call runbook for an SQS dead-letter queue, as commands",
 		Long: `mfdlq walks an on-call engineer through an SQS dead-letter queue incident:
 
-  1. contain   is the problem still alive? DLQ trend, source age, Lambda mapping
-  2. inspect   look at messages without harming them
-  3. changes   what changed around the first failure (CloudTrail, alarms, metrics)
-     classify  poison, transient or data — with the evidence
-  4. logs      the consumer's real exception, by MessageId
-  5. redrive   move messages back at a bounded rate, never losing one
-  6. verify    the DLQ reached zero and nothing came back
-  7. record    the incident report in markdown
-
+` + stepList() + `
 Every step appends to the incident directory (--incident); record renders
 the report from it. AWS access follows the SDK's usual chain (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
@@ -123,6 +117,10 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 	pf.BoolVar(&g.NoColor, "no-color", false, "no colour (also NO_COLOR)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress or hints on stderr")
 	pf.StringVar(&g.Incident, "incident", "", "incident directory (default: MFDLQ_INCIDENT, else the open incident of the queue under ./incidents, else a new ./incidents/<queue>-<UTC start>)")
+	// Every help ends by pointing to the page to read at 3 a.m.; the
+	// commands are listed in the runbook's order, not the alphabet's.
+	root.SetUsageTemplate(root.UsageTemplate() + runbookPointer)
+	cobra.EnableCommandSorting = false
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
@@ -149,6 +147,26 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		return runBrowse(c.Context(), &browseOptions{deps: d})
 	}
 	return root
+}
+
+// runbookPointer ends every command's help.
+const runbookPointer = "\nThe runbook, step by step, and what to read in each: docs/runbook.md\n"
+
+// stepList is the root help's list of the runbook's steps, numbered where
+// the runbook numbers them (runbook.Steps, the one place).
+func stepList() string {
+	var b strings.Builder
+	for _, s := range runbook.All() {
+		n, name := "  ", s.Name
+		if o := s.Ordinal(); o != "" {
+			n = o + "."
+		}
+		if s.Name == runbook.StepFix {
+			name = "(fix)"
+		}
+		fmt.Fprintf(&b, "  %-3s %-9s %s\n", n, name, s.Title)
+	}
+	return b.String()
 }
 
 // markStarted wraps the RunE of c and its descendants so that *started

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/verify"
 	"github.com/spf13/cobra"
 )
@@ -30,7 +31,7 @@ func newVerifyCmd(d *Deps, runF func(*verifyOptions) error) *cobra.Command {
 	opts := &verifyOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "verify --queue DLQ [--wait 10m]",
-		Short: "Step 6: did the fix hold?",
+		Short: runbook.Label(runbook.StepVerify) + ": did the fix hold?",
 		Long: `After a redrive, watch until the fix is proven or disproven: the DLQ reaches
 zero (or the count deliberately left), nothing redriven comes back (matched
 by the destination MessageIds in the redrive journal, or by body hash after
