@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -171,11 +172,30 @@ func runContain(ctx context.Context, o *containOptions) error {
 		return err
 	}
 	d.showExpiry(dlq, rep.OldestExpiry)
+	d.nextStep("%s", containNext(dlq.Name, &rep))
 	if rep.Alive {
 		return errSilentCheckFailed
 	}
-	d.nextStep("mfdlq inspect --queue %s", dlq.Name)
 	return nil
+}
+
+// containNext is what to do after contain's verdict: every verdict ends
+// with a next step, the alive one most of all.
+func containNext(dlq string, rep *contain.Result) string {
+	paused := rep.Change != nil && !rep.Change.DryRun && rep.Change.Action == lambdaapi.ActionPause
+	switch {
+	case !rep.Alive && paused:
+		return fmt.Sprintf("mfdlq inspect --queue %s (the mapping stays paused until mfdlq contain --queue %s --resume-mapping)", dlq, dlq)
+	case !rep.Alive:
+		return "mfdlq inspect --queue " + dlq
+	case rep.Change != nil && !rep.Change.DryRun:
+		return fmt.Sprintf("watch the DLQ stop growing: mfdlq contain --queue %s again in a few minutes, then mfdlq inspect --queue %s", dlq, dlq)
+	case len(rep.Mappings) > 0:
+		return fmt.Sprintf("stop the bleeding: mfdlq contain --queue %s --pause-mapping (or --cap-concurrency N), or roll back the change that broke it", dlq)
+	case rep.Source == nil:
+		return fmt.Sprintf("stop what fails into it: roll back the change that broke the consumer or pause it; to measure its source, mfdlq contain --queue %s --source QUEUE", dlq)
+	}
+	return fmt.Sprintf("stop the bleeding: no Lambda mapping reads %s, so pause its consumer by its own means or roll back the change that broke it; then mfdlq inspect --queue %s", rep.Source.Queue, dlq)
 }
 
 // source finds the source queue: --source, else the DLQ's only source, else
