@@ -19,7 +19,7 @@ type containOptions struct {
 	Queue  string        // --queue: the DLQ (name, URL or ARN)
 	Source string        // --source: the source queue, when discovery is not wanted
 	Window time.Duration // --window: how far back the trend looks
-	Sample time.Duration // --sample: span of the fallback sampling
+	Sample time.Duration // --sample-for: span of the fallback sampling
 	Pause  bool          // --pause-mapping
 	Cap    int           // --cap-concurrency N (0: not asked)
 	Resume bool          // --resume-mapping
@@ -37,7 +37,7 @@ func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
 		Short: runbook.Label(runbook.StepContain) + ": is the problem still alive?",
 		Long: `Tell whether messages are still failing into the DLQ: its depth and trend
 (CloudWatch's ApproximateNumberOfMessagesVisible over --window, else the
-queue's own counters sampled over --sample), the source queue's depth and
+queue's own counters sampled over --sample-for), the source queue's depth and
 the age of its oldest message against its recent normal, and the Lambda
 event source mappings that read the source. The verdict is one of
 "alive — stop the bleeding; the redrive can wait" or
@@ -80,7 +80,8 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Source, "source", "", "the source queue (default: the queue whose redrive policy names the DLQ)")
 	f.DurationVar(&opts.Window, "window", 30*time.Minute, "how far back the trend looks (5m-336h)")
-	f.DurationVar(&opts.Sample, "sample", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	f.DurationVar(&opts.Sample, "sample-for", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	d.renamedFlag(f, "sample", "sample-for")
 	f.BoolVar(&opts.Pause, "pause-mapping", false, "disable the Lambda event source mapping reading the source")
 	f.Int("cap-concurrency", 0, "set the mapping's maximum concurrency to N (2-1000)")
 	f.BoolVar(&opts.Resume, "resume-mapping", false, "restore the mapping as this incident recorded it before")
@@ -97,7 +98,7 @@ func (o *containOptions) validate() error {
 	case o.Window < 5*time.Minute || o.Window > 336*time.Hour:
 		return usageErrorf("--window must be between 5m and 336h, got %s", o.Window)
 	case o.Sample < time.Second || o.Sample > 5*time.Minute:
-		return usageErrorf("--sample must be between 1s and 5m, got %s", o.Sample)
+		return usageErrorf("--sample-for must be between 1s and 5m, got %s", o.Sample)
 	case o.Cap != 0 && (o.Cap < 2 || o.Cap > 1000):
 		return usageErrorf("--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got %d", max(o.Cap, 0))
 	case o.actions() > 1:

@@ -75,6 +75,9 @@ type Deps struct {
 	// DynamoDB reads a consumer's idempotency store (redrive's window).
 	DynamoDB func(context.Context) (*dynamodb.Client, error)
 
+	// renames are the old flag names the command line used (sayRenamed).
+	renames [][2]string
+
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
 	incidents map[string]string

@@ -27,7 +27,7 @@ type recordOptions struct {
 	deps     *Deps
 	Queue    string // --queue: finds the default incident directory
 	Cause    string // --cause: what caused it
-	Change   string // --change: what was changed
+	Change   string // --fixed: what was changed
 	Warning  string // --warning: what would have warned earlier
 	Out      string // --out: the report file (default DIR/report.md)
 	NoRedact bool   // --no-redact: keep bodies and log lines in clear
@@ -37,7 +37,7 @@ type recordOptions struct {
 func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
 	opts := &recordOptions{deps: d}
 	c := &cobra.Command{
-		Use:   "record [--incident DIR] [--cause TEXT] [--change TEXT] [--warning TEXT] [--out FILE]",
+		Use:   "record [--incident DIR] [--cause TEXT] [--fixed TEXT] [--warning TEXT] [--out FILE]",
 		Short: runbook.Label(runbook.StepRecord) + ": write the incident report",
 		Long: `Render the incident report in markdown from the incident directory: a
 header (queue, region, account, time span, operator), one section per
@@ -55,14 +55,14 @@ never a body); a notification that fails is a warning.
 Message bodies, log lines and commands are redacted by default (e-mail
 addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
 JWTs, AWS keys, secret-looking values) and the report says so; --no-redact
-keeps them in clear. Missing --cause, --change or --warning are asked for on
+keeps them in clear. Missing --cause, --fixed or --warning are asked for on
 a terminal, else left as a visible TODO. The report goes to DIR/report.md
 (0600) unless --out; its path is the last line printed.
 
 Examples:
   mfdlq record --incident incidents/orders-dlq-20261130T2104Z
   mfdlq record --queue orders-dlq --cause "v2 producer deployed before the consumer" \
-      --change "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
+      --fixed "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
   mfdlq record --incident inc --out /tmp/INC-4711.md
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
@@ -71,7 +71,8 @@ Examples:
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident under ./incidents when --incident is not given")
 	f.StringVar(&opts.Cause, "cause", "", "what caused the incident")
-	f.StringVar(&opts.Change, "change", "", "what was changed (default: the fix recorded by redrive --fixed or the runbook)")
+	f.StringVar(&opts.Change, "fixed", "", "what was changed: the fix (default: the one recorded by redrive --fixed or the runbook)")
+	d.renamedFlag(f, "change", "fixed")
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
 	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
 	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")

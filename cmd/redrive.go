@@ -150,7 +150,7 @@ the outcome, never a body; a notification that fails is a warning.
 	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
 	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
-	f.IntVar(&opts.Canary, "canary", -1, "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
+	intFlagUnset(f, &opts.Canary, "canary", "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
 	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")
 	f.Int64Var(&opts.MaxBacklog, "max-backlog", 0, "slow down while the destination holds more visible messages than this (0: off)")
 	f.IntVar(&opts.MaxReturned, "max-returned", 10, "halt when this many moved messages came back to the DLQ (0: off)")

@@ -44,6 +44,7 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		if d.Global.NoColor {
 			d.IO.Color = false
 		}
+		d.sayRenames()
 		return validateGlobal(d.Global)
 	}
 	failed, err := root.ExecuteContextC(ctx)

@@ -32,7 +32,7 @@ func (e *runbookEnv) Run(ctx context.Context, step string) error {
 	switch step {
 	case runbook.StepContain:
 		// 4 s of sampling, not contain's 10: the runbook has more steps to go.
-		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample", "4s")
+		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample-for", "4s")
 	case runbook.StepInspect:
 		// 100, not inspect's 10: classify reads this sample, and a hundred
 		// messages show a pattern where ten show anecdotes. Ten rows and a

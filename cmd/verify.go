@@ -102,7 +102,7 @@ step 2: the fix was not the right one"), when it is not proven yet, or
 	f.DurationVar(&opts.Wait, "wait", 10*time.Minute, "how long to keep looking (0-24h; 0 looks once)")
 	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
 	f.DurationVar(&opts.Settle, "settle", time.Minute, "how long the passing state must hold before verify passes (0-1h)")
-	f.IntVar(&opts.Left, "expect-left", -1, "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
+	intFlagUnset(f, &opts.Left, "expect-left", "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.BoolVar(&opts.NoPeek, "no-peek", false, "never receive from the DLQ: judge by its counts only (a message in it cannot be told from a redriven one)")
 	c.MarkFlagsMutuallyExclusive("force", "no-peek")
