@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -45,4 +47,37 @@ func TestHelpNumbersStepsAsTheRunbook(t *testing.T) {
 			t.Errorf("mfdlq %s --help does not end by pointing to docs/runbook.md:\n…%s", c.Name(), out.String()[max(0, out.Len()-200):])
 		}
 	}
+}
+
+// redrive's first screen is what most runs need: the usage, the examples
+// and the selection, pace and safety flags come before the long
+// explanation and the advanced flags; no flag is lost from the help.
+func TestRedriveHelpFirstScreen(t *testing.T) {
+	d, _, _ := testDeps(t, false)
+	c := newRedriveCmd(d, nil)
+	newRootCmd(d).AddCommand(c)
+	var out bytes.Buffer
+	c.SetOut(&out)
+	if err := c.Help(); err != nil {
+		t.Fatal(err)
+	}
+	help := out.String()
+	lines := strings.Split(help, "\n")
+	first := strings.Join(lines[:min(len(lines), 45)], "\n")
+	for _, want := range []string{"Usage:", "Examples:", "Selection flags:", "--queue", "Pace flags:", "--rate", "Safety flags:", "--dry-run", "--yes", "--canary"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("redrive's first 45 lines lack %q:\n%s", want, first)
+		}
+	}
+	if strings.Contains(help, "default -1") {
+		t.Error("redrive's help shows a sentinel default")
+	}
+	if a, l := strings.Index(help, "Advanced flags:"), strings.Index(help, "Move the DLQ's messages"); a < l || l < 0 {
+		t.Errorf("the advanced flags (at %d) do not follow the explanation (at %d)", a, l)
+	}
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden && !strings.Contains(help, "--"+f.Name+" ") {
+			t.Errorf("--%s is missing from redrive's help", f.Name)
+		}
+	})
 }

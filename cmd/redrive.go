@@ -74,14 +74,6 @@ DLQ (the queue tag mfdlq-lease); a second run exits 3 naming the holder, and
 it in S3 with conditional writes instead (docs/redrive.md). It prints the plan and asks
 first (--yes skips the question; without a terminal --yes is required).
 
-Examples:
-  mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
-  mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
-  mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
-  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
-  mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
-  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes
-
 --when-ok ALARM[,ALARM…] waits, after the question, until every named
 CloudWatch alarm (metric or composite) has been OK without a break for --for
 (10m), then moves; an alarm leaving OK during the move stops the sends at
@@ -121,6 +113,12 @@ MFDLQ_NOTIFY) tells the team when the move ends: one short message to an
 SNS topic or a Slack-style webhook with the queue, account, what moved and
 the outcome, never a body; a notification that fails is a warning.
 ` + exitStatusHelp,
+		Example: `  mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
+  mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
+  mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
+  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
+  mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
+  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.whenOKTimes = c.Flags().Changed("for") || c.Flags().Changed("give-up")
@@ -179,7 +177,17 @@ the outcome, never a body; a notification that fails is a warning.
 	opts.notify.bind(f)
 	opts.transformFlags.add(c)
 	opts.dedupeFlags.add(c)
+	groupFlags(c, redriveFlagGroups)
 	return c
+}
+
+// redriveFlagGroups are redrive's help groups, most runs' flags first;
+// the rest are advanced.
+var redriveFlagGroups = []flagGroup{
+	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max"}},
+	{"Pace", []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
+	{"Safety", []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
+	{"Destination", []string{"to", "keep", "allow-account"}},
 }
 
 func (o *redriveOptions) validate() error {
