@@ -21,11 +21,11 @@ func (d *Deps) confirm(question string, yes bool) error {
 		// Not an exitError: Main maps errInterrupted to 130.
 		return fmt.Errorf("nothing changed: %w", err)
 	case errors.Is(err, ErrNoTerminal):
-		return checkFailedf("nothing changed: no terminal to ask on; review the plan above and pass --yes to go ahead")
+		return refusedf("nothing changed: no terminal to ask on; review the plan above and pass --yes to go ahead")
 	case err != nil:
-		return checkFailedf("nothing changed: %w", err)
+		return refusedf("nothing changed: %w", err)
 	case !ok:
-		return checkFailedf("nothing changed: not confirmed")
+		return refusedf("nothing changed: not confirmed")
 	}
 	return nil
 }

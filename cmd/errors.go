@@ -30,7 +30,8 @@ Exit status:
   0    ok
   1    unexpected failure
   2    usage or bad input (nothing was changed)
-  3    a check did not pass, mfdlq refused for safety, or a change was not confirmed
+  3    a check did not pass, or mfdlq refused (not safe, or not confirmed:
+       nothing changed); --output json's error line says which ("reason")
   4    credentials or permission
   5    queue not found
   130  interrupted`
@@ -39,7 +40,16 @@ Exit status:
 type exitError struct {
 	code int
 	err  error
+	// reason splits exit 3 for scripts, in the JSON error line: a check
+	// that ran and failed, or a refusal before anything changed.
+	reason string
 }
+
+// The reasons of exit 3.
+const (
+	reasonFailed  = "failed"  // checked, and it did not pass
+	reasonRefused = "refused" // not safe, or not confirmed: nothing changed
+)
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
@@ -49,14 +59,29 @@ func usageErrorf(format string, args ...any) error {
 	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
 }
 
-// checkFailedf is a check that did not pass or a refusal for safety: exit 3.
+// checkFailedf is a check that ran and did not pass: exit 3.
 func checkFailedf(format string, args ...any) error {
-	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...)}
+	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...), reason: reasonFailed}
+}
+
+// refusedf is a refusal before anything changed — not safe, or not
+// confirmed: exit 3, as a failed check, told apart in the JSON error line.
+func refusedf(format string, args ...any) error {
+	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...), reason: reasonRefused}
 }
 
 // errSilentCheckFailed exits 3 without another line: the command already
 // printed its verdict.
-var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New("")}
+var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New(""), reason: reasonFailed}
+
+// exitReason is the reason of err's exit 3, or "".
+func exitReason(err error) string {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.reason
+	}
+	return ""
+}
 
 // exitCode maps an error to its documented exit status.
 func exitCode(err error, interrupted bool) int {

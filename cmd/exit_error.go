@@ -17,6 +17,9 @@ type exitErrorLine struct {
 	Code    int    `json:"code"` // the exit status
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// Reason tells an exit 3 apart: "failed" (a check ran and did not
+	// pass) or "refused" (not safe, or not confirmed; nothing changed).
+	Reason string `json:"reason,omitempty"`
 }
 
 // reportError tells err once on stderr: `mfdlq: <error>` and its hint on
@@ -30,7 +33,7 @@ func reportError(d *Deps, args []string, err error, code int, hint string) {
 	}
 	msg, hint = untrusted.Terminal(msg), untrusted.Terminal(hint)
 	if d.jsonOutput() || askedJSON(args) {
-		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint})
+		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint, Reason: exitReason(err)})
 		fmt.Fprintf(d.IO.ErrOut, "%s\n", line)
 		return
 	}

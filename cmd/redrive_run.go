@@ -171,21 +171,21 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	var notLease *lease.NotLeaseError
 	switch {
 	case errors.As(err, &notLease):
-		return checkFailedf("refusing: %v", notLease)
+		return refusedf("refusing: %v", notLease)
 	case errors.As(err, &refusal):
-		return checkFailedf("refusing: %s", refusal.Reason)
+		return refusedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):
-		return checkFailedf("refusing: %v", loop)
+		return refusedf("refusing: %v", loop)
 	case errors.As(err, &route) && route.Usage:
 		return &exitError{code: ExitUsage, err: route}
 	case errors.As(err, &route):
-		return checkFailedf("refusing: %v", route)
+		return refusedf("refusing: %v", route)
 	case errors.As(err, &held):
 		how := "is being redriven by"
 		if held.Race {
 			how = "was taken a moment ago by another redrive:"
 		}
-		return checkFailedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
+		return refusedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
 	}
 	switch redrive.KindOf(err) {
 	case redrive.ErrUsage:
