@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -32,6 +33,7 @@ var ansiSeq = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]
 //	               kill from elsewhere would (^C is `send \x03`)
 //	exit N         the program must exit N (default 0)
 //	within D       the program must have exited within D of its start
+//	max-width N    no line the program printed is wider than N cells
 //
 // The program must then exit 0, or N (the dialogue ends by quitting it).
 // The raw output is kept in $WORK/pty.out for a failing test.
@@ -103,6 +105,14 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("line %d: signal %q: use INT or TERM", n+1, arg)
 			}
 			ts.Check(c.Process.Signal(sig))
+		case "max-width":
+			limit, err := strconv.Atoi(arg)
+			ts.Check(err)
+			for _, l := range strings.Split(screenText(snapshot()), "\n") {
+				if w := ansi.StringWidth(l); w > limit {
+					ts.Fatalf("line %d: a line of %d cells, wider than %d: %q", n+1, w, limit, l)
+				}
+			}
 		case "within":
 			within, err = time.ParseDuration(arg)
 			ts.Check(err)
