@@ -23,7 +23,9 @@ type redriveOptions struct {
 	Queue  string // --queue: the DLQ (name, URL or ARN)
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
-	notify notifyFlag
+	// Verbose (--verbose) prints the whole plan on a terminal too.
+	Verbose bool
+	notify  notifyFlag
 	transformFlags
 	dedupeFlags
 
@@ -148,6 +150,7 @@ the outcome, never a body; a notification that fails is a warning.
 	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
 	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
+	f.BoolVar(&opts.Verbose, "verbose", false, "the whole plan on a terminal too (concurrency, lease, provenance, operator, idempotency, canary proof); piped, it always is")
 	intFlagUnset(f, &opts.Canary, "canary", "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
 	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")
 	f.Int64Var(&opts.MaxBacklog, "max-backlog", 0, "slow down while the destination holds more visible messages than this (0: off)")

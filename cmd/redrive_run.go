@@ -211,8 +211,27 @@ func (o *redriveOptions) operator(ctx context.Context) string {
 	return arn
 }
 
+// printPlan prints the plan: on a terminal, what moves from where to
+// where, how fast and how long, and what stops it — the lines a person
+// decides on at 3 a.m. — and how many more --verbose shows; piped (a log,
+// a script) or with --verbose, every line.
 func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	d := o.deps
+	var more []string
+	detail := func(what, line string) {
+		if o.Verbose || !d.IO.ErrTTY {
+			d.infof("plan: %s", line)
+			return
+		}
+		if len(more) == 0 || more[len(more)-1] != what {
+			more = append(more, what)
+		}
+	}
+	defer func() {
+		if len(more) > 0 {
+			d.infof("plan: more with --verbose: %s", strings.Join(more, ", "))
+		}
+	}()
 	dlq := p.Source.Queue
 	est := estimate.Move(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
 	rate, dur := "max", est.Text()
@@ -243,19 +262,25 @@ func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 		if o.Workers > 0 {
 			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.Workers, "batch", "batches"))
 		}
-		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message"))
+		detail("concurrency", fmt.Sprintf("concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message")))
 	}
-	d.infof("plan: %s", p.LeaseLine())
+	detail("lease", p.LeaseLine())
 	for _, l := range provenance.PlanLines(p.ProvenanceOff(), dir, p.Attempt, p.TransformLimits().MaxBytes, untrusted.Terminal(operator)) {
-		d.infof("plan: %s", l)
+		detail("provenance and operator", l)
 	}
 	for _, l := range p.WindowLines() {
-		d.infof("plan: %s", l)
+		// Messages beyond the idempotency window are a decision now; the
+		// store and "all within the window" are detail.
+		if strings.HasPrefix(l, "idempotency:") || strings.HasPrefix(l, "none of the") || strings.HasPrefix(l, "the messages' ages are not known") {
+			detail("idempotency", l)
+		} else {
+			d.infof("plan: %s", l)
+		}
 	}
 	if p.Canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
 		if l := p.CanaryProofLine(); l != "" {
-			d.infof("plan: %s", l)
+			detail("canary proof", l)
 		}
 	}
 	if o.Native && dlq.FIFO {
