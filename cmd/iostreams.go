@@ -113,6 +113,9 @@ func outWidth() int {
 // that emits colour only when w is a terminal and colour is allowed.
 func (s *IOStreams) Renderer(w io.Writer, tty bool) *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(w)
+	// Stated, never asked: an adaptive colour would otherwise query the
+	// terminal for its background and wait for the answer (earlyterm).
+	r.SetHasDarkBackground(true)
 	if tty && s.Color {
 		r.SetColorProfile(termenv.ANSI256)
 	} else {
