@@ -1,10 +1,13 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/mfdlq/mfdlq/runbook"
 )
 
 // A command with many flags (redrive has 37) shows them in groups, the
@@ -94,5 +97,25 @@ func groupedHelp(c *cobra.Command, groups []flagGroup) string {
 		b.WriteString("\nGlobal flags:\n" + strings.TrimRight(c.InheritedFlags().FlagUsages(), " \n") + "\n")
 	}
 	b.WriteString(runbookPointer)
+	return b.String()
+}
+
+// runbookPointer ends every command's help.
+const runbookPointer = "\nThe runbook, step by step, and what to read in each: docs/runbook.md\n"
+
+// stepList is the root help's list of the runbook's steps, numbered where
+// the runbook numbers them (runbook.Steps, the one place).
+func stepList() string {
+	var b strings.Builder
+	for _, s := range runbook.All() {
+		n, name := "  ", s.Name
+		if o := s.Ordinal(); o != "" {
+			n = o + "."
+		}
+		if s.Name == runbook.StepFix {
+			name = "(fix)"
+		}
+		fmt.Fprintf(&b, "  %-3s %-9s %s\n", n, name, s.Title)
+	}
 	return b.String()
 }

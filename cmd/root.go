@@ -5,15 +5,11 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"github.com/mfdlq/mfdlq/runbook"
 )
 
 // Main runs mfdlq with args and returns the process exit status.
@@ -60,38 +56,6 @@ func run(ctx context.Context, d *Deps, args []string) int {
 	return code
 }
 
-// unknownCommand is root's argument check: cobra's own prints its "Did you
-// mean this?" inside the error, newlines and tab, which reach the terminal
-// escaped as \n. The suggestion is the error's hint instead.
-func unknownCommand(c *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	err := usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
-	var seen []string
-	for _, s := range c.SuggestionsFor(args[0]) {
-		seen = append(seen, fmt.Sprintf("'%s %s'", c.CommandPath(), s))
-	}
-	if len(seen) == 0 {
-		return withHint(err, fmt.Sprintf("run '%s --help' for the commands", c.CommandPath()))
-	}
-	return withHint(err, "did you mean "+strings.Join(seen, " or ")+"?")
-}
-
-// extraArgument is the error of a command that takes no argument and got
-// one (cobra.NoArgs says "unknown command"): a DLQ typed as an
-// argument is meant for --queue.
-func extraArgument(c *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
-	}
-	err := usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
-	if c.Flags().Lookup("queue") != nil {
-		return withHint(err, fmt.Sprintf("the queue goes in --queue: %s --queue %s", c.CommandPath(), args[0]))
-	}
-	return withHint(err, fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
-}
-
 func newRootCmd(d *Deps) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "mfdlq",
@@ -126,15 +90,7 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		return usageErrorf("%v", err)
 	})
 	for _, sub := range subcommands(d) {
-		if args := sub.Args; args != nil {
-			sub.Args = func(c *cobra.Command, a []string) error {
-				err := args(c, a)
-				if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
-					return extraArgument(c, a)
-				}
-				return err
-			}
-		}
+		adviseExtraArgument(sub)
 		root.AddCommand(sub)
 	}
 	root.AddCommand(newVersionCmd(d))
@@ -148,26 +104,6 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		return runBrowse(c.Context(), &browseOptions{deps: d})
 	}
 	return root
-}
-
-// runbookPointer ends every command's help.
-const runbookPointer = "\nThe runbook, step by step, and what to read in each: docs/runbook.md\n"
-
-// stepList is the root help's list of the runbook's steps, numbered where
-// the runbook numbers them (runbook.Steps, the one place).
-func stepList() string {
-	var b strings.Builder
-	for _, s := range runbook.All() {
-		n, name := "  ", s.Name
-		if o := s.Ordinal(); o != "" {
-			n = o + "."
-		}
-		if s.Name == runbook.StepFix {
-			name = "(fix)"
-		}
-		fmt.Fprintf(&b, "  %-3s %-9s %s\n", n, name, s.Title)
-	}
-	return b.String()
 }
 
 // markStarted wraps the RunE of c and its descendants so that *started
