@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
@@ -249,7 +250,14 @@ func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	if o.Native {
 		verb = "move with SQS's own message move task (--native)"
 	}
-	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName())
+	if n, of, ok := groupShare(dir, p.Req.Group); ok {
+		// The selection's count leads: "up to 350 of 350" for a group of
+		// 130 read as if the whole DLQ would move.
+		d.infof("plan: %s group %s: %d of the %d messages classify read, among the %s in %s → %s (it reads up to %d to find them)",
+			verb, p.Req.Group, n, of, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName(), p.Bound)
+	} else {
+		d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName())
+	}
 	for _, l := range p.SharedLines() {
 		d.infof("plan: %s", l)
 	}
@@ -286,4 +294,30 @@ func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	if o.Native && dlq.FIFO {
 		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.DestName())
 	}
+}
+
+// groupShare is how many of the messages classify read (classification.json
+// in the incident dir) fell in group id: the size of a --group selection as
+// far as it is known before the move reads the DLQ.
+func groupShare(dir, id string) (n, of int, ok bool) {
+	if id == "" {
+		return 0, 0, false
+	}
+	ws, err := incident.Existing(dir)
+	if err != nil {
+		return 0, 0, false
+	}
+	b, err := ws.ReadFile(incident.ClassificationFile)
+	if err != nil {
+		return 0, 0, false
+	}
+	c, err := classify.Parse(b, incident.ClassificationFile)
+	if err != nil {
+		return 0, 0, false
+	}
+	g, found := c.Group(id)
+	if !found || c.Messages <= 0 {
+		return 0, 0, false
+	}
+	return g.Count, c.Messages, true
 }
