@@ -87,3 +87,9 @@ require (
 )
 
 tool honnef.co/go/tools/cmd/staticcheck
+
+// earlyterm is a module of this repository: its name sorts before Bubble
+// Tea's, so its init runs first (see internal/earlyterm/earlyterm.go).
+require earlyterm v0.0.0
+
+replace earlyterm => ./internal/earlyterm

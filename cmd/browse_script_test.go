@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -27,9 +29,14 @@ var ansiSeq = regexp.MustCompile(`\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]
 //	send TEXT      type TEXT (a Go string literal's escapes: \r, \x1b, \x7f)
 //	sleep DURATION wait (a lone ESC needs a pause before the next key)
 //	raw-not TEXT   the raw output so far holds no TEXT (Go escapes)
+//	signal NAME    send the program SIGINT or SIGTERM (INT, TERM), as a
+//	               kill from elsewhere would (^C is `send \x03`)
+//	exit N         the program must exit N (default 0)
+//	within D       the program must have exited within D of its start
+//	max-width N    no line the program printed is wider than N cells
 //
-// The program must then exit 0 (the dialogue ends by quitting it). The raw
-// output is kept in $WORK/pty.out for a failing test.
+// The program must then exit 0, or N (the dialogue ends by quitting it).
+// The raw output is kept in $WORK/pty.out for a failing test.
 func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 2 {
 		ts.Fatalf("usage: pty-dialogue FILE PROGRAM [ARGS...]")
@@ -48,6 +55,7 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	c := exec.Command(path, args[2:]...)
 	c.Dir = ts.Getenv("WORK")
 	c.Env = ptyEnv(ts)
+	started := time.Now()
 	f, err := pty.StartWithSize(c, &pty.Winsize{Rows: 24, Cols: 80})
 	ts.Check(err)
 	defer f.Close()
@@ -73,7 +81,7 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	defer func() { ts.Check(os.WriteFile(ts.MkAbs("pty.out"), []byte(snapshot()), 0o600)) }()
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
-	pos := 0
+	pos, wantExit, within := 0, 0, time.Duration(0)
 	for n, line := range strings.Split(script, "\n") {
 		verb, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 		switch verb {
@@ -91,6 +99,26 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 			d, err := time.ParseDuration(arg)
 			ts.Check(err)
 			time.Sleep(d)
+		case "signal":
+			sig := map[string]os.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM}[arg]
+			if sig == nil {
+				ts.Fatalf("line %d: signal %q: use INT or TERM", n+1, arg)
+			}
+			ts.Check(c.Process.Signal(sig))
+		case "max-width":
+			limit, err := strconv.Atoi(arg)
+			ts.Check(err)
+			for _, l := range strings.Split(screenText(snapshot()), "\n") {
+				if w := ansi.StringWidth(l); w > limit {
+					ts.Fatalf("line %d: a line of %d cells, wider than %d: %q", n+1, w, limit, l)
+				}
+			}
+		case "within":
+			within, err = time.ParseDuration(arg)
+			ts.Check(err)
+		case "exit":
+			wantExit, err = strconv.Atoi(arg)
+			ts.Check(err)
 		case "raw-not":
 			text, err := strconv.Unquote(`"` + arg + `"`)
 			ts.Check(err)
@@ -105,8 +133,11 @@ func cmdPtyDialogue(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	select {
 	case err := <-done:
-		if err != nil {
-			ts.Fatalf("the program ended with %v; screen:\n%s", err, screenText(snapshot()))
+		if code := c.ProcessState.ExitCode(); code != wantExit {
+			ts.Fatalf("the program ended with %v, want exit %d; screen:\n%s", err, wantExit, screenText(snapshot()))
+		}
+		if took := time.Since(started); within > 0 && took > within {
+			ts.Fatalf("the program took %v, want under %v", took.Round(time.Millisecond), within)
 		}
 	case <-time.After(30 * time.Second):
 		_ = c.Process.Kill()

@@ -133,11 +133,18 @@ type viewPrompter struct {
 // Confirm shows question with the plan the command printed before it.
 func (p *viewPrompter) Confirm(question string) (bool, error) { return p.ask(question) }
 
+// Input is refused: the view's modal asks yes or no, and a step it runs
+// leaves a text it would ask for as a TODO.
+func (p *viewPrompter) Input(string) (string, error) { return "", ErrNoTerminal }
+
 // noPrompter answers the steps that read: they ask nothing, and a
 // question would be a surprise, so it is refused.
 type noPrompter struct{}
 
 func (noPrompter) Confirm(string) (bool, error) { return false, ErrNoTerminal }
+
+// Input is refused as Confirm is.
+func (noPrompter) Input(string) (string, error) { return "", ErrNoTerminal }
 
 // lineWriter calls emit with each complete line written to it.
 type lineWriter struct {

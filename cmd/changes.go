@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
 )
@@ -34,8 +35,8 @@ const maxMargin = 7 * 24 * time.Hour
 func newChangesCmd(d *Deps, runF func(*changesOptions) error) *cobra.Command {
 	opts := &changesOptions{deps: d}
 	c := &cobra.Command{
-		Use:   "changes --queue DLQ [--from T] [--to T] [--margin 30m] [--function NAME]",
-		Short: "Step 3, second half: what changed around the first failure",
+		Use:   "changes --queue DLQ [--since T] [--until T] [--margin 30m] [--function NAME]",
+		Short: runbook.Label(runbook.StepChanges) + ": what changed around the first failure (then classify)",
 		Long: `Look at what changed around the incident's failures, as a colleague would in
 the console: the account's CloudTrail event history, the alarms that went to
 ALARM, and the consumer's metrics beside the DLQ's arrivals.
@@ -47,7 +48,7 @@ A message SQS moved to the DLQ is dated by its first receive
 (ApproximateFirstReceiveTimestamp) — on a backlogged source its
 SentTimestamp is hours before the failing attempt — and then the
 classification's SentTimestamps are left out; any other by SentTimestamp;
---from/--to (RFC 3339) override it. CloudTrail keeps 90 days of history and
+--since/--until (RFC 3339) override it. CloudTrail keeps 90 days of history and
 CloudWatch two weeks of alarm history: an older window is clipped, with a
 warning.
 
@@ -72,15 +73,17 @@ the rest is shown (exit 4).
 Examples:
   mfdlq changes --queue orders-dlq
   mfdlq changes --queue orders-dlq --margin 2h --function orders-consumer
-  mfdlq changes --queue orders-dlq --from 2026-11-29T21:00:00Z --to 2026-11-30T01:00:00Z --output json
+  mfdlq changes --queue orders-dlq --since 2026-11-29T21:00:00Z --until 2026-11-30T01:00:00Z --output json
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)
-	f.StringVar(&opts.From, "from", "", "start of the window (RFC 3339), instead of the first failure − --margin")
-	f.StringVar(&opts.To, "to", "", "end of the window (RFC 3339), instead of the last failure + --margin")
+	f.StringVar(&opts.From, "since", "", "start of the window (RFC 3339), instead of the first failure − --margin")
+	f.StringVar(&opts.To, "until", "", "end of the window (RFC 3339), instead of the last failure + --margin")
+	d.renamedFlag(f, "from", "since")
+	d.renamedFlag(f, "to", "until")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen the failures' window by this much on both sides")
 	f.StringArrayVar(&opts.Functions, "function", nil, "a consumer Lambda function no event source mapping names (repeatable)")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
@@ -95,14 +98,14 @@ func (o *changesOptions) validate() error {
 		return usageErrorf("--margin must be between 1s and %s, got %s", maxMargin, o.Margin)
 	}
 	var err error
-	if o.from, err = parseTime("--from", o.From); err != nil {
+	if o.from, err = parseTime("--since", o.From); err != nil {
 		return err
 	}
-	if o.to, err = parseTime("--to", o.To); err != nil {
+	if o.to, err = parseTime("--until", o.To); err != nil {
 		return err
 	}
 	if o.from != nil && o.to != nil && !o.from.Before(*o.to) {
-		return usageErrorf("--from %s is not before --to %s", o.From, o.To)
+		return usageErrorf("--since %s is not before --until %s", o.From, o.To)
 	}
 	for _, fn := range o.Functions {
 		if strings.TrimSpace(fn) == "" {
@@ -142,7 +145,7 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 	}
 	w, err := changes.NewWindow(span)
 	if errors.Is(err, changes.ErrNoTimes) {
-		return checkFailedf("changes %s: %v: the DLQ showed no message; pass --from and --to", q.Name, err)
+		return checkFailedf("changes %s: %v: the DLQ showed no message; pass --since and --until", q.Name, err)
 	}
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -177,7 +180,7 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 }
 
 // span gathers the failures' times: the incident's sample and
-// classification, else a harmless peek; --from/--to alone need neither.
+// classification, else a harmless peek; --since/--until alone need neither.
 func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) (changes.Span, error) {
 	d := o.deps
 	s := changes.Span{Margin: o.Margin, From: o.from, To: o.to, Now: d.Now().UTC()}
@@ -185,7 +188,7 @@ func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident
 		s.Sent, s.Source = append(s.Sent, *c.FirstSent, *c.LastSent), incident.ClassificationFile
 	}
 	if o.from != nil && o.to != nil && !ws.Has(incident.SamplesFile) {
-		s.Source = "--from/--to"
+		s.Source = "--since/--until"
 		return s, nil
 	}
 	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "changes", Force: o.Force,

@@ -21,9 +21,10 @@ func TestChangesFlags(t *testing.T) {
 		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{args: "--queue q --margin 0s", wantErr: "--margin must be between 1s and 168h0m0s, got 0s"},
 		{args: "--queue q --margin 200h", wantErr: "--margin must be between 1s and 168h0m0s, got 200h0m0s"},
-		{args: "--queue q --from yesterday", wantErr: `--from "yesterday": give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z`},
-		{args: "--queue q --to 22:04", wantErr: `--to "22:04": give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z`},
-		{args: "--queue q --from 2026-11-30T00:00:00Z --to 2026-11-29T23:00:00Z", wantErr: "--from 2026-11-30T00:00:00Z is not before --to 2026-11-29T23:00:00Z"},
+		{args: "--queue q --from yesterday", wantErr: `--since "yesterday": give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z`},
+		{args: "--queue q --to 22:04", wantErr: `--until "22:04": give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z`},
+		{args: "--queue q --from 2026-11-30T00:00:00Z --to 2026-11-29T23:00:00Z", wantErr: "--since 2026-11-30T00:00:00Z is not before --until 2026-11-29T23:00:00Z"},
+		{args: "--queue q --since 2026-11-30T00:00:00Z --until 2026-11-29T23:00:00Z", wantErr: "--since 2026-11-30T00:00:00Z is not before --until 2026-11-29T23:00:00Z"},
 		{args: "--queue q --function  ", wantErr: "--function is empty: name a Lambda function such as orders-consumer"},
 	}
 	for _, tc := range tests {

@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -39,7 +40,7 @@ func newCheckCmd(d *Deps, runF func(*checkOptions) error) *cobra.Command {
 	opts := &checkOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "check --queue DLQ [--create-alarm --topic ARN] [--sdk-attempts N] [--workflow-attempts N]",
-		Short: "The safeguards that would have warned earlier",
+		Short: runbook.Label(runbook.StepCheck) + ": what would have warned earlier",
 		Long: `List the safeguards around a DLQ and its source queues, each pass, warn,
 fail (or skip, when mfdlq cannot see enough) with a stable id and the fix in
 one line:

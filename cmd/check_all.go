@@ -130,6 +130,7 @@ func (o *checkOptions) renderAll(res *checkAllResult) error {
 	if accounts {
 		t.Headers = append([]string{"ACCOUNT"}, t.Headers...)
 	}
+	t.Below = []int{len(t.Headers) - 1} // FIX
 	for _, q := range res.Queues {
 		for _, f := range q.Findings {
 			fix := f.Fix

@@ -36,7 +36,7 @@ func (o *checkOptions) render(rep *check.Result) error {
 	if d.jsonOutput() {
 		return d.printJSON(rep)
 	}
-	t := tableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}}
+	t := tableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}, Below: []int{4}}
 	for _, f := range rep.Findings {
 		fix := f.Fix
 		if fix == "" {

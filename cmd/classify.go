@@ -20,6 +20,7 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -50,8 +51,8 @@ func newClassifyCmd(d *Deps, runF func(*classifyOptions) error) *cobra.Command {
 	opts := &classifyOptions{deps: d}
 	th := classify.DefaultThresholds()
 	c := &cobra.Command{
-		Use:   "classify (--from FILE | --queue DLQ) [--baseline FILE] [--expect FIELD=VALUE]",
-		Short: "Step 3: poison, transient or data — with the evidence",
+		Use:   "classify (--from-file FILE | --queue DLQ) [--baseline FILE] [--expect FIELD=VALUE]",
+		Short: runbook.Label(runbook.StepClassify) + ": poison, transient or data — with the evidence",
 		Long: `Group the DLQ's messages by content fingerprint (JSON keys and version-like
 fields), error signature (ErrorCode/ErrorMessage attributes, or logs.json from
 mfdlq logs) and arrival pattern, and decide for each group:
@@ -95,18 +96,19 @@ It writes classification.json and a "classify" event into the incident.
 
 Examples:
   mfdlq classify --queue orders-dlq --expect version=1
-  mfdlq classify --from sample.jsonl --baseline healthy-orders.jsonl --key pedido_id
+  mfdlq classify --from-file sample.jsonl --baseline healthy-orders.jsonl --key pedido_id
   mfdlq classify --queue billing-dlq --payload .data --expect version=3
   mfdlq classify --queue payments-dlq --baseline healthy.jsonl --fetch-payloads 20
   aws sqs receive-message --queue-url $URL --attribute-names All --message-attribute-names All \
-      --max-number-of-messages 10 > dlq.json && mfdlq classify --from dlq.json --output json
+      --max-number-of-messages 10 > dlq.json && mfdlq classify --from-file dlq.json --output json
 ` + exitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: stepRunE(d, opts, opts.validate, opts.incidentQueue, runF, runClassify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (sampled live unless the incident has samples.jsonl)")
-	f.StringVar(&opts.From, "from", "", "classify messages from FILE (JSON Lines or {\"Messages\": [...]}); no AWS call")
+	f.StringVar(&opts.From, "from-file", "", "classify messages from FILE (JSON Lines or {\"Messages\": [...]}); no AWS call")
+	d.renamedFlag(f, "from", "from-file")
 	f.IntVar(&opts.Sample, "sample", 100, "messages to peek when sampling live (1-10000)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages to compare with (same formats as --from)")
 	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable)")
@@ -123,7 +125,7 @@ Examples:
 func (o *classifyOptions) validate() error {
 	switch {
 	case o.Queue == "" && o.From == "":
-		return usageErrorf("pass --from FILE or --queue DLQ: the messages to classify")
+		return usageErrorf("pass --from-file FILE or --queue DLQ: the messages to classify")
 	case o.Sample < 1 || o.Sample > 10000:
 		return usageErrorf("--sample must be between 1 and 10000, got %d", o.Sample)
 	case o.BurstWindow <= 0 || o.TrickleSpan <= 0:

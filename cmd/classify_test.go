@@ -41,7 +41,7 @@ func TestClassifyFlags(t *testing.T) {
 			want: classifyOptions{Queue: "orders-dlq", Sample: 50, Baseline: "b.jsonl", Force: true, BurstWindow: 2 * time.Hour, BurstShare: 0.9, TrickleSpan: 6 * time.Hour}},
 		{argv: []string{"--from", "f", "--burst-window", "10m", "--burst-share", "0.5", "--trickle-span", "1h"},
 			want: classifyOptions{From: "f", Sample: 100, BurstWindow: 10 * time.Minute, BurstShare: 0.5, TrickleSpan: time.Hour}},
-		{argv: []string{}, wantErr: "pass --from FILE or --queue DLQ: the messages to classify"},
+		{argv: []string{}, wantErr: "pass --from-file FILE or --queue DLQ: the messages to classify"},
 		{argv: []string{"--queue", "q", "--sample", "0"}, wantErr: "--sample must be between 1 and 10000, got 0"},
 		{argv: []string{"--from", "f", "--burst-share", "1.5"}, wantErr: "--burst-share must be in (0, 1], got 1.5"},
 		{argv: []string{"--from", "f", "--expect", "=1"}, wantErr: `--expect "=1": use FIELD=VALUE, e.g. --expect version=1`},

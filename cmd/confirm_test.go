@@ -27,6 +27,16 @@ func (f *fakePrompter) Confirm(question string) (bool, error) {
 	return parseConfirm(line, nil)
 }
 
+func (f *fakePrompter) Input(question string) (string, error) {
+	f.asked = append(f.asked, question)
+	if len(f.typed) == 0 {
+		return parseInput("", io.EOF)
+	}
+	line := f.typed[0]
+	f.typed = f.typed[1:]
+	return parseInput(line, nil)
+}
+
 // answers are what an operator may type at a question: only yes proceeds.
 var answers = []struct {
 	name    string

@@ -2,12 +2,14 @@ package cmd
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -17,7 +19,7 @@ type containOptions struct {
 	Queue  string        // --queue: the DLQ (name, URL or ARN)
 	Source string        // --source: the source queue, when discovery is not wanted
 	Window time.Duration // --window: how far back the trend looks
-	Sample time.Duration // --sample: span of the fallback sampling
+	Sample time.Duration // --sample-for: span of the fallback sampling
 	Pause  bool          // --pause-mapping
 	Cap    int           // --cap-concurrency N (0: not asked)
 	Resume bool          // --resume-mapping
@@ -32,10 +34,10 @@ func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
 	opts := &containOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "contain --queue DLQ [--source Q] [--window 30m] [--pause-mapping | --cap-concurrency N | --resume-mapping] [--yes]",
-		Short: "Step 1: is the problem still alive?",
+		Short: runbook.Label(runbook.StepContain) + ": is the problem still alive?",
 		Long: `Tell whether messages are still failing into the DLQ: its depth and trend
 (CloudWatch's ApproximateNumberOfMessagesVisible over --window, else the
-queue's own counters sampled over --sample), the source queue's depth and
+queue's own counters sampled over --sample-for), the source queue's depth and
 the age of its oldest message against its recent normal, and the Lambda
 event source mappings that read the source. The verdict is one of
 "alive — stop the bleeding; the redrive can wait" or
@@ -80,7 +82,8 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 	addQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Source, "source", "", "the source queue (default: the queue whose redrive policy names the DLQ)")
 	f.DurationVar(&opts.Window, "window", 30*time.Minute, "how far back the trend looks (5m-336h)")
-	f.DurationVar(&opts.Sample, "sample", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	f.DurationVar(&opts.Sample, "sample-for", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	d.renamedFlag(f, "sample", "sample-for")
 	f.BoolVar(&opts.Pause, "pause-mapping", false, "disable the Lambda event source mapping reading the source")
 	f.Int("cap-concurrency", 0, "set the mapping's maximum concurrency to N (2-1000)")
 	f.BoolVar(&opts.Resume, "resume-mapping", false, "restore the mapping as this incident recorded it before")
@@ -97,7 +100,7 @@ func (o *containOptions) validate() error {
 	case o.Window < 5*time.Minute || o.Window > 336*time.Hour:
 		return usageErrorf("--window must be between 5m and 336h, got %s", o.Window)
 	case o.Sample < time.Second || o.Sample > 5*time.Minute:
-		return usageErrorf("--sample must be between 1s and 5m, got %s", o.Sample)
+		return usageErrorf("--sample-for must be between 1s and 5m, got %s", o.Sample)
 	case o.Cap != 0 && (o.Cap < 2 || o.Cap > 1000):
 		return usageErrorf("--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got %d", max(o.Cap, 0))
 	case o.actions() > 1:
@@ -172,11 +175,30 @@ func runContain(ctx context.Context, o *containOptions) error {
 		return err
 	}
 	d.showExpiry(dlq, rep.OldestExpiry)
+	d.nextStep("%s", containNext(dlq.Name, &rep))
 	if rep.Alive {
 		return errSilentCheckFailed
 	}
-	d.nextStep("mfdlq inspect --queue %s", dlq.Name)
 	return nil
+}
+
+// containNext is what to do after contain's verdict: every verdict ends
+// with a next step, the alive one most of all.
+func containNext(dlq string, rep *contain.Result) string {
+	paused := rep.Change != nil && !rep.Change.DryRun && rep.Change.Action == lambdaapi.ActionPause
+	switch {
+	case !rep.Alive && paused:
+		return fmt.Sprintf("mfdlq inspect --queue %s (the mapping stays paused until mfdlq contain --queue %s --resume-mapping)", dlq, dlq)
+	case !rep.Alive:
+		return "mfdlq inspect --queue " + dlq
+	case rep.Change != nil && !rep.Change.DryRun:
+		return fmt.Sprintf("watch the DLQ stop growing: mfdlq contain --queue %s again in a few minutes, then mfdlq inspect --queue %s", dlq, dlq)
+	case len(rep.Mappings) > 0:
+		return fmt.Sprintf("stop the bleeding: mfdlq contain --queue %s --pause-mapping (or --cap-concurrency N), or roll back the change that broke it", dlq)
+	case rep.Source == nil:
+		return fmt.Sprintf("stop what fails into it: roll back the change that broke the consumer or pause it; to measure its source, mfdlq contain --queue %s --source QUEUE", dlq)
+	}
+	return fmt.Sprintf("stop the bleeding: no Lambda mapping reads %s, so pause its consumer by its own means or roll back the change that broke it; then mfdlq inspect --queue %s", rep.Source.Queue, dlq)
 }
 
 // source finds the source queue: --source, else the DLQ's only source, else

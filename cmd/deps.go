@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,6 +75,9 @@ type Deps struct {
 	STS func(context.Context) (*sts.Client, error)
 	// DynamoDB reads a consumer's idempotency store (redrive's window).
 	DynamoDB func(context.Context) (*dynamodb.Client, error)
+
+	// renames are the old flag names the command line used (sayRenamed).
+	renames [][2]string
 
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
@@ -344,10 +348,34 @@ func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sq
 		return nil, nil, err
 	}
 	q, err := sqsapi.Resolve(ctx, client, ref, d.Region(ctx))
+	if errors.Is(err, sqsapi.ErrQueueNotFound) {
+		if near, ok := sqsapi.Nearest(ctx, client, sqsapi.NameOf(ref)); ok {
+			err = withHint(err, fmt.Sprintf("did you mean %s? (a queue of this account and region; mfdlq ls lists them)", near))
+		}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
+	d.warnIfSource(ctx, client, q)
 	return client, q, nil
+}
+
+// warnIfSource names a queue given where a DLQ was expected (--queue is
+// the DLQ for every command that resolves it here) that looks like the
+// source: it sends its failures to a DLQ of its own and no queue sends
+// failures to it. A DLQ with its own redrive policy and no source attached
+// any more looks the same, so this warns rather than refuses. One
+// ListDeadLetterSourceQueues, only for a queue with a redrive policy;
+// unanswered, nothing is said.
+func (d *Deps) warnIfSource(ctx context.Context, c sqsapi.Client, q *sqsapi.Queue) {
+	if q.RedrivePolicy == nil {
+		return
+	}
+	if urls, err := sqsapi.SourceURLs(ctx, c, q); err != nil || len(urls) > 0 {
+		return
+	}
+	dlq := sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn)
+	d.warnf("%s looks like a source queue, not a DLQ: no queue sends its failures to it, and its own go to %s; for the DLQ, run with --queue %s", q.Name, dlq, dlq)
 }
 
 // clock is the time source: the system clock, or the fixed instant

@@ -10,6 +10,8 @@ import (
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit statuses, documented in README.md and at the end of every command's help.
@@ -29,7 +31,8 @@ Exit status:
   0    ok
   1    unexpected failure
   2    usage or bad input (nothing was changed)
-  3    a check did not pass, mfdlq refused for safety, or a change was not confirmed
+  3    a check did not pass, or mfdlq refused (not safe, or not confirmed:
+       nothing changed); --output json's error line says which ("reason")
   4    credentials or permission
   5    queue not found
   6    not proven: nothing failed, but what would prove it had not held yet (verify)
@@ -39,7 +42,16 @@ Exit status:
 type exitError struct {
 	code int
 	err  error
+	// reason splits exit 3 for scripts, in the JSON error line: a check
+	// that ran and failed, or a refusal before anything changed.
+	reason string
 }
+
+// The reasons of exit 3.
+const (
+	reasonFailed  = "failed"  // checked, and it did not pass
+	reasonRefused = "refused" // not safe, or not confirmed: nothing changed
+)
 
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
@@ -49,9 +61,15 @@ func usageErrorf(format string, args ...any) error {
 	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
 }
 
-// checkFailedf is a check that did not pass or a refusal for safety: exit 3.
+// checkFailedf is a check that ran and did not pass: exit 3.
 func checkFailedf(format string, args ...any) error {
-	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...)}
+	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...), reason: reasonFailed}
+}
+
+// refusedf is a refusal before anything changed — not safe, or not
+// confirmed: exit 3, as a failed check, told apart in the JSON error line.
+func refusedf(format string, args ...any) error {
+	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...), reason: reasonRefused}
 }
 
 // errSilentNotProven exits 6 without another line: verify printed its
@@ -60,7 +78,16 @@ var errSilentNotProven = &exitError{code: ExitNotProven, err: errors.New("")}
 
 // errSilentCheckFailed exits 3 without another line: the command already
 // printed its verdict.
-var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New("")}
+var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New(""), reason: reasonFailed}
+
+// exitReason is the reason of err's exit 3, or "".
+func exitReason(err error) string {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.reason
+	}
+	return ""
+}
 
 // exitCode maps an error to its documented exit status.
 func exitCode(err error, interrupted bool) int {
@@ -107,6 +134,39 @@ func isCredentialsError(err error) bool {
 		strings.Contains(s, "no EC2 IMDS role found") ||
 		strings.Contains(s, "failed to get shared config profile") ||
 		strings.Contains(s, "SharedConfigProfileNotExist")
+}
+
+// hintedError is an error that knows the next action: a suggestion for
+// a typo, the DLQ of a source queue. Main prints the hint on a line of its
+// own, or in the JSON line's "hint".
+type hintedError struct {
+	err  error
+	hint string
+}
+
+func (e *hintedError) Error() string { return e.err.Error() }
+func (e *hintedError) Unwrap() error { return e.err }
+
+// withHint attaches hint to err (nil stays nil, "" adds nothing).
+func withHint(err error, hint string) error {
+	if err == nil || hint == "" {
+		return err
+	}
+	return &hintedError{err: err, hint: hint}
+}
+
+// hintFor is the next action after err: its own hint, else the one of its
+// exit status; for a usage error before the command ran, the command's
+// own help.
+func hintFor(err error, code int, failed *cobra.Command, parsing bool) string {
+	var he *hintedError
+	switch {
+	case errors.As(err, &he):
+		return he.hint
+	case code == ExitUsage && parsing && failed != nil:
+		return fmt.Sprintf("run '%s --help' for usage", failed.CommandPath())
+	}
+	return errorHint(code)
 }
 
 // errorHint adds the next action to errors whose fix is always the same.

@@ -17,29 +17,28 @@ type exitErrorLine struct {
 	Code    int    `json:"code"` // the exit status
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// Reason tells an exit 3 apart: "failed" (a check ran and did not
+	// pass) or "refused" (not safe, or not confirmed; nothing changed).
+	Reason string `json:"reason,omitempty"`
 }
 
-// reportError tells err once on stderr: `mfdlq: <error>` and its hints, or
-// under --output json one exitErrorLine. The message quotes names, files
-// and AWS answers, so it is sanitised (untrusted.Terminal) either way.
-// parsing is an error before any command ran (cobra's flags and
-// arguments).
-func reportError(d *Deps, args []string, err error, code int, parsing bool) {
+// reportError tells err once on stderr: `mfdlq: <error>` and its hint on
+// a line of its own, or under --output json one exitErrorLine with the hint
+// in its field. The message quotes names, files and AWS answers, so it is
+// sanitised (untrusted.Terminal) either way.
+func reportError(d *Deps, args []string, err error, code int, hint string) {
 	msg := err.Error()
 	if msg == "" {
 		return // the command already printed its verdict
 	}
-	msg = untrusted.Terminal(msg)
+	msg, hint = untrusted.Terminal(msg), untrusted.Terminal(hint)
 	if d.jsonOutput() || askedJSON(args) {
-		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: errorHint(code)})
+		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint, Reason: exitReason(err)})
 		fmt.Fprintf(d.IO.ErrOut, "%s\n", untrusted.JSON(line))
 		return
 	}
 	fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", msg)
-	if code == ExitUsage && parsing {
-		fmt.Fprintln(d.IO.ErrOut, "run 'mfdlq --help' for usage")
-	}
-	if hint := errorHint(code); hint != "" {
+	if hint != "" {
 		fmt.Fprintf(d.IO.ErrOut, "mfdlq: %s\n", hint)
 	}
 }

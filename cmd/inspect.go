@@ -19,6 +19,7 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -50,7 +51,7 @@ func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
 	opts := &inspectOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "inspect --queue DLQ [--max N] [--visibility 5] [--out FILE]",
-		Short: "Step 2: look at a DLQ's messages without harming them",
+		Short: runbook.Label(runbook.StepInspect) + ": look at a DLQ's messages without harming them",
 		Long: `Receive up to --max distinct messages from the DLQ with every system and
 message attribute, and show them. Nothing is deleted or changed: each message
 is hidden for --visibility seconds (5 by default) and then visible again.
@@ -99,7 +100,9 @@ Examples:
 	addQueueFlag(f, &opts.Queue)
 	f.IntVar(&opts.Max, "max", 10, "distinct messages to collect (1-10000)")
 	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (1-300)")
-	f.IntVar(&opts.Wait, "wait", 2, "long-poll seconds per receive (1-20)")
+	opts.Wait = 2
+	f.Var(secondsValue{&opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
+	d.aliasFlag(f, "wait", "long-poll", intSeconds{&opts.Wait})
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
@@ -121,7 +124,7 @@ func (o *inspectOptions) validate() error {
 		// then hides the message for the queue's default (30 s or more).
 		return usageErrorf("--visibility must be between 1 and 300 seconds, got %d", o.Visibility)
 	case o.Wait < 1 || o.Wait > 20:
-		return usageErrorf("--wait must be between 1 and 20 seconds, got %d", o.Wait)
+		return usageErrorf("--long-poll must be between 1s and 20s, got %ds", o.Wait)
 	case o.Rows < 0:
 		return usageErrorf("--rows must be 0 (all) or more, got %d", o.Rows)
 	}

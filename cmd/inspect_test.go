@@ -43,7 +43,10 @@ func TestInspectFlags(t *testing.T) {
 		{args: []string{"--queue", "q", "--fetch-payloads", "-2"}, wantErr: "--fetch-payloads must be between 0 and 1000, got -2"},
 		{args: []string{"--queue", "q", "--visibility", "301"}, wantErr: "--visibility must be between 1 and 300 seconds, got 301"},
 		{args: []string{"--queue", "q", "--visibility", "0"}, wantErr: "--visibility must be between 1 and 300 seconds, got 0"},
-		{args: []string{"--queue", "q", "--wait", "0"}, wantErr: "--wait must be between 1 and 20 seconds, got 0"},
+		{args: []string{"--queue", "q", "--wait", "0"}, wantErr: "--long-poll must be between 1s and 20s, got 0s"},
+		{args: []string{"--queue", "q", "--long-poll", "21s"}, wantErr: "--long-poll must be between 1s and 20s, got 21s"},
+		{args: []string{"--queue", "q", "--long-poll", "5s"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 5}},
+		{args: []string{"--queue", "q", "--wait", "7"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 7}}, // the old name, in seconds
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

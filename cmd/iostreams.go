@@ -4,6 +4,11 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"strconv"
+
+	// No terminal query before mfdlq starts (Bubble Tea's init asked for
+	// the background colour and waited up to 5 s for an answer).
+	_ "earlyterm"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -22,18 +27,56 @@ type IOStreams struct {
 	InTTY bool
 	// Color allows escape codes on a terminal (off with --no-color or NO_COLOR).
 	Color bool
+	// Width is the terminal's width in cells when Out is one (COLUMNS
+	// overrides it); 0 when unknown: tables are then as wide as their
+	// cells.
+	Width int
+	// Interrupt closes on Ctrl-C or SIGTERM (Main sets it to the signal
+	// context's Done): a question waiting for a line gives up then, so the
+	// signal ends the run at a prompt as it does anywhere else.
+	Interrupt <-chan struct{}
 
-	in *bufio.Reader // In, buffered once for every question (see ReadLine)
+	in      *bufio.Reader // In, buffered once for every question (see ReadLine)
+	pending chan readLine // a read an interrupt left waiting for its line
+}
+
+// readLine is one line of In as bufio returned it.
+type readLine struct {
+	line string
+	err  error
 }
 
 // ReadLine reads the next line of In. Every question of a run reads
 // through it: a reader per question would buffer lines typed or piped
-// ahead and lose them to the next question.
+// ahead and lose them to the next question. On Interrupt it returns
+// errInterrupted at once: a read from a terminal cannot be cancelled, so
+// it stays pending, and the next ReadLine takes its line.
 func (s *IOStreams) ReadLine() (string, error) {
 	if s.in == nil {
 		s.in = bufio.NewReader(s.In)
 	}
-	return s.in.ReadString('\n')
+	if s.Interrupt == nil {
+		return s.in.ReadString('\n')
+	}
+	select {
+	case <-s.Interrupt:
+		return "", errInterrupted
+	default:
+	}
+	if s.pending == nil {
+		s.pending = make(chan readLine, 1)
+		go func(in *bufio.Reader, got chan<- readLine) {
+			line, err := in.ReadString('\n')
+			got <- readLine{line, err}
+		}(s.in, s.pending)
+	}
+	select {
+	case r := <-s.pending:
+		s.pending = nil
+		return r.line, r.err
+	case <-s.Interrupt:
+		return "", errInterrupted
+	}
 }
 
 // SystemIO returns the process's streams. MFDLQ_FORCE_TTY=1 makes mfdlq
@@ -48,13 +91,31 @@ func SystemIO() *IOStreams {
 		ErrTTY: forced || term.IsTerminal(int(os.Stderr.Fd())),
 		InTTY:  forced || term.IsTerminal(int(os.Stdin.Fd())),
 		Color:  os.Getenv("NO_COLOR") == "",
+		Width:  outWidth(),
 	}
+}
+
+// outWidth is the width of the terminal on stdout: COLUMNS when set (a
+// test's, or a shell's that exports it), else the terminal's own size.
+// Asking the kernel (TIOCGWINSZ) costs nothing and never waits on the
+// terminal, unlike a query.
+func outWidth() int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 0
 }
 
 // Renderer returns a lipgloss renderer bound to w — never the global one —
 // that emits colour only when w is a terminal and colour is allowed.
 func (s *IOStreams) Renderer(w io.Writer, tty bool) *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(w)
+	// Stated, never asked: an adaptive colour would otherwise query the
+	// terminal for its background and wait for the answer (earlyterm).
+	r.SetHasDarkBackground(true)
 	if tty && s.Color {
 		r.SetColorProfile(termenv.ANSI256)
 	} else {

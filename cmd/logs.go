@@ -12,6 +12,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -42,7 +43,7 @@ func newLogsCmd(d *Deps, runF func(*logsOptions) error) *cobra.Command {
 	opts := &logsOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "logs --queue DLQ --log-group NAME… [--ids N | --message-id ID…] [--log-file FILE]",
-		Short: "Step 4: the consumer's real exception, by MessageId",
+		Short: runbook.Label(runbook.StepLogs) + ": the consumer's real exception, by MessageId",
 		Long: `Find what the consumer logged about a few of the DLQ's messages: the log line
 that names each MessageId, the lines after it in the same stream (where the
 exception and stack trace are), the exception, and its error signature —
@@ -75,7 +76,8 @@ Examples:
 	f.StringArrayVar(&opts.Groups, "log-group", nil, "CloudWatch Logs group of the consumer (repeatable)")
 	f.IntVar(&opts.IDs, "ids", 3, "how many sampled messages to search for")
 	f.StringArrayVar(&opts.MessageIDs, "message-id", nil, "search for this MessageId (repeatable)")
-	f.StringVar(&opts.From, "from", "", "take messages from this samples file instead of the incident's")
+	f.StringVar(&opts.From, "from-file", "", "take messages from this samples file instead of the incident's")
+	d.renamedFlag(f, "from", "from-file")
 	f.StringVar(&opts.LogFile, "log-file", "", "search a local log export (JSON Lines or text) instead of CloudWatch")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen each message's window by this much on both sides")
 	f.DurationVar(&opts.Since, "since", 24*time.Hour, "window for a message with no timestamps: this long until now")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -20,6 +21,9 @@ import (
 type tableData struct {
 	Headers []string
 	Rows    [][]string
+	// Below are the columns whose cells (whole commands) move under the
+	// table, numbered, when the table is wider than the terminal.
+	Below []int
 }
 
 // printTable writes t to the output stream in the shape the stream wants.
@@ -32,7 +36,27 @@ func (d *Deps) printTable(t tableData) error {
 		return writeTSV(w, t)
 	}
 	t = sanitiseTable(t)
-	r := d.IO.Renderer(w, true)
+	out, notes := d.renderTable(t, 0), ""
+	// Wider than the terminal: the long commands go under the table, then
+	// the columns shrink and their cells wrap — a row is never broken
+	// across the borders by the terminal's own wrap.
+	if width := d.IO.Width; width > 0 && lipgloss.Width(out) > width {
+		if len(t.Below) > 0 {
+			t, notes = cellsBelow(t, width)
+			out = d.renderTable(t, 0)
+		}
+		if lipgloss.Width(out) > width {
+			out = d.renderTable(t, width)
+		}
+	}
+	_, err := fmt.Fprint(w, out+"\n"+notes)
+	return err
+}
+
+// renderTable draws t with borders, width cells wide at most (0: as wide
+// as its cells).
+func (d *Deps) renderTable(t tableData, width int) string {
+	r := d.IO.Renderer(d.IO.Out, true)
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
 	tb := table.New().
@@ -46,13 +70,34 @@ func (d *Deps) printTable(t tableData) error {
 			}
 			return cell
 		})
-	_, err := fmt.Fprintln(w, tb.Render())
-	return err
+	if width > 0 {
+		tb = tb.Width(width).Wrap(true)
+	}
+	return tb.Render()
+}
+
+// cellsBelow moves the long cells of t's Below columns under the table:
+// each becomes "[n]" in its row and "[n] text" in the notes, wrapped at
+// width.
+func cellsBelow(t tableData, width int) (tableData, string) {
+	var notes strings.Builder
+	n := 0
+	for _, col := range t.Below {
+		for _, row := range t.Rows {
+			if col >= len(row) || ansi.StringWidth(row[col]) <= 12 {
+				continue
+			}
+			n++
+			fmt.Fprintf(&notes, "%s\n", ansi.Hardwrap(fmt.Sprintf("[%d] %s", n, row[col]), width, true))
+			row[col] = fmt.Sprintf("[%d] below", n)
+		}
+	}
+	return t, notes.String()
 }
 
 // sanitiseTable returns t with every header and cell through untrusted.Cell.
 func sanitiseTable(t tableData) tableData {
-	out := tableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows))}
+	out := tableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows)), Below: t.Below}
 	for i, h := range t.Headers {
 		out.Headers[i] = untrusted.Cell(h)
 	}

@@ -17,6 +17,12 @@ type Prompter interface {
 	// yes returns true; an error means there was no answer to take (no
 	// terminal, end of input), which is never a yes.
 	Confirm(question string) (bool, error)
+	// Input asks for a line of text (record's "What caused it?", the
+	// runbook's "[Y]es / [s]kip / [q]uit"): the answer trimmed, "" for a
+	// bare Enter. ErrNoTerminal when nobody can be asked; errInterrupted
+	// on Ctrl-C or SIGTERM, which the caller ends the run with (exit 130)
+	// before it changes or writes anything.
+	Input(question string) (string, error)
 }
 
 var (
@@ -44,11 +50,36 @@ func (p *TerminalPrompter) Confirm(question string) (bool, error) {
 	return parseConfirm(p.IO.ReadLine())
 }
 
+// Input writes the question (sanitised) and reads one line. Input that
+// ended before any byte is ErrNoAnswer.
+func (p *TerminalPrompter) Input(question string) (string, error) {
+	if !p.IO.InTTY {
+		return "", ErrNoTerminal
+	}
+	fmt.Fprintf(p.IO.ErrOut, "%s ", untrusted.Terminal(question))
+	return parseInput(p.IO.ReadLine())
+}
+
+// parseInput reads a typed line: trimmed; an interrupt, or input that
+// ended before any byte, is an error.
+func parseInput(line string, readErr error) (string, error) {
+	switch {
+	case errors.Is(readErr, errInterrupted):
+		return "", errInterrupted
+	case readErr != nil && line == "":
+		return "", ErrNoAnswer
+	}
+	return strings.TrimSpace(line), nil
+}
+
 // parseConfirm reads a typed answer: "y" or "yes" in any case, surrounded
 // by spaces, proceeds; anything else — empty, "no", garbage — refuses;
-// input that ended before any byte is ErrNoAnswer. A last line without its
-// newline still counts: a pipe may end with "yes".
+// input that ended before any byte is ErrNoAnswer, Ctrl-C errInterrupted.
+// A last line without its newline still counts: a pipe may end with "yes".
 func parseConfirm(line string, readErr error) (bool, error) {
+	if errors.Is(readErr, errInterrupted) {
+		return false, errInterrupted
+	}
 	if readErr != nil && line == "" {
 		return false, ErrNoAnswer
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/report"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -27,7 +28,7 @@ type recordOptions struct {
 	deps     *Deps
 	Queue    string // --queue: finds the default incident directory
 	Cause    string // --cause: what caused it
-	Change   string // --change: what was changed
+	Change   string // --fixed: what was changed
 	Warning  string // --warning: what would have warned earlier
 	Out      string // --out: the report file (default DIR/report.md)
 	NoRedact bool   // --no-redact: keep bodies and log lines in clear
@@ -38,8 +39,8 @@ type recordOptions struct {
 func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
 	opts := &recordOptions{deps: d}
 	c := &cobra.Command{
-		Use:   "record [--incident DIR] [--cause TEXT] [--change TEXT] [--warning TEXT] [--out FILE]",
-		Short: "Step 7: write the incident report",
+		Use:   "record [--incident DIR] [--cause TEXT] [--fixed TEXT] [--warning TEXT] [--out FILE]",
+		Short: runbook.Label(runbook.StepRecord) + ": write the incident report",
 		Long: `Render the incident report in markdown from the incident directory: a
 header (queue, region, account, time span, operator), one section per
 runbook step from events.jsonl and the artifacts (a step that did not run
@@ -59,14 +60,14 @@ never a body); a notification that fails is a warning.
 Message bodies, log lines and commands are redacted by default (e-mail
 addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
 JWTs, AWS keys, secret-looking values) and the report says so; --no-redact
-keeps them in clear. Missing --cause, --change or --warning are asked for on
+keeps them in clear. Missing --cause, --fixed or --warning are asked for on
 a terminal, else left as a visible TODO. The report goes to DIR/report.md
 (0600) unless --out; its path is the last line printed.
 
 Examples:
   mfdlq record --incident incidents/orders-dlq-20261130T2104Z
   mfdlq record --queue orders-dlq --cause "v2 producer deployed before the consumer" \
-      --change "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
+      --fixed "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
   mfdlq record --incident inc --out /tmp/INC-4711.md
   mfdlq record --queue orders-dlq --close   # the DLQ keeps its messages; the incident ends
 ` + exitStatusHelp,
@@ -76,7 +77,8 @@ Examples:
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident when --incident is not given")
 	f.StringVar(&opts.Cause, "cause", "", "what caused the incident")
-	f.StringVar(&opts.Change, "change", "", "what was changed (default: the fix recorded by redrive --fixed or the runbook)")
+	f.StringVar(&opts.Change, "fixed", "", "what was changed: the fix (default: the one recorded by redrive --fixed or the runbook)")
+	d.renamedFlag(f, "change", "fixed")
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
 	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
 	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")
@@ -116,7 +118,9 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	if len(inc.Events) == 0 {
 		d.warnf("%s holds no events: every step will say \"not run\"", dir)
 	}
-	o.ask(inc)
+	if err := o.ask(inc); err != nil {
+		return err
+	}
 	cmdline := recordedCommand(d.Args)
 	var buf bytes.Buffer
 	res, err := inc.Render(&buf, report.ReportOptions{
@@ -209,26 +213,38 @@ func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
 }
 
 // ask fills the record's missing texts on a terminal; elsewhere they stay
-// empty and the report shows a TODO.
-func (o *recordOptions) ask(inc *report.Incident) {
+// empty and the report shows a TODO. Ctrl-C at a question is an error:
+// no report is written from an interrupted record.
+func (o *recordOptions) ask(inc *report.Incident) error {
 	d := o.deps
 	if !d.IO.InTTY {
-		return
+		return nil
 	}
-	question := func(q string) string {
-		fmt.Fprintf(d.IO.ErrOut, "%s (Enter to leave a TODO): ", q)
-		line, _ := d.IO.ReadLine()
-		return strings.TrimSpace(line)
+	var err error
+	question := func(text *string, q string) {
+		if err != nil {
+			return
+		}
+		var line string
+		line, err = d.prompter().Input(q + " (Enter to leave a TODO):")
+		if errors.Is(err, ErrNoTerminal) || errors.Is(err, ErrNoAnswer) {
+			err = nil // a TODO, as without a terminal
+		}
+		*text = line
 	}
 	if o.Cause == "" {
-		o.Cause = question("What caused it?")
+		question(&o.Cause, "What caused it?")
 	}
 	if o.Change == "" && inc.RecordedChange() == "" {
-		o.Change = question("What was changed?")
+		question(&o.Change, "What was changed?")
 	}
 	if o.Warning == "" && len(inc.Warnings()) == 0 {
-		o.Warning = question("What would have warned earlier?")
+		question(&o.Warning, "What would have warned earlier?")
 	}
+	if err != nil {
+		return fmt.Errorf("record: no report written: %w", err)
+	}
+	return nil
 }
 
 func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult, closed bool) (incident.Event, error) {

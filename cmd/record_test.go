@@ -122,12 +122,12 @@ func TestRecordAsksOnATerminal(t *testing.T) {
 	}
 	b, _ := os.ReadFile(o.Out)
 	report := string(b)
-	for _, want := range []string{"| cause | a bad deploy |", "\n- an alarm on the DLQ\n", "| change | **TODO** what was changed (`mfdlq record --change TEXT`) |"} {
+	for _, want := range []string{"| cause | a bad deploy |", "\n- an alarm on the DLQ\n", "| change | **TODO** what was changed (`mfdlq record --fixed TEXT`) |"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
-	if !strings.Contains(errOut.String(), "TODOs for --change") {
+	if !strings.Contains(errOut.String(), "TODOs for --fixed") {
 		t.Errorf("no TODO warning on stderr:\n%s", errOut)
 	}
 }

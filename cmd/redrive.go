@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/window"
+	"github.com/mfdlq/mfdlq/runbook"
 )
 
 // redriveOptions are the flags of mfdlq redrive: the redrive.Request the
@@ -22,7 +23,9 @@ type redriveOptions struct {
 	Queue  string // --queue: the DLQ (name, URL or ARN)
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
-	notify notifyFlag
+	// Verbose (--verbose) prints the whole plan on a terminal too.
+	Verbose bool
+	notify  notifyFlag
 	transformFlags
 	dedupeFlags
 
@@ -34,7 +37,7 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	opts := &redriveOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "redrive --queue DLQ [--to QUEUE] --rate N|max [--max N] [--filter JQ] [--dry-run] [--yes]",
-		Short: "Step 5: move messages back at a bounded rate, never losing one",
+		Short: runbook.Label(runbook.StepRedrive) + ": move messages back at a bounded rate, never losing one",
 		Long: `Move the DLQ's messages to their source queue (or --to QUEUE) at --rate
 messages per second: receive, send with the body and every message attribute,
 then delete exactly what was sent. The move is at least once: the consumer
@@ -72,14 +75,6 @@ DLQ (the queue tag mfdlq-lease); a second run exits 3 naming the holder, and
 --take-over takes the lease of a run that died; --lease s3://BUCKET/PREFIX keeps
 it in S3 with conditional writes instead (docs/redrive.md). It prints the plan and asks
 first (--yes skips the question; without a terminal --yes is required).
-
-Examples:
-  mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
-  mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
-  mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
-  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
-  mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
-  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes
 
 --when-ok ALARM[,ALARM…] waits, after the question, until every named
 CloudWatch alarm (metric or composite) has been OK without a break for --for
@@ -120,6 +115,12 @@ MFDLQ_NOTIFY) tells the team when the move ends: one short message to an
 SNS topic or a Slack-style webhook with the queue, account, what moved and
 the outcome, never a body; a notification that fails is a warning.
 ` + exitStatusHelp,
+		Example: `  mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
+  mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
+  mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
+  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
+  mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
+  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.whenOKTimes = c.Flags().Changed("for") || c.Flags().Changed("give-up")
@@ -149,7 +150,8 @@ the outcome, never a body; a notification that fails is a warning.
 	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
 	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
-	f.IntVar(&opts.Canary, "canary", -1, "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
+	f.BoolVar(&opts.Verbose, "verbose", false, "the whole plan on a terminal too (concurrency, lease, provenance, operator, idempotency, canary proof); piped, it always is")
+	intFlagUnset(f, &opts.Canary, "canary", "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
 	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")
 	f.Int64Var(&opts.MaxBacklog, "max-backlog", 0, "slow down while the destination holds more visible messages than this (0: off)")
 	f.IntVar(&opts.MaxReturned, "max-returned", 10, "halt when this many moved messages came back to the DLQ (0: off)")
@@ -178,7 +180,17 @@ the outcome, never a body; a notification that fails is a warning.
 	opts.notify.bind(f)
 	opts.transformFlags.add(c)
 	opts.dedupeFlags.add(c)
+	groupFlags(c, redriveFlagGroups)
 	return c
+}
+
+// redriveFlagGroups are redrive's help groups, most runs' flags first;
+// the rest are advanced.
+var redriveFlagGroups = []flagGroup{
+	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max"}},
+	{"Pace", []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
+	{"Safety", []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
+	{"Destination", []string{"to", "keep", "allow-account"}},
 }
 
 func (o *redriveOptions) validate() error {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
@@ -172,21 +173,21 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	var notLease *lease.NotLeaseError
 	switch {
 	case errors.As(err, &notLease):
-		return checkFailedf("refusing: %v", notLease)
+		return refusedf("refusing: %v", notLease)
 	case errors.As(err, &refusal):
-		return checkFailedf("refusing: %s", refusal.Reason)
+		return refusedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):
-		return checkFailedf("refusing: %v", loop)
+		return refusedf("refusing: %v", loop)
 	case errors.As(err, &route) && route.Usage:
 		return &exitError{code: ExitUsage, err: route}
 	case errors.As(err, &route):
-		return checkFailedf("refusing: %v", route)
+		return refusedf("refusing: %v", route)
 	case errors.As(err, &held):
 		how := "is being redriven by"
 		if held.Race {
 			how = "was taken a moment ago by another redrive:"
 		}
-		return checkFailedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
+		return refusedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
 	}
 	switch redrive.KindOf(err) {
 	case redrive.ErrUsage:
@@ -212,8 +213,27 @@ func (o *redriveOptions) operator(ctx context.Context) string {
 	return arn
 }
 
+// printPlan prints the plan: on a terminal, what moves from where to
+// where, how fast and how long, and what stops it — the lines a person
+// decides on at 3 a.m. — and how many more --verbose shows; piped (a log,
+// a script) or with --verbose, every line.
 func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	d := o.deps
+	var more []string
+	detail := func(what, line string) {
+		if o.Verbose || !d.IO.ErrTTY {
+			d.infof("plan: %s", line)
+			return
+		}
+		if len(more) == 0 || more[len(more)-1] != what {
+			more = append(more, what)
+		}
+	}
+	defer func() {
+		if len(more) > 0 {
+			d.infof("plan: more with --verbose: %s", strings.Join(more, ", "))
+		}
+	}()
 	dlq := p.Source.Queue
 	est := estimate.Move(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
 	rate, dur := "max", est.Text()
@@ -231,7 +251,14 @@ func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 	if o.Native {
 		verb = "move with SQS's own message move task (--native)"
 	}
-	d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName())
+	if n, of, ok := groupShare(dir, p.Req.Group); ok {
+		// The selection's count leads: "up to 350 of 350" for a group of
+		// 130 read as if the whole DLQ would move.
+		d.infof("plan: %s group %s: %d of the %d messages classify read, among the %s in %s → %s (it reads up to %d to find them)",
+			verb, p.Req.Group, n, of, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName(), p.Bound)
+	} else {
+		d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName())
+	}
 	for _, l := range p.SharedLines() {
 		d.infof("plan: %s", l)
 	}
@@ -244,22 +271,54 @@ func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 		if o.Workers > 0 {
 			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.Workers, "batch", "batches"))
 		}
-		d.infof("plan: concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message"))
+		detail("concurrency", fmt.Sprintf("concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message")))
 	}
-	d.infof("plan: %s", p.LeaseLine())
+	detail("lease", p.LeaseLine())
 	for _, l := range provenance.PlanLines(p.ProvenanceOff(), dir, p.Attempt, p.TransformLimits().MaxBytes, untrusted.Terminal(operator)) {
-		d.infof("plan: %s", l)
+		detail("provenance and operator", l)
 	}
 	for _, l := range p.WindowLines() {
-		d.infof("plan: %s", l)
+		// Messages beyond the idempotency window are a decision now; the
+		// store and "all within the window" are detail.
+		if strings.HasPrefix(l, "idempotency:") || strings.HasPrefix(l, "none of the") || strings.HasPrefix(l, "the messages' ages are not known") {
+			detail("idempotency", l)
+		} else {
+			d.infof("plan: %s", l)
+		}
 	}
 	if p.Canary > 0 {
 		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
 		if l := p.CanaryProofLine(); l != "" {
-			d.infof("plan: %s", l)
+			detail("canary proof", l)
 		}
 	}
 	if o.Native && dlq.FIFO {
 		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.DestName())
 	}
+}
+
+// groupShare is how many of the messages classify read (classification.json
+// in the incident dir) fell in group id: the size of a --group selection as
+// far as it is known before the move reads the DLQ.
+func groupShare(dir, id string) (n, of int, ok bool) {
+	if id == "" {
+		return 0, 0, false
+	}
+	ws, err := incident.Existing(dir)
+	if err != nil {
+		return 0, 0, false
+	}
+	b, err := ws.ReadFile(incident.ClassificationFile)
+	if err != nil {
+		return 0, 0, false
+	}
+	c, err := classify.Parse(b, incident.ClassificationFile)
+	if err != nil {
+		return 0, 0, false
+	}
+	g, found := c.Group(id)
+	if !found || c.Messages <= 0 {
+		return 0, 0, false
+	}
+	return g.Count, c.Messages, true
 }

@@ -123,7 +123,7 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 	case redrive.OutcomeTransformErrors:
 		return checkFailedf("--transform failed on %s, left in the DLQ (journaled as transform_failed in %s): fix the program and run the same command again", plural.Of(st.TransformErrors, "message"), incident.JournalFile)
 	case redrive.OutcomeAllReturned:
-		return checkFailedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), s.Attempt)
+		return refusedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), s.Attempt)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ func Main(args []string) int {
 	d := NewDeps(io, args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	io.Interrupt = ctx.Done()
 	if os.Getenv(lambdaRuntimeEnv) != "" {
 		return serveLambda(ctx)
 	}
@@ -44,10 +45,12 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		if d.Global.NoColor {
 			d.IO.Color = false
 		}
+		d.sayRenames()
 		return validateGlobal(d.Global)
 	}
 	d.runCtx = ctx
-	err := d.finishS3Incident(ctx, root.ExecuteContext(ctx))
+	failed, err := root.ExecuteContextC(ctx)
+	err = d.finishS3Incident(ctx, err)
 	if err == nil {
 		return ExitOK
 	}
@@ -56,7 +59,7 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		// cobra's own parse errors: unknown flag, unknown command, bad value.
 		code = ExitUsage
 	}
-	reportError(d, args, err, code, !started)
+	reportError(d, args, err, code, hintFor(err, code, failed, !started))
 	return code
 }
 
@@ -66,20 +69,16 @@ func newRootCmd(d *Deps) *cobra.Command {
 		Short: "The on-call runbook for an SQS dead-letter queue, as commands",
 		Long: `mfdlq walks an on-call engineer through an SQS dead-letter queue incident:
 
-  1. contain   is the problem still alive? DLQ trend, source age, Lambda mapping
-  2. inspect   look at messages without harming them
-  3. changes   what changed around the first failure (CloudTrail, alarms, metrics)
-     classify  poison, transient or data — with the evidence
-  4. logs      the consumer's real exception, by MessageId
-  5. redrive   move messages back at a bounded rate, never losing one
-  6. verify    the DLQ reached zero and nothing came back
-  7. record    the incident report in markdown
-
+` + stepList() + `
 Every step appends to the incident directory (--incident); record renders
 the report from it. AWS access follows the SDK's usual chain (AWS_PROFILE,
 AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		// Suggestions for a typo come as the error's hint (unknownCommand).
+		DisableSuggestions:         true,
+		SuggestionsMinimumDistance: 2,
+		Args:                       unknownCommand,
 	}
 	g := d.Global
 	pf := root.PersistentFlags()
@@ -90,10 +89,15 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 	pf.BoolVar(&g.NoColor, "no-color", false, "no colour (also NO_COLOR)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress or hints on stderr")
 	pf.StringVar(&g.Incident, "incident", "", "incident directory (default: MFDLQ_INCIDENT, else the open incident of the queue in $XDG_STATE_HOME/mfdlq/incidents or ~/.local/state/mfdlq/incidents (or an existing ./incidents), else a new <queue>-<UTC start> there)")
+	// Every help ends by pointing to the page to read at 3 a.m.; the
+	// commands are listed in the runbook's order, not the alphabet's.
+	root.SetUsageTemplate(root.UsageTemplate() + runbookPointer)
+	cobra.EnableCommandSorting = false
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%v", err)
 	})
 	for _, sub := range subcommands(d) {
+		adviseExtraArgument(sub)
 		root.AddCommand(sub)
 	}
 	root.AddCommand(newVersionCmd(d))

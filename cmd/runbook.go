@@ -85,6 +85,12 @@ func runRunbook(ctx context.Context, o *runbookOptions) error {
 	flow := &runbook.Flow{Queue: q.Name, LogGroups: len(o.LogGroups) > 0, Rate: o.Rate, Fixed: o.Fixed,
 		Unattended: o.Yes || !d.IO.InTTY, Env: env}
 	stop, stepErr := flow.Walk(ctx)
+	if ctx.Err() != nil {
+		// Ctrl-C or SIGTERM: what ran is in the incident; no more steps,
+		// not even the report, which the operator writes when ready.
+		d.warnf("runbook interrupted: nothing more ran; mfdlq record --queue %s writes the report", q.Name)
+		return errInterrupted
+	}
 	switch {
 	case stepErr != nil:
 		d.warnf("runbook stopped: %v", stepErr)

@@ -32,7 +32,7 @@ func (e *runbookEnv) Run(ctx context.Context, step string) error {
 	switch step {
 	case runbook.StepContain:
 		// 4 s of sampling, not contain's 10: the runbook has more steps to go.
-		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample", "4s")
+		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample-for", "4s")
 	case runbook.StepInspect:
 		// 100, not inspect's 10: classify reads this sample, and a hundred
 		// messages show a pattern where ten show anecdotes. Ten rows and a
@@ -136,12 +136,13 @@ func (e *runbookEnv) Choose(s runbook.Step) runbook.Choice {
 	if e.o.Yes || !d.IO.InTTY {
 		return runbook.Run
 	}
-	fmt.Fprintf(d.IO.ErrOut, "Run %s now? [Y]es / [s]kip / [q]uit: ", s.Name)
-	line, err := d.IO.ReadLine()
-	if err != nil && line == "" {
+	// Ctrl-C, like the end of input, quits; runRunbook then sees the
+	// interrupt and ends the run with 130 without its report.
+	line, err := d.prompter().Input(fmt.Sprintf("Run %s now? [Y]es / [s]kip / [q]uit:", s.Name))
+	if err != nil {
 		return runbook.Quit
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
+	switch strings.ToLower(line) {
 	case "s", "skip":
 		return runbook.Skip
 	case "q", "quit":
@@ -152,13 +153,8 @@ func (e *runbookEnv) Choose(s runbook.Step) runbook.Choice {
 
 // Ask reads one line of answer on the terminal.
 func (e *runbookEnv) Ask(q string) string {
-	d := e.o.deps
-	if d.IO.In == nil {
-		return ""
-	}
-	_, _ = d.IO.ErrOut.Write([]byte(q + " "))
-	line, _ := d.IO.ReadLine()
-	return strings.TrimSpace(line)
+	line, _ := e.o.deps.prompter().Input(q)
+	return line
 }
 
 func (e *runbookEnv) Info(format string, args ...any) { e.o.deps.infof(format, args...) }

@@ -211,5 +211,5 @@ func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
 // maxReceiveCount and can push messages onward to the next DLQ; how names
 // the ways around it.
 func chainedDLQError(q *sqsapi.Queue, what, how string) error {
-	return checkFailedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
+	return refusedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/verify"
 	"github.com/spf13/cobra"
 )
@@ -30,7 +31,7 @@ func newVerifyCmd(d *Deps, runF func(*verifyOptions) error) *cobra.Command {
 	opts := &verifyOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "verify --queue DLQ [--wait 10m]",
-		Short: "Step 6: did the fix hold?",
+		Short: runbook.Label(runbook.StepVerify) + ": did the fix hold?",
 		Long: `After a redrive, watch until the fix is proven or disproven: the DLQ reaches
 zero (or the count deliberately left), nothing redriven comes back (matched
 by the destination MessageIds in the redrive journal, or by body hash after
@@ -108,7 +109,7 @@ what would prove it).
 	f.DurationVar(&opts.Wait, "wait", 10*time.Minute, "how long to keep looking (0-24h; 0 looks once)")
 	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
 	f.DurationVar(&opts.Settle, "settle", time.Minute, "how long the passing state must hold before verify passes (0-1h)")
-	f.IntVar(&opts.Left, "expect-left", -1, "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
+	intFlagUnset(f, &opts.Left, "expect-left", "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.BoolVar(&opts.NoPeek, "no-peek", false, "never receive from the DLQ: judge by its counts only (a message in it cannot be told from a redriven one)")
 	c.MarkFlagsMutuallyExclusive("force", "no-peek")

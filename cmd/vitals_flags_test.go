@@ -28,7 +28,8 @@ func TestContainFlags(t *testing.T) {
 		{args: "--queue q --pause-mapping --cap-concurrency 5", wantErr: "--pause-mapping, --cap-concurrency and --resume-mapping: choose one"},
 		{args: "--queue q --mapping u-1", wantErr: "--mapping needs --pause-mapping, --cap-concurrency or --resume-mapping"},
 		{args: "--queue q --window 337h", wantErr: "--window must be between 5m and 336h, got 337h0m0s"},
-		{args: "--queue q --sample 0s", wantErr: "--sample must be between 1s and 5m, got 0s"},
+		{args: "--queue q --sample 0s", wantErr: "--sample-for must be between 1s and 5m, got 0s"},
+		{args: "--queue q --sample-for 6m", wantErr: "--sample-for must be between 1s and 5m, got 6m0s"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {

@@ -91,7 +91,7 @@ func TestWhenOKJSONLinesEscapeInvisibles(t *testing.T) {
 	for _, output := range []string{"table", "json"} {
 		d, out, errOut := whenOKDeps(false, output)
 		(&whenOKStatus{d: d}).report(st)
-		reportError(d, nil, errors.New("alarm "+name+" stuck"), 3, false)
+		reportError(d, nil, errors.New("alarm "+name+" stuck"), 3, "")
 		got := out.String() + errOut.String()
 		if strings.ContainsAny(got, "\u202e\u200b\u2066") {
 			t.Errorf("--output %s: raw invisibles in %q", output, got)

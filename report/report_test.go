@@ -127,7 +127,7 @@ func TestReportSections(t *testing.T) {
 	if !strings.Contains(got, "## 2. inspect") || strings.Contains(got[strings.Index(got, "## 2. inspect"):strings.Index(got, "## 3. classify")], "not run") {
 		t.Errorf("inspect ran but its section says not run")
 	}
-	if diff := cmp.Diff([]string{"cause", "change", "warning"}, res.TODO); diff != "" {
+	if diff := cmp.Diff([]string{"cause", "fixed", "warning"}, res.TODO); diff != "" {
 		t.Errorf("TODO (-want +got):\n%s", diff)
 	}
 	if strings.Count(got, "**TODO**") != 3 {

@@ -68,7 +68,7 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) summary {
 	if change == "" {
 		change = inc.RecordedChange()
 	}
-	s.rows = append(s.rows, [2]string{"change", inc.todo(change, "change", "what was changed", res)})
+	s.rows = append(s.rows, [2]string{"change", inc.todo(change, "fixed", "what was changed", res)})
 	if strings.TrimSpace(o.Cause) != "" {
 		para = append(para, "Cause: "+cause+".")
 	}

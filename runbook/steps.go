@@ -6,7 +6,11 @@
 // memory.
 package runbook
 
-import "github.com/mfdlq/mfdlq/incident"
+import (
+	"strings"
+
+	"github.com/mfdlq/mfdlq/incident"
+)
 
 // The steps, by the name their events carry (incident's names).
 const (
@@ -41,6 +45,14 @@ func (s Step) Line() string {
 
 // Steps are the runbook's steps in order, up to verify; the safeguards and
 // the record follow whatever happened (Check, Record).
+//
+// This list is the one place the steps are numbered: the root help, each
+// command's one-line help (Label) and the runbook's announcements are
+// built from it, and a test holds README.md's and docs/runbook.md's tables
+// to it. Seven numbers: step 3, why it failed, is two commands — changes
+// gathers the evidence, classify weighs it; the fix (before the redrive)
+// and check (after verify, before the record) carry no number, because
+// neither is a step of every incident.
 var Steps = []Step{
 	{StepContain, "1/7", "is the problem still alive?"},
 	{StepInspect, "2/7", "what is in there?"},
@@ -58,3 +70,39 @@ var Check = Step{StepCheck, "", "the safeguards that would have warned earlier"}
 
 // Record writes the report.
 var Record = Step{StepRecord, "7/7", "what happened and what we learned"}
+
+// All is every step in the order the runbook walks them: Steps, then
+// Check and Record.
+func All() []Step {
+	return append(append([]Step{}, Steps...), Check, Record)
+}
+
+// Find is the step a command runs, by its name.
+func Find(name string) (Step, bool) {
+	for _, s := range All() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Step{}, false
+}
+
+// Ordinal is the step's number alone ("3" of "3/7"); "" for an unnumbered
+// step.
+func (s Step) Ordinal() string {
+	n, _, _ := strings.Cut(s.Number, "/")
+	return n
+}
+
+// Label starts a command's one-line help: "Step 3/7" for a numbered step,
+// "Safeguards" for check; "" for a command that is no step.
+func Label(name string) string {
+	s, ok := Find(name)
+	switch {
+	case ok && s.Number != "":
+		return "Step " + s.Number
+	case ok && s.Name == StepCheck:
+		return "Safeguards"
+	}
+	return ""
+}
