@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
@@ -54,16 +55,27 @@ func (r AlarmReading) Fill(in *CheckInput) {
 	for _, src := range in.Sources {
 		in.AgeAlarms[src.Name] = r.Listed.On(src.Name, cwapi.MetricAgeOfOldest)
 	}
-	in.Notifiers = map[string]string{}
+	in.Notifiers, in.NotifierStuck = map[string]string{}, map[string]*string{}
 	watched := append([]cwtypes.MetricAlarm{}, in.Alarms...)
 	for _, as := range in.AgeAlarms {
 		watched = append(watched, as...)
 	}
 	for _, a := range watched {
-		for _, c := range r.Listed.Parents(aws.ToString(a.AlarmName)) {
-			if len(c.AlarmActions) > 0 && (c.ActionsEnabled == nil || *c.ActionsEnabled) {
-				in.Notifiers[aws.ToString(a.AlarmName)] = aws.ToString(c.AlarmName)
+		name := aws.ToString(a.AlarmName)
+		for _, c := range r.Listed.Parents(name) {
+			if len(c.AlarmActions) == 0 || (c.ActionsEnabled != nil && !*c.ActionsEnabled) {
+				continue
+			}
+			if c.StateValue != cwtypes.StateValueAlarm {
+				in.Notifiers[name] = aws.ToString(c.AlarmName)
+				delete(in.NotifierStuck, name)
 				break
+			}
+			// In ALARM: it notifies of nothing new until it leaves it; a
+			// composite over this alarm that is not is preferred.
+			if in.Notifiers[name] == "" {
+				in.Notifiers[name] = aws.ToString(c.AlarmName)
+				in.NotifierStuck[name] = aws.String(sinceText(c.StateTransitionedTimestamp, c.StateUpdatedTimestamp))
 			}
 		}
 	}
@@ -88,11 +100,17 @@ func stuck(a cwtypes.MetricAlarm) string {
 	if a.StateValue != cwtypes.StateValueAlarm {
 		return ""
 	}
-	since := ""
-	if t := a.StateTransitionedTimestamp; t != nil {
-		since = " since " + t.UTC().Format("2006-01-02 15:04 UTC")
-	} else if t := a.StateUpdatedTimestamp; t != nil {
-		since = " since " + t.UTC().Format("2006-01-02 15:04 UTC")
+	return fmt.Sprintf("is in ALARM%s: its actions run only when its state changes, so a new message tells no one until the DLQ is emptied",
+		sinceText(a.StateTransitionedTimestamp, a.StateUpdatedTimestamp))
+}
+
+// sinceText is " since <when an alarm's state last changed>", its last
+// update when the transition is not known, "" when neither is.
+func sinceText(transitioned, updated *time.Time) string {
+	for _, t := range []*time.Time{transitioned, updated} {
+		if t != nil {
+			return " since " + t.UTC().Format("2006-01-02 15:04 UTC")
+		}
 	}
-	return fmt.Sprintf("is in ALARM%s: its actions run only when its state changes, so a new message tells no one until the DLQ is emptied", since)
+	return ""
 }

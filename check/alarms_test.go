@@ -103,3 +103,45 @@ func TestDLQAlarmStuckInAlarm(t *testing.T) {
 		t.Fatalf("an alarm stuck in ALARM: %+v", f)
 	}
 }
+
+// A DLQ alarm without actions of its own that notifies only through a
+// composite alarm already in ALARM for another of its alarms tells no one
+// of the DLQ's first message: the composite's actions run when its state
+// changes, and it does not (ALARM("dlq") OR ALARM("api") stays true).
+// Check warns, where it passed; a composite in OK over it passes.
+func TestDLQAlarmThroughAStuckComposite(t *testing.T) {
+	ctx := context.Background()
+	cw := cloudWatch(t)
+	dlq := localaws.UniqueName("ledger-dlq")
+	in := cwapi.DLQAlarmInput(dlq, "")
+	in.AlarmActions = nil
+	if _, err := cw.PutMetricAlarm(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	api := dlq + "-api-5xx"
+	if _, err := cw.PutMetricAlarm(ctx, &cloudwatch.PutMetricAlarmInput{AlarmName: aws.String(api), Namespace: aws.String("AWS/ApiGateway"), MetricName: aws.String("5XXError"),
+		Statistic: cwtypes.StatisticSum, Period: aws.Int32(60), EvaluationPeriods: aws.Int32(1), Threshold: aws.Float64(5),
+		ComparisonOperator: cwtypes.ComparisonOperatorGreaterThanThreshold}); err != nil {
+		t.Fatal(err)
+	}
+	for name, state := range map[string]cwtypes.StateValue{aws.ToString(in.AlarmName): cwtypes.StateValueOk, api: cwtypes.StateValueOk} {
+		if _, err := cw.SetAlarmState(ctx, &cloudwatch.SetAlarmStateInput{AlarmName: aws.String(name), StateValue: state, StateReason: aws.String("t")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := dlq + "-page"
+	if _, err := cw.PutCompositeAlarm(ctx, &cloudwatch.PutCompositeAlarmInput{AlarmName: aws.String(page),
+		AlarmRule: aws.String(`ALARM("` + aws.ToString(in.AlarmName) + `") OR ALARM("` + api + `")`), AlarmActions: []string{"arn:aws:sns:us-east-1:123456789012:oncall"}}); err != nil {
+		t.Fatal(err)
+	}
+	if f := judgeAlarms(t, cw, dlq); f.Status != Pass || !strings.Contains(f.Message, "through the composite alarm "+page) {
+		t.Fatalf("through a composite in OK: %+v", f)
+	}
+	if _, err := cw.SetAlarmState(ctx, &cloudwatch.SetAlarmStateInput{AlarmName: aws.String(api), StateValue: cwtypes.StateValueAlarm, StateReason: aws.String("t")}); err != nil {
+		t.Fatal(err)
+	}
+	f := judgeAlarms(t, cw, dlq)
+	if f.Status != Warn || !strings.Contains(f.Message, "notifies only through the composite alarm "+page+", which is in ALARM") || !strings.Contains(f.Fix, page) {
+		t.Fatalf("through a composite stuck in ALARM: %+v", f)
+	}
+}

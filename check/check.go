@@ -70,6 +70,11 @@ type CheckInput struct {
 	// alarms), a composite alarm over it that has actions: an alarm
 	// without actions of its own still tells someone through it.
 	Notifiers map[string]string
+	// NotifierStuck are, per alarm name of Notifiers, when that composite
+	// went into ALARM (" since …", or "" unknown) when it is there: its
+	// actions run on a change of its state, so while it stays in ALARM
+	// for another of its alarms it tells no one of this one.
+	NotifierStuck map[string]*string
 	// AlarmsUnknown says why the alarms could not be read (CloudWatch
 	// denied or missing); "" when they were.
 	AlarmsUnknown string
@@ -148,7 +153,7 @@ func alarmFinding(in CheckInput) Finding {
 		f.Status, f.Message, f.Fix = Fail, "no CloudWatch alarm on ApproximateNumberOfMessagesVisible > 0", fix
 		return f
 	}
-	var last, stuckOne string
+	var last, stuckOne, stuckVia, stuckViaFix string
 	for _, a := range in.Alarms {
 		name := aws.ToString(a.AlarmName)
 		if problem := alarmProblem(a, in.Notifiers); problem != "" {
@@ -159,11 +164,21 @@ func alarmFinding(in CheckInput) Finding {
 			stuckOne = fmt.Sprintf("alarm %s %s", name, st)
 			continue
 		}
+		if since := in.NotifierStuck[name]; since != nil && notifies(a, nil) == "" {
+			c := in.Notifiers[name]
+			stuckVia = fmt.Sprintf("alarm %s notifies only through the composite alarm %s, which is in ALARM%s for another of its alarms: its actions run only when its state changes, so the DLQ's first message tells no one", name, c, *since)
+			stuckViaFix = fmt.Sprintf("give %s an action of its own (or mfdlq check --queue %s --create-alarm --topic %s), and see why %s is in ALARM", name, in.DLQ.Name, topic, c)
+			continue
+		}
 		f.Status = Pass
 		f.Message = fmt.Sprintf("alarm %s fires on the first message within 5 minutes and %s", name, notifies(a, in.Notifiers))
 		if cwapi.IsMath(a) {
 			f.Message = fmt.Sprintf("metric-math alarm %s watches the DLQ's depth within 5 minutes (its expression is not judged) and %s", name, notifies(a, in.Notifiers))
 		}
+		return f
+	}
+	if stuckVia != "" {
+		f.Status, f.Message, f.Fix = Warn, stuckVia, stuckViaFix
 		return f
 	}
 	if stuckOne != "" {

@@ -255,6 +255,12 @@ func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked 
 	switch since := o.AgeAt.Sub(end).Seconds(); {
 	case o.AgeOfOldest == nil:
 		unmet = append(unmet, awaiting(d.Queue, cwapi.MetricAgeOfOldest))
+	case o.Delay > 0 && o.AgeAt.Before(end.Add(o.Delay)):
+		// A minute begun while the redriven messages were still delayed:
+		// SQS does not say their age counts then, and the queue's own
+		// young messages would read as them gone.
+		unmet = append(unmet, fmt.Sprintf("%s: waiting for CloudWatch's %s of a minute begun after the redriven messages' delay %s (its latest, %s, began while they were delayed)",
+			d.Queue, cwapi.MetricAgeOfOldest, o.Delay, o.AgeAt.UTC().Format("15:04")))
 	case *o.AgeOfOldest < since:
 		met = append(met, fmt.Sprintf("%s's oldest message is %.0fs old, younger than the last redriven send %.0fs ago (%.0fs before the move)", d.Queue, max(*o.AgeOfOldest, 0), since, ageOr0(o.Baseline)))
 	default:

@@ -75,8 +75,8 @@ type eventState struct {
 // between that id's START and its END/REPORT in one log stream (one
 // invocation at a time per execution environment: a Python trace names no
 // id). A failure is a timeout ("Task timed out"), a runtime's error object
-// ("errorType", Node's "Invoke Error", Python's "[ERROR] Type: …" and
-// "Traceback") or a REPORT
+// ("errorType", Node's "Invoke Error", Python's "[ERROR] Type: …", its
+// trace after it; a trace under a handled error is not one) or a REPORT
 // with Status error or timeout; a line the function logs at ERROR level
 // is its own business. The last attempt decides: a failure followed by a
 // clean REPORT is a retry that ran.
@@ -243,12 +243,16 @@ func failedReport(line string) bool {
 // is the function's own message, not a failure.
 var pythonUnhandled = regexp.MustCompile(`^\[ERROR\] [A-Za-z_][\w.]*: `)
 
-// failureLine is a runtime's report of a failed invocation.
+// failureLine is a runtime's report of a failed invocation. A Python
+// trace alone is not one: logger.exception writes it under a handled
+// error ("[ERROR]\t<time>\t<id>\t…\nTraceback …") in an invocation that
+// then succeeds; the runtime's own report of an unhandled exception
+// starts "[ERROR] Type: " (pythonUnhandled), its trace after it.
 func failureLine(line string) bool {
 	if pythonUnhandled.MatchString(line) {
 		return true
 	}
-	for _, s := range []string{"Task timed out after", `"errorType"`, "Invoke Error", "Traceback (most recent call last)"} {
+	for _, s := range []string{"Task timed out after", `"errorType"`, "Invoke Error"} {
 		if strings.Contains(line, s) {
 			return true
 		}

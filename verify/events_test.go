@@ -162,7 +162,8 @@ func (f fakeLogs) FilterLogEvents(_ context.Context, in *cloudwatchlogs.FilterLo
 // The lines each runtime writes: a Node Invoke Error naming the request
 // id, a timeout, a JSON platform.report with its status, a retry that ran
 // after a failed attempt, a handled error the function logs (its own
-// business), and another event's failure in the same stream.
+// business, also with its trace: logger.exception), and another event's
+// failure in the same stream.
 func TestReadEventsLines(t *testing.T) {
 	const (
 		a = "11111111-1111-4111-8111-111111111111" // Node, fails
@@ -170,6 +171,7 @@ func TestReadEventsLines(t *testing.T) {
 		c = "33333333-3333-4333-8333-333333333333" // JSON report, status error
 		d = "44444444-4444-4444-8444-444444444444" // fails, then its retry runs
 		e = "55555555-5555-4555-8555-555555555555" // logs an ERROR line, runs
+		g = "77777777-7777-4777-8777-777777777777" // logs a handled exception's trace, runs
 		f = "66666666-6666-4666-8666-666666666666" // never seen
 		x = "99999999-9999-4999-8999-999999999999" // not redriven: fails
 	)
@@ -195,9 +197,12 @@ func TestReadEventsLines(t *testing.T) {
 		{"s5", 1, "START RequestId: " + e + " Version: $LATEST"},
 		{"s5", 2, "[ERROR]\t2026-03-01T03:00:00.002Z\t" + e + "\tpayment declined, order parked"},
 		{"s5", 3, "REPORT RequestId: " + e + "\tDuration: 2.00 ms"},
+		{"s6", 1, "START RequestId: " + g + " Version: $LATEST"},
+		{"s6", 2, "[ERROR]\t2026-03-01T03:00:00.002Z\t" + g + "\tcache unreachable, read the table\nTraceback (most recent call last):\n  File \"/var/task/app.py\", line 9, in handler\nConnectionError: timed out"},
+		{"s6", 3, "REPORT RequestId: " + g + "\tDuration: 2.00 ms"},
 	}
-	run := ReadEvents(context.Background(), logs, "/aws/lambda/orders", EventQuery{IDs: []string{a, b, c, d, e, f}}, time.Unix(0, 0), time.Unix(1e9, 0))
-	if run.Ran != 2 || run.Unseen != 1 || strings.Join(run.Failed, ",") != strings.Join([]string{a, b, c}, ",") || run.Err != "" {
+	run := ReadEvents(context.Background(), logs, "/aws/lambda/orders", EventQuery{IDs: []string{a, b, c, d, e, f, g}}, time.Unix(0, 0), time.Unix(1e9, 0))
+	if run.Ran != 3 || run.Unseen != 1 || strings.Join(run.Failed, ",") != strings.Join([]string{a, b, c}, ",") || run.Err != "" {
 		t.Fatalf("%+v", run)
 	}
 	if !strings.Contains(run.FailedLine, "Invoke Error") {

@@ -88,6 +88,22 @@ func TestJudgeLiveDestination(t *testing.T) {
 	if j := Judge(o, r); j.Pass || !strings.Contains(j.Reasons[0], "could still come back to the DLQ until") {
 		t.Errorf("window open: %+v", j)
 	}
+	// A delay queue (DelaySeconds 300) whose return window has closed but
+	// whose latest age point (CloudWatch a few minutes late) is of a minute
+	// begun while the redriven messages were still delayed: that age is
+	// the queue's own young messages, not proof that the redriven left.
+	o = liveObs(end, 460, 460, 2)
+	o.Dests[0].Delay = 5 * time.Minute
+	o.Dests[0].ReturnsBy = end.Add(5*time.Minute + 4*time.Second)
+	o.Dests[0].At = end.Add(6 * time.Minute)
+	o.Dests[0].AgeAt = end.Add(3 * time.Minute)
+	if j := Judge(o, r); j.Pass || !strings.Contains(strings.Join(j.Reasons, "\n"), "of a minute begun after the redriven messages' delay 5m0s") {
+		t.Errorf("age of a minute within the delay: %+v", j)
+	}
+	o.Dests[0].AgeAt = end.Add(5*time.Minute + 30*time.Second)
+	if j := Judge(o, r); !j.Pass {
+		t.Errorf("age of a minute begun after the delay: %+v", j)
+	}
 	// No CloudWatch since the move on a queue that had it before: late
 	// data is awaited, never a pass without the evidence.
 	o = liveObs(end, 0, 0, 0)

@@ -166,10 +166,31 @@ func TestCanaryGone(t *testing.T) {
 		{"no data", nil, nil, false, true, ""},
 	}
 	for _, c := range cases {
-		left, seen, noData := canaryGone(c.ages, c.deleted, span, now, 10, cwapi.Spread{Mean: 60})
+		left, seen, noData := canaryGone(c.ages, c.deleted, span, now, 10, cwapi.Spread{Mean: 60}, 0)
 		if left != c.left || noData != c.noData || seen != c.seen {
 			t.Errorf("%s: left %v noData %v seen %q; want %v %v %q", c.name, left, noData, seen, c.left, c.noData, c.seen)
 		}
+	}
+}
+
+// A live destination with a delay (DelaySeconds 120): a minute begun
+// during the canary's delay shows only the queue's own young messages —
+// the canary is not delivered yet, and SQS does not say a delayed
+// message's age counts — so it proves nothing; one begun after the delay
+// does.
+func TestCanaryGoneWaitsForTheDelay(t *testing.T) {
+	sent := time.Date(2026, 12, 1, 3, 0, 20, 0, time.UTC)
+	span := canarySpan{start: sent.Add(-5 * time.Second), sent: sent}
+	now := sent.Add(4 * time.Minute)
+	at := func(m int, v float64) cwapi.Point {
+		return cwapi.Point{Time: time.Date(2026, 12, 1, 3, m, 0, 0, time.UTC), Value: v}
+	}
+	own := cwapi.Spread{Mean: 600, StdDev: 40}
+	if left, _, noData := canaryGone([]cwapi.Point{at(0, 3), at(1, 4), at(2, 2)}, nil, span, now, 10, own, 2*time.Minute); left || !noData {
+		t.Errorf("young oldest only while the canary was delayed: left %v noData %v; want not left, no data", left, noData)
+	}
+	if left, _, _ := canaryGone([]cwapi.Point{at(0, 3), at(1, 4), at(2, 2), at(3, 5)}, nil, span, now, 10, own, 2*time.Minute); !left {
+		t.Errorf("young oldest in a minute begun after the delay: not left; want left")
 	}
 }
 

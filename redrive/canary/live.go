@@ -108,21 +108,24 @@ func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	if !ok {
 		return
 	}
-	c.left, c.own.seen, c.own.noData = canaryGone(ages, deleted, span, now, c.moved, c.own.deleted)
+	c.left, c.own.seen, c.own.noData = canaryGone(ages, deleted, span, now, c.moved, c.own.deleted, c.q.Delay())
 }
 
 // canaryGone judges a live destination's metrics since the canary. The
-// canary has left when a minute that began after its last send shows an
-// age of oldest message younger than that send (had a canary message been
-// there at the minute's start, the age would be at least as old), or when
+// canary has left when a minute that began after its last send was
+// delivered (the send + the queue's DelaySeconds, delay) shows an age of
+// oldest message younger than that send (had a canary message been there
+// at the minute's start, the age would be at least as old; while it is
+// still delayed SQS does not say that its age counts, and the queue's own
+// young messages would read as the canary gone), or when
 // the deletions since the canary's first minute are above what its own
 // traffic reaches by chance and hold the canary on top of the least it
 // does (own.Need: mean ± 3σ, never a share of its rate — on a busy queue
 // that slack alone exceeded a canary of ten). seen says the figures.
-func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, moved int, own cwapi.Spread) (left bool, seen string, noData bool) {
+func canaryGone(ages, deleted []cwapi.Point, span canarySpan, now time.Time, moved int, own cwapi.Spread, delay time.Duration) (left bool, seen string, noData bool) {
 	noData = true
 	for _, p := range ages {
-		if !p.Time.After(span.sent) {
+		if !p.Time.After(span.sent.Add(delay)) {
 			continue
 		}
 		since := p.Time.Sub(span.sent).Seconds()

@@ -128,15 +128,19 @@ func (h Holder) waitingText() string {
 }
 
 // WaitingOn is the Waiting word for alarms: the first name and how many
-// more ("gateway-5xx+2"), "" for none.
+// more ("gateway-5xx+2"), "" for none. The name is made tag-safe and cut
+// here, before the count, so that the count survives a long name (an
+// alarm's name holds up to 255 characters; the tag's words 48) and fit
+// measures the word the tag holds.
 func WaitingOn(alarms []string) string {
 	switch len(alarms) {
 	case 0:
 		return ""
 	case 1:
-		return alarms[0]
+		return tagSafe(alarms[0])
 	}
-	return fmt.Sprintf("%s+%d", alarms[0], len(alarms)-1)
+	more := fmt.Sprintf("+%d", len(alarms)-1)
+	return tagvalue.Safe(alarms[0], maxWord-len(more)) + more
 }
 
 // same tells whether h and o are one run.
@@ -174,7 +178,10 @@ func ParseHolder(v string) (Holder, bool) {
 
 // tagSafe is a holder's word in the tag: tagvalue.Safe, the codec the
 // DLQ's note shares (its words at most 48 bytes).
-func tagSafe(s string) string { return tagvalue.Safe(s, 48) }
+func tagSafe(s string) string { return tagvalue.Safe(s, maxWord) }
+
+// maxWord is the most bytes of one word of the holder in the tag.
+const maxWord = 48
 
 // HeldError is a lease another live run holds.
 type HeldError struct {

@@ -82,3 +82,23 @@ func TestHolderFit(t *testing.T) {
 		t.Errorf("fitted value does not parse back to the run: %+v", h)
 	}
 }
+
+// A --when-ok alarm's name may be 255 characters, with spaces and signs a
+// tag may not hold: the waiting word keeps its "+N" (how many more alarms
+// a colleague's run waits on) whatever the first name's length, in a
+// short holder as in one fitted to the limit.
+func TestWaitingKeepsItsCountForALongAlarm(t *testing.T) {
+	now := time.Date(2026, 12, 7, 2, 10, 0, 0, time.UTC)
+	alarm := "Payments API (prod) 5XX rate #1 " + strings.Repeat("p99-latency-", 18)
+	w := WaitingOn([]string{alarm, "b", "c"})
+	for _, h := range []Holder{
+		{Operator: "ana", Host: "laptop", PID: 42, Run: "r1", Since: now, Expires: now.Add(TTL), Waiting: w},
+		func() Holder { h := longHolder(now); h.Waiting = w; return h }(),
+	} {
+		v := h.fit().String()
+		got, ok := ParseHolder(v)
+		if !ok || len(v) > tagvalue.MaxLen || !strings.HasSuffix(got.Waiting, "+2") || !strings.HasPrefix(got.Waiting, "Payments_API") {
+			t.Errorf("tag value of %d characters %q: waiting %q, want the first alarm's name and +2", len(v), v, got.Waiting)
+		}
+	}
+}

@@ -115,6 +115,11 @@ func (w *Window) Read(ctx context.Context, open func(context.Context) (idempoten
 		}
 	case !w.Given && w.Store.Ahead == 0:
 		w.Unread = fmt.Sprintf("none of the %d records looked at has a %s ahead of now", w.Store.Looked, untrusted.Terminal(w.Store.Expiry))
+		if w.Store.Truncated {
+			// Expired records TTL has not deleted yet can fill the
+			// bounded read: the live ones may lie past it.
+			w.Unread += ", and the read stopped at its bound with more of the table unread (expired records not yet deleted by TTL fill it)"
+		}
 	case !w.Given:
 		w.Length = w.Store.Window
 	}

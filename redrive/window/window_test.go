@@ -73,3 +73,26 @@ func TestReadTableNameStore(t *testing.T) {
 		}
 	}
 }
+
+// expiredTable is a table bigger than the window's bounded read, every
+// record of it read so far expired: each Scan page evaluates 1,000 items,
+// the filter keeps none, and more follow.
+type expiredTable struct{ tableOf }
+
+func (expiredTable) Scan(context.Context, *dynamodb.ScanInput, ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error) {
+	return &dynamodb.ScanOutput{ScannedCount: 1000, LastEvaluatedKey: map[string]ddbtypes.AttributeValue{"id": &ddbtypes.AttributeValueMemberS{Value: "k"}}}, nil
+}
+
+// A store whose bounded read found only expired records but stopped with
+// more of the table unread does not say it holds none ahead of now: the
+// live ones may be past the bound, and the plan says so.
+func TestReadStoppedAtItsBound(t *testing.T) {
+	w := &Window{Consumer: "orders", Var: "POWERTOOLS_IDEMPOTENCY_TABLE", Store: idempotency.Store{Table: "orders-idem"}}
+	open := func(context.Context) (idempotency.DynamoDB, error) { return expiredTable{}, nil }
+	if err := w.Read(context.Background(), open, 0, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if w.Length != 0 || !strings.Contains(w.Unread, "none of the 5000 records looked at") || !strings.Contains(w.Unread, "more of the table unread") {
+		t.Errorf("length %s, unread %q", w.Length, w.Unread)
+	}
+}
