@@ -27,9 +27,10 @@ var (
 // it by its class, the first two characters.
 func sqlstateFact(t string) (fact, bool) {
 	for _, tok := range tokens(t) {
-		// psycopg's and asyncpg's classes are PostgreSQL's condition
-		// names: psycopg2.errors.UniqueViolation, asyncpg.exceptions.UndefinedColumnError.
-		for _, prefix := range []string{"psycopg2.errors.", "psycopg.errors.", "asyncpg.exceptions."} {
+		// psycopg's, asyncpg's and Ruby pg's classes are PostgreSQL's
+		// condition names: psycopg2.errors.UniqueViolation,
+		// asyncpg.exceptions.UndefinedColumnError, PG::ForeignKeyViolation.
+		for _, prefix := range []string{"psycopg2.errors.", "psycopg.errors.", "asyncpg.exceptions.", "PG::"} {
 			if name, ok := strings.CutPrefix(tok, prefix); ok {
 				name = strings.TrimSuffix(strings.ToLower(name), "error")
 				if code, ok := pgConditions[name]; ok {
@@ -79,6 +80,63 @@ func vendorDBFact(t string) (fact, bool) {
 			if r, ok := mssqlNumbers[m[1]]; ok {
 				return r.fact("SQL Server error", m[1]), true
 			}
+		}
+	}
+	return fact{}, false
+}
+
+// serverWordings are the messages PostgreSQL and MySQL write for a code
+// when the driver prints the message alone: str() of a psycopg2 or PyMySQL
+// exception, which is what a Python Lambda's ErrorMessage holds. Each is
+// the server's own, fixed text for one SQLSTATE (PostgreSQL's source: the
+// errcode each ereport is raised with; libpq's connection failures, which
+// carry no code, as class 08; MySQL's "Server error message reference").
+// English only, the servers' default: another language's message is
+// decided when the driver prints its code. Most specific first: libpq
+// wraps the server's FATAL ("connection to server … failed: FATAL:
+// remaining connection slots …").
+var serverWordings = []struct {
+	server, code string
+	re           *regexp.Regexp
+}{
+	{"PostgreSQL", "53300", regexp.MustCompile(`remaining connection slots are reserved|sorry, too many clients already|too many connections for (role|database)`)},
+	{"PostgreSQL", "57P03", regexp.MustCompile(`the database system is (starting up|shutting down|in recovery mode)`)},
+	{"PostgreSQL", "57P01", regexp.MustCompile(`terminating connection due to administrator command`)},
+	{"PostgreSQL", "57014", regexp.MustCompile(`canceling statement due to statement timeout`)},
+	{"PostgreSQL", "40P01", regexp.MustCompile(`\bdeadlock detected\b`)},
+	{"PostgreSQL", "40001", regexp.MustCompile(`could not serialize access due to`)},
+	{"PostgreSQL", "55P03", regexp.MustCompile(`could not obtain lock on (row|relation)`)},
+	{"PostgreSQL", "25006", regexp.MustCompile(`cannot execute \w+ in a read-only transaction`)},
+	{"PostgreSQL", "42703", regexp.MustCompile(`column "[^"]{1,128}"( of relation "[^"]{1,128}")? does not exist`)},
+	{"PostgreSQL", "42P01", regexp.MustCompile(`relation "[^"]{1,128}" does not exist`)},
+	{"PostgreSQL", "42883", regexp.MustCompile(`(function|operator) [^\n]{1,200} does not exist`)},
+	{"PostgreSQL", "42804", regexp.MustCompile(`column "[^"]{1,128}" is of type [\w ]{1,64} but expression is of type`)},
+	{"PostgreSQL", "42501", regexp.MustCompile(`permission denied for (table|relation|schema|sequence|database|function) `)},
+	{"PostgreSQL", "23505", regexp.MustCompile(`duplicate key value violates unique constraint`)},
+	{"PostgreSQL", "23503", regexp.MustCompile(`violates foreign key constraint`)},
+	{"PostgreSQL", "23502", regexp.MustCompile(`violates not-null constraint`)},
+	{"PostgreSQL", "23514", regexp.MustCompile(`violates check constraint`)},
+	{"PostgreSQL", "22P02", regexp.MustCompile(`invalid input syntax for (type )?\w+`)},
+	{"PostgreSQL", "22001", regexp.MustCompile(`value too long for type character`)},
+	{"PostgreSQL", "22003", regexp.MustCompile(`(numeric field overflow|value "[^"]{1,64}" is out of range for type)`)},
+	{"PostgreSQL", "08006", regexp.MustCompile(`server closed the connection unexpectedly|SSL SYSCALL error: EOF detected|terminating connection due to (unexpected postmaster exit|idle-session timeout)`)},
+	{"PostgreSQL", "08001", regexp.MustCompile(`connection to server (at|on socket) "[^"]{1,256}"[^\n]{0,64} failed|could not connect to server: `)},
+	{"MySQL", "42S22", regexp.MustCompile(`Unknown column '[^']{1,128}' in '`)},
+	{"MySQL", "42S02", regexp.MustCompile(`Table '[^']{1,192}' doesn't exist`)},
+	{"MySQL", "08004", regexp.MustCompile(`\bToo many connections\b`)},
+	{"MySQL", "40001", regexp.MustCompile(`Deadlock found when trying to get lock`)},
+	{"MySQL", "23000", regexp.MustCompile(`Duplicate entry '[^']{0,192}' for key|Cannot add or update a child row: a foreign key constraint fails|Column '[^']{1,128}' cannot be null`)},
+	{"MySQL", "08S01", regexp.MustCompile(`Lost connection to MySQL server|MySQL server has gone away`)},
+}
+
+// serverWordingFact reads a database server's own message for a code
+// when no code is printed (serverWordings), and judges the code as
+// sqlstateFact does.
+func serverWordingFact(t string) (fact, bool) {
+	for _, w := range serverWordings {
+		if w.re.MatchString(t) {
+			r, _ := sqlstateRow(w.code)
+			return r.fact(w.server+"'s wording of SQLSTATE", w.code), true
 		}
 	}
 	return fact{}, false

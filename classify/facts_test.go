@@ -26,7 +26,21 @@ func TestFacts(t *testing.T) {
 		{`sqlalchemy.exc.ProgrammingError: (psycopg2.errors.UndefinedColumn) column "currency" does not exist`, "SQLSTATE 42703", VerdictPoison},
 		{`asyncpg.exceptions.UniqueViolationError: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«`, "SQLSTATE 23505", VerdictData},
 		{`psycopg2.errors.SerializationFailure: could not serialize access due to concurrent update`, "SQLSTATE 40001", VerdictTransient},
+		{"ActiveRecord::InvalidForeignKey: PG::ForeignKeyViolation: ERROR:  insert or update on table \"shipments\" violates foreign key constraint", "SQLSTATE 23503", VerdictData},
 		{"23505: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«", "SQLSTATE 23505", VerdictData},
+		// the servers' own wording, when the driver prints no code (a
+		// Python Lambda's ErrorMessage is str(e) of psycopg2's exception)
+		{"column \"reserved_until\" of relation \"reservations\" does not exist\nLINE 1: ...INSERT INTO reservations (sku, qty, reserved_until...", "PostgreSQL's wording of SQLSTATE 42703", VerdictPoison},
+		{`relation "orders_v2" does not exist`, "PostgreSQL's wording of SQLSTATE 42P01", VerdictPoison},
+		{"connection to server at \"orders-db\" (10.0.3.17), port 5432 failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections", "PostgreSQL's wording of SQLSTATE 53300", VerdictTransient},
+		{"connection to server at \"orders-db\" (10.0.3.17), port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?", "PostgreSQL's wording of SQLSTATE 08001", VerdictTransient},
+		{"server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally", "PostgreSQL's wording of SQLSTATE 08006", VerdictTransient},
+		{"FATAL:  sorry, too many clients already", "PostgreSQL's wording of SQLSTATE 53300", VerdictTransient},
+		{"canceling statement due to statement timeout", "PostgreSQL's wording of SQLSTATE 57014", VerdictTransient},
+		{"insert or update on table \"invoice\" violates foreign key constraint \"invoice_customer_fk\"", "PostgreSQL's wording of SQLSTATE 23503", VerdictData},
+		{"(1054, \"Unknown column 'discount_code' in 'field list'\")", "MySQL's wording of SQLSTATE 42S22", VerdictPoison},
+		{"(1146, \"Table 'shop.orders_v2' doesn't exist\")", "MySQL's wording of SQLSTATE 42S02", VerdictPoison},
+		{"(1040, 'Too many connections')", "MySQL's wording of SQLSTATE 08004", VerdictTransient},
 		// Oracle and SQL Server numbers, in any language
 		{"java.sql.SQLIntegrityConstraintViolationException: ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "Oracle error ORA-00001", VerdictData},
 		{"ORA-00942: Tabelle oder View nicht vorhanden", "Oracle error ORA-00942", VerdictPoison},
