@@ -119,7 +119,7 @@ var serverWordings = []struct {
 	{"PostgreSQL", "22P02", regexp.MustCompile(`invalid input syntax for (type )?\w+`)},
 	{"PostgreSQL", "22001", regexp.MustCompile(`value too long for type character`)},
 	{"PostgreSQL", "22003", regexp.MustCompile(`(numeric field overflow|value "[^"]{1,64}" is out of range for type)`)},
-	{"PostgreSQL", "08006", regexp.MustCompile(`server closed the connection unexpectedly|SSL SYSCALL error: EOF detected|terminating connection due to (unexpected postmaster exit|idle-session timeout)`)},
+	{"PostgreSQL", "08006", regexp.MustCompile(`server closed the connection unexpectedly|SSL connection has been closed unexpectedly|SSL SYSCALL error: EOF detected|terminating connection due to (unexpected postmaster exit|idle-session timeout)`)},
 	{"PostgreSQL", "08001", regexp.MustCompile(`connection to server (at|on socket) "[^"]{1,256}"[^\n]{0,64} failed|could not connect to server: `)},
 	{"MySQL", "42S22", regexp.MustCompile(`Unknown column '[^']{1,128}' in '`)},
 	{"MySQL", "42S02", regexp.MustCompile(`Table '[^']{1,192}' doesn't exist`)},
@@ -140,4 +140,63 @@ func serverWordingFact(t string) (fact, bool) {
 		}
 	}
 	return fact{}, false
+}
+
+// MongoDB prints a server error's code name beside its number (the Java
+// driver: "Command failed with error 11000 (DuplicateKey)", a codeName
+// field) and a duplicate key's message starts with "E11000"; Node's
+// MongoServerError prints the message alone.
+var (
+	mongoNameRe = []*regexp.Regexp{
+		regexp.MustCompile(`\berror \d+ \((\w+)\)`),
+		regexp.MustCompile(`codeName['"]?\s*[:=]\s*['"]?(\w+)`),
+	}
+	mongoMessages = []struct {
+		name string
+		re   *regexp.Regexp
+	}{
+		{"DuplicateKey", regexp.MustCompile(`\bE11000 duplicate key error`)},
+		{"DocumentValidationFailure", regexp.MustCompile(`\bDocument failed validation\b`)},
+		{"WriteConflict", regexp.MustCompile(`\bWriteConflict\b`)},
+		{"MaxTimeMSExpired", regexp.MustCompile(`\boperation exceeded time limit\b`)},
+	}
+)
+
+// mongoFact reads a MongoDB server error by its code name (mongoCodes).
+func mongoFact(t string) (fact, bool) {
+	for _, re := range mongoNameRe {
+		if m := re.FindStringSubmatch(t); m != nil {
+			if r, ok := mongoCodes[m[1]]; ok {
+				return r.fact("MongoDB error", m[1]), true
+			}
+		}
+	}
+	for _, m := range mongoMessages {
+		if m.re.MatchString(t) {
+			return mongoCodes[m.name].fact("MongoDB error", m.name), true
+		}
+	}
+	return fact{}, false
+}
+
+// mongoCodes are MongoDB's server error codes by name (the server's
+// src/mongo/base/error_codes.yml; the transient ones are those the drivers'
+// retryable writes specification retries).
+var mongoCodes = map[string]row{
+	"DuplicateKey":                    {class: "11000: a document with this unique key exists already — the data", verdict: VerdictData},
+	"DocumentValidationFailure":       {class: "121: the document fails the collection's validator — the data", verdict: VerdictData},
+	"WriteConflict":                   {class: "112: another operation wrote the document: retryable", verdict: VerdictTransient},
+	"MaxTimeMSExpired":                {class: "50: the operation ran over its time limit", verdict: VerdictTransient, timeout: true},
+	"ExceededTimeLimit":               {class: "262: the operation ran over its time limit", verdict: VerdictTransient, timeout: true},
+	"NetworkTimeout":                  {class: "89: a network call timed out", verdict: VerdictTransient, timeout: true},
+	"NotWritablePrimary":              {class: "10107: the node is no longer primary (an election): retryable", verdict: VerdictTransient},
+	"NotPrimaryNoSecondaryOk":         {class: "13435: the node is no longer primary (an election): retryable", verdict: VerdictTransient},
+	"NotPrimaryOrSecondary":           {class: "13436: the node is recovering: retryable", verdict: VerdictTransient},
+	"PrimarySteppedDown":              {class: "189: the primary stepped down (an election): retryable", verdict: VerdictTransient},
+	"InterruptedAtShutdown":           {class: "11600: the server is shutting down: retryable", verdict: VerdictTransient},
+	"InterruptedDueToReplStateChange": {class: "11602: an election interrupted the operation: retryable", verdict: VerdictTransient},
+	"ShutdownInProgress":              {class: "91: the server is shutting down: retryable", verdict: VerdictTransient},
+	"HostUnreachable":                 {class: "6: " + whyConnect, verdict: VerdictTransient},
+	"HostNotFound":                    {class: "7: " + whyConnect, verdict: VerdictTransient},
+	"Unauthorized":                    {class: "13: not authorized — " + whyPermission, verdict: VerdictTransient},
 }

@@ -41,6 +41,15 @@ func TestFacts(t *testing.T) {
 		{"(1054, \"Unknown column 'discount_code' in 'field list'\")", "MySQL's wording of SQLSTATE 42S22", VerdictPoison},
 		{"(1146, \"Table 'shop.orders_v2' doesn't exist\")", "MySQL's wording of SQLSTATE 42S02", VerdictPoison},
 		{"(1040, 'Too many connections')", "MySQL's wording of SQLSTATE 08004", VerdictTransient},
+		{"(psycopg2.OperationalError) SSL connection has been closed unexpectedly", "PostgreSQL's wording of SQLSTATE 08006", VerdictTransient},
+		// MongoDB's code names, by name or by the message that carries them
+		{`MongoServerError: E11000 duplicate key error collection: shop.payments index: idempotency_key_1 dup key: { idempotency_key: "pay-1" }`, "MongoDB error DuplicateKey", VerdictData},
+		{"com.mongodb.MongoCommandException: Command failed with error 112 (WriteConflict): 'Plan executor error during findAndModify'", "MongoDB error WriteConflict", VerdictTransient},
+		{"MongoServerError: Document failed validation", "MongoDB error DocumentValidationFailure", VerdictData},
+		{"MongoServerSelectionError: Server selection timed out after 30000 ms", "exception type MongoServerSelectionError", VerdictTransient},
+		// Java's own messages without a decisive type
+		{"java.lang.IllegalArgumentException: No enum constant com.acme.OrderStatus.PARTIALLY_SHIPPED", "exception type IllegalArgumentException: No enum constant", VerdictPoison},
+		{"com.amazonaws.services.lambda.runtime.api.client.UserFault: An error occurred during JSON parsing", "exception type UserFault: JSON parsing", VerdictPoison},
 		// Oracle and SQL Server numbers, in any language
 		{"java.sql.SQLIntegrityConstraintViolationException: ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "Oracle error ORA-00001", VerdictData},
 		{"ORA-00942: Tabelle oder View nicht vorhanden", "Oracle error ORA-00942", VerdictPoison},

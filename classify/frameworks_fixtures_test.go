@@ -15,7 +15,7 @@ import (
 // PostgreSQL, RestTemplate), a Python Lambda (boto3 on DynamoDB, psycopg2)
 // whose asynchronous invocations land in its DLQ with Lambda's ErrorMessage,
 // and a Node consumer of an SNS topic calling an HTTP API with axios, which
-// records errorType/errorMessage itself.
+// records errorType/errorMessage itself; a Node worker on MongoDB.
 func frameworkFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(4545))
 	at := func(s string) time.Time {
@@ -117,7 +117,32 @@ func frameworkFixtures() map[string][]byte {
 		spread(r, 15, at("2024-05-11T06:00:00Z"), at("2024-05-13T06:00:00Z"), func(i int) msgSpec {
 			return node(shipment(r, 3000+i, false), "TypeError", "TypeError: Cannot read properties of undefined (reading 'postcode')")
 		}))
+
+	// A Node payments worker on MongoDB records its error itself: charges
+	// replayed with an idempotency key already stored, over days; the
+	// replica set unreachable for half an hour; documents the collection's
+	// validator refuses.
+	mongo := func(body, msg string) msgSpec {
+		return msgSpec{body: body, receives: 3, attrs: map[string]string{"error": msg}}
+	}
+	put("node-mongo.jsonl",
+		spread(r, 60, at("2024-05-10T00:00:00Z"), at("2024-05-13T00:00:00Z"), func(i int) msgSpec {
+			return mongo(charge(r, i), fmt.Sprintf(`MongoServerError: E11000 duplicate key error collection: shop.payments index: idempotency_key_1 dup key: { idempotency_key: "pay-%06d" }`, r.Intn(999999)))
+		}),
+		spread(r, 90, at("2024-05-13T04:10:00Z"), at("2024-05-13T04:40:00Z"), func(i int) msgSpec {
+			return mongo(charge(r, 1000+i), "MongoServerSelectionError: connect ECONNREFUSED 10.0.7.12:27017")
+		}),
+		spread(r, 20, at("2024-05-11T00:00:00Z"), at("2024-05-13T00:00:00Z"), func(i int) msgSpec {
+			return mongo(charge(r, 2000+i), "MongoServerError: Document failed validation")
+		}))
 	return files
+}
+
+// charge is a charge request with its idempotency key.
+func charge(r *rand.Rand, i int) string {
+	b, _ := json.Marshal(map[string]any{"payment_id": fmt.Sprintf("pay-%06d", i), "idempotency_key": fmt.Sprintf("idem-%08x", r.Uint32()),
+		"amount_cents": 100 + r.Intn(50000), "currency": "EUR", "customer": fmt.Sprintf("cus_%06d", r.Intn(999999))})
+	return string(b)
 }
 
 // invoice is a billing event; a broken producer writes its amount with a

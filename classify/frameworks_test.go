@@ -36,6 +36,10 @@ func TestFrameworkScenarios(t *testing.T) {
 			[]verdictView{{VerdictTransient, 100}, {VerdictData, 40}, {VerdictTransient, 25}, {VerdictPoison, 15}},
 			[]string{"HTTP status 502", "HTTP status 404", "errno EAI_AGAIN", "exception type TypeError"},
 			nil},
+		{"node on mongodb: a duplicate key is data, not a server error", "node-mongo.jsonl", VerdictMixed,
+			[]verdictView{{VerdictTransient, 90}, {VerdictData, 60}, {VerdictData, 20}},
+			[]string{"errno ECONNREFUSED", "MongoDB error DuplicateKey", "MongoDB error DocumentValidationFailure"},
+			[]string{"the error names MongoDB error DuplicateKey (11000: a document with this unique key exists already — the data) — data"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -302,6 +302,14 @@ var exceptionTypes = map[string]row{
 	"LockAcquisitionException":             {class: "Java Hibernate: a lock was not granted", verdict: VerdictTransient},
 	"ResourceAccessException":              {class: "Java Spring: " + whyConnect, verdict: VerdictTransient},
 	"SocketException":                      {class: ".NET/Java: " + whyConnect, verdict: VerdictTransient},
+	"MongoServerSelectionError":            {class: "Node MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"ServerSelectionTimeoutError":          {class: "Python pymongo: " + whyConnect, verdict: VerdictTransient},
+	"MongoNetworkError":                    {class: "Node MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"AutoReconnect":                        {class: "Python pymongo: " + whyConnect, verdict: VerdictTransient},
+	"MongoSocketReadException":             {class: "Java MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"MongoTimeoutException":                {class: "Java MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"MongoNetworkTimeoutError":             {class: "Node MongoDB driver: " + whyTimeout, verdict: VerdictTransient, timeout: true},
+	"NetworkTimeout":                       {class: "Python pymongo: " + whyTimeout, verdict: VerdictTransient, timeout: true},
 	"ConnectionFailed":                     {class: "Ruby Faraday: " + whyConnect, verdict: VerdictTransient},
 	"CannotConnectError":                   {class: "Ruby Redis: " + whyConnect, verdict: VerdictTransient},
 }
@@ -321,6 +329,8 @@ var runtimeMessages = []struct {
 	{"SyntaxError", regexp.MustCompile(`Unexpected (token .{1,12}|end of JSON input|non-whitespace character after JSON)( in JSON)?( at position \d+)?|is not valid JSON`), row{class: "Node JSON.parse: " + whyDecode, verdict: VerdictPoison}},
 	{"JsonParseException", regexp.MustCompile(`Unrecognized token '[^']*': was expecting|Unexpected character \('.{1,4}' \(code \d+\)\)`), row{class: "Java Jackson: " + whyDecode, verdict: VerdictPoison}},
 	{"runtime error", regexp.MustCompile(`invalid memory address or nil pointer dereference|index out of range \[\d+\]`), row{class: "Go runtime: " + whyNull, verdict: VerdictPoison}},
+	{"IllegalArgumentException: No enum constant", regexp.MustCompile(`No enum constant [\w.$]+`), row{class: "Java Enum.valueOf: a value of the message is not one the code knows — the code and the message's format disagree", verdict: VerdictPoison}},
+	{"UserFault: JSON parsing", regexp.MustCompile(`An error occurred during JSON parsing`), row{class: "Java Lambda runtime: the event cannot be deserialized into the handler's type", verdict: VerdictPoison}},
 	{"context.DeadlineExceeded", regexp.MustCompile(`context deadline exceeded`), row{class: "Go: " + whyTimeout, verdict: VerdictTransient, timeout: true}},
 	{"TypeError: fetch failed", regexp.MustCompile(`TypeError: fetch failed`), row{class: "Node fetch: " + whyConnect, verdict: VerdictTransient}},
 }
