@@ -5,10 +5,11 @@ import (
 	"strings"
 )
 
-// The database servers' codes: an SQLSTATE (the SQL standard's, as
+// The data stores' codes: an SQLSTATE (the SQL standard's, as
 // PostgreSQL, MySQL and their drivers print it, or PostgreSQL's condition
 // name as psycopg and asyncpg name their classes), an Oracle ORA- code, a
-// SQL Server error number. Each is the same in every language the server
+// SQL Server error number, the servers' own wording of a code, MongoDB's
+// code names, Redis' error replies, Elasticsearch's exception types. Each is the same in every language the server
 // writes its message in, so a German or Spanish error is decided by its
 // code. The tables are in taxonomies.go.
 
@@ -199,4 +200,61 @@ var mongoCodes = map[string]row{
 	"HostUnreachable":                 {class: "6: " + whyConnect, verdict: VerdictTransient},
 	"HostNotFound":                    {class: "7: " + whyConnect, verdict: VerdictTransient},
 	"Unauthorized":                    {class: "13: not authorized — " + whyPermission, verdict: VerdictTransient},
+}
+
+// redisReplies are the Redis server's own error replies, each led by its
+// error code (the server's shared error replies in server.c, and the
+// cluster's): the node is loading, a replica, out of memory, or the
+// cluster is reconfiguring — the dependency, not the message.
+var redisReplies = []struct {
+	code string
+	re   *regexp.Regexp
+	row
+}{
+	{"OOM", regexp.MustCompile(`\bOOM command not allowed when used memory`), row{class: "the server is over its maxmemory: retryable, with more wait", verdict: VerdictTransient, wait: true}},
+	{"LOADING", regexp.MustCompile(`\bLOADING Redis is loading the dataset in memory`), row{class: "the server is loading its data after a restart: retryable", verdict: VerdictTransient}},
+	{"READONLY", regexp.MustCompile(`\bREADONLY You can't write against a read only (replica|slave)|You can't write against a read only replica`), row{class: "the node is a read-only replica (a failover): retryable", verdict: VerdictTransient}},
+	{"MASTERDOWN", regexp.MustCompile(`\bMASTERDOWN Link with MASTER is down`), row{class: "the replica lost its primary: retryable", verdict: VerdictTransient}},
+	{"CLUSTERDOWN", regexp.MustCompile(`\bCLUSTERDOWN\b`), row{class: "the cluster is down or reconfiguring: retryable", verdict: VerdictTransient}},
+	{"TRYAGAIN", regexp.MustCompile(`\bTRYAGAIN Multiple keys request during rehashing`), row{class: "a slot is being migrated: retryable", verdict: VerdictTransient}},
+	{"BUSY", regexp.MustCompile(`\bBUSY Redis is busy running a script`), row{class: "the server is busy running a script: retryable", verdict: VerdictTransient}},
+}
+
+// redisFact reads a Redis error reply (redisReplies).
+func redisFact(t string) (fact, bool) {
+	for _, r := range redisReplies {
+		if r.re.MatchString(t) {
+			return r.fact("Redis error", r.code), true
+		}
+	}
+	return fact{}, false
+}
+
+// searchExceptions are Elasticsearch's and OpenSearch's exception types as
+// their clients print them ("version_conflict_engine_exception"), judged
+// by the HTTP status the server answers them with (Elasticsearch's
+// ElasticsearchException subclasses and their RestStatus).
+var searchExceptions = map[string]row{
+	"version_conflict_engine_exception":   {class: "409: the document changed since the message was made — the data", verdict: VerdictData},
+	"document_missing_exception":          {class: "404: the document the message updates does not exist", verdict: VerdictData, missing: true},
+	"mapper_parsing_exception":            {class: "400: a field of the document does not fit the index's mapping — the code and the data's format disagree", verdict: VerdictPoison},
+	"document_parsing_exception":          {class: "400: a field of the document does not fit the index's mapping — the code and the data's format disagree", verdict: VerdictPoison},
+	"illegal_argument_exception":          {class: "400: the request built from the message is invalid", verdict: VerdictData},
+	"es_rejected_execution_exception":     {class: "429: the cluster's queue is full: retryable, with more wait", verdict: VerdictTransient, wait: true},
+	"circuit_breaking_exception":          {class: "429: the cluster is short of memory: retryable, with more wait", verdict: VerdictTransient, wait: true},
+	"cluster_block_exception":             {class: "the index is blocked (read-only after a full disk, or closed): retryable once the cluster is fixed", verdict: VerdictTransient},
+	"no_shard_available_action_exception": {class: "503: no shard answered: retryable", verdict: VerdictTransient},
+	"index_not_found_exception":           {class: "404: the index does not exist — the infrastructure (an index not created or rolled over): fix it, then redrive", verdict: VerdictTransient},
+}
+
+var searchExceptionRe = regexp.MustCompile(`\b[a-z_]{4,40}_exception\b`)
+
+// searchFact reads an Elasticsearch or OpenSearch exception type.
+func searchFact(t string) (fact, bool) {
+	for _, name := range searchExceptionRe.FindAllString(t, 4) {
+		if r, ok := searchExceptions[name]; ok {
+			return r.fact("Elasticsearch error", name), true
+		}
+	}
+	return fact{}, false
 }

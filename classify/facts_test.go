@@ -47,6 +47,21 @@ func TestFacts(t *testing.T) {
 		{"com.mongodb.MongoCommandException: Command failed with error 112 (WriteConflict): 'Plan executor error during findAndModify'", "MongoDB error WriteConflict", VerdictTransient},
 		{"MongoServerError: Document failed validation", "MongoDB error DocumentValidationFailure", VerdictData},
 		{"MongoServerSelectionError: Server selection timed out after 30000 ms", "exception type MongoServerSelectionError", VerdictTransient},
+		// Redis' error replies, Elasticsearch's exception types
+		{"ReplyError: LOADING Redis is loading the dataset in memory", "Redis error LOADING", VerdictTransient},
+		{"redis.exceptions.ResponseError: OOM command not allowed when used memory > 'maxmemory'.", "Redis error OOM", VerdictTransient},
+		{"ResponseError: version_conflict_engine_exception: [ord-1]: version conflict, required seqNo [12]", "Elasticsearch error version_conflict_engine_exception", VerdictData},
+		{"elasticsearch.exceptions.TransportError: TransportError(429, 'es_rejected_execution_exception', 'rejected execution')", "Elasticsearch error es_rejected_execution_exception", VerdictTransient},
+		// circuit breakers open: the dependency was failing
+		{"io.github.resilience4j.circuitbreaker.CallNotPermittedException: CircuitBreaker 'pricing' is OPEN and does not permit further calls", "exception type io.github.resilience4j.circuitbreaker.CallNotPermittedException", VerdictTransient},
+		{"Polly.CircuitBreaker.BrokenCircuitException: The circuit is now open and is not allowing calls.", "exception type Polly.CircuitBreaker.BrokenCircuitException", VerdictTransient},
+		{"OpenCircuitError: Breaker is open", "exception type Breaker is open", VerdictTransient},
+		// memory limits (compared, as timeouts are)
+		{"java.lang.OutOfMemoryError: Java heap space", "exception type java.lang.OutOfMemoryError", VerdictTransient},
+		{"fatal error: runtime: out of memory", "exception type runtime: out of memory", VerdictTransient},
+		// a number the code cannot read, as Java's NumberFormatException
+		{`strconv.ParseFloat: parsing "12,50": invalid syntax`, "exception type *strconv.NumError", VerdictPoison},
+		{"ValueError: invalid literal for int() with base 10: '12,50'", "exception type ValueError: invalid literal", VerdictPoison},
 		// Java's own messages without a decisive type
 		{"java.lang.IllegalArgumentException: No enum constant com.acme.OrderStatus.PARTIALLY_SHIPPED", "exception type IllegalArgumentException: No enum constant", VerdictPoison},
 		{"com.amazonaws.services.lambda.runtime.api.client.UserFault: An error occurred during JSON parsing", "exception type UserFault: JSON parsing", VerdictPoison},
