@@ -15,7 +15,8 @@ import (
 // PostgreSQL, RestTemplate), a Python Lambda (boto3 on DynamoDB, psycopg2)
 // whose asynchronous invocations land in its DLQ with Lambda's ErrorMessage,
 // and a Node consumer of an SNS topic calling an HTTP API with axios, which
-// records errorType/errorMessage itself; a Node worker on MongoDB.
+// records errorType/errorMessage itself; a Node worker on MongoDB; a .NET
+// worker with a Polly breaker, Redis and Npgsql.
 func frameworkFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(4545))
 	at := func(s string) time.Time {
@@ -134,6 +135,27 @@ func frameworkFixtures() map[string][]byte {
 		}),
 		spread(r, 20, at("2024-05-11T00:00:00Z"), at("2024-05-13T00:00:00Z"), func(i int) msgSpec {
 			return mongo(charge(r, 2000+i), "MongoServerError: Document failed validation")
+		}))
+
+	// A .NET fulfilment worker records ExceptionType/ExceptionMessage: its
+	// Polly breaker open while the carrier API failed, the Redis primary's
+	// failover, shipments already booked (Npgsql), and a date the code
+	// cannot read.
+	dotnet := func(body, typ, msg string) msgSpec {
+		return msgSpec{body: body, receives: 5, attrs: map[string]string{"ExceptionType": typ, "ExceptionMessage": msg}}
+	}
+	put("dotnet-fulfilment.jsonl",
+		spread(r, 70, at("2024-05-13T15:00:00Z"), at("2024-05-13T15:35:00Z"), func(i int) msgSpec {
+			return dotnet(shipment(r, 5000+i, true), "Polly.CircuitBreaker.BrokenCircuitException", "The circuit is now open and is not allowing calls.")
+		}),
+		spread(r, 30, at("2024-05-13T02:14:00Z"), at("2024-05-13T02:16:00Z"), func(i int) msgSpec {
+			return dotnet(shipment(r, 6000+i, true), "StackExchange.Redis.RedisServerException", "READONLY You can't write against a read only replica.")
+		}),
+		spread(r, 25, at("2024-05-10T00:00:00Z"), at("2024-05-13T00:00:00Z"), func(i int) msgSpec {
+			return dotnet(shipment(r, 7000+i, true), "Npgsql.PostgresException", fmt.Sprintf("23505: duplicate key value violates unique constraint \"shipments_order_id_key\"\n\nDETAIL: Key (order_id)=(ord-%06d) already exists.", 500000+r.Intn(9000)))
+		}),
+		spread(r, 10, at("2024-05-12T00:00:00Z"), at("2024-05-13T00:00:00Z"), func(i int) msgSpec {
+			return dotnet(shipment(r, 8000+i, true), "System.FormatException", "String '13/05/2024' was not recognized as a valid DateTime.")
 		}))
 	return files
 }

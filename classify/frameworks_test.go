@@ -40,6 +40,10 @@ func TestFrameworkScenarios(t *testing.T) {
 			[]verdictView{{VerdictTransient, 90}, {VerdictData, 60}, {VerdictData, 20}},
 			[]string{"errno ECONNREFUSED", "MongoDB error DuplicateKey", "MongoDB error DocumentValidationFailure"},
 			[]string{"the error names MongoDB error DuplicateKey (11000: a document with this unique key exists already — the data) — data"}},
+		{".net: an open breaker and a redis failover are transient", "dotnet-fulfilment.jsonl", VerdictMixed,
+			[]verdictView{{VerdictTransient, 70}, {VerdictTransient, 30}, {VerdictData, 25}, {VerdictPoison, 10}},
+			[]string{"exception type Polly.CircuitBreaker.BrokenCircuitException", "Redis error READONLY", "SQLSTATE 23505", "exception type System.FormatException"},
+			[]string{"a circuit breaker stopped calls to a dependency that was failing"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
