@@ -110,7 +110,7 @@ var serverWordings = []struct {
 	{"PostgreSQL", "25006", regexp.MustCompile(`cannot execute \w+ in a read-only transaction`)},
 	{"PostgreSQL", "42703", regexp.MustCompile(`column "[^"]{1,128}"( of relation "[^"]{1,128}")? does not exist`)},
 	{"PostgreSQL", "42P01", regexp.MustCompile(`relation "[^"]{1,128}" does not exist`)},
-	{"PostgreSQL", "42883", regexp.MustCompile(`(function|operator) [^\n]{1,200} does not exist`)},
+	{"PostgreSQL", "42883", regexp.MustCompile(`function [\w."]{1,128}\([^)\n]{0,200}\) does not exist|operator does not exist: `)},
 	{"PostgreSQL", "42804", regexp.MustCompile(`column "[^"]{1,128}" is of type [\w ]{1,64} but expression is of type`)},
 	{"PostgreSQL", "42501", regexp.MustCompile(`permission denied for (table|relation|schema|sequence|database|function) `)},
 	{"PostgreSQL", "23505", regexp.MustCompile(`duplicate key value violates unique constraint`)},

@@ -31,6 +31,8 @@ func TestFacts(t *testing.T) {
 		// the servers' own wording, when the driver prints no code (a
 		// Python Lambda's ErrorMessage is str(e) of psycopg2's exception)
 		{"column \"reserved_until\" of relation \"reservations\" does not exist\nLINE 1: ...INSERT INTO reservations (sku, qty, reserved_until...", "PostgreSQL's wording of SQLSTATE 42703", VerdictPoison},
+		{"function jsonb_path_exists_tz(jsonb, unknown) does not exist", "PostgreSQL's wording of SQLSTATE 42883", VerdictPoison},
+		{"the function orders-consumer does not exist in this account", "", ""},
 		{`relation "orders_v2" does not exist`, "PostgreSQL's wording of SQLSTATE 42P01", VerdictPoison},
 		{"connection to server at \"orders-db\" (10.0.3.17), port 5432 failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections", "PostgreSQL's wording of SQLSTATE 53300", VerdictTransient},
 		{"connection to server at \"orders-db\" (10.0.3.17), port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?", "PostgreSQL's wording of SQLSTATE 08001", VerdictTransient},
