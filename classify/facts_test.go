@@ -107,6 +107,11 @@ func TestFacts(t *testing.T) {
 		// Lambda
 		{"2024-03-12T14:02:06.010Z 7ae1b6d2 Task timed out after 6.01 seconds", "Lambda errorType Sandbox.Timedout", VerdictTransient},
 		{`{"errorType":"Runtime.ImportModuleError","errorMessage":"Unable to import module 'app': No module named 'pydantic'"}`, "Lambda errorType Runtime.ImportModuleError", VerdictPoison},
+		// Step Functions' error names
+		{`{"Error":"States.Timeout","Cause":""}`, "Step Functions error States.Timeout", VerdictTransient},
+		{"States.DataLimitExceeded: The state/task 'Enrich' returned a result with a size exceeding the maximum number of bytes service limit.", "Step Functions error States.DataLimitExceeded", VerdictPoison},
+		{"States.Runtime: An error occurred while executing the state 'Charge'. The JSONPath '$.customer.id' specified for the field 'CustomerId.$' could not be found in the input", "Step Functions error States.Runtime", VerdictPoison},
+		{"Lambda.TooManyRequestsException: Rate Exceeded.", "Step Functions error Lambda.TooManyRequestsException", VerdictTransient},
 		// exception types of the runtimes
 		{"json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)", "exception type JSONDecodeError", VerdictPoison},
 		{"ValueError: could not read order: Expecting value: line 1 column 1 (char 0)", "exception type JSONDecodeError", VerdictPoison},
