@@ -45,12 +45,12 @@
 // status, an errno name, a Lambda errorType, a Step Functions error name, a
 // runtime's exception type, a MongoDB, Redis or Elasticsearch error —
 // judged by a cited taxonomy (facts.go; dbfacts.go for the data stores'
-// codes; statesfacts.go; taxonomies.go). A meaning is
-// what the error says: its fact, else a phrase of errorMeanings
-// (meaning.go). The Verdict of a group (verdict.go, decide) takes the
-// content's proof first (evidence.go: --expect, the baseline, drift), then
-// the meaning; a timeout is compared with healthy messages before it
-// decides (timeouts.go); the timing (timing.go) decides only for verified
+// codes; statesfacts.go; taxonomies.go). A meaning is what the error
+// says: its fact, else a phrase of errorMeanings (meaning.go). The
+// Verdict of a group (verdict.go, decide) takes the content's proof first
+// (evidence.go: --expect, the baseline, drift), then the meaning; a
+// timeout is compared with healthy messages before it decides
+// (timeouts.go); the timing (timing.go) decides only for verified
 // content, and with no proof the verdict is unknown.
 // DecidedBy names what decided.
 //
