@@ -40,15 +40,17 @@
 //
 // # Fact, meaning, verdict
 //
-// A fact is a typed code read from the error — an SQLSTATE, an AWS error
-// code, an HTTP status, a gRPC status, an errno name, a Lambda errorType, a
-// runtime's exception type — judged by a cited taxonomy (facts.go;
-// dbfacts.go for the database servers' codes; taxonomies.go). A meaning is
-// what the error says: its fact, else a phrase of errorMeanings
-// (meaning.go). The Verdict of a group (verdict.go, decide) takes the
-// content's proof first (evidence.go: --expect, the baseline, drift), then
-// the meaning; a timeout is compared with healthy messages before it
-// decides (timeouts.go); the timing (timing.go) decides only for verified
+// A fact is a typed code read from the error — an SQLSTATE (or a database
+// server's fixed wording of one), an AWS error code, an HTTP status, a gRPC
+// status, an errno name, a Lambda errorType, a Step Functions error name, a
+// runtime's exception type, a MongoDB, Redis or Elasticsearch error —
+// judged by a cited taxonomy (facts.go; dbfacts.go for the data stores'
+// codes; statesfacts.go; taxonomies.go). A meaning is what the error
+// says: its fact, else a phrase of errorMeanings (meaning.go). The
+// Verdict of a group (verdict.go, decide) takes the content's proof first
+// (evidence.go: --expect, the baseline, drift), then the meaning; a
+// timeout is compared with healthy messages before it decides
+// (timeouts.go); the timing (timing.go) decides only for verified
 // content, and with no proof the verdict is unknown.
 // DecidedBy names what decided.
 //

@@ -71,7 +71,7 @@ func factOf(text string) (fact, bool) {
 
 // factReaders are tried in order: see factOf.
 var factReaders = []func(string) (fact, bool){
-	lambdaFact, awsCodeFact, sqlstateFact, vendorDBFact, grpcFact, errnoFact, runtimeMessageFact, leadingTypeFact, httpFact, anyTypeFact,
+	lambdaFact, statesFact, awsCodeFact, sqlstateFact, vendorDBFact, mongoFact, redisFact, searchFact, serverWordingFact, grpcFact, errnoFact, runtimeMessageFact, leadingTypeFact, httpFact, anyTypeFact,
 }
 
 // --- Lambda ---

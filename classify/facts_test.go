@@ -26,7 +26,47 @@ func TestFacts(t *testing.T) {
 		{`sqlalchemy.exc.ProgrammingError: (psycopg2.errors.UndefinedColumn) column "currency" does not exist`, "SQLSTATE 42703", VerdictPoison},
 		{`asyncpg.exceptions.UniqueViolationError: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«`, "SQLSTATE 23505", VerdictData},
 		{`psycopg2.errors.SerializationFailure: could not serialize access due to concurrent update`, "SQLSTATE 40001", VerdictTransient},
+		{"ActiveRecord::InvalidForeignKey: PG::ForeignKeyViolation: ERROR:  insert or update on table \"shipments\" violates foreign key constraint", "SQLSTATE 23503", VerdictData},
 		{"23505: doppelter Schlüsselwert verletzt Unique-Constraint »orders_pkey«", "SQLSTATE 23505", VerdictData},
+		// the servers' own wording, when the driver prints no code (a
+		// Python Lambda's ErrorMessage is str(e) of psycopg2's exception)
+		{"column \"reserved_until\" of relation \"reservations\" does not exist\nLINE 1: ...INSERT INTO reservations (sku, qty, reserved_until...", "PostgreSQL's wording of SQLSTATE 42703", VerdictPoison},
+		{"function jsonb_path_exists_tz(jsonb, unknown) does not exist", "PostgreSQL's wording of SQLSTATE 42883", VerdictPoison},
+		{"the function orders-consumer does not exist in this account", "", ""},
+		{`relation "orders_v2" does not exist`, "PostgreSQL's wording of SQLSTATE 42P01", VerdictPoison},
+		{"connection to server at \"orders-db\" (10.0.3.17), port 5432 failed: FATAL:  remaining connection slots are reserved for non-replication superuser connections", "PostgreSQL's wording of SQLSTATE 53300", VerdictTransient},
+		{"connection to server at \"orders-db\" (10.0.3.17), port 5432 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?", "PostgreSQL's wording of SQLSTATE 08001", VerdictTransient},
+		{"server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally", "PostgreSQL's wording of SQLSTATE 08006", VerdictTransient},
+		{"FATAL:  sorry, too many clients already", "PostgreSQL's wording of SQLSTATE 53300", VerdictTransient},
+		{"canceling statement due to statement timeout", "PostgreSQL's wording of SQLSTATE 57014", VerdictTransient},
+		{"insert or update on table \"invoice\" violates foreign key constraint \"invoice_customer_fk\"", "PostgreSQL's wording of SQLSTATE 23503", VerdictData},
+		{"(1054, \"Unknown column 'discount_code' in 'field list'\")", "MySQL's wording of SQLSTATE 42S22", VerdictPoison},
+		{"(1146, \"Table 'shop.orders_v2' doesn't exist\")", "MySQL's wording of SQLSTATE 42S02", VerdictPoison},
+		{"(1040, 'Too many connections')", "MySQL's wording of SQLSTATE 08004", VerdictTransient},
+		{"(psycopg2.OperationalError) SSL connection has been closed unexpectedly", "PostgreSQL's wording of SQLSTATE 08006", VerdictTransient},
+		// MongoDB's code names, by name or by the message that carries them
+		{`MongoServerError: E11000 duplicate key error collection: shop.payments index: idempotency_key_1 dup key: { idempotency_key: "pay-1" }`, "MongoDB error DuplicateKey", VerdictData},
+		{"com.mongodb.MongoCommandException: Command failed with error 112 (WriteConflict): 'Plan executor error during findAndModify'", "MongoDB error WriteConflict", VerdictTransient},
+		{"MongoServerError: Document failed validation", "MongoDB error DocumentValidationFailure", VerdictData},
+		{"MongoServerSelectionError: Server selection timed out after 30000 ms", "exception type MongoServerSelectionError", VerdictTransient},
+		// Redis' error replies, Elasticsearch's exception types
+		{"ReplyError: LOADING Redis is loading the dataset in memory", "Redis error LOADING", VerdictTransient},
+		{"redis.exceptions.ResponseError: OOM command not allowed when used memory > 'maxmemory'.", "Redis error OOM", VerdictTransient},
+		{"ResponseError: version_conflict_engine_exception: [ord-1]: version conflict, required seqNo [12]", "Elasticsearch error version_conflict_engine_exception", VerdictData},
+		{"elasticsearch.exceptions.TransportError: TransportError(429, 'es_rejected_execution_exception', 'rejected execution')", "Elasticsearch error es_rejected_execution_exception", VerdictTransient},
+		// circuit breakers open: the dependency was failing
+		{"io.github.resilience4j.circuitbreaker.CallNotPermittedException: CircuitBreaker 'pricing' is OPEN and does not permit further calls", "exception type io.github.resilience4j.circuitbreaker.CallNotPermittedException", VerdictTransient},
+		{"Polly.CircuitBreaker.BrokenCircuitException: The circuit is now open and is not allowing calls.", "exception type Polly.CircuitBreaker.BrokenCircuitException", VerdictTransient},
+		{"OpenCircuitError: Breaker is open", "exception type Breaker is open", VerdictTransient},
+		// memory limits (compared, as timeouts are)
+		{"java.lang.OutOfMemoryError: Java heap space", "exception type java.lang.OutOfMemoryError", VerdictTransient},
+		{"fatal error: runtime: out of memory", "exception type runtime: out of memory", VerdictTransient},
+		// a number the code cannot read, as Java's NumberFormatException
+		{`strconv.ParseFloat: parsing "12,50": invalid syntax`, "exception type *strconv.NumError", VerdictPoison},
+		{"ValueError: invalid literal for int() with base 10: '12,50'", "exception type ValueError: invalid literal", VerdictPoison},
+		// Java's own messages without a decisive type
+		{"java.lang.IllegalArgumentException: No enum constant com.acme.OrderStatus.PARTIALLY_SHIPPED", "exception type IllegalArgumentException: No enum constant", VerdictPoison},
+		{"com.amazonaws.services.lambda.runtime.api.client.UserFault: An error occurred during JSON parsing", "exception type UserFault: JSON parsing", VerdictPoison},
 		// Oracle and SQL Server numbers, in any language
 		{"java.sql.SQLIntegrityConstraintViolationException: ORA-00001: Unique Constraint (SHOP.ORDERS_PK) verletzt", "Oracle error ORA-00001", VerdictData},
 		{"ORA-00942: Tabelle oder View nicht vorhanden", "Oracle error ORA-00942", VerdictPoison},
@@ -67,6 +107,11 @@ func TestFacts(t *testing.T) {
 		// Lambda
 		{"2024-03-12T14:02:06.010Z 7ae1b6d2 Task timed out after 6.01 seconds", "Lambda errorType Sandbox.Timedout", VerdictTransient},
 		{`{"errorType":"Runtime.ImportModuleError","errorMessage":"Unable to import module 'app': No module named 'pydantic'"}`, "Lambda errorType Runtime.ImportModuleError", VerdictPoison},
+		// Step Functions' error names
+		{`{"Error":"States.Timeout","Cause":""}`, "Step Functions error States.Timeout", VerdictTransient},
+		{"States.DataLimitExceeded: The state/task 'Enrich' returned a result with a size exceeding the maximum number of bytes service limit.", "Step Functions error States.DataLimitExceeded", VerdictPoison},
+		{"States.Runtime: An error occurred while executing the state 'Charge'. The JSONPath '$.customer.id' specified for the field 'CustomerId.$' could not be found in the input", "Step Functions error States.Runtime", VerdictPoison},
+		{"Lambda.TooManyRequestsException: Rate Exceeded.", "Step Functions error Lambda.TooManyRequestsException", VerdictTransient},
 		// exception types of the runtimes
 		{"json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)", "exception type JSONDecodeError", VerdictPoison},
 		{"ValueError: could not read order: Expecting value: line 1 column 1 (char 0)", "exception type JSONDecodeError", VerdictPoison},

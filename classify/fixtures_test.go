@@ -78,6 +78,7 @@ func fixtures() map[string][]byte {
 	maps.Copy(files, driftFixtures())
 	maps.Copy(files, sourceFixtures())
 	maps.Copy(files, realisticFixtures())
+	maps.Copy(files, frameworkFixtures())
 	return files
 }
 

@@ -214,6 +214,7 @@ const (
 	whyConnect = "a dependency could not be reached"
 	whyRow     = "a row the message names does not exist"
 	whyRule    = "the data breaks a rule of the database"
+	whyBreaker = "a circuit breaker stopped calls to a dependency that was failing"
 )
 
 // exceptionTypes are the exception type names of the common runtimes'
@@ -302,6 +303,23 @@ var exceptionTypes = map[string]row{
 	"LockAcquisitionException":             {class: "Java Hibernate: a lock was not granted", verdict: VerdictTransient},
 	"ResourceAccessException":              {class: "Java Spring: " + whyConnect, verdict: VerdictTransient},
 	"SocketException":                      {class: ".NET/Java: " + whyConnect, verdict: VerdictTransient},
+	"CallNotPermittedException":            {class: "Java Resilience4j: " + whyBreaker, verdict: VerdictTransient},
+	"BrokenCircuitException":               {class: ".NET Polly: " + whyBreaker, verdict: VerdictTransient},
+	"CircuitBreakerError":                  {class: "Python pybreaker: " + whyBreaker, verdict: VerdictTransient},
+	"OpenCircuitException":                 {class: "Go/Java circuit breaker: " + whyBreaker, verdict: VerdictTransient},
+	"TimeoutRejectedException":             {class: ".NET Polly: " + whyTimeout, verdict: VerdictTransient, timeout: true},
+	"OutOfMemoryError":                     {class: "Java: the process ran out of memory", verdict: VerdictTransient, limit: true},
+	"MemoryError":                          {class: "Python: the process ran out of memory", verdict: VerdictTransient, limit: true},
+	"OutOfMemoryException":                 {class: ".NET: the process ran out of memory", verdict: VerdictTransient, limit: true},
+	"ReadOnlyError":                        {class: "Python redis: the node is a read-only replica (a failover): retryable", verdict: VerdictTransient},
+	"MongoServerSelectionError":            {class: "Node MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"ServerSelectionTimeoutError":          {class: "Python pymongo: " + whyConnect, verdict: VerdictTransient},
+	"MongoNetworkError":                    {class: "Node MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"AutoReconnect":                        {class: "Python pymongo: " + whyConnect, verdict: VerdictTransient},
+	"MongoSocketReadException":             {class: "Java MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"MongoTimeoutException":                {class: "Java MongoDB driver: " + whyConnect, verdict: VerdictTransient},
+	"MongoNetworkTimeoutError":             {class: "Node MongoDB driver: " + whyTimeout, verdict: VerdictTransient, timeout: true},
+	"NetworkTimeout":                       {class: "Python pymongo: " + whyTimeout, verdict: VerdictTransient, timeout: true},
 	"ConnectionFailed":                     {class: "Ruby Faraday: " + whyConnect, verdict: VerdictTransient},
 	"CannotConnectError":                   {class: "Ruby Redis: " + whyConnect, verdict: VerdictTransient},
 }
@@ -321,6 +339,12 @@ var runtimeMessages = []struct {
 	{"SyntaxError", regexp.MustCompile(`Unexpected (token .{1,12}|end of JSON input|non-whitespace character after JSON)( in JSON)?( at position \d+)?|is not valid JSON`), row{class: "Node JSON.parse: " + whyDecode, verdict: VerdictPoison}},
 	{"JsonParseException", regexp.MustCompile(`Unrecognized token '[^']*': was expecting|Unexpected character \('.{1,4}' \(code \d+\)\)`), row{class: "Java Jackson: " + whyDecode, verdict: VerdictPoison}},
 	{"runtime error", regexp.MustCompile(`invalid memory address or nil pointer dereference|index out of range \[\d+\]`), row{class: "Go runtime: " + whyNull, verdict: VerdictPoison}},
+	{"IllegalArgumentException: No enum constant", regexp.MustCompile(`No enum constant [\w.$]+`), row{class: "Java Enum.valueOf: a value of the message is not one the code knows — the code and the message's format disagree", verdict: VerdictPoison}},
+	{"UserFault: JSON parsing", regexp.MustCompile(`An error occurred during JSON parsing`), row{class: "Java Lambda runtime: the event cannot be deserialized into the handler's type", verdict: VerdictPoison}},
+	{"*strconv.NumError", regexp.MustCompile(`strconv\.Parse\w+: parsing "[^"\n]{0,64}": invalid syntax`), row{class: "Go strconv: a value of the message is not the number the code expects", verdict: VerdictPoison}},
+	{"ValueError: invalid literal", regexp.MustCompile(`invalid literal for int\(\) with base \d+|could not convert string to float: `), row{class: "Python: a value of the message is not the number the code expects", verdict: VerdictPoison}},
+	{"runtime: out of memory", regexp.MustCompile(`fatal error: runtime: out of memory|JavaScript heap out of memory`), row{class: "Go/Node: the process ran out of memory", verdict: VerdictTransient, limit: true}},
+	{"Breaker is open", regexp.MustCompile(`\bBreaker is open\b|\bEOPENBREAKER\b|\bshort-circuited and (no )?fallback`), row{class: "Node opossum / Hystrix: " + whyBreaker, verdict: VerdictTransient}},
 	{"context.DeadlineExceeded", regexp.MustCompile(`context deadline exceeded`), row{class: "Go: " + whyTimeout, verdict: VerdictTransient, timeout: true}},
 	{"TypeError: fetch failed", regexp.MustCompile(`TypeError: fetch failed`), row{class: "Node fetch: " + whyConnect, verdict: VerdictTransient}},
 }
