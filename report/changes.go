@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/plural"
@@ -25,7 +24,7 @@ func (inc *Incident) writeChanges(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\nWindow %s – %s (%s, margin %s), %s's event history in %s.\n",
-		c.Window.From.Format(time.RFC3339), c.Window.To.Format(time.RFC3339), inc.plain(c.Window.Source, maxName), inc.plain(c.Window.Margin, maxName),
+		inc.at(c.Window.From), inc.at(c.Window.To), inc.plain(c.Window.Source, maxName), inc.plain(c.Window.Margin, maxName),
 		inc.plain(orDash(c.Account), maxName), inc.plain(orDash(c.Region), maxName))
 	if c.Evidence != "" {
 		fmt.Fprintf(b, "\n**Nearest:** %s.\n", inc.plain(c.Evidence, maxValue))
@@ -39,7 +38,7 @@ func (inc *Incident) writeChanges(b *strings.Builder) {
 			if a.Own {
 				watches = "this queue or its consumer"
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", a.Time.Format(time.RFC3339), inc.codeCell(a.Name, maxName),
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", inc.at(a.Time), inc.codeCell(a.Name, maxName),
 				inc.plain(orDash(strings.TrimSpace(a.Namespace+" "+a.Metric)), maxName), inc.plain(watches, maxName))
 		}
 		b.WriteString(more)
@@ -63,7 +62,7 @@ func (inc *Incident) writeChangeEvents(b *strings.Builder, c *changes.Result) {
 		b.WriteString("\n| time | kind | event | resource | user | why |\n|---|---|---|---|---|---|\n")
 		n, more := capped(len(c.Events), "event")
 		for _, e := range c.Events[:n] {
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", e.Time.Format(time.RFC3339), inc.plain(string(e.Relation), maxName),
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", inc.at(e.Time), inc.plain(string(e.Relation), maxName),
 				inc.codeCell(e.Name, maxName), inc.codeCell(e.Resource, maxName), inc.codeCell(e.User, maxName), inc.plain(e.Reason, maxValue))
 		}
 		b.WriteString(more)
