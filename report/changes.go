@@ -24,11 +24,9 @@ func (inc *Incident) writeChanges(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\nWindow %s – %s (%s, margin %s), %s's event history in %s.\n",
-		inc.at(c.Window.From), inc.at(c.Window.To), inc.plain(c.Window.Source, maxName), inc.plain(c.Window.Margin, maxName),
+		inc.at(c.Window.From), inc.at(c.Window.To), inc.plain(c.Window.Source, maxName), inc.plain(durationWords(c.Window.Margin), maxName),
 		inc.plain(orDash(c.Account), maxName), inc.plain(orDash(c.Region), maxName))
-	if c.Evidence != "" {
-		fmt.Fprintf(b, "\n**Nearest:** %s.\n", inc.plain(c.Evidence, maxValue))
-	}
+	// The nearest change is the first screen's row, said there only.
 	inc.writeChangeEvents(b, c)
 	if len(c.Alarms) > 0 {
 		b.WriteString("\n| time | alarm | metric | watches |\n|---|---|---|---|\n")

@@ -36,7 +36,7 @@ func TestChangesSectionEncodesTheTrail(t *testing.T) {
 			t.Errorf("section holds %q:\n%s", bad, out)
 		}
 	}
-	for _, want := range []string{"Dropped as noise: 277 log groups and streams", "**Nearest:** orders-producer's code was updated by mallory", "[redacted:", "```\nUTC", `\<script\>`} {
+	for _, want := range []string{"Dropped as noise: 277 log groups and streams", "| nearest change | orders-producer's code was updated by mallory", "[redacted:", "```\nUTC", `\<script\>`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("section lacks %q:\n%s", want, out)
 		}

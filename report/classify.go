@@ -23,6 +23,9 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", inc.plain(string(c.Verdict), maxName), over, c.Confidence, plural.Of(len(c.Groups), "group"))
 	ne, moreEvidence := capped(len(c.Evidence), "evidence line")
 	for _, e := range c.Evidence[:ne] {
+		if inc.Changes != nil && inc.Changes.Evidence != "" && e == "changes: "+inc.Changes.Evidence {
+			continue // the first screen's nearest change
+		}
 		fmt.Fprintf(b, "- %s\n", inc.plain(e, maxValue))
 	}
 	b.WriteString(moreEvidence)

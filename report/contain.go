@@ -22,7 +22,7 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 	if c.DLQ.Direction != contain.Unknown && c.DLQ.Direction != "" {
 		trend += fmt.Sprintf(" (%s → %s", strconv.FormatFloat(c.DLQ.From, 'f', -1, 64), strconv.FormatFloat(c.DLQ.To, 'f', -1, 64))
 		if c.DLQ.Window != "" {
-			trend += " over " + c.DLQ.Window
+			trend += " over " + durationWords(c.DLQ.Window)
 		}
 		if c.DLQ.Source != "" {
 			trend += ", from " + c.DLQ.Source

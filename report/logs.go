@@ -48,7 +48,7 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 			ids[i] = inc.code(r.MessageID, maxName)
 		}
 		fmt.Fprintf(b, "- %s: %s\n", plural.Noun(len(g), "message"), joinBounded(ids, ", ", maxLine/2))
-		fmt.Fprintf(b, "- excerpt of %s: %s / %s, %s\n", inc.code(m.MessageID, maxName), inc.code(m.LogGroup, maxName), inc.code(m.LogStream, maxName), inc.plain(orDash(m.Timestamp), maxName))
+		fmt.Fprintf(b, "- excerpt of %s: %s / %s, %s\n", inc.code(m.MessageID, maxName), inc.code(m.LogGroup, maxName), inc.code(m.LogStream, maxName), inc.plain(orDash(inc.timestampWords(m.Timestamp)), maxName))
 		if len(m.Lines) == 0 {
 			continue
 		}

@@ -108,9 +108,6 @@ func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
 		s := strings.Join(parts, "; ")
 		b.WriteString("\n" + strings.ToUpper(s[:1]) + s[1:] + ".\n")
 	}
-	if end := inc.moveEndOf(redrive.FiguresOf(ev), inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
-		b.WriteString("\n**" + end.sentence() + "**\n")
-	}
 }
 
 // writeAttempts numbers the attempts when there was more than one: each

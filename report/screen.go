@@ -69,7 +69,12 @@ func (inc *Incident) outcomeWords() string {
 		return what + " Nothing was redriven."
 	}
 	if end := inc.latestEnd(); end.stopped() {
-		return what + " The redrive " + strings.TrimPrefix(end.sentence(), "It ")
+		// How it stopped and what it left are the table's redrive row.
+		t := what + " The redrive stopped before it was done."
+		if end.next != "" {
+			t += " Next: " + end.next + "."
+		}
+		return t
 	}
 	v := inc.verifyVerdict()
 	switch v {
@@ -127,6 +132,24 @@ func human(d time.Duration) string {
 		return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
 	}
 	return sqsapi.Human(d)
+}
+
+// durationWords is a Go duration string ("30m0s") in words ("30 min");
+// any other text as it is.
+func durationWords(s string) string {
+	if d, err := time.ParseDuration(s); err == nil {
+		return human(d)
+	}
+	return s
+}
+
+// timestampWords is an RFC 3339 time from an artifact (a log event's) as
+// the report writes times; any other text as it is.
+func (inc *Incident) timestampWords(s string) string {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return inc.at(t)
+	}
+	return s
 }
 
 // size is a byte count in words.

@@ -63,9 +63,6 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) [][2]string {
 			if end.left != "" {
 				row += "; now " + end.left
 			}
-			if end.next != "" {
-				row += "; next: " + end.next
-			}
 		}
 		rows = append(rows, [2]string{"redrive", row})
 	} else {

@@ -139,9 +139,12 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 		f := redrive.FiguresOf(ev)
 		t := fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
 		if end := inc.moveEndOf(f, inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
-			t += " — stopped: " + end.stop
-			if end.left != "" {
-				t += "; " + end.left
+			// How and with what left: the latest is the table's redrive
+			// row; an earlier one is said in full here.
+			if latest, ok := inc.Latest(incident.StepRedrive); ok && latest.Time.Equal(ev.Time) {
+				t += " — stopped"
+			} else {
+				t += " — stopped: " + end.stop
 			}
 		}
 		return t
