@@ -48,11 +48,17 @@ func (inc *Incident) Warnings() []string {
 			// A skip is a finding check could not judge: it warned of nothing.
 			continue
 		}
-		text := firstNonEmpty(f.Message, f.ID)
+		what := "failed check"
+		if f.Status == check.Warn {
+			what = "warning"
+		} else if f.Status != check.Fail {
+			what = string(f.Status)
+		}
+		text := what + ": " + firstNonEmpty(f.Message, f.ID)
 		if f.Fix != "" {
 			text += " — fix: " + f.Fix
 		}
-		out = append(out, fmt.Sprintf("%s (%s)", text, f.Status))
+		out = append(out, text)
 	}
 	return out
 }

@@ -212,7 +212,7 @@ func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
 		{ID: "max-receive", Status: "warn", Message: "worst case 18 attempts per dependency"},
 	}}}
 	got := inc.Warnings()
-	if len(got) != 2 || !strings.Contains(got[0], "no CloudWatch alarm") || !strings.Contains(got[1], "(warn)") {
+	if len(got) != 2 || !strings.Contains(got[0], "no CloudWatch alarm") || !strings.HasPrefix(got[1], "warning: ") || !strings.HasPrefix(got[0], "failed check: ") {
 		t.Errorf("Warnings = %q; want the fail and the warn only", got)
 	}
 }
@@ -270,7 +270,7 @@ func TestReportOpensWithTheIncident(t *testing.T) {
 		"| verify | **pass** — none of the 340 moved messages came back; 0 left in the DLQ |",
 		"| alarm | an alarm on orders-dlq > 0 would have fired at about 2026-11-29 22:09 UTC, 4 h 41 min before this incident began (approximate: ",
 		"| 02:50:00 | contain: **not alive** — 340 visible in the DLQ, stable |",
-		"- no CloudWatch alarm on orders-dlq's ApproximateNumberOfMessagesVisible",
+		"- failed check: no CloudWatch alarm on orders-dlq's ApproximateNumberOfMessagesVisible — fix: mfdlq check",
 	} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("first screen lacks %q:\n%s", want, screen)

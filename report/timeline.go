@@ -40,7 +40,7 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 			ms = append(ms, moment{a.at, fmt.Sprintf("an alarm on %s > 0 would have fired (approximate)", queue)})
 		}
 	}
-	if c := inc.Classification; c != nil && c.LastSent != nil && !c.LastSent.IsZero() && (c.FirstSent == nil || !c.LastSent.Equal(*c.FirstSent)) {
+	if c := inc.Classification; c != nil && c.LastSent != nil && !c.LastSent.IsZero() && (c.FirstSent == nil || !c.LastSent.Truncate(time.Second).Equal(c.FirstSent.Truncate(time.Second))) {
 		ms = append(ms, moment{c.LastSent.UTC(), "the latest message now in the DLQ was sent"})
 	}
 	for _, ev := range inc.Events {
