@@ -328,3 +328,31 @@ func TestTimelineStopsAtTheReport(t *testing.T) {
 		t.Errorf("summary:\n%s", s.String())
 	}
 }
+
+// TestOperatorIsOneIdentity: the STS caller the redrive recorded, in
+// words, once; the login name only without one; several identities are
+// said to be several, and the runs table names each.
+func TestOperatorIsOneIdentity(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ arn, want string }{
+		{"arn:aws:sts::123456789012:assumed-role/oncall/alice", "alice (role oncall, account 123456789012)"},
+		{"arn:aws:sts::123456789012:user/moto", "moto (IAM user, account 123456789012)"},
+		{"arn:aws:iam::123456789012:root", "the root user of account 123456789012"},
+		{"not an arn", "not an arn"},
+	} {
+		if got := callerWords(tt.arn); got != tt.want {
+			t.Errorf("callerWords(%q) = %q, want %q", tt.arn, got, tt.want)
+		}
+	}
+	inc := &Incident{Operators: map[string]string{"r1": "arn:aws:sts::123456789012:assumed-role/oncall/alice"}}
+	if got := inc.operatorIdentity("root"); got != "alice (role oncall, account 123456789012)" {
+		t.Errorf("operator = %q; want the STS caller, not the login name", got)
+	}
+	inc.Operators["r2"] = "arn:aws:sts::123456789012:assumed-role/oncall/bob"
+	if got := inc.operatorIdentity("root"); !strings.Contains(got, "and 1 other (") {
+		t.Errorf("operator of two identities = %q", got)
+	}
+	if got := (&Incident{}).operatorIdentity("root"); got != "root (login name; no AWS identity recorded)" {
+		t.Errorf("operator without AWS identity = %q", got)
+	}
+}

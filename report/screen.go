@@ -168,8 +168,8 @@ func size(n int64) string {
 // operatorIdentity is the one name the report gives whoever ran the
 // incident: the AWS identity the redrive recorded (STS GetCallerIdentity,
 // the identity that changed AWS), said as a person reads it; else the
-// login name record ran under. ok is false when the incident's runs were
-// made by more than one identity (the redrive's runs table names each).
+// login name record ran under, marked so. Runs made by more than one
+// identity are said to be (the redrive's runs table names each).
 func (inc *Incident) operatorIdentity(login string) string {
 	var sts string
 	if ev, ok := inc.Latest(incident.StepRedrive); ok {
@@ -178,12 +178,17 @@ func (inc *Incident) operatorIdentity(login string) string {
 		}
 	}
 	distinct := map[string]bool{}
-	for _, op := range inc.Operators {
-		if op != "" {
+	for _, run := range sortedKeys(inc.Operators) {
+		if op := inc.Operators[run]; op != "" {
 			distinct[op] = true
 		}
-		if sts == "" {
-			sts = op
+	}
+	if sts == "" {
+		// Without the event's, the latest run's: run ids begin with their
+		// start time, so the last in order is the latest.
+		runs := sortedKeys(inc.Operators)
+		for i := len(runs) - 1; i >= 0 && sts == ""; i-- {
+			sts = inc.Operators[runs[i]]
 		}
 	}
 	if sts == "" {
@@ -194,7 +199,7 @@ func (inc *Incident) operatorIdentity(login string) string {
 	}
 	who := inc.plain(callerWords(sts), maxName)
 	if len(distinct) > 1 {
-		who += fmt.Sprintf(" and %d others (the redrive's runs name each)", len(distinct)-1)
+		who += fmt.Sprintf(" and %s (the redrive's runs name each)", plural.Of(len(distinct)-1, "other"))
 	}
 	return who
 }
