@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/plural"
@@ -43,7 +45,7 @@ func (inc *Incident) writeChanges(b *strings.Builder) {
 	}
 	if lines := c.Chart(); len(lines) > 0 {
 		b.WriteString("\nThe consumer's metrics beside the DLQ's arrivals:\n\n")
-		b.WriteString(inc.block(lines, maxLine/2))
+		b.WriteString(inc.block(inc.foldQuietRows(lines), maxLine/2))
 	}
 	for _, u := range c.Unread {
 		fmt.Fprintf(b, "\n- could not read %s: %s\n", inc.plain(u.Source, maxName), inc.plain(u.Reason, maxValue))
@@ -52,6 +54,56 @@ func (inc *Incident) writeChanges(b *strings.Builder) {
 		fmt.Fprintf(b, "- %s\n", inc.plain(w, maxValue))
 	}
 }
+
+// foldQuietRows folds a chart's runs of rows where every figure is 0 into
+// one line (a 30-minute window is mostly quiet rows before the burst), and
+// says its footer's duration and time in words. The chart's first line is
+// its heading, its last the footer; a row is "HH:MM:SS UTC" then figures.
+func (inc *Incident) foldQuietRows(lines []string) []string {
+	if len(lines) < 3 {
+		return lines
+	}
+	quiet := func(l string) bool {
+		f := strings.Fields(l)
+		if len(f) < 3 || f[1] != "UTC" {
+			return false
+		}
+		for _, v := range f[2:] {
+			if v != "0" {
+				return false
+			}
+		}
+		return true
+	}
+	out := []string{lines[0]}
+	body := lines[1 : len(lines)-1]
+	for i := 0; i < len(body); {
+		j := i
+		for j < len(body) && quiet(body[j]) {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, fmt.Sprintf("%s – %s  all 0 (%d rows)", strings.Fields(body[i])[0], strings.Fields(body[j-1])[0]+" UTC", j-i))
+			i = j
+			continue
+		}
+		if j == i {
+			j++
+		}
+		out = append(out, body[i:j]...)
+		i = j
+	}
+	foot := lines[len(lines)-1]
+	if m := chartFooter.FindStringSubmatch(foot); m != nil {
+		if t, err := time.Parse(time.RFC3339, m[3]); err == nil {
+			foot = m[1] + durationWords(m[2]) + " from " + inc.at(t)
+		}
+	}
+	return append(out, foot)
+}
+
+// chartFooter is changes' chart footer: "12 rows of 2m31s from 2026-…Z".
+var chartFooter = regexp.MustCompile(`^(\d+ rows? of )(\S+) from (\S+)$`)
 
 func (inc *Incident) writeChangeEvents(b *strings.Builder, c *changes.Result) {
 	if len(c.Events) == 0 {
