@@ -41,12 +41,13 @@ func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "record [--incident DIR] [--cause TEXT] [--fixed TEXT] [--warning TEXT] [--out FILE]",
 		Short: runbook.Label(runbook.StepRecord) + ": write the incident report",
-		Long: `Render the incident report in markdown from the incident directory: a
-header (queue, region, account, time span, operator), one section per
-runbook step from events.jsonl and the artifacts (a step that did not run
-says "not run"), and the record itself: how many messages, the cause, the
-change, what would have warned earlier (prefilled from mfdlq check) and
-every command that was run, in order.
+		Long: `Render the incident report in markdown from the incident directory: one
+screen first — the answer in words, the numbers (how many messages, the
+verdict, the cause, the change, the redrive and verify, when an alarm
+would have fired), a short timeline and what to change (prefilled from
+mfdlq check) — then an appendix: where and who (one operator identity),
+every command run, in order, and one section per runbook step (a step that
+did not run says "not run"). docs/record.md describes it.
 
 What it changes in AWS: nothing. It reads the incident directory and the
 DLQ's depth (GetQueueAttributes). Recording closes the incident when its

@@ -85,8 +85,8 @@ func TestRecordWritesTheReport(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	md := string(b)
-	for _, want := range []string{"| operator | oncall-ana |", "| cause | v2 before the consumer |", "| change | consumer 1.8.0 accepts version 2 |",
-		"no CloudWatch alarm", "`mfdlq record --cause 'v2 before the consumer'` — record, 2026-11-30T03:00:00Z"} {
+	for _, want := range []string{"| operator | oncall-ana (login name; no AWS identity recorded) |", "| cause | v2 before the consumer |", "| change | consumer 1.8.0 accepts version 2 |",
+		"no CloudWatch alarm", "`mfdlq record --cause 'v2 before the consumer'` — record, 03:00:00 UTC"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q", want)
 		}

@@ -76,29 +76,34 @@ func (inc *Incident) firstFailure() (time.Time, string) {
 // basis says how the alarm time was reached.
 func (a alarm) basis() string {
 	if a.retry > 0 {
-		return fmt.Sprintf("the first failure + %s to exhaust maxReceiveCount %d at a %ds visibility timeout + the alarm's %s period",
-			sqsapi.Human(a.retry), a.receives, a.visibility, sqsapi.Human(a.period))
+		return fmt.Sprintf("%s to exhaust maxReceiveCount %d at a %s visibility timeout, then the alarm's %s period",
+			human(a.retry), a.receives, human(time.Duration(a.visibility)*time.Second), sqsapi.Human(a.period))
 	}
-	return fmt.Sprintf("the first failure + the alarm's %s period; the time to exhaust maxReceiveCount is not known, mfdlq check records it", sqsapi.Human(a.period))
+	return fmt.Sprintf("the alarm's %s period; the time to exhaust maxReceiveCount is not known, mfdlq check records it", sqsapi.Human(a.period))
 }
 
-// sentence is the alarm in one clause, against the incident's start.
-func (a alarm) sentence(queue string, began time.Time) string {
-	s := fmt.Sprintf("an alarm on %s > 0 would have fired at about %s", queue, stamp(a.at, began))
+// sentence is the alarm in one clause, against the incident's start and
+// the report's time: an alarm time after the report is said as a delay
+// from the first failure, never as a time the report has not reached.
+func (a alarm) sentence(queue string, began, now time.Time) string {
+	if !now.IsZero() && a.at.After(now) {
+		return fmt.Sprintf("an alarm on %s > 0 would have fired about %s after the first failure (approximate: %s)", queue, sqsapi.Human(a.at.Sub(a.first)), a.basis())
+	}
+	s := fmt.Sprintf("an alarm on %s > 0 would have fired at about %s", queue, stamp(a.at, now))
 	switch {
 	case began.IsZero():
 	case a.at.Before(began):
-		s += fmt.Sprintf(", some %s before this incident began", sqsapi.Human(began.Sub(a.at)))
+		s += fmt.Sprintf(", %s before this incident began", sqsapi.Human(began.Sub(a.at)))
 	default:
 		s += ", about when this incident began"
 	}
-	return s
+	return s + " (approximate: " + a.basis() + ")"
 }
 
-// stamp writes t in UTC, its time alone when it is within a day of ref.
+// stamp writes t in UTC to the minute, its time alone on ref's day.
 func stamp(t, ref time.Time) string {
 	t = t.UTC()
-	if !ref.IsZero() && ref.Sub(t).Abs() < 24*time.Hour {
+	if y, m, d := ref.UTC().Date(); !ref.IsZero() && t.Year() == y && t.Month() == m && t.Day() == d {
 		return t.Format("15:04 UTC")
 	}
 	return t.Format("2006-01-02 15:04 UTC")

@@ -7,6 +7,8 @@ import (
 
 	"github.com/mfdlq/mfdlq/changes"
 	"github.com/mfdlq/mfdlq/redact"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestChangesSectionEncodesTheTrail: user names, resources and reasons come
@@ -36,7 +38,7 @@ func TestChangesSectionEncodesTheTrail(t *testing.T) {
 			t.Errorf("section holds %q:\n%s", bad, out)
 		}
 	}
-	for _, want := range []string{"Dropped as noise: 277 log groups and streams", "**Nearest:** orders-producer's code was updated by mallory", "[redacted:", "```\nUTC", `\<script\>`} {
+	for _, want := range []string{"Dropped as noise: 277 log groups and streams", "| nearest change | orders-producer's code was updated by mallory", "[redacted:", "```\nUTC", `\<script\>`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("section lacks %q:\n%s", want, out)
 		}
@@ -45,5 +47,26 @@ func TestChangesSectionEncodesTheTrail(t *testing.T) {
 		if strings.HasPrefix(line, "| 2026") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 7 {
 			t.Errorf("a table row with a cell too many: %q", line)
 		}
+	}
+}
+
+// TestChartFoldsQuietRows: a run of all-zero rows is one line, a row with
+// a figure stays, and the footer says its duration and time in words.
+func TestChartFoldsQuietRows(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"UTC           DLQ arrivals       errors",
+		"06:29:38 UTC                0         0",
+		"06:32:08 UTC                0         0",
+		"06:34:38 UTC                0         0",
+		"06:37:09 UTC  ###          3         0",
+		"06:39:39 UTC                0         0",
+		"5 rows of 2m30s from 2026-12-07T06:29:38Z",
+	}
+	inc := &Incident{now: time.Date(2026, 12, 7, 7, 0, 0, 0, time.UTC)}
+	got := inc.foldQuietRows(lines)
+	want := []string{lines[0], "06:29:38 – 06:34:38 UTC  all 0 (3 rows)", lines[4], lines[5], "5 rows of 2 min from 06:29:38 UTC"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("folded chart (-want +got):\n%s", diff)
 	}
 }

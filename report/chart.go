@@ -119,6 +119,6 @@ func drawRows(counts []int, first time.Time, width, span time.Duration, total in
 		bar := strings.Repeat("#", (n*chartWidth+peak-1)/peak)
 		fmt.Fprintf(&b, "%s UTC |%-*s %d\n", first.Add(time.Duration(i)*width).UTC().Format(layout), chartWidth, bar, n)
 	}
-	fmt.Fprintf(&b, "%s over %s, %s of %s\n```\n", plural.Of(total, "message"), span.Round(time.Second), plural.Of(len(counts), "row"), width.Round(time.Second))
+	fmt.Fprintf(&b, "%s over %s, %s of %s\n```\n", plural.Of(total, "message"), human(span), plural.Of(len(counts), "row"), human(width))
 	return b.String()
 }

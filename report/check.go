@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/plural"
 )
 
 func (inc *Incident) writeCheck(b *strings.Builder) {
@@ -13,10 +14,24 @@ func (inc *Incident) writeCheck(b *strings.Builder) {
 		b.WriteString("\ncheck.json is missing.\n")
 		return
 	}
-	b.WriteString("\n| status | finding | fix |\n|---|---|---|\n")
-	n, more := capped(len(c.Findings), "finding")
-	for _, f := range c.Findings[:n] {
-		fmt.Fprintf(b, "| %s | %s | %s |\n", inc.plain(string(f.Status), maxName), inc.plain(firstNonEmpty(f.Message, f.ID), maxValue), inc.plain(orDash(f.Fix), maxValue))
+	// The findings that failed or warned, with their fixes, are the first
+	// screen's "What to change": here only what held or was not judged.
+	var rest []check.Finding
+	for _, f := range c.Findings {
+		if f.Status == check.Pass || f.Status == check.Skip {
+			rest = append(rest, f)
+		}
+	}
+	if len(rest) < len(c.Findings) {
+		fmt.Fprintf(b, "\n%s under What to change.\n", plural.Of(len(c.Findings)-len(rest), "finding"))
+	}
+	n, more := capped(len(rest), "finding")
+	for _, f := range rest[:n] {
+		what := "passed"
+		if f.Status == check.Skip {
+			what = "not checked"
+		}
+		fmt.Fprintf(b, "- %s: %s\n", what, inc.plain(firstNonEmpty(f.Message, f.ID), maxValue))
 	}
 	b.WriteString(more)
 }
@@ -33,11 +48,17 @@ func (inc *Incident) Warnings() []string {
 			// A skip is a finding check could not judge: it warned of nothing.
 			continue
 		}
-		text := firstNonEmpty(f.Message, f.ID)
+		what := "failed check"
+		if f.Status == check.Warn {
+			what = "warning"
+		} else if f.Status != check.Fail {
+			what = string(f.Status)
+		}
+		text := what + ": " + firstNonEmpty(f.Message, f.ID)
 		if f.Fix != "" {
 			text += " — fix: " + f.Fix
 		}
-		out = append(out, fmt.Sprintf("%s (%s)", text, f.Status))
+		out = append(out, text)
 	}
 	return out
 }

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/plural"
@@ -24,6 +23,9 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 	fmt.Fprintf(b, "\nOverall: **%s** over %s, confidence %.2f, %s.\n", inc.plain(string(c.Verdict), maxName), over, c.Confidence, plural.Of(len(c.Groups), "group"))
 	ne, moreEvidence := capped(len(c.Evidence), "evidence line")
 	for _, e := range c.Evidence[:ne] {
+		if inc.Changes != nil && inc.Changes.Evidence != "" && e == "changes: "+inc.Changes.Evidence {
+			continue // the first screen's nearest change
+		}
 		fmt.Fprintf(b, "- %s\n", inc.plain(e, maxValue))
 	}
 	b.WriteString(moreEvidence)
@@ -46,11 +48,13 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 		if g.Fingerprint != "" {
 			fmt.Fprintf(b, "- fingerprint: %s\n", inc.fingerprint(g.Fingerprint))
 		}
-		if g.Signature != "" {
+		if g.Signature != "" && g.Error == "" {
+			// The error above says it with its values; the signature
+			// (placeholders for them) only when there is no error.
 			fmt.Fprintf(b, "- error signature: %s\n", inc.code(g.Signature, maxValue))
 		}
 		if !g.FirstSent.IsZero() && !g.LastSent.IsZero() {
-			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", g.FirstSent.UTC().Format(time.RFC3339), g.LastSent.UTC().Format(time.RFC3339), g.LastSent.Sub(g.FirstSent).Round(time.Second))
+			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", inc.at(g.FirstSent), inc.at(g.LastSent), human(g.LastSent.Sub(g.FirstSent)))
 		}
 		if len(g.ReceiveCounts) > 0 {
 			fmt.Fprintf(b, "- receive counts: %s\n", inc.plain(countsList(g.ReceiveCounts), maxValue))

@@ -17,13 +17,12 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n| | |\n|---|---|\n")
-	inc.row(b, "verdict", c.Verdict.Say())
 	inc.row(b, "DLQ visible / in flight", fmt.Sprintf("%d / %d", c.DLQ.Visible, c.DLQ.InFlight))
 	trend := orDash(c.DLQ.Direction)
 	if c.DLQ.Direction != contain.Unknown && c.DLQ.Direction != "" {
 		trend += fmt.Sprintf(" (%s → %s", strconv.FormatFloat(c.DLQ.From, 'f', -1, 64), strconv.FormatFloat(c.DLQ.To, 'f', -1, 64))
 		if c.DLQ.Window != "" {
-			trend += " over " + c.DLQ.Window
+			trend += " over " + durationWords(c.DLQ.Window)
 		}
 		if c.DLQ.Source != "" {
 			trend += ", from " + c.DLQ.Source
@@ -34,7 +33,11 @@ func (inc *Incident) writeContain(b *strings.Builder) {
 	if s := c.Source; s != nil {
 		inc.row(b, "source queue", orDash(s.Queue))
 		inc.row(b, "source visible / in flight", fmt.Sprintf("%d / %d", s.Visible, s.InFlight))
-		inc.row(b, "source age of oldest message", seconds(s.AgeOfOldest)+" (normal "+seconds(s.NormalAge)+")")
+		age := seconds(s.AgeOfOldest)
+		if s.NormalAge != nil {
+			age += " (normal " + seconds(s.NormalAge) + ")"
+		}
+		inc.row(b, "source age of oldest message", age)
 	} else {
 		inc.row(b, "source queue", "none found")
 	}
@@ -71,9 +74,9 @@ func (inc *Incident) writeMappings(b *strings.Builder, ms []lambdaapi.Mapping) {
 		}
 		timeout := "-"
 		if m.FunctionTimeout != nil {
-			timeout = (time.Duration(*m.FunctionTimeout) * time.Second).String()
+			timeout = human(time.Duration(*m.FunctionTimeout) * time.Second)
 		}
-		vis := (time.Duration(m.QueueVisibility) * time.Second).String()
+		vis := human(time.Duration(m.QueueVisibility) * time.Second)
 		if m.VisibilityAssessment != "" {
 			vis += " (" + inc.plain(m.VisibilityAssessment, maxName) + ")"
 		}
@@ -85,7 +88,7 @@ func (inc *Incident) writeMappings(b *strings.Builder, ms []lambdaapi.Mapping) {
 
 func seconds(p *float64) string {
 	if p == nil {
-		return "-"
+		return "not known"
 	}
-	return (time.Duration(*p) * time.Second).String()
+	return human(time.Duration(*p) * time.Second)
 }

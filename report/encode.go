@@ -14,7 +14,7 @@ import (
 const (
 	maxName     = 200  // a queue, group, message id, verdict, status
 	maxValue    = 400  // an evidence line, an exception, a reason, a figure list
-	maxBody     = 200  // a body in the sample table
+	maxExcerpt  = 100  // a body's excerpt in the sample table
 	maxLogLine  = 200  // one line of a log excerpt
 	maxCommand  = 600  // one command line
 	maxOperator = 1500 // --cause, --change, --warning, --fixed

@@ -70,9 +70,9 @@ func (inc *Incident) writeParts(b *strings.Builder, f archive.Figures) {
 	if f.PartCount <= 1 || len(f.Parts) == 0 {
 		return
 	}
-	b.WriteString("\n| Part | Messages | Deleted | Bytes | SHA-256 |\n|---|---:|---:|---:|---|\n")
+	b.WriteString("\n| Part | Messages | Deleted | Size | SHA-256 |\n|---|---:|---:|---:|---|\n")
 	for i, p := range f.Parts[:min(len(f.Parts), maxReportParts)] {
-		fmt.Fprintf(b, "| %d %s | %d | %d | %d | %s |\n", i+1, inc.codeCell(p.Location, maxValue), p.Messages, p.Deleted, p.Bytes, inc.codeCell(p.SHA256, maxName))
+		fmt.Fprintf(b, "| %d %s | %d | %d | %s | %s |\n", i+1, inc.codeCell(p.Location, maxValue), p.Messages, p.Deleted, size(p.Bytes), inc.codeCell(p.SHA256, maxName))
 	}
 	if more := f.PartCount - min(len(f.Parts), maxReportParts); more > 0 {
 		fmt.Fprintf(b, "\n… and %d more (%s lists every part).\n", more, incident.ExportFile)

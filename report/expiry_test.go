@@ -59,7 +59,7 @@ func TestReportListsExportParts(t *testing.T) {
 	got := b.String()
 	for _, want := range []string{
 		"1200 messages archived to `s3://a/b.jsonl` in 12 parts; 1200 deleted from orders-dlq once each part was uploaded and read back.\n",
-		"| 1 `s3://a/b.jsonl` | 100 | 100 | 5000 | `ab12` |\n",
+		"| 1 `s3://a/b.jsonl` | 100 | 100 | 4.9 KiB | `ab12` |\n",
 		"| 10 `s3://a/b.part-0010.jsonl` | 100 |",
 		"… and 2 more (export.json lists every part).\n",
 	} {

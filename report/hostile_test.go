@@ -195,8 +195,8 @@ func writeHostileIncident(t *testing.T) *incident.Workspace {
 // an incident where every step ran; groups and messages add level-3
 // headings whose text is data, counted separately.
 var reportHeadings = []string{
-	"1:Incident report:", "2:Summary", "2:Timeline", "2:1. contain", "2:2. inspect", "2:3. classify", "2:4. logs",
-	"2:Fix", "2:5. redrive", "2:6. verify", "2:Safeguards", "2:7. record", "3:Commands run, in order",
+	"1:Incident report:", "2:Timeline", "2:What to change", "1:Appendix", "2:Commands run, in order",
+	"2:1. contain", "2:2. inspect", "2:3. classify", "2:4. logs", "2:5. redrive", "2:6. verify", "2:Safeguards",
 }
 
 func TestHostileIncidentReportStructure(t *testing.T) {

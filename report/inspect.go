@@ -16,19 +16,21 @@ func (inc *Incident) writeInspect(b *strings.Builder, ev incident.Event) {
 	var in sqsapi.InspectInputs
 	_, _ = ev.DecodeFigures(&f), ev.DecodeInputs(&in)
 	if len(ev.Figures) > 0 {
-		fmt.Fprintf(b, "\nPeeked at %d of the %d visible messages (%d in flight, %d delayed) in %s; each stayed hidden %ds and none was deleted.\n",
-			f.Sampled, f.Visible, f.InFlight, f.Delayed, plural.Of(f.Receives, "receive"), in.Visibility)
+		fmt.Fprintf(b, "\nPeeked at %d of the %d visible messages (%d in flight, %d delayed) in %s; each stayed hidden %s and none was deleted.\n",
+			f.Sampled, f.Visible, f.InFlight, f.Delayed, plural.Of(f.Receives, "receive"), human(time.Duration(in.Visibility)*time.Second))
 	}
 	if len(inc.Samples) == 0 {
 		b.WriteString("\nsamples.jsonl is missing or empty.\n")
 		return
 	}
-	const maxRows = 10
+	// A few short excerpts tell what the messages look like; the bodies
+	// themselves stay in samples.jsonl.
+	const maxRows = 3
 	fmt.Fprintf(b, "\nSample (%s", plural.Of(len(inc.Samples), "message"))
 	if len(inc.Samples) > maxRows {
-		fmt.Fprintf(b, ", first %d shown", maxRows)
+		fmt.Fprintf(b, ", first %d shown, bodies cut to %d characters; samples.jsonl holds them", maxRows, maxExcerpt)
 	}
-	b.WriteString("):\n\n| message id | sent | receives | body |\n|---|---|---|---|\n")
+	b.WriteString("):\n\n| message id | sent | receives | body (excerpt) |\n|---|---|---|---|\n")
 	for i := range inc.Samples {
 		if i == maxRows {
 			break
@@ -36,12 +38,12 @@ func (inc *Incident) writeInspect(b *strings.Builder, ev incident.Event) {
 		m := &inc.Samples[i]
 		sent, count := "-", "-"
 		if t, ok := m.SentTime(); ok {
-			sent = t.Format(time.RFC3339)
+			sent = inc.at(t)
 		}
 		if n, ok := m.ReceiveCount(); ok {
 			count = strconv.Itoa(n)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", inc.plain(m.MessageId, maxName), sent, count, inc.codeCell(m.Body, maxBody))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", inc.plain(m.MessageId, maxName), sent, count, inc.codeCell(m.Body, maxExcerpt))
 	}
 	if inc.Classification == nil {
 		b.WriteString("\nArrivals of the sampled messages:\n\n")

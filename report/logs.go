@@ -32,8 +32,14 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 	n, moreGroups := capped(len(groups), "signature")
 	for _, g := range groups[:n] {
 		m := g[0]
+		// The heading is the first message's own exception: the
+		// signature that groups them holds placeholders (<n>) no reader
+		// should have to decode.
 		sig := "no exception recognised"
-		if m.Signature != "" {
+		switch {
+		case m.Exception != "":
+			sig = inc.code(m.Exception, maxValue)
+		case m.Signature != "":
 			sig = inc.code(m.Signature, maxValue)
 		}
 		fmt.Fprintf(b, "\n### %s — %s\n\n", sig, plural.Of(len(g), "message"))
@@ -42,10 +48,7 @@ func (inc *Incident) writeLogs(b *strings.Builder) {
 			ids[i] = inc.code(r.MessageID, maxName)
 		}
 		fmt.Fprintf(b, "- %s: %s\n", plural.Noun(len(g), "message"), joinBounded(ids, ", ", maxLine/2))
-		fmt.Fprintf(b, "- excerpt of %s: %s / %s, %s\n", inc.code(m.MessageID, maxName), inc.code(m.LogGroup, maxName), inc.code(m.LogStream, maxName), inc.plain(orDash(m.Timestamp), maxName))
-		if m.Exception != "" {
-			fmt.Fprintf(b, "- exception: %s\n", inc.code(m.Exception, maxValue))
-		}
+		fmt.Fprintf(b, "- excerpt of %s: %s / %s, %s\n", inc.code(m.MessageID, maxName), inc.code(m.LogGroup, maxName), inc.code(m.LogStream, maxName), inc.plain(orDash(inc.timestampWords(m.Timestamp)), maxName))
 		if len(m.Lines) == 0 {
 			continue
 		}

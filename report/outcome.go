@@ -20,23 +20,6 @@ type moveEnd struct {
 // stopped says whether the move ended before it was done.
 func (e moveEnd) stopped() bool { return e.stop != "" }
 
-// sentence is the end as one sentence: "It stopped: …; 9 messages are
-// left in the DLQ. Next: …."
-func (e moveEnd) sentence() string {
-	if !e.stopped() {
-		return ""
-	}
-	t := "It stopped: " + e.stop
-	if e.left != "" {
-		t += "; " + e.left
-	}
-	t += "."
-	if e.next != "" {
-		t += " Next: " + e.next + "."
-	}
-	return t
-}
-
 // latestEnd is the end of the latest redrive.
 func (inc *Incident) latestEnd() moveEnd {
 	ev, ok := inc.Latest(incident.StepRedrive)

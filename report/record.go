@@ -10,31 +10,10 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 )
 
-// writeRecord is step 7 itself: what would have warned earlier, and every
-// command run, in order. The count, verdict, cause and change open the
-// report (summary.go).
-func (inc *Incident) writeRecord(b *strings.Builder, o ReportOptions, res *ReportResult) {
-	b.WriteString("## 7. record — what would have warned earlier\n\n")
-	warnings := inc.Warnings()
-	if o.Warning != "" {
-		warnings = append([]string{o.Warning}, warnings...)
-	}
-	if len(warnings) == 0 {
-		fmt.Fprintf(b, "%s\n", inc.todo("", "warning", "what would have warned earlier", res))
-	} else {
-		n, more := capped(len(warnings), "warning")
-		for _, w := range warnings[:n] {
-			fmt.Fprintf(b, "- %s\n", inc.plain(w, maxOperator))
-		}
-		b.WriteString(more)
-	}
-	inc.writeCommands(b, o)
-}
-
 // writeCommands lists every command run, in order, the record command
 // last: a reader can run them again.
 func (inc *Incident) writeCommands(b *strings.Builder, o ReportOptions) {
-	b.WriteString("\n### Commands run, in order\n\n")
+	b.WriteString("\n## Commands run, in order\n\n")
 	n := 0
 	runs := commandsRun(inc.Events)
 	shown, more := len(runs), ""
@@ -43,16 +22,17 @@ func (inc *Incident) writeCommands(b *strings.Builder, o ReportOptions) {
 	}
 	for _, c := range runs[:shown] {
 		n++
-		fmt.Fprintf(b, "%d. %s — %s, %s\n", n, inc.code(c.line, maxCommand), inc.plain(strings.Join(c.steps, " + "), maxName), c.time.UTC().Format(time.RFC3339))
+		fmt.Fprintf(b, "%d. %s — %s, %s\n", n, inc.code(c.line, maxCommand), inc.plain(strings.Join(c.steps, " + "), maxName), inc.at(c.time))
 	}
 	b.WriteString(more)
 	if len(o.Command) > 0 {
 		n++
-		fmt.Fprintf(b, "%d. %s — record, %s\n", n, inc.code(ShellJoin(o.Command), maxCommand), o.Now.UTC().Format(time.RFC3339))
+		fmt.Fprintf(b, "%d. %s — record, %s\n", n, inc.code(ShellJoin(o.Command), maxCommand), inc.at(o.Now))
 	}
 	if n == 0 {
 		b.WriteString("none recorded\n")
 	}
+	b.WriteString("\n")
 }
 
 // todo returns the operator's text s encoded, or a visible TODO naming the

@@ -4,8 +4,8 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/journal"
 
 	"fmt"
+	"github.com/mfdlq/mfdlq/sqsapi"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
@@ -43,12 +43,12 @@ func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 		ops[e.Op][e.DLQMessageID] = true
 		runs[e.Run] = true
 		if e.DestQueue != "" {
-			dests[e.DestQueue] = true
+			dests[sqsapi.NameOf(e.DestQueue)] = true
 		}
 	}
 	first, last := inc.Journal[0].Time, inc.Journal[len(inc.Journal)-1].Time
 	fmt.Fprintf(b, "\nJournal: %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
+		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
 	b.WriteString("| operation | distinct messages |\n|---|---|\n")
 	keys := sortedKeys(ops)
 	n, more := capped(len(keys), "operation")
@@ -70,11 +70,11 @@ func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	}
 }
 
-// writeMove tells the latest move in a sentence: what was selected, how
-// many moved where and how fast, the canary, and what was left.
+// writeMove tells the latest move's details in a sentence: what was
+// selected, the canary, --keep, and how it stopped. How many moved where
+// and how fast is the first screen's.
 func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
 	in := redrive.InputsOf(ev)
-	fmt.Fprintf(b, "\nMoved %s", inc.redriveText())
 	var sel []string
 	if in.FromFile != "" {
 		sel = append(sel, "from the export "+inc.code(in.FromFile, maxValue))
@@ -91,21 +91,22 @@ func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
 	if in.Max > 0 {
 		sel = append(sel, fmt.Sprintf("at most %d", in.Max))
 	}
+	var parts []string
 	if len(sel) > 0 {
-		b.WriteString("; selected: " + strings.Join(sel, ", "))
+		parts = append(parts, "selected: "+strings.Join(sel, ", "))
 	}
 	switch {
 	case in.Native:
-		b.WriteString("; by SQS's own move task")
+		parts = append(parts, "moved by SQS's own move task")
 	case in.Canary > 0:
-		fmt.Fprintf(b, "; a canary of %s went first", plural.Of(in.Canary, "message"))
+		parts = append(parts, fmt.Sprintf("a canary of %s went first", plural.Of(in.Canary, "message")))
 	}
 	if in.Keep {
-		b.WriteString("; copied with --keep: the originals stay in the DLQ")
+		parts = append(parts, "copied with --keep: the originals stay in the DLQ")
 	}
-	b.WriteString(".\n")
-	if end := inc.moveEndOf(redrive.FiguresOf(ev), inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
-		b.WriteString("\n**" + end.sentence() + "**\n")
+	if len(parts) > 0 {
+		s := strings.Join(parts, "; ")
+		b.WriteString("\n" + strings.ToUpper(s[:1]) + s[1:] + ".\n")
 	}
 }
 
@@ -154,7 +155,7 @@ func (inc *Incident) writeCompactedRedrive(b *strings.Builder) {
 	lastAttempt := 1
 	for _, c := range l.Counts() {
 		if c.Dest != "" {
-			dests[c.Dest] = true
+			dests[sqsapi.NameOf(c.Dest)] = true
 		}
 		ops[c.Op] += c.N
 		if byAttempt[c.Attempt] == nil {
@@ -164,7 +165,7 @@ func (inc *Incident) writeCompactedRedrive(b *strings.Builder) {
 		lastAttempt = max(lastAttempt, c.Attempt)
 	}
 	fmt.Fprintf(b, "\nJournal (compacted: completed messages kept as counts): %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(l.Entries(), "entry"), plural.Of(len(l.Runs()), "run"), first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
+		plural.Of(l.Entries(), "entry"), plural.Of(len(l.Runs()), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
 	b.WriteString("| operation | messages |\n|---|---|\n")
 	keys := sortedKeys(ops)
 	n, more := capped(len(keys), "operation")

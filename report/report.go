@@ -57,12 +57,16 @@ func (inc *Incident) Render(w io.Writer, o ReportOptions) (ReportResult, error) 
 	inc.now = o.Now
 	defer func() { inc.red = nil }()
 	var body strings.Builder
+	inc.writeAnswer(&body)
 	inc.writeSummary(&body, o, &res)
 	inc.writeTimeline(&body)
+	inc.writeToChange(&body, o, &res)
+	body.WriteString("---\n\n# Appendix: the details\n\n")
+	inc.writeHeader(&body, o)
+	inc.writeCommands(&body, o)
 	inc.writeSteps(&body)
-	inc.writeRecord(&body, o, &res)
 	var head strings.Builder
-	inc.writeHeader(&head, o)
+	fmt.Fprintf(&head, "# Incident report: %s\n\n", inc.plain(orDash(inc.queueEvent().Queue), maxName))
 	notice := "> Not redacted (--no-redact): message bodies and log lines below are as the queue and the logs hold them. Handle this report as personal data.\n"
 	if inc.red != nil {
 		res.Redacted = inc.red.Counts
@@ -95,18 +99,17 @@ func redactionNotice(c redact.Counts) string {
 		strings.Join(parts, ", "))
 }
 
+// writeHeader is the appendix's table of where and who: the queue, its
+// account and region, the one operator identity, when.
 func (inc *Incident) writeHeader(b *strings.Builder, o ReportOptions) {
 	q := inc.queueEvent()
-	fmt.Fprintf(b, "# Incident report: %s\n\n", inc.plain(orDash(q.Queue), maxName))
 	b.WriteString("| | |\n|---|---|\n")
 	inc.row(b, "queue", orDash(q.Queue))
-	inc.row(b, "region", orDash(q.Region))
-	inc.row(b, "account", orDash(q.Account))
+	inc.row(b, "account, region", orDash(q.Account)+", "+orDash(q.Region))
 	inc.row(b, "time span", inc.span())
-	inc.row(b, "operator", orDash(o.Operator))
-	inc.row(b, "report written", o.Now.UTC().Format(time.RFC3339))
+	fmt.Fprintf(b, "| operator | %s |\n", inc.operatorIdentity(o.Operator))
+	inc.row(b, "report written", inc.at(o.Now))
 	fmt.Fprintf(b, "| incident directory | %s |\n", inc.codeCell(inc.Dir, maxValue))
-	b.WriteString("\n")
 }
 
 // queueEvent is the first event that names a queue: the DLQ the incident is
@@ -133,7 +136,7 @@ func (inc *Incident) span() string {
 			last = ev.Time
 		}
 	}
-	return fmt.Sprintf("%s → %s (%s)", first.UTC().Format(time.RFC3339), last.UTC().Format(time.RFC3339), last.Sub(first).Round(time.Second))
+	return fmt.Sprintf("%s → %s (%s)", inc.at(first), inc.at(last), human(last.Sub(first)))
 }
 
 // row writes a two-column table row: k is the report's own, v is encoded.

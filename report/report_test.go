@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 
@@ -120,8 +121,8 @@ func TestReportSections(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("no section %q", step)
 		}
-		if !strings.HasPrefix(got[i:], "## "+step) || !strings.Contains(got[i:i+120], "not run.") {
-			t.Errorf("section %q does not say not run:\n%s", step, got[i:i+120])
+		if end := min(len(got), i+120); !strings.HasPrefix(got[i:], "## "+step) || !strings.Contains(got[i:end], "not run.") {
+			t.Errorf("section %q does not say not run:\n%s", step, got[i:end])
 		}
 	}
 	if !strings.Contains(got, "## 2. inspect") || strings.Contains(got[strings.Index(got, "## 2. inspect"):strings.Index(got, "## 3. classify")], "not run") {
@@ -179,7 +180,7 @@ func TestArrivalChart(t *testing.T) {
 	if !strings.HasSuffix(lines[chartBins], " 1") {
 		t.Errorf("last row should hold the straggler:\n%s", c)
 	}
-	if one := arrivalChart([]time.Time{base}); !strings.Contains(one, "1 message over 0s, 1 row") {
+	if one := arrivalChart([]time.Time{base}); !strings.Contains(one, "1 message over 0 s, 1 row") {
 		t.Errorf("single time: %s", one)
 	}
 }
@@ -211,7 +212,7 @@ func TestWarningsLeaveOutPassAndSkip(t *testing.T) {
 		{ID: "max-receive", Status: "warn", Message: "worst case 18 attempts per dependency"},
 	}}}
 	got := inc.Warnings()
-	if len(got) != 2 || !strings.Contains(got[0], "no CloudWatch alarm") || !strings.Contains(got[1], "(warn)") {
+	if len(got) != 2 || !strings.Contains(got[0], "no CloudWatch alarm") || !strings.HasPrefix(got[1], "warning: ") || !strings.HasPrefix(got[0], "failed check: ") {
 		t.Errorf("Warnings = %q; want the fail and the warn only", got)
 	}
 }
@@ -229,39 +230,66 @@ func TestLogsSectionGroupsBySignature(t *testing.T) {
 	got := b.String()
 	for _, want := range []string{
 		"Searched 4 messages in f.log (file): found 3.",
-		"### `UnsupportedVersionError: version <n>` — 2 messages\n\n- messages: `m1`, `m2`\n- excerpt of `m1`",
-		"### `SkuNotFound: SKU-<n>` — 1 message\n\n- message: `m3`",
+		"### `UnsupportedVersionError: version 2` — 2 messages\n\n- messages: `m1`, `m2`\n- excerpt of `m1`",
+		"### `SkuNotFound: SKU-9` — 1 message\n\n- message: `m3`",
 		"No log lines found for: m4",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("logs section lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "m2 failed") || strings.Index(got, "UnsupportedVersionError: version <n>") > strings.Index(got, "SkuNotFound") {
+	if strings.Contains(got, "m2 failed") || strings.Contains(got, "<n>") || strings.Index(got, "UnsupportedVersionError: version 2") > strings.Index(got, "SkuNotFound") {
 		t.Errorf("want one excerpt per signature, the larger group first:\n%s", got)
 	}
 }
 
-// TestReportOpensWithTheIncident: the first section is the summary with the
-// alarm time, the timeline follows, and no raw inputs or figures line is
-// left in any report.
+// TestReportOpensWithTheIncident: one screen first — the answer in
+// words, the numbers, the timeline and what to change — then the
+// appendix; each fact said once, in words and UTC times, and no raw
+// inputs or figures line left in any report.
 func TestReportOpensWithTheIncident(t *testing.T) {
 	t.Parallel()
-	got, _ := renderDir(t, "../testdata/incident-deploy", ReportOptions{Cause: "v2 first", Now: reportNow})
-	sections := regexp.MustCompile(`(?m)^## .*$`).FindAllString(got, 3)
-	if len(sections) < 2 || sections[0] != "## Summary" || sections[1] != "## Timeline" {
-		t.Fatalf("first sections = %q, want Summary then Timeline", sections)
+	got, _ := renderDir(t, "../testdata/incident-deploy", ReportOptions{Cause: "v2 first", Operator: "alice", Now: reportNow,
+		Command: []string{"mfdlq", "record", "--cause", "v2 first"}})
+	cut := strings.Index(got, "\n---\n")
+	if cut < 0 {
+		t.Fatalf("no appendix rule:\n%s", got)
 	}
-	summary := got[strings.Index(got, "## Summary"):strings.Index(got, "## Timeline")]
+	screen, appendix := got[:cut], got[cut:]
+	if n := strings.Count(screen, "\n"); n > 45 {
+		t.Errorf("the first screen is %d lines; want at most 45:\n%s", n, screen)
+	}
+	sections := regexp.MustCompile(`(?m)^## .*$`).FindAllString(screen, -1)
+	if diff := cmp.Diff([]string{"## Timeline", "## What to change"}, sections); diff != "" {
+		t.Errorf("first screen's sections (-want +got):\n%s", diff)
+	}
 	for _, want := range []string{
-		"orders-dlq held 340 messages (visible at contain). classify found them **poison**",
-		"Cause: v2 first. Changed: consumer 1.8.0 accepts version 2. The redrive moved 340 messages to orders",
-		"an alarm on orders-dlq > 0 would have fired at about 22:09 UTC, some 4 h 41 min before this incident began.",
-		"| messages | 340 (visible at contain) |", "| verify | **pass** — none of the 340 moved messages came back; 0 left in the DLQ |",
-		"| alarm on orders-dlq > 0 | would have fired at about 2026-11-29 22:09 UTC (approximate: ",
+		"\n**Poison:** the messages fail however often they are retried, until the consumer or the messages change. They were redriven and verify passed: the fix held.\n",
+		"| messages | 340 in orders-dlq (visible at contain) |", "| cause | v2 first |", "| change | consumer 1.8.0 accepts version 2 |",
+		"| redrive | moved 340 messages to orders at 10 msg/s in 34 s (9.9 msg/s achieved) |",
+		"| verify | **pass** — none of the 340 moved messages came back; 0 left in the DLQ |",
+		"| alarm | an alarm on orders-dlq > 0 would have fired at about 2026-11-29 22:09 UTC, 4 h 41 min before this incident began (approximate: ",
+		"| 02:50:00 | contain: **not alive** — 340 visible in the DLQ, stable |",
+		"- failed check: no CloudWatch alarm on orders-dlq's ApproximateNumberOfMessagesVisible — fix: mfdlq check",
 	} {
-		if !strings.Contains(summary, want) {
-			t.Errorf("summary lacks %q:\n%s", want, summary)
+		if !strings.Contains(screen, want) {
+			t.Errorf("first screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if !strings.Contains(appendix, "# Appendix") || !strings.Contains(appendix, "| operator | alice (login name; no AWS identity recorded) |") {
+		t.Errorf("appendix lacks its heading or the operator:\n%s", appendix)
+	}
+	// Said once: the redrive command (fix + redrive), the warnings, the
+	// fix, the operator.
+	for _, once := range []string{"`mfdlq redrive --queue orders-dlq --fixed", "ApproximateNumberOfMessagesVisible", "alice", "moved 340 messages to orders at", "none of the 340 moved messages came back", "verdict"} {
+		if n := strings.Count(strings.ToLower(got), strings.ToLower(once)); n != 1 {
+			t.Errorf("%q is in the report %d times; want once", once, n)
+		}
+	}
+	// Words and units, not raw values; no time after the report's own.
+	for _, raw := range []string{"not_alive", "not_proven", "T02:50:00Z", "34.2s", "1h47m0s", "3m0s"} {
+		if strings.Contains(got, raw) {
+			t.Errorf("report holds the raw value %q", raw)
 		}
 	}
 	for _, dir := range []string{"../testdata/incident-deploy", "../testdata/incident-partial"} {
@@ -269,5 +297,62 @@ func TestReportOpensWithTheIncident(t *testing.T) {
 		if m := regexp.MustCompile(`(?m)^- (inputs|figures|ran|command):`).FindString(md); m != "" {
 			t.Errorf("%s: report holds a raw event line %q", dir, m)
 		}
+	}
+}
+
+// TestTimelineStopsAtTheReport: an alarm time later than the report (the
+// demo's report, written minutes after the first failure) is no row of
+// the timeline; the table says it as a delay.
+func TestTimelineStopsAtTheReport(t *testing.T) {
+	t.Parallel()
+	first := time.Date(2026, 11, 30, 3, 30, 0, 0, time.UTC)
+	inc := &Incident{
+		Events:         []incident.Event{{Step: incident.StepContain, Queue: "orders-dlq", Time: first.Add(time.Minute)}},
+		Classification: &classify.Classification{Messages: 3, FirstSent: &first, LastSent: &first},
+		now:            first.Add(2 * time.Minute),
+	}
+	var b strings.Builder
+	inc.writeTimeline(&b)
+	if strings.Contains(b.String(), "would have fired") || strings.Count(b.String(), "first failure") != 1 || strings.Contains(b.String(), "latest message") {
+		t.Errorf("timeline:\n%s", b.String())
+	}
+	for _, row := range strings.Split(strings.TrimSpace(b.String()), "\n")[4:] {
+		at, err := time.Parse("15:04:05", strings.Fields(row)[1])
+		if err != nil || at.Hour()*60+at.Minute() > 3*60+32 {
+			t.Errorf("row %q: after the report's 03:32 (%v)", row, err)
+		}
+	}
+	var s strings.Builder
+	inc.writeSummary(&s, ReportOptions{}, &ReportResult{})
+	if !strings.Contains(s.String(), "would have fired about 5 min after the first failure") {
+		t.Errorf("summary:\n%s", s.String())
+	}
+}
+
+// TestOperatorIsOneIdentity: the STS caller the redrive recorded, in
+// words, once; the login name only without one; several identities are
+// said to be several, and the runs table names each.
+func TestOperatorIsOneIdentity(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ arn, want string }{
+		{"arn:aws:sts::123456789012:assumed-role/oncall/alice", "alice (role oncall, account 123456789012)"},
+		{"arn:aws:sts::123456789012:user/moto", "moto (IAM user, account 123456789012)"},
+		{"arn:aws:iam::123456789012:root", "the root user of account 123456789012"},
+		{"not an arn", "not an arn"},
+	} {
+		if got := callerWords(tt.arn); got != tt.want {
+			t.Errorf("callerWords(%q) = %q, want %q", tt.arn, got, tt.want)
+		}
+	}
+	inc := &Incident{Operators: map[string]string{"r1": "arn:aws:sts::123456789012:assumed-role/oncall/alice"}}
+	if got := inc.operatorIdentity("root"); got != "alice (role oncall, account 123456789012)" {
+		t.Errorf("operator = %q; want the STS caller, not the login name", got)
+	}
+	inc.Operators["r2"] = "arn:aws:sts::123456789012:assumed-role/oncall/bob"
+	if got := inc.operatorIdentity("root"); !strings.Contains(got, "and 1 other (") {
+		t.Errorf("operator of two identities = %q", got)
+	}
+	if got := (&Incident{}).operatorIdentity("root"); got != "root (login name; no AWS identity recorded)" {
+		t.Errorf("operator without AWS identity = %q", got)
 	}
 }

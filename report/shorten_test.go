@@ -79,7 +79,7 @@ func TestShortenAfterRedaction(t *testing.T) {
 // (dropped by tokenBoundary when it has a boundary) is never in view.
 func TestLimitsBelowScan(t *testing.T) {
 	t.Parallel()
-	for _, l := range []int{maxName, maxValue, maxBody, maxLogLine, maxCommand, maxOperator} {
+	for _, l := range []int{maxName, maxValue, maxExcerpt, maxLogLine, maxCommand, maxOperator} {
 		if l > maxScan-1024 {
 			t.Errorf("limit %d is within 1 KiB of maxScan %d", l, maxScan)
 		}

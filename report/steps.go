@@ -3,10 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/redrive"
 )
 
 // stepTitles are the report's section titles, in runbook order.
@@ -20,7 +18,6 @@ var stepTitles = []struct {
 	{incident.StepClassify, "3. classify — poison, transient or data", false},
 	{incident.StepLogs, "4. logs — the consumer's real exception", false},
 	{incident.StepExport, "Archive — the messages kept outside SQS (mfdlq export)", true},
-	{incident.StepFix, "Fix — what was changed before the redrive", false},
 	{incident.StepRedrive, "5. redrive — the move back", false},
 	{incident.StepVerify, "6. verify — did the fix hold?", false},
 	{incident.StepCheck, "Safeguards — mfdlq check", false},
@@ -52,8 +49,6 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 			inc.writeLogs(b)
 		case incident.StepExport:
 			inc.writeExport(b, ev)
-		case incident.StepFix:
-			inc.writeFix(b, ev)
 		case incident.StepRedrive:
 			inc.writeRedrive(b, ev)
 		case incident.StepVerify:
@@ -65,30 +60,14 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 	}
 }
 
-// writeEvent says in one sentence what every step has: when it ran, the
-// command, its verdict and its artifact. The step's inputs and figures stay
-// in events.jsonl; the sections below tell them in words.
+// writeEvent says in one sentence what every step has: when it ran and
+// its artifact. The verdict is the timeline's and the command is listed
+// once, among the commands run; the step's inputs and figures stay in
+// events.jsonl and the sections below tell them in words.
 func (inc *Incident) writeEvent(b *strings.Builder, ev incident.Event) {
-	fmt.Fprintf(b, "Ran at %s", ev.Time.UTC().Format(time.RFC3339))
-	if len(ev.Command) > 0 {
-		fmt.Fprintf(b, " as %s", inc.code(ShellJoin(ev.Command), maxCommand))
-	}
-	if ev.Verdict != "" {
-		fmt.Fprintf(b, "; verdict **%s**", inc.plain(ev.Verdict, maxName))
-	}
+	fmt.Fprintf(b, "Ran at %s", inc.at(ev.Time))
 	if ev.Artifact != "" {
 		fmt.Fprintf(b, "; wrote %s", inc.code(ev.Artifact, maxName))
-	}
-	b.WriteString(".\n")
-}
-
-// writeFix is the change recorded before a redrive, and the attempt it
-// starts.
-func (inc *Incident) writeFix(b *strings.Builder, ev incident.Event) {
-	fmt.Fprintf(b, "\nChanged: %s", inc.plain(orDash(redrive.FixOf(ev)), maxOperator))
-	var f redrive.FixFigures
-	if ev.DecodeFigures(&f) == nil && f.Attempt > 1 {
-		fmt.Fprintf(b, " (attempt %d)", f.Attempt)
 	}
 	b.WriteString(".\n")
 }

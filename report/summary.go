@@ -14,16 +14,13 @@ import (
 	"github.com/mfdlq/mfdlq/verify"
 )
 
-// writeSummary opens the report the way a ticket reader wants it: the
-// incident in a paragraph, then a table of the answers — how many, what it
-// was, what caused it, what was changed, whether the redrive and verify
-// worked, and when an alarm would have told someone.
+// writeSummary is the numbers of the first screen, one table: how many,
+// what it was, what caused it, what was changed, whether the redrive and
+// verify worked, and when an alarm would have told someone. The answer
+// above it says the same in words, without the figures.
 func (inc *Incident) writeSummary(b *strings.Builder, o ReportOptions, res *ReportResult) {
-	b.WriteString("## Summary\n\n")
-	s := inc.summarize(o, res)
-	b.WriteString(s.paragraph)
-	b.WriteString("\n\n| | |\n|---|---|\n")
-	for _, r := range s.rows {
+	b.WriteString("| | |\n|---|---|\n")
+	for _, r := range inc.summarize(o, res) {
 		fmt.Fprintf(b, "| %s | %s |\n", r[0], r[1])
 	}
 	inc.writeChangeSummary(b)
@@ -38,78 +35,51 @@ func (inc *Incident) writeSummary(b *strings.Builder, o ReportOptions, res *Repo
 	b.WriteString("\n")
 }
 
-// summary is the opening: the paragraph's sentences and the table's rows,
-// every value already encoded.
-type summary struct {
-	paragraph string
-	rows      [][2]string
-}
-
-func (inc *Incident) summarize(o ReportOptions, res *ReportResult) summary {
-	var s summary
-	var para []string
+// summarize is the table's rows, every value already encoded.
+func (inc *Incident) summarize(o ReportOptions, res *ReportResult) [][2]string {
+	var rows [][2]string
 	queue := inc.plain(orDash(inc.queueEvent().Queue), maxName)
 	if n, from := inc.messageCount(); n >= 0 {
-		para = append(para, fmt.Sprintf("%s held %s (%s).", queue, plural.Of(n, "message"), from))
-		s.rows = append(s.rows, [2]string{"messages", fmt.Sprintf("%d (%s)", n, from)})
+		rows = append(rows, [2]string{"messages", fmt.Sprintf("%d in %s (%s)", n, queue, from)})
 	} else {
-		para = append(para, fmt.Sprintf("No step counted the messages of %s.", queue))
-		s.rows = append(s.rows, [2]string{"messages", "unknown (no step counted them)"})
+		rows = append(rows, [2]string{"messages", "unknown (no step counted them)"})
 	}
 	if v := inc.verdictText(); v != "" {
-		para = append(para, "classify found them "+v+".")
-		s.rows = append(s.rows, [2]string{"verdict", v})
+		rows = append(rows, [2]string{"verdict", v})
 	} else {
-		s.rows = append(s.rows, [2]string{"verdict", "not classified"})
+		rows = append(rows, [2]string{"verdict", "not classified"})
 	}
-	cause := inc.todo(o.Cause, "cause", "what caused it", res)
-	s.rows = append(s.rows, [2]string{"cause", cause})
+	rows = append(rows, [2]string{"cause", inc.todo(o.Cause, "cause", "what caused it", res)})
 	change := o.Change
 	if change == "" {
 		change = inc.RecordedChange()
 	}
-	s.rows = append(s.rows, [2]string{"change", inc.todo(change, "fixed", "what was changed", res)})
-	if strings.TrimSpace(o.Cause) != "" {
-		para = append(para, "Cause: "+cause+".")
-	}
-	if strings.TrimSpace(change) != "" {
-		para = append(para, "Changed: "+inc.plain(change, maxOperator)+".")
-	}
+	rows = append(rows, [2]string{"change", inc.todo(change, "fixed", "what was changed", res)})
 	if r := inc.redriveText(); r != "" {
-		para = append(para, "The redrive moved "+r+".")
 		row := "moved " + r
 		if end := inc.latestEnd(); end.stopped() {
 			// A stop said first: the figures alone read as a success.
-			para = append(para, end.sentence())
 			row = "**stopped**: " + end.stop + "; " + row
 			if end.left != "" {
 				row += "; now " + end.left
 			}
-			if end.next != "" {
-				row += "; next: " + end.next
-			}
 		}
-		s.rows = append(s.rows, [2]string{"redrive", row})
+		rows = append(rows, [2]string{"redrive", row})
 	} else {
-		s.rows = append(s.rows, [2]string{"redrive", "not run"})
+		rows = append(rows, [2]string{"redrive", "not run"})
 	}
 	if v := inc.verifyText(); v != "" {
-		para = append(para, "Verify: "+v+".")
-		s.rows = append(s.rows, [2]string{"verify", v})
+		rows = append(rows, [2]string{"verify", v})
 	} else {
-		s.rows = append(s.rows, [2]string{"verify", "not run"})
+		rows = append(rows, [2]string{"verify", "not run"})
 	}
 	if a, ok := inc.alarmTime(); ok {
-		para = append(para, fmt.Sprintf("The first failure was at %s; %s.", stamp(a.first, inc.began()), a.sentence(queue, inc.began())))
-		s.rows = append(s.rows, [2]string{"first failure", fmt.Sprintf("%s (%s)", stamp(a.first, time.Time{}), a.firstFrom)})
-		s.rows = append(s.rows, [2]string{"alarm on " + queue + " > 0", fmt.Sprintf("would have fired at about %s (approximate: %s)", stamp(a.at, time.Time{}), a.basis())})
+		rows = append(rows, [2]string{"first failure", fmt.Sprintf("%s (%s)", stamp(a.first, inc.now), a.firstFrom)})
+		rows = append(rows, [2]string{"alarm", a.sentence(queue, inc.began(), inc.now)})
 	} else {
-		s.rows = append(s.rows, [2]string{"first failure", "unknown (no SentTimestamp: run mfdlq inspect or classify)"})
+		rows = append(rows, [2]string{"first failure", "unknown (no SentTimestamp: run mfdlq inspect or classify)"})
 	}
-	// A long --cause or --change can fill the line: later sentences are
-	// then counted, and the table below holds them all.
-	s.paragraph = joinBounded(para, " ", maxLine-200)
-	return s
+	return rows
 }
 
 // messageCount is how many messages the DLQ held, from the step that
@@ -138,7 +108,7 @@ func (inc *Incident) verdictText() string {
 	if !ok || ev.Verdict == "" {
 		return ""
 	}
-	v := "**" + inc.plain(ev.Verdict, maxName) + "**"
+	v := "**" + inc.plain(words(ev.Verdict), maxName) + "**"
 	c := inc.Classification
 	if c == nil {
 		return v
@@ -177,7 +147,7 @@ func (inc *Incident) redriveText() string {
 		t += " at " + inc.plain(rate, maxName) + " msg/s"
 	}
 	if f.DurationSeconds > 0 {
-		t += fmt.Sprintf(" in %s (achieved %.1f msg/s)", f.Duration().Round(100*time.Millisecond), f.AchievedRate)
+		t += fmt.Sprintf(" in %s (%.1f msg/s achieved)", human(f.Duration()), f.AchievedRate)
 	}
 	if a := max(f.Attempt, 1); a > 1 {
 		t += fmt.Sprintf(", attempt %d", a)
@@ -226,7 +196,7 @@ func (inc *Incident) verifyText() string {
 	v := inc.Verify
 	if v == nil {
 		if ev, ok := inc.Latest(incident.StepVerify); ok && ev.Verdict != "" {
-			return "**" + inc.plain(ev.Verdict, maxName) + "**"
+			return "**" + inc.plain(words(ev.Verdict), maxName) + "**"
 		}
 		return ""
 	}
@@ -234,7 +204,7 @@ func (inc *Incident) verifyText() string {
 	if verdict == "" {
 		verdict = verify.VerdictOf(v.Pass)
 	}
-	t := "**" + inc.plain(string(verdict), maxName) + "**"
+	t := "**" + inc.plain(verdict.Word(), maxName) + "**"
 	switch {
 	case len(v.Returned) > 0:
 		t += fmt.Sprintf(" — %s came back to the DLQ", plural.Of(len(v.Returned), "moved message"))

@@ -34,9 +34,13 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 	queue := inc.plain(orDash(inc.queueEvent().Queue), maxName)
 	if a, ok := inc.alarmTime(); ok {
 		ms = append(ms, moment{a.first, "first failure: the earliest message now in the DLQ was sent"})
-		ms = append(ms, moment{a.at, fmt.Sprintf("an alarm on %s > 0 would have fired (approximate)", queue)})
+		// An alarm time past the report's own is no moment yet: the
+		// summary says it as a delay from the first failure.
+		if inc.now.IsZero() || !a.at.After(inc.now) {
+			ms = append(ms, moment{a.at, fmt.Sprintf("an alarm on %s > 0 would have fired (approximate)", queue)})
+		}
 	}
-	if c := inc.Classification; c != nil && c.LastSent != nil && !c.LastSent.IsZero() {
+	if c := inc.Classification; c != nil && c.LastSent != nil && !c.LastSent.IsZero() && (c.FirstSent == nil || !c.LastSent.Truncate(time.Second).Equal(c.FirstSent.Truncate(time.Second))) {
 		ms = append(ms, moment{c.LastSent.UTC(), "the latest message now in the DLQ was sent"})
 	}
 	for _, ev := range inc.Events {
@@ -49,13 +53,13 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 		return
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].at.Before(ms[j].at) })
-	b.WriteString("## Timeline\n\n| time (UTC) | what happened |\n|---|---|\n")
+	b.WriteString("## Timeline\n\n| UTC | what happened, what was done |\n|---|---|\n")
 	n, more := len(ms), ""
 	if n > 4*maxItems {
 		n, more = 4*maxItems, fmt.Sprintf("… %s more in events.jsonl\n", plural.Of(len(ms)-4*maxItems, "event"))
 	}
 	for _, m := range ms[:n] {
-		fmt.Fprintf(b, "| %s | %s |\n", m.at.Format("2006-01-02 15:04:05"), m.what)
+		fmt.Fprintf(b, "| %s | %s |\n", inc.clock(m.at), m.what)
 	}
 	b.WriteString(more)
 	b.WriteString("\n")
@@ -90,7 +94,7 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	step := inc.plain(ev.Step, maxName)
 	verdict := ""
 	if ev.Verdict != "" {
-		verdict = " **" + inc.plain(ev.Verdict, maxName) + "**"
+		verdict = " **" + inc.plain(words(ev.Verdict), maxName) + "**"
 	}
 	switch ev.Step {
 	case consumer.Step, "":
@@ -135,9 +139,12 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 		f := redrive.FiguresOf(ev)
 		t := fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
 		if end := inc.moveEndOf(f, inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
-			t += " — stopped: " + end.stop
-			if end.left != "" {
-				t += "; " + end.left
+			// How and with what left: the latest is the table's redrive
+			// row; an earlier one is said in full here.
+			if latest, ok := inc.Latest(incident.StepRedrive); ok && latest.Time.Equal(ev.Time) {
+				t += " — stopped"
+			} else {
+				t += " — stopped: " + end.stop
 			}
 		}
 		return t
@@ -147,6 +154,8 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 		var f check.Figures
 		_ = ev.DecodeFigures(&f)
 		return fmt.Sprintf("check:%s — %d failed, %d warned, %d passed", verdict, f.Fail, f.Warn, f.Pass)
+	case incident.StepChanges:
+		return "changes: read what changed in the account around the first failure"
 	case incident.StepRecord:
 		return "record: a report was written"
 	case "note":

@@ -15,26 +15,24 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 		b.WriteString("\nverify.json is missing.\n")
 		return
 	}
-	verdict := v.Verdict
-	if verdict == "" {
-		verdict = verify.VerdictOf(v.Pass)
-	}
-	fmt.Fprintf(b, "\n- result: **%s**\n", inc.plain(string(verdict), maxName))
-	fmt.Fprintf(b, "- DLQ visible at the end: %d\n", v.DLQVisible)
-	if v.Moved > 0 || v.DestQueue != "" {
-		fmt.Fprintf(b, "- moved by the redrive: %d, to %s\n", v.Moved, inc.plain(orDash(v.DestQueue), maxName))
-	}
-	fmt.Fprintf(b, "- messages that came back: %d\n", len(v.Returned))
+	// The verdict, what came back and what is left are the first screen's
+	// verify row: here how verify looked and why it judged so.
+	b.WriteString("\n")
 	if v.NewInDLQ > 0 {
 		fmt.Fprintf(b, "- new failures in the DLQ since the redrive, not redriven messages: %d (not this fix's verdict; classify tells whether they are the group that was fixed)\n", v.NewInDLQ)
 	}
 	inc.writeVerifyDests(b, v.Destinations)
 	if v.Looks > 0 {
-		fmt.Fprintf(b, "- looked %s over %s\n", plural.Of(v.Looks, "time"), (time.Duration(v.Waited) * time.Second).String())
+		fmt.Fprintf(b, "- looked %s over %s\n", plural.Of(v.Looks, "time"), human(time.Duration(v.Waited)*time.Second))
 	}
+	said := inc.verifyText()
 	nr, moreReasons := capped(len(v.Reasons), "reason")
 	for _, r := range v.Reasons[:nr] {
-		fmt.Fprintf(b, "- %s\n", inc.plain(r, maxValue))
+		if r := inc.plain(r, maxValue); !strings.Contains(said, r) {
+			// A reason the first screen's verify row says already is not
+			// said twice.
+			fmt.Fprintf(b, "- %s\n", r)
+		}
 	}
 	b.WriteString(moreReasons)
 	if len(v.Returned) == 0 {
@@ -45,10 +43,10 @@ func (inc *Incident) writeVerify(b *strings.Builder) {
 	for _, r := range v.Returned[:nm] {
 		first := "-"
 		if r.FirstReceive != nil {
-			first = r.FirstReceive.UTC().Format(time.RFC3339)
+			first = inc.at(*r.FirstReceive)
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", inc.plain(r.MessageID, maxName), inc.plain(orDash(r.DLQMessageID), maxName),
-			inc.plain(orDash(r.MatchedBy), maxName), intOrDash(r.ReceiveCount), first, r.SeenAt.UTC().Format(time.RFC3339))
+			inc.plain(orDash(r.MatchedBy), maxName), intOrDash(r.ReceiveCount), first, inc.at(r.SeenAt))
 	}
 	b.WriteString(moreReturned)
 }
@@ -67,7 +65,7 @@ func (inc *Incident) writeVerifyDests(b *strings.Builder, ds []verify.DestResult
 		if d.Live {
 			traffic = "live (judged by metrics)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %d | %d | %s |\n", inc.plain(d.Queue, maxName), inc.plain(string(d.Verdict), maxName), d.Moved, d.Returned, traffic)
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %s |\n", inc.plain(d.Queue, maxName), inc.plain(d.Verdict.Word(), maxName), d.Moved, d.Returned, traffic)
 	}
 	b.WriteString(more)
 }

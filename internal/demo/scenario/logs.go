@@ -43,7 +43,9 @@ func writeLogs(ctx context.Context, c *cloudwatchlogs.Client, group string, ids 
 			return err
 		}
 	}
-	stream := "2026/11/29/[$LATEST]" + fmt.Sprintf("%08x", r.Uint32())
+	// Lambda names a stream by its day: today's, not a canned date beside
+	// the demo's real times.
+	stream := now().UTC().Format("2006/01/02") + "/[$LATEST]" + fmt.Sprintf("%08x", r.Uint32())
 	if _, err := c.CreateLogStream(ctx, &cloudwatchlogs.CreateLogStreamInput{LogGroupName: aws.String(group), LogStreamName: aws.String(stream)}); err != nil {
 		return err
 	}
