@@ -1,6 +1,7 @@
 package alarmtriage
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -144,11 +145,20 @@ func (h *Handler) Handle(ctx context.Context, raw []byte) (Response, error) {
 		return res, err
 	}
 	res.Incident = loc.String()
-	dir := filepath.Join(h.WorkDir, "incidents", loc.Bucket, loc.ID)
+	// Each invocation has a working copy of its own: two on one incident
+	// (two alarms at once) never share, nor remove, each other's.
+	base := filepath.Join(h.WorkDir, "incidents", loc.Bucket)
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return res, err
+	}
+	run, err := os.MkdirTemp(base, "run-")
+	if err != nil {
+		return res, err
+	}
 	// A warm function keeps /tmp between invocations: the working copy
 	// goes once pushed, so many DLQs' incidents never fill it.
-	defer os.RemoveAll(dir)
-	cp, _, err := incidents3.Open(ctx, h.S3, loc, dir)
+	defer os.RemoveAll(run)
+	cp, _, err := incidents3.Open(ctx, h.S3, loc, filepath.Join(run, loc.ID))
 	if err != nil {
 		return res, err
 	}
@@ -162,6 +172,17 @@ func (h *Handler) triage(ctx context.Context, a Alarm, cp *incidents3.Copy, res 
 	recent, err := h.recentTriage(cp.WS)
 	if err != nil {
 		return res, err
+	}
+	if recent.IsZero() {
+		// Two alarms of the DLQ at once, or a flap while a triage runs:
+		// the incident's events show no triage yet, the claim does.
+		ok, since, err := incidents3.ClaimTriage(ctx, h.S3, cp.Loc, h.Now(), Cooldown)
+		if err != nil {
+			return res, err
+		}
+		if !ok {
+			recent = cmp.Or(since, h.Now())
+		}
 	}
 	fig := AlarmFigures{AlarmARN: a.ARN, AlarmName: untrusted.Cell(a.Name), Previous: a.Previous, StateTime: a.StateTime, Reason: a.Reason, Triaged: recent.IsZero()}
 	if err := h.appendEvent(cp.WS, a, StepAlarm, "ALARM", fig); err != nil {
@@ -179,7 +200,7 @@ func (h *Handler) triage(ctx context.Context, a Alarm, cp *incidents3.Copy, res 
 		return res, errors.Join(terr, err)
 	}
 	if terr != nil {
-		return res, fmt.Errorf("triage %s: %w", a.Queue, terr)
+		return res, errors.Join(fmt.Errorf("triage %s: %w", a.Queue, terr), incidents3.ReleaseTriage(ctx, h.S3, cp.Loc))
 	}
 	res.Outcome, res.Verdict, res.Alive, res.Messages = OutcomeTriaged, tr.Verdict, tr.Alive, &tr.Messages
 	res.Notified = h.tell(ctx, a, cp, tr, res.Incident)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -227,5 +228,60 @@ func TestTagFilter(t *testing.T) {
 	tagged := strings.Replace(string(eventFile(t, "alarm-single.json", "orders-dlq")), `"alarmName"`, `"alarmTags": {"mfdlq": "triage"}, "alarmName"`, 1)
 	if r, err := w.invoke(t, []byte(tagged)); err != nil || r.Outcome != OutcomeTriaged || asked != 1 {
 		t.Fatalf("tagged in the event: %+v %v (asked %d)", r, err, asked)
+	}
+}
+
+// Two alarms of one DLQ firing at once (its "not empty" and its "growing"
+// alarm: two episodes) start one triage and tell the team once; the other
+// joins the incident. Each invocation pulls the incident before either has
+// a triage event in it, so only the claim in S3 can tell them apart.
+func TestTwoAlarmsAtOnceTriageOnce(t *testing.T) {
+	w := newWorld(t)
+	var mu sync.Mutex
+	started := 0
+	release := make(chan struct{})
+	var once sync.Once
+	open := func() { once.Do(func() { close(release) }) }
+	fake := w.h.Triage
+	w.h.Triage = func(ctx context.Context, queue, dir string) (Result, error) {
+		mu.Lock()
+		started++
+		if started == 2 {
+			open()
+		}
+		mu.Unlock()
+		<-release // until the other is triaging too, or has answered
+		mu.Lock()
+		defer mu.Unlock()
+		return fake(ctx, queue, dir)
+	}
+	single := string(eventFile(t, "alarm-single.json", "orders-dlq"))
+	growing := strings.ReplaceAll(single, "orders-dlq-not-empty", "orders-dlq-growing")
+	var wg sync.WaitGroup
+	outcomes := make([]string, 2)
+	for i, ev := range []string{single, growing} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer open()
+			out, err := w.h.Invoke(context.Background(), []byte(ev))
+			var r Response
+			if err == nil {
+				err = json.Unmarshal(out, &r)
+			}
+			if err != nil {
+				outcomes[i] = "error: " + err.Error()
+				return
+			}
+			outcomes[i] = r.Outcome
+		}()
+	}
+	wg.Wait()
+	slices.Sort(outcomes)
+	if want := []string{OutcomeJoined, OutcomeTriaged}; !slices.Equal(outcomes, want) {
+		t.Fatalf("outcomes %q, want %q", outcomes, want)
+	}
+	if started != 1 || len(w.told) != 1 {
+		t.Fatalf("%d triages, told %d times; want 1 and 1", started, len(w.told))
 	}
 }

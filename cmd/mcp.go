@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,6 +41,13 @@ func newMCPCmd(d *Deps, runF func(*mcpOptions) error) *cobra.Command {
 // closes them (or Ctrl-C); stderr stays free for the operator.
 func runMCP(ctx context.Context, o *mcpOptions) error {
 	d := o.deps
+	// The tools run in this process, and verify (like record and
+	// redrive) tells MFDLQ_NOTIFY's target when it ends: the operator's
+	// shell may export it, and an agent's look must not post to the team's
+	// channel. The guard refuses --notify; this is the same target.
+	if err := os.Unsetenv("MFDLQ_NOTIFY"); err != nil {
+		return err
+	}
 	s := mcpserver.New(readBuildVersion().Version, o.run)
 	d.infof("mfdlq mcp: serving %d read-only tools on stdin/stdout", len(mcpserver.Tools))
 	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(d.IO.In), Writer: nopWriteCloser{d.IO.Out}})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -186,5 +187,43 @@ func TestMCPRunnerGuardsTheFinalArgv(t *testing.T) {
 	d, _, errOut := testDeps(t, false)
 	if code := run(context.Background(), d, []string{"mcp", "extra"}); code != ExitUsage {
 		t.Errorf("mfdlq mcp extra: exit %d, want 2 (%s)", code, errOut)
+	}
+}
+
+// TestMCPToolsTellNobody: MFDLQ_NOTIFY in the operator's environment does
+// not reach a tool's run: an agent's verify must not tell the team's
+// channel (the guard refuses --notify; the variable is the same target).
+// A wrong target shows it: verify's check of MFDLQ_NOTIFY would refuse to
+// run.
+func TestMCPToolsTellNobody(t *testing.T) {
+	t.Setenv("MFDLQ_NOTIFY", "http://hooks.example/services/T0/B0/SECRET")
+	t.Setenv("AWS_ACCESS_KEY_ID", "test")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test")
+	d, _, _ := testDeps(t, false)
+	d.Global.Region, d.Global.EndpointURL = "us-east-1", "http://127.0.0.1:1" // no AWS is reached
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	d.IO.In, d.IO.Out = inR, outW
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- runMCP(ctx, &mcpOptions{deps: d}); outW.Close() }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "verify", Arguments: map[string]any{"queue": "orders-dlq"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	<-done
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok && strings.Contains(tc.Text, "MFDLQ_NOTIFY") {
+			t.Fatalf("the tool's run read MFDLQ_NOTIFY: %s", tc.Text)
+		}
+	}
+	if os.Getenv("MFDLQ_NOTIFY") != "" {
+		t.Errorf("MFDLQ_NOTIFY is still set in mfdlq mcp's process")
 	}
 }

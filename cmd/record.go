@@ -189,8 +189,8 @@ const recordDepthTimeout = 20 * time.Second
 // too: the safe side, said with the way to close it.
 func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
 	d := o.deps
-	q, ok := firstQueueEvent(inc)
-	if o.Close || !ok || q.QueueURL == "" {
+	q, ok := firstQueueURLEvent(inc)
+	if o.Close || !ok {
 		return true
 	}
 	// The report is written already: a network that does not answer
@@ -309,6 +309,18 @@ func lastAccountEvent(inc *report.Incident, fallback incident.Event) incident.Ev
 func firstQueueEvent(inc *report.Incident) (incident.Event, bool) {
 	for _, ev := range inc.Events {
 		if ev.Queue != "" {
+			return ev, true
+		}
+	}
+	return incident.Event{}, false
+}
+
+// firstQueueURLEvent is the first event that names the DLQ's URL, the
+// one its depth is read from: the Lambda's alarm event comes first in its
+// incidents and names the queue without one.
+func firstQueueURLEvent(inc *report.Incident) (incident.Event, bool) {
+	for _, ev := range inc.Events {
+		if ev.QueueURL != "" {
 			return ev, true
 		}
 	}

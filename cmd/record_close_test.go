@@ -94,3 +94,44 @@ func TestRecordClosesOnlyAnEmptyDLQ(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordKeepsTheLambdasIncidentOpen: the Lambda's incident begins
+// with its alarm event, which names the queue, account and region but no
+// URL; the DLQ's depth is read from the first event that has one (triage's
+// own), so record leaves the incident open while the DLQ holds messages —
+// and the Lambda's next alarm joins it (incidents3.OpenOf).
+func TestRecordKeepsTheLambdasIncidentOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	seed := localaws.NewSeeder(localaws.Config(t))
+	name := localaws.UniqueName("rclose-lam")
+	_, dlqURL, err := seed.CreatePair(ctx, name, name+"-dlq", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := seed.Send(ctx, dlqURL, []string{`{"order":1}`}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d, _, errOut := testDeps(t, false)
+	d.AWS = func(context.Context) (aws.Config, error) { return localaws.Config(t), nil }
+	d.wireClients()
+	ws, err := incident.Open(filepath.Join(d.Global.Incident, "inc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Global.Incident = ws.Dir
+	for _, ev := range []incident.Event{
+		{Step: "alarm", Queue: name + "-dlq", Account: "123456789012", Region: "us-east-1", Verdict: "ALARM"},
+		{Step: "triage", Queue: name + "-dlq", QueueURL: dlqURL, Account: "123456789012", Region: "us-east-1", Verdict: "poison"},
+	} {
+		if err := ws.Append(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := runRecord(ctx, &recordOptions{deps: d, Cause: "c", Change: "c", Warning: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	if ev, _, _ := ws.Latest(incident.StepRecord); ev.Verdict != incident.RecordOpen {
+		t.Fatalf("record's verdict %q, want %q: the DLQ holds a message\n%s", ev.Verdict, incident.RecordOpen, errOut)
+	}
+}

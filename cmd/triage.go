@@ -4,9 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
@@ -76,7 +80,7 @@ func runTriage(ctx context.Context, o *triageOptions) error {
 	if d.jsonOutput() {
 		return d.printJSON(&res)
 	}
-	_, err = fmt.Fprint(d.IO.Out, strings.Join(triageLines(&res), "\n")+"\n")
+	_, err = fmt.Fprint(d.IO.Out, strings.Join(triageLines(&res, d.triageWidth()), "\n")+"\n")
 	return err
 }
 
@@ -110,10 +114,34 @@ func (d *Deps) triageDeps(ctx context.Context, account, region string) (triage.D
 // on one screen, before anything scrolls.
 const maxTriageLines = 12
 
-// triageLines is the answer on a terminal or a pipe: at most
-// maxTriageLines lines, each sanitised (groups and exceptions quote
-// message data) and shortened.
-func triageLines(r *triage.Result) []string {
+// defaultTriageWidth is the width of a terminal whose width cannot be
+// read: the narrowest an on-call laptop's split pane is likely to be.
+const defaultTriageWidth = 100
+
+// triageWidth is the terminal's width in columns (COLUMNS, else the
+// terminal's own), 0 when stdout is not a terminal: the answer's 12 lines
+// are 12 rows only when no line wraps.
+func (d *Deps) triageWidth() int {
+	if !d.IO.OutTTY {
+		return 0
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 20 {
+		return n
+	}
+	if f, ok := d.IO.Out.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w >= 20 {
+			return w
+		}
+	}
+	return defaultTriageWidth
+}
+
+// triageLines is the answer on a terminal of width columns (0: a pipe):
+// at most maxTriageLines rows, each line sanitised (groups and exceptions
+// quote message data) and shortened to the width; next and incident are
+// said whole (they are copied) and their wrapped rows counted, and the
+// lines between that do not fit are left out.
+func triageLines(r *triage.Result, width int) []string {
 	alive := "not alive"
 	if r.Alive {
 		alive = "ALIVE"
@@ -155,15 +183,37 @@ func triageLines(r *triage.Result) []string {
 		}
 		lines = append(lines, "skipped:  "+strings.Join(s, "; "))
 	}
+	limit := 160
+	if width > 0 {
+		limit = width // bytes: never fewer than the columns they take
+	}
 	for i, l := range lines {
-		lines[i] = untrusted.Terminal(untrusted.Shorten(l, 160))
+		lines[i] = untrusted.Terminal(untrusted.Shorten(l, limit))
 	}
 	// The next step is said whole: it is the line the engineer acts on.
-	lines = append(lines, untrusted.Terminal(untrusted.Shorten("next:     "+r.Next, 600)), untrusted.Terminal("incident: "+r.Incident))
-	if len(lines) > maxTriageLines {
-		lines = lines[:maxTriageLines]
+	tail := []string{untrusted.Terminal(untrusted.Shorten("next:     "+r.Next, 600)), untrusted.Terminal("incident: " + r.Incident)}
+	budget := maxTriageLines - rowsOf(tail, width)
+	kept := lines[:0]
+	for _, l := range lines {
+		if n := rowsOf([]string{l}, width); n <= budget {
+			kept, budget = append(kept, l), budget-n
+		}
 	}
-	return lines
+	return append(kept, tail...)
+}
+
+// rowsOf is how many terminal rows lines take at width columns (one a
+// line on a pipe).
+func rowsOf(lines []string, width int) int {
+	rows := 0
+	for _, l := range lines {
+		n := 1
+		if width > 0 {
+			n = max(1, (lipgloss.Width(l)+width-1)/width)
+		}
+		rows += n
+	}
+	return rows
 }
 
 func pre(sep, s string) string {

@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -53,7 +55,7 @@ func TestTriageLinesBounded(t *testing.T) {
 	for range 5 {
 		r.Skipped = append(r.Skipped, triage.Skip{Step: "logs", Reason: "no log group"})
 	}
-	lines := triageLines(r)
+	lines := triageLines(r, 0)
 	if len(lines) > maxTriageLines {
 		t.Fatalf("%d lines, want at most %d:\n%s", len(lines), maxTriageLines, strings.Join(lines, "\n"))
 	}
@@ -69,6 +71,41 @@ func TestTriageLinesBounded(t *testing.T) {
 		}
 		if len([]rune(l)) > 200 {
 			t.Errorf("line of %d characters: %.60q…", len([]rune(l)), l)
+		}
+	}
+}
+
+// TestTriageFitsATerminal: on a terminal of 100 columns the answer takes
+// at most 12 rows — each line but next and incident cut to the width,
+// next said whole and its wrapped rows counted, the lines that do not fit
+// left out — and the next step and the incident are always there.
+func TestTriageFitsATerminal(t *testing.T) {
+	long := "java.lang.IllegalStateException: " + strings.Repeat("a long message ", 12)
+	r := &triage.Result{Verdict: classify.VerdictMixed, Messages: 8, Queue: "orders-dlq", Sampled: 8,
+		Reasons:  []string{"orders-dlq is stable at 8 messages, visible + in flight + delayed (sampled) and " + long, "orders's age of oldest message: no CloudWatch data"},
+		Logs:     &triage.LogsFound{Searched: 3, Found: 1, Exception: long},
+		Changes:  &triage.ChangesFound{Verdict: "unknown", Unread: []string{"cloudtrail", "alarm-history"}},
+		Skipped:  []triage.Skip{{Step: "logs", Reason: "no log group: pass --log-group (no Lambda mapping reads the source)"}},
+		Next:     "do not redrive on timing alone: find the consumer's exception (mfdlq logs --queue orders-dlq --log-group LOG_GROUP) or prove the content (classify again with --expect FIELD=VALUE or --baseline FILE)",
+		Incident: "/home/oncall/.local/state/mfdlq/incidents/orders-dlq-20261207T0633Z"}
+	for i := range 4 {
+		r.Groups = append(r.Groups, triage.Group{ID: fmt.Sprintf("g%d", i+1), Verdict: classify.VerdictUnknown, Count: 4 - i, Signature: long})
+	}
+	for _, width := range []int{100, 80, 40} {
+		lines := triageLines(r, width)
+		rows := 0
+		for _, l := range lines {
+			n := utf8.RuneCountInString(l)
+			rows += max(1, (n+width-1)/width)
+			if n > width && !strings.HasPrefix(l, "next:") && !strings.HasPrefix(l, "incident:") {
+				t.Errorf("width %d: a line of %d columns: %q", width, n, l)
+			}
+		}
+		if rows > maxTriageLines {
+			t.Errorf("width %d: %d rows, want at most %d:\n%s", width, rows, maxTriageLines, strings.Join(lines, "\n"))
+		}
+		if len(lines) < 3 || lines[len(lines)-2] != "next:     "+r.Next || lines[len(lines)-1] != "incident: "+r.Incident || !strings.HasPrefix(lines[0], "MIXED") {
+			t.Errorf("width %d: the answer, next and incident are not all there:\n%s", width, strings.Join(lines, "\n"))
 		}
 	}
 }

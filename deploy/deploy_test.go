@@ -164,6 +164,7 @@ func TestRoleIsLeastPrivilege(t *testing.T) {
 	want := []string{
 		"cloudtrail:LookupEvents",
 		"cloudwatch:DescribeAlarmHistory", "cloudwatch:DescribeAlarms", "cloudwatch:DescribeAlarmsForMetric", "cloudwatch:GetMetricData", "cloudwatch:ListTagsForResource",
+		"kms:Decrypt",
 		"lambda:GetFunction", "lambda:GetFunctionConfiguration", "lambda:InvokeFunction", "lambda:ListEventSourceMappings",
 		"logs:CreateLogStream", "logs:FilterLogEvents", "logs:GetLogEvents", "logs:GetQueryResults", "logs:PutLogEvents", "logs:StartQuery", "logs:StopQuery",
 		"s3:GetObject", "s3:ListBucket", "s3:PutObject", "s3:prefix",

@@ -34,7 +34,8 @@
 // (prefix/open/ACCOUNT/REGION/QUEUE), created with If-None-Match: * so
 // that two alarms at once agree on one incident, and claims each alarm
 // episode (prefix/episodes/HASH) the same way, so that a duplicated or
-// repeated event starts no second triage.
+// repeated event starts no second triage; an incident's triage is claimed
+// (prefix/triaging/ID) so that two episodes at once start one.
 //
 // Reading order: location.go, copy.go, events.go, open.go, list.go.
 package incidents3

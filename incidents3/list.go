@@ -38,7 +38,7 @@ type Summary struct {
 
 // List reads the incidents under p, at most MaxListed (more says
 // truncated), newest last event first. Names that are not incident IDs,
-// and the pointer and episode objects, are left out.
+// and the pointer, episode and triage claim objects, are left out.
 func List(ctx context.Context, c API, p Prefix) (out []Summary, truncated bool, err error) {
 	in := &s3.ListObjectsV2Input{Bucket: aws.String(p.Bucket), Prefix: aws.String(p.Path), Delimiter: aws.String("/")}
 	var ids []string
@@ -49,7 +49,7 @@ func List(ctx context.Context, c API, p Prefix) (out []Summary, truncated bool, 
 		}
 		for _, cp := range page.CommonPrefixes {
 			id := strings.TrimSuffix(strings.TrimPrefix(aws.ToString(cp.Prefix), p.Path), "/")
-			if id == "open" || id == "episodes" || !idRE.MatchString(id) {
+			if id == "open" || id == "episodes" || id == "triaging" || !idRE.MatchString(id) {
 				continue
 			}
 			if len(ids) == MaxListed {

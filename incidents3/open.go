@@ -145,6 +145,70 @@ func (e Episode) Claim(ctx context.Context, c API, p Prefix) (ok bool, err error
 	return false, fmt.Errorf("claim the alarm episode: %w", err)
 }
 
+// triageClaim is the object that holds an incident's latest triage start.
+type triageClaim struct {
+	Since time.Time `json:"since"`
+}
+
+// triageKey is loc's triage claim: beside the pointers and episodes, never
+// under the incident's own objects (a pull would bring it down as a file).
+func (l Location) triageKey() string { return l.Path + "triaging/" + l.ID }
+
+// ClaimTriage claims the incident's triage at now unless a run claimed it
+// less than cooldown ago: two alarms of one DLQ firing at once (its "not
+// empty" and its "growing" alarm are two episodes) and a flap arriving
+// while a triage still runs start one triage, tell the team once, and do
+// not race on the incident's artifacts. The claim is created with
+// If-None-Match: * and renewed with If-Match: the ETag read, so of runs at
+// once exactly one wins. since is the time of the claim that holds when ok
+// is false.
+func ClaimTriage(ctx context.Context, c API, loc Location, now time.Time, cooldown time.Duration) (ok bool, since time.Time, err error) {
+	key := loc.triageKey()
+	body, _ := json.Marshal(triageClaim{Since: now.UTC()})
+	match := ""
+	cur, err := get(ctx, c, loc.Bucket, key, 4<<10)
+	switch {
+	case errors.Is(err, ErrNotFound):
+	case err != nil:
+		return false, time.Time{}, fmt.Errorf("claim the triage of %s: %w", loc.ID, err)
+	default:
+		var held triageClaim
+		if json.Unmarshal(cur.data, &held) == nil && now.Sub(held.Since) < cooldown {
+			return false, held.Since, nil
+		}
+		match = cur.etag
+	}
+	_, err = put(ctx, c, loc.Bucket, key, body, match, "application/json")
+	switch {
+	case err == nil:
+		return true, time.Time{}, nil
+	case errors.Is(err, errConditionLost):
+		// Another run claimed it first: its triage is this episode's.
+		cur, gerr := get(ctx, c, loc.Bucket, key, 4<<10)
+		var held triageClaim
+		if gerr == nil {
+			_ = json.Unmarshal(cur.data, &held)
+		}
+		return false, held.Since, nil
+	}
+	return false, time.Time{}, fmt.Errorf("claim the triage of %s: %w", loc.ID, err)
+}
+
+// ReleaseTriage gives back the incident's triage claim after a triage
+// that failed, so that the next episode tries again rather than joining a
+// triage that never answered.
+func ReleaseTriage(ctx context.Context, c API, loc Location) error {
+	cur, err := get(ctx, c, loc.Bucket, loc.triageKey(), 4<<10)
+	if err != nil {
+		return fmt.Errorf("release the triage of %s: %w", loc.ID, err)
+	}
+	body, _ := json.Marshal(triageClaim{})
+	if _, err := put(ctx, c, loc.Bucket, loc.triageKey(), body, cur.etag, "application/json"); err != nil && !errors.Is(err, errConditionLost) {
+		return fmt.Errorf("release the triage of %s: %w", loc.ID, err)
+	}
+	return nil
+}
+
 // lastEvent reads the incident's events (at most max bytes) and returns
 // the last one that decodes, and the first one (for the queue and start).
 func lastEvent(ctx context.Context, c API, loc Location, max int64) (last, first incident.Event, err error) {

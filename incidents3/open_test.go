@@ -75,7 +75,8 @@ func TestEpisodeClaimedOnce(t *testing.T) {
 	}
 }
 
-// List shows the incidents under a prefix, not the pointers or episodes.
+// List shows the incidents under a prefix, not the pointers, episodes or
+// triage claims.
 func TestListIncidents(t *testing.T) {
 	c, p := testPrefix(t)
 	ctx := context.Background()
@@ -85,6 +86,9 @@ func TestListIncidents(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := (Episode{AlarmARN: "a", StateTime: "t"}).Claim(ctx, c, p); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ClaimTriage(ctx, c, loc, now, time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	cp, _, err := Open(ctx, c, loc, filepath.Join(t.TempDir(), "c"))
@@ -128,3 +132,49 @@ func TestParse(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// Two alarms on one DLQ firing at once (its "not empty" and its "growing"
+// alarm) are two episodes of one incident: of runs that claim its triage
+// at the same moment exactly one wins; within the cooldown the claim stays
+// taken, after it the next run takes it again, and another incident has a
+// claim of its own.
+func TestClaimTriageOnePerCooldown(t *testing.T) {
+	c, p := testPrefix(t)
+	ctx := context.Background()
+	loc := p.Incident("orders-dlq-20261207T0300Z")
+	now := time.Date(2026, 12, 7, 3, 0, 6, 0, time.UTC)
+	const runs = 4
+	won := make([]bool, runs)
+	errs := make([]error, runs)
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			won[i], _, errs[i] = ClaimTriage(ctx, c, loc, now, 30*time.Minute)
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i := range runs {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if won[i] {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d of %d runs claimed the triage, want 1", n, runs)
+	}
+	ok, since, err := ClaimTriage(ctx, c, loc, now.Add(10*time.Minute), 30*time.Minute)
+	if ok || err != nil || !since.Equal(now) {
+		t.Fatalf("within the cooldown: %v %v %v, want taken since %v", ok, since, err, now)
+	}
+	if ok, _, err := ClaimTriage(ctx, c, loc, now.Add(31*time.Minute), 30*time.Minute); !ok || err != nil {
+		t.Fatalf("after the cooldown: %v %v, want claimed", ok, err)
+	}
+	if ok, _, err := ClaimTriage(ctx, c, p.Incident("orders-dlq-20261207T0310Z"), now.Add(32*time.Minute), 30*time.Minute); !ok || err != nil {
+		t.Fatalf("another incident: %v %v, want claimed", ok, err)
+	}
+}

@@ -9,16 +9,18 @@ import (
 // readOnly is the allow-list: each command a tool may run and the flags it
 // may pass. A flag not listed is refused: the changing ones (--yes,
 // --pause-mapping, --cap-concurrency, --resume-mapping, --delete, --out,
-// --fixed, --take-over, --when-ok, --notify, --transform…) are in no list.
+// --fixed, --take-over, --when-ok, --notify, --transform…) are in no list,
+// nor --force: a forced peek of a DLQ with its own redrive policy moves
+// messages on to the next DLQ once they reach its maxReceiveCount.
 var readOnly = map[string][]string{
 	"ls":       {"prefix", "non-empty", "notes"},
 	"contain":  {"queue", "window", "sample"},
-	"inspect":  {"queue", "max", "force", "payload"},
-	"classify": {"queue", "sample", "expect", "key", "payload", "force"},
-	"changes":  {"queue", "from", "to", "margin", "function", "force"},
-	"logs":     {"queue", "log-group", "ids", "message-id", "margin", "force"},
-	"triage":   {"queue", "window", "sample", "peek", "log-group", "no-changes", "force"},
-	"verify":   {"queue", "wait", "settle", "no-peek", "force"},
+	"inspect":  {"queue", "max", "payload"},
+	"classify": {"queue", "sample", "expect", "key", "payload"},
+	"changes":  {"queue", "from", "to", "margin", "function"},
+	"logs":     {"queue", "log-group", "ids", "message-id", "margin"},
+	"triage":   {"queue", "window", "sample", "peek", "log-group", "no-changes"},
+	"verify":   {"queue", "wait", "settle", "no-peek"},
 	"redrive":  {"queue", "to", "rate", "group", "filter", "max", "sent-after", "sent-before", "dry-run"},
 }
 

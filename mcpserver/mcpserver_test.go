@@ -37,6 +37,14 @@ func TestGuard(t *testing.T) {
 		"a short flag":           {"contain", "-o", "table"},
 		"a table":                {"contain", "--queue=q", "--output=table"},
 		"a notify":               {"triage", "--queue=q", "--notify=https://example.com"},
+		// A forced peek of a DLQ with its own redrive policy counts each
+		// receive toward it: SQS moves the messages on to the next DLQ.
+		"a forced inspect":  {"inspect", "--queue=q", "--force=true"},
+		"a forced classify": {"classify", "--queue=q", "--force=true"},
+		"a forced changes":  {"changes", "--queue=q", "--force=true"},
+		"a forced logs":     {"logs", "--queue=q", "--force=true"},
+		"a forced triage":   {"triage", "--queue=q", "--force=true"},
+		"a forced verify":   {"verify", "--queue=q", "--force=true"},
 	}
 	for name, args := range refused {
 		if err := Guard(args); err == nil {
@@ -48,7 +56,7 @@ func TestGuard(t *testing.T) {
 // changing are flags that change something in AWS or write outside the
 // incident: none may reach a run, whatever a tool's input.
 var changing = []string{"--yes", "--pause-mapping", "--cap-concurrency", "--resume-mapping", "--delete", "--out", "--fixed",
-	"--take-over", "--when-ok", "--notify", "--transform", "--transform-file", "--keep", "--lease", "--native", "--from-file"}
+	"--take-over", "--when-ok", "--notify", "--transform", "--transform-file", "--keep", "--lease", "--native", "--from-file", "--force"}
 
 // recorder is a Runner that records each argv and answers with a JSON
 // document.
@@ -111,11 +119,11 @@ func TestNoToolCanMove(t *testing.T) {
 	inputs := map[string]any{
 		"ls":           LsInput{Prefix: hostile, NonEmpty: true},
 		"contain":      ContainInput{Queue: hostile, Window: "30m"},
-		"inspect":      InspectInput{Queue: hostile, Max: 5, Payload: ".data", Force: true},
-		"classify":     ClassifyInput{Queue: hostile, Expect: []string{"--delete"}, Sample: 5, Key: "id", Payload: ".data", Force: true},
-		"changes":      ChangesInput{Queue: hostile, From: "2026-12-07T00:00:00Z", To: "2026-12-07T01:00:00Z", Functions: []string{"--yes"}, Force: true},
+		"inspect":      InspectInput{Queue: hostile, Max: 5, Payload: ".data"},
+		"classify":     ClassifyInput{Queue: hostile, Expect: []string{"--delete"}, Sample: 5, Key: "id", Payload: ".data"},
+		"changes":      ChangesInput{Queue: hostile, From: "2026-12-07T00:00:00Z", To: "2026-12-07T01:00:00Z", Functions: []string{"--yes"}},
 		"logs":         LogsInput{Queue: hostile, LogGroups: []string{"--out=x"}, IDs: 3, MessageIDs: []string{"m-1"}},
-		"triage":       TriageInput{Queue: hostile, LogGroups: []string{"/aws/lambda/x"}, Window: "1h", Peek: 5, NoChanges: true, Force: true},
+		"triage":       TriageInput{Queue: hostile, LogGroups: []string{"/aws/lambda/x"}, Window: "1h", Peek: 5, NoChanges: true},
 		"verify":       VerifyInput{Queue: hostile, NoPeek: true},
 		"redrive_plan": RedrivePlanInput{Queue: hostile, Rate: "10", To: "--dry-run=false", Group: "g1", Filter: ".x", Max: 3, SentAfter: "2026-12-07T00:00:00Z", SentBefore: "2026-12-07T01:00:00Z"},
 	}

@@ -59,12 +59,14 @@ func (in ContainInput) args() []string {
 	return a
 }
 
-// InspectInput is the inspect tool's input: a harmless peek.
+// InspectInput is the inspect tool's input: a harmless peek. No tool
+// takes force: a peek of a DLQ with its own redrive policy counts each
+// receive toward it, and SQS moves a message on to the next DLQ at its
+// maxReceiveCount — a person passes --force, never an agent.
 type InspectInput struct {
 	Queue   string `json:"queue" jsonschema:"the DLQ: name, URL or ARN"`
 	Max     int    `json:"max,omitempty" jsonschema:"distinct messages to collect (1-10000, default 10); each is hidden 5 s, never deleted"`
 	Payload string `json:"payload,omitempty" jsonschema:"jq path of the payload inside an in-house envelope, e.g. .data"`
-	Force   bool   `json:"force,omitempty" jsonschema:"peek even though the DLQ has its own redrive policy (each receive counts toward it)"`
 }
 
 func (in InspectInput) args() []string {
@@ -72,7 +74,6 @@ func (in InspectInput) args() []string {
 	a.str("queue", in.Queue)
 	a.num("max", in.Max)
 	a.str("payload", in.Payload)
-	a.flag("force", in.Force)
 	return a
 }
 
@@ -83,7 +84,6 @@ type ClassifyInput struct {
 	Sample  int      `json:"sample,omitempty" jsonschema:"messages to peek when the incident has no sample (1-10000, default 100)"`
 	Key     string   `json:"key,omitempty" jsonschema:"a payload field naming the business operation, or a jq idempotency key"`
 	Payload string   `json:"payload,omitempty" jsonschema:"jq path of the payload inside an in-house envelope, e.g. .data"`
-	Force   bool     `json:"force,omitempty" jsonschema:"peek even though the DLQ has its own redrive policy"`
 }
 
 func (in ClassifyInput) args() []string {
@@ -93,7 +93,6 @@ func (in ClassifyInput) args() []string {
 	a.num("sample", in.Sample)
 	a.str("key", in.Key)
 	a.str("payload", in.Payload)
-	a.flag("force", in.Force)
 	return a
 }
 
@@ -103,7 +102,6 @@ type ChangesInput struct {
 	From      string   `json:"from,omitempty" jsonschema:"window start, RFC 3339 (default: the failures' times)"`
 	To        string   `json:"to,omitempty" jsonschema:"window end, RFC 3339"`
 	Functions []string `json:"functions,omitempty" jsonschema:"consumers no Lambda mapping names"`
-	Force     bool     `json:"force,omitempty" jsonschema:"peek even though the DLQ has its own redrive policy"`
 }
 
 func (in ChangesInput) args() []string {
@@ -112,7 +110,6 @@ func (in ChangesInput) args() []string {
 	a.str("from", in.From)
 	a.str("to", in.To)
 	a.strs("function", in.Functions)
-	a.flag("force", in.Force)
 	return a
 }
 
@@ -140,7 +137,6 @@ type TriageInput struct {
 	Window    string   `json:"window,omitempty" jsonschema:"how far back contain's trend looks (5m-336h, default 30m)"`
 	Peek      int      `json:"peek,omitempty" jsonschema:"messages to peek at (1-1000, default 100)"`
 	NoChanges bool     `json:"no_changes,omitempty" jsonschema:"do not read CloudTrail"`
-	Force     bool     `json:"force,omitempty" jsonschema:"peek even though the DLQ has its own redrive policy"`
 }
 
 func (in TriageInput) args() []string {
@@ -150,7 +146,6 @@ func (in TriageInput) args() []string {
 	a.str("window", in.Window)
 	a.num("peek", in.Peek)
 	a.flag("no-changes", in.NoChanges)
-	a.flag("force", in.Force)
 	return a
 }
 
