@@ -94,6 +94,7 @@ func (r *Redactor) String(s string) string {
 // first, then the text rules over the whole.
 func (r *Redactor) redact(s string, depth int) string {
 	s = r.nested(s, depth)
+	s = r.containers(s)
 	s, ids := protectIDs(s)
 	lower := strings.ToLower(s)
 	for _, ru := range rules {

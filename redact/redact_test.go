@@ -302,3 +302,33 @@ func TestCarry(t *testing.T) {
 		t.Errorf("without Carry: %s", got)
 	}
 }
+
+// TestSecretKeyHoldingADocument: a key that names a secret redacts its
+// value whatever JSON type the value has. A body decoded into an object (a
+// program's fromjson, a pretty-printed payload) puts an object or an array
+// where the string was, and the string rule no longer matched: every
+// scalar under the key is redacted, the structure and the inner keys stay.
+func TestSecretKeyHoldingADocument(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"password":["Hunter2-Zebra","x"]}`, `{"password":["[redacted:secret]","[redacted:secret]"]}`},
+		{`{"credentials":{"user":"u-1","pass":"Hunter2-Zebra","n":12345}}`, `{"credentials":{"user":"[redacted:secret]","pass":"[redacted:secret]","n":[redacted:secret]}}`},
+		{"{\n  \"session\": {\n    \"id\": \"Sx-99-Aa\",\n    \"nested\": [{\"k\": \"v\\\"]}\"}]\n  },\n  \"order_id\": \"ord-1\"\n}",
+			"{\n  \"session\": {\n    \"id\": \"[redacted:secret]\",\n    \"nested\": [{\"k\": \"[redacted:secret]\"}]\n  },\n  \"order_id\": \"ord-1\"\n}"},
+		{`{"api_key":{"ok":true,"v":null,"e":""},"after":"ord-1"}`, `{"api_key":{"ok":true,"v":null,"e":""},"after":"ord-1"}`},
+		// Cut short (a shortened report cell): everything to the end.
+		{`{"token":{"a":"Hunter2-Zebra","b":"Quo`, `{"token":{"a":"[redacted:secret]","b":"[redacted:secret]`},
+		// Inside a string holding JSON.
+		{`{"m":"{\"secret\":[\"Hunter2-Zebra\"]}"}`, `{"m":"{\"secret\":[\"[redacted:secret]\"]}"}`},
+	}
+	for _, tt := range tests {
+		var r Redactor
+		if got := r.String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	r := Redactor{Carry: true}
+	r.String(`{"password":{"v":"Hunter2-Zebra"}}`)
+	if got := r.String(`{"note":"Hunter2-Zebra"}`); got != `{"note":"[redacted:secret]"}` {
+		t.Errorf("a leaf under a secret key is learnt: %s", got)
+	}
+}
