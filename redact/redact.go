@@ -74,6 +74,7 @@ type Redactor struct {
 	// both sides of each diff (see Known).
 	Carry bool
 	known map[string]string // value → kind, when Carry
+	whole []string          // learnt secrets (lower case) whose pieces Known finds
 }
 
 // String returns s with every match replaced by its kind's placeholder.

@@ -332,3 +332,30 @@ func TestSecretKeyHoldingADocument(t *testing.T) {
 		t.Errorf("a leaf under a secret key is learnt: %s", got)
 	}
 }
+
+// TestCarryEncodedAndSplit: a program may move a secret it was given in
+// forms the exact value does not match — percent-encoded (@uri), HTML
+// escaped (@html), reversed, or split across two fields. Each is redacted
+// on the after side: the encodings as whole values, the pieces of a split
+// (six bytes or more, inside a learnt secret of ten or more) wherever they
+// stand alone; a JSON key that is such a piece stays, and so do the
+// placeholders' own words.
+func TestCarryEncodedAndSplit(t *testing.T) {
+	r := Redactor{Carry: true}
+	if got := r.String(`{"password":"p@ss w0rd/Zebra&<Q>!","secret":"Hunter2-Zebra-Quokka9"}`); strings.Contains(got, "Zebra") {
+		t.Fatalf("first document: %s", got)
+	}
+	for in, want := range map[string]string{
+		`{"note":"p%40ss%20w0rd%2FZebra%26%3CQ%3E%21"}`:           `{"note":"[redacted:secret]"}`,
+		`{"note":"p%40ss+w0rd%2FZebra%26%3CQ%3E%21"}`:             `{"note":"[redacted:secret]"}`,
+		`{"note":"p@ss w0rd/Zebra&amp;&lt;Q&gt;!"}`:               `{"note":"[redacted:secret]"}`,
+		`{"note":"9akkouQ-arbeZ-2retnuH"}`:                        `{"note":"[redacted:secret]"}`,
+		`{"a":"Hunter2-Ze","b":"bra-Quokka9"}`:                    `{"a":"[redacted:secret]","b":"[redacted:secret]"}`,
+		`{"a":"hunter2 zebra quokka9"}`:                           `{"a":"[redacted:secret] zebra [redacted:secret]"}`,
+		`{"hunter2":"[redacted:secret]","order_id":"ord-Hunter"}`: `{"hunter2":"[redacted:secret]","order_id":"ord-Hunter"}`,
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%s)\n = %s\nwant %s", in, got, want)
+		}
+	}
+}
