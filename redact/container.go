@@ -1,44 +1,70 @@
 package redact
 
-import (
-	"regexp"
-	"strings"
-)
-
-// secretOpen is a JSON key naming a secret whose value is an object or an
-// array: the string and number rules see no value there, though a body
-// decoded into an object (a program's fromjson, a pretty-printed payload,
-// a client that sends credentials as an object) keeps the secret inside.
-var secretOpen = regexp.MustCompile(`(?i)"` + secretWord + `"\s*:\s*[\[{]`)
+import "strings"
 
 // containers redacts every scalar under a key that names a secret when its
-// value is an object or an array: each string's content and each number
-// becomes the Secret placeholder (learnt, with Carry), the structure and
-// the inner keys stay, and true, false, null and "" stay. A value cut
-// short (a shortened body) is redacted to the end of s.
+// value is an object or an array: the string and number rules see no
+// value there, though a body decoded into an object (a program's fromjson,
+// a pretty-printed payload, a client that sends credentials as an object)
+// keeps the secret inside. Each string's content and each number becomes
+// the Secret placeholder (learnt, with Carry); the structure and the inner
+// keys stay, and true, false, null and "" stay. A value cut short (a
+// shortened body) is redacted to the end of s. One pass over s: at each
+// bracket, the key before it (if any) is read backwards and matched whole.
 func (r *Redactor) containers(s string) string {
 	if !containsAny(strings.ToLower(s), secretHints) {
 		return s
 	}
-	locs := secretOpen.FindAllStringIndex(s, -1)
-	if len(locs) == 0 {
-		return s
-	}
 	var b strings.Builder
 	last := 0
-	for _, loc := range locs {
-		open := loc[1] - 1
-		if open < last { // inside a container already redacted
-			continue
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			i, _ = stringEnd(s, i)
+			i--
+		case '[', '{':
+			if !secretKey.MatchString(keyBefore(s, i)) {
+				continue
+			}
+			end := closing(s, i)
+			b.WriteString(s[last:i])
+			r.leaves(&b, s[i:end])
+			last = end
+			i = end - 1
 		}
-		end := closing(s, open)
-		b.WriteString(s[last:open])
-		r.leaves(&b, s[open:end])
-		last = end
+	}
+	if last == 0 {
+		return s
 	}
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// keyBefore is the JSON key whose value starts at open ("" when none):
+// `"key"`, white space, a colon, white space, then open.
+func keyBefore(s string, open int) string {
+	j := open - 1
+	for j >= 0 && isSpace(s[j]) {
+		j--
+	}
+	if j < 0 || s[j] != ':' {
+		return ""
+	}
+	j--
+	for j >= 0 && isSpace(s[j]) {
+		j--
+	}
+	if j < 1 || s[j] != '"' {
+		return ""
+	}
+	k := strings.LastIndexByte(s[:j], '"')
+	if k < 0 || j-k > 256 {
+		return ""
+	}
+	return s[k+1 : j]
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // closing is the index just after the bracket that closes the one at
 // open, strings skipped; len(s) when s ends first.

@@ -95,7 +95,6 @@ func (r *Redactor) String(s string) string {
 // first, then the text rules over the whole.
 func (r *Redactor) redact(s string, depth int) string {
 	s = r.nested(s, depth)
-	s = r.containers(s)
 	s, ids := protectIDs(s)
 	lower := strings.ToLower(s)
 	for _, ru := range rules {
@@ -104,7 +103,8 @@ func (r *Redactor) redact(s string, depth int) string {
 		}
 		s = ru.apply(s, r.Counts, r.learn)
 	}
-	return restoreIDs(s, ids)
+	// Last: what the rules took inside a secret's object keeps its kind.
+	return r.containers(restoreIDs(s, ids))
 }
 
 // alreadyRedacted tells a value an earlier rule replaced: a placeholder, or
