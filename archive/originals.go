@@ -1,13 +1,16 @@
 package archive
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -25,8 +28,13 @@ import (
 // sqsjson.AttrExportedFrom, so that replaying it into its DLQ is taken as
 // the undo it is.
 //
-// Memory stays bounded: Append encodes one batch into a reused buffer and
-// keeps nothing after it returns. It is safe for concurrent use.
+// Each DLQ message is kept once (kept): a message is kept again when its
+// copy was not sent the first time — its send ran out of retries and it
+// came back, a second run of the incident repairs it after a refusal — and
+// a file holding a MessageId twice is refused whole by --from-file, so
+// the undo could put back nothing. Memory: a 16-byte digest per original
+// (about 32 MB for a million), and one batch's encoding in a reused
+// buffer. It is safe for concurrent use.
 type Originals struct {
 	mu      sync.Mutex
 	f       *os.File
@@ -35,7 +43,8 @@ type Originals struct {
 	run     string
 	buf     bytes.Buffer
 	written int
-	torn    int64 // bytes of a torn last line cut on open
+	torn    int64             // bytes of a torn last line cut on open
+	kept    map[[16]byte]bool // digests of the MessageIds in the file
 }
 
 // OpenOriginals opens (or creates, 0600, never through a symbolic link)
@@ -56,11 +65,35 @@ func OpenOriginals(path, dlqARN, run string) (*Originals, error) {
 	if err == nil {
 		torn, err = mendTail(f, st.Size())
 	}
+	var kept map[[16]byte]bool
+	if err == nil {
+		kept, err = keptIDs(f)
+	}
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("originals %s: %w", path, err)
 	}
-	return &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn}, nil
+	return &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn, kept: kept}, nil
+}
+
+// keptIDs reads the MessageIds of the records already in f (an earlier
+// run of the incident), as digests.
+func keptIDs(f *os.File) (map[[16]byte]bool, error) {
+	kept := map[[16]byte]bool{}
+	sc := bufio.NewScanner(io.NewSectionReader(f, 0, 1<<62))
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for sc.Scan() {
+		var m struct{ MessageId string }
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.MessageId != "" {
+			kept[idDigest(m.MessageId)] = true
+		}
+	}
+	return kept, sc.Err()
+}
+
+func idDigest(id string) [16]byte {
+	sum := sha256.Sum256([]byte(id))
+	return [16]byte(sum[:16])
 }
 
 // Torn says what OpenOriginals cut from the file's end ("" when nothing):
@@ -138,7 +171,13 @@ func (o *Originals) Append(msgs []sqsjson.Message) error {
 	o.buf.Reset()
 	enc := json.NewEncoder(&o.buf)
 	enc.SetEscapeHTML(false)
+	var added [][16]byte
 	for i := range msgs {
+		d := idDigest(msgs[i].MessageId)
+		if o.kept[d] || slices.Contains(added, d) {
+			continue // kept by an earlier batch or run: the same original
+		}
+		added = append(added, d)
 		rec := msgs[i]
 		rec.ReceiptHandle = ""
 		rec.Attributes = maps.Clone(rec.Attributes)
@@ -158,7 +197,10 @@ func (o *Originals) Append(msgs []sqsjson.Message) error {
 	if err := o.f.Sync(); err != nil {
 		return fmt.Errorf("originals %s: sync: %w", o.path, err)
 	}
-	o.written += len(msgs)
+	for _, d := range added {
+		o.kept[d] = true
+	}
+	o.written += len(added)
 	if o.buf.Cap() > 4<<20 {
 		o.buf = bytes.Buffer{} // one huge batch must not pin its buffer for the run
 	}

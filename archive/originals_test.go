@@ -188,3 +188,48 @@ func TestOriginalsReplayAsAnExport(t *testing.T) {
 		t.Fatalf("read %v, count %d", ids, f.Count)
 	}
 }
+
+// TestOriginalsKeepEachMessageOnce: the same DLQ message is kept again
+// when its copy was not sent the first time — its send ran out of retries
+// and it came back, its send was refused and a second run of the incident
+// repairs it again, a FIFO group held back after its copies were kept.
+// The file holds each original once, across batches and runs, so the undo
+// (--from-file, which refuses a MessageId seen twice) still reads it: the
+// file with a record twice was refused whole, "MessageId a again", and
+// nothing could be put back.
+func TestOriginalsKeepEachMessageOnce(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl")
+	o, err := OpenOriginals(path, dlqARN, "run-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := sqsjson.Message{MessageId: "a", Body: "x"}, sqsjson.Message{MessageId: "b", Body: "y"}
+	if err := o.Append([]sqsjson.Message{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Append([]sqsjson.Message{a}); err != nil {
+		t.Fatal(err)
+	}
+	o.Close()
+	o2, err := OpenOriginals(path, dlqARN, "run-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o2.Append([]sqsjson.Message{b, {MessageId: "c", Body: "z"}}); err != nil {
+		t.Fatal(err)
+	}
+	o2.Close()
+	var ids []string
+	for _, m := range readOriginals(t, path) {
+		ids = append(ids, m.MessageId)
+	}
+	if strings.Join(ids, ",") != "a,b,c" {
+		t.Fatalf("the file holds %v, want a,b,c once each", ids)
+	}
+	f, err := Open(context.Background(), path, nil)
+	if err != nil {
+		t.Fatalf("the undo cannot read the file: %v", err)
+	}
+	f.Close()
+}

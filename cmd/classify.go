@@ -311,6 +311,20 @@ func notRegular(pairs ...string) error {
 	return nil
 }
 
+// outReplaceable refuses an --out that names anything but a new path or
+// a regular file (a named pipe, a symbolic link, a directory, a device):
+// the write renames over it (incident.Replaceable).
+func outReplaceable(path string) error {
+	if path == "" || strings.HasPrefix(path, "s3://") {
+		return nil
+	}
+	var nr *incident.NotRegularError
+	if err := incident.Replaceable(path); errors.As(err, &nr) {
+		return usageErrorf("--out %s: %s, not a regular file: give a new path or a regular file to replace", path, nr.Kind)
+	}
+	return nil
+}
+
 // decodeFile reads an open file with read, turning a bad record into a
 // usage error that names the flag and the line.
 func decodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {

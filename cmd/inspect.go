@@ -134,6 +134,9 @@ func (o *inspectOptions) validate() error {
 	if err := notRegular("--baseline", o.Baseline); err != nil {
 		return err
 	}
+	if err := outReplaceable(o.Out); err != nil {
+		return err
+	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
 		return usageErrorf("%v", err)
@@ -203,6 +206,9 @@ func runInspect(ctx context.Context, o *inspectOptions) error {
 func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult, exp *sqsapi.Expiry, keptSample bool) error {
 	d := o.deps
 	if o.Out != "" {
+		if err := outReplaceable(o.Out); err != nil {
+			return err // replaced by a pipe or a link during the peek
+		}
 		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
 		}

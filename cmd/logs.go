@@ -271,7 +271,12 @@ func (o *logsOptions) search(ctx context.Context, targets []logsearch.Wanted) (l
 			return logsearch.Result{}, usageErrorf("--log-file: %v", err)
 		}
 		defer f.Close()
-		return logsearch.SearchFile(f, o.LogFile, targets, o.Context)
+		rep, err := logsearch.SearchFile(f, o.LogFile, targets, o.Context)
+		var long *logsearch.LineTooLongError
+		if errors.As(err, &long) {
+			return rep, usageErrorf("--log-file %v: give a log export (aws logs filter-log-events, or the lines as text)", err)
+		}
+		return rep, err
 	}
 	c, err := o.deps.Logs(ctx)
 	if err != nil {

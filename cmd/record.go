@@ -96,7 +96,7 @@ func (o *recordOptions) validate() error {
 	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
 		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident)")
 	}
-	return nil
+	return outReplaceable(o.Out)
 }
 
 func runRecord(ctx context.Context, o *recordOptions) error {
@@ -134,6 +134,9 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	out := o.Out
 	if out == "" {
 		out = ws.Path(incident.ReportFile)
+	}
+	if err := outReplaceable(o.Out); err != nil {
+		return err
 	}
 	if err := incident.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("record: %w", err)

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -268,6 +269,9 @@ func (w *Workspace) Open(name string) (*os.File, error) {
 
 // WriteFileAtomic writes path through fill into a temporary file beside it,
 // 0600, synced, then renamed over path, so readers never see half a file.
+// It replaces whatever path holds — an artifact's planted link is
+// replaced, never followed — so a path the operator names is checked with
+// Replaceable first.
 func WriteFileAtomic(path string, fill func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*")
@@ -296,4 +300,25 @@ func WriteFileAtomic(path string, fill func(io.Writer) error) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Replaceable tells whether a path the operator names (--out) may be
+// written over by WriteFileAtomic: it does not exist or is a regular
+// file. A rename replaces whatever the name holds — a named pipe someone
+// reads, a symbolic link, a device (/dev/full, run as root) — so anything
+// else is a *NotRegularError; cmd checks --out with it before any AWS
+// call and again before the write.
+func Replaceable(path string) error {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.Mode()&fs.ModeSymlink != 0:
+		return &NotRegularError{Path: path, Kind: "a symbolic link"}
+	case !st.Mode().IsRegular():
+		return &NotRegularError{Path: path, Kind: fileKind(st.Mode())}
+	}
+	return nil
 }

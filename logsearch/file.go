@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -15,6 +16,18 @@ import (
 // maxFileLine bounds one line of a log export: a CloudWatch event is at most
 // 256 KiB, and JSON escaping can double it.
 const maxFileLine = 1 << 20
+
+// LineTooLongError is a line of a log export over maxFileLine bytes: not
+// a log export's line (a binary file, a dump without newlines), told as
+// such rather than as a scanner's failure.
+type LineTooLongError struct {
+	Name string
+	Line int // 1-based
+}
+
+func (e *LineTooLongError) Error() string {
+	return fmt.Sprintf("%s: line %d is over %d bytes: not a log export's line (JSON Lines or text)", e.Name, e.Line, maxFileLine)
+}
 
 // fileStory is a hit in a file and the lines collected after it so far.
 type fileStory struct {
@@ -46,7 +59,9 @@ func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, 
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxFileLine)
+	line := 0
 	for sc.Scan() {
+		line++
 		// Most lines name no message and follow no match: skip them unparsed.
 		// An ID is letters, digits and dashes, so JSON never escapes it.
 		if len(open) == 0 && !namesAny(sc.Bytes(), needles) {
@@ -78,7 +93,9 @@ func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, 
 			}
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return rep, &LineTooLongError{Name: name, Line: line + 1}
+	} else if err != nil {
 		return rep, fmt.Errorf("read %s: %w", name, err)
 	}
 	for i, t := range targets {

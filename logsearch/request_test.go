@@ -2,6 +2,7 @@ package logsearch
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,18 @@ func TestSearchRequestIDWholeTokenMoto(t *testing.T) {
 				t.Fatalf("found through a request id inside a longer token: %+v", rep.Messages)
 			}
 		})
+	}
+}
+
+// TestSearchFileLineTooLong: a file with a line over the bound (a binary
+// file, a dump without newlines) is told as such, with its line number,
+// as a typed error cmd turns into exit 2 — not a scanner's "token too
+// long" at exit 1.
+func TestSearchFileLineTooLong(t *testing.T) {
+	in := "first line\n" + strings.Repeat("A", maxFileLine+1) + "\n"
+	_, err := SearchFile(strings.NewReader(in), "dump.bin", []Wanted{{MessageID: "m-1"}}, 0)
+	var long *LineTooLongError
+	if !errors.As(err, &long) || long.Line != 2 || long.Name != "dump.bin" {
+		t.Fatalf("err = %v, want a LineTooLongError for line 2 of dump.bin", err)
 	}
 }

@@ -244,10 +244,15 @@ func (s Sender) post(ctx context.Context, t Target, m Message) error {
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("webhook %s answered %s", t, resp.Status)
+		// The reason phrase is the server's text: escaped and bounded, as
+		// it goes to the terminal, events.jsonl and the report.
+		return fmt.Errorf("webhook %s answered %s", t, untrusted.Shorten(clean(resp.Status), maxStatus))
 	}
 	return nil
 }
+
+// maxStatus bounds a webhook's status line in an error.
+const maxStatus = 120
 
 // maxRedirects bounds the redirects followed within the webhook's host.
 const maxRedirects = 3

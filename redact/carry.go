@@ -3,7 +3,10 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -76,7 +79,129 @@ func (r *Redactor) learn(v, kind string) {
 			r.remember(base64.StdEncoding.EncodeToString([]byte(f)), kind)
 			r.remember(base64.RawStdEncoding.EncodeToString([]byte(f)), kind)
 		}
+		// Percent-encoded (@uri, a query string), HTML-escaped (@html)
+		// and reversed: a value a program moved in another spelling.
+		for _, g := range []string{uriEscape(f), url.QueryEscape(f), htmlEscape(f), reverse(f)} {
+			if g != f && len(g) >= 8 {
+				r.remember(g, kind)
+			}
+		}
+		r.rememberWhole(f, kind)
 	}
+}
+
+// uriEscape is jq's @uri: every byte but the unreserved A-Z a-z 0-9 - _ . ~
+// percent-encoded.
+func uriEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("-_.~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// htmlEscape is jq's @html.
+var htmlEscape = strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;", "'", "&#39;", `"`, "&quot;").Replace
+
+// reverse is s with its runes in reverse order.
+func reverse(s string) string {
+	rs := []rune(s)
+	slices.Reverse(rs)
+	return string(rs)
+}
+
+// Bounds of the pieces of a split secret: a secret of minWhole bytes or
+// more is looked for in pieces of minPiece bytes or more, maxWhole
+// secrets at most.
+const (
+	minWhole = 10
+	minPiece = 6
+	maxWhole = 64
+)
+
+// rememberWhole keeps a learnt secret (not personal data: half an e-mail
+// address says little) whose pieces Known looks for.
+func (r *Redactor) rememberWhole(v, kind string) {
+	switch kind {
+	case Secret, Token, JWT, AccessKey, PrivateKey:
+	default:
+		return
+	}
+	v = asciiLower(v)
+	if len(v) < minWhole || len(r.whole) >= maxWhole || slices.Contains(r.whole, v) {
+		return
+	}
+	r.whole = append(r.whole, v)
+}
+
+// pieces replaces in s each word (a run between spaces, quotes and JSON's
+// punctuation) of minPiece bytes or more that lies inside a learnt secret:
+// a program that split a secret across two fields ("Hunter2-Ze",
+// "bra-Quokka9") shows neither half. A JSON key and a placeholder's words
+// stay.
+func (r *Redactor) pieces(s string) string {
+	if len(r.whole) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], "[redacted:") {
+			if j := strings.IndexByte(s[i:], ']'); j > 0 {
+				i += j + 1
+				continue
+			}
+		}
+		if isPieceSep(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && !isPieceSep(s[j]) && !strings.HasPrefix(s[j:], "[redacted:") {
+			j++
+		}
+		if w := s[i:j]; len(w) >= minPiece && !keyEnds(s, j) && r.inWhole(asciiLower(w)) {
+			b.WriteString(s[last:i])
+			b.WriteString(Placeholder(Secret))
+			r.Counts[Secret]++
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// keyEnds tells a word ending at j that is a key: its closing quote, if
+// any, then a colon.
+func keyEnds(s string, j int) bool {
+	if j < len(s) && s[j] == '"' {
+		j++
+	}
+	return isKey(s, j)
+}
+
+func (r *Redactor) inWhole(w string) bool {
+	for _, v := range r.whole {
+		if strings.Contains(v, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPieceSep ends a word for pieces: white space, quotes, a backslash and
+// JSON's punctuation.
+func isPieceSep(c byte) bool {
+	return strings.IndexByte(" \t\r\n\"'\\,:;{}[]()", c) >= 0
 }
 
 // inPlaceholder tells a value that is part of a placeholder's own text
@@ -129,6 +254,9 @@ func (r *Redactor) Known(s string) string {
 	if len(r.known) == 0 {
 		return s
 	}
+	if r.Counts == nil {
+		r.Counts = Counts{}
+	}
 	lower := asciiLower(s)
 	vals := make([]string, 0, len(r.known))
 	for v := range r.known {
@@ -136,19 +264,13 @@ func (r *Redactor) Known(s string) string {
 			vals = append(vals, v)
 		}
 	}
-	if len(vals) == 0 {
-		return s
-	}
 	sort.Slice(vals, func(i, j int) bool {
 		return len(vals[i]) > len(vals[j]) || len(vals[i]) == len(vals[j]) && vals[i] < vals[j]
 	})
-	if r.Counts == nil {
-		r.Counts = Counts{}
-	}
 	for _, v := range vals {
 		s = r.replaceKnown(s, v, r.known[v])
 	}
-	return s
+	return r.pieces(s)
 }
 
 // replaceKnown replaces each occurrence of v (lower case) in s, whatever

@@ -74,6 +74,7 @@ type Redactor struct {
 	// both sides of each diff (see Known).
 	Carry bool
 	known map[string]string // value → kind, when Carry
+	whole []string          // learnt secrets (lower case) whose pieces Known finds
 }
 
 // String returns s with every match replaced by its kind's placeholder.
@@ -102,7 +103,8 @@ func (r *Redactor) redact(s string, depth int) string {
 		}
 		s = ru.apply(s, r.Counts, r.learn)
 	}
-	return restoreIDs(s, ids)
+	// Last: what the rules took inside a secret's object keeps its kind.
+	return r.containers(restoreIDs(s, ids))
 }
 
 // alreadyRedacted tells a value an earlier rule replaced: a placeholder, or

@@ -302,3 +302,60 @@ func TestCarry(t *testing.T) {
 		t.Errorf("without Carry: %s", got)
 	}
 }
+
+// TestSecretKeyHoldingADocument: a key that names a secret redacts its
+// value whatever JSON type the value has. A body decoded into an object (a
+// program's fromjson, a pretty-printed payload) puts an object or an array
+// where the string was, and the string rule no longer matched: every
+// scalar under the key is redacted, the structure and the inner keys stay.
+func TestSecretKeyHoldingADocument(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"password":["Hunter2-Zebra","x"]}`, `{"password":["[redacted:secret]","[redacted:secret]"]}`},
+		{`{"credentials":{"user":"u-1","pass":"Hunter2-Zebra","n":12345}}`, `{"credentials":{"user":"[redacted:secret]","pass":"[redacted:secret]","n":[redacted:secret]}}`},
+		{"{\n  \"session\": {\n    \"id\": \"Sx-99-Aa\",\n    \"nested\": [{\"k\": \"v\\\"]}\"}]\n  },\n  \"order_id\": \"ord-1\"\n}",
+			"{\n  \"session\": {\n    \"id\": \"[redacted:secret]\",\n    \"nested\": [{\"k\": \"[redacted:secret]\"}]\n  },\n  \"order_id\": \"ord-1\"\n}"},
+		{`{"api_key":{"ok":true,"v":null,"e":""},"after":"ord-1"}`, `{"api_key":{"ok":true,"v":null,"e":""},"after":"ord-1"}`},
+		// Cut short (a shortened report cell): everything to the end.
+		{`{"token":{"a":"Hunter2-Zebra","b":"Quo`, `{"token":{"a":"[redacted:secret]","b":"[redacted:secret]`},
+		// Inside a string holding JSON.
+		{`{"m":"{\"secret\":[\"Hunter2-Zebra\"]}"}`, `{"m":"{\"secret\":[\"[redacted:secret]\"]}"}`},
+	}
+	for _, tt := range tests {
+		var r Redactor
+		if got := r.String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n = %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	r := Redactor{Carry: true}
+	r.String(`{"password":{"v":"Hunter2-Zebra"}}`)
+	if got := r.String(`{"note":"Hunter2-Zebra"}`); got != `{"note":"[redacted:secret]"}` {
+		t.Errorf("a leaf under a secret key is learnt: %s", got)
+	}
+}
+
+// TestCarryEncodedAndSplit: a program may move a secret it was given in
+// forms the exact value does not match — percent-encoded (@uri), HTML
+// escaped (@html), reversed, or split across two fields. Each is redacted
+// on the after side: the encodings as whole values, the pieces of a split
+// (six bytes or more, inside a learnt secret of ten or more) wherever they
+// stand alone; a JSON key that is such a piece stays, and so do the
+// placeholders' own words.
+func TestCarryEncodedAndSplit(t *testing.T) {
+	r := Redactor{Carry: true}
+	if got := r.String(`{"password":"p@ss w0rd/Zebra&<Q>!","secret":"Hunter2-Zebra-Quokka9"}`); strings.Contains(got, "Zebra") {
+		t.Fatalf("first document: %s", got)
+	}
+	for in, want := range map[string]string{
+		`{"note":"p%40ss%20w0rd%2FZebra%26%3CQ%3E%21"}`:           `{"note":"[redacted:secret]"}`,
+		`{"note":"p%40ss+w0rd%2FZebra%26%3CQ%3E%21"}`:             `{"note":"[redacted:secret]"}`,
+		`{"note":"p@ss w0rd/Zebra&amp;&lt;Q&gt;!"}`:               `{"note":"[redacted:secret]"}`,
+		`{"note":"9akkouQ-arbeZ-2retnuH"}`:                        `{"note":"[redacted:secret]"}`,
+		`{"a":"Hunter2-Ze","b":"bra-Quokka9"}`:                    `{"a":"[redacted:secret]","b":"[redacted:secret]"}`,
+		`{"a":"hunter2 zebra quokka9"}`:                           `{"a":"[redacted:secret] zebra [redacted:secret]"}`,
+		`{"hunter2":"[redacted:secret]","order_id":"ord-Hunter"}`: `{"hunter2":"[redacted:secret]","order_id":"ord-Hunter"}`,
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%s)\n = %s\nwant %s", in, got, want)
+		}
+	}
+}

@@ -68,6 +68,11 @@ type Result struct {
 func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Result {
 	env := envelope.Detect(m)
 	before := bytes.Clone(env.Payload)
+	release, ok := runs.enter(ctx)
+	if !ok {
+		return Result{Outcome: Failed, Interrupted: true, Reason: "interrupted", Before: before}
+	}
+	defer release()
 	timeout := p.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout

@@ -373,3 +373,29 @@ func TestApplyInterrupted(t *testing.T) {
 		t.Fatalf("an interrupted message counted: %+v", f)
 	}
 }
+
+// TestApplyRunsTwoProgramsAtOnce: whatever the number of workers, at
+// most maxRuns programs run at once, so a program that builds a huge
+// value costs that many of them, not one a worker (a move with 8 workers
+// and a 200 MB string peaked at 1.6 GB). A run waiting for its turn is
+// not out of time: every message still gets its own 2 s.
+func TestApplyRunsTwoProgramsAtOnce(t *testing.T) {
+	p := compile(t, `.big = ("x" * 20000000)`)
+	p.Timeout = 30 * time.Second
+	done := make(chan Result)
+	for range 8 {
+		go func() {
+			done <- p.Apply(context.Background(), &sqsjson.Message{MessageId: "m", Body: order2}, Limits{})
+		}()
+	}
+	for range 8 {
+		if r := <-done; r.Outcome != Failed || !strings.Contains(r.Reason, "over the destination's") {
+			t.Fatalf("%s %s", r.Outcome, r.Reason)
+		}
+	}
+	runs.mu.Lock()
+	defer runs.mu.Unlock()
+	if runs.peak < 1 || runs.peak > maxRuns {
+		t.Fatalf("%d programs ran at once, want at most %d", runs.peak, maxRuns)
+	}
+}

@@ -1,6 +1,7 @@
 package mover
 
 import (
+	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -68,5 +69,72 @@ func (m *Mover) holdBack(p *triaged, order, send []sqsjson.Message, failed []Fai
 		p.release = append(p.release, msg)
 		m.stats.HeldBack++
 	}
+	return kept
+}
+
+// SendMessageBatch on a FIFO queue keeps the order of a call's entries,
+// but an entry refused in the middle of a call does not stop the later
+// ones: had a group two messages in one call and the first failed, the
+// second would reach the consumer ahead of it, and nothing can take it
+// back. So from a FIFO DLQ to a FIFO queue a batch is sent in rounds —
+// round k holds the k-th message of each group, in the batch's order — and
+// a group one of whose messages stays in the DLQ has no later round
+// (stopGroups). Many groups still fill a call; a single group goes one
+// message a call, the price of its order.
+
+// fifoRounds splits msgs (one received batch, each group's messages in its
+// order) into rounds; one round, msgs itself, unless both the DLQ and dest
+// are FIFO. A message without a MessageGroupId has no order to keep and
+// goes in the first round.
+func (m *Mover) fifoRounds(dest *sqsapi.Queue, msgs []sqsjson.Message) [][]sqsjson.Message {
+	if m.o.Source == nil || !m.o.Source.FIFO || !dest.FIFO || m.o.Target != nil {
+		return [][]sqsjson.Message{msgs}
+	}
+	var rounds [][]sqsjson.Message
+	seen := map[string]int{}
+	for _, msg := range msgs {
+		k := 0
+		if g := msg.Attributes[sqsjson.AttrMessageGroupId]; g != "" {
+			k = seen[g]
+			seen[g]++
+		}
+		if k == len(rounds) {
+			rounds = append(rounds, nil)
+		}
+		rounds[k] = append(rounds[k], msg)
+	}
+	return rounds
+}
+
+// stopGroups takes out of round the messages of the groups in stopped (an
+// earlier round of this batch left one of their messages in the DLQ) and
+// lets them go. A group blocked for the run (its message was refused) is
+// held back: released, noted, counted. A group whose message ran out of
+// retries this time is released to come back behind it, in order (the run
+// waits for that message, owed, and so sees them again).
+func (m *Mover) stopGroups(round []sqsjson.Message, stopped map[string]bool) []sqsjson.Message {
+	if len(stopped) == 0 {
+		return round
+	}
+	var kept, held, again []sqsjson.Message
+	m.mu.Lock()
+	for _, msg := range round {
+		switch g := msg.Attributes[sqsjson.AttrMessageGroupId]; {
+		case !stopped[g]:
+			kept = append(kept, msg)
+		case m.blocked[g]:
+			m.noted.add(msg.MessageId)
+			m.paid(msg.MessageId, false)
+			m.stats.HeldBack++
+			held = append(held, msg)
+		default:
+			again = append(again, msg)
+		}
+	}
+	m.reserved -= len(held) + len(again)
+	m.mu.Unlock()
+	m.forget(held)
+	m.forget(again)
+	m.release(append(held, again...))
 	return kept
 }

@@ -61,61 +61,85 @@ func (m *Mover) sendAll(ctx context.Context, msgs []sqsjson.Message) []sqsjson.M
 	return sent
 }
 
-// sendTo sends msgs to the one destination dest.
+// sendTo sends msgs to the one destination dest. From a FIFO DLQ to a
+// FIFO queue it sends them in rounds (fifoRounds): a group has at most one
+// message in a call, and a group one of whose messages was not sent has no
+// more sent in this batch (stopGroups).
 func (m *Mover) sendTo(ctx context.Context, dest *sqsapi.Queue, msgs []sqsjson.Message) []sqsjson.Message {
 	var sent []sqsjson.Message
 	msgs, stamps := m.stampAll(dest, msgs)
-	for _, chunk := range bySize(msgs, batchBytes(dest)) {
-		out, err := m.sendChunk(ctx, dest, chunk)
-		if err != nil && !retry.Retryable(err) { // a partialError is retryable
-			// The whole call was refused (no permission, no such queue,
-			// a KMS key): every batch would be, so the run stops.
-			m.fail(fmt.Errorf("send batch to %s: %w", dest.Name, err))
-		}
-		now := time.Now().UTC()
-		var entries, failed []journal.Entry
-		var ok, back, refused []sqsjson.Message
-		var stamped provenance.Counts
-		for i, msg := range chunk {
-			id := strconv.Itoa(i)
-			switch destID, done := out.ok[id]; {
-			case done:
-				ok = append(ok, msg)
-				if stamps != nil {
-					stamped.Add(stamps[msg.MessageId])
+	stopped := map[string]bool{}
+	for _, round := range m.fifoRounds(dest, msgs) {
+		round = m.stopGroups(round, stopped)
+		for _, chunk := range bySize(round, batchBytes(dest)) {
+			ok, back, journaled := m.sendBatch(ctx, dest, chunk, stamps)
+			sent = append(sent, ok...)
+			if !journaled {
+				return sent
+			}
+			for _, msg := range back {
+				if g := msg.Attributes[sqsjson.AttrMessageGroupId]; g != "" {
+					stopped[g] = true
 				}
-				e := journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID, Key: m.keyOf(msg.MessageId)}
-				if m.o.Target != nil || m.o.Transform != nil {
-					// A repaired copy is known by its new payload: its
-					// return to the DLQ (in a new envelope, with a new
-					// MessageId) is a return.
-					e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
-				}
-				entries = append(entries, e)
-			case out.final[id] != "" || m.deferOnce(msg.MessageId, dest.URL):
-				reason := out.final[id]
-				if reason == "" {
-					reason = errString(err)
-				}
-				failed = append(failed, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
-				back = append(back, msg)
-				refused = append(refused, msg)
-			default:
-				// Tried again when it comes back: the run waits for it.
-				m.owe(msg.MessageId, false)
-				back = append(back, msg)
 			}
 		}
-		if err := m.journal(entries, failed); err != nil {
-			m.fail(err)
-			m.unreserve(len(chunk))
-			return sent // sent but not journaled: never delete those
-		}
-		m.record(dest.URL, entries, failed, err, len(chunk), stamped, refused)
-		m.release(back)
-		sent = append(sent, ok...)
 	}
 	return sent
+}
+
+// sendBatch sends one batch call's messages to dest and journals what
+// became of them: ok is what was sent, back what stays in the DLQ (made
+// visible again, refused or to be tried again); journaled is false when
+// the journal could not be written (the run stops).
+func (m *Mover) sendBatch(ctx context.Context, dest *sqsapi.Queue, chunk []sqsjson.Message, stamps map[string]provenance.Result) (ok, back []sqsjson.Message, journaled bool) {
+	out, err := m.sendChunk(ctx, dest, chunk)
+	if err != nil && !retry.Retryable(err) { // a partialError is retryable
+		// The whole call was refused (no permission, no such queue,
+		// a KMS key): every batch would be, so the run stops.
+		m.fail(fmt.Errorf("send batch to %s: %w", dest.Name, err))
+	}
+	now := time.Now().UTC()
+	var entries, failed []journal.Entry
+	var refused []sqsjson.Message
+	var stamped provenance.Counts
+	for i, msg := range chunk {
+		id := strconv.Itoa(i)
+		switch destID, done := out.ok[id]; {
+		case done:
+			ok = append(ok, msg)
+			if stamps != nil {
+				stamped.Add(stamps[msg.MessageId])
+			}
+			e := journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSent, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: dest.URL, DestMessageID: destID, Key: m.keyOf(msg.MessageId)}
+			if m.o.Target != nil || m.o.Transform != nil {
+				// A repaired copy is known by its new payload: its
+				// return to the DLQ (in a new envelope, with a new
+				// MessageId) is a return.
+				e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
+			}
+			entries = append(entries, e)
+		case out.final[id] != "" || m.deferOnce(msg.MessageId, dest.URL):
+			reason := out.final[id]
+			if reason == "" {
+				reason = errString(err)
+			}
+			failed = append(failed, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpFailed, DLQMessageID: msg.MessageId, DestQueue: dest.URL, Error: reason})
+			back = append(back, msg)
+			refused = append(refused, msg)
+		default:
+			// Tried again when it comes back: the run waits for it.
+			m.owe(msg.MessageId, false)
+			back = append(back, msg)
+		}
+	}
+	if err := m.journal(entries, failed); err != nil {
+		m.fail(err)
+		m.unreserve(len(chunk))
+		return nil, nil, false // sent but not journaled: never delete those
+	}
+	m.record(dest.URL, entries, failed, err, len(chunk), stamped, refused)
+	m.release(back)
+	return ok, back, true
 }
 
 // journal writes the sent entries: the point after which a crash of mfdlq
