@@ -158,6 +158,7 @@ func (o *classifyOptions) validate() error {
 
 func runClassify(ctx context.Context, o *classifyOptions) error {
 	d := o.deps
+	defer d.holdIncidentLine()() // the answer first, where it was written last
 	q, name, err := o.queue(ctx)
 	if err != nil {
 		return err

@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"golang.org/x/term"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -20,6 +24,12 @@ import (
 type tableData struct {
 	Headers []string
 	Rows    [][]string
+	// Below names a column (1-based; 0 for none) whose long cells — a
+	// whole `aws …` command, a fix in a sentence — a terminal shows under
+	// the table, numbered, with the number in the cell: a row then fits
+	// the terminal and the command can be copied whole. Piped rows keep
+	// the cells in place.
+	Below int
 }
 
 // printTable writes t to the output stream in the shape the stream wants.
@@ -32,7 +42,27 @@ func (d *Deps) printTable(t tableData) error {
 		return writeTSV(w, t)
 	}
 	t = sanitiseTable(t)
+	width := d.termWidth()
+	t, notes := moveBelow(t)
 	r := d.IO.Renderer(w, true)
+	out := renderTable(r, t, 0)
+	if width > 0 && lipgloss.Width(out) > width {
+		// Too wide for the terminal: lipgloss shrinks the widest columns
+		// and wraps their cells, so a row is never broken by the terminal.
+		out = renderTable(r, t, width)
+	}
+	var b strings.Builder
+	b.WriteString(out + "\n")
+	for i, n := range notes {
+		b.WriteString(wrapText(fmt.Sprintf("%d. %s", i+1, n), width, "   ") + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// renderTable draws t, sized to width when width > 0 (lipgloss would
+// otherwise widen a narrow table to fill it).
+func renderTable(r *lipgloss.Renderer, t tableData, width int) string {
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
 	tb := table.New().
@@ -46,13 +76,103 @@ func (d *Deps) printTable(t tableData) error {
 			}
 			return cell
 		})
-	_, err := fmt.Fprintln(w, tb.Render())
-	return err
+	if width > 0 {
+		tb = tb.Width(width).Wrap(true)
+	}
+	return tb.Render()
+}
+
+// belowOver is the length from which a cell of the Below column goes under
+// the table: a short fix ("-", "none") stays in its row.
+const belowOver = 24
+
+// moveBelow takes the long cells of t's Below column out of the rows and
+// returns them in order; each cell says the number to read under the table.
+func moveBelow(t tableData) (tableData, []string) {
+	col := t.Below - 1
+	if col < 0 {
+		return t, nil
+	}
+	var notes []string
+	for _, row := range t.Rows {
+		if col < len(row) && utf8.RuneCountInString(row[col]) > belowOver {
+			notes = append(notes, row[col])
+			row[col] = fmt.Sprintf("see %d below", len(notes))
+		}
+	}
+	return t, notes
+}
+
+// wrapText breaks s at spaces into lines of at most width columns (no limit
+// when width is 0), each continuation line starting with indent. A command
+// broken this way reads as words; a word longer than a line is cut, never
+// left to overflow.
+func wrapText(s string, width int, indent string) string {
+	if width <= 0 || lipgloss.Width(s) <= width {
+		return s
+	}
+	if lipgloss.Width(indent) >= width/2 {
+		indent = ""
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		prefix := ""
+		if len(lines) > 0 {
+			prefix = indent
+		}
+		switch {
+		case line == "":
+			line = prefix + word
+		case lipgloss.Width(line+" "+word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = indent + word
+		}
+		for lipgloss.Width(line) > width {
+			cut := cutColumns(line, width)
+			if cut == "" || cut == indent {
+				_, n := utf8.DecodeRuneInString(line[len(indent):])
+				cut = line[:len(indent)+n]
+			}
+			lines = append(lines, cut)
+			line = indent + strings.TrimPrefix(line, cut)
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// cutColumns is the longest prefix of s at most width columns wide.
+func cutColumns(s string, width int) string {
+	w := 0
+	for i, r := range s {
+		w += lipgloss.Width(string(r))
+		if w > width {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// termWidth is the width of the terminal stdout is: its size when stdout is
+// a terminal, else COLUMNS (set by the shell, or by a test that forces the
+// terminal shapes with MFDLQ_FORCE_TTY), else 0: unknown, nothing is sized.
+func (d *Deps) termWidth() int {
+	if f, ok := d.IO.Out.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }
 
 // sanitiseTable returns t with every header and cell through untrusted.Cell.
 func sanitiseTable(t tableData) tableData {
-	out := tableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows))}
+	out := tableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows)), Below: t.Below}
 	for i, h := range t.Headers {
 		out.Headers[i] = untrusted.Cell(h)
 	}
@@ -158,6 +278,21 @@ func orUnknown(s string) string {
 		return "(unknown)"
 	}
 	return s
+}
+
+// holdIncidentLine keeps the "incident:" line of the run until the
+// function it returns is called (deferred by an answer command's run
+// function): the answer comes first, where its files went last, and a
+// path of 150 characters no longer stands above the verdict.
+func (d *Deps) holdIncidentLine() func() {
+	held := []string{}
+	d.heldIncident = &held
+	return func() {
+		d.heldIncident = nil
+		for _, l := range held {
+			d.infof("%s", l)
+		}
+	}
 }
 
 // nextStep prints the recommended next command on stderr.
