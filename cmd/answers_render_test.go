@@ -95,7 +95,8 @@ func TestWrapText(t *testing.T) {
 }
 
 // TestLogsFoldsRepeatedTrace: a trace logged at each of three attempts
-// (request IDs and times differ) shows once, with the count of the others.
+// (request IDs and times differ) shows once, with the count of the others;
+// piped, the signature is classify's key as it is.
 func TestLogsFoldsRepeatedTrace(t *testing.T) {
 	var lines []string
 	for _, req := range []string{"0b1e", "7c2f", "9a41"} {
@@ -120,7 +121,7 @@ func TestLogsFoldsRepeatedTrace(t *testing.T) {
   … the 5 lines above again 2 more times (only ids, times and numbers differ)
   REPORT done
   exception: UnsupportedVersionError: version 2
-  signature: UnsupportedVersionError: version (a number)
+  signature: UnsupportedVersionError: version <n>
 
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
@@ -144,5 +145,18 @@ func TestGroupActionNoPlaceholder(t *testing.T) {
 	g.Error = ""
 	if got := groupAction(&g); strings.Contains(got, "<n>") || !strings.Contains(got, `"(a number): payment-gateway returned (a number) Service Unavailable"`) {
 		t.Errorf("groupAction without an error text = %q", got)
+	}
+}
+
+// TestNoteTextCommand: a command under a table is broken into lines a
+// shell reads as one (" \" at each break), none wider than the terminal.
+func TestNoteTextCommand(t *testing.T) {
+	got := noteText("3. ", "aws cloudwatch put-metric-alarm --alarm-name a --namespace AWS/SQS", 40)
+	want := "3. aws cloudwatch put-metric-alarm \\\n   --alarm-name a --namespace AWS/SQS"
+	if got != want {
+		t.Errorf("noteText = %q, want %q", got, want)
+	}
+	if got := noteText("4. ", "set the queue's retention to 14 days, then check again", 30); strings.Contains(got, "\\") {
+		t.Errorf("a sentence got shell continuations: %q", got)
 	}
 }

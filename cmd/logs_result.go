@@ -26,6 +26,12 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 		// Piped: the lines exactly as logged (lipgloss would expand tabs).
 		head, exc, dim = plain, plain, plain
 	}
+	// A terminal says the signature's placeholders in words; piped, the
+	// signature is the key classify groups by, as it is.
+	sig := plain
+	if d.IO.OutTTY {
+		sig = spokenPlaceholders
+	}
 	var b strings.Builder
 	for _, m := range rep.Messages {
 		if !m.Found {
@@ -48,7 +54,7 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 				fmt.Fprintf(&b, "  %s\n", dim(repeatText(run)))
 			}
 		}
-		fmt.Fprintf(&b, "  exception: %s\n  signature: %s\n\n", untrusted.Terminal(orNone(m.Exception)), untrusted.Terminal(spokenPlaceholders(orNone(m.Signature))))
+		fmt.Fprintf(&b, "  exception: %s\n  signature: %s\n\n", untrusted.Terminal(orNone(m.Exception)), untrusted.Terminal(sig(orNone(m.Signature))))
 	}
 	where := untrusted.Terminal("groups " + strings.Join(rep.Groups, ", "))
 	if rep.LogFile != "" {

@@ -54,7 +54,7 @@ func (d *Deps) printTable(t tableData) error {
 	var b strings.Builder
 	b.WriteString(out + "\n")
 	for i, n := range notes {
-		b.WriteString(wrapText(fmt.Sprintf("%d. %s", i+1, n), width, "   ") + "\n")
+		b.WriteString(noteText(fmt.Sprintf("%d. ", i+1), n, width) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -101,6 +101,18 @@ func moveBelow(t tableData) (tableData, []string) {
 		}
 	}
 	return t, notes
+}
+
+// noteText is one numbered note under a table, wrapped to width. A shell
+// command (aws …, mfdlq …) is broken with a trailing " \\" on each line
+// but the last, so that the lines pasted into a shell are one command.
+func noteText(num, n string, width int) string {
+	indent := strings.Repeat(" ", len(num))
+	if !strings.HasPrefix(n, "aws ") && !strings.HasPrefix(n, "mfdlq ") || width <= 0 || lipgloss.Width(num+n) <= width {
+		return wrapText(num+n, width, indent)
+	}
+	lines := strings.Split(wrapText(num+n, width-2, indent), "\n")
+	return strings.Join(lines, " \\\n")
 }
 
 // wrapText breaks s at spaces into lines of at most width columns (no limit
@@ -289,7 +301,12 @@ func (d *Deps) holdIncidentLine() func() {
 	d.heldIncident = &held
 	return func() {
 		d.heldIncident = nil
+		home, _ := os.UserHomeDir()
 		for _, l := range held {
+			if home != "" && len(home) > 1 {
+				// ~/.local/state/mfdlq/incidents/…: the shell expands it.
+				l = strings.Replace(l, "incident: "+home+string(os.PathSeparator), "incident: ~"+string(os.PathSeparator), 1)
+			}
 			d.infof("%s", l)
 		}
 	}
