@@ -160,3 +160,26 @@ func TestNoteTextCommand(t *testing.T) {
 		t.Errorf("a sentence got shell continuations: %q", got)
 	}
 }
+
+// TestFitText: on a terminal of 60 columns a long line wraps under its own
+// indent, a short one (its inner spaces, a sparkline's blanks) stays as
+// it is; piped, nothing changes.
+func TestFitText(t *testing.T) {
+	t.Setenv("COLUMNS", "60")
+	in := "  arrivals     █   ▂  x\n  · " + strings.Repeat("evidence word ", 8) + "end\n"
+	d, _, _ := testDeps(t, true)
+	got := d.fitText(in)
+	want := "  arrivals     █   ▂  x\n  · evidence word evidence word evidence word evidence\n    word evidence word evidence word evidence word evidence\n    word end\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fitText (-want +got):\n%s", diff)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if lipgloss.Width(l) > 60 {
+			t.Errorf("line of %d columns: %q", lipgloss.Width(l), l)
+		}
+	}
+	piped, _, _ := testDeps(t, false)
+	if got := piped.fitText(in); got != in {
+		t.Errorf("piped text changed: %q", got)
+	}
+}

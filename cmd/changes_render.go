@@ -57,7 +57,7 @@ func (o *changesOptions) render(res *changes.Result) error {
 	for _, l := range chartLines(res, tty) {
 		chart.WriteString(untrusted.Terminal(l) + "\n")
 	}
-	if _, err := fmt.Fprint(d.IO.Out, chart.String()); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.cutToWidth(chart.String())); err != nil {
 		return err
 	}
 	o.summary(res)

@@ -71,7 +71,7 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 			fmt.Fprintf(&b, "  → %s\n", t(groupAction(&g)))
 		}
 	}
-	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {
 		return err
 	}
 	return o.renderKeys(res)

@@ -66,7 +66,7 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 				m.Window.From.Format(time.RFC3339), m.Window.To.Format(time.RFC3339))
 		}
 	}
-	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {
 		return err
 	}
 	d.infof("%d of %s found in %s (%s).", rep.Found, plural.Of(rep.Searched, "message"), where, rep.Method)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/term"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -80,6 +81,54 @@ func renderTable(r *lipgloss.Renderer, t tableData, width int) string {
 		tb = tb.Width(width).Wrap(true)
 	}
 	return tb.Render()
+}
+
+// fitText wraps each line of s wider than the terminal, its continuation
+// under its own indent plus two, so that a line of prose (an evidence of
+// 400 characters, a log line) never runs past the edge. Piped, or with the
+// width unknown, s is as it was. Escape codes are kept whole.
+func (d *Deps) fitText(s string) string {
+	width := d.termWidth()
+	if !d.IO.OutTTY || width <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) <= width {
+			continue
+		}
+		body := strings.TrimLeft(l, " ")
+		lead := len(l) - len(body)
+		if width-lead-2 < 20 {
+			lead = 0
+		}
+		parts := strings.Split(ansi.Wrap(body, width-lead-2, ""), "\n")
+		for j := range parts {
+			pad := lead
+			if j > 0 {
+				pad += 2
+			}
+			parts[j] = strings.Repeat(" ", pad) + strings.TrimRight(parts[j], " ")
+		}
+		lines[i] = strings.Join(parts, "\n")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cutToWidth cuts each line of s wider than the terminal with "…": a chart
+// wrapped would no longer be one.
+func (d *Deps) cutToWidth(s string) string {
+	width := d.termWidth()
+	if !d.IO.OutTTY || width <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) > width {
+			lines[i] = ansi.Truncate(l, width, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // belowOver is the length from which a cell of the Below column goes under
