@@ -55,6 +55,23 @@ func (o *verifyOptions) render(res verify.Result) error {
 	if d.jsonOutput() {
 		return d.printJSON(res)
 	}
+	// The verdict first, then why, then the messages that came back.
+	note := ""
+	if res.Pass && len(res.Unchecked) > 0 {
+		note = fmt.Sprintf(", %s not checked (below)", plural.Of(len(res.Unchecked), "thing"))
+	}
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict.Word(), plural.Of(res.Looks, "look"), res.Waited, note)
+	if len(res.Destinations) > 1 {
+		for _, dr := range res.Destinations {
+			fmt.Fprintf(d.IO.ErrOut, "  %s: %s (%d moved, %d returned, %s)\n", untrusted.Terminal(dr.Queue), dr.Verdict.Word(), dr.Moved, dr.Returned, trafficWord(dr.Live))
+		}
+	}
+	for _, r := range res.Reasons {
+		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
+	}
+	if res.ToProve != "" {
+		fmt.Fprintf(d.IO.ErrOut, "to prove it: %s\n", untrusted.Terminal(res.ToProve))
+	}
 	if len(res.Returned) > 0 {
 		t := tableData{Headers: []string{"MESSAGE ID", "WAS DLQ MESSAGE", "MATCHED BY", "RECEIVES", "FIRST RECEIVED", "SEEN"}}
 		for _, r := range res.Returned {
@@ -67,25 +84,7 @@ func (o *verifyOptions) render(res verify.Result) error {
 			}
 			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(time.RFC3339)})
 		}
-		if err := d.printTable(t); err != nil {
-			return err
-		}
-	}
-	if len(res.Destinations) > 1 {
-		for _, dr := range res.Destinations {
-			fmt.Fprintf(d.IO.ErrOut, "  %s: %s (%d moved, %d returned, %s)\n", untrusted.Terminal(dr.Queue), dr.Verdict.Word(), dr.Moved, dr.Returned, trafficWord(dr.Live))
-		}
-	}
-	for _, r := range res.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
-	}
-	note := ""
-	if res.Pass && len(res.Unchecked) > 0 {
-		note = fmt.Sprintf(", %s not checked (above)", plural.Of(len(res.Unchecked), "thing"))
-	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict.Word(), plural.Of(res.Looks, "look"), res.Waited, note)
-	if res.ToProve != "" {
-		fmt.Fprintf(d.IO.ErrOut, "to prove it: %s\n", untrusted.Terminal(res.ToProve))
+		return d.printTable(t)
 	}
 	return nil
 }
