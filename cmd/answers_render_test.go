@@ -29,6 +29,7 @@ func checkLikeTable() tableData {
 func TestPrintTableFitsTerminal(t *testing.T) {
 	for _, cols := range []string{"100", "120"} {
 		t.Run(cols, func(t *testing.T) {
+			t.Setenv("MFDLQ_FORCE_TTY", "1")
 			t.Setenv("COLUMNS", cols)
 			d, out, _ := testDeps(t, true)
 			if err := d.printTable(checkLikeTable()); err != nil {
@@ -48,6 +49,7 @@ func TestPrintTableFitsTerminal(t *testing.T) {
 			}
 		})
 	}
+	t.Setenv("MFDLQ_FORCE_TTY", "1")
 	t.Setenv("COLUMNS", "100")
 	d, out, _ := testDeps(t, false)
 	if err := d.printTable(checkLikeTable()); err != nil {
@@ -67,6 +69,7 @@ func TestPrintTableNarrowUnchanged(t *testing.T) {
 	if err := d.printTable(tb); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("MFDLQ_FORCE_TTY", "1")
 	t.Setenv("COLUMNS", "120")
 	d, sized, _ := testDeps(t, true)
 	if err := d.printTable(tb); err != nil {
@@ -165,6 +168,7 @@ func TestNoteTextCommand(t *testing.T) {
 // indent, a short one (its inner spaces, a sparkline's blanks) stays as
 // it is; piped, nothing changes.
 func TestFitText(t *testing.T) {
+	t.Setenv("MFDLQ_FORCE_TTY", "1")
 	t.Setenv("COLUMNS", "60")
 	in := "  arrivals     █   ▂  x\n  · " + strings.Repeat("evidence word ", 8) + "end\n"
 	d, _, _ := testDeps(t, true)

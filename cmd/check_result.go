@@ -40,7 +40,7 @@ func (o *checkOptions) render(rep *check.Result) error {
 	if d.jsonOutput() {
 		return d.printJSON(rep)
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", checkVerdictText(rep))
+	d.sayErr("verdict: " + checkVerdictText(rep))
 	t := tableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}, Below: 5}
 	for _, f := range rep.Findings {
 		fix := f.Fix

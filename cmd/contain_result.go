@@ -57,9 +57,9 @@ func (o *containOptions) render(rep *contain.Result) error {
 	}
 	// The verdict first, its reasons under it, the figures after: at 3
 	// a.m. the first line is the one read.
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict.Say())
+	d.sayErr("verdict: " + rep.Verdict.Say())
 	for _, r := range rep.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
+		d.sayErr("  · " + untrusted.Terminal(r))
 	}
 	t := tableData{Headers: []string{"QUEUE", "ROLE", "VISIBLE", "IN FLIGHT", "TREND", "AGE OF OLDEST"}}
 	dl := rep.DLQ

@@ -88,13 +88,21 @@ func renderTable(r *lipgloss.Renderer, t tableData, width int) string {
 // 400 characters, a log line) never runs past the edge. Piped, or with the
 // width unknown, s is as it was. Escape codes are kept whole.
 func (d *Deps) fitText(s string) string {
-	width := d.termWidth()
-	if !d.IO.OutTTY || width <= 0 {
+	if !d.IO.OutTTY {
+		return s
+	}
+	return fitLines(s, d.termWidth())
+}
+
+// fitLines is fitText's wrapping at width (none when width is 0). A line
+// holding a carriage return (a progress bar's redraw) is left whole.
+func fitLines(s string, width int) string {
+	if width <= 0 {
 		return s
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		if lipgloss.Width(l) <= width {
+		if lipgloss.Width(l) <= width || strings.Contains(l, "\r") {
 			continue
 		}
 		body := strings.TrimLeft(l, " ")
@@ -217,13 +225,27 @@ func cutColumns(s string, width int) string {
 }
 
 // termWidth is the width of the terminal stdout is: its size when stdout is
-// a terminal, else COLUMNS (set by the shell, or by a test that forces the
-// terminal shapes with MFDLQ_FORCE_TTY), else 0: unknown, nothing is sized.
+// a terminal, else COLUMNS when MFDLQ_FORCE_TTY=1 forces the terminal
+// shapes (tests), else 0: unknown, nothing is sized.
 func (d *Deps) termWidth() int {
-	if f, ok := d.IO.Out.(*os.File); ok {
+	return widthOf(d.IO.Out)
+}
+
+// errWidth is termWidth for stderr, where hints and warnings go.
+func (d *Deps) errWidth() int {
+	return widthOf(d.IO.ErrOut)
+}
+
+func widthOf(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
 		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 			return w
 		}
+	}
+	// COLUMNS only with the terminal shapes forced: a COLUMNS exported by
+	// a shell would otherwise size what a test or a pipe compares exactly.
+	if os.Getenv("MFDLQ_FORCE_TTY") != "1" {
+		return 0
 	}
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
 		return n
@@ -289,7 +311,17 @@ func (d *Deps) infof(format string, args ...any) {
 	if d.Global.Quiet {
 		return
 	}
-	fmt.Fprintf(d.IO.ErrOut, format+"\n", safeArgs(args)...)
+	d.sayErr(fmt.Sprintf(format, safeArgs(args)...))
+}
+
+// sayErr writes one line of hint or warning to stderr, wrapped at a
+// terminal's width under a two-space indent: a warning of 300 characters
+// reads as a paragraph, not as a line the terminal breaks mid-word.
+func (d *Deps) sayErr(line string) {
+	if d.IO.ErrTTY {
+		line = fitLines(line, d.errWidth())
+	}
+	fmt.Fprintln(d.IO.ErrOut, line)
 }
 
 // safeArgs passes the text of every argument through untrusted.Terminal:
@@ -324,7 +356,7 @@ func (d *Deps) warnf(format string, args ...any) {
 	if d.IO.ErrTTY && d.IO.Color {
 		prefix = d.IO.Renderer(d.IO.ErrOut, true).NewStyle().Foreground(lipgloss.Color("3")).Bold(true).Render("warning:") + " "
 	}
-	fmt.Fprintf(d.IO.ErrOut, prefix+format+"\n", safeArgs(args)...)
+	d.sayErr(fmt.Sprintf(prefix+format, safeArgs(args)...))
 }
 
 // announce names the account, region and queue a command is about to act on,
