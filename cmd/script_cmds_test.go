@@ -125,7 +125,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	// pollers_script_test.go
 	"lambda-pollers":     cmdLambdaPollers,
 	"lambda-pollers-are": cmdLambdaPollersAre,
-	// answers_script_test.go
+	// output_script_test.go
 	"max-width": cmdMaxWidth,
 	// whenok_script_test.go
 	"alarm-standin": cmdAlarmStandin,
