@@ -60,10 +60,14 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 	if rep.LogFile != "" {
 		where = untrusted.Terminal(rep.LogFile)
 	}
+	stamp := func(t time.Time) string { return t.Format(time.RFC3339) }
+	if d.IO.OutTTY { // a person's time; piped keeps RFC 3339
+		stamp = func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+	}
 	for _, m := range rep.Messages {
 		if !m.Found {
 			fmt.Fprintf(&b, "%s  not found in %s between %s and %s\n", untrusted.Terminal(m.MessageID), where,
-				m.Window.From.Format(time.RFC3339), m.Window.To.Format(time.RFC3339))
+				stamp(m.Window.From), stamp(m.Window.To))
 		}
 	}
 	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {

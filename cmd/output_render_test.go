@@ -3,6 +3,7 @@ package cmd
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/google/go-cmp/cmp"
@@ -185,5 +186,26 @@ func TestFitText(t *testing.T) {
 	piped, _, _ := testDeps(t, false)
 	if got := piped.fitText(in); got != in {
 		t.Errorf("piped text changed: %q", got)
+	}
+}
+
+// TestLogsNotFoundTimes: a terminal reads the window of a message not found
+// in UTC with its date; piped, RFC 3339 as before.
+func TestLogsNotFoundTimes(t *testing.T) {
+	from := time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
+	rep := &logsearch.Result{Searched: 1, Groups: []string{"g"}, Messages: []logsearch.Record{{MessageID: "m1",
+		Window: logsearch.Window{From: from, To: from.Add(time.Hour)}}}}
+	for tty, want := range map[bool]string{
+		true:  "m1  not found in groups g between 2026-11-29 22:04:00 UTC and 2026-11-29 23:04:00 UTC\n",
+		false: "m1  not found in groups g between 2026-11-29T22:04:00Z and 2026-11-29T23:04:00Z\n",
+	} {
+		d, out, _ := testDeps(t, tty)
+		d.IO.Color = false
+		if err := (&logsOptions{deps: d}).render(rep); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Errorf("tty %v: %q, want %q", tty, out.String(), want)
+		}
 	}
 }

@@ -79,10 +79,14 @@ func (o *verifyOptions) render(res verify.Result) error {
 			if r.ReceiveCount != nil {
 				count = strconv.Itoa(*r.ReceiveCount)
 			}
-			if r.FirstReceive != nil {
-				first = r.FirstReceive.UTC().Format(time.RFC3339)
+			stamp := time.RFC3339
+			if d.IO.OutTTY {
+				stamp = "2006-01-02 15:04:05 UTC" // a person's time; piped rows keep RFC 3339
 			}
-			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(time.RFC3339)})
+			if r.FirstReceive != nil {
+				first = r.FirstReceive.UTC().Format(stamp)
+			}
+			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(stamp)})
 		}
 		return d.printTable(t)
 	}
