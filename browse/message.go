@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -135,7 +137,7 @@ func bodyLines(msg *sqsjson.Message, env envelope.Envelope, redacting bool, widt
 func (m *Model) attrLines(msg *sqsjson.Message) []string {
 	var out []string
 	for _, k := range sortedKeys(msg.Attributes) {
-		out = append(out, "  "+safe(k)+": "+m.shown(msg.Attributes[k]))
+		out = append(out, "  "+safe(k)+": "+m.shown(attrText(k, msg.Attributes[k])))
 	}
 	if len(msg.MessageAttributes) > 0 {
 		out = append(out, "", m.st.head("message attributes"))
@@ -191,4 +193,18 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// attrText is an attribute's value as a person reads it: SQS's
+// *Timestamp attributes are epoch milliseconds ("1796616871543"), shown
+// as the UTC time they are; every other value as it is.
+func attrText(key, v string) string {
+	if !strings.HasSuffix(key, "Timestamp") {
+		return v
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms <= 0 {
+		return v
+	}
+	return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05 UTC")
 }

@@ -12,9 +12,12 @@ import (
 // Chart layout: as many rows as the report's arrival charts, bars half as
 // wide since two stand side by side.
 const (
-	chartRows = 12
+	chartRows = ChartRows
 	barWidth  = 20
 )
+
+// ChartRows is the number of time slices a chart divides the window into.
+const ChartRows = 12
 
 func sortPoints(ps []cwapi.Point) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
@@ -25,10 +28,23 @@ func sortPoints(ps []cwapi.Point) {
 // window, so that a reader sees whether errors start with the arrivals.
 // The lines are plain text: cmd prints them, the report fences them.
 func (r *Result) Chart() []string {
+	lines, _ := r.chart(false)
+	return lines
+}
+
+// TerseChart is Chart without the rows where every series is 0 — no
+// arrival, error, throttle, p99 or concurrency — and the count of the rows
+// it left out: a terminal shows the slices where something happened, and
+// says once how many were flat.
+func (r *Result) TerseChart() (lines []string, flat int) {
+	return r.chart(true)
+}
+
+func (r *Result) chart(dropFlat bool) ([]string, int) {
 	from, to := r.Window.From, r.Window.To
 	span := to.Sub(from)
 	if span <= 0 {
-		return nil
+		return nil, 0
 	}
 	width := (span + chartRows - 1) / chartRows
 	arr := make([]float64, chartRows)
@@ -64,13 +80,18 @@ func (r *Result) Chart() []string {
 	}
 	lines := []string{fmt.Sprintf("%-*s  %-*s  %-*s  %9s  %8s  %11s", len(layout)+4, "UTC", barWidth+7, "DLQ arrivals (sampled)", barWidth+7, name, "throttles", "p99 ms", "concurrency")}
 	pa, pe := peak(arr), peak(errs)
+	flat := 0
 	for i := range chartRows {
+		if dropFlat && arr[i] == 0 && errs[i] == 0 && thr[i] == 0 && p99[i] == 0 && conc[i] == 0 {
+			flat++
+			continue
+		}
 		t := from.Add(time.Duration(i) * width).UTC().Format(layout)
 		lines = append(lines, fmt.Sprintf("%s UTC  %s %6s  %s %6s  %9s  %8s  %11s", t,
 			bar(arr[i], pa), num(arr[i]), bar(errs[i], pe), num(errs[i]), num(thr[i]), p99Text(p99[i]), num(conc[i])))
 	}
 	lines = append(lines, fmt.Sprintf("%d rows of %s from %s", chartRows, width.Round(time.Second), from.UTC().Format(time.RFC3339)))
-	return lines
+	return lines, flat
 }
 
 func peak(vs []float64) float64 {

@@ -130,6 +130,7 @@ func parseTime(flag, s string) (*time.Time, error) {
 
 func runChanges(ctx context.Context, o *changesOptions) error {
 	d := o.deps
+	defer d.holdIncidentLine()() // the answer first, where it was written last
 	client, q, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err

@@ -19,10 +19,21 @@ func (o *changesOptions) render(res *changes.Result) error {
 	if d.jsonOutput() {
 		return d.printJSON(res)
 	}
+	// The answer first: the nearest change, then what it was found among.
+	if res.Evidence != "" {
+		d.infof("nearest: %s", terminalEvidence(res))
+	}
+	tty := d.IO.OutTTY
+	stamp := func(t time.Time) string {
+		if tty {
+			return utcText(t, d.Now())
+		}
+		return t.Format(time.RFC3339)
+	}
 	t := tableData{Headers: []string{"TIME", "WHEN", "KIND", "EVENT", "RESOURCE", "USER", "WHY"}}
 	for _, e := range res.Events {
 		e := e.Shortened(maxCell)
-		t.Rows = append(t.Rows, []string{e.Time.Format(time.RFC3339), offsetText(e.Offset), string(e.Relation), e.Name, e.Resource, e.User, e.Reason})
+		t.Rows = append(t.Rows, []string{stamp(e.Time), offsetText(e.Offset), string(e.Relation), e.Name, e.Resource, e.User, e.Reason})
 	}
 	if err := d.printTable(t); err != nil {
 		return err
@@ -34,7 +45,7 @@ func (o *changesOptions) render(res *changes.Result) error {
 			if al.Own {
 				watches = "this queue or its consumer"
 			}
-			a.Rows = append(a.Rows, []string{al.Time.Format(time.RFC3339), offsetText(al.Offset), short(al.Name), short(strings.TrimSpace(al.Namespace + " " + al.Metric)), short(watches)})
+			a.Rows = append(a.Rows, []string{stamp(al.Time), offsetText(al.Offset), short(al.Name), short(strings.TrimSpace(al.Namespace + " " + al.Metric)), short(watches)})
 		}
 		fmt.Fprintln(d.IO.Out)
 		if err := d.printTable(a); err != nil {
@@ -43,10 +54,10 @@ func (o *changesOptions) render(res *changes.Result) error {
 	}
 	var chart strings.Builder
 	chart.WriteString("\n")
-	for _, l := range res.Chart() {
+	for _, l := range chartLines(res, tty) {
 		chart.WriteString(untrusted.Terminal(l) + "\n")
 	}
-	if _, err := fmt.Fprint(d.IO.Out, chart.String()); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.cutToWidth(chart.String())); err != nil {
 		return err
 	}
 	o.summary(res)
@@ -87,9 +98,36 @@ func (o *changesOptions) summary(res *changes.Result) {
 		d.warnf("could not read %s: %s", u.Source, untrusted.Shorten(u.Reason, maxLine))
 	}
 	d.infof("this is %s's event history in %s only: another account or region is out of reach", orUnknown(res.Account), orUnknown(res.Region))
-	if res.Evidence != "" {
-		d.infof("nearest: %s", terminalEvidence(res))
+}
+
+// chartLines is the chart a terminal shows: the slices where nothing
+// happened (every series 0) left out and counted once under it. Piped, the
+// chart is whole, as the report prints it.
+func chartLines(res *changes.Result, tty bool) []string {
+	if !tty {
+		return res.Chart()
 	}
+	lines, flat := res.TerseChart()
+	if len(lines) < 2 || flat == 0 {
+		return lines
+	}
+	lines = lines[:len(lines)-1]
+	if len(lines) == 1 { // every slice flat: no header over nothing
+		lines = nil
+	}
+	slice := res.Window.To.Sub(res.Window.From) / changes.ChartRows
+	return append(lines, fmt.Sprintf("%d slices of %s from %s; %d flat at 0 (nothing arrived, failed or ran) not shown",
+		changes.ChartRows, changes.Words(slice), res.Window.From.UTC().Format("2006-01-02 15:04 UTC"), flat))
+}
+
+// utcText is an instant as a person reads it: "22:03 UTC" today,
+// "2026-11-29 22:03 UTC" on another day.
+func utcText(t, now time.Time) string {
+	t, now = t.UTC(), now.UTC()
+	if t.Format(time.DateOnly) == now.Format(time.DateOnly) {
+		return t.Format("15:04 UTC")
+	}
+	return t.Format("2006-01-02 15:04 UTC")
 }
 
 // A trail's fields are strangers' data of any size (a username, a

@@ -140,6 +140,7 @@ func (o *checkOptions) validate() error {
 
 func runCheck(ctx context.Context, o *checkOptions) error {
 	d := o.deps
+	defer d.holdIncidentLine()() // the answer first, where it was written last
 	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err

@@ -130,7 +130,7 @@ func (o *checkOptions) renderAll(res *checkAllResult) error {
 	if accounts {
 		t.Headers = append([]string{"ACCOUNT"}, t.Headers...)
 	}
-	t.Below = []int{len(t.Headers) - 1} // FIX
+	t.Below = len(t.Headers) // FIX, 1-based
 	for _, q := range res.Queues {
 		for _, f := range q.Findings {
 			fix := f.Fix

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/incident"
@@ -31,12 +32,16 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result, facts check.
 	return ws.Append(ev)
 }
 
+// render says the verdict and its counts first, then the findings: a table
+// whose long fixes (a whole `aws …` command) are numbered under it on a
+// terminal, or the rows as they are when piped.
 func (o *checkOptions) render(rep *check.Result) error {
 	d := o.deps
 	if d.jsonOutput() {
 		return d.printJSON(rep)
 	}
-	t := tableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}, Below: []int{4}}
+	d.sayErr("verdict: " + checkVerdictText(rep))
+	t := tableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}, Below: 5}
 	for _, f := range rep.Findings {
 		fix := f.Fix
 		if fix == "" {
@@ -44,9 +49,24 @@ func (o *checkOptions) render(rep *check.Result) error {
 		}
 		t.Rows = append(t.Rows, []string{string(f.Status), f.ID, f.Queue, f.Message, fix})
 	}
-	if err := d.printTable(t); err != nil {
-		return err
+	return d.printTable(t)
+}
+
+// checkVerdictText is the verdict with the count of each status, worst
+// first: "fail — 3 fail, 1 warn, 2 skip, 1 pass".
+func checkVerdictText(rep *check.Result) string {
+	n := map[check.Status]int{}
+	for _, f := range rep.Findings {
+		n[f.Status]++
 	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict)
-	return nil
+	var parts []string
+	for _, s := range []check.Status{check.Fail, check.Warn, check.Skip, check.Pass} {
+		if n[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
+		}
+	}
+	if len(parts) == 0 {
+		return string(rep.Verdict)
+	}
+	return string(rep.Verdict) + " — " + strings.Join(parts, ", ")
 }

@@ -160,6 +160,7 @@ func (o *classifyOptions) validate() error {
 
 func runClassify(ctx context.Context, o *classifyOptions) error {
 	d := o.deps
+	defer d.holdIncidentLine()() // the answer first, where it was written last
 	q, name, err := o.queue(ctx)
 	if err != nil {
 		return err
@@ -408,7 +409,7 @@ func (o *classifyOptions) next(res *classify.Classification, name string) string
 	if res.Verdict == classify.VerdictUnknown || len(res.Groups) == 0 {
 		return fmt.Sprintf("mfdlq logs --queue %s --log-group LOG_GROUP", name)
 	}
-	return res.Groups[0].Action
+	return groupAction(&res.Groups[0]) // a real error text, never a placeholder
 }
 
 // bareField is a --key that names a top-level payload field.

@@ -49,7 +49,8 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 	for _, line := range res.Evidence {
 		fmt.Fprintf(&b, "  · %s\n", t(line))
 	}
-	for _, g := range res.Groups {
+	now := d.Now()
+	for i, g := range res.Groups {
 		count := plural.Of(g.Count, "message")
 		if n, ok := res.Estimate(&g); ok {
 			count += fmt.Sprintf(" (≈%d of %d in the DLQ)", n, res.Look.InDLQ)
@@ -58,15 +59,19 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 		if res.BySource {
 			fmt.Fprintf(&b, "  source       %s\n", t(untrusted.Shorten(g.SourceName(), 200)))
 		}
-		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", t(untrusted.Fingerprint(g.Fingerprint)), t(untrusted.Shorten(sigOrNone(g.Signature), 400)))
+		fmt.Fprintf(&b, "  fingerprint  %s\n  error        %s\n", t(untrusted.Fingerprint(g.Fingerprint)), t(untrusted.Shorten(groupError(&g), 400)))
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
-			res.FirstSent.Format("01-02 15:04"), res.LastSent.Format("01-02 15:04"))
+			utcTextOf(res.FirstSent, now), utcTextOf(res.LastSent, now))
 		for _, e := range g.Evidence {
-			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(e, 400)))
+			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(spokenPlaceholders(e), 400)))
 		}
-		fmt.Fprintf(&b, "  → %s\n", t(g.Action))
+		// The first group's action is the next: line printed under the
+		// groups: said once.
+		if i > 0 || res.Verdict == classify.VerdictUnknown {
+			fmt.Fprintf(&b, "  → %s\n", t(groupAction(&g)))
+		}
 	}
-	if _, err := fmt.Fprint(d.IO.Out, b.String()); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {
 		return err
 	}
 	return o.renderKeys(res)
@@ -119,4 +124,44 @@ func sigOrNone(s string) string {
 		return "(none: no error attribute, no logs.json)"
 	}
 	return s
+}
+
+// groupError is the error a person reads for g: one real error text of
+// the group (sanitised and shortened by the caller) and how many others
+// differ from it, else its signature with the placeholders in words.
+func groupError(g *classify.Group) string {
+	if g.Error == "" {
+		return spokenPlaceholders(sigOrNone(g.Signature))
+	}
+	e := untrusted.Shorten(g.Error, 200)
+	if g.DistinctErrors > 1 {
+		e += fmt.Sprintf(" (and %s like it)", plural.Of(g.DistinctErrors-1, "other text"))
+	}
+	return e
+}
+
+// groupAction is g's action with the quoted signature replaced by a real
+// error text of the group: "the dependency behind "<n>: payment-gateway
+// returned <n> …"" reads as the message a person saw in the logs.
+func groupAction(g *classify.Group) string {
+	a := g.Action
+	if g.Signature != "" && g.Error != "" {
+		a = strings.ReplaceAll(a, strconv.Quote(g.Signature), strconv.Quote(untrusted.Shorten(g.Error, 120)))
+	}
+	return spokenPlaceholders(a)
+}
+
+// spokenPlaceholders says a signature's placeholders (signature.Normalise's
+// <n>, <uuid>, <hex>, <id>, <email>, <time>, and the envelope's <value>) in
+// words: a terminal never shows them raw in prose.
+var spokenPlaceholders = strings.NewReplacer(
+	"<n>", "(a number)", "<uuid>", "(an id)", "<hex>", "(an id)", "<id>", "(an id)",
+	"<email>", "(an email address)", "<time>", "(a time)", "<value>", "(a value)").Replace
+
+// utcTextOf is utcText of t, "unknown" without one.
+func utcTextOf(t *time.Time, now time.Time) string {
+	if t == nil {
+		return "unknown"
+	}
+	return utcText(*t, now)
 }

@@ -138,6 +138,7 @@ func (o *containOptions) action() string {
 
 func runContain(ctx context.Context, o *containOptions) error {
 	d := o.deps
+	defer d.holdIncidentLine()() // the answer first, where it was written last
 	client, dlq, err := d.resolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
@@ -54,6 +55,12 @@ func (o *containOptions) render(rep *contain.Result) error {
 	if d.jsonOutput() {
 		return d.printJSON(rep)
 	}
+	// The verdict first, its reasons under it, the figures after: at 3
+	// a.m. the first line is the one read.
+	d.sayErr("verdict: " + rep.Verdict.Say())
+	for _, r := range rep.Reasons {
+		d.sayErr("  · " + untrusted.Terminal(r))
+	}
 	t := tableData{Headers: []string{"QUEUE", "ROLE", "VISIBLE", "IN FLIGHT", "TREND", "AGE OF OLDEST"}}
 	dl := rep.DLQ
 	trend := fmt.Sprintf("%s %.0f→%.0f (%+.2f/min, %s)", dl.Direction, dl.From, dl.To, dl.PerMinute, dl.Source)
@@ -65,6 +72,9 @@ func (o *containOptions) render(rep *contain.Result) error {
 		age := "no data"
 		if s.AgeOfOldest != nil {
 			age = fmt.Sprintf("%.0fs (normal %s)", *s.AgeOfOldest, secondsOrUnknown(s.NormalAge))
+			if d.IO.OutTTY {
+				age = fmt.Sprintf("%s (normally %s)", secondsText(*s.AgeOfOldest), secondsSpoken(s.NormalAge))
+			}
 		}
 		t.Rows = append(t.Rows, []string{s.Queue, "source", itoa(s.Visible), itoa(s.InFlight), "-", age})
 	}
@@ -84,10 +94,6 @@ func (o *containOptions) render(rep *contain.Result) error {
 			return err
 		}
 	}
-	for _, r := range rep.Reasons {
-		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
-	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s\n", rep.Verdict.Say())
 	return nil
 }
 
@@ -98,4 +104,24 @@ func secondsOrUnknown(f *float64) string {
 		return "unknown"
 	}
 	return fmt.Sprintf("%.0fs", *f)
+}
+
+// secondsText says a number of seconds as a person does: "12 seconds",
+// "1 second", else minutes and more (sqsapi.Human).
+func secondsText(f float64) string {
+	switch n := int64(f + 0.5); {
+	case n == 1:
+		return "1 second"
+	case n < 120:
+		return strconv.FormatInt(n, 10) + " seconds"
+	}
+	return sqsapi.Human(time.Duration(f * float64(time.Second)))
+}
+
+// secondsSpoken is secondsText, or "unknown" without a figure.
+func secondsSpoken(f *float64) string {
+	if f == nil {
+		return "unknown"
+	}
+	return secondsText(*f)
 }

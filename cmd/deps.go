@@ -82,6 +82,9 @@ type Deps struct {
 	// incidents is the incident directory chosen for each queue in this
 	// process (see IncidentDir).
 	incidents map[string]string
+	// heldIncident, when not nil, keeps the "incident:" line an answer
+	// command says last (holdIncidentLine).
+	heldIncident *[]string
 	// s3 is the incident --incident s3://… names (cmd/incident_s3.go);
 	// runCtx is the command's context, for its pull.
 	s3     *s3Incident
@@ -258,7 +261,11 @@ func (d *Deps) incidentDir(queue string) (string, error) {
 		d.incidents = map[string]string{}
 	}
 	d.incidents[queue] = dir
-	d.infof("incident: %s (%s)", dir, why)
+	if d.heldIncident != nil {
+		*d.heldIncident = append(*d.heldIncident, fmt.Sprintf("incident: %s (%s)", dir, why))
+	} else {
+		d.infof("incident: %s (%s)", dir, why)
+	}
 	d.noteOtherOpen(queue, dir)
 	return dir, nil
 }

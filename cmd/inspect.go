@@ -318,6 +318,9 @@ func (o *inspectOptions) renderTable(msgs []sqsjson.Message) error {
 		sent, count, version := "-", "-", "-"
 		if r.SentTime != nil {
 			sent = r.SentTime.Format(time.RFC3339)
+			if d.IO.OutTTY {
+				sent = r.SentTime.UTC().Format("2006-01-02 15:04:05 UTC")
+			}
 		}
 		if r.ReceiveCount != nil {
 			count = strconv.Itoa(*r.ReceiveCount)
@@ -336,7 +339,11 @@ func (o *inspectOptions) renderTable(msgs []sqsjson.Message) error {
 		if r.Offloaded != nil && r.Offloaded.Payload != nil {
 			payload = string(r.Offloaded.Payload)
 		}
-		row := []string{r.MessageID, sent, count, strconv.Itoa(r.Size), kind, version, excerpt(payload, 48)}
+		size := strconv.Itoa(r.Size)
+		if d.IO.OutTTY {
+			size = byteSize(r.Size)
+		}
+		row := []string{r.MessageID, sent, count, size, kind, version, excerpt(payload, 48)}
 		if bySource {
 			row = slices.Insert(row, 1, excerpt(sourceLabel(&msgs[i]), 80))
 		}
@@ -465,4 +472,16 @@ func excerpt(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// byteSize says a message's size as a person does: "67 B", "12.3 KiB",
+// "1.0 MiB" (SQS's limit is 1 MiB).
+func byteSize(n int) string {
+	switch {
+	case n < 1024:
+		return strconv.Itoa(n) + " B"
+	case n < 1024*1024:
+		return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64) + " KiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1024*1024), 'f', 1, 64) + " MiB"
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io"
 	"os"
-	"strconv"
 
 	// No terminal query before mfdlq starts (Bubble Tea's init asked for
 	// the background colour and waited up to 5 s for an answer).
@@ -27,10 +26,6 @@ type IOStreams struct {
 	InTTY bool
 	// Color allows escape codes on a terminal (off with --no-color or NO_COLOR).
 	Color bool
-	// Width is the terminal's width in cells when Out is one (COLUMNS
-	// overrides it); 0 when unknown: tables are then as wide as their
-	// cells.
-	Width int
 	// Interrupt closes on Ctrl-C or SIGTERM (Main sets it to the signal
 	// context's Done): a question waiting for a line gives up then, so the
 	// signal ends the run at a prompt as it does anywhere else.
@@ -91,22 +86,7 @@ func SystemIO() *IOStreams {
 		ErrTTY: forced || term.IsTerminal(int(os.Stderr.Fd())),
 		InTTY:  forced || term.IsTerminal(int(os.Stdin.Fd())),
 		Color:  os.Getenv("NO_COLOR") == "",
-		Width:  outWidth(),
 	}
-}
-
-// outWidth is the width of the terminal on stdout: COLUMNS when set (a
-// test's, or a shell's that exports it), else the terminal's own size.
-// Asking the kernel (TIOCGWINSZ) costs nothing and never waits on the
-// terminal, unlike a query.
-func outWidth() int {
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
-	}
-	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
-		return w
-	}
-	return 0
 }
 
 // Renderer returns a lipgloss renderer bound to w — never the global one —

@@ -141,6 +141,7 @@ func (o *logsOptions) count() int {
 
 func runLogs(ctx context.Context, o *logsOptions) error {
 	d := o.deps
+	defer d.holdIncidentLine()() // the answer first, where it was written last
 	// The samples on disk are read and their MessageIds checked before any
 	// AWS call: an id goes into a filter pattern or a query.
 	local, err := o.localSamples()

@@ -86,7 +86,12 @@ func lsRow(q *inventory.DLQ, now time.Time, tty bool) []string {
 		srcs[i] = s.Queue
 	}
 	pitfall := "-"
-	if q.RetentionPitfall {
+	switch {
+	case q.RetentionPitfall && tty:
+		// Said as the fault it is: the DLQ's retention is no longer than
+		// its source's, so a message arrives already aged.
+		pitfall = "retention ≤ source's"
+	case q.RetentionPitfall:
 		pitfall = "yes"
 	}
 	return []string{q.Queue, inventory.Thousands(q.Visible), inventory.Thousands(q.InFlight), oldest, expires,

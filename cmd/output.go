@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/term"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -21,9 +25,12 @@ import (
 type tableData struct {
 	Headers []string
 	Rows    [][]string
-	// Below are the columns whose cells (whole commands) move under the
-	// table, numbered, when the table is wider than the terminal.
-	Below []int
+	// Below names a column (1-based; 0 for none) whose long cells — a
+	// whole `aws …` command, a fix in a sentence — a terminal shows under
+	// the table, numbered, with the number in the cell: a row then fits
+	// the terminal and the command can be copied whole. Piped rows keep
+	// the cells in place.
+	Below int
 }
 
 // printTable writes t to the output stream in the shape the stream wants.
@@ -36,27 +43,27 @@ func (d *Deps) printTable(t tableData) error {
 		return writeTSV(w, t)
 	}
 	t = sanitiseTable(t)
-	out, notes := d.renderTable(t, 0), ""
-	// Wider than the terminal: the long commands go under the table, then
-	// the columns shrink and their cells wrap — a row is never broken
-	// across the borders by the terminal's own wrap.
-	if width := d.IO.Width; width > 0 && lipgloss.Width(out) > width {
-		if len(t.Below) > 0 {
-			t, notes = cellsBelow(t, width)
-			out = d.renderTable(t, 0)
-		}
-		if lipgloss.Width(out) > width {
-			out = d.renderTable(t, width)
-		}
+	width := d.termWidth()
+	t, notes := moveBelow(t)
+	r := d.IO.Renderer(w, true)
+	out := renderTable(r, t, 0)
+	if width > 0 && lipgloss.Width(out) > width {
+		// Too wide for the terminal: lipgloss shrinks the widest columns
+		// and wraps their cells, so a row is never broken by the terminal.
+		out = renderTable(r, t, width)
 	}
-	_, err := fmt.Fprint(w, out+"\n"+notes)
+	var b strings.Builder
+	b.WriteString(out + "\n")
+	for i, n := range notes {
+		b.WriteString(noteText(fmt.Sprintf("%d. ", i+1), n, width) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// renderTable draws t with borders, width cells wide at most (0: as wide
-// as its cells).
-func (d *Deps) renderTable(t tableData, width int) string {
-	r := d.IO.Renderer(d.IO.Out, true)
+// renderTable draws t, sized to width when width > 0 (lipgloss would
+// otherwise widen a narrow table to fill it).
+func renderTable(r *lipgloss.Renderer, t tableData, width int) string {
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
 	tb := table.New().
@@ -76,23 +83,174 @@ func (d *Deps) renderTable(t tableData, width int) string {
 	return tb.Render()
 }
 
-// cellsBelow moves the long cells of t's Below columns under the table:
-// each becomes "[n]" in its row and "[n] text" in the notes, wrapped at
-// width.
-func cellsBelow(t tableData, width int) (tableData, string) {
-	var notes strings.Builder
-	n := 0
-	for _, col := range t.Below {
-		for _, row := range t.Rows {
-			if col >= len(row) || ansi.StringWidth(row[col]) <= 12 {
-				continue
+// fitText wraps each line of s wider than the terminal, its continuation
+// under its own indent plus two, so that a line of prose (an evidence of
+// 400 characters, a log line) never runs past the edge. Piped, or with the
+// width unknown, s is as it was. Escape codes are kept whole.
+func (d *Deps) fitText(s string) string {
+	if !d.IO.OutTTY {
+		return s
+	}
+	return fitLines(s, d.termWidth())
+}
+
+// fitLines is fitText's wrapping at width (none when width is 0). A line
+// holding a carriage return (a progress bar's redraw) is left whole.
+func fitLines(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) <= width || strings.Contains(l, "\r") {
+			continue
+		}
+		body := strings.TrimLeft(l, " ")
+		lead := len(l) - len(body)
+		if width-lead-2 < 20 {
+			lead = 0
+		}
+		parts := strings.Split(ansi.Wrap(body, width-lead-2, ""), "\n")
+		for j := range parts {
+			pad := lead
+			if j > 0 {
+				pad += 2
 			}
-			n++
-			fmt.Fprintf(&notes, "%s\n", ansi.Hardwrap(fmt.Sprintf("[%d] %s", n, row[col]), width, true))
-			row[col] = fmt.Sprintf("[%d] below", n)
+			parts[j] = strings.Repeat(" ", pad) + strings.TrimRight(parts[j], " ")
+		}
+		lines[i] = strings.Join(parts, "\n")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// cutToWidth cuts each line of s wider than the terminal with "…": a chart
+// wrapped would no longer be one.
+func (d *Deps) cutToWidth(s string) string {
+	width := d.termWidth()
+	if !d.IO.OutTTY || width <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if lipgloss.Width(l) > width {
+			lines[i] = ansi.Truncate(l, width, "…")
 		}
 	}
-	return t, notes.String()
+	return strings.Join(lines, "\n")
+}
+
+// belowOver is the length from which a cell of the Below column goes under
+// the table: a short fix ("-", "none") stays in its row.
+const belowOver = 24
+
+// moveBelow takes the long cells of t's Below column out of the rows and
+// returns them in order; each cell says the number to read under the table.
+func moveBelow(t tableData) (tableData, []string) {
+	col := t.Below - 1
+	if col < 0 {
+		return t, nil
+	}
+	var notes []string
+	for _, row := range t.Rows {
+		if col < len(row) && utf8.RuneCountInString(row[col]) > belowOver {
+			notes = append(notes, row[col])
+			row[col] = fmt.Sprintf("see %d below", len(notes))
+		}
+	}
+	return t, notes
+}
+
+// noteText is one numbered note under a table, wrapped to width. A shell
+// command (aws …, mfdlq …) is broken with a trailing " \\" on each line
+// but the last, so that the lines pasted into a shell are one command.
+func noteText(num, n string, width int) string {
+	indent := strings.Repeat(" ", len(num))
+	if !strings.HasPrefix(n, "aws ") && !strings.HasPrefix(n, "mfdlq ") || width <= 0 || lipgloss.Width(num+n) <= width {
+		return wrapText(num+n, width, indent)
+	}
+	lines := strings.Split(wrapText(num+n, width-2, indent), "\n")
+	return strings.Join(lines, " \\\n")
+}
+
+// wrapText breaks s at spaces into lines of at most width columns (no limit
+// when width is 0), each continuation line starting with indent. A command
+// broken this way reads as words; a word longer than a line is cut, never
+// left to overflow.
+func wrapText(s string, width int, indent string) string {
+	if width <= 0 || lipgloss.Width(s) <= width {
+		return s
+	}
+	if lipgloss.Width(indent) >= width/2 {
+		indent = ""
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		prefix := ""
+		if len(lines) > 0 {
+			prefix = indent
+		}
+		switch {
+		case line == "":
+			line = prefix + word
+		case lipgloss.Width(line+" "+word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = indent + word
+		}
+		for lipgloss.Width(line) > width {
+			cut := cutColumns(line, width)
+			if cut == "" || cut == indent {
+				_, n := utf8.DecodeRuneInString(line[len(indent):])
+				cut = line[:len(indent)+n]
+			}
+			lines = append(lines, cut)
+			line = indent + strings.TrimPrefix(line, cut)
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// cutColumns is the longest prefix of s at most width columns wide.
+func cutColumns(s string, width int) string {
+	w := 0
+	for i, r := range s {
+		w += lipgloss.Width(string(r))
+		if w > width {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// termWidth is the width of the terminal stdout is: its size when stdout is
+// a terminal, else COLUMNS when MFDLQ_FORCE_TTY=1 forces the terminal
+// shapes (tests), else 0: unknown, nothing is sized.
+func (d *Deps) termWidth() int {
+	return widthOf(d.IO.Out)
+}
+
+// errWidth is termWidth for stderr, where hints and warnings go.
+func (d *Deps) errWidth() int {
+	return widthOf(d.IO.ErrOut)
+}
+
+func widthOf(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	// COLUMNS only with the terminal shapes forced: a COLUMNS exported by
+	// a shell would otherwise size what a test or a pipe compares exactly.
+	if os.Getenv("MFDLQ_FORCE_TTY") != "1" {
+		return 0
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }
 
 // sanitiseTable returns t with every header and cell through untrusted.Cell.
@@ -153,7 +311,17 @@ func (d *Deps) infof(format string, args ...any) {
 	if d.Global.Quiet {
 		return
 	}
-	fmt.Fprintf(d.IO.ErrOut, format+"\n", safeArgs(args)...)
+	d.sayErr(fmt.Sprintf(format, safeArgs(args)...))
+}
+
+// sayErr writes one line of hint or warning to stderr, wrapped at a
+// terminal's width under a two-space indent: a warning of 300 characters
+// reads as a paragraph, not as a line the terminal breaks mid-word.
+func (d *Deps) sayErr(line string) {
+	if d.IO.ErrTTY {
+		line = fitLines(line, d.errWidth())
+	}
+	fmt.Fprintln(d.IO.ErrOut, line)
 }
 
 // safeArgs passes the text of every argument through untrusted.Terminal:
@@ -188,7 +356,7 @@ func (d *Deps) warnf(format string, args ...any) {
 	if d.IO.ErrTTY && d.IO.Color {
 		prefix = d.IO.Renderer(d.IO.ErrOut, true).NewStyle().Foreground(lipgloss.Color("3")).Bold(true).Render("warning:") + " "
 	}
-	fmt.Fprintf(d.IO.ErrOut, prefix+format+"\n", safeArgs(args)...)
+	d.sayErr(fmt.Sprintf(prefix+format, safeArgs(args)...))
 }
 
 // announce names the account, region and queue a command is about to act on,
@@ -203,6 +371,26 @@ func orUnknown(s string) string {
 		return "(unknown)"
 	}
 	return s
+}
+
+// holdIncidentLine keeps the "incident:" line of the run until the
+// function it returns is called (deferred by an answer command's run
+// function): the answer comes first, where its files went last, and a
+// path of 150 characters no longer stands above the verdict.
+func (d *Deps) holdIncidentLine() func() {
+	held := []string{}
+	d.heldIncident = &held
+	return func() {
+		d.heldIncident = nil
+		home, _ := os.UserHomeDir()
+		for _, l := range held {
+			if home != "" && len(home) > 1 {
+				// ~/.local/state/mfdlq/incidents/…: the shell expands it.
+				l = strings.Replace(l, "incident: "+home+string(os.PathSeparator), "incident: ~"+string(os.PathSeparator), 1)
+			}
+			d.infof("%s", l)
+		}
+	}
 }
 
 // nextStep prints the recommended next command on stderr.

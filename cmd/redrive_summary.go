@@ -138,8 +138,17 @@ func (o *redriveOptions) printSummary(s *redrive.Summary) error {
 		return d.printJSONLine(dedupeSummaryLine{s.Line(), f})
 	}
 	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
+	durText, rateText := fmt.Sprintf("%.1fs", dur), fmt.Sprintf("%.1f/s", achieved)
+	if d.IO.OutTTY {
+		// Words on a terminal: "0.0/s" after moving nothing reads as a
+		// stalled move.
+		durText, rateText = secondsText(dur), "-"
+		if s.Moved > 0 {
+			rateText = fmt.Sprintf("%.1f messages/s", achieved)
+		}
+	}
 	t.Rows = append(t.Rows, []string{fmt.Sprint(s.Moved), fmt.Sprint(st.Resumed), fmt.Sprint(st.Skipped), fmt.Sprint(st.FilterErrors),
-		fmt.Sprint(st.Failed), fmt.Sprint(st.Returned), fmt.Sprintf("%.1fs", dur), fmt.Sprintf("%.1f/s", achieved)})
+		fmt.Sprint(st.Failed), fmt.Sprint(st.Returned), durText, rateText})
 	if f != nil {
 		t.Headers = append(t.Headers, "DUPLICATES LEFT", "NO KEY")
 		t.Rows[0] = append(t.Rows[0], fmt.Sprint(f.Duplicates), fmt.Sprint(f.NoKey))

@@ -125,6 +125,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	// pollers_script_test.go
 	"lambda-pollers":     cmdLambdaPollers,
 	"lambda-pollers-are": cmdLambdaPollersAre,
+	// output_script_test.go
+	"max-width": cmdMaxWidth,
 	// whenok_script_test.go
 	"alarm-standin": cmdAlarmStandin,
 	"alarm-put":     cmdAlarmPut,

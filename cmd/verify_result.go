@@ -55,22 +55,12 @@ func (o *verifyOptions) render(res verify.Result) error {
 	if d.jsonOutput() {
 		return d.printJSON(res)
 	}
-	if len(res.Returned) > 0 {
-		t := tableData{Headers: []string{"MESSAGE ID", "WAS DLQ MESSAGE", "MATCHED BY", "RECEIVES", "FIRST RECEIVED", "SEEN"}}
-		for _, r := range res.Returned {
-			count, first := "-", "-"
-			if r.ReceiveCount != nil {
-				count = strconv.Itoa(*r.ReceiveCount)
-			}
-			if r.FirstReceive != nil {
-				first = r.FirstReceive.UTC().Format(time.RFC3339)
-			}
-			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(time.RFC3339)})
-		}
-		if err := d.printTable(t); err != nil {
-			return err
-		}
+	// The verdict first, then why, then the messages that came back.
+	note := ""
+	if res.Pass && len(res.Unchecked) > 0 {
+		note = fmt.Sprintf(", %s not checked (below)", plural.Of(len(res.Unchecked), "thing"))
 	}
+	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict.Word(), plural.Of(res.Looks, "look"), res.Waited, note)
 	if len(res.Destinations) > 1 {
 		for _, dr := range res.Destinations {
 			fmt.Fprintf(d.IO.ErrOut, "  %s: %s (%d moved, %d returned, %s)\n", untrusted.Terminal(dr.Queue), dr.Verdict.Word(), dr.Moved, dr.Returned, trafficWord(dr.Live))
@@ -79,13 +69,26 @@ func (o *verifyOptions) render(res verify.Result) error {
 	for _, r := range res.Reasons {
 		fmt.Fprintf(d.IO.ErrOut, "  · %s\n", untrusted.Terminal(r))
 	}
-	note := ""
-	if res.Pass && len(res.Unchecked) > 0 {
-		note = fmt.Sprintf(", %s not checked (above)", plural.Of(len(res.Unchecked), "thing"))
-	}
-	fmt.Fprintf(d.IO.ErrOut, "verdict: %s (%s over %.0fs%s)\n", res.Verdict.Word(), plural.Of(res.Looks, "look"), res.Waited, note)
 	if res.ToProve != "" {
 		fmt.Fprintf(d.IO.ErrOut, "to prove it: %s\n", untrusted.Terminal(res.ToProve))
+	}
+	if len(res.Returned) > 0 {
+		t := tableData{Headers: []string{"MESSAGE ID", "WAS DLQ MESSAGE", "MATCHED BY", "RECEIVES", "FIRST RECEIVED", "SEEN"}}
+		for _, r := range res.Returned {
+			count, first := "-", "-"
+			if r.ReceiveCount != nil {
+				count = strconv.Itoa(*r.ReceiveCount)
+			}
+			stamp := time.RFC3339
+			if d.IO.OutTTY {
+				stamp = "2006-01-02 15:04:05 UTC" // a person's time; piped rows keep RFC 3339
+			}
+			if r.FirstReceive != nil {
+				first = r.FirstReceive.UTC().Format(stamp)
+			}
+			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(stamp)})
+		}
+		return d.printTable(t)
 	}
 	return nil
 }
