@@ -2,6 +2,7 @@ package runbook
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
@@ -123,10 +124,11 @@ func (f *Flow) step(ctx context.Context, name string) (*Stop, error) {
 	return nil, f.Env.Run(ctx, name)
 }
 
-// verdict prints a step's verdict, when it has one.
+// verdict prints a step's verdict, when it has one, in words ("not
+// alive", not the event's "not_alive").
 func (f *Flow) verdict(step, v string) {
 	if v != "" {
-		f.Env.Info("%s: verdict %s", step, v)
+		f.Env.Info("%s: verdict %s", step, strings.ReplaceAll(v, "_", " "))
 	}
 }
 
