@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -64,29 +65,36 @@ func TestRedriveFIFOHoldsBackAGroupAfterAFailure(t *testing.T) {
 		}
 		order[b.G] = append(order[b.G], b.Seq)
 	}
-	// g1 stops at its failure. The other groups arrive whole; their order
-	// is SQS's to keep, which moto does not while the plan's preview holds
-	// a group's first messages (TestSlowRedriveFIFOKeepsGroupOrder checks
-	// it without one).
-	if !slices.Equal(order["g1"], []int{0}) {
-		t.Errorf("group g1 arrived as %v, want [0]", order["g1"])
+	// g1 stops at its failure: never a message of g1 after seq 1. Its seq 0
+	// goes ahead of the failure (4 held back: seq 1's group-mates 2-4,
+	// 3 counted), or — once in a CI run on moto, where the preview's
+	// release can hand seq 1 to one worker before seq 0 to another — it
+	// stays behind too, held back with the rest (4 counted): later than
+	// it could, never out of order, nothing lost. The other groups arrive
+	// whole; their order is SQS's to keep, which moto does not while the
+	// plan's preview holds a group's first messages
+	// (TestSlowRedriveFIFOKeepsGroupOrder checks it without one).
+	g1 := order["g1"]
+	if !slices.Equal(g1, []int{0}) && len(g1) != 0 {
+		t.Errorf("group g1 arrived as %v, want [0] (or nothing, held back whole)", g1)
 	}
 	for g, want := range map[string][]int{"g0": {0, 1, 2, 3, 4}, "g2": {0, 2, 3, 4}} {
 		if got := slices.Sorted(slices.Values(order[g])); !slices.Equal(got, want) {
 			t.Errorf("group %s arrived as %v, want %v", g, order[g], want)
 		}
 	}
-	if !strings.Contains(stdout.String(), `"held_back":3`) {
-		t.Error(`the summary does not count "held_back":3`)
+	heldBack := 4 - len(g1) // g1's 2-4, and its 0 when it stayed behind
+	if !strings.Contains(stdout.String(), fmt.Sprintf(`"held_back":%d`, heldBack)) {
+		t.Errorf(`the summary does not count "held_back":%d`, heldBack)
 	}
-	if !strings.Contains(stderr.String(), "3 messages held back in the DLQ: an earlier message of their FIFO group failed") {
+	if !strings.Contains(stderr.String(), fmt.Sprintf("%d messages held back in the DLQ: an earlier message of their FIFO group failed", heldBack)) {
 		t.Error("the held-back messages are not said")
 	}
 	left, err := s.Drain(ctx, dlq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(left) != 5 {
-		t.Errorf("the DLQ holds %d, want 5 (g1's 1-4, g2's 1)", len(left))
+	if want := 5 + 1 - len(g1); len(left) != want {
+		t.Errorf("the DLQ holds %d, want %d (g1's 1-4 and its 0 unless it moved, g2's 1)", len(left), want)
 	}
 }
