@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -16,15 +15,9 @@ import (
 // payloads — each with a baseline in its own shape.
 func driftFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(24))
-	at := func(s string) time.Time {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
-	files := map[string][]byte{}
-	put := func(name string, msgs []sqsjson.Message) { files[name] = jsonl(msgs) }
+	at := mustTime
+	files := fixtureSet{}
+	put := files.put
 	healthy := func(n int, body func(i int) string) []sqsjson.Message {
 		return spread(r, n, at("2024-03-03T08:00:00Z"), at("2024-03-10T21:59:00Z"), plain(body, nil))
 	}

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"math/rand"
 	"strconv"
-	"time"
-
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // envelopeFixtures are the scenario files for each envelope kind, each with
@@ -18,20 +15,14 @@ import (
 // envelope/moto_test.go checks against what moto actually sends.
 func envelopeFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(13))
-	at := func(s string) time.Time {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
+	at := mustTime
 	wrapSNS := func(body string) string { return snsNotification(r, body) }
 	wrapEvent := func(body string) string { return eventBridgeEvent(r, body) }
 	orders := func(base, version int) func(i int) string {
 		return func(i int) string { return order(r, base+i, version) }
 	}
-	files := map[string][]byte{}
-	put := func(name string, msgs []sqsjson.Message) { files[name] = jsonl(msgs) }
+	files := fixtureSet{}
+	put := files.put
 
 	// SNS → SQS, raw delivery off: a version-2 deploy (poison) and a
 	// dependency outage the consumer recorded (transient).

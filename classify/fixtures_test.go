@@ -26,13 +26,7 @@ const fixtureDir = "../testdata/classify"
 // fixtures are the scenario files in testdata/classify, built by code so
 // their timestamps and counts are exactly what the tests claim.
 func fixtures() map[string][]byte {
-	at := func(s string) time.Time {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
+	at := mustTime
 	r := rand.New(rand.NewSource(340))
 	deploy := spread(r, 340, at("2024-03-10T22:04:00Z"), at("2024-03-10T23:51:00Z"), func(i int) msgSpec {
 		return msgSpec{body: order(r, i, 2), receives: 5}
@@ -148,6 +142,28 @@ func order(r *rand.Rand, i, version int) string {
 	}
 	b, _ := json.Marshal(o)
 	return string(b)
+}
+
+// mustTime is an RFC 3339 time of a fixture (a typo panics the test).
+func mustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// fixtureSet is a set of scenario files by name, each the JSON Lines of
+// its messages.
+type fixtureSet map[string][]byte
+
+// put writes the messages of all msgs, in order, as the file name.
+func (f fixtureSet) put(name string, msgs ...[]sqsjson.Message) {
+	var all []sqsjson.Message
+	for _, m := range msgs {
+		all = append(all, m...)
+	}
+	f[name] = jsonl(all)
 }
 
 func jsonl(msgs []sqsjson.Message) []byte {

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
-	"time"
-
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // frameworkFixtures are DLQs as three common consumers leave them, each
@@ -19,21 +16,9 @@ import (
 // worker with a Polly breaker, Redis and Npgsql.
 func frameworkFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(4545))
-	at := func(s string) time.Time {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
-	files := map[string][]byte{}
-	put := func(name string, msgs ...[]sqsjson.Message) {
-		var all []sqsjson.Message
-		for _, m := range msgs {
-			all = append(all, m...)
-		}
-		files[name] = jsonl(all)
-	}
+	at := mustTime
+	files := fixtureSet{}
+	put := files.put
 
 	// spring is what a RepublishMessageRecoverer-style handler records.
 	spring := func(body, fqcn, msg, trace string) msgSpec {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"time"
-
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // realisticFixtures are DLQs of the kinds issue 45 found misread: a
@@ -17,21 +15,9 @@ import (
 // the contract in a dependency's outage.
 func realisticFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(45))
-	at := func(s string) time.Time {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
-	files := map[string][]byte{}
-	put := func(name string, msgs ...[]sqsjson.Message) {
-		var all []sqsjson.Message
-		for _, m := range msgs {
-			all = append(all, m...)
-		}
-		files[name] = jsonl(all)
-	}
+	at := mustTime
+	files := fixtureSet{}
+	put := files.put
 	// lambdaDLQ is what Lambda puts on an asynchronous invocation's DLQ:
 	// the event, and RequestID, ErrorCode, ErrorMessage attributes.
 	lambdaDLQ := func(body, msg string) msgSpec {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -21,15 +20,9 @@ import (
 // keys URL-encoded), each with a baseline in its own shape.
 func sourceFixtures() map[string][]byte {
 	r := rand.New(rand.NewSource(39))
-	at := func(s string) time.Time {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			panic(err)
-		}
-		return t
-	}
-	files := map[string][]byte{}
-	put := func(name string, msgs []sqsjson.Message) { files[name] = jsonl(msgs) }
+	at := mustTime
+	files := fixtureSet{}
+	put := files.put
 	healthy := func(n int, spec func(i int) msgSpec) []sqsjson.Message {
 		return spread(r, n, at("2024-03-03T08:00:00Z"), at("2024-03-10T21:59:00Z"), spec)
 	}
