@@ -293,7 +293,7 @@ func recordMoved(inc *report.Incident) string {
 		out = plural.Of(moved, "message") + " redriven"
 	}
 	if verdict != "" {
-		out += ", verify " + strings.ReplaceAll(verdict, "_", " ")
+		out += ", verify " + plural.Spoken(verdict)
 	}
 	return out
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redact"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -137,7 +138,7 @@ func (m Message) Text() string {
 	if m.Account != "" || m.Region != "" {
 		fmt.Fprintf(&b, " (account %s, %s)", clean(orDash(m.Account)), clean(orDash(m.Region)))
 	}
-	fmt.Fprintf(&b, ": %s", clean(orDash(inWords(m.Verdict))))
+	fmt.Fprintf(&b, ": %s", clean(orDash(plural.Spoken(m.Verdict))))
 	if m.Moved != "" {
 		fmt.Fprintf(&b, " · %s", clean(m.Moved))
 	}
@@ -147,10 +148,6 @@ func (m Message) Text() string {
 	return untrusted.Shorten((&redact.Redactor{}).String(b.String()), MaxText)
 }
 
-// inWords is a verdict as a person reads it in a channel: "not_proven"
-// is "not proven" (the event and the JSON keep the value).
-func inWords(verdict string) string { return strings.ReplaceAll(verdict, "_", " ") }
-
 // MaxSubject is the longest SNS subject: Publish's reference says
 // "must be less than 100 characters long".
 const MaxSubject = 99
@@ -159,7 +156,7 @@ const MaxSubject = 99
 // MaxSubject printable ASCII characters, as SNS requires (a longer one
 // is refused, and the notification lost).
 func (m Message) Subject() string {
-	s := fmt.Sprintf("mfdlq %s %s: %s", m.Step, m.Queue, orDash(inWords(m.Verdict)))
+	s := fmt.Sprintf("mfdlq %s %s: %s", m.Step, m.Queue, orDash(plural.Spoken(m.Verdict)))
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r > 0x7e {
 			return '_'

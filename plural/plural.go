@@ -1,5 +1,6 @@
 // Package plural writes a count with its noun the way people say it: "1
-// message", "340 messages", "2 entries" — never "message(s)".
+// message", "340 messages", "2 entries" — never "message(s)"; and a stored
+// snake_case value ("not_proven") as words.
 package plural
 
 import (
@@ -41,3 +42,7 @@ func regular(one string) string {
 	}
 	return head + word + "s"
 }
+
+// Spoken is a stored value (a verdict in an event or JSON: "not_alive",
+// "not_proven") as a person reads it: "not alive", "not proven".
+func Spoken(v string) string { return strings.ReplaceAll(v, "_", " ") }

@@ -26,3 +26,11 @@ func TestOf(t *testing.T) {
 		}
 	}
 }
+
+func TestSpoken(t *testing.T) {
+	for in, want := range map[string]string{"not_proven": "not proven", "not_alive": "not alive", "pass": "pass", "": ""} {
+		if got := Spoken(in); got != want {
+			t.Errorf("Spoken(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -43,7 +43,7 @@ func (inc *Incident) verdictWords() string {
 	case classify.VerdictUnknown:
 		return "Cause not proven:"
 	}
-	return inc.plain(words(ev.Verdict), maxName) + ":"
+	return inc.plain(plural.Spoken(ev.Verdict), maxName) + ":"
 }
 
 // outcomeWords says how the incident stands: what the messages were and
@@ -87,7 +87,7 @@ func (inc *Incident) outcomeWords() string {
 	case "":
 		return what + " They were redriven; verify was not run."
 	}
-	return what + " They were redriven; verify said " + inc.plain(words(string(v)), maxName) + "."
+	return what + " They were redriven; verify said " + inc.plain(plural.Spoken(string(v)), maxName) + "."
 }
 
 // verifyVerdict is verify's verdict, "" when verify did not run.
@@ -102,11 +102,6 @@ func (inc *Incident) verifyVerdict() verify.Verdict {
 		return verify.Verdict(ev.Verdict)
 	}
 	return ""
-}
-
-// words is a verdict as a person reads it: "not_alive" is "not alive".
-func words(v string) string {
-	return strings.ReplaceAll(v, "_", " ")
 }
 
 // at writes t in UTC for the report: its time alone on the report's own

@@ -108,7 +108,7 @@ func (inc *Incident) verdictText() string {
 	if !ok || ev.Verdict == "" {
 		return ""
 	}
-	v := "**" + inc.plain(words(ev.Verdict), maxName) + "**"
+	v := "**" + inc.plain(plural.Spoken(ev.Verdict), maxName) + "**"
 	c := inc.Classification
 	if c == nil {
 		return v
@@ -196,7 +196,7 @@ func (inc *Incident) verifyText() string {
 	v := inc.Verify
 	if v == nil {
 		if ev, ok := inc.Latest(incident.StepVerify); ok && ev.Verdict != "" {
-			return "**" + inc.plain(words(ev.Verdict), maxName) + "**"
+			return "**" + inc.plain(plural.Spoken(ev.Verdict), maxName) + "**"
 		}
 		return ""
 	}

@@ -94,7 +94,7 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	step := inc.plain(ev.Step, maxName)
 	verdict := ""
 	if ev.Verdict != "" {
-		verdict = " **" + inc.plain(words(ev.Verdict), maxName) + "**"
+		verdict = " **" + inc.plain(plural.Spoken(ev.Verdict), maxName) + "**"
 	}
 	switch ev.Step {
 	case consumer.Step, "":

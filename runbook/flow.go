@@ -2,10 +2,10 @@ package runbook
 
 import (
 	"context"
-	"strings"
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/verify"
 )
 
@@ -128,7 +128,7 @@ func (f *Flow) step(ctx context.Context, name string) (*Stop, error) {
 // alive", not the event's "not_alive").
 func (f *Flow) verdict(step, v string) {
 	if v != "" {
-		f.Env.Info("%s: verdict %s", step, strings.ReplaceAll(v, "_", " "))
+		f.Env.Info("%s: verdict %s", step, plural.Spoken(v))
 	}
 }
 
