@@ -17,7 +17,7 @@ var readOnly = map[string][]string{
 	"contain":  {"queue", "window", "sample"},
 	"inspect":  {"queue", "max", "payload"},
 	"classify": {"queue", "sample", "expect", "key", "payload"},
-	"changes":  {"queue", "from", "to", "margin", "function"},
+	"changes":  {"queue", "since", "until", "margin", "function"},
 	"logs":     {"queue", "log-group", "ids", "message-id", "margin"},
 	"triage":   {"queue", "window", "sample", "peek", "log-group", "no-changes"},
 	"verify":   {"queue", "wait", "settle", "no-peek"},

@@ -107,8 +107,8 @@ type ChangesInput struct {
 func (in ChangesInput) args() []string {
 	a := argv{"changes"}
 	a.str("queue", in.Queue)
-	a.str("from", in.From)
-	a.str("to", in.To)
+	a.str("since", in.From)
+	a.str("until", in.To)
 	a.strs("function", in.Functions)
 	return a
 }
