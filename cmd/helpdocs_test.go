@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/docs"
 )
 
-// helpName is the name of c's help in docs/help: the command's name, and
+// helpName is the name docs marks c's help with: the command's name, and
 // "mfdlq" for the root.
 func helpName(c *cobra.Command) string {
 	if !c.HasParent() {
@@ -24,10 +23,10 @@ func helpName(c *cobra.Command) string {
 	return strings.Join(strings.Fields(strings.TrimPrefix(c.CommandPath(), "mfdlq ")), "-")
 }
 
-// TestEveryHelpComesFromDocs: every command's Long help is its
-// docs/help/COMMAND.txt followed by the exit statuses (the root's with the
-// runbook's step list in place of {steps}), its Example is
-// docs/help/COMMAND.example.txt, and every file in docs/help is some
+// TestEveryHelpComesFromDocs: every command's Long help is the block its
+// page marks <!-- help: COMMAND --> followed by the exit statuses (the
+// root's with the runbook's step list in place of {steps}), its Example the
+// block marked <!-- example: COMMAND -->, and every marked block is some
 // command's: the help is written once, in docs/, and none lies there
 // unused.
 func TestEveryHelpComesFromDocs(t *testing.T) {
@@ -37,17 +36,17 @@ func TestEveryHelpComesFromDocs(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		name := helpName(c)
-		long := docs.Long(name) // panics when the file is missing
-		used[name+".txt"] = true
+		long := docs.Long(name) // panics when no page holds it
+		used["help: "+name] = true
 		parts := strings.Split(long, "{steps}\n")
 		want := strings.Join(parts, stepList()) + exitStatusHelp
 		if c.Long != want {
-			t.Errorf("mfdlq %s's Long is not docs/help/%s.txt and the exit statuses:\n got: %q\nwant: %q", c.Name(), name, c.Long, want)
+			t.Errorf("mfdlq %s's Long is not the block marked <!-- help: %s --> in docs and the exit statuses:\n got: %q\nwant: %q", c.Name(), name, c.Long, want)
 		}
 		if c.Example != "" {
-			used[name+".example.txt"] = true
+			used["example: "+name] = true
 			if c.Example != docs.Example(name) {
-				t.Errorf("mfdlq %s's Example is not docs/help/%s.example.txt:\n%s", c.Name(), name, c.Example)
+				t.Errorf("mfdlq %s's Example is not the block marked <!-- example: %s --> in docs:\n%s", c.Name(), name, c.Example)
 			}
 		}
 		for _, s := range c.Commands() {
@@ -58,20 +57,16 @@ func TestEveryHelpComesFromDocs(t *testing.T) {
 	if len(used) < 18 {
 		t.Errorf("only %d help files used; the tree has lost commands: %v", len(used), used)
 	}
-	files, err := os.ReadDir("../docs/help")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if !used[f.Name()] {
-			t.Errorf("docs/help/%s is no command's help: remove it, or give its command Long: docs.Long(…) / Example: docs.Example(…)", f.Name())
+	for key, page := range docs.Sections() {
+		if !used[key] {
+			t.Errorf("docs/%s marks <!-- %s --> for no command: remove the marker, or give the command Long: docs.Long(…) / Example: docs.Example(…)", page, key)
 		}
 	}
 }
 
 // TestNoHelpWrittenInCmd: no Long or Example in cmd/ (its packages
 // included) holds a string literal of more than three lines: the help is
-// written in docs/help and read with docs.Long and docs.Example.
+// written in docs/*.md and read with docs.Long and docs.Example.
 func TestNoHelpWrittenInCmd(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -109,7 +104,7 @@ func TestNoHelpWrittenInCmd(t *testing.T) {
 			}
 			ast.Inspect(value, func(v ast.Node) bool {
 				if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.Count(lit.Value, "\n") >= 3 {
-					t.Errorf("%s: a help text of %d lines written in cmd; move it to docs/help and read it with docs.Long or docs.Example", fset.Position(lit.Pos()), strings.Count(lit.Value, "\n")+1)
+					t.Errorf("%s: a help text of %d lines written in cmd; move it to its docs page, marked, and read it with docs.Long or docs.Example", fset.Position(lit.Pos()), strings.Count(lit.Value, "\n")+1)
 				}
 				return true
 			})

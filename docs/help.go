@@ -1,41 +1,141 @@
-// Package docs holds the help of every command, written once, here, beside
-// the pages that explain the command in full (docs/COMMAND.md), and embedded
-// into the binary as chezmoi embeds its reference: help/COMMAND.txt is the
-// Long help exactly as `mfdlq COMMAND --help` prints it (before the exit
-// statuses, which cmd adds from its exit codes), and help/COMMAND.example.txt
-// the examples where cobra prints them apart. The pages link to these files
-// instead of repeating them, so a change to what a command says is made in
-// one place and both readers see it.
+// Package docs holds the help of every command, written once, in the page
+// that explains the command (docs/COMMAND.md), and embedded into the binary,
+// as chezmoi takes its help from its reference pages.
+//
+// A page marks its command's help with a comment line naming the command,
+// followed by a text block:
+//
+//	<!-- help: inspect … -->
+//	```text
+//	Receive up to --max distinct messages …
+//	```
+//
+// `mfdlq inspect --help` prints that block (cmd adds the flags and the exit
+// statuses); `<!-- example: redrive … -->` marks the examples cobra prints
+// apart. The markdown reader sees the same text the terminal does, and the
+// page around it does not repeat it (docs' tests check both).
 package docs
 
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
+	"sync"
 )
 
-//go:embed help/*.txt
-var help embed.FS
+//go:embed *.md
+var pages embed.FS
 
-// Long is command's Long help (help/COMMAND.txt, "mfdlq" for the root),
-// ending in one newline. A command's help is part of the build: Long
-// panics when the file is missing, so a test that builds the command tree
-// fails rather than a command showing an empty help.
+// Long is command's Long help ("mfdlq" for the root), ending in one newline.
+// A command's help is part of the build: Long panics when no page holds it,
+// so a test that builds the command tree fails rather than a command
+// showing an empty help.
 func Long(command string) string {
-	return strings.TrimRight(read(command+".txt"), "\n") + "\n"
+	return section("help", command) + "\n"
 }
 
-// Example is command's examples (help/COMMAND.example.txt), without a final
-// newline, as cobra's Example field and the generated references expect.
-// Like Long, it panics when the file is missing.
+// Example is command's examples, without a final newline, as cobra's
+// Example field and the generated references expect. Like Long, it panics
+// when no page holds them.
 func Example(command string) string {
-	return strings.TrimRight(read(command+".example.txt"), "\n")
+	return section("example", command)
 }
 
-func read(name string) string {
-	b, err := help.ReadFile("help/" + name)
-	if err != nil {
-		panic(fmt.Sprintf("docs: no help/%s embedded: %v", name, err))
+// Sections is every help and example the pages hold, keyed "help: NAME"
+// and "example: NAME", each with the page it is in: for the test that every
+// one is some command's.
+func Sections() map[string]string {
+	load()
+	out := make(map[string]string, len(parsed.where))
+	for k, v := range parsed.where {
+		out[k] = v
 	}
-	return string(b)
+	return out
+}
+
+var parsed struct {
+	sync.Once
+	text  map[string]string // "help: NAME" → the block's lines
+	where map[string]string // "help: NAME" → the page
+	err   error
+}
+
+// load parses the pages once; a page whose markers are broken is a build
+// defect, said as a panic that names the page and line.
+func load() {
+	parsed.Do(func() { parsed.text, parsed.where, parsed.err = parse(pages) })
+	if parsed.err != nil {
+		panic(parsed.err)
+	}
+}
+
+func section(kind, command string) string {
+	load()
+	t, ok := parsed.text[kind+": "+command]
+	if !ok {
+		panic(fmt.Sprintf("docs: no page marks <!-- %s: %s --> before a ```text block", kind, command))
+	}
+	return t
+}
+
+// parse reads the marked blocks of every page in pages: the text and the
+// page of each, keyed "help: NAME" or "example: NAME". A marker not followed
+// by a text block, a block not closed, or a command marked twice is an
+// error: the help would otherwise be cut short or taken from the wrong page.
+func parse(pages fs.FS) (text, where map[string]string, err error) {
+	text, where = map[string]string{}, map[string]string{}
+	names, err := fs.Glob(pages, "*.md")
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, name := range names {
+		b, err := fs.ReadFile(pages, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		lines := strings.Split(string(b), "\n")
+		fenced := false // inside a code block that is no help: a marker there is an example of one
+		for i := 0; i < len(lines); i++ {
+			if strings.HasPrefix(lines[i], "```") {
+				fenced = !fenced
+				continue
+			}
+			key, ok := marker(lines[i])
+			if !ok || fenced {
+				continue
+			}
+			if prev, dup := where[key]; dup {
+				return nil, nil, fmt.Errorf("docs: %s marks <!-- %s --> again (first in %s)", name, key, prev)
+			}
+			if i+1 >= len(lines) || lines[i+1] != "```text" {
+				return nil, nil, fmt.Errorf("docs: %s:%d: <!-- %s --> is not followed by a ```text block", name, i+1, key)
+			}
+			end := i + 2
+			for end < len(lines) && lines[end] != "```" {
+				end++
+			}
+			if end == len(lines) {
+				return nil, nil, fmt.Errorf("docs: %s:%d: the block of <!-- %s --> is not closed", name, i+1, key)
+			}
+			text[key] = strings.Join(lines[i+2:end], "\n")
+			where[key] = name
+			i = end
+		}
+	}
+	return text, where, nil
+}
+
+// marker is the key of a line "<!-- help: NAME …" or "<!-- example: NAME
+// …" ("help: NAME"), ok false for any other line.
+func marker(line string) (string, bool) {
+	for _, kind := range []string{"help", "example"} {
+		if rest, ok := strings.CutPrefix(line, "<!-- "+kind+": "); ok {
+			name, _, _ := strings.Cut(rest, " ")
+			if name != "" && name != "-->" {
+				return kind + ": " + name, true
+			}
+		}
+	}
+	return "", false
 }
