@@ -94,36 +94,59 @@ func parse(pages fs.FS) (text, where map[string]string, err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		lines := strings.Split(string(b), "\n")
-		fenced := false // inside a code block that is no help: a marker there is an example of one
-		for i := 0; i < len(lines); i++ {
-			if strings.HasPrefix(lines[i], "```") {
-				fenced = !fenced
-				continue
-			}
-			key, ok := marker(lines[i])
-			if !ok || fenced {
-				continue
-			}
-			if prev, dup := where[key]; dup {
-				return nil, nil, fmt.Errorf("docs: %s marks <!-- %s --> again (first in %s)", name, key, prev)
-			}
-			if i+1 >= len(lines) || lines[i+1] != "```text" {
-				return nil, nil, fmt.Errorf("docs: %s:%d: <!-- %s --> is not followed by a ```text block", name, i+1, key)
-			}
-			end := i + 2
-			for end < len(lines) && lines[end] != "```" {
-				end++
-			}
-			if end == len(lines) {
-				return nil, nil, fmt.Errorf("docs: %s:%d: the block of <!-- %s --> is not closed", name, i+1, key)
-			}
-			text[key] = strings.Join(lines[i+2:end], "\n")
-			where[key] = name
-			i = end
+		if err := scan(name, string(b), text, where); err != nil {
+			return nil, nil, err
 		}
 	}
 	return text, where, nil
+}
+
+// scan adds the marked blocks of page (named name) to text and where. It
+// walks the page line by line without splitting it, since every run of
+// mfdlq reads every page.
+func scan(name, page string, text, where map[string]string) error {
+	fenced := false // inside a code block that is no help: a marker there is an example of one
+	for n, rest := 1, page; rest != ""; n++ {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+			continue
+		}
+		key, ok := marker(line)
+		if !ok || fenced {
+			continue
+		}
+		if prev, dup := where[key]; dup {
+			return fmt.Errorf("docs: %s marks <!-- %s --> again (first in %s)", name, key, prev)
+		}
+		open, body, _ := strings.Cut(rest, "\n")
+		if open != "```text" {
+			return fmt.Errorf("docs: %s:%d: <!-- %s --> is not followed by a ```text block", name, n, key)
+		}
+		// The block ends at the first line that is the fence alone; end is
+		// where that fence starts in body.
+		end := -1
+		switch i := strings.Index(body, "\n```\n"); {
+		case body == "```" || strings.HasPrefix(body, "```\n"):
+			end = 0
+		case i >= 0:
+			end = i + 1
+		case strings.HasSuffix(body, "\n```"):
+			end = len(body) - len("```")
+		}
+		if end < 0 {
+			return fmt.Errorf("docs: %s:%d: the block of <!-- %s --> is not closed", name, n, key)
+		}
+		block := body[:max(0, end-1)]
+		text[key], where[key] = block, name
+		if block != "" {
+			n += strings.Count(block, "\n") + 1
+		}
+		n += 2 // the opening and closing fences
+		rest = strings.TrimPrefix(body[end+len("```"):], "\n")
+	}
+	return nil
 }
 
 // marker is the key of a line "<!-- help: NAME …" or "<!-- example: NAME

@@ -41,6 +41,8 @@ func TestParseMarkers(t *testing.T) {
 	text, where, err := parse(fstest.MapFS{
 		"a.md": page("# a\n\n<!-- help: a — says a -->\n```text\nline 1\n\n  mfdlq a\n```\n\nprose\n```text\nnot help\n```\n<!-- example: a -->\n```text\n  mfdlq a --x\n```\n"),
 		"b.md": page("# b\n\n```text\n<!-- help: b -->\n```\n"),
+		"c.md": page("<!-- help: c -->\n```text\n```"),
+		"d.md": page("<!-- example: d -->\n```text\n  x\n```"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -51,16 +53,22 @@ func TestParseMarkers(t *testing.T) {
 	if got := text["example: a"]; got != "  mfdlq a --x" {
 		t.Errorf("example: a = %q", got)
 	}
-	if where["help: a"] != "a.md" || len(text) != 2 {
-		t.Errorf("parsed %v from %v, want help: a and example: a from a.md (a marker inside a block is not one)", text, where)
+	if got, ok := text["help: c"]; !ok || got != "" {
+		t.Errorf("help: c = %q, %v; want an empty block read at the end of its page", got, ok)
+	}
+	if got := text["example: d"]; got != "  x" {
+		t.Errorf("example: d = %q, want a block closed by the page's last line", got)
+	}
+	if where["help: a"] != "a.md" || len(text) != 4 {
+		t.Errorf("parsed %v from %v, want a's two blocks, c's and d's (a marker inside a block is not one)", text, where)
 	}
 	for name, bad := range map[string]fstest.MapFS{
-		"no block":  {"a.md": page("<!-- help: a -->\n\n```text\nx\n```\n")},
+		"no block":  {"a.md": page("# a\n\n<!-- help: a -->\n\n```text\nx\n```\n")},
 		"unclosed":  {"a.md": page("<!-- help: a -->\n```text\nx\n")},
 		"twice":     {"a.md": page("<!-- help: a -->\n```text\nx\n```\n"), "b.md": page("<!-- help: a -->\n```text\ny\n```\n")},
 		"same page": {"a.md": page("<!-- example: a -->\n```text\nx\n```\n<!-- example: a -->\n```text\ny\n```\n")},
 	} {
-		if _, _, err := parse(bad); err == nil || !strings.Contains(err.Error(), ".md") {
+		if _, _, err := parse(bad); err == nil || !strings.Contains(err.Error(), "a.md") && !strings.Contains(err.Error(), "b.md") {
 			t.Errorf("%s: err = %v, want a refusal naming the page", name, err)
 		}
 	}
