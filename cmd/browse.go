@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/browse"
+	"github.com/mfdlq/mfdlq/docs"
 )
 
 // browseOptions are the flags of mfdlq browse.
@@ -28,37 +29,9 @@ func newBrowseCmd(d *Deps, runF func(*browseOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "browse [--queue DLQ] [--ascii] [--accounts ID,ID|all --role-name NAME | --profiles a,b]",
 		Short: "The runbook as a full-screen view: fleet → DLQ → groups → messages → actions",
-		Long: `Open a full-screen view of the account's DLQs, as k9s does for Kubernetes:
-the fleet (what ls lists, refreshed every 30 s), a DLQ (contain's verdict
-and classify's groups), a group (its messages, from a harmless peek) and a
-message (the payload with its envelope unwrapped, its attributes, the
-group's drift, and its logs by MessageId on l). Keys: j/k or arrows, enter
-in, esc out, / filter, r refresh, ? every key, q quit. Running mfdlq with no
-arguments on a terminal opens it too. With --accounts ID,ID|all --role-name
-NAME or --profiles a,b the fleet is every account's, as mfdlq ls lists it:
-each DLQ with its account, the note on it (mfdlq note) under it, and the
-accounts that could not be read.
-
-What it changes in AWS: nothing by itself. Each step it takes runs the
-command itself, recorded in the incident as that command records it:
-opening a DLQ runs contain and classify, opening a group runs inspect (a
-peek: VisibilityTimeout 5, never a delete), l runs logs. R on a group runs
-redrive --group: the same plan, the same question (y/N, default no), the
-same guardrails; esc or Ctrl-C stops it as Ctrl-C stops the command. e runs
-export into the incident directory.
-
-NO_COLOR and --no-color turn colour off; --ascii draws no box or block
-characters (for terminals and fonts without them). Works from 80×24 up.
-
-Examples:
-  mfdlq browse
-  mfdlq browse --queue orders-dlq
-  mfdlq browse --queue orders-dlq --log-group /aws/lambda/orders --ascii
-
-Exit 2 without a terminal (use mfdlq ls).
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, nil, runF, runBrowse),
+		Long:  docs.Long("browse") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, nil, runF, runBrowse),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")

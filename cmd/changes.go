@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -37,46 +38,9 @@ func newChangesCmd(d *Deps, runF func(*changesOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "changes --queue DLQ [--since T] [--until T] [--margin 30m] [--function NAME]",
 		Short: runbook.Label(runbook.StepChanges) + ": what changed around the first failure (then classify)",
-		Long: `Look at what changed around the incident's failures, as a colleague would in
-the console: the account's CloudTrail event history, the alarms that went to
-ALARM, and the consumer's metrics beside the DLQ's arrivals.
-
-The window runs from the first to the last failure (the earliest and latest
-of the DLQ's sampled messages: the incident's samples.jsonl and
-classification.json, or a harmless peek), widened by --margin on both sides.
-A message SQS moved to the DLQ is dated by its first receive
-(ApproximateFirstReceiveTimestamp) — on a backlogged source its
-SentTimestamp is hours before the failing attempt — and then the
-classification's SentTimestamps are left out; any other by SentTimestamp;
---since/--until (RFC 3339) override it. CloudTrail keeps 90 days of history and
-CloudWatch two weeks of alarm history: an older window is clipped, with a
-warning.
-
-From the trail it keeps the writes that can change how a message is
-processed: on the queue's consumers (from the source queue's event source
-mappings, or --function), their execution roles, the queues and their KMS
-key — marked related — and deploys anywhere in the account (Lambda code and
-configuration, ECS services, CodeDeploy, CloudFormation, API Gateway, SSM
-parameters, AppConfig). Reads, log streams, role assumptions and the like
-are dropped as noise and counted. Related changes come first, then by
-closeness to the first failure; the nearest change before it is named.
-
-It reads this account's event history in this region only: another account
-or region is out of reach, and IAM changes are recorded in us-east-1's.
-
-What it changes in AWS: nothing, unless it must peek (VisibilityTimeout 5,
-never deletes; a DLQ with its own redrive policy only with --force). It
-writes changes.json and a "changes" event into the incident; classify and
-the report quote its nearest change. A source it may not read is named and
-the rest is shown (exit 4).
-
-Examples:
-  mfdlq changes --queue orders-dlq
-  mfdlq changes --queue orders-dlq --margin 2h --function orders-consumer
-  mfdlq changes --queue orders-dlq --since 2026-11-29T21:00:00Z --until 2026-11-30T01:00:00Z --output json
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
+		Long:  docs.Long("changes") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)

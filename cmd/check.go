@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/check"
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -41,45 +42,8 @@ func newCheckCmd(d *Deps, runF func(*checkOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "check --queue DLQ [--create-alarm --topic ARN] [--sdk-attempts N] [--workflow-attempts N]",
 		Short: runbook.Label(runbook.StepCheck) + ": what would have warned earlier",
-		Long: `List the safeguards around a DLQ and its source queues, each pass, warn,
-fail (or skip, when mfdlq cannot see enough) with a stable id and the fix in
-one line:
-
-  dlq-alarm                       an alarm on ApproximateNumberOfMessagesVisible > 0
-                                  over 5 minutes, with an action
-  dlq-has-source                  some queue's redrive policy names the DLQ
-  dlq-retention                   the DLQ keeps messages longer than the source
-  visibility-vs-function-timeout  source visibility ≥ 6× the Lambda's timeout
-  visibility-vs-read-timeout      source visibility > --read-timeout
-  max-receive-count               maxReceiveCount is not 1
-  attempts-per-dependency         SDK attempts × maxReceiveCount × workflow
-                                  attempts is at most 15
-
-What it changes in AWS: nothing, unless --create-alarm: then it creates the
-alarm <dlq>-not-empty notifying --topic, after naming the account, region
-and queue and asking (or --yes); --dry-run shows it without creating it.
-
-Examples:
-  mfdlq check --queue orders-dlq
-  mfdlq check --queue orders-dlq --sdk-attempts 5 --read-timeout 20s --output json
-  mfdlq check --queue orders-dlq --create-alarm --topic arn:aws:sns:eu-west-1:123456789012:oncall
-
-With --all it judges every DLQ (every queue some redrive policy or a Lambda
-function's DeadLetterConfig names) and every redrive policy of the accounts
-(--accounts ID,ID|all --role-name NAME, or --profiles a,b; the account in
-use without them) and regions (--region a,b), a row per queue and finding,
-failing queues first; it adds redrive-target-exists (a redrive policy
-naming a DLQ that does not exist). It records no incident. An account that
-cannot be read is a line of its own (exit 4 when nothing failed); one the
-organisation lists as suspended, closing or closed is named as skipped,
-not a failure.
-
-  mfdlq check --all --region eu-west-1,us-east-1
-  mfdlq check --all --accounts all --role-name mfdlq-reader --output json
-
-Exit 3 when any safeguard fails.
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
+		Long:  docs.Long("check") + exitStatusHelp,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.validate(); err != nil {
 				return err

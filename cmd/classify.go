@@ -16,6 +16,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -53,57 +54,9 @@ func newClassifyCmd(d *Deps, runF func(*classifyOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "classify (--from-file FILE | --queue DLQ) [--baseline FILE] [--expect FIELD=VALUE]",
 		Short: runbook.Label(runbook.StepClassify) + ": poison, transient or data — with the evidence",
-		Long: `Group the DLQ's messages by content fingerprint (JSON keys and version-like
-fields), error signature (ErrorCode/ErrorMessage attributes, or logs.json from
-mfdlq logs) and arrival pattern, and decide for each group:
-
-  poison     the body cannot be processed as it is (unparseable, or a version
-             absent from --baseline or contrary to --expect): fix the consumer
-             first, never redrive before
-  transient  a burst with one error and known content: redrive once healthy
-  data       a trickle whose errors name different entities: fix the data
-
-Content is the proof; then what the error says (timeouts, throttling, 5xx:
-transient; not found, validation, constraints: data; deserialization,
-unsupported version, schema: poison); the time pattern only when the errors
-do not say. Without --baseline or --expect, classify says what it cannot
-rule out and lowers its confidence.
-
-Messages are read through their envelope: an SNS notification, EventBridge
-event, Lambda DLQ message or destination record, EventBridge DLQ message or
-S3 event is named, and its payload is what is fingerprinted and compared
-(the baseline is read the same way). --payload JQPATH takes the payload of
-an in-house envelope, e.g. --payload .data.
-
-A DLQ that several queues dead-letter into: the queue each message came
-from (its DeadLetterQueueSourceArn) is part of its group, so the same
-poison from orders and from refunds is two groups, each showing its source;
-messages without one (sent to the DLQ directly) are a group that needs --to.
-
-What it changes in AWS: with --from, nothing. With --queue it uses the
-incident's samples.jsonl when there is one; otherwise it peeks like inspect
-(VisibilityTimeout 5, never deletes), which adds 1 to each peeked message's
-ApproximateReceiveCount, and saves the sample as samples.jsonl. A DLQ that
-has its own redrive policy could push peeked messages onward, so classify
-refuses to peek at it unless --force.
-
-Offloaded payloads (SQS Extended Client pointers) are compared with the
-baseline's pointers as pointers; --fetch-payloads N reads up to N of their
-S3 objects (s3:GetObject only, never deletes, 8 MiB each at most,
-redacted) and compares what is inside with the baseline's payloads.
-
-It writes classification.json and a "classify" event into the incident.
-
-Examples:
-  mfdlq classify --queue orders-dlq --expect version=1
-  mfdlq classify --from-file sample.jsonl --baseline healthy-orders.jsonl --key pedido_id
-  mfdlq classify --queue billing-dlq --payload .data --expect version=3
-  mfdlq classify --queue payments-dlq --baseline healthy.jsonl --fetch-payloads 20
-  aws sqs receive-message --queue-url $URL --attribute-names All --message-attribute-names All \
-      --max-number-of-messages 10 > dlq.json && mfdlq classify --from-file dlq.json --output json
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, opts.incidentQueue, runF, runClassify),
+		Long:  docs.Long("classify") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, opts.incidentQueue, runF, runClassify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (sampled live unless the incident has samples.jsonl)")

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -35,37 +36,8 @@ func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "contain --queue DLQ [--source Q] [--window 30m] [--pause-mapping | --cap-concurrency N | --resume-mapping] [--yes]",
 		Short: runbook.Label(runbook.StepContain) + ": is the problem still alive?",
-		Long: `Tell whether messages are still failing into the DLQ: its depth and trend
-(CloudWatch's ApproximateNumberOfMessagesVisible over --window, else the
-queue's own counters sampled over --sample-for), the source queue's depth and
-the age of its oldest message against its recent normal, and the Lambda
-event source mappings that read the source. The verdict is one of
-"alive — stop the bleeding; the redrive can wait" or
-"not alive — diagnose without rushing".
-
-What it changes in AWS: nothing, unless asked.
-  --pause-mapping       disables the mapping: messages wait in the source
-                        queue (for its retention period) instead of burning
-                        their receives into the DLQ
-  --cap-concurrency N   sets the mapping's ScalingConfig.MaximumConcurrency
-                        (2-1000), the gentler brake; a mapping in provisioned
-                        mode, where Lambda refuses MaximumConcurrency, gets
-                        MaximumPollers N/10 (each poller runs up to 10)
-  --resume-mapping      restores exactly the state this incident recorded
-                        before the first pause or cap
-Each change names the account, region, queue and mapping first, asks on a
-terminal (or needs --yes), and is recorded in the incident; --dry-run shows
-it without making it.
-
-Examples:
-  mfdlq contain --queue orders-dlq
-  mfdlq contain --queue orders-dlq --window 2h --output json
-  mfdlq contain --queue orders-dlq --pause-mapping --yes
-  mfdlq contain --queue orders-dlq --resume-mapping
-
-Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
+		Long:  docs.Long("contain") + exitStatusHelp,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Cap = 0
 			if c.Flags().Changed("cap-concurrency") {

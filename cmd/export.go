@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 
 	"context"
@@ -45,38 +46,9 @@ func newExportCmd(d *Deps, runF func(*exportOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "export --queue DLQ --out FILE|s3://BUCKET/KEY [--delete] [--max N] [--filter JQ]",
 		Short: "Archive every message of a DLQ to a file before retention deletes it",
-		Long: `Read every message of the DLQ (not a sample) into a JSON Lines file in the
-SQS message shape that inspect, classify and redrive --from-file read: the
-body byte for byte (checked against MD5OfBody), every attribute and message
-attribute. A name ending in .gz is gzipped; s3://BUCKET/KEY uploads with the
-bucket's default encryption and no ACL. The file is created 0600 and never
-replaces one that exists.
-
-What it changes in AWS: while it reads, the messages are hidden (the
-visibility timeout, renewed every third of it); then they are made visible
-again. With --delete, exactly the exported messages are deleted, only after
-the file is durable (fsynced, or uploaded): --delete names the account,
-region and queue and asks first (--yes on scripts; --dry-run shows the plan).
-Ctrl-C leaves every message in the DLQ. The incident records the export.
-
-SQS lets a queue have about 120,000 messages in flight. Without --delete
-the export holds every message it reads, so past that it stops with the
-numbers (exit 3; the plan says so first); with --delete it archives in
-parts and drains any depth: into a file, each part fsynced before exactly
-its messages are deleted; to s3://BUCKET/KEY, each part its own object
-(KEY, then KEY's name with .part-0002, .part-0003… before its extension),
-uploaded and read back before exactly its messages are deleted.
-redrive --from-file KEY reads every part. A DLQ with its own redrive policy (every receive
-counts toward its maxReceiveCount) is refused without --delete unless
---force. MFDLQ_INFLIGHT_LIMIT sets the limit (a quota raised by AWS Support).
-
-Examples:
-  mfdlq export --queue orders-dlq --out orders-dlq.jsonl.gz
-  mfdlq export --queue orders-dlq --out s3://oncall-archive/orders-dlq/2026-12-01.jsonl.gz --delete --yes
-  mfdlq export --queue orders-dlq --out v2.jsonl --filter '.Body.version == 2' --max 1000
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, nil, runF, runExport),
+		Long:  docs.Long("export") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, nil, runF, runExport),
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
@@ -52,49 +53,9 @@ func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "inspect --queue DLQ [--max N] [--visibility 5] [--out FILE]",
 		Short: runbook.Label(runbook.StepInspect) + ": look at a DLQ's messages without harming them",
-		Long: `Receive up to --max distinct messages from the DLQ with every system and
-message attribute, and show them. Nothing is deleted or changed: each message
-is hidden for --visibility seconds (5 by default) and then visible again.
-
-What it changes in AWS: each receive adds one to the messages'
-ApproximateReceiveCount and hides them for --visibility seconds. A DLQ that
-has its own redrive policy could push peeked messages onward, so inspect
-refuses it unless --force.
-
-It writes the sample to the incident (samples.jsonl) and, with --out, to
-FILE as JSON Lines in the shape of SQS's ReceiveMessage Messages[].
-
-Each message's envelope is named (raw, sns, eventbridge, lambda-async,
-lambda-destination, eventbridge-dlq, s3) and its payload's version shown;
---output json adds the envelope (kind, payload, error, origin) and the
-fingerprint classify would give it. --payload JQPATH takes the payload of an
-in-house envelope (docs/classify.md).
-
-On a DLQ that several queues dead-letter into, a SOURCE column names the
-queue each message came from (its DeadLetterQueueSourceArn), "(none)" for a
-message sent to the DLQ directly.
-
-With --key JQ (the consumer's idempotency key, e.g. '"cobro:" + .order_id', a
-jq expression over the payload) it counts the messages that share a key — a
-producer's resends, an earlier partial redrive's copies — and shows the
-most-copied keys with their duplicates' MessageIds (docs/dedupe.md).
-
-With --baseline FILE the summary by fingerprint is always shown, and each
-fingerprint says how its payloads drift from the baseline's: a field's JSON
-type, an enum-like field's new value, a nested field gone. --fetch-payloads N
-reads up to N offloaded payloads (Extended Client pointers) from S3
-(s3:GetObject only, never deletes, 8 MiB each at most, redacted) and shows
-what is inside.
-
-Examples:
-  mfdlq inspect --queue orders-dlq
-  mfdlq inspect --queue orders-dlq --max 50 --out sample.jsonl
-  mfdlq inspect --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq --output json
-  mfdlq inspect --queue payments-dlq --max 100 --rows 10 --baseline healthy.jsonl
-  mfdlq inspect --queue orders-dlq --max 500 --rows 10 --key '"cobro:" + .order_id'
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),
+		Long:  docs.Long("inspect") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/runbook"
@@ -44,32 +45,9 @@ func newLogsCmd(d *Deps, runF func(*logsOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "logs --queue DLQ --log-group NAME… [--ids N | --message-id ID…] [--log-file FILE]",
 		Short: runbook.Label(runbook.StepLogs) + ": the consumer's real exception, by MessageId",
-		Long: `Find what the consumer logged about a few of the DLQ's messages: the log line
-that names each MessageId, the lines after it in the same stream (where the
-exception and stack trace are), the exception, and its error signature —
-the exception with numbers, UUIDs and ids replaced by placeholders, which
-classify uses to group messages by their real error.
-
-Which messages: --ids of the incident's samples (3 by default), one per
-classify group first when classification.json exists; or --message-id.
-With no samples in the incident, a harmless peek of the DLQ takes them (each
-hidden for 1 second) and saves samples.jsonl; a DLQ with its own redrive
-policy is not peeked at unless --force. Each message is looked for
-between its SentTimestamp and ApproximateFirstReceiveTimestamp, widened by
---margin. Up to 5 messages: FilterLogEvents per message and group; more: one
-Logs Insights query over all groups (at most 50).
-
-What it changes in AWS: nothing, unless it has to peek (see above). It
-writes logs.json and an event into the incident. A message with no line is
-an answer, not an error: it is named, with the window and groups searched.
-
-Examples:
-  mfdlq logs --queue orders-dlq --log-group /aws/lambda/orders
-  mfdlq logs --queue orders-dlq --log-group /aws/lambda/orders --message-id 5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60 --margin 2h
-  mfdlq logs --queue orders-dlq --log-file consumer-logs.jsonl --ids 10 --output json
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runLogs),
+		Long:  docs.Long("logs") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runLogs),
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)

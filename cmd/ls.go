@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
@@ -36,31 +37,9 @@ func newLsCmd(d *Deps, runF func(*lsOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "ls [--region R[,R…]] [--prefix P] [--non-empty] [--fail-on-messages]",
 		Short: "List every DLQ: depth, oldest message, when it expires, who reads the sources",
-		Long: `List every dead-letter queue of the account in the region(s): every queue
-that some queue's RedrivePolicy names. For each: visible and in-flight
-messages, the age of the oldest (CloudWatch's ApproximateAgeOfOldestMessage,
-"no data" when CloudWatch has none), its retention, when the oldest message
-expires, the source queues, the Lambda functions reading them, whether an
-alarm watches its depth, and whether the retention pitfall applies (a
-standard DLQ keeps messages no longer than a source does; a FIFO DLQ resets
-the enqueue time on the move, so never there).
-
-The most urgent come first: DLQs holding messages, soonest expiry first;
-empty ones last (hidden with --non-empty). A one-line summary follows the
-table (on stderr when the output is piped).
-
-What it changes in AWS: nothing. It never receives a message. --region
-takes a comma-separated list. --output json is a contract (docs/ls.md).
-
-Examples:
-  mfdlq ls
-  mfdlq ls --region eu-west-1,us-east-1 --non-empty
-  mfdlq ls --prefix payments --output json --fail-on-messages   # cron, CI
-
-Exit 3 with --fail-on-messages when any DLQ holds a message.
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, nil, runF, runLs),
+		Long:  docs.Long("ls") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, nil, runF, runLs),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Prefix, "prefix", "", "only queues whose names start with P")

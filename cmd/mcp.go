@@ -26,7 +26,7 @@ func newMCPCmd(d *Deps, runF func(*mcpOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the read-only steps as tools to an incident agent (Model Context Protocol, stdio)",
-		Long:  docs.LongHelp("mcp") + exitStatusHelp,
+		Long:  docs.Long("mcp") + exitStatusHelp,
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if runF != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -29,27 +30,8 @@ func newNoteCmd(d *Deps, runF func(*noteOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   `note --queue DLQ "TEXT" | --clear`,
 		Short: "Leave a note on a DLQ that colleagues see: who is on it, what is known",
-		Long: `Write a note on the DLQ itself, where every colleague's mfdlq sees it: ls,
-browse, inspect and contain show it, with who wrote it (the caller's AWS
-identity) and when. At shift change the next person reads "investigating:
-the gateway's 503s since 02:04 — ana" before touching anything. A note is a
-claim, not a lock: a redrive still takes the lease.
-
-What it changes in AWS: the DLQ's tags mfdlq-note and mfdlq-note-by
-(sqs:TagQueue; --clear: sqs:UntagQueue); nothing else. It names the
-account, region and queue, shows the note it replaces, and asks (or
---yes); --dry-run shows it and changes nothing. The incident records it.
-
-A note is one line of at most 256 characters once encoded into a tag:
-letters, digits, spaces and _ . : / + - @ count 1, any other character
-3 per UTF-8 byte (an apostrophe 3, an em dash 9).
-
-Examples:
-  mfdlq note --queue orders-dlq "investigating: the gateway's 503s since 02:04 — ana"
-  mfdlq note --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq "handed to bo, see INC-4411" --yes
-  mfdlq note --queue orders-dlq --clear
-` + exitStatusHelp,
-		Args: cobra.MaximumNArgs(1),
+		Long:  docs.Long("note") + exitStatusHelp,
+		Args:  cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Text = args[0]

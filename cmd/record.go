@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/plural"
@@ -41,39 +42,9 @@ func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "record [--incident DIR] [--cause TEXT] [--fixed TEXT] [--warning TEXT] [--out FILE]",
 		Short: runbook.Label(runbook.StepRecord) + ": write the incident report",
-		Long: `Render the incident report in markdown from the incident directory: one
-screen first — the answer in words, the numbers (how many messages, the
-verdict, the cause, the change, the redrive and verify, when an alarm
-would have fired), a short timeline and what to change (prefilled from
-mfdlq check) — then an appendix: where and who (one operator identity),
-every command run, in order, and one section per runbook step (a step that
-did not run says "not run"). docs/record.md describes it.
-
-What it changes in AWS: nothing. It reads the incident directory and the
-DLQ's depth (GetQueueAttributes). Recording closes the incident when its
-DLQ is empty (or gone): the next step without --incident starts a new one.
-While the DLQ still holds messages — a redrive declined or refused — the
-incident stays open, so the next step finds it with its classification;
---close closes it anyway. --notify TARGET (or MFDLQ_NOTIFY) tells the team the report is
-written and where (an SNS topic or a Slack-style webhook; one short line,
-never a body); a notification that fails is a warning.
-
-Message bodies, log lines and commands are redacted by default (e-mail
-addresses, phone numbers, Luhn-checked card numbers, IBANs, bearer tokens,
-JWTs, AWS keys, secret-looking values) and the report says so; --no-redact
-keeps them in clear. Missing --cause, --fixed or --warning are asked for on
-a terminal, else left as a visible TODO. The report goes to DIR/report.md
-(0600) unless --out; its path is the last line printed.
-
-Examples:
-  mfdlq record --incident incidents/orders-dlq-20261130T2104Z
-  mfdlq record --queue orders-dlq --cause "v2 producer deployed before the consumer" \
-      --fixed "consumer 1.8.0 accepts version 2" --warning "no alarm on the DLQ"
-  mfdlq record --incident inc --out /tmp/INC-4711.md
-  mfdlq record --queue orders-dlq --close   # the DLQ keeps its messages; the incident ends
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRecord),
+		Long:  docs.Long("record") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRecord),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident when --incident is not given")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/lease"
@@ -36,92 +37,11 @@ type redriveOptions struct {
 func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	opts := &redriveOptions{deps: d}
 	c := &cobra.Command{
-		Use:   "redrive --queue DLQ [--to QUEUE] --rate N|max [--max N] [--filter JQ] [--dry-run] [--yes]",
-		Short: runbook.Label(runbook.StepRedrive) + ": move messages back at a bounded rate, never losing one",
-		Long: `Move the DLQ's messages to their source queue (or --to QUEUE) at --rate
-messages per second: receive, send with the body and every message attribute,
-then delete exactly what was sent. The move is at least once: the consumer
-must be idempotent. It never loses a message: every send is journaled
-in the incident's redrive-journal.jsonl before the delete, so running the same
-command again after a crash or Ctrl-C finishes the move without resending.
-
-What it changes in AWS: sends to the destination and deletes from the DLQ
-(with --keep, copies and deletes nothing). Each message sent carries one
-message attribute more, mfdlq-redrive (the incident, the run, its DLQ
-MessageId, the attempt), in place of an earlier one, so its consumer and a
-later DLQ can tell it was redriven; one that already has 10 attributes goes
-as it was, counted (--no-stamp: none; a function or a bus takes no
-attributes). The journal, the event and the report name who ran it (STS). Messages not selected by --filter,
---sent-after/--sent-before or --group are made visible again at once. It moves
-at most the backlog present when it starts (or --max). With --native it asks
-SQS to do the move (StartMessageMoveTask) and follows it. With --to
-lambda:FUNCTION, sns:TOPIC or events:BUS it sends where SQS's own redrive
-cannot: an asynchronous Invoke, a Publish, a PutEvents of each message's
-original payload (see docs/redrive.md); without --to, a DLQ no queue feeds
-goes back to the one origin its messages name.
-
-Safety: --canary N (default 10 when the destination is the DLQ's own source)
-moves N first and waits for the consumer to fail them again (visibility
-timeout × maxReceiveCount, or --canary-wait) before the rest; during the
-whole move it halts after --max-returned messages came back. It refuses, in
-one line naming the fix and before anything changes, when a poison group
-would move without a recorded fix (--fixed "what changed"; a mixed verdict
-names the --group of the others), when the problem is still alive, or when
-the destination's Lambda consumer has not changed since the failures began
-(the fix is not deployed; --fixed alone does not pass this) — unless
---force. A new fix after a redrive is a new attempt: the messages that came
-back may move again. One operator at a time: the run holds a lease on the
-DLQ (the queue tag mfdlq-lease); a second run exits 3 naming the holder, and
---take-over takes the lease of a run that died; --lease s3://BUCKET/PREFIX keeps
-it in S3 with conditional writes instead (docs/redrive.md). It prints the plan and asks
-first (--yes skips the question; without a terminal --yes is required).
-
---when-ok ALARM[,ALARM…] waits, after the question, until every named
-CloudWatch alarm (metric or composite) has been OK without a break for --for
-(10m), then moves; an alarm leaving OK during the move stops the sends at
-once, and the move goes on after --for of OK again. --give-up (6h) ends a
-wait with exit 3. A wait killed by a SIGKILL is taken up by the same
-command run again (docs/redrive-when-ok.md).
-
---transform PROGRAM (or --transform-file FILE) repairs each message on its
-way: a jq program over the payload (inside an SNS or EventBridge envelope, the
-inner message, re-wrapped as it came) gives the new payload, and
-set_attributes(f) the message attributes. The plan shows a redacted
-before/after of the first messages and the counts; --dry-run counts the whole
-selection. Each original is kept in the incident's transform-originals.jsonl,
-fsynced before its repaired copy is sent, and the plan prints the command that
-puts them back; a message the program fails on stays in the DLQ
-(docs/transform.md):
-  mfdlq redrive --queue orders-dlq --rate 10 --transform '.version = 1' --yes
-
---dedupe --key JQ moves the first message of each idempotency key (a jq
-expression over the payload, as --transform sees it) and leaves the others —
-a producer's resends, the copies an earlier partial redrive left — in the
-DLQ, journaled "duplicate" and counted, never deleted. Each send journals its
-key's digest, so the same command run again (a resume, the next attempt)
-moves no second message of a key; a message without a key moves as its own.
---dry-run counts the whole selection's keys (docs/dedupe.md):
-  mfdlq redrive --queue orders-dlq --rate 10 --dedupe --key '"cobro:" + .order_id' --yes
-
---from-file moves an export's messages (edited or not) with the same journal,
-resume, rate, canary, selection and FIFO group and deduplication id, keyed on
-the file's MessageIds: a rerun sends nothing twice that it journaled. The
-file is checked whole first: a line that is not a message exits 2, nothing
-sent. The file itself never changes.
-
-The plan shows the note on the DLQ (mfdlq note), if any: a colleague's
-claim, not a lock — the lease still decides. --notify TARGET (or
-MFDLQ_NOTIFY) tells the team when the move ends: one short message to an
-SNS topic or a Slack-style webhook with the queue, account, what moved and
-the outcome, never a body; a notification that fails is a warning.
-` + exitStatusHelp,
-		Example: `  mfdlq redrive --queue orders-dlq --rate 10 --fixed "orders v2 parser deployed" --dry-run
-  mfdlq redrive --queue orders-dlq --rate 10 --filter '.Body.version == 2' --yes
-  mfdlq redrive --queue orders-dlq --to orders-staging --rate max --keep --canary 0
-  mfdlq redrive --queue orders-fn-dlq --to lambda:orders:live --rate 5 --yes
-  mfdlq redrive --from-file orders-dlq.jsonl.gz --to orders --rate 10 --yes
-  mfdlq redrive --queue orders-dlq --rate 20 --when-ok gateway-5xx --for 10m --yes`,
-		Args: cobra.NoArgs,
+		Use:     "redrive --queue DLQ [--to QUEUE] --rate N|max [--max N] [--filter JQ] [--dry-run] [--yes]",
+		Short:   runbook.Label(runbook.StepRedrive) + ": move messages back at a bounded rate, never losing one",
+		Long:    docs.Long("redrive") + exitStatusHelp,
+		Example: docs.Example("redrive"),
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.whenOKTimes = c.Flags().Changed("for") || c.Flags().Changed("give-up")
 			if err := opts.validate(); err != nil {

@@ -7,9 +7,12 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/docs"
 )
 
 // Main runs mfdlq with args and returns the process exit status. Under
@@ -65,14 +68,9 @@ func run(ctx context.Context, d *Deps, args []string) int {
 
 func newRootCmd(d *Deps) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "mfdlq",
-		Short: "The on-call runbook for an SQS dead-letter queue, as commands",
-		Long: `mfdlq walks an on-call engineer through an SQS dead-letter queue incident:
-
-` + stepList() + `
-Every step appends to the incident directory (--incident); record renders
-the report from it. AWS access follows the SDK's usual chain (AWS_PROFILE,
-AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
+		Use:           "mfdlq",
+		Short:         "The on-call runbook for an SQS dead-letter queue, as commands",
+		Long:          strings.Replace(docs.Long("mfdlq"), "{steps}\n", stepList(), 1) + exitStatusHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Suggestions for a typo come as the error's hint (unknownCommand).

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/spf13/cobra"
 )
@@ -26,32 +27,9 @@ func newRunbookCmd(d *Deps, runF func(*runbookOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "runbook --queue DLQ [--log-group G] [--rate R] [--fixed TEXT] [--yes]",
 		Short: "All seven steps, guided",
-		Long: `Walk the runbook with the operator: contain → inspect → classify → logs →
-(the fix) → redrive → verify → check → record. After each step it prints the verdict
-and the recommended next step. On a terminal it asks before each step (run,
-skip or quit) and the steps that change something ask again with their plan.
-
-It stops where the runbook says stop, and says why and what to do:
-  - contain says the problem is alive: stop the bleeding first
-  - classify says poison (or data) and no fix is recorded: fix, then rerun
-    with --fixed "what changed"
-  - the redrive's canary came back: the fix is not the right one
-  - verify failed: back to step 2
-Whatever happens, it ends by writing the report (step 7).
-
-What it changes in AWS: what its steps change — the redrive moves messages
-from the DLQ back to its source (asked for on a terminal, or --yes). With
---yes it runs unattended and takes the safe choice at every fork: it stops
-rather than pause a mapping, redrive poison without a fix, or guess.
-
-Examples:
-  mfdlq runbook --queue orders-dlq --log-group /aws/lambda/orders-consumer
-  mfdlq runbook --queue orders-dlq --log-group /aws/lambda/orders-consumer \
-      --expect version=1 --fixed "consumer 1.8.0 accepts version 2" --rate 10 --yes
-  mfdlq runbook --queue payments-dlq --incident incidents/INC-4711
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRunbook),
+		Long:  docs.Long("runbook") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRunbook),
 	}
 	f := c.Flags()
 	addQueueFlag(f, &opts.Queue)

@@ -31,7 +31,7 @@ func newTriageCmd(d *Deps, runF func(*triageOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "triage --queue DLQ [--log-group NAME…] [--window 30m] [--peek 100] [--no-changes]",
 		Short: "Steps 1–3 at once, read-only: alive? poison, transient or data? what next?",
-		Long:  docs.LongHelp("triage") + exitStatusHelp,
+		Long:  docs.Long("triage") + exitStatusHelp,
 		Args:  cobra.NoArgs,
 		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runTriage),
 	}

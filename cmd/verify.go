@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
@@ -32,77 +33,9 @@ func newVerifyCmd(d *Deps, runF func(*verifyOptions) error) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "verify --queue DLQ [--wait 10m]",
 		Short: runbook.Label(runbook.StepVerify) + ": did the fix hold?",
-		Long: `After a redrive, watch until the fix is proven or disproven: the DLQ reaches
-zero (or the count deliberately left), nothing redriven comes back (matched
-by the destination MessageIds in the redrive journal, or by body hash after
-a native move), the destination queue drains, and — when CloudWatch has the
-metrics — the destination received what was moved (NumberOfMessagesSent
-over the move at least the number moved: a FIFO queue silently drops a send
-it takes for a duplicate) and deleted as many (NumberOfMessagesDeleted).
-Nothing from before the move is counted: the minute the move began in
-counts only when the minute before was quiet. What CloudWatch cannot tell,
-the verdict lists as not checked. It looks every --interval for up to --wait,
-with a live status line on a terminal. A passing state must hold for
---settle (two looks at least): SQS's approximate counts lag by up to a
-minute, and a message on its way back is briefly in neither queue's count.
-
-A destination with traffic of its own (CloudWatch shows sends or
-deletions in the 15 minutes before the move) never drains, and its own
-traffic meets any bare count: it is judged live instead — no redriven
-message came back by the move's end + its DelaySeconds + visibility timeout
-× (maxReceiveCount + 1), its ApproximateAgeOfOldestMessage is below the
-time since the last redriven send, and its NumberOfMessagesSent over the
-move and NumberOfMessagesDeleted since are above what its own traffic
-reaches by chance (mean + 3σ of its per-minute counts before the move) and
-hold the number moved on top of the least it does (mean − 3σ); short of
-that, not proven. Messages in the DLQ that are not redriven ones
-are counted apart as new failures and do not decide the verdict. After a
-move to several destinations (a shared DLQ's messages each back to their
-own source) each destination is judged, and verify passes only if each
-passes.
-
-The DLQ's count, visible + in flight + delayed, proves that nothing came
-back (a peek reads at most 1,000 and returns land behind the backlog); on a
-live queue the DLQ's extra is counted as new failures only when the peek
-saw all of it, else "not proven". A destination's delayed messages are not
-consumed. After a redrive to a function verify finds the redriven events
-themselves in the function's log group, by the request id each Invoke
-answered (START … REPORT RequestId, and the runtime's failure lines): all
-ran, pass; one failed, fail; any not seen yet, not proven — the function's
-own Errors and Invocations decide nothing. After one to a topic or bus it
-waits out the subscribers' failure window (each subscriber queue's delay +
-visibility timeout × (maxReceiveCount + 1)). Until a window is over it says
-"not proven yet — look again after HH:MM UTC".
-
-It reads the redrive journal and event from the incident directory, so use
-the same --incident as the redrive.
-
-What it changes in AWS: nothing is deleted or moved. Looking at the DLQ is a
-peek: each message seen is hidden for 2 seconds and its receive count goes
-up by one. On a DLQ with its own redrive policy that receive counts toward
-its maxReceiveCount, so verify refuses (exit 3) unless --no-peek (counts
-only: anything in the DLQ beyond what was left may be a return, so it
-cannot pass) or --force (peek anyway).
-
-Examples:
-  mfdlq verify --queue orders-dlq
-  mfdlq verify --queue orders-dlq --wait 30m --interval 1m
-  mfdlq verify --queue orders-dlq --expect-left 3 --output json
-  mfdlq verify --queue chained-dlq --no-peek
-
---notify TARGET (or MFDLQ_NOTIFY) tells the team the verdict when the watch
-ends: one short message to an SNS topic or a Slack-style webhook, with the
-queue, account, what moved and came back, and where verify.json is — never
-a message body. A notification that fails is a warning.
-
-Exit 0 when the fix held; 3 when it failed: messages came back ("stop and
-go back to step 2: the fix was not the right one") or a redriven event
-failed; 6 when it is not proven (yet): nothing failed, but what would
-prove it had not held when --wait ran out ("verdict: not proven", and
-what would prove it).
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runVerify),
+		Long:  docs.Long("verify") + exitStatusHelp,
+		Args:  cobra.NoArgs,
+		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runVerify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ that was redriven: name, URL or ARN (required)")

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/docs"
 )
 
 // buildVersion is what the binary knows of its own build: the module
@@ -79,15 +81,8 @@ func newVersionCmd(d *Deps) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print mfdlq's version (and the commit it was built from)",
-		Long: `Print the version of this mfdlq binary: the module version, and the VCS
-commit, its time and whether the tree was modified when the build recorded
-them. It changes nothing and calls no AWS API.
-
-  mfdlq version
-  mfdlq --version
-  mfdlq version --output json
-` + exitStatusHelp,
-		Args: cobra.NoArgs,
+		Long:  docs.Long("version") + exitStatusHelp,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			v := readBuildVersion()
 			if d.jsonOutput() {

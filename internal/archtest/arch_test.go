@@ -50,7 +50,7 @@ var layer = map[string]int{
 	"tagvalue": 3, "fleet": 3,
 	// s3name: S3's bucket naming rule, pure, for export's --out and --lease.
 	"s3name": 3,
-	// docs: the Long help written beside its page, embedded.
+	// docs: the commands' help, written in their pages, embedded.
 	"docs": 3,
 	// transform: a --transform program over a message; pure, so redrive
 	// runs it and the report renders its figures.
