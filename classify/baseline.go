@@ -44,14 +44,11 @@ type Baseline struct {
 	declared sizes
 }
 
-// LoadBaseline streams healthy messages from r (JSON Lines or a
-// {"Messages": [...]} document). SentTimestamp is not needed. Each message
-// is read through the strict envelope detector: what is compared is the
-// payload, so a baseline of bare messages serves a DLQ of SNS-wrapped ones.
-func LoadBaseline(r io.Reader) (*Baseline, error) { return LoadBaselineWith(r, nil) }
-
-// LoadBaselineWith is LoadBaseline through the detector d (--payload),
-// which must be the one the classification uses.
+// LoadBaselineWith streams healthy messages from r (JSON Lines or a
+// {"Messages": [...]} document) through the detector d (--payload), which
+// must be the one the classification uses (nil: the strict detector).
+// SentTimestamp is not needed. What is compared is the payload, so a
+// baseline of bare messages serves a DLQ of SNS-wrapped ones.
 func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 	rd, err := sqsjson.NewReader(r)
 	if err != nil {

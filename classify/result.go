@@ -3,7 +3,6 @@ package classify
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/mfdlq/mfdlq/dedupe"
@@ -189,15 +188,6 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	v, err := time.ParseDuration(s)
 	d.Duration = v
 	return err
-}
-
-// Load reads a classification.json.
-func Load(path string) (*Classification, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(b, path)
 }
 
 // Parse decodes a classification.json read by the caller (the incident

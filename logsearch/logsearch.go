@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
@@ -136,15 +135,6 @@ func (r *Result) Signatures() map[string]string {
 		}
 	}
 	return sigs
-}
-
-// Load reads logs.json.
-func Load(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(b, path)
 }
 
 // Parse decodes a logs.json read by the caller (the incident reads its
