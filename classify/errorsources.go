@@ -81,47 +81,12 @@ type errorRead struct {
 // readErrorSources tries the table, then Symfony's stamps, against the
 // message's attributes, the envelope's headers and the payload.
 func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErrors) errorRead {
-	attr := func(n string) string {
-		if v, ok := m.StringAttribute(n); ok {
-			return strings.TrimSpace(v)
-		}
-		return ""
-	}
-	var headers, payload lookup
-	headerDoc := env.Headers
-	if headerDoc == nil && len(m.MessageAttributes) > 0 {
-		for _, n := range headersAttrs {
-			if v := attr(n); v != "" && v[0] == '{' {
-				headerDoc = []byte(v)
-				break
-			}
-		}
-	}
-	headers = docLookup(headerDoc)
-	if rule != nil && env.PayloadJSON && env.Pointer == nil && hasPayloadSource(env.Payload) {
-		payload = docLookup(env.Payload)
-	}
+	pl := placesOf(m, env, rule)
 	for i := range errorSources {
 		s := &errorSources[i]
-		get := attr
-		switch s.where {
-		case inAttributes:
-			if len(m.MessageAttributes) == 0 {
-				continue
-			}
-		case inHeaders:
-			if headers == nil {
-				continue
-			}
-			get = headers.text
-		case inPayload:
-			if payload == nil {
-				continue
-			}
-			get = payload.nested(rule)
-			if s.typ != nil && get(s.typ[0]) == "" {
-				continue // the row's type field names it: "message" alone is no error
-			}
+		get, ok := pl.reader(s)
+		if !ok {
+			continue
 		}
 		if t := s.read(get); t != "" {
 			src := "attributes"
@@ -131,10 +96,63 @@ func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErro
 			return errorRead{text: t, source: src, from: s.sender}
 		}
 	}
-	if t := symfonyError(headers); t != "" {
+	if t := symfonyError(pl.headers); t != "" {
 		return errorRead{text: t, source: "attributes", from: "the ErrorDetailsStamp (Symfony Messenger)"}
 	}
 	return errorRead{}
+}
+
+// errorPlaces are where a message may keep an error source: its
+// attributes, a framework's headers (an envelope field, or an attribute
+// holding a JSON object: headersAttrs) and its payload's fields (decoded
+// only when a payload row may match: hasPayloadSource).
+type errorPlaces struct {
+	m                *sqsjson.Message
+	rule             *BodyErrors
+	headers, payload lookup
+}
+
+func placesOf(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErrors) errorPlaces {
+	pl := errorPlaces{m: m, rule: rule}
+	headerDoc := env.Headers
+	if headerDoc == nil && len(m.MessageAttributes) > 0 {
+		for _, n := range headersAttrs {
+			if v := pl.attr(n); v != "" && v[0] == '{' {
+				headerDoc = []byte(v)
+				break
+			}
+		}
+	}
+	pl.headers = docLookup(headerDoc)
+	if rule != nil && env.PayloadJSON && env.Pointer == nil && hasPayloadSource(env.Payload) {
+		pl.payload = docLookup(env.Payload)
+	}
+	return pl
+}
+
+// attr is the message's String attribute n, trimmed ("" when absent).
+func (pl errorPlaces) attr(n string) string {
+	if v, ok := pl.m.StringAttribute(n); ok {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// reader reads the names of row s where s says they are; false: the
+// message has no such place, or (a payload row) not the row's type field.
+func (pl errorPlaces) reader(s *errorSource) (func(string) string, bool) {
+	switch s.where {
+	case inHeaders:
+		return pl.headers.text, pl.headers != nil
+	case inPayload:
+		if pl.payload == nil {
+			return nil, false
+		}
+		get := pl.payload.nested(pl.rule)
+		// The row's type field names it: "message" alone is no error.
+		return get, s.typ == nil || get(s.typ[0]) != ""
+	}
+	return pl.attr, len(pl.m.MessageAttributes) > 0
 }
 
 // read is the source's text: "Type: message", and the stack trace after it
