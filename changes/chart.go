@@ -16,7 +16,7 @@ const (
 	barWidth  = 20
 )
 
-// ChartRows is the number of time slices a chart divides the window into.
+// ChartRows is the number of time slices a chart divides the range into.
 const ChartRows = 12
 
 func sortPoints(ps []cwapi.Point) {
@@ -25,7 +25,7 @@ func sortPoints(ps []cwapi.Point) {
 
 // Chart draws the DLQ's arrivals beside the first consumer's errors, with
 // its throttles, Duration p99 and concurrency, one row per slice of the
-// window, so that a reader sees whether errors start with the arrivals.
+// range, so that a reader sees whether errors start with the arrivals.
 // The lines are plain text: cmd prints them, the report fences them.
 func (r *Result) Chart() []string {
 	lines, _ := r.chart(false)
@@ -41,7 +41,7 @@ func (r *Result) TerseChart() (lines []string, flat int) {
 }
 
 func (r *Result) chart(dropFlat bool) ([]string, int) {
-	from, to := r.Window.From, r.Window.To
+	from, to := r.Range.From, r.Range.To
 	span := to.Sub(from)
 	if span <= 0 {
 		return nil, 0
