@@ -114,9 +114,9 @@ type Redriven struct {
 	// LatestAttempt is the redrive's latest attempt (0: as the journal's
 	// sends say): a function's redriven events are that attempt's.
 	LatestAttempt int
-	// Window is a function's, topic's or bus's failure window (nil: none
+	// Window is a function's, topic's or bus's return window (nil: none
 	// was read, and a target is never passed).
-	Window *FailureWindow
+	ReturnWindow *ReturnWindow
 }
 
 // CompactedSends is the compacted journal's side of MatchReturned.
