@@ -40,7 +40,7 @@ type fileStory struct {
 // stream as "logStreamName", "log_stream" or "stream"), or plain text lines.
 // Context lines come from the same stream (the whole file when lines name
 // none). The export is the team's own choice of time, so the targets'
-// windows are recorded but not applied. It reads the file once, holding only
+// ranges are recorded but not applied. It reads the file once, holding only
 // the last few stories of each message.
 func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, error) {
 	rep := newResult(MethodFile, nil, targets)
