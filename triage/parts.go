@@ -211,7 +211,7 @@ func (t *run) recordClassification(c *classify.Classification) error {
 	ev := t.event(incident.StepClassify)
 	th := classify.DefaultThresholds()
 	in := classify.Inputs{Source: t.res.SampleFrom, BurstWindow: th.BurstWindow.String(), BurstShare: th.BurstShare, TrickleSpan: th.TrickleSpan.String()}
-	if err := ev.Set(in, classify.FiguresOf(c)); err != nil {
+	if err := ev.Set(in, c.Figures()); err != nil {
 		return err
 	}
 	ev.Verdict, ev.Artifact = string(c.Verdict), incident.ClassificationFile
