@@ -56,7 +56,7 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 	}
 	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}, Envelopes: map[string]int{},
 		PointerBuckets: map[string]int{}, Schemas: map[string]map[string]int{}, Attributes: map[string]int{}, profile: newFieldProfile()}
-	var s shape
+	var s bodyScan
 	for {
 		m, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -116,7 +116,7 @@ func (b *Baseline) addEnvelope(env *envelope.Envelope) {
 	}
 }
 
-func (b *Baseline) add(s *shape) {
+func (b *Baseline) add(s *bodyScan) {
 	b.Messages++
 	if s.kind == FingerprintUnparseable {
 		b.Unparseable++

@@ -62,7 +62,7 @@ type Classifier struct {
 	expFields  []string // the distinct --expect fields
 	groups     map[string]*acc
 	order      []*acc
-	sh         shape
+	sh         bodyScan
 	env        envelope.Envelope
 	buf        []byte
 	sigCache   map[string]sigEntry

@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/envelope"
@@ -69,13 +71,6 @@ var headersAttrs = []string{"X-Symfony-Messenger", "NServiceBus.AmazonSQS.Header
 var symfonyStamps = []string{
 	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\ErrorDetailsStamp`,
 	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\RedeliveryStamp`,
-}
-
-// errorRead is an error text and where it came from.
-type errorRead struct {
-	text   string
-	source string // logs, envelope, attributes, body
-	from   string // the sender or field, for the evidence ("MassTransit (MT-Fault-* headers)")
 }
 
 // readErrorSources tries the table, then Symfony's stamps, against the
@@ -177,4 +172,101 @@ func (s *errorSource) read(get func(string) string) string {
 		return bounded(trace)
 	}
 	return bounded(text)
+}
+
+// lookup is a JSON object's members, raw.
+type lookup map[string]json.RawMessage
+
+func docLookup(b []byte) lookup {
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	var l lookup
+	if json.Unmarshal(b, &l) != nil {
+		return nil
+	}
+	return l
+}
+
+// text is member n as text: a string as it is, a list of strings (Celery's
+// exc_message, Sidekiq's error_backtrace) one per line, a number as
+// written; "" for anything else.
+func (l lookup) text(n string) string {
+	v, ok := l[n]
+	if !ok || len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(v, &s)
+		return strings.TrimSpace(s)
+	case '[':
+		var ss []string
+		if json.Unmarshal(v, &ss) == nil {
+			return strings.TrimSpace(strings.Join(ss, "\n"))
+		}
+	}
+	return ""
+}
+
+// nested reads a payload field at the top level, else inside "result" (a
+// Celery task's meta) or "error" (a Solid Queue failed execution), skipping
+// fields the healthy messages have too.
+func (l lookup) nested(rule *BodyErrors) func(string) string {
+	inner := []lookup{docLookup(l["result"]), docLookup(l["error"])}
+	return func(n string) string {
+		if rule.skips(n) {
+			return ""
+		}
+		if t := l.text(n); t != "" {
+			return t
+		}
+		for _, in := range inner {
+			if t := in.text(n); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+}
+
+// payloadSourceHints are bytes a payload holding one of the table's
+// payload fields contains: a payload without any is not decoded.
+var payloadSourceHints = [][]byte{[]byte(`"error_class"`), []byte(`"exc_type"`), []byte(`"exception_class"`), []byte(`"exception"`)}
+
+func hasPayloadSource(p []byte) bool {
+	if len(p) == 0 || p[0] != '{' {
+		return false
+	}
+	for _, h := range payloadSourceHints {
+		if bytes.Contains(p, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// symfonyError reads the last ErrorDetailsStamp (or RedeliveryStamp) from
+// Symfony Messenger's headers: a JSON list of stamps, each with
+// exceptionClass and exceptionMessage.
+func symfonyError(h lookup) string {
+	for _, name := range symfonyStamps {
+		raw := h.text(name)
+		if raw == "" {
+			continue
+		}
+		var stamps []struct {
+			Class   string `json:"exceptionClass"`
+			Message string `json:"exceptionMessage"`
+		}
+		if json.Unmarshal([]byte(raw), &stamps) != nil || len(stamps) == 0 {
+			continue
+		}
+		last := stamps[len(stamps)-1]
+		if t := joinTyped(last.Class, last.Message); t != "" {
+			return bounded(t)
+		}
+	}
+	return ""
 }
