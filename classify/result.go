@@ -88,7 +88,7 @@ type Group struct {
 	Count           int            `json:"count"`
 	FirstSent       time.Time      `json:"first_sent"`
 	LastSent        time.Time      `json:"last_sent"`
-	WindowSeconds   int64          `json:"window_seconds"`
+	SentSpanSeconds int64          `json:"window_seconds"` // LastSent − FirstSent (the key from the start)
 	Pattern         string         `json:"pattern"`  // burst, trickle, spread, single
 	Envelope        string         `json:"envelope"` // raw, sns, lambda-async/eventbridge …
 	Fingerprint     string         `json:"fingerprint"`

@@ -99,7 +99,7 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	grp := Group{
 		ID: id, Key: g.keyFor(bySource).String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
 		FirstSent: time.UnixMilli(g.arr.first).UTC(), LastSent: time.UnixMilli(g.arr.last).UTC(),
-		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
+		SentSpanSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
 		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids,
 		Envelope: g.envelope, Batch: g.batch, ErrorFrom: g.errFrom, Inferred: g.inferred,
