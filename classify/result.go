@@ -89,8 +89,8 @@ type Group struct {
 	FirstSent       time.Time      `json:"first_sent"`
 	LastSent        time.Time      `json:"last_sent"`
 	SentSpanSeconds int64          `json:"window_seconds"` // LastSent − FirstSent (the key from the start)
-	Pattern         string         `json:"pattern"`  // burst, trickle, spread, single
-	Envelope        string         `json:"envelope"` // raw, sns, lambda-async/eventbridge …
+	Pattern         string         `json:"pattern"`        // burst, trickle, spread, single
+	Envelope        string         `json:"envelope"`       // raw, sns, lambda-async/eventbridge …
 	Fingerprint     string         `json:"fingerprint"`
 	Signature       string         `json:"signature"`
 	SignatureSource string         `json:"signature_source"` // logs, envelope, attributes or none
