@@ -12,7 +12,7 @@ import (
 // Alarms keeps the state changes into ALARM, each with its metric (when
 // the alarm still exists) and whether it watches this queue or its
 // consumers (own) or a dependency.
-func Alarms(changes []cwapi.StateChange, metrics map[string]cwapi.AlarmMetric, rel Resources, w Window) []Alarm {
+func Alarms(changes []cwapi.StateChange, metrics map[string]cwapi.AlarmMetric, rel Resources, w Range) []Alarm {
 	first := w.From
 	if w.FirstFailure != nil {
 		first = *w.FirstFailure

@@ -1,6 +1,6 @@
 // Package changes is the second half of runbook step 3: what changed around
 // the first failure. It reads the account's CloudTrail event history over
-// the incident's window, keeps the writes that can change how a message is
+// the incident's time range (Range), keeps the writes that can change how a message is
 // processed — on the resources tied to this queue (its consumers, their
 // roles, the queues, the queues' KMS key) and deploy-like ones anywhere in
 // the account — and drops the noise with a count and a reason; it reads the
@@ -15,13 +15,13 @@ import (
 	"github.com/mfdlq/mfdlq/cwapi"
 )
 
-// Verdict is what the window shows, in one word.
+// Verdict is what the range shows, in one word.
 type Verdict string
 
 // The verdicts, most telling first.
 const (
 	// VerdictChange: a related or deploy-like change came before the first
-	// failure, within the window.
+	// failure, within the range.
 	VerdictChange Verdict = "change"
 	// VerdictAlarm: no change, but a dependency's alarm fired around the
 	// first failure — evidence for transient.
@@ -65,7 +65,7 @@ type Noise struct {
 	Count  int    `json:"count"`
 }
 
-// Alarm is an alarm that went into ALARM in the window.
+// Alarm is an alarm that went into ALARM in the range.
 type Alarm struct {
 	Name       string            `json:"name"`
 	Time       time.Time         `json:"time"`
@@ -80,8 +80,9 @@ type Alarm struct {
 	Offset     int64  `json:"offset_seconds"`
 }
 
-// Window is the time range looked at.
-type Window struct {
+// Range is the time range the step looks at (changes.json keeps it under
+// "window", its key from the start).
+type Range struct {
 	From time.Time `json:"from"`
 	To   time.Time `json:"to"`
 	// FirstFailure and LastFailure are the earliest and latest failure
@@ -104,7 +105,7 @@ type Resources struct {
 	Keys      []string `json:"kms_keys"`  // the queues' KMS keys
 }
 
-// Consumer is one consumer function's metrics over the window.
+// Consumer is one consumer function's metrics over the range.
 type Consumer struct {
 	Function string               `json:"function"`
 	Series   cwapi.FunctionSeries `json:"series"`
@@ -123,7 +124,7 @@ type Result struct {
 	Account   string    `json:"account"`
 	Region    string    `json:"region"`
 	Verdict   Verdict   `json:"verdict"`
-	Window    Window    `json:"window"`
+	Range     Range     `json:"window"`
 	Resources Resources `json:"resources"`
 	Events    []Event   `json:"events"`
 	// Nearest is the kept change closest before the first failure (else
@@ -144,7 +145,7 @@ type Result struct {
 	Warnings  []string      `json:"warnings"`
 }
 
-// Inputs are the changes event's inputs: the window and the consumers as
+// Inputs are the changes event's inputs: the range and the consumers as
 // the operator gave them.
 type Inputs struct {
 	From      string   `json:"from"`
@@ -169,7 +170,7 @@ type Figures struct {
 
 // Figures summarises r for its event.
 func (r *Result) Figures() Figures {
-	f := Figures{From: r.Window.From, To: r.Window.To, FirstFailure: r.Window.FirstFailure, Dropped: r.Dropped, Alarms: len(r.Alarms), Nearest: r.Evidence}
+	f := Figures{From: r.Range.From, To: r.Range.To, FirstFailure: r.Range.FirstFailure, Dropped: r.Dropped, Alarms: len(r.Alarms), Nearest: r.Evidence}
 	for _, e := range r.Events {
 		if e.Relation == Related {
 			f.Related++

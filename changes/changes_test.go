@@ -17,9 +17,9 @@ var first = time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
 
 func at(d time.Duration) time.Time { return first.Add(d) }
 
-func window() Window {
+func failureRange() Range {
 	f, l := first, first.Add(20*time.Minute)
-	return Window{From: first.Add(-30 * time.Minute), To: l.Add(30 * time.Minute), FirstFailure: &f, LastFailure: &l}
+	return Range{From: first.Add(-30 * time.Minute), To: l.Add(30 * time.Minute), FirstFailure: &f, LastFailure: &l}
 }
 
 var rel = Resources{
@@ -62,7 +62,7 @@ func TestFilterKeepsRelatedAndDeploysDropsNoise(t *testing.T) {
 		ev("GetFunction", "lambda.amazonaws.com", at(time.Minute), map[string]string{"functionName": "orders-consumer"}),
 		ev("PutObject", "s3.amazonaws.com", at(time.Minute), nil),
 	}
-	kept, noise := Filter(events, rel, window())
+	kept, noise := Filter(events, rel, failureRange())
 	var got []string
 	for _, e := range kept {
 		got = append(got, string(e.Relation)+" "+e.Name+" "+e.Resource)
@@ -118,36 +118,36 @@ func TestSentence(t *testing.T) {
 	}
 }
 
-func TestWindow(t *testing.T) {
+func TestNewRange(t *testing.T) {
 	now := first.Add(11 * time.Hour)
 	sent := []time.Time{first.Add(20 * time.Minute), first, first.Add(5 * time.Minute)}
-	w, err := NewWindow(Span{Sent: sent, Source: "samples.jsonl", Margin: 30 * time.Minute, Now: now})
+	w, err := NewRange(Span{Sent: sent, Source: "samples.jsonl", Margin: 30 * time.Minute, Now: now})
 	if err != nil || !w.From.Equal(first.Add(-30*time.Minute)) || !w.To.Equal(first.Add(50*time.Minute)) || !w.FirstFailure.Equal(first) {
-		t.Fatalf("window %+v, %v", w, err)
+		t.Fatalf("range %+v, %v", w, err)
 	}
 	from := first.Add(-2 * time.Hour)
-	w, err = NewWindow(Span{Sent: sent, Margin: time.Minute, From: &from, Now: now})
+	w, err = NewRange(Span{Sent: sent, Margin: time.Minute, From: &from, Now: now})
 	if err != nil || !w.From.Equal(from) || !strings.Contains(w.Source, "--from/--to") {
 		t.Fatalf("--from: %+v, %v", w, err)
 	}
-	if _, err := NewWindow(Span{Margin: time.Minute, Now: now}); err != ErrNoTimes {
+	if _, err := NewRange(Span{Margin: time.Minute, Now: now}); err != ErrNoTimes {
 		t.Fatalf("no times: %v, want ErrNoTimes", err)
 	}
-	// A window reaching back past the 90 days is clipped, with a warning;
+	// A range reaching back past the 90 days is clipped, with a warning;
 	// one wholly older is out of reach.
-	old := Window{From: now.Add(-100 * 24 * time.Hour), To: now}
+	old := Range{From: now.Add(-100 * 24 * time.Hour), To: now}
 	f, _, ok, warn := Clip(old, now, trailapi.History, "CloudTrail's event history")
 	if !ok || !f.After(old.From) || !strings.Contains(warn, "clipped") {
 		t.Fatalf("clip: %s %v %q", f, ok, warn)
 	}
-	_, _, ok, warn = Clip(Window{From: now.Add(-30 * 24 * time.Hour), To: now.Add(-20 * 24 * time.Hour)}, now, cwapi.AlarmHistoryRetention, "alarm history")
+	_, _, ok, warn = Clip(Range{From: now.Add(-30 * 24 * time.Hour), To: now.Add(-20 * 24 * time.Hour)}, now, cwapi.AlarmHistoryRetention, "alarm history")
 	if ok || !strings.Contains(warn, "holds none of it") {
 		t.Fatalf("older than retention: %v %q", ok, warn)
 	}
 }
 
 func TestAlarmsOwnAndDependency(t *testing.T) {
-	w := window()
+	w := failureRange()
 	changes := []cwapi.StateChange{
 		{Alarm: "gateway-p99", Time: at(2 * time.Minute), From: "OK", To: "ALARM"},
 		{Alarm: "orders-dlq-not-empty", Time: at(5 * time.Minute), From: "OK", To: "ALARM"},
@@ -162,7 +162,7 @@ func TestAlarmsOwnAndDependency(t *testing.T) {
 	if len(got) != 2 || got[0].Name != "gateway-p99" || got[0].Own || got[0].Dependency != "payment-gateway" || !got[1].Own {
 		t.Fatalf("alarms %+v", got)
 	}
-	r := &Result{Window: w, Alarms: got, Events: []Event{}}
+	r := &Result{Range: w, Alarms: got, Events: []Event{}}
 	r.Decide()
 	if r.Verdict != VerdictAlarm || !strings.Contains(r.Evidence, "payment-gateway (AWS/ApiGateway Latency) went to ALARM at 22:06 UTC") {
 		t.Fatalf("verdict %s, evidence %q", r.Verdict, r.Evidence)
@@ -170,8 +170,8 @@ func TestAlarmsOwnAndDependency(t *testing.T) {
 }
 
 func TestChartLinesUpArrivalsAndErrors(t *testing.T) {
-	w := window()
-	r := &Result{Window: w,
+	w := failureRange()
+	r := &Result{Range: w,
 		Arrivals:  []cwapi.Point{{Time: first, Value: 30}, {Time: first.Add(time.Minute), Value: 10}},
 		Consumers: []Consumer{{Function: "orders-consumer", Series: cwapi.FunctionSeries{Errors: []cwapi.Point{{Time: first, Value: 120}}, DurationP99: []cwapi.Point{{Time: first, Value: 2900}}}}},
 	}
@@ -179,7 +179,7 @@ func TestChartLinesUpArrivalsAndErrors(t *testing.T) {
 	if len(lines) != chartRows+2 {
 		t.Fatalf("%d lines, want %d", len(lines), chartRows+2)
 	}
-	// The window starts 30 minutes before the first failure: in rows of
+	// The range starts 30 minutes before the first failure: in rows of
 	// 6m40s, the first failure falls in the fifth row.
 	row := lines[1+4]
 	if !strings.Contains(row, strings.Repeat("#", barWidth)+"     40") || !strings.Contains(row, "120") || !strings.Contains(row, "2900") {

@@ -16,7 +16,7 @@ const (
 	barWidth  = 20
 )
 
-// ChartRows is the number of time slices a chart divides the window into.
+// ChartRows is the number of time slices a chart divides the range into.
 const ChartRows = 12
 
 func sortPoints(ps []cwapi.Point) {
@@ -25,7 +25,7 @@ func sortPoints(ps []cwapi.Point) {
 
 // Chart draws the DLQ's arrivals beside the first consumer's errors, with
 // its throttles, Duration p99 and concurrency, one row per slice of the
-// window, so that a reader sees whether errors start with the arrivals.
+// range, so that a reader sees whether errors start with the arrivals.
 // The lines are plain text: cmd prints them, the report fences them.
 func (r *Result) Chart() []string {
 	lines, _ := r.chart(false)
@@ -41,34 +41,17 @@ func (r *Result) TerseChart() (lines []string, flat int) {
 }
 
 func (r *Result) chart(dropFlat bool) ([]string, int) {
-	from, to := r.Window.From, r.Window.To
+	from, to := r.Range.From, r.Range.To
 	span := to.Sub(from)
 	if span <= 0 {
 		return nil, 0
 	}
 	width := (span + chartRows - 1) / chartRows
-	arr := make([]float64, chartRows)
-	bin := func(t time.Time) int { return min(max(int(t.Sub(from)/width), 0), chartRows-1) }
-	for _, p := range r.Arrivals {
-		arr[bin(p.Time)] += p.Value
-	}
+	b := r.binned(from, width)
+	arr, errs, thr, p99, conc := b.arrivals, b.errors, b.throttles, b.p99, b.concurrency
 	name := "(no consumer function known)"
-	errs, thr, p99, conc := make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows)
 	if len(r.Consumers) > 0 {
-		c := r.Consumers[0]
-		name = c.Function + " errors"
-		for _, p := range c.Series.Errors {
-			errs[bin(p.Time)] += p.Value
-		}
-		for _, p := range c.Series.Throttles {
-			thr[bin(p.Time)] += p.Value
-		}
-		for _, p := range c.Series.DurationP99 {
-			p99[bin(p.Time)] = max(p99[bin(p.Time)], p.Value)
-		}
-		for _, p := range c.Series.Concurrency {
-			conc[bin(p.Time)] = max(conc[bin(p.Time)], p.Value)
-		}
+		name = r.Consumers[0].Function + " errors"
 	}
 	p99Text := num
 	if len(r.Consumers) == 0 || r.Consumers[0].Series.DurationUnread != "" {
@@ -92,6 +75,40 @@ func (r *Result) chart(dropFlat bool) ([]string, int) {
 	}
 	lines = append(lines, fmt.Sprintf("%d rows of %s from %s", chartRows, width.Round(time.Second), from.UTC().Format(time.RFC3339)))
 	return lines, flat
+}
+
+// chartBins are a chart's rows: the DLQ's sampled arrivals and the first
+// consumer's errors and throttles summed per row, its p99 duration and
+// concurrency at their row's peak.
+type chartBins struct {
+	arrivals, errors, throttles, p99, concurrency []float64
+}
+
+// binned puts the arrivals and the first consumer's series in chartRows
+// rows of width from from.
+func (r *Result) binned(from time.Time, width time.Duration) chartBins {
+	b := chartBins{make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows)}
+	bin := func(t time.Time) int { return min(max(int(t.Sub(from)/width), 0), chartRows-1) }
+	for _, p := range r.Arrivals {
+		b.arrivals[bin(p.Time)] += p.Value
+	}
+	if len(r.Consumers) == 0 {
+		return b
+	}
+	c := r.Consumers[0]
+	for _, p := range c.Series.Errors {
+		b.errors[bin(p.Time)] += p.Value
+	}
+	for _, p := range c.Series.Throttles {
+		b.throttles[bin(p.Time)] += p.Value
+	}
+	for _, p := range c.Series.DurationP99 {
+		b.p99[bin(p.Time)] = max(b.p99[bin(p.Time)], p.Value)
+	}
+	for _, p := range c.Series.Concurrency {
+		b.concurrency[bin(p.Time)] = max(b.concurrency[bin(p.Time)], p.Value)
+	}
+	return b
 }
 
 func peak(vs []float64) float64 {

@@ -29,6 +29,6 @@ func (r *Result) Decide() {
 	default:
 		r.Verdict = VerdictQuiet
 		r.Evidence = "no change to the queue's consumers, roles, queues or KMS key and no deploy in the account between " +
-			r.Window.From.Format(time.RFC3339) + " and the first failure"
+			r.Range.From.Format(time.RFC3339) + " and the first failure"
 	}
 }

@@ -70,8 +70,8 @@ var deploys = map[string][]string{
 var resourceParams = []string{"functionName", "queueUrl", "queueName", "roleName", "keyId", "service", "serviceName", "stackName", "deploymentGroupName", "applicationName", "restApiId", "name", "uUID", "uuid"}
 
 // Filter sorts events into kept (related to rel or deploy-like) and noise
-// (counted by reason), against the window w and the first failure.
-func Filter(events []trailapi.Event, rel Resources, w Window) (kept []Event, dropped []Noise) {
+// (counted by reason), against the range w and the first failure.
+func Filter(events []trailapi.Event, rel Resources, w Range) (kept []Event, dropped []Noise) {
 	ids := rel.identifiers()
 	counts := map[string]int{}
 	first := w.From
@@ -101,7 +101,7 @@ func Filter(events []trailapi.Event, rel Resources, w Window) (kept []Event, dro
 }
 
 // judge keeps an event (reason "") or says why it is noise.
-func judge(te trailapi.Event, ids map[string]string, w Window) (Event, string) {
+func judge(te trailapi.Event, ids map[string]string, w Range) (Event, string) {
 	name := PlainName(te.Name)
 	if te.Time.Before(w.From) || te.Time.After(w.To) {
 		return Event{}, NoiseOutside

@@ -22,7 +22,7 @@ const (
 )
 
 // DefaultMaxEvents bounds one trail read: 100 pages of 50, which at two
-// calls a second is under a minute. A busier window is cut with a warning
+// calls a second is under a minute. A busier range is cut with a warning
 // naming --from/--to.
 const DefaultMaxEvents = 5000
 
@@ -44,7 +44,7 @@ type Clients struct {
 // Request is one run of the step.
 type Request struct {
 	Queue     *sqsapi.Queue
-	Window    Window
+	Range     Range
 	Sent      []time.Time // the sampled SentTimestamps, for the arrivals
 	Functions []string    // --function: consumers no mapping names
 	Now       time.Time
@@ -57,7 +57,7 @@ type Request struct {
 // the others are still read: the step always says what it saw.
 func Run(ctx context.Context, c Clients, req Request) (*Result, error) {
 	q := req.Queue
-	r := &Result{Queue: q.Name, Account: q.Account, Region: q.Region, Window: req.Window,
+	r := &Result{Queue: q.Name, Account: q.Account, Region: q.Region, Range: req.Range,
 		Events: []Event{}, Noise: []Noise{}, Alarms: []Alarm{}, Consumers: []Consumer{}, Unread: []Unread{}, Warnings: []string{}}
 	r.Resources = resources(ctx, c, req, r)
 	if err := r.readTrail(ctx, c, req); err != nil {
@@ -141,10 +141,10 @@ func resources(ctx context.Context, c Clients, req Request, r *Result) Resources
 	return res
 }
 
-// readTrail reads the window's write events, one lookup attribute
+// readTrail reads the range's write events, one lookup attribute
 // (ReadOnly=false) paged through, and sorts them.
 func (r *Result) readTrail(ctx context.Context, c Clients, req Request) error {
-	from, to, ok, warn := Clip(r.Window, req.Now, trailapi.History, "CloudTrail's event history")
+	from, to, ok, warn := Clip(r.Range, req.Now, trailapi.History, "CloudTrail's event history")
 	if warn != "" {
 		r.Warnings = append(r.Warnings, warn)
 	}
@@ -168,7 +168,7 @@ func (r *Result) readTrail(ctx context.Context, c Clients, req Request) error {
 	if res.Retries > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("CloudTrail throttled %d lookups (two a second per account and region): retried", res.Retries))
 	}
-	r.Events, r.Noise = Filter(res.Events, r.Resources, r.Window)
+	r.Events, r.Noise = Filter(res.Events, r.Resources, r.Range)
 	if r.Events == nil {
 		r.Events = []Event{}
 	}
@@ -181,10 +181,10 @@ func (r *Result) readTrail(ctx context.Context, c Clients, req Request) error {
 	return nil
 }
 
-// readAlarms reads the alarms' state changes over the window, clipped to
+// readAlarms reads the alarms' state changes over the range, clipped to
 // the two weeks CloudWatch keeps, and their metrics.
 func (r *Result) readAlarms(ctx context.Context, c Clients, now time.Time) error {
-	from, to, ok, warn := Clip(r.Window, now, cwapi.AlarmHistoryRetention, "CloudWatch's alarm history")
+	from, to, ok, warn := Clip(r.Range, now, cwapi.AlarmHistoryRetention, "CloudWatch's alarm history")
 	if warn != "" {
 		r.Warnings = append(r.Warnings, warn)
 	}
@@ -210,23 +210,23 @@ func (r *Result) readAlarms(ctx context.Context, c Clients, now time.Time) error
 			r.Warnings = append(r.Warnings, fmt.Sprintf("the alarms' metrics could not be read (%v)", err))
 		}
 	}
-	r.Alarms = Alarms(changes, metrics, r.Resources, r.Window)
+	r.Alarms = Alarms(changes, metrics, r.Resources, r.Range)
 	return nil
 }
 
 // readMetrics reads each consumer's metrics and counts the arrivals per
 // period.
 func (r *Result) readMetrics(ctx context.Context, c Clients, req Request) error {
-	period := cwapi.PeriodFor(r.Window.To.Sub(r.Window.From))
+	period := cwapi.PeriodFor(r.Range.To.Sub(r.Range.From))
 	r.Period = int64(period / time.Second)
-	r.Arrivals = Arrivals(req.Sent, r.Window.From, period)
+	r.Arrivals = Arrivals(req.Sent, r.Range.From, period)
 	fns := r.Resources.Functions
 	if len(fns) > maxConsumers {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d consumer functions: metrics of the first %d only", len(fns), maxConsumers))
 		fns = fns[:maxConsumers]
 	}
 	for _, f := range fns {
-		s, err := cwapi.FunctionMetrics(ctx, c.Metrics, f, r.Window.From, r.Window.To, period)
+		s, err := cwapi.FunctionMetrics(ctx, c.Metrics, f, r.Range.From, r.Range.To, period)
 		if err != nil {
 			return r.unread(SourceMetrics, err)
 		}

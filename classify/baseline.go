@@ -44,14 +44,11 @@ type Baseline struct {
 	declared sizes
 }
 
-// LoadBaseline streams healthy messages from r (JSON Lines or a
-// {"Messages": [...]} document). SentTimestamp is not needed. Each message
-// is read through the strict envelope detector: what is compared is the
-// payload, so a baseline of bare messages serves a DLQ of SNS-wrapped ones.
-func LoadBaseline(r io.Reader) (*Baseline, error) { return LoadBaselineWith(r, nil) }
-
-// LoadBaselineWith is LoadBaseline through the detector d (--payload),
-// which must be the one the classification uses.
+// LoadBaselineWith streams healthy messages from r (JSON Lines or a
+// {"Messages": [...]} document) through the detector d (--payload), which
+// must be the one the classification uses (nil: the strict detector).
+// SentTimestamp is not needed. What is compared is the payload, so a
+// baseline of bare messages serves a DLQ of SNS-wrapped ones.
 func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 	rd, err := sqsjson.NewReader(r)
 	if err != nil {
@@ -59,7 +56,7 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 	}
 	b := &Baseline{Values: map[string]map[string]int{}, KeyCounts: map[string]int{}, Envelopes: map[string]int{},
 		PointerBuckets: map[string]int{}, Schemas: map[string]map[string]int{}, Attributes: map[string]int{}, profile: newFieldProfile()}
-	var s shape
+	var s bodyScan
 	for {
 		m, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -119,7 +116,7 @@ func (b *Baseline) addEnvelope(env *envelope.Envelope) {
 	}
 }
 
-func (b *Baseline) add(s *shape) {
+func (b *Baseline) add(s *bodyScan) {
 	b.Messages++
 	if s.kind == FingerprintUnparseable {
 		b.Unparseable++

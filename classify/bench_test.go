@@ -223,7 +223,7 @@ func benchBaseline(b *testing.B) *Baseline {
 		_ = w.Write(&sqsjson.Message{MessageId: fmt.Sprintf("b-%d", i), Body: order(r, 100000+i, 1)})
 	}
 	_ = w.Flush()
-	base, err := LoadBaseline(&buf)
+	base, err := LoadBaselineWith(&buf, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -62,7 +62,7 @@ type Classifier struct {
 	expFields  []string // the distinct --expect fields
 	groups     map[string]*acc
 	order      []*acc
-	sh         shape
+	sh         bodyScan
 	env        envelope.Envelope
 	buf        []byte
 	sigCache   map[string]sigEntry
@@ -160,27 +160,15 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	c.env = c.opts.Envelope.DetectBody(body, m)
 	c.sh.scanEnvelope(&c.env, c.watch)
 	sig, src, text, val := c.signature(m, &c.env, body)
-	c.buf = fingerprint(c.buf[:0], &c.env, &c.sh, c.opts.Envelope.PayloadPath())
-	fp := len(c.buf)
-	if c.shapesOnly {
-		sig, src, text, val = "", "none", "", ""
-	}
-	c.buf = append(c.buf, " | "...)
-	c.buf = append(c.buf, sig...)
 	// Every group holds one source: whether the key shows it is decided at
 	// the end, when all sources are known (Result).
 	srcARN := ""
-	if !c.shapesOnly {
+	if c.shapesOnly {
+		sig, src, text, val = "", "none", "", ""
+	} else {
 		srcARN = m.SourceARN()
 	}
-	sk := len(c.buf)
-	c.buf = append(c.buf, 0)
-	c.buf = append(c.buf, srcARN...)
-	g, ok := c.groups[string(c.buf)]
-	if !ok {
-		g = c.newGroup(string(c.buf), Key{Fingerprint: string(c.buf[:fp]), Signature: sig}, srcARN)
-	}
-	c.buf = c.buf[:sk]
+	g := c.groupFor(sig, srcARN)
 	c.messages++
 	if c.messages == 1 {
 		c.first, c.last = sent, sent
@@ -208,6 +196,23 @@ func (c *Classifier) Add(m *sqsjson.Message) error {
 	}
 	c.profile(g, val, src)
 	return nil
+}
+
+// groupFor is the group of the message just scanned (c.env, c.sh) with
+// signature sig from the source queue srcARN, started when new. Its map
+// key (fingerprint, signature, source) is built in c.buf, so a known
+// group costs no allocation.
+func (c *Classifier) groupFor(sig, srcARN string) *acc {
+	c.buf = fingerprint(c.buf[:0], &c.env, &c.sh, c.opts.Envelope.PayloadPath())
+	fp := len(c.buf)
+	c.buf = append(c.buf, " | "...)
+	c.buf = append(c.buf, sig...)
+	c.buf = append(c.buf, 0)
+	c.buf = append(c.buf, srcARN...)
+	if g, ok := c.groups[string(c.buf)]; ok {
+		return g
+	}
+	return c.newGroup(string(c.buf), Key{Fingerprint: string(c.buf[:fp]), Signature: sig}, srcARN)
 }
 
 // sigEntry is a cached error text's signature and the value a validation

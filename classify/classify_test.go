@@ -148,25 +148,21 @@ func TestMixedGroupsAreDisjoint(t *testing.T) {
 	}
 }
 
-func TestLoadRoundTrip(t *testing.T) {
+func TestParseRoundTrip(t *testing.T) {
 	c := runFixture(t, "mixed.jsonl", Options{Thresholds: DefaultThresholds()})
-	path := filepath.Join(t.TempDir(), "classification.json")
 	b, err := json.Marshal(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(path)
+	got, err := Parse(b, "classification.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(c, got); diff != "" {
-		t.Errorf("Load(written) differs (-want +got):\n%s", diff)
+		t.Errorf("Parse(written) differs (-want +got):\n%s", diff)
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "none.json")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("Load(missing) = %v, want ErrNotExist", err)
+	if _, err := Parse([]byte("{"), "classification.json"); err == nil || !strings.HasPrefix(err.Error(), "classification.json: ") {
+		t.Errorf("Parse(truncated) = %v, want an error naming the file", err)
 	}
 }
 

@@ -11,22 +11,27 @@
 // by one detector, which gives the payload — what is compared with a
 // baseline — and the error the envelope carries (envelope.go).
 //
-// # Shape and fingerprint
+// # Body scan, fingerprint and shape
 //
-// A shape is what one pass over a payload reads: JSON or not, its sorted
-// top-level keys, its schema-naming fields, the --key and --expect fields
-// (shape.go). The fingerprint writes it as text; Shape and Shapes
-// (shapes.go) are inspect's summary of a set of messages by fingerprint,
-// errors left out.
+// A body scan is what one pass over a payload reads: JSON or not, its
+// sorted top-level keys, its schema-naming fields, the --key and --expect
+// fields (bodyscan.go). The fingerprint writes it as text, after the
+// envelope's kind (envelope.go). A Shape is one fingerprint among a set of
+// messages with its drift from the baseline: Shapes (shapes.go) is
+// inspect's summary, errors left out.
 //
 // # Error text and signature
 //
 // The error text is read from where a sender puts it, in one order
-// (errorread.go, errorsources.go, bodyerrors.go, errorfallback.go); its
-// signature (package signature) keeps its kind and its codes and replaces
-// what varies. The logs' signature for a MessageId (logs.json, Signatures)
-// wins; one found for some messages applies to every message of their
-// fingerprint (inferred.go).
+// (errortext.go: errorOf): the envelope's own error, then the table of
+// senders' attributes, headers and payload fields (errorsources.go), then
+// the payload fields signature.InBody reads, less those the healthy
+// messages have too (errorbody.go: BodyErrors), then any attribute or
+// field whose name says error (errorfallback.go). Its signature (package
+// signature) keeps its kind and its codes and replaces what varies. The
+// logs' signature for a MessageId (logs.json, Signatures) wins; one found
+// for some messages applies to every message of their fingerprint
+// (inferred.go).
 //
 // # Key and group
 //
@@ -62,6 +67,8 @@
 //
 // Reading order: doc.go, result.go, classifier.go, verdict.go, facts.go,
 // dbfacts.go and taxonomies.go, meaning.go, evidence.go, timing.go,
-// timeouts.go, inferred.go, then the error readers and the baseline's
-// profiles.
+// timeouts.go, inferred.go; then the error text in its order (errortext.go,
+// errorsources.go, errorbody.go, errorfallback.go); then the message's scan
+// (envelope.go, bodyscan.go) and the baseline's profiles (baseline.go,
+// profile.go, fields.go, drift.go, pattern.go).
 package classify

@@ -54,28 +54,16 @@ func (pr *profiler) drifts(g *groupFields, fetched bool) []Drift {
 	var out []Drift
 	var broken []string // paths whose type drifted or that are missing: their children follow
 	for id := range pr.base.fields {
-		b, s := &pr.base.fields[id], &g.stats[id]
-		if under(b.path, broken) {
+		path := pr.base.fields[id].path
+		if under(path, broken) {
 			continue
 		}
-		if d, ok := typeDrift(b, s, g.messages, pr.base.messages, here); ok {
+		d, ok, breaks := pr.fieldDrift(id, g, here)
+		if ok {
 			out = append(out, d)
-			broken = append(broken, b.path)
-			continue
 		}
-		if d, ok := missingDrift(b, s, g.messages, pr.base.messages, here); ok {
-			out = append(out, d)
-			broken = append(broken, b.path)
-			continue
-		}
-		if pr.enum[id] && s.newMsgs > 0 {
-			out = append(out, valueDrift(b, s, g.messages, pr.base.messages, here))
-			continue
-		}
-		if !b.enumLike() && !pr.topKey(id) {
-			if d, ok := patternDrift(b.path, &b.pc, &s.pc, g.messages, pr.base.messages, here); ok {
-				out = append(out, d)
-			}
+		if breaks {
+			broken = append(broken, path)
 		}
 	}
 	for i := range out {
@@ -89,6 +77,28 @@ func (pr *profiler) drifts(g *groupFields, fetched bool) []Drift {
 		n++
 	}
 	return out[:min(len(out), n+maxPartialDrifts)]
+}
+
+// fieldDrift is the drift of the baseline's field id in g, the first
+// that applies: its type, its absence, a new enum value, a value pattern.
+// breaks: the field's type drifted or it is missing, so its children's
+// drifts follow from it and are not told.
+func (pr *profiler) fieldDrift(id int, g *groupFields, here string) (d Drift, ok, breaks bool) {
+	b, s := &pr.base.fields[id], &g.stats[id]
+	if d, ok := typeDrift(b, s, g.messages, pr.base.messages, here); ok {
+		return d, true, true
+	}
+	if d, ok := missingDrift(b, s, g.messages, pr.base.messages, here); ok {
+		return d, true, true
+	}
+	if pr.enum[id] && s.newMsgs > 0 {
+		return valueDrift(b, s, g.messages, pr.base.messages, here), true, false
+	}
+	if !b.enumLike() && !pr.topKey(id) {
+		d, ok := patternDrift(b.path, &b.pc, &s.pc, g.messages, pr.base.messages, here)
+		return d, ok, false
+	}
+	return Drift{}, false, false
 }
 
 func boolOrder(a, b bool) int {

@@ -19,7 +19,7 @@ const FingerprintInStream = "records-in-stream"
 // scanEnvelope reads the envelope's payload into s: the schema-naming
 // fields, --key and --expect are looked for in the payload, never in the
 // envelope around it.
-func (s *shape) scanEnvelope(env *envelope.Envelope, watch []string) {
+func (s *bodyScan) scanEnvelope(env *envelope.Envelope, watch []string) {
 	switch {
 	case env.Problem != "":
 		s.scanKnown(nil, false, watch)
@@ -36,10 +36,10 @@ func (s *shape) scanEnvelope(env *envelope.Envelope, watch []string) {
 // fingerprint writes a message's fingerprint to buf: the envelope (none for
 // a raw body, so the fingerprints of bare messages stay what they were),
 // the schema the envelope itself names (an event's source and detail-type,
-// an S3 event's version), then the payload's shape, e.g.
+// an S3 event's version), then the payload's own (bodyScan.fingerprint), e.g.
 // "sns: version=2 {customer,order_id,version}" or
 // "eventbridge: source=orders detail-type=OrderPlaced version=2 {…}".
-func fingerprint(buf []byte, env *envelope.Envelope, s *shape, path string) []byte {
+func fingerprint(buf []byte, env *envelope.Envelope, s *bodyScan, path string) []byte {
 	if env.Kind != envelope.KindRaw || path != "" {
 		buf = append(buf, env.Kind...)
 		if env.Wraps != "" {
@@ -100,7 +100,7 @@ func detector(path string) *envelope.Detector {
 func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector, rule *BodyErrors, version int) Key {
 	body := []byte(m.Body)
 	env := d.DetectBody(body, m)
-	var s shape
+	var s bodyScan
 	s.scanEnvelope(&env, nil)
 	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs, rule, version)}
 }
@@ -117,7 +117,7 @@ func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, ru
 // FingerprintOf is the fingerprint classify gives a message whose envelope
 // d read as env: what inspect shows beside each message.
 func FingerprintOf(env *envelope.Envelope, d *envelope.Detector) string {
-	var s shape
+	var s bodyScan
 	s.scanEnvelope(env, nil)
 	return string(fingerprint(nil, env, &s, d.PayloadPath()))
 }

@@ -88,13 +88,7 @@ func fallbackAttributes(m *sqsjson.Message, rule *BodyErrors) errorRead {
 	if len(m.MessageAttributes) == 0 {
 		return errorRead{}
 	}
-	var names []string
-	for n := range m.MessageAttributes {
-		if errorish(n) && (rule == nil || !slices.Contains(rule.SkipAttributes, n)) {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names)
+	names := errorishAttributes(m, rule)
 	var typ, msg, typName, msgName string
 	for _, n := range names {
 		v, ok := m.StringAttribute(n)
@@ -125,6 +119,19 @@ func fallbackAttributes(m *sqsjson.Message, rule *BodyErrors) errorRead {
 	return errorRead{text: bounded(t), source: "attributes", from: what + " (by its name)"}
 }
 
+// errorishAttributes are the names of m's attributes that say error and
+// the rule does not skip, sorted.
+func errorishAttributes(m *sqsjson.Message, rule *BodyErrors) []string {
+	var names []string
+	for n := range m.MessageAttributes {
+		if errorish(n) && (rule == nil || !slices.Contains(rule.SkipAttributes, n)) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // fallbackFields reads the first error-ish top-level payload field (in key
 // order) that InBody does not already read: a string, or an object read
 // as an error document.
@@ -132,15 +139,7 @@ func fallbackFields(env *envelope.Envelope, rule *BodyErrors) errorRead {
 	if rule == nil || !env.PayloadJSON || env.Pointer != nil || len(env.Payload) == 0 || env.Payload[0] != '{' {
 		return errorRead{}
 	}
-	var name string
-	eachMember(env.Payload, func(k, v []byte) {
-		if name != "" || len(k) < 5 || !bytes.ContainsAny(k, "rR") || !errorish(string(k)) || slices.Contains(signature.BodyErrorFields, string(k)) || rule.skips(string(k)) {
-			return
-		}
-		if (len(v) > 2 && v[0] == '"') || (len(v) > 2 && v[0] == '{') {
-			name = string(k)
-		}
-	})
+	name := errorishField(env.Payload, rule)
 	if name == "" {
 		return errorRead{}
 	}
@@ -153,4 +152,20 @@ func fallbackFields(env *envelope.Envelope, rule *BodyErrors) errorRead {
 		return errorRead{}
 	}
 	return errorRead{text: bounded(t), source: "body", from: "the payload's " + name + " field (by its name)"}
+}
+
+// errorishField is the first top-level member of the JSON object payload
+// whose name says error, that InBody does not read and the rule does not
+// skip, and whose value is a non-empty string or an object; "" if none.
+func errorishField(payload []byte, rule *BodyErrors) string {
+	var name string
+	eachMember(payload, func(k, v []byte) {
+		if name != "" || len(k) < 5 || !bytes.ContainsAny(k, "rR") || !errorish(string(k)) || slices.Contains(signature.BodyErrorFields, string(k)) || rule.skips(string(k)) {
+			return
+		}
+		if len(v) > 2 && (v[0] == '"' || v[0] == '{') {
+			name = string(k)
+		}
+	})
+	return name
 }

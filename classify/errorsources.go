@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/envelope"
@@ -71,57 +73,15 @@ var symfonyStamps = []string{
 	`X-Message-Stamp-Symfony\Component\Messenger\Stamp\RedeliveryStamp`,
 }
 
-// errorRead is an error text and where it came from.
-type errorRead struct {
-	text   string
-	source string // logs, envelope, attributes, body
-	from   string // the sender or field, for the evidence ("MassTransit (MT-Fault-* headers)")
-}
-
 // readErrorSources tries the table, then Symfony's stamps, against the
 // message's attributes, the envelope's headers and the payload.
 func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErrors) errorRead {
-	attr := func(n string) string {
-		if v, ok := m.StringAttribute(n); ok {
-			return strings.TrimSpace(v)
-		}
-		return ""
-	}
-	var headers, payload lookup
-	headerDoc := env.Headers
-	if headerDoc == nil && len(m.MessageAttributes) > 0 {
-		for _, n := range headersAttrs {
-			if v := attr(n); v != "" && v[0] == '{' {
-				headerDoc = []byte(v)
-				break
-			}
-		}
-	}
-	headers = docLookup(headerDoc)
-	if rule != nil && env.PayloadJSON && env.Pointer == nil && hasPayloadSource(env.Payload) {
-		payload = docLookup(env.Payload)
-	}
+	pl := placesOf(m, env, rule)
 	for i := range errorSources {
 		s := &errorSources[i]
-		get := attr
-		switch s.where {
-		case inAttributes:
-			if len(m.MessageAttributes) == 0 {
-				continue
-			}
-		case inHeaders:
-			if headers == nil {
-				continue
-			}
-			get = headers.text
-		case inPayload:
-			if payload == nil {
-				continue
-			}
-			get = payload.nested(rule)
-			if s.typ != nil && get(s.typ[0]) == "" {
-				continue // the row's type field names it: "message" alone is no error
-			}
+		get, ok := pl.reader(s)
+		if !ok {
+			continue
 		}
 		if t := s.read(get); t != "" {
 			src := "attributes"
@@ -131,10 +91,63 @@ func readErrorSources(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErro
 			return errorRead{text: t, source: src, from: s.sender}
 		}
 	}
-	if t := symfonyError(headers); t != "" {
+	if t := symfonyError(pl.headers); t != "" {
 		return errorRead{text: t, source: "attributes", from: "the ErrorDetailsStamp (Symfony Messenger)"}
 	}
 	return errorRead{}
+}
+
+// errorPlaces are where a message may keep an error source: its
+// attributes, a framework's headers (an envelope field, or an attribute
+// holding a JSON object: headersAttrs) and its payload's fields (decoded
+// only when a payload row may match: hasPayloadSource).
+type errorPlaces struct {
+	m                *sqsjson.Message
+	rule             *BodyErrors
+	headers, payload lookup
+}
+
+func placesOf(m *sqsjson.Message, env *envelope.Envelope, rule *BodyErrors) errorPlaces {
+	pl := errorPlaces{m: m, rule: rule}
+	headerDoc := env.Headers
+	if headerDoc == nil && len(m.MessageAttributes) > 0 {
+		for _, n := range headersAttrs {
+			if v := pl.attr(n); v != "" && v[0] == '{' {
+				headerDoc = []byte(v)
+				break
+			}
+		}
+	}
+	pl.headers = docLookup(headerDoc)
+	if rule != nil && env.PayloadJSON && env.Pointer == nil && hasPayloadSource(env.Payload) {
+		pl.payload = docLookup(env.Payload)
+	}
+	return pl
+}
+
+// attr is the message's String attribute n, trimmed ("" when absent).
+func (pl errorPlaces) attr(n string) string {
+	if v, ok := pl.m.StringAttribute(n); ok {
+		return strings.TrimSpace(v)
+	}
+	return ""
+}
+
+// reader reads the names of row s where s says they are; false: the
+// message has no such place, or (a payload row) not the row's type field.
+func (pl errorPlaces) reader(s *errorSource) (func(string) string, bool) {
+	switch s.where {
+	case inHeaders:
+		return pl.headers.text, pl.headers != nil
+	case inPayload:
+		if pl.payload == nil {
+			return nil, false
+		}
+		get := pl.payload.nested(pl.rule)
+		// The row's type field names it: "message" alone is no error.
+		return get, s.typ == nil || get(s.typ[0]) != ""
+	}
+	return pl.attr, len(pl.m.MessageAttributes) > 0
 }
 
 // read is the source's text: "Type: message", and the stack trace after it
@@ -159,4 +172,101 @@ func (s *errorSource) read(get func(string) string) string {
 		return bounded(trace)
 	}
 	return bounded(text)
+}
+
+// lookup is a JSON object's members, raw.
+type lookup map[string]json.RawMessage
+
+func docLookup(b []byte) lookup {
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	var l lookup
+	if json.Unmarshal(b, &l) != nil {
+		return nil
+	}
+	return l
+}
+
+// text is member n as text: a string as it is, a list of strings (Celery's
+// exc_message, Sidekiq's error_backtrace) one per line, a number as
+// written; "" for anything else.
+func (l lookup) text(n string) string {
+	v, ok := l[n]
+	if !ok || len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(v, &s)
+		return strings.TrimSpace(s)
+	case '[':
+		var ss []string
+		if json.Unmarshal(v, &ss) == nil {
+			return strings.TrimSpace(strings.Join(ss, "\n"))
+		}
+	}
+	return ""
+}
+
+// nested reads a payload field at the top level, else inside "result" (a
+// Celery task's meta) or "error" (a Solid Queue failed execution), skipping
+// fields the healthy messages have too.
+func (l lookup) nested(rule *BodyErrors) func(string) string {
+	inner := []lookup{docLookup(l["result"]), docLookup(l["error"])}
+	return func(n string) string {
+		if rule.skips(n) {
+			return ""
+		}
+		if t := l.text(n); t != "" {
+			return t
+		}
+		for _, in := range inner {
+			if t := in.text(n); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+}
+
+// payloadSourceHints are bytes a payload holding one of the table's
+// payload fields contains: a payload without any is not decoded.
+var payloadSourceHints = [][]byte{[]byte(`"error_class"`), []byte(`"exc_type"`), []byte(`"exception_class"`), []byte(`"exception"`)}
+
+func hasPayloadSource(p []byte) bool {
+	if len(p) == 0 || p[0] != '{' {
+		return false
+	}
+	for _, h := range payloadSourceHints {
+		if bytes.Contains(p, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// symfonyError reads the last ErrorDetailsStamp (or RedeliveryStamp) from
+// Symfony Messenger's headers: a JSON list of stamps, each with
+// exceptionClass and exceptionMessage.
+func symfonyError(h lookup) string {
+	for _, name := range symfonyStamps {
+		raw := h.text(name)
+		if raw == "" {
+			continue
+		}
+		var stamps []struct {
+			Class   string `json:"exceptionClass"`
+			Message string `json:"exceptionMessage"`
+		}
+		if json.Unmarshal([]byte(raw), &stamps) != nil || len(stamps) == 0 {
+			continue
+		}
+		last := stamps[len(stamps)-1]
+		if t := joinTyped(last.Class, last.Message); t != "" {
+			return bounded(t)
+		}
+	}
+	return ""
 }

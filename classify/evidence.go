@@ -74,6 +74,21 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 	if g.kind != "object" && b.Objects > 0 {
 		f.poisoned(0.85, "bodies are JSON %s; the baseline's %d messages are objects", g.kind, b.Objects)
 	}
+	compareFields(g, b, f)
+	compareKeys(g, b, f)
+	compareSchema(g, b, f)
+	if c.prof != nil && g.kind == "object" {
+		c.weighDrifts(g, c.prof.drifts(&g.fields2, false), f)
+	}
+	if f.poison == wasPoison && !f.poison {
+		f.verified = true
+		f.evidence = append(f.evidence, fmt.Sprintf("content matches the baseline's %d messages (%s)", b.Messages, f.accepts))
+	}
+}
+
+// compareFields: a schema-naming field whose value (or the field itself)
+// no baseline message has is proof of poison.
+func compareFields(g *acc, b *Baseline, f *contentFinding) {
 	for _, fl := range g.fields {
 		vals, known := b.Values[fl.name]
 		switch {
@@ -84,6 +99,13 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 				g.n, fl.name, fl.value, b.Messages, valueList(fl.name, vals), fl.name)
 		}
 	}
+}
+
+// compareKeys compares the group's top-level keys with the baseline's: a
+// key (nearly) every baseline message has and the group lacks is proof of
+// poison, an extra one is evidence. A Step Functions error record alone
+// lacks the input's keys by nature: the error decides.
+func compareKeys(g *acc, b *Baseline, f *contentFinding) {
 	var missing, extra []string
 	errorOnly := isErrorRecord(g)
 	for k, n := range b.KeyCounts {
@@ -105,14 +127,6 @@ func (c *Classifier) compareBaseline(g *acc, b *Baseline, f *contentFinding) {
 	}
 	if errorOnly {
 		f.evidence = append(f.evidence, fmt.Sprintf("the bodies are the Step Functions error record alone {%s}: the original input is not in the message, so the error decides", strings.Join(g.keys, ",")))
-	}
-	compareSchema(g, b, f)
-	if c.prof != nil && g.kind == "object" {
-		c.weighDrifts(g, c.prof.drifts(&g.fields2, false), f)
-	}
-	if f.poison == wasPoison && !f.poison {
-		f.verified = true
-		f.evidence = append(f.evidence, fmt.Sprintf("content matches the baseline's %d messages (%s)", b.Messages, f.accepts))
 	}
 }
 

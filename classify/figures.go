@@ -25,8 +25,10 @@ type Figures struct {
 	Judgement *Judgement `json:"judgement,omitempty"`
 }
 
-// FiguresOf counts a classification for its event.
-func FiguresOf(c *Classification) Figures {
+// Figures counts the classification for its event, as changes.Result's
+// Figures does (redrive.FiguresOf is the other way: an event's figures
+// read back).
+func (c *Classification) Figures() Figures {
 	by := map[Verdict]int{}
 	for _, g := range c.Groups {
 		by[g.Verdict] += g.Count

@@ -46,33 +46,46 @@ func patternsOf(v []byte) uint8 {
 	}
 	var p uint8
 	digits := true
-	for i := 0; i < len(v); i++ {
-		c := v[i]
+	for i, c := range v {
 		switch {
 		case c >= '0' && c <= '9':
 			continue
-		case c >= 'a' && c <= 'z':
-			p |= patLower
-		case c >= 'A' && c <= 'Z':
-			p |= patUpper
 		case c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]):
 			p |= patEncoded
-		case c == '+':
-			p |= patPlus
-		case c == ' ':
-			p |= patSpace
-		case c >= 0x80, c == '\\' && i+1 < len(v) && v[i+1] == 'u':
+		case c == '\\' && i+1 < len(v) && v[i+1] == 'u':
 			p |= patNonASCII
+		default:
+			p |= bytePattern[c]
 		}
 		digits = false
 	}
 	if digits {
 		p |= patDigits
 	}
-	if len(v) == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-' {
+	if isUUIDShaped(v) {
 		p |= patUUID
 	}
 	return p
+}
+
+// bytePattern is the pattern one byte shows by itself: a letter's case, a
+// '+', a space, a byte past ASCII (digits show none: a value of digits
+// only is patDigits; '%' and '\\' depend on what follows them).
+var bytePattern = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = patLower
+		t[c-'a'+'A'] = patUpper
+	}
+	t['+'], t[' '] = patPlus, patSpace
+	for c := 0x80; c <= 0xff; c++ {
+		t[c] = patNonASCII
+	}
+	return t
+}()
+
+// isUUIDShaped: 36 bytes with 8-4-4-4-12 dashes.
+func isUUIDShaped(v []byte) bool {
+	return len(v) == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-'
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
@@ -110,20 +123,11 @@ func patternDrift(path string, b, s *patternCounts, n, baseN int, here string) (
 	if b.strs < minPatternSupport || s.strs == 0 {
 		return Drift{}, false
 	}
-	best, count, lost := -1, int32(0), false
-	for p := range nPatterns {
-		if s.pat[p] > count && b.pat[p] == 0 {
-			best, count = p, s.pat[p]
-		}
-	}
+	best, count := gainedPattern(b, s)
+	lost := false
 	if best < 0 {
-		for p := range nPatterns {
-			bit := uint8(1) << p
-			if bit&lostPatterns != 0 && b.pat[p]*100 >= b.strs*99 && float64(s.pat[p]) <= (1-contractShare)*float64(s.strs) {
-				best, count, lost = p, s.strs-s.pat[p], true
-				break
-			}
-		}
+		best, count = lostPattern(b, s)
+		lost = true
 	}
 	if best < 0 {
 		return Drift{}, false
@@ -148,4 +152,30 @@ func patternDrift(path string, b, s *patternCounts, n, baseN int, here string) (
 	}
 	d.Text += driftTail(d.Contract)
 	return d, true
+}
+
+// gainedPattern is the pattern most of the group's strings at a field
+// show (s) and none of the baseline's (b), with how many show it; -1 when
+// there is none.
+func gainedPattern(b, s *patternCounts) (best int, count int32) {
+	best = -1
+	for p := range nPatterns {
+		if s.pat[p] > count && b.pat[p] == 0 {
+			best, count = p, s.pat[p]
+		}
+	}
+	return best, count
+}
+
+// lostPattern is the first of lostPatterns that (nearly) every baseline
+// string shows and most of the group's lack, with how many lack it; -1
+// when there is none.
+func lostPattern(b, s *patternCounts) (best int, count int32) {
+	for p := range nPatterns {
+		bit := uint8(1) << p
+		if bit&lostPatterns != 0 && b.pat[p]*100 >= b.strs*99 && float64(s.pat[p]) <= (1-contractShare)*float64(s.strs) {
+			return p, s.strs - s.pat[p]
+		}
+	}
+	return -1, 0
 }

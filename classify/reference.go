@@ -43,6 +43,11 @@ func fieldRole(path string) string {
 		// customer.id, site.code: the parent names the row.
 		return fieldRole(strings.TrimRight(path[:len(path)-len(name)], ".[]"))
 	}
+	return wordsRole(words)
+}
+
+// wordsRole is the role of a field name split into lower-case words.
+func wordsRole(words []string) string {
 	joined := strings.Join(words, "")
 	for _, c := range contractFields {
 		if joined == c || words[len(words)-1] == c && len(words) <= 2 {

@@ -43,3 +43,28 @@ func sharedValue(g *acc, said meaning) (meaning, string) {
 	return meaning{verdict: VerdictPoison, words: words,
 		why: "every message is rejected for the same value: the producer sends what the consumer's schema does not allow"}, line
 }
+
+// rejected counts the values a group's validation errors name.
+type rejected struct {
+	msgs   int                 // messages whose error names a value
+	first  string              // the first such value
+	hashes map[uint64]struct{} // distinct values, up to maxRejected
+}
+
+const maxRejected = 64
+
+func (r *rejected) add(v string) {
+	if v == "" {
+		return
+	}
+	r.msgs++
+	if r.first == "" {
+		r.first = v
+	}
+	if r.hashes == nil {
+		r.hashes = map[uint64]struct{}{}
+	}
+	if len(r.hashes) < maxRejected {
+		r.hashes[hashString(v)] = struct{}{}
+	}
+}

@@ -3,7 +3,6 @@ package classify
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/mfdlq/mfdlq/dedupe"
@@ -89,9 +88,9 @@ type Group struct {
 	Count           int            `json:"count"`
 	FirstSent       time.Time      `json:"first_sent"`
 	LastSent        time.Time      `json:"last_sent"`
-	WindowSeconds   int64          `json:"window_seconds"`
-	Pattern         string         `json:"pattern"`  // burst, trickle, spread, single
-	Envelope        string         `json:"envelope"` // raw, sns, lambda-async/eventbridge …
+	SentSpanSeconds int64          `json:"window_seconds"` // LastSent − FirstSent (the key from the start)
+	Pattern         string         `json:"pattern"`        // burst, trickle, spread, single
+	Envelope        string         `json:"envelope"`       // raw, sns, lambda-async/eventbridge …
 	Fingerprint     string         `json:"fingerprint"`
 	Signature       string         `json:"signature"`
 	SignatureSource string         `json:"signature_source"` // logs, envelope, attributes or none
@@ -189,15 +188,6 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	v, err := time.ParseDuration(s)
 	d.Duration = v
 	return err
-}
-
-// Load reads a classification.json.
-func Load(path string) (*Classification, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(b, path)
 }
 
 // Parse decodes a classification.json read by the caller (the incident

@@ -99,21 +99,12 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	grp := Group{
 		ID: id, Key: g.keyFor(bySource).String(), Count: g.n, Fingerprint: g.key.Fingerprint, Signature: g.key.Signature,
 		FirstSent: time.UnixMilli(g.arr.first).UTC(), LastSent: time.UnixMilli(g.arr.last).UTC(),
-		WindowSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
+		SentSpanSeconds: (g.arr.last - g.arr.first) / 1000, Pattern: g.arr.pattern(c.opts.Thresholds),
 		Error: g.errText, DistinctErrors: len(g.errTexts), ReceiveCounts: map[string]int{},
-		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids, SignatureSource: "none",
+		Arrivals: g.arr.chart(c.first, c.last, ChartColumns), ExampleIDs: g.ids,
 		Envelope: g.envelope, Batch: g.batch, ErrorFrom: g.errFrom, Inferred: g.inferred,
 	}
-	switch {
-	case g.fromLogs > 0:
-		grp.SignatureSource = "logs"
-	case g.fromEnvelope > 0:
-		grp.SignatureSource = "envelope"
-	case g.fromBody > 0 && g.fromBody == g.fromAttrs:
-		grp.SignatureSource = "body"
-	case g.fromAttrs > 0:
-		grp.SignatureSource = "attributes"
-	}
+	grp.SignatureSource = signatureSource(g)
 	grp.SourceARN, grp.Source, grp.SourceMixed = g.sourceOf()
 	for n, k := range g.receives {
 		grp.ReceiveCounts[strconv.Itoa(n)] = k
@@ -150,6 +141,23 @@ func (c *Classifier) judge(g *acc, id string, bySource bool) Group {
 	}
 	grp.Action = c.action(grp, content, said, bySource)
 	return grp
+}
+
+// signatureSource is where the group's signatures came from, the
+// strongest first: logs, the envelope, the payload (when every message's
+// error came from it), the attributes, else "none".
+func signatureSource(g *acc) string {
+	switch {
+	case g.fromLogs > 0:
+		return "logs"
+	case g.fromEnvelope > 0:
+		return "envelope"
+	case g.fromBody > 0 && g.fromBody == g.fromAttrs:
+		return "body"
+	case g.fromAttrs > 0:
+		return "attributes"
+	}
+	return "none"
 }
 
 // decide combines what the content proves, what the error says and what

@@ -108,7 +108,7 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := changes.NewWindow(span)
+	w, err := changes.NewRange(span)
 	if errors.Is(err, changes.ErrNoTimes) {
 		return checkFailedf("changes %s: %v: the DLQ showed no message; pass --since and --until", q.Name, err)
 	}
@@ -120,7 +120,7 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		return err
 	}
 	d.infof("window %s – %s (%s, margin %s); reading CloudTrail at two lookups a second", w.From.Format(time.RFC3339), w.To.Format(time.RFC3339), w.Source, o.Margin)
-	res, err := changes.Run(ctx, clients, changes.Request{Queue: q, Window: w, Sent: span.Sent, Functions: o.Functions, Now: d.Now().UTC()})
+	res, err := changes.Run(ctx, clients, changes.Request{Queue: q, Range: w, Sent: span.Sent, Functions: o.Functions, Now: d.Now().UTC()})
 	if err != nil {
 		return fmt.Errorf("changes %s: %w", q.Name, err)
 	}

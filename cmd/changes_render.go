@@ -115,9 +115,9 @@ func chartLines(res *changes.Result, tty bool) []string {
 	if len(lines) == 1 { // every slice flat: no header over nothing
 		lines = nil
 	}
-	slice := res.Window.To.Sub(res.Window.From) / changes.ChartRows
+	slice := res.Range.To.Sub(res.Range.From) / changes.ChartRows
 	return append(lines, fmt.Sprintf("%d slices of %s from %s; %d flat at 0 (nothing arrived, failed or ran) not shown",
-		changes.ChartRows, changes.Words(slice), res.Window.From.UTC().Format("2006-01-02 15:04 UTC"), flat))
+		changes.ChartRows, changes.Words(slice), res.Range.From.UTC().Format("2006-01-02 15:04 UTC"), flat))
 }
 
 // utcText is an instant as a person reads it: "22:03 UTC" today,

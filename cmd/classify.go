@@ -344,7 +344,7 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	}
 	in := classify.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
 		BurstWindow: o.BurstWindow.String(), BurstShare: o.BurstShare, TrickleSpan: o.TrickleSpan.String(), Payload: o.Payload}
-	fig := classify.FiguresOf(verdict)
+	fig := verdict.Figures()
 	fig.Judgement = &j
 	if err := ev.Set(in, fig); err != nil {
 		return nil, j, err

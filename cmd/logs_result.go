@@ -67,7 +67,7 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 	for _, m := range rep.Messages {
 		if !m.Found {
 			fmt.Fprintf(&b, "%s  not found in %s between %s and %s\n", untrusted.Terminal(m.MessageID), where,
-				stamp(m.Window.From), stamp(m.Window.To))
+				stamp(m.Range.From), stamp(m.Range.To))
 		}
 	}
 	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {

@@ -194,7 +194,7 @@ func TestFitText(t *testing.T) {
 func TestLogsNotFoundTimes(t *testing.T) {
 	from := time.Date(2026, 11, 29, 22, 4, 0, 0, time.UTC)
 	rep := &logsearch.Result{Searched: 1, Groups: []string{"g"}, Messages: []logsearch.Record{{MessageID: "m1",
-		Window: logsearch.Window{From: from, To: from.Add(time.Hour)}}}}
+		Range: logsearch.Range{From: from, To: from.Add(time.Hour)}}}}
 	for tty, want := range map[bool]string{
 		true:  "m1  not found in groups g between 2026-11-29 22:04:00 UTC and 2026-11-29 23:04:00 UTC\n",
 		false: "m1  not found in groups g between 2026-11-29T22:04:00Z and 2026-11-29T23:04:00Z\n",

@@ -95,7 +95,7 @@ func runVerify(ctx context.Context, o *verifyOptions) error {
 		rec.Dests[i].Queue = dests[i].Name
 	}
 	if rec.Target != "" {
-		if rec.Window, err = o.targetWindow(ctx, client, dlq, rec); err != nil {
+		if rec.ReturnWindow, err = o.targetReturnWindow(ctx, client, dlq, rec); err != nil {
 			return err
 		}
 	}

@@ -157,9 +157,9 @@ func (o *verifyOptions) status(rec verify.Redriven, dest string) func(obs verify
 		switch {
 		case obs.Deleted != nil:
 			deleted = fmt.Sprintf("%.0f/%d", *obs.Deleted, rec.Moved)
-		case len(obs.Dests) > 0 && obs.Dests[0].DeletedWindow != nil:
+		case len(obs.Dests) > 0 && obs.Dests[0].DeletedSinceMove != nil:
 			// A live destination: its own traffic's deletions and ours.
-			deleted = fmt.Sprintf("%.0f (%d moved)", obs.Dests[0].DeletedWindow.Sum, rec.Moved)
+			deleted = fmt.Sprintf("%.0f (%d moved)", obs.Dests[0].DeletedSinceMove.Sum, rec.Moved)
 		}
 		if rec.Target != "" || len(obs.Dests) > 1 {
 			// A function, topic or bus has no depth to show; several
@@ -179,11 +179,11 @@ func (o *verifyOptions) clearStatus() {
 	}
 }
 
-// targetWindow reads the failure window of a redrive to a function, topic
+// targetReturnWindow reads the return window of a redrive to a function, topic
 // or bus with that service's client; verify never passes before it ends.
-func (o *verifyOptions) targetWindow(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, rec verify.Redriven) (*verify.FailureWindow, error) {
+func (o *verifyOptions) targetReturnWindow(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, rec verify.Redriven) (*verify.ReturnWindow, error) {
 	d := o.deps
-	rd := verify.WindowReaders{SQS: c, Region: d.Region(ctx), DLQARN: dlq.ARN}
+	rd := verify.ReturnWindowReaders{SQS: c, Region: d.Region(ctx), DLQARN: dlq.ARN}
 	var err error
 	switch rec.Target {
 	case redrive.KindLambda:
@@ -197,7 +197,7 @@ func (o *verifyOptions) targetWindow(ctx context.Context, c sqsapi.Client, dlq *
 	if err != nil {
 		return nil, err
 	}
-	w, err := verify.ReadWindow(ctx, rd, rec)
+	w, err := verify.ReadReturnWindow(ctx, rd, rec)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}

@@ -26,7 +26,7 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 	}
 	ev := d.Event("verify", dlq)
 	in := verify.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
-	if err := ev.Set(in, verify.FiguresOf(res, rec)); err != nil {
+	if err := ev.Set(in, res.Figures(rec)); err != nil {
 		return err
 	}
 	ev.Verdict = string(res.Verdict)

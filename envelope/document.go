@@ -101,7 +101,16 @@ func readDoc(b []byte, nested bool) docResult {
 	return r
 }
 
+// set keeps the top-level member k's raw value v if readDoc looks at it.
+// Each kind of document has its own names (they are case-sensitive:
+// "Message" is SNS's, "message" MassTransit's).
 func (f *docFields) set(k string, v []byte) {
+	_ = f.setSNS(k, v) || f.setEvent(k, v) || f.setDestination(k, v) || f.setS3(k, v) ||
+		f.setStreamFailure(k, v) || f.setIoTError(k, v) || f.setFramework(k, v)
+}
+
+// setSNS keeps an SNS notification's members; false: k is none of them.
+func (f *docFields) setSNS(k string, v []byte) bool {
 	switch k {
 	case "Type":
 		f.typ = v
@@ -117,6 +126,15 @@ func (f *docFields) set(k string, v []byte) {
 		f.attributes = v
 	case "SignatureVersion", "UnsubscribeURL", "UnsubscribeUrl":
 		f.signed = isString(v)
+	default:
+		return false
+	}
+	return true
+}
+
+// setEvent keeps an EventBridge event's (version is a destination record's too) members; false: k is none of them.
+func (f *docFields) setEvent(k string, v []byte) bool {
+	switch k {
 	case "version":
 		f.version = v
 	case "id":
@@ -135,6 +153,15 @@ func (f *docFields) set(k string, v []byte) {
 		f.resources = v
 	case "detail":
 		f.detail = v
+	default:
+		return false
+	}
+	return true
+}
+
+// setDestination keeps a Lambda destination record's members; false: k is none of them.
+func (f *docFields) setDestination(k string, v []byte) bool {
+	switch k {
 	case "timestamp":
 		f.recTimestamp = v
 	case "requestContext":
@@ -145,6 +172,15 @@ func (f *docFields) set(k string, v []byte) {
 		f.responseContext = v
 	case "responsePayload":
 		f.responsePayload = v
+	default:
+		return false
+	}
+	return true
+}
+
+// setS3 keeps an S3 event notification's members; false: k is none of them.
+func (f *docFields) setS3(k string, v []byte) bool {
+	switch k {
 	case "Records":
 		f.records = v
 	case "Service":
@@ -153,12 +189,30 @@ func (f *docFields) set(k string, v []byte) {
 		f.event = v
 	case "Bucket":
 		f.bucket = v
+	default:
+		return false
+	}
+	return true
+}
+
+// setStreamFailure keeps a stream on-failure record's members; false: k is none of them.
+func (f *docFields) setStreamFailure(k string, v []byte) bool {
+	switch k {
 	case "KinesisBatchInfo":
 		f.kinesisBatch = v
 	case "DDBStreamBatchInfo":
 		f.ddbBatch = v
 	case "payload":
 		f.payload = v
+	default:
+		return false
+	}
+	return true
+}
+
+// setIoTError keeps an IoT rule error action's members; false: k is none of them.
+func (f *docFields) setIoTError(k string, v []byte) bool {
+	switch k {
 	case "ruleName":
 		f.ruleName = v
 	case "topic":
@@ -169,6 +223,15 @@ func (f *docFields) set(k string, v []byte) {
 		f.base64Payload = v
 	case "payloadsWithMetadata":
 		f.payloadsMeta = v
+	default:
+		return false
+	}
+	return true
+}
+
+// setFramework keeps a MassTransit envelope's or an NServiceBus TransportMessage's members; false: k is none of them.
+func (f *docFields) setFramework(k string, v []byte) bool {
+	switch k {
 	case "messageType":
 		f.messageType = v
 	case "message":
@@ -179,7 +242,10 @@ func (f *docFields) set(k string, v []byte) {
 		f.nsbHeaders = v
 	case "Body":
 		f.nsbBody = v
+	default:
+		return false
 	}
+	return true
 }
 
 // isSNS: Type "Notification", a MessageId, an SNS TopicArn, a Message

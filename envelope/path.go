@@ -29,54 +29,71 @@ func ParsePath(s string) (Path, error) {
 		return bad("a path starts with a dot")
 	}
 	var p Path
-	i := 0
-	for i < len(s) {
+	for i := 0; i < len(s); {
+		var st step
+		var why string
 		switch {
-		case s[i] == '.' && i+1 < len(s) && s[i+1] == '"':
-			key, n, err := quoted(s[i+1:])
-			if err != nil {
-				return bad(err.Error())
-			}
-			p, i = append(p, step{key: key, index: -1}), i+1+n
 		case s[i] == '.' && i+1 < len(s) && s[i+1] == '[':
 			i++ // .["key"] and .[0] are [..] after a dot
+			continue
 		case s[i] == '.':
-			j := i + 1
-			for j < len(s) && (isIdent(s[j])) {
-				j++
-			}
-			if j == i+1 {
-				if len(s) == 1 {
-					return bad("the path . is the body itself: leave --payload out")
-				}
-				return bad(fmt.Sprintf("no key after the dot at %d", i))
-			}
-			p, i = append(p, step{key: s[i+1 : j], index: -1}), j
+			st, i, why = dotStep(s, i)
 		case s[i] == '[':
-			end := strings.IndexByte(s[i:], ']')
-			if end < 0 {
-				return bad("[ without ]")
-			}
-			inner := s[i+1 : i+end]
-			if strings.HasPrefix(inner, `"`) {
-				key, n, err := quoted(inner)
-				if err != nil || n != len(inner) {
-					return bad("a bracketed key is one quoted string")
-				}
-				p = append(p, step{key: key, index: -1})
-			} else {
-				n, err := strconv.Atoi(inner)
-				if err != nil || n < 0 {
-					return bad(fmt.Sprintf("[%s] is not an array index", inner))
-				}
-				p = append(p, step{index: n})
-			}
-			i += end + 1
+			st, i, why = bracketStep(s, i)
 		default:
-			return bad(fmt.Sprintf("unexpected %q at %d", s[i], i))
+			why = fmt.Sprintf("unexpected %q at %d", s[i], i)
 		}
+		if why != "" {
+			return bad(why)
+		}
+		p = append(p, st)
 	}
 	return p, nil
+}
+
+// dotStep reads the key after the dot at s[i] (`.a` or `."a-b"`): the step,
+// where the next one starts, or why the path is wrong.
+func dotStep(s string, i int) (st step, next int, why string) {
+	if i+1 < len(s) && s[i+1] == '"' {
+		key, n, err := quoted(s[i+1:])
+		if err != nil {
+			return step{}, 0, err.Error()
+		}
+		return step{key: key, index: -1}, i + 1 + n, ""
+	}
+	j := i + 1
+	for j < len(s) && isIdent(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		if len(s) == 1 {
+			return step{}, 0, "the path . is the body itself: leave --payload out"
+		}
+		return step{}, 0, fmt.Sprintf("no key after the dot at %d", i)
+	}
+	return step{key: s[i+1 : j], index: -1}, j, ""
+}
+
+// bracketStep reads the [..] at s[i] (`["key"]` or `[0]`): the step, where
+// the next one starts, or why the path is wrong.
+func bracketStep(s string, i int) (st step, next int, why string) {
+	end := strings.IndexByte(s[i:], ']')
+	if end < 0 {
+		return step{}, 0, "[ without ]"
+	}
+	inner := s[i+1 : i+end]
+	if strings.HasPrefix(inner, `"`) {
+		key, n, err := quoted(inner)
+		if err != nil || n != len(inner) {
+			return step{}, 0, "a bracketed key is one quoted string"
+		}
+		return step{key: key, index: -1}, i + end + 1, ""
+	}
+	n, err := strconv.Atoi(inner)
+	if err != nil || n < 0 {
+		return step{}, 0, fmt.Sprintf("[%s] is not an array index", inner)
+	}
+	return step{index: n}, i + end + 1, ""
 }
 
 // quoted reads the JSON string at the start of s: its value and length.

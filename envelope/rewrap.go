@@ -33,40 +33,9 @@ var ErrNoRewrap = errors.New("cannot re-wrap")
 // envelope around exactly payload. dropped names the members removed.
 func Rewrap(m *sqsjson.Message, payload []byte) (body string, dropped []string, err error) {
 	e := Detect(m)
-	raw := []byte(m.Body)
-	trimmed := bytes.TrimSpace(raw)
-	lead := bytes.Index(raw, trimmed)
-	whole := func(b []byte) bool { return len(b) == len(trimmed) && bytes.Equal(b, trimmed) }
-	var out []byte
-	switch {
-	case e.Pointer != nil:
-		return "", nil, fmt.Errorf("%w an offloaded payload: it lives in S3, not in the message", ErrNoRewrap)
-	case e.Kind == KindCloudEvents || e.Wraps == KindCloudEvents:
-		return "", nil, fmt.Errorf("%w a CloudEvent", ErrNoRewrap)
-	case e.Kind == KindRaw || e.Kind == KindS3 || e.Wraps == "" && (e.Kind == KindLambdaAsync || e.Kind == KindEventBridgeDLQ) || e.Wraps == KindS3 && e.Kind != KindLambdaDestination:
-		out = append(append(append([]byte{}, raw[:lead]...), payload...), raw[lead+len(trimmed):]...)
-	case (e.Kind == KindSNS || e.Wraps == KindSNS && e.Kind != KindLambdaDestination) && whole(e.docs[0].b):
-		msg, err := jsonString(payload)
-		if err != nil {
-			return "", nil, err
-		}
-		var doc []byte
-		doc, dropped = editObject(trimmed, "Message", msg, SignatureFields)
-		out = splice(raw, lead, len(trimmed), doc)
-	case (e.Kind == KindEventBridge || e.Wraps == KindEventBridge && e.Kind != KindLambdaDestination) && whole(e.docs[0].b):
-		if p := bytes.TrimSpace(payload); len(p) == 0 || p[0] != '{' || !json.Valid(p) {
-			return "", nil, fmt.Errorf("an EventBridge detail must stay a JSON object")
-		}
-		doc, _ := editObject(trimmed, "detail", payload, nil)
-		out = splice(raw, lead, len(trimmed), doc)
-	case e.Kind == KindLambdaDestination && e.Wraps == "":
-		if !json.Valid(payload) {
-			return "", nil, fmt.Errorf("a destination record's requestPayload must stay JSON")
-		}
-		doc, _ := editObject(trimmed, "requestPayload", payload, nil)
-		out = splice(raw, lead, len(trimmed), doc)
-	default:
-		return "", nil, fmt.Errorf("%w a %s envelope around %s", ErrNoRewrap, e.Kind, e.Wraps)
+	out, dropped, err := rewrapped(&e, []byte(m.Body), payload)
+	if err != nil {
+		return "", nil, err
 	}
 	back := *m
 	back.Body = string(out)
@@ -74,6 +43,61 @@ func Rewrap(m *sqsjson.Message, payload []byte) (body string, dropped []string, 
 		return "", nil, fmt.Errorf("%w this %s envelope: the new payload would not read back as its payload", ErrNoRewrap, e.Kind)
 	}
 	return back.Body, dropped, nil
+}
+
+// rewrapped is raw, a body Detect read as e, with the member that holds
+// e's payload (or the whole trimmed body) replaced by payload.
+func rewrapped(e *Envelope, raw, payload []byte) (out []byte, dropped []string, err error) {
+	trimmed := bytes.TrimSpace(raw)
+	lead := bytes.Index(raw, trimmed)
+	// whole: the envelope's outer document is the body itself, so editing
+	// one of its members edits what Detect read.
+	whole := len(e.docs[0].b) == len(trimmed) && bytes.Equal(e.docs[0].b, trimmed)
+	edit := func(member string, value []byte, drop []string) ([]byte, []string, error) {
+		doc, dropped := editObject(trimmed, member, value, drop)
+		return splice(raw, lead, len(trimmed), doc), dropped, nil
+	}
+	switch {
+	case e.Pointer != nil:
+		return nil, nil, fmt.Errorf("%w an offloaded payload: it lives in S3, not in the message", ErrNoRewrap)
+	case e.Kind == KindCloudEvents || e.Wraps == KindCloudEvents:
+		return nil, nil, fmt.Errorf("%w a CloudEvent", ErrNoRewrap)
+	case payloadIsBody(e):
+		return splice(raw, lead, len(trimmed), payload), nil, nil
+	case outermost(e, KindSNS) && whole:
+		msg, err := jsonString(payload)
+		if err != nil {
+			return nil, nil, err
+		}
+		return edit("Message", msg, SignatureFields)
+	case outermost(e, KindEventBridge) && whole:
+		if p := bytes.TrimSpace(payload); len(p) == 0 || p[0] != '{' || !json.Valid(p) {
+			return nil, nil, fmt.Errorf("an EventBridge detail must stay a JSON object")
+		}
+		return edit("detail", payload, nil)
+	case e.Kind == KindLambdaDestination && e.Wraps == "":
+		if !json.Valid(payload) {
+			return nil, nil, fmt.Errorf("a destination record's requestPayload must stay JSON")
+		}
+		return edit("requestPayload", payload, nil)
+	}
+	return nil, nil, fmt.Errorf("%w a %s envelope around %s", ErrNoRewrap, e.Kind, e.Wraps)
+}
+
+// payloadIsBody: the payload Detect finds is the trimmed body itself — a
+// bare message, an S3 event, a Lambda or rule DLQ message around nothing
+// it reads further, an S3 event inside anything but a destination record.
+func payloadIsBody(e *Envelope) bool {
+	return e.Kind == KindRaw || e.Kind == KindS3 ||
+		e.Wraps == "" && (e.Kind == KindLambdaAsync || e.Kind == KindEventBridgeDLQ) ||
+		e.Wraps == KindS3 && e.Kind != KindLambdaDestination
+}
+
+// outermost: k is the envelope whose member Rewrap edits — e's kind, or
+// what e wraps unless e is a destination record (whose requestPayload
+// holds it, a document Rewrap does not edit).
+func outermost(e *Envelope, k Kind) bool {
+	return e.Kind == k || e.Wraps == k && e.Kind != KindLambdaDestination
 }
 
 // splice replaces n bytes of b at i with r.

@@ -165,8 +165,35 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out m
 		known[a.Name] = a
 	}
 	children, unread := g.children(ctx, alarms, known)
-	// The metric alarms to prove: named ones in OK, and those under an OK
-	// composite.
+	why, first := g.proveMetrics(ctx, toProve(alarms, children, known), now)
+	out, floors = map[string]string{}, map[string]time.Time{}
+	for _, a := range alarms {
+		switch {
+		case a.State != StateOK:
+		case a.Type == TypeMetric && why[a.Name] != "":
+			out[a.Name] = why[a.Name]
+		case a.Type == TypeMetric:
+			if t, ok := first[a.Name]; ok {
+				floors[a.Name] = t
+			}
+		case a.Type == TypeComposite && unread[a.Name] != "":
+			out[a.Name] = "the alarms its rule names could not be read (" + unread[a.Name] + "): its OK is not proven"
+		case a.Type == TypeComposite:
+			notProven, floor := compositeNoData(children[a.Name], known, why, first)
+			if notProven != "" {
+				out[a.Name] = notProven
+			}
+			if !floor.IsZero() {
+				floors[a.Name] = floor
+			}
+		}
+	}
+	return out, floors
+}
+
+// toProve is the metric alarms whose OK needs a datapoint: named ones in
+// OK, and those under an OK composite, once each.
+func toProve(alarms []Alarm, children map[string][]string, known map[string]Alarm) []Alarm {
 	var prove []Alarm
 	queued := map[string]bool{}
 	queue := func(a Alarm) {
@@ -183,39 +210,28 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out m
 			}
 		}
 	}
-	why, first := g.proveMetrics(ctx, prove, now)
-	out, floors = map[string]string{}, map[string]time.Time{}
-	for _, a := range alarms {
+	return prove
+}
+
+// compositeNoData is why an OK composite whose rule names children does
+// not count ("": it does), and its floor: the latest of its children's
+// first datapoints read before the first child that does not count.
+func compositeNoData(children []string, known map[string]Alarm, why map[string]string, first map[string]time.Time) (string, time.Time) {
+	var floor time.Time
+	for _, c := range children {
+		if t := first[c]; t.After(floor) {
+			floor = t
+		}
+		ca, ok := known[c]
 		switch {
-		case a.State != StateOK:
-		case a.Type == TypeMetric && why[a.Name] != "":
-			out[a.Name] = why[a.Name]
-		case a.Type == TypeMetric:
-			if t, ok := first[a.Name]; ok {
-				floors[a.Name] = t
-			}
-		case a.Type == TypeComposite && unread[a.Name] != "":
-			out[a.Name] = "the alarms its rule names could not be read (" + unread[a.Name] + "): its OK is not proven"
-		case a.Type == TypeComposite:
-			for _, c := range children[a.Name] {
-				if t := first[c]; t.After(floors[a.Name]) {
-					floors[a.Name] = t
-				}
-				ca, ok := known[c]
-				switch {
-				case !ok:
-				case ca.State == StateInsufficientData:
-					out[a.Name] = fmt.Sprintf("its rule's alarm %s is INSUFFICIENT_DATA, which an ALARM() of the rule reads as false", Quote(c))
-				case why[c] != "":
-					out[a.Name] = fmt.Sprintf("its rule's alarm %s is OK without data: %s", Quote(c), why[c])
-				}
-				if out[a.Name] != "" {
-					break
-				}
-			}
+		case !ok:
+		case ca.State == StateInsufficientData:
+			return fmt.Sprintf("its rule's alarm %s is INSUFFICIENT_DATA, which an ALARM() of the rule reads as false", Quote(c)), floor
+		case why[c] != "":
+			return fmt.Sprintf("its rule's alarm %s is OK without data: %s", Quote(c), why[c]), floor
 		}
 	}
-	return out, floors
+	return "", floor
 }
 
 // proveMetrics says, per metric alarm of prove, why its OK does not count
@@ -227,9 +243,44 @@ func (g *Gate) noData(ctx context.Context, alarms []Alarm, now time.Time) (out m
 // had data all along can count its whole streak at once.
 func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) (why map[string]string, first map[string]time.Time) {
 	why, first = map[string]string{}, map[string]time.Time{}
-	var queries []types.MetricDataQuery
-	owner := map[string]Alarm{}
-	var start time.Time
+	r := g.metricRead(prove, now, why)
+	if len(r.queries) == 0 {
+		return why, first
+	}
+	earliest, ok := g.readMetrics(ctx, r, now, why)
+	if !ok {
+		return why, first
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, a := range r.owner {
+		switch {
+		case why[a.Name] != "":
+			g.proven[a.Name] = false
+		case !g.proven[a.Name]:
+			g.proven[a.Name] = true
+			first[a.Name] = earliest[a.Name]
+		}
+	}
+	return why, first
+}
+
+// metricRead is one GetMetricData read of the metrics of the alarms that
+// still need a datapoint: its queries, whose alarm each query's id is,
+// and the start of the range (the widest of their windows and --for).
+type metricRead struct {
+	queries []types.MetricDataQuery
+	owner   map[string]Alarm
+	start   time.Time
+}
+
+// metricRead builds the read for prove, leaving out the alarms a
+// datapoint already proves until after now (seen earlier, or the one
+// behind CloudWatch's last transition). why gets an entry for each alarm
+// left to prove: no data until a datapoint says otherwise, or a metric
+// mfdlq does not read.
+func (g *Gate) metricRead(prove []Alarm, now time.Time, why map[string]string) metricRead {
+	r := metricRead{owner: map[string]Alarm{}}
 	for _, a := range prove {
 		window, _ := dataWindow(a.metric)
 		g.mu.Lock()
@@ -245,40 +296,45 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) (
 			continue
 		}
 		qs := metricQueries(a.metric)
-		if len(qs) == 0 || len(queries)+len(qs) > maxMetricQueries {
+		if len(qs) == 0 || len(r.queries)+len(qs) > maxMetricQueries {
 			why[a.Name] = noDataText(a, "its metric is an expression mfdlq does not read")
 			continue
 		}
 		for _, q := range qs {
-			q.Id = aws.String(fmt.Sprintf("q%d", len(queries)))
-			owner[*q.Id] = a
-			queries = append(queries, q)
+			q.Id = aws.String(fmt.Sprintf("q%d", len(r.queries)))
+			r.owner[*q.Id] = a
+			r.queries = append(r.queries, q)
 		}
-		if s := now.Add(-max(window, g.opts.For)); start.IsZero() || s.Before(start) {
-			start = s
+		if s := now.Add(-max(window, g.opts.For)); r.start.IsZero() || s.Before(r.start) {
+			r.start = s
 		}
 		why[a.Name] = noDataText(a, "") // until a datapoint says otherwise
 	}
-	if len(queries) == 0 {
-		return why, first
-	}
-	earliest := map[string]time.Time{}
-	in := &cloudwatch.GetMetricDataInput{MetricDataQueries: queries, StartTime: aws.Time(start.Truncate(time.Minute)), EndTime: aws.Time(now.Add(time.Minute).Truncate(time.Minute))}
+	return r
+}
+
+// readMetrics runs r, up to maxPages: a datapoint within an alarm's window
+// deletes its why and keeps it proven until the datapoint leaves the
+// window. earliest is each alarm's earliest datapoint read; false: the
+// read failed, and why says so for every alarm of r.
+func (g *Gate) readMetrics(ctx context.Context, r metricRead, now time.Time, why map[string]string) (earliest map[string]time.Time, ok bool) {
+	earliest = map[string]time.Time{}
+	in := &cloudwatch.GetMetricDataInput{MetricDataQueries: r.queries, StartTime: aws.Time(r.start.Truncate(time.Minute)), EndTime: aws.Time(now.Add(time.Minute).Truncate(time.Minute))}
 	for page := 0; page < maxPages; page++ {
 		out, err := g.cw.GetMetricData(ctx, in)
 		if err != nil {
-			for _, a := range owner {
+			for _, a := range r.owner {
 				why[a.Name] = noDataText(a, fmt.Sprintf("its metric could not be read (GetMetricData: %s)", awserr.Code(err)))
 			}
-			return why, first
+			return nil, false
 		}
-		for _, r := range out.MetricDataResults {
-			a, ok := owner[aws.ToString(r.Id)]
+		for _, res := range out.MetricDataResults {
+			a, ok := r.owner[aws.ToString(res.Id)]
 			if !ok {
 				continue
 			}
 			window, _ := dataWindow(a.metric)
-			for _, ts := range r.Timestamps {
+			for _, ts := range res.Timestamps {
 				if e, ok := earliest[a.Name]; !ok || ts.Before(e) {
 					earliest[a.Name] = ts
 				}
@@ -293,18 +349,7 @@ func (g *Gate) proveMetrics(ctx context.Context, prove []Alarm, now time.Time) (
 		}
 		in.NextToken = out.NextToken
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, a := range owner {
-		switch {
-		case why[a.Name] != "":
-			g.proven[a.Name] = false
-		case !g.proven[a.Name]:
-			g.proven[a.Name] = true
-			first[a.Name] = earliest[a.Name]
-		}
-	}
-	return why, first
+	return earliest, true
 }
 
 func (g *Gate) setDataUntil(name string, t time.Time) {

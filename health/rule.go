@@ -41,18 +41,7 @@ func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Al
 		level := []Alarm{top}
 		seen := map[string]bool{top.Name: true}
 		for depth := 0; depth < maxRuleDepth && len(level) > 0; depth++ {
-			var names, fetch []string
-			for _, c := range level {
-				for _, n := range ruleAlarms(c.rule) {
-					if !seen[n] && len(names) < MaxAlarms {
-						seen[n] = true
-						names = append(names, n)
-						if _, ok := known[n]; !ok {
-							fetch = append(fetch, n)
-						}
-					}
-				}
-			}
+			names, fetch := ruleLevel(level, seen, known)
 			if len(fetch) > 0 {
 				got, err := describe(ctx, g.cw, fetch)
 				if err != nil {
@@ -72,4 +61,22 @@ func (g *Gate) children(ctx context.Context, alarms []Alarm, known map[string]Al
 		}
 	}
 	return out, unread
+}
+
+// ruleLevel is the alarms the rules of level name that are not seen yet
+// (marked seen now), up to MaxAlarms, and those of them not yet known,
+// to fetch.
+func ruleLevel(level []Alarm, seen map[string]bool, known map[string]Alarm) (names, fetch []string) {
+	for _, c := range level {
+		for _, n := range ruleAlarms(c.rule) {
+			if !seen[n] && len(names) < MaxAlarms {
+				seen[n] = true
+				names = append(names, n)
+				if _, ok := known[n]; !ok {
+					fetch = append(fetch, n)
+				}
+			}
+		}
+	}
+	return names, fetch
 }

@@ -16,7 +16,7 @@ import (
 // filterHits scans each group for each target with FilterLogEvents and the
 // quoted MessageId as the filter pattern (an exact phrase: the dashes of a
 // MessageId would otherwise split it into terms), over the target's own
-// window, following NextToken until the window is done or maxHits lines
+// range, following NextToken until the range is done or maxHits lines
 // named the message. A target no line names is searched again by its
 // RequestID when it has one.
 func filterHits(ctx context.Context, c Client, targets []Wanted, groups []string) (map[string][]hit, error) {
@@ -28,7 +28,7 @@ func filterHits(ctx context.Context, c Client, targets []Wanted, groups []string
 		}
 		for n, id := range ids {
 			for _, g := range groups {
-				found, err := filterGroup(ctx, c, g, id, n > 0, t.Window, maxHits-len(hits[t.MessageID]))
+				found, err := filterGroup(ctx, c, g, id, n > 0, t.Range, maxHits-len(hits[t.MessageID]))
 				if err != nil {
 					return nil, err
 				}
@@ -47,7 +47,7 @@ func filterHits(ctx context.Context, c Client, targets []Wanted, groups []string
 
 // filterGroup finds the lines of group naming id in w; a request id
 // (byRequest) counts only as a whole token (namesRequest).
-func filterGroup(ctx context.Context, c Client, group, id string, byRequest bool, w Window, limit int) ([]hit, error) {
+func filterGroup(ctx context.Context, c Client, group, id string, byRequest bool, w Range, limit int) ([]hit, error) {
 	if limit <= 0 {
 		return nil, nil
 	}

@@ -69,8 +69,8 @@ func seedOrders(t *testing.T, c *cloudwatchlogs.Client, now time.Time) (g1, g2 s
 	return g1, g2
 }
 
-func window(now time.Time) Window {
-	return Window{From: now.Add(-10 * time.Minute), To: now.Add(time.Minute)}
+func timeRange(now time.Time) Range {
+	return Range{From: now.Add(-10 * time.Minute), To: now.Add(time.Minute)}
 }
 
 func TestSearchMoto(t *testing.T) {
@@ -79,7 +79,7 @@ func TestSearchMoto(t *testing.T) {
 	g1, g2 := seedOrders(t, c, now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Wanted{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
+			ts := []Wanted{{MessageID: motoA, Range: timeRange(now)}, {MessageID: motoB, Range: timeRange(now)}, {MessageID: motoC, Range: timeRange(now)}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{g1, g2}, Context: 20, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
@@ -107,25 +107,25 @@ func TestSearchMoto(t *testing.T) {
 	}
 }
 
-func TestSearchMotoWindowExcludes(t *testing.T) {
+func TestSearchMotoRangeExcludes(t *testing.T) {
 	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
 	now := time.Now().UTC()
 	g1, _ := seedOrders(t, c, now)
-	// The line naming A is 2 minutes old; a window that ended 5 minutes ago
+	// The line naming A is 2 minutes old; a range that ended 5 minutes ago
 	// must not find it.
-	early := Window{From: now.Add(-time.Hour), To: now.Add(-5 * time.Minute)}
-	rep, err := Search(context.Background(), c, []Wanted{{MessageID: motoA, Window: early}}, Options{Groups: []string{g1}, Context: 5, Method: MethodFilter})
+	early := Range{From: now.Add(-time.Hour), To: now.Add(-5 * time.Minute)}
+	rep, err := Search(context.Background(), c, []Wanted{{MessageID: motoA, Range: early}}, Options{Groups: []string{g1}, Context: 5, Method: MethodFilter})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Found != 0 {
-		t.Errorf("found %d outside the window", rep.Found)
+		t.Errorf("found %d outside the range", rep.Found)
 	}
 }
 
 func TestSearchMotoMissingGroup(t *testing.T) {
 	c := cloudwatchlogs.NewFromConfig(localaws.Config(t))
-	_, err := Search(context.Background(), c, []Wanted{{MessageID: motoA, Window: window(time.Now())}}, Options{Groups: []string{"/no/such/" + localaws.UniqueName("g")}, Method: MethodFilter})
+	_, err := Search(context.Background(), c, []Wanted{{MessageID: motoA, Range: timeRange(time.Now())}}, Options{Groups: []string{"/no/such/" + localaws.UniqueName("g")}, Method: MethodFilter})
 	var nf *GroupNotFoundError
 	if !errors.As(err, &nf) || !strings.HasPrefix(nf.Group, "/no/such/") {
 		t.Errorf("err = %v, want a GroupNotFoundError naming the group", err)
@@ -198,7 +198,7 @@ func TestSearchMotoBatchGivesEachMessageItsOwnException(t *testing.T) {
 	})
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Wanted{{MessageID: motoA, Window: window(now)}, {MessageID: motoB, Window: window(now)}, {MessageID: motoC, Window: window(now)}}
+			ts := []Wanted{{MessageID: motoA, Range: timeRange(now)}, {MessageID: motoB, Range: timeRange(now)}, {MessageID: motoC, Range: timeRange(now)}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{group}, Context: 20, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)

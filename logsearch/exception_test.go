@@ -1,8 +1,6 @@
 package logsearch
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,11 +77,7 @@ func TestLoadSignatures(t *testing.T) {
 	  "lines": ["ERROR UnsupportedVersionError: version 2"], "exception": "UnsupportedVersionError: version 2", "signature": "UnsupportedVersionError: version <n>"},
 	 {"message_id": "m1", "found": true, "exception": "UnsupportedVersionError: version 3"},
 	 {"message_id": "m2", "found": false, "exception": "", "signature": ""}]}`
-	path := filepath.Join(t.TempDir(), "logs.json")
-	if err := os.WriteFile(path, []byte(logs), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Load(path)
+	rep, err := Parse([]byte(logs), "logs.json")
 	if err != nil {
 		t.Fatal(err)
 	}

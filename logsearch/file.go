@@ -40,23 +40,13 @@ type fileStory struct {
 // stream as "logStreamName", "log_stream" or "stream"), or plain text lines.
 // Context lines come from the same stream (the whole file when lines name
 // none). The export is the team's own choice of time, so the targets'
-// windows are recorded but not applied. It reads the file once, holding only
+// ranges are recorded but not applied. It reads the file once, holding only
 // the last few stories of each message.
 func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, error) {
 	rep := newResult(MethodFile, nil, targets)
 	rep.LogFile = name
-	// Stories found by MessageId, and by RequestID (used only for a target
-	// no line names), each keyed by MessageId.
-	kept, keptReq := map[string][]*fileStory{}, map[string][]*fileStory{}
-	matches, matchesReq := map[string]int{}, map[string]int{}
-	var open []*fileStory
-	needles := make([][]byte, 0, len(targets))
-	for _, t := range targets {
-		needles = append(needles, []byte(t.MessageID))
-		if t.RequestID != "" {
-			needles = append(needles, []byte(t.RequestID))
-		}
-	}
+	fs := fileStories{kept: map[string][]*fileStory{}, keptReq: map[string][]*fileStory{}, matches: map[string]int{}, matchesReq: map[string]int{}}
+	needles := needlesOf(targets)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxFileLine)
 	line := 0
@@ -64,33 +54,11 @@ func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, 
 		line++
 		// Most lines name no message and follow no match: skip them unparsed.
 		// An ID is letters, digits and dashes, so JSON never escapes it.
-		if len(open) == 0 && !namesAny(sc.Bytes(), needles) {
+		if len(fs.open) == 0 && !namesAny(sc.Bytes(), needles) {
 			continue
 		}
-		ev, ok := parseFileLine(sc.Text())
-		if !ok {
-			continue
-		}
-		open = feed(open, ev, after)
-		for _, t := range targets {
-			k, m, req := kept, matches, false
-			switch {
-			case strings.Contains(ev.message, t.MessageID):
-			case namesRequest(ev.message, t.RequestID):
-				k, m, req = keptReq, matchesReq, true
-			default:
-				continue
-			}
-			m[t.MessageID]++
-			s := &fileStory{hit: ev, lines: []string{ev.message}}
-			s.hit.byRequest = req
-			k[t.MessageID] = append(k[t.MessageID], s)
-			if len(k[t.MessageID]) > maxStories {
-				k[t.MessageID] = k[t.MessageID][1:]
-			}
-			if after > 0 {
-				open = append(open, s)
-			}
+		if ev, ok := parseFileLine(sc.Text()); ok {
+			fs.take(ev, targets, after)
 		}
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
@@ -99,20 +67,74 @@ func SearchFile(r io.Reader, name string, targets []Wanted, after int) (Result, 
 		return rep, fmt.Errorf("read %s: %w", name, err)
 	}
 	for i, t := range targets {
-		stories, n := kept[t.MessageID], matches[t.MessageID]
-		if len(stories) == 0 {
-			stories, n = keptReq[t.MessageID], matchesReq[t.MessageID]
-		}
-		hits := make([]hit, len(stories))
-		for j, s := range stories {
-			hits[j] = s.hit
-			hits[j].lines = s.lines
-		}
-		fetch := func(h hit) ([]string, error) { return h.lines, nil }
-		rec, _ := story(hits, n, fetch, storyID(t, hits), targetIDs(targets))
-		rep.set(i, byRequest(rec, t, hits))
+		rep.set(i, fs.record(t, targets))
 	}
 	return rep, nil
+}
+
+// needlesOf are the IDs a line must name to be parsed: each target's
+// MessageId and request id.
+func needlesOf(targets []Wanted) [][]byte {
+	needles := make([][]byte, 0, len(targets))
+	for _, t := range targets {
+		needles = append(needles, []byte(t.MessageID))
+		if t.RequestID != "" {
+			needles = append(needles, []byte(t.RequestID))
+		}
+	}
+	return needles
+}
+
+// fileStories are the stories a file search keeps, each keyed by
+// MessageId: found by the MessageId (kept), and by the request id (keptReq,
+// used only for a target no line names), the last maxStories of each, with
+// how many lines matched; open are the stories still taking context lines.
+type fileStories struct {
+	kept, keptReq       map[string][]*fileStory
+	matches, matchesReq map[string]int
+	open                []*fileStory
+}
+
+// take feeds ev to the open stories and starts one for each target it
+// names.
+func (fs *fileStories) take(ev hit, targets []Wanted, after int) {
+	fs.open = feed(fs.open, ev, after)
+	for _, t := range targets {
+		k, m, req := fs.kept, fs.matches, false
+		switch {
+		case strings.Contains(ev.message, t.MessageID):
+		case namesRequest(ev.message, t.RequestID):
+			k, m, req = fs.keptReq, fs.matchesReq, true
+		default:
+			continue
+		}
+		m[t.MessageID]++
+		s := &fileStory{hit: ev, lines: []string{ev.message}}
+		s.hit.byRequest = req
+		k[t.MessageID] = append(k[t.MessageID], s)
+		if len(k[t.MessageID]) > maxStories {
+			k[t.MessageID] = k[t.MessageID][1:]
+		}
+		if after > 0 {
+			fs.open = append(fs.open, s)
+		}
+	}
+}
+
+// record is target t's story: by its MessageId, else by its request id.
+func (fs *fileStories) record(t Wanted, targets []Wanted) Record {
+	stories, n := fs.kept[t.MessageID], fs.matches[t.MessageID]
+	if len(stories) == 0 {
+		stories, n = fs.keptReq[t.MessageID], fs.matchesReq[t.MessageID]
+	}
+	hits := make([]hit, len(stories))
+	for j, s := range stories {
+		hits[j] = s.hit
+		hits[j].lines = s.lines
+	}
+	fetch := func(h hit) ([]string, error) { return h.lines, nil }
+	rec, _ := story(hits, n, fetch, storyID(t, hits), targetIDs(targets))
+	return byRequest(rec, t, hits)
 }
 
 func namesAny(line []byte, needles [][]byte) bool {

@@ -16,10 +16,10 @@ const (
 )
 
 func targets(ids ...string) []Wanted {
-	w := Window{From: time.Date(2024, 3, 10, 21, 0, 0, 0, time.UTC), To: time.Date(2024, 3, 10, 23, 0, 0, 0, time.UTC)}
+	w := Range{From: time.Date(2024, 3, 10, 21, 0, 0, 0, time.UTC), To: time.Date(2024, 3, 10, 23, 0, 0, 0, time.UTC)}
 	ts := make([]Wanted, len(ids))
 	for i, id := range ids {
-		ts[i] = Wanted{MessageID: id, Window: w}
+		ts[i] = Wanted{MessageID: id, Range: w}
 	}
 	return ts
 }
@@ -57,7 +57,7 @@ func TestSearchFileJSONLines(t *testing.T) {
 		},
 		Exception: "UnsupportedVersionError: version 2",
 		Signature: "UnsupportedVersionError: version <n>",
-		Matches:   1, Window: a.Window,
+		Matches:   1, Range: a.Range,
 	}
 	if diff := cmp.Diff(want, a); diff != "" {
 		t.Errorf("record of %s (-want +got):\n%s", idA, diff)

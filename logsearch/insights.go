@@ -85,21 +85,21 @@ func Query(ids []string) string {
 }
 
 // insightsHits runs one Insights query over all groups for all targets, in
-// the union of their windows, and gives each row to every target whose ID
-// it contains and whose window holds it.
+// the union of their ranges, and gives each row to every target whose ID
+// it contains and whose range holds it.
 func insightsHits(ctx context.Context, c Client, targets []Wanted, opts Options) (map[string][]hit, bool, error) {
 	ids := make([]string, 0, len(targets))
-	var w Window
+	var w Range
 	for i, t := range targets {
 		ids = append(ids, t.MessageID)
 		if t.RequestID != "" {
 			ids = append(ids, t.RequestID)
 		}
-		if i == 0 || t.Window.From.Before(w.From) {
-			w.From = t.Window.From
+		if i == 0 || t.Range.From.Before(w.From) {
+			w.From = t.Range.From
 		}
-		if t.Window.To.After(w.To) {
-			w.To = t.Window.To
+		if t.Range.To.After(w.To) {
+			w.To = t.Range.To
 		}
 	}
 	rows, truncated, err := insightsRows(ctx, c, Queries(ids), w, opts)
@@ -111,7 +111,7 @@ func insightsHits(ctx context.Context, c Client, targets []Wanted, opts Options)
 		h := rowHit(row, opts.Groups)
 		for _, t := range targets {
 			switch {
-			case !inWindow(h.time, t.Window):
+			case !inRange(h.time, t.Range):
 			case strings.Contains(h.message, t.MessageID) && len(hits[t.MessageID]) < maxHits:
 				hits[t.MessageID] = append(hits[t.MessageID], h)
 			case namesRequest(h.message, t.RequestID) && len(byReq[t.MessageID]) < maxHits:
@@ -130,17 +130,17 @@ func insightsHits(ctx context.Context, c Client, targets []Wanted, opts Options)
 	return hits, truncated, nil
 }
 
-// insightsRows runs the queries one after another over the window and
+// insightsRows runs the queries one after another over the range and
 // returns their rows; truncated is true when a query returned as many rows
 // as Insights ever returns, so lines past them may exist unseen.
-func insightsRows(ctx context.Context, c Client, queries []string, w Window, opts Options) ([][]types.ResultField, bool, error) {
+func insightsRows(ctx context.Context, c Client, queries []string, w Range, opts Options) ([][]types.ResultField, bool, error) {
 	var rows [][]types.ResultField
 	truncated := false
 	for _, q := range queries {
 		r, err := runQuery(ctx, c, &cloudwatchlogs.StartQueryInput{
 			LogGroupNames: opts.Groups,
 			QueryString:   aws.String(q),
-			// Insights takes seconds: widen outward so the window's ends stay in.
+			// Insights takes seconds: widen outward so the range's ends stay in.
 			StartTime: aws.Int64(w.From.Unix()),
 			EndTime:   aws.Int64(w.To.Add(time.Second - 1).Unix()),
 		}, opts.Poll.withDefaults())
@@ -153,7 +153,7 @@ func insightsRows(ctx context.Context, c Client, queries []string, w Window, opt
 	return rows, truncated, nil
 }
 
-func inWindow(t time.Time, w Window) bool {
+func inRange(t time.Time, w Range) bool {
 	return !t.Before(w.From) && !t.After(w.To)
 }
 

@@ -179,8 +179,8 @@ func TestInsightsPollsUntilComplete(t *testing.T) {
 	if !strings.Contains(q, idA+"|"+idB+"|"+idC) || !strings.Contains(q, "sort @timestamp asc") {
 		t.Errorf("query %q does not filter on the three ids", q)
 	}
-	if got := s.query["startTime"].(float64); int64(got) != ts[0].Window.From.Unix() {
-		t.Errorf("startTime %v, want the window's start in seconds", got)
+	if got := s.query["startTime"].(float64); int64(got) != ts[0].Range.From.Unix() {
+		t.Errorf("startTime %v, want the range's start in seconds", got)
 	}
 	a, b := rep.Messages[0], rep.Messages[1]
 	if a.LogGroup != "/aws/lambda/orders" || a.LogStream != "s1" || a.Timestamp != "2024-03-10T22:04:00.000Z" || a.Signature != "UnsupportedVersionError: version <n>" {

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
@@ -55,13 +54,14 @@ const MaxInsightsGroups = 50
 // milliseconds (CloudWatch's resolution).
 const TimeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// Window is a time range searched, both ends included.
-type Window struct {
+// Range is a time range searched (logs.json keeps it under "window", its
+// key from the start), both ends included.
+type Range struct {
 	From time.Time `json:"from"`
 	To   time.Time `json:"to"`
 }
 
-// Wanted is one message to look for and the window its story should be in.
+// Wanted is one message to look for and the range its story should be in.
 // RequestID is the Lambda request id its envelope carries (a Lambda DLQ's
 // RequestID attribute, a destination record's requestContext.requestId):
 // a function's log lines name it, not the MessageId, so it is searched for
@@ -69,11 +69,11 @@ type Window struct {
 type Wanted struct {
 	MessageID string
 	RequestID string
-	Window    Window
+	Range     Range
 }
 
 // Record is what was found for one message: one entry of logs.json's
-// messages. A message with no line in its window has Found false and empty
+// messages. A message with no line in its range has Found false and empty
 // location fields; classify reads Signature.
 type Record struct {
 	MessageID string   `json:"message_id"`
@@ -86,8 +86,8 @@ type Record struct {
 	Signature string   `json:"signature"`
 	// Matches counts the log lines that named the message; Lines tell the
 	// story of the latest one that led to an exception.
-	Matches int    `json:"matches"`
-	Window  Window `json:"window"`
+	Matches int   `json:"matches"`
+	Range   Range `json:"window"`
 	// MatchedBy is "request_id" when the lines were found by RequestID
 	// because none named the MessageId ("" when by the MessageId).
 	MatchedBy string `json:"matched_by,omitempty"`
@@ -100,7 +100,7 @@ type Result struct {
 	Method   Method   `json:"method"`
 	Groups   []string `json:"groups"`
 	LogFile  string   `json:"log_file,omitempty"`
-	Window   Window   `json:"window"`
+	Range    Range    `json:"window"`
 	Searched int      `json:"searched"`
 	Found    int      `json:"found"`
 	// Truncated is true when an Insights query returned its 10,000-row
@@ -136,15 +136,6 @@ func (r *Result) Signatures() map[string]string {
 		}
 	}
 	return sigs
-}
-
-// Load reads logs.json.
-func Load(path string) (*Result, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(b, path)
 }
 
 // Parse decodes a logs.json read by the caller (the incident reads its
@@ -229,19 +220,19 @@ func targetIDs(targets []Wanted) []string {
 func newResult(m Method, groups []string, targets []Wanted) Result {
 	rep := Result{Method: m, Groups: append([]string{}, groups...), Searched: len(targets), Messages: make([]Record, len(targets))}
 	for i, t := range targets {
-		rep.Messages[i] = Record{MessageID: t.MessageID, Lines: []string{}, Window: t.Window}
-		if i == 0 || t.Window.From.Before(rep.Window.From) {
-			rep.Window.From = t.Window.From
+		rep.Messages[i] = Record{MessageID: t.MessageID, Lines: []string{}, Range: t.Range}
+		if i == 0 || t.Range.From.Before(rep.Range.From) {
+			rep.Range.From = t.Range.From
 		}
-		if t.Window.To.After(rep.Window.To) {
-			rep.Window.To = t.Window.To
+		if t.Range.To.After(rep.Range.To) {
+			rep.Range.To = t.Range.To
 		}
 	}
 	return rep
 }
 
 func (r *Result) set(i int, rec Record) {
-	rec.MessageID, rec.Window = r.Messages[i].MessageID, r.Messages[i].Window
+	rec.MessageID, rec.Range = r.Messages[i].MessageID, r.Messages[i].Range
 	if rec.Lines == nil {
 		rec.Lines = []string{}
 	}

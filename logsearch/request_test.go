@@ -55,10 +55,10 @@ func TestSearchByRequestIDMoto(t *testing.T) {
 		"2024-03-10T22:04:06.010Z " + reqID + " Task timed out after 6.01 seconds",
 		"END RequestId: " + reqID,
 	})
-	w := window(now)
+	w := timeRange(now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			ts := []Wanted{{MessageID: reqMsgID, RequestID: reqID, Window: w}, {MessageID: motoC, Window: w}}
+			ts := []Wanted{{MessageID: reqMsgID, RequestID: reqID, Range: w}, {MessageID: motoC, Range: w}}
 			rep, err := Search(context.Background(), c, ts, Options{Groups: []string{g}, Context: 10, Method: m, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
@@ -163,10 +163,10 @@ func TestSearchRequestIDWholeTokenMoto(t *testing.T) {
 		"2024-03-10T22:04:00.010Z\tx" + reqID + "\tERROR\tSomeoneElsesError: not this message",
 		"job " + reqID + "-retry failed: OtherError: nor this",
 	})
-	w := window(now)
+	w := timeRange(now)
 	for _, m := range []Method{MethodFilter, MethodInsights} {
 		t.Run(string(m), func(t *testing.T) {
-			rep, err := Search(context.Background(), c, []Wanted{{MessageID: reqMsgID, RequestID: reqID, Window: w}}, Options{Groups: []string{g}, Method: m, Context: 5, Poll: Poll{Initial: time.Millisecond}})
+			rep, err := Search(context.Background(), c, []Wanted{{MessageID: reqMsgID, RequestID: reqID, Range: w}}, Options{Groups: []string{g}, Method: m, Context: 5, Poll: Poll{Initial: time.Millisecond}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -69,28 +69,51 @@ func boundsOf(id string, others []string, first string) bounds {
 // than maxStoryGap; a later line with the label that named this message
 // before another id. prev is the time of the last line kept.
 func (b bounds) ends(event string, prev time.Time) bool {
-	if startsInvocation(event) {
-		return true
+	return startsInvocation(event) || b.otherToken(event) || b.afterSilence(event, prev) ||
+		b.namesOther(event) || b.otherRequest(event) || b.labelsOther(event)
+}
+
+// otherToken: event has a UUID-shaped token not on the line that named
+// this message — unless it names this message (then it is about it,
+// whatever else it names).
+func (b bounds) otherToken(event string) bool {
+	if strings.Contains(event, b.id) {
+		return false
 	}
-	// A line that names this message is about it, whatever else it names.
-	if !strings.Contains(event, b.id) {
-		for _, tok := range uuidTokens(event) {
-			if !slices.Contains(b.own, tok) {
-				return true
-			}
+	for _, tok := range uuidTokens(event) {
+		if !slices.Contains(b.own, tok) {
+			return true
 		}
 	}
-	if at, ok := lineTime(event); ok && !prev.IsZero() && at.Sub(prev) > maxStoryGap && !(b.request != "" && namesRequest(event, b.request)) {
-		return true
-	}
+	return false
+}
+
+// namesOther: event names another message searched for.
+func (b bounds) namesOther(event string) bool {
 	for _, o := range b.others {
 		if o != b.id && strings.Contains(event, o) {
 			return true
 		}
 	}
-	if r := requestID(event); b.request != "" && r != "" && r != b.request {
-		return true
-	}
+	return false
+}
+
+// afterSilence: event carries a time more than maxStoryGap after prev and
+// does not name this invocation's request id.
+func (b bounds) afterSilence(event string, prev time.Time) bool {
+	at, ok := lineTime(event)
+	return ok && !prev.IsZero() && at.Sub(prev) > maxStoryGap && !(b.request != "" && namesRequest(event, b.request))
+}
+
+// otherRequest: event is another invocation's, by its runtime's request id.
+func (b bounds) otherRequest(event string) bool {
+	r := requestID(event)
+	return b.request != "" && r != "" && r != b.request
+}
+
+// labelsOther: event has the label that named this message before another
+// message id.
+func (b bounds) labelsOther(event string) bool {
 	if b.label == "" {
 		return false
 	}

@@ -27,34 +27,34 @@ func (e *InvalidIDError) Error() string {
 	return fmt.Sprintf("MessageId %q is not an SQS MessageId (letters, digits, - and _): nothing was searched", id)
 }
 
-// WindowOf is the window a message's story should be in: from its
+// RangeOf is the time range a message's story should be in: from its
 // SentTimestamp to its ApproximateFirstReceiveTimestamp, widened by margin
 // on both sides (the consumer's last attempt comes up to maxReceiveCount
 // visibility timeouts after the first). ok is false when the message has
 // neither timestamp.
-func WindowOf(m *sqsjson.Message, margin time.Duration) (w Window, ok bool) {
+func RangeOf(m *sqsjson.Message, margin time.Duration) (w Range, ok bool) {
 	sent, okS := m.SentTime()
 	recv, okR := m.FirstReceiveTime()
 	switch {
 	case okS && okR:
-		w = Window{From: sent, To: recv}
+		w = Range{From: sent, To: recv}
 		if recv.Before(sent) {
-			w = Window{From: recv, To: sent}
+			w = Range{From: recv, To: sent}
 		}
 	case okS:
-		w = Window{From: sent, To: sent}
+		w = Range{From: sent, To: sent}
 	case okR:
-		w = Window{From: recv, To: recv}
+		w = Range{From: recv, To: recv}
 	default:
-		return Window{}, false
+		return Range{}, false
 	}
-	return Window{From: w.From.Add(-margin), To: w.To.Add(margin)}, true
+	return Range{From: w.From.Add(-margin), To: w.To.Add(margin)}, true
 }
 
 // Pick chooses n messages to search for, spread across groups: first one
 // message of each group (in the groups' order), then the rest in sample
 // order. groups lists each group's message ids; ids not in samples are
-// skipped, since only a sampled message has the timestamps of its window.
+// skipped, since only a sampled message has the timestamps of its range.
 func Pick(samples []sqsjson.Message, groups [][]string, n int) []sqsjson.Message {
 	byID := make(map[string]int, len(samples))
 	for i := range samples {
@@ -82,7 +82,7 @@ func Pick(samples []sqsjson.Message, groups [][]string, n int) []sqsjson.Message
 	return picked
 }
 
-// Targets turns the messages to search for into targets with their windows:
+// Targets turns the messages to search for into targets with their ranges:
 // ids when given (each with its sample's timestamps when sampled), else n of
 // samples picked across groups. A message with no timestamps gets the last
 // since before now; untimed lists those.
@@ -105,12 +105,12 @@ func Targets(samples []sqsjson.Message, ids []string, groups [][]string, n int, 
 	}
 	targets = make([]Wanted, 0, len(msgs))
 	for i := range msgs {
-		w, ok := WindowOf(&msgs[i], margin)
+		w, ok := RangeOf(&msgs[i], margin)
 		if !ok {
 			untimed = append(untimed, msgs[i].MessageId)
-			w = Window{From: now.Add(-since), To: now}
+			w = Range{From: now.Add(-since), To: now}
 		}
-		targets = append(targets, Wanted{MessageID: msgs[i].MessageId, RequestID: envelopeRequestID(&msgs[i]), Window: w})
+		targets = append(targets, Wanted{MessageID: msgs[i].MessageId, RequestID: envelopeRequestID(&msgs[i]), Range: w})
 	}
 	return targets, untimed
 }

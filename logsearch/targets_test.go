@@ -21,7 +21,7 @@ func msg(id string, sent, recv int64) sqsjson.Message {
 	return m
 }
 
-func TestWindowOf(t *testing.T) {
+func TestRangeOf(t *testing.T) {
 	const sent, recv = 1710108240000, 1710108300000
 	m := 30 * time.Minute
 	tests := []struct {
@@ -39,16 +39,16 @@ func TestWindowOf(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, ok := WindowOf(&tt.msg, m)
+			w, ok := RangeOf(&tt.msg, m)
 			if ok != tt.wantOK {
 				t.Fatalf("ok = %v", ok)
 			}
 			if !ok {
 				return
 			}
-			want := Window{From: time.UnixMilli(tt.from).UTC().Add(-m), To: time.UnixMilli(tt.to).UTC().Add(m)}
+			want := Range{From: time.UnixMilli(tt.from).UTC().Add(-m), To: time.UnixMilli(tt.to).UTC().Add(m)}
 			if !w.From.Equal(want.From) || !w.To.Equal(want.To) {
-				t.Errorf("window %v, want %v", w, want)
+				t.Errorf("range %v, want %v", w, want)
 			}
 		})
 	}
@@ -100,8 +100,8 @@ func TestTargets(t *testing.T) {
 	s := []sqsjson.Message{msg("a", now.Add(-time.Hour).UnixMilli(), 0), msg("b", now.Add(-2*time.Hour).UnixMilli(), 0)}
 	ts, untimed := Targets(s, []string{"b", "zz"}, nil, 3, time.Minute, 6*time.Hour, now)
 	want := []Wanted{
-		{MessageID: "b", Window: Window{From: now.Add(-2*time.Hour - time.Minute), To: now.Add(-2*time.Hour + time.Minute)}},
-		{MessageID: "zz", Window: Window{From: now.Add(-6 * time.Hour), To: now}},
+		{MessageID: "b", Range: Range{From: now.Add(-2*time.Hour - time.Minute), To: now.Add(-2*time.Hour + time.Minute)}},
+		{MessageID: "zz", Range: Range{From: now.Add(-6 * time.Hour), To: now}},
 	}
 	if diff := cmp.Diff(want, ts); diff != "" {
 		t.Errorf("Targets with ids (-want +got):\n%s", diff)

@@ -107,7 +107,7 @@ func TestReadAllPacesEachAccount(t *testing.T) {
 		qs = append(qs, Queue{Account: []string{"111111111111", "222222222222"}[i%2], URL: "u", Client: c})
 	}
 	start := time.Now()
-	notes, errs := ReadAll(context.Background(), NewPacer(20), qs)
+	notes, _, errs := ReadAllWith(context.Background(), NewPacer(20), qs, "")
 	took := time.Since(start)
 	if took < 500*time.Millisecond {
 		t.Errorf("22 reads over two accounts at 20/s each took %s, less than the 0.5 s the limit allows", took)

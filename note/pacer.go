@@ -55,18 +55,12 @@ type Queue struct {
 	Client  Tags
 }
 
-// ReadAll reads the notes of qs, paced per account, a few at a time. A queue whose
-// tags cannot be read is left out and its error returned in errs (same
-// index); the others are read.
-func ReadAll(ctx context.Context, p *Pacer, qs []Queue) (notes []*Note, errs []error) {
-	notes, _, errs = ReadAllWith(ctx, p, qs, "")
-	return notes, errs
-}
-
-// ReadAllWith is ReadAll that also returns, per queue, the raw value of
-// the tag named also ("" when absent or also is ""), from the same
-// ListQueueTags: a listing shows a running redrive's lease beside the
-// note without a second call against the 5 a second.
+// ReadAllWith reads the notes of qs, paced per account, a few at a time,
+// and returns, per queue, the raw value of the tag named also ("" when
+// absent or also is ""), from the same ListQueueTags: a listing shows a
+// running redrive's lease beside the note without a second call against
+// the 5 a second. A queue whose tags cannot be read is left out and its
+// error returned in errs (same index); the others are read.
 func ReadAllWith(ctx context.Context, p *Pacer, qs []Queue, also string) (notes []*Note, alsos []string, errs []error) {
 	notes, alsos, errs = make([]*Note, len(qs)), make([]string, len(qs)), make([]error, len(qs))
 	work := make(chan int)

@@ -26,7 +26,7 @@ func (inc *Incident) writeChanges(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\nWindow %s – %s (%s, margin %s), %s's event history in %s.\n",
-		inc.at(c.Window.From), inc.at(c.Window.To), inc.plain(c.Window.Source, maxName), inc.plain(durationWords(c.Window.Margin), maxName),
+		inc.at(c.Range.From), inc.at(c.Range.To), inc.plain(c.Range.Source, maxName), inc.plain(durationWords(c.Range.Margin), maxName),
 		inc.plain(orDash(c.Account), maxName), inc.plain(orDash(c.Region), maxName))
 	// The nearest change is the first screen's row, said there only.
 	inc.writeChangeEvents(b, c)

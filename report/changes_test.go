@@ -20,7 +20,7 @@ func TestChangesSectionEncodesTheTrail(t *testing.T) {
 	hostile := "mallory\x1b[2J\n# Owned <script>alert(1)</script> | ana@example.com"
 	r := &changes.Result{
 		Queue: "orders-dlq", Account: "123456789012", Region: "us-east-1",
-		Window: changes.Window{From: first.Add(-30 * time.Minute), To: first.Add(30 * time.Minute), FirstFailure: &first, Source: "samples.jsonl", Margin: "30m0s"},
+		Range: changes.Range{From: first.Add(-30 * time.Minute), To: first.Add(30 * time.Minute), FirstFailure: &first, Source: "samples.jsonl", Margin: "30m0s"},
 		Events: []changes.Event{{Time: first.Add(-time.Minute), Name: "UpdateFunctionCode", Resource: "orders-producer`|x", User: hostile,
 			Relation: changes.Deploy, Reason: "a deploy in the account (lambda)", What: "orders-producer's code was updated", Offset: -60}},
 		Noise: []changes.Noise{{Reason: changes.NoiseLogs, Count: 277}}, Dropped: 277,

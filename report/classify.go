@@ -30,55 +30,68 @@ func (inc *Incident) writeClassify(b *strings.Builder) {
 	}
 	b.WriteString(moreEvidence)
 	ng, moreGroups := capped(len(c.Groups), "group")
-	for i, g := range c.Groups[:ng] {
-		count := plural.Of(g.Count, "message")
-		if n, ok := c.Estimate(&g); ok {
-			count += fmt.Sprintf(" (≈%d of %d in the DLQ)", n, c.Look.InDLQ)
-		}
-		fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), count)
-		if line := groupSource(inc, c, &g); line != "" {
-			b.WriteString(line)
-		}
-		if g.Pattern != "" {
-			fmt.Fprintf(b, "- arrival pattern: %s\n", inc.plain(string(g.Pattern), maxName))
-		}
-		if g.Error != "" {
-			fmt.Fprintf(b, "- error: %s\n", inc.code(g.Error, maxValue))
-		}
-		if g.Fingerprint != "" {
-			fmt.Fprintf(b, "- fingerprint: %s\n", inc.fingerprint(g.Fingerprint))
-		}
-		if g.Signature != "" && g.Error == "" {
-			// The error above says it with its values; the signature
-			// (placeholders for them) only when there is no error.
-			fmt.Fprintf(b, "- error signature: %s\n", inc.code(g.Signature, maxValue))
-		}
-		if !g.FirstSent.IsZero() && !g.LastSent.IsZero() {
-			fmt.Fprintf(b, "- sent: %s → %s (%s)\n", inc.at(g.FirstSent), inc.at(g.LastSent), human(g.LastSent.Sub(g.FirstSent)))
-		}
-		if len(g.ReceiveCounts) > 0 {
-			fmt.Fprintf(b, "- receive counts: %s\n", inc.plain(countsList(g.ReceiveCounts), maxValue))
-		}
-		// The drift from the baseline is quoted first, on its own lines.
-		drift := map[string]bool{}
-		for _, d := range g.Drift {
-			drift[d.Text] = true
-			fmt.Fprintf(b, "- drift: %s\n", inc.plain(d.Text, maxValue))
-		}
-		ne, more := capped(len(g.Evidence), "evidence line")
-		for _, e := range g.Evidence[:ne] {
-			if !drift[e] {
-				fmt.Fprintf(b, "- evidence: %s\n", inc.plain(e, maxValue))
-			}
-		}
-		b.WriteString(more)
-		if g.Action != "" {
-			fmt.Fprintf(b, "- action: %s\n", inc.plain(g.Action, maxValue))
-		}
-		b.WriteString("\nArrivals:\n\n")
-		b.WriteString(inc.groupChart(g))
+	for i := range c.Groups[:ng] {
+		inc.writeGroup(b, c, i)
 	}
 	b.WriteString(moreGroups)
+}
+
+// writeGroup is the i-th group's section: its facts, one line each, its
+// drift and evidence, its action and its arrivals' chart.
+func (inc *Incident) writeGroup(b *strings.Builder, c *classify.Classification, i int) {
+	g := c.Groups[i]
+	count := plural.Of(g.Count, "message")
+	if n, ok := c.Estimate(&g); ok {
+		count += fmt.Sprintf(" (≈%d of %d in the DLQ)", n, c.Look.InDLQ)
+	}
+	fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), count)
+	if line := groupSource(inc, c, &g); line != "" {
+		b.WriteString(line)
+	}
+	inc.writeGroupFacts(b, &g)
+	// The drift from the baseline is quoted first, on its own lines.
+	drift := map[string]bool{}
+	for _, d := range g.Drift {
+		drift[d.Text] = true
+		fmt.Fprintf(b, "- drift: %s\n", inc.plain(d.Text, maxValue))
+	}
+	ne, more := capped(len(g.Evidence), "evidence line")
+	for _, e := range g.Evidence[:ne] {
+		if !drift[e] {
+			fmt.Fprintf(b, "- evidence: %s\n", inc.plain(e, maxValue))
+		}
+	}
+	b.WriteString(more)
+	if g.Action != "" {
+		fmt.Fprintf(b, "- action: %s\n", inc.plain(g.Action, maxValue))
+	}
+	b.WriteString("\nArrivals:\n\n")
+	b.WriteString(inc.groupChart(g))
+}
+
+// writeGroupFacts writes the group's facts that it has: arrival pattern,
+// error, fingerprint, signature, send times and receive counts.
+func (inc *Incident) writeGroupFacts(b *strings.Builder, g *classify.Group) {
+	if g.Pattern != "" {
+		fmt.Fprintf(b, "- arrival pattern: %s\n", inc.plain(string(g.Pattern), maxName))
+	}
+	if g.Error != "" {
+		fmt.Fprintf(b, "- error: %s\n", inc.code(g.Error, maxValue))
+	}
+	if g.Fingerprint != "" {
+		fmt.Fprintf(b, "- fingerprint: %s\n", inc.fingerprint(g.Fingerprint))
+	}
+	if g.Signature != "" && g.Error == "" {
+		// The error above says it with its values; the signature
+		// (placeholders for them) only when there is no error.
+		fmt.Fprintf(b, "- error signature: %s\n", inc.code(g.Signature, maxValue))
+	}
+	if !g.FirstSent.IsZero() && !g.LastSent.IsZero() {
+		fmt.Fprintf(b, "- sent: %s → %s (%s)\n", inc.at(g.FirstSent), inc.at(g.LastSent), human(g.LastSent.Sub(g.FirstSent)))
+	}
+	if len(g.ReceiveCounts) > 0 {
+		fmt.Fprintf(b, "- receive counts: %s\n", inc.plain(countsList(g.ReceiveCounts), maxValue))
+	}
 }
 
 func countsList(m map[string]int) string {

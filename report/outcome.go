@@ -34,9 +34,17 @@ func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
 	if f.Outcome == "" || f.Outcome == redrive.OutcomeMoved {
 		return moveEnd{}
 	}
-	dest := inc.plain(orDash(f.DestQueue), maxName)
-	halted := inc.plain(f.Halted, maxValue)
 	var e moveEnd
+	if !inc.canaryEnd(&e, f, dlq) && !inc.programEnd(&e, f, dlq) && !inc.stopEnd(&e, f, dlq) {
+		e.stop = "outcome " + inc.plain(string(f.Outcome), maxName)
+	}
+	e.left = inc.leftText(f, dlq)
+	return e
+}
+
+// canaryEnd words a move the canary stopped; false for another outcome.
+func (inc *Incident) canaryEnd(e *moveEnd, f redrive.Figures, dlq string) bool {
+	dest := inc.plain(orDash(f.DestQueue), maxName)
 	switch f.Outcome {
 	case redrive.OutcomeCanaryStill:
 		e.stop = "the canary was not consumed (nothing read it from " + dest + ")"
@@ -44,15 +52,43 @@ func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
 	case redrive.OutcomeCanaryUnproven:
 		e.stop = "the canary could not be proven: " + dlq + "'s count after it was not what the canary left (a return, or new failures, the peek could not tell)"
 		e.next = "stop new failures (mfdlq contain) and run the same redrive again, or look with mfdlq verify; --canary 0 moves without proof"
+	case redrive.OutcomeCanaryBack:
+		e.stop = fmt.Sprintf("%s of the canary came back to %s — the fix is not the right one", plural.Of(f.CanaryBack, "message"), dlq)
+		e.next = "back to step 2 (mfdlq classify)"
+	default:
+		return false
+	}
+	return true
+}
+
+// programEnd words a move --transform or --filter stopped; false for another
+// outcome.
+func (inc *Incident) programEnd(e *moveEnd, f redrive.Figures, dlq string) bool {
+	halted := inc.plain(f.Halted, maxValue)
+	switch f.Outcome {
 	case redrive.OutcomeTransformHalt:
 		e.stop = "--transform failed on the whole first batch — " + halted
 		e.next = "fix the program (mfdlq redrive --transform … --dry-run shows each message's result) and run the same redrive again"
 	case redrive.OutcomeTransformErrors:
 		e.stop = "--transform failed on " + plural.Of(f.TransformErrors, "message") + " (left in " + dlq + ")"
 		e.next = "fix the program for those and run the same redrive again"
-	case redrive.OutcomeCanaryBack:
-		e.stop = fmt.Sprintf("%s of the canary came back to %s — the fix is not the right one", plural.Of(f.CanaryBack, "message"), dlq)
-		e.next = "back to step 2 (mfdlq classify)"
+	case redrive.OutcomeFilterHalt:
+		e.stop = "--" + halted
+		e.next = "fix the filter (it sees the message with .Body parsed when it is JSON)"
+	case redrive.OutcomeFilterErrors:
+		e.stop = "--filter failed on " + plural.Of(f.FilterErrors, "message")
+		e.next = "fix the filter and run the same redrive again"
+	default:
+		return false
+	}
+	return true
+}
+
+// stopEnd words a move stopped by an error, the lease, Ctrl-C, the circuit
+// breaker, a halt, failed sends or returns; false for another outcome.
+func (inc *Incident) stopEnd(e *moveEnd, f redrive.Figures, dlq string) bool {
+	halted := inc.plain(f.Halted, maxValue)
+	switch f.Outcome {
 	case redrive.OutcomeError:
 		e.stop = "an error — " + inc.plain(orDash(f.Error), maxValue)
 		e.next = "fix what the error names and run the same redrive again (it does not send again what the journal holds)"
@@ -69,9 +105,6 @@ func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
 	case redrive.OutcomeBreaker:
 		e.stop = "the circuit breaker tripped — " + halted
 		e.next = "the fix is not the right one: back to step 2 (mfdlq classify)"
-	case redrive.OutcomeFilterHalt:
-		e.stop = "--" + halted
-		e.next = "fix the filter (it sees the message with .Body parsed when it is JSON)"
 	case redrive.OutcomeHalted:
 		e.stop = "halted — " + halted
 		e.next = "run the same redrive again for the rest"
@@ -81,17 +114,13 @@ func (inc *Incident) moveEndOf(f redrive.Figures, dlq string) moveEnd {
 			e.stop += fmt.Sprintf(" (%d stayed hidden in %s for the whole wait: they reappear after the visibility timeout)", f.HiddenLeft, dlq)
 		}
 		e.next = "run the same redrive again (see redrive-journal.jsonl for the last error)"
-	case redrive.OutcomeFilterErrors:
-		e.stop = "--filter failed on " + plural.Of(f.FilterErrors, "message")
-		e.next = "fix the filter and run the same redrive again"
 	case redrive.OutcomeAllReturned:
 		e.stop = fmt.Sprintf("nothing moved — the %s left came back after attempt %d", plural.Of(f.Returned, "message"), max(f.Attempt, 1))
 		e.next = `deploy a new fix and run the redrive with --fixed "what changed"`
 	default:
-		e.stop = "outcome " + inc.plain(string(f.Outcome), maxName)
+		return false
 	}
-	e.left = inc.leftText(f, dlq)
-	return e
+	return true
 }
 
 // leftText says what the move left where: in the destination, in the

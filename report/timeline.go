@@ -100,31 +100,13 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	case consumer.Step, "":
 		return ""
 	case incident.StepContain:
-		var f contain.ChangeFigures
-		if ev.DecodeFigures(&f) == nil && f.MappingChange != nil {
-			c := f.MappingChange
-			dry := ""
-			if c.DryRun {
-				dry = " (dry run)"
-			}
-			return fmt.Sprintf("contain: %s of the Lambda mapping %s (%s)%s", inc.plain(c.Action, maxName), inc.plain(c.UUID, maxName), inc.plain(c.Function, maxName), dry)
-		}
-		var m contain.Figures
-		_ = ev.DecodeFigures(&m)
-		return fmt.Sprintf("contain:%s — %d visible in the DLQ, %s", verdict, m.Visible, inc.plain(orDash(m.Trend), maxName))
+		return inc.containLine(ev, verdict)
 	case incident.StepInspect:
 		var f sqsapi.InspectFigures
 		_ = ev.DecodeFigures(&f)
 		return fmt.Sprintf("inspect: peeked at %d of %d visible messages", f.Sampled, f.Visible)
 	case incident.StepClassify:
-		var f classify.Figures
-		_ = ev.DecodeFigures(&f)
-		line := fmt.Sprintf("classify:%s — %s in %s", verdict, plural.Of(f.Messages, "message"), plural.Of(f.Groups, "group"))
-		if j := f.Judgement; j != nil && j.Kept {
-			// A look with less evidence than the verdict: shown, not saved.
-			line += fmt.Sprintf(" (kept: a look of %s said %s, with less evidence)", inc.plain(j.LookSample, maxName), inc.plain(string(j.Look), maxName))
-		}
-		return line
+		return inc.classifyLine(ev, verdict)
 	case incident.StepLogs:
 		var f logsearch.Figures
 		_ = ev.DecodeFigures(&f)
@@ -136,18 +118,7 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	case incident.StepFix:
 		return "fix recorded: " + inc.plain(orDash(redrive.FixOf(ev)), maxOperator)
 	case incident.StepRedrive:
-		f := redrive.FiguresOf(ev)
-		t := fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
-		if end := inc.moveEndOf(f, inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
-			// How and with what left: the latest is the table's redrive
-			// row; an earlier one is said in full here.
-			if latest, ok := inc.Latest(incident.StepRedrive); ok && latest.Time.Equal(ev.Time) {
-				t += " — stopped"
-			} else {
-				t += " — stopped: " + end.stop
-			}
-		}
-		return t
+		return inc.redriveLine(ev)
 	case incident.StepVerify:
 		return "verify:" + verdict
 	case incident.StepCheck:
@@ -161,12 +132,64 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	case "note":
 		return inc.noteLine(ev)
 	case "notify":
-		var f notify.Figures
-		_ = ev.DecodeFigures(&f)
-		if f.Sent {
-			return fmt.Sprintf("notify: told %s that %s ended", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName))
-		}
-		return fmt.Sprintf("notify: telling %s that %s ended failed (%s)", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName), inc.plain(orDash(f.Error), maxName))
+		return inc.notifyLine(ev)
 	}
 	return step + ":" + verdict
+}
+
+// containLine is contain's event: the Lambda mapping it changed, or what
+// it measured of the DLQ.
+func (inc *Incident) containLine(ev incident.Event, verdict string) string {
+	var f contain.ChangeFigures
+	if ev.DecodeFigures(&f) == nil && f.MappingChange != nil {
+		c := f.MappingChange
+		dry := ""
+		if c.DryRun {
+			dry = " (dry run)"
+		}
+		return fmt.Sprintf("contain: %s of the Lambda mapping %s (%s)%s", inc.plain(c.Action, maxName), inc.plain(c.UUID, maxName), inc.plain(c.Function, maxName), dry)
+	}
+	var m contain.Figures
+	_ = ev.DecodeFigures(&m)
+	return fmt.Sprintf("contain:%s — %d visible in the DLQ, %s", verdict, m.Visible, inc.plain(orDash(m.Trend), maxName))
+}
+
+// classifyLine is classify's event, with the look it kept a verdict
+// against.
+func (inc *Incident) classifyLine(ev incident.Event, verdict string) string {
+	var f classify.Figures
+	_ = ev.DecodeFigures(&f)
+	line := fmt.Sprintf("classify:%s — %s in %s", verdict, plural.Of(f.Messages, "message"), plural.Of(f.Groups, "group"))
+	if j := f.Judgement; j != nil && j.Kept {
+		// A look with less evidence than the verdict: shown, not saved.
+		line += fmt.Sprintf(" (kept: a look of %s said %s, with less evidence)", inc.plain(j.LookSample, maxName), inc.plain(string(j.Look), maxName))
+	}
+	return line
+}
+
+// redriveLine is a redrive's event: what moved where, and whether it
+// stopped.
+func (inc *Incident) redriveLine(ev incident.Event) string {
+	f := redrive.FiguresOf(ev)
+	t := fmt.Sprintf("redrive: %s moved to %s", plural.Of(f.Moved, "message"), inc.plain(orDash(f.DestQueue), maxName))
+	if end := inc.moveEndOf(f, inc.plain(orDash(ev.Queue), maxName)); end.stopped() {
+		// How and with what left: the latest is the table's redrive
+		// row; an earlier one is said in full here.
+		if latest, ok := inc.Latest(incident.StepRedrive); ok && latest.Time.Equal(ev.Time) {
+			t += " — stopped"
+		} else {
+			t += " — stopped: " + end.stop
+		}
+	}
+	return t
+}
+
+// notifyLine is a notification's event: who was told, or why not.
+func (inc *Incident) notifyLine(ev incident.Event) string {
+	var f notify.Figures
+	_ = ev.DecodeFigures(&f)
+	if f.Sent {
+		return fmt.Sprintf("notify: told %s that %s ended", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName))
+	}
+	return fmt.Sprintf("notify: telling %s that %s ended failed (%s)", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName), inc.plain(orDash(f.Error), maxName))
 }

@@ -211,7 +211,7 @@ func (t *run) recordClassification(c *classify.Classification) error {
 	ev := t.event(incident.StepClassify)
 	th := classify.DefaultThresholds()
 	in := classify.Inputs{Source: t.res.SampleFrom, BurstWindow: th.BurstWindow.String(), BurstShare: th.BurstShare, TrickleSpan: th.TrickleSpan.String()}
-	if err := ev.Set(in, classify.FiguresOf(c)); err != nil {
+	if err := ev.Set(in, c.Figures()); err != nil {
 		return err
 	}
 	ev.Verdict, ev.Artifact = string(c.Verdict), incident.ClassificationFile
@@ -312,7 +312,7 @@ func (t *run) changes(ctx context.Context) error {
 			sent = append(sent, at)
 		}
 	}
-	w, err := changes.NewWindow(changes.Span{Sent: sent, Source: t.res.SampleFrom, Margin: changesMargin, Now: t.d.Now().UTC()})
+	w, err := changes.NewRange(changes.Span{Sent: sent, Source: t.res.SampleFrom, Margin: changesMargin, Now: t.d.Now().UTC()})
 	if err != nil {
 		t.skip(partChanges, err.Error())
 		return nil
@@ -323,7 +323,7 @@ func (t *run) changes(ctx context.Context) error {
 	}
 	c := changes.Clients{SQS: t.d.SQS, Lambda: t.d.Lambda, Trail: t.d.Trail, Pacer: pacer, Retry: trailapi.DefaultRetry,
 		History: t.d.CloudWatch, Metrics: t.d.CloudWatch}
-	res, err := changes.Run(ctx, c, changes.Request{Queue: t.q, Window: w, Sent: sent, Now: t.d.Now().UTC(), MaxEvents: maxTrailEvents})
+	res, err := changes.Run(ctx, c, changes.Request{Queue: t.q, Range: w, Sent: sent, Now: t.d.Now().UTC(), MaxEvents: maxTrailEvents})
 	if err != nil {
 		if ended(ctx, err) {
 			return err

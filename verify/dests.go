@@ -92,11 +92,14 @@ type DestObservation struct {
 	Sent    *float64 `json:"sent"`
 	Partial bool     `json:"partial_first_minute"`
 	// Baseline is its own traffic before the move; a live destination
-	// (Baseline.Live) is judged by the windows and the age below instead
+	// (Baseline.Live) is judged by its counts since the move and the age below instead
 	// of being required to drain.
-	Baseline      *Traffic `json:"baseline,omitempty"`
-	DeletedWindow *Window  `json:"deleted_window,omitempty"`
-	SentWindow    *Window  `json:"sent_window,omitempty"`
+	Baseline *Traffic `json:"baseline,omitempty"`
+	// DeletedSinceMove and SentSinceMove are those counts since the move's
+	// first minute (verify.json keeps them under deleted_window and
+	// sent_window, their keys from the start).
+	DeletedSinceMove *MinuteSum `json:"deleted_window,omitempty"`
+	SentSinceMove    *MinuteSum `json:"sent_window,omitempty"`
 	// AgeOfOldest is the latest ApproximateAgeOfOldestMessage (Maximum of
 	// its minute, seconds), as of AgeAt: the start of that minute, the
 	// safe side (the sample may be anywhere in it).
@@ -268,10 +271,10 @@ func judgeLive(o DestObservation, d Dest, end time.Time) (unmet, met, unchecked 
 	}
 	for _, m := range []struct {
 		name, verb string
-		w          *Window
+		w          *MinuteSum
 		own        cwapi.Spread
-	}{{cwapi.MetricMessagesSent, "received", o.SentWindow, spreadOr(o.Baseline.SentSpread, o.Baseline.SentPerMinute)},
-		{cwapi.MetricMessagesDeleted, "deleted", o.DeletedWindow, spreadOr(o.Baseline.DeletedSpread, o.Baseline.DeletedPerMinute)}} {
+	}{{cwapi.MetricMessagesSent, "received", o.SentSinceMove, spreadOr(o.Baseline.SentSpread, o.Baseline.SentPerMinute)},
+		{cwapi.MetricMessagesDeleted, "deleted", o.DeletedSinceMove, spreadOr(o.Baseline.DeletedSpread, o.Baseline.DeletedPerMinute)}} {
 		if m.w == nil {
 			unmet = append(unmet, awaiting(d.Queue, m.name))
 			continue

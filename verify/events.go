@@ -85,14 +85,26 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, q EventQuery, from
 	if run.Sought == 0 {
 		return run // nothing to look for (a journal without request ids)
 	}
-	want := map[string]*eventState{}
-	ids := append([]string{}, q.IDs...)
-	for _, id := range ids {
-		want[strings.ToLower(id)] = &eventState{}
+	events, ok := readEventLines(ctx, c, run, from, to)
+	if !ok {
+		return run
 	}
+	r := newInvocations(q)
+	for _, ev := range events {
+		r.read(ev)
+	}
+	r.unreported()
+	r.tally(run)
+	return run
+}
+
+// readEventLines reads run.Group's lines from from to to that
+// eventLinesPattern asks for, each stream in time order, up to
+// maxLogPages (then run.Capped). false: they could not be read (run.Err).
+func readEventLines(ctx context.Context, c LogsAPI, run *EventsRun, from, to time.Time) ([]types.FilteredLogEvent, bool) {
 	var events []types.FilteredLogEvent
 	p := cloudwatchlogs.NewFilterLogEventsPaginator(c, &cloudwatchlogs.FilterLogEventsInput{
-		LogGroupName: aws.String(group), FilterPattern: aws.String(eventLinesPattern),
+		LogGroupName: aws.String(run.Group), FilterPattern: aws.String(eventLinesPattern),
 		StartTime: aws.Int64(from.UnixMilli()), EndTime: aws.Int64(to.UnixMilli()),
 	})
 	for page := 0; p.HasMorePages(); page++ {
@@ -108,8 +120,8 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, q EventQuery, from
 			break
 		}
 		if err != nil {
-			run.Err = fmt.Sprintf("read log group %s: %v", group, err)
-			return run
+			run.Err = fmt.Sprintf("read log group %s: %v", run.Group, err)
+			return nil, false
 		}
 		events = append(events, out.Events...)
 	}
@@ -122,75 +134,105 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, q EventQuery, from
 		}
 		return aws.ToInt64(a.Timestamp) < aws.ToInt64(b.Timestamp)
 	})
-	// An attempt is its stream's lines from START to REPORT: it failed
-	// when its REPORT says so or a failure line sits inside it.
-	type attempt struct {
-		id     string
-		start  time.Time
-		failed string // its first failure line
+	return events, true
+}
+
+// invocation is one run of an event (Lambda retries an asynchronous one)
+// in its stream, from START to REPORT: it failed when its REPORT says so
+// or a failure line sits inside it.
+type invocation struct {
+	id     string
+	start  time.Time
+	failed string // its first failure line
+}
+
+// invocations reads the sorted lines of a group into each sought request
+// id's eventState.
+type invocations struct {
+	q    EventQuery
+	want map[string]*eventState // lower-case request id → its attempts
+	ids  []string               // the sought ids, then the ones Ours recognised
+	open map[string]*invocation // stream → the invocation running in it
+}
+
+func newInvocations(q EventQuery) *invocations {
+	r := &invocations{q: q, want: map[string]*eventState{}, ids: append([]string{}, q.IDs...), open: map[string]*invocation{}}
+	for _, id := range r.ids {
+		r.want[strings.ToLower(id)] = &eventState{}
 	}
-	open := map[string]*attempt{} // stream → the attempt running in it
-	fail := func(st *eventState, at time.Time, line string) {
-		st.lastFail = at
-		if st.failLine == "" {
-			st.failLine = line
+	return r
+}
+
+// idIn is the first sought request id line names (lower case), or "".
+// An id Ours recognises becomes sought.
+func (r *invocations) idIn(line string) string {
+	for _, m := range requestIDPattern.FindAllString(line, 4) {
+		if _, ok := r.want[strings.ToLower(m)]; !ok && r.q.Ours != nil && r.q.Ours(m) {
+			r.want[strings.ToLower(m)] = &eventState{}
+			r.ids = append(r.ids, m)
+		}
+		if _, ok := r.want[strings.ToLower(m)]; ok {
+			return strings.ToLower(m)
 		}
 	}
-	for _, ev := range events {
-		line, stream := aws.ToString(ev.Message), aws.ToString(ev.LogStreamName)
-		at := time.UnixMilli(aws.ToInt64(ev.Timestamp))
-		id := ""
-		for _, m := range requestIDPattern.FindAllString(line, 4) {
-			if _, ok := want[strings.ToLower(m)]; !ok && q.Ours != nil && q.Ours(m) {
-				want[strings.ToLower(m)] = &eventState{}
-				ids = append(ids, m)
-			}
-			if _, ok := want[strings.ToLower(m)]; ok {
-				id = strings.ToLower(m)
-				break
-			}
-		}
-		if isStart(line) {
-			open[stream] = &attempt{id: id, start: at} // id "": another event, its lines are not ours
-			continue
-		}
-		a := open[stream]
-		if id == "" && a != nil {
-			id = a.id
-		}
-		st := want[id]
-		if st == nil {
-			continue
-		}
-		inside := a != nil && a.id == id
+	return ""
+}
+
+// read takes one line: a START opens its stream's invocation, a REPORT
+// closes it, a failure line fails the invocation it sits in (or, outside
+// any, the id it names).
+func (r *invocations) read(ev types.FilteredLogEvent) {
+	line, stream := aws.ToString(ev.Message), aws.ToString(ev.LogStreamName)
+	at := time.UnixMilli(aws.ToInt64(ev.Timestamp))
+	id := r.idIn(line)
+	if isStart(line) {
+		r.open[stream] = &invocation{id: id, start: at} // id "": another event, its lines are not ours
+		return
+	}
+	a := r.open[stream]
+	if id == "" && a != nil {
+		id = a.id
+	}
+	st := r.want[id]
+	if st == nil {
+		return
+	}
+	inside := a != nil && a.id == id
+	switch {
+	case isReport(line):
 		switch {
-		case isReport(line):
-			switch {
-			case failedReport(line):
-				fail(st, at, line)
-			case inside && a.failed != "":
-				fail(st, at, a.failed)
-			default:
-				st.lastOK = at
-			}
-			delete(open, stream)
-		case failureLine(line) && inside:
-			if a.failed == "" {
-				a.failed = line
-			}
-		case failureLine(line):
-			fail(st, at, line)
+		case failedReport(line):
+			st.fail(at, line)
+		case inside && a.failed != "":
+			st.fail(at, a.failed)
+		default:
+			st.lastOK = at
+		}
+		delete(r.open, stream)
+	case failureLine(line) && inside:
+		if a.failed == "" {
+			a.failed = line
+		}
+	case failureLine(line):
+		st.fail(at, line)
+	}
+}
+
+// unreported fails the invocations that failed and have no REPORT yet (their
+// lines still on their way): they failed all the same.
+func (r *invocations) unreported() {
+	for _, a := range r.open {
+		if st := r.want[a.id]; st != nil && a.failed != "" && st.lastOK.IsZero() {
+			st.fail(a.start, a.failed)
 		}
 	}
-	// An attempt that failed and has no REPORT yet (its lines still on
-	// their way) failed all the same.
-	for _, a := range open {
-		if st := want[a.id]; st != nil && a.failed != "" && st.lastOK.IsZero() {
-			fail(st, a.start, a.failed)
-		}
-	}
-	for _, id := range ids {
-		st := want[strings.ToLower(id)]
+}
+
+// tally counts each id as failed, ran or unseen into run: the last
+// attempt decides.
+func (r *invocations) tally(run *EventsRun) {
+	for _, id := range r.ids {
+		st := r.want[strings.ToLower(id)]
 		switch {
 		case !st.lastFail.IsZero() && !st.lastOK.After(st.lastFail):
 			run.Failed = append(run.Failed, id)
@@ -204,8 +246,16 @@ func ReadEvents(ctx context.Context, c LogsAPI, group string, q EventQuery, from
 		}
 	}
 	// The digests' events no line named are unseen too.
-	run.Unseen += max(run.Sought-len(ids), 0)
-	return run
+	run.Unseen += max(run.Sought-len(r.ids), 0)
+}
+
+// fail records a failed attempt at at; the first failure line is the
+// evidence.
+func (st *eventState) fail(at time.Time, line string) {
+	st.lastFail = at
+	if st.failLine == "" {
+		st.failLine = line
+	}
 }
 
 // EventQuery is what ReadEvents looks for: the request ids the journal

@@ -81,9 +81,9 @@ func watchFunction(t *testing.T, logs *cloudwatchlogs.Client, name string, moved
 	c := sqsapi.New(cfg)
 	dlq := &sqsapi.Queue{Name: name + "-dlq", URL: dlqURL}
 	start := time.Now().Add(-time.Minute)
-	w := LambdaWindow(start.Add(time.Second), 3*time.Second, 2, 6*time.Hour, "Lambda's default")
+	w := LambdaReturnWindow(start.Add(time.Second), 3*time.Second, 2, 6*time.Hour, "Lambda's default")
 	w.LogGroup = LogGroupOf(name, "")
-	rec := Redriven{Target: "lambda", DestQueue: "lambda:" + name, Moved: moved, StartedAt: start, EndedAt: start.Add(time.Second), Window: w}
+	rec := Redriven{Target: "lambda", DestQueue: "lambda:" + name, Moved: moved, StartedAt: start, EndedAt: start.Add(time.Second), ReturnWindow: w}
 	for _, id := range rids {
 		rec.Sent = append(rec.Sent, Sent{DestMessageID: id, SentAt: start})
 	}
@@ -100,7 +100,7 @@ func watchFunction(t *testing.T, logs *cloudwatchlogs.Client, name string, moved
 // found in the function's logs by their Invoke request ids (the journal
 // holds them): the function's own three failures do not fail it (the
 // whole function's Errors did), and every redriven event that ran clean
-// passes it at once, inside Lambda's retry window.
+// passes it at once, inside Lambda's return window.
 func TestVerifyFunctionByItsOwnEvents(t *testing.T) {
 	invoke, logs, name := busyFunction(t)
 	var rids []string
@@ -241,9 +241,9 @@ func TestVerifyFunctionFromACompactedJournal(t *testing.T) {
 		return out
 	}
 	end := t0.Add(time.Minute)
-	w := LambdaWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
+	w := LambdaReturnWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
 	w.LogGroup = "/aws/lambda/orders"
-	rec := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 3, StartedAt: t0, EndedAt: end, Window: w,
+	rec := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 3, StartedAt: t0, EndedAt: end, ReturnWindow: w,
 		Compacted: fakeCompacted{a: true, b: true}, Sent: []Sent{{DestMessageID: c, Attempt: 1}}}
 	for _, tc := range []struct {
 		name string

@@ -38,8 +38,9 @@ type DestFigures struct {
 	Verdict  Verdict `json:"verdict"`
 }
 
-// FiguresOf flattens a result and the redrive it judged.
-func FiguresOf(res Result, rec Redriven) Figures {
+// Figures flattens the result and the redrive it judged, for verify's
+// event.
+func (res Result) Figures(rec Redriven) Figures {
 	f := Figures{
 		DLQVisible: res.DLQVisible, DLQInFlight: res.Last.DLQInFlight, Returned: len(res.Returned),
 		DestQueue: res.DestQueue, DestVisible: res.Last.DestVisible, DestInFlight: res.Last.DestInFlight,

@@ -16,7 +16,7 @@ func TestBaselineOf(t *testing.T) {
 		t.Fatalf("no points: %+v, want nil and quiet", b)
 	}
 	// 15 minutes of history, only 3 with points: the rate spreads over the
-	// whole window (a minute without a point had no traffic).
+	// whole history (a minute without a point had no traffic).
 	pts := []cwapi.Point{{Time: t0, Value: 150}, {Time: t0.Add(time.Minute), Value: 150}, {Time: t0.Add(2 * time.Minute), Value: 150}}
 	b := BaselineOf(pts, pts[:1], []cwapi.Point{{Time: t0, Value: 2}, {Time: t0.Add(time.Minute), Value: 4}})
 	if !b.Live() || b.Minutes != 3 || b.SentPerMinute != 30 || b.DeletedPerMinute != 10 || b.AgeOfOldest == nil || *b.AgeOfOldest != 3 {
@@ -27,20 +27,20 @@ func TestBaselineOf(t *testing.T) {
 	}
 }
 
-func TestWindowOf(t *testing.T) {
+func TestMinuteSumOf(t *testing.T) {
 	from := t0.Add(90 * time.Second) // the move began at 03:01:30
 	pts := []cwapi.Point{{Time: t0, Value: 99}, {Time: t0.Add(time.Minute), Value: 60}, {Time: t0.Add(2 * time.Minute), Value: 30}}
 	// The running minute (03:02) ends at now: 1.5 minutes from 03:01.
-	w := WindowOf(pts, from, t0.Add(time.Hour), t0.Add(150*time.Second))
+	w := MinuteSumOf(pts, from, t0.Add(time.Hour), t0.Add(150*time.Second))
 	if w == nil || w.Sum != 90 || w.Minutes != 1.5 {
 		t.Fatalf("running minute: %+v", w)
 	}
 	// A point whose minute is over counts whole; until bounds the points.
-	w = WindowOf(pts, from, t0.Add(2*time.Minute), t0.Add(time.Hour))
+	w = MinuteSumOf(pts, from, t0.Add(2*time.Minute), t0.Add(time.Hour))
 	if w == nil || w.Sum != 60 || w.Minutes != 1 {
 		t.Fatalf("until the move's end: %+v", w)
 	}
-	if w := WindowOf(pts[:1], from, t0.Add(time.Hour), t0.Add(time.Hour)); w != nil {
+	if w := MinuteSumOf(pts[:1], from, t0.Add(time.Hour), t0.Add(time.Hour)); w != nil {
 		t.Errorf("only a point before the move: %+v", w)
 	}
 }
@@ -52,7 +52,7 @@ func liveObs(end time.Time, deleted, sent, age float64) Observation {
 	at := end.Add(10 * time.Second)
 	return Observation{DestVisible: 7, DestInFlight: 3, Dests: []DestObservation{{
 		Queue: "orders", Visible: 7, InFlight: 3, Baseline: base,
-		DeletedWindow: &Window{Sum: deleted, Minutes: 1}, SentWindow: &Window{Sum: sent, Minutes: 1},
+		DeletedSinceMove: &MinuteSum{Sum: deleted, Minutes: 1}, SentSinceMove: &MinuteSum{Sum: sent, Minutes: 1},
 		AgeOfOldest: fp(age), AgeAt: at, At: at, ReturnsBy: end.Add(4 * time.Second),
 	}}}
 }
@@ -86,7 +86,7 @@ func TestJudgeLiveDestination(t *testing.T) {
 	o := liveObs(end, 460, 460, 2)
 	o.Dests[0].At = end.Add(3 * time.Second)
 	if j := Judge(o, r); j.Pass || !strings.Contains(j.Reasons[0], "could still come back to the DLQ until") {
-		t.Errorf("window open: %+v", j)
+		t.Errorf("return window open: %+v", j)
 	}
 	// A delay queue (DelaySeconds 300) whose return window has closed but
 	// whose latest age point (CloudWatch a few minutes late) is of a minute
@@ -107,7 +107,7 @@ func TestJudgeLiveDestination(t *testing.T) {
 	// No CloudWatch since the move on a queue that had it before: late
 	// data is awaited, never a pass without the evidence.
 	o = liveObs(end, 0, 0, 0)
-	o.Dests[0].DeletedWindow, o.Dests[0].SentWindow, o.Dests[0].AgeOfOldest = nil, nil, nil
+	o.Dests[0].DeletedSinceMove, o.Dests[0].SentSinceMove, o.Dests[0].AgeOfOldest = nil, nil, nil
 	if j := Judge(o, r); j.Pass || len(j.Reasons) != 3 || !strings.Contains(j.Reasons[0], "waiting for CloudWatch's ApproximateAgeOfOldestMessage since the move") {
 		t.Errorf("no data since: %+v", j)
 	}

@@ -7,17 +7,17 @@ import (
 	"github.com/mfdlq/mfdlq/cwapi"
 )
 
-// BaselineWindow is how much of a destination's history before the move
+// BaselineHistory is how much of a destination's history before the move
 // verify reads to learn its own traffic: long enough to average out a
 // burst, short enough that CloudWatch's one-minute points are still kept
 // (15 days) and the read stays one page.
-const BaselineWindow = 15 * time.Minute
+const BaselineHistory = 15 * time.Minute
 
 // Traffic is a destination's own traffic before the move, as CloudWatch
-// recorded it over BaselineWindow: a queue with any is live, and is judged
+// recorded it over BaselineHistory: a queue with any is live, and is judged
 // against it instead of being required to drain.
 type Traffic struct {
-	// Minutes is how many minutes of the window CloudWatch has points for.
+	// Minutes is how many minutes of BaselineHistory CloudWatch has points for.
 	Minutes          int     `json:"minutes"`
 	SentPerMinute    float64 `json:"sent_per_minute"`
 	DeletedPerMinute float64 `json:"deleted_per_minute"`
@@ -39,7 +39,7 @@ func (t *Traffic) Live() bool {
 	return t != nil && (t.SentPerMinute > 0 || t.DeletedPerMinute > 0)
 }
 
-// BaselineOf reads the points of the window before the move's first
+// BaselineOf reads the points of BaselineHistory before the move's first
 // minute: Sum of sends and deletions, Maximum of the age of the oldest.
 // nil when CloudWatch has no point at all (a quiet or new queue).
 func BaselineOf(sent, deleted, age []cwapi.Point) *Traffic {
@@ -57,10 +57,10 @@ func BaselineOf(sent, deleted, age []cwapi.Point) *Traffic {
 		return nil
 	}
 	// A minute with no point is a minute with no traffic: the rate is
-	// over the whole window, as the queue's own traffic would spread.
-	n := BaselineWindow.Minutes()
+	// over the whole history, as the queue's own traffic would spread.
+	n := BaselineHistory.Minutes()
 	t := &Traffic{Minutes: len(minutes), SentPerMinute: s / n, DeletedPerMinute: d / n,
-		SentSpread: cwapi.SpreadOf(sent, BaselineWindow), DeletedSpread: cwapi.SpreadOf(deleted, BaselineWindow)}
+		SentSpread: cwapi.SpreadOf(sent, BaselineHistory), DeletedSpread: cwapi.SpreadOf(deleted, BaselineHistory)}
 	if len(age) > 0 {
 		var a float64
 		for _, p := range age {
@@ -72,21 +72,21 @@ func BaselineOf(sent, deleted, age []cwapi.Point) *Traffic {
 	return t
 }
 
-// Window is a sum of one-minute points over whole minutes from the move's
-// first minute, and how many minutes of CloudWatch data it covers: up to
+// MinuteSum is a sum of one-minute points over whole minutes from the
+// move's first minute, and how many minutes of CloudWatch data it covers: up to
 // the end of the last point's minute, or now when that minute is still
 // running (the queue's own traffic of a running minute is only partly in).
-type Window struct {
+type MinuteSum struct {
 	Sum     float64 `json:"sum"`
 	Minutes float64 `json:"minutes"`
 }
 
-// WindowOf sums points from the minute of from until until (exclusive),
+// MinuteSumOf sums points from the minute of from until until (exclusive),
 // and covers minutes up to the end of the last point's minute, capped at
 // now. nil when there is no point.
-func WindowOf(points []cwapi.Point, from, until, now time.Time) *Window {
+func MinuteSumOf(points []cwapi.Point, from, until, now time.Time) *MinuteSum {
 	first := from.UTC().Truncate(time.Minute)
-	var w Window
+	var w MinuteSum
 	var last time.Time
 	for _, p := range points {
 		if p.Time.Before(first) || !p.Time.Before(until) {
@@ -106,13 +106,13 @@ func WindowOf(points []cwapi.Point, from, until, now time.Time) *Window {
 	return &w
 }
 
-// excess judges a live destination's count over a window against its
+// excess judges a live destination's count since the move against its
 // baseline (own.Need): above what its own traffic reaches by chance, and
 // every moved message on top of the least it does. A count short of it is
 // not a failure — the redriven messages may be among it, hidden by the
 // queue's own traffic — it is not proven. The line says the figures
 // either way.
-func excess(queue, verb, metric string, w *Window, own cwapi.Spread, moved int) (ok bool, line string) {
+func excess(queue, verb, metric string, w *MinuteSum, own cwapi.Spread, moved int) (ok bool, line string) {
 	need := own.Need(moved, w.Minutes)
 	line = fmt.Sprintf("%s %s %.0f over %.1f min (%s): %s; %d moved: at least %.0f needed",
 		queue, verb, w.Sum, w.Minutes, metric, own.Words(w.Minutes), moved, need)

@@ -114,9 +114,9 @@ type Redriven struct {
 	// LatestAttempt is the redrive's latest attempt (0: as the journal's
 	// sends say): a function's redriven events are that attempt's.
 	LatestAttempt int
-	// Window is a function's, topic's or bus's failure window (nil: none
+	// Window is a function's, topic's or bus's return window (nil: none
 	// was read, and a target is never passed).
-	Window *FailureWindow
+	ReturnWindow *ReturnWindow
 }
 
 // CompactedSends is the compacted journal's side of MatchReturned.
@@ -165,54 +165,78 @@ type Returned struct {
 // to a function, topic or bus when the message reached the DLQ after the
 // payload's first send (a duplicate already there is not a return).
 func MatchReturned(msgs []sqsjson.Message, r Redriven, seenAt time.Time) []Returned {
-	byID := map[string]Sent{}
-	byHash := map[string]Sent{}
-	byPayload := map[string]Sent{} // the first send of each payload
-	for _, e := range r.Sent {
-		if p, ok := byPayload[e.PayloadSHA256]; e.PayloadSHA256 != "" && (!ok || e.SentAt.Before(p.SentAt)) {
-			byPayload[e.PayloadSHA256] = e
-		}
-		if e.DestMessageID != "" {
-			byID[e.DestMessageID] = e
-		}
-		if e.BodySHA256 != "" {
-			byHash[e.BodySHA256] = e
-		}
-	}
+	s := indexSent(r.Sent)
 	out := []Returned{}
 	for i := range msgs {
 		m := &msgs[i]
-		e, ok := byID[m.MessageId]
-		how := "message_id"
 		hash := sqsjson.BodySHA256(m.Body)
-		if !ok && r.Native {
-			e, ok = byHash[hash]
-			how = "body_sha256"
-		}
-		if !ok && len(byPayload) > 0 {
-			if p, found := byPayload[envelope.PayloadSHA256(m)]; found && envelope.ArrivedAfter(m, p.SentAt) {
-				e, ok, how = p, true, "payload_sha256"
-			}
-		}
-		if !ok && r.Compacted != nil {
-			e, ok, how = matchCompacted(m, r)
-		}
+		e, ok, how := s.match(m, hash, r)
 		if !ok {
 			continue
 		}
-		ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, DestQueue: e.DestQueue, BodySHA256: hash, SeenAt: seenAt}
-		if ret.DestQueue == "" {
-			ret.DestQueue = m.Attributes["DeadLetterQueueSourceArn"]
-		}
-		if n, ok := m.ReceiveCount(); ok {
-			ret.ReceiveCount = &n
-		}
-		if t, ok := m.FirstReceiveTime(); ok {
-			ret.FirstReceive = &t
-		}
-		out = append(out, ret)
+		out = append(out, returnedOf(m, e, how, hash, seenAt))
 	}
 	return out
+}
+
+// sentIndex is the journal's sends by what a returned message can be
+// matched with.
+type sentIndex struct {
+	byID, byHash map[string]Sent
+	byPayload    map[string]Sent // the first send of each payload
+}
+
+func indexSent(sent []Sent) sentIndex {
+	s := sentIndex{byID: map[string]Sent{}, byHash: map[string]Sent{}, byPayload: map[string]Sent{}}
+	for _, e := range sent {
+		if p, ok := s.byPayload[e.PayloadSHA256]; e.PayloadSHA256 != "" && (!ok || e.SentAt.Before(p.SentAt)) {
+			s.byPayload[e.PayloadSHA256] = e
+		}
+		if e.DestMessageID != "" {
+			s.byID[e.DestMessageID] = e
+		}
+		if e.BodySHA256 != "" {
+			s.byHash[e.BodySHA256] = e
+		}
+	}
+	return s
+}
+
+// match finds m's send (hash is its body's): by destination MessageId,
+// by body hash for a native move, by payload hash when m arrived after
+// the payload's first send, else among a compacted journal's digests.
+// how is the matched_by of the Returned.
+func (s sentIndex) match(m *sqsjson.Message, hash string, r Redriven) (e Sent, ok bool, how string) {
+	if e, ok := s.byID[m.MessageId]; ok {
+		return e, true, "message_id"
+	}
+	if e, ok := s.byHash[hash]; ok && r.Native {
+		return e, true, "body_sha256"
+	}
+	if len(s.byPayload) > 0 {
+		if p, found := s.byPayload[envelope.PayloadSHA256(m)]; found && envelope.ArrivedAfter(m, p.SentAt) {
+			return p, true, "payload_sha256"
+		}
+	}
+	if r.Compacted != nil {
+		return matchCompacted(m, r)
+	}
+	return Sent{}, false, ""
+}
+
+// returnedOf is m, matched with its send e, as a Returned.
+func returnedOf(m *sqsjson.Message, e Sent, how, hash string, seenAt time.Time) Returned {
+	ret := Returned{MessageID: m.MessageId, DLQMessageID: e.DLQMessageID, MatchedBy: how, DestQueue: e.DestQueue, BodySHA256: hash, SeenAt: seenAt}
+	if ret.DestQueue == "" {
+		ret.DestQueue = m.Attributes["DeadLetterQueueSourceArn"]
+	}
+	if n, ok := m.ReceiveCount(); ok {
+		ret.ReceiveCount = &n
+	}
+	if t, ok := m.FirstReceiveTime(); ok {
+		ret.FirstReceive = &t
+	}
+	return ret
 }
 
 // matchCompacted matches m against the digests of a compacted journal;

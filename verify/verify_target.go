@@ -10,7 +10,7 @@ import (
 // judgeTarget reads an observation of a redrive to a function, topic or
 // bus: no payload came back (Judge checked), the DLQ down to what was
 // left, and for a function the redriven events themselves in its logs
-// (judgeFunction); for a topic or bus the subscribers' failure window.
+// (judgeFunction); for a topic or bus the subscribers' return window.
 // A redriven event that failed fails at once: Lambda sends it to the DLQ
 // or destination after its retries. The function's own traffic — its
 // Errors, Throttles and Invocations — decides nothing: one error of
@@ -33,8 +33,8 @@ func judgeTarget(o Observation, r Redriven) Judgement {
 		return Judgement{Reasons: []string{held, wait}}
 	}
 	met := []string{held, fmt.Sprintf("no redriven payload came back to the DLQ from %s", r.DestQueue)}
-	met = append(met, r.Window.Parts...)
-	unchecked := append([]string{}, r.Window.Unchecked...)
+	met = append(met, r.ReturnWindow.Parts...)
+	unchecked := append([]string{}, r.ReturnWindow.Unchecked...)
 	for _, u := range unchecked {
 		met = append(met, "not checked: "+u)
 	}
@@ -43,21 +43,21 @@ func judgeTarget(o Observation, r Redriven) Judgement {
 
 // judgeFunction passes a redrive to a function when its logs show every
 // redriven event ran (a clean REPORT line for each request id) and none
-// came back: nothing is then left to fail back, window or not. Anything
+// came back: nothing is then left to fail back, return window or not. Anything
 // less is not proven: until the retries are over and the maximum event
 // age has passed it says when to look again; after, what is missing.
 func judgeFunction(o Observation, r Redriven, held string) Judgement {
 	ev := o.Events
-	if r.Window != nil && ev != nil && ev.Err == "" && ev.Sought > 0 && ev.Sought >= r.Moved && ev.Ran == ev.Sought {
+	if r.ReturnWindow != nil && ev != nil && ev.Err == "" && ev.Sought > 0 && ev.Sought >= r.Moved && ev.Ran == ev.Sought {
 		return Judgement{Done: true, Pass: true, Reasons: []string{held,
 			fmt.Sprintf("no redriven payload came back to the DLQ from %s", r.DestQueue),
 			fmt.Sprintf("every redriven event ran: %d of %d request ids end with a REPORT line in %s, none with a failure", ev.Ran, ev.Sought, ev.Group)}}
 	}
 	why := eventsWhy(ev, r)
-	w := r.Window
+	w := r.ReturnWindow
 	switch {
 	case w == nil:
-		return Judgement{Reasons: []string{held, fmt.Sprintf("not proven: %s's failure window could not be read, so a failing event may still be on its way back; %s", r.DestQueue, why)}}
+		return Judgement{Reasons: []string{held, fmt.Sprintf("not proven: %s's return window could not be read, so a failing event may still be on its way back; %s", r.DestQueue, why)}}
 	case o.At.Before(w.RetriesBy):
 		return Judgement{Reasons: []string{held, notYet(w.RetriesBy, fmt.Sprintf("a redriven event failing at %s can still come back to the DLQ: %s; %s", r.DestQueue, w.RetriesWhy, why))}}
 	case o.At.Before(w.MaxAgeBy):
@@ -85,12 +85,12 @@ func eventsWhy(ev *EventsRun, r Redriven) string {
 }
 
 // targetWait is why a look at a topic or bus redrive cannot pass yet (""
-// when it can): no failure window was read, the look is inside it, or a
+// when it can): no return window was read, the look is inside it, or a
 // subscriber queue still holds messages.
 func targetWait(o Observation, r Redriven) string {
-	w := r.Window
+	w := r.ReturnWindow
 	if w == nil {
-		return fmt.Sprintf("not proven: %s's failure window could not be read, so a failing event may still be on its way back", r.DestQueue)
+		return fmt.Sprintf("not proven: %s's return window could not be read, so a failing event may still be on its way back", r.DestQueue)
 	}
 	if o.At.Before(w.RetriesBy) {
 		return notYet(w.RetriesBy, fmt.Sprintf("a redriven event failing at %s can still come back to the DLQ: %s", r.DestQueue, w.RetriesWhy))

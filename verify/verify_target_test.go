@@ -8,11 +8,11 @@ import (
 
 func TestJudgeTarget(t *testing.T) {
 	end := t0.Add(time.Minute)
-	lw := LambdaWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
+	lw := LambdaReturnWindow(end, 3*time.Second, 2, 6*time.Hour, "Lambda's default")
 	lw.LogGroup = "/aws/lambda/orders"
 	after := end.Add(time.Hour) // after the retries, before the maximum age
-	fn := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 5, EndedAt: end, Window: lw}
-	sns := Redriven{Target: "sns", DestQueue: "sns:orders", EndedAt: end, Window: SubscriberWindow(end, nil, "", []string{"https subscriber x"})}
+	fn := Redriven{Target: "lambda", DestQueue: "lambda:orders", Moved: 5, EndedAt: end, ReturnWindow: lw}
+	sns := Redriven{Target: "sns", DestQueue: "sns:orders", EndedAt: end, ReturnWindow: SubscriberReturnWindow(end, nil, "", []string{"https subscriber x"})}
 	ran := func(ran, unseen int, failed ...string) *EventsRun {
 		return &EventsRun{Group: lw.LogGroup, Sought: ran + unseen + len(failed), Ran: ran, Unseen: unseen, Failed: failed, FailedLine: "[ERROR] RuntimeError: boom"}
 	}
@@ -25,8 +25,8 @@ func TestJudgeTarget(t *testing.T) {
 		contains string
 	}{
 		{"drained", Observation{At: after}, sns, true, true, "not checked: that https subscriber x handled the redriven messages: it is not a queue"},
-		{"left", Observation{DLQVisible: 3, At: after}, Redriven{Target: "events", DestQueue: "events:b", Window: sns.Window}, false, false, "still holds 3"},
-		{"no window", Observation{At: after}, Redriven{Target: "sns", DestQueue: "sns:orders"}, false, false, "not proven: sns:orders's failure window could not be read"},
+		{"left", Observation{DLQVisible: 3, At: after}, Redriven{Target: "events", DestQueue: "events:b", ReturnWindow: sns.ReturnWindow}, false, false, "still holds 3"},
+		{"no window", Observation{At: after}, Redriven{Target: "sns", DestQueue: "sns:orders"}, false, false, "not proven: sns:orders's return window could not be read"},
 		{"a redriven event failed", Observation{At: end, Events: ran(4, 0, "r-5")}, fn, true, false,
 			`1 redriven event of 5 failed in lambda:orders (request id r-5; its line in /aws/lambda/orders: "[ERROR] RuntimeError: boom")`},
 		{"returned", Observation{Returned: []Returned{{}}}, fn, true, false, "came back"},
@@ -54,10 +54,10 @@ func TestJudgeTarget(t *testing.T) {
 	}
 }
 
-func TestSubscriberWindow(t *testing.T) {
+func TestSubscriberReturnWindow(t *testing.T) {
 	end := t0
 	dlq := "arn:aws:sqs:us-east-1:1:orders-dlq"
-	w := SubscriberWindow(end, []Subscriber{
+	w := SubscriberReturnWindow(end, []Subscriber{
 		{Queue: "fast", Visibility: 30 * time.Second, MaxReceiveCount: 3, DeadLetterARN: dlq},
 		{Queue: "slow", Delay: 10 * time.Second, Visibility: 5 * time.Minute, MaxReceiveCount: 5, DeadLetterARN: dlq},
 		{Queue: "other", Visibility: time.Hour, MaxReceiveCount: 9, DeadLetterARN: "arn:aws:sqs:us-east-1:1:x-dlq"},
@@ -65,7 +65,7 @@ func TestSubscriberWindow(t *testing.T) {
 	}, dlq, nil)
 	// slow: 10s + 5m × 6 = 30m10s; other and loose do not come back here.
 	if want := end.Add(30*time.Minute + 10*time.Second); !w.RetriesBy.Equal(want) || len(w.Parts) != 2 {
-		t.Fatalf("window: %v, want %v; %q", w.RetriesBy, want, w.Parts)
+		t.Fatalf("return window: %v, want %v; %q", w.RetriesBy, want, w.Parts)
 	}
 	un := strings.Join(w.Unchecked, "\n")
 	for _, want := range []string{"that other consumed the redriven messages: its failures go to arn:aws:sqs:us-east-1:1:x-dlq, not to this DLQ",
@@ -74,12 +74,12 @@ func TestSubscriberWindow(t *testing.T) {
 			t.Errorf("unchecked %q, want %q", un, want)
 		}
 	}
-	r := Redriven{Target: "sns", DestQueue: "sns:t", EndedAt: end, Window: w}
+	r := Redriven{Target: "sns", DestQueue: "sns:t", EndedAt: end, ReturnWindow: w}
 	if j := Judge(Observation{At: end.Add(30 * time.Minute)}, r); j.Pass || !strings.Contains(j.Reasons[1], "not proven yet — look again after 03:31 UTC") {
-		t.Errorf("inside the window: %+v", j.Reasons)
+		t.Errorf("inside the return window: %+v", j.Reasons)
 	}
 	if j := Judge(Observation{At: end.Add(31 * time.Minute)}, r); !j.Pass || len(j.Unchecked) != 2 {
-		t.Errorf("after the window: %+v", j)
+		t.Errorf("after the return window: %+v", j)
 	}
 	// A subscriber still holding messages (its consumer started late) can
 	// still fail them back: not proven until it drained and then its own
@@ -88,7 +88,7 @@ func TestSubscriberWindow(t *testing.T) {
 	if j := Judge(late, r); j.Pass || !strings.Contains(j.Reasons[1], "not proven yet — look again after 03:33 UTC (2026-03-01): subscriber fast still holds 2 (0 visible, 2 in flight, 0 delayed)") {
 		t.Errorf("a subscriber still holds messages: %+v", j.Reasons)
 	}
-	if w := SubscriberWindow(end, nil, dlq, nil); len(w.Unchecked) != 1 || !strings.Contains(w.Unchecked[0], "no subscriber queue was found") {
+	if w := SubscriberReturnWindow(end, nil, dlq, nil); len(w.Unchecked) != 1 || !strings.Contains(w.Unchecked[0], "no subscriber queue was found") {
 		t.Errorf("no subscribers: %+v", w)
 	}
 }

@@ -38,7 +38,7 @@ type Watch struct {
 	// maxReceiveCount).
 	NoPeek bool
 	// Function is the Lambda function a redrive to lambda: invoked (a name
-	// or ARN without qualifier); Logs reads its log group (the window's
+	// or ARN without qualifier); Logs reads its log group (the return window's
 	// LogGroup) for the redriven events (nil: not read, never a pass).
 	Function string
 	Logs     LogsAPI
@@ -177,10 +177,10 @@ func (w *Watch) baseline(i int) *Traffic {
 // group by the request ids the journal holds (ReadEvents), from a minute
 // before the redrive began (clocks differ) to a minute after the look.
 func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
-	if w.Rec.Target != "lambda" || w.Rec.StartedAt.IsZero() || w.Rec.Window == nil || w.Rec.Window.LogGroup == "" {
+	if w.Rec.Target != "lambda" || w.Rec.StartedAt.IsZero() || w.Rec.ReturnWindow == nil || w.Rec.ReturnWindow.LogGroup == "" {
 		return
 	}
-	group := w.Rec.Window.LogGroup
+	group := w.Rec.ReturnWindow.LogGroup
 	if w.Logs == nil {
 		obs.Events = &EventsRun{Group: group, Failed: []string{}, Err: "no CloudWatch Logs client"}
 		return
@@ -198,12 +198,12 @@ func (w *Watch) observeFunction(ctx context.Context, obs *Observation) {
 }
 
 // observeSubscribers reads the depth of each subscriber queue that fails
-// back to the DLQ, in the order of the window's Returning.
+// back to the DLQ, in the order of the return window's Returning.
 func (w *Watch) observeSubscribers(ctx context.Context, obs *Observation) error {
-	if w.Rec.Window == nil {
+	if w.Rec.ReturnWindow == nil {
 		return nil
 	}
-	for _, s := range w.Rec.Window.Returning {
+	for _, s := range w.Rec.ReturnWindow.Returning {
 		q := &sqsapi.Queue{Name: s.Queue, URL: s.URL}
 		if err := sqsapi.Refresh(ctx, w.SQS, q); err != nil {
 			return fmt.Errorf("verify subscriber %s: %w", s.Queue, err)

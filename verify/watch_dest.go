@@ -11,7 +11,7 @@ import (
 )
 
 // readBaselines reads, once before the first look, each destination's own
-// traffic over BaselineWindow before the move's first minute. A
+// traffic over BaselineHistory before the move's first minute. A
 // destination CloudWatch shows no traffic for is quiet, judged as before.
 func (w *Watch) readBaselines(ctx context.Context) {
 	if w.Rec.Target != "" || w.Rec.StartedAt.IsZero() {
@@ -24,7 +24,7 @@ func (w *Watch) readBaselines(ctx context.Context) {
 			metric, stat string
 			dst          *[]cwapi.Point
 		}{{cwapi.MetricMessagesSent, "Sum", &sent}, {cwapi.MetricMessagesDeleted, "Sum", &deleted}, {cwapi.MetricAgeOfOldest, "Maximum", &age}} {
-			points, err := w.metric(ctx, q.Name, m.metric, m.stat, first.Add(-BaselineWindow), first)
+			points, err := w.metric(ctx, q.Name, m.metric, m.stat, first.Add(-BaselineHistory), first)
 			if err != nil {
 				return
 			}
@@ -36,7 +36,7 @@ func (w *Watch) readBaselines(ctx context.Context) {
 
 // observeDest reads one destination's depth, when a failing redriven
 // message would be back in the DLQ at the latest, and its metrics: a live
-// destination's windows and age of oldest, a quiet one's counts over the
+// destination's counts since the move and age of oldest, a quiet one's counts over the
 // move.
 func (w *Watch) observeDest(ctx context.Context, q *sqsapi.Queue, base *Traffic) (DestObservation, error) {
 	d := DestObservation{Queue: q.Name, At: w.Now(), Baseline: base}
@@ -111,14 +111,14 @@ func (w *Watch) liveMetrics(ctx context.Context, queue string, d *DestObservatio
 	sentUntil := end.Truncate(time.Minute).Add(time.Minute)
 	for _, m := range []struct {
 		name  string
-		dst   **Window
+		dst   **MinuteSum
 		until time.Time
-	}{{cwapi.MetricMessagesSent, &d.SentWindow, sentUntil}, {cwapi.MetricMessagesDeleted, &d.DeletedWindow, now.Add(time.Minute)}} {
+	}{{cwapi.MetricMessagesSent, &d.SentSinceMove, sentUntil}, {cwapi.MetricMessagesDeleted, &d.DeletedSinceMove, now.Add(time.Minute)}} {
 		points, err := w.metric(ctx, queue, m.name, "Sum", start, m.until)
 		if err != nil {
 			return
 		}
-		*m.dst = WindowOf(points, start, m.until, now)
+		*m.dst = MinuteSumOf(points, start, m.until, now)
 	}
 	points, err := w.metric(ctx, queue, cwapi.MetricAgeOfOldest, "Maximum", end.Truncate(time.Minute), now.Add(time.Minute))
 	if err != nil || len(points) == 0 {

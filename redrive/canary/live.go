@@ -9,7 +9,7 @@ import (
 )
 
 // ownWindow is how much of a destination's history before the canary
-// tells whether it is live: verify's BaselineWindow, one page of
+// tells whether it is live: verify's BaselineHistory, one page of
 // one-minute points.
 const ownWindow = 15 * time.Minute
 

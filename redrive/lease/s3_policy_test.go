@@ -52,7 +52,7 @@ func TestS3LeaseAbsentKeyAnswers403(t *testing.T) {
 	if _, _, _, err := CurrentS3(ctx, c, b, key); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("the proxy does not answer 403 for the absent key: %v", err)
 	}
-	store := S3Store(c, b, key)
+	store := s3Store{c: c, bucket: b, key: key}
 	for round := range 2 {
 		if h, ok, err := store.Current(ctx); ok || err != nil {
 			t.Fatalf("round %d: absent lease read as %+v %v %v", round, h, ok, err)
@@ -130,7 +130,7 @@ func TestS3LeaseGarbageIsRefused(t *testing.T) {
 				t.Fatalf("%.20q take-over %v: %v", body, takeOver, err)
 			}
 		}
-		if _, _, err := S3Store(c, b, "g.lease").Current(ctx); err == nil {
+		if _, _, err := (s3Store{c: c, bucket: b, key: "g.lease"}).Current(ctx); err == nil {
 			t.Fatalf("%.20q: Current read garbage as no error", body)
 		}
 		out, err := c.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(b), Key: aws.String("g.lease")})

@@ -62,9 +62,7 @@ func (s tagStore) Guarantee() string {
 	return "lease: the queue tag " + Tag + " keeps a second mfdlq off this DLQ, but tags are last-writer-wins with no documented read-after-write: two runs started within about a second could both go on (--lease s3://BUCKET/PREFIX is conditional)"
 }
 
-// S3Store is the lease as the object key in bucket, written conditionally.
-func S3Store(c S3, bucket, key string) Store { return s3Store{c: c, bucket: bucket, key: key} }
-
+// s3Store is the lease as the object key in bucket, written conditionally.
 type s3Store struct {
 	c           S3
 	bucket, key string

@@ -49,13 +49,6 @@ func NoSDK(o *sqs.Options) {
 	o.RetryMaxAttempts = 1
 }
 
-// Stats returns the calls made and the retries among them.
-func (r *Policy) Stats() (calls, retries int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.calls, r.retries
-}
-
 // Do runs call until it succeeds, fails for good, or the attempts or the
 // budget run out. The backoff sleeps ignore ctx on purpose: Do runs sends
 // and deletes that must finish after Ctrl-C.

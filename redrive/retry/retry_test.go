@@ -50,3 +50,11 @@ func TestRetryPolicy(t *testing.T) {
 		t.Fatalf("%d retries in %d calls: over budget", retries, c)
 	}
 }
+
+// Stats returns the calls made and the retries among them (only the tests
+// read them; the budget reads the fields under the lock).
+func (r *Policy) Stats() (calls, retries int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls, r.retries
+}

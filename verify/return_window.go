@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// FailureWindow is how long a redrive to a function, topic or bus must be
+// ReturnWindow is how long a redrive to a function, topic or bus must be
 // watched before "nothing came back" means something: a redriven event
 // that fails is back in the DLQ only after the target's documented
 // retries. Lambda retries a failed asynchronous event (twice by default,
@@ -15,7 +15,7 @@ import (
 // EventBridge rule's subscriber queue fails a message over to its DLQ only
 // after visibility timeout × maxReceiveCount. Until then verify says "not
 // proven yet", never pass.
-type FailureWindow struct {
+type ReturnWindow struct {
 	// RetriesBy is when an event failing from its first attempt is back
 	// at the latest: after Lambda's retries, or every subscriber queue's
 	// delay + visibility timeout × (maxReceiveCount + 1).
@@ -29,22 +29,22 @@ type FailureWindow struct {
 	// one for RetriesBy.
 	Parts      []string `json:"parts"`
 	RetriesWhy string   `json:"retries_why"`
-	// Unchecked is what the window cannot cover: a subscriber whose
+	// Unchecked is what the return window cannot cover: a subscriber whose
 	// failures do not come back to this DLQ, one that is not a queue.
 	Unchecked []string `json:"unchecked"`
 	// Returning are the subscriber queues that fail back to this DLQ:
 	// each look reads their depth, since a redriven message still in one
-	// can fail back after the window (a consumer that started late).
+	// can fail back after the return window (a consumer that started late).
 	Returning []Subscriber `json:"returning,omitempty"`
 	// LogGroup is a function's log group (LogGroupOf): each look finds
 	// the redriven events there by their request ids (ReadEvents).
 	LogGroup string `json:"log_group,omitempty"`
 }
 
-// LambdaWindow is the failure window of a function with timeout, retries
+// LambdaReturnWindow is the return window of a function with timeout, retries
 // and maximum event age (its event invoke config, or Lambda's defaults),
 // for events sent up to end.
-func LambdaWindow(end time.Time, timeout time.Duration, retries int, maxAge time.Duration, source string) *FailureWindow {
+func LambdaReturnWindow(end time.Time, timeout time.Duration, retries int, maxAge time.Duration, source string) *ReturnWindow {
 	if timeout <= 0 {
 		timeout = 3 * time.Second // Lambda's default timeout
 	}
@@ -57,7 +57,7 @@ func LambdaWindow(end time.Time, timeout time.Duration, retries int, maxAge time
 	if retries >= 2 {
 		d += 2 * time.Minute
 	}
-	w := &FailureWindow{RetriesBy: end.Add(d), MaxAgeBy: end.Add(maxAge + timeout + 30*time.Second)}
+	w := &ReturnWindow{RetriesBy: end.Add(d), MaxAgeBy: end.Add(maxAge + timeout + 30*time.Second)}
 	if w.MaxAgeBy.Before(w.RetriesBy) {
 		w.MaxAgeBy = w.RetriesBy
 	}
@@ -83,11 +83,11 @@ type Subscriber struct {
 	DeadLetterARN   string // its redrive policy's DLQ
 }
 
-// SubscriberWindow is the failure window of a topic or bus whose
+// SubscriberReturnWindow is the return window of a topic or bus whose
 // subscriber queues fail messages over to dlqARN; others (another DLQ, no
 // redrive policy, not a queue: unqueued) are listed as unchecked.
-func SubscriberWindow(end time.Time, subs []Subscriber, dlqARN string, unqueued []string) *FailureWindow {
-	w := &FailureWindow{RetriesBy: end, Parts: []string{}, Unchecked: []string{}}
+func SubscriberReturnWindow(end time.Time, subs []Subscriber, dlqARN string, unqueued []string) *ReturnWindow {
+	w := &ReturnWindow{RetriesBy: end, Parts: []string{}, Unchecked: []string{}}
 	for _, s := range subs {
 		switch {
 		case s.MaxReceiveCount == 0:
@@ -115,7 +115,7 @@ func SubscriberWindow(end time.Time, subs []Subscriber, dlqARN string, unqueued 
 	return w
 }
 
-// notYet is the reason of a look before the window's end.
+// notYet is the reason of a look before the return window's end.
 func notYet(until time.Time, why string) string {
 	return fmt.Sprintf("not proven yet — look again after %s: %s", lookAgain(until), why)
 }

@@ -3,12 +3,18 @@ package classify
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
+
+// errorRead is an error text and where it came from.
+type errorRead struct {
+	text   string
+	source string // logs, envelope, attributes, body
+	from   string // the sender or field, for the evidence ("MassTransit (MT-Fault-* headers)")
+}
 
 // errorOf is the error text a message carries and where: an AWS
 // envelope's own (a destination record's responsePayload or condition, a
@@ -89,106 +95,6 @@ func bounded(s string) string {
 	}
 	return strings.ToValidUTF8(s[:maxSourceError], "")
 }
-
-// lookup is a JSON object's members, raw.
-type lookup map[string]json.RawMessage
-
-func docLookup(b []byte) lookup {
-	if len(b) == 0 || b[0] != '{' {
-		return nil
-	}
-	var l lookup
-	if json.Unmarshal(b, &l) != nil {
-		return nil
-	}
-	return l
-}
-
-// text is member n as text: a string as it is, a list of strings (Celery's
-// exc_message, Sidekiq's error_backtrace) one per line, a number as
-// written; "" for anything else.
-func (l lookup) text(n string) string {
-	v, ok := l[n]
-	if !ok || len(v) == 0 {
-		return ""
-	}
-	switch v[0] {
-	case '"':
-		var s string
-		_ = json.Unmarshal(v, &s)
-		return strings.TrimSpace(s)
-	case '[':
-		var ss []string
-		if json.Unmarshal(v, &ss) == nil {
-			return strings.TrimSpace(strings.Join(ss, "\n"))
-		}
-	}
-	return ""
-}
-
-// nested reads a payload field at the top level, else inside "result" (a
-// Celery task's meta) or "error" (a Solid Queue failed execution), skipping
-// fields the healthy messages have too.
-func (l lookup) nested(rule *BodyErrors) func(string) string {
-	inner := []lookup{docLookup(l["result"]), docLookup(l["error"])}
-	return func(n string) string {
-		if rule.skips(n) {
-			return ""
-		}
-		if t := l.text(n); t != "" {
-			return t
-		}
-		for _, in := range inner {
-			if t := in.text(n); t != "" {
-				return t
-			}
-		}
-		return ""
-	}
-}
-
-// payloadSourceHints are bytes a payload holding one of the table's
-// payload fields contains: a payload without any is not decoded.
-var payloadSourceHints = [][]byte{[]byte(`"error_class"`), []byte(`"exc_type"`), []byte(`"exception_class"`), []byte(`"exception"`)}
-
-func hasPayloadSource(p []byte) bool {
-	if len(p) == 0 || p[0] != '{' {
-		return false
-	}
-	for _, h := range payloadSourceHints {
-		if bytes.Contains(p, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// symfonyError reads the last ErrorDetailsStamp (or RedeliveryStamp) from
-// Symfony Messenger's headers: a JSON list of stamps, each with
-// exceptionClass and exceptionMessage.
-func symfonyError(h lookup) string {
-	for _, name := range symfonyStamps {
-		raw := h.text(name)
-		if raw == "" {
-			continue
-		}
-		var stamps []struct {
-			Class   string `json:"exceptionClass"`
-			Message string `json:"exceptionMessage"`
-		}
-		if json.Unmarshal([]byte(raw), &stamps) != nil || len(stamps) == 0 {
-			continue
-		}
-		last := stamps[len(stamps)-1]
-		if t := joinTyped(last.Class, last.Message); t != "" {
-			return bounded(t)
-		}
-	}
-	return ""
-}
-
-// skips tells a payload field the healthy messages have too.
-func (r *BodyErrors) skips(field string) bool { return r != nil && slices.Contains(r.Skip, field) }
 
 // withAttributes is m, or — when m has no attributes and its SNS
 // notification (raw delivery off) has some that may name an error — a

@@ -19,10 +19,10 @@ const FingerprintUnparseable = "unparseable"
 // fingerprint: the ones that name a schema or a message kind.
 var fingerprintKeys = []string{"version", "schema_version", "schemaVersion", "schema", "type"}
 
-// shape is what classify reads from one body in one pass: whether it is
+// bodyScan is what classify reads from one body in one pass: whether it is
 // JSON, its top-level keys, its schema-naming fields and the --key field.
 // Its slices are reused from message to message.
-type shape struct {
+type bodyScan struct {
 	kind    string   // object, array, string, number, boolean, null, empty, unparseable
 	keys    [][]byte // top-level keys, sorted, without repeats
 	fields  []field  // fingerprintKeys present, in fingerprintKeys order
@@ -38,7 +38,7 @@ type field struct{ name, value string }
 // watch (the --key field, the --expect fields). valid says the body is
 // known to be valid JSON: the envelope detector checked it, and checking
 // again would cost a second pass over every message.
-func (s *shape) scanKnown(body []byte, valid bool, watch []string) {
+func (s *bodyScan) scanKnown(body []byte, valid bool, watch []string) {
 	s.keys, s.fields = s.keys[:0], s.fields[:0]
 	s.watched, s.present = s.watched[:0], s.present[:0]
 	for range watch {
@@ -77,7 +77,7 @@ func (s *shape) scanKnown(body []byte, valid bool, watch []string) {
 }
 
 // scanObject walks the top level of a valid JSON object.
-func (s *shape) scanObject(b []byte, watch []string) {
+func (s *bodyScan) scanObject(b []byte, watch []string) {
 	i := 1
 	for {
 		i = skipSpace(b, i)
@@ -99,7 +99,7 @@ func (s *shape) scanObject(b []byte, watch []string) {
 	s.keys = slices.CompactFunc(s.keys, bytes.Equal)
 }
 
-func (s *shape) record(key, raw []byte, watch []string) {
+func (s *bodyScan) record(key, raw []byte, watch []string) {
 	s.keys = append(s.keys, key)
 	for i, w := range watch {
 		if string(key) == w {
@@ -113,10 +113,10 @@ func (s *shape) record(key, raw []byte, watch []string) {
 	}
 }
 
-// fingerprint writes the shape's fingerprint to buf: the schema-naming
+// fingerprint writes the body's fingerprint to buf: the schema-naming
 // fields, then the sorted top-level keys, e.g.
 // "version=2 {customer,items,order_id,version}".
-func (s *shape) fingerprint(buf []byte) []byte {
+func (s *bodyScan) fingerprint(buf []byte) []byte {
 	if s.kind != "object" {
 		return append(buf, s.kind...)
 	}

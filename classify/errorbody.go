@@ -91,27 +91,5 @@ func trimSpace(b []byte) []byte {
 	return b[i:j]
 }
 
-// rejected counts the values a group's validation errors name.
-type rejected struct {
-	msgs   int                 // messages whose error names a value
-	first  string              // the first such value
-	hashes map[uint64]struct{} // distinct values, up to maxRejected
-}
-
-const maxRejected = 64
-
-func (r *rejected) add(v string) {
-	if v == "" {
-		return
-	}
-	r.msgs++
-	if r.first == "" {
-		r.first = v
-	}
-	if r.hashes == nil {
-		r.hashes = map[uint64]struct{}{}
-	}
-	if len(r.hashes) < maxRejected {
-		r.hashes[hashString(v)] = struct{}{}
-	}
-}
+// skips tells a payload field the healthy messages have too.
+func (r *BodyErrors) skips(field string) bool { return r != nil && slices.Contains(r.Skip, field) }

@@ -8,7 +8,7 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// Span is what the window is made from: the failures' times (the DLQ
+// Span is what the range is made from: the failures' times (the DLQ
 // messages' FailureTime), widened by Margin; From and To override.
 type Span struct {
 	Sent     []time.Time // the sampled messages' failure times (FailureTime)
@@ -32,13 +32,13 @@ func FailureTime(m *sqsjson.Message) (t time.Time, byReceive, ok bool) {
 	return sent, false, okSent
 }
 
-// ErrNoTimes is a window with nothing to make it from.
+// ErrNoTimes is a range with nothing to make it from.
 var ErrNoTimes = errors.New("no message with a SentTimestamp to place the window")
 
-// NewWindow is the window: [first failure − margin, last failure + margin],
-// never past now, with --from/--to taking precedence.
-func NewWindow(s Span) (Window, error) {
-	w := Window{Source: s.Source, Margin: s.Margin.String()}
+// NewRange is the range looked at: [first failure − margin, last
+// failure + margin], never past now, with --from/--to taking precedence.
+func NewRange(s Span) (Range, error) {
+	w := Range{Source: s.Source, Margin: s.Margin.String()}
 	for _, t := range s.Sent {
 		t := t.UTC()
 		if w.FirstFailure == nil || t.Before(*w.FirstFailure) {
@@ -76,7 +76,7 @@ func NewWindow(s Span) (Window, error) {
 
 // Clip is the part of w a history of the given length still holds, now:
 // ok is false when none of it does. warning says what was left out.
-func Clip(w Window, now time.Time, history time.Duration, what string) (from, to time.Time, ok bool, warning string) {
+func Clip(w Range, now time.Time, history time.Duration, what string) (from, to time.Time, ok bool, warning string) {
 	oldest := now.Add(-history).Add(time.Minute) // a minute's slack for the clocks
 	from, to = w.From, w.To
 	switch {

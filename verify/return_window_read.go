@@ -44,9 +44,9 @@ var (
 // subscriptions, 100 rules a page).
 const maxListPages = 10
 
-// WindowReaders are the clients ReadWindow needs; only the target's own
+// ReturnWindowReaders are the clients ReadReturnWindow needs; only the target's own
 // is called.
-type WindowReaders struct {
+type ReturnWindowReaders struct {
 	SQS       sqsapi.Client
 	Lambda    FunctionConfigAPI
 	SNS       SubscriptionsAPI
@@ -57,40 +57,40 @@ type WindowReaders struct {
 	Qualifier string
 }
 
-// ReadWindow reads the failure window of a redrive to a function, topic or
+// ReadReturnWindow reads the return window of a redrive to a function, topic or
 // bus (r.Target) from the target's own configuration: the function's
 // event invoke config (Lambda's documented defaults, 2 retries and 6
 // hours, when it has none), or each subscriber queue's attributes.
-func ReadWindow(ctx context.Context, rd WindowReaders, r Redriven) (*FailureWindow, error) {
+func ReadReturnWindow(ctx context.Context, rd ReturnWindowReaders, r Redriven) (*ReturnWindow, error) {
 	end := r.moveEnd()
 	switch r.Target {
 	case "lambda":
-		return readLambdaWindow(ctx, rd, end)
+		return readLambdaReturnWindow(ctx, rd, end)
 	case "sns":
 		subs, unqueued, err := topicSubscribers(ctx, rd, r.DestURL)
 		if err != nil {
 			return nil, err
 		}
-		return SubscriberWindow(end, subs, rd.DLQARN, unqueued), nil
+		return SubscriberReturnWindow(end, subs, rd.DLQARN, unqueued), nil
 	case "events":
 		subs, unqueued, err := busSubscribers(ctx, rd, r.DestURL)
 		if err != nil {
 			return nil, err
 		}
-		w := SubscriberWindow(end, subs, rd.DLQARN, unqueued)
+		w := SubscriberReturnWindow(end, subs, rd.DLQARN, unqueued)
 		w.Unchecked = append(w.Unchecked, "that EventBridge delivered every redriven event: it retries a failed delivery for up to its target's maximum event age (24 hours by default) before the target's own DLQ")
 		return w, nil
 	}
-	return nil, fmt.Errorf("no failure window for target %q", r.Target)
+	return nil, fmt.Errorf("no return window for target %q", r.Target)
 }
 
-func readLambdaWindow(ctx context.Context, rd WindowReaders, end time.Time) (*FailureWindow, error) {
+func readLambdaReturnWindow(ctx context.Context, rd ReturnWindowReaders, end time.Time) (*ReturnWindow, error) {
 	var q *string
 	if rd.Qualifier != "" {
 		q = aws.String(rd.Qualifier)
 	}
 	// Without lambda:GetFunction the timeout is unknown: Lambda's
-	// maximum (15 minutes) keeps the window on the safe side.
+	// maximum (15 minutes) keeps the return window on the safe side.
 	timeout := 15 * time.Minute
 	group := LogGroupOf(lambdaapi.FunctionName(rd.Function), "")
 	fn, err := rd.Lambda.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(rd.Function), Qualifier: q})
@@ -120,14 +120,14 @@ func readLambdaWindow(ctx context.Context, rd WindowReaders, end time.Time) (*Fa
 			maxAge = time.Duration(*cfg.MaximumEventAgeInSeconds) * time.Second
 		}
 	}
-	w := LambdaWindow(end, timeout, retries, maxAge, source)
+	w := LambdaReturnWindow(end, timeout, retries, maxAge, source)
 	w.LogGroup = group
 	return w, nil
 }
 
 // topicSubscribers reads the topic's SQS subscribers' attributes; other
 // protocols are named in unqueued.
-func topicSubscribers(ctx context.Context, rd WindowReaders, topic string) (subs []Subscriber, unqueued []string, err error) {
+func topicSubscribers(ctx context.Context, rd ReturnWindowReaders, topic string) (subs []Subscriber, unqueued []string, err error) {
 	p := sns.NewListSubscriptionsByTopicPaginator(rd.SNS, &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(topic)})
 	for page := 0; p.HasMorePages() && page < maxListPages; page++ {
 		out, err := p.NextPage(ctx)
@@ -151,7 +151,7 @@ func topicSubscribers(ctx context.Context, rd WindowReaders, topic string) (subs
 
 // busSubscribers reads the SQS targets of the bus's rules; other targets
 // are named in unqueued.
-func busSubscribers(ctx context.Context, rd WindowReaders, bus string) (subs []Subscriber, unqueued []string, err error) {
+func busSubscribers(ctx context.Context, rd ReturnWindowReaders, bus string) (subs []Subscriber, unqueued []string, err error) {
 	var next *string
 	for page := 0; page < maxListPages; page++ {
 		out, err := rd.Events.ListRules(ctx, &eventbridge.ListRulesInput{EventBusName: aws.String(bus), NextToken: next})
@@ -183,7 +183,7 @@ func busSubscribers(ctx context.Context, rd WindowReaders, bus string) (subs []S
 	return subs, unqueued, nil
 }
 
-func readSubscriber(ctx context.Context, rd WindowReaders, queueARN string) (Subscriber, error) {
+func readSubscriber(ctx context.Context, rd ReturnWindowReaders, queueARN string) (Subscriber, error) {
 	q, err := sqsapi.Resolve(ctx, rd.SQS, queueARN, rd.Region)
 	if err != nil {
 		return Subscriber{}, fmt.Errorf("read subscriber queue %s: %w", queueARN, err)

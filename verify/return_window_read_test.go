@@ -30,12 +30,12 @@ func (d deniedLambda) GetFunctionEventInvokeConfig(context.Context, *lambda.GetF
 	return nil, &smithy.GenericAPIError{Code: "AccessDeniedException", Message: "denied"}
 }
 
-// Without permission to read the function the window takes Lambda's
+// Without permission to read the function the return window takes Lambda's
 // maximum timeout and its default retries and age: later, never earlier.
-func TestLambdaWindowWithoutReadPermission(t *testing.T) {
+func TestLambdaReturnWindowWithoutReadPermission(t *testing.T) {
 	end := t0
 	r := Redriven{Target: "lambda", EndedAt: end}
-	w, err := ReadWindow(context.Background(), WindowReaders{Lambda: deniedLambda{}, Function: "orders"}, r)
+	w, err := ReadReturnWindow(context.Background(), ReturnWindowReaders{Lambda: deniedLambda{}, Function: "orders"}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestLambdaWindowWithoutReadPermission(t *testing.T) {
 	if want := end.Add(48*time.Minute + 30*time.Second); !w.RetriesBy.Equal(want) || !strings.Contains(w.Parts[1], "could not be read") {
 		t.Fatalf("denied: %v, want %v; %q", w.RetriesBy, want, w.Parts)
 	}
-	w, err = ReadWindow(context.Background(), WindowReaders{Lambda: deniedLambda{timeout: 10}, Function: "orders"}, r)
+	w, err = ReadReturnWindow(context.Background(), ReturnWindowReaders{Lambda: deniedLambda{timeout: 10}, Function: "orders"}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
