@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/mfdlq/mfdlq/cmd"
 )
 
@@ -34,5 +36,18 @@ func TestGenerate(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(out, "completion", f)); err != nil || st.Size() == 0 {
 			t.Errorf("completion %s missing", f)
 		}
+	}
+}
+
+// TestUnusedHelp: a block marked for a command the tree lacks is named,
+// and the real tree leaves none.
+func TestUnusedHelp(t *testing.T) {
+	if got := unusedHelp(cmd.RootCommand()); len(got) != 0 {
+		t.Errorf("the real tree leaves help unused: %v", got)
+	}
+	bare := &cobra.Command{Use: "mfdlq"}
+	got := unusedHelp(bare)
+	if len(got) == 0 || !strings.Contains(strings.Join(got, " "), "help: redrive") {
+		t.Errorf("a tree without redrive: want redrive's help named unused, got %v", got)
 	}
 }
