@@ -135,21 +135,23 @@ func (f *fakeCW) callCount() int {
 	return f.calls
 }
 
-// fastClock runs scale times faster than the wall clock, for tests in
-// which two goroutines wait at once (a move and its watch): each really
-// sleeps, so neither can run the other's time away.
-type fastClock struct {
+// bubbleClock is the wall clock inside a testing/synctest bubble, shifted
+// to start: for tests in which two goroutines wait at once (a move and its
+// watch). The bubble's time moves only when every goroutine in it waits,
+// so neither can run the other's time away and the machine's load changes
+// nothing (a clock running 200 times faster than the wall clock once let a
+// busy machine stop the watch 47 s late).
+type bubbleClock struct {
 	start time.Time
 	real  time.Time
-	scale time.Duration
 }
 
-func newFastClock(start time.Time, scale time.Duration) *fastClock {
-	return &fastClock{start: start, real: time.Now(), scale: scale}
+func newBubbleClock(start time.Time) *bubbleClock {
+	return &bubbleClock{start: start, real: time.Now()}
 }
 
-func (c *fastClock) Now() time.Time { return c.start.Add(time.Since(c.real) * c.scale) }
+func (c *bubbleClock) Now() time.Time { return c.start.Add(time.Since(c.real)) }
 
-func (c *fastClock) Sleep(ctx context.Context, d time.Duration) error {
-	return RealClock{}.Sleep(ctx, d/c.scale)
+func (c *bubbleClock) Sleep(ctx context.Context, d time.Duration) error {
+	return RealClock{}.Sleep(ctx, d)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
@@ -93,103 +94,107 @@ func TestBeforeInterrupted(t *testing.T) {
 // the pause waits for --for of OK again, and the move goes on for what is
 // left; the waits file has the pause and both ends.
 func TestWatchedPausesAndResumes(t *testing.T) {
-	ws := workspace(t)
-	c := newFastClock(t0, 200) // 5 s of the watch: 25 ms
-	cw := newFakeCW(&fakeClock{now: t0})
-	cw.set("gateway-5xx", StateOK)
-	var out said
-	s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Waits: OpenWaits(ws),
-		Info: out.info, SetWaiting: out.setWaiting, Waiting: "gateway-5xx"}
-	go func() {
-		_ = c.Sleep(context.Background(), 30*time.Second)
-		cw.clock.now = c.Now()
-		cw.set("gateway-5xx", StateAlarm)
-		_ = c.Sleep(context.Background(), 2*time.Minute)
-		cw.clock.now = c.Now()
+	synctest.Test(t, func(t *testing.T) {
+		ws := workspace(t)
+		c := newBubbleClock(t0)
+		cw := newFakeCW(&fakeClock{now: t0})
 		cw.set("gateway-5xx", StateOK)
-	}()
-	moved, segments := 0, 0
-	var stoppedAt, resumedAt time.Time
-	err := s.Watched(context.Background(), func(ctx context.Context) (bool, error) {
-		segments++
-		if segments == 2 {
-			resumedAt = c.Now()
-		}
-		for moved < 120 { // one message a second
-			if ctx.Err() != nil {
-				stoppedAt = c.Now()
-				return true, nil
+		var out said
+		s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Waits: OpenWaits(ws),
+			Info: out.info, SetWaiting: out.setWaiting, Waiting: "gateway-5xx"}
+		go func() {
+			_ = c.Sleep(context.Background(), 30*time.Second)
+			cw.clock.now = c.Now()
+			cw.set("gateway-5xx", StateAlarm)
+			_ = c.Sleep(context.Background(), 2*time.Minute)
+			cw.clock.now = c.Now()
+			cw.set("gateway-5xx", StateOK)
+		}()
+		moved, segments := 0, 0
+		var stoppedAt, resumedAt time.Time
+		err := s.Watched(context.Background(), func(ctx context.Context) (bool, error) {
+			segments++
+			if segments == 2 {
+				resumedAt = c.Now()
 			}
-			_ = c.Sleep(ctx, time.Second)
-			moved++
+			for moved < 120 { // one message a second
+				if ctx.Err() != nil {
+					stoppedAt = c.Now()
+					return true, nil
+				}
+				_ = c.Sleep(ctx, time.Second)
+				moved++
+			}
+			return false, nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return false, nil
+		if segments != 2 || moved != 120 {
+			t.Fatalf("%d segments, %d moved; want 2 and 120", segments, moved)
+		}
+		// Stopped within a watch's poll (plus a second's message) of the
+		// flip at +30s; resumed at least --for after the OK at +2m30s.
+		if d := stoppedAt.Sub(t0); d < 30*time.Second || d > 30*time.Second+PollWatch+time.Second {
+			t.Errorf("stopped at +%s, want within %s of +30s", d, PollWatch)
+		}
+		if d := resumedAt.Sub(t0); d < 3*time.Minute+30*time.Second {
+			t.Errorf("resumed at +%s, before a minute of OK after +2m30s", d)
+		}
+		recs, _ := ReadWaits(ws)
+		var kinds []string
+		for _, r := range recs {
+			kinds = append(kinds, r.Type+":"+r.Kind+r.Outcome)
+		}
+		// The watch writes what it saw (OK at its first read, then ALARM),
+		// then the pause its break made.
+		if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "state: state: state:pause wait:pause") || !strings.HasSuffix(got, "end:ok") ||
+			recs[0].State != StateOK || recs[1].State != StateAlarm {
+			t.Fatalf("waits file %s", got)
+		}
+		if len(out.lines) < 2 || !strings.Contains(out.lines[0], `paused: "gateway-5xx" is ALARM`) {
+			t.Fatalf("said %q", out.lines)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if segments != 2 || moved != 120 {
-		t.Fatalf("%d segments, %d moved; want 2 and 120", segments, moved)
-	}
-	// Stopped within a watch's poll (plus this test's scheduling) of the
-	// flip at +30s; resumed at least --for after the OK at +2m30s.
-	if d := stoppedAt.Sub(t0); d < 30*time.Second || d > 30*time.Second+PollWatch+5*time.Second {
-		t.Errorf("stopped at +%s, want within %s of +30s", d, PollWatch)
-	}
-	if d := resumedAt.Sub(t0); d < 3*time.Minute+30*time.Second {
-		t.Errorf("resumed at +%s, before a minute of OK after +2m30s", d)
-	}
-	recs, _ := ReadWaits(ws)
-	var kinds []string
-	for _, r := range recs {
-		kinds = append(kinds, r.Type+":"+r.Kind+r.Outcome)
-	}
-	// The watch writes what it saw (OK at its first read, then ALARM),
-	// then the pause its break made.
-	if got := strings.Join(kinds, " "); !strings.HasPrefix(got, "state: state: state:pause wait:pause") || !strings.HasSuffix(got, "end:ok") ||
-		recs[0].State != StateOK || recs[1].State != StateAlarm {
-		t.Fatalf("waits file %s", got)
-	}
-	if len(out.lines) < 2 || !strings.Contains(out.lines[0], `paused: "gateway-5xx" is ALARM`) {
-		t.Fatalf("said %q", out.lines)
-	}
 }
 
 // A watch whose reads fail says so when the streak begins and when it
 // ends, and writes both: the move goes on meanwhile (up to WatchBlind),
 // and the person watching knows its guard was blind for a while.
 func TestWatchedSaysWhenItCannotSee(t *testing.T) {
-	ws := workspace(t)
-	c := newFastClock(t0, 200)
-	cw := newFakeCW(&fakeClock{now: t0})
-	cw.set("gateway-5xx", StateOK)
-	var out said
-	s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Waits: OpenWaits(ws), Info: out.info}
-	go func() {
-		_ = c.Sleep(context.Background(), 7*time.Second)
-		cw.setFail(errors.New("connection reset by peer"))
-		_ = c.Sleep(context.Background(), 12*time.Second)
-		cw.setFail(nil)
-	}()
-	err := s.Watched(context.Background(), func(ctx context.Context) (bool, error) {
-		if err := c.Sleep(ctx, 40*time.Second); err != nil {
-			t.Errorf("the move was stopped (%v): reads failing for less than %s are no break", err, WatchBlind)
+	synctest.Test(t, func(t *testing.T) {
+		ws := workspace(t)
+		c := newBubbleClock(t0)
+		cw := newFakeCW(&fakeClock{now: t0})
+		cw.set("gateway-5xx", StateOK)
+		var out said
+		s := &Session{Gate: New(cw, Options{Alarms: []string{"gateway-5xx"}, For: time.Minute}, c), Waits: OpenWaits(ws), Info: out.info}
+		go func() {
+			_ = c.Sleep(context.Background(), 7*time.Second)
+			cw.setFail(errors.New("connection reset by peer"))
+			_ = c.Sleep(context.Background(), 12*time.Second)
+			cw.setFail(nil)
+		}()
+		err := s.Watched(context.Background(), func(ctx context.Context) (bool, error) {
+			if err := c.Sleep(ctx, 40*time.Second); err != nil {
+				t.Errorf("the move was stopped (%v): reads failing for less than %s are no break", err, WatchBlind)
+			}
+			return false, nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return false, nil
+		if len(out.lines) != 2 || !strings.Contains(out.lines[0], "the alarms could not be read (read the alarms: connection reset by peer): the move goes on, and stops if they stay unreadable for 30s") ||
+			!strings.Contains(out.lines[1], "the alarms are read again (they could not be for ") {
+			t.Fatalf("said %q", out.lines)
+		}
+		recs, _ := ReadWaits(ws)
+		var types []string
+		for _, r := range recs {
+			types = append(types, r.Type)
+		}
+		if got := strings.Join(types, " "); got != "state blind seeing" || !strings.Contains(recs[1].Note, "connection reset") || !recs[2].Started.Equal(recs[1].Time) {
+			t.Fatalf("waits file %s: %+v", got, recs)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out.lines) != 2 || !strings.Contains(out.lines[0], "the alarms could not be read (read the alarms: connection reset by peer): the move goes on, and stops if they stay unreadable for 30s") ||
-		!strings.Contains(out.lines[1], "the alarms are read again (they could not be for ") {
-		t.Fatalf("said %q", out.lines)
-	}
-	recs, _ := ReadWaits(ws)
-	var types []string
-	for _, r := range recs {
-		types = append(types, r.Type)
-	}
-	if got := strings.Join(types, " "); got != "state blind seeing" || !strings.Contains(recs[1].Note, "connection reset") || !recs[2].Started.Equal(recs[1].Time) {
-		t.Fatalf("waits file %s: %+v", got, recs)
-	}
 }
