@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +28,6 @@ type redriveOptions struct {
 	transformFlags
 	dedupeFlags
 
-	selection   mover.Selection
 	whenOKTimes bool // --for or --give-up given
 }
 
@@ -194,12 +192,11 @@ var redriveFlagGroups = []flagGroup{
 }
 
 func (o *redriveOptions) validate() error {
-	p, err := o.transformFlags.compile()
-	if err != nil {
+	var err error
+	if o.TransformProgram, o.TransformOrigin, err = o.transformFlags.program(); err != nil {
 		return err
 	}
-	o.Request.Transform = p
-	if o.Request.Dedupe, err = o.dedupeFlags.claims(o.Native); err != nil {
+	if o.DedupeKey, err = o.dedupeFlags.key(o.Native); err != nil {
 		return err
 	}
 	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
@@ -218,8 +215,6 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.Workers)
 	case o.MaxWorkers < 1 || o.MaxWorkers > mover.MaxWorkersLimit:
 		return usageErrorf("--max-workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.MaxWorkers)
-	case o.Max < 0:
-		return usageErrorf("--max must be >= 0, got %d", o.Max)
 	case o.Canary < -1:
 		return usageErrorf("--canary must be >= 0, got %d", o.Canary)
 	case o.CanaryWait < 0:
@@ -234,10 +229,13 @@ func (o *redriveOptions) validate() error {
 		return usageErrorf("--native moves every message: --beyond-window keep needs mfdlq's own mover (drop --native)")
 	case o.IdempotencyWindow < 0:
 		return usageErrorf("--idempotency-window must be > 0, got %s", o.IdempotencyWindow)
-	case o.Native && (o.SentAfter != "" || o.SentBefore != ""):
+	case o.Native && o.Selection.Timed():
 		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
 	}
-	return o.parseSelection()
+	if err := o.Selection.Parse(o.deps.Now()); err != nil {
+		return usageErrorf("%s", strings.TrimSpace(err.Error()))
+	}
+	return nil
 }
 
 // parseWhenOK checks --when-ok, --for and --give-up before any AWS call.
@@ -299,30 +297,5 @@ func (o *redriveOptions) parseTarget() error {
 		return usageErrorf("--max-backlog reads a destination queue's depth; %s has none: drop --max-backlog", t)
 	}
 	o.Target = t
-	return nil
-}
-
-func (o *redriveOptions) parseSelection() error {
-	s := mover.Selection{Filter: o.Filter, Group: o.Group}
-	for _, t := range []struct {
-		flag, val string
-		dst       *time.Time
-	}{{"--sent-after", o.SentAfter, &s.SentAfter}, {"--sent-before", o.SentBefore, &s.SentBefore}} {
-		if t.val == "" {
-			continue
-		}
-		v, err := time.Parse(time.RFC3339, t.val)
-		if err != nil {
-			return usageErrorf("%s %q: use RFC 3339, e.g. 2025-03-02T03:00:00Z", t.flag, t.val)
-		}
-		*t.dst = v
-	}
-	if !s.SentAfter.IsZero() && !s.SentBefore.IsZero() && !s.SentAfter.Before(s.SentBefore) {
-		return usageErrorf("--sent-after must be before --sent-before")
-	}
-	if _, err := s.Compile(); err != nil {
-		return usageErrorf("%s", strings.TrimSpace(err.Error()))
-	}
-	o.selection = s
 	return nil
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -62,8 +61,6 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *incident.Workspace, p *redrive.Plan) error {
 	d := o.deps
 	dlq := p.Source.Queue
-	// The selection is compiled now: Guard counts a shared DLQ's sample under it.
-	p.Req.Selector = o.selectorFor(ws)
 	if err := redrive.Guard(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
@@ -79,7 +76,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
-	o.printDedupePlan()
+	o.printDedupePlan(p)
 	question := p.Question()
 	if len(o.WhenOK) > 0 {
 		finish, err := o.whenOK(ctx, env, ws)
@@ -90,10 +87,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		question = strings.TrimSuffix(question, "?") + fmt.Sprintf(", once %s %s been OK for %s?", plural.Of(len(o.WhenOK), "alarm"), map[bool]string{true: "has", false: "have"}[len(o.WhenOK) == 1], o.For)
 	}
 	if o.DryRun {
-		if err := o.dryRunTransform(ctx, env, p); err != nil {
-			return redriveError(err, dlq)
-		}
-		if err := o.dryRunDedupe(ctx, env, p); err != nil {
+		if err := o.printDryRun(ctx, env, p); err != nil {
 			return redriveError(err, dlq)
 		}
 		d.infof("dry run: nothing changed")
@@ -105,7 +99,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	tuneGC(p.Backlog)
 	sum, err := redrive.Run(ctx, env, ws, p)
 	if sum != nil {
-		if perr := o.printSummary(sum); perr != nil {
+		if perr := o.printSummary(p, sum); perr != nil {
 			return perr
 		}
 		// The step ended (drained, stopped or failed): tell the team once.
@@ -155,12 +149,6 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		}
 	}
 	return env
-}
-
-// selectorFor compiles the selection when the move starts; --group reads
-// the incident's classification.json then.
-func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjson.Message) (bool, error), error) {
-	return func() (func(*sqsjson.Message) (bool, error), error) { return o.selector(ws) }
 }
 
 // redriveError maps the protocol's errors to exit statuses and the lines
@@ -241,8 +229,8 @@ func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
 		rate = fmt.Sprintf("%g msg/s", o.Rate)
 	}
 	sel := "every message"
-	if !o.selection.Empty() {
-		sel = p.Req.SelectionText()
+	if !p.Req.Selection.Empty() {
+		sel = p.Req.Selection.Text()
 	}
 	verb := "move"
 	if o.Keep {

@@ -27,7 +27,7 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	for _, l := range s.DestLines(p) {
 		d.infof("%s", l)
 	}
-	o.printDedupeSummary()
+	o.printDedupeSummary(p)
 	if l := provenance.NewFigures(p.ProvenanceOff(), "", st.Stamps).Line(); l != "" && st.Handled() > 0 {
 		d.infof("%s", l)
 	}
@@ -129,11 +129,11 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 }
 
 // printSummary writes the summary: a JSON line of type summary, or a table.
-func (o *redriveOptions) printSummary(s *redrive.Summary) error {
+func (o *redriveOptions) printSummary(p *redrive.Plan, s *redrive.Summary) error {
 	d := o.deps
 	st := s.Stats
 	dur, achieved := redrive.Round2(s.Duration.Seconds()), redrive.Round2(s.Achieved)
-	f := o.Request.Dedupe.Figures()
+	f := p.Dedupe.Figures()
 	if d.jsonOutput() {
 		return d.printJSONLine(dedupeSummaryLine{s.Line(), f})
 	}
