@@ -101,29 +101,15 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 		// The exit status follows the error (5: a queue deleted, 4:
 		// denied); the line says what had moved by then.
 		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", s.Err, plural.Of(s.Moved, "message"), incident.JournalFile)
-	case redrive.OutcomeCanaryStill, redrive.OutcomeCanaryUnproven:
-		return checkFailedf("%s; the rest stays in the DLQ", st.Halted)
-	case redrive.OutcomeLeaseLost:
-		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(s.LeaseLost.Error()), 300))
 	case redrive.OutcomeInterrupted:
 		d.infof("interrupted: run the same command again to finish the move")
 		return errInterrupted
-	case redrive.OutcomeBreaker:
-		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
-	case redrive.OutcomeFilterHalt:
-		return checkFailedf("--%s; nothing was moved: fix the filter (it sees the message with .Body parsed when it is JSON)", st.Halted)
-	case redrive.OutcomeHalted:
-		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
-	case redrive.OutcomeFailed:
-		return checkFailedf("%s could not be moved and stay in the DLQ (last error: %s); see %s", plural.Of(st.Failed, "message"), st.LastError, incident.JournalFile)
-	case redrive.OutcomeFilterErrors:
-		return checkFailedf("--filter failed on %s, left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", plural.Of(st.FilterErrors, "message"), incident.JournalFile)
-	case redrive.OutcomeTransformHalt:
-		return checkFailedf("--%s; nothing was moved: fix the program (it sees the payload: docs/transform.md)", st.Halted)
-	case redrive.OutcomeTransformErrors:
-		return checkFailedf("--transform failed on %s, left in the DLQ (journaled as transform_failed in %s): fix the program and run the same command again", plural.Of(st.TransformErrors, "message"), incident.JournalFile)
-	case redrive.OutcomeAllReturned:
-		return refusedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), s.Attempt)
+	}
+	switch l, refused := s.OutcomeLine(); {
+	case refused:
+		return refusedf("%s", l)
+	case l != "":
+		return checkFailedf("%s", l)
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ var layer = map[string]int{
 var allowed = map[string]bool{"redrive→classify": true, "redrive→archive": true, "redrive→redrive/lease": true, "redrive→redrive/journal": true,
 	"redrive→redrive/target": true, "redrive→redrive/retry": true, "redrive/target→redrive/retry": true,
 	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true,
-	"redrive→health": true, "redrive→redrive/canary": true, "redrive→redrive/movetask": true, "redrive→redrive/consumer": true, "redrive→redrive/window": true, "redrive→redrive/place": true, "redrive→redrive/sample": true}
+	"redrive→health": true, "redrive→redrive/canary": true, "redrive→redrive/movetask": true, "redrive→redrive/consumer": true, "redrive→redrive/window": true, "redrive→redrive/place": true, "redrive→redrive/sample": true, "redrive→redrive/estimate": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.
