@@ -7,9 +7,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/lease"
-	"github.com/mfdlq/mfdlq/redrive/mover"
-	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -139,7 +136,7 @@ the outcome, never a body; a notification that fails is a warning.
 	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
 	f.StringVar(&opts.RateText, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
-	f.IntVar(&opts.MaxWorkers, "max-workers", mover.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
+	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
@@ -204,33 +201,8 @@ func (o *redriveOptions) validate() error {
 			return err
 		}
 	}
-	if err := o.validateAllow(); err != nil {
-		return err
-	}
-	if _, err := lease.ParseLocation(o.Lease); o.Lease != "" && err != nil {
-		return usageErrorf("--lease %v", err)
-	}
-	switch {
-	case o.Workers < 0 || o.Workers > mover.MaxWorkersLimit:
-		return usageErrorf("--workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.Workers)
-	case o.MaxWorkers < 1 || o.MaxWorkers > mover.MaxWorkersLimit:
-		return usageErrorf("--max-workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.MaxWorkers)
-	case o.Canary < -1:
-		return usageErrorf("--canary must be >= 0, got %d", o.Canary)
-	case o.CanaryWait < 0:
-		return usageErrorf("--canary-wait must be >= 0, got %s", o.CanaryWait)
-	case o.MaxReturned < 0:
-		return usageErrorf("--max-returned must be >= 0, got %d", o.MaxReturned)
-	case o.Visibility < 10 || o.Visibility > 43200:
-		return usageErrorf("--visibility must be between 10 and 43200 seconds, got %d", o.Visibility)
-	case o.BeyondWindow != "" && o.BeyondWindow != window.BeyondMove && o.BeyondWindow != window.BeyondKeep:
-		return usageErrorf("--beyond-window must be move or keep, got %q", o.BeyondWindow)
-	case o.Native && o.BeyondWindow == window.BeyondKeep:
-		return usageErrorf("--native moves every message: --beyond-window keep needs mfdlq's own mover (drop --native)")
-	case o.IdempotencyWindow < 0:
-		return usageErrorf("--idempotency-window must be > 0, got %s", o.IdempotencyWindow)
-	case o.Native && o.Selection.Timed():
-		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
+	if err := o.Request.Validate(); err != nil {
+		return usageErrorf("%v", err)
 	}
 	if err := o.Selection.Parse(o.deps.Now()); err != nil {
 		return usageErrorf("%s", strings.TrimSpace(err.Error()))

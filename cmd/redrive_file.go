@@ -8,7 +8,6 @@ import (
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -40,20 +39,6 @@ func (o *redriveOptions) validateSource() error {
 			return err
 		}
 		f.Close()
-	}
-	return nil
-}
-
-// validateAllow checks --allow-account: 12-digit accounts, with
-// --from-file only (a --to in another account is a question of its own).
-func (o *redriveOptions) validateAllow() error {
-	if len(o.AllowAccounts) > 0 && o.FromFile == "" {
-		return usageErrorf("--allow-account applies to --from-file: a --to in another account is named in the question")
-	}
-	for _, a := range o.AllowAccounts {
-		if !place.ValidAccount(a) {
-			return usageErrorf("--allow-account must be a 12-digit account id, got %q", untrusted.Shorten(untrusted.Terminal(a), 40))
-		}
 	}
 	return nil
 }
@@ -95,7 +80,7 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 	}
 	file, undo, dests := r.Queue, r.Undo, r.Routes.Dests
 	d.announce("redriving", file)
-	for _, l := range place.Lines(dests, r.Routes.Lines) {
+	for _, l := range r.Lines() {
 		d.infof("%s", untrusted.Terminal(l))
 	}
 	for _, rf := range r.Routes.Refused {

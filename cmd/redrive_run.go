@@ -93,7 +93,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	if err := d.confirm(question, o.Yes); err != nil {
 		return err
 	}
-	tuneGC(p.Backlog)
+	tuneGC(p)
 	sum, err := redrive.Run(ctx, env, ws, p)
 	if sum != nil {
 		if perr := o.printSummary(p, sum); perr != nil {

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/mover"
-
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,7 +12,6 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -28,7 +25,7 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 		d.infof("%s", l)
 	}
 	o.printDedupeSummary(p)
-	if l := provenance.NewFigures(p.ProvenanceOff(), "", st.Stamps).Line(); l != "" && st.Handled() > 0 {
+	if l := s.ProvenanceLine(p); l != "" {
 		d.infof("%s", l)
 	}
 	if s.Outcome == redrive.OutcomeCanaryBack {
@@ -232,10 +229,10 @@ func (p *redriveProgress) finish() {
 // size rather than 2× — at --rate max a move shares the CPU with the HTTP
 // and JSON work of every call, and the default collector cost about a
 // tenth of the rate (docs/redrive.md) — but no later than at
-// mover.MemoryLimit(backlog), which bounds the process's memory.
-func tuneGC(backlog int) {
+// the plan's MemoryLimit, which bounds the process's memory.
+func tuneGC(p *redrive.Plan) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(mover.MemoryLimit(backlog))
+		debug.SetMemoryLimit(p.MemoryLimit())
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -61,6 +62,9 @@ func PrepareReplay(ctx context.Context, env *Env, req Request, f *archive.File, 
 	r.Queue = &sqsapi.Queue{Name: ReplayName(req.FromFile), URL: r.Source.URL, Account: home.Account, Region: home.Region, FIFO: routes.Dests[0].FIFO}
 	return r, nil
 }
+
+// Lines say where the file's lines go, for the plan (place.Lines).
+func (r *Replay) Lines() []string { return place.Lines(r.Routes.Dests, r.Routes.Lines) }
 
 // ReplayName names the incident of a file: orders-dlq.jsonl.gz → orders-dlq.
 func ReplayName(ref string) string {
