@@ -3,14 +3,11 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/dedupe"
-	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // dedupeFlags are redrive's --key and --dedupe.
@@ -57,38 +54,14 @@ func (o *redriveOptions) printDedupePlan(p *redrive.Plan) {
 var errScanInterrupted = fmt.Errorf("%w: the dry run's scan was cut short, nothing changed", errInterrupted)
 
 // printDryRun prints what the dry run's one read of the whole selection
-// (redrive.ScanDryRun) found: the transform's counts, then the keys.
+// (redrive.ScanDryRun) found.
 func (o *redriveOptions) printDryRun(ctx context.Context, env *redrive.Env, p *redrive.Plan) error {
 	r, err := redrive.ScanDryRun(ctx, env, p)
 	if r == nil || err != nil {
 		return err
 	}
-	d := o.deps
-	cut := func(n int) string {
-		return fmt.Sprintf("interrupted: scanned %d of %d before Ctrl-C, every message read made visible again", n, p.Backlog)
-	}
-	if f := r.Transform; f != nil {
-		counts := fmt.Sprintf("%d changed, %d unchanged, %d failed (they would stay in the DLQ)", f.Changed, f.Unchanged, f.Failed)
-		if r.Interrupted {
-			d.infof("dry run: %s: %s so far", cut(r.Read-r.Cut), counts)
-		} else {
-			d.infof("dry run: the whole selection, %s read and made visible again: %s", plural.Of(r.Read, "message"), counts)
-		}
-		for _, t := range f.FailureTexts {
-			d.infof("dry run: failed: %s", t)
-		}
-	}
-	if s := r.Dedupe; s != nil {
-		counts := fmt.Sprintf("%s, %s (they would stay in the DLQ), %s without a key (they would move)",
-			plural.Of(s.Keys, "key"), plural.Of(s.Duplicates, "duplicate"), plural.Of(s.NoKey, "message"))
-		if r.Interrupted {
-			d.infof("dry run: dedupe: %s: %s so far", cut(r.Read), counts)
-		} else {
-			d.infof("dry run: dedupe: the whole selection, %s read and made visible again: %s", plural.Of(r.Read, "message"), counts)
-			for _, t := range s.Top {
-				d.infof("dry run: dedupe: %s × %d", untrusted.Terminal(strconv.Quote(t.Key)), t.Messages)
-			}
-		}
+	for _, l := range r.Lines(p.Backlog) {
+		o.deps.infof("dry run: %s", l)
 	}
 	if r.Interrupted {
 		return errScanInterrupted

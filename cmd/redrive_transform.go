@@ -6,7 +6,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/transform"
 )
 
 // printTransformPlan shows what --transform will do before anything
@@ -22,15 +21,8 @@ func (o *redriveOptions) printTransformPlan(ctx context.Context, env *redrive.En
 	if err != nil {
 		return err
 	}
-	undo := p.UndoCommand(ws)
-	switch {
-	case p.Req.Keep && p.Source.File == nil:
-		undo = transform.KeepUndo
-	case undo == "":
-		undo = "the export " + o.FromFile + " is the originals (it never changes)"
-	}
-	for _, l := range transform.PlanLines(f, sns, undo) {
-		d.infof("plan: %s", strings.TrimLeft(l, " "))
+	for _, l := range p.TransformLines(f, sns, ws) {
+		d.infof("plan: %s", l)
 	}
 	var b strings.Builder
 	f.WriteExamples(&b)

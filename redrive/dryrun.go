@@ -3,11 +3,15 @@ package redrive
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
+	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // DryRun is what a dry run read of the whole selection, in one pass over
@@ -91,6 +95,39 @@ func ScanDryRun(ctx context.Context, env *Env, p *Plan) (*DryRun, error) {
 		d.Dedupe = &s
 	}
 	return d, nil
+}
+
+// Lines say what the dry run found, for the terminal: the transform's
+// counts and failures, then the keys and the most-copied ones; an
+// interrupted scan says how far it got of backlog, its counts "so far".
+func (d *DryRun) Lines(backlog int) []string {
+	var out []string
+	cut := func(n int) string {
+		return fmt.Sprintf("interrupted: scanned %d of %d before Ctrl-C, every message read made visible again", n, backlog)
+	}
+	if f := d.Transform; f != nil {
+		counts := fmt.Sprintf("%d changed, %d unchanged, %d failed (they would stay in the DLQ)", f.Changed, f.Unchanged, f.Failed)
+		if d.Interrupted {
+			out = append(out, fmt.Sprintf("%s: %s so far", cut(d.Read-d.Cut), counts))
+		} else {
+			out = append(out, fmt.Sprintf("the whole selection, %s read and made visible again: %s", plural.Of(d.Read, "message"), counts))
+		}
+		for _, t := range f.FailureTexts {
+			out = append(out, "failed: "+t)
+		}
+	}
+	if s := d.Dedupe; s != nil {
+		counts := fmt.Sprintf("%s, %s (they would stay in the DLQ), %s without a key (they would move)",
+			plural.Of(s.Keys, "key"), plural.Of(s.Duplicates, "duplicate"), plural.Of(s.NoKey, "message"))
+		if d.Interrupted {
+			return append(out, fmt.Sprintf("dedupe: %s: %s so far", cut(d.Read), counts))
+		}
+		out = append(out, fmt.Sprintf("dedupe: the whole selection, %s read and made visible again: %s", plural.Of(d.Read, "message"), counts))
+		for _, t := range s.Top {
+			out = append(out, fmt.Sprintf("dedupe: %s × %d", untrusted.Terminal(strconv.Quote(t.Key)), t.Messages))
+		}
+	}
+	return out
 }
 
 // discard is an export Sink that keeps nothing: a dry run's scan.

@@ -7,10 +7,13 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/google/go-cmp/cmp"
 
+	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/selection"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/transform"
 )
 
 // countingSQS counts what ReceiveMessage brought back.
@@ -78,6 +81,14 @@ func TestDryRunReadsTheDLQOnce(t *testing.T) {
 	if s := d.Dedupe; s == nil || s.Messages != 6 || s.Keys != 3 || s.Duplicates != 3 || len(s.Top) == 0 || s.Top[0].Key != "o:3" {
 		t.Fatalf("dedupe %+v; want 6 selected, 3 keys, 3 duplicates, o:3 first", d.Dedupe)
 	}
+	want := []string{
+		"the whole selection, 7 messages read and made visible again: 6 changed, 0 unchanged, 0 failed (they would stay in the DLQ)",
+		"dedupe: the whole selection, 7 messages read and made visible again: 3 keys, 3 duplicates (they would stay in the DLQ), 0 messages without a key (they would move)",
+		`dedupe: "o:3" × 3`, `dedupe: "o:1" × 2`,
+	}
+	if diff := cmp.Diff(want, d.Lines(p.Backlog)); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
 	q, err := sqsapi.Resolve(ctx, c, dlqURL, localaws.Region)
 	if err != nil || q.Depth.Visible != int64(len(bodies)) {
 		t.Fatalf("after the dry run: %+v (%v); want all %d visible", q.Depth, err, len(bodies))
@@ -86,5 +97,18 @@ func TestDryRunReadsTheDLQOnce(t *testing.T) {
 	none := &Plan{Source: Source{Queue: dlq}, Backlog: len(bodies)}
 	if d, err := ScanDryRun(ctx, &Env{SQS: counting}, none); d != nil || err != nil || counting.received.Load() != int64(len(bodies)) {
 		t.Fatalf("a dry run without --transform or --dedupe read the DLQ: %+v %v", d, err)
+	}
+}
+
+// An interrupted scan never says "the whole selection": its counts are so
+// far, and the messages the program had no verdict on are not counted.
+func TestDryRunLinesInterrupted(t *testing.T) {
+	d := &DryRun{Read: 5, Cut: 1, Interrupted: true, Transform: &transform.Figures{Changed: 4}, Dedupe: &dedupe.Summary{Keys: 2, Duplicates: 3}}
+	want := []string{
+		"interrupted: scanned 4 of 10 before Ctrl-C, every message read made visible again: 4 changed, 0 unchanged, 0 failed (they would stay in the DLQ) so far",
+		"dedupe: interrupted: scanned 5 of 10 before Ctrl-C, every message read made visible again: 2 keys, 3 duplicates (they would stay in the DLQ), 0 messages without a key (they would move) so far",
+	}
+	if diff := cmp.Diff(want, d.Lines(10)); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/estimate"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
+	"github.com/mfdlq/mfdlq/transform"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -92,6 +93,25 @@ func (p *Plan) Lines(ws *incident.Workspace, operator string) []PlanLine {
 		say("", "SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.DestName())
 	}
 	return out
+}
+
+// TransformLines are the plan's lines of --transform: the preview's counts
+// f, the SNS signature line (sns: one of them is a notification), and how
+// the originals are put back — the undo command, --keep's word, or for a
+// replay the export itself, which never changes.
+func (p *Plan) TransformLines(f transform.Figures, sns bool, ws *incident.Workspace) []string {
+	undo := p.UndoCommand(ws)
+	switch {
+	case p.Req.Keep && p.Source.File == nil:
+		undo = transform.KeepUndo
+	case undo == "":
+		undo = "the export " + p.Req.FromFile + " is the originals (it never changes)"
+	}
+	lines := transform.PlanLines(f, sns, undo)
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, " ")
+	}
+	return lines
 }
 
 // groupShare is how many of the messages classify read (classification.json
