@@ -1,6 +1,8 @@
 package redrive
 
 import (
+	"errors"
+
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
@@ -57,4 +59,14 @@ func (p *Plan) compileSelection(ws *incident.Workspace) error {
 	}
 	p.Select = sel
 	return nil
+}
+
+// selectFunc is the mover's Select (nil: every message). A plan whose
+// selection is not empty but was never compiled (Guard did not run)
+// refuses: its zero Predicate would move everything.
+func (p *Plan) selectFunc() (func(*sqsjson.Message) (bool, error), error) {
+	if p.Select.All() && !p.Req.Selection.Empty() {
+		return nil, errors.New("redrive: the selection was not compiled (Guard did not run): nothing moved")
+	}
+	return p.Select.Func(), nil
 }

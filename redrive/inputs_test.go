@@ -25,3 +25,20 @@ func TestInputsReadOldIncidents(t *testing.T) {
 		t.Fatalf("written back as %s (%v), want %s", b, err, old)
 	}
 }
+
+// A plan whose selection was never compiled never moves everything.
+func TestUncompiledSelectionRefuses(t *testing.T) {
+	p := &Plan{Req: Request{Selection: selection.Selection{Filter: ".Body.v == 2"}}}
+	if sel, err := p.selectFunc(); err == nil || sel != nil {
+		t.Fatalf("uncompiled selection: %v", err)
+	}
+	if err := p.compileSelection(nil); err != nil {
+		t.Fatal(err)
+	}
+	if sel, err := p.selectFunc(); err != nil || sel == nil {
+		t.Fatalf("compiled selection: %v", err)
+	}
+	if sel, err := (&Plan{}).selectFunc(); err != nil || sel != nil {
+		t.Fatalf("no selection: %v; want every message (nil)", err)
+	}
+}

@@ -120,7 +120,10 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 			env.Warn("%s: %v", incident.JournalFile, err)
 		}
 	}()
-	sel := p.Select.Func()
+	sel, err := p.selectFunc()
+	if err != nil {
+		return nil, err
+	}
 	step, closeArchive, err := r.transformStep()
 	if err != nil {
 		return nil, err
