@@ -141,6 +141,7 @@ the outcome, never a body; a notification that fails is a warning.
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
 	f.StringVar(&opts.SentBefore, "sent-before", "", "only messages sent before this time (RFC 3339)")
+	f.StringVar(&opts.MaxAge, "max-age", "", "only messages sent within the last DURATION, e.g. 6h (not with --sent-after)")
 	f.StringVar(&opts.Group, "group", "", "only messages of this classification.json group")
 	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
 	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
@@ -171,6 +172,7 @@ the outcome, never a body; a notification that fails is a warning.
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
 	c.MarkFlagsMutuallyExclusive("native", "max")
+	c.MarkFlagsMutuallyExclusive("native", "max-age")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
 	opts.notify.bind(f)
 	opts.transformFlags.add(c)
@@ -182,7 +184,7 @@ the outcome, never a body; a notification that fails is a warning.
 // redriveFlagGroups are redrive's help groups, most runs' flags first;
 // the rest are advanced.
 var redriveFlagGroups = []flagGroup{
-	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max"}},
+	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max-age", "max"}},
 	{"Pace", []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
 	{"Safety", []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
 	{"Destination", []string{"to", "keep", "allow-account"}},

@@ -33,6 +33,9 @@ type Selection struct {
 	// (--sent-after, --sent-before).
 	SentAfter  string `json:"sent_after"`
 	SentBefore string `json:"sent_before"`
+	// MaxAge picks the messages sent within this duration before the
+	// clock Parse is given, as given (--max-age, e.g. 6h).
+	MaxAge string `json:"max_age,omitempty"`
 	// Group picks the messages of one classification.json group (--group).
 	Group string `json:"group"`
 
@@ -59,6 +62,13 @@ func (s *Selection) Parse(now time.Time) error {
 		}
 		*t.dst = v
 	}
+	if s.MaxAge != "" {
+		d, err := time.ParseDuration(s.MaxAge)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("--max-age %q: use a duration above 0, e.g. 6h or 90m", s.MaxAge)
+		}
+		s.after = now.Add(-d)
+	}
 	s.parsed = true
 	return s.Validate()
 }
@@ -69,6 +79,8 @@ func (s Selection) Validate() error {
 	switch {
 	case s.Max < 0:
 		return fmt.Errorf("--max must be >= 0, got %d", s.Max)
+	case s.MaxAge != "" && s.SentAfter != "":
+		return errors.New("--max-age and --sent-after both bound how old a message may be: drop one")
 	case !s.after.IsZero() && !s.before.IsZero() && !s.after.Before(s.before):
 		return errors.New("--sent-after must be before --sent-before")
 	}
@@ -78,18 +90,18 @@ func (s Selection) Validate() error {
 
 // Empty tells whether the selection picks every message (--max aside).
 func (s Selection) Empty() bool {
-	return s.Filter == "" && s.SentAfter == "" && s.SentBefore == "" && s.Group == ""
+	return s.Filter == "" && !s.Timed() && s.Group == ""
 }
 
 // Timed tells whether the selection reads SentTimestamp: SQS's own move
 // task (--native) cannot.
-func (s Selection) Timed() bool { return s.SentAfter != "" || s.SentBefore != "" }
+func (s Selection) Timed() bool { return s.SentAfter != "" || s.SentBefore != "" || s.MaxAge != "" }
 
 // Text names the selection as given, for the plan: "--filter F,
 // --sent-after T, --group G" ("" when Empty).
 func (s Selection) Text() string {
 	var parts []string
-	for _, f := range [...]struct{ flag, v string }{{"--filter", s.Filter}, {"--sent-after", s.SentAfter}, {"--sent-before", s.SentBefore}, {"--group", s.Group}} {
+	for _, f := range [...]struct{ flag, v string }{{"--filter", s.Filter}, {"--sent-after", s.SentAfter}, {"--sent-before", s.SentBefore}, {"--max-age", s.MaxAge}, {"--group", s.Group}} {
 		if f.v != "" {
 			parts = append(parts, f.flag+" "+f.v)
 		}
@@ -118,6 +130,9 @@ func (s Selection) Parts() []Part {
 	}
 	if s.SentAfter != "" || s.SentBefore != "" {
 		ps = append(ps, Part{Words: "sent between %s and %s", Values: []string{s.SentAfter, s.SentBefore}})
+	}
+	if s.MaxAge != "" {
+		ps = append(ps, Part{Words: "sent within %s before the move", Values: []string{s.MaxAge}})
 	}
 	if s.Max > 0 {
 		ps = append(ps, Part{Words: "at most %s", Values: []string{strconv.Itoa(s.Max)}})

@@ -38,6 +38,11 @@ func TestSelection(t *testing.T) {
 		{name: "filter", sel: Selection{Filter: ".Body.version == 2"}, text: "--filter .Body.version == 2", picks: []bool{true, true, true, false}},
 		{name: "sent after", sel: Selection{SentAfter: "2025-03-02T06:00:00Z"}, text: "--sent-after 2025-03-02T06:00:00Z", picks: []bool{false, true, true, true}},
 		{name: "sent between", sel: Selection{SentAfter: "2025-03-01T00:00:00Z", SentBefore: "2025-03-02T11:00:00Z"}, text: "--sent-after 2025-03-01T00:00:00Z, --sent-before 2025-03-02T11:00:00Z", picks: []bool{false, true, false, false}},
+		{name: "max age", sel: Selection{MaxAge: "6h"}, text: "--max-age 6h", picks: []bool{false, true, true, true}},
+		{name: "max age and a filter", sel: Selection{MaxAge: "1h", Filter: ".Body.version == 2"}, text: "--filter .Body.version == 2, --max-age 1h", picks: []bool{false, false, true, false}},
+		{name: "max age not a duration", sel: Selection{MaxAge: "6 hours"}, wantErr: `--max-age "6 hours": use a duration above 0, e.g. 6h or 90m`},
+		{name: "max age zero", sel: Selection{MaxAge: "0s"}, wantErr: `--max-age "0s": use a duration above 0, e.g. 6h or 90m`},
+		{name: "max age and sent after", sel: Selection{MaxAge: "6h", SentAfter: "2025-03-02T06:00:00Z"}, wantErr: "--max-age and --sent-after both bound how old a message may be: drop one"},
 		{name: "bad time", sel: Selection{SentAfter: "yesterday"}, wantErr: `--sent-after "yesterday": use RFC 3339, e.g. 2025-03-02T03:00:00Z`},
 		{name: "bounds out of order", sel: Selection{SentAfter: "2025-03-02T04:00:00Z", SentBefore: "2025-03-02T03:00:00Z"}, wantErr: "--sent-after must be before --sent-before"},
 		{name: "negative max", sel: Selection{Max: -1}, wantErr: "--max must be >= 0, got -1"},
@@ -126,9 +131,10 @@ func TestSelectionJSONKeys(t *testing.T) {
 
 // The report's phrases, in its order.
 func TestParts(t *testing.T) {
-	got := Selection{Max: 4, Filter: ".x", SentBefore: "2025-03-02T03:00:00Z", Group: "g2"}.Parts()
+	got := Selection{Max: 4, Filter: ".x", SentBefore: "2025-03-02T03:00:00Z", MaxAge: "6h", Group: "g2"}.Parts()
 	want := []Part{{Words: "group %s", Values: []string{"g2"}}, {Words: "filter %s", Values: []string{".x"}, Code: true},
-		{Words: "sent between %s and %s", Values: []string{"", "2025-03-02T03:00:00Z"}}, {Words: "at most %s", Values: []string{"4"}}}
+		{Words: "sent between %s and %s", Values: []string{"", "2025-03-02T03:00:00Z"}}, {Words: "sent within %s before the move", Values: []string{"6h"}},
+		{Words: "at most %s", Values: []string{"4"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("parts (-want +got):\n%s", diff)
 	}
