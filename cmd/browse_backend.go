@@ -133,7 +133,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	of, err := groupOf(ws, group)
+	of, err := classify.GroupOf(ws, group)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,7 @@ package cmd
 
 import (
 	"github.com/mfdlq/mfdlq/docs"
-	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/selection"
 
 	"context"
 	"errors"
@@ -91,11 +91,11 @@ func (o *exportOptions) validate() error {
 		}
 	}
 	o.gzip = archive.IsGzipName(o.Out)
-	sel, err := mover.Selection{Filter: o.Filter}.Compile()
+	sel, err := selection.Selection{Filter: o.Filter}.Compile(nil)
 	if err != nil {
 		return usageErrorf("%s", strings.TrimSpace(err.Error()))
 	}
-	o.selFn = sel
+	o.selFn = sel.Func()
 	return nil
 }
 

@@ -2,16 +2,12 @@ package cmd
 
 import (
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/lease"
-	"github.com/mfdlq/mfdlq/redrive/mover"
-	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -30,7 +26,6 @@ type redriveOptions struct {
 	transformFlags
 	dedupeFlags
 
-	selection   mover.Selection
 	whenOKTimes bool // --for or --give-up given
 }
 
@@ -61,11 +56,12 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
 	f.StringVar(&opts.RateText, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
-	f.IntVar(&opts.MaxWorkers, "max-workers", mover.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
+	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
 	f.StringVar(&opts.SentBefore, "sent-before", "", "only messages sent before this time (RFC 3339)")
+	f.StringVar(&opts.MaxAge, "max-age", "", "only messages sent within the last DURATION, e.g. 6h (not with --sent-after)")
 	f.StringVar(&opts.Group, "group", "", "only messages of this classification.json group")
 	f.BoolVar(&opts.Keep, "keep", false, "copy instead of move: nothing is deleted from the DLQ")
 	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
@@ -96,6 +92,7 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	c.MarkFlagsMutuallyExclusive("native", "filter")
 	c.MarkFlagsMutuallyExclusive("native", "group")
 	c.MarkFlagsMutuallyExclusive("native", "max")
+	c.MarkFlagsMutuallyExclusive("native", "max-age")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
 	opts.notify.bind(f)
 	opts.transformFlags.add(c)
@@ -107,19 +104,18 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 // redriveFlagGroups are redrive's help groups, most runs' flags first;
 // the rest are advanced.
 var redriveFlagGroups = []flagGroup{
-	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max"}},
+	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max-age", "max"}},
 	{"Pace", []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
 	{"Safety", []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
 	{"Destination", []string{"to", "keep", "allow-account"}},
 }
 
 func (o *redriveOptions) validate() error {
-	p, err := o.transformFlags.compile()
-	if err != nil {
+	var err error
+	if o.TransformProgram, o.TransformOrigin, err = o.transformFlags.program(); err != nil {
 		return err
 	}
-	o.Request.Transform = p
-	if o.Request.Dedupe, err = o.dedupeFlags.claims(o.Native); err != nil {
+	if o.DedupeKey, err = o.dedupeFlags.key(o.Native); err != nil {
 		return err
 	}
 	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
@@ -127,37 +123,13 @@ func (o *redriveOptions) validate() error {
 			return err
 		}
 	}
-	if err := o.validateAllow(); err != nil {
-		return err
+	if err := o.Request.Validate(); err != nil {
+		return usageErrorf("%v", err)
 	}
-	if _, err := lease.ParseLocation(o.Lease); o.Lease != "" && err != nil {
-		return usageErrorf("--lease %v", err)
+	if err := o.Selection.Parse(o.deps.Now()); err != nil {
+		return usageErrorf("%s", strings.TrimSpace(err.Error()))
 	}
-	switch {
-	case o.Workers < 0 || o.Workers > mover.MaxWorkersLimit:
-		return usageErrorf("--workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.Workers)
-	case o.MaxWorkers < 1 || o.MaxWorkers > mover.MaxWorkersLimit:
-		return usageErrorf("--max-workers must be between 1 and %d, got %d", mover.MaxWorkersLimit, o.MaxWorkers)
-	case o.Max < 0:
-		return usageErrorf("--max must be >= 0, got %d", o.Max)
-	case o.Canary < -1:
-		return usageErrorf("--canary must be >= 0, got %d", o.Canary)
-	case o.CanaryWait < 0:
-		return usageErrorf("--canary-wait must be >= 0, got %s", o.CanaryWait)
-	case o.MaxReturned < 0:
-		return usageErrorf("--max-returned must be >= 0, got %d", o.MaxReturned)
-	case o.Visibility < 10 || o.Visibility > 43200:
-		return usageErrorf("--visibility must be between 10 and 43200 seconds, got %d", o.Visibility)
-	case o.BeyondWindow != "" && o.BeyondWindow != window.BeyondMove && o.BeyondWindow != window.BeyondKeep:
-		return usageErrorf("--beyond-window must be move or keep, got %q", o.BeyondWindow)
-	case o.Native && o.BeyondWindow == window.BeyondKeep:
-		return usageErrorf("--native moves every message: --beyond-window keep needs mfdlq's own mover (drop --native)")
-	case o.IdempotencyWindow < 0:
-		return usageErrorf("--idempotency-window must be > 0, got %s", o.IdempotencyWindow)
-	case o.Native && (o.SentAfter != "" || o.SentBefore != ""):
-		return usageErrorf("--native moves every message: drop --sent-after/--sent-before, or drop --native")
-	}
-	return o.parseSelection()
+	return nil
 }
 
 // parseWhenOK checks --when-ok, --for and --give-up before any AWS call.
@@ -219,30 +191,5 @@ func (o *redriveOptions) parseTarget() error {
 		return usageErrorf("--max-backlog reads a destination queue's depth; %s has none: drop --max-backlog", t)
 	}
 	o.Target = t
-	return nil
-}
-
-func (o *redriveOptions) parseSelection() error {
-	s := mover.Selection{Filter: o.Filter, Group: o.Group}
-	for _, t := range []struct {
-		flag, val string
-		dst       *time.Time
-	}{{"--sent-after", o.SentAfter, &s.SentAfter}, {"--sent-before", o.SentBefore, &s.SentBefore}} {
-		if t.val == "" {
-			continue
-		}
-		v, err := time.Parse(time.RFC3339, t.val)
-		if err != nil {
-			return usageErrorf("%s %q: use RFC 3339, e.g. 2025-03-02T03:00:00Z", t.flag, t.val)
-		}
-		*t.dst = v
-	}
-	if !s.SentAfter.IsZero() && !s.SentBefore.IsZero() && !s.SentAfter.Before(s.SentBefore) {
-		return usageErrorf("--sent-after must be before --sent-before")
-	}
-	if _, err := s.Compile(); err != nil {
-		return usageErrorf("%s", strings.TrimSpace(err.Error()))
-	}
-	o.selection = s
 	return nil
 }

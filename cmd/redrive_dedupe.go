@@ -2,24 +2,13 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/dedupe"
-	"github.com/mfdlq/mfdlq/envelope"
-	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/sqsjson"
-	"github.com/mfdlq/mfdlq/untrusted"
 )
-
-// keyHelp is --key's help, shared by inspect, classify and redrive.
-const keyHelp = `the consumer's idempotency key, a jq expression over the payload (inside an SNS or EventBridge envelope, the inner message), e.g. '"cobro:" + .order_id': count the messages that share one`
 
 // dedupeFlags are redrive's --key and --dedupe.
 type dedupeFlags struct {
@@ -32,163 +21,59 @@ func (f *dedupeFlags) add(c *cobra.Command) {
 	c.Flags().BoolVar(&f.On, "dedupe", false, "move the first message of each --key and leave the others in the DLQ (journaled, counted, never deleted)")
 }
 
-// claims checks --key and --dedupe before any AWS call and returns the
-// run's dedupe (nil without --dedupe).
-func (f *dedupeFlags) claims(native bool) (*dedupe.Claims, error) {
+// key checks --key and --dedupe before any AWS call and returns the
+// key's expression ("" without --dedupe): redrive.Resolve compiles it into
+// the run's claims.
+func (f *dedupeFlags) key(native bool) (string, error) {
 	switch {
 	case f.On && f.KeyExpr == "":
-		return nil, usageErrorf(`--dedupe needs --key JQ, the consumer's idempotency key: e.g. --key '"cobro:" + .order_id'`)
+		return "", usageErrorf(`--dedupe needs --key JQ, the consumer's idempotency key: e.g. --key '"cobro:" + .order_id'`)
 	case !f.On && f.KeyExpr != "":
-		return nil, usageErrorf("--key on redrive goes with --dedupe (to only count the keys: mfdlq inspect --key or mfdlq classify --key)")
+		return "", usageErrorf("--key on redrive goes with --dedupe (to only count the keys: mfdlq inspect --key or mfdlq classify --key)")
 	case !f.On:
-		return nil, nil
+		return "", nil
 	case native:
-		return nil, usageErrorf("--native moves every message: --dedupe needs mfdlq's own mover (drop --native)")
+		return "", usageErrorf("--native moves every message: --dedupe needs mfdlq's own mover (drop --native)")
 	}
-	k, err := dedupe.Compile(f.KeyExpr, payloadOf(nil))
-	if err != nil {
-		return nil, usageErrorf("%v", err)
+	if _, err := dedupe.Compile(f.KeyExpr, payloadOf(nil)); err != nil {
+		return "", usageErrorf("%v", err)
 	}
-	return dedupe.NewClaims(k), nil
-}
-
-// payloadOf is the payload a --key reads: what d (inspect's and
-// classify's --payload) finds, or envelope.Detect's without one — the
-// inner message of an SNS or EventBridge envelope, as the mover and
-// --transform see it.
-func payloadOf(d *envelope.Detector) dedupe.Payload {
-	detect := envelope.Detect
-	if d != nil {
-		detect = d.Detect
-	}
-	return func(m *sqsjson.Message) ([]byte, bool) {
-		env := detect(m)
-		return env.Payload, env.PayloadJSON
-	}
+	return f.KeyExpr, nil
 }
 
 // printDedupePlan is the plan's line of --dedupe.
-func (o *redriveOptions) printDedupePlan() {
-	if o.Request.Dedupe != nil {
-		o.deps.infof("plan: %s", dedupe.PlanLine(o.Request.Dedupe.Key))
+func (o *redriveOptions) printDedupePlan(p *redrive.Plan) {
+	if p.Dedupe != nil {
+		o.deps.infof("plan: %s", dedupe.PlanLine(p.Dedupe.Key))
 	}
 }
-
-// dryRunDedupe counts the whole selection's keys without moving anything,
-// read as dryRunTransform reads it: what --dedupe would leave.
-func (o *redriveOptions) dryRunDedupe(ctx context.Context, env *redrive.Env, p *redrive.Plan) error {
-	if p.Req.Dedupe == nil {
-		return nil
-	}
-	tally := dedupe.NewTally(p.Req.Dedupe.Key)
-	n, err := o.scanSelection(ctx, env, p, func(m *sqsjson.Message) { tally.Add(m) })
-	if errors.Is(err, errNoScan) {
-		return nil
-	}
-	if err != nil && !errors.Is(err, errScanInterrupted) {
-		return err
-	}
-	s := tally.Summary(3)
-	d := o.deps
-	counts := fmt.Sprintf("%s, %s (they would stay in the DLQ), %s without a key (they would move)",
-		plural.Of(s.Keys, "key"), plural.Of(s.Duplicates, "duplicate"), plural.Of(s.NoKey, "message"))
-	if err != nil {
-		d.infof("dry run: dedupe: %s: %s so far", o.scanCut(p, n), counts)
-		return err
-	}
-	d.infof("dry run: dedupe: the whole selection, %s read and made visible again: %s", plural.Of(n, "message"), counts)
-	for _, t := range s.Top {
-		d.infof("dry run: dedupe: %s × %d", untrusted.Terminal(strconv.Quote(t.Key)), t.Messages)
-	}
-	return nil
-}
-
-// errNoScan: the source cannot be read as an export (the dry run then
-// counts nothing).
-var errNoScan = errors.New("the source cannot be scanned")
 
 // errScanInterrupted: Ctrl-C (or SIGTERM) came during a dry run's scan.
 // What was read is made visible again and nothing changed, but the counts
 // are of part of the selection: never "the whole selection", exit 130.
 var errScanInterrupted = fmt.Errorf("%w: the dry run's scan was cut short, nothing changed", errInterrupted)
 
-// scanCut says how far an interrupted scan got: n messages judged of the
-// selection's backlog at the plan.
-func (o *redriveOptions) scanCut(p *redrive.Plan, n int) string {
-	return fmt.Sprintf("interrupted: scanned %d of %d before Ctrl-C, every message read made visible again", n, p.Backlog)
-}
-
-// scanSelection calls visit on every message the selection picks, read
-// as an export without --delete reads them (held while read, every one
-// made visible again at the end), and returns how many were read; a scan
-// cut short by ctx (Ctrl-C) is errScanInterrupted.
-func (o *redriveOptions) scanSelection(ctx context.Context, env *redrive.Env, p *redrive.Plan, visit func(*sqsjson.Message)) (int, error) {
-	var sel func(*sqsjson.Message) (bool, error)
-	if p.Req.Selector != nil {
-		var err error
-		if sel, err = p.Req.Selector(); err != nil {
-			return 0, err
-		}
+// printDryRun prints what the dry run's one read of the whole selection
+// (redrive.ScanDryRun) found.
+func (o *redriveOptions) printDryRun(ctx context.Context, env *redrive.Env, p *redrive.Plan) error {
+	r, err := redrive.ScanDryRun(ctx, env, p)
+	if r == nil || err != nil {
+		return err
 	}
-	var c archive.SQS = env.SQS
-	if p.Source.File != nil {
-		fc, ok := p.Source.File.(archive.SQS)
-		if !ok {
-			return 0, errNoScan
-		}
-		c = fc
+	for _, l := range r.Lines(p.Backlog) {
+		o.deps.infof("dry run: %s", l)
 	}
-	st, err := archive.Export(ctx, c, discard{}, archive.Options{Queue: p.Source.Queue, Backlog: int(p.Backlog), Select: func(m *sqsjson.Message) (bool, error) {
-		if sel != nil {
-			if ok, err := sel(m); err != nil || !ok {
-				return false, nil
-			}
-		}
-		visit(m)
-		return false, nil
-	}})
-	if err == nil && (st.Interrupted || ctx.Err() != nil) {
-		err = errScanInterrupted
+	if r.Interrupted {
+		return errScanInterrupted
 	}
-	if err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		err = errScanInterrupted
-	}
-	return st.Received, err
+	return nil
 }
 
 // printDedupeSummary says what --dedupe left.
-func (o *redriveOptions) printDedupeSummary() {
-	if f := o.Request.Dedupe.Figures(); f != nil {
+func (o *redriveOptions) printDedupeSummary(p *redrive.Plan) {
+	if f := p.Dedupe.Figures(); f != nil {
 		o.deps.infof("%s", f.SummaryLine())
 	}
-}
-
-// printKeyDuplicates shows what a --key tally found (inspect, classify):
-// one line of counts on stderr, then the most-copied keys on stdout, with
-// their MessageIds (sanitised by dedupe; shortened here).
-func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error {
-	line := fmt.Sprintf("by idempotency key (--key %s): %s, %s; %s an earlier one's key (redrive --dedupe leaves them in the DLQ)",
-		untrusted.Terminal(strconv.Quote(untrusted.Head(s.Expr, 120))), plural.Of(s.Messages, "message"), plural.Of(s.Keys, "key"),
-		plural.Of(s.Duplicates, "message shares", "messages share"))
-	if s.NoKey > 0 {
-		line += fmt.Sprintf("; %s no key", plural.Of(s.NoKey, "message has", "messages have"))
-		if len(s.NoKeyReasons) > 0 {
-			line += " (" + untrusted.Terminal(s.NoKeyReasons[0]) + ")"
-		}
-	}
-	d.infof("%s", line)
-	if len(s.Top) == 0 {
-		return nil
-	}
-	t := tableData{Headers: []string{"MESSAGES", "KEY", "DUPLICATES (MESSAGE IDS)"}}
-	for _, k := range s.Top {
-		ids := strings.Join(k.MessageIDs, " ")
-		if k.Messages-1 > len(k.MessageIDs) {
-			ids += " …"
-		}
-		t.Rows = append(t.Rows, []string{strconv.Itoa(k.Messages), excerpt(k.Key, 80), excerpt(ids, 160)})
-	}
-	return d.printTable(t)
 }
 
 // dedupeSummaryLine is the summary's JSON line with --dedupe's figures

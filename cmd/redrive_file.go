@@ -3,14 +3,11 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/place"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -46,20 +43,6 @@ func (o *redriveOptions) validateSource() error {
 	return nil
 }
 
-// validateAllow checks --allow-account: 12-digit accounts, with
-// --from-file only (a --to in another account is a question of its own).
-func (o *redriveOptions) validateAllow() error {
-	if len(o.AllowAccounts) > 0 && o.FromFile == "" {
-		return usageErrorf("--allow-account applies to --from-file: a --to in another account is named in the question")
-	}
-	for _, a := range o.AllowAccounts {
-		if !place.ValidAccount(a) {
-			return usageErrorf("--allow-account must be a 12-digit account id, got %q", untrusted.Shorten(untrusted.Terminal(a), 40))
-		}
-	}
-	return nil
-}
-
 // openFile opens and checks the export; a line that is not a message is a
 // usage error naming the line.
 func (o *redriveOptions) openFile(ctx context.Context) (*archive.File, error) {
@@ -91,76 +74,34 @@ func runRedriveFromFile(ctx context.Context, o *redriveOptions) error {
 		return err
 	}
 	env := o.env(ctx, client)
-	msgs, err := f.Messages()
-	if err != nil {
-		return err
-	}
-	// The operator's account: the file's recorded sources are data, and
-	// never choose another account or region on their own.
-	home, err := redrive.OperatorHome(ctx, env)
+	r, err := redrive.PrepareReplay(ctx, env, o.Request, f, d.Workspace)
 	if err != nil {
 		return redriveError(err, &sqsapi.Queue{Name: o.FromFile})
 	}
-	// --to, else each line's recorded source (DeadLetterQueueSourceArn).
-	routes, err := redrive.FileDests(ctx, env, o.Request, msgs.Next, home)
-	if err != nil {
-		return redriveError(err, &sqsapi.Queue{Name: o.FromFile})
-	}
-	dests, name := routes.Dests, exportName(o.FromFile)
-	ws, err := d.Workspace(name)
-	if err != nil {
-		return err
-	}
-	delivered, err := redrive.DeliveredTo(ws, dests)
-	if err != nil {
-		return err
-	}
-	undo, err := newUndoFilter(f, o.FromFile)
-	if err != nil {
-		return err
-	}
-	src, err := archive.NewSource(f, client, undo.skip(delivered))
-	if err != nil {
-		return fmt.Errorf("--from-file %s: %w", o.FromFile, err)
-	}
-	// The file stands in for the DLQ in the operator's own account and
-	// region, never a destination's: a cross-account line is then seen.
-	file := &sqsapi.Queue{Name: name, URL: src.URL, Account: home.Account, Region: home.Region, FIFO: dests[0].FIFO}
+	file, undo, dests := r.Queue, r.Undo, r.Routes.Dests
 	d.announce("redriving", file)
-	for _, l := range place.Lines(dests, routes.Lines) {
+	for _, l := range r.Lines() {
 		d.infof("%s", untrusted.Terminal(l))
 	}
-	for _, r := range routes.Refused {
-		d.warnf("%s", untrusted.Terminal(r.Line()))
+	for _, rf := range r.Routes.Refused {
+		d.warnf("%s", untrusted.Terminal(rf.Line()))
 	}
-	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-src.Left()-undo.left)
-	if undo.note != "" {
-		d.warnf("%s", untrusted.Terminal(undo.note))
+	d.infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-r.Source.Left()-undo.Left)
+	if undo.Note != "" {
+		d.warnf("%s", untrusted.Terminal(undo.Note))
 	}
-	if l := undo.originalsLine(o.FromFile, dests); l != "" {
+	if l := undo.OriginalsLine(o.FromFile, dests); l != "" {
 		d.infof("%s", untrusted.Terminal(l))
 	}
-	if l := undo.line(); l != "" {
+	if l := undo.Line(); l != "" {
 		d.infof("%s", untrusted.Terminal(l))
 	}
 	if n := len(f.Parts); n > 1 {
 		d.infof("parts: %d, read one after another: %s … %s", n, f.Parts[0], f.Parts[n-1])
 	}
-	p, err := redrive.ResolveFile(ctx, env, o.Request, file, routes, src, src.Left())
+	p, err := redrive.ResolveFile(ctx, env, o.Request, file, r.Routes, r.Source, r.Source.Left())
 	if err != nil {
 		return redriveError(err, file)
 	}
-	return o.guardAndRun(ctx, env, ws, p)
-}
-
-// exportName names the incident of a file: orders-dlq.jsonl.gz → orders-dlq.
-func exportName(ref string) string {
-	base := filepath.Base(strings.TrimPrefix(ref, "s3://"))
-	for _, ext := range []string{".gz", ".jsonl", ".json", ".ndjson"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	if base == "" || base == "." {
-		return "export"
-	}
-	return base
+	return o.guardAndRun(ctx, env, r.Workspace, p)
 }

@@ -1,17 +1,14 @@
 package cmd
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/estimate"
 	"github.com/mfdlq/mfdlq/redrive/target"
 
 	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/mfdlq/mfdlq/archive"
-	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
@@ -21,7 +18,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -62,8 +58,6 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *incident.Workspace, p *redrive.Plan) error {
 	d := o.deps
 	dlq := p.Source.Queue
-	// The selection is compiled now: Guard counts a shared DLQ's sample under it.
-	p.Req.Selector = o.selectorFor(ws)
 	if err := redrive.Guard(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
@@ -74,12 +68,12 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	}
 	d.warnf("%s", p.AtLeastOnce())
 	env.OperatorARN = o.operator(ctx)
-	o.printPlan(p, ws.Dir, env.OperatorARN)
+	o.printPlan(p, ws, env.OperatorARN)
 	d.planNotify(&o.notify, dlq.Account)
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
-	o.printDedupePlan()
+	o.printDedupePlan(p)
 	question := p.Question()
 	if len(o.WhenOK) > 0 {
 		finish, err := o.whenOK(ctx, env, ws)
@@ -90,10 +84,7 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		question = strings.TrimSuffix(question, "?") + fmt.Sprintf(", once %s %s been OK for %s?", plural.Of(len(o.WhenOK), "alarm"), map[bool]string{true: "has", false: "have"}[len(o.WhenOK) == 1], o.For)
 	}
 	if o.DryRun {
-		if err := o.dryRunTransform(ctx, env, p); err != nil {
-			return redriveError(err, dlq)
-		}
-		if err := o.dryRunDedupe(ctx, env, p); err != nil {
+		if err := o.printDryRun(ctx, env, p); err != nil {
 			return redriveError(err, dlq)
 		}
 		d.infof("dry run: nothing changed")
@@ -102,10 +93,10 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 	if err := d.confirm(question, o.Yes); err != nil {
 		return err
 	}
-	tuneGC(p.Backlog)
+	tuneGC(p)
 	sum, err := redrive.Run(ctx, env, ws, p)
 	if sum != nil {
-		if perr := o.printSummary(sum); perr != nil {
+		if perr := o.printSummary(p, sum); perr != nil {
 			return perr
 		}
 		// The step ended (drained, stopped or failed): tell the team once.
@@ -155,12 +146,6 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		}
 	}
 	return env
-}
-
-// selectorFor compiles the selection when the move starts; --group reads
-// the incident's classification.json then.
-func (o *redriveOptions) selectorFor(ws *incident.Workspace) func() (func(*sqsjson.Message) (bool, error), error) {
-	return func() (func(*sqsjson.Message) (bool, error), error) { return o.selector(ws) }
 }
 
 // redriveError maps the protocol's errors to exit statuses and the lines
@@ -213,112 +198,21 @@ func (o *redriveOptions) operator(ctx context.Context) string {
 	return arn
 }
 
-// printPlan prints the plan: on a terminal, what moves from where to
-// where, how fast and how long, and what stops it — the lines a person
-// decides on at 3 a.m. — and how many more --verbose shows; piped (a log,
-// a script) or with --verbose, every line.
-func (o *redriveOptions) printPlan(p *redrive.Plan, dir, operator string) {
+// printPlan prints the plan (redrive.Plan.Lines): on a terminal the lines
+// a person decides on at 3 a.m., and which details --verbose shows;
+// piped (a log, a script) or with --verbose, every line.
+func (o *redriveOptions) printPlan(p *redrive.Plan, ws *incident.Workspace, operator string) {
 	d := o.deps
 	var more []string
-	detail := func(what, line string) {
-		if o.Verbose || !d.IO.ErrTTY {
-			d.infof("plan: %s", line)
-			return
-		}
-		if len(more) == 0 || more[len(more)-1] != what {
-			more = append(more, what)
-		}
-	}
-	defer func() {
-		if len(more) > 0 {
-			d.infof("plan: more with --verbose: %s", strings.Join(more, ", "))
-		}
-	}()
-	dlq := p.Source.Queue
-	est := estimate.Move(p.Bound, o.Rate, p.CanaryWait*time.Duration(min(p.Canary, 1)), o.Native)
-	rate, dur := "max", est.Text()
-	if o.Rate > 0 {
-		rate = fmt.Sprintf("%g msg/s", o.Rate)
-	}
-	sel := "every message"
-	if !o.selection.Empty() {
-		sel = p.Req.SelectionText()
-	}
-	verb := "move"
-	if o.Keep {
-		verb = "copy (--keep: nothing deleted)"
-	}
-	if o.Native {
-		verb = "move with SQS's own message move task (--native)"
-	}
-	if n, of, ok := groupShare(dir, p.Req.Group); ok {
-		// The selection's count leads: "up to 350 of 350" for a group of
-		// 130 read as if the whole DLQ would move.
-		d.infof("plan: %s group %s: %d of the %d messages classify read, among the %s in %s → %s (it reads up to %d to find them)",
-			verb, p.Req.Group, n, of, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName(), p.Bound)
-	} else {
-		d.infof("plan: %s up to %d of %s in %s → %s", verb, p.Bound, plural.Of(p.Backlog, "message"), dlq.Name, p.DestName())
-	}
-	for _, l := range p.SharedLines() {
-		d.infof("plan: %s", l)
-	}
-	d.infof("plan: selection %s; rate %s; duration %s", sel, rate, dur)
-	for _, w := range est.WaysOut() {
-		d.infof("plan: %s", w)
-	}
-	if !o.Native {
-		policy := fmt.Sprintf("adaptive, up to %d batches in flight (--max-workers)", p.Workers)
-		if o.Workers > 0 {
-			policy = fmt.Sprintf("fixed, %s in flight (--workers)", plural.Of(p.Workers, "batch", "batches"))
-		}
-		detail("concurrency", fmt.Sprintf("concurrency %s; a SIGKILL mid-move duplicates at most %s", policy, plural.Of(p.DuplicateBound(), "message")))
-	}
-	detail("lease", p.LeaseLine())
-	for _, l := range provenance.PlanLines(p.ProvenanceOff(), dir, p.Attempt, p.TransformLimits().MaxBytes, untrusted.Terminal(operator)) {
-		detail("provenance and operator", l)
-	}
-	for _, l := range p.WindowLines() {
-		// Messages beyond the idempotency window are a decision now; the
-		// store and "all within the window" are detail.
-		if strings.HasPrefix(l, "idempotency:") || strings.HasPrefix(l, "none of the") || strings.HasPrefix(l, "the messages' ages are not known") {
-			detail("idempotency", l)
-		} else {
-			d.infof("plan: %s", l)
+	for _, l := range p.Lines(ws, operator) {
+		switch {
+		case l.Detail == "" || o.Verbose || !d.IO.ErrTTY:
+			d.infof("plan: %s", l.Text)
+		case len(more) == 0 || more[len(more)-1] != l.Detail:
+			more = append(more, l.Detail)
 		}
 	}
-	if p.Canary > 0 {
-		d.infof("plan: canary of %d first, then %s wait for them to come back (--canary 0 to skip)", p.Canary, p.CanaryWait)
-		if l := p.CanaryProofLine(); l != "" {
-			detail("canary proof", l)
-		}
+	if len(more) > 0 {
+		d.infof("plan: more with --verbose: %s", strings.Join(more, ", "))
 	}
-	if o.Native && dlq.FIFO {
-		d.infof("plan: SQS replaced each message's deduplication id with its original MessageId when it entered the FIFO DLQ, and the move task sends it with that id: %s drops it, silently, if it saw that id in the last 5 minutes; in doubt mfdlq moves with its own mover (fresh mfdlq-<MessageId> ids)", p.DestName())
-	}
-}
-
-// groupShare is how many of the messages classify read (classification.json
-// in the incident dir) fell in group id: the size of a --group selection as
-// far as it is known before the move reads the DLQ.
-func groupShare(dir, id string) (n, of int, ok bool) {
-	if id == "" {
-		return 0, 0, false
-	}
-	ws, err := incident.Existing(dir)
-	if err != nil {
-		return 0, 0, false
-	}
-	b, err := ws.ReadFile(incident.ClassificationFile)
-	if err != nil {
-		return 0, 0, false
-	}
-	c, err := classify.Parse(b, incident.ClassificationFile)
-	if err != nil {
-		return 0, 0, false
-	}
-	g, found := c.Group(id)
-	if !found || c.Messages <= 0 {
-		return 0, 0, false
-	}
-	return g.Count, c.Messages, true
 }

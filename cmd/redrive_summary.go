@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/mover"
-
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,7 +12,6 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -27,8 +24,8 @@ func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
 	for _, l := range s.DestLines(p) {
 		d.infof("%s", l)
 	}
-	o.printDedupeSummary()
-	if l := provenance.NewFigures(p.ProvenanceOff(), "", st.Stamps).Line(); l != "" && st.Handled() > 0 {
+	o.printDedupeSummary(p)
+	if l := s.ProvenanceLine(p); l != "" {
 		d.infof("%s", l)
 	}
 	if s.Outcome == redrive.OutcomeCanaryBack {
@@ -101,39 +98,25 @@ func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
 		// The exit status follows the error (5: a queue deleted, 4:
 		// denied); the line says what had moved by then.
 		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", s.Err, plural.Of(s.Moved, "message"), incident.JournalFile)
-	case redrive.OutcomeCanaryStill, redrive.OutcomeCanaryUnproven:
-		return checkFailedf("%s; the rest stays in the DLQ", st.Halted)
-	case redrive.OutcomeLeaseLost:
-		return checkFailedf("stopped: %s; what moved stays moved, and the other run goes on with the rest", untrusted.Shorten(untrusted.Terminal(s.LeaseLost.Error()), 300))
 	case redrive.OutcomeInterrupted:
 		d.infof("interrupted: run the same command again to finish the move")
 		return errInterrupted
-	case redrive.OutcomeBreaker:
-		return checkFailedf("halted: %s: the fix is not the right one — back to step 2 (mfdlq classify)", st.Halted)
-	case redrive.OutcomeFilterHalt:
-		return checkFailedf("--%s; nothing was moved: fix the filter (it sees the message with .Body parsed when it is JSON)", st.Halted)
-	case redrive.OutcomeHalted:
-		return checkFailedf("halted: %s; what moved stays moved, the rest is in the DLQ", st.Halted)
-	case redrive.OutcomeFailed:
-		return checkFailedf("%s could not be moved and stay in the DLQ (last error: %s); see %s", plural.Of(st.Failed, "message"), st.LastError, incident.JournalFile)
-	case redrive.OutcomeFilterErrors:
-		return checkFailedf("--filter failed on %s, left in the DLQ (journaled as filter_error in %s): fix the filter and run the same command again", plural.Of(st.FilterErrors, "message"), incident.JournalFile)
-	case redrive.OutcomeTransformHalt:
-		return checkFailedf("--%s; nothing was moved: fix the program (it sees the payload: docs/transform.md)", st.Halted)
-	case redrive.OutcomeTransformErrors:
-		return checkFailedf("--transform failed on %s, left in the DLQ (journaled as transform_failed in %s): fix the program and run the same command again", plural.Of(st.TransformErrors, "message"), incident.JournalFile)
-	case redrive.OutcomeAllReturned:
-		return refusedf("nothing moved: the %s left came back after attempt %d; deploy a new fix and pass --fixed \"what changed\"", plural.Of(st.Returned, "message"), s.Attempt)
+	}
+	switch l, refused := s.OutcomeLine(); {
+	case refused:
+		return refusedf("%s", l)
+	case l != "":
+		return checkFailedf("%s", l)
 	}
 	return nil
 }
 
 // printSummary writes the summary: a JSON line of type summary, or a table.
-func (o *redriveOptions) printSummary(s *redrive.Summary) error {
+func (o *redriveOptions) printSummary(p *redrive.Plan, s *redrive.Summary) error {
 	d := o.deps
 	st := s.Stats
 	dur, achieved := redrive.Round2(s.Duration.Seconds()), redrive.Round2(s.Achieved)
-	f := o.Request.Dedupe.Figures()
+	f := p.Dedupe.Figures()
 	if d.jsonOutput() {
 		return d.printJSONLine(dedupeSummaryLine{s.Line(), f})
 	}
@@ -246,10 +229,10 @@ func (p *redriveProgress) finish() {
 // size rather than 2× — at --rate max a move shares the CPU with the HTTP
 // and JSON work of every call, and the default collector cost about a
 // tenth of the rate (docs/redrive.md) — but no later than at
-// mover.MemoryLimit(backlog), which bounds the process's memory.
-func tuneGC(backlog int) {
+// the plan's MemoryLimit, which bounds the process's memory.
+func tuneGC(p *redrive.Plan) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
-		debug.SetMemoryLimit(mover.MemoryLimit(backlog))
+		debug.SetMemoryLimit(p.MemoryLimit())
 	}
 }

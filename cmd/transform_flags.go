@@ -23,24 +23,24 @@ func (t *transformFlags) add(c *cobra.Command) {
 	c.MarkFlagsMutuallyExclusive("transform-file", "native")
 }
 
-// compile reads and compiles the program (nil when none is given) before
-// any AWS call: a syntax error, an unknown function, a missing file is one
-// line, exit 2.
-func (t *transformFlags) compile() (*transform.Program, error) {
-	src, origin := t.Program, "--transform"
+// program reads the program and compiles it once before any AWS call (a
+// syntax error, an unknown function, a missing file is one line, exit 2),
+// and returns its text and what names it in errors ("" without one): the
+// request carries them, redrive.Resolve compiles them for the run.
+func (t *transformFlags) program() (src, origin string, err error) {
+	src, origin = t.Program, "--transform"
 	switch {
 	case t.File != "":
 		s, err := transform.ReadFile(t.File)
 		if err != nil {
-			return nil, usageErrorf("%v", err)
+			return "", "", usageErrorf("%v", err)
 		}
 		src, origin = s, "--transform-file "+t.File
 	case t.Program == "":
-		return nil, nil
+		return "", "", nil
 	}
-	p, err := transform.Compile(src, origin)
-	if err != nil {
-		return nil, usageErrorf("%v", err)
+	if _, err := transform.Compile(src, origin); err != nil {
+		return "", "", usageErrorf("%v", err)
 	}
-	return p, nil
+	return src, origin, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive"
-	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -93,33 +92,9 @@ func writeJSONLine(w io.Writer, v any) {
 	}
 }
 
-// whenOKPlanLines are the plan's lines of --when-ok: each alarm with its
-// type, its state now and since when, and what the wait needs.
-func whenOKPlanLines(alarms []health.AlarmStatus, opts health.Options, now time.Time) []string {
-	lines := []string{fmt.Sprintf("when-ok: the move starts once every alarm below has been OK for %s without a break, reading them every %s (every %s during the move: an alarm leaving OK pauses it); gives up after %s with nothing moved",
-		opts.For, opts.PollWait, opts.PollWatch, opts.GiveUp)}
-	for _, a := range alarms {
-		lines = append(lines, fmt.Sprintf("when-ok: %s (%s alarm) %s since %s — %s", health.Quote(a.Name), a.Type, a.State,
-			a.Since.UTC().Format("2006-01-02 15:04:05 UTC"), leftText(a, now)))
-	}
-	return lines
-}
-
-func leftText(a health.AlarmStatus, now time.Time) string {
-	switch {
-	case a.State == health.StateOK && a.NoData != "":
-		return fmt.Sprintf("OK but not counted: %s; needs %s of OK with data", a.NoData, a.Left)
-	case a.State != health.StateOK:
-		return fmt.Sprintf("needs %s of OK", a.Left)
-	case a.Left == 0:
-		return fmt.Sprintf("OK for %s already", now.Sub(a.OKSince).Round(time.Second))
-	}
-	return fmt.Sprintf("%s left", a.Left.Round(time.Second))
-}
-
-// whenOK reads the alarms for the plan (their state now and since when:
-// a missing one exits 5, an unreadable one 4, before the question) and
-// sets up the redrive's wait and watch on them.
+// whenOK reads the alarms for the plan (redrive.PlanWhenOK: a missing one
+// exits 5, an unreadable one 4, before the question), prints the plan's
+// lines, and gives the redrive's wait and watch the status line.
 func (o *redriveOptions) whenOK(ctx context.Context, env *redrive.Env, ws *incident.Workspace) (finish func(), err error) {
 	d := o.deps
 	if d.CloudWatch == nil {
@@ -129,20 +104,20 @@ func (o *redriveOptions) whenOK(ctx context.Context, env *redrive.Env, ws *incid
 	if err != nil {
 		return nil, err
 	}
-	gate := health.New(cw, health.Options{Alarms: o.WhenOK, For: o.For, GiveUp: o.GiveUp}, nil)
-	alarms, err := gate.Check(ctx)
+	s, lines, err := redrive.PlanWhenOK(ctx, cw, ws, o.Request, d.Now())
 	if err != nil {
-		return nil, fmt.Errorf("--when-ok: %w", err)
+		return nil, err
 	}
-	for _, l := range whenOKPlanLines(alarms, gate.Options(), d.Now()) {
+	for _, l := range lines {
 		d.infof("plan: %s", l)
 	}
 	status := &whenOKStatus{d: d}
-	env.WhenOK = &health.Session{Gate: gate, Waits: health.OpenWaits(ws), Report: status.report, Waiting: lease.WaitingOn(o.WhenOK),
-		Info: func(format string, args ...any) {
-			status.finish()
-			d.infof(format, args...)
-		}}
+	s.Report = status.report
+	s.Info = func(format string, args ...any) {
+		status.finish()
+		d.infof(format, args...)
+	}
+	env.WhenOK = s
 	return status.finish, nil
 }
 

@@ -20,7 +20,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
-	"github.com/mfdlq/mfdlq/transform"
 )
 
 // limitsRun moves every message of a DLQ to its source (MaximumMessageSize
@@ -102,16 +101,12 @@ func (k *keptOriginals) Close() error                     { return nil }
 // beside it go in one batch (SendMessageBatch takes 1 MiB in all), where
 // a fixed 256 KiB cap sent each alone.
 func TestMove900KiBTransformedAndStampedTo1MiBQueue(t *testing.T) {
-	prog, err := transform.Compile(`.version = 1`, "--transform")
-	if err != nil {
-		t.Fatal(err)
-	}
 	big := fmt.Sprintf(`{"order_id":"o-big","pad":%q}`, strings.Repeat("x", 900<<10))
 	var small []string
 	for i := range 3 {
 		small = append(small, fmt.Sprintf(`{"order_id":"o-%d","pad":%q}`, i, strings.Repeat("y", 200<<10)))
 	}
-	got, px, fig := limitsRun(t, "1048576", Request{Transform: prog}, func(s *localaws.Seeder, dlq string) {
+	got, px, fig := limitsRun(t, "1048576", Request{TransformProgram: `.version = 1`, TransformOrigin: "--transform"}, func(s *localaws.Seeder, dlq string) {
 		for _, b := range append([]string{big}, small...) {
 			if err := s.Send(context.Background(), dlq, []string{b}, map[string]string{"ErrorCode": "E42"}); err != nil {
 				t.Fatal(err)

@@ -11,7 +11,7 @@
 //   - redrive/window: the consumer's idempotency window
 //   - redrive/sample: the harmless look at a DLQ's sources before a plan
 //   - redrive/place: accounts, regions and the rules that keep a move home
-//   - redrive/estimate: how long a move takes (cmd prints it)
+//   - redrive/estimate: how long a move takes (the plan says it)
 //   - redrive/target: destinations that are not queues
 //   - redrive/retry: one retry layer
 //   - redrive/lease: one run at a time
@@ -20,7 +20,10 @@
 // # Request
 //
 // A redrive as the operator asked for it: the flags, validated by cmd
-// (plan.go). cmd's options embed it, so each flag is bound once.
+// (plan.go). cmd's options embed it, so each flag is bound once. It is
+// plain data: the selection is one value (package selection), the
+// transform and the dedupe key are texts; the Plan holds them compiled
+// (Select, Transform, Dedupe: compile.go).
 //
 // # Plan
 //
@@ -59,6 +62,12 @@
 // overlaps them (lease_early.go); DropEarlyLease gives it back when Run
 // does not follow.
 //
+// # Dry run
+//
+// ScanDryRun (dryrun.go) reads the plan's whole selection once, as an
+// export without --delete reads a DLQ, and counts what --transform and
+// --dedupe would do; nothing is written, every message is visible again.
+//
 // # Run and runner
 //
 // Run carries a plan out after the question (run.go): it takes the lease,
@@ -79,7 +88,8 @@
 //
 // --when-ok (whenok.go, over the health package): after the lease, the run
 // waits until the dependency's CloudWatch alarms have been OK for --for
-// (Env.WhenOK's Session, which cmd builds), and during the move a watch
+// (Env.WhenOK's Session: PlanWhenOK reads the alarms for the plan and
+// builds it, whenok_plan.go; cmd draws its status line), and during the move a watch
 // stops the sends when one leaves OK (the mover's context ends, as on
 // Ctrl-C) and the run moves what is left after --for of OK again.
 //

@@ -8,6 +8,7 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/window"
+	"github.com/mfdlq/mfdlq/selection"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
@@ -15,17 +16,16 @@ import (
 // The JSON keys are the contract of events.jsonl (docs/incident.md); old
 // incident directories are read with the same type.
 type Inputs struct {
-	To         string `json:"to"`
-	Rate       string `json:"rate"` // --rate as given: a number or "max"
-	Max        int    `json:"max"`
-	Filter     string `json:"filter"`
-	SentAfter  string `json:"sent_after"`
-	SentBefore string `json:"sent_before"`
-	Group      string `json:"group"`
-	Canary     int    `json:"canary"`
-	Keep       bool   `json:"keep"`
-	Native     bool   `json:"native"`
-	FromFile   string `json:"from_file"`
+	To   string `json:"to"`
+	Rate string `json:"rate"` // --rate as given: a number or "max"
+	// Selection is the selection as given; its keys (max, filter,
+	// sent_after, sent_before, group) are the ones every redrive event
+	// since the first has: old incidents keep rendering.
+	selection.Selection
+	Canary   int    `json:"canary"`
+	Keep     bool   `json:"keep"`
+	Native   bool   `json:"native"`
+	FromFile string `json:"from_file"`
 }
 
 // Figures are a redrive event's figures: what the move did. verify reads

@@ -18,8 +18,12 @@ import (
 // attempt on the way (p.Attempt, p.NewFix), reads the destination's
 // consumers, and weighs a native FIFO move's doubt. A guardrail refuses
 // with a *Refusal, unless Req.Force: then it is said as a warning (the
-// paused consumer excepted: --canary 0 is its way past).
+// paused consumer excepted: --canary 0 is its way past). It compiles the
+// selection first (Plan.Select): a shared DLQ's sample is counted under it.
 func Guard(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) error {
+	if err := p.compileSelection(ws); err != nil {
+		return err
+	}
 	events, err := ws.Events()
 	if err != nil {
 		return fmt.Errorf("read incident: %w", err)

@@ -32,7 +32,7 @@ func (r *runner) options(sel func(*sqsjson.Message) (bool, error), state *journa
 	d := p.Dest()
 	return mover.Options{
 		Source: p.Source.Queue, Dest: d.Queue, Target: d.Target, Rate: q.Rate, RateFrom: r.rateStart, Workers: q.Workers, MaxWorkers: q.MaxWorkers, Backlog: p.Backlog,
-		Keep: q.Keep, Select: sel, Dedupe: q.Dedupe, Visibility: q.Visibility, Wait: 2,
+		Keep: q.Keep, Select: sel, Dedupe: p.Dedupe, Visibility: q.Visibility, Wait: 2,
 		MaxBacklog: q.MaxBacklog, MaxReturned: q.MaxReturned, RunID: r.id, Attempt: p.Attempt, Stamp: provenance.For(p.ProvenanceOff(), r.ws.Dir, r.id, p.Attempt),
 		Journal: jw, State: state, Retry: retry.Default(), OnBatch: prog.update, Route: p.router(),
 	}

@@ -19,15 +19,17 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/redrive/window"
+	"github.com/mfdlq/mfdlq/selection"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
 // Request is a redrive as the operator asked for it: the flags, validated
-// by the caller (cmd's options embed it: each flag is bound once, here). Resolve turns it into a Plan once; Run carries the plan
-// out. The texts (RateText, Filter, SentAfter …) are kept as given: the
-// redrive event records them.
+// by the caller (cmd's options embed it: each flag is bound once, here).
+// It is plain data: Resolve turns it into a Plan once, compiling what
+// runs (the selection's predicate, the transform, the dedupe claims);
+// Run carries the plan out. The texts (RateText, the selection …) are
+// kept as given: the redrive event records them.
 type Request struct {
 	To     string    // --to as given ("" : the DLQ's one source, else its messages' one origin)
 	Target TargetRef // --to when it names a function, topic or bus (Kind "" for a queue)
@@ -36,12 +38,10 @@ type Request struct {
 	Rate       float64 // messages per second; 0 = max
 	Workers    int     // fixed batches in flight (0: adaptive)
 	MaxWorkers int     // cap of the adaptive batches in flight
-	Max        int     // at most N moved (0: the backlog at start)
 
-	Filter, SentAfter, SentBefore, Group string // the selection, as given
-	// Selector compiles the selection when the move starts (--group reads
-	// the incident's classification then); nil moves every message.
-	Selector func() (func(*sqsjson.Message) (bool, error), error)
+	// Selection is which messages move and how many at most (--group,
+	// --filter, --sent-after, --sent-before, --max), parsed by the caller.
+	selection.Selection
 
 	Keep        bool
 	NoStamp     bool // --no-stamp: no provenance attribute (package provenance)
@@ -75,10 +75,13 @@ type Request struct {
 	// AllowAccounts (--allow-account) are the accounts outside the
 	// operator's own that a replay's destinations may be in.
 	AllowAccounts []string
-	// Transform, when set, repairs each message on its way (--transform,
-	// --transform-file; docs/transform.md).
-	Transform *transform.Program
-	Dedupe    *dedupe.Claims // --dedupe --key: the first message of each key moves (docs/dedupe.md)
+	// TransformProgram, when set, repairs each message on its way: the jq
+	// program of --transform, or the text of --transform-file read by the
+	// caller; TransformOrigin names it in errors (docs/transform.md).
+	TransformProgram, TransformOrigin string
+	// DedupeKey is --dedupe --key's expression: the first message of each
+	// key moves ("": no dedupe; docs/dedupe.md).
+	DedupeKey string
 }
 
 // workers is the most batches the move may have in flight: Workers when
@@ -98,6 +101,15 @@ func (r Request) workers() int {
 type Plan struct {
 	Req    Request
 	Source Source
+	// Select is the selection compiled (Guard compiles it: --group reads
+	// the incident's classification.json); never nil, it picks every
+	// message for an empty selection.
+	Select selection.Predicate
+	// Transform is the request's program compiled (nil without one);
+	// Dedupe the run's claims on idempotency keys (nil without --dedupe).
+	// Resolve compiles both.
+	Transform *transform.Program
+	Dedupe    *dedupe.Claims
 	// Dests are the destinations: one, or with PerSource one per source
 	// queue of a shared DLQ, each checked (type, same queue, fix deployed,
 	// canary) on its own.

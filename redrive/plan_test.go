@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/redrive/mover"
+	"github.com/mfdlq/mfdlq/selection"
 )
 
 func TestRequestWorkers(t *testing.T) {
@@ -34,7 +35,7 @@ func TestSizeCanary(t *testing.T) {
 	}{
 		{"default to source", Request{Canary: -1}, 340, true, 340, 10, time.Minute},
 		{"default elsewhere", Request{Canary: -1}, 340, false, 340, 0, time.Minute},
-		{"max bounds", Request{Canary: -1, Max: 5}, 340, true, 5, 5, time.Minute},
+		{"max bounds", Request{Canary: -1, Selection: selection.Selection{Max: 5}}, 340, true, 5, 5, time.Minute},
 		{"asked", Request{Canary: 3, CanaryWait: 7 * time.Second}, 340, false, 340, 3, 7 * time.Second},
 		{"none left", Request{Canary: 4}, 0, true, 0, 0, time.Minute},
 	} {

@@ -32,6 +32,9 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 		lease = startEarlyLease(ctx, env, &Plan{Req: req, Source: Source{Queue: dlq}})
 	}
 	p, err := resolve(ctx, env, req, dlq)
+	if err == nil {
+		err = p.compileSteps()
+	}
 	if p != nil {
 		p.reads, p.early = early, lease
 	}
@@ -173,5 +176,5 @@ func ResolveFile(ctx context.Context, env *Env, req Request, file *sqsapi.Queue,
 	if p.CanaryWait == 0 {
 		p.CanaryWait = canary.Wait(dest, file)
 	}
-	return p, nil
+	return p, p.compileSteps()
 }

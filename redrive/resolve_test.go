@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/selection"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -75,7 +76,7 @@ func TestResolve(t *testing.T) {
 	if d.Text() != "queue "+name {
 		t.Errorf("destination text %q", d.Text())
 	}
-	if p, err = Resolve(ctx, env, Request{Canary: -1, Max: 1, Native: true, MaxWorkers: 64}, dlq); err != nil || p.Bound != 1 || p.Canary != 0 {
+	if p, err = Resolve(ctx, env, Request{Canary: -1, Selection: selection.Selection{Max: 1}, Native: true, MaxWorkers: 64}, dlq); err != nil || p.Bound != 1 || p.Canary != 0 {
 		t.Fatalf("native --max 1: %+v, %v; want bound 1 and no canary", p, err)
 	}
 	for to, want := range map[string]string{

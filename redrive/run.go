@@ -105,7 +105,7 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	// A file replay keeps the deleted lines' digests: the file still holds
 	// them; so does a --transform, whose undo puts back only the originals
 	// the journal says were deleted (journal.ReadUndo), compacted or not.
-	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil || p.Req.Transform != nil)
+	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil || p.Transform != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -120,11 +120,9 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 			env.Warn("%s: %v", incident.JournalFile, err)
 		}
 	}()
-	var sel func(*sqsjson.Message) (bool, error)
-	if p.Req.Selector != nil {
-		if sel, err = p.Req.Selector(); err != nil {
-			return nil, err
-		}
+	sel, err := p.selectFunc()
+	if err != nil {
+		return nil, err
 	}
 	step, closeArchive, err := r.transformStep()
 	if err != nil {

@@ -108,12 +108,8 @@ func checkNarrowed(env *Env, p *Plan) error {
 	if !p.Narrow && !p.PerSource {
 		return nil
 	}
-	if p.Req.Selector != nil {
-		sel, err := p.Req.Selector()
-		if err != nil {
-			return err
-		}
-		p.Sample.Count(sel)
+	if !p.Select.All() {
+		p.Sample.Count(p.Select.Match)
 		for i := range p.Dests {
 			p.Dests[i].Share = p.Sample.Shares[p.Dests[i].SourceARN]
 		}

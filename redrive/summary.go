@@ -137,8 +137,7 @@ func fixEvent(env *Env, p *Plan) (incident.Event, error) {
 func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	q, st, dest := p.Req, s.Stats, p.Dest()
 	ev := env.NewEvent("redrive", p.Source.Queue)
-	in := Inputs{To: dest.Queue.Name, Rate: q.RateText, Max: q.Max, Filter: q.Filter, SentAfter: q.SentAfter, SentBefore: q.SentBefore,
-		Group: q.Group, Canary: p.Canary, Keep: q.Keep, Native: q.Native, FromFile: q.FromFile}
+	in := Inputs{To: dest.Queue.Name, Rate: q.RateText, Selection: q.Selection, Canary: p.Canary, Keep: q.Keep, Native: q.Native, FromFile: q.FromFile}
 	fig := Figures{
 		Moved: s.Moved, Resumed: st.Resumed, Failed: st.Failed, Skipped: st.Skipped, FilterErrors: st.FilterErrors, Returned: st.Returned,
 		PendingDelete: st.PendingDelete, DurationSeconds: Round2(s.Duration.Seconds()), AchievedRate: Round2(s.Achieved),
@@ -152,7 +151,7 @@ func redriveEvent(env *Env, p *Plan, s *Summary) (incident.Event, error) {
 	outcomeFigures(&fig, p, s)
 	fig.Transform, fig.Undo, fig.TransformErrors = s.Transform, s.Undo, st.TransformErrors
 	fig.HeldBack = st.HeldBack
-	fig.Idempotency, fig.Dedupe, fig.Provenance = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), q.Dedupe.Figures(), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
+	fig.Idempotency, fig.Dedupe, fig.Provenance = p.Window.Figures(p.Req.BeyondWindow, s.Beyond), p.Dedupe.Figures(), provenance.NewFigures(p.ProvenanceOff(), env.OperatorARN, st.Stamps)
 	if err := ev.Set(in, fig); err != nil {
 		return ev, err
 	}

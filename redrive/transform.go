@@ -41,7 +41,7 @@ func (p *Plan) TransformLimits() transform.Limits {
 // transform-originals.jsonl. A file replay keeps none: the file is the
 // originals, and it never changes.
 func (p *Plan) OriginalsPath(ws *incident.Workspace) string {
-	if p.Req.Transform == nil || p.Source.File != nil {
+	if p.Transform == nil || p.Source.File != nil {
 		return ""
 	}
 	return ws.Path(incident.OriginalsFile)
@@ -88,11 +88,11 @@ func (noArchive) Append([]sqsjson.Message) error { return nil }
 // function that closes its archive.
 func (r *runner) transformStep() (*transform.Step, func(), error) {
 	p := r.p
-	if p.Req.Transform == nil {
+	if p.Transform == nil {
 		return nil, func() {}, nil
 	}
 	if p.Source.File != nil {
-		return transform.NewStep(p.Req.Transform, p.TransformLimits(), noArchive{}), func() {}, nil
+		return transform.NewStep(p.Transform, p.TransformLimits(), noArchive{}), func() {}, nil
 	}
 	if r.env.OpenOriginals == nil {
 		return nil, nil, errors.New("--transform: no archive for the originals: nothing moved")
@@ -104,7 +104,7 @@ func (r *runner) transformStep() (*transform.Step, func(), error) {
 	if t, ok := o.(interface{ Torn() string }); ok && t.Torn() != "" {
 		r.env.Warn("%s", t.Torn())
 	}
-	return transform.NewStep(p.Req.Transform, p.TransformLimits(), o), func() {
+	return transform.NewStep(p.Transform, p.TransformLimits(), o), func() {
 		if err := o.Close(); err != nil {
 			r.env.Warn("%s: %v", incident.OriginalsFile, err)
 		}
@@ -124,13 +124,7 @@ const (
 // lines are read). It moves and changes nothing. sns tells that one of them
 // is an SNS notification (the plan's signature line).
 func PreviewTransform(ctx context.Context, env *Env, p *Plan) (f transform.Figures, sns bool, err error) {
-	pv := transform.NewPreview(p.Req.Transform)
-	var sel func(*sqsjson.Message) (bool, error)
-	if p.Req.Selector != nil {
-		if sel, err = p.Req.Selector(); err != nil {
-			return f, false, err
-		}
-	}
+	pv := transform.NewPreview(p.Transform)
 	var c peeker = env.SQS
 	if p.Source.File != nil {
 		c = p.Source.File
@@ -155,14 +149,12 @@ func PreviewTransform(ctx context.Context, env *Env, p *Plan) (f transform.Figur
 	pos := 0
 	for _, raw := range out.Messages {
 		m := sqsapi.FromSDK(raw)
-		if sel != nil {
-			if ok, err := sel(&m); err != nil || !ok {
-				continue
-			}
+		if ok, err := p.Select.Match(&m); err != nil || !ok {
+			continue
 		}
 		pos++
 		sns = sns || transform.NeedsSignaturePlan(&m)
-		pv.Add(pos, &m, p.Req.Transform.Apply(ctx, &m, p.TransformLimits()))
+		pv.Add(pos, &m, p.Transform.Apply(ctx, &m, p.TransformLimits()))
 	}
 	return pv.Figures(), sns, nil
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/redrive/sample"
 	"github.com/mfdlq/mfdlq/redrive/window"
-	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -77,14 +76,7 @@ func countBeyond(ctx context.Context, env *Env, p *Plan, w *window.Window) error
 		}
 		msgs = s.Messages()
 	}
-	var sel func(*sqsjson.Message) (bool, error)
-	if p.Req.Selector != nil {
-		var err error
-		if sel, err = p.Req.Selector(); err != nil {
-			return err
-		}
-	}
-	w.CountBeyond(msgs, sel, env.Now())
+	w.CountBeyond(msgs, p.Select.Func(), env.Now())
 	return nil
 }
 

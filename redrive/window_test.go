@@ -19,8 +19,8 @@ import (
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive/window"
+	"github.com/mfdlq/mfdlq/selection"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // windowSetup is a DLQ of 5 messages whose source is read by a function
@@ -110,6 +110,9 @@ func planWindow(t *testing.T, s windowSetup, req Request) (*Plan, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := p.compileSelection(nil); err != nil {
+		t.Fatal(err)
+	}
 	return p, checkWindow(context.Background(), s.env, p)
 }
 
@@ -161,11 +164,8 @@ func TestWindowWithin(t *testing.T) {
 	}
 	// A selection counts only what it selects (three hours on, the
 	// records' expiries are behind: the window is given).
-	sel := func() (func(*sqsjson.Message) (bool, error), error) {
-		return func(m *sqsjson.Message) (bool, error) { return strings.Contains(m.Body, `"order_id":1}`), nil }, nil
-	}
 	s.env.Now = func() time.Time { return clock.Add(3 * time.Hour) }
-	if _, err := planWindow(t, s, Request{Selector: sel, IdempotencyWindow: time.Hour}); err == nil || !strings.Contains(err.Error(), "1 of 1 looked at") {
+	if _, err := planWindow(t, s, Request{Selection: selection.Selection{Filter: ".Body.order_id == 1"}, IdempotencyWindow: time.Hour}); err == nil || !strings.Contains(err.Error(), "1 of 1 looked at") {
 		t.Fatalf("selection of one: %v", err)
 	}
 }

@@ -79,17 +79,16 @@ func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
 	if in.FromFile != "" {
 		sel = append(sel, "from the export "+inc.code(in.FromFile, maxValue))
 	}
-	if in.Group != "" {
-		sel = append(sel, "group "+inc.plain(in.Group, maxName))
-	}
-	if in.Filter != "" {
-		sel = append(sel, "filter "+inc.code(in.Filter, maxValue))
-	}
-	if in.SentAfter != "" || in.SentBefore != "" {
-		sel = append(sel, fmt.Sprintf("sent between %s and %s", inc.plain(orDash(in.SentAfter), maxName), inc.plain(orDash(in.SentBefore), maxName)))
-	}
-	if in.Max > 0 {
-		sel = append(sel, fmt.Sprintf("at most %d", in.Max))
+	for _, p := range in.Selection.Parts() {
+		vals := make([]any, len(p.Values))
+		for i, v := range p.Values {
+			if p.Code {
+				vals[i] = inc.code(v, maxValue)
+			} else {
+				vals[i] = inc.plain(orDash(v), maxName)
+			}
+		}
+		sel = append(sel, fmt.Sprintf(p.Words, vals...))
 	}
 	var parts []string
 	if len(sel) > 0 {

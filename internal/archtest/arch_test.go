@@ -66,15 +66,20 @@ var layer = map[string]int{
 	// the base beside incident; alarmtriage: the Lambda's flow over an alarm
 	// event (the episode, the incident in S3, the team told), above notify.
 	"incidents3": 3, "alarmtriage": 1,
+	// selection: which messages a step takes (--group, --filter, the time
+	// bounds, --max) from the flags to the predicate; pure, so redrive,
+	// export and the report share one value.
+	"selection": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's
-// groups (--group), holds its DLQ with its own lease, and waits on the
-// dependency's alarms (--when-ok).
-var allowed = map[string]bool{"redrive→classify": true, "redrive→redrive/lease": true, "redrive→redrive/journal": true,
+// groups (--group), holds its DLQ with its own lease, waits on the
+// dependency's alarms (--when-ok), and reads a dry run's selection as an
+// export reads a DLQ (archive.Export, nothing written).
+var allowed = map[string]bool{"redrive→classify": true, "redrive→archive": true, "redrive→redrive/lease": true, "redrive→redrive/journal": true,
 	"redrive→redrive/target": true, "redrive→redrive/retry": true, "redrive/target→redrive/retry": true,
 	"redrive→redrive/mover": true, "redrive/mover→redrive/journal": true, "redrive/mover→redrive/retry": true,
-	"redrive→health": true, "redrive→redrive/canary": true, "redrive→redrive/movetask": true, "redrive→redrive/consumer": true, "redrive→redrive/window": true, "redrive→redrive/place": true, "redrive→redrive/sample": true}
+	"redrive→health": true, "redrive→redrive/canary": true, "redrive→redrive/movetask": true, "redrive→redrive/consumer": true, "redrive→redrive/window": true, "redrive→redrive/place": true, "redrive→redrive/sample": true, "redrive→redrive/estimate": true}
 
 // forbidden are imports no package below cmd may have: the terminal and the
 // command line belong to cmd.

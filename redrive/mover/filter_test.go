@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/selection"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // A filter that fails on some messages counts them apart from the ones it
@@ -15,7 +17,7 @@ import (
 // in the DLQ; the others move.
 func TestFilterErrorsAreCountedApart(t *testing.T) {
 	s := newSetup(t, 20)
-	sel, err := Selection{Filter: `if .Body.total % 4 == 0 then error("total \(.Body.total) is a multiple of 4") else .Body.total >= 10 end`}.Compile()
+	sel, err := filterFunc(`if .Body.total % 4 == 0 then error("total \(.Body.total) is a multiple of 4") else .Body.total >= 10 end`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +55,7 @@ func TestFilterErrorsAreCountedApart(t *testing.T) {
 // before anything moves.
 func TestFilterFailingOnTheFirstBatchMovesNothing(t *testing.T) {
 	s := newSetup(t, 30)
-	sel, err := Selection{Filter: `.Body.total.cents > 1`}.Compile()
+	sel, err := filterFunc(`.Body.total.cents > 1`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,4 +69,11 @@ func TestFilterFailingOnTheFirstBatchMovesNothing(t *testing.T) {
 	if got := len(s.fake.bodies(dlqURL)); got != 30 {
 		t.Fatalf("DLQ holds %d, want 30", got)
 	}
+}
+
+// filterFunc is the mover's Options.Select of a --filter (nil for none:
+// every message, as an empty selection compiles).
+func filterFunc(filter string) (func(*sqsjson.Message) (bool, error), error) {
+	p, err := selection.Selection{Filter: filter}.Compile(nil)
+	return p.Func(), err
 }

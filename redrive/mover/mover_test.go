@@ -163,7 +163,7 @@ func TestStaleDeleteIsRedoneNotResent(t *testing.T) {
 
 func TestSelectionSkipsAndReleases(t *testing.T) {
 	s := newSetup(t, 20)
-	sel, err := Selection{Filter: ".Body.total >= 15"}.Compile()
+	sel, err := filterFunc(".Body.total >= 15")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,11 +291,11 @@ func TestStandardEntryKeepsFairQueueGroup(t *testing.T) {
 }
 
 func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
-	all, err := Selection{Filter: ".Attributes.ApproximateReceiveCount == \"1\""}.Compile()
+	all, err := filterFunc(".Attributes.ApproximateReceiveCount == \"1\"")
 	if err != nil {
 		t.Fatal(err)
 	}
-	none, err := Selection{}.Compile()
+	none, err := filterFunc("")
 	if err != nil || none != nil {
 		t.Fatalf("an empty selection compiles to a predicate (%v); want nil: move all", err)
 	}

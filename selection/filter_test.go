@@ -1,9 +1,8 @@
-package redrive
+package selection
 
 import (
 	"testing"
 
-	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -29,13 +28,13 @@ func TestFilterSeesThePayload(t *testing.T) {
 		{`.Payload == "plain text"`, []bool{false, false, false, true}},
 	}
 	for _, tt := range tests {
-		sel, err := mover.Selection{Filter: tt.filter}.Compile()
+		sel, err := Selection{Filter: tt.filter}.Compile(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range msgs {
 			before := msgs[i].Body
-			got, err := sel(&msgs[i])
+			got, err := sel.Match(&msgs[i])
 			if err != nil || got != tt.want[i] {
 				t.Errorf("%s on %s: %v, %v; want %v", tt.filter, msgs[i].MessageId, got, err, tt.want[i])
 			}
