@@ -101,8 +101,8 @@ func runBrowse(ctx context.Context, o *browseOptions) error {
 	if !m.Wait(time.Minute) {
 		d.warnf("an action of the view was still stopping after a minute; its journal lets a rerun resume")
 	}
-	for _, q := range sortedQueues(d.incidents) {
-		d.infof("incident of %s: %s", q, d.incidents[q])
+	for _, q := range sortedQueues(d.Incidents()) {
+		d.infof("incident of %s: %s", q, d.Incidents()[q])
 	}
 	return err
 }

@@ -174,7 +174,7 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		return err
 	}
 	if res.PermissionDenied() {
-		return &exitError{code: ExitAuth, err: fmt.Errorf("changes %s: not allowed to read %s: what could be read is above (docs/iam.md: cloudtrail:LookupEvents, cloudwatch:DescribeAlarmHistory, cloudwatch:GetMetricData)", q.Name, unreadList(res))}
+		return &exitError{Code: ExitAuth, Err: fmt.Errorf("changes %s: not allowed to read %s: what could be read is above (docs/iam.md: cloudtrail:LookupEvents, cloudwatch:DescribeAlarmHistory, cloudwatch:GetMetricData)", q.Name, unreadList(res))}
 	}
 	d.nextStep("mfdlq classify --queue %s (its evidence names the nearest change)", q.Name)
 	return nil

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
 // fakePrompter answers the questions of a run with lines an operator
@@ -20,21 +22,21 @@ type fakePrompter struct {
 func (f *fakePrompter) Confirm(question string) (bool, error) {
 	f.asked = append(f.asked, question)
 	if len(f.typed) == 0 {
-		return parseConfirm("", io.EOF)
+		return cmdutil.ParseConfirm("", io.EOF)
 	}
 	line := f.typed[0]
 	f.typed = f.typed[1:]
-	return parseConfirm(line, nil)
+	return cmdutil.ParseConfirm(line, nil)
 }
 
 func (f *fakePrompter) Input(question string) (string, error) {
 	f.asked = append(f.asked, question)
 	if len(f.typed) == 0 {
-		return parseInput("", io.EOF)
+		return cmdutil.ParseInput("", io.EOF)
 	}
 	line := f.typed[0]
 	f.typed = f.typed[1:]
-	return parseInput(line, nil)
+	return cmdutil.ParseInput(line, nil)
 }
 
 // answers are what an operator may type at a question: only yes proceeds.
@@ -78,9 +80,9 @@ func TestParseConfirm(t *testing.T) {
 		{"", errors.New("read /dev/stdin: input/output error"), false, ErrNoAnswer},
 	}
 	for _, tc := range tests {
-		got, err := parseConfirm(tc.line, tc.readErr)
+		got, err := cmdutil.ParseConfirm(tc.line, tc.readErr)
 		if got != tc.want || !errors.Is(err, tc.wantErr) {
-			t.Errorf("parseConfirm(%q, %v) = %v, %v; want %v, %v", tc.line, tc.readErr, got, err, tc.want, tc.wantErr)
+			t.Errorf("cmdutil.ParseConfirm(%q, %v) = %v, %v; want %v, %v", tc.line, tc.readErr, got, err, tc.want, tc.wantErr)
 		}
 	}
 }

@@ -101,8 +101,8 @@ Examples:
 	f.IntVar(&opts.Max, "max", 10, "distinct messages to collect (1-10000)")
 	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (1-300)")
 	opts.Wait = 2
-	f.Var(secondsValue{&opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
-	d.aliasFlag(f, "wait", "long-poll", intSeconds{&opts.Wait})
+	f.Var(secondsValue{P: &opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
+	d.aliasFlag(f, "wait", "long-poll", intSeconds{P: &opts.Wait})
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")

@@ -116,7 +116,7 @@ func shortAuthor(arn string) string {
 // unreadableError is ls's and check --all's exit when accounts were not
 // read: exit 4 (credentials or permission), after the rest was printed.
 func unreadableError(u []fleet.Unreadable) error {
-	return &exitError{code: ExitAuth, err: fmt.Errorf("%s not read (listed above): give the role in those accounts or remove them from --accounts", plural.Of(len(u), "account or region", "accounts or regions"))}
+	return &exitError{Code: ExitAuth, Err: fmt.Errorf("%s not read (listed above): give the role in those accounts or remove them from --accounts", plural.Of(len(u), "account or region", "accounts or regions"))}
 }
 
 // unreadableLine is one unreadable account for a person.

@@ -287,7 +287,7 @@ func (o *redriveOptions) parseRate() error {
 func (o *redriveOptions) parseTarget() error {
 	t, err := redrive.ParseTargetRef(o.To)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: err}
+		return &exitError{Code: ExitUsage, Err: err}
 	}
 	if t.Kind == "" {
 		return nil

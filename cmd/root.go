@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
 // Main runs mfdlq with args and returns the process exit status. Under
@@ -45,12 +47,12 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		if d.Global.NoColor {
 			d.IO.Color = false
 		}
-		d.sayRenames()
+		d.SayRenames()
 		return validateGlobal(d.Global)
 	}
-	d.runCtx = ctx
+	d.SetContext(ctx)
 	failed, err := root.ExecuteContextC(ctx)
-	err = d.finishS3Incident(ctx, err)
+	err = d.FinishS3Incident(ctx, err)
 	if err == nil {
 		return ExitOK
 	}
@@ -59,7 +61,7 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		// cobra's own parse errors: unknown flag, unknown command, bad value.
 		code = ExitUsage
 	}
-	reportError(d, args, err, code, hintFor(err, code, failed, !started))
+	reportError(d, args, err, code, cmdutil.HintFor(err, code, failed, !started))
 	return code
 }
 

@@ -100,7 +100,7 @@ func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) err
 // a failure.
 func (e *runbookEnv) Refused(err error) bool {
 	var ee *exitError
-	return errors.As(err, &ee) && ee.code == ExitCheckFailed
+	return errors.As(err, &ee) && ee.Code == ExitCheckFailed
 }
 
 // State reads the incident's events; an unreadable incident is one where

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"fmt"
@@ -14,21 +14,21 @@ import (
 // hidden, as aliases of the new ones: every script and runbook page that
 // uses them keeps working.
 
-// renamedFlag adds old as a hidden alias of the flag named new, setting
+// RenamedFlag adds old as a hidden alias of the flag named new, setting
 // the same value. Used on a terminal it says the new name (pflag's own
 // deprecation notice would go to stdout, which cobra's Print writes to,
 // and into every script's output); in a script it is silent.
-func (d *Deps) renamedFlag(f *pflag.FlagSet, old, new string) {
+func (d *Deps) RenamedFlag(f *pflag.FlagSet, old, new string) {
 	nf := f.Lookup(new)
 	if nf == nil {
-		panic("renamedFlag: no flag --" + new)
+		panic("RenamedFlag: no flag --" + new)
 	}
-	d.aliasFlag(f, old, new, nf.Value)
+	d.AliasFlag(f, old, new, nf.Value)
 }
 
-// aliasFlag adds old as a hidden alias of new that parses its value with
+// AliasFlag adds old as a hidden alias of new that parses its value with
 // v (the new flag's, or a conversion of the old unit into it).
-func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
+func (d *Deps) AliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
 	f.AddFlag(&pflag.Flag{
 		Name:   old,
 		Usage:  "renamed --" + new,
@@ -38,7 +38,7 @@ func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
 }
 
 // sayRenamed keeps, for a person at a terminal, that a flag has a new
-// name: the root says it once the flags are parsed (sayRenames), when
+// name: the root says it once the flags are parsed (SayRenames), when
 // --no-color is known.
 func (d *Deps) sayRenamed(old, new string) {
 	if d.IO.ErrTTY {
@@ -46,10 +46,10 @@ func (d *Deps) sayRenamed(old, new string) {
 	}
 }
 
-// sayRenames tells the renamed flags the command line used.
-func (d *Deps) sayRenames() {
+// SayRenames tells the renamed flags the command line used.
+func (d *Deps) SayRenames() {
 	for _, r := range d.renames {
-		d.warnf("--%s is now --%s (the old name still works)", r[0], r[1])
+		d.Warnf("--%s is now --%s (the old name still works)", r[0], r[1])
 	}
 	d.renames = nil
 }
@@ -69,19 +69,19 @@ func (a *aliasValue) Set(s string) error {
 	return nil
 }
 
-// secondsValue is a whole number of seconds given as a duration ("5s"),
+// SecondsValue is a whole number of seconds given as a duration ("5s"),
 // stored as an int for the API that takes seconds (ReceiveMessage's
 // WaitTimeSeconds).
-type secondsValue struct{ p *int }
+type SecondsValue struct{ P *int }
 
-func (v secondsValue) String() string {
-	if v.p == nil {
+func (v SecondsValue) String() string {
+	if v.P == nil {
 		return ""
 	}
-	return (time.Duration(*v.p) * time.Second).String()
+	return (time.Duration(*v.P) * time.Second).String()
 }
 
-func (v secondsValue) Set(s string) error {
+func (v SecondsValue) Set(s string) error {
 	dur, err := time.ParseDuration(s)
 	if err != nil {
 		return err
@@ -89,33 +89,33 @@ func (v secondsValue) Set(s string) error {
 	if dur%time.Second != 0 {
 		return fmt.Errorf("whole seconds only, got %s", s)
 	}
-	*v.p = int(dur / time.Second)
+	*v.P = int(dur / time.Second)
 	return nil
 }
 
-func (v secondsValue) Type() string { return "duration" }
+func (v SecondsValue) Type() string { return "duration" }
 
-// intSeconds is the old spelling of a secondsValue: a bare number.
-type intSeconds struct{ p *int }
+// IntSeconds is the old spelling of a SecondsValue: a bare number.
+type IntSeconds struct{ P *int }
 
-func (v intSeconds) String() string { return strconv.Itoa(*v.p) }
-func (v intSeconds) Set(s string) error {
+func (v IntSeconds) String() string { return strconv.Itoa(*v.P) }
+func (v IntSeconds) Set(s string) error {
 	n, err := strconv.ParseInt(s, 0, 64)
 	if err != nil {
 		return err
 	}
-	*v.p = int(n)
+	*v.P = int(n)
 	return nil
 }
-func (v intSeconds) Type() string { return "int" }
+func (v IntSeconds) Type() string { return "int" }
 
 // unsetInt is an int flag whose unset value, -1, means "decided from the
 // queue": its help states that default in words and never shows the
 // sentinel ("(default -1)").
 type unsetInt struct{ p *int }
 
-// intFlagUnset binds name to p, unset (-1) until given.
-func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
+// IntFlagUnset binds name to p, unset (-1) until given.
+func IntFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
 	*p = -1
 	f.Var(unsetInt{p}, name, usage)
 }

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ type Prompter interface {
 	Confirm(question string) (bool, error)
 	// Input asks for a line of text (record's "What caused it?", the
 	// runbook's "[Y]es / [s]kip / [q]uit"): the answer trimmed, "" for a
-	// bare Enter. ErrNoTerminal when nobody can be asked; errInterrupted
+	// bare Enter. ErrNoTerminal when nobody can be asked; ErrInterrupted
 	// on Ctrl-C or SIGTERM, which the caller ends the run with (exit 130)
 	// before it changes or writes anything.
 	Input(question string) (string, error)
@@ -47,7 +47,7 @@ func (p *TerminalPrompter) Confirm(question string) (bool, error) {
 		return false, ErrNoTerminal
 	}
 	fmt.Fprintf(p.IO.ErrOut, "%s [y/N] ", untrusted.Terminal(question))
-	return parseConfirm(p.IO.ReadLine())
+	return ParseConfirm(p.IO.ReadLine())
 }
 
 // Input writes the question (sanitised) and reads one line. Input that
@@ -57,28 +57,28 @@ func (p *TerminalPrompter) Input(question string) (string, error) {
 		return "", ErrNoTerminal
 	}
 	fmt.Fprintf(p.IO.ErrOut, "%s ", untrusted.Terminal(question))
-	return parseInput(p.IO.ReadLine())
+	return ParseInput(p.IO.ReadLine())
 }
 
-// parseInput reads a typed line: trimmed; an interrupt, or input that
+// ParseInput reads a typed line: trimmed; an interrupt, or input that
 // ended before any byte, is an error.
-func parseInput(line string, readErr error) (string, error) {
+func ParseInput(line string, readErr error) (string, error) {
 	switch {
-	case errors.Is(readErr, errInterrupted):
-		return "", errInterrupted
+	case errors.Is(readErr, ErrInterrupted):
+		return "", ErrInterrupted
 	case readErr != nil && line == "":
 		return "", ErrNoAnswer
 	}
 	return strings.TrimSpace(line), nil
 }
 
-// parseConfirm reads a typed answer: "y" or "yes" in any case, surrounded
+// ParseConfirm reads a typed answer: "y" or "yes" in any case, surrounded
 // by spaces, proceeds; anything else — empty, "no", garbage — refuses;
-// input that ended before any byte is ErrNoAnswer, Ctrl-C errInterrupted.
+// input that ended before any byte is ErrNoAnswer, Ctrl-C ErrInterrupted.
 // A last line without its newline still counts: a pipe may end with "yes".
-func parseConfirm(line string, readErr error) (bool, error) {
-	if errors.Is(readErr, errInterrupted) {
-		return false, errInterrupted
+func ParseConfirm(line string, readErr error) (bool, error) {
+	if errors.Is(readErr, ErrInterrupted) {
+		return false, ErrInterrupted
 	}
 	if readErr != nil && line == "" {
 		return false, ErrNoAnswer

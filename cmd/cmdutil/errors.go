@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -26,7 +26,7 @@ const (
 	ExitInterrupted = 130
 )
 
-const exitStatusHelp = `
+const ExitStatusHelp = `
 Exit status:
   0    ok
   1    unexpected failure
@@ -38,73 +38,72 @@ Exit status:
   6    not proven: nothing failed, but what would prove it had not held yet (verify)
   130  interrupted`
 
-// exitError carries an exit status through the cobra tree to Main.
-type exitError struct {
-	code int
-	err  error
-	// reason splits exit 3 for scripts, in the JSON error line: a check
+// ExitError carries an exit status through the cobra tree to Main.
+type ExitError struct {
+	Code int
+	Err  error
+	// Reason splits exit 3 for scripts, in the JSON error line: a check
 	// that ran and failed, or a refusal before anything changed.
-	reason string
+	Reason string
 }
 
 // The reasons of exit 3.
 const (
-	reasonFailed  = "failed"  // checked, and it did not pass
-	reasonRefused = "refused" // not safe, or not confirmed: nothing changed
+	ReasonFailed  = "failed"  // checked, and it did not pass
+	ReasonRefused = "refused" // not safe, or not confirmed: nothing changed
 )
 
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
+func (e *ExitError) Error() string { return e.Err.Error() }
+func (e *ExitError) Unwrap() error { return e.Err }
 
-// usageErrorf is bad input: exit 2, and the message names the fix.
-func usageErrorf(format string, args ...any) error {
-	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...)}
+// UsageErrorf is bad input: exit 2, and the message names the fix.
+func UsageErrorf(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
 }
 
-// checkFailedf is a check that ran and did not pass: exit 3.
-func checkFailedf(format string, args ...any) error {
-	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...), reason: reasonFailed}
+// CheckFailedf is a check that ran and did not pass: exit 3.
+func CheckFailedf(format string, args ...any) error {
+	return &ExitError{Code: ExitCheckFailed, Err: fmt.Errorf(format, args...), Reason: ReasonFailed}
 }
 
-// refusedf is a refusal before anything changed — not safe, or not
+// Refusedf is a refusal before anything changed — not safe, or not
 // confirmed: exit 3, as a failed check, told apart in the JSON error line.
-func refusedf(format string, args ...any) error {
-	return &exitError{code: ExitCheckFailed, err: fmt.Errorf(format, args...), reason: reasonRefused}
+func Refusedf(format string, args ...any) error {
+	return &ExitError{Code: ExitCheckFailed, Err: fmt.Errorf(format, args...), Reason: ReasonRefused}
 }
 
-// errSilentNotProven exits 6 without another line: verify printed its
+// ErrSilentNotProven exits 6 without another line: verify printed its
 // "not proven" verdict and what would prove it.
-var errSilentNotProven = &exitError{code: ExitNotProven, err: errors.New("")}
+var ErrSilentNotProven = &ExitError{Code: ExitNotProven, Err: errors.New("")}
 
-// errSilentCheckFailed exits 3 without another line: the command already
+// ErrSilentCheckFailed exits 3 without another line: the command already
 // printed its verdict.
-var errSilentCheckFailed = &exitError{code: ExitCheckFailed, err: errors.New(""), reason: reasonFailed}
+var ErrSilentCheckFailed = &ExitError{Code: ExitCheckFailed, Err: errors.New(""), Reason: ReasonFailed}
 
-// exitReason is the reason of err's exit 3, or "".
-func exitReason(err error) string {
-	var ee *exitError
+// ExitReason is the reason of err's exit 3, or "".
+func ExitReason(err error) string {
+	var ee *ExitError
 	if errors.As(err, &ee) {
-		return ee.reason
+		return ee.Reason
 	}
 	return ""
 }
 
-// exitCode maps an error to its documented exit status.
-func exitCode(err error, interrupted bool) int {
-	var ee *exitError
+// ExitCode maps an error to its documented exit status. A step error
+// that carries a status of its own (redrive's --when-ok wait) is mapped by
+// its command before it asks here (cmd's exitCode).
+func ExitCode(err error, interrupted bool) int {
+	var ee *ExitError
 	var invalidRef *sqsapi.InvalidQueueRefError
 	var invalidID *logsearch.InvalidIDError
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ee):
-		return ee.code
-	case isWhenOKError(err):
-		code, _ := whenOKExit(err)
-		return code
-	case interrupted && (errors.Is(err, context.Canceled) || errors.Is(err, errInterrupted)):
+		return ee.Code
+	case interrupted && (errors.Is(err, context.Canceled) || errors.Is(err, ErrInterrupted)):
 		return ExitInterrupted
-	case errors.Is(err, errInterrupted):
+	case errors.Is(err, ErrInterrupted):
 		return ExitInterrupted
 	case errors.Is(err, archive.ErrBucketDenied):
 		return ExitAuth
@@ -122,8 +121,8 @@ func exitCode(err error, interrupted bool) int {
 	return ExitUnexpected
 }
 
-// errInterrupted is returned by a command that stopped cleanly on Ctrl-C.
-var errInterrupted = errors.New("interrupted")
+// ErrInterrupted is returned by a command that stopped cleanly on Ctrl-C.
+var ErrInterrupted = errors.New("interrupted")
 
 // isCredentialsError recognises the SDK failing to find or load credentials,
 // which it reports as plain wrapped errors rather than API errors.
@@ -147,18 +146,18 @@ type hintedError struct {
 func (e *hintedError) Error() string { return e.err.Error() }
 func (e *hintedError) Unwrap() error { return e.err }
 
-// withHint attaches hint to err (nil stays nil, "" adds nothing).
-func withHint(err error, hint string) error {
+// WithHint attaches hint to err (nil stays nil, "" adds nothing).
+func WithHint(err error, hint string) error {
 	if err == nil || hint == "" {
 		return err
 	}
 	return &hintedError{err: err, hint: hint}
 }
 
-// hintFor is the next action after err: its own hint, else the one of its
+// HintFor is the next action after err: its own hint, else the one of its
 // exit status; for a usage error before the command ran, the command's
 // own help.
-func hintFor(err error, code int, failed *cobra.Command, parsing bool) string {
+func HintFor(err error, code int, failed *cobra.Command, parsing bool) string {
 	var he *hintedError
 	switch {
 	case errors.As(err, &he):

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -25,8 +25,8 @@ type s3Incident struct {
 // pullTimeout bounds a pull made where no context reaches (IncidentDir).
 const pullTimeout = 2 * time.Minute
 
-// incidentURL is the --incident or MFDLQ_INCIDENT value when it names S3.
-func (d *Deps) incidentURL() (string, bool) {
+// IncidentURL is the --incident or MFDLQ_INCIDENT value when it names S3.
+func (d *Deps) IncidentURL() (string, bool) {
 	v := d.Global.Incident
 	if v == "" {
 		v = os.Getenv("MFDLQ_INCIDENT")
@@ -42,11 +42,11 @@ func (d *Deps) s3IncidentDir(raw string) (string, error) {
 	}
 	loc, err := incidents3.Parse(raw)
 	if err != nil {
-		return "", usageErrorf("%v", err)
+		return "", UsageErrorf("%v", err)
 	}
 	dir, err := incidents3.WorkDir(loc)
 	if err != nil {
-		return "", usageErrorf("%v", err)
+		return "", UsageErrorf("%v", err)
 	}
 	ctx := d.runCtx
 	if ctx == nil {
@@ -56,21 +56,21 @@ func (d *Deps) s3IncidentDir(raw string) (string, error) {
 	return dir, nil
 }
 
-// checkS3Incident is checkIncident for an S3 incident: the URL and the
+// checkS3Incident is CheckIncident for an S3 incident: the URL and the
 // working copy's directory, before any AWS call.
 func (d *Deps) checkS3Incident(raw string) error {
 	dir, err := d.s3IncidentDir(raw)
 	if err != nil {
 		return err
 	}
-	return incidentError(incident.Check(dir))
+	return IncidentError(incident.Check(dir))
 }
 
 // s3IncidentPulled is IncidentDir's choice when --incident names S3: the
 // working copy, pulled at this first use. ok is false for a local
 // incident.
 func (d *Deps) s3IncidentPulled() (dir string, ok bool, err error) {
-	raw, ok := d.incidentURL()
+	raw, ok := d.IncidentURL()
 	if !ok {
 		return "", false, nil
 	}
@@ -90,23 +90,23 @@ func (d *Deps) pullS3Incident() error {
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, pullTimeout)
 	defer cancel()
-	c, err := d.s3Client(ctx)
+	c, err := d.S3Client(ctx)
 	if err == nil {
 		var skipped []incidents3.Skipped
 		s.copy, skipped, err = incidents3.Open(ctx, c, s.loc, s.dir)
 		for _, sk := range skipped {
-			d.warnf("%s: %s left in S3: %s", s.loc, untrusted.Cell(sk.Name), sk.Why)
+			d.Warnf("%s: %s left in S3: %s", s.loc, untrusted.Cell(sk.Name), sk.Why)
 		}
 	}
 	if err != nil {
-		s.err = incidentError(err)
+		s.err = IncidentError(err)
 		return s.err
 	}
 	if s.copy.New {
-		d.infof("incident: %s is new: S3 holds nothing under it yet (check the ID if you meant to continue one: mfdlq ls --incidents --incident %s); working copy %s", s.loc, s.loc.Prefix, s.dir)
+		d.Infof("incident: %s is new: S3 holds nothing under it yet (check the ID if you meant to continue one: mfdlq ls --incidents --incident %s); working copy %s", s.loc, s.loc.Prefix, s.dir)
 		return nil
 	}
-	d.infof("incident: %s (working copy %s)", s.loc, s.dir)
+	d.Infof("incident: %s (working copy %s)", s.loc, s.dir)
 	return nil
 }
 
@@ -117,11 +117,11 @@ func (s *s3Incident) errOrNil() error {
 	return s.err
 }
 
-// finishS3Incident pushes the working copy back when the command ends,
+// FinishS3Incident pushes the working copy back when the command ends,
 // whatever its outcome (a failed step's events count too), on a context
 // a Ctrl-C does not cancel: the events written must reach S3. It returns
 // err joined with the pull's or the push's error.
-func (d *Deps) finishS3Incident(ctx context.Context, err error) error {
+func (d *Deps) FinishS3Incident(ctx context.Context, err error) error {
 	s := d.s3
 	if s == nil {
 		return err
@@ -136,7 +136,7 @@ func (d *Deps) finishS3Incident(ctx context.Context, err error) error {
 	defer cancel()
 	res, perr := s.copy.Push(pctx)
 	if len(res.Files) > 0 {
-		d.infof("incident: wrote %d files back to %s", len(res.Files), s.loc)
+		d.Infof("incident: wrote %d files back to %s", len(res.Files), s.loc)
 	}
 	return errors.Join(err, perr)
 }

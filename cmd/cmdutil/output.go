@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"bytes"
@@ -20,9 +20,9 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// tableData is what a command shows as a table: a lipgloss table on a
+// TableData is what a command shows as a table: a lipgloss table on a
 // terminal, tab-separated rows (RFC 3339 times, no escape codes) when piped.
-type tableData struct {
+type TableData struct {
 	Headers []string
 	Rows    [][]string
 	// Below names a column (1-based; 0 for none) whose long cells — a
@@ -33,37 +33,37 @@ type tableData struct {
 	Below int
 }
 
-// printTable writes t to the output stream in the shape the stream wants.
+// PrintTable writes t to the output stream in the shape the stream wants.
 // Every cell goes through untrusted.Cell on the way: cells hold message
 // bodies, attributes and AWS names, and neither a terminal nor a TSV reader
 // may receive their control or bidi characters, tabs or newlines.
-func (d *Deps) printTable(t tableData) error {
+func (d *Deps) PrintTable(t TableData) error {
 	w := d.IO.Out
 	if !d.IO.OutTTY {
-		return writeTSV(w, t)
+		return WriteTSV(w, t)
 	}
 	t = sanitiseTable(t)
-	width := d.termWidth()
+	width := d.TermWidth()
 	t, notes := moveBelow(t)
 	r := d.IO.Renderer(w, true)
-	out := renderTable(r, t, 0)
+	out := RenderTable(r, t, 0)
 	if width > 0 && lipgloss.Width(out) > width {
 		// Too wide for the terminal: lipgloss shrinks the widest columns
 		// and wraps their cells, so a row is never broken by the terminal.
-		out = renderTable(r, t, width)
+		out = RenderTable(r, t, width)
 	}
 	var b strings.Builder
 	b.WriteString(out + "\n")
 	for i, n := range notes {
-		b.WriteString(noteText(fmt.Sprintf("%d. ", i+1), n, width) + "\n")
+		b.WriteString(NoteText(fmt.Sprintf("%d. ", i+1), n, width) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// renderTable draws t, sized to width when width > 0 (lipgloss would
+// RenderTable draws t, sized to width when width > 0 (lipgloss would
 // otherwise widen a narrow table to fill it).
-func renderTable(r *lipgloss.Renderer, t tableData, width int) string {
+func RenderTable(r *lipgloss.Renderer, t TableData, width int) string {
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
 	tb := table.New().
@@ -83,20 +83,20 @@ func renderTable(r *lipgloss.Renderer, t tableData, width int) string {
 	return tb.Render()
 }
 
-// fitText wraps each line of s wider than the terminal, its continuation
+// FitText wraps each line of s wider than the terminal, its continuation
 // under its own indent plus two, so that a line of prose (an evidence of
 // 400 characters, a log line) never runs past the edge. Piped, or with the
 // width unknown, s is as it was. Escape codes are kept whole.
-func (d *Deps) fitText(s string) string {
+func (d *Deps) FitText(s string) string {
 	if !d.IO.OutTTY {
 		return s
 	}
-	return fitLines(s, d.termWidth())
+	return FitLines(s, d.TermWidth())
 }
 
-// fitLines is fitText's wrapping at width (none when width is 0). A line
+// FitLines is FitText's wrapping at width (none when width is 0). A line
 // holding a carriage return (a progress bar's redraw) is left whole.
-func fitLines(s string, width int) string {
+func FitLines(s string, width int) string {
 	if width <= 0 {
 		return s
 	}
@@ -123,10 +123,10 @@ func fitLines(s string, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-// cutToWidth cuts each line of s wider than the terminal with "…": a chart
+// CutToWidth cuts each line of s wider than the terminal with "…": a chart
 // wrapped would no longer be one.
-func (d *Deps) cutToWidth(s string) string {
-	width := d.termWidth()
+func (d *Deps) CutToWidth(s string) string {
+	width := d.TermWidth()
 	if !d.IO.OutTTY || width <= 0 {
 		return s
 	}
@@ -145,7 +145,7 @@ const belowOver = 24
 
 // moveBelow takes the long cells of t's Below column out of the rows and
 // returns them in order; each cell says the number to read under the table.
-func moveBelow(t tableData) (tableData, []string) {
+func moveBelow(t TableData) (TableData, []string) {
 	col := t.Below - 1
 	if col < 0 {
 		return t, nil
@@ -160,23 +160,23 @@ func moveBelow(t tableData) (tableData, []string) {
 	return t, notes
 }
 
-// noteText is one numbered note under a table, wrapped to width. A shell
+// NoteText is one numbered note under a table, wrapped to width. A shell
 // command (aws …, mfdlq …) is broken with a trailing " \\" on each line
 // but the last, so that the lines pasted into a shell are one command.
-func noteText(num, n string, width int) string {
+func NoteText(num, n string, width int) string {
 	indent := strings.Repeat(" ", len(num))
 	if !strings.HasPrefix(n, "aws ") && !strings.HasPrefix(n, "mfdlq ") || width <= 0 || lipgloss.Width(num+n) <= width {
-		return wrapText(num+n, width, indent)
+		return WrapText(num+n, width, indent)
 	}
-	lines := strings.Split(wrapText(num+n, width-2, indent), "\n")
+	lines := strings.Split(WrapText(num+n, width-2, indent), "\n")
 	return strings.Join(lines, " \\\n")
 }
 
-// wrapText breaks s at spaces into lines of at most width columns (no limit
+// WrapText breaks s at spaces into lines of at most width columns (no limit
 // when width is 0), each continuation line starting with indent. A command
 // broken this way reads as words; a word longer than a line is cut, never
 // left to overflow.
-func wrapText(s string, width int, indent string) string {
+func WrapText(s string, width int, indent string) string {
 	if width <= 0 || lipgloss.Width(s) <= width {
 		return s
 	}
@@ -224,15 +224,15 @@ func cutColumns(s string, width int) string {
 	return s
 }
 
-// termWidth is the width of the terminal stdout is: its size when stdout is
+// TermWidth is the width of the terminal stdout is: its size when stdout is
 // a terminal, else COLUMNS when MFDLQ_FORCE_TTY=1 forces the terminal
 // shapes (tests), else 0: unknown, nothing is sized.
-func (d *Deps) termWidth() int {
+func (d *Deps) TermWidth() int {
 	return widthOf(d.IO.Out)
 }
 
-// errWidth is termWidth for stderr, where hints and warnings go.
-func (d *Deps) errWidth() int {
+// ErrWidth is TermWidth for stderr, where hints and warnings go.
+func (d *Deps) ErrWidth() int {
 	return widthOf(d.IO.ErrOut)
 }
 
@@ -254,8 +254,8 @@ func widthOf(w io.Writer) int {
 }
 
 // sanitiseTable returns t with every header and cell through untrusted.Cell.
-func sanitiseTable(t tableData) tableData {
-	out := tableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows)), Below: t.Below}
+func sanitiseTable(t TableData) TableData {
+	out := TableData{Headers: make([]string, len(t.Headers)), Rows: make([][]string, len(t.Rows)), Below: t.Below}
 	for i, h := range t.Headers {
 		out.Headers[i] = untrusted.Cell(h)
 	}
@@ -268,10 +268,10 @@ func sanitiseTable(t tableData) tableData {
 	return out
 }
 
-// writeTSV writes t as tab-separated rows, every cell through
+// WriteTSV writes t as tab-separated rows, every cell through
 // untrusted.Cell: a tab or newline in a value shows as \t or \n and can
 // never add a column or a row.
-func writeTSV(w io.Writer, t tableData) error {
+func WriteTSV(w io.Writer, t TableData) error {
 	t = sanitiseTable(t)
 	var b strings.Builder
 	b.WriteString(strings.Join(t.Headers, "\t"))
@@ -289,9 +289,9 @@ func writeTSV(w io.Writer, t tableData) error {
 	return err
 }
 
-// printJSON writes v as indented JSON, never coloured, escaped by
+// PrintJSON writes v as indented JSON, never coloured, escaped by
 // untrusted.JSON as every JSON line mfdlq writes.
-func (d *Deps) printJSON(v any) error {
+func (d *Deps) PrintJSON(v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -303,31 +303,31 @@ func (d *Deps) printJSON(v any) error {
 	return err
 }
 
-// jsonOutput tells whether --output json was asked for.
-func (d *Deps) jsonOutput() bool { return d.Global.Output == "json" }
+// JSONOutput tells whether --output json was asked for.
+func (d *Deps) JSONOutput() bool { return d.Global.Output == "json" }
 
-// infof writes progress and hints to stderr unless --quiet.
-func (d *Deps) infof(format string, args ...any) {
+// Infof writes progress and hints to stderr unless --quiet.
+func (d *Deps) Infof(format string, args ...any) {
 	if d.Global.Quiet {
 		return
 	}
-	d.sayErr(fmt.Sprintf(format, safeArgs(args)...))
+	d.SayErr(fmt.Sprintf(format, SafeArgs(args)...))
 }
 
-// sayErr writes one line of hint or warning to stderr, wrapped at a
+// SayErr writes one line of hint or warning to stderr, wrapped at a
 // terminal's width under a two-space indent: a warning of 300 characters
 // reads as a paragraph, not as a line the terminal breaks mid-word.
-func (d *Deps) sayErr(line string) {
+func (d *Deps) SayErr(line string) {
 	if d.IO.ErrTTY {
-		line = fitLines(line, d.errWidth())
+		line = FitLines(line, d.ErrWidth())
 	}
 	fmt.Fprintln(d.IO.ErrOut, line)
 }
 
-// safeArgs passes the text of every argument through untrusted.Terminal:
+// SafeArgs passes the text of every argument through untrusted.Terminal:
 // the format is ours, the arguments may quote a body, a log line or a
 // name, and stderr is a terminal.
-func safeArgs(args []any) []any {
+func SafeArgs(args []any) []any {
 	out := make([]any, len(args))
 	for i, a := range args {
 		switch v := a.(type) {
@@ -350,34 +350,34 @@ func safeArgs(args []any) []any {
 	return out
 }
 
-// warnf writes a warning to stderr; --quiet does not silence warnings.
-func (d *Deps) warnf(format string, args ...any) {
+// Warnf writes a warning to stderr; --quiet does not silence warnings.
+func (d *Deps) Warnf(format string, args ...any) {
 	prefix := "warning: "
 	if d.IO.ErrTTY && d.IO.Color {
 		prefix = d.IO.Renderer(d.IO.ErrOut, true).NewStyle().Foreground(lipgloss.Color("3")).Bold(true).Render("warning:") + " "
 	}
-	d.sayErr(fmt.Sprintf(prefix+format, safeArgs(args)...))
+	d.SayErr(fmt.Sprintf(prefix+format, SafeArgs(args)...))
 }
 
-// announce names the account, region and queue a command is about to act on,
+// Announce names the account, region and queue a command is about to act on,
 // before it acts. It is never silenced: at 3 a.m. the worst mistake is the
 // wrong account.
-func (d *Deps) announce(action string, q *sqsapi.Queue) {
-	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", safeArgs([]any{action, orUnknown(q.Account), orUnknown(q.Region), q.Name})...)
+func (d *Deps) Announce(action string, q *sqsapi.Queue) {
+	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", SafeArgs([]any{action, OrUnknown(q.Account), OrUnknown(q.Region), q.Name})...)
 }
 
-func orUnknown(s string) string {
+func OrUnknown(s string) string {
 	if s == "" {
 		return "(unknown)"
 	}
 	return s
 }
 
-// holdIncidentLine keeps the "incident:" line of the run until the
+// HoldIncidentLine keeps the "incident:" line of the run until the
 // function it returns is called (deferred by an answer command's run
 // function): the answer comes first, where its files went last, and a
 // path of 150 characters no longer stands above the verdict.
-func (d *Deps) holdIncidentLine() func() {
+func (d *Deps) HoldIncidentLine() func() {
 	held := []string{}
 	d.heldIncident = &held
 	return func() {
@@ -388,12 +388,12 @@ func (d *Deps) holdIncidentLine() func() {
 				// ~/.local/state/mfdlq/incidents/…: the shell expands it.
 				l = strings.Replace(l, "incident: "+home+string(os.PathSeparator), "incident: ~"+string(os.PathSeparator), 1)
 			}
-			d.infof("%s", l)
+			d.Infof("%s", l)
 		}
 	}
 }
 
-// nextStep prints the recommended next command on stderr.
-func (d *Deps) nextStep(format string, args ...any) {
-	d.infof("next: "+format, args...)
+// NextStep prints the recommended next command on stderr.
+func (d *Deps) NextStep(format string, args ...any) {
+	d.Infof("next: "+format, args...)
 }

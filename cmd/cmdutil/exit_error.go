@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"encoding/json"
@@ -8,11 +8,11 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// exitErrorLine is an error under --output json: one line on stderr, so a
+// ExitErrorLine is an error under --output json: one line on stderr, so a
 // script reads the exit status and the reason without parsing prose
 // (restic's exit_error message is the model). Hint is the next action
 // when the fix is always the same.
-type exitErrorLine struct {
+type ExitErrorLine struct {
 	Type    string `json:"type"` // always "error"
 	Code    int    `json:"code"` // the exit status
 	Message string `json:"message"`
@@ -22,18 +22,18 @@ type exitErrorLine struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// reportError tells err once on stderr: `mfdlq: <error>` and its hint on
-// a line of its own, or under --output json one exitErrorLine with the hint
+// ReportError tells err once on stderr: `mfdlq: <error>` and its hint on
+// a line of its own, or under --output json one ExitErrorLine with the hint
 // in its field. The message quotes names, files and AWS answers, so it is
 // sanitised (untrusted.Terminal) either way.
-func reportError(d *Deps, args []string, err error, code int, hint string) {
+func ReportError(d *Deps, args []string, err error, code int, hint string) {
 	msg := err.Error()
 	if msg == "" {
 		return // the command already printed its verdict
 	}
 	msg, hint = untrusted.Terminal(msg), untrusted.Terminal(hint)
-	if d.jsonOutput() || askedJSON(args) {
-		line, _ := json.Marshal(exitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint, Reason: exitReason(err)})
+	if d.JSONOutput() || AskedJSON(args) {
+		line, _ := json.Marshal(ExitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint, Reason: ExitReason(err)})
 		fmt.Fprintf(d.IO.ErrOut, "%s\n", untrusted.JSON(line))
 		return
 	}
@@ -43,10 +43,10 @@ func reportError(d *Deps, args []string, err error, code int, hint string) {
 	}
 }
 
-// askedJSON tells whether args ask for --output json (the last --output
+// AskedJSON tells whether args ask for --output json (the last --output
 // wins, as in cobra), for an error cobra met before it parsed the flags
 // into GlobalOptions (an unknown flag before --output).
-func askedJSON(args []string) bool {
+func AskedJSON(args []string) bool {
 	asked := false
 	for i, a := range args {
 		v, ok := "", true

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -12,28 +12,28 @@ import (
 // (restic's AddFlags): a command binds its group instead of repeating its
 // text, so a fix of the help or of the check reaches every command.
 
-// queueFlagUsage is --queue's help where the DLQ is required.
-const queueFlagUsage = "the DLQ: name, URL or ARN (required)"
+// QueueFlagUsage is --queue's help where the DLQ is required.
+const QueueFlagUsage = "the DLQ: name, URL or ARN (required)"
 
-// addQueueFlag binds --queue, the DLQ the command works on, to p.
-func addQueueFlag(f *pflag.FlagSet, p *string) { f.StringVar(p, "queue", "", queueFlagUsage) }
+// AddQueueFlag binds --queue, the DLQ the command works on, to p.
+func AddQueueFlag(f *pflag.FlagSet, p *string) { f.StringVar(p, "queue", "", QueueFlagUsage) }
 
-// errNoQueue is the usage error of a command that needs --queue and has
+// ErrNoQueue is the usage error of a command that needs --queue and has
 // none.
-var errNoQueue = usageErrorf("--queue is required: the DLQ's name, URL or ARN")
+var ErrNoQueue = UsageErrorf("--queue is required: the DLQ's name, URL or ARN")
 
-// stepRunE is a command's RunE: validate the options, check --incident
+// StepRunE is a command's RunE: validate the options, check --incident
 // against the queue the incident is named for (incidentQueue; nil for a
 // command that keeps no incident), then hand the options to runF (a
 // test's capture of the parsed flags) or to the command's run function.
-func stepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func() string,
+func StepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func() string,
 	runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command, []string) error {
 	return func(c *cobra.Command, _ []string) error {
 		if err := validate(); err != nil {
 			return err
 		}
 		if incidentQueue != nil {
-			if err := d.checkIncident(incidentQueue()); err != nil {
+			if err := d.CheckIncident(incidentQueue()); err != nil {
 				return err
 			}
 		}
@@ -44,11 +44,11 @@ func stepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func
 	}
 }
 
-// lazyClient is a Deps client field: the client of the command's AWS
+// LazyClient is a Deps client field: the client of the command's AWS
 // configuration, built only when a command first asks (so --help and bad
 // flags load no configuration). d.AWS is read at the call, so a test may
 // replace it after NewDeps.
-func lazyClient[T any](d *Deps, build func(aws.Config) T) func(context.Context) (T, error) {
+func LazyClient[T any](d *Deps, build func(aws.Config) T) func(context.Context) (T, error) {
 	return func(ctx context.Context) (T, error) {
 		cfg, err := d.AWS(ctx)
 		if err != nil {

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"bufio"
@@ -44,7 +44,7 @@ type readLine struct {
 // ReadLine reads the next line of In. Every question of a run reads
 // through it: a reader per question would buffer lines typed or piped
 // ahead and lose them to the next question. On Interrupt it returns
-// errInterrupted at once: a read from a terminal cannot be cancelled, so
+// ErrInterrupted at once: a read from a terminal cannot be cancelled, so
 // it stays pending, and the next ReadLine takes its line.
 func (s *IOStreams) ReadLine() (string, error) {
 	if s.in == nil {
@@ -55,7 +55,7 @@ func (s *IOStreams) ReadLine() (string, error) {
 	}
 	select {
 	case <-s.Interrupt:
-		return "", errInterrupted
+		return "", ErrInterrupted
 	default:
 	}
 	if s.pending == nil {
@@ -70,7 +70,7 @@ func (s *IOStreams) ReadLine() (string, error) {
 		s.pending = nil
 		return r.line, r.err
 	case <-s.Interrupt:
-		return "", errInterrupted
+		return "", ErrInterrupted
 	}
 }
 

@@ -1,0 +1,145 @@
+package cmd
+
+import (
+	"context"
+	"io"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/sqsapi"
+)
+
+// The names package cmd used before the shared parts moved to cmdutil,
+// kept while commands move into packages of their own (cmd/<command>/,
+// cmdutil/doc.go): a file not yet moved compiles unchanged. A moved
+// command uses cmdutil's names; this file shrinks as commands leave, and
+// goes with the last one.
+
+// Deps is cmdutil.Deps with the methods the commands still in package cmd
+// define on it (samples, notes, the fleet…). A moved command takes
+// &d.Deps.
+type Deps struct {
+	cmdutil.Deps
+}
+
+type (
+	GlobalOptions    = cmdutil.GlobalOptions
+	IOStreams        = cmdutil.IOStreams
+	Prompter         = cmdutil.Prompter
+	TerminalPrompter = cmdutil.TerminalPrompter
+	tableData        = cmdutil.TableData
+	exitError        = cmdutil.ExitError
+	exitErrorLine    = cmdutil.ExitErrorLine
+	secondsValue     = cmdutil.SecondsValue
+	intSeconds       = cmdutil.IntSeconds
+)
+
+// Exit statuses: cmdutil's.
+const (
+	ExitOK          = cmdutil.ExitOK
+	ExitUnexpected  = cmdutil.ExitUnexpected
+	ExitUsage       = cmdutil.ExitUsage
+	ExitCheckFailed = cmdutil.ExitCheckFailed
+	ExitAuth        = cmdutil.ExitAuth
+	ExitNotFound    = cmdutil.ExitNotFound
+	ExitNotProven   = cmdutil.ExitNotProven
+	ExitInterrupted = cmdutil.ExitInterrupted
+
+	exitStatusHelp = cmdutil.ExitStatusHelp
+	reasonFailed   = cmdutil.ReasonFailed
+	reasonRefused  = cmdutil.ReasonRefused
+	queueFlagUsage = cmdutil.QueueFlagUsage
+)
+
+var (
+	// ErrNoTerminal and ErrNoAnswer are cmdutil's Prompter answers.
+	ErrNoTerminal = cmdutil.ErrNoTerminal
+	ErrNoAnswer   = cmdutil.ErrNoAnswer
+
+	errInterrupted       = cmdutil.ErrInterrupted
+	errSilentNotProven   = cmdutil.ErrSilentNotProven
+	errSilentCheckFailed = cmdutil.ErrSilentCheckFailed
+	errNoQueue           = cmdutil.ErrNoQueue
+)
+
+// SystemIO returns the process's streams (cmdutil.SystemIO).
+func SystemIO() *IOStreams { return cmdutil.SystemIO() }
+
+func usageErrorf(format string, args ...any) error { return cmdutil.UsageErrorf(format, args...) }
+func checkFailedf(format string, args ...any) error {
+	return cmdutil.CheckFailedf(format, args...)
+}
+func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format, args...) }
+func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
+func incidentError(err error) error             { return cmdutil.IncidentError(err) }
+func recordedCommand(args []string) []string    { return cmdutil.RecordedCommand(args) }
+func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
+func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
+
+func writeTSV(w io.Writer, t tableData) error            { return cmdutil.WriteTSV(w, t) }
+func wrapText(s string, width int, indent string) string { return cmdutil.WrapText(s, width, indent) }
+func noteText(num, n string, width int) string           { return cmdutil.NoteText(num, n, width) }
+func askedJSON(args []string) bool                       { return cmdutil.AskedJSON(args) }
+
+func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
+	cmdutil.IntFlagUnset(f, p, name, usage)
+}
+func addQueueFlag(f *pflag.FlagSet, p *string) { cmdutil.AddQueueFlag(f, p) }
+
+func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
+	return cmdutil.LoadConfig(ctx, g, region)
+}
+
+func lazyClient[T any](d *Deps, build func(aws.Config) T) func(context.Context) (T, error) {
+	return cmdutil.LazyClient(&d.Deps, build)
+}
+
+func stepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func() string,
+	runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command, []string) error {
+	return cmdutil.StepRunE(&d.Deps, opts, validate, incidentQueue, runF, run)
+}
+
+// reportError is cmdutil.ReportError.
+func reportError(d *Deps, args []string, err error, code int, hint string) {
+	cmdutil.ReportError(&d.Deps, args, err, code, hint)
+}
+
+// exitCode is cmdutil.ExitCode with redrive's when-ok wait first: its
+// errors carry their own status (cmd/whenok.go).
+func exitCode(err error, interrupted bool) int {
+	if _, ok := err.(*exitError); !ok && isWhenOKError(err) {
+		code, _ := whenOKExit(err)
+		return code
+	}
+	return cmdutil.ExitCode(err, interrupted)
+}
+
+func (d *Deps) printTable(t tableData) error                  { return d.PrintTable(t) }
+func (d *Deps) fitText(s string) string                       { return d.FitText(s) }
+func (d *Deps) cutToWidth(s string) string                    { return d.CutToWidth(s) }
+func (d *Deps) termWidth() int                                { return d.TermWidth() }
+func (d *Deps) printJSON(v any) error                         { return d.PrintJSON(v) }
+func (d *Deps) jsonOutput() bool                              { return d.JSONOutput() }
+func (d *Deps) infof(format string, args ...any)              { d.Infof(format, args...) }
+func (d *Deps) sayErr(line string)                            { d.SayErr(line) }
+func (d *Deps) warnf(format string, args ...any)              { d.Warnf(format, args...) }
+func (d *Deps) announce(action string, q *sqsapi.Queue)       { d.Announce(action, q) }
+func (d *Deps) holdIncidentLine() func()                      { return d.HoldIncidentLine() }
+func (d *Deps) nextStep(format string, args ...any)           { d.NextStep(format, args...) }
+func (d *Deps) confirm(question string, yes bool) error       { return d.Confirm(question, yes) }
+func (d *Deps) prompter() Prompter                            { return d.Prompter() }
+func (d *Deps) renamedFlag(f *pflag.FlagSet, old, new string) { d.RenamedFlag(f, old, new) }
+func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
+	d.AliasFlag(f, old, new, v)
+}
+func (d *Deps) checkIncident(queueRef string) error { return d.CheckIncident(queueRef) }
+func (d *Deps) incidentURL() (string, bool)         { return d.IncidentURL() }
+func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
+	return d.ResolveQueue(ctx, ref)
+}
+func (d *Deps) incidentDir(queue string) (string, error)         { return d.IncidentDirFor(queue) }
+func (d *Deps) s3Client(ctx context.Context) (*s3.Client, error) { return d.S3Client(ctx) }
