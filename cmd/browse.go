@@ -64,7 +64,7 @@ Exit 2 without a terminal (use mfdlq ls).
 	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")
 	f.BoolVar(&opts.ASCII, "ascii", false, "no box-drawing or block characters")
 	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group for l (repeatable; default: /aws/lambda/<function> of the DLQ's consumers)")
-	opts.fleet.bind(f)
+	opts.fleet.Bind(f)
 	return c
 }
 
@@ -76,7 +76,7 @@ func (o *browseOptions) validate() error {
 	case strings.Contains(o.deps.Global.Region, ","):
 		return usageErrorf("--region %q: browse shows one region at a time; use mfdlq ls for several", o.deps.Global.Region)
 	}
-	if err := o.fleet.validate(); err != nil {
+	if err := o.fleet.Validate(); err != nil {
 		return err
 	}
 	for _, g := range o.LogGroups {

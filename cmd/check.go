@@ -109,14 +109,14 @@ Exit 3 when any safeguard fails.
 	f.BoolVar(&opts.DryRun, "dry-run", false, "show the alarm without creating it")
 	f.BoolVar(&opts.All, "all", false, "check every DLQ and every redrive policy of the accounts and regions (--region a,b, --accounts, --profiles)")
 	f.StringVar(&opts.Prefix, "prefix", "", "with --all: only queues whose names start with P")
-	opts.fleet.bind(f)
+	opts.fleet.Bind(f)
 	c.MarkFlagsMutuallyExclusive("all", "queue")
 	c.MarkFlagsMutuallyExclusive("all", "create-alarm")
 	return c
 }
 
 func (o *checkOptions) validate() error {
-	if o.All || o.fleet.active() || o.Prefix != "" {
+	if o.All || o.fleet.Active() || o.Prefix != "" {
 		return o.validateAll()
 	}
 	switch {

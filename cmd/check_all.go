@@ -33,7 +33,7 @@ func (o *checkOptions) validateAll() error {
 		return err
 	}
 	o.Regions = regions
-	return o.fleet.validate()
+	return o.fleet.Validate()
 }
 
 // checkAllResult is check --all's --output json (docs/check.md).
@@ -73,7 +73,7 @@ func runCheckAll(ctx context.Context, o *checkOptions) error {
 		defer mu.Unlock()
 		res.Queues = append(res.Queues, swept...)
 		for _, w := range warns {
-			res.Warnings = append(res.Warnings, scopePrefix(o.fleet.active(), s)+w)
+			res.Warnings = append(res.Warnings, scopePrefix(o.fleet.Active(), s)+w)
 		}
 		return nil
 	})
@@ -122,7 +122,7 @@ func (o *checkOptions) renderAll(res *checkAllResult) error {
 	if d.jsonOutput() {
 		return d.printJSON(res)
 	}
-	accounts, regions := o.fleet.active(), len(o.Regions) > 1
+	accounts, regions := o.fleet.Active(), len(o.Regions) > 1
 	t := tableData{Headers: []string{"STATUS", "ID", "DLQ", "QUEUE", "FINDING", "FIX"}}
 	if regions {
 		t.Headers = append([]string{"REGION"}, t.Headers...)

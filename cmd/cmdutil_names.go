@@ -4,12 +4,12 @@ import (
 	"context"
 	"io"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -80,23 +80,13 @@ func recordedCommand(args []string) []string    { return cmdutil.RecordedCommand
 func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
 
-func writeTSV(w io.Writer, t tableData) error            { return cmdutil.WriteTSV(w, t) }
-func wrapText(s string, width int, indent string) string { return cmdutil.WrapText(s, width, indent) }
-func noteText(num, n string, width int) string           { return cmdutil.NoteText(num, n, width) }
-func askedJSON(args []string) bool                       { return cmdutil.AskedJSON(args) }
+func writeTSV(w io.Writer, t tableData) error { return cmdutil.WriteTSV(w, t) }
+func askedJSON(args []string) bool            { return cmdutil.AskedJSON(args) }
 
 func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
 	cmdutil.IntFlagUnset(f, p, name, usage)
 }
 func addQueueFlag(f *pflag.FlagSet, p *string) { cmdutil.AddQueueFlag(f, p) }
-
-func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
-	return cmdutil.LoadConfig(ctx, g, region)
-}
-
-func lazyClient[T any](d *Deps, build func(aws.Config) T) func(context.Context) (T, error) {
-	return cmdutil.LazyClient(&d.Deps, build)
-}
 
 func stepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func() string,
 	runF func(*O) error, run func(context.Context, *O) error) func(*cobra.Command, []string) error {
@@ -121,7 +111,6 @@ func exitCode(err error, interrupted bool) int {
 func (d *Deps) printTable(t tableData) error                  { return d.PrintTable(t) }
 func (d *Deps) fitText(s string) string                       { return d.FitText(s) }
 func (d *Deps) cutToWidth(s string) string                    { return d.CutToWidth(s) }
-func (d *Deps) termWidth() int                                { return d.TermWidth() }
 func (d *Deps) printJSON(v any) error                         { return d.PrintJSON(v) }
 func (d *Deps) jsonOutput() bool                              { return d.JSONOutput() }
 func (d *Deps) infof(format string, args ...any)              { d.Infof(format, args...) }
@@ -143,3 +132,22 @@ func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sq
 }
 func (d *Deps) incidentDir(queue string) (string, error)         { return d.IncidentDirFor(queue) }
 func (d *Deps) s3Client(ctx context.Context) (*s3.Client, error) { return d.S3Client(ctx) }
+
+// NewDeps returns the production dependencies over io (cmdutil's, wired in
+// place inside cmd's Deps).
+func NewDeps(io *IOStreams, args []string) *Deps {
+	d := &Deps{}
+	d.Wire(io, args)
+	return d
+}
+
+func (d *Deps) wireClients() { d.WireClients() }
+
+type (
+	fleetFlags = cmdutil.FleetFlags
+	fleetScope = cmdutil.FleetScope
+)
+
+func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, fn func(context.Context, fleetScope) error) ([]fleet.Unreadable, error) {
+	return d.ReadFleet(ctx, f, regions, fn)
+}

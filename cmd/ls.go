@@ -69,7 +69,7 @@ Exit 3 with --fail-on-messages when any DLQ holds a message.
 	f.IntVar(&opts.Concurrency, "concurrency", 8, "queue attribute reads in flight at once (1-64)")
 	f.StringVar(&opts.Notes, "notes", "non-empty", "read the notes (mfdlq note) of the non-empty DLQs, all of them, or none: 4 tag reads a second per account")
 	f.BoolVar(&opts.Incidents, "incidents", false, "list the incidents under ./incidents, and in S3 with --incident s3://bucket/prefix/, instead of DLQs")
-	opts.fleet.bind(f)
+	opts.fleet.Bind(f)
 	return c
 }
 
@@ -98,7 +98,7 @@ func (o *lsOptions) validate() error {
 		return err
 	}
 	o.Regions = regions
-	if err := o.fleet.validate(); err != nil {
+	if err := o.fleet.Validate(); err != nil {
 		return err
 	}
 	switch {
@@ -161,7 +161,7 @@ func runLs(ctx context.Context, o *lsOptions) error {
 		return checkFailedf("%s hold messages (--fail-on-messages)", plural.Of(res.Summary.NonEmpty, "DLQ", "DLQs"))
 	}
 	if first := firstNonEmpty(res.DLQs); first != nil {
-		d.nextStep("mfdlq contain --queue %s", nextRef(o.fleet.active(), &first.DLQ))
+		d.nextStep("mfdlq contain --queue %s", nextRef(o.fleet.Active(), &first.DLQ))
 	}
 	if len(res.Unreadable) > 0 {
 		return unreadableError(res.Unreadable)
@@ -200,14 +200,14 @@ func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, 
 		mu.Lock()
 		defer mu.Unlock()
 		l.DLQs = append(l.DLQs, inv.DLQs...)
-		if ff.active() && s.Account != "" {
+		if ff.Active() && s.Account != "" {
 			l.Configs[s.Account] = s.Config
 		}
 		for _, q := range inv.DLQs {
 			tags[q.Account+"/"+q.Region] = s.SQS
 		}
 		for _, w := range inv.Warnings {
-			l.Warnings = append(l.Warnings, scopePrefix(ff.active(), s)+w)
+			l.Warnings = append(l.Warnings, scopePrefix(ff.Active(), s)+w)
 		}
 		return nil
 	})
@@ -254,14 +254,4 @@ func firstNonEmpty(dlqs []lsDLQ) *lsDLQ {
 		return &dlqs[0]
 	}
 	return nil
-}
-
-// inventoryClients builds ls's clients for region, with the listing's
-// generous retries (inventory.Retryer; docs/ls.md).
-func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inventory.Clients, error) {
-	cfg, err := loadConfig(ctx, g, region)
-	if err != nil {
-		return inventory.Clients{}, err
-	}
-	return scopeClients(cfg).Clients, nil
 }

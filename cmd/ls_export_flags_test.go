@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
@@ -37,26 +36,6 @@ func TestLsFlags(t *testing.T) {
 			d.Global.Region = tc.region
 			checkParse(t, d, newLsCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(lsOptions{}))
 		})
-	}
-}
-
-// TestFleetFlags: the accounts a fleet-wide read names, parsed once.
-func TestFleetFlags(t *testing.T) {
-	for args, want := range map[string]fleetFlags{
-		"--accounts 111111111111,222222222222,111111111111 --role-name mfdlq-reader": {Accounts: "111111111111,222222222222,111111111111", RoleName: "mfdlq-reader", ids: []string{"111111111111", "222222222222"}},
-		"--accounts all --role-name ops/mfdlq-reader":                                {Accounts: "all", RoleName: "ops/mfdlq-reader"},
-		"--profiles pay-prod,ship-prod":                                              {Profiles: []string{"pay-prod", "ship-prod"}},
-	} {
-		d, _, _ := testDeps(t, false)
-		var got *lsOptions
-		c := newLsCmd(d, func(o *lsOptions) error { got = o; return nil })
-		c.SetArgs(strings.Fields(args))
-		if err := c.Execute(); err != nil {
-			t.Fatalf("%s: %v", args, err)
-		}
-		if diff := cmp.Diff(want, got.fleet, cmp.AllowUnexported(fleetFlags{})); diff != "" {
-			t.Errorf("%s: (-want +got)\n%s", args, diff)
-		}
 	}
 }
 

@@ -19,7 +19,7 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 		return d.printJSON(res)
 	}
 	tty := d.IO.OutTTY
-	accounts := o.fleet.active()
+	accounts := o.fleet.Active()
 	t := tableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL", "NOTE"}}
 	if regions {
 		t.Headers = append([]string{"REGION"}, t.Headers...)

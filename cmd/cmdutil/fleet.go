@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -19,17 +19,18 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// fleetFlags choose the accounts a fleet-wide read covers (ls, check
+// FleetFlags choose the accounts a fleet-wide read covers (ls, check
 // --all, browse): --accounts with --role-name, or --profiles; neither is
 // the account the credentials are in, as before.
-type fleetFlags struct {
+type FleetFlags struct {
 	Accounts string   // --accounts ID,ID|all
 	RoleName string   // --role-name: the role assumed in each account
 	Profiles []string // --profiles a,b: one shared-config profile per account
 	ids      []string // --accounts parsed; nil for all
 }
 
-func (f *fleetFlags) bind(fs *pflag.FlagSet) {
+// Bind adds --accounts, --role-name and --profiles to fs.
+func (f *FleetFlags) Bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Accounts, "accounts", "", "read these accounts (ID,ID…), or all of the organisation's ACTIVE accounts (all); needs --role-name")
 	fs.StringVar(&f.RoleName, "role-name", "", "the role to assume in each of --accounts (read-only: docs/iam.md)")
 	fs.StringSliceVar(&f.Profiles, "profiles", nil, "read one account per shared-config profile (a,b,…), for people who keep one per account")
@@ -41,23 +42,26 @@ var (
 	profileRE   = regexp.MustCompile(`^[\w+=,.@:/-]{1,128}$`)
 )
 
-func (f *fleetFlags) active() bool { return f.Accounts != "" || len(f.Profiles) > 0 }
+// Active tells whether the flags name other accounts than the one in use.
+func (f *FleetFlags) Active() bool { return f.Accounts != "" || len(f.Profiles) > 0 }
 
-func (f *fleetFlags) validate() error {
+// Validate checks the flags before any AWS call (a usage error names the
+// fix) and parses --accounts.
+func (f *FleetFlags) Validate() error {
 	f.ids = nil
 	switch {
 	case f.Accounts != "" && len(f.Profiles) > 0:
-		return usageErrorf("--accounts and --profiles are two ways to name the accounts: give one")
+		return UsageErrorf("--accounts and --profiles are two ways to name the accounts: give one")
 	case f.Accounts != "" && f.RoleName == "":
-		return usageErrorf("--accounts needs --role-name: the role mfdlq assumes in each account")
+		return UsageErrorf("--accounts needs --role-name: the role mfdlq assumes in each account")
 	case f.RoleName != "" && f.Accounts == "":
-		return usageErrorf("--role-name is used with --accounts ID,ID|all")
+		return UsageErrorf("--role-name is used with --accounts ID,ID|all")
 	case f.RoleName != "" && !roleNameRE.MatchString(f.RoleName):
-		return usageErrorf("--role-name %q: a role name is 1-64 letters, digits and + = , . @ - _ (a path before it with /)", f.RoleName)
+		return UsageErrorf("--role-name %q: a role name is 1-64 letters, digits and + = , . @ - _ (a path before it with /)", f.RoleName)
 	}
 	for _, p := range f.Profiles {
 		if !profileRE.MatchString(p) {
-			return usageErrorf("--profiles: %q is not a profile name", p)
+			return UsageErrorf("--profiles: %q is not a profile name", p)
 		}
 	}
 	if f.Accounts == "" || f.Accounts == "all" {
@@ -67,7 +71,7 @@ func (f *fleetFlags) validate() error {
 	for _, id := range strings.Split(f.Accounts, ",") {
 		id = strings.TrimSpace(id)
 		if !accountIDRE.MatchString(id) {
-			return usageErrorf("--accounts: %q is not a 12-digit account id; give ID,ID or all", id)
+			return UsageErrorf("--accounts: %q is not a 12-digit account id; give ID,ID or all", id)
 		}
 		if !seen[id] {
 			seen[id] = true
@@ -77,8 +81,8 @@ func (f *fleetFlags) validate() error {
 	return nil
 }
 
-// fleetScope is one account and region to read, with its clients.
-type fleetScope struct {
+// FleetScope is one account and region to read, with its clients.
+type FleetScope struct {
 	Account string // the account's id ("" for the account in use before it is known)
 	Region  string
 	Clients inventory.Clients
@@ -92,34 +96,34 @@ type fleetScope struct {
 	Config aws.Config
 }
 
-// scopeClients are the read clients of one account and region: ls's, with
+// ScopeClients are the read clients of one account and region: ls's, with
 // the listing's generous retries (inventory.Retryer; docs/ls.md).
-func scopeClients(cfg aws.Config) fleetScope {
+func ScopeClients(cfg aws.Config) FleetScope {
 	retryer := inventory.Retryer
 	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody, func(o *cloudwatch.Options) { o.Retryer = retryer() })
 	s := sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 })
 	l := lambda.NewFromConfig(cfg, func(o *lambda.Options) { o.Retryer = retryer() })
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.Retryer = retryer() })
-	return fleetScope{Region: cfg.Region, SQS: s, Lambda: l, CW: cw, DynamoDB: db, Config: cfg,
+	return FleetScope{Region: cfg.Region, SQS: s, Lambda: l, CW: cw, DynamoDB: db, Config: cfg,
 		Clients: inventory.Clients{SQS: s, Metrics: cw, Alarms: cw, Lambda: l}}
 }
 
-// readFleet calls fn for every account and region the flags choose. Without
+// ReadFleet calls fn for every account and region the flags choose. Without
 // --accounts or --profiles it is the account in use, region by region, as
 // before: a failure there is the command's error. With them, an account
 // or region that cannot be read is returned as a line of its own and the
 // others are read (fleet.Each).
-func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, fn func(context.Context, fleetScope) error) ([]fleet.Unreadable, error) {
-	if !f.active() {
+func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, fn func(context.Context, FleetScope) error) ([]fleet.Unreadable, error) {
+	if !f.Active() {
 		if len(regions) == 0 {
 			regions = []string{""}
 		}
 		for _, r := range regions {
-			cfg, err := loadConfig(ctx, d.Global, r)
+			cfg, err := LoadConfig(ctx, d.Global, r)
 			if err != nil {
 				return nil, err
 			}
-			if err := fn(ctx, scopeClients(cfg)); err != nil {
+			if err := fn(ctx, ScopeClients(cfg)); err != nil {
 				return nil, err // fn names the region
 			}
 		}
@@ -133,14 +137,14 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 	if err != nil {
 		return nil, err
 	}
-	d.infof("reading %d %s%s", len(accounts), pluralWord(len(accounts), "account", "accounts"), regionsText(regions))
+	d.Infof("reading %d %s%s", len(accounts), pluralWord(len(accounts), "account", "accounts"), regionsText(regions))
 	o := fleet.Opener{Base: base, STS: d.FleetSTS, Profile: func(ctx context.Context, p string) (aws.Config, error) {
 		g := *d.Global
 		g.Profile = p
-		return loadConfig(ctx, &g, g.Region)
+		return LoadConfig(ctx, &g, g.Region)
 	}}
 	bad := fleet.Each(ctx, accounts, regions, fleet.Workers, o.Open, func(ctx context.Context, s fleet.Scope) error {
-		sc := scopeClients(s.Config)
+		sc := ScopeClients(s.Config)
 		sc.Account = s.Account.ID
 		return fn(ctx, sc)
 	})
@@ -152,7 +156,7 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 
 // fleetAccounts are the accounts the flags name: --profiles, --accounts
 // ID,ID, or the organisation's (all) with the inactive ones unreadable.
-func (d *Deps) fleetAccounts(ctx context.Context, f *fleetFlags, base aws.Config) ([]fleet.Account, []fleet.Unreadable, error) {
+func (d *Deps) fleetAccounts(ctx context.Context, f *FleetFlags, base aws.Config) ([]fleet.Account, []fleet.Unreadable, error) {
 	var out []fleet.Account
 	part := sqsapi.PartitionOf(base.Region)
 	switch {

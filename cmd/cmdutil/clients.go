@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/awserr"
-	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
@@ -27,27 +26,45 @@ import (
 
 // NewDeps returns the production dependencies over io.
 func NewDeps(io *IOStreams, args []string) *Deps {
-	d := &Deps{Deps: cmdutil.Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: cmdutil.Clock(), Global: &GlobalOptions{}, Args: args}}
-	d.AWS = cmdutil.OnceConfig(d.Global)
-	d.wireClients()
+	d := &Deps{}
+	d.Wire(io, args)
+	return d
+}
+
+// Wire fills d with the production dependencies over io, in place: the
+// lazy clients read d's own AWS, so a Deps embedded in another struct (the
+// commands still in package cmd) wires itself, not a copy.
+func (d *Deps) Wire(io *IOStreams, args []string) {
+	*d = Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: Clock(), Global: &GlobalOptions{}, Args: args}
+	d.AWS = OnceConfig(d.Global)
+	d.WireClients()
 	d.TrailPacer = trailapi.PacerFor
 	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
 		return inventoryClients(ctx, d.Global, region)
 	}
 	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
-	return d
 }
 
-// wireClients builds every AWS client of d from d.AWS, lazily: a copy of
+// inventoryClients builds ls's clients for region, with the listing's
+// generous retries (inventory.Retryer; docs/ls.md).
+func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inventory.Clients, error) {
+	cfg, err := LoadConfig(ctx, g, region)
+	if err != nil {
+		return inventory.Clients{}, err
+	}
+	return ScopeClients(cfg).Clients, nil
+}
+
+// WireClients builds every AWS client of d from d.AWS, lazily: a copy of
 // the Deps that acts in another account (browse's steps on a fleet's DLQ)
 // sets its own AWS and wires its clients again.
-func (d *Deps) wireClients() {
-	d.SQS = lazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
-	d.Logs = lazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
-	d.CloudWatch = lazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
+func (d *Deps) WireClients() {
+	d.SQS = LazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
+	d.Logs = LazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
+	d.CloudWatch = LazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
 		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody)
 	})
-	d.CloudTrail = lazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
+	d.CloudTrail = LazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
 	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
 		cfg, err := d.AWS(ctx)
 		if err != nil {
@@ -62,11 +79,11 @@ func (d *Deps) wireClients() {
 		}
 		return c, nil
 	}
-	d.Lambda = lazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
-	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
-	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
-	d.STS = lazyClient(d, newSTS)
-	d.DynamoDB = lazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
+	d.Lambda = LazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
+	d.SNS = LazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
+	d.Events = LazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
+	d.STS = LazyClient(d, newSTS)
+	d.DynamoDB = LazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
 }
 
 // newSTS is the one STS client constructor: the operator's identity
