@@ -81,7 +81,6 @@ func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) 
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
 
 func writeTSV(w io.Writer, t tableData) error { return cmdutil.WriteTSV(w, t) }
-func askedJSON(args []string) bool            { return cmdutil.AskedJSON(args) }
 
 func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
 	cmdutil.IntFlagUnset(f, p, name, usage)
@@ -151,3 +150,5 @@ type (
 func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, fn func(context.Context, fleetScope) error) ([]fleet.Unreadable, error) {
 	return d.ReadFleet(ctx, f, regions, fn)
 }
+
+func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion() }

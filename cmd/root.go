@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/version"
 )
 
 // Main runs mfdlq with args and returns the process exit status. Under
@@ -102,8 +103,8 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		adviseExtraArgument(sub)
 		root.AddCommand(sub)
 	}
-	root.AddCommand(newVersionCmd(d))
-	setVersion(root)
+	root.AddCommand(version.NewCmdVersion(&d.Deps, nil))
+	version.SetFlag(root)
 	// mfdlq alone on a terminal opens the view; piped (or with --help) it
 	// prints the help, as it always did.
 	root.RunE = func(c *cobra.Command, args []string) error {

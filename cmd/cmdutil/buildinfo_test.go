@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"runtime/debug"
@@ -25,31 +25,6 @@ func TestVersionLine(t *testing.T) {
 	for _, tt := range tests {
 		if got := versionOf(tt.info).String(); got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
-		}
-	}
-}
-
-// TestAskedJSON reads --output from the arguments as cobra would, for an
-// error met before cobra parsed them: the last --output wins, nothing
-// after -- is a flag.
-func TestAskedJSON(t *testing.T) {
-	tests := []struct {
-		args []string
-		want bool
-	}{
-		{[]string{"inspect", "--output", "json"}, true},
-		{[]string{"--output=json", "--bogus"}, true},
-		{[]string{"-o", "json"}, true},
-		{[]string{"-ojson"}, true},
-		{[]string{"-o=json"}, true},
-		{[]string{"-o", "json", "--output", "table"}, false},
-		{[]string{"--", "-o", "json"}, false},
-		{[]string{"inspect", "--queue", "json"}, false},
-		{nil, false},
-	}
-	for _, tt := range tests {
-		if got := askedJSON(tt.args); got != tt.want {
-			t.Errorf("askedJSON(%q) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
 }
