@@ -152,3 +152,4 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 }
 
 func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion() }
+func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }

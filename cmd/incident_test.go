@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 )
 
@@ -43,7 +44,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return newRedriveCmd(d, func(*redriveOptions) error { *c = true; return nil })
 		}},
 		{"runbook", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newRunbookCmd(d, func(*runbookOptions) error { *c = true; return nil })
+			return runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })
 		}},
 		{"verify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newVerifyCmd(d, func(*verifyOptions) error { *c = true; return nil })

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/version"
 )
 
@@ -146,7 +147,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),
 		newCheckCmd(d, nil),
-		newRunbookCmd(d, nil),
+		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
 		newBrowseCmd(d, nil),
 		newMCPCmd(d, nil),
 	}

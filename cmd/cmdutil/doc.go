@@ -22,7 +22,9 @@
 //	                tests only; internal/archtest refuses it in product code)
 //
 // A command package imports cmdutil and the steps, never cmd or another
-// command (internal/archtest).
+// command (internal/archtest). A command that runs others (the runbook's
+// steps) takes the runner as a parameter of its constructor, and cmd, which
+// knows every command, gives it: NewCmdRunbook(f, steps, runF).
 //
 // # Naming
 //

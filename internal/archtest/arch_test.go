@@ -112,7 +112,8 @@ func layerOf(p string) (int, bool) {
 func parsesFlags(p string) bool { return p == "cmd" || strings.HasPrefix(p, "cmd/") }
 
 // maxChain is the longest import chain from cmd, cmd included, counting
-// only the module's packages.
+// only the module's packages. The command tree is one link: cmd and a
+// command's own package (cmd/<command>) count as one.
 const maxChain = 6
 
 // graph is `go list -deps` of cmd: each of the module's packages and what it
@@ -216,9 +217,13 @@ func TestLongestImportChain(t *testing.T) {
 		return best
 	}
 	chain := longest("cmd")
-	t.Logf("longest chain: %d packages: %s", len(chain), strings.Join(chain, " → "))
-	if len(chain) > maxChain {
-		t.Errorf("the longest import chain from cmd is %d packages (%s), more than %d", len(chain), strings.Join(chain, " → "), maxChain)
+	n := len(chain)
+	if n > 1 && isCommand(chain[1]) {
+		n-- // cmd → cmd/<command>: one link of the command tree
+	}
+	t.Logf("longest chain: %d packages: %s", n, strings.Join(chain, " → "))
+	if n > maxChain {
+		t.Errorf("the longest import chain from cmd is %d packages (%s), more than %d", n, strings.Join(chain, " → "), maxChain)
 	}
 }
 

@@ -1,0 +1,129 @@
+// Package runbook is `mfdlq runbook`: the seven steps, guided. The flow
+// (order, forks, the safe choice at each) is the runbook step package's
+// (imported as runbookstep); this package asks, runs each step through
+// the StepRunner cmd gives it, and says what happened.
+package runbook
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	runbookstep "github.com/mfdlq/mfdlq/runbook"
+)
+
+// StepRunner runs one step of the runbook the way its command runs, with
+// d (a copy of the runbook's Deps the step may change: its command line
+// is the step's own) and the runbook's options. cmd gives it: it knows
+// every command, and a command's package imports no other's.
+type StepRunner func(ctx context.Context, d *cmdutil.Deps, o *RunbookOptions, queue, step string) error
+
+// RunbookOptions are the flags of mfdlq runbook.
+type RunbookOptions struct {
+	deps      *cmdutil.Deps
+	steps     StepRunner
+	Queue     string   // --queue: the DLQ (name, URL or ARN)
+	LogGroups []string // --log-group: the consumer's log groups
+	Expect    []string // --expect FIELD=VALUE: what the consumer accepts (for classify)
+	Baseline  string   // --baseline FILE: healthy messages (for classify)
+	Rate      string   // --rate: redrive messages per second, or max
+	Fixed     string   // --fixed: what was changed, recorded as the fix
+	Cause     string   // --cause: for the report
+	Warning   string   // --warning: for the report
+	Yes       bool     // --yes: unattended, the safe choice at every fork
+}
+
+// NewCmdRunbook is `mfdlq runbook`; steps runs its steps (cmd's), runF,
+// when not nil, gets the parsed options instead of the run (tests).
+func NewCmdRunbook(f *cmdutil.Deps, steps StepRunner, runF func(*RunbookOptions) error) *cobra.Command {
+	opts := &RunbookOptions{deps: f, steps: steps}
+	c := &cobra.Command{
+		Use:   "runbook --queue DLQ [--log-group G] [--rate R] [--fixed TEXT] [--yes]",
+		Short: "All seven steps, guided",
+		Long: `Walk the runbook with the operator: contain → inspect → classify → logs →
+(the fix) → redrive → verify → check → record. After each step it prints the verdict
+and the recommended next step. On a terminal it asks before each step (run,
+skip or quit) and the steps that change something ask again with their plan.
+
+It stops where the runbook says stop, and says why and what to do:
+  - contain says the problem is alive: stop the bleeding first
+  - classify says poison (or data) and no fix is recorded: fix, then rerun
+    with --fixed "what changed"
+  - the redrive's canary came back: the fix is not the right one
+  - verify failed: back to step 2
+Whatever happens, it ends by writing the report (step 7).
+
+What it changes in AWS: what its steps change — the redrive moves messages
+from the DLQ back to its source (asked for on a terminal, or --yes). With
+--yes it runs unattended and takes the safe choice at every fork: it stops
+rather than pause a mapping, redrive poison without a fix, or guess.
+
+Examples:
+  mfdlq runbook --queue orders-dlq --log-group /aws/lambda/orders-consumer
+  mfdlq runbook --queue orders-dlq --log-group /aws/lambda/orders-consumer \
+      --expect version=1 --fixed "consumer 1.8.0 accepts version 2" --rate 10 --yes
+  mfdlq runbook --queue payments-dlq --incident incidents/INC-4711
+` + cmdutil.ExitStatusHelp,
+		Args: cobra.NoArgs,
+		RunE: cmdutil.StepRunE(f, opts, opts.validate, func() string { return opts.Queue }, runF, runRunbook),
+	}
+	fs := c.Flags()
+	cmdutil.AddQueueFlag(fs, &opts.Queue)
+	fs.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable); without it step 4 is skipped")
+	fs.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable; lets classify prove poison)")
+	fs.StringVar(&opts.Baseline, "baseline", "", "healthy messages for classify to compare with (JSON Lines or {\"Messages\": [...]})")
+	fs.StringVar(&opts.Rate, "rate", "10", "redrive rate: messages per second, or max")
+	fs.StringVar(&opts.Fixed, "fixed", "", "record what was changed (the fix) so a poison DLQ may be redriven")
+	fs.StringVar(&opts.Cause, "cause", "", "what caused it, for the report")
+	fs.StringVar(&opts.Warning, "warning", "", "what would have warned earlier, for the report")
+	fs.BoolVar(&opts.Yes, "yes", false, "run unattended, taking the safe choice at every fork")
+	return c
+}
+
+func (o *RunbookOptions) validate() error {
+	if o.Queue == "" {
+		return cmdutil.ErrNoQueue
+	}
+	_, err := cmdutil.ParseRate(o.Rate)
+	return err
+}
+
+func runRunbook(ctx context.Context, o *RunbookOptions) error {
+	d := o.deps
+	_, q, err := d.ResolveQueue(ctx, o.Queue)
+	if err != nil {
+		return err
+	}
+	d.Announce("runbook", q)
+	env := &runbookEnv{o: o, q: q}
+	flow := &runbookstep.Flow{Queue: q.Name, LogGroups: len(o.LogGroups) > 0, Rate: o.Rate, Fixed: o.Fixed,
+		Unattended: o.Yes || !d.IO.InTTY, Env: env}
+	stop, stepErr := flow.Walk(ctx)
+	if ctx.Err() != nil {
+		// Ctrl-C or SIGTERM: what ran is in the incident; no more steps,
+		// not even the report, which the operator writes when ready.
+		d.Warnf("runbook interrupted: nothing more ran; mfdlq record --queue %s writes the report", q.Name)
+		return cmdutil.ErrInterrupted
+	}
+	switch {
+	case stepErr != nil:
+		d.Warnf("runbook stopped: %v", stepErr)
+	case stop != nil:
+		d.Warnf("runbook stopped: %s", stop.Why)
+		d.Infof("what to do: %s", stop.Todo)
+	default:
+		d.Infof("\nrunbook complete: the report follows")
+	}
+	// The report's path is the last line.
+	recErr := flow.Finish(ctx, stop)
+	switch {
+	case stepErr != nil:
+		return stepErr
+	case recErr != nil:
+		return recErr
+	case stop != nil:
+		return cmdutil.ErrSilentCheckFailed
+	}
+	return nil
+}
