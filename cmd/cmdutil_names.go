@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/spf13/cobra"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/note"
+	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -153,3 +156,14 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 
 func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion() }
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
+
+func noteCell(n *note.Note, r *lease.Holder, tty bool, now time.Time) string {
+	return cmdutil.NoteCell(n, r, tty, now)
+}
+func (d *Deps) callerARN(ctx context.Context) (string, error) { return d.CallerARN(ctx) }
+func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
+	return d.ShowNote(ctx, c, q)
+}
+func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
+	return d.NoteAhead(ctx, c, q)
+}

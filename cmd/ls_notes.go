@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/fleet"
@@ -59,58 +58,6 @@ func runningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
 		return nil
 	}
 	return h
-}
-
-// redriveText is a running redrive on one line, sanitised: who, where,
-// since when, and the alarms it waits on.
-func redriveText(h *lease.Holder) string { return "redrive running: " + untrusted.Cell(h.Describe()) }
-
-// noteCell is a note in a table cell: its text sanitised (anyone who may
-// tag the queue wrote it), then who (the session or user at the end of
-// the author's ARN) and when. On a terminal the text is cut to keep the
-// row readable; piped rows carry it whole (at most 256 bytes).
-func noteCell(n *note.Note, r *lease.Holder, tty bool, now time.Time) string {
-	cell := noteOnly(n, tty)
-	if r == nil {
-		return cell
-	}
-	if cell == "-" {
-		return redriveText(r)
-	}
-	return cell + " · " + redriveText(r)
-}
-
-func noteOnly(n *note.Note, tty bool) string {
-	if n == nil {
-		return "-"
-	}
-	text := untrusted.Cell(n.Text)
-	if n.Unreadable {
-		text = "(not written by mfdlq) " + text
-	}
-	if tty && len([]rune(text)) > 48 {
-		text = string([]rune(text)[:47]) + "…"
-	}
-	who := untrusted.Cell(shortAuthor(n.Author))
-	if n.At.IsZero() {
-		return text + " (" + who + ")"
-	}
-	when := n.At.UTC().Format(time.RFC3339)
-	if tty {
-		when = n.At.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	return text + " (" + who + ", " + when + ")"
-}
-
-// shortAuthor is the last part of an ARN: the role session or the user.
-func shortAuthor(arn string) string {
-	if arn == "" {
-		return "unknown"
-	}
-	if i := strings.LastIndex(arn, "/"); i >= 0 && i < len(arn)-1 {
-		return arn[i+1:]
-	}
-	return arn
 }
 
 // unreadableError is ls's and check --all's exit when accounts were not
