@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -128,7 +129,6 @@ func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
 	d.AliasFlag(f, old, new, v)
 }
 func (d *Deps) checkIncident(queueRef string) error { return d.CheckIncident(queueRef) }
-func (d *Deps) incidentURL() (string, bool)         { return d.IncidentURL() }
 func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
 	return d.ResolveQueue(ctx, ref)
 }
@@ -157,9 +157,6 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion() }
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
 
-func noteCell(n *note.Note, r *lease.Holder, tty bool, now time.Time) string {
-	return cmdutil.NoteCell(n, r, tty, now)
-}
 func (d *Deps) callerARN(ctx context.Context) (string, error) { return d.CallerARN(ctx) }
 func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
 	return d.ShowNote(ctx, c, q)
@@ -167,3 +164,17 @@ func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note
 func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
 	return d.NoteAhead(ctx, c, q)
 }
+
+type fleetListing = cmdutil.FleetListing
+
+func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
+	return d.ListFleet(ctx, ff, regions, io, notes)
+}
+func runningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
+	return cmdutil.RunningRedrive(h, now)
+}
+func scopePrefix(fleetWide bool, s fleetScope) string { return cmdutil.ScopePrefix(fleetWide, s) }
+func inRegion(region string) string                   { return cmdutil.InRegion(region) }
+func parseRegions(r string) ([]string, error)         { return cmdutil.ParseRegions(r) }
+func unreadableError(u []fleet.Unreadable) error      { return cmdutil.UnreadableError(u) }
+func unreadableLine(u fleet.Unreadable) string        { return cmdutil.UnreadableLine(u) }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/version"
@@ -135,7 +136,7 @@ func markStarted(c *cobra.Command, started *bool) {
 // subcommands lists the runbook steps in the runbook's order.
 func subcommands(d *Deps) []*cobra.Command {
 	return []*cobra.Command{
-		newLsCmd(d, nil),
+		ls.NewCmdLs(&d.Deps, nil),
 		note.NewCmdNote(&d.Deps, nil),
 		newContainCmd(d, nil),
 		newTriageCmd(d, nil),

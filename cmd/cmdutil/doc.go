@@ -24,7 +24,7 @@
 // A command package imports cmdutil and the steps, never cmd or another
 // command (internal/archtest). A command that runs others (the runbook's
 // steps) takes the runner as a parameter of its constructor, and cmd, which
-// knows every command, gives it: NewCmdRunbook(f, steps, runF).
+// knows every command, gives it: NewCmdRunbook(d, steps, runF).
 //
 // # Naming
 //
@@ -47,11 +47,12 @@
 //     test that runs the whole binary or a testscript command stays in cmd).
 //     Change the package clause to x.
 //  2. Export the constructor: newXCmd(d *Deps, runF func(*xOptions) error)
-//     becomes NewCmdX(f *cmdutil.Deps, runF func(*XOptions) error)
-//     *cobra.Command, and xOptions becomes XOptions (its fields are what the
+//     becomes NewCmdX(d *cmdutil.Deps, runF func(*XOptions) error)
+//     *cobra.Command (d, as in the house's command files: the body keeps
+//     its lines), and xOptions becomes XOptions (its fields are what the
 //     user typed, plus the unexported deps). RunE validates, then
 //     `if runF != nil { return runF(opts) }` (cmdutil.StepRunE does this).
-//  3. Spell cmd's old names as this package's: d.infof → f.Infof,
+//  3. Spell cmd's old names as this package's: d.infof → d.Infof,
 //     usageErrorf → cmdutil.UsageErrorf, tableData → cmdutil.TableData,
 //     &exitError{…} → &cmdutil.ExitError{…}, ExitUsage → cmdutil.ExitUsage
 //     (cmd/cmdutil_names.go lists them all). A helper of package cmd the
