@@ -137,7 +137,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := readSet(sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, sqsjson.ReadAll)
+	msgs, err := readSet(incidentSample(ws), sqsjson.ReadAll)
 	if err != nil {
 		return nil, err
 	}

@@ -9,12 +9,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // The names package cmd used before the shared parts moved to cmdutil,
@@ -178,3 +181,31 @@ func inRegion(region string) string                   { return cmdutil.InRegion(
 func parseRegions(r string) ([]string, error)         { return cmdutil.ParseRegions(r) }
 func unreadableError(u []fleet.Unreadable) error      { return cmdutil.UnreadableError(u) }
 func unreadableLine(u fleet.Unreadable) string        { return cmdutil.UnreadableLine(u) }
+
+type (
+	sampleRequest = cmdutil.SampleRequest
+	sampleSet     = cmdutil.SampleSet
+)
+
+const keptSampleSaid = cmdutil.KeptSampleSaid
+
+func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r sampleRequest) (sampleSet, error) {
+	return d.Samples(ctx, q, ws, r)
+}
+func peekRefusal(q *sqsapi.Queue, how string) error { return cmdutil.PeekRefusal(q, how) }
+func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
+	return cmdutil.ReadSet(s, read)
+}
+func writeMessages(msgs []sqsjson.Message) func(io.Writer) error { return cmdutil.WriteMessages(msgs) }
+func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+	return cmdutil.ReadFile(path, flag, read)
+}
+func notRegular(pairs ...string) error { return cmdutil.NotRegular(pairs...) }
+func outReplaceable(path string) error { return cmdutil.OutReplaceable(path) }
+func loadClassification(ws *incident.Workspace) (*classify.Classification, error) {
+	return cmdutil.LoadClassification(ws)
+}
+func incidentSample(ws *incident.Workspace) sampleSet { return cmdutil.IncidentSample(ws) }
+func chainedDLQError(q *sqsapi.Queue, what, how string) error {
+	return cmdutil.ChainedDLQError(q, what, how)
+}
