@@ -206,6 +206,3 @@ func loadClassification(ws *incident.Workspace) (*classify.Classification, error
 	return cmdutil.LoadClassification(ws)
 }
 func incidentSample(ws *incident.Workspace) sampleSet { return cmdutil.IncidentSample(ws) }
-func chainedDLQError(q *sqsapi.Queue, what, how string) error {
-	return cmdutil.ChainedDLQError(q, what, how)
-}

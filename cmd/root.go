@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/export"
 	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -144,7 +145,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newChangesCmd(d, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
-		newExportCmd(d, nil),
+		export.NewCmdExport(&d.Deps, nil),
 		newRedriveCmd(d, nil),
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),

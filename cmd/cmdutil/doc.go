@@ -15,7 +15,7 @@
 //
 //	cmd/            the root: Main, the command tree, help groups, typo
 //	                suggestions, global flags, the testscript harness
-//	cmd/<command>/  one command: NewCmdX(f, runF), its options, its run
+//	cmd/<command>/  one command: NewCmdX(d, runF), its options, its run
 //	                function and its unit tests
 //	cmd/cmdutil/    this package
 //	cmd/cmdtest/    helpers several commands' tests share (imported by

@@ -1,4 +1,4 @@
-package cmd
+package export
 
 import (
 	"os"
@@ -7,8 +7,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
 )
 
+// TestExportFlags: argv to options, or the exact usage error before any
+// AWS call.
 func TestExportFlags(t *testing.T) {
 	dir := t.TempDir()
 	exists := filepath.Join(dir, "there.jsonl")
@@ -16,13 +21,13 @@ func TestExportFlags(t *testing.T) {
 	out := filepath.Join(dir, "new.jsonl.gz")
 	tests := []struct {
 		args    string
-		want    exportOptions
+		want    ExportOptions
 		wantErr string
 	}{
-		{args: "--queue q --out " + out, want: exportOptions{Queue: "q", Out: out, Visibility: 300}},
-		{args: "--queue q --out " + out + " --force", want: exportOptions{Queue: "q", Out: out, Visibility: 300, Force: true}},
+		{args: "--queue q --out " + out, want: ExportOptions{Queue: "q", Out: out, Visibility: 300}},
+		{args: "--queue q --out " + out + " --force", want: ExportOptions{Queue: "q", Out: out, Visibility: 300, Force: true}},
 		{args: "--queue q --out s3://archive-1/q/x.jsonl --delete --yes --max 10 --filter .Body.v==2 --visibility 600",
-			want: exportOptions{Queue: "q", Out: "s3://archive-1/q/x.jsonl", Delete: true, Yes: true, Max: 10, Filter: ".Body.v==2", Visibility: 600}},
+			want: ExportOptions{Queue: "q", Out: "s3://archive-1/q/x.jsonl", Delete: true, Yes: true, Max: 10, Filter: ".Body.v==2", Visibility: 600}},
 		{args: "--out x", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{args: "--queue q", wantErr: "--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY"},
 		{args: "--queue q --out " + exists, wantErr: "--out " + exists + ": already exists: mfdlq never replaces a file; pick a new name"},
@@ -33,8 +38,9 @@ func TestExportFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
 			t.Setenv(inFlightLimitEnv, "")
-			d, _, _ := testDeps(t, false)
-			checkParse(t, d, newExportCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(exportOptions{}))
+			d, _, _ := cmdtest.Deps(t, false)
+			newCmd := func(runF func(*ExportOptions) error) *cobra.Command { return NewCmdExport(d, runF) }
+			cmdtest.CheckParse(t, newCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(ExportOptions{}))
 		})
 	}
 }
@@ -51,11 +57,11 @@ func TestExportInFlightLimitEnv(t *testing.T) {
 	} {
 		t.Run(v, func(t *testing.T) {
 			t.Setenv(inFlightLimitEnv, v)
-			d, _, _ := testDeps(t, false)
-			var got *exportOptions
-			err := parseWith(newExportCmd(d, func(o *exportOptions) error { got = o; return nil }), []string{"--queue", "q", "--out", out})
+			d, _, _ := cmdtest.Deps(t, false)
+			var got *ExportOptions
+			err := cmdtest.ParseWith(NewCmdExport(d, func(o *ExportOptions) error { got = o; return nil }), []string{"--queue", "q", "--out", out})
 			if want != "" {
-				checkUsageErr(t, err, want)
+				cmdtest.CheckUsageErr(t, err, want)
 				return
 			}
 			if err != nil {
@@ -64,23 +70,6 @@ func TestExportInFlightLimitEnv(t *testing.T) {
 			if wantLimit := map[string]int{"5000": 5000, "": 120_000}[v]; got.limit != wantLimit {
 				t.Fatalf("limit %d, want %d", got.limit, wantLimit)
 			}
-		})
-	}
-}
-
-func TestRedriveFromFileFlags(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	os.WriteFile(bad, []byte("{\"MessageId\":\"a\",\"Body\":\"\"}\n{\"MessageId\":\"a\",\"Body\":\"x\"}\n"), 0o600)
-	for args, want := range map[string]string{
-		"--rate 1": "--queue is required: the DLQ's name, URL or ARN",
-		"--from-file f --queue q --to d --rate 1": "--queue and --from-file: choose one source",
-		"--from-file f --to d --rate 1 --keep":    "--from-file moves a file's messages: --native and --keep do not apply",
-		"--from-file s3://b --to d --rate 1":      `--from-file "b": not a bucket name (3-63 lowercase letters, digits, dots and hyphens)`,
-		"--from-file " + bad + " --to d --rate 1": "--from-file " + bad + ": line 2: MessageId a again (first on line 1): each message must appear once: nothing sent; give a file mfdlq export wrote (JSON Lines of SQS messages)",
-	} {
-		t.Run(args, func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
-			checkUsageErr(t, parseWith(newRedriveCmd(d, func(*redriveOptions) error { return nil }), strings.Fields(args)), want)
 		})
 	}
 }
