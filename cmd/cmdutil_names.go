@@ -116,7 +116,6 @@ func exitCode(err error, interrupted bool) int {
 
 func (d *Deps) printTable(t tableData) error                  { return d.PrintTable(t) }
 func (d *Deps) fitText(s string) string                       { return d.FitText(s) }
-func (d *Deps) cutToWidth(s string) string                    { return d.CutToWidth(s) }
 func (d *Deps) printJSON(v any) error                         { return d.PrintJSON(v) }
 func (d *Deps) jsonOutput() bool                              { return d.JSONOutput() }
 func (d *Deps) infof(format string, args ...any)              { d.Infof(format, args...) }
@@ -206,3 +205,4 @@ func loadClassification(ws *incident.Workspace) (*classify.Classification, error
 	return cmdutil.LoadClassification(ws)
 }
 func incidentSample(ws *incident.Workspace) sampleSet { return cmdutil.IncidentSample(ws) }
+func utcText(t, now time.Time) string                 { return cmdutil.UTCText(t, now) }

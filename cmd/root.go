@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/export"
 	"github.com/mfdlq/mfdlq/cmd/ls"
@@ -142,7 +143,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newContainCmd(d, nil),
 		newTriageCmd(d, nil),
 		newInspectCmd(d, nil),
-		newChangesCmd(d, nil),
+		changes.NewCmdChanges(&d.Deps, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
 		export.NewCmdExport(&d.Deps, nil),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
@@ -36,7 +37,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 				argv = append(argv, "--function", fn)
 			}
 		}
-		return runAs(ctx, &sd, newChangesCmd, runChanges, argv...)
+		return runCmd(ctx, &sd, changes.NewCmdChanges(&sd.Deps, nil), argv...)
 	case runbookstep.StepClassify:
 		argv := []string{"classify", "--queue", name}
 		for _, x := range o.Expect {
@@ -72,15 +73,20 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 	return fmt.Errorf("runbook: no command runs step %q", step)
 }
 
-// runAs runs one step the way its command runs argv: the flags' defaults
-// and checks are the command's own, and sd.Args, which the step's event
-// records, is exactly what ran.
-func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
+// runCmd runs c, a moved command's (its runF nil), as argv: sd.Args,
+// which the step's event records, is exactly what ran.
+func runCmd(ctx context.Context, sd *Deps, c *cobra.Command, argv ...string) error {
 	sd.Args = argv
-	c := newCmd(sd, func(o *O) error { return run(ctx, o) })
 	c.SetArgs(argv[1:])
 	c.SetOut(io.Discard)
 	c.SetErr(io.Discard)
 	c.SilenceErrors, c.SilenceUsage = true, true
 	return c.ExecuteContext(ctx)
+}
+
+// runAs runs one step the way its command runs argv: the flags' defaults
+// and checks are the command's own, and sd.Args, which the step's event
+// records, is exactly what ran.
+func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
+	return runCmd(ctx, sd, newCmd(sd, func(o *O) error { return run(ctx, o) }), argv...)
 }
