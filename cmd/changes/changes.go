@@ -73,7 +73,7 @@ or region is out of reach, and IAM changes are recorded in us-east-1's.
 
 What it changes in AWS: nothing, unless it must peek (VisibilityTimeout 5,
 never deletes; a DLQ with its own redrive policy only with --force). It
-writes changesstep.json and a "changes" event into the incident; classify and
+writes changes.json and a "changes" event into the incident; classify and
 the report quote its nearest change. A source it may not read is named and
 the rest is shown (exit 4).
 
