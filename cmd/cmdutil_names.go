@@ -11,7 +11,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
-	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
@@ -149,12 +148,7 @@ func (d *Deps) wireClients() { d.WireClients() }
 
 type (
 	fleetFlags = cmdutil.FleetFlags
-	fleetScope = cmdutil.FleetScope
 )
-
-func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, fn func(context.Context, fleetScope) error) ([]fleet.Unreadable, error) {
-	return d.ReadFleet(ctx, f, regions, fn)
-}
 
 func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion() }
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
@@ -175,11 +169,6 @@ func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, 
 func runningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
 	return cmdutil.RunningRedrive(h, now)
 }
-func scopePrefix(fleetWide bool, s fleetScope) string { return cmdutil.ScopePrefix(fleetWide, s) }
-func inRegion(region string) string                   { return cmdutil.InRegion(region) }
-func parseRegions(r string) ([]string, error)         { return cmdutil.ParseRegions(r) }
-func unreadableError(u []fleet.Unreadable) error      { return cmdutil.UnreadableError(u) }
-func unreadableLine(u fleet.Unreadable) string        { return cmdutil.UnreadableLine(u) }
 
 type (
 	sampleRequest = cmdutil.SampleRequest

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 )
@@ -23,7 +24,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 		cmd  func(d *Deps, called *bool) *cobra.Command
 	}{
 		{"check", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newCheckCmd(d, func(*checkOptions) error { *c = true; return nil })
+			return check.NewCmdCheck(&d.Deps, func(*check.CheckOptions) error { *c = true; return nil })
 		}},
 		{"classify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newClassifyCmd(d, func(*classifyOptions) error { *c = true; return nil })

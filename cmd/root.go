@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/changes"
+	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/export"
 	"github.com/mfdlq/mfdlq/cmd/ls"
@@ -150,7 +151,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newRedriveCmd(d, nil),
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),
-		newCheckCmd(d, nil),
+		check.NewCmdCheck(&d.Deps, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
 		newBrowseCmd(d, nil),
 		newMCPCmd(d, nil),

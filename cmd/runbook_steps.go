@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/changes"
+	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
@@ -65,7 +66,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		return runAs(ctx, &sd, newVerifyCmd, runVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:
 		// Read-only: it creates no alarm.
-		return runAs(ctx, &sd, newCheckCmd, runCheck, "check", "--queue", name)
+		return runCmd(ctx, &sd, check.NewCmdCheck(&sd.Deps, nil), "check", "--queue", name)
 	case runbookstep.StepRecord:
 		sd.Args = []string{"record", "--queue", name}
 		return runRecord(ctx, &recordOptions{deps: &sd, Queue: name, Cause: o.Cause, Warning: o.Warning})
