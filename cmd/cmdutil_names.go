@@ -15,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/s3api"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -195,3 +196,22 @@ func loadClassification(ws *incident.Workspace) (*classify.Classification, error
 }
 func incidentSample(ws *incident.Workspace) sampleSet { return cmdutil.IncidentSample(ws) }
 func utcText(t, now time.Time) string                 { return cmdutil.UTCText(t, now) }
+
+const fetchPayloadsHelp = cmdutil.FetchPayloadsHelp
+
+func validateFetch(n int) error { return cmdutil.ValidateFetch(n) }
+func (d *Deps) payloadFetcher(ctx context.Context, n int) (*s3api.Fetcher, error) {
+	return d.PayloadFetcher(ctx, n)
+}
+func (d *Deps) reportFetches(f *s3api.Fetcher) { d.ReportFetches(f) }
+func (d *Deps) policySources(ctx context.Context, dlq *sqsapi.Queue) int {
+	return d.PolicySources(ctx, dlq)
+}
+func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, step string) {
+	d.NoteConsumers(ctx, c, dlq, step)
+}
+func (d *Deps) oldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
+	return d.OldestExpiry(ctx, q, msgs)
+}
+func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) { d.ShowExpiry(q, e) }
+func secondsText(f float64) string                           { return cmdutil.SecondsText(f) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
@@ -104,18 +103,6 @@ func secondsOrUnknown(f *float64) string {
 		return "unknown"
 	}
 	return fmt.Sprintf("%.0fs", *f)
-}
-
-// secondsText says a number of seconds as a person does: "12 seconds",
-// "1 second", else minutes and more (sqsapi.Human).
-func secondsText(f float64) string {
-	switch n := int64(f + 0.5); {
-	case n == 1:
-		return "1 second"
-	case n < 120:
-		return strconv.FormatInt(n, 10) + " seconds"
-	}
-	return sqsapi.Human(time.Duration(f * float64(time.Second)))
 }
 
 // secondsSpoken is secondsText, or "unknown" without a figure.

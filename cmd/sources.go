@@ -1,34 +1,9 @@
 package cmd
 
 import (
-	"context"
-	"time"
-
 	"github.com/mfdlq/mfdlq/classify"
-	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
-
-// policySources is how many queues' redrive policies name dlq as their
-// dead-letter queue, by one ListDeadLetterSourceQueues (paginated): 0 when
-// unknown (no queue, a role that may not list them, a slow answer). It is
-// best effort: the messages' own DeadLetterQueueSourceArn decides then.
-func (d *Deps) policySources(ctx context.Context, dlq *sqsapi.Queue) int {
-	if dlq == nil {
-		return 0
-	}
-	client, err := d.SQS(ctx)
-	if err != nil {
-		return 0
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	urls, err := sqsapi.SourceURLs(ctx, client, dlq)
-	if err != nil {
-		return 0
-	}
-	return len(urls)
-}
 
 // sourceLabel is how a message's source queue is shown: its name, the
 // attribute as it is when that is no SQS ARN, classify.NoSourceName

@@ -1,7 +1,10 @@
 package cmdutil
 
 import (
+	"strconv"
 	"time"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -27,3 +30,15 @@ const (
 
 // Short is s cut to MaxCell bytes for the terminal.
 func Short(s string) string { return untrusted.Shorten(s, MaxCell) }
+
+// SecondsText says a number of seconds as a person does: "12 seconds",
+// "1 second", else minutes and more (sqsapi.Human).
+func SecondsText(f float64) string {
+	switch n := int64(f + 0.5); {
+	case n == 1:
+		return "1 second"
+	case n < 120:
+		return strconv.FormatInt(n, 10) + " seconds"
+	}
+	return sqsapi.Human(time.Duration(f * float64(time.Second)))
+}
