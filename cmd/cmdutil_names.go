@@ -84,7 +84,6 @@ func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format
 func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
 func incidentError(err error) error             { return cmdutil.IncidentError(err) }
 func recordedCommand(args []string) []string    { return cmdutil.RecordedCommand(args) }
-func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
 
 func writeTSV(w io.Writer, t tableData) error { return cmdutil.WriteTSV(w, t) }
@@ -119,7 +118,6 @@ func (d *Deps) fitText(s string) string                       { return d.FitText
 func (d *Deps) printJSON(v any) error                         { return d.PrintJSON(v) }
 func (d *Deps) jsonOutput() bool                              { return d.JSONOutput() }
 func (d *Deps) infof(format string, args ...any)              { d.Infof(format, args...) }
-func (d *Deps) sayErr(line string)                            { d.SayErr(line) }
 func (d *Deps) warnf(format string, args ...any)              { d.Warnf(format, args...) }
 func (d *Deps) announce(action string, q *sqsapi.Queue)       { d.Announce(action, q) }
 func (d *Deps) holdIncidentLine() func()                      { return d.HoldIncidentLine() }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/check"
+	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 )
@@ -30,7 +31,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return newClassifyCmd(d, func(*classifyOptions) error { *c = true; return nil })
 		}},
 		{"contain", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newContainCmd(d, func(*containOptions) error { *c = true; return nil })
+			return contain.NewCmdContain(&d.Deps, func(*contain.ContainOptions) error { *c = true; return nil })
 		}},
 		{"inspect", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newInspectCmd(d, func(*inspectOptions) error { *c = true; return nil })

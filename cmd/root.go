@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/export"
 	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/note"
@@ -141,7 +142,7 @@ func subcommands(d *Deps) []*cobra.Command {
 	return []*cobra.Command{
 		ls.NewCmdLs(&d.Deps, nil),
 		note.NewCmdNote(&d.Deps, nil),
-		newContainCmd(d, nil),
+		contain.NewCmdContain(&d.Deps, nil),
 		newTriageCmd(d, nil),
 		newInspectCmd(d, nil),
 		changes.NewCmdChanges(&d.Deps, nil),

@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
 )
@@ -23,7 +24,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 	switch step {
 	case runbookstep.StepContain:
 		// 4 s of sampling, not contain's 10: the runbook has more steps to go.
-		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample-for", "4s")
+		return runCmd(ctx, &sd, contain.NewCmdContain(&sd.Deps, nil), "contain", "--queue", name, "--sample-for", "4s")
 	case runbookstep.StepInspect:
 		// 100, not inspect's 10: classify reads this sample, and a hundred
 		// messages show a pattern where ten show anecdotes. Ten rows and a
