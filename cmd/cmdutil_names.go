@@ -11,13 +11,14 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/s3api"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // The names package cmd used before the shared parts moved to cmdutil,
@@ -41,8 +42,6 @@ type (
 	tableData        = cmdutil.TableData
 	exitError        = cmdutil.ExitError
 	exitErrorLine    = cmdutil.ExitErrorLine
-	secondsValue     = cmdutil.SecondsValue
-	intSeconds       = cmdutil.IntSeconds
 )
 
 // Exit statuses: cmdutil's.
@@ -125,10 +124,7 @@ func (d *Deps) nextStep(format string, args ...any)           { d.NextStep(forma
 func (d *Deps) confirm(question string, yes bool) error       { return d.Confirm(question, yes) }
 func (d *Deps) prompter() Prompter                            { return d.Prompter() }
 func (d *Deps) renamedFlag(f *pflag.FlagSet, old, new string) { d.RenamedFlag(f, old, new) }
-func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
-	d.AliasFlag(f, old, new, v)
-}
-func (d *Deps) checkIncident(queueRef string) error { return d.CheckIncident(queueRef) }
+func (d *Deps) checkIncident(queueRef string) error           { return d.CheckIncident(queueRef) }
 func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
 	return d.ResolveQueue(ctx, ref)
 }
@@ -153,9 +149,6 @@ func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion()
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
 
 func (d *Deps) callerARN(ctx context.Context) (string, error) { return d.CallerARN(ctx) }
-func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
-	return d.ShowNote(ctx, c, q)
-}
 func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
 	return d.NoteAhead(ctx, c, q)
 }
@@ -183,7 +176,6 @@ func peekRefusal(q *sqsapi.Queue, how string) error { return cmdutil.PeekRefusal
 func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
 	return cmdutil.ReadSet(s, read)
 }
-func writeMessages(msgs []sqsjson.Message) func(io.Writer) error { return cmdutil.WriteMessages(msgs) }
 func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {
 	return cmdutil.ReadFile(path, flag, read)
 }
@@ -208,8 +200,9 @@ func (d *Deps) policySources(ctx context.Context, dlq *sqsapi.Queue) int {
 func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, step string) {
 	d.NoteConsumers(ctx, c, dlq, step)
 }
-func (d *Deps) oldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
-	return d.OldestExpiry(ctx, q, msgs)
-}
-func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) { d.ShowExpiry(q, e) }
-func secondsText(f float64) string                           { return cmdutil.SecondsText(f) }
+func secondsText(f float64) string { return cmdutil.SecondsText(f) }
+
+const keyHelp = cmdutil.KeyHelp
+
+func payloadOf(d *envelope.Detector) dedupe.Payload        { return cmdutil.PayloadOf(d) }
+func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error { return d.PrintKeyDuplicates(s) }

@@ -16,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/export"
+	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -144,7 +145,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		note.NewCmdNote(&d.Deps, nil),
 		contain.NewCmdContain(&d.Deps, nil),
 		newTriageCmd(d, nil),
-		newInspectCmd(d, nil),
+		inspect.NewCmdInspect(&d.Deps, nil),
 		changes.NewCmdChanges(&d.Deps, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
