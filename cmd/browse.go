@@ -37,7 +37,7 @@ func newBrowseCmd(d *Deps, runF func(*browseOptions) error) *cobra.Command {
 	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")
 	f.BoolVar(&opts.ASCII, "ascii", false, "no box-drawing or block characters")
 	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group for l (repeatable; default: /aws/lambda/<function> of the DLQ's consumers)")
-	opts.fleet.bind(f)
+	opts.fleet.Bind(f)
 	return c
 }
 
@@ -49,7 +49,7 @@ func (o *browseOptions) validate() error {
 	case strings.Contains(o.deps.Global.Region, ","):
 		return usageErrorf("--region %q: browse shows one region at a time; use mfdlq ls for several", o.deps.Global.Region)
 	}
-	if err := o.fleet.validate(); err != nil {
+	if err := o.fleet.Validate(); err != nil {
 		return err
 	}
 	for _, g := range o.LogGroups {
@@ -74,8 +74,8 @@ func runBrowse(ctx context.Context, o *browseOptions) error {
 	if !m.Wait(time.Minute) {
 		d.warnf("an action of the view was still stopping after a minute; its journal lets a rerun resume")
 	}
-	for _, q := range sortedQueues(d.incidents) {
-		d.infof("incident of %s: %s", q, d.incidents[q])
+	for _, q := range sortedQueues(d.Incidents()) {
+		d.infof("incident of %s: %s", q, d.Incidents()[q])
 	}
 	return err
 }

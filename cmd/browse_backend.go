@@ -59,7 +59,7 @@ func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
 	b.mu.Unlock()
 	now := b.d.Now()
 	f := &browse.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
-		Notes: map[string]*note.Note{}, Redrives: map[string]string{}, Accounts: ff.active(), Unreadable: l.Unreadable}
+		Notes: map[string]*note.Note{}, Redrives: map[string]string{}, Accounts: ff.Active(), Unreadable: l.Unreadable}
 	for i, h := range l.Leases {
 		if r := runningRedrive(h, now); r != nil {
 			f.Redrives[l.DLQs[i].ARN] = h.Describe()
@@ -137,7 +137,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := readSet(sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, sqsjson.ReadAll)
+	msgs, err := readSet(incidentSample(ws), sqsjson.ReadAll)
 	if err != nil {
 		return nil, err
 	}

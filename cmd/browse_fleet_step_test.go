@@ -42,7 +42,7 @@ func TestBrowseStepActsInTheDLQsAccount(t *testing.T) {
 	d.AWS = func(context.Context) (aws.Config, error) { return operator, nil }
 	d.wireClients()
 	ff := &fleetFlags{Accounts: ana, RoleName: "mfdlq-reader"}
-	if err := ff.validate(); err != nil {
+	if err := ff.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	b := &browseBackend{d: d, fleet: ff}

@@ -53,7 +53,8 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 	dc := *b.d
 	sd := &dc
 	sd.IO = &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}
-	sd.Prompt, sd.Global, sd.Args, sd.incidents = r.prompt, &GlobalOptions{}, r.args, nil
+	sd.Prompt, sd.Global, sd.Args = r.prompt, &GlobalOptions{}, r.args
+	sd.ForgetIncidents()
 	if cfg, ok := b.configOf(queue); ok {
 		sd.AWS = func(context.Context) (aws.Config, error) { return cfg, nil }
 		sd.wireClients()
@@ -71,7 +72,7 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 	if code == ExitOK {
 		return stdout.Bytes(), nil
 	}
-	return stdout.Bytes(), &exitError{code: code, err: errors.New(lastError(said))}
+	return stdout.Bytes(), &exitError{Code: code, Err: errors.New(lastError(said))}
 }
 
 // configOf is the configuration that reaches queue's account when the

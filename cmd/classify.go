@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,7 +22,6 @@ import (
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // classifyOptions are the flags of mfdlq classify.
@@ -221,74 +219,6 @@ func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
 		return nil, err
 	}
 	return rep.Signatures(), nil
-}
-
-// readFile opens path and reads it with read, turning a missing file or a
-// bad record into a usage error that names the flag and the line.
-func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {
-	var zero T
-	f, err := incident.OpenRegular(path, os.O_RDONLY)
-	if errors.Is(err, fs.ErrNotExist) {
-		return zero, usageErrorf("%s %s: no such file", flag, path)
-	}
-	var nr *incident.NotRegularError
-	if errors.As(err, &nr) {
-		return zero, usageErrorf("%s %s: %s, not a regular file: give the path of a file", flag, path, nr.Kind)
-	}
-	if err != nil {
-		return zero, usageErrorf("%s %s: %v", flag, path, err)
-	}
-	defer f.Close()
-	return decodeFile(f, path, flag, read)
-}
-
-// notRegular refuses, in RunE before any incident is opened or AWS is
-// asked, a file flag's path that names a named pipe, a device or a
-// directory (pairs of flag and path; an empty path is skipped): opened
-// through incident.OpenRegular, which never waits on a FIFO. A missing
-// file is left to the reading, which says so.
-func notRegular(pairs ...string) error {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		flag, path := pairs[i], pairs[i+1]
-		if path == "" || strings.HasPrefix(path, "s3://") {
-			continue
-		}
-		f, err := incident.OpenRegular(path, os.O_RDONLY)
-		var nr *incident.NotRegularError
-		if errors.As(err, &nr) {
-			return usageErrorf("%s %s: %s, not a regular file: give the path of a file", flag, path, nr.Kind)
-		}
-		if err == nil {
-			f.Close()
-		}
-	}
-	return nil
-}
-
-// outReplaceable refuses an --out that names anything but a new path or
-// a regular file (a named pipe, a symbolic link, a directory, a device):
-// the write renames over it (incident.Replaceable).
-func outReplaceable(path string) error {
-	if path == "" || strings.HasPrefix(path, "s3://") {
-		return nil
-	}
-	var nr *incident.NotRegularError
-	if err := incident.Replaceable(path); errors.As(err, &nr) {
-		return usageErrorf("--out %s: %s, not a regular file: give a new path or a regular file to replace", path, nr.Kind)
-	}
-	return nil
-}
-
-// decodeFile reads an open file with read, turning a bad record into a
-// usage error that names the flag and the line.
-func decodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
-	var zero T
-	v, err := read(f)
-	var le *sqsjson.LineError
-	if errors.As(err, &le) {
-		return zero, usageErrorf("%s %s: %v; fix or remove that line", flag, path, le)
-	}
-	return v, err
 }
 
 // classify reads the messages where samples says they are and classifies

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -54,7 +55,7 @@ func TestClassifyFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got *classifyOptions
-		d := &Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{Incident: t.TempDir()}, Now: time.Now}
+		d := &Deps{Deps: cmdutil.Deps{IO: &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Global: &GlobalOptions{Incident: t.TempDir()}, Now: time.Now}}
 		c := newClassifyCmd(d, func(o *classifyOptions) error { got = o; return nil })
 		err := parseWith(c, tt.argv)
 		if tt.wantErr != "" {

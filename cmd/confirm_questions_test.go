@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive/lease"
@@ -37,35 +38,35 @@ type question struct {
 // accepted any answer fails it.
 func TestEveryQuestion(t *testing.T) {
 	for _, q := range questions() {
-		for _, a := range answers {
-			t.Run(q.name+"/"+a.name, func(t *testing.T) {
+		for _, a := range cmdtest.Answers {
+			t.Run(q.name+"/"+a.Name, func(t *testing.T) {
 				t.Parallel()
 				inc := t.TempDir()
 				argv, before, changed := q.setup(t, inc)
 				d, _, errOut := testDeps(t, false)
-				p := &fakePrompter{typed: append(before, a.typed...)}
+				p := &cmdtest.FakePrompter{Typed: append(before, a.Typed...)}
 				d.Prompt = p
 				code := run(context.Background(), d, append(argv, "--endpoint-url", localaws.Endpoint(t), "--incident", inc))
-				if len(p.asked) != len(before)+1 {
-					t.Fatalf("asked %q, want %d questions\nstderr:\n%s", p.asked, len(before)+1, errOut)
+				if len(p.Asked) != len(before)+1 {
+					t.Fatalf("asked %q, want %d questions\nstderr:\n%s", p.Asked, len(before)+1, errOut)
 				}
 				for _, w := range q.asks(argv) {
-					if last := p.asked[len(p.asked)-1]; !strings.Contains(last, w) {
+					if last := p.Asked[len(p.Asked)-1]; !strings.Contains(last, w) {
 						t.Errorf("question %q does not say %q", last, w)
 					}
 				}
 				got := changed(t)
-				if a.proceed {
+				if a.Proceed {
 					if !got {
-						t.Fatalf("answered %s: AWS unchanged (exit %d)\nstderr:\n%s", a.name, code, errOut)
+						t.Fatalf("answered %s: AWS unchanged (exit %d)\nstderr:\n%s", a.Name, code, errOut)
 					}
 					return
 				}
-				if code != ExitCheckFailed || !strings.Contains(errOut.String(), "mfdlq: "+a.refusal+"\n") {
-					t.Errorf("answered %s: exit %d, want 3 and %q\nstderr:\n%s", a.name, code, a.refusal, errOut)
+				if code != ExitCheckFailed || !strings.Contains(errOut.String(), "mfdlq: "+a.Refusal+"\n") {
+					t.Errorf("answered %s: exit %d, want 3 and %q\nstderr:\n%s", a.Name, code, a.Refusal, errOut)
 				}
 				if got {
-					t.Errorf("answered %s: AWS changed", a.name)
+					t.Errorf("answered %s: AWS changed", a.Name)
 				}
 			})
 		}

@@ -8,6 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/check"
+	"github.com/mfdlq/mfdlq/cmd/contain"
+	"github.com/mfdlq/mfdlq/cmd/inspect"
+	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 )
 
@@ -22,16 +26,16 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 		cmd  func(d *Deps, called *bool) *cobra.Command
 	}{
 		{"check", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newCheckCmd(d, func(*checkOptions) error { *c = true; return nil })
+			return check.NewCmdCheck(&d.Deps, func(*check.CheckOptions) error { *c = true; return nil })
 		}},
 		{"classify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newClassifyCmd(d, func(*classifyOptions) error { *c = true; return nil })
 		}},
 		{"contain", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newContainCmd(d, func(*containOptions) error { *c = true; return nil })
+			return contain.NewCmdContain(&d.Deps, func(*contain.ContainOptions) error { *c = true; return nil })
 		}},
 		{"inspect", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newInspectCmd(d, func(*inspectOptions) error { *c = true; return nil })
+			return inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { *c = true; return nil })
 		}},
 		{"logs", []string{"--queue", "orders-dlq", "--log-group", "/aws/lambda/orders"}, func(d *Deps, c *bool) *cobra.Command {
 			return newLogsCmd(d, func(*logsOptions) error { *c = true; return nil })
@@ -43,7 +47,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return newRedriveCmd(d, func(*redriveOptions) error { *c = true; return nil })
 		}},
 		{"runbook", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newRunbookCmd(d, func(*runbookOptions) error { *c = true; return nil })
+			return runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })
 		}},
 		{"verify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newVerifyCmd(d, func(*verifyOptions) error { *c = true; return nil })
@@ -113,7 +117,7 @@ func TestDefaultIncidentDirIsCheckedToo(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := false
-	err := parseWith(newInspectCmd(d, func(*inspectOptions) error { called = true; return nil }),
+	err := parseWith(inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { called = true; return nil }),
 		[]string{"--queue", "arn:aws:sqs:us-east-1:123456789012:orders-dlq"})
 	if called || exitCode(err, false) != ExitUsage || !strings.Contains(err.Error(), open) {
 		t.Fatalf("err = %v, called %v; want exit 2 naming %s before the run function", err, called, open)

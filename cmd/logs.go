@@ -178,9 +178,9 @@ func (o *logsOptions) localSamples() ([]sqsjson.Message, error) {
 			return nil, incidentError(ignoreMissing(err))
 		}
 		o.deps.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		set = sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
+		set = incidentSample(ws)
 	}
-	msgs, err := set.read()
+	msgs, err := set.Read()
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident
 	if err != nil {
 		return nil, err
 	}
-	return set.read()
+	return set.Read()
 }
 
 // targets are the messages to search for, each with its window.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,12 +144,12 @@ func TestLogsSpreadsAcrossGroups(t *testing.T) {
 	now := time.Now().UnixMilli()
 	samples := ""
 	for _, id := range []string{"a1", "a2", "a3", "b1", "c1"} {
-		samples += `{"MessageId":"` + id + `","Body":"{}","Attributes":{"SentTimestamp":"` + itoa(now) + `"}}` + "\n"
+		samples += `{"MessageId":"` + id + `","Body":"{}","Attributes":{"SentTimestamp":"` + strconv.FormatInt(now, 10) + `"}}` + "\n"
 	}
 	ws.WriteFile("samples.jsonl", []byte(samples))
 	ws.WriteFile("classification.json", []byte(`{"groups":[{"id":"g1","example_message_ids":["a2","a3"]},{"id":"g2","example_message_ids":["b1"]},{"id":"g3","example_message_ids":["c1"]}]}`))
 	logFile := filepath.Join(t.TempDir(), "export.jsonl")
-	os.WriteFile(logFile, []byte(`{"timestamp":`+itoa(now)+`,"message":"failed b1"}`+"\n"+`{"timestamp":`+itoa(now)+`,"message":"\tSkuNotFound: SKU-9123"}`+"\n"), 0o600)
+	os.WriteFile(logFile, []byte(`{"timestamp":`+strconv.FormatInt(now, 10)+`,"message":"failed b1"}`+"\n"+`{"timestamp":`+strconv.FormatInt(now, 10)+`,"message":"\tSkuNotFound: SKU-9123"}`+"\n"), 0o600)
 	o := &logsOptions{deps: d, Queue: dlq, LogFile: logFile, IDs: 3, Margin: time.Minute, Since: time.Hour, Context: 5, Method: "auto", Timeout: time.Minute}
 	if err := runLogs(context.Background(), o); err != nil {
 		t.Fatalf("%v\n%s", err, errOut)

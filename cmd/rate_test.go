@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"testing"
+
+	"github.com/mfdlq/mfdlq/cmd/runbook"
 )
 
 // TestRateIsOneRule gives runbook and redrive the same --rate values: both
@@ -15,7 +17,7 @@ func TestRateIsOneRule(t *testing.T) {
 			var redriveRate float64
 			redriveErr := parseWith(newRedriveCmd(d, func(o *redriveOptions) error { redriveRate = o.Rate; return nil }),
 				[]string{"--queue", "q", "--rate", rate})
-			runbookErr := parseWith(newRunbookCmd(d, func(*runbookOptions) error { return nil }),
+			runbookErr := parseWith(runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { return nil }),
 				[]string{"--queue", "q", "--rate", rate})
 			if (redriveErr == nil) != (runbookErr == nil) {
 				t.Fatalf("redrive: %v; runbook: %v: one rule must decide both", redriveErr, runbookErr)

@@ -151,14 +151,6 @@ func (o *redriveOptions) parseWhenOK() error {
 	return nil
 }
 
-// MinRate and MaxRate bound --rate: below one message every 100 s a move
-// of any size takes days, and above 10000 msg/s no SQS queue keeps up;
-// --rate max is the way to say "as fast as the queues allow".
-const (
-	MinRate = 0.01
-	MaxRate = 10000.0
-)
-
 func (o *redriveOptions) parseRate() error {
 	if o.RateText == "max" && o.Native {
 		return usageErrorf("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
@@ -179,7 +171,7 @@ func (o *redriveOptions) parseRate() error {
 func (o *redriveOptions) parseTarget() error {
 	t, err := redrive.ParseTargetRef(o.To)
 	if err != nil {
-		return &exitError{code: ExitUsage, err: err}
+		return &exitError{Code: ExitUsage, Err: err}
 	}
 	if t.Kind == "" {
 		return nil

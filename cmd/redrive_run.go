@@ -164,7 +164,7 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	case errors.As(err, &loop):
 		return refusedf("refusing: %v", loop)
 	case errors.As(err, &route) && route.Usage:
-		return &exitError{code: ExitUsage, err: route}
+		return &exitError{Code: ExitUsage, Err: route}
 	case errors.As(err, &route):
 		return refusedf("refusing: %v", route)
 	case errors.As(err, &held):
@@ -176,9 +176,9 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	}
 	switch redrive.KindOf(err) {
 	case redrive.ErrUsage:
-		return &exitError{code: ExitUsage, err: err}
+		return &exitError{Code: ExitUsage, Err: err}
 	case redrive.ErrNotFound:
-		return &exitError{code: ExitNotFound, err: err}
+		return &exitError{Code: ExitNotFound, Err: err}
 	}
 	return err
 }

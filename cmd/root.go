@@ -12,6 +12,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/changes"
+	"github.com/mfdlq/mfdlq/cmd/check"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/contain"
+	"github.com/mfdlq/mfdlq/cmd/export"
+	"github.com/mfdlq/mfdlq/cmd/inspect"
+	"github.com/mfdlq/mfdlq/cmd/ls"
+	"github.com/mfdlq/mfdlq/cmd/note"
+	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/version"
 	"github.com/mfdlq/mfdlq/docs"
 )
 
@@ -48,12 +58,12 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		if d.Global.NoColor {
 			d.IO.Color = false
 		}
-		d.sayRenames()
+		d.SayRenames()
 		return validateGlobal(d.Global)
 	}
-	d.runCtx = ctx
+	d.SetContext(ctx)
 	failed, err := root.ExecuteContextC(ctx)
-	err = d.finishS3Incident(ctx, err)
+	err = d.FinishS3Incident(ctx, err)
 	if err == nil {
 		return ExitOK
 	}
@@ -62,7 +72,7 @@ func run(ctx context.Context, d *Deps, args []string) int {
 		// cobra's own parse errors: unknown flag, unknown command, bad value.
 		code = ExitUsage
 	}
-	reportError(d, args, err, code, hintFor(err, code, failed, !started))
+	reportError(d, args, err, code, cmdutil.HintFor(err, code, failed, !started))
 	return code
 }
 
@@ -98,8 +108,8 @@ func newRootCmd(d *Deps) *cobra.Command {
 		adviseExtraArgument(sub)
 		root.AddCommand(sub)
 	}
-	root.AddCommand(newVersionCmd(d))
-	setVersion(root)
+	root.AddCommand(version.NewCmdVersion(&d.Deps, nil))
+	version.SetFlag(root)
 	// mfdlq alone on a terminal opens the view; piped (or with --help) it
 	// prints the help, as it always did.
 	root.RunE = func(c *cobra.Command, args []string) error {
@@ -128,20 +138,20 @@ func markStarted(c *cobra.Command, started *bool) {
 // subcommands lists the runbook steps in the runbook's order.
 func subcommands(d *Deps) []*cobra.Command {
 	return []*cobra.Command{
-		newLsCmd(d, nil),
-		newNoteCmd(d, nil),
-		newContainCmd(d, nil),
+		ls.NewCmdLs(&d.Deps, nil),
+		note.NewCmdNote(&d.Deps, nil),
+		contain.NewCmdContain(&d.Deps, nil),
 		newTriageCmd(d, nil),
-		newInspectCmd(d, nil),
-		newChangesCmd(d, nil),
+		inspect.NewCmdInspect(&d.Deps, nil),
+		changes.NewCmdChanges(&d.Deps, nil),
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
-		newExportCmd(d, nil),
+		export.NewCmdExport(&d.Deps, nil),
 		newRedriveCmd(d, nil),
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),
-		newCheckCmd(d, nil),
-		newRunbookCmd(d, nil),
+		check.NewCmdCheck(&d.Deps, nil),
+		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
 		newBrowseCmd(d, nil),
 		newMCPCmd(d, nil),
 	}

@@ -7,32 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp/cmpopts"
-
+	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-func TestRunbookFlags(t *testing.T) {
-	tests := []struct {
-		args    []string
-		want    runbookOptions
-		wantErr string
-	}{
-		{args: []string{"--queue", "orders-dlq"}, want: runbookOptions{Queue: "orders-dlq", Rate: "10"}},
-		{args: []string{"--queue", "q", "--log-group", "/aws/lambda/a", "--log-group", "b", "--rate", "max", "--fixed", "v2 parser", "--yes"},
-			want: runbookOptions{Queue: "q", LogGroups: []string{"/aws/lambda/a", "b"}, Rate: "max", Fixed: "v2 parser", Yes: true}},
-		{args: []string{}, wantErr: "--queue is required: the DLQ's name, URL or ARN"},
-		{args: []string{"--queue", "q", "--rate", "0"}, wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "0"`},
-		{args: []string{"--queue", "q", "--rate", "fast"}, wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "fast"`},
-		{args: []string{"--queue", "q", "--rate", "20000"}, wantErr: `--rate must be a number from 0.01 to 10000 messages per second, or max; got "20000"`},
-	}
-	for _, tc := range tests {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
-			checkParse(t, d, newRunbookCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(runbookOptions{}))
-		})
-	}
+// runRunbookCmd runs mfdlq runbook with args and cmd's steps.
+func runRunbookCmd(d *Deps, args ...string) error {
+	c := runbook.NewCmdRunbook(&d.Deps, runbookStep, nil)
+	c.SetArgs(args)
+	return c.ExecuteContext(context.Background())
 }
 
 // readReport returns the report the runbook wrote into the incident.
@@ -52,7 +36,7 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 	t.Parallel()
 	dlq := seedDLQ(t, 5)
 	d, out, errOut := testDeps(t, false)
-	err := runRunbook(context.Background(), &runbookOptions{deps: d, Queue: dlq, Rate: "10", Fixed: "parser accepts v2"})
+	err := runRunbookCmd(d, "--queue", dlq, "--fixed", "parser accepts v2")
 	if exitCode(err, false) != ExitCheckFailed {
 		t.Fatalf("err = %v (exit %d), want exit 3\nstderr:\n%s", err, exitCode(err, false), errOut)
 	}
@@ -86,7 +70,7 @@ func TestRunbookOperatorQuits(t *testing.T) {
 	d, _, errOut := testDeps(t, false)
 	d.IO.InTTY = true
 	d.IO.In = strings.NewReader("q\n\n\n\n")
-	err := runRunbook(context.Background(), &runbookOptions{deps: d, Queue: dlq, Rate: "10"})
+	err := runRunbookCmd(d, "--queue", dlq)
 	if exitCode(err, false) != ExitCheckFailed || !strings.Contains(errOut.String(), "you stopped it before contain") {
 		t.Fatalf("err = %v, stderr:\n%s", err, errOut)
 	}

@@ -28,7 +28,9 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files in testdata/script")
 
 // TestMain puts mfdlq (this binary) on PATH for the scripts and for the
-// tests that run it as a process (mfdlqBinary).
+// tests that run it as a process (mfdlqBinary). The local AWS starts on
+// demand (localaws.WrapOnDemand): at the first test that asks for it or
+// connects through the environment, so a flag test runs without moto.
 //
 // Most of this package's time is spent waiting: on visibility timeouts, a
 // rate, a verify's settle, a killed run's messages coming back. So every
@@ -37,7 +39,7 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata/script
 // two cores; the tests that set the environment (t.Setenv) or a package
 // variable (nativePoll) stay sequential, and so run first.
 func TestMain(m *testing.M) {
-	testscript.Main(stateHome{localaws.WrapStarted(m)}, map[string]func(){
+	testscript.Main(stateHome{localaws.WrapOnDemand(m)}, map[string]func(){
 		"mfdlq":   func() { os.Exit(Main(os.Args[1:])) },
 		"consume": consumeMain,
 	})

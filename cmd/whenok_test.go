@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/health"
 )
 
 func whenOKDeps(tty bool, output string) (*Deps, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
-	return &Deps{IO: &IOStreams{Out: &out, ErrOut: &errOut, ErrTTY: tty}, Global: &GlobalOptions{Output: output}, Now: time.Now}, &out, &errOut
+	return &Deps{Deps: cmdutil.Deps{IO: &IOStreams{Out: &out, ErrOut: &errOut, ErrTTY: tty}, Global: &GlobalOptions{Output: output}, Now: time.Now}}, &out, &errOut
 }
 
 func waitStatus(at time.Time, state string) health.Status {

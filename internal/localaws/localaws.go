@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -60,16 +61,18 @@ type TestingM interface{ Run() int }
 // start points AWS_ENDPOINT_URL at the server.
 func Wrap(m TestingM) TestingM { return wrapped{m: m} }
 
-// WrapStarted is Wrap with the server started before the first test: for
-// a package whose tests reach the local AWS through the process
-// environment alone (cmd's in-process commands, the binary it runs, its
-// scripts), which a lazy start would leave pointing at the refusing
-// endpoint until some other test asked for the server.
-func WrapStarted(m TestingM) TestingM { return wrapped{m: m, eager: true} }
+// WrapOnDemand is Wrap for a package whose tests also reach the local AWS
+// through the process environment alone (cmd's in-process commands and
+// the binary it runs): AWS_ENDPOINT_URL points at a loopback listener that
+// starts the server on its first connection and forwards every connection
+// to it. A test that touches no AWS so starts nothing, and one that reads
+// only the environment still finds the server; the first start points
+// AWS_ENDPOINT_URL at the server itself, as Wrap's does.
+func WrapOnDemand(m TestingM) TestingM { return wrapped{m: m, onDemand: true} }
 
 type wrapped struct {
-	m     TestingM
-	eager bool
+	m        TestingM
+	onDemand bool
 }
 
 // deadEndpoint is AWS_ENDPOINT_URL until the server starts: a test that
@@ -81,7 +84,18 @@ func (w wrapped) Run() int {
 	mu.Lock()
 	inRun = true
 	mu.Unlock()
-	for k, v := range Env(deadEndpoint) {
+	ep := deadEndpoint
+	if w.onDemand {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "localaws: %v\n", err)
+			return 1
+		}
+		defer ln.Close()
+		go startOnDemand(ln)
+		ep = "http://" + ln.Addr().String()
+	}
+	for k, v := range Env(ep) {
 		os.Setenv(k, v)
 	}
 	os.Unsetenv("AWS_PROFILE")
@@ -95,13 +109,42 @@ func (w wrapped) Run() int {
 			stop = nil
 		}
 	}()
-	if w.eager {
-		if _, err := lazyStart(); err != nil {
-			fmt.Fprintf(os.Stderr, "localaws: %v\n", err)
-			return 1
-		}
-	}
 	return w.m.Run()
+}
+
+// startOnDemand serves WrapOnDemand's listener: each connection starts
+// the server if it is not running yet and is forwarded to it. When the
+// server cannot start, the connection is closed and the reason said once.
+func startOnDemand(ln net.Listener) {
+	var said sync.Once
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return // Run closed the listener
+		}
+		go func() {
+			defer c.Close()
+			ep, err := lazyStart()
+			if err != nil {
+				said.Do(func() { fmt.Fprintf(os.Stderr, "localaws: %v\n", err) })
+				return
+			}
+			s, err := net.Dial("tcp", strings.TrimPrefix(ep, "http://"))
+			if err != nil {
+				return
+			}
+			defer s.Close()
+			done := make(chan struct{})
+			go func() {
+				io.Copy(s, c)
+				s.(*net.TCPConn).CloseWrite()
+				close(done)
+			}()
+			io.Copy(c, s)
+			c.(*net.TCPConn).CloseWrite()
+			<-done
+		}()
+	}
 }
 
 // Env is the environment that points the SDK (and mfdlq) at ep.

@@ -1,0 +1,118 @@
+package cmdutil
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+
+	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/awserr"
+	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/logsearch"
+	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/trailapi"
+)
+
+// NewDeps returns the production dependencies over io.
+func NewDeps(io *IOStreams, args []string) *Deps {
+	d := &Deps{}
+	d.Wire(io, args)
+	return d
+}
+
+// Wire fills d with the production dependencies over io, in place: the
+// lazy clients read d's own AWS, so a Deps embedded in another struct (the
+// commands still in package cmd) wires itself, not a copy.
+func (d *Deps) Wire(io *IOStreams, args []string) {
+	*d = Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: Clock(), Global: &GlobalOptions{}, Args: args}
+	d.AWS = OnceConfig(d.Global)
+	d.WireClients()
+	d.TrailPacer = trailapi.PacerFor
+	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
+		return inventoryClients(ctx, d.Global, region)
+	}
+	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
+}
+
+// inventoryClients builds ls's clients for region, with the listing's
+// generous retries (inventory.Retryer; docs/ls.md).
+func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inventory.Clients, error) {
+	cfg, err := LoadConfig(ctx, g, region)
+	if err != nil {
+		return inventory.Clients{}, err
+	}
+	return ScopeClients(cfg).Clients, nil
+}
+
+// WireClients builds every AWS client of d from d.AWS, lazily: a copy of
+// the Deps that acts in another account (browse's steps on a fleet's DLQ)
+// sets its own AWS and wires its clients again.
+func (d *Deps) WireClients() {
+	d.SQS = LazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
+	d.Logs = LazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
+	d.CloudWatch = LazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
+		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody)
+	})
+	d.CloudTrail = LazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
+	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
+		cfg, err := d.AWS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return organizationsClient(cfg), nil
+	}
+	d.S3 = func(ctx context.Context) (archive.S3, error) {
+		c, err := d.S3Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+	d.Lambda = LazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
+	d.SNS = LazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
+	d.Events = LazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
+	d.STS = LazyClient(d, newSTS)
+	d.DynamoDB = LazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
+}
+
+// newSTS is the one STS client constructor: the operator's identity
+// (Deps.STS) and, for each account of a fleet, its role and identity
+// (Deps.FleetSTS) are asked of the same client.
+func newSTS(cfg aws.Config) *sts.Client { return sts.NewFromConfig(cfg) }
+
+// readWholeBody makes a CloudWatch client read each answer whole before
+// decoding it, as the SQS and CloudTrail clients do
+// (sqsapi.AddReadWholeBody: the SDK's "use of closed network connection"
+// on a 200, seen on DescribeAlarmHistory's pages too).
+func readWholeBody(o *cloudwatch.Options) {
+	o.APIOptions = append(o.APIOptions, sqsapi.AddReadWholeBody)
+}
+
+// configureCloudTrail leaves a throttled lookup to trailapi, which paces
+// the calls at two a second and retries it itself (so its waits are paced
+// and counted in what changes reports); the SDK still retries the rest. The
+// whole body is read before decoding, as for SQS (sqsapi.AddReadWholeBody:
+// the SDK's "use of closed network connection" on a streamed body, seen
+// here on LookupEvents' pages too).
+func configureCloudTrail(o *cloudtrail.Options) {
+	o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+		so.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
+			if awserr.Throttled(err) {
+				return aws.FalseTernary
+			}
+			return aws.UnknownTernary
+		})}, so.Retryables...)
+	})
+	o.APIOptions = append(o.APIOptions, sqsapi.AddReadWholeBody)
+}
