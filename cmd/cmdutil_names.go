@@ -15,7 +15,6 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
-	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/s3api"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -91,24 +90,16 @@ func usageErrorf(format string, args ...any) error { return cmdutil.UsageErrorf(
 func checkFailedf(format string, args ...any) error {
 	return cmdutil.CheckFailedf(format, args...)
 }
-func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format, args...) }
-func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
-func incidentError(err error) error             { return cmdutil.IncidentError(err) }
+func withHint(err error, hint string) error { return cmdutil.WithHint(err, hint) }
+func incidentError(err error) error         { return cmdutil.IncidentError(err) }
 
 // reportError is cmdutil.ReportError.
 func reportError(d *Deps, args []string, err error, code int, hint string) {
 	cmdutil.ReportError(&d.Deps, args, err, code, hint)
 }
 
-// exitCode is cmdutil.ExitCode with redrive's when-ok wait first: its
-// errors carry their own status (cmd/whenok.go).
-func exitCode(err error, interrupted bool) int {
-	if _, ok := err.(*exitError); !ok && isWhenOKError(err) {
-		code, _ := whenOKExit(err)
-		return code
-	}
-	return cmdutil.ExitCode(err, interrupted)
-}
+// exitCode is cmdutil.ExitCode.
+func exitCode(err error, interrupted bool) int { return cmdutil.ExitCode(err, interrupted) }
 
 // Output and questions.
 
@@ -121,12 +112,9 @@ func (d *Deps) warnf(format string, args ...any)        { d.Warnf(format, args..
 func (d *Deps) announce(action string, q *sqsapi.Queue) { d.Announce(action, q) }
 func (d *Deps) holdIncidentLine() func()                { return d.HoldIncidentLine() }
 func (d *Deps) nextStep(format string, args ...any)     { d.NextStep(format, args...) }
-func (d *Deps) confirm(question string, yes bool) error { return d.Confirm(question, yes) }
 func (d *Deps) prompter() Prompter                      { return d.Prompter() }
 func writeTSV(w io.Writer, t tableData) error           { return cmdutil.WriteTSV(w, t) }
-func orUnknown(s string) string                         { return cmdutil.OrUnknown(s) }
 func utcText(t, now time.Time) string                   { return cmdutil.UTCText(t, now) }
-func secondsText(f float64) string                      { return cmdutil.SecondsText(f) }
 
 // Flags.
 
@@ -157,7 +145,6 @@ func stepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func
 func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
 	return d.ResolveQueue(ctx, ref)
 }
-func (d *Deps) checkIncident(queueRef string) error              { return d.CheckIncident(queueRef) }
 func (d *Deps) incidentDir(queue string) (string, error)         { return d.IncidentDirFor(queue) }
 func (d *Deps) s3Client(ctx context.Context) (*s3.Client, error) { return d.S3Client(ctx) }
 func recordedCommand(args []string) []string                     { return cmdutil.RecordedCommand(args) }
@@ -203,10 +190,6 @@ func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error { return d.PrintKeyDu
 
 type fleetListing = cmdutil.FleetListing
 
-func (d *Deps) callerARN(ctx context.Context) (string, error) { return d.CallerARN(ctx) }
-func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
-	return d.NoteAhead(ctx, c, q)
-}
 func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
 	return d.ListFleet(ctx, ff, regions, io, notes)
 }

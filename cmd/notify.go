@@ -2,125 +2,30 @@ package cmd
 
 import (
 	"context"
-	"net/http"
-	"os"
 
-	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/spf13/pflag"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// notifyFlag is --notify TARGET of the steps that tell the team when they
-// end (verify, record; redrive after the restructure), with MFDLQ_NOTIFY
-// as its default, so a team sets it once in the on-call shell.
-type notifyFlag struct {
-	Raw    string         // --notify
-	Target *notify.Target // parsed from Raw or MFDLQ_NOTIFY; nil: nobody is told
-}
+// --notify moved to cmdutil (NotifyFlag) with redrive; these are its old
+// names for verify, record and the Lambda handler while they are in cmd.
 
-func (n *notifyFlag) bind(fs *pflag.FlagSet) {
-	fs.StringVar(&n.Raw, "notify", "", "tell the team when the step ends: an SNS topic ARN or an https:// webhook taking Slack's {\"text\"} (default $MFDLQ_NOTIFY)")
-}
+// notifyFlag is cmdutil.NotifyFlag under its old names.
+type notifyFlag struct{ cmdutil.NotifyFlag }
 
-// validate parses the flag, or MFDLQ_NOTIFY: a bad target is a usage
-// error before any AWS call, never a surprise at the step's end.
-func (n *notifyFlag) validate() error {
-	n.Target = nil
-	raw := n.Raw
-	if raw == "" {
-		raw = os.Getenv("MFDLQ_NOTIFY")
-	}
-	if raw == "" {
-		return nil
-	}
-	t, err := notify.Parse(raw)
-	if err != nil {
-		if n.Raw == "" {
-			return usageErrorf("MFDLQ_NOTIFY: %v", err)
-		}
-		return usageErrorf("%v", err)
-	}
-	n.Target = &t
-	return nil
-}
-
-// planNotify says, before the step runs, that --notify's topic is in an
-// account other than the queue's (one line, only then): who is told is
-// part of what the operator agrees to.
+func (n *notifyFlag) bind(fs *pflag.FlagSet) { n.Bind(fs) }
+func (n *notifyFlag) validate() error        { return n.Validate() }
 func (d *Deps) planNotify(n *notifyFlag, account string) {
-	if n == nil || n.Target == nil {
-		return
-	}
-	if l := n.Target.OtherAccount(account); l != "" {
-		d.infof("plan: %s", l)
-	}
+	d.PlanNotify(&n.NotifyFlag, account)
 }
-
-// notifySender is the production sender: SNS in the topic's region with
-// the credentials in use, webhooks through a plain HTTP client.
-func (d *Deps) notifySender() notify.Sender {
-	return notify.Sender{
-		SNS: func(ctx context.Context, region string) (notify.SNSAPI, error) {
-			cfg, err := d.AWS(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return sns.NewFromConfig(cfg, func(o *sns.Options) { o.Region = region }), nil
-		},
-		HTTP: &http.Client{Timeout: notify.Timeout},
-	}
-}
-
-// notifyQueueStep tells the team that step ended on q (its verdict, what
-// moved, where the incident is) and records it in q's incident: the one
-// line a step's run function calls at its end. redrive's, once the
-// restructure lands: d.notifyQueueStep(ctx, &o.notify, "redrive", dlq,
-// string(outcome), plural.Of(moved, "message")+" moved to "+dest, "").
+func (d *Deps) notifySender() notify.Sender { return d.NotifySender() }
 func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, q *sqsapi.Queue, verdict, moved, report string) {
-	if n == nil || n.Target == nil {
-		return
-	}
-	ws, err := d.Workspace(q.Name)
-	if err != nil {
-		ws = nil
-	}
-	if report == "" {
-		report = d.IncidentDir(q.Name)
-	}
-	d.notifyEnd(ctx, n, ws, d.Event(step, q), notify.Message{Step: step, Queue: q.Name, Account: q.Account, Region: q.Region,
-		Verdict: verdict, Moved: moved, Report: report})
+	d.NotifyQueueStep(ctx, &n.NotifyFlag, step, q, verdict, moved, report)
 }
-
-// notifyEnd tells the team that a step ended, once, when --notify or
-// MFDLQ_NOTIFY names a target, and records in ws that it did (or why it
-// did not). A failure is a warning: the step's own exit status stands.
-// queueEv is the step's event, for the queue, account and region.
 func (d *Deps) notifyEnd(ctx context.Context, n *notifyFlag, ws *incident.Workspace, queueEv incident.Event, m notify.Message) {
-	if n == nil || n.Target == nil {
-		return
-	}
-	err := d.notifySender().Send(ctx, *n.Target, m)
-	fig := notify.Figures{Step: m.Step, Target: n.Target.String(), Kind: n.Target.Kind, Sent: err == nil, Text: m.Text()}
-	if err != nil {
-		fig.Error = err.Error()
-		d.warnf("the team was not told that %s ended (%s): %v", m.Step, n.Target, err)
-	} else {
-		d.infof("told %s that %s ended", n.Target, m.Step)
-	}
-	if ws == nil {
-		return
-	}
-	ev := d.Event("notify", nil)
-	ev.Queue, ev.QueueURL, ev.Account, ev.Region = queueEv.Queue, queueEv.QueueURL, queueEv.Account, queueEv.Region
-	ev.Verdict = map[bool]string{true: "sent", false: "failed"}[fig.Sent]
-	if err := ev.SetFigures(fig); err != nil {
-		d.warnf("the notification was not recorded: %v", err)
-		return
-	}
-	if err := ws.Append(ev); err != nil {
-		d.warnf("the notification was not recorded: %v", err)
-	}
+	d.NotifyEnd(ctx, &n.NotifyFlag, ws, queueEv, m)
 }

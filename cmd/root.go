@@ -20,6 +20,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/note"
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/version"
 	"github.com/mfdlq/mfdlq/docs"
@@ -147,7 +148,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newClassifyCmd(d, nil),
 		newLogsCmd(d, nil),
 		export.NewCmdExport(&d.Deps, nil),
-		newRedriveCmd(d, nil),
+		redrive.NewCmdRedrive(&d.Deps, nil),
 		newVerifyCmd(d, nil),
 		newRecordCmd(d, nil),
 		check.NewCmdCheck(&d.Deps, nil),

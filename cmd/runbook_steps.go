@@ -13,6 +13,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/inspect"
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
 )
@@ -63,7 +64,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Yes {
 			argv = append(argv, "--yes")
 		}
-		return runAs(ctx, &sd, newRedriveCmd, runRedrive, argv...)
+		return runCmd(ctx, &sd, redrive.NewCmdRedrive(&sd.Deps, nil), argv...)
 	case runbookstep.StepVerify:
 		return runAs(ctx, &sd, newVerifyCmd, runVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:

@@ -1,7 +1,6 @@
-package cmd
+package redrive
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -9,52 +8,53 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/redrive"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // done says what the summary means and maps its outcome to the exit
 // status: interrupted, halted or failed messages are not a success.
-func (o *redriveOptions) done(p *redrive.Plan, s *redrive.Summary) error {
+func (o *RedriveOptions) done(p *redrivestep.Plan, s *redrivestep.Summary) error {
 	d := o.deps
 	dlq, dest := p.Source.Queue, p.DestName()
 	st := s.Stats
 	for _, l := range s.DestLines(p) {
-		d.infof("%s", l)
+		d.Infof("%s", l)
 	}
 	o.printDedupeSummary(p)
 	if l := s.ProvenanceLine(p); l != "" {
-		d.infof("%s", l)
+		d.Infof("%s", l)
 	}
-	if s.Outcome == redrive.OutcomeCanaryBack {
-		return checkFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
+	if s.Outcome == redrivestep.OutcomeCanaryBack {
+		return cmdutil.CheckFailedf("canary: %s came back to %s: the fix is not the right one — back to step 2 (mfdlq classify)", plural.Of(s.CanaryBack, "moved message"), dlq.Name)
 	}
 	if st.Returned > 0 {
-		d.warnf("%s came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", plural.Of(st.Returned, "message"), dlq.Name, s.Attempt, s.Attempt+1)
+		d.Warnf("%s came back to %s after attempt %d and were not moved again: once a new fix is deployed, record it with --fixed \"what changed\" to move them in attempt %d", plural.Of(st.Returned, "message"), dlq.Name, s.Attempt, s.Attempt+1)
 	}
 	if st.Behind != "" && o.Rate > 0 && s.Achieved < 0.97*o.Rate {
-		d.warnf("--rate %g not reached (%.1f msg/s): %s", o.Rate, s.Achieved, st.Behind)
+		d.Warnf("--rate %g not reached (%.1f msg/s): %s", o.Rate, s.Achieved, st.Behind)
 	}
 	if err := o.outcomeError(s); err != nil {
 		return err
 	}
-	d.infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest, s.Duration.Round(100*time.Millisecond), s.Achieved)
+	d.Infof("moved %s to %s in %s (%.1f msg/s)", plural.Of(s.Moved, "message"), dest, s.Duration.Round(100*time.Millisecond), s.Achieved)
 	if st.Rehidden > 0 {
-		d.infof("%s left in %s: hidden at the move's end (%s); it waited until %s, when they are visible again",
+		d.Infof("%s left in %s: hidden at the move's end (%s); it waited until %s, when they are visible again",
 			plural.Of(st.Rehidden, "message"), dlq.Name, rehiddenWhy, st.RehiddenUntil.Format("15:04:05 UTC"))
 	}
 	if l := s.WindowLine(p); l != "" && s.LeftUnasked(p) {
-		return checkFailedf("%s", l)
+		return cmdutil.CheckFailedf("%s", l)
 	} else if l != "" {
-		d.infof("%s", l)
+		d.Infof("%s", l)
 	}
 	if p.Source.File != nil {
-		d.nextStep("watch %s's consumer; %s is unchanged", dest, o.FromFile)
+		d.NextStep("watch %s's consumer; %s is unchanged", dest, o.FromFile)
 		return nil
 	}
-	d.nextStep("mfdlq verify --queue %s", dlq.Name)
+	d.NextStep("mfdlq verify --queue %s", dlq.Name)
 	return nil
 }
 
@@ -64,68 +64,68 @@ const rehiddenWhy = "a receive whose answer was lost hid them again, or SQS did 
 
 // outcomeError is the error, and exit status, of an outcome that is not
 // a success; it warns first of what is left to do.
-func (o *redriveOptions) outcomeError(s *redrive.Summary) error {
+func (o *RedriveOptions) outcomeError(s *redrivestep.Summary) error {
 	d := o.deps
 	st := s.Stats
 	if st.RehiddenLeft {
-		d.warnf("%s left in the DLQ stay hidden until %s (%s): they reappear by themselves, nothing is lost",
+		d.Warnf("%s left in the DLQ stay hidden until %s (%s): they reappear by themselves, nothing is lost",
 			plural.Of(st.Rehidden, "message"), st.RehiddenUntil.Format("15:04:05 UTC"), rehiddenWhy)
 	}
 	if st.PendingDelete > 0 {
-		d.warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
+		d.Warnf("%s sent but not deleted (the delete failed): run the same command again to delete them (they will not be sent twice)", plural.Of(st.PendingDelete, "message"))
 	}
 	for _, t := range st.FilterErrorTexts {
-		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
+		d.Warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
 	for _, t := range st.TransformErrorTexts {
-		d.warnf("--transform failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
+		d.Warnf("--transform failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
 	if st.HeldBack > 0 {
-		d.warnf("%s held back in the DLQ: an earlier message of their FIFO group failed and stays there, and sent they would reach the consumer out of order; deal with that one and run the same command again", plural.Of(st.HeldBack, "message"))
+		d.Warnf("%s held back in the DLQ: an earlier message of their FIFO group failed and stays there, and sent they would reach the consumer out of order; deal with that one and run the same command again", plural.Of(st.HeldBack, "message"))
 	}
 	if s.Transform != nil {
 		f := s.Transform
-		d.infof("transform: %d changed, %d unchanged, %d failed (left in the DLQ)", f.Changed, f.Unchanged, f.Failed)
+		d.Infof("transform: %d changed, %d unchanged, %d failed (left in the DLQ)", f.Changed, f.Unchanged, f.Failed)
 		if f.Unsigned > 0 {
-			d.infof("transform: %s sent without their signature fields", plural.Of(f.Unsigned, "SNS envelope"))
+			d.Infof("transform: %s sent without their signature fields", plural.Of(f.Unsigned, "SNS envelope"))
 		}
 		if s.Undo != "" {
-			d.infof("undo: %s", untrusted.Terminal(s.Undo))
+			d.Infof("undo: %s", untrusted.Terminal(s.Undo))
 		}
 	}
 	switch s.Outcome {
-	case redrive.OutcomeError:
+	case redrivestep.OutcomeError:
 		// The exit status follows the error (5: a queue deleted, 4:
 		// denied); the line says what had moved by then.
 		return fmt.Errorf("%w; %s had moved before it stopped (each one is in %s)", s.Err, plural.Of(s.Moved, "message"), incident.JournalFile)
-	case redrive.OutcomeInterrupted:
-		d.infof("interrupted: run the same command again to finish the move")
-		return errInterrupted
+	case redrivestep.OutcomeInterrupted:
+		d.Infof("interrupted: run the same command again to finish the move")
+		return cmdutil.ErrInterrupted
 	}
 	switch l, refused := s.OutcomeLine(); {
 	case refused:
-		return refusedf("%s", l)
+		return cmdutil.Refusedf("%s", l)
 	case l != "":
-		return checkFailedf("%s", l)
+		return cmdutil.CheckFailedf("%s", l)
 	}
 	return nil
 }
 
 // printSummary writes the summary: a JSON line of type summary, or a table.
-func (o *redriveOptions) printSummary(p *redrive.Plan, s *redrive.Summary) error {
+func (o *RedriveOptions) printSummary(p *redrivestep.Plan, s *redrivestep.Summary) error {
 	d := o.deps
 	st := s.Stats
-	dur, achieved := redrive.Round2(s.Duration.Seconds()), redrive.Round2(s.Achieved)
+	dur, achieved := redrivestep.Round2(s.Duration.Seconds()), redrivestep.Round2(s.Achieved)
 	f := p.Dedupe.Figures()
-	if d.jsonOutput() {
-		return d.printJSONLine(dedupeSummaryLine{s.Line(), f})
+	if d.JSONOutput() {
+		return d.PrintJSONLine(dedupeSummaryLine{s.Line(), f})
 	}
-	t := tableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
+	t := cmdutil.TableData{Headers: []string{"MOVED", "RESUMED", "SKIPPED", "FILTER ERRORS", "FAILED", "RETURNED", "DURATION", "RATE"}}
 	durText, rateText := fmt.Sprintf("%.1fs", dur), fmt.Sprintf("%.1f/s", achieved)
 	if d.IO.OutTTY {
 		// Words on a terminal: "0.0/s" after moving nothing reads as a
 		// stalled move.
-		durText, rateText = secondsText(dur), "-"
+		durText, rateText = cmdutil.SecondsText(dur), "-"
 		if s.Moved > 0 {
 			rateText = fmt.Sprintf("%.1f messages/s", achieved)
 		}
@@ -136,33 +136,22 @@ func (o *redriveOptions) printSummary(p *redrive.Plan, s *redrive.Summary) error
 		t.Headers = append(t.Headers, "DUPLICATES LEFT", "NO KEY")
 		t.Rows[0] = append(t.Rows[0], fmt.Sprint(f.Duplicates), fmt.Sprint(f.NoKey))
 	}
-	return d.printTable(t)
-}
-
-// printJSONLine writes v as one compact JSON line (a streamed record),
-// escaped by untrusted.JSON.
-func (d *Deps) printJSONLine(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(d.IO.Out, string(untrusted.JSON(b)))
-	return err
+	return d.PrintTable(t)
 }
 
 // redriveProgress draws a bar on a terminal's stderr, or JSON lines of
 // type progress with --output json, at most a few times a second.
 type redriveProgress struct {
-	d          *Deps
+	d          *cmdutil.Deps
 	mu         sync.Mutex
 	shown      time.Time
 	visibility int32   // --visibility: the longest a hidden message stays away
 	rate       float64 // --rate (0: max)
-	last       redrive.Moment
+	last       redrivestep.Moment
 	drawn      bool
 }
 
-func (p *redriveProgress) update(m redrive.Moment) {
+func (p *redriveProgress) update(m redrivestep.Moment) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.last = m
@@ -172,7 +161,7 @@ func (p *redriveProgress) update(m redrive.Moment) {
 // draw shows p.last; force skips the throttle (the final state).
 func (p *redriveProgress) draw(force bool) {
 	st, d := p.last.Stats, p.d
-	json := d.jsonOutput()
+	json := d.JSONOutput()
 	every := 200 * time.Millisecond
 	if json {
 		every = time.Second
@@ -185,7 +174,7 @@ func (p *redriveProgress) draw(force bool) {
 	el := time.Since(p.last.Start).Seconds()
 	r := float64(done) / max(el, 0.001)
 	if json {
-		_ = d.printJSONLine(p.last.Line(el, r))
+		_ = d.PrintJSONLine(p.last.Line(el, r))
 		return
 	}
 	eta := "?"
@@ -230,7 +219,7 @@ func (p *redriveProgress) finish() {
 // and JSON work of every call, and the default collector cost about a
 // tenth of the rate (docs/redrive.md) — but no later than at
 // the plan's MemoryLimit, which bounds the process's memory.
-func tuneGC(p *redrive.Plan) {
+func tuneGC(p *redrivestep.Plan) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetGCPercent(400)
 		debug.SetMemoryLimit(p.MemoryLimit())

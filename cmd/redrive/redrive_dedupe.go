@@ -1,4 +1,4 @@
-package cmd
+package redrive
 
 import (
 	"context"
@@ -6,8 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/dedupe"
-	"github.com/mfdlq/mfdlq/redrive"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 )
 
 // dedupeFlags are redrive's --key and --dedupe.
@@ -17,51 +18,51 @@ type dedupeFlags struct {
 }
 
 func (f *dedupeFlags) add(c *cobra.Command) {
-	c.Flags().StringVar(&f.KeyExpr, "key", "", keyHelp+"; with --dedupe, move the first of each")
+	c.Flags().StringVar(&f.KeyExpr, "key", "", cmdutil.KeyHelp+"; with --dedupe, move the first of each")
 	c.Flags().BoolVar(&f.On, "dedupe", false, "move the first message of each --key and leave the others in the DLQ (journaled, counted, never deleted)")
 }
 
 // key checks --key and --dedupe before any AWS call and returns the
-// key's expression ("" without --dedupe): redrive.Resolve compiles it into
+// key's expression ("" without --dedupe): redrivestep.Resolve compiles it into
 // the run's claims.
 func (f *dedupeFlags) key(native bool) (string, error) {
 	switch {
 	case f.On && f.KeyExpr == "":
-		return "", usageErrorf(`--dedupe needs --key JQ, the consumer's idempotency key: e.g. --key '"cobro:" + .order_id'`)
+		return "", cmdutil.UsageErrorf(`--dedupe needs --key JQ, the consumer's idempotency key: e.g. --key '"cobro:" + .order_id'`)
 	case !f.On && f.KeyExpr != "":
-		return "", usageErrorf("--key on redrive goes with --dedupe (to only count the keys: mfdlq inspect --key or mfdlq classify --key)")
+		return "", cmdutil.UsageErrorf("--key on redrive goes with --dedupe (to only count the keys: mfdlq inspect --key or mfdlq classify --key)")
 	case !f.On:
 		return "", nil
 	case native:
-		return "", usageErrorf("--native moves every message: --dedupe needs mfdlq's own mover (drop --native)")
+		return "", cmdutil.UsageErrorf("--native moves every message: --dedupe needs mfdlq's own mover (drop --native)")
 	}
-	if _, err := dedupe.Compile(f.KeyExpr, payloadOf(nil)); err != nil {
-		return "", usageErrorf("%v", err)
+	if _, err := dedupe.Compile(f.KeyExpr, cmdutil.PayloadOf(nil)); err != nil {
+		return "", cmdutil.UsageErrorf("%v", err)
 	}
 	return f.KeyExpr, nil
 }
 
 // printDedupePlan is the plan's line of --dedupe.
-func (o *redriveOptions) printDedupePlan(p *redrive.Plan) {
+func (o *RedriveOptions) printDedupePlan(p *redrivestep.Plan) {
 	if p.Dedupe != nil {
-		o.deps.infof("plan: %s", dedupe.PlanLine(p.Dedupe.Key))
+		o.deps.Infof("plan: %s", dedupe.PlanLine(p.Dedupe.Key))
 	}
 }
 
 // errScanInterrupted: Ctrl-C (or SIGTERM) came during a dry run's scan.
 // What was read is made visible again and nothing changed, but the counts
 // are of part of the selection: never "the whole selection", exit 130.
-var errScanInterrupted = fmt.Errorf("%w: the dry run's scan was cut short, nothing changed", errInterrupted)
+var errScanInterrupted = fmt.Errorf("%w: the dry run's scan was cut short, nothing changed", cmdutil.ErrInterrupted)
 
 // printDryRun prints what the dry run's one read of the whole selection
-// (redrive.ScanDryRun) found.
-func (o *redriveOptions) printDryRun(ctx context.Context, env *redrive.Env, p *redrive.Plan) error {
-	r, err := redrive.ScanDryRun(ctx, env, p)
+// (redrivestep.ScanDryRun) found.
+func (o *RedriveOptions) printDryRun(ctx context.Context, env *redrivestep.Env, p *redrivestep.Plan) error {
+	r, err := redrivestep.ScanDryRun(ctx, env, p)
 	if r == nil || err != nil {
 		return err
 	}
 	for _, l := range r.Lines(p.Backlog) {
-		o.deps.infof("dry run: %s", l)
+		o.deps.Infof("dry run: %s", l)
 	}
 	if r.Interrupted {
 		return errScanInterrupted
@@ -70,15 +71,15 @@ func (o *redriveOptions) printDryRun(ctx context.Context, env *redrive.Env, p *r
 }
 
 // printDedupeSummary says what --dedupe left.
-func (o *redriveOptions) printDedupeSummary(p *redrive.Plan) {
+func (o *RedriveOptions) printDedupeSummary(p *redrivestep.Plan) {
 	if f := p.Dedupe.Figures(); f != nil {
-		o.deps.infof("%s", f.SummaryLine())
+		o.deps.Infof("%s", f.SummaryLine())
 	}
 }
 
 // dedupeSummaryLine is the summary's JSON line with --dedupe's figures
 // ("dedupe", absent without it).
 type dedupeSummaryLine struct {
-	redrive.SummaryLine
+	redrivestep.SummaryLine
 	Dedupe *dedupe.Figures `json:"dedupe,omitempty"`
 }

@@ -1,6 +1,7 @@
-package cmd
+package redrive
 
 import (
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/redrive/target"
 
 	"context"
@@ -13,7 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/redrive"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/runbook"
@@ -21,31 +22,31 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-func runRedrive(ctx context.Context, o *redriveOptions) error {
+func runRedrive(ctx context.Context, o *RedriveOptions) error {
 	d := o.deps
 	if o.FromFile != "" {
 		return runRedriveFromFile(ctx, o)
 	}
-	client, dlq, err := d.resolveQueue(ctx, o.Queue)
+	client, dlq, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
 	env := o.env(ctx, client)
-	showNote := d.noteAhead(ctx, client, dlq)
-	p, err := redrive.Resolve(ctx, env, o.Request, dlq)
+	showNote := d.NoteAhead(ctx, client, dlq)
+	p, err := redrivestep.Resolve(ctx, env, o.Request, dlq)
 	if err != nil {
 		return redriveError(err, dlq)
 	}
 	// A lease taken ahead (--yes) that Run never took up goes back now.
-	defer redrive.DropEarlyLease(ctx, env, p)
-	d.announce("redriving", dlq)
+	defer redrivestep.DropEarlyLease(ctx, env, p)
+	d.Announce("redriving", dlq)
 	showNote()
-	d.infof("destination: account %s · region %s · %s", orUnknown(p.Dest().Queue.Account), orUnknown(p.Dest().Queue.Region), p.DestText())
+	d.Infof("destination: account %s · region %s · %s", cmdutil.OrUnknown(p.Dest().Queue.Account), cmdutil.OrUnknown(p.Dest().Queue.Region), p.DestText())
 	for _, l := range p.Dest().TargetLines {
-		d.infof("target: %s", l)
+		d.Infof("target: %s", l)
 	}
 	if line := p.CrossAccount(); line != "" {
-		d.warnf("plan: %s", line)
+		d.Warnf("plan: %s", line)
 	}
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -55,21 +56,21 @@ func runRedrive(ctx context.Context, o *redriveOptions) error {
 }
 
 // guardAndRun applies the guardrails, shows the plan, asks, and runs it.
-func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *incident.Workspace, p *redrive.Plan) error {
+func (o *RedriveOptions) guardAndRun(ctx context.Context, env *redrivestep.Env, ws *incident.Workspace, p *redrivestep.Plan) error {
 	d := o.deps
 	dlq := p.Source.Queue
-	if err := redrive.Guard(ctx, env, ws, p); err != nil {
+	if err := redrivestep.Guard(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
 	if p.Source.File == nil {
-		if err := redrive.CheckLease(ctx, env, p); err != nil {
+		if err := redrivestep.CheckLease(ctx, env, p); err != nil {
 			return redriveError(err, dlq)
 		}
 	}
-	d.warnf("%s", p.AtLeastOnce())
+	d.Warnf("%s", p.AtLeastOnce())
 	env.OperatorARN = o.operator(ctx)
 	o.printPlan(p, ws, env.OperatorARN)
-	d.planNotify(&o.notify, dlq.Account)
+	d.PlanNotify(&o.notify, dlq.Account)
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
 		return redriveError(err, dlq)
 	}
@@ -87,21 +88,21 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 		if err := o.printDryRun(ctx, env, p); err != nil {
 			return redriveError(err, dlq)
 		}
-		d.infof("dry run: nothing changed")
+		d.Infof("dry run: nothing changed")
 		return nil
 	}
-	if err := d.confirm(question, o.Yes); err != nil {
+	if err := d.Confirm(question, o.Yes); err != nil {
 		return err
 	}
 	tuneGC(p)
-	sum, err := redrive.Run(ctx, env, ws, p)
+	sum, err := redrivestep.Run(ctx, env, ws, p)
 	if sum != nil {
 		if perr := o.printSummary(p, sum); perr != nil {
 			return perr
 		}
 		// The step ended (drained, stopped or failed): tell the team once.
 		// The context may be cancelled (Ctrl-C): the message still goes.
-		d.notifyQueueStep(context.WithoutCancel(ctx), &o.notify, "redrive", dlq, string(sum.Outcome),
+		d.NotifyQueueStep(context.WithoutCancel(ctx), &o.notify, "redrive", dlq, string(sum.Outcome),
 			plural.Of(sum.Moved, "message")+" moved to "+p.DestName(), "")
 	}
 	if err != nil {
@@ -113,21 +114,21 @@ func (o *redriveOptions) guardAndRun(ctx context.Context, env *redrive.Env, ws *
 // env is what the protocol needs of this command: its clients, clock and
 // incident stamp, and its terminal (lines, the take-over question, the
 // progress bar).
-func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive.Env {
+func (o *RedriveOptions) env(ctx context.Context, client sqsapi.Client) *redrivestep.Env {
 	d := o.deps
 	prog := &redriveProgress{d: d, visibility: o.Visibility, rate: o.Rate}
-	env := &redrive.Env{
-		SQS: client, Region: d.Region(ctx), Now: d.Now, NewEvent: d.Event, Operator: operator(), NoQuestion: o.Yes && !o.DryRun,
-		Before:      func(ev []incident.Event) redrive.Before { return runbook.StateOf(ev).BeforeRedrive() },
-		Info:        d.infof,
-		Warn:        d.warnf,
-		Confirm:     func(q string) error { return d.confirm(q, o.Yes) },
+	env := &redrivestep.Env{
+		SQS: client, Region: d.Region(ctx), Now: d.Now, NewEvent: d.Event, Operator: cmdutil.Operator(), NoQuestion: o.Yes && !o.DryRun,
+		Before:      func(ev []incident.Event) redrivestep.Before { return runbook.StateOf(ev).BeforeRedrive() },
+		Info:        d.Infof,
+		Warn:        d.Warnf,
+		Confirm:     func(q string) error { return d.Confirm(q, o.Yes) },
 		Progress:    prog.update,
 		Done:        prog.finish,
-		SNS:         func(ctx context.Context) (redrive.SNSClient, error) { return d.SNS(ctx) },
-		EventBridge: func(ctx context.Context) (redrive.EventsClient, error) { return d.Events(ctx) },
-		S3:          func(ctx context.Context) (lease.S3, error) { return d.s3Client(ctx) },
-		OpenOriginals: func(path, dlqARN, run string) (redrive.Originals, error) {
+		SNS:         func(ctx context.Context) (redrivestep.SNSClient, error) { return d.SNS(ctx) },
+		EventBridge: func(ctx context.Context) (redrivestep.EventsClient, error) { return d.Events(ctx) },
+		S3:          func(ctx context.Context) (lease.S3, error) { return d.S3Client(ctx) },
+		OpenOriginals: func(path, dlqARN, run string) (redrivestep.Originals, error) {
 			return archive.OpenOriginals(path, dlqARN, run)
 		},
 	}
@@ -141,7 +142,7 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 		env.DynamoDB = func(ctx context.Context) (idempotency.DynamoDB, error) { return d.DynamoDB(ctx) }
 	}
 	if d.Lambda != nil {
-		env.Lambda = func(ctx context.Context) (redrive.LambdaClient, error) {
+		env.Lambda = func(ctx context.Context) (redrivestep.LambdaClient, error) {
 			return d.Lambda(ctx)
 		}
 	}
@@ -151,34 +152,34 @@ func (o *redriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 // redriveError maps the protocol's errors to exit statuses and the lines
 // that name the fix.
 func redriveError(err error, dlq *sqsapi.Queue) error {
-	var refusal *redrive.Refusal
+	var refusal *redrivestep.Refusal
 	var loop *target.LoopError
 	var route *target.RouteError
 	var held *lease.HeldError
 	var notLease *lease.NotLeaseError
 	switch {
 	case errors.As(err, &notLease):
-		return refusedf("refusing: %v", notLease)
+		return cmdutil.Refusedf("refusing: %v", notLease)
 	case errors.As(err, &refusal):
-		return refusedf("refusing: %s", refusal.Reason)
+		return cmdutil.Refusedf("refusing: %s", refusal.Reason)
 	case errors.As(err, &loop):
-		return refusedf("refusing: %v", loop)
+		return cmdutil.Refusedf("refusing: %v", loop)
 	case errors.As(err, &route) && route.Usage:
-		return &exitError{Code: ExitUsage, Err: route}
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Err: route}
 	case errors.As(err, &route):
-		return refusedf("refusing: %v", route)
+		return cmdutil.Refusedf("refusing: %v", route)
 	case errors.As(err, &held):
 		how := "is being redriven by"
 		if held.Race {
 			how = "was taken a moment ago by another redrive:"
 		}
-		return refusedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
+		return cmdutil.Refusedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
 	}
-	switch redrive.KindOf(err) {
-	case redrive.ErrUsage:
-		return &exitError{Code: ExitUsage, Err: err}
-	case redrive.ErrNotFound:
-		return &exitError{Code: ExitNotFound, Err: err}
+	switch redrivestep.KindOf(err) {
+	case redrivestep.ErrUsage:
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Err: err}
+	case redrivestep.ErrNotFound:
+		return &cmdutil.ExitError{Code: cmdutil.ExitNotFound, Err: err}
 	}
 	return err
 }
@@ -186,33 +187,33 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 // operator is who runs the redrive (STS GetCallerIdentity's ARN), for
 // the plan, the journal and the event; "" (warned) when STS cannot say:
 // the move does not depend on it.
-func (o *redriveOptions) operator(ctx context.Context) string {
+func (o *RedriveOptions) operator(ctx context.Context) string {
 	d := o.deps
 	if d.STS == nil {
 		return ""
 	}
-	arn, err := d.callerARN(ctx)
+	arn, err := d.CallerARN(ctx)
 	if err != nil {
-		d.warnf("operator: unknown: %v", err)
+		d.Warnf("operator: unknown: %v", err)
 	}
 	return arn
 }
 
-// printPlan prints the plan (redrive.Plan.Lines): on a terminal the lines
+// printPlan prints the plan (redrivestep.Plan.Lines): on a terminal the lines
 // a person decides on at 3 a.m., and which details --verbose shows;
 // piped (a log, a script) or with --verbose, every line.
-func (o *redriveOptions) printPlan(p *redrive.Plan, ws *incident.Workspace, operator string) {
+func (o *RedriveOptions) printPlan(p *redrivestep.Plan, ws *incident.Workspace, operator string) {
 	d := o.deps
 	var more []string
 	for _, l := range p.Lines(ws, operator) {
 		switch {
 		case l.Detail == "" || o.Verbose || !d.IO.ErrTTY:
-			d.infof("plan: %s", l.Text)
+			d.Infof("plan: %s", l.Text)
 		case len(more) == 0 || more[len(more)-1] != l.Detail:
 			more = append(more, l.Detail)
 		}
 	}
 	if len(more) > 0 {
-		d.infof("plan: more with --verbose: %s", strings.Join(more, ", "))
+		d.Infof("plan: more with --verbose: %s", strings.Join(more, ", "))
 	}
 }

@@ -1,8 +1,9 @@
-package cmd
+package redrive
 
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/transform"
 )
 
@@ -26,21 +27,21 @@ func (t *transformFlags) add(c *cobra.Command) {
 // program reads the program and compiles it once before any AWS call (a
 // syntax error, an unknown function, a missing file is one line, exit 2),
 // and returns its text and what names it in errors ("" without one): the
-// request carries them, redrive.Resolve compiles them for the run.
+// request carries them, redrivestep.Resolve compiles them for the run.
 func (t *transformFlags) program() (src, origin string, err error) {
 	src, origin = t.Program, "--transform"
 	switch {
 	case t.File != "":
 		s, err := transform.ReadFile(t.File)
 		if err != nil {
-			return "", "", usageErrorf("%v", err)
+			return "", "", cmdutil.UsageErrorf("%v", err)
 		}
 		src, origin = s, "--transform-file "+t.File
 	case t.Program == "":
 		return "", "", nil
 	}
 	if _, err := transform.Compile(src, origin); err != nil {
-		return "", "", usageErrorf("%v", err)
+		return "", "", cmdutil.UsageErrorf("%v", err)
 	}
 	return src, origin, nil
 }
