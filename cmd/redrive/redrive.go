@@ -1,6 +1,7 @@
 package redrive
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -111,78 +112,35 @@ var redriveFlagGroups = []cmdutil.FlagGroup{
 	{Title: "Destination", Flags: []string{"to", "keep", "allow-account"}},
 }
 
+// validate checks the flags before any AWS call (the request's checks
+// are the step's: redrive/request_flags.go); every error is a usage error.
 func (o *RedriveOptions) validate() error {
-	var err error
-	if o.TransformProgram, o.TransformOrigin, err = o.transformFlags.program(); err != nil {
-		return err
-	}
-	if o.DedupeKey, err = o.dedupeFlags.key(o.Native); err != nil {
-		return err
-	}
-	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.Validate, o.parseWhenOK} {
-		if err := parse(); err != nil {
-			return err
+	for _, check := range []func() error{
+		func() error { return o.CheckTransform(o.transformFlags.Program, o.transformFlags.File) },
+		func() error { return o.CheckDedupe(o.dedupeFlags.On, o.dedupeFlags.KeyExpr) },
+		o.validateSource,
+		func() error { return o.CheckRate(cmdutil.ParseRate) },
+		o.CheckTarget,
+		o.notify.Validate,
+		func() error { return o.CheckWhenOK(o.whenOKTimes) },
+		func() error { return o.Request.Validate() },
+		func() error { return trimmed(o.Selection.Parse(o.deps.Now())) },
+	} {
+		if err := check(); err != nil {
+			if _, ok := err.(*cmdutil.ExitError); ok {
+				return err
+			}
+			return cmdutil.UsageErrorf("%v", err)
 		}
 	}
-	if err := o.Request.Validate(); err != nil {
-		return cmdutil.UsageErrorf("%v", err)
-	}
-	if err := o.Selection.Parse(o.deps.Now()); err != nil {
-		return cmdutil.UsageErrorf("%s", strings.TrimSpace(err.Error()))
-	}
 	return nil
 }
 
-// parseWhenOK checks --when-ok, --for and --give-up before any AWS call.
-func (o *RedriveOptions) parseWhenOK() error {
-	if len(o.WhenOK) == 0 {
-		if o.whenOKTimes {
-			return cmdutil.UsageErrorf("--for and --give-up go with --when-ok ALARM")
-		}
+// trimmed is err without the spaces around its text: a selection's error
+// may quote jq's, which can end in a newline.
+func trimmed(err error) error {
+	if err == nil {
 		return nil
 	}
-	names, err := health.CheckNames(o.WhenOK)
-	if err != nil {
-		return cmdutil.UsageErrorf("%v", err)
-	}
-	if err := health.CheckDurations(o.For, o.GiveUp); err != nil {
-		return cmdutil.UsageErrorf("%v", err)
-	}
-	o.WhenOK = names
-	return nil
-}
-
-func (o *RedriveOptions) parseRate() error {
-	if o.RateText == "max" && o.Native {
-		return cmdutil.UsageErrorf("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
-	}
-	r, err := cmdutil.ParseRate(o.RateText)
-	if err != nil {
-		return err
-	}
-	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
-		return cmdutil.UsageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateText)
-	}
-	o.Rate = r
-	return nil
-}
-
-// parseTarget validates --to when it names a function, topic or bus
-// (redrivestep.ParseTargetRef), and the flags that make no sense for one.
-func (o *RedriveOptions) parseTarget() error {
-	t, err := redrivestep.ParseTargetRef(o.To)
-	if err != nil {
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Err: err}
-	}
-	if t.Kind == "" {
-		return nil
-	}
-	switch {
-	case o.Native:
-		return cmdutil.UsageErrorf("--native moves to SQS queues only: drop --native to redrive to %s", t)
-	case o.MaxBacklog > 0:
-		return cmdutil.UsageErrorf("--max-backlog reads a destination queue's depth; %s has none: drop --max-backlog", t)
-	}
-	o.Target = t
-	return nil
+	return errors.New(strings.TrimSpace(err.Error()))
 }

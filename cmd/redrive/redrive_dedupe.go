@@ -22,26 +22,6 @@ func (f *dedupeFlags) add(c *cobra.Command) {
 	c.Flags().BoolVar(&f.On, "dedupe", false, "move the first message of each --key and leave the others in the DLQ (journaled, counted, never deleted)")
 }
 
-// key checks --key and --dedupe before any AWS call and returns the
-// key's expression ("" without --dedupe): redrivestep.Resolve compiles it into
-// the run's claims.
-func (f *dedupeFlags) key(native bool) (string, error) {
-	switch {
-	case f.On && f.KeyExpr == "":
-		return "", cmdutil.UsageErrorf(`--dedupe needs --key JQ, the consumer's idempotency key: e.g. --key '"cobro:" + .order_id'`)
-	case !f.On && f.KeyExpr != "":
-		return "", cmdutil.UsageErrorf("--key on redrive goes with --dedupe (to only count the keys: mfdlq inspect --key or mfdlq classify --key)")
-	case !f.On:
-		return "", nil
-	case native:
-		return "", cmdutil.UsageErrorf("--native moves every message: --dedupe needs mfdlq's own mover (drop --native)")
-	}
-	if _, err := dedupe.Compile(f.KeyExpr, cmdutil.PayloadOf(nil)); err != nil {
-		return "", cmdutil.UsageErrorf("%v", err)
-	}
-	return f.KeyExpr, nil
-}
-
 // printDedupePlan is the plan's line of --dedupe.
 func (o *RedriveOptions) printDedupePlan(p *redrivestep.Plan) {
 	if p.Dedupe != nil {
@@ -68,13 +48,6 @@ func (o *RedriveOptions) printDryRun(ctx context.Context, env *redrivestep.Env, 
 		return errScanInterrupted
 	}
 	return nil
-}
-
-// printDedupeSummary says what --dedupe left.
-func (o *RedriveOptions) printDedupeSummary(p *redrivestep.Plan) {
-	if f := p.Dedupe.Figures(); f != nil {
-		o.deps.Infof("%s", f.SummaryLine())
-	}
 }
 
 // dedupeSummaryLine is the summary's JSON line with --dedupe's figures

@@ -7,30 +7,17 @@ import (
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
-	"github.com/mfdlq/mfdlq/plural"
 	redrivestep "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
-	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// validateSource checks that the messages come from one place: a DLQ
-// (--queue) or an export (--from-file: to --to, else each line to its
-// recorded source). A local file is
-// checked whole here, before any AWS call.
+// validateSource checks that the messages come from one place
+// (redrive.Request.CheckSource); a local file is checked whole here,
+// before any AWS call.
 func (o *RedriveOptions) validateSource() error {
-	switch {
-	case o.Queue == "" && o.FromFile == "":
-		return cmdutil.UsageErrorf("--queue is required: the DLQ's name, URL or ARN")
-	case o.FromFile == "":
-		return nil
-	case o.Queue != "":
-		return cmdutil.UsageErrorf("--queue and --from-file: choose one source")
-	case o.Native || o.Keep:
-		return cmdutil.UsageErrorf("--from-file moves a file's messages: --native and --keep do not apply")
-	case redrivestep.IsTarget(o.To):
-		// A file has no DLQ to lease, nor one its payloads return to.
-		return cmdutil.UsageErrorf("--from-file moves to SQS queues only: redrive to %s from its DLQ with --queue", o.To)
+	if err := o.CheckSource(o.Queue); err != nil || o.FromFile == "" {
+		return err
 	}
 	if _, isS3, err := archive.ParseS3(o.FromFile); err != nil {
 		return cmdutil.UsageErrorf("--from-file %v", err)
@@ -79,27 +66,9 @@ func runRedriveFromFile(ctx context.Context, o *RedriveOptions) error {
 	if err != nil {
 		return redriveError(err, &sqsapi.Queue{Name: o.FromFile})
 	}
-	file, undo, dests := r.Queue, r.Undo, r.Routes.Dests
+	file := r.Queue
 	d.Announce("redriving", file)
-	for _, l := range r.Lines() {
-		d.Infof("%s", untrusted.Terminal(l))
-	}
-	for _, rf := range r.Routes.Refused {
-		d.Warnf("%s", untrusted.Terminal(rf.Line()))
-	}
-	d.Infof("from: %s (%s, %d moved by earlier runs of this incident)", o.FromFile, plural.Of(f.Count, "message"), f.Count-r.Source.Left()-undo.Left)
-	if undo.Note != "" {
-		d.Warnf("%s", untrusted.Terminal(undo.Note))
-	}
-	if l := undo.OriginalsLine(o.FromFile, dests); l != "" {
-		d.Infof("%s", untrusted.Terminal(l))
-	}
-	if l := undo.Line(); l != "" {
-		d.Infof("%s", untrusted.Terminal(l))
-	}
-	if n := len(f.Parts); n > 1 {
-		d.Infof("parts: %d, read one after another: %s … %s", n, f.Parts[0], f.Parts[n-1])
-	}
+	o.say(r.HeadLines(f, o.FromFile))
 	p, err := redrivestep.ResolveFile(ctx, env, o.Request, file, r.Routes, r.Source, r.Source.Left())
 	if err != nil {
 		return redriveError(err, file)

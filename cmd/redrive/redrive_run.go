@@ -1,12 +1,9 @@
 package redrive
 
 import (
-	"github.com/mfdlq/mfdlq/cmd/cmdutil"
-	"github.com/mfdlq/mfdlq/redrive/target"
-
 	"context"
-	"errors"
 	"fmt"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/archive"
@@ -19,7 +16,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 func runRedrive(ctx context.Context, o *RedriveOptions) error {
@@ -41,13 +37,7 @@ func runRedrive(ctx context.Context, o *RedriveOptions) error {
 	defer redrivestep.DropEarlyLease(ctx, env, p)
 	d.Announce("redriving", dlq)
 	showNote()
-	d.Infof("destination: account %s · region %s · %s", cmdutil.OrUnknown(p.Dest().Queue.Account), cmdutil.OrUnknown(p.Dest().Queue.Region), p.DestText())
-	for _, l := range p.Dest().TargetLines {
-		d.Infof("target: %s", l)
-	}
-	if line := p.CrossAccount(); line != "" {
-		d.Warnf("plan: %s", line)
-	}
+	o.say(p.HeadLines())
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
 		return err
@@ -94,7 +84,7 @@ func (o *RedriveOptions) guardAndRun(ctx context.Context, env *redrivestep.Env, 
 	if err := d.Confirm(question, o.Yes); err != nil {
 		return err
 	}
-	tuneGC(p)
+	p.TuneGC()
 	sum, err := redrivestep.Run(ctx, env, ws, p)
 	if sum != nil {
 		if perr := o.printSummary(p, sum); perr != nil {
@@ -149,37 +139,16 @@ func (o *RedriveOptions) env(ctx context.Context, client sqsapi.Client) *redrive
 	return env
 }
 
-// redriveError maps the protocol's errors to exit statuses and the lines
-// that name the fix.
+// redriveError maps the protocol's errors (redrive.SortError) to exit
+// statuses.
 func redriveError(err error, dlq *sqsapi.Queue) error {
-	var refusal *redrivestep.Refusal
-	var loop *target.LoopError
-	var route *target.RouteError
-	var held *lease.HeldError
-	var notLease *lease.NotLeaseError
-	switch {
-	case errors.As(err, &notLease):
-		return cmdutil.Refusedf("refusing: %v", notLease)
-	case errors.As(err, &refusal):
-		return cmdutil.Refusedf("refusing: %s", refusal.Reason)
-	case errors.As(err, &loop):
-		return cmdutil.Refusedf("refusing: %v", loop)
-	case errors.As(err, &route) && route.Usage:
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Err: route}
-	case errors.As(err, &route):
-		return cmdutil.Refusedf("refusing: %v", route)
-	case errors.As(err, &held):
-		how := "is being redriven by"
-		if held.Race {
-			how = "was taken a moment ago by another redrive:"
-		}
-		return cmdutil.Refusedf("%s %s %s: wait for it to finish, or if that run died pass --take-over", dlq.Name, how, untrusted.Shorten(untrusted.Terminal(held.Holder.Describe()), 300))
-	}
-	switch redrivestep.KindOf(err) {
+	switch kind, e := redrivestep.SortError(err, dlq.Name); kind {
+	case redrivestep.ErrRefused:
+		return cmdutil.Refusedf("%s", e)
 	case redrivestep.ErrUsage:
-		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Err: err}
+		return &cmdutil.ExitError{Code: cmdutil.ExitUsage, Err: e}
 	case redrivestep.ErrNotFound:
-		return &cmdutil.ExitError{Code: cmdutil.ExitNotFound, Err: err}
+		return &cmdutil.ExitError{Code: cmdutil.ExitNotFound, Err: e}
 	}
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	redrivestep "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/selection"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 func TestRedriveFlags(t *testing.T) {
@@ -84,15 +85,15 @@ func TestRedriveFlags(t *testing.T) {
 func TestRedriveFinish(t *testing.T) {
 	d := cmdutil.NewDeps(&cmdutil.IOStreams{ErrOut: &strings.Builder{}}, nil)
 	o := &RedriveOptions{deps: d}
-	if err := o.outcomeError(&redrivestep.Summary{Stats: statsOK(), Outcome: redrivestep.OutcomeInterrupted}); !errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.ExitCode(err, true) != cmdutil.ExitInterrupted {
+	if err := o.outcomeError(&redrivestep.Plan{Source: redrivestep.Source{Queue: &sqsapi.Queue{Name: "orders-dlq"}}}, &redrivestep.Summary{Stats: statsOK(), Outcome: redrivestep.OutcomeInterrupted}); !errors.Is(err, cmdutil.ErrInterrupted) || cmdutil.ExitCode(err, true) != cmdutil.ExitInterrupted {
 		t.Fatalf("cancelled: %v", err)
 	}
 	st := statsOK()
 	st.Failed, st.LastError = 2, "AccessDenied"
-	if err := o.outcomeError(&redrivestep.Summary{Stats: st, Outcome: redrivestep.OutcomeFailed}); cmdutil.ExitCode(err, false) != cmdutil.ExitCheckFailed || !strings.Contains(err.Error(), "2 messages could not be moved") {
+	if err := o.outcomeError(&redrivestep.Plan{Source: redrivestep.Source{Queue: &sqsapi.Queue{Name: "orders-dlq"}}}, &redrivestep.Summary{Stats: st, Outcome: redrivestep.OutcomeFailed}); cmdutil.ExitCode(err, false) != cmdutil.ExitCheckFailed || !strings.Contains(err.Error(), "2 messages could not be moved") {
 		t.Fatalf("failed: %v", err)
 	}
-	if err := o.outcomeError(&redrivestep.Summary{Stats: statsOK(), Outcome: redrivestep.OutcomeMoved}); err != nil {
+	if err := o.outcomeError(&redrivestep.Plan{Source: redrivestep.Source{Queue: &sqsapi.Queue{Name: "orders-dlq"}}}, &redrivestep.Summary{Stats: statsOK(), Outcome: redrivestep.OutcomeMoved}); err != nil {
 		t.Fatalf("moved: %v", err)
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/health"
@@ -23,14 +21,9 @@ import (
 type whenOKStatus struct {
 	d     *cmdutil.Deps
 	mu    sync.Mutex
-	shown time.Time
-	key   string
+	log   redrivestep.WaitLog
 	drawn bool
 }
-
-// whenOKQuiet is how often a piped wait writes a line while nothing
-// changes.
-const whenOKQuiet = time.Minute
 
 func (s *whenOKStatus) report(st health.Status) {
 	s.mu.Lock()
@@ -46,12 +39,7 @@ func (s *whenOKStatus) report(st health.Status) {
 		if st.Ready {
 			s.endLine()
 		}
-	default:
-		key := statusKey(st)
-		if key == s.key && st.Time.Sub(s.shown) < whenOKQuiet && !st.Ready {
-			return
-		}
-		s.key, s.shown = key, st.Time
+	case s.log.Due(st):
 		_ = cmdutil.WriteJSONLine(d.IO.ErrOut, st.Line())
 	}
 }
@@ -69,17 +57,6 @@ func (s *whenOKStatus) endLine() {
 		fmt.Fprintln(s.d.IO.ErrOut)
 		s.drawn = false
 	}
-}
-
-// statusKey is what a piped status line is written again for: the
-// alarms' states and since when, a failing read, readiness.
-func statusKey(st health.Status) string {
-	var b strings.Builder
-	for _, a := range st.Alarms {
-		fmt.Fprintf(&b, "%s=%s@%d;", a.Name, a.State, a.Since.Unix())
-	}
-	fmt.Fprintf(&b, "err=%t ready=%t", st.Error != "", st.Ready)
-	return b.String()
 }
 
 // whenOK reads the alarms for the plan (redrivestep.PlanWhenOK: a missing one
