@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // batch is the most entries SQS takes in one batch call.
@@ -39,7 +39,7 @@ func SetVisibility(ctx context.Context, c SQS, url string, msgs []Message, secon
 		}
 		for _, f := range out.Failed {
 			i, err := strconv.Atoi(aws.ToString(f.Id))
-			if err != nil || i < 0 || i >= len(chunk) || seconds == 0 && sqsapi.NotInFlight(aws.ToString(f.Code)) {
+			if err != nil || i < 0 || i >= len(chunk) || seconds == 0 && awserr.NotInFlightCode(aws.ToString(f.Code)) {
 				continue
 			}
 			missed = append(missed, chunk[i])

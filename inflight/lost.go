@@ -8,7 +8,6 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/awserr"
-	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // A receive whose answer is lost — a dropped connection after SQS carried
@@ -98,10 +97,10 @@ func (l *Lost) Visible() time.Time {
 }
 
 // Bound is the most messages the failed receives may hide: ten for each
-// attempt of each (the SDK's retries included), no more than the part of
-// the backlog not received (when backlog > 0).
-func (l *Lost) Bound(backlog, received int) int {
-	bound := 10 * sqsapi.MaxAttempts * l.failed
+// of attempts a receive makes (the SDK's retries included), no more than
+// the part of the backlog not received (when backlog > 0).
+func (l *Lost) Bound(attempts, backlog, received int) int {
+	bound := 10 * attempts * l.failed
 	if backlog > 0 {
 		bound = min(bound, max(backlog-received, 0))
 	}

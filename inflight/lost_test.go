@@ -42,7 +42,7 @@ func TestLostReceiveUntil(t *testing.T) {
 	if !l.Until().Equal(t0.Add(31 * time.Second)) {
 		t.Fatalf("until moved back to %s", l.Until())
 	}
-	if got := l.Bound(15, 10); got != 5 {
+	if got := l.Bound(3, 15, 10); got != 5 {
 		t.Fatalf("bound %d, want the 5 of the backlog not received", got)
 	}
 	l.Succeeded()
