@@ -106,3 +106,34 @@ func TestTableMillionWithinBound(t *testing.T) {
 	}
 	runtime.KeepAlive(tb)
 }
+
+// The digests keep their two flags apart, count each once, and grow
+// without losing an id (the mover's runSet test, moved with it).
+func TestDigestFlags(t *testing.T) {
+	tb := NewTable(4)
+	const n = 50000
+	for i := range n {
+		id := "m-" + fmt.Sprint(i)
+		if !tb.See(id) || tb.See(id) {
+			t.Fatalf("See(%s) twice did not say new, then old", id)
+		}
+		if i%3 == 0 && !tb.Finish(id) {
+			t.Fatalf("Finish(%s) not new", id)
+		}
+	}
+	if tb.SeenCount() != n {
+		t.Fatalf("SeenCount() = %d, want %d", tb.SeenCount(), n)
+	}
+	for i := range n {
+		id := "m-" + fmt.Sprint(i)
+		if !tb.IsSeen(id) || tb.IsDone(id) != (i%3 == 0) {
+			t.Fatalf("%s: seen %v done %v after growing to %d slots", id, tb.IsSeen(id), tb.IsDone(id), len(tb.digests.slots))
+		}
+	}
+	if tb.IsSeen("m-x") || tb.IsDone("m-x") {
+		t.Fatal("an id never added is in the table")
+	}
+	if len(tb.digests.slots)*8 > 22*n {
+		t.Errorf("%d slots for %d ids: more than 22 bytes an id (three quarters full at most, a power of two)", len(tb.digests.slots), n)
+	}
+}

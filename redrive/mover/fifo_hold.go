@@ -65,7 +65,7 @@ func (m *Mover) holdBack(p *triaged, order, send []sqsjson.Message, failed []Fai
 			continue
 		}
 		m.forget([]sqsjson.Message{msg})
-		m.noted.add(msg.MessageId)
+		m.t.Finish(msg.MessageId)
 		p.release = append(p.release, msg)
 		m.stats.HeldBack++
 	}
@@ -123,7 +123,7 @@ func (m *Mover) stopGroups(round []sqsjson.Message, stopped map[string]bool) []s
 		case !stopped[g]:
 			kept = append(kept, msg)
 		case m.blocked[g]:
-			m.noted.add(msg.MessageId)
+			m.t.Finish(msg.MessageId)
 			m.paid(msg.MessageId, false)
 			m.stats.HeldBack++
 			held = append(held, msg)
