@@ -16,7 +16,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -80,8 +80,8 @@ type Options struct {
 	// hidden messages that receives whose answers were lost may hide.
 	Waiting func(hidden int, until time.Time)
 	// Clock is what the export's waits and timestamps read (nil: the
-	// wall clock); tests pass an inflight.Fake.
-	Clock inflight.Clock
+	// wall clock); tests pass an receipts.Fake.
+	Clock receipts.Clock
 }
 
 // ErrBodyMismatch is a message whose body does not match its MD5OfBody.
@@ -208,6 +208,6 @@ func (o *Options) defaults() {
 		o.Checkpoint = 10000
 	}
 	if o.Clock == nil {
-		o.Clock = inflight.System
+		o.Clock = receipts.System
 	}
 }

@@ -7,14 +7,14 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // hold is every message the export has received and not let go of, with
 // its latest receipt handle (a repeated receive rotates it, and SQS acts
-// only on the latest), in the receive engine's table (inflight). A
+// only on the latest), in the receive engine's table (receipts). A
 // message once received keeps a 64-bit digest after it is deleted at a
 // checkpoint: received again, it is held, never written twice, and made
 // visible again at the end — left in the DLQ, never lost.
@@ -22,14 +22,14 @@ type hold struct {
 	c          SQS
 	url        string
 	visibility time.Duration
-	clock      inflight.Clock
+	clock      receipts.Clock
 
 	mu sync.Mutex
-	t  *inflight.Table
+	t  *receipts.Table
 }
 
-func newHold(c SQS, url string, visibility time.Duration, clock inflight.Clock) *hold {
-	return &hold{c: c, url: url, visibility: visibility, clock: clock, t: inflight.NewTable(0)}
+func newHold(c SQS, url string, visibility time.Duration, clock receipts.Clock) *hold {
+	return &hold{c: c, url: url, visibility: visibility, clock: clock, t: receipts.NewTable(0)}
 }
 
 // hold records msgs and returns those never received before.
@@ -62,8 +62,8 @@ func (h *hold) renewEvery(period time.Duration) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		for inflight.Sleep(h.clock, max(period, time.Second), quit) {
-			inflight.SetVisibility(context.Background(), h.c, h.url, h.messages(false), int32(h.visibility/time.Second), nil)
+		for receipts.Sleep(h.clock, max(period, time.Second), quit) {
+			receipts.SetVisibility(context.Background(), h.c, h.url, h.messages(false), int32(h.visibility/time.Second), nil)
 		}
 	}()
 	return func() { close(quit); <-done }
@@ -71,7 +71,7 @@ func (h *hold) renewEvery(period time.Duration) (stop func()) {
 
 // messages returns the held messages (only those written, if written),
 // in receive order.
-func (h *hold) messages(written bool) []inflight.Message {
+func (h *hold) messages(written bool) []receipts.Message {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.t.HeldMessages(written)
@@ -82,7 +82,7 @@ func (h *hold) messages(written bool) []inflight.Message {
 // their visibility timeout ends, which the caller must say.
 func (h *hold) releaseAll(ctx context.Context) (released, failed int) {
 	msgs := h.messages(false)
-	failed = len(inflight.Release(ctx, h.c, h.url, msgs, nil))
+	failed = len(receipts.Release(ctx, h.c, h.url, msgs, nil))
 	h.forget(msgs)
 	return len(msgs) - failed, failed
 }
@@ -91,12 +91,12 @@ func (h *hold) releaseAll(ctx context.Context) (released, failed int) {
 // it could not are still held, released at the end.
 func (h *hold) deleteWritten(ctx context.Context) (deleted, failed int) {
 	msgs := h.messages(true)
-	gone := inflight.Delete(ctx, h.c, h.url, msgs, nil)
+	gone := receipts.Delete(ctx, h.c, h.url, msgs, nil)
 	h.forget(gone)
 	return len(gone), len(msgs) - len(gone)
 }
 
-func (h *hold) forget(msgs []inflight.Message) {
+func (h *hold) forget(msgs []receipts.Message) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, m := range msgs {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"time"
 
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // A receive whose answer is lost hid up to ten messages the export never
-// saw, for the visibility timeout it asked (inflight.Lost). When the SDK
+// saw, for the visibility timeout it asked (receipts.Lost). When the SDK
 // retried, the export does not even see an error: only the queue's count
 // of messages in flight tells. So the export never ends "done" while such
 // messages may come back: it waits until they can, looks again and
@@ -41,7 +41,7 @@ func (r *reading) lookAgain(ctx context.Context, look int) bool {
 	if r.o.Waiting != nil {
 		r.o.Waiting(hidden, until)
 	}
-	if !inflight.Sleep(r.o.Clock, until.Sub(r.o.Clock.Now()), ctx.Done()) {
+	if !receipts.Sleep(r.o.Clock, until.Sub(r.o.Clock.Now()), ctx.Done()) {
 		r.st.Interrupted = true
 		return false
 	}
@@ -57,7 +57,7 @@ func (r *reading) mayBeHidden(ctx context.Context) (int, time.Time) {
 	surplus := 0
 	if r.o.Backlog <= 0 || r.st.Received < r.o.Backlog {
 		// 0 in flight when SQS cannot tell: no surplus.
-		inFlight, _ := inflight.InFlight(ctx, r.h.c, r.o.Queue.URL, nil)
+		inFlight, _ := receipts.InFlight(ctx, r.h.c, r.o.Queue.URL, nil)
 		surplus = inFlight - r.h.count() - int(r.o.Queue.Depth.InFlight)
 	}
 	switch {
@@ -68,7 +68,7 @@ func (r *reading) mayBeHidden(ctx context.Context) (int, time.Time) {
 	case surplus > 0:
 		// The SDK retried a receive whose answer was lost, or another
 		// reader came: any receive of ours may have been it.
-		return surplus, r.lost.LastStart().Add(r.o.Visibility + inflight.Margin)
+		return surplus, r.lost.LastStart().Add(r.o.Visibility + receipts.Margin)
 	}
 	return 0, time.Time{}
 }

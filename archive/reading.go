@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/awserr"
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 )
 
 // read receives until the backlog is seen, Max is written, the queue
@@ -15,7 +15,7 @@ import (
 // stops it, writing as it goes; with Delete into a local file it
 // checkpoints every Checkpoint messages and at the limit.
 func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
-	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room(), lost: inflight.Lost{Visibility: o.Visibility}}
+	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room(), lost: receipts.Lost{Visibility: o.Visibility}}
 	r.w.start()
 	r.cp, _ = sink.(Checkpointer)
 	if _, toS3 := sink.(*s3Sink); !o.Delete || toS3 {
@@ -78,7 +78,7 @@ func (r *reading) readOn(ctx context.Context) error {
 				r.st.Interrupted = true
 				break
 			}
-			if !(awserr.Retryable(err) || inflight.MaybeCarriedOut(err)) || r.lost.Consecutive() >= maxFailedReceives {
+			if !(awserr.Retryable(err) || receipts.MaybeCarriedOut(err)) || r.lost.Consecutive() >= maxFailedReceives {
 				return fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
 			}
 			continue
@@ -110,7 +110,7 @@ type reading struct {
 	room  int // messages this export may hold in flight
 	since int // written since the last checkpoint
 	quiet int // receives in a row with nothing new
-	lost  inflight.Lost
+	lost  receipts.Lost
 }
 
 // round takes one receive's answer: writes what is new, then checkpoints,

@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -41,7 +41,7 @@ type Source struct {
 	next Passthrough
 	// Clock times the holds it hands out (nil: the wall clock), the same
 	// clock the mover reading it runs on.
-	Clock inflight.Clock
+	Clock receipts.Clock
 
 	mu       sync.Mutex
 	rd       *sqsjson.Reader
@@ -61,9 +61,9 @@ type heldMessage struct {
 	handle string
 }
 
-func (s *Source) clock() inflight.Clock {
+func (s *Source) clock() receipts.Clock {
 	if s.Clock == nil {
-		return inflight.System
+		return receipts.System
 	}
 	return s.Clock
 }

@@ -66,10 +66,10 @@ var layer = map[string]int{
 	// the base beside incident; alarmtriage: the Lambda's flow over an alarm
 	// event (the episode, the incident in S3, the team told), above notify.
 	"incidents3": 3, "alarmtriage": 1,
-	// inflight: the receive engine export and the mover share (what a
+	// receipts: the receive engine export and the mover share (what a
 	// reader holds, what lost receives may hide, one clock); base, so
 	// archive and redrive/mover both sit above it.
-	"inflight": 3,
+	"receipts": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/mfdlq/mfdlq/dedupe"
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
@@ -99,8 +99,8 @@ type Options struct {
 	// any worker.
 	OnBatch func(Stats)
 	// Clock is what every wait and timestamp of the move reads (nil: the
-	// wall clock); tests pass an inflight.Fake.
-	Clock inflight.Clock
+	// wall clock); tests pass an receipts.Fake.
+	Clock receipts.Clock
 }
 
 // Stats are a move's figures.
@@ -181,7 +181,7 @@ type Mover struct {
 	// backlog), held by a worker (latest receipt handle), parked (seen
 	// again and hidden until the run ends), deleting, owed (let go of
 	// unfinished: see owe), done (skipped, returned, failed or moved).
-	t        *inflight.Table
+	t        *receipts.Table
 	deferred map[string]deferral      // batches that ran out of retries, per message
 	dests    map[string]*sqsapi.Queue // the destination of each held message a Router routed
 	quota    map[string]int           // messages picked per destination URL (EachMax)
@@ -210,7 +210,7 @@ type Mover struct {
 	// stay hidden until: a receive whose answer was lost, a release SQS
 	// did not confirm (not a delete that failed: that one is pending
 	// delete). The run's end waits for it (awaitHidden).
-	lost inflight.Lost
+	lost receipts.Lost
 	// unseen is how many messages of the backlog, never received, the DLQ
 	// still held hidden when the quiet wait ran out.
 	unseen int
@@ -237,7 +237,7 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 		o.Wait = 2
 	}
 	if o.Clock == nil {
-		o.Clock = inflight.System
+		o.Clock = receipts.System
 	}
 	lim := rate.NewLimiter(rate.Inf, batchSize)
 	if o.Rate > 0 {
@@ -249,8 +249,8 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate, Now: o.Clock.Now})
 	// The table's digests grow to the backlog: sized once, not rehashed
 	// as the move goes.
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: inflight.NewTable(o.Backlog),
-		lost:  inflight.Lost{Visibility: time.Duration(o.Visibility) * time.Second},
+	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog),
+		lost:  receipts.Lost{Visibility: time.Duration(o.Visibility) * time.Second},
 		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil
 }
 
@@ -262,7 +262,7 @@ func (m *Mover) waitRate(ctx context.Context, n int) error {
 	if !r.OK() {
 		return fmt.Errorf("redrive: %d messages exceed the rate's burst %d", n, m.limiter.Burst())
 	}
-	if !inflight.Sleep(m.o.Clock, r.DelayFrom(now), ctx.Done()) {
+	if !receipts.Sleep(m.o.Clock, r.DelayFrom(now), ctx.Done()) {
 		r.CancelAt(m.o.Clock.Now())
 		return ctx.Err()
 	}
@@ -272,7 +272,7 @@ func (m *Mover) waitRate(ctx context.Context, n int) error {
 // MemoryLimit is the Go heap's soft limit for a move of backlog messages:
 // 48 MiB for the SDK, the HTTP connections and the batches in flight, plus
 // 48 bytes a message for what grows with the backlog — the run's digests
-// (inflight.Table: 8 to 16 bytes), the journal's (8 to 16, 24 while its
+// (receipts.Table: 8 to 16 bytes), the journal's (8 to 16, 24 while its
 // table doubles): a rerun that finds nothing reads a million digests under
 // a 48 MiB heap (60.6 MiB RSS measured). Below the limit the collector
 // runs rarely (GOGC=400); near it, as often as it must. The digests hold
@@ -341,7 +341,7 @@ func (m *Mover) Stats() Stats {
 	if st.Dests != nil {
 		st.Dests = maps.Clone(st.Dests)
 	}
-	st.Elapsed = inflight.Since(m.o.Clock, m.started)
+	st.Elapsed = receipts.Since(m.o.Clock, m.started)
 	cs := m.ctl.Status()
 	st.Workers, st.PeakWorkers, st.Behind = cs.Limit, cs.Peak, cs.Behind
 	return st
@@ -474,7 +474,7 @@ func (m *Mover) work(ctx context.Context, i int) {
 				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, r.err))
 				return
 			}
-			inflight.Sleep(m.o.Clock, receivePause, nil)
+			receipts.Sleep(m.o.Clock, receivePause, nil)
 		case len(r.msgs) == 0:
 			failures = 0
 			changed := m.changes()
@@ -619,7 +619,7 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 	defer m.mu.Unlock()
 	stable := err == nil && m.t.Epoch() == epoch
 	since := later(m.lastNew.Add(m.visibility()), m.mayReappear())
-	quiet := inflight.Since(m.o.Clock, since) > time.Duration(2*m.o.Wait)*time.Second+5*time.Second
+	quiet := receipts.Since(m.o.Clock, since) > time.Duration(2*m.o.Wait)*time.Second+5*time.Second
 	if (quiet || (stable && d.Total() <= ours && m.t.Owed() == 0)) && !m.drained {
 		m.unseen = 0
 		if quiet && err == nil {
@@ -639,7 +639,7 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 		m.hiddenSince, m.stats.Hidden = time.Time{}, 0
 	case m.hiddenSince.IsZero():
 		m.hiddenSince = m.o.Clock.Now()
-	case inflight.Since(m.o.Clock, m.hiddenSince) >= time.Second:
+	case receipts.Since(m.o.Clock, m.hiddenSince) >= time.Second:
 		m.stats.Hidden = excess
 	}
 	return m.drained
@@ -687,14 +687,14 @@ func (m *Mover) unpark() int {
 	if len(msgs) > 0 && !off.IsZero() {
 		// A cancelled long poll lives on at SQS until its wait ends: it
 		// would take what is released now and hide it again.
-		inflight.Sleep(m.o.Clock, off.Add(time.Duration(m.o.Wait)*time.Second+time.Second).Sub(m.o.Clock.Now()), nil)
+		receipts.Sleep(m.o.Clock, off.Add(time.Duration(m.o.Wait)*time.Second+time.Second).Sub(m.o.Clock.Now()), nil)
 	}
 	return m.release(msgs)
 }
 
 // awaitHidden ends the run only when the messages it leaves in the DLQ are
 // visible: while a message this run may have hidden can still be hidden
-// (strayUntil: a receive whose answer was lost, a release SQS did not
+// (m.lost: a receive whose answer was lost, a release SQS did not
 // confirm), and the last release missed some or the DLQ shows messages in
 // flight, it waits until they are visible again by themselves — at most
 // the visibility timeout — rather than exit 0 with them hidden (a verify
@@ -733,14 +733,14 @@ func (m *Mover) awaitHidden(ctx context.Context, missed int) {
 	// latest; SQS's timer can end a moment later. A margin, then up to
 	// five looks at the count before the run says they are visible.
 	m.mu.Lock()
-	m.stats.RehiddenUntil = until.Add(inflight.Margin).UTC()
+	m.stats.RehiddenUntil = until.Add(receipts.Margin).UTC()
 	m.mu.Unlock()
-	visible := inflight.AwaitVisible(ctx, m.o.Clock, until.Add(inflight.Margin), 5, func() bool {
+	visible := receipts.AwaitVisible(ctx, m.o.Clock, until.Add(receipts.Margin), 5, func() bool {
 		if d, err := m.depth(ctx, m.o.Source.URL); err != nil || d.InFlight == 0 {
 			return false
 		}
 		m.mu.Lock()
-		m.stats.RehiddenUntil = m.o.Clock.Now().Add(inflight.Margin).UTC()
+		m.stats.RehiddenUntil = m.o.Clock.Now().Add(receipts.Margin).UTC()
 		m.mu.Unlock()
 		return true
 	})

@@ -74,10 +74,10 @@ func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 }
 
 // The tests of waits run in a synctest bubble (testing/synctest): there
-// the wall clock that the mover (inflight.System) and the fake SQS read
+// the wall clock that the mover (receipts.System) and the fake SQS read
 // is fake, and moves only when every goroutine of the run waits, so a
 // visibility timeout or a quiet wait passes in no wall time and in the
-// order it would on the wall clock. (inflight.Fake, advanced by hand, fits
+// order it would on the wall clock. (receipts.Fake, advanced by hand, fits
 // one reader; a run of concurrent workers needs the bubble's rule for
 // when time may move.)
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mfdlq/mfdlq/inflight"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/receipts"
 )
 
 // The messages a run must not forget when it decides the DLQ is drained:
@@ -21,11 +21,11 @@ func (m *Mover) visibility() time.Duration { return time.Duration(m.o.Visibility
 // without holding it shows again: a receive whose answer was lost, a
 // release that failed (m.lost), a message owed (m.owedUntil). The quiet
 // wait counts from it. m.mu is held.
-func (m *Mover) mayReappear() time.Time { return inflight.Later(m.lost.Until(), m.owedUntil) }
+func (m *Mover) mayReappear() time.Time { return receipts.Later(m.lost.Until(), m.owedUntil) }
 
 // lostReceive notes a receive attempt that failed with err, its error
 // back at t: SQS may have carried it out before (a dropped connection, a
-// 5xx after the fact, inflight.MaybeCarriedOut) and hidden up to a batch
+// 5xx after the fact, receipts.MaybeCarriedOut) and hidden up to a batch
 // that no worker holds, until t plus the visibility timeout at the latest.
 func (m *Mover) lostReceive(t time.Time, err error) {
 	m.mu.Lock()
@@ -51,7 +51,7 @@ func (m *Mover) owe(id string, deleteFailed bool) {
 		return
 	}
 	m.drained = false
-	m.owedUntil = inflight.Later(m.owedUntil, m.o.Clock.Now().Add(m.visibility()))
+	m.owedUntil = receipts.Later(m.owedUntil, m.o.Clock.Now().Add(m.visibility()))
 }
 
 // paid notes a message owed that is done with: sent, failed, or deleted

@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/envelope"
-	"github.com/mfdlq/mfdlq/inflight"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -112,7 +112,7 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 			m.unhold(p.held)
 			return nil
 		}
-		waited = inflight.Since(m.o.Clock, t0) > time.Millisecond
+		waited = receipts.Since(m.o.Clock, t0) > time.Millisecond
 	}
 	// The originals of the repaired copies are durable before any copy
 	// is sent: the undo can always put them back.
@@ -324,13 +324,13 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) (missed int) {
 	m.letGo = true // a cancelled long poll could take these: see cancelIdlePolls
 	m.mu.Unlock()
 	ids := make([]string, len(msgs))
-	held := make([]inflight.Message, len(msgs))
+	held := make([]receipts.Message, len(msgs))
 	for i := range msgs {
 		ids[i] = msgs[i].MessageId
-		held[i] = inflight.Message{ID: msgs[i].MessageId, Handle: m.handleOf(&msgs[i])}
+		held[i] = receipts.Message{ID: msgs[i].MessageId, Handle: m.handleOf(&msgs[i])}
 	}
 	m.unhold(ids)
-	missed = len(inflight.SetVisibility(context.Background(), m.c, m.o.Source.URL, held, seconds, m.o.Retry.Do, retry.NoSDK))
+	missed = len(receipts.SetVisibility(context.Background(), m.c, m.o.Source.URL, held, seconds, m.o.Retry.Do, retry.NoSDK))
 	if missed > 0 && seconds == 0 {
 		// Not released: hidden until their visibility timeout ends.
 		m.mu.Lock()
@@ -373,7 +373,7 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 	}
 	for {
 		m.mu.Lock()
-		fresh := inflight.Since(m.o.Clock, m.backlog.at) < 2*time.Second
+		fresh := receipts.Since(m.o.Clock, m.backlog.at) < 2*time.Second
 		visible := m.backlog.visible
 		m.mu.Unlock()
 		if !fresh {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/envelope"
-	"github.com/mfdlq/mfdlq/inflight"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
@@ -260,9 +260,9 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 		t0 := m.o.Clock.Now()
 		done, failed, err := call(ctx, pending)
 		if err == nil && len(failed) > 0 {
-			m.ctl.Call(inflight.Since(m.o.Clock, t0), entryCongestion(failed))
+			m.ctl.Call(receipts.Since(m.o.Clock, t0), entryCongestion(failed))
 		} else {
-			m.ctl.Call(inflight.Since(m.o.Clock, t0), err)
+			m.ctl.Call(receipts.Since(m.o.Clock, t0), err)
 		}
 		if err != nil {
 			return err

@@ -1,4 +1,4 @@
-// Package inflight is the receive engine that export (archive) and the
+// Package receipts is the receive engine that export (archive) and the
 // redrive mover share: what a reader of an SQS queue holds, what it let
 // go of, and what a receive whose answer was lost may have hidden from it.
 // Both used to keep this in maps and timestamps of their own, and a fix
@@ -22,7 +22,12 @@
 //   - Release and Delete: ChangeMessageVisibilityBatch to 0 and
 //     DeleteMessageBatch, ten a call, with the latest handle.
 //   - Clock: the one clock every wait above reads, injected (Fake in
-//     tests), so no test sleeps for a visibility timeout.
+//     tests), so no test sleeps for a visibility timeout. A test of many
+//     goroutines (the mover's workers) runs in a testing/synctest bubble
+//     instead, where System is fake and moves only when all of them wait.
+//
+// The name is the handles it keeps: internal/inflight is another thing,
+// a stand-in for SQS's in-flight limit.
 //
 // Reading order: clock.go, table.go, lost.go, api.go, calls.go.
-package inflight
+package receipts

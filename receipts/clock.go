@@ -1,4 +1,4 @@
-package inflight
+package receipts
 
 import (
 	"sort"

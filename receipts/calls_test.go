@@ -1,4 +1,4 @@
-package inflight
+package receipts
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func TestReleaseAndDeleteAgainstLocalAWS(t *testing.T) {
 	ctx := context.Background()
 	cfg := localaws.Config(t)
 	seed := localaws.NewSeeder(cfg)
-	url, err := seed.CreateQueue(ctx, localaws.UniqueName("inflight"), nil)
+	url, err := seed.CreateQueue(ctx, localaws.UniqueName("receipts"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
