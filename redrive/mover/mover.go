@@ -296,14 +296,7 @@ func RateStart(r float64, from, start time.Time) time.Time {
 	if r <= 0 || from.IsZero() || !from.Before(start) {
 		return start
 	}
-	return later(from, start.Add(-time.Duration(float64(rateBurst(r))/r*float64(time.Second))))
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
+	return receipts.Later(from, start.Add(-time.Duration(float64(rateBurst(r))/r*float64(time.Second))))
 }
 
 // maxReceiveFailures is how many receives in a row may fail, each after
@@ -618,7 +611,7 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	stable := err == nil && m.t.Epoch() == epoch
-	since := later(m.lastNew.Add(m.visibility()), m.mayReappear())
+	since := receipts.Later(m.lastNew.Add(m.visibility()), m.mayReappear())
 	quiet := receipts.Since(m.o.Clock, since) > time.Duration(2*m.o.Wait)*time.Second+5*time.Second
 	if (quiet || (stable && d.Total() <= ours && m.t.Owed() == 0)) && !m.drained {
 		m.unseen = 0
