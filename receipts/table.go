@@ -30,12 +30,14 @@ type Message struct {
 }
 
 // entry is what the table keeps of a held, parked or owed message.
+// It is kept by value: a pointer each would be an allocation for every
+// message received, garbage once it is let go of.
 type entry struct {
-	state  State
 	handle string
 	seq    uint64 // receive order
+	fails  int32  // delete failures while owed
+	state  State
 	owed   bool
-	fails  int  // delete failures while owed
 	taken  bool // taken by the reader (written to the file): deleted at a checkpoint
 }
 
@@ -52,7 +54,7 @@ type entry struct {
 // in the queue — never sent, deleted or lost.
 type Table struct {
 	digests digestSet
-	live    map[string]*entry
+	live    map[string]entry
 	seq     uint64
 	held    int // Held and Deleting
 	parked  int
@@ -63,7 +65,7 @@ type Table struct {
 
 // NewTable returns a table sized for about hint messages.
 func NewTable(hint int) *Table {
-	return &Table{digests: newDigestSet(min(max(hint, 0), 1<<24)), live: map[string]*entry{}}
+	return &Table{digests: newDigestSet(min(max(hint, 0), 1<<24)), live: map[string]entry{}}
 }
 
 // See marks id seen and tells whether it was new.
@@ -102,19 +104,17 @@ func (t *Table) State(id string) State {
 // SQS ignores a delete or release with an older handle.
 func (t *Table) Hold(id, handle string) (already bool) {
 	e := t.live[id]
-	if e != nil && (e.state == Held || e.state == Deleting) {
+	if e.state == Held || e.state == Deleting {
 		e.handle = handle
-		return true
-	}
-	if e == nil {
-		e = &entry{}
 		t.live[id] = e
+		return true
 	}
 	if e.state == Parked {
 		t.parked--
 	}
 	t.seq++
 	e.state, e.handle, e.seq = Held, handle, t.seq
+	t.live[id] = e
 	t.held++
 	return false
 }
@@ -122,29 +122,26 @@ func (t *Table) Hold(id, handle string) (already bool) {
 // IsHeld tells whether id is held (a delete under way included).
 func (t *Table) IsHeld(id string) bool {
 	e := t.live[id]
-	return e != nil && (e.state == Held || e.state == Deleting)
+	return e.state == Held || e.state == Deleting
 }
 
 // Handle is id's latest receipt handle, or "" when the table keeps none.
 func (t *Table) Handle(id string) string {
-	if e := t.live[id]; e != nil {
-		return e.handle
-	}
-	return ""
+	return t.live[id].handle
 }
 
 // LetGo drops id's hold (released, deleted, or handed on): a parked
 // message stays parked, an owed one owed.
 func (t *Table) LetGo(id string) {
-	e := t.live[id]
-	if e == nil || e.state == Parked {
+	e, ok := t.live[id]
+	if !ok || e.state == Parked {
 		return
 	}
 	t.leave(id, e)
 }
 
 // leave takes e out of its state, keeping it only while it is owed.
-func (t *Table) leave(id string, e *entry) {
+func (t *Table) leave(id string, e entry) {
 	switch e.state {
 	case Held:
 		t.held--
@@ -157,19 +154,18 @@ func (t *Table) leave(id string, e *entry) {
 	e.state, e.handle, e.taken = Seen, "", false
 	if !e.owed {
 		delete(t.live, id)
+		return
 	}
+	t.live[id] = e
 }
 
 // Park keeps id hidden until the run ends (TakeParked), with handle.
 func (t *Table) Park(id, handle string) {
 	e := t.live[id]
-	if e == nil {
-		e = &entry{}
-		t.live[id] = e
-	}
 	switch e.state {
 	case Parked:
 		e.handle = handle
+		t.live[id] = e
 		return
 	case Held:
 		t.held--
@@ -178,6 +174,7 @@ func (t *Table) Park(id, handle string) {
 		t.delete--
 	}
 	e.state, e.handle = Parked, handle
+	t.live[id] = e
 	t.parked++
 }
 
@@ -199,8 +196,9 @@ func (t *Table) TakeParked() []Message {
 // read while it changed may still include messages SQS removed.
 func (t *Table) StartDelete(ids []string) int {
 	for _, id := range ids {
-		if e := t.live[id]; e != nil && e.state == Held {
+		if e := t.live[id]; e.state == Held {
 			e.state = Deleting
+			t.live[id] = e
 			t.delete++
 		}
 	}
@@ -216,22 +214,24 @@ func (t *Table) Epoch() int { return t.epoch }
 // maxFails failed deletes the run stops waiting for it: Owe forgets it and
 // returns false.
 func (t *Table) Owe(id string, deleteFailed bool, maxFails int) bool {
-	e := t.live[id]
-	if e == nil {
-		e = &entry{state: Seen}
-		t.live[id] = e
+	e, ok := t.live[id]
+	if !ok {
+		e.state = Seen
 	}
 	if deleteFailed {
 		e.fails++
 	}
-	if e.fails >= maxFails {
-		t.unowe(id, e)
+	if int(e.fails) >= maxFails {
+		if ok {
+			t.unowe(id, e)
+		}
 		return false
 	}
 	if !e.owed {
 		e.owed = true
 		t.owed++
 	}
+	t.live[id] = e
 	return true
 }
 
@@ -239,29 +239,31 @@ func (t *Table) Owe(id string, deleteFailed bool, maxFails int) bool {
 // failed deletes.
 func (t *Table) Pay(id string) (owed bool, fails int) {
 	e := t.live[id]
-	if e == nil || !e.owed {
+	if !e.owed {
 		return false, 0
 	}
-	fails = e.fails
 	t.unowe(id, e)
-	return true, fails
+	return true, int(e.fails)
 }
 
-func (t *Table) unowe(id string, e *entry) {
+func (t *Table) unowe(id string, e entry) {
 	if e.owed {
 		t.owed--
 	}
 	e.owed, e.fails = false, 0
 	if e.state == Seen {
 		delete(t.live, id)
+		return
 	}
+	t.live[id] = e
 }
 
 // Take marks a held id taken (the reader wrote it): TakenHandles lists it
 // for deletion.
 func (t *Table) Take(id string) {
-	if e := t.live[id]; e != nil && e.state == Held {
+	if e := t.live[id]; e.state == Held {
 		e.taken = true
+		t.live[id] = e
 	}
 }
 
