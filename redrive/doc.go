@@ -102,6 +102,9 @@
 // again resumes a killed run without resending. A target (redrive/target)
 // is a Lambda function, SNS topic or EventBridge bus the mover sends to in
 // place of a queue.
+// What the mover knows of each DLQ message — seen, held with its latest
+// receipt handle, parked, owed, done — and what a lost receive may hide
+// are the receive engine's (package receipts), which export shares.
 //
 // # Summary, Figures and events
 //
