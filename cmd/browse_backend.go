@@ -12,6 +12,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/browse"
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
@@ -137,7 +138,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := readSet(sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, sqsjson.ReadAll)
+	msgs, err := readSet(cmdutil.IncidentSample(ws), sqsjson.ReadAll)
 	if err != nil {
 		return nil, err
 	}

@@ -197,7 +197,7 @@ func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident
 	if err != nil {
 		return s, err
 	}
-	msgs, err := set.read()
+	msgs, err := set.Read()
 	if err != nil {
 		return s, err
 	}

@@ -120,16 +120,6 @@ func chartLines(res *changes.Result, tty bool) []string {
 		changes.ChartRows, changes.Words(slice), res.Window.From.UTC().Format("2006-01-02 15:04 UTC"), flat))
 }
 
-// utcText is an instant as a person reads it: "22:03 UTC" today,
-// "2026-11-29 22:03 UTC" on another day.
-func utcText(t, now time.Time) string {
-	t, now = t.UTC(), now.UTC()
-	if t.Format(time.DateOnly) == now.Format(time.DateOnly) {
-		return t.Format("15:04 UTC")
-	}
-	return t.Format("2006-01-02 15:04 UTC")
-}
-
 // A trail's fields are strangers' data of any size (a username, a
 // resource of hundreds of kilobytes): the terminal shows at most maxCell
 // bytes of each, and maxLine of a line, as every other command does;

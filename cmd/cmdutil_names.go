@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"io"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -82,8 +81,6 @@ func incidentError(err error) error             { return cmdutil.IncidentError(e
 func recordedCommand(args []string) []string    { return cmdutil.RecordedCommand(args) }
 func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
-
-func writeTSV(w io.Writer, t tableData) error { return cmdutil.WriteTSV(w, t) }
 
 func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
 	cmdutil.IntFlagUnset(f, p, name, usage)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 )
@@ -26,7 +27,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return newCheckCmd(d, func(*checkOptions) error { *c = true; return nil })
 		}},
 		{"classify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newClassifyCmd(d, func(*classifyOptions) error { *c = true; return nil })
+			return classify.NewCmdClassify(&d.Deps, func(*classify.ClassifyOptions) error { *c = true; return nil })
 		}},
 		{"contain", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newContainCmd(d, func(*containOptions) error { *c = true; return nil })

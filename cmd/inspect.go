@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -462,16 +461,6 @@ func toInspectRow(m *sqsjson.Message, d *envelope.Detector) inspectRow {
 		r.MessageAttributes = map[string]sqsjson.MessageAttributeValue{}
 	}
 	return r
-}
-
-// excerpt shortens s to n runes on one line.
-func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 // byteSize says a message's size as a person does: "67 B", "12.3 KiB",

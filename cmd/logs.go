@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/runbook"
@@ -200,9 +201,9 @@ func (o *logsOptions) localSamples() ([]sqsjson.Message, error) {
 			return nil, incidentError(ignoreMissing(err))
 		}
 		o.deps.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		set = sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
+		set = cmdutil.IncidentSample(ws)
 	}
-	msgs, err := set.read()
+	msgs, err := set.Read()
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +235,7 @@ func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident
 	if err != nil {
 		return nil, err
 	}
-	return set.read()
+	return set.Read()
 }
 
 // targets are the messages to search for, each with its window.

@@ -1,13 +1,11 @@
 package cmd
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/logsearch"
 )
 
@@ -43,25 +41,6 @@ func TestLogsFoldsRepeatedTrace(t *testing.T) {
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("logs (-want +got):\n%s", diff)
-	}
-}
-
-// TestGroupActionNoPlaceholder: an action quoting a signature quotes one
-// real error text of the group instead; without one, the placeholders are
-// said in words.
-func TestGroupActionNoPlaceholder(t *testing.T) {
-	sig := "<n>: payment-gateway returned <n> Service Unavailable"
-	g := classify.Group{Signature: sig, Error: "503: payment-gateway returned 503 Service Unavailable", DistinctErrors: 3,
-		Action: `once the dependency behind "` + sig + `" is healthy again, redrive: mfdlq redrive --queue q --group g1`}
-	if got, want := groupAction(&g), `once the dependency behind "503: payment-gateway returned 503 Service Unavailable" is healthy again, redrive: mfdlq redrive --queue q --group g1`; got != want {
-		t.Errorf("groupAction = %q, want %q", got, want)
-	}
-	if got, want := groupError(&g), "503: payment-gateway returned 503 Service Unavailable (and 2 other texts like it)"; got != want {
-		t.Errorf("groupError = %q, want %q", got, want)
-	}
-	g.Error = ""
-	if got := groupAction(&g); strings.Contains(got, "<n>") || !strings.Contains(got, `"(a number): payment-gateway returned (a number) Service Unavailable"`) {
-		t.Errorf("groupAction without an error text = %q", got)
 	}
 }
 

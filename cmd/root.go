@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -141,7 +142,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newTriageCmd(d, nil),
 		newInspectCmd(d, nil),
 		newChangesCmd(d, nil),
-		newClassifyCmd(d, nil),
+		classify.NewCmdClassify(&d.Deps, nil),
 		newLogsCmd(d, nil),
 		newExportCmd(d, nil),
 		newRedriveCmd(d, nil),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
@@ -45,7 +46,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Baseline != "" {
 			argv = append(argv, "--baseline", o.Baseline)
 		}
-		return runAs(ctx, &sd, newClassifyCmd, runClassify, argv...)
+		return runCmd(ctx, &sd, classify.NewCmdClassify, argv...)
 	case runbookstep.StepLogs:
 		argv := []string{"logs", "--queue", name}
 		for _, g := range o.LogGroups {

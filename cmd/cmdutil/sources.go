@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// policySources is how many queues' redrive policies name dlq as their
+// PolicySources is how many queues' redrive policies name dlq as their
 // dead-letter queue, by one ListDeadLetterSourceQueues (paginated): 0 when
 // unknown (no queue, a role that may not list them, a slow answer). It is
 // best effort: the messages' own DeadLetterQueueSourceArn decides then.
-func (d *Deps) policySources(ctx context.Context, dlq *sqsapi.Queue) int {
+func (d *Deps) PolicySources(ctx context.Context, dlq *sqsapi.Queue) int {
 	if dlq == nil {
 		return 0
 	}
@@ -30,10 +30,10 @@ func (d *Deps) policySources(ctx context.Context, dlq *sqsapi.Queue) int {
 	return len(urls)
 }
 
-// sourceLabel is how a message's source queue is shown: its name, the
+// SourceLabel is how a message's source queue is shown: its name, the
 // attribute as it is when that is no SQS ARN, classify.NoSourceName
 // without one. Callers sanitise it (a file's attribute is hostile).
-func sourceLabel(m *sqsjson.Message) string {
+func SourceLabel(m *sqsjson.Message) string {
 	if name, ok := m.SourceQueue(); ok {
 		return name
 	}
@@ -43,10 +43,10 @@ func sourceLabel(m *sqsjson.Message) string {
 	return classify.NoSourceName
 }
 
-// severalSources tells whether msgs came from more than one source (a
+// SeveralSources tells whether msgs came from more than one source (a
 // message without DeadLetterQueueSourceArn counts as one of its own), or
 // the DLQ has several by redrive policy: then inspect shows a SOURCE column.
-func severalSources(msgs []sqsjson.Message, policy int) bool {
+func SeveralSources(msgs []sqsjson.Message, policy int) bool {
 	if policy > 1 {
 		return true
 	}

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// sampleRequest says where a step may take its messages from and how it
+// SampleRequest says where a step may take its messages from and how it
 // peeks when it must.
-type sampleRequest struct {
+type SampleRequest struct {
 	Step string // the command, for errors: "classify", "logs"
 	// Announce, when set, names the account, region and queue before the
 	// peek ("inspecting: account …"); a step that announced itself leaves it
@@ -24,9 +24,9 @@ type sampleRequest struct {
 	Peek     sqsapi.PeekOptions
 }
 
-// sampleSet is where the messages are: a file to read (Path), or the
+// SampleSet is where the messages are: a file to read (Path), or the
 // messages a live peek just took (Peeked, saved as the incident's sample).
-type sampleSet struct {
+type SampleSet struct {
 	Path string
 	// ws is the incident whose samples.jsonl Path names: read through it,
 	// never through a link. Nil for a --from file.
@@ -36,81 +36,87 @@ type sampleSet struct {
 	// "live sample".
 	Source string
 	// Kept is the size of the incident's sample a smaller fresh peek did
-	// not replace (keptSample); 0 when the peek was saved.
+	// not replace (KeptSample); 0 when the peek was saved.
 	Kept int
 }
 
-// samples is the one way a step gets its messages: --from, else the
+// Samples is the one way a step gets its messages: --from, else the
 // incident's samples.jsonl, else a harmless peek (never deletes) saved as
 // samples.jsonl. A peek is refused when the DLQ has its own redrive policy,
 // unless --force: every peek counts as a receive and can push messages
 // onward. q may be nil with --from.
-func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r sampleRequest) (sampleSet, error) {
+func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r SampleRequest) (SampleSet, error) {
 	switch {
 	case r.From != "":
-		return sampleSet{Path: r.From, Source: r.From}, nil
+		return SampleSet{Path: r.From, Source: r.From}, nil
 	case !r.Fresh && ws.Has(incident.SamplesFile):
-		d.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		return sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, nil
+		d.Infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
+		return IncidentSample(ws), nil
 	}
 	if q.Chained() != "" && !r.Force {
 		hint := ""
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
 		}
-		return sampleSet{}, peekRefusal(q, "pass --force to peek anyway"+hint)
+		return SampleSet{}, PeekRefusal(q, "pass --force to peek anyway"+hint)
 	}
 	if r.Announce != "" {
-		d.announce(r.Announce, q)
+		d.Announce(r.Announce, q)
 	}
 	if !r.Fresh {
-		d.infof("no samples in the incident: peeking at %s (each message hidden for %ds, never deleted)", q.Name, r.Peek.Visibility)
+		d.Infof("no samples in the incident: peeking at %s (each message hidden for %ds, never deleted)", q.Name, r.Peek.Visibility)
 	}
-	d.warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
+	d.Warnf("each receive adds 1 to ApproximateReceiveCount: counts seen from now on include mfdlq's own peeks")
 	if q.FIFO {
-		d.warnf("%s is FIFO: only the head of each message group can be seen while its messages are in flight", q.Name)
+		d.Warnf("%s is FIFO: only the head of each message group can be seen while its messages are in flight", q.Name)
 	}
 	client, err := d.SQS(ctx)
 	if err != nil {
-		return sampleSet{}, err
+		return SampleSet{}, err
 	}
 	res, err := sqsapi.Peek(ctx, client, q, r.Peek)
 	if err != nil {
-		return sampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
+		return SampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
 	}
 	if r.Fresh {
-		if n := keptSample(ws, len(res.Messages)); n > 0 {
-			d.infof(keptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
+		if n := KeptSample(ws, len(res.Messages)); n > 0 {
+			d.Infof(KeptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
 				n, len(res.Messages), n)
-			return sampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
+			return SampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
 		}
 	}
-	if err := ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
+	if err := ws.WriteWith(incident.SamplesFile, WriteMessages(res.Messages)); err != nil {
 		// Nothing will use them: visible again at once, not in seconds.
 		handles := make(map[string]string, len(res.Messages))
 		for _, m := range res.Messages {
 			handles[m.MessageId] = m.ReceiptHandle
 		}
 		if n := sqsapi.Release(context.WithoutCancel(ctx), client, q.URL, handles); n > 0 {
-			d.warnf("%d peeked messages could not be made visible again: back within %ds", n, r.Peek.Visibility)
+			d.Warnf("%d peeked messages could not be made visible again: back within %ds", n, r.Peek.Visibility)
 		}
-		return sampleSet{}, err
+		return SampleSet{}, err
 	}
-	return sampleSet{Peeked: &res, Source: "live sample"}, nil
+	return SampleSet{Peeked: &res, Source: "live sample"}, nil
 }
 
-// keptSampleSaid begins what a step says when its peek did not replace
-// the incident's larger sample; browse reads it to name what it shows.
-const keptSampleSaid = "kept the incident's sample"
+// IncidentSample is the incident's samples.jsonl as a SampleSet, read
+// through ws (never through a link).
+func IncidentSample(ws *incident.Workspace) SampleSet {
+	return SampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
+}
 
-// keptSample is the size of the incident's sample when a fresh peek of
+// KeptSampleSaid begins what a step says when its peek did not replace
+// the incident's larger sample; browse reads it to name what it shows.
+const KeptSampleSaid = "kept the incident's sample"
+
+// KeptSample is the size of the incident's sample when a fresh peek of
 // peeked messages must not replace it, else 0. Samples accumulate as whole
 // looks: the largest recent one is kept, so a small inspect (--max 5)
 // cannot shrink what classify judges. A sample is no longer recent once a
 // step after the one that took it moved or deleted messages (redrive,
 // export): the DLQ it describes is gone, and any new peek replaces it.
 // Steps are ordered by events.jsonl, not by clocks.
-func keptSample(ws *incident.Workspace, peeked int) int {
+func KeptSample(ws *incident.Workspace, peeked int) int {
 	if !ws.Has(incident.SamplesFile) {
 		return 0
 	}
@@ -129,7 +135,7 @@ func keptSample(ws *incident.Workspace, peeked int) int {
 			return 0
 		}
 	}
-	msgs, err := readSet(sampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}, sqsjson.ReadAll)
+	msgs, err := ReadSet(IncidentSample(ws), sqsjson.ReadAll)
 	if err != nil || len(msgs) <= peeked {
 		return 0
 	}
@@ -154,27 +160,27 @@ func tookSample(ev incident.Event) bool {
 	return in.Source == "live sample"
 }
 
-// peekRefusal is the refusal of a peek at q, a DLQ with its own redrive
+// PeekRefusal is the refusal of a peek at q, a DLQ with its own redrive
 // policy. how names the ways around it. inspect, classify, logs, changes
 // and verify refuse with it.
-func peekRefusal(q *sqsapi.Queue, how string) error {
-	return chainedDLQError(q, "every peek", how)
+func PeekRefusal(q *sqsapi.Queue, how string) error {
+	return ChainedDLQError(q, "every peek", how)
 }
 
-// read returns the messages, reading the file with the flag that named it
+// Read returns the messages, reading the file with the flag that named it
 // in the errors.
-func (s sampleSet) read() ([]sqsjson.Message, error) {
+func (s SampleSet) Read() ([]sqsjson.Message, error) {
 	if s.Peeked != nil {
 		return s.Peeked.Messages, nil
 	}
-	return readSet(s, sqsjson.ReadAll)
+	return ReadSet(s, sqsjson.ReadAll)
 }
 
-// readSet reads the file s names with read: the incident's sample through
+// ReadSet reads the file s names with read: the incident's sample through
 // its workspace (O_NOFOLLOW), a --from file as the operator named it.
-func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
+func ReadSet[T any](s SampleSet, read func(io.Reader) (T, error)) (T, error) {
 	if s.ws == nil {
-		return readFile(s.Path, s.flag(), read)
+		return ReadFile(s.Path, s.flag(), read)
 	}
 	f, err := s.ws.Open(incident.SamplesFile)
 	if err != nil {
@@ -182,19 +188,19 @@ func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
 		return zero, err
 	}
 	defer f.Close()
-	return decodeFile(f, s.Path, s.flag(), read)
+	return DecodeFile(f, s.Path, s.flag(), read)
 }
 
 // flag names where a bad file came from: the flag, or the incident.
-func (s sampleSet) flag() string {
+func (s SampleSet) flag() string {
 	if s.Source == incident.SamplesFile {
 		return "the incident's sample"
 	}
 	return "--from"
 }
 
-// writeMessages streams msgs as JSON Lines in the SQS API's message shape.
-func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
+// WriteMessages streams msgs as JSON Lines in the SQS API's message shape.
+func WriteMessages(msgs []sqsjson.Message) func(io.Writer) error {
 	return func(w io.Writer) error {
 		jw := sqsjson.NewWriter(w)
 		for i := range msgs {
@@ -206,10 +212,10 @@ func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
 	}
 }
 
-// chainedDLQError refuses to receive from a DLQ that has its own redrive
+// ChainedDLQError refuses to receive from a DLQ that has its own redrive
 // policy: each receive (what: "every peek") counts toward its
 // maxReceiveCount and can push messages onward to the next DLQ; how names
 // the ways around it.
-func chainedDLQError(q *sqsapi.Queue, what, how string) error {
-	return refusedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
+func ChainedDLQError(q *sqsapi.Queue, what, how string) error {
+	return Refusedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
 }

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// noteConsumers records, once per function, the Lambda functions reading
+// NoteConsumers records, once per function, the Lambda functions reading
 // the DLQ's source queues as this incident first sees them (Version,
 // CodeSha256, LastModified): redrive later counts a changed CodeSha256 or
 // Version as the fix deployed. It is best effort and silent: a role that
 // may not read Lambda, or a source without a mapping, records nothing, and
 // the step it runs in goes on as before.
-func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, step string) {
+func (d *Deps) NoteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, step string) {
 	if d.Lambda == nil || dlq == nil {
 		return
 	}
