@@ -77,7 +77,6 @@ func checkFailedf(format string, args ...any) error {
 }
 func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format, args...) }
 func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
-func incidentError(err error) error             { return cmdutil.IncidentError(err) }
 func recordedCommand(args []string) []string    { return cmdutil.RecordedCommand(args) }
 func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
@@ -108,7 +107,6 @@ func exitCode(err error, interrupted bool) int {
 }
 
 func (d *Deps) printTable(t tableData) error                  { return d.PrintTable(t) }
-func (d *Deps) fitText(s string) string                       { return d.FitText(s) }
 func (d *Deps) cutToWidth(s string) string                    { return d.CutToWidth(s) }
 func (d *Deps) printJSON(v any) error                         { return d.PrintJSON(v) }
 func (d *Deps) jsonOutput() bool                              { return d.JSONOutput() }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/classify"
+	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 )
@@ -36,7 +37,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return newInspectCmd(d, func(*inspectOptions) error { *c = true; return nil })
 		}},
 		{"logs", []string{"--queue", "orders-dlq", "--log-group", "/aws/lambda/orders"}, func(d *Deps, c *bool) *cobra.Command {
-			return newLogsCmd(d, func(*logsOptions) error { *c = true; return nil })
+			return logs.NewCmdLogs(&d.Deps, func(*logs.LogsOptions) error { *c = true; return nil })
 		}},
 		{"record", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newRecordCmd(d, func(*recordOptions) error { *c = true; return nil })

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/version"
@@ -143,7 +144,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newInspectCmd(d, nil),
 		newChangesCmd(d, nil),
 		classify.NewCmdClassify(&d.Deps, nil),
-		newLogsCmd(d, nil),
+		logs.NewCmdLogs(&d.Deps, nil),
 		newExportCmd(d, nil),
 		newRedriveCmd(d, nil),
 		newVerifyCmd(d, nil),

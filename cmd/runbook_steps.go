@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
 )
@@ -52,7 +53,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		for _, g := range o.LogGroups {
 			argv = append(argv, "--log-group", g)
 		}
-		return runAs(ctx, &sd, newLogsCmd, runLogs, argv...)
+		return runCmd(ctx, &sd, logs.NewCmdLogs, argv...)
 	case runbookstep.StepRedrive:
 		// The fix was recorded by the fix step; redrive keeps its own
 		// canary, guardrails and confirmation.

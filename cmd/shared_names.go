@@ -72,8 +72,6 @@ func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error { return d.PrintKeyDu
 func excerpt(s string, n int) string                       { return cmdutil.Excerpt(s, n) }
 func utcText(t, now time.Time) string                      { return cmdutil.UTCText(t, now) }
 
-var spokenPlaceholders = cmdutil.SpokenPlaceholders
-
 func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
 	return cmdutil.LogSignatures(ws)
 }
