@@ -63,7 +63,6 @@ var (
 	ErrNoAnswer   = cmdutil.ErrNoAnswer
 
 	errInterrupted       = cmdutil.ErrInterrupted
-	errSilentNotProven   = cmdutil.ErrSilentNotProven
 	errSilentCheckFailed = cmdutil.ErrSilentCheckFailed
 	errNoQueue           = cmdutil.ErrNoQueue
 )

@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/incident"
 )
 
@@ -49,7 +50,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })
 		}},
 		{"verify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newVerifyCmd(d, func(*verifyOptions) error { *c = true; return nil })
+			return verify.NewCmdVerify(&d.Deps, func(*verify.VerifyOptions) error { *c = true; return nil })
 		}},
 	}
 	dirs := []struct {

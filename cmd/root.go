@@ -16,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/cmd/version"
 )
 
@@ -147,7 +148,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		logs.NewCmdLogs(&d.Deps, nil),
 		newExportCmd(d, nil),
 		newRedriveCmd(d, nil),
-		newVerifyCmd(d, nil),
+		verify.NewCmdVerify(&d.Deps, nil),
 		newRecordCmd(d, nil),
 		newCheckCmd(d, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),

@@ -12,6 +12,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/verify"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -63,7 +64,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		}
 		return runAs(ctx, &sd, newRedriveCmd, runRedrive, argv...)
 	case runbookstep.StepVerify:
-		return runAs(ctx, &sd, newVerifyCmd, runVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
+		return runCmd(ctx, &sd, verify.NewCmdVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:
 		// Read-only: it creates no alarm.
 		return runAs(ctx, &sd, newCheckCmd, runCheck, "check", "--queue", name)

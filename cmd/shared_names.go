@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/s3api"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -36,7 +38,6 @@ const (
 func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r sampleRequest) (sampleSet, error) {
 	return d.Samples(ctx, q, ws, r)
 }
-func peekRefusal(q *sqsapi.Queue, how string) error { return cmdutil.PeekRefusal(q, how) }
 func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
 	return cmdutil.ReadSet(s, read)
 }
@@ -80,4 +81,20 @@ func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
 // constructor without a runF runs it, as runAs's run does.
 func runCmd[O any](ctx context.Context, sd *Deps, newCmd func(*cmdutil.Deps, func(*O) error) *cobra.Command, argv ...string) error {
 	return runAs(ctx, sd, func(d *Deps, _ func(*O) error) *cobra.Command { return newCmd(&d.Deps, nil) }, nil, argv...)
+}
+
+// notifyFlag is cmdutil.NotifyFlag under the names redrive binds it with.
+type notifyFlag struct{ cmdutil.NotifyFlag }
+
+func (n *notifyFlag) bind(fs *pflag.FlagSet) { n.Bind(fs) }
+func (n *notifyFlag) validate() error        { return n.Validate() }
+func (d *Deps) planNotify(n *notifyFlag, account string) {
+	d.PlanNotify(&n.NotifyFlag, account)
+}
+func (d *Deps) notifySender() notify.Sender { return d.NotifySender() }
+func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, q *sqsapi.Queue, verdict, moved, report string) {
+	d.NotifyQueueStep(ctx, &n.NotifyFlag, step, q, verdict, moved, report)
+}
+func (d *Deps) notifyEnd(ctx context.Context, n *notifyFlag, ws *incident.Workspace, queueEv incident.Event, m notify.Message) {
+	d.NotifyEnd(ctx, &n.NotifyFlag, ws, queueEv, m)
 }

@@ -39,30 +39,6 @@ func TestContainFlags(t *testing.T) {
 	}
 }
 
-func TestVerifyFlags(t *testing.T) {
-	base := verifyOptions{Queue: "q", Wait: 10 * time.Minute, Interval: 15 * time.Second, Settle: time.Minute, Left: -1}
-	tests := []struct {
-		args    string
-		want    verifyOptions
-		wantErr string
-	}{
-		{args: "--queue q", want: base},
-		{args: "--queue q --wait 30m --interval 1m --settle 2m --expect-left 3", want: verifyOptions{Queue: "q", Wait: 30 * time.Minute, Interval: time.Minute, Settle: 2 * time.Minute, Left: 3}},
-		{args: "--queue q --wait 0s --settle 0s", want: verifyOptions{Queue: "q", Interval: 15 * time.Second, Left: -1}},
-		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
-		{args: "--queue q --wait 25h", wantErr: "--wait must be between 0 and 24h, got 25h0m0s"},
-		{args: "--queue q --wait 30s", wantErr: "--wait (30s) must be at least --settle (1m0s)"},
-		{args: "--queue q --interval 500ms", wantErr: "--interval must be between 1s and 10m, got 500ms"},
-		{args: "--queue q --expect-left -2", wantErr: "--expect-left must be 0 or more, got -2"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.args, func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
-			checkParse(t, d, newVerifyCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(verifyOptions{}))
-		})
-	}
-}
-
 func TestCheckFlags(t *testing.T) {
 	topic := "arn:aws:sns:eu-west-1:123456789012:oncall"
 	tests := []struct {
