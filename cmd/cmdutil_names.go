@@ -116,7 +116,6 @@ func (d *Deps) announce(action string, q *sqsapi.Queue)       { d.Announce(actio
 func (d *Deps) holdIncidentLine() func()                      { return d.HoldIncidentLine() }
 func (d *Deps) nextStep(format string, args ...any)           { d.NextStep(format, args...) }
 func (d *Deps) confirm(question string, yes bool) error       { return d.Confirm(question, yes) }
-func (d *Deps) prompter() Prompter                            { return d.Prompter() }
 func (d *Deps) renamedFlag(f *pflag.FlagSet, old, new string) { d.RenamedFlag(f, old, new) }
 func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
 	d.AliasFlag(f, old, new, v)

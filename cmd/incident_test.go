@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/logs"
+	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/incident"
@@ -41,7 +42,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return logs.NewCmdLogs(&d.Deps, func(*logs.LogsOptions) error { *c = true; return nil })
 		}},
 		{"record", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newRecordCmd(d, func(*recordOptions) error { *c = true; return nil })
+			return record.NewCmdRecord(&d.Deps, func(*record.RecordOptions) error { *c = true; return nil })
 		}},
 		{"redrive", []string{"--queue", "orders-dlq", "--dry-run", "--rate", "10"}, func(d *Deps, c *bool) *cobra.Command {
 			return newRedriveCmd(d, func(*redriveOptions) error { *c = true; return nil })

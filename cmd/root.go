@@ -15,6 +15,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/note"
+	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/cmd/version"
@@ -149,7 +150,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newExportCmd(d, nil),
 		newRedriveCmd(d, nil),
 		verify.NewCmdVerify(&d.Deps, nil),
-		newRecordCmd(d, nil),
+		record.NewCmdRecord(&d.Deps, nil),
 		newCheckCmd(d, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
 		newBrowseCmd(d, nil),

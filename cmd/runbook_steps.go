@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/logs"
+	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/verify"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
@@ -70,7 +71,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		return runAs(ctx, &sd, newCheckCmd, runCheck, "check", "--queue", name)
 	case runbookstep.StepRecord:
 		sd.Args = []string{"record", "--queue", name}
-		return runRecord(ctx, &recordOptions{deps: &sd, Queue: name, Cause: o.Cause, Warning: o.Warning})
+		return record.RunRecord(ctx, &sd.Deps, record.RecordOptions{Queue: name, Cause: o.Cause, Warning: o.Warning})
 	}
 	return fmt.Errorf("runbook: no command runs step %q", step)
 }

@@ -95,6 +95,4 @@ func (d *Deps) notifySender() notify.Sender { return d.NotifySender() }
 func (d *Deps) notifyQueueStep(ctx context.Context, n *notifyFlag, step string, q *sqsapi.Queue, verdict, moved, report string) {
 	d.NotifyQueueStep(ctx, &n.NotifyFlag, step, q, verdict, moved, report)
 }
-func (d *Deps) notifyEnd(ctx context.Context, n *notifyFlag, ws *incident.Workspace, queueEv incident.Event, m notify.Message) {
-	d.NotifyEnd(ctx, &n.NotifyFlag, ws, queueEv, m)
-}
+func operator() string { return cmdutil.Operator() }
