@@ -76,7 +76,6 @@ func checkFailedf(format string, args ...any) error {
 }
 func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format, args...) }
 func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
-func recordedCommand(args []string) []string    { return cmdutil.RecordedCommand(args) }
 func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
 

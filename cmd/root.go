@@ -17,6 +17,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/triage"
 	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/cmd/version"
 )
@@ -142,7 +143,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newLsCmd(d, nil),
 		note.NewCmdNote(&d.Deps, nil),
 		newContainCmd(d, nil),
-		newTriageCmd(d, nil),
+		triage.NewCmdTriage(&d.Deps, nil),
 		newInspectCmd(d, nil),
 		newChangesCmd(d, nil),
 		classify.NewCmdClassify(&d.Deps, nil),
