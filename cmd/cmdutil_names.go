@@ -146,7 +146,6 @@ func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, f
 	return d.ReadFleet(ctx, f, regions, fn)
 }
 
-func readBuildVersion() cmdutil.BuildVersion { return cmdutil.ReadBuildVersion() }
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
 
 func noteCell(n *note.Note, r *lease.Holder, tty bool, now time.Time) string {

@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/logs"
+	"github.com/mfdlq/mfdlq/cmd/mcp"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -71,6 +72,12 @@ func run(ctx context.Context, d *Deps, args []string) int {
 	}
 	reportError(d, args, err, code, cmdutil.HintFor(err, code, failed, !started))
 	return code
+}
+
+// runDeps is the cmdutil.Runner cmd gives the commands that run others
+// (browse's steps, mcp's tools): run, over a copy of d.
+func runDeps(ctx context.Context, d *cmdutil.Deps, args []string) int {
+	return run(ctx, &Deps{Deps: *d}, args)
 }
 
 func newRootCmd(d *Deps) *cobra.Command {
@@ -155,7 +162,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		newCheckCmd(d, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
 		newBrowseCmd(d, nil),
-		newMCPCmd(d, nil),
+		mcp.NewCmdMCP(&d.Deps, runDeps, nil),
 	}
 }
 
