@@ -2,17 +2,22 @@ package cmd
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
-	"github.com/mfdlq/mfdlq/fleet"
+	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/s3api"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // The names package cmd used before the shared parts moved to cmdutil,
@@ -62,9 +67,8 @@ var (
 	ErrNoTerminal = cmdutil.ErrNoTerminal
 	ErrNoAnswer   = cmdutil.ErrNoAnswer
 
-	errInterrupted       = cmdutil.ErrInterrupted
-	errSilentCheckFailed = cmdutil.ErrSilentCheckFailed
-	errNoQueue           = cmdutil.ErrNoQueue
+	errInterrupted = cmdutil.ErrInterrupted
+	errNoQueue     = cmdutil.ErrNoQueue
 )
 
 // SystemIO returns the process's streams (cmdutil.SystemIO).
@@ -76,7 +80,6 @@ func checkFailedf(format string, args ...any) error {
 }
 func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format, args...) }
 func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
-func safeArgs(args []any) []any                 { return cmdutil.SafeArgs(args) }
 func orUnknown(s string) string                 { return cmdutil.OrUnknown(s) }
 
 func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
@@ -104,23 +107,18 @@ func exitCode(err error, interrupted bool) int {
 	return cmdutil.ExitCode(err, interrupted)
 }
 
-func (d *Deps) printTable(t tableData) error                  { return d.PrintTable(t) }
-func (d *Deps) cutToWidth(s string) string                    { return d.CutToWidth(s) }
-func (d *Deps) printJSON(v any) error                         { return d.PrintJSON(v) }
-func (d *Deps) jsonOutput() bool                              { return d.JSONOutput() }
-func (d *Deps) infof(format string, args ...any)              { d.Infof(format, args...) }
-func (d *Deps) sayErr(line string)                            { d.SayErr(line) }
-func (d *Deps) warnf(format string, args ...any)              { d.Warnf(format, args...) }
-func (d *Deps) announce(action string, q *sqsapi.Queue)       { d.Announce(action, q) }
-func (d *Deps) holdIncidentLine() func()                      { return d.HoldIncidentLine() }
-func (d *Deps) nextStep(format string, args ...any)           { d.NextStep(format, args...) }
-func (d *Deps) confirm(question string, yes bool) error       { return d.Confirm(question, yes) }
-func (d *Deps) renamedFlag(f *pflag.FlagSet, old, new string) { d.RenamedFlag(f, old, new) }
+func (d *Deps) printTable(t tableData) error            { return d.PrintTable(t) }
+func (d *Deps) printJSON(v any) error                   { return d.PrintJSON(v) }
+func (d *Deps) jsonOutput() bool                        { return d.JSONOutput() }
+func (d *Deps) infof(format string, args ...any)        { d.Infof(format, args...) }
+func (d *Deps) warnf(format string, args ...any)        { d.Warnf(format, args...) }
+func (d *Deps) announce(action string, q *sqsapi.Queue) { d.Announce(action, q) }
+func (d *Deps) nextStep(format string, args ...any)     { d.NextStep(format, args...) }
+func (d *Deps) confirm(question string, yes bool) error { return d.Confirm(question, yes) }
 func (d *Deps) aliasFlag(f *pflag.FlagSet, old, new string, v pflag.Value) {
 	d.AliasFlag(f, old, new, v)
 }
 func (d *Deps) checkIncident(queueRef string) error { return d.CheckIncident(queueRef) }
-func (d *Deps) incidentURL() (string, bool)         { return d.IncidentURL() }
 func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
 	return d.ResolveQueue(ctx, ref)
 }
@@ -139,18 +137,10 @@ func (d *Deps) wireClients() { d.WireClients() }
 
 type (
 	fleetFlags = cmdutil.FleetFlags
-	fleetScope = cmdutil.FleetScope
 )
-
-func (d *Deps) readFleet(ctx context.Context, f *fleetFlags, regions []string, fn func(context.Context, fleetScope) error) ([]fleet.Unreadable, error) {
-	return d.ReadFleet(ctx, f, regions, fn)
-}
 
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
 
-func noteCell(n *note.Note, r *lease.Holder, tty bool, now time.Time) string {
-	return cmdutil.NoteCell(n, r, tty, now)
-}
 func (d *Deps) callerARN(ctx context.Context) (string, error) { return d.CallerARN(ctx) }
 func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
 	return d.ShowNote(ctx, c, q)
@@ -158,3 +148,54 @@ func (d *Deps) showNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note
 func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
 	return d.NoteAhead(ctx, c, q)
 }
+
+type fleetListing = cmdutil.FleetListing
+
+func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
+	return d.ListFleet(ctx, ff, regions, io, notes)
+}
+func runningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
+	return cmdutil.RunningRedrive(h, now)
+}
+
+type (
+	sampleRequest = cmdutil.SampleRequest
+	sampleSet     = cmdutil.SampleSet
+)
+
+const keptSampleSaid = cmdutil.KeptSampleSaid
+
+func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r sampleRequest) (sampleSet, error) {
+	return d.Samples(ctx, q, ws, r)
+}
+func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
+	return cmdutil.ReadSet(s, read)
+}
+func writeMessages(msgs []sqsjson.Message) func(io.Writer) error { return cmdutil.WriteMessages(msgs) }
+func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+	return cmdutil.ReadFile(path, flag, read)
+}
+func notRegular(pairs ...string) error { return cmdutil.NotRegular(pairs...) }
+func outReplaceable(path string) error { return cmdutil.OutReplaceable(path) }
+func loadClassification(ws *incident.Workspace) (*classify.Classification, error) {
+	return cmdutil.LoadClassification(ws)
+}
+
+const fetchPayloadsHelp = cmdutil.FetchPayloadsHelp
+
+func validateFetch(n int) error { return cmdutil.ValidateFetch(n) }
+func (d *Deps) payloadFetcher(ctx context.Context, n int) (*s3api.Fetcher, error) {
+	return d.PayloadFetcher(ctx, n)
+}
+func (d *Deps) reportFetches(f *s3api.Fetcher) { d.ReportFetches(f) }
+func (d *Deps) policySources(ctx context.Context, dlq *sqsapi.Queue) int {
+	return d.PolicySources(ctx, dlq)
+}
+func (d *Deps) noteConsumers(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, step string) {
+	d.NoteConsumers(ctx, c, dlq, step)
+}
+func (d *Deps) oldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
+	return d.OldestExpiry(ctx, q, msgs)
+}
+func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) { d.ShowExpiry(q, e) }
+func secondsText(f float64) string                           { return cmdutil.SecondsText(f) }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/classify"
+	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -27,13 +29,13 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 		cmd  func(d *Deps, called *bool) *cobra.Command
 	}{
 		{"check", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newCheckCmd(d, func(*checkOptions) error { *c = true; return nil })
+			return check.NewCmdCheck(&d.Deps, func(*check.CheckOptions) error { *c = true; return nil })
 		}},
 		{"classify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return classify.NewCmdClassify(&d.Deps, func(*classify.ClassifyOptions) error { *c = true; return nil })
 		}},
 		{"contain", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newContainCmd(d, func(*containOptions) error { *c = true; return nil })
+			return contain.NewCmdContain(&d.Deps, func(*contain.ContainOptions) error { *c = true; return nil })
 		}},
 		{"inspect", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return newInspectCmd(d, func(*inspectOptions) error { *c = true; return nil })

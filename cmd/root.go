@@ -11,9 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/changes"
+	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/contain"
+	"github.com/mfdlq/mfdlq/cmd/export"
 	"github.com/mfdlq/mfdlq/cmd/logs"
+	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/mcp"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/record"
@@ -147,19 +152,19 @@ func markStarted(c *cobra.Command, started *bool) {
 // subcommands lists the runbook steps in the runbook's order.
 func subcommands(d *Deps) []*cobra.Command {
 	return []*cobra.Command{
-		newLsCmd(d, nil),
+		ls.NewCmdLs(&d.Deps, nil),
 		note.NewCmdNote(&d.Deps, nil),
-		newContainCmd(d, nil),
+		contain.NewCmdContain(&d.Deps, nil),
 		triage.NewCmdTriage(&d.Deps, nil),
 		newInspectCmd(d, nil),
-		newChangesCmd(d, nil),
+		changes.NewCmdChanges(&d.Deps, nil),
 		classify.NewCmdClassify(&d.Deps, nil),
 		logs.NewCmdLogs(&d.Deps, nil),
-		newExportCmd(d, nil),
+		export.NewCmdExport(&d.Deps, nil),
 		newRedriveCmd(d, nil),
 		verify.NewCmdVerify(&d.Deps, nil),
 		record.NewCmdRecord(&d.Deps, nil),
-		newCheckCmd(d, nil),
+		check.NewCmdCheck(&d.Deps, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
 		newBrowseCmd(d, nil),
 		mcp.NewCmdMCP(&d.Deps, runDeps, nil),

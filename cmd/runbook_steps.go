@@ -8,8 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/changes"
+	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -25,7 +28,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 	switch step {
 	case runbookstep.StepContain:
 		// 4 s of sampling, not contain's 10: the runbook has more steps to go.
-		return runAs(ctx, &sd, newContainCmd, runContain, "contain", "--queue", name, "--sample-for", "4s")
+		return runCmd(ctx, &sd, contain.NewCmdContain(&sd.Deps, nil), "contain", "--queue", name, "--sample-for", "4s")
 	case runbookstep.StepInspect:
 		// 100, not inspect's 10: classify reads this sample, and a hundred
 		// messages show a pattern where ten show anecdotes. Ten rows and a
@@ -40,7 +43,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 				argv = append(argv, "--function", fn)
 			}
 		}
-		return runAs(ctx, &sd, newChangesCmd, runChanges, argv...)
+		return runCmd(ctx, &sd, changes.NewCmdChanges(&sd.Deps, nil), argv...)
 	case runbookstep.StepClassify:
 		argv := []string{"classify", "--queue", name}
 		for _, x := range o.Expect {
@@ -49,13 +52,13 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Baseline != "" {
 			argv = append(argv, "--baseline", o.Baseline)
 		}
-		return runCmd(ctx, &sd, classify.NewCmdClassify, argv...)
+		return runCmd(ctx, &sd, classify.NewCmdClassify(&sd.Deps, nil), argv...)
 	case runbookstep.StepLogs:
 		argv := []string{"logs", "--queue", name}
 		for _, g := range o.LogGroups {
 			argv = append(argv, "--log-group", g)
 		}
-		return runCmd(ctx, &sd, logs.NewCmdLogs, argv...)
+		return runCmd(ctx, &sd, logs.NewCmdLogs(&sd.Deps, nil), argv...)
 	case runbookstep.StepRedrive:
 		// The fix was recorded by the fix step; redrive keeps its own
 		// canary, guardrails and confirmation.
@@ -65,10 +68,10 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		}
 		return runAs(ctx, &sd, newRedriveCmd, runRedrive, argv...)
 	case runbookstep.StepVerify:
-		return runCmd(ctx, &sd, verify.NewCmdVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
+		return runCmd(ctx, &sd, verify.NewCmdVerify(&sd.Deps, nil), "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:
 		// Read-only: it creates no alarm.
-		return runAs(ctx, &sd, newCheckCmd, runCheck, "check", "--queue", name)
+		return runCmd(ctx, &sd, check.NewCmdCheck(&sd.Deps, nil), "check", "--queue", name)
 	case runbookstep.StepRecord:
 		sd.Args = []string{"record", "--queue", name}
 		return record.RunRecord(ctx, &sd.Deps, record.RecordOptions{Queue: name, Cause: o.Cause, Warning: o.Warning})
@@ -76,15 +79,20 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 	return fmt.Errorf("runbook: no command runs step %q", step)
 }
 
-// runAs runs one step the way its command runs argv: the flags' defaults
-// and checks are the command's own, and sd.Args, which the step's event
-// records, is exactly what ran.
-func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
+// runCmd runs c, a moved command's (its runF nil), as argv: sd.Args,
+// which the step's event records, is exactly what ran.
+func runCmd(ctx context.Context, sd *Deps, c *cobra.Command, argv ...string) error {
 	sd.Args = argv
-	c := newCmd(sd, func(o *O) error { return run(ctx, o) })
 	c.SetArgs(argv[1:])
 	c.SetOut(io.Discard)
 	c.SetErr(io.Discard)
 	c.SilenceErrors, c.SilenceUsage = true, true
 	return c.ExecuteContext(ctx)
+}
+
+// runAs runs one step the way its command runs argv: the flags' defaults
+// and checks are the command's own, and sd.Args, which the step's event
+// records, is exactly what ran.
+func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
+	return runCmd(ctx, sd, newCmd(sd, func(o *O) error { return run(ctx, o) }), argv...)
 }

@@ -6,16 +6,6 @@ import (
 	"github.com/mfdlq/mfdlq/logsearch"
 )
 
-// LoadClassification reads the incident's classification.json without
-// following a link.
-func LoadClassification(ws *incident.Workspace) (*classify.Classification, error) {
-	b, err := ws.ReadFile(incident.ClassificationFile)
-	if err != nil {
-		return nil, err
-	}
-	return classify.Parse(b, ws.Path(incident.ClassificationFile))
-}
-
 // LogSignatures reads the logs step's signatures, by MessageId, for
 // classify to group by; logs.json is read without following a link.
 func LogSignatures(ws *incident.Workspace) (classify.Signatures, error) {

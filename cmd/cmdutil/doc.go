@@ -15,7 +15,7 @@
 //
 //	cmd/            the root: Main, the command tree, help groups, typo
 //	                suggestions, global flags, the testscript harness
-//	cmd/<command>/  one command: NewCmdX(f, runF), its options, its run
+//	cmd/<command>/  one command: NewCmdX(d, runF), its options, its run
 //	                function and its unit tests
 //	cmd/cmdutil/    this package
 //	cmd/cmdtest/    helpers several commands' tests share (imported by
@@ -24,7 +24,7 @@
 // A command package imports cmdutil and the steps, never cmd or another
 // command (internal/archtest). A command that runs others (the runbook's
 // steps) takes the runner as a parameter of its constructor, and cmd, which
-// knows every command, gives it: NewCmdRunbook(f, steps, runF).
+// knows every command, gives it: NewCmdRunbook(d, steps, runF).
 //
 // # Naming
 //
@@ -47,11 +47,12 @@
 //     test that runs the whole binary or a testscript command stays in cmd).
 //     Change the package clause to x.
 //  2. Export the constructor: newXCmd(d *Deps, runF func(*xOptions) error)
-//     becomes NewCmdX(f *cmdutil.Deps, runF func(*XOptions) error)
-//     *cobra.Command, and xOptions becomes XOptions (its fields are what the
+//     becomes NewCmdX(d *cmdutil.Deps, runF func(*XOptions) error)
+//     *cobra.Command (d, as in the house's command files: the body keeps
+//     its lines), and xOptions becomes XOptions (its fields are what the
 //     user typed, plus the unexported deps). RunE validates, then
 //     `if runF != nil { return runF(opts) }` (cmdutil.StepRunE does this).
-//  3. Spell cmd's old names as this package's: d.infof → f.Infof,
+//  3. Spell cmd's old names as this package's: d.infof → d.Infof,
 //     usageErrorf → cmdutil.UsageErrorf, tableData → cmdutil.TableData,
 //     &exitError{…} → &cmdutil.ExitError{…}, ExitUsage → cmdutil.ExitUsage
 //     (cmd/cmdutil_names.go lists them all). A helper of package cmd the

@@ -7,9 +7,15 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
+
+// The files a command's flags name (--from, --baseline, --out) and the
+// incident's artifacts a command reads: opened without following a link
+// or waiting on a named pipe, a bad record a usage error naming the flag
+// and the line.
 
 // ReadFile opens path and reads it with read, turning a missing file or a
 // bad record into a usage error that names the flag and the line.
@@ -77,4 +83,14 @@ func DecodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T
 		return zero, UsageErrorf("%s %s: %v; fix or remove that line", flag, path, le)
 	}
 	return v, err
+}
+
+// LoadClassification reads the incident's classification.json without
+// following a link.
+func LoadClassification(ws *incident.Workspace) (*classify.Classification, error) {
+	b, err := ws.ReadFile(incident.ClassificationFile)
+	if err != nil {
+		return nil, err
+	}
+	return classify.Parse(b, ws.Path(incident.ClassificationFile))
 }

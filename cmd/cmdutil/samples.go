@@ -36,7 +36,7 @@ type SampleSet struct {
 	// "live sample".
 	Source string
 	// Kept is the size of the incident's sample a smaller fresh peek did
-	// not replace (KeptSample); 0 when the peek was saved.
+	// not replace (keptSample); 0 when the peek was saved.
 	Kept int
 }
 
@@ -79,7 +79,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		return SampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
 	}
 	if r.Fresh {
-		if n := KeptSample(ws, len(res.Messages)); n > 0 {
+		if n := keptSample(ws, len(res.Messages)); n > 0 {
 			d.Infof(KeptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
 				n, len(res.Messages), n)
 			return SampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
@@ -99,8 +99,8 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 	return SampleSet{Peeked: &res, Source: "live sample"}, nil
 }
 
-// IncidentSample is the incident's samples.jsonl as a SampleSet, read
-// through ws (never through a link).
+// IncidentSample is the incident's own sample (samples.jsonl), read
+// through its workspace, never through a link.
 func IncidentSample(ws *incident.Workspace) SampleSet {
 	return SampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
 }
@@ -109,14 +109,14 @@ func IncidentSample(ws *incident.Workspace) SampleSet {
 // the incident's larger sample; browse reads it to name what it shows.
 const KeptSampleSaid = "kept the incident's sample"
 
-// KeptSample is the size of the incident's sample when a fresh peek of
+// keptSample is the size of the incident's sample when a fresh peek of
 // peeked messages must not replace it, else 0. Samples accumulate as whole
 // looks: the largest recent one is kept, so a small inspect (--max 5)
 // cannot shrink what classify judges. A sample is no longer recent once a
 // step after the one that took it moved or deleted messages (redrive,
 // export): the DLQ it describes is gone, and any new peek replaces it.
 // Steps are ordered by events.jsonl, not by clocks.
-func KeptSample(ws *incident.Workspace, peeked int) int {
+func keptSample(ws *incident.Workspace, peeked int) int {
 	if !ws.Has(incident.SamplesFile) {
 		return 0
 	}

@@ -28,8 +28,8 @@ type NoteOptions struct {
 
 // NewCmdNote is `mfdlq note`; runF, when not nil, gets the parsed options
 // instead of the run (tests).
-func NewCmdNote(f *cmdutil.Deps, runF func(*NoteOptions) error) *cobra.Command {
-	opts := &NoteOptions{deps: f}
+func NewCmdNote(d *cmdutil.Deps, runF func(*NoteOptions) error) *cobra.Command {
+	opts := &NoteOptions{deps: d}
 	c := &cobra.Command{
 		Use:   `note --queue DLQ "TEXT" | --clear`,
 		Short: "Leave a note on a DLQ that colleagues see: who is on it, what is known",
@@ -70,11 +70,11 @@ Examples:
 			return runNote(c.Context(), opts)
 		},
 	}
-	fs := c.Flags()
-	fs.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
-	fs.BoolVar(&opts.Clear, "clear", false, "remove the note")
-	fs.BoolVar(&opts.DryRun, "dry-run", false, "show the note and change nothing")
-	fs.BoolVar(&opts.Yes, "yes", false, "write without asking")
+	f := c.Flags()
+	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	f.BoolVar(&opts.Clear, "clear", false, "remove the note")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "show the note and change nothing")
+	f.BoolVar(&opts.Yes, "yes", false, "write without asking")
 	return c
 }
 

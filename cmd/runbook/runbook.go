@@ -36,8 +36,8 @@ type RunbookOptions struct {
 
 // NewCmdRunbook is `mfdlq runbook`; steps runs its steps (cmd's), runF,
 // when not nil, gets the parsed options instead of the run (tests).
-func NewCmdRunbook(f *cmdutil.Deps, steps StepRunner, runF func(*RunbookOptions) error) *cobra.Command {
-	opts := &RunbookOptions{deps: f, steps: steps}
+func NewCmdRunbook(d *cmdutil.Deps, steps StepRunner, runF func(*RunbookOptions) error) *cobra.Command {
+	opts := &RunbookOptions{deps: d, steps: steps}
 	c := &cobra.Command{
 		Use:   "runbook --queue DLQ [--log-group G] [--rate R] [--fixed TEXT] [--yes]",
 		Short: "All seven steps, guided",
@@ -66,18 +66,18 @@ Examples:
   mfdlq runbook --queue payments-dlq --incident incidents/INC-4711
 ` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: cmdutil.StepRunE(f, opts, opts.validate, func() string { return opts.Queue }, runF, runRunbook),
+		RunE: cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRunbook),
 	}
-	fs := c.Flags()
-	cmdutil.AddQueueFlag(fs, &opts.Queue)
-	fs.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable); without it step 4 is skipped")
-	fs.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable; lets classify prove poison)")
-	fs.StringVar(&opts.Baseline, "baseline", "", "healthy messages for classify to compare with (JSON Lines or {\"Messages\": [...]})")
-	fs.StringVar(&opts.Rate, "rate", "10", "redrive rate: messages per second, or max")
-	fs.StringVar(&opts.Fixed, "fixed", "", "record what was changed (the fix) so a poison DLQ may be redriven")
-	fs.StringVar(&opts.Cause, "cause", "", "what caused it, for the report")
-	fs.StringVar(&opts.Warning, "warning", "", "what would have warned earlier, for the report")
-	fs.BoolVar(&opts.Yes, "yes", false, "run unattended, taking the safe choice at every fork")
+	f := c.Flags()
+	cmdutil.AddQueueFlag(f, &opts.Queue)
+	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable); without it step 4 is skipped")
+	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable; lets classify prove poison)")
+	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages for classify to compare with (JSON Lines or {\"Messages\": [...]})")
+	f.StringVar(&opts.Rate, "rate", "10", "redrive rate: messages per second, or max")
+	f.StringVar(&opts.Fixed, "fixed", "", "record what was changed (the fix) so a poison DLQ may be redriven")
+	f.StringVar(&opts.Cause, "cause", "", "what caused it, for the report")
+	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier, for the report")
+	f.BoolVar(&opts.Yes, "yes", false, "run unattended, taking the safe choice at every fork")
 	return c
 }
 

@@ -23,8 +23,8 @@ func SetFlag(root *cobra.Command) {
 // NewCmdVersion is `mfdlq version`: the same line, or under --output json
 // the BuildVersion as one object. runF, when not nil, gets the options
 // instead of the run (tests).
-func NewCmdVersion(f *cmdutil.Deps, runF func(*VersionOptions) error) *cobra.Command {
-	opts := &VersionOptions{deps: f}
+func NewCmdVersion(d *cmdutil.Deps, runF func(*VersionOptions) error) *cobra.Command {
+	opts := &VersionOptions{deps: d}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print mfdlq's version (and the commit it was built from)",

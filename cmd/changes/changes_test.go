@@ -1,4 +1,4 @@
-package cmd
+package changes
 
 import (
 	"strings"
@@ -6,17 +6,22 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
 )
 
+// TestChangesFlags: argv to options, or the exact usage error before any
+// AWS call.
 func TestChangesFlags(t *testing.T) {
 	tests := []struct {
 		args    string
-		want    changesOptions
+		want    ChangesOptions
 		wantErr string
 	}{
-		{args: "--queue orders-dlq", want: changesOptions{Queue: "orders-dlq", Margin: 30 * time.Minute}},
+		{args: "--queue orders-dlq", want: ChangesOptions{Queue: "orders-dlq", Margin: 30 * time.Minute}},
 		{args: "--queue orders-dlq --margin 2h --function orders-consumer --function billing --from 2026-11-29T21:00:00Z --to 2026-11-30T01:00:00+01:00 --force",
-			want: changesOptions{Queue: "orders-dlq", Margin: 2 * time.Hour, Functions: []string{"orders-consumer", "billing"},
+			want: ChangesOptions{Queue: "orders-dlq", Margin: 2 * time.Hour, Functions: []string{"orders-consumer", "billing"},
 				From: "2026-11-29T21:00:00Z", To: "2026-11-30T01:00:00+01:00", Force: true}},
 		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{args: "--queue q --margin 0s", wantErr: "--margin must be between 1s and 168h0m0s, got 0s"},
@@ -29,12 +34,13 @@ func TestChangesFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
+			d, _, _ := cmdtest.Deps(t, false)
 			args := strings.Fields(tc.args)
 			if strings.HasSuffix(tc.args, "--function  ") {
 				args = append(args, " ")
 			}
-			checkParse(t, d, newChangesCmd, args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(changesOptions{}))
+			newCmd := func(runF func(*ChangesOptions) error) *cobra.Command { return NewCmdChanges(d, runF) }
+			cmdtest.CheckParse(t, newCmd, args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(ChangesOptions{}))
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -8,17 +8,17 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// oldestExpiry tells when the oldest message of q expires: from
+// OldestExpiry tells when the oldest message of q expires: from
 // CloudWatch's age of oldest and, on a standard queue, from the earliest
 // SentTimestamp of msgs (SQS counts a standard DLQ's retention from it), the
 // sooner of the two. nil when neither tells; a CloudWatch failure is a
 // warning, never the step's failure.
-func (d *Deps) oldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
+func (d *Deps) OldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
 	var e *sqsapi.Expiry
 	if cw, err := d.CloudWatch(ctx); err == nil {
 		x, err := inventory.ReadExpiry(ctx, cw, q.Name, q.Retention, q.FIFO, d.Now())
 		if err != nil && ctx.Err() == nil {
-			d.warnf("when %s's oldest message expires: %v", q.Name, err)
+			d.Warnf("when %s's oldest message expires: %v", q.Name, err)
 		}
 		e = x
 	}
@@ -34,26 +34,26 @@ func (d *Deps) oldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson
 	return e
 }
 
-// showExpiry states the countdown of a DLQ holding messages and, under a
+// ShowExpiry states the countdown of a DLQ holding messages and, under a
 // day, warns and names what saves the messages: an export, and a longer
 // retention.
-func (d *Deps) showExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) {
+func (d *Deps) ShowExpiry(q *sqsapi.Queue, e *sqsapi.Expiry) {
 	if q.Depth.Total() == 0 {
 		return
 	}
 	if e == nil {
-		d.infof("%s: when the oldest message expires is unknown (no CloudWatch age of oldest); retention %s", q.Name, sqsapi.Human(q.Retention))
+		d.Infof("%s: when the oldest message expires is unknown (no CloudWatch age of oldest); retention %s", q.Name, sqsapi.Human(q.Retention))
 		return
 	}
 	now := d.Now()
-	d.infof("%s: %s", q.Name, e.Countdown(now))
+	d.Infof("%s: %s", q.Name, e.Countdown(now))
 	if left := e.In(now); left < sqsapi.RetentionApplyDelay {
 		// SQS takes up to 15 minutes to apply a new MessageRetentionPeriod:
 		// with less left, only an export is sure to save the messages.
-		d.warnf("%s's messages start to expire in %s, sooner than SQS applies a new retention (up to 15 min): archive them now — mfdlq export --queue %s --out %s.jsonl.gz",
+		d.Warnf("%s's messages start to expire in %s, sooner than SQS applies a new retention (up to 15 min): archive them now — mfdlq export --queue %s --out %s.jsonl.gz",
 			q.Name, sqsapi.Human(max(left, 0)), q.Name, q.Name)
 	} else if left < sqsapi.Urgent {
-		d.warnf("%s's messages start to expire in %s: archive them first — mfdlq export --queue %s --out %s.jsonl.gz — and raise its retention to 14 days: aws sqs set-queue-attributes --queue-url %s --attributes MessageRetentionPeriod=1209600",
+		d.Warnf("%s's messages start to expire in %s: archive them first — mfdlq export --queue %s --out %s.jsonl.gz — and raise its retention to 14 days: aws sqs set-queue-attributes --queue-url %s --attributes MessageRetentionPeriod=1209600",
 			q.Name, sqsapi.Human(max(e.In(now), 0)), q.Name, q.Name, q.URL)
 	}
 }

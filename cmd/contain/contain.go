@@ -1,4 +1,8 @@
-package cmd
+// Package contain is `mfdlq contain`: is the problem still alive? It
+// measures the DLQ and its source and pauses, caps or resumes the
+// consumer's event source mapping when asked. The measures and the verdict
+// are the contain step package's, imported as containstep.
+package contain
 
 import (
 	"context"
@@ -7,15 +11,16 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	containstep "github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// containOptions are the flags of mfdlq contain.
-type containOptions struct {
-	deps   *Deps
+// ContainOptions are the flags of mfdlq contain.
+type ContainOptions struct {
+	deps   *cmdutil.Deps
 	Queue  string        // --queue: the DLQ (name, URL or ARN)
 	Source string        // --source: the source queue, when discovery is not wanted
 	Window time.Duration // --window: how far back the trend looks
@@ -30,8 +35,10 @@ type containOptions struct {
 
 // incident.ContainFile is contain's artifact in the incident directory.
 
-func newContainCmd(d *Deps, runF func(*containOptions) error) *cobra.Command {
-	opts := &containOptions{deps: d}
+// NewCmdContain is `mfdlq contain`; runF, when not nil, gets the parsed
+// options instead of the run (tests).
+func NewCmdContain(d *cmdutil.Deps, runF func(*ContainOptions) error) *cobra.Command {
+	opts := &ContainOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "contain --queue DLQ [--source Q] [--window 30m] [--pause-mapping | --cap-concurrency N | --resume-mapping] [--yes]",
 		Short: runbook.Label(runbook.StepContain) + ": is the problem still alive?",
@@ -64,7 +71,7 @@ Examples:
   mfdlq contain --queue orders-dlq --resume-mapping
 
 Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
-` + exitStatusHelp,
+` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			opts.Cap = 0
@@ -75,15 +82,15 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 					opts.Cap = -1
 				}
 			}
-			return stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runContain)(c, nil)
+			return cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runContain)(c, nil)
 		},
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Source, "source", "", "the source queue (default: the queue whose redrive policy names the DLQ)")
 	f.DurationVar(&opts.Window, "window", 30*time.Minute, "how far back the trend looks (5m-336h)")
 	f.DurationVar(&opts.Sample, "sample-for", 10*time.Second, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
-	d.renamedFlag(f, "sample", "sample-for")
+	d.RenamedFlag(f, "sample", "sample-for")
 	f.BoolVar(&opts.Pause, "pause-mapping", false, "disable the Lambda event source mapping reading the source")
 	f.Int("cap-concurrency", 0, "set the mapping's maximum concurrency to N (2-1000)")
 	f.BoolVar(&opts.Resume, "resume-mapping", false, "restore the mapping as this incident recorded it before")
@@ -93,27 +100,27 @@ Exit 3 when the problem is alive, so scripts can stop; 0 when it is not.
 	return c
 }
 
-func (o *containOptions) validate() error {
+func (o *ContainOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	case o.Window < 5*time.Minute || o.Window > 336*time.Hour:
-		return usageErrorf("--window must be between 5m and 336h, got %s", o.Window)
+		return cmdutil.UsageErrorf("--window must be between 5m and 336h, got %s", o.Window)
 	case o.Sample < time.Second || o.Sample > 5*time.Minute:
-		return usageErrorf("--sample-for must be between 1s and 5m, got %s", o.Sample)
+		return cmdutil.UsageErrorf("--sample-for must be between 1s and 5m, got %s", o.Sample)
 	case o.Cap != 0 && (o.Cap < 2 || o.Cap > 1000):
-		return usageErrorf("--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got %d", max(o.Cap, 0))
+		return cmdutil.UsageErrorf("--cap-concurrency must be between 2 and 1000 (Lambda's limits for SQS), got %d", max(o.Cap, 0))
 	case o.actions() > 1:
 		// Checked here, not with cobra's flag groups: their error surfaces
 		// after the root's pre-run and would exit 1 instead of 2.
-		return usageErrorf("--pause-mapping, --cap-concurrency and --resume-mapping: choose one")
+		return cmdutil.UsageErrorf("--pause-mapping, --cap-concurrency and --resume-mapping: choose one")
 	case o.UUID != "" && o.action() == "":
-		return usageErrorf("--mapping needs --pause-mapping, --cap-concurrency or --resume-mapping")
+		return cmdutil.UsageErrorf("--mapping needs --pause-mapping, --cap-concurrency or --resume-mapping")
 	}
 	return nil
 }
 
-func (o *containOptions) actions() int {
+func (o *ContainOptions) actions() int {
 	n := 0
 	for _, b := range []bool{o.Pause, o.Cap != 0, o.Resume} {
 		if b {
@@ -124,7 +131,7 @@ func (o *containOptions) actions() int {
 }
 
 // action is the mapping change asked for, or "".
-func (o *containOptions) action() string {
+func (o *ContainOptions) action() string {
 	switch {
 	case o.Pause:
 		return lambdaapi.ActionPause
@@ -136,14 +143,14 @@ func (o *containOptions) action() string {
 	return ""
 }
 
-func runContain(ctx context.Context, o *containOptions) error {
+func runContain(ctx context.Context, o *ContainOptions) error {
 	d := o.deps
-	defer d.holdIncidentLine()() // the answer first, where it was written last
-	client, dlq, err := d.resolveQueue(ctx, o.Queue)
+	defer d.HoldIncidentLine()() // the answer first, where it was written last
+	client, dlq, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	d.showNote(ctx, client, dlq)
+	d.ShowNote(ctx, client, dlq)
 	src, others, err := o.source(ctx, client, dlq)
 	if err != nil {
 		return err
@@ -152,7 +159,7 @@ func runContain(ctx context.Context, o *containOptions) error {
 	if err != nil {
 		return err
 	}
-	rep := contain.Result{Mappings: mappings, OtherSources: others}
+	rep := containstep.Result{Mappings: mappings, OtherSources: others}
 	if o.action() != "" {
 		change, err := o.changeMapping(ctx, dlq, src, mappings)
 		if err != nil {
@@ -171,21 +178,21 @@ func runContain(ctx context.Context, o *containOptions) error {
 	if err := o.record(dlq, &rep); err != nil {
 		return err
 	}
-	d.noteConsumers(ctx, client, dlq, "contain")
+	d.NoteConsumers(ctx, client, dlq, "contain")
 	if err := o.render(&rep); err != nil {
 		return err
 	}
-	d.showExpiry(dlq, rep.OldestExpiry)
-	d.nextStep("%s", containNext(dlq.Name, &rep))
+	d.ShowExpiry(dlq, rep.OldestExpiry)
+	d.NextStep("%s", containNext(dlq.Name, &rep))
 	if rep.Alive {
-		return errSilentCheckFailed
+		return cmdutil.ErrSilentCheckFailed
 	}
 	return nil
 }
 
 // containNext is what to do after contain's verdict: every verdict ends
 // with a next step, the alive one most of all.
-func containNext(dlq string, rep *contain.Result) string {
+func containNext(dlq string, rep *containstep.Result) string {
 	paused := rep.Change != nil && !rep.Change.DryRun && rep.Change.Action == lambdaapi.ActionPause
 	switch {
 	case !rep.Alive && paused:
@@ -204,7 +211,7 @@ func containNext(dlq string, rep *contain.Result) string {
 
 // source finds the source queue: --source, else the DLQ's only source, else
 // the deepest of several (the others are named).
-func (o *containOptions) source(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue) (*sqsapi.Queue, []string, error) {
+func (o *ContainOptions) source(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue) (*sqsapi.Queue, []string, error) {
 	d := o.deps
 	if o.Source != "" {
 		q, err := sqsapi.Resolve(ctx, c, o.Source, d.Region(ctx))
@@ -215,7 +222,7 @@ func (o *containOptions) source(ctx context.Context, c sqsapi.Client, dlq *sqsap
 		return nil, nil, err
 	}
 	if len(srcs) == 0 {
-		d.warnf("no queue's redrive policy names %s: pass --source to read the source queue", dlq.Name)
+		d.Warnf("no queue's redrive policy names %s: pass --source to read the source queue", dlq.Name)
 		return nil, []string{}, nil
 	}
 	best := srcs[0]
@@ -231,7 +238,7 @@ func (o *containOptions) source(ctx context.Context, c sqsapi.Client, dlq *sqsap
 		}
 	}
 	if len(others) > 0 {
-		d.warnf("%d queues redrive to %s; reading the deepest, %s (pass --source for another)", len(srcs), dlq.Name, best.Name)
+		d.Warnf("%d queues redrive to %s; reading the deepest, %s (pass --source for another)", len(srcs), dlq.Name, best.Name)
 	}
 	return best, others, nil
 }

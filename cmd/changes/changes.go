@@ -1,4 +1,8 @@
-package cmd
+// Package changes is `mfdlq changes`: what changed around the incident's
+// first failure (the trail, alarms, the consumer's metrics). The step's
+// work and verdicts are the changes step package's, imported as
+// changesstep.
+package changes
 
 import (
 	"context"
@@ -9,16 +13,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/changes"
+	changesstep "github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
 )
 
-// changesOptions are the flags of mfdlq changes.
-type changesOptions struct {
-	deps      *Deps
+// ChangesOptions are the flags of mfdlq changes.
+type ChangesOptions struct {
+	deps      *cmdutil.Deps
 	Queue     string        // --queue: the DLQ (name, URL or ARN)
 	From      string        // --from: the window's start, overriding the messages'
 	To        string        // --to: the window's end
@@ -32,8 +37,10 @@ type changesOptions struct {
 // maxMargin keeps a window within what an engineer can read through.
 const maxMargin = 7 * 24 * time.Hour
 
-func newChangesCmd(d *Deps, runF func(*changesOptions) error) *cobra.Command {
-	opts := &changesOptions{deps: d}
+// NewCmdChanges is `mfdlq changes`; runF, when not nil, gets the parsed
+// options instead of the run (tests).
+func NewCmdChanges(d *cmdutil.Deps, runF func(*ChangesOptions) error) *cobra.Command {
+	opts := &ChangesOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "changes --queue DLQ [--since T] [--until T] [--margin 30m] [--function NAME]",
 		Short: runbook.Label(runbook.StepChanges) + ": what changed around the first failure (then classify)",
@@ -74,28 +81,28 @@ Examples:
   mfdlq changes --queue orders-dlq
   mfdlq changes --queue orders-dlq --margin 2h --function orders-consumer
   mfdlq changes --queue orders-dlq --since 2026-11-29T21:00:00Z --until 2026-11-30T01:00:00Z --output json
-` + exitStatusHelp,
+` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
+		RunE: cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runChanges),
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.From, "since", "", "start of the window (RFC 3339), instead of the first failure − --margin")
 	f.StringVar(&opts.To, "until", "", "end of the window (RFC 3339), instead of the last failure + --margin")
-	d.renamedFlag(f, "from", "since")
-	d.renamedFlag(f, "to", "until")
+	d.RenamedFlag(f, "from", "since")
+	d.RenamedFlag(f, "to", "until")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen the failures' window by this much on both sides")
 	f.StringArrayVar(&opts.Functions, "function", nil, "a consumer Lambda function no event source mapping names (repeatable)")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	return c
 }
 
-func (o *changesOptions) validate() error {
+func (o *ChangesOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	case o.Margin <= 0 || o.Margin > maxMargin:
-		return usageErrorf("--margin must be between 1s and %s, got %s", maxMargin, o.Margin)
+		return cmdutil.UsageErrorf("--margin must be between 1s and %s, got %s", maxMargin, o.Margin)
 	}
 	var err error
 	if o.from, err = parseTime("--since", o.From); err != nil {
@@ -105,11 +112,11 @@ func (o *changesOptions) validate() error {
 		return err
 	}
 	if o.from != nil && o.to != nil && !o.from.Before(*o.to) {
-		return usageErrorf("--since %s is not before --until %s", o.From, o.To)
+		return cmdutil.UsageErrorf("--since %s is not before --until %s", o.From, o.To)
 	}
 	for _, fn := range o.Functions {
 		if strings.TrimSpace(fn) == "" {
-			return usageErrorf("--function is empty: name a Lambda function such as orders-consumer")
+			return cmdutil.UsageErrorf("--function is empty: name a Lambda function such as orders-consumer")
 		}
 	}
 	return nil
@@ -122,20 +129,20 @@ func parseTime(flag, s string) (*time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return nil, usageErrorf("%s %q: give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z", flag, s)
+		return nil, cmdutil.UsageErrorf("%s %q: give a time as RFC 3339, e.g. 2026-11-29T22:04:00Z", flag, s)
 	}
 	t = t.UTC()
 	return &t, nil
 }
 
-func runChanges(ctx context.Context, o *changesOptions) error {
+func runChanges(ctx context.Context, o *ChangesOptions) error {
 	d := o.deps
-	defer d.holdIncidentLine()() // the answer first, where it was written last
-	client, q, err := d.resolveQueue(ctx, o.Queue)
+	defer d.HoldIncidentLine()() // the answer first, where it was written last
+	client, q, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	d.announce("looking at what changed around", q)
+	d.Announce("looking at what changed around", q)
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
 		return err
@@ -144,19 +151,19 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := changes.NewWindow(span)
-	if errors.Is(err, changes.ErrNoTimes) {
-		return checkFailedf("changes %s: %v: the DLQ showed no message; pass --since and --until", q.Name, err)
+	w, err := changesstep.NewWindow(span)
+	if errors.Is(err, changesstep.ErrNoTimes) {
+		return cmdutil.CheckFailedf("changes %s: %v: the DLQ showed no message; pass --since and --until", q.Name, err)
 	}
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	clients, err := o.clients(ctx, client, q)
 	if err != nil {
 		return err
 	}
-	d.infof("window %s – %s (%s, margin %s); reading CloudTrail at two lookups a second", w.From.Format(time.RFC3339), w.To.Format(time.RFC3339), w.Source, o.Margin)
-	res, err := changes.Run(ctx, clients, changes.Request{Queue: q, Window: w, Sent: span.Sent, Functions: o.Functions, Now: d.Now().UTC()})
+	d.Infof("window %s – %s (%s, margin %s); reading CloudTrail at two lookups a second", w.From.Format(time.RFC3339), w.To.Format(time.RFC3339), w.Source, o.Margin)
+	res, err := changesstep.Run(ctx, clients, changesstep.Request{Queue: q, Window: w, Sent: span.Sent, Functions: o.Functions, Now: d.Now().UTC()})
 	if err != nil {
 		return fmt.Errorf("changes %s: %w", q.Name, err)
 	}
@@ -174,25 +181,25 @@ func runChanges(ctx context.Context, o *changesOptions) error {
 		return err
 	}
 	if res.PermissionDenied() {
-		return &exitError{Code: ExitAuth, Err: fmt.Errorf("changes %s: not allowed to read %s: what could be read is above (docs/iam.md: cloudtrail:LookupEvents, cloudwatch:DescribeAlarmHistory, cloudwatch:GetMetricData)", q.Name, unreadList(res))}
+		return &cmdutil.ExitError{Code: cmdutil.ExitAuth, Err: fmt.Errorf("changes %s: not allowed to read %s: what could be read is above (docs/iam.md: cloudtrail:LookupEvents, cloudwatch:DescribeAlarmHistory, cloudwatch:GetMetricData)", q.Name, unreadList(res))}
 	}
-	d.nextStep("mfdlq classify --queue %s (its evidence names the nearest change)", q.Name)
+	d.NextStep("mfdlq classify --queue %s (its evidence names the nearest change)", q.Name)
 	return nil
 }
 
 // span gathers the failures' times: the incident's sample and
 // classification, else a harmless peek; --since/--until alone need neither.
-func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) (changes.Span, error) {
+func (o *ChangesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) (changesstep.Span, error) {
 	d := o.deps
-	s := changes.Span{Margin: o.Margin, From: o.from, To: o.to, Now: d.Now().UTC()}
-	if c, err := loadClassification(ws); err == nil && c.FirstSent != nil && c.LastSent != nil {
+	s := changesstep.Span{Margin: o.Margin, From: o.from, To: o.to, Now: d.Now().UTC()}
+	if c, err := cmdutil.LoadClassification(ws); err == nil && c.FirstSent != nil && c.LastSent != nil {
 		s.Sent, s.Source = append(s.Sent, *c.FirstSent, *c.LastSent), incident.ClassificationFile
 	}
 	if o.from != nil && o.to != nil && !ws.Has(incident.SamplesFile) {
 		s.Source = "--since/--until"
 		return s, nil
 	}
-	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "changes", Force: o.Force,
+	set, err := d.Samples(ctx, q, ws, cmdutil.SampleRequest{Step: "changes", Force: o.Force,
 		Peek: sqsapi.PeekOptions{Max: 100, Visibility: 5, Wait: 2}})
 	if err != nil {
 		return s, err
@@ -204,7 +211,7 @@ func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident
 	var sent []time.Time
 	byReceive := 0
 	for i := range msgs {
-		if t, first, ok := changes.FailureTime(&msgs[i]); ok {
+		if t, first, ok := changesstep.FailureTime(&msgs[i]); ok {
 			sent = append(sent, t)
 			byReceive += btoi(first)
 		}
@@ -223,17 +230,17 @@ func (o *changesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident
 
 // clients builds the step's AWS clients. Without Lambda the consumers are
 // only those --function names.
-func (o *changesOptions) clients(ctx context.Context, sq sqsapi.Client, q *sqsapi.Queue) (changes.Clients, error) {
+func (o *ChangesOptions) clients(ctx context.Context, sq sqsapi.Client, q *sqsapi.Queue) (changesstep.Clients, error) {
 	d := o.deps
 	trail, err := d.CloudTrail(ctx)
 	if err != nil {
-		return changes.Clients{}, err
+		return changesstep.Clients{}, err
 	}
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {
-		return changes.Clients{}, err
+		return changesstep.Clients{}, err
 	}
-	c := changes.Clients{SQS: sq, Trail: trail, History: cw, Metrics: cw, Retry: trailapi.DefaultRetry}
+	c := changesstep.Clients{SQS: sq, Trail: trail, History: cw, Metrics: cw, Retry: trailapi.DefaultRetry}
 	c.Pacer = d.TrailPacer(q.Account, q.Region)
 	if l, err := d.Lambda(ctx); err == nil {
 		c.Lambda = l
@@ -242,10 +249,10 @@ func (o *changesOptions) clients(ctx context.Context, sq sqsapi.Client, q *sqsap
 }
 
 // changesEvent is the one place the changes event is built: its inputs
-// and its figures (changes.Inputs, changes.Figures).
-func changesEvent(d *Deps, q *sqsapi.Queue, o *changesOptions, res *changes.Result) (incident.Event, error) {
+// and its figures (changesstep.Inputs, changesstep.Figures).
+func changesEvent(d *cmdutil.Deps, q *sqsapi.Queue, o *ChangesOptions, res *changesstep.Result) (incident.Event, error) {
 	ev := d.Event(incident.StepChanges, q)
-	in := changes.Inputs{From: o.From, To: o.To, Margin: o.Margin.String(), Functions: o.Functions}
+	in := changesstep.Inputs{From: o.From, To: o.To, Margin: o.Margin.String(), Functions: o.Functions}
 	if err := ev.Set(in, res.Figures()); err != nil {
 		return ev, err
 	}
@@ -254,7 +261,7 @@ func changesEvent(d *Deps, q *sqsapi.Queue, o *changesOptions, res *changes.Resu
 	return ev, nil
 }
 
-func unreadList(res *changes.Result) string {
+func unreadList(res *changesstep.Result) string {
 	var out []string
 	for _, u := range res.Unread {
 		if u.Permission {

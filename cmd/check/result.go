@@ -1,10 +1,11 @@
-package cmd
+package check
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/mfdlq/mfdlq/check"
+	checkstep "github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -12,7 +13,7 @@ import (
 
 // record writes check.json and appends the check event; the report's
 // "what would have warned earlier" is filled from it.
-func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result, facts check.CheckInput) error {
+func (o *CheckOptions) record(dlq *sqsapi.Queue, rep *checkstep.Result, facts checkstep.CheckInput) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -22,9 +23,9 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result, facts check.
 		return err
 	}
 	ev := d.Event("check", dlq)
-	in := check.Inputs{CreateAlarm: o.CreateAlarm, Topic: o.Topic, DryRun: o.DryRun,
+	in := checkstep.Inputs{CreateAlarm: o.CreateAlarm, Topic: o.Topic, DryRun: o.DryRun,
 		SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout.String()}
-	if err := ev.Set(in, check.FiguresOf(rep, facts)); err != nil {
+	if err := ev.Set(in, checkstep.FiguresOf(rep, facts)); err != nil {
 		return err
 	}
 	ev.Verdict = string(rep.Verdict)
@@ -35,13 +36,13 @@ func (o *checkOptions) record(dlq *sqsapi.Queue, rep *check.Result, facts check.
 // render says the verdict and its counts first, then the findings: a table
 // whose long fixes (a whole `aws …` command) are numbered under it on a
 // terminal, or the rows as they are when piped.
-func (o *checkOptions) render(rep *check.Result) error {
+func (o *CheckOptions) render(rep *checkstep.Result) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(rep)
+	if d.JSONOutput() {
+		return d.PrintJSON(rep)
 	}
-	d.sayErr("verdict: " + checkVerdictText(rep))
-	t := tableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}, Below: 5}
+	d.SayErr("verdict: " + checkVerdictText(rep))
+	t := cmdutil.TableData{Headers: []string{"STATUS", "ID", "QUEUE", "FINDING", "FIX"}, Below: 5}
 	for _, f := range rep.Findings {
 		fix := f.Fix
 		if fix == "" {
@@ -49,18 +50,18 @@ func (o *checkOptions) render(rep *check.Result) error {
 		}
 		t.Rows = append(t.Rows, []string{string(f.Status), f.ID, f.Queue, f.Message, fix})
 	}
-	return d.printTable(t)
+	return d.PrintTable(t)
 }
 
 // checkVerdictText is the verdict with the count of each status, worst
 // first: "fail — 3 fail, 1 warn, 2 skip, 1 pass".
-func checkVerdictText(rep *check.Result) string {
-	n := map[check.Status]int{}
+func checkVerdictText(rep *checkstep.Result) string {
+	n := map[checkstep.Status]int{}
 	for _, f := range rep.Findings {
 		n[f.Status]++
 	}
 	var parts []string
-	for _, s := range []check.Status{check.Fail, check.Warn, check.Skip, check.Pass} {
+	for _, s := range []checkstep.Status{checkstep.Fail, checkstep.Warn, checkstep.Skip, checkstep.Pass} {
 		if n[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
 		}

@@ -1,4 +1,8 @@
-package cmd
+// Package check is `mfdlq check`: the DLQ's safeguards (alarms, retention,
+// the consumers' retries and timeouts), or with --all every DLQ of the
+// accounts and regions. The findings are the check step package's,
+// imported as checkstep.
+package check
 
 import (
 	"context"
@@ -8,16 +12,17 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/check"
+	checkstep "github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// checkOptions are the flags of mfdlq check.
-type checkOptions struct {
-	deps             *Deps
+// CheckOptions are the flags of mfdlq check.
+type CheckOptions struct {
+	deps             *cmdutil.Deps
 	Queue            string        // --queue: the DLQ
 	CreateAlarm      bool          // --create-alarm
 	Topic            string        // --topic: SNS topic ARN the alarm notifies
@@ -29,15 +34,17 @@ type checkOptions struct {
 	All              bool          // --all: every DLQ of the accounts and regions
 	Prefix           string        // --prefix, with --all
 	Regions          []string      // the global --region split on commas, with --all
-	fleet            fleetFlags
+	fleet            cmdutil.FleetFlags
 }
 
 // incident.CheckFile is check's artifact in the incident directory.
 
 var snsARN = regexp.MustCompile(`^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$`)
 
-func newCheckCmd(d *Deps, runF func(*checkOptions) error) *cobra.Command {
-	opts := &checkOptions{deps: d}
+// NewCmdCheck is `mfdlq check`; runF, when not nil, gets the parsed options
+// instead of the run (tests).
+func NewCmdCheck(d *cmdutil.Deps, runF func(*CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "check --queue DLQ [--create-alarm --topic ARN] [--sdk-attempts N] [--workflow-attempts N]",
 		Short: runbook.Label(runbook.StepCheck) + ": what would have warned earlier",
@@ -78,14 +85,14 @@ not a failure.
   mfdlq check --all --accounts all --role-name mfdlq-reader --output json
 
 Exit 3 when any safeguard fails.
-` + exitStatusHelp,
+` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := opts.validate(); err != nil {
 				return err
 			}
 			if !opts.All { // --all records no incident
-				if err := opts.deps.checkIncident(opts.Queue); err != nil {
+				if err := opts.deps.CheckIncident(opts.Queue); err != nil {
 					return err
 				}
 			}
@@ -99,7 +106,7 @@ Exit 3 when any safeguard fails.
 		},
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.BoolVar(&opts.CreateAlarm, "create-alarm", false, "create the DLQ alarm (needs --topic)")
 	f.StringVar(&opts.Topic, "topic", "", "SNS topic ARN the alarm notifies")
 	f.IntVar(&opts.SDKAttempts, "sdk-attempts", 3, "the consumer's AWS SDK attempts per call (1-20; the SDKs' default is 3)")
@@ -115,33 +122,33 @@ Exit 3 when any safeguard fails.
 	return c
 }
 
-func (o *checkOptions) validate() error {
+func (o *CheckOptions) validate() error {
 	if o.All || o.fleet.Active() || o.Prefix != "" {
 		return o.validateAll()
 	}
 	switch {
 	case o.Queue == "":
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	case o.CreateAlarm && o.Topic == "":
-		return usageErrorf("--create-alarm needs --topic: the SNS topic ARN the alarm notifies")
+		return cmdutil.UsageErrorf("--create-alarm needs --topic: the SNS topic ARN the alarm notifies")
 	case o.Topic != "" && !snsARN.MatchString(o.Topic):
-		return usageErrorf("--topic %q is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)", o.Topic)
+		return cmdutil.UsageErrorf("--topic %q is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)", o.Topic)
 	case o.Topic != "" && !o.CreateAlarm:
-		return usageErrorf("--topic is only used with --create-alarm")
+		return cmdutil.UsageErrorf("--topic is only used with --create-alarm")
 	case o.SDKAttempts < 1 || o.SDKAttempts > 20:
-		return usageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
+		return cmdutil.UsageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
 	case o.WorkflowAttempts < 1 || o.WorkflowAttempts > 20:
-		return usageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
+		return cmdutil.UsageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
 	case o.ReadTimeout < 0:
-		return usageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
+		return cmdutil.UsageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
 	}
 	return nil
 }
 
-func runCheck(ctx context.Context, o *checkOptions) error {
+func runCheck(ctx context.Context, o *CheckOptions) error {
 	d := o.deps
-	defer d.holdIncidentLine()() // the answer first, where it was written last
-	client, dlq, err := d.resolveQueue(ctx, o.Queue)
+	defer d.HoldIncidentLine()() // the answer first, where it was written last
+	client, dlq, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
@@ -159,41 +166,41 @@ func runCheck(ctx context.Context, o *checkOptions) error {
 		return err
 	}
 	o.gatherConsumer(ctx, cw, &in)
-	rep := check.Result{Queue: dlq.Name, Findings: check.Findings(in)}
-	rep.Verdict = check.Worst(rep.Findings)
+	rep := checkstep.Result{Queue: dlq.Name, Findings: checkstep.Findings(in)}
+	rep.Verdict = checkstep.Worst(rep.Findings)
 	if err := o.record(dlq, &rep, in); err != nil {
 		return err
 	}
 	if err := o.render(&rep); err != nil {
 		return err
 	}
-	if rep.Verdict == check.Fail {
-		return errSilentCheckFailed
+	if rep.Verdict == checkstep.Fail {
+		return cmdutil.ErrSilentCheckFailed
 	}
 	return nil
 }
 
 // gather reads the sources, the alarms and the mappings check judges.
-func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.AlarmsAPI, dlq *sqsapi.Queue) (check.CheckInput, error) {
+func (o *CheckOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.AlarmsAPI, dlq *sqsapi.Queue) (checkstep.CheckInput, error) {
 	d := o.deps
-	in := check.CheckInput{DLQ: dlq, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts,
+	in := checkstep.CheckInput{DLQ: dlq, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts,
 		ReadTimeout: o.ReadTimeout, Topic: o.Topic, Mappings: map[string][]lambdaapi.Mapping{}}
 	srcs, err := sqsapi.SourceQueues(ctx, c, dlq)
 	if err != nil {
 		return in, err
 	}
 	in.Sources = srcs
-	alarms := check.ReadAlarms(ctx, cw)
+	alarms := checkstep.ReadAlarms(ctx, cw)
 	if err := alarms.Err; err != nil {
 		if !sqsapi.IsUnsupportedOrDenied(err) {
 			return in, fmt.Errorf("check %s: %w", dlq.Name, err)
 		}
 		// The SQS and Lambda findings still stand: judge them, and mark
 		// the alarms as not verified.
-		d.warnf("CloudWatch alarms of %s unknown: %v", dlq.Name, err)
+		d.Warnf("CloudWatch alarms of %s unknown: %v", dlq.Name, err)
 	}
 	if alarms.Warning != "" {
-		d.warnf("%s", alarms.Warning)
+		d.Warnf("%s", alarms.Warning)
 	}
 	alarms.Fill(&in)
 	l, err := d.Lambda(ctx)
@@ -209,7 +216,7 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.Ala
 			if !sqsapi.IsUnsupportedOrDenied(err) {
 				return in, err
 			}
-			d.warnf("Lambda mappings of %s unknown: %v", src.Name, err)
+			d.Warnf("Lambda mappings of %s unknown: %v", src.Name, err)
 			continue // unknown, not absent
 		}
 		in.Mappings[src.Name] = ms
@@ -219,22 +226,22 @@ func (o *checkOptions) gather(ctx context.Context, c sqsapi.Client, cw cwapi.Ala
 
 // createAlarm names the account, region and queue, shows the alarm, asks,
 // and creates it.
-func (o *checkOptions) createAlarm(ctx context.Context, cw cwapi.AlarmsAPI, dlq *sqsapi.Queue) error {
+func (o *CheckOptions) createAlarm(ctx context.Context, cw cwapi.AlarmsAPI, dlq *sqsapi.Queue) error {
 	d := o.deps
-	d.announce("creating an alarm", dlq)
+	d.Announce("creating an alarm", dlq)
 	in := cwapi.DLQAlarmInput(dlq.Name, o.Topic)
-	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", safeArgs([]any{*in.AlarmName, o.Topic})...)
+	fmt.Fprintf(d.IO.ErrOut, "alarm %s: AWS/SQS ApproximateNumberOfMessagesVisible (Maximum) > 0 over 5 minutes → %s\n", cmdutil.SafeArgs([]any{*in.AlarmName, o.Topic})...)
 	if o.DryRun {
-		d.infof("dry run: no alarm was created")
+		d.Infof("dry run: no alarm was created")
 		return nil
 	}
-	if err := d.confirm(fmt.Sprintf("create alarm %s?", *in.AlarmName), o.Yes); err != nil {
+	if err := d.Confirm(fmt.Sprintf("create alarm %s?", *in.AlarmName), o.Yes); err != nil {
 		return err
 	}
 	name, err := cwapi.CreateDLQAlarm(ctx, cw, dlq.Name, o.Topic)
 	if err != nil {
 		return err
 	}
-	d.infof("alarm %s created", name)
+	d.Infof("alarm %s created", name)
 	return nil
 }

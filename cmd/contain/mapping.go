@@ -1,10 +1,11 @@
-package cmd
+package contain
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	containstep "github.com/mfdlq/mfdlq/contain"
 
 	"github.com/mfdlq/mfdlq/lambdaapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -13,7 +14,7 @@ import (
 // mappings lists the Lambda mappings reading src. Without a source there is
 // nothing to list; a Lambda API that is denied is a warning, unless a change
 // was asked for.
-func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]lambdaapi.Mapping, error) {
+func (o *ContainOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]lambdaapi.Mapping, error) {
 	if src == nil {
 		return []lambdaapi.Mapping{}, nil
 	}
@@ -25,7 +26,7 @@ func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]lam
 	ms, err := lambdaapi.Mappings(ctx, l, src.Name, src.ARN, int64(src.Visibility.Seconds()))
 	if err != nil {
 		if sqsapi.IsUnsupportedOrDenied(err) && o.action() == "" {
-			d.warnf("Lambda mappings unknown: %v", err)
+			d.Warnf("Lambda mappings unknown: %v", err)
 			return []lambdaapi.Mapping{}, nil
 		}
 		return nil, err
@@ -36,14 +37,14 @@ func (o *containOptions) mappings(ctx context.Context, src *sqsapi.Queue) ([]lam
 // changeMapping pauses, caps or resumes one mapping: it names the account,
 // region, queue and mapping, shows the change, asks, makes it, and records
 // the state before so --resume-mapping can put it back.
-func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Queue, ms []lambdaapi.Mapping) (*lambdaapi.MappingChange, error) {
+func (o *ContainOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Queue, ms []lambdaapi.Mapping) (*lambdaapi.MappingChange, error) {
 	d := o.deps
 	if src == nil {
-		return nil, usageErrorf("no source queue to act on: pass --source")
+		return nil, cmdutil.UsageErrorf("no source queue to act on: pass --source")
 	}
 	m, err := lambdaapi.Pick(ms, o.UUID)
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, cmdutil.UsageErrorf("%v", err)
 	}
 	var restore *lambdaapi.MappingState
 	if o.action() == lambdaapi.ActionResume {
@@ -53,20 +54,20 @@ func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Que
 	}
 	change, err := lambdaapi.Plan(o.action(), m, int32(o.Cap), restore)
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, cmdutil.UsageErrorf("%v", err)
 	}
 	change.DryRun = o.DryRun
-	d.announce(actionVerb(change.Action), src)
+	d.Announce(actionVerb(change.Action), src)
 	if p := change.After.Pollers; change.Action == lambdaapi.ActionCap && p != nil {
-		d.infof("mapping %s is in provisioned mode, where Lambda refuses MaximumConcurrency: --cap-concurrency %d sets MaximumPollers to %d instead (each poller runs up to %d invocations at once: at most %d)",
+		d.Infof("mapping %s is in provisioned mode, where Lambda refuses MaximumConcurrency: --cap-concurrency %d sets MaximumPollers to %d instead (each poller runs up to %d invocations at once: at most %d)",
 			m.UUID, o.Cap, p.Max, lambdaapi.InvocationsPerPoller, p.MaxConcurrency())
 	}
-	fmt.Fprintf(d.IO.ErrOut, "mapping %s → function %s\n  now:   %s\n  after: %s\n", safeArgs([]any{m.UUID, m.FunctionARN, change.Before, change.After})...)
+	fmt.Fprintf(d.IO.ErrOut, "mapping %s → function %s\n  now:   %s\n  after: %s\n", cmdutil.SafeArgs([]any{m.UUID, m.FunctionARN, change.Before, change.After})...)
 	if o.DryRun {
-		d.infof("dry run: the mapping was not changed")
+		d.Infof("dry run: the mapping was not changed")
 		return &change, nil
 	}
-	if err := d.confirm(fmt.Sprintf("%s mapping %s of %s?", actionVerb(change.Action), m.UUID, m.Function), o.Yes); err != nil {
+	if err := d.Confirm(fmt.Sprintf("%s mapping %s of %s?", actionVerb(change.Action), m.UUID, m.Function), o.Yes); err != nil {
 		return nil, err
 	}
 	l, err := d.Lambda(ctx)
@@ -81,7 +82,7 @@ func (o *containOptions) changeMapping(ctx context.Context, dlq, src *sqsapi.Que
 	if err := o.recordChange(dlq, change); err != nil {
 		return nil, err
 	}
-	d.infof("mapping %s: %s", m.UUID, change.After)
+	d.Infof("mapping %s: %s", m.UUID, change.After)
 	return &change, nil
 }
 
@@ -96,7 +97,7 @@ func actionVerb(action string) string {
 }
 
 // recorded is the state to restore, from this incident's contain events.
-func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*lambdaapi.MappingState, error) {
+func (o *ContainOptions) recorded(dlq *sqsapi.Queue, uuid string) (*lambdaapi.MappingState, error) {
 	ws, err := o.deps.Workspace(dlq.Name)
 	if err != nil {
 		return nil, err
@@ -105,7 +106,7 @@ func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*lambdaapi.Ma
 	if err != nil {
 		return nil, err
 	}
-	changes, err := contain.Changes(events)
+	changes, err := containstep.Changes(events)
 	if err != nil {
 		return nil, err
 	}
@@ -114,27 +115,27 @@ func (o *containOptions) recorded(dlq *sqsapi.Queue, uuid string) (*lambdaapi.Ma
 		return nil, err
 	}
 	if st == nil {
-		return nil, usageErrorf("nothing to resume: incident %s recorded no pause or cap of mapping %s (pass the same --incident as the pause)", ws.Dir, uuid)
+		return nil, cmdutil.UsageErrorf("nothing to resume: incident %s recorded no pause or cap of mapping %s (pass the same --incident as the pause)", ws.Dir, uuid)
 	}
 	return st, nil
 }
 
 // recordChange appends the change as its own contain event.
-func (o *containOptions) recordChange(dlq *sqsapi.Queue, c lambdaapi.MappingChange) error {
+func (o *ContainOptions) recordChange(dlq *sqsapi.Queue, c lambdaapi.MappingChange) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	if err := ev.Set(o.inputs(), contain.ChangeFigures{MappingChange: &c}); err != nil {
+	if err := ev.Set(o.inputs(), containstep.ChangeFigures{MappingChange: &c}); err != nil {
 		return err
 	}
 	return ws.Append(ev)
 }
 
-func (o *containOptions) inputs() contain.Inputs {
-	return contain.Inputs{
+func (o *ContainOptions) inputs() containstep.Inputs {
+	return containstep.Inputs{
 		Source: o.Source, Window: o.Window.String(), Action: o.action(),
 		CapConcurrency: max(o.Cap, 0), Mapping: o.UUID, DryRun: o.DryRun,
 	}

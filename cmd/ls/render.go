@@ -1,4 +1,4 @@
-package cmd
+package ls
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/sqsapi"
 
 	"github.com/mfdlq/mfdlq/inventory"
@@ -13,14 +14,14 @@ import (
 
 // render prints the listing: JSON, or a table and the summary line (on
 // stdout on a terminal, on stderr when piped so the rows stay rows).
-func (o *lsOptions) render(res *lsResult, regions bool) error {
+func (o *LsOptions) render(res *lsResult, regions bool) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(res)
+	if d.JSONOutput() {
+		return d.PrintJSON(res)
 	}
 	tty := d.IO.OutTTY
 	accounts := o.fleet.Active()
-	t := tableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL", "NOTE"}}
+	t := cmdutil.TableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL", "NOTE"}}
 	if regions {
 		t.Headers = append([]string{"REGION"}, t.Headers...)
 	}
@@ -30,7 +31,7 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 	now := d.Now()
 	for i := range res.DLQs {
 		q := &res.DLQs[i]
-		row := append(lsRow(&q.DLQ, now, tty), noteCell(q.Note, q.Redrive, tty, now))
+		row := append(lsRow(&q.DLQ, now, tty), cmdutil.NoteCell(q.Note, q.Redrive, tty, now))
 		if regions {
 			row = append([]string{q.Region}, row...)
 		}
@@ -40,20 +41,20 @@ func (o *lsOptions) render(res *lsResult, regions bool) error {
 		t.Rows = append(t.Rows, row)
 	}
 	if len(t.Rows) > 0 {
-		if err := d.printTable(t); err != nil {
+		if err := d.PrintTable(t); err != nil {
 			return err
 		}
 	}
 	if tty {
 		_, err := fmt.Fprintln(d.IO.Out, res.Summary.Text)
 		for _, u := range append(res.Unreadable, res.Skipped...) {
-			fmt.Fprintln(d.IO.Out, unreadableLine(u))
+			fmt.Fprintln(d.IO.Out, cmdutil.UnreadableLine(u))
 		}
 		return err
 	}
-	d.infof("%s", res.Summary.Text)
+	d.Infof("%s", res.Summary.Text)
 	for _, u := range append(res.Unreadable, res.Skipped...) {
-		fmt.Fprintln(d.IO.ErrOut, unreadableLine(u))
+		fmt.Fprintln(d.IO.ErrOut, cmdutil.UnreadableLine(u))
 	}
 	return nil
 }

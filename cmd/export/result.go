@@ -1,4 +1,4 @@
-package cmd
+package export
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/plural"
 
 	"github.com/mfdlq/mfdlq/archive"
@@ -46,36 +47,36 @@ type exportManifest struct {
 
 // finish reports what happened to the messages whatever the outcome, then
 // records a completed export in the incident.
-func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, runErr error) error {
+func (o *ExportOptions) finish(ctx context.Context, ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, runErr error) error {
 	d := o.deps
 	o.warnNotReleased(st)
 	if st.Hidden > 0 && (runErr != nil || st.Interrupted) {
-		d.warnf("%s", hiddenLine(st))
+		d.Warnf("%s", hiddenLine(st))
 	}
 	switch {
 	case st.Interrupted && st.Location == "":
-		d.infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
-		return errInterrupted
+		d.Infof("interrupted: nothing written, nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
+		return cmdutil.ErrInterrupted
 	case runErr != nil && st.Deleted > 0:
 		// Parts (or checkpoints) were durable and deleted before the
 		// failure: the error names the file or parts that hold them.
-		d.warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again", st.Deleted, plural.Of(st.Released, "message"))
+		d.Warnf("export failed after %d were deleted, each once durable; the %s read since were made visible again", st.Deleted, plural.Of(st.Released, "message"))
 		// The incident says where the deleted messages are: the file kept
 		// holds exactly them.
 		st.Location, st.Exported, st.Bytes, st.SHA256, st.Parts = st.Kept, st.Deleted, 0, "", nil
 		if err := o.record(ws, q, backlog, started, st, runErr.Error()); err != nil {
-			d.warnf("the incident could not record the export: %v", err)
+			d.Warnf("the incident could not record the export: %v", err)
 		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	case runErr != nil:
-		d.warnf("export failed: nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
+		d.Warnf("export failed: nothing deleted; the %s read were made visible again", plural.Of(st.Released, "message"))
 		if errors.Is(runErr, context.Canceled) {
-			return errInterrupted
+			return cmdutil.ErrInterrupted
 		}
 		if errors.Is(runErr, archive.ErrExists) {
 			// The same refusal as the check before the export: the name was
 			// taken while it ran, and the commit kept it.
-			return usageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces a file or an object; pick a new name", o.target)
+			return cmdutil.UsageErrorf("--out %s: already exists, created while this export ran: mfdlq never replaces a file or an object; pick a new name", o.target)
 		}
 		return fmt.Errorf("export %s: %w", q.Name, runErr)
 	}
@@ -83,16 +84,16 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 		return err
 	}
 	for _, t := range st.FilterErrorTexts {
-		d.warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
+		d.Warnf("--filter failed: %s", untrusted.Shorten(untrusted.Terminal(t), 300))
 	}
 	if st.Unchecked > 0 {
-		d.warnf("%s came without an MD5OfBody: their bodies could not be checked", plural.Of(st.Unchecked, "message"))
+		d.Warnf("%s came without an MD5OfBody: their bodies could not be checked", plural.Of(st.Unchecked, "message"))
 	}
 	if st.NotDeleted > 0 {
-		d.warnf("%s could not be deleted: they are in %s and still in %s", plural.Of(st.NotDeleted, "exported message"), st.Location, q.Name)
+		d.Warnf("%s could not be deleted: they are in %s and still in %s", plural.Of(st.NotDeleted, "exported message"), st.Location, q.Name)
 	}
 	if seen := st.Received; o.Max == 0 && seen < backlog && !st.StoppedAtLimit() {
-		d.warnf("read %d of the %s %s held at the start (%d of them in flight elsewhere then): the rest were still in flight, delayed, or expired meanwhile; run export again later for them", seen, plural.Of(backlog, "message"), q.Name, q.Depth.InFlight)
+		d.Warnf("read %d of the %s %s held at the start (%d of them in flight elsewhere then): the rest were still in flight, delayed, or expired meanwhile; run export again later for them", seen, plural.Of(backlog, "message"), q.Name, q.Depth.InFlight)
 	}
 	if err := o.record(ws, q, backlog, started, st, ""); err != nil {
 		return err
@@ -100,8 +101,8 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if st.Interrupted {
 		// Checkpoints had deleted messages: the file was kept, the rest
 		// made visible again.
-		d.infof("interrupted: %s exported to %s, %d deleted at checkpoints; the %s read since were made visible again", plural.Of(st.Exported, "message"), st.Location, st.Deleted, plural.Of(st.Released, "message"))
-		return errInterrupted
+		d.Infof("interrupted: %s exported to %s, %d deleted at checkpoints; the %s read since were made visible again", plural.Of(st.Exported, "message"), st.Location, st.Deleted, plural.Of(st.Released, "message"))
+		return cmdutil.ErrInterrupted
 	}
 	if st.StoppedAtLimit() {
 		return o.limitStop(q, backlog, st)
@@ -109,25 +110,25 @@ func (o *exportOptions) finish(ctx context.Context, ws *incident.Workspace, q *s
 	if st.Hidden > 0 {
 		// Not a bare ok: the export waited and looked again, and messages
 		// may still be away.
-		return checkFailedf("%s", hiddenLine(st))
+		return cmdutil.CheckFailedf("%s", hiddenLine(st))
 	}
 	if st.FilterErrors > 0 {
 		// As redrive: a filter that fails is a check not passed, never a
 		// quiet skip; the messages stay in the DLQ for the next run.
-		return checkFailedf("--filter failed on %s, left in %s (listed under filter_error_ids in %s): fix the filter and export them again", plural.Of(st.FilterErrors, "message"), q.Name, incident.ExportFile)
+		return cmdutil.CheckFailedf("--filter failed on %s, left in %s (listed under filter_error_ids in %s): fix the filter and export them again", plural.Of(st.FilterErrors, "message"), q.Name, incident.ExportFile)
 	}
 	if len(st.Parts) > 1 {
-		d.infof("%s went in %d parts, each uploaded and read back before its messages were deleted; --from-file %s reads them all", q.Name, len(st.Parts), st.Location)
+		d.Infof("%s went in %d parts, each uploaded and read back before its messages were deleted; --from-file %s reads them all", q.Name, len(st.Parts), st.Location)
 	}
-	d.nextStep("mfdlq redrive --from-file %s --to QUEUE --rate 10  (when the consumer is fixed)", st.Location)
+	d.NextStep("mfdlq redrive --from-file %s --to QUEUE --rate 10  (when the consumer is fixed)", st.Location)
 	return nil
 }
 
-func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
+func (o *ExportOptions) printSummary(st archive.Stats, backlog int) error {
 	d := o.deps
-	if d.jsonOutput() {
+	if d.JSONOutput() {
 		// Keys in the order the map this was once written from gave them.
-		return d.printJSON(struct {
+		return d.PrintJSON(struct {
 			Backlog      int            `json:"backlog"`
 			Bytes        int64          `json:"bytes"`
 			Deleted      int            `json:"deleted"`
@@ -144,7 +145,7 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 			HiddenUntil  time.Time      `json:"hidden_until,omitzero"`
 		}{backlog, st.Bytes, st.Deleted, st.Exported, st.FilterErrors, st.Location, st.NotDeleted, st.Released, st.SHA256, st.Skipped, st.Limit, st.Parts, st.Hidden, st.HiddenUntil})
 	}
-	t := tableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
+	t := cmdutil.TableData{Headers: []string{"FILE", "EXPORTED", "SKIPPED", "DELETED", "BACKLOG", "BYTES", "SHA256"}}
 	if len(st.Parts) > 1 {
 		// One row a part, then the whole: each part is a file of its own.
 		for _, p := range st.Parts {
@@ -154,12 +155,12 @@ func (o *exportOptions) printSummary(st archive.Stats, backlog int) error {
 	}
 	t.Rows = append(t.Rows, []string{st.Location, fmt.Sprint(st.Exported), fmt.Sprint(st.Skipped), fmt.Sprint(st.Deleted),
 		fmt.Sprint(backlog), fmt.Sprint(st.Bytes), st.SHA256})
-	return d.printTable(t)
+	return d.PrintTable(t)
 }
 
 // record writes export.json and the export event; failed is the error of
 // an export that failed after deleting ("" when it completed).
-func (o *exportOptions) record(ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, failed string) error {
+func (o *ExportOptions) record(ws *incident.Workspace, q *sqsapi.Queue, backlog int, started time.Time, st archive.Stats, failed string) error {
 	d := o.deps
 	failed = untrusted.Shorten(failed, archive.MaxFailedText)
 	m := exportManifest{Queue: q.Name, QueueURL: q.URL, Location: st.Location, Messages: st.Exported, Bytes: st.Bytes,
@@ -189,9 +190,9 @@ func hiddenLine(st archive.Stats) string {
 
 // warnNotReleased says how many messages SQS did not confirm as made
 // visible again, and when they come back by themselves.
-func (o *exportOptions) warnNotReleased(st archive.Stats) {
+func (o *ExportOptions) warnNotReleased(st archive.Stats) {
 	if st.NotReleased > 0 {
-		o.deps.warnf("%s could not be made visible again (SQS did not confirm): they come back by themselves within %ds", plural.Of(st.NotReleased, "message"), o.Visibility)
+		o.deps.Warnf("%s could not be made visible again (SQS did not confirm): they come back by themselves within %ds", plural.Of(st.NotReleased, "message"), o.Visibility)
 	}
 }
 

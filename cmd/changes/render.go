@@ -1,11 +1,12 @@
-package cmd
+package changes
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/mfdlq/mfdlq/changes"
+	changesstep "github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -14,41 +15,41 @@ import (
 // window, the noise, the nearest change and what could not be read on
 // stderr. Every name, user and reason came from the trail: the table
 // sanitises its cells and infof its arguments.
-func (o *changesOptions) render(res *changes.Result) error {
+func (o *ChangesOptions) render(res *changesstep.Result) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(res)
+	if d.JSONOutput() {
+		return d.PrintJSON(res)
 	}
 	// The answer first: the nearest change, then what it was found among.
 	if res.Evidence != "" {
-		d.infof("nearest: %s", terminalEvidence(res))
+		d.Infof("nearest: %s", terminalEvidence(res))
 	}
 	tty := d.IO.OutTTY
 	stamp := func(t time.Time) string {
 		if tty {
-			return utcText(t, d.Now())
+			return cmdutil.UTCText(t, d.Now())
 		}
 		return t.Format(time.RFC3339)
 	}
-	t := tableData{Headers: []string{"TIME", "WHEN", "KIND", "EVENT", "RESOURCE", "USER", "WHY"}}
+	t := cmdutil.TableData{Headers: []string{"TIME", "WHEN", "KIND", "EVENT", "RESOURCE", "USER", "WHY"}}
 	for _, e := range res.Events {
-		e := e.Shortened(maxCell)
+		e := e.Shortened(cmdutil.MaxCell)
 		t.Rows = append(t.Rows, []string{stamp(e.Time), offsetText(e.Offset), string(e.Relation), e.Name, e.Resource, e.User, e.Reason})
 	}
-	if err := d.printTable(t); err != nil {
+	if err := d.PrintTable(t); err != nil {
 		return err
 	}
 	if len(res.Alarms) > 0 {
-		a := tableData{Headers: []string{"TIME", "WHEN", "ALARM", "METRIC", "WATCHES"}}
+		a := cmdutil.TableData{Headers: []string{"TIME", "WHEN", "ALARM", "METRIC", "WATCHES"}}
 		for _, al := range res.Alarms {
 			watches := "dependency " + al.Dependency
 			if al.Own {
 				watches = "this queue or its consumer"
 			}
-			a.Rows = append(a.Rows, []string{stamp(al.Time), offsetText(al.Offset), short(al.Name), short(strings.TrimSpace(al.Namespace + " " + al.Metric)), short(watches)})
+			a.Rows = append(a.Rows, []string{stamp(al.Time), offsetText(al.Offset), cmdutil.Short(al.Name), cmdutil.Short(strings.TrimSpace(al.Namespace + " " + al.Metric)), cmdutil.Short(watches)})
 		}
 		fmt.Fprintln(d.IO.Out)
-		if err := d.printTable(a); err != nil {
+		if err := d.PrintTable(a); err != nil {
 			return err
 		}
 	}
@@ -57,7 +58,7 @@ func (o *changesOptions) render(res *changes.Result) error {
 	for _, l := range chartLines(res, tty) {
 		chart.WriteString(untrusted.Terminal(l) + "\n")
 	}
-	if _, err := fmt.Fprint(d.IO.Out, d.cutToWidth(chart.String())); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.CutToWidth(chart.String())); err != nil {
 		return err
 	}
 	o.summary(res)
@@ -65,11 +66,11 @@ func (o *changesOptions) render(res *changes.Result) error {
 }
 
 // summary says on stderr what was read, dropped and found.
-func (o *changesOptions) summary(res *changes.Result) {
+func (o *ChangesOptions) summary(res *changesstep.Result) {
 	d := o.deps
 	related, deploys := 0, 0
 	for _, e := range res.Events {
-		if e.Relation == changes.Related {
+		if e.Relation == changesstep.Related {
 			related++
 		} else {
 			deploys++
@@ -81,29 +82,29 @@ func (o *changesOptions) summary(res *changes.Result) {
 	}
 	// A source that could not be read is said so (below), never counted
 	// as read and empty.
-	if !unread[changes.SourceTrail] {
-		d.infof("CloudTrail: %s read in %s; kept %s related to %s and %s; dropped %d as noise",
+	if !unread[changesstep.SourceTrail] {
+		d.Infof("CloudTrail: %s read in %s; kept %s related to %s and %s; dropped %d as noise",
 			plural.Of(res.Read, "write event"), plural.Of(res.Pages, "page"), plural.Of(related, "change"), res.Queue, plural.Of(deploys, "deploy"), res.Dropped)
 		for _, n := range res.Noise {
-			d.infof("  dropped %d: %s", n.Count, n.Reason)
+			d.Infof("  dropped %d: %s", n.Count, n.Reason)
 		}
 	}
-	if !unread[changes.SourceAlarms] {
-		d.infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
+	if !unread[changesstep.SourceAlarms] {
+		d.Infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
 	}
 	for _, w := range res.Warnings {
-		d.warnf("%s", untrusted.Shorten(w, maxLine))
+		d.Warnf("%s", untrusted.Shorten(w, cmdutil.MaxLine))
 	}
 	for _, u := range res.Unread {
-		d.warnf("could not read %s: %s", u.Source, untrusted.Shorten(u.Reason, maxLine))
+		d.Warnf("could not read %s: %s", u.Source, untrusted.Shorten(u.Reason, cmdutil.MaxLine))
 	}
-	d.infof("this is %s's event history in %s only: another account or region is out of reach", orUnknown(res.Account), orUnknown(res.Region))
+	d.Infof("this is %s's event history in %s only: another account or region is out of reach", cmdutil.OrUnknown(res.Account), cmdutil.OrUnknown(res.Region))
 }
 
 // chartLines is the chart a terminal shows: the slices where nothing
 // happened (every series 0) left out and counted once under it. Piped, the
 // chart is whole, as the report prints it.
-func chartLines(res *changes.Result, tty bool) []string {
+func chartLines(res *changesstep.Result, tty bool) []string {
 	if !tty {
 		return res.Chart()
 	}
@@ -115,38 +116,27 @@ func chartLines(res *changes.Result, tty bool) []string {
 	if len(lines) == 1 { // every slice flat: no header over nothing
 		lines = nil
 	}
-	slice := res.Window.To.Sub(res.Window.From) / changes.ChartRows
+	slice := res.Window.To.Sub(res.Window.From) / changesstep.ChartRows
 	return append(lines, fmt.Sprintf("%d slices of %s from %s; %d flat at 0 (nothing arrived, failed or ran) not shown",
-		changes.ChartRows, changes.Words(slice), res.Window.From.UTC().Format("2006-01-02 15:04 UTC"), flat))
+		changesstep.ChartRows, changesstep.Words(slice), res.Window.From.UTC().Format("2006-01-02 15:04 UTC"), flat))
 }
-
-// A trail's fields are strangers' data of any size (a username, a
-// resource of hundreds of kilobytes): the terminal shows at most maxCell
-// bytes of each, and maxLine of a line, as every other command does;
-// changes.json and the report keep them whole (the report bounds its own).
-const (
-	maxCell = 200
-	maxLine = 600
-)
-
-func short(s string) string { return untrusted.Shorten(s, maxCell) }
 
 // terminalEvidence is the evidence line built from shortened fields, so
 // that a long resource or user does not push the time and the offset off
 // the line.
-func terminalEvidence(res *changes.Result) string {
+func terminalEvidence(res *changesstep.Result) string {
 	switch {
-	case res.Verdict == changes.VerdictChange && res.Nearest != nil:
-		return changes.Sentence(res.Nearest.Shortened(maxCell))
-	case res.Verdict == changes.VerdictAlarm:
+	case res.Verdict == changesstep.VerdictChange && res.Nearest != nil:
+		return changesstep.Sentence(res.Nearest.Shortened(cmdutil.MaxCell))
+	case res.Verdict == changesstep.VerdictAlarm:
 		for _, a := range res.Alarms {
 			if !a.Own {
-				a.Name, a.Dependency, a.Namespace, a.Metric = short(a.Name), short(a.Dependency), short(a.Namespace), short(a.Metric)
-				return changes.AlarmSentence(a)
+				a.Name, a.Dependency, a.Namespace, a.Metric = cmdutil.Short(a.Name), cmdutil.Short(a.Dependency), cmdutil.Short(a.Namespace), cmdutil.Short(a.Metric)
+				return changesstep.AlarmSentence(a)
 			}
 		}
 	}
-	return untrusted.Shorten(res.Evidence, maxLine)
+	return untrusted.Shorten(res.Evidence, cmdutil.MaxLine)
 }
 
 // offsetText says an offset from the first failure in words.
@@ -154,9 +144,9 @@ func offsetText(offset int64) string {
 	d := time.Duration(offset) * time.Second
 	switch {
 	case d <= -time.Minute:
-		return changes.Words(-d) + " before"
+		return changesstep.Words(-d) + " before"
 	case d >= time.Minute:
-		return changes.Words(d) + " after"
+		return changesstep.Words(d) + " after"
 	}
 	return "at the first failure"
 }

@@ -1,12 +1,12 @@
-package cmd
+package contain
 
 import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
-	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	containstep "github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -14,23 +14,23 @@ import (
 )
 
 // measure reads the DLQ's trend and the source's age into rep and judges
-// (contain.Reader.Measure), and adds the DLQ's expiry countdown.
-func (o *containOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src *sqsapi.Queue, rep *contain.Result) error {
+// (containstep.Reader.Measure), and adds the DLQ's expiry countdown.
+func (o *ContainOptions) measure(ctx context.Context, c sqsapi.Client, dlq, src *sqsapi.Queue, rep *containstep.Result) error {
 	d := o.deps
 	cw, err := d.CloudWatch(ctx)
 	if err != nil {
 		return err
 	}
-	r := contain.Reader{CW: cw, SQS: c, Now: d.Now, SampleEvery: o.Sample / 2, Samples: 3, Warn: d.warnf}
+	r := containstep.Reader{CW: cw, SQS: c, Now: d.Now, SampleEvery: o.Sample / 2, Samples: 3, Warn: d.Warnf}
 	if err := r.Measure(ctx, dlq, src, o.Window, rep); err != nil {
 		return err
 	}
-	rep.OldestExpiry = d.oldestExpiry(ctx, dlq, nil)
+	rep.OldestExpiry = d.OldestExpiry(ctx, dlq, nil)
 	return nil
 }
 
 // record writes contain.json and appends the contain event.
-func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
+func (o *ContainOptions) record(dlq *sqsapi.Queue, rep *containstep.Result) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -40,7 +40,7 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	if err := ev.Set(o.inputs(), contain.FiguresOf(rep)); err != nil {
+	if err := ev.Set(o.inputs(), containstep.FiguresOf(rep)); err != nil {
 		return err
 	}
 	ev.Verdict = string(rep.Verdict)
@@ -50,22 +50,22 @@ func (o *containOptions) record(dlq *sqsapi.Queue, rep *contain.Result) error {
 
 // render shows the report: JSON, or a table of the vital signs and one of
 // the mappings, then the verdict.
-func (o *containOptions) render(rep *contain.Result) error {
+func (o *ContainOptions) render(rep *containstep.Result) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(rep)
+	if d.JSONOutput() {
+		return d.PrintJSON(rep)
 	}
 	// The verdict first, its reasons under it, the figures after: at 3
 	// a.m. the first line is the one read.
-	d.sayErr("verdict: " + rep.Verdict.Say())
+	d.SayErr("verdict: " + rep.Verdict.Say())
 	for _, r := range rep.Reasons {
-		d.sayErr("  · " + untrusted.Terminal(r))
+		d.SayErr("  · " + untrusted.Terminal(r))
 	}
-	t := tableData{Headers: []string{"QUEUE", "ROLE", "VISIBLE", "IN FLIGHT", "TREND", "AGE OF OLDEST"}}
+	t := cmdutil.TableData{Headers: []string{"QUEUE", "ROLE", "VISIBLE", "IN FLIGHT", "TREND", "AGE OF OLDEST"}}
 	dl := rep.DLQ
 	trend := fmt.Sprintf("%s %.0f→%.0f (%+.2f/min, %s)", dl.Direction, dl.From, dl.To, dl.PerMinute, dl.Source)
-	if dl.Direction == contain.Unknown {
-		trend = contain.Unknown
+	if dl.Direction == containstep.Unknown {
+		trend = containstep.Unknown
 	}
 	t.Rows = append(t.Rows, []string{dl.Queue, "dlq", itoa(dl.Visible), itoa(dl.InFlight), trend, "-"})
 	if s := rep.Source; s != nil {
@@ -73,16 +73,16 @@ func (o *containOptions) render(rep *contain.Result) error {
 		if s.AgeOfOldest != nil {
 			age = fmt.Sprintf("%.0fs (normal %s)", *s.AgeOfOldest, secondsOrUnknown(s.NormalAge))
 			if d.IO.OutTTY {
-				age = fmt.Sprintf("%s (normally %s)", secondsText(*s.AgeOfOldest), secondsSpoken(s.NormalAge))
+				age = fmt.Sprintf("%s (normally %s)", cmdutil.SecondsText(*s.AgeOfOldest), secondsSpoken(s.NormalAge))
 			}
 		}
 		t.Rows = append(t.Rows, []string{s.Queue, "source", itoa(s.Visible), itoa(s.InFlight), "-", age})
 	}
-	if err := d.printTable(t); err != nil {
+	if err := d.PrintTable(t); err != nil {
 		return err
 	}
 	if len(rep.Mappings) > 0 {
-		mt := tableData{Headers: []string{"MAPPING", "FUNCTION", "STATE", "BATCH", "MAX CONCURRENCY", "VISIBILITY"}}
+		mt := cmdutil.TableData{Headers: []string{"MAPPING", "FUNCTION", "STATE", "BATCH", "MAX CONCURRENCY", "VISIBILITY"}}
 		for _, m := range rep.Mappings {
 			mc := "none"
 			if m.MaximumConcurrency != nil {
@@ -90,7 +90,7 @@ func (o *containOptions) render(rep *contain.Result) error {
 			}
 			mt.Rows = append(mt.Rows, []string{m.UUID, m.Function, m.State, strconv.Itoa(int(m.BatchSize)), mc, m.VisibilityAssessment})
 		}
-		if err := d.printTable(mt); err != nil {
+		if err := d.PrintTable(mt); err != nil {
 			return err
 		}
 	}
@@ -106,22 +106,10 @@ func secondsOrUnknown(f *float64) string {
 	return fmt.Sprintf("%.0fs", *f)
 }
 
-// secondsText says a number of seconds as a person does: "12 seconds",
-// "1 second", else minutes and more (sqsapi.Human).
-func secondsText(f float64) string {
-	switch n := int64(f + 0.5); {
-	case n == 1:
-		return "1 second"
-	case n < 120:
-		return strconv.FormatInt(n, 10) + " seconds"
-	}
-	return sqsapi.Human(time.Duration(f * float64(time.Second)))
-}
-
-// secondsSpoken is secondsText, or "unknown" without a figure.
+// secondsSpoken is cmdutil.SecondsText, or "unknown" without a figure.
 func secondsSpoken(f *float64) string {
 	if f == nil {
 		return "unknown"
 	}
-	return secondsText(*f)
+	return cmdutil.SecondsText(*f)
 }

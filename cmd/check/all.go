@@ -1,4 +1,4 @@
-package cmd
+package check
 
 import (
 	"context"
@@ -6,29 +6,30 @@ import (
 	"regexp"
 	"sync"
 
-	"github.com/mfdlq/mfdlq/check"
+	checkstep "github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/idempotency"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
 // validateAll checks the flags of check --all.
-func (o *checkOptions) validateAll() error {
+func (o *CheckOptions) validateAll() error {
 	switch {
 	case !o.All:
-		return usageErrorf("--accounts, --profiles and --prefix are used with --all")
+		return cmdutil.UsageErrorf("--accounts, --profiles and --prefix are used with --all")
 	case o.Topic != "" || o.Yes || o.DryRun:
-		return usageErrorf("--all only reads: --topic, --yes and --dry-run belong to --create-alarm on one --queue")
+		return cmdutil.UsageErrorf("--all only reads: --topic, --yes and --dry-run belong to --create-alarm on one --queue")
 	case o.Prefix != "" && !regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`).MatchString(o.Prefix):
-		return usageErrorf("--prefix %q: a queue name prefix is 1-80 letters, digits, - or _", o.Prefix)
+		return cmdutil.UsageErrorf("--prefix %q: a queue name prefix is 1-80 letters, digits, - or _", o.Prefix)
 	case o.SDKAttempts < 1 || o.SDKAttempts > 20:
-		return usageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
+		return cmdutil.UsageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
 	case o.WorkflowAttempts < 1 || o.WorkflowAttempts > 20:
-		return usageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
+		return cmdutil.UsageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
 	case o.ReadTimeout < 0:
-		return usageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
+		return cmdutil.UsageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
 	}
-	regions, err := parseRegions(o.deps.Global.Region)
+	regions, err := cmdutil.ParseRegions(o.deps.Global.Region)
 	if err != nil {
 		return err
 	}
@@ -38,9 +39,9 @@ func (o *checkOptions) validateAll() error {
 
 // checkAllResult is check --all's --output json (docs/check.md).
 type checkAllResult struct {
-	Verdict    check.Status       `json:"verdict"`
+	Verdict    checkstep.Status   `json:"verdict"`
 	Summary    checkAllSummary    `json:"summary"`
-	Queues     []check.Swept      `json:"queues"`
+	Queues     []checkstep.Swept  `json:"queues"`
 	Warnings   []string           `json:"warnings"`
 	Unreadable []fleet.Unreadable `json:"unreadable"`
 	// Skipped are the organisation's accounts that are not ACTIVE: named,
@@ -57,23 +58,23 @@ type checkAllSummary struct {
 	Text   string `json:"text"`
 }
 
-func runCheckAll(ctx context.Context, o *checkOptions) error {
+func runCheckAll(ctx context.Context, o *CheckOptions) error {
 	d := o.deps
-	res := checkAllResult{Queues: []check.Swept{}, Warnings: []string{}}
+	res := checkAllResult{Queues: []checkstep.Swept{}, Warnings: []string{}}
 	var mu sync.Mutex
-	opts := check.SweepOptions{Prefix: o.Prefix, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout, Now: d.Now}
-	unreadable, err := d.readFleet(ctx, &o.fleet, o.Regions, func(ctx context.Context, s fleetScope) error {
+	opts := checkstep.SweepOptions{Prefix: o.Prefix, SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout, Now: d.Now}
+	unreadable, err := d.ReadFleet(ctx, &o.fleet, o.Regions, func(ctx context.Context, s cmdutil.FleetScope) error {
 		db := func(context.Context) (idempotency.DynamoDB, error) { return s.DynamoDB, nil }
-		swept, warns, err := check.Sweep(ctx, check.SweepClients{SQS: s.SQS, Alarms: s.CW, Lambda: s.Lambda, Metrics: s.CW,
-			Store: check.StoreReader(db, d.Now)}, opts)
+		swept, warns, err := checkstep.Sweep(ctx, checkstep.SweepClients{SQS: s.SQS, Alarms: s.CW, Lambda: s.Lambda, Metrics: s.CW,
+			Store: checkstep.StoreReader(db, d.Now)}, opts)
 		if err != nil {
-			return fmt.Errorf("check --all%s: %w", inRegion(s.Region), err)
+			return fmt.Errorf("check --all%s: %w", cmdutil.InRegion(s.Region), err)
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		res.Queues = append(res.Queues, swept...)
 		for _, w := range warns {
-			res.Warnings = append(res.Warnings, scopePrefix(o.fleet.Active(), s)+w)
+			res.Warnings = append(res.Warnings, cmdutil.ScopePrefix(o.fleet.Active(), s)+w)
 		}
 		return nil
 	})
@@ -81,31 +82,31 @@ func runCheckAll(ctx context.Context, o *checkOptions) error {
 		return err
 	}
 	res.Unreadable, res.Skipped = fleet.Split(unreadable)
-	check.SortSwept(res.Queues)
+	checkstep.SortSwept(res.Queues)
 	res.Summary, res.Verdict = summarizeSwept(res.Queues)
 	for _, w := range res.Warnings {
-		d.warnf("%s", w)
+		d.Warnf("%s", w)
 	}
 	if err := o.renderAll(&res); err != nil {
 		return err
 	}
 	switch {
-	case res.Verdict == check.Fail:
-		return errSilentCheckFailed
+	case res.Verdict == checkstep.Fail:
+		return cmdutil.ErrSilentCheckFailed
 	case len(res.Unreadable) > 0:
-		return unreadableError(res.Unreadable)
+		return cmdutil.UnreadableError(res.Unreadable)
 	}
 	return nil
 }
 
-func summarizeSwept(qs []check.Swept) (checkAllSummary, check.Status) {
+func summarizeSwept(qs []checkstep.Swept) (checkAllSummary, checkstep.Status) {
 	s := checkAllSummary{Queues: len(qs)}
-	var all []check.Finding
+	var all []checkstep.Finding
 	for _, q := range qs {
 		switch q.Verdict {
-		case check.Fail:
+		case checkstep.Fail:
 			s.Fail++
-		case check.Warn:
+		case checkstep.Warn:
 			s.Warn++
 		default:
 			s.Pass++
@@ -113,17 +114,17 @@ func summarizeSwept(qs []check.Swept) (checkAllSummary, check.Status) {
 		all = append(all, q.Findings...)
 	}
 	s.Text = fmt.Sprintf("%s checked: %d failing, %d warned, %d passing", plural.Of(len(qs), "queue", "queues"), s.Fail, s.Warn, s.Pass)
-	return s, check.Worst(all)
+	return s, checkstep.Worst(all)
 }
 
 // renderAll prints a row per queue and finding, the failing queues first.
-func (o *checkOptions) renderAll(res *checkAllResult) error {
+func (o *CheckOptions) renderAll(res *checkAllResult) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(res)
+	if d.JSONOutput() {
+		return d.PrintJSON(res)
 	}
 	accounts, regions := o.fleet.Active(), len(o.Regions) > 1
-	t := tableData{Headers: []string{"STATUS", "ID", "DLQ", "QUEUE", "FINDING", "FIX"}}
+	t := cmdutil.TableData{Headers: []string{"STATUS", "ID", "DLQ", "QUEUE", "FINDING", "FIX"}}
 	if regions {
 		t.Headers = append([]string{"REGION"}, t.Headers...)
 	}
@@ -148,13 +149,13 @@ func (o *checkOptions) renderAll(res *checkAllResult) error {
 		}
 	}
 	if len(t.Rows) > 0 {
-		if err := d.printTable(t); err != nil {
+		if err := d.PrintTable(t); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(d.IO.ErrOut, "%s; verdict: %s\n", res.Summary.Text, res.Verdict)
 	for _, u := range append(res.Unreadable, res.Skipped...) {
-		fmt.Fprintln(d.IO.ErrOut, unreadableLine(u))
+		fmt.Fprintln(d.IO.ErrOut, cmdutil.UnreadableLine(u))
 	}
 	return nil
 }

@@ -1,10 +1,10 @@
-package cmd
+package contain
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mfdlq/mfdlq/contain"
+	containstep "github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
@@ -12,24 +12,24 @@ import (
 // Lambda mapping to pause too (before, it ended on the verdict).
 func TestContainNextAfterEveryVerdict(t *testing.T) {
 	mapping := []lambdaapi.Mapping{{UUID: "u-1", Function: "handler"}}
-	src := &contain.SourceVitals{Queue: "orders"}
+	src := &containstep.SourceVitals{Queue: "orders"}
 	tests := []struct {
 		name string
-		rep  contain.Result
+		rep  containstep.Result
 		want string
 	}{
-		{"not alive", contain.Result{}, "mfdlq inspect --queue orders-dlq"},
-		{"not alive, paused", contain.Result{Change: &lambdaapi.MappingChange{Action: lambdaapi.ActionPause}},
+		{"not alive", containstep.Result{}, "mfdlq inspect --queue orders-dlq"},
+		{"not alive, paused", containstep.Result{Change: &lambdaapi.MappingChange{Action: lambdaapi.ActionPause}},
 			"mfdlq inspect --queue orders-dlq (the mapping stays paused until mfdlq contain --queue orders-dlq --resume-mapping)"},
-		{"alive, a mapping", contain.Result{Alive: true, Mappings: mapping, Source: src},
+		{"alive, a mapping", containstep.Result{Alive: true, Mappings: mapping, Source: src},
 			"stop the bleeding: mfdlq contain --queue orders-dlq --pause-mapping (or --cap-concurrency N), or roll back the change that broke it"},
-		{"alive, a dry run of the pause", contain.Result{Alive: true, Mappings: mapping, Source: src, Change: &lambdaapi.MappingChange{Action: lambdaapi.ActionPause, DryRun: true}},
+		{"alive, a dry run of the pause", containstep.Result{Alive: true, Mappings: mapping, Source: src, Change: &lambdaapi.MappingChange{Action: lambdaapi.ActionPause, DryRun: true}},
 			"stop the bleeding: mfdlq contain --queue orders-dlq --pause-mapping"},
-		{"alive, just paused", contain.Result{Alive: true, Mappings: mapping, Source: src, Change: &lambdaapi.MappingChange{Action: lambdaapi.ActionPause}},
+		{"alive, just paused", containstep.Result{Alive: true, Mappings: mapping, Source: src, Change: &lambdaapi.MappingChange{Action: lambdaapi.ActionPause}},
 			"watch the DLQ stop growing: mfdlq contain --queue orders-dlq again in a few minutes"},
-		{"alive, no mapping", contain.Result{Alive: true, Source: src},
+		{"alive, no mapping", containstep.Result{Alive: true, Source: src},
 			"stop the bleeding: no Lambda mapping reads orders, so pause its consumer by its own means or roll back the change that broke it; then mfdlq inspect --queue orders-dlq"},
-		{"alive, no source", contain.Result{Alive: true},
+		{"alive, no source", containstep.Result{Alive: true},
 			"mfdlq contain --queue orders-dlq --source QUEUE"},
 	}
 	for _, tc := range tests {

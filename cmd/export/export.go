@@ -1,4 +1,7 @@
-package cmd
+// Package export is `mfdlq export`: every message of a DLQ into a JSON
+// Lines file or S3 objects (the archive package reads and writes them),
+// deleting exactly the exported ones with --delete once they are durable.
+package export
 
 import (
 	"github.com/mfdlq/mfdlq/redrive/mover"
@@ -14,13 +17,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/archive"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// exportOptions are the flags of mfdlq export.
-type exportOptions struct {
-	deps       *Deps
+// ExportOptions are the flags of mfdlq export.
+type ExportOptions struct {
+	deps       *cmdutil.Deps
 	Queue      string // --queue: the DLQ (name, URL or ARN)
 	Out        string // --out: FILE or s3://BUCKET/KEY
 	Delete     bool   // --delete: delete the exported messages once durable
@@ -40,8 +44,10 @@ type exportOptions struct {
 	target string
 }
 
-func newExportCmd(d *Deps, runF func(*exportOptions) error) *cobra.Command {
-	opts := &exportOptions{deps: d}
+// NewCmdExport is `mfdlq export`; runF, when not nil, gets the parsed
+// options instead of the run (tests).
+func NewCmdExport(d *cmdutil.Deps, runF func(*ExportOptions) error) *cobra.Command {
+	opts := &ExportOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "export --queue DLQ --out FILE|s3://BUCKET/KEY [--delete] [--max N] [--filter JQ]",
 		Short: "Archive every message of a DLQ to a file before retention deletes it",
@@ -74,12 +80,12 @@ Examples:
   mfdlq export --queue orders-dlq --out orders-dlq.jsonl.gz
   mfdlq export --queue orders-dlq --out s3://oncall-archive/orders-dlq/2026-12-01.jsonl.gz --delete --yes
   mfdlq export --queue orders-dlq --out v2.jsonl --filter '.Body.version == 2' --max 1000
-` + exitStatusHelp,
+` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, nil, runF, runExport),
+		RunE: cmdutil.StepRunE(d, opts, opts.validate, nil, runF, runExport),
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.StringVar(&opts.Out, "out", "", "the file to write, or s3://BUCKET/KEY (required; .gz: gzip)")
 	f.BoolVar(&opts.Delete, "delete", false, "delete exactly the exported messages once the file is durable")
 	f.IntVar(&opts.Max, "max", 0, "export at most N messages (default: all)")
@@ -91,16 +97,16 @@ Examples:
 	return c
 }
 
-func (o *exportOptions) validate() error {
+func (o *ExportOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	case o.Out == "":
-		return usageErrorf("--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY")
+		return cmdutil.UsageErrorf("--out is required: a file name (orders-dlq.jsonl.gz) or s3://BUCKET/KEY")
 	case o.Max < 0:
-		return usageErrorf("--max must be >= 0, got %d", o.Max)
+		return cmdutil.UsageErrorf("--max must be >= 0, got %d", o.Max)
 	case o.Visibility < 60 || o.Visibility > 43200:
-		return usageErrorf("--visibility must be between 60 and 43200 seconds, got %d", o.Visibility)
+		return cmdutil.UsageErrorf("--visibility must be between 60 and 43200 seconds, got %d", o.Visibility)
 	}
 	limit, err := inFlightLimit()
 	if err != nil {
@@ -110,26 +116,26 @@ func (o *exportOptions) validate() error {
 	loc, isS3, err := archive.ParseS3(o.Out)
 	switch {
 	case err != nil:
-		return usageErrorf("--out %v", err)
+		return cmdutil.UsageErrorf("--out %v", err)
 	case isS3:
 		o.s3 = &loc
 	default:
 		if err := archive.CheckPath(o.Out); err != nil {
-			return usageErrorf("--out %v: mfdlq never replaces a file; pick a new name", err)
+			return cmdutil.UsageErrorf("--out %v: mfdlq never replaces a file; pick a new name", err)
 		}
 	}
 	o.gzip = archive.IsGzipName(o.Out)
 	sel, err := mover.Selection{Filter: o.Filter}.Compile()
 	if err != nil {
-		return usageErrorf("%s", strings.TrimSpace(err.Error()))
+		return cmdutil.UsageErrorf("%s", strings.TrimSpace(err.Error()))
 	}
 	o.selFn = sel
 	return nil
 }
 
-func runExport(ctx context.Context, o *exportOptions) error {
+func runExport(ctx context.Context, o *ExportOptions) error {
 	d := o.deps
-	client, q, err := d.resolveQueue(ctx, o.Queue)
+	client, q, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
@@ -140,19 +146,19 @@ func runExport(ctx context.Context, o *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	d.announce("exporting", q)
+	d.Announce("exporting", q)
 	backlog := int(q.Depth.Total())
 	o.printPlan(q, backlog)
 	if q.FIFO {
-		d.warnf("%s is FIFO: while the export holds a group's first messages SQS shows none behind them, so a FIFO export may read only the head of each group; the count check below tells", q.Name)
+		d.Warnf("%s is FIFO: while the export holds a group's first messages SQS shows none behind them, so a FIFO export may read only the head of each group; the count check below tells", q.Name)
 	}
 	if o.DryRun {
 		sink.Abort()
-		d.infof("dry run: nothing read, nothing changed")
+		d.Infof("dry run: nothing read, nothing changed")
 		return nil
 	}
 	if o.Delete {
-		if err := d.confirm(fmt.Sprintf("Export %s to %s and then delete the exported messages from it?", q.Name, o.Out), o.Yes); err != nil {
+		if err := d.Confirm(fmt.Sprintf("Export %s to %s and then delete the exported messages from it?", q.Name, o.Out), o.Yes); err != nil {
 			sink.Abort()
 			return err
 		}
@@ -169,7 +175,7 @@ func runExport(ctx context.Context, o *exportOptions) error {
 		Visibility: secondsDur(o.Visibility), Progress: prog.update, InFlightLimit: o.limit, RescueDir: ws.Dir,
 		Waiting: func(hidden int, until time.Time) {
 			prog.finish()
-			d.infof("a receive's answer was lost: waiting until %s for up to %s it may have hidden, then looking again (Ctrl-C leaves every message in %s)",
+			d.Infof("a receive's answer was lost: waiting until %s for up to %s it may have hidden, then looking again (Ctrl-C leaves every message in %s)",
 				until.UTC().Format(time.RFC3339), plural.Of(hidden, "message"), q.Name)
 		},
 	})
@@ -178,12 +184,12 @@ func runExport(ctx context.Context, o *exportOptions) error {
 }
 
 // sink checks the output before anything is read and opens it.
-func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
+func (o *ExportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	if o.s3 == nil {
 		o.target = o.Out
 		s, err := archive.NewFileSink(o.Out)
 		if errors.Is(err, archive.ErrExists) {
-			return nil, usageErrorf("--out %v: mfdlq never replaces a file; pick a new name", err)
+			return nil, cmdutil.UsageErrorf("--out %v: mfdlq never replaces a file; pick a new name", err)
 		}
 		return s, err
 	}
@@ -198,7 +204,7 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 		loc := archive.S3Location{Bucket: o.s3.Bucket, Key: key}
 		if err := archive.CheckS3(ctx, c, loc); err != nil {
 			if errors.Is(err, archive.ErrExists) {
-				return nil, usageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)
+				return nil, cmdutil.UsageErrorf("--out %v: mfdlq never replaces an object; pick a new key", err)
 			}
 			return nil, err
 		}
@@ -206,7 +212,7 @@ func (o *exportOptions) sink(ctx context.Context) (archive.Sink, error) {
 	return archive.NewS3PartsSink(c, *o.s3)
 }
 
-func (o *exportOptions) printPlan(q *sqsapi.Queue, backlog int) {
+func (o *ExportOptions) printPlan(q *sqsapi.Queue, backlog int) {
 	d := o.deps
 	queue := q.Name
 	what := "every message"
@@ -220,11 +226,11 @@ func (o *exportOptions) printPlan(q *sqsapi.Queue, backlog int) {
 	if o.gzip {
 		format += ", gzip"
 	}
-	d.infof("plan: export %s of the %d in %s to %s (%s)", what, backlog, queue, o.target, format)
+	d.Infof("plan: export %s of the %d in %s to %s (%s)", what, backlog, queue, o.target, format)
 	if o.Delete {
-		d.infof("plan: then delete exactly the exported messages from %s, once %s is durable", queue, o.target)
+		d.Infof("plan: then delete exactly the exported messages from %s, once %s is durable", queue, o.target)
 	} else {
-		d.infof("plan: then make every message visible again (nothing deleted); they are hidden for up to %ds meanwhile", o.Visibility)
+		d.Infof("plan: then make every message visible again (nothing deleted); they are hidden for up to %ds meanwhile", o.Visibility)
 	}
 	o.planLimit(q)
 }
@@ -232,7 +238,7 @@ func (o *exportOptions) printPlan(q *sqsapi.Queue, backlog int) {
 // exportProgress draws a bar on a terminal's stderr (not with --quiet):
 // read/backlog, exported, deleted, rate and ETA, at most five times a second.
 type exportProgress struct {
-	d     *Deps
+	d     *cmdutil.Deps
 	total int
 	start time.Time
 	shown time.Time

@@ -1,4 +1,4 @@
-package cmd
+package ls
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/incidents3"
 )
@@ -33,11 +34,11 @@ const maxLocalIncidents = 500
 // (and ./incidents, where older mfdlq kept them) and, when
 // --incident names s3://bucket/prefix/, the team's incidents there. It
 // reads no queue.
-func runLsIncidents(ctx context.Context, o *lsOptions) error {
+func runLsIncidents(ctx context.Context, o *LsOptions) error {
 	d := o.deps
 	root, err := incident.DefaultRoot(os.Getenv)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	out := []lsIncident{}
 	for _, r := range incident.Roots(root) {
@@ -48,12 +49,12 @@ func runLsIncidents(ctx context.Context, o *lsOptions) error {
 		out = append(out, found...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].LastTime.After(out[j].LastTime) })
-	if raw, ok := d.incidentURL(); ok {
+	if raw, ok := d.IncidentURL(); ok {
 		p, err := incidents3.ParsePrefix(raw)
 		if err != nil {
-			return usageErrorf("--incident: %v", err)
+			return cmdutil.UsageErrorf("--incident: %v", err)
 		}
-		c, err := d.s3Client(ctx)
+		c, err := d.S3Client(ctx)
 		if err != nil {
 			return err
 		}
@@ -62,16 +63,16 @@ func runLsIncidents(ctx context.Context, o *lsOptions) error {
 			return err
 		}
 		if truncated {
-			d.warnf("%s holds more than %d incidents: the first %d are listed", p, incidents3.MaxListed, incidents3.MaxListed)
+			d.Warnf("%s holds more than %d incidents: the first %d are listed", p, incidents3.MaxListed, incidents3.MaxListed)
 		}
 		for _, s := range list {
 			out = append(out, lsIncident{Where: "s3", Incident: s.URL, Queue: s.Queue, Started: s.Started, LastStep: s.LastStep, LastTime: s.LastTime, Verdict: s.Verdict, Closed: s.Closed})
 		}
 	}
-	if d.jsonOutput() {
-		return d.printJSON(out)
+	if d.JSONOutput() {
+		return d.PrintJSON(out)
 	}
-	t := tableData{Headers: []string{"WHERE", "INCIDENT", "QUEUE", "LAST STEP", "AT", "VERDICT", "STATE"}}
+	t := cmdutil.TableData{Headers: []string{"WHERE", "INCIDENT", "QUEUE", "LAST STEP", "AT", "VERDICT", "STATE"}}
 	for _, in := range out {
 		state := "open"
 		if in.Closed {
@@ -83,7 +84,7 @@ func runLsIncidents(ctx context.Context, o *lsOptions) error {
 		}
 		t.Rows = append(t.Rows, []string{in.Where, in.Incident, in.Queue, in.LastStep, at, in.Verdict, state})
 	}
-	return d.printTable(t)
+	return d.PrintTable(t)
 }
 
 // localIncidents reads each incident directory under root (real
