@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/spf13/cobra"
@@ -12,9 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
-	"github.com/mfdlq/mfdlq/redrive/lease"
 	"github.com/mfdlq/mfdlq/s3api"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -122,7 +119,6 @@ func (d *Deps) checkIncident(queueRef string) error { return d.CheckIncident(que
 func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
 	return d.ResolveQueue(ctx, ref)
 }
-func (d *Deps) incidentDir(queue string) (string, error)         { return d.IncidentDirFor(queue) }
 func (d *Deps) s3Client(ctx context.Context) (*s3.Client, error) { return d.S3Client(ctx) }
 
 // NewDeps returns the production dependencies over io (cmdutil's, wired in
@@ -149,27 +145,13 @@ func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func
 	return d.NoteAhead(ctx, c, q)
 }
 
-type fleetListing = cmdutil.FleetListing
-
-func (d *Deps) listFleet(ctx context.Context, ff *fleetFlags, regions []string, io inventory.Options, notes string) (*fleetListing, error) {
-	return d.ListFleet(ctx, ff, regions, io, notes)
-}
-func runningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
-	return cmdutil.RunningRedrive(h, now)
-}
-
 type (
 	sampleRequest = cmdutil.SampleRequest
 	sampleSet     = cmdutil.SampleSet
 )
 
-const keptSampleSaid = cmdutil.KeptSampleSaid
-
 func (d *Deps) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, r sampleRequest) (sampleSet, error) {
 	return d.Samples(ctx, q, ws, r)
-}
-func readSet[T any](s sampleSet, read func(io.Reader) (T, error)) (T, error) {
-	return cmdutil.ReadSet(s, read)
 }
 func writeMessages(msgs []sqsjson.Message) func(io.Writer) error { return cmdutil.WriteMessages(msgs) }
 func readFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, error) {

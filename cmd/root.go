@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/browse"
 	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/classify"
@@ -130,7 +131,7 @@ AWS_REGION, AWS_ENDPOINT_URL, SSO, instance roles).` + exitStatusHelp,
 		if len(args) > 0 || !d.IO.InTTY || !d.IO.OutTTY {
 			return c.Help()
 		}
-		return runBrowse(c.Context(), &browseOptions{deps: d})
+		return browse.OpenView(c.Context(), &d.Deps, runDeps)
 	}
 	return root
 }
@@ -166,7 +167,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		record.NewCmdRecord(&d.Deps, nil),
 		check.NewCmdCheck(&d.Deps, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
-		newBrowseCmd(d, nil),
+		browse.NewCmdBrowse(&d.Deps, runDeps, nil),
 		mcp.NewCmdMCP(&d.Deps, runDeps, nil),
 	}
 }

@@ -1,4 +1,7 @@
-package cmd
+// Package browse is mfdlq browse: the full-screen view (package browse,
+// imported as browsestep) over a Backend whose every step runs the command
+// itself, through the Runner cmd gives it.
+package browse
 
 import (
 	"context"
@@ -11,20 +14,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/browse"
+	browsestep "github.com/mfdlq/mfdlq/browse"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
-// browseOptions are the flags of mfdlq browse.
-type browseOptions struct {
-	deps      *Deps
-	Queue     string   // --queue: open on this DLQ
-	ASCII     bool     // --ascii: no box or block characters
-	LogGroups []string // --log-group: the consumer's logs (default: /aws/lambda/<function> of contain's mappings)
-	fleet     fleetFlags
+// BrowseOptions are the flags of mfdlq browse.
+type BrowseOptions struct {
+	deps      *cmdutil.Deps
+	exec      cmdutil.Runner // runs each step's command line (cmd's root)
+	Queue     string         // --queue: open on this DLQ
+	ASCII     bool           // --ascii: no box or block characters
+	LogGroups []string       // --log-group: the consumer's logs (default: /aws/lambda/<function> of contain's mappings)
+	fleet     cmdutil.FleetFlags
 }
 
-func newBrowseCmd(d *Deps, runF func(*browseOptions) error) *cobra.Command {
-	opts := &browseOptions{deps: d}
+// NewCmdBrowse is mfdlq browse; exec runs each step's command line (cmd's
+// root), runF, when set, is called with the validated options instead of
+// the run (tests).
+func NewCmdBrowse(d *cmdutil.Deps, exec cmdutil.Runner, runF func(*BrowseOptions) error) *cobra.Command {
+	opts := &BrowseOptions{deps: d, exec: exec}
 	c := &cobra.Command{
 		Use:   "browse [--queue DLQ] [--ascii] [--accounts ID,ID|all --role-name NAME | --profiles a,b]",
 		Short: "The runbook as a full-screen view: fleet → DLQ → groups → messages → actions",
@@ -56,9 +64,9 @@ Examples:
   mfdlq browse --queue orders-dlq --log-group /aws/lambda/orders --ascii
 
 Exit 2 without a terminal (use mfdlq ls).
-` + exitStatusHelp,
+` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, nil, runF, runBrowse),
+		RunE: cmdutil.StepRunE(d, opts, opts.validate, nil, runF, runBrowse),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "open on this DLQ (name, URL or ARN) instead of the fleet")
@@ -68,41 +76,47 @@ Exit 2 without a terminal (use mfdlq ls).
 	return c
 }
 
-func (o *browseOptions) validate() error {
+func (o *BrowseOptions) validate() error {
 	io := o.deps.IO
 	switch {
 	case !io.InTTY || !io.OutTTY:
-		return usageErrorf("browse needs a terminal on stdin and stdout; piped, use mfdlq ls, contain, classify or inspect")
+		return cmdutil.UsageErrorf("browse needs a terminal on stdin and stdout; piped, use mfdlq ls, contain, classify or inspect")
 	case strings.Contains(o.deps.Global.Region, ","):
-		return usageErrorf("--region %q: browse shows one region at a time; use mfdlq ls for several", o.deps.Global.Region)
+		return cmdutil.UsageErrorf("--region %q: browse shows one region at a time; use mfdlq ls for several", o.deps.Global.Region)
 	}
 	if err := o.fleet.Validate(); err != nil {
 		return err
 	}
 	for _, g := range o.LogGroups {
 		if strings.TrimSpace(g) == "" {
-			return usageErrorf("--log-group is empty: name a log group such as /aws/lambda/orders")
+			return cmdutil.UsageErrorf("--log-group is empty: name a log group such as /aws/lambda/orders")
 		}
 	}
 	return nil
 }
 
-func runBrowse(ctx context.Context, o *browseOptions) error {
+// OpenView opens the view on the fleet, as browse with no flags does:
+// mfdlq alone on a terminal.
+func OpenView(ctx context.Context, d *cmdutil.Deps, exec cmdutil.Runner) error {
+	return runBrowse(ctx, &BrowseOptions{deps: d, exec: exec})
+}
+
+func runBrowse(ctx context.Context, o *BrowseOptions) error {
 	d := o.deps
 	// The commands the view runs say which incident they use on their own
 	// stderr; the view's terminal is the frame's alone.
-	be := &browseBackend{d: d, logGroups: o.LogGroups, fleet: &o.fleet}
+	be := NewBackend(d, o.exec, &o.fleet, o.LogGroups)
 	errOut := d.IO.ErrOut
 	d.IO.ErrOut = io.Discard
-	m := browse.New(ctx, be, browse.Options{Queue: o.Queue, ASCII: o.ASCII, Color: d.IO.Color && !d.Global.NoColor && os.Getenv("NO_COLOR") == "", Now: d.Now})
+	m := browsestep.New(ctx, be, browsestep.Options{Queue: o.Queue, ASCII: o.ASCII, Color: d.IO.Color && !d.Global.NoColor && os.Getenv("NO_COLOR") == "", Now: d.Now})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx), tea.WithInput(d.IO.In), tea.WithOutput(d.IO.Out))
 	_, err := p.Run()
 	d.IO.ErrOut = errOut
 	if !m.Wait(time.Minute) {
-		d.warnf("an action of the view was still stopping after a minute; its journal lets a rerun resume")
+		d.Warnf("an action of the view was still stopping after a minute; its journal lets a rerun resume")
 	}
 	for _, q := range sortedQueues(d.Incidents()) {
-		d.infof("incident of %s: %s", q, d.Incidents()[q])
+		d.Infof("incident of %s: %s", q, d.Incidents()[q])
 	}
 	return err
 }
