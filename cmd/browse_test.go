@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
 )
 
 // TestBrowseNeedsTerminal: piped, browse refuses with exit 2 before any

@@ -11,6 +11,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/contain"
+	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -38,7 +39,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return contain.NewCmdContain(&d.Deps, func(*contain.ContainOptions) error { *c = true; return nil })
 		}},
 		{"inspect", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newInspectCmd(d, func(*inspectOptions) error { *c = true; return nil })
+			return inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { *c = true; return nil })
 		}},
 		{"logs", []string{"--queue", "orders-dlq", "--log-group", "/aws/lambda/orders"}, func(d *Deps, c *bool) *cobra.Command {
 			return logs.NewCmdLogs(&d.Deps, func(*logs.LogsOptions) error { *c = true; return nil })
@@ -120,7 +121,7 @@ func TestDefaultIncidentDirIsCheckedToo(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := false
-	err := parseWith(newInspectCmd(d, func(*inspectOptions) error { called = true; return nil }),
+	err := parseWith(inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { called = true; return nil }),
 		[]string{"--queue", "arn:aws:sqs:us-east-1:123456789012:orders-dlq"})
 	if called || exitCode(err, false) != ExitUsage || !strings.Contains(err.Error(), open) {
 		t.Fatalf("err = %v, called %v; want exit 2 naming %s before the run function", err, called, open)

@@ -18,6 +18,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/export"
+	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/ls"
 	"github.com/mfdlq/mfdlq/cmd/mcp"
@@ -157,7 +158,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		note.NewCmdNote(&d.Deps, nil),
 		contain.NewCmdContain(&d.Deps, nil),
 		triage.NewCmdTriage(&d.Deps, nil),
-		newInspectCmd(d, nil),
+		inspect.NewCmdInspect(&d.Deps, nil),
 		changes.NewCmdChanges(&d.Deps, nil),
 		classify.NewCmdClassify(&d.Deps, nil),
 		logs.NewCmdLogs(&d.Deps, nil),

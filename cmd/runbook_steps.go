@@ -13,6 +13,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
+	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
@@ -33,7 +34,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		// 100, not inspect's 10: classify reads this sample, and a hundred
 		// messages show a pattern where ten show anecdotes. Ten rows and a
 		// summary by fingerprint are enough to read at 3 a.m.
-		return runAs(ctx, &sd, newInspectCmd, runInspect, "inspect", "--queue", name, "--max", "100", "--rows", "10")
+		return runCmd(ctx, &sd, inspect.NewCmdInspect(&sd.Deps, nil), "inspect", "--queue", name, "--max", "100", "--rows", "10")
 	case runbookstep.StepChanges:
 		// A consumer's log group /aws/lambda/NAME names a consumer no
 		// mapping may name (one reading with its own poller).

@@ -7,8 +7,6 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
-	"github.com/mfdlq/mfdlq/dedupe"
-	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/notify"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -18,12 +16,6 @@ import (
 // left package cmd (classify, logs, verify, record, triage, mcp, browse)
 // while commands still in cmd use them too; as cmdutil_names.go, this file
 // shrinks as commands leave.
-
-const keyHelp = cmdutil.KeyHelp
-
-func payloadOf(d *envelope.Detector) dedupe.Payload        { return cmdutil.PayloadOf(d) }
-func (d *Deps) printKeyDuplicates(s *dedupe.Summary) error { return d.PrintKeyDuplicates(s) }
-func excerpt(s string, n int) string                       { return cmdutil.Excerpt(s, n) }
 
 func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
 	return cmdutil.LogSignatures(ws)

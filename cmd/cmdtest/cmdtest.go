@@ -6,6 +6,8 @@ package cmdtest
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -15,6 +17,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/internal/localaws"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Now is the fixed instant of Deps' clock.
@@ -128,3 +132,37 @@ func CheckParse[O any](t *testing.T, newCmd func(runF func(*O) error) *cobra.Com
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
 }
+
+// SeedDLQ creates a source queue and its DLQ (maxReceiveCount 4) on the
+// local AWS and sends n JSON orders to the DLQ; it returns the DLQ's name.
+func SeedDLQ(t *testing.T, n int) string {
+	t.Helper()
+	seed := localaws.NewSeeder(localaws.Config(t))
+	dlq := localaws.UniqueName("orders-dlq")
+	_, url, err := seed.CreatePair(context.Background(), localaws.UniqueName("orders"), dlq, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bodies []string
+	for i := range n {
+		bodies = append(bodies, fmt.Sprintf(`{"order_id":"o-%d","version":2}`, i))
+	}
+	if err := seed.Send(context.Background(), url, bodies, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dlq
+}
+
+// FromSource is a message a DLQ received from the source queue arn ("":
+// no DeadLetterQueueSourceArn).
+func FromSource(id, arn string) sqsjson.Message {
+	m := sqsjson.Message{MessageId: id, Body: `{"version":2}`, Attributes: map[string]string{sqsjson.AttrSentTimestamp: "1795989840000"}}
+	if arn != "" {
+		m.Attributes[sqsjson.AttrDeadLetterQueueSourceArn] = arn
+	}
+	return m
+}
+
+// Raw tells whether a hostile test value's own bytes (an OSC sequence, the
+// bell, a bidi override) reached the output; the renderer's colours may.
+func Raw(s string) bool { return strings.Contains(s, "\x1b]") || strings.ContainsAny(s, "\x07\u202e") }

@@ -13,6 +13,9 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
+// --key, the consumer's idempotency key, as inspect and classify count it
+// and redrive --dedupe moves by it.
+
 // KeyHelp is --key's help, shared by inspect, classify and redrive.
 const KeyHelp = `the consumer's idempotency key, a jq expression over the payload (inside an SNS or EventBridge envelope, the inner message), e.g. '"cobro:" + .order_id': count the messages that share one`
 

@@ -26,7 +26,7 @@ type LsOptions struct {
 	FailOnMessages bool     // --fail-on-messages
 	Concurrency    int      // --concurrency
 	Notes          string   // --notes non-empty|all|none
-	Incidents      bool     // --incidents: list incidents, not DLQs (cmd/ls_incidents.go)
+	Incidents      bool     // --incidents: list incidents, not DLQs (incidents.go)
 	fleet          cmdutil.FleetFlags
 }
 

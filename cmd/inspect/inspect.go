@@ -1,4 +1,7 @@
-package cmd
+// Package inspect is `mfdlq inspect`: a harmless peek at the DLQ's
+// messages (never deleted), saved as the incident's sample, shown as a
+// table, by fingerprint and drift from a baseline, or as JSON.
+package inspect
 
 import (
 	"context"
@@ -14,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
@@ -24,9 +28,9 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// inspectOptions are the flags of mfdlq inspect.
-type inspectOptions struct {
-	deps       *Deps
+// InspectOptions are the flags of mfdlq inspect.
+type InspectOptions struct {
+	deps       *cmdutil.Deps
 	Queue      string // --queue: the DLQ (name, URL or ARN)
 	Max        int    // --max: distinct messages to collect
 	Visibility int    // --visibility: seconds each peeked message stays hidden
@@ -46,8 +50,10 @@ type inspectOptions struct {
 	sources  int                // queues whose redrive policy names the DLQ; 0 unknown
 }
 
-func newInspectCmd(d *Deps, runF func(*inspectOptions) error) *cobra.Command {
-	opts := &inspectOptions{deps: d}
+// NewCmdInspect is `mfdlq inspect`; runF, when not nil, gets the parsed
+// options instead of the run (tests).
+func NewCmdInspect(d *cmdutil.Deps, runF func(*InspectOptions) error) *cobra.Command {
+	opts := &InspectOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "inspect --queue DLQ [--max N] [--visibility 5] [--out FILE]",
 		Short: runbook.Label(runbook.StepInspect) + ": look at a DLQ's messages without harming them",
@@ -91,124 +97,124 @@ Examples:
   mfdlq inspect --queue arn:aws:sqs:eu-west-1:123456789012:orders-dlq --output json
   mfdlq inspect --queue payments-dlq --max 100 --rows 10 --baseline healthy.jsonl
   mfdlq inspect --queue orders-dlq --max 500 --rows 10 --key '"cobro:" + .order_id'
-` + exitStatusHelp,
+` + cmdutil.ExitStatusHelp,
 		Args: cobra.NoArgs,
-		RunE: stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),
+		RunE: cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runInspect),
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.IntVar(&opts.Max, "max", 10, "distinct messages to collect (1-10000)")
 	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (1-300)")
 	opts.Wait = 2
-	f.Var(secondsValue{P: &opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
-	d.aliasFlag(f, "wait", "long-poll", intSeconds{P: &opts.Wait})
+	f.Var(cmdutil.SecondsValue{P: &opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
+	d.AliasFlag(f, "wait", "long-poll", cmdutil.IntSeconds{P: &opts.Wait})
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages (a file as for classify): show each fingerprint's drift from them")
-	f.IntVar(&opts.Fetch, "fetch-payloads", 0, fetchPayloadsHelp)
-	f.StringVar(&opts.KeyExpr, "key", "", keyHelp)
+	f.IntVar(&opts.Fetch, "fetch-payloads", 0, cmdutil.FetchPayloadsHelp)
+	f.StringVar(&opts.KeyExpr, "key", "", cmdutil.KeyHelp)
 	return c
 }
 
-func (o *inspectOptions) validate() error {
+func (o *InspectOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	case o.Max < 1 || o.Max > 10000:
-		return usageErrorf("--max must be between 1 and 10000, got %d", o.Max)
+		return cmdutil.UsageErrorf("--max must be between 1 and 10000, got %d", o.Max)
 	case o.Visibility < 1 || o.Visibility > 300:
 		// 0 cannot be sent: the SDK omits a zero VisibilityTimeout, and SQS
 		// then hides the message for the queue's default (30 s or more).
-		return usageErrorf("--visibility must be between 1 and 300 seconds, got %d", o.Visibility)
+		return cmdutil.UsageErrorf("--visibility must be between 1 and 300 seconds, got %d", o.Visibility)
 	case o.Wait < 1 || o.Wait > 20:
-		return usageErrorf("--long-poll must be between 1s and 20s, got %ds", o.Wait)
+		return cmdutil.UsageErrorf("--long-poll must be between 1s and 20s, got %ds", o.Wait)
 	case o.Rows < 0:
-		return usageErrorf("--rows must be 0 (all) or more, got %d", o.Rows)
+		return cmdutil.UsageErrorf("--rows must be 0 (all) or more, got %d", o.Rows)
 	}
-	if err := validateFetch(o.Fetch); err != nil {
+	if err := cmdutil.ValidateFetch(o.Fetch); err != nil {
 		return err
 	}
-	if err := notRegular("--baseline", o.Baseline); err != nil {
+	if err := cmdutil.NotRegular("--baseline", o.Baseline); err != nil {
 		return err
 	}
-	if err := outReplaceable(o.Out); err != nil {
+	if err := cmdutil.OutReplaceable(o.Out); err != nil {
 		return err
 	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	o.envelope = d
 	if o.KeyExpr != "" {
-		k, err := dedupe.Compile(o.KeyExpr, payloadOf(d))
+		k, err := dedupe.Compile(o.KeyExpr, cmdutil.PayloadOf(d))
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 		o.key = k
 	}
 	return nil
 }
 
-func runInspect(ctx context.Context, o *inspectOptions) error {
+func runInspect(ctx context.Context, o *InspectOptions) error {
 	d := o.deps
 	if o.Baseline != "" {
 		load := func(r io.Reader) (*classify.Baseline, error) { return classify.LoadBaselineWith(r, o.envelope) }
-		b, err := readFile(o.Baseline, "--baseline", load)
+		b, err := cmdutil.ReadFile(o.Baseline, "--baseline", load)
 		if err != nil {
 			return err
 		}
 		o.baseline = b
 	}
-	client, q, err := d.resolveQueue(ctx, o.Queue)
+	client, q, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	d.showNote(ctx, client, q)
+	d.ShowNote(ctx, client, q)
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
 		return err
 	}
-	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "inspect", Announce: "inspecting", Fresh: true, Force: o.Force,
+	set, err := d.Samples(ctx, q, ws, cmdutil.SampleRequest{Step: "inspect", Announce: "inspecting", Fresh: true, Force: o.Force,
 		Peek: sqsapi.PeekOptions{Max: o.Max, Visibility: int32(o.Visibility), Wait: int32(o.Wait)}})
 	if err != nil {
 		return err
 	}
 	res := *set.Peeked
-	exp := d.oldestExpiry(ctx, q, res.Messages)
+	exp := d.OldestExpiry(ctx, q, res.Messages)
 	if err := o.record(ws, q, res, exp, set.Kept > 0); err != nil {
 		return err
 	}
-	d.noteConsumers(ctx, client, q, "inspect")
-	fetcher, err := d.payloadFetcher(ctx, o.Fetch)
+	d.NoteConsumers(ctx, client, q, "inspect")
+	fetcher, err := d.PayloadFetcher(ctx, o.Fetch)
 	if err != nil {
 		return err
 	}
 	if fetcher != nil {
 		o.fetch = &fetchMemo{f: fetcher}
 	}
-	o.sources = d.policySources(ctx, q)
+	o.sources = d.PolicySources(ctx, q)
 	if err := o.render(res.Messages); err != nil {
 		return err
 	}
-	d.reportFetches(fetcher)
-	d.infof("%s peeked of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
+	d.ReportFetches(fetcher)
+	d.Infof("%s peeked of %d visible, %d in flight in %s; each was hidden for %ds and is visible again after.",
 		plural.Of(len(res.Messages), "message"), q.Depth.Visible, q.Depth.InFlight, q.Name, o.Visibility)
-	d.showExpiry(q, exp)
-	d.nextStep("mfdlq classify --queue %s", q.Name)
+	d.ShowExpiry(q, exp)
+	d.NextStep("mfdlq classify --queue %s", q.Name)
 	return nil
 }
 
 // record writes the sample to --out and appends the event; samples wrote
 // it to the incident.
-func (o *inspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult, exp *sqsapi.Expiry, keptSample bool) error {
+func (o *InspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqsapi.PeekResult, exp *sqsapi.Expiry, keptSample bool) error {
 	d := o.deps
 	if o.Out != "" {
-		if err := outReplaceable(o.Out); err != nil {
+		if err := cmdutil.OutReplaceable(o.Out); err != nil {
 			return err // replaced by a pipe or a link during the peek
 		}
-		if err := incident.WriteFileAtomic(o.Out, writeMessages(res.Messages)); err != nil {
+		if err := incident.WriteFileAtomic(o.Out, cmdutil.WriteMessages(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
 		}
 	}
@@ -263,9 +269,9 @@ type offloadedRow struct {
 	Payload json.RawMessage `json:"payload,omitempty"` // redacted: JSON as it is, else a string
 }
 
-func (o *inspectOptions) render(msgs []sqsjson.Message) error {
+func (o *InspectOptions) render(msgs []sqsjson.Message) error {
 	d := o.deps
-	if d.jsonOutput() {
+	if d.JSONOutput() {
 		rows := make([]inspectRow, 0, len(msgs))
 		for i := range msgs {
 			r := o.row(&msgs[i])
@@ -274,7 +280,7 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 			}
 			rows = append(rows, r)
 		}
-		return d.printJSON(rows)
+		return d.PrintJSON(rows)
 	}
 	if err := o.renderTable(msgs); err != nil {
 		return err
@@ -287,7 +293,7 @@ func (o *inspectOptions) render(msgs []sqsjson.Message) error {
 		t.Add(&msgs[i])
 	}
 	s := t.Summary(10)
-	return d.printKeyDuplicates(&s)
+	return d.PrintKeyDuplicates(&s)
 }
 
 // keyOf is a message's key, or why it has none.
@@ -301,9 +307,9 @@ func keyOf(k *dedupe.Key, m *sqsjson.Message) (key, noKey string) {
 
 // renderTable is inspect's table of messages, and the summary by
 // fingerprint when not every row is shown.
-func (o *inspectOptions) renderTable(msgs []sqsjson.Message) error {
+func (o *InspectOptions) renderTable(msgs []sqsjson.Message) error {
 	d := o.deps
-	t := tableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
+	t := cmdutil.TableData{Headers: []string{"MESSAGE ID", "SENT", "RECEIVES", "SIZE", "KIND", "VERSION", "PAYLOAD"}}
 	bySource := severalSources(msgs, o.sources)
 	if bySource {
 		t.Headers = slices.Insert(t.Headers, 1, "SOURCE")
@@ -342,35 +348,35 @@ func (o *inspectOptions) renderTable(msgs []sqsjson.Message) error {
 		if d.IO.OutTTY {
 			size = byteSize(r.Size)
 		}
-		row := []string{r.MessageID, sent, count, size, kind, version, excerpt(payload, 48)}
+		row := []string{r.MessageID, sent, count, size, kind, version, cmdutil.Excerpt(payload, 48)}
 		if bySource {
-			row = slices.Insert(row, 1, excerpt(sourceLabel(&msgs[i]), 80))
+			row = slices.Insert(row, 1, cmdutil.Excerpt(sourceLabel(&msgs[i]), 80))
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	if err := d.printTable(t); err != nil {
+	if err := d.PrintTable(t); err != nil {
 		return err
 	}
 	switch {
 	case o.baseline != nil:
-		d.infof("%d of %s shown; by fingerprint, with the drift from the baseline's %s:", len(shown), plural.Of(len(msgs), "message"), plural.Of(o.baseline.Messages, "message"))
-		return d.printTable(o.driftTable(msgs))
+		d.Infof("%d of %s shown; by fingerprint, with the drift from the baseline's %s:", len(shown), plural.Of(len(msgs), "message"), plural.Of(o.baseline.Messages, "message"))
+		return d.PrintTable(o.driftTable(msgs))
 	case len(shown) == len(msgs):
 		return nil
 	}
-	d.infof("%d of %s shown; by fingerprint (version and shape):", len(shown), plural.Of(len(msgs), "message"))
-	return d.printTable(fingerprintTable(msgs))
+	d.Infof("%d of %s shown; by fingerprint (version and shape):", len(shown), plural.Of(len(msgs), "message"))
+	return d.PrintTable(fingerprintTable(msgs))
 }
 
 // driftTable is the summary by fingerprint with each one's drift from the
 // baseline (--baseline): a type, an enum value, a nested field, one line
 // each, "-" when none.
-func (o *inspectOptions) driftTable(msgs []sqsjson.Message) tableData {
+func (o *InspectOptions) driftTable(msgs []sqsjson.Message) cmdutil.TableData {
 	opts := classify.Options{Baseline: o.baseline, Envelope: o.envelope}
 	if o.fetch != nil {
 		opts.Fetch = o.fetch.fetch
 	}
-	t := tableData{Headers: []string{"MESSAGES", "FINGERPRINT", "DRIFT"}}
+	t := cmdutil.TableData{Headers: []string{"MESSAGES", "FINGERPRINT", "DRIFT"}}
 	for _, s := range classify.Shapes(msgs, opts) {
 		drift := strings.Join(s.Drift, "; ")
 		if drift == "" {
@@ -382,7 +388,7 @@ func (o *inspectOptions) driftTable(msgs []sqsjson.Message) tableData {
 }
 
 // row is toInspectRow with the offloaded payload --fetch-payloads read.
-func (o *inspectOptions) row(m *sqsjson.Message) inspectRow {
+func (o *InspectOptions) row(m *sqsjson.Message) inspectRow {
 	r := toInspectRow(m, o.envelope)
 	p := r.Envelope.Pointer
 	if p == nil {
@@ -410,7 +416,7 @@ func (o *inspectOptions) row(m *sqsjson.Message) inspectRow {
 // fingerprintTable counts the messages of each fingerprint (classify's
 // version and shape of a body), most first: what a hundred rows would
 // show, in a few lines.
-func fingerprintTable(msgs []sqsjson.Message) tableData {
+func fingerprintTable(msgs []sqsjson.Message) cmdutil.TableData {
 	counts := map[string]int{}
 	for i := range msgs {
 		counts[classify.KeyOf(&msgs[i], nil).Fingerprint]++
@@ -425,7 +431,7 @@ func fingerprintTable(msgs []sqsjson.Message) tableData {
 		}
 		return fps[i] < fps[j]
 	})
-	t := tableData{Headers: []string{"MESSAGES", "FINGERPRINT"}}
+	t := cmdutil.TableData{Headers: []string{"MESSAGES", "FINGERPRINT"}}
 	for _, fp := range fps {
 		// A body of 2,000 keys has a 100 KiB fingerprint: shortened, with
 		// how many keys it left out and a hash that keeps two apart.

@@ -1,77 +1,53 @@
-package cmd
+package inspect
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
-// testDeps returns production Deps over buffers, with a fixed clock.
-func testDeps(t *testing.T, tty bool) (*Deps, *bytes.Buffer, *bytes.Buffer) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, OutTTY: tty, ErrTTY: tty, Color: tty}
-	d := NewDeps(io, nil)
-	d.Now = func() time.Time { return time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC) }
-	d.Global.Output = "table"
-	d.Global.Incident = t.TempDir()
-	return d, &out, &errOut
-}
+// TestMain gives the tests that peek a local AWS, started by the first
+// that asks (localaws.Wrap): the flag tests run without one.
+func TestMain(m *testing.M) { os.Exit(localaws.Wrap(m).Run()) }
 
+// TestInspectFlags: argv to options, or the exact usage error before any
+// AWS call.
 func TestInspectFlags(t *testing.T) {
 	tests := []struct {
 		args    []string
-		want    inspectOptions
+		want    InspectOptions
 		wantErr string
 	}{
-		{args: []string{"--queue", "orders-dlq"}, want: inspectOptions{Queue: "orders-dlq", Max: 10, Visibility: 5, Wait: 2}},
-		{args: []string{"--queue", "q", "--max", "25", "--out", "s.jsonl", "--force"}, want: inspectOptions{Queue: "q", Max: 25, Visibility: 5, Wait: 2, Out: "s.jsonl", Force: true}},
+		{args: []string{"--queue", "orders-dlq"}, want: InspectOptions{Queue: "orders-dlq", Max: 10, Visibility: 5, Wait: 2}},
+		{args: []string{"--queue", "q", "--max", "25", "--out", "s.jsonl", "--force"}, want: InspectOptions{Queue: "q", Max: 25, Visibility: 5, Wait: 2, Out: "s.jsonl", Force: true}},
 		{args: []string{}, wantErr: "--queue is required: the DLQ's name, URL or ARN"},
 		{args: []string{"--queue", "q", "--max", "0"}, wantErr: "--max must be between 1 and 10000, got 0"},
-		{args: []string{"--queue", "q", "--payload", ".data"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Payload: ".data"}},
+		{args: []string{"--queue", "q", "--payload", ".data"}, want: InspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Payload: ".data"}},
 		{args: []string{"--queue", "q", "--payload", "data"}, wantErr: `--payload "data": a path starts with a dot; use a jq path such as .data or .detail.order or .items[0]`},
-		{args: []string{"--queue", "q", "--baseline", "b.jsonl", "--fetch-payloads", "5"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Baseline: "b.jsonl", Fetch: 5}},
+		{args: []string{"--queue", "q", "--baseline", "b.jsonl", "--fetch-payloads", "5"}, want: InspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 2, Baseline: "b.jsonl", Fetch: 5}},
 		{args: []string{"--queue", "q", "--fetch-payloads", "-2"}, wantErr: "--fetch-payloads must be between 0 and 1000, got -2"},
 		{args: []string{"--queue", "q", "--visibility", "301"}, wantErr: "--visibility must be between 1 and 300 seconds, got 301"},
 		{args: []string{"--queue", "q", "--visibility", "0"}, wantErr: "--visibility must be between 1 and 300 seconds, got 0"},
 		{args: []string{"--queue", "q", "--wait", "0"}, wantErr: "--long-poll must be between 1s and 20s, got 0s"},
 		{args: []string{"--queue", "q", "--long-poll", "21s"}, wantErr: "--long-poll must be between 1s and 20s, got 21s"},
-		{args: []string{"--queue", "q", "--long-poll", "5s"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 5}},
-		{args: []string{"--queue", "q", "--wait", "7"}, want: inspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 7}}, // the old name, in seconds
+		{args: []string{"--queue", "q", "--long-poll", "5s"}, want: InspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 5}},
+		{args: []string{"--queue", "q", "--wait", "7"}, want: InspectOptions{Queue: "q", Max: 10, Visibility: 5, Wait: 7}}, // the old name, in seconds
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
-			checkParse(t, d, newInspectCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(inspectOptions{}))
+			d, _, _ := cmdtest.Deps(t, false)
+			newCmd := func(runF func(*InspectOptions) error) *cobra.Command { return NewCmdInspect(d, runF) }
+			cmdtest.CheckParse(t, newCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(InspectOptions{}))
 		})
 	}
-}
-
-func seedDLQ(t *testing.T, n int) string {
-	t.Helper()
-	seed := localaws.NewSeeder(localaws.Config(t))
-	dlq := localaws.UniqueName("orders-dlq")
-	_, url, err := seed.CreatePair(context.Background(), localaws.UniqueName("orders"), dlq, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var bodies []string
-	for i := range n {
-		bodies = append(bodies, fmt.Sprintf(`{"order_id":"o-%d","version":2}`, i))
-	}
-	if err := seed.Send(context.Background(), url, bodies, nil); err != nil {
-		t.Fatal(err)
-	}
-	return dlq
 }
 
 func TestInspectShapes(t *testing.T) {
@@ -114,10 +90,10 @@ func TestInspectShapes(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dlq := seedDLQ(t, 3)
-			d, out, errOut := testDeps(t, tc.tty)
+			dlq := cmdtest.SeedDLQ(t, 3)
+			d, out, errOut := cmdtest.Deps(t, tc.tty)
 			d.Global.Output = tc.output
-			err := runInspect(context.Background(), &inspectOptions{deps: d, Queue: dlq, Max: 3, Visibility: 1, Wait: 1})
+			err := runInspect(context.Background(), &InspectOptions{deps: d, Queue: dlq, Max: 3, Visibility: 1, Wait: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,20 +106,5 @@ func TestInspectShapes(t *testing.T) {
 				t.Errorf("samples.jsonl: %v %v; want 0600", st, err)
 			}
 		})
-	}
-}
-
-func TestExitCodes(t *testing.T) {
-	d, _, errOut := testDeps(t, false)
-	code := run(context.Background(), d, []string{"inspect", "--queue", localaws.UniqueName("nope"), "--incident", t.TempDir()})
-	if code != ExitNotFound {
-		t.Errorf("missing queue: exit %d; want 5 (%s)", code, errOut)
-	}
-	if n := strings.Count(errOut.String(), "mfdlq: "); n != 1 {
-		t.Errorf("error printed %d times: %q", n, errOut)
-	}
-	d, _, _ = testDeps(t, false)
-	if code := run(context.Background(), d, []string{"inspect", "--bogus"}); code != ExitUsage {
-		t.Errorf("unknown flag: exit %d; want 2", code)
 	}
 }
