@@ -65,9 +65,12 @@
 //     stood, at the same place in the tree (help groups and order are
 //     cmd's). Delete the aliases nothing in cmd uses any more.
 //  5. Tests: flag tests (argv → options or the exact error) pass a capturing
-//     runF and need no local AWS; a test that needs it gets a TestMain with
-//     localaws.Wrap (lazy: started by the first test that asks). Helpers
-//     several packages' tests share go to cmd/cmdtest.
+//     runF and need no local AWS (cmdtest.CheckParse); a test that needs it
+//     gets a TestMain with localaws.Wrap (lazy: started by the first test
+//     that asks). Helpers several packages' tests share go to cmd/cmdtest.
+//     A test that runs the whole process (cmd's run or Main: exit codes,
+//     global flags, --endpoint-url through a proxy) or several commands
+//     stays in cmd.
 //  6. go vet, go tool staticcheck ./cmd/..., the package's tests, and the
 //     scripts that run x: grep -l 'mfdlq x' testdata/script/*.txtar, then
 //     scripts/with-localaws.sh go test -count=1 -run 'TestScripts/<name>$'
