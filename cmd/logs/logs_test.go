@@ -21,7 +21,7 @@ import (
 
 // TestMain starts the local AWS only for the test that asks for it
 // (TestLogsSpreadsAcrossGroups): the flag and render tests need none.
-func TestMain(m *testing.M) { os.Exit(localaws.WrapOnDemand(m).Run()) }
+func TestMain(m *testing.M) { os.Exit(localaws.Wrap(m).Run()) }
 
 func TestLogsFlags(t *testing.T) {
 	def := LogsOptions{Queue: "q", Groups: []string{"/aws/lambda/orders"}, IDs: 3, Margin: 30 * time.Minute, Since: 24 * time.Hour, Context: 20, Method: "auto", Timeout: 5 * time.Minute}
