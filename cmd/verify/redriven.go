@@ -1,6 +1,7 @@
-package cmd
+package verify
 
 import (
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 
 	"cmp"
@@ -9,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/verify"
+	verifystep "github.com/mfdlq/mfdlq/verify"
 
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -17,22 +18,22 @@ import (
 
 // redriven reads what the incident recorded of the redrive: the latest
 // redrive event's figures and the journal's sent entries.
-func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
+func (o *VerifyOptions) redriven(dlq *sqsapi.Queue) (verifystep.Redriven, error) {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
-		return verify.Redriven{}, err
+		return verifystep.Redriven{}, err
 	}
 	entries, err := journal.ReadEntries(ws.Path(incident.JournalFile))
 	if err != nil {
-		return verify.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
+		return verifystep.Redriven{}, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}
 	ev, ok, err := ws.Latest("redrive")
 	if err != nil {
-		return verify.Redriven{}, err
+		return verifystep.Redriven{}, err
 	}
 	if !ok && len(entries) == 0 {
-		return verify.Redriven{}, usageErrorf("nothing to verify: incident %s records no redrive of %s; run mfdlq redrive first, or pass the redrive's --incident", ws.Dir, dlq.Name)
+		return verifystep.Redriven{}, cmdutil.UsageErrorf("nothing to verify: incident %s records no redrive of %s; run mfdlq redrive first, or pass the redrive's --incident", ws.Dir, dlq.Name)
 	}
 	rec := redrivenFrom(redrive.FiguresOf(ev), entries)
 	// A big move's journal is compacted: its completed sends are digests.
@@ -46,15 +47,15 @@ func (o *verifyOptions) redriven(dlq *sqsapi.Queue) (verify.Redriven, error) {
 		rec.Left = o.Left
 	}
 	if rec.DestQueue == "" && rec.DestURL == "" && len(rec.Dests) == 0 {
-		return rec, usageErrorf("nothing to verify: the redrive recorded no destination queue in %s", ws.Dir)
+		return rec, cmdutil.UsageErrorf("nothing to verify: the redrive recorded no destination queue in %s", ws.Dir)
 	}
 	return rec, nil
 }
 
 // redrivenFrom builds the record from the event's figures, falling back on
 // the journal for what the event lacks (an interrupted redrive).
-func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven {
-	rec := verify.Redriven{
+func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verifystep.Redriven {
+	rec := verifystep.Redriven{
 		// A shared DLQ's messages without a source attribute stay in it
 		// (Sourceless), as do the skipped and failed.
 		Moved: fig.Moved, Left: fig.Skipped + fig.FilterErrors + fig.Failed + fig.Sourceless,
@@ -62,7 +63,7 @@ func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven 
 	}
 	rec.Target = redrive.TargetKindOf(rec.DestURL)
 	for _, d := range fig.Destinations {
-		rec.Dests = append(rec.Dests, verify.Dest{Queue: d.Queue, URL: d.URL, Moved: d.Moved})
+		rec.Dests = append(rec.Dests, verifystep.Dest{Queue: d.Queue, URL: d.URL, Moved: d.Moved})
 	}
 	if fig.Keep {
 		// --keep copied: the originals stay in the DLQ on purpose.
@@ -86,7 +87,7 @@ func redrivenFrom(fig redrive.Figures, entries []journal.Entry) verify.Redriven 
 		if e.Op != journal.OpSent {
 			continue
 		}
-		rec.Sent = append(rec.Sent, verify.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
+		rec.Sent = append(rec.Sent, verifystep.Sent{DLQMessageID: e.DLQMessageID, DestMessageID: e.DestMessageID, BodySHA256: e.BodySHA256,
 			PayloadSHA256: e.PayloadSHA256, SentAt: e.Time, DestQueue: e.DestQueue, Attempt: max(e.Attempt, 1)})
 		if rec.DestQueue == "" {
 			rec.DestQueue = e.DestQueue
@@ -120,7 +121,7 @@ func compactedMoved(l *journal.Ledger) int {
 
 // destinations resolves the queues the messages were moved to: one, or
 // each destination of a move to several, in the record's order.
-func (o *verifyOptions) destinations(ctx context.Context, c sqsapi.Client, rec verify.Redriven) ([]*sqsapi.Queue, error) {
+func (o *VerifyOptions) destinations(ctx context.Context, c sqsapi.Client, rec verifystep.Redriven) ([]*sqsapi.Queue, error) {
 	if rec.Target != "" {
 		return []*sqsapi.Queue{{Name: rec.DestQueue, URL: rec.DestURL, ARN: rec.DestURL}}, nil
 	}
@@ -147,12 +148,12 @@ func (o *verifyOptions) destinations(ctx context.Context, c sqsapi.Client, rec v
 
 // status rewrites one line on a terminal's stderr; nothing when piped or
 // --quiet.
-func (o *verifyOptions) status(rec verify.Redriven, dest string) func(obs verify.Observation, deadline time.Time) {
+func (o *VerifyOptions) status(rec verifystep.Redriven, dest string) func(obs verifystep.Observation, deadline time.Time) {
 	d := o.deps
 	if !d.IO.ErrTTY || d.Global.Quiet {
 		return nil
 	}
-	return func(obs verify.Observation, deadline time.Time) {
+	return func(obs verifystep.Observation, deadline time.Time) {
 		deleted := "n/a"
 		switch {
 		case obs.Deleted != nil:
@@ -172,7 +173,7 @@ func (o *verifyOptions) status(rec verify.Redriven, dest string) func(obs verify
 	}
 }
 
-func (o *verifyOptions) clearStatus() {
+func (o *VerifyOptions) clearStatus() {
 	d := o.deps
 	if d.IO.ErrTTY && !d.Global.Quiet {
 		fmt.Fprint(d.IO.ErrOut, "\r\x1b[K")
@@ -181,9 +182,9 @@ func (o *verifyOptions) clearStatus() {
 
 // targetReturnWindow reads the return window of a redrive to a function, topic
 // or bus with that service's client; verify never passes before it ends.
-func (o *verifyOptions) targetReturnWindow(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, rec verify.Redriven) (*verify.ReturnWindow, error) {
+func (o *VerifyOptions) targetReturnWindow(ctx context.Context, c sqsapi.Client, dlq *sqsapi.Queue, rec verifystep.Redriven) (*verifystep.ReturnWindow, error) {
 	d := o.deps
-	rd := verify.ReturnWindowReaders{SQS: c, Region: d.Region(ctx), DLQARN: dlq.ARN}
+	rd := verifystep.ReturnWindowReaders{SQS: c, Region: d.Region(ctx), DLQARN: dlq.ARN}
 	var err error
 	switch rec.Target {
 	case redrive.KindLambda:
@@ -197,7 +198,7 @@ func (o *verifyOptions) targetReturnWindow(ctx context.Context, c sqsapi.Client,
 	if err != nil {
 		return nil, err
 	}
-	w, err := verify.ReadReturnWindow(ctx, rd, rec)
+	w, err := verifystep.ReadReturnWindow(ctx, rd, rec)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", dlq.Name, err)
 	}

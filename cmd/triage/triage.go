@@ -1,4 +1,6 @@
-package cmd
+// Package triage is mfdlq triage: steps 1–3 at once, read-only, over the
+// triage step (imported as triagestep), in at most twelve lines.
+package triage
 
 import (
 	"cmp"
@@ -12,34 +14,37 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/triage"
+	triagestep "github.com/mfdlq/mfdlq/triage"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// triageOptions are the flags of mfdlq triage: the step's request, bound
+// TriageOptions are the flags of mfdlq triage: the step's request, bound
 // once.
-type triageOptions struct {
-	deps *Deps
-	triage.Request
+type TriageOptions struct {
+	deps *cmdutil.Deps
+	triagestep.Request
 }
 
-func newTriageCmd(d *Deps, runF func(*triageOptions) error) *cobra.Command {
-	opts := &triageOptions{deps: d}
+// NewCmdTriage is mfdlq triage. runF, when set, is called with the
+// validated options instead of the run (flag tests).
+func NewCmdTriage(d *cmdutil.Deps, runF func(*TriageOptions) error) *cobra.Command {
+	opts := &TriageOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "triage --queue DLQ [--log-group NAME…] [--window 30m] [--peek 100] [--no-changes]",
 		Short: "Steps 1–3 at once, read-only: alive? poison, transient or data? what next?",
-		Long:  docs.Long("triage") + exitStatusHelp,
+		Long:  docs.Long("triage") + cmdutil.ExitStatusHelp,
 		Args:  cobra.NoArgs,
-		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runTriage),
+		RunE:  cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runTriage),
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
-	f.DurationVar(&opts.Window, "window", triage.DefaultWindow, "how far back contain's trend looks (5m-336h)")
-	f.DurationVar(&opts.Sample, "sample", triage.DefaultSample, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
-	f.IntVar(&opts.Peek, "peek", triage.DefaultPeek, fmt.Sprintf("messages to peek at (1-%d), each hidden 5 s, never deleted", triage.MaxPeek))
+	cmdutil.AddQueueFlag(f, &opts.Queue)
+	f.DurationVar(&opts.Window, "window", triagestep.DefaultWindow, "how far back contain's trend looks (5m-336h)")
+	f.DurationVar(&opts.Sample, "sample", triagestep.DefaultSample, "without CloudWatch data: sample the DLQ's depth over this span (1s-5m)")
+	f.IntVar(&opts.Peek, "peek", triagestep.DefaultPeek, fmt.Sprintf("messages to peek at (1-%d), each hidden 5 s, never deleted", triagestep.MaxPeek))
 	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable; default: /aws/lambda/FUNCTION of the mapping reading the source)")
 	f.BoolVar(&opts.NoChanges, "no-changes", false, "do not read CloudTrail for what changed")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
@@ -48,50 +53,50 @@ func newTriageCmd(d *Deps, runF func(*triageOptions) error) *cobra.Command {
 
 // validate checks the flags with the request's own check, the one the
 // Lambda handler and the MCP tool use too.
-func (o *triageOptions) validate() error {
+func (o *TriageOptions) validate() error {
 	if o.Queue == "" {
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	}
 	// The flags hold their defaults already: an explicit 0 is an error,
 	// not a default.
 	if err := o.Request.Validate(); err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	return nil
 }
 
-func runTriage(ctx context.Context, o *triageOptions) error {
+func runTriage(ctx context.Context, o *TriageOptions) error {
 	d := o.deps
-	_, q, err := d.resolveQueue(ctx, o.Queue)
+	_, q, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	d.announce("triaging (read-only)", q)
-	deps, err := d.triageDeps(ctx, q.Account, q.Region)
+	d.Announce("triaging (read-only)", q)
+	deps, err := triageDeps(ctx, d, q.Account, q.Region)
 	if err != nil {
 		return err
 	}
 	req := o.Request
-	req.Queue, req.Command = q.URL, recordedCommand(d.Args)
-	res, err := triage.Run(ctx, deps, req)
+	req.Queue, req.Command = q.URL, cmdutil.RecordedCommand(d.Args)
+	res, err := triagestep.Run(ctx, deps, req)
 	if err != nil {
 		return err
 	}
-	if d.jsonOutput() {
-		return d.printJSON(&res)
+	if d.JSONOutput() {
+		return d.PrintJSON(&res)
 	}
-	_, err = fmt.Fprint(d.IO.Out, strings.Join(triageLines(&res, d.triageWidth()), "\n")+"\n")
+	_, err = fmt.Fprint(d.IO.Out, strings.Join(triageLines(&res, triageWidth(d)), "\n")+"\n")
 	return err
 }
 
 // triageDeps are triage's clients from the command's: every one it can
 // have, so each part runs when the credentials allow it.
-func (d *Deps) triageDeps(ctx context.Context, account, region string) (triage.Deps, error) {
+func triageDeps(ctx context.Context, d *cmdutil.Deps, account, region string) (triagestep.Deps, error) {
 	sq, err := d.SQS(ctx)
 	if err != nil {
-		return triage.Deps{}, err
+		return triagestep.Deps{}, err
 	}
-	deps := triage.Deps{SQS: sq, Now: d.Now, Warn: d.warnf, Workspace: func(queue string) (*incident.Workspace, error) {
+	deps := triagestep.Deps{SQS: sq, Now: d.Now, Warn: d.Warnf, Workspace: func(queue string) (*incident.Workspace, error) {
 		return d.Workspace(queue)
 	}}
 	if cw, err := d.CloudWatch(ctx); err == nil {
@@ -121,7 +126,7 @@ const defaultTriageWidth = 100
 // triageWidth is the terminal's width in columns (COLUMNS, else the
 // terminal's own), 0 when stdout is not a terminal: the answer's 12 lines
 // are 12 rows only when no line wraps.
-func (d *Deps) triageWidth() int {
+func triageWidth(d *cmdutil.Deps) int {
 	if !d.IO.OutTTY {
 		return 0
 	}
@@ -141,7 +146,7 @@ func (d *Deps) triageWidth() int {
 // quote message data) and shortened to the width; next and incident are
 // said whole (they are copied) and their wrapped rows counted, and the
 // lines between that do not fit are left out.
-func triageLines(r *triage.Result, width int) []string {
+func triageLines(r *triagestep.Result, width int) []string {
 	alive := "not alive"
 	if r.Alive {
 		alive = "ALIVE"

@@ -1,4 +1,4 @@
-package cmd
+package classify
 
 import (
 	"fmt"
@@ -9,32 +9,33 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/mfdlq/mfdlq/classify"
+	classifystep "github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // verdictColor is the colour of a verdict on a terminal.
-var verdictColor = map[classify.Verdict]string{
-	classify.VerdictPoison: "1", classify.VerdictTransient: "3", classify.VerdictData: "4",
-	classify.VerdictMixed: "5", classify.VerdictUnknown: "8",
+var verdictColor = map[classifystep.Verdict]string{
+	classifystep.VerdictPoison: "1", classifystep.VerdictTransient: "3", classifystep.VerdictData: "4",
+	classifystep.VerdictMixed: "5", classifystep.VerdictUnknown: "8",
 }
 
 // render prints the verdict per group with its evidence: a table on a
 // terminal or TSV when piped, or JSON.
-func (o *classifyOptions) render(res *classify.Classification) error {
+func (o *ClassifyOptions) render(res *classifystep.Classification) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(res)
+	if d.JSONOutput() {
+		return d.PrintJSON(res)
 	}
 	if !d.IO.OutTTY {
-		if err := writeTSV(d.IO.Out, classifyTable(res)); err != nil {
+		if err := cmdutil.WriteTSV(d.IO.Out, classifyTable(res)); err != nil {
 			return err
 		}
 		return o.renderKeys(res)
 	}
 	r := d.IO.Renderer(d.IO.Out, true)
-	paint := func(v classify.Verdict) string {
+	paint := func(v classifystep.Verdict) string {
 		return r.NewStyle().Bold(true).Foreground(lipgloss.Color(verdictColor[v])).Render(string(v))
 	}
 	// Fingerprints, signatures and evidence quote bodies and attributes:
@@ -43,7 +44,7 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 	var b strings.Builder
 	sampled := plural.Of(res.Messages, "message")
 	if res.Look != nil && res.Look.InDLQ > 0 {
-		sampled = classify.EvidenceOf(res).SampleText()
+		sampled = classifystep.EvidenceOf(res).SampleText()
 	}
 	fmt.Fprintf(&b, "verdict: %s   %s, %s, confidence %.2f\n", paint(res.Verdict), sampled, plural.Of(len(res.Groups), "group"), res.Confidence)
 	for _, line := range res.Evidence {
@@ -63,31 +64,31 @@ func (o *classifyOptions) render(res *classify.Classification) error {
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
 			utcTextOf(res.FirstSent, now), utcTextOf(res.LastSent, now))
 		for _, e := range g.Evidence {
-			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(spokenPlaceholders(e), 400)))
+			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(cmdutil.SpokenPlaceholders(e), 400)))
 		}
 		// The first group's action is the next: line printed under the
 		// groups: said once.
-		if i > 0 || res.Verdict == classify.VerdictUnknown {
+		if i > 0 || res.Verdict == classifystep.VerdictUnknown {
 			fmt.Fprintf(&b, "  → %s\n", t(groupAction(&g)))
 		}
 	}
-	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.FitText(b.String())); err != nil {
 		return err
 	}
 	return o.renderKeys(res)
 }
 
 // renderKeys shows the messages that share an idempotency key (--key).
-func (o *classifyOptions) renderKeys(res *classify.Classification) error {
+func (o *ClassifyOptions) renderKeys(res *classifystep.Classification) error {
 	if res.KeyDuplicates == nil {
 		return nil
 	}
-	return o.deps.printKeyDuplicates(res.KeyDuplicates)
+	return o.deps.PrintKeyDuplicates(res.KeyDuplicates)
 }
 
 // classifyTable is the piped shape: one row per group.
-func classifyTable(res *classify.Classification) tableData {
-	t := tableData{Headers: []string{"GROUP", "VERDICT", "CONFIDENCE", "COUNT", "PATTERN", "FIRST SENT", "LAST SENT", "FINGERPRINT", "SIGNATURE", "EVIDENCE", "ACTION"}}
+func classifyTable(res *classifystep.Classification) cmdutil.TableData {
+	t := cmdutil.TableData{Headers: []string{"GROUP", "VERDICT", "CONFIDENCE", "COUNT", "PATTERN", "FIRST SENT", "LAST SENT", "FINGERPRINT", "SIGNATURE", "EVIDENCE", "ACTION"}}
 	if res.BySource {
 		t.Headers = slices.Insert(t.Headers, 1, "SOURCE")
 	}
@@ -129,9 +130,9 @@ func sigOrNone(s string) string {
 // groupError is the error a person reads for g: one real error text of
 // the group (sanitised and shortened by the caller) and how many others
 // differ from it, else its signature with the placeholders in words.
-func groupError(g *classify.Group) string {
+func groupError(g *classifystep.Group) string {
 	if g.Error == "" {
-		return spokenPlaceholders(sigOrNone(g.Signature))
+		return cmdutil.SpokenPlaceholders(sigOrNone(g.Signature))
 	}
 	e := untrusted.Shorten(g.Error, 200)
 	if g.DistinctErrors > 1 {
@@ -143,25 +144,18 @@ func groupError(g *classify.Group) string {
 // groupAction is g's action with the quoted signature replaced by a real
 // error text of the group: "the dependency behind "<n>: payment-gateway
 // returned <n> …"" reads as the message a person saw in the logs.
-func groupAction(g *classify.Group) string {
+func groupAction(g *classifystep.Group) string {
 	a := g.Action
 	if g.Signature != "" && g.Error != "" {
 		a = strings.ReplaceAll(a, strconv.Quote(g.Signature), strconv.Quote(untrusted.Shorten(g.Error, 120)))
 	}
-	return spokenPlaceholders(a)
+	return cmdutil.SpokenPlaceholders(a)
 }
-
-// spokenPlaceholders says a signature's placeholders (signature.Normalise's
-// <n>, <uuid>, <hex>, <id>, <email>, <time>, and the envelope's <value>) in
-// words: a terminal never shows them raw in prose.
-var spokenPlaceholders = strings.NewReplacer(
-	"<n>", "(a number)", "<uuid>", "(an id)", "<hex>", "(an id)", "<id>", "(an id)",
-	"<email>", "(an email address)", "<time>", "(a time)", "<value>", "(a value)").Replace
 
 // utcTextOf is utcText of t, "unknown" without one.
 func utcTextOf(t *time.Time, now time.Time) string {
 	if t == nil {
 		return "unknown"
 	}
-	return utcText(*t, now)
+	return cmdutil.UTCText(*t, now)
 }

@@ -1,4 +1,4 @@
-package cmd
+package logs
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -15,10 +16,10 @@ import (
 
 // render prints each message's story, the exception highlighted on a
 // terminal, then names the messages that had no line.
-func (o *logsOptions) render(rep *logsearch.Result) error {
+func (o *LogsOptions) render(rep *logsearch.Result) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(rep)
+	if d.JSONOutput() {
+		return d.PrintJSON(rep)
 	}
 	r := d.IO.Renderer(d.IO.Out, d.IO.OutTTY)
 	head, exc, dim := styler(r.NewStyle().Bold(true)), styler(r.NewStyle().Foreground(lipgloss.Color("1")).Bold(true)), styler(r.NewStyle().Foreground(lipgloss.Color("8")))
@@ -30,7 +31,7 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 	// signature is the key classify groups by, as it is.
 	sig := plain
 	if d.IO.OutTTY {
-		sig = spokenPlaceholders
+		sig = cmdutil.SpokenPlaceholders
 	}
 	var b strings.Builder
 	for _, m := range rep.Messages {
@@ -70,12 +71,12 @@ func (o *logsOptions) render(rep *logsearch.Result) error {
 				stamp(m.Range.From), stamp(m.Range.To))
 		}
 	}
-	if _, err := fmt.Fprint(d.IO.Out, d.fitText(b.String())); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, d.FitText(b.String())); err != nil {
 		return err
 	}
-	d.infof("%d of %s found in %s (%s).", rep.Found, plural.Of(rep.Searched, "message"), where, rep.Method)
+	d.Infof("%d of %s found in %s (%s).", rep.Found, plural.Of(rep.Searched, "message"), where, rep.Method)
 	if rep.Found < rep.Searched {
-		d.infof("no lines for %s: try a wider window (--margin %s) or another --log-group", plural.Of(rep.Searched-rep.Found, "message"), 4*o.Margin)
+		d.Infof("no lines for %s: try a wider window (--margin %s) or another --log-group", plural.Of(rep.Searched-rep.Found, "message"), 4*o.Margin)
 	}
 	return nil
 }

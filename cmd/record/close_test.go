@@ -1,4 +1,4 @@
-package cmd
+package record
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
@@ -55,12 +56,12 @@ func TestRecordClosesOnlyAnEmptyDLQ(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, _, errOut := testDeps(t, false)
+			d, _, errOut := cmdtest.Deps(t, false)
 			d.AWS = func(context.Context) (aws.Config, error) { return localaws.Config(t), nil }
 			if tc.noAWS {
 				d.AWS = func(context.Context) (aws.Config, error) { return aws.Config{}, errors.New("no AWS in this test") }
 			}
-			d.wireClients()
+			d.WireClients()
 			ws, err := incident.Open(filepath.Join(d.Global.Incident, "inc"))
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +70,7 @@ func TestRecordClosesOnlyAnEmptyDLQ(t *testing.T) {
 			if err := ws.Append(incident.Event{Step: incident.StepClassify, Queue: tc.queue, QueueURL: tc.url, Verdict: "poison"}); err != nil {
 				t.Fatal(err)
 			}
-			o := &recordOptions{deps: d, Cause: "c", Change: "c", Warning: "w", Close: tc.close}
+			o := &RecordOptions{deps: d, Cause: "c", Change: "c", Warning: "w", Close: tc.close}
 			if err := runRecord(ctx, o); err != nil {
 				t.Fatal(err)
 			}
@@ -112,9 +113,9 @@ func TestRecordKeepsTheLambdasIncidentOpen(t *testing.T) {
 	if err := seed.Send(ctx, dlqURL, []string{`{"order":1}`}, nil); err != nil {
 		t.Fatal(err)
 	}
-	d, _, errOut := testDeps(t, false)
+	d, _, errOut := cmdtest.Deps(t, false)
 	d.AWS = func(context.Context) (aws.Config, error) { return localaws.Config(t), nil }
-	d.wireClients()
+	d.WireClients()
 	ws, err := incident.Open(filepath.Join(d.Global.Incident, "inc"))
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestRecordKeepsTheLambdasIncidentOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := runRecord(ctx, &recordOptions{deps: d, Cause: "c", Change: "c", Warning: "w"}); err != nil {
+	if err := runRecord(ctx, &RecordOptions{deps: d, Cause: "c", Change: "c", Warning: "w"}); err != nil {
 		t.Fatal(err)
 	}
 	if ev, _, _ := ws.Latest(incident.StepRecord); ev.Verdict != incident.RecordOpen {

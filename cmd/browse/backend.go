@@ -1,4 +1,4 @@
-package cmd
+package browse
 
 import (
 	"bytes"
@@ -10,8 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mfdlq/mfdlq/browse"
+	browsestep "github.com/mfdlq/mfdlq/browse"
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/inventory"
@@ -29,9 +30,10 @@ import (
 // for the view. Only the fleet is read directly, as mfdlq ls does (ls
 // records nothing).
 type browseBackend struct {
-	d         *Deps
-	logGroups []string    // --log-group, else the consumer's /aws/lambda/<function>
-	fleet     *fleetFlags // --accounts, --profiles: the fleet opens on every account
+	d         *cmdutil.Deps
+	exec      cmdutil.Runner      // runs a step's command line (cmd's root)
+	logGroups []string            // --log-group, else the consumer's /aws/lambda/<function>
+	fleet     *cmdutil.FleetFlags // --accounts, --profiles: the fleet opens on every account
 
 	mu        sync.Mutex
 	consumers map[string][]string // queue → log groups of its Lambda consumers (from contain)
@@ -41,16 +43,24 @@ type browseBackend struct {
 	configs map[string]aws.Config
 }
 
-var _ browse.Backend = (*browseBackend)(nil)
+var _ browsestep.Backend = (*browseBackend)(nil)
+
+// NewBackend is the view's Backend over d: each step runs its command
+// line through exec (cmd's root), on the accounts of fleet (nil: the
+// credentials' own) and, for l, the log groups of logGroups (nil: the
+// consumers' /aws/lambda/<function>).
+func NewBackend(d *cmdutil.Deps, exec cmdutil.Runner, fleet *cmdutil.FleetFlags, logGroups []string) browsestep.Backend {
+	return &browseBackend{d: d, exec: exec, fleet: fleet, logGroups: logGroups}
+}
 
 // Fleet lists every DLQ as mfdlq ls does — across the accounts of
 // --accounts or --profiles, with the note on each DLQ holding messages.
-func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
+func (b *browseBackend) Fleet(ctx context.Context) (*browsestep.Fleet, error) {
 	ff := b.fleet
 	if ff == nil {
-		ff = &fleetFlags{}
+		ff = &cmdutil.FleetFlags{}
 	}
-	l, err := b.d.listFleet(ctx, ff, nil, inventory.Options{Concurrency: 8, Now: b.d.Now}, "non-empty")
+	l, err := b.d.ListFleet(ctx, ff, nil, inventory.Options{Concurrency: 8, Now: b.d.Now}, "non-empty")
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +68,10 @@ func (b *browseBackend) Fleet(ctx context.Context) (*browse.Fleet, error) {
 	b.configs = l.Configs
 	b.mu.Unlock()
 	now := b.d.Now()
-	f := &browse.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
+	f := &browsestep.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
 		Notes: map[string]*note.Note{}, Redrives: map[string]string{}, Accounts: ff.Active(), Unreadable: l.Unreadable}
 	for i, h := range l.Leases {
-		if r := runningRedrive(h, now); r != nil {
+		if r := cmdutil.RunningRedrive(h, now); r != nil {
 			f.Redrives[l.DLQs[i].ARN] = h.Describe()
 		}
 	}
@@ -86,7 +96,7 @@ func (b *browseBackend) Contain(ctx context.Context, queue string) (*contain.Res
 }
 
 // Classify runs mfdlq classify --queue queue.
-func (b *browseBackend) Classify(ctx context.Context, queue string) (*browse.Classified, error) {
+func (b *browseBackend) Classify(ctx context.Context, queue string) (*browsestep.Classified, error) {
 	var said []string
 	out, err := b.step(ctx, queue, stepRun{args: []string{"classify", "--queue", queue}, lines: &said})
 	if err != nil {
@@ -97,7 +107,7 @@ func (b *browseBackend) Classify(ctx context.Context, queue string) (*browse.Cla
 		return nil, fmt.Errorf("classify's output: %w", err)
 	}
 	dir, _ := b.incident(queue)
-	return &browse.Classified{Result: &res, Incident: dir, Lines: said}, nil
+	return &browsestep.Classified{Result: &res, Incident: dir, Lines: said}, nil
 }
 
 // browsePeek is how many messages a group's new peek (r) collects: the
@@ -108,7 +118,7 @@ const browsePeek = 100
 // and keeps the messages classify puts in group, decided as redrive
 // --group decides it. fresh runs mfdlq inspect first (a new peek,
 // recorded): a peek right after classify's finds its messages hidden.
-func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bool) (*browse.GroupMessages, error) {
+func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bool) (*browsestep.GroupMessages, error) {
 	var said []string
 	source := "the incident's sample"
 	if fresh {
@@ -118,7 +128,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 		}
 		source = "a new peek"
 		for _, l := range said {
-			if strings.HasPrefix(l, keptSampleSaid) {
+			if strings.HasPrefix(l, cmdutil.KeptSampleSaid) {
 				// The peek was smaller than the incident's sample, which
 				// stays what the view shows (keptSample).
 				source = "the incident's sample (larger than the new peek)"
@@ -137,11 +147,11 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := readSet(incidentSample(ws), sqsjson.ReadAll)
+	msgs, err := cmdutil.ReadSet(cmdutil.IncidentSample(ws), sqsjson.ReadAll)
 	if err != nil {
 		return nil, err
 	}
-	res := &browse.GroupMessages{Peeked: len(msgs), Source: source, Lines: said}
+	res := &browsestep.GroupMessages{Peeked: len(msgs), Source: source, Lines: said}
 	for i := range msgs {
 		if of(&msgs[i]) == group {
 			res.Messages = append(res.Messages, msgs[i])
@@ -160,7 +170,7 @@ func (b *browseBackend) Logs(ctx context.Context, queue, id string) (*logsearch.
 		b.mu.Unlock()
 	}
 	if len(groups) == 0 {
-		return nil, usageErrorf("no consumer's log group known for %s: pass --log-group to mfdlq browse", queue)
+		return nil, cmdutil.UsageErrorf("no consumer's log group known for %s: pass --log-group to mfdlq browse", queue)
 	}
 	args := []string{"logs", "--queue", queue, "--message-id", id}
 	for _, g := range groups {
@@ -196,12 +206,12 @@ func (b *browseBackend) noteConsumers(queue string, ms []lambdaapi.Mapping) {
 // the operator typed (--rate is required, as for the command): the plan is what
 // the command says before its question, the question is Plan.Question()
 // through the view's prompter, the progress its JSON progress lines.
-func (b *browseBackend) Redrive(ctx context.Context, queue, group string, flags []string, io browse.ActionIO) (string, error) {
+func (b *browseBackend) Redrive(ctx context.Context, queue, group string, flags []string, io browsestep.ActionIO) (string, error) {
 	return b.action(ctx, queue, append([]string{"redrive", "--queue", queue, "--group", group}, flags...), io)
 }
 
 // Export runs mfdlq export --queue queue into the incident directory.
-func (b *browseBackend) Export(ctx context.Context, queue string, io browse.ActionIO) (string, error) {
+func (b *browseBackend) Export(ctx context.Context, queue string, io browsestep.ActionIO) (string, error) {
 	dir, err := b.incident(queue)
 	if err != nil {
 		return "", err
@@ -220,13 +230,13 @@ func (b *browseBackend) Export(ctx context.Context, queue string, io browse.Acti
 }
 
 // action runs a changing command with the view's prompter and status line.
-func (b *browseBackend) action(ctx context.Context, queue string, args []string, io browse.ActionIO) (string, error) {
+func (b *browseBackend) action(ctx context.Context, queue string, args []string, io browsestep.ActionIO) (string, error) {
 	_, last, err := b.actionOut(ctx, queue, args, io)
 	return last, err
 }
 
 // actionOut is action that also returns the command's JSON output.
-func (b *browseBackend) actionOut(ctx context.Context, queue string, args []string, io browse.ActionIO) ([]byte, string, error) {
+func (b *browseBackend) actionOut(ctx context.Context, queue string, args []string, io browsestep.ActionIO) ([]byte, string, error) {
 	var mu sync.Mutex
 	var plan []string
 	var last string

@@ -1,8 +1,8 @@
-package cmd
+package classify
 
 import (
 	"github.com/mfdlq/mfdlq/changes"
-	"github.com/mfdlq/mfdlq/classify"
+	classifystep "github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
 )
 
@@ -10,7 +10,7 @@ import (
 // changes.json names to classify's evidence. It is evidence beside the
 // content, never a vote: the verdict stays what the messages say, and a
 // contract change seen in them outweighs a dependency's alarm.
-func addChangeEvidence(ws *incident.Workspace, res *classify.Classification) {
+func addChangeEvidence(ws *incident.Workspace, res *classifystep.Classification) {
 	var c changes.Result
 	if ws == nil || ws.ReadJSON(incident.ChangesFile, &c) != nil || c.Evidence == "" {
 		return

@@ -1,4 +1,4 @@
-package cmd
+package verify
 
 import (
 	"context"
@@ -6,16 +6,17 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
-	"github.com/mfdlq/mfdlq/verify"
+	verifystep "github.com/mfdlq/mfdlq/verify"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // record writes verify.json and appends the verify event.
-func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verify.Result) error {
+func (o *VerifyOptions) record(dlq *sqsapi.Queue, rec verifystep.Redriven, res verifystep.Result) error {
 	d := o.deps
 	ws, err := d.Workspace(dlq.Name)
 	if err != nil {
@@ -25,7 +26,7 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 		return err
 	}
 	ev := d.Event("verify", dlq)
-	in := verify.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
+	in := verifystep.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
 	if err := ev.Set(in, res.Figures(rec)); err != nil {
 		return err
 	}
@@ -35,10 +36,10 @@ func (o *verifyOptions) record(dlq *sqsapi.Queue, rec verify.Redriven, res verif
 }
 
 // tell sends the team verify's verdict (--notify), once, and records it.
-func (o *verifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verify.Result) {
+func (o *VerifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verifystep.Result) {
 	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), orDash(res.DestQueue), len(res.Returned), res.DLQVisible)
 	report := o.deps.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
-	o.deps.notifyQueueStep(ctx, &o.notify, "verify", dlq, res.Verdict.Word(), moved, report)
+	o.deps.NotifyQueueStep(ctx, &o.notify, "verify", dlq, res.Verdict.Word(), moved, report)
 }
 
 func orDash(s string) string {
@@ -50,10 +51,10 @@ func orDash(s string) string {
 
 // render prints the verdict, the evidence and, on failure, the messages
 // that came back.
-func (o *verifyOptions) render(res verify.Result) error {
+func (o *VerifyOptions) render(res verifystep.Result) error {
 	d := o.deps
-	if d.jsonOutput() {
-		return d.printJSON(res)
+	if d.JSONOutput() {
+		return d.PrintJSON(res)
 	}
 	// The verdict first, then why, then the messages that came back.
 	note := ""
@@ -73,7 +74,7 @@ func (o *verifyOptions) render(res verify.Result) error {
 		fmt.Fprintf(d.IO.ErrOut, "to prove it: %s\n", untrusted.Terminal(res.ToProve))
 	}
 	if len(res.Returned) > 0 {
-		t := tableData{Headers: []string{"MESSAGE ID", "WAS DLQ MESSAGE", "MATCHED BY", "RECEIVES", "FIRST RECEIVED", "SEEN"}}
+		t := cmdutil.TableData{Headers: []string{"MESSAGE ID", "WAS DLQ MESSAGE", "MATCHED BY", "RECEIVES", "FIRST RECEIVED", "SEEN"}}
 		for _, r := range res.Returned {
 			count, first := "-", "-"
 			if r.ReceiveCount != nil {
@@ -88,7 +89,7 @@ func (o *verifyOptions) render(res verify.Result) error {
 			}
 			t.Rows = append(t.Rows, []string{r.MessageID, r.DLQMessageID, r.MatchedBy, count, first, r.SeenAt.UTC().Format(stamp)})
 		}
-		return d.printTable(t)
+		return d.PrintTable(t)
 	}
 	return nil
 }

@@ -1,4 +1,7 @@
-package cmd
+// Package classify is mfdlq classify, the runbook's classify step on the
+// command line: its flags, its run over the classify step (imported as
+// classifystep) and its rendering.
+package classify
 
 import (
 	"context"
@@ -13,20 +16,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mfdlq/mfdlq/classify"
+	classifystep "github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// classifyOptions are the flags of mfdlq classify.
-type classifyOptions struct {
-	deps        *Deps
+// ClassifyOptions are the flags of mfdlq classify.
+type ClassifyOptions struct {
+	deps        *cmdutil.Deps
 	Queue       string        // --queue: the DLQ (name, URL or ARN)
 	From        string        // --from: JSON Lines or {"Messages": [...]} file
 	Sample      int           // --sample: messages to peek when sampling live
@@ -40,59 +43,61 @@ type classifyOptions struct {
 	Force       bool          // --force: peek even though the DLQ has its own redrive policy
 	Fetch       int           // --fetch-payloads: offloaded payloads to read from S3
 
-	expect   []classify.Expectation
+	expect   []classifystep.Expectation
 	field    string             // --key when it is a bare field name
 	dedupe   *dedupe.Key        // --key as an idempotency key
 	envelope *envelope.Detector // from Payload, by validate
 }
 
-func newClassifyCmd(d *Deps, runF func(*classifyOptions) error) *cobra.Command {
-	opts := &classifyOptions{deps: d}
-	th := classify.DefaultThresholds()
+// NewCmdClassify is mfdlq classify. runF, when set, is called with the
+// validated options instead of the run (flag tests).
+func NewCmdClassify(d *cmdutil.Deps, runF func(*ClassifyOptions) error) *cobra.Command {
+	opts := &ClassifyOptions{deps: d}
+	th := classifystep.DefaultThresholds()
 	c := &cobra.Command{
 		Use:   "classify (--from-file FILE | --queue DLQ) [--baseline FILE] [--expect FIELD=VALUE]",
 		Short: runbook.Label(runbook.StepClassify) + ": poison, transient or data — with the evidence",
-		Long:  docs.Long("classify") + exitStatusHelp,
+		Long:  docs.Long("classify") + cmdutil.ExitStatusHelp,
 		Args:  cobra.NoArgs,
-		RunE:  stepRunE(d, opts, opts.validate, opts.incidentQueue, runF, runClassify),
+		RunE:  cmdutil.StepRunE(d, opts, opts.validate, opts.incidentQueue, runF, runClassify),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (sampled live unless the incident has samples.jsonl)")
 	f.StringVar(&opts.From, "from-file", "", "classify messages from FILE (JSON Lines or {\"Messages\": [...]}); no AWS call")
-	d.renamedFlag(f, "from", "from-file")
+	d.RenamedFlag(f, "from", "from-file")
 	f.IntVar(&opts.Sample, "sample", 100, "messages to peek when sampling live (1-10000)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages to compare with (same formats as --from)")
 	f.StringArrayVar(&opts.Expect, "expect", nil, "FIELD=VALUE the consumer accepts, e.g. version=1 (repeatable)")
-	f.StringVar(&opts.Key, "key", "", "a top-level payload field naming the business operation (pedido_id: counts distinct operations), or "+keyHelp)
+	f.StringVar(&opts.Key, "key", "", "a top-level payload field naming the business operation (pedido_id: counts distinct operations), or "+cmdutil.KeyHelp)
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	f.DurationVar(&opts.BurstWindow, "burst-window", th.BurstWindow.Duration, "a burst: --burst-share of a group sent within this long")
 	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
 	f.DurationVar(&opts.TrickleSpan, "trickle-span", th.TrickleSpan.Duration, "a trickle: not a burst and sent over at least this long")
 	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
-	f.IntVar(&opts.Fetch, "fetch-payloads", 0, fetchPayloadsHelp)
+	f.IntVar(&opts.Fetch, "fetch-payloads", 0, cmdutil.FetchPayloadsHelp)
 	return c
 }
 
-func (o *classifyOptions) validate() error {
+func (o *ClassifyOptions) validate() error {
 	switch {
 	case o.Queue == "" && o.From == "":
-		return usageErrorf("pass --from-file FILE or --queue DLQ: the messages to classify")
+		return cmdutil.UsageErrorf("pass --from-file FILE or --queue DLQ: the messages to classify")
 	case o.Sample < 1 || o.Sample > 10000:
-		return usageErrorf("--sample must be between 1 and 10000, got %d", o.Sample)
+		return cmdutil.UsageErrorf("--sample must be between 1 and 10000, got %d", o.Sample)
 	case o.BurstWindow <= 0 || o.TrickleSpan <= 0:
-		return usageErrorf("--burst-window and --trickle-span must be > 0")
+		return cmdutil.UsageErrorf("--burst-window and --trickle-span must be > 0")
 	case o.BurstShare <= 0 || o.BurstShare > 1:
-		return usageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
+		return cmdutil.UsageErrorf("--burst-share must be in (0, 1], got %g", o.BurstShare)
 	}
-	if err := validateFetch(o.Fetch); err != nil {
+	if err := cmdutil.ValidateFetch(o.Fetch); err != nil {
 		return err
 	}
-	if err := notRegular("--from", o.From, "--baseline", o.Baseline); err != nil {
+	if err := cmdutil.NotRegular("--from", o.From, "--baseline", o.Baseline); err != nil {
 		return err
 	}
 	d, err := envelope.NewDetector(o.Payload)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	o.envelope = d
 	if err := o.parseKey(); err != nil {
@@ -100,18 +105,18 @@ func (o *classifyOptions) validate() error {
 	}
 	o.expect = nil
 	for _, s := range o.Expect {
-		e, err := classify.ParseExpectation(s)
+		e, err := classifystep.ParseExpectation(s)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return cmdutil.UsageErrorf("%v", err)
 		}
 		o.expect = append(o.expect, e)
 	}
 	return nil
 }
 
-func runClassify(ctx context.Context, o *classifyOptions) error {
+func runClassify(ctx context.Context, o *ClassifyOptions) error {
 	d := o.deps
-	defer d.holdIncidentLine()() // the answer first, where it was written last
+	defer d.HoldIncidentLine()() // the answer first, where it was written last
 	q, name, err := o.queue(ctx)
 	if err != nil {
 		return err
@@ -126,8 +131,8 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	}
 	// A DLQ several queues dead-letter into groups by source even when the
 	// sample shows one (classify.Options.BySource).
-	opts.BySource = d.policySources(ctx, q) > 1
-	fetcher, err := d.payloadFetcher(ctx, o.Fetch)
+	opts.BySource = d.PolicySources(ctx, q) > 1
+	fetcher, err := d.PayloadFetcher(ctx, o.Fetch)
 	if err != nil {
 		return err
 	}
@@ -138,7 +143,7 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	if err != nil {
 		return err
 	}
-	d.reportFetches(fetcher)
+	d.ReportFetches(fetcher)
 	addChangeEvidence(ws, res)
 	res.Look = o.look(q, source, res, len(opts.Signatures))
 	verdict, j, err := o.record(ws, q, name, source, res)
@@ -147,20 +152,20 @@ func runClassify(ctx context.Context, o *classifyOptions) error {
 	}
 	if q != nil {
 		if client, err := d.SQS(ctx); err == nil {
-			d.noteConsumers(ctx, client, q, "classify")
+			d.NoteConsumers(ctx, client, q, "classify")
 		}
 	}
 	o.sayJudgement(j, res, verdict)
 	if err := o.render(verdict); err != nil {
 		return err
 	}
-	d.nextStep("%s", o.next(verdict, name))
+	d.NextStep("%s", o.next(verdict, name))
 	return nil
 }
 
 // incidentQueue is the queue name the incident directory is named after,
 // known before any AWS call: --queue's, else the --from file's base name.
-func (o *classifyOptions) incidentQueue() string {
+func (o *ClassifyOptions) incidentQueue() string {
 	if o.Queue == "" {
 		return strings.TrimSuffix(filepath.Base(o.From), filepath.Ext(o.From))
 	}
@@ -169,14 +174,14 @@ func (o *classifyOptions) incidentQueue() string {
 
 // queue resolves --queue (a harmless read) and names the incident: the
 // queue's name, or the --from file's.
-func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, error) {
+func (o *ClassifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, error) {
 	if o.Queue == "" {
 		return nil, o.incidentQueue(), nil
 	}
 	if o.From != "" {
 		return nil, sqsapi.NameOf(o.Queue), nil
 	}
-	_, q, err := o.deps.resolveQueue(ctx, o.Queue)
+	_, q, err := o.deps.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return nil, "", err
 	}
@@ -184,65 +189,51 @@ func (o *classifyOptions) queue(ctx context.Context) (*sqsapi.Queue, string, err
 }
 
 // classifyOptions gathers the baseline and the logs' signatures.
-func (o *classifyOptions) classifyOptions(ws *incident.Workspace, name string) (classify.Options, error) {
-	opts := classify.Options{Expect: o.expect, Key: o.field, Dedupe: o.dedupe, Queue: name, Envelope: o.envelope, Thresholds: classify.Thresholds{
-		BurstWindow: classify.Duration{Duration: o.BurstWindow}, BurstShare: o.BurstShare,
-		TrickleSpan: classify.Duration{Duration: o.TrickleSpan}}}
+func (o *ClassifyOptions) classifyOptions(ws *incident.Workspace, name string) (classifystep.Options, error) {
+	opts := classifystep.Options{Expect: o.expect, Key: o.field, Dedupe: o.dedupe, Queue: name, Envelope: o.envelope, Thresholds: classifystep.Thresholds{
+		BurstWindow: classifystep.Duration{Duration: o.BurstWindow}, BurstShare: o.BurstShare,
+		TrickleSpan: classifystep.Duration{Duration: o.TrickleSpan}}}
 	if o.Baseline != "" {
-		load := func(r io.Reader) (*classify.Baseline, error) { return classify.LoadBaselineWith(r, o.envelope) }
-		b, err := readFile(o.Baseline, "--baseline", load)
+		load := func(r io.Reader) (*classifystep.Baseline, error) { return classifystep.LoadBaselineWith(r, o.envelope) }
+		b, err := cmdutil.ReadFile(o.Baseline, "--baseline", load)
 		if err != nil {
 			return opts, err
 		}
 		opts.Baseline = b
 	}
 	if ws.Has(incident.LogsFile) {
-		sigs, err := logSignatures(ws)
+		sigs, err := cmdutil.LogSignatures(ws)
 		if err != nil {
 			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
 		}
 		opts.Signatures = sigs
-		o.deps.infof("using %s from %s", plural.Of(len(sigs), "error signature"), ws.Path(incident.LogsFile))
+		o.deps.Infof("using %s from %s", plural.Of(len(sigs), "error signature"), ws.Path(incident.LogsFile))
 	}
 	return opts, nil
 }
 
-// logSignatures reads the logs step's signatures, by MessageId, for
-// classify to group by; logs.json is read without following a link.
-func logSignatures(ws *incident.Workspace) (classify.Signatures, error) {
-	b, err := ws.ReadFile(incident.LogsFile)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := logsearch.Parse(b, ws.Path(incident.LogsFile))
-	if err != nil {
-		return nil, err
-	}
-	return rep.Signatures(), nil
-}
-
 // classify reads the messages where samples says they are and classifies
 // them. It returns what it read from.
-func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, opts classify.Options) (*classify.Classification, string, error) {
+func (o *ClassifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace, opts classifystep.Options) (*classifystep.Classification, string, error) {
 	d := o.deps
-	set, err := d.samples(ctx, q, ws, sampleRequest{Step: "classify", Announce: "sampling", From: o.From, Force: o.Force,
+	set, err := d.Samples(ctx, q, ws, cmdutil.SampleRequest{Step: "classify", Announce: "sampling", From: o.From, Force: o.Force,
 		Peek: sqsapi.PeekOptions{Max: o.Sample, Visibility: 5, Wait: 2}})
 	if err != nil {
 		return nil, "", err
 	}
 	if set.Peeked == nil {
 		// A file is streamed: a --from export can hold more than fits in memory.
-		res, err := readSet(set, func(r io.Reader) (*classify.Classification, error) { return classify.Run(r, opts) })
+		res, err := cmdutil.ReadSet(set, func(r io.Reader) (*classifystep.Classification, error) { return classifystep.Run(r, opts) })
 		return res, set.Source, err
 	}
-	c := classify.New(opts)
+	c := classifystep.New(opts)
 	msgs := set.Peeked.Messages
 	for i := range msgs {
 		if err := c.Add(&msgs[i]); err != nil {
 			return nil, "", fmt.Errorf("classify %s: %w", q.Name, err)
 		}
 	}
-	d.infof("peeked %s of %d visible in %s; saved as %s", plural.Of(len(msgs), "message"), q.Depth.Visible, q.Name, ws.Path(incident.SamplesFile))
+	d.Infof("peeked %s of %d visible in %s; saved as %s", plural.Of(len(msgs), "message"), q.Depth.Visible, q.Name, ws.Path(incident.SamplesFile))
 	return c.Result(), set.Source, nil
 }
 
@@ -251,17 +242,17 @@ func (o *classifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *inc
 // classification.json, a weaker one is not. The event names the
 // incident's verdict after the look, its figures, and the judgement. It
 // returns the incident's classification.
-func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classify.Classification) (*classify.Classification, classify.Judgement, error) {
-	saved, err := loadClassification(ws)
+func (o *ClassifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classifystep.Classification) (*classifystep.Classification, classifystep.Judgement, error) {
+	saved, err := cmdutil.LoadClassification(ws)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		saved = nil
 	case err != nil:
 		// Unreadable: nothing to weigh against; this look replaces it.
-		o.deps.warnf("the incident's %s cannot be read (%v): this look replaces it", incident.ClassificationFile, err)
+		o.deps.Warnf("the incident's %s cannot be read (%v): this look replaces it", incident.ClassificationFile, err)
 		saved = nil
 	}
-	j := classify.Judge(saved, res)
+	j := classifystep.Judge(saved, res)
 	verdict := res
 	if j.Kept {
 		verdict = saved
@@ -272,7 +263,7 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 	if q == nil {
 		ev.Queue = name
 	}
-	in := classify.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
+	in := classifystep.Inputs{From: o.From, Source: source, Baseline: o.Baseline, Expect: o.Expect, Key: o.Key,
 		BurstWindow: o.BurstWindow.String(), BurstShare: o.BurstShare, TrickleSpan: o.TrickleSpan.String(), Payload: o.Payload}
 	fig := verdict.Figures()
 	fig.Judgement = &j
@@ -288,8 +279,8 @@ func (o *classifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, 
 }
 
 // next is the recommended next command.
-func (o *classifyOptions) next(res *classify.Classification, name string) string {
-	if res.Verdict == classify.VerdictUnknown || len(res.Groups) == 0 {
+func (o *ClassifyOptions) next(res *classifystep.Classification, name string) string {
+	if res.Verdict == classifystep.VerdictUnknown || len(res.Groups) == 0 {
 		return fmt.Sprintf("mfdlq logs --queue %s --log-group LOG_GROUP", name)
 	}
 	return groupAction(&res.Groups[0]) // a real error text, never a placeholder
@@ -302,7 +293,7 @@ var bareField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 // operations (as it always did) and the messages sharing one (.FIELD as
 // text); any other value is a jq expression, the consumer's idempotency
 // key, whose shared keys are counted.
-func (o *classifyOptions) parseKey() error {
+func (o *ClassifyOptions) parseKey() error {
 	o.field, o.dedupe = "", nil
 	if o.Key == "" {
 		return nil
@@ -311,9 +302,9 @@ func (o *classifyOptions) parseKey() error {
 	if bareField.MatchString(o.Key) {
 		o.field, expr = o.Key, fmt.Sprintf(".[%q] | tostring", o.Key)
 	}
-	k, err := dedupe.Compile(expr, payloadOf(o.envelope))
+	k, err := dedupe.Compile(expr, cmdutil.PayloadOf(o.envelope))
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	o.dedupe = k
 	return nil

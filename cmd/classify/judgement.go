@@ -1,10 +1,10 @@
-package cmd
+package classify
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/mfdlq/mfdlq/classify"
+	classifystep "github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
@@ -16,8 +16,8 @@ import (
 // look describes how this classify looked, for its judgement and for the
 // estimates: the DLQ's size is what it held when classify resolved it,
 // before its own peek hid anything (visible, in flight and delayed).
-func (o *classifyOptions) look(q *sqsapi.Queue, source string, res *classify.Classification, sigs int) *classify.Look {
-	l := &classify.Look{Sampled: res.Messages, Source: source, LogSignatures: sigs}
+func (o *ClassifyOptions) look(q *sqsapi.Queue, source string, res *classifystep.Classification, sigs int) *classifystep.Look {
+	l := &classifystep.Look{Sampled: res.Messages, Source: source, LogSignatures: sigs}
 	if q != nil {
 		l.InDLQ = int(q.Depth.Total())
 	}
@@ -26,7 +26,7 @@ func (o *classifyOptions) look(q *sqsapi.Queue, source string, res *classify.Cla
 
 // sayJudgement says on stderr what this look did to the incident's
 // verdict: kept beside it (with the look's own verdicts), or replaced.
-func (o *classifyOptions) sayJudgement(j classify.Judgement, look, saved *classify.Classification) {
+func (o *ClassifyOptions) sayJudgement(j classifystep.Judgement, look, saved *classifystep.Classification) {
 	d := o.deps
 	switch {
 	case j.Kept:
@@ -45,12 +45,12 @@ func (o *classifyOptions) sayJudgement(j classify.Judgement, look, saved *classi
 		if len(flags) > 0 {
 			again = strings.Join(flags, " ")
 		}
-		d.warnf("the incident's verdict stays %s: %s", j.Verdict, untrusted.Terminal(j.Why))
-		d.warnf("this look, not saved: %s (%s) — %s; classify again with %s to replace it",
+		d.Warnf("the incident's verdict stays %s: %s", j.Verdict, untrusted.Terminal(j.Why))
+		d.Warnf("this look, not saved: %s (%s) — %s; classify again with %s to replace it",
 			look.Verdict, j.LookSample, untrusted.Terminal(strings.Join(groups, ", ")), untrusted.Terminal(again))
 	case j.Saved != "" && len(j.Changed) > 0:
-		d.infof("the incident's verdict: %s → %s (%s), this look replaces the last: %s", j.Saved, j.Verdict, untrusted.Terminal(strings.Join(j.Changed, ", ")), untrusted.Terminal(j.Why))
+		d.Infof("the incident's verdict: %s → %s (%s), this look replaces the last: %s", j.Saved, j.Verdict, untrusted.Terminal(strings.Join(j.Changed, ", ")), untrusted.Terminal(j.Why))
 	case j.Saved != "":
-		d.infof("the incident's verdict: %s, unchanged; this look replaces the last: %s", j.Verdict, untrusted.Terminal(j.Why))
+		d.Infof("the incident's verdict: %s, unchanged; this look replaces the last: %s", j.Verdict, untrusted.Terminal(j.Why))
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package record
 
 import (
 	"os"
@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/report"
 )
@@ -15,7 +18,7 @@ import (
 // copyIncident copies a testdata incident into a fresh directory.
 func copyIncident(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "testdata", name)
+	src := filepath.Join("..", "..", "testdata", name)
 	dst := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(dst, 0o700); err != nil {
 		t.Fatal(err)
@@ -44,30 +47,30 @@ func TestRecordFlags(t *testing.T) {
 	tests := []struct {
 		args     []string
 		incident string
-		want     recordOptions
+		want     RecordOptions
 		wantErr  string
 	}{
 		{args: []string{"--cause", "c", "--change", "x", "--warning", "w", "--out", "r.md"}, incident: "inc",
-			want: recordOptions{Cause: "c", Change: "x", Warning: "w", Out: "r.md"}},
-		{args: []string{"--queue", "orders-dlq", "--no-redact"}, want: recordOptions{Queue: "orders-dlq", NoRedact: true}},
-		{args: []string{"--queue", "orders-dlq", "--close"}, want: recordOptions{Queue: "orders-dlq", Close: true}},
+			want: RecordOptions{Cause: "c", Change: "x", Warning: "w", Out: "r.md"}},
+		{args: []string{"--queue", "orders-dlq", "--no-redact"}, want: RecordOptions{Queue: "orders-dlq", NoRedact: true}},
+		{args: []string{"--queue", "orders-dlq", "--close"}, want: RecordOptions{Queue: "orders-dlq", Close: true}},
 		{args: []string{}, wantErr: "no incident: pass --incident DIR (or --queue DLQ for its open incident)"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
+			d, _, _ := cmdtest.Deps(t, false)
 			d.Global.Incident = tc.incident
-			checkParse(t, d, newRecordCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(recordOptions{}))
+			cmdtest.CheckParse(t, func(runF func(*RecordOptions) error) *cobra.Command { return NewCmdRecord(d, runF) }, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(RecordOptions{}))
 		})
 	}
 }
 
 func TestRecordWritesTheReport(t *testing.T) {
 	t.Setenv("USER", "oncall-ana")
-	d, out, errOut := testDeps(t, false)
+	d, out, errOut := cmdtest.Deps(t, false)
 	d.Global.Incident = copyIncident(t, "incident-deploy")
 	d.Args = []string{"record", "--cause", "v2 before the consumer"}
-	o := &recordOptions{deps: d, Cause: "v2 before the consumer", Close: true}
+	o := &RecordOptions{deps: d, Cause: "v2 before the consumer", Close: true}
 	if err := runRecord(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +110,11 @@ func TestRecordWritesTheReport(t *testing.T) {
 }
 
 func TestRecordAsksOnATerminal(t *testing.T) {
-	d, _, errOut := testDeps(t, false)
+	d, _, errOut := cmdtest.Deps(t, false)
 	d.Global.Incident = copyIncident(t, "incident-partial")
 	d.IO.InTTY = true
 	d.IO.In = strings.NewReader("a bad deploy\n\nan alarm on the DLQ\n")
-	o := &recordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md"), Close: true}
+	o := &RecordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md"), Close: true}
 	if err := runRecord(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
@@ -133,11 +136,11 @@ func TestRecordAsksOnATerminal(t *testing.T) {
 }
 
 func TestRecordMissingIncident(t *testing.T) {
-	d, _, _ := testDeps(t, false)
+	d, _, _ := cmdtest.Deps(t, false)
 	d.Global.Incident = filepath.Join(t.TempDir(), "nope")
-	err := runRecord(t.Context(), &recordOptions{deps: d})
-	if exitCode(err, false) != ExitUsage || !strings.Contains(err.Error(), "does not exist: run the steps first") {
-		t.Fatalf("err = %v (exit %d), want exit 2 naming the fix", err, exitCode(err, false))
+	err := runRecord(t.Context(), &RecordOptions{deps: d})
+	if cmdutil.ExitCode(err, false) != cmdutil.ExitUsage || !strings.Contains(err.Error(), "does not exist: run the steps first") {
+		t.Fatalf("err = %v (exit %d), want exit 2 naming the fix", err, cmdutil.ExitCode(err, false))
 	}
 	if _, statErr := os.Stat(d.Global.Incident); statErr == nil {
 		t.Errorf("record created the missing incident directory")

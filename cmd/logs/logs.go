@@ -1,4 +1,6 @@
-package cmd
+// Package logs is mfdlq logs, the runbook's logs step on the command line:
+// its flags, its run over logsearch and its rendering.
+package logs
 
 import (
 	"context"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
@@ -19,9 +22,9 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// logsOptions are the flags of mfdlq logs.
-type logsOptions struct {
-	deps       *Deps
+// LogsOptions are the flags of mfdlq logs.
+type LogsOptions struct {
+	deps       *cmdutil.Deps
 	Queue      string        // --queue: the DLQ (name, URL or ARN)
 	Groups     []string      // --log-group: CloudWatch Logs groups to search
 	IDs        int           // --ids: how many sampled messages to search for
@@ -40,22 +43,24 @@ type logsOptions struct {
 // string holds them all.
 const maxLogIDs = 200
 
-func newLogsCmd(d *Deps, runF func(*logsOptions) error) *cobra.Command {
-	opts := &logsOptions{deps: d}
+// NewCmdLogs is mfdlq logs. runF, when set, is called with the validated
+// options instead of the run (flag tests).
+func NewCmdLogs(d *cmdutil.Deps, runF func(*LogsOptions) error) *cobra.Command {
+	opts := &LogsOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "logs --queue DLQ --log-group NAME… [--ids N | --message-id ID…] [--log-file FILE]",
 		Short: runbook.Label(runbook.StepLogs) + ": the consumer's real exception, by MessageId",
-		Long:  docs.Long("logs") + exitStatusHelp,
+		Long:  docs.Long("logs") + cmdutil.ExitStatusHelp,
 		Args:  cobra.NoArgs,
-		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runLogs),
+		RunE:  cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runLogs),
 	}
 	f := c.Flags()
-	addQueueFlag(f, &opts.Queue)
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.StringArrayVar(&opts.Groups, "log-group", nil, "CloudWatch Logs group of the consumer (repeatable)")
 	f.IntVar(&opts.IDs, "ids", 3, "how many sampled messages to search for")
 	f.StringArrayVar(&opts.MessageIDs, "message-id", nil, "search for this MessageId (repeatable)")
 	f.StringVar(&opts.From, "from-file", "", "take messages from this samples file instead of the incident's")
-	d.renamedFlag(f, "from", "from-file")
+	d.RenamedFlag(f, "from", "from-file")
 	f.StringVar(&opts.LogFile, "log-file", "", "search a local log export (JSON Lines or text) instead of CloudWatch")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen each message's window by this much on both sides")
 	f.DurationVar(&opts.Since, "since", 24*time.Hour, "window for a message with no timestamps: this long until now")
@@ -68,69 +73,69 @@ func newLogsCmd(d *Deps, runF func(*logsOptions) error) *cobra.Command {
 	return c
 }
 
-func (o *logsOptions) validate() error {
+func (o *LogsOptions) validate() error {
 	switch {
 	case o.Queue == "":
-		return errNoQueue
+		return cmdutil.ErrNoQueue
 	case o.LogFile == "" && len(o.Groups) == 0:
-		return usageErrorf("--log-group is required: the consumer's CloudWatch Logs group (or --log-file FILE)")
+		return cmdutil.UsageErrorf("--log-group is required: the consumer's CloudWatch Logs group (or --log-file FILE)")
 	case o.IDs < 1 || o.IDs > maxLogIDs:
-		return usageErrorf("--ids must be between 1 and %d, got %d", maxLogIDs, o.IDs)
+		return cmdutil.UsageErrorf("--ids must be between 1 and %d, got %d", maxLogIDs, o.IDs)
 	case len(o.MessageIDs) > maxLogIDs:
-		return usageErrorf("at most %d --message-id, got %d", maxLogIDs, len(o.MessageIDs))
+		return cmdutil.UsageErrorf("at most %d --message-id, got %d", maxLogIDs, len(o.MessageIDs))
 	case o.Margin <= 0 || o.Since <= 0:
-		return usageErrorf("--margin and --since must be > 0")
+		return cmdutil.UsageErrorf("--margin and --since must be > 0")
 	case o.Context < 0 || o.Context > 1000:
-		return usageErrorf("--context must be between 0 and 1000, got %d", o.Context)
+		return cmdutil.UsageErrorf("--context must be between 0 and 1000, got %d", o.Context)
 	case o.Timeout <= 0:
-		return usageErrorf("--timeout must be > 0")
+		return cmdutil.UsageErrorf("--timeout must be > 0")
 	}
-	if err := notRegular("--from", o.From, "--log-file", o.LogFile); err != nil {
+	if err := cmdutil.NotRegular("--from", o.From, "--log-file", o.LogFile); err != nil {
 		return err
 	}
 	switch logsearch.Method(o.Method) {
 	case logsearch.MethodAuto, logsearch.MethodFilter, logsearch.MethodInsights:
 	default:
-		return usageErrorf("--method %q: use auto, filter or insights", o.Method)
+		return cmdutil.UsageErrorf("--method %q: use auto, filter or insights", o.Method)
 	}
 	for _, g := range o.Groups {
 		if strings.TrimSpace(g) == "" {
-			return usageErrorf("--log-group is empty: name a log group such as /aws/lambda/orders")
+			return cmdutil.UsageErrorf("--log-group is empty: name a log group such as /aws/lambda/orders")
 		}
 	}
 	for _, id := range o.MessageIDs {
 		if !logsearch.ValidID(id) {
-			return usageErrorf("--message-id %q is not an SQS MessageId (letters, digits and -)", id)
+			return cmdutil.UsageErrorf("--message-id %q is not an SQS MessageId (letters, digits and -)", id)
 		}
 	}
 	if len(o.Groups) > logsearch.MaxInsightsGroups && (o.Method == "insights" || o.Method == "auto" && o.count() > logsearch.FewIDs) {
-		return usageErrorf("an Insights query takes at most %d --log-group, got %d", logsearch.MaxInsightsGroups, len(o.Groups))
+		return cmdutil.UsageErrorf("an Insights query takes at most %d --log-group, got %d", logsearch.MaxInsightsGroups, len(o.Groups))
 	}
 	return nil
 }
 
 // count is how many messages will be searched for.
-func (o *logsOptions) count() int {
+func (o *LogsOptions) count() int {
 	if len(o.MessageIDs) > 0 {
 		return len(o.MessageIDs)
 	}
 	return o.IDs
 }
 
-func runLogs(ctx context.Context, o *logsOptions) error {
+func runLogs(ctx context.Context, o *LogsOptions) error {
 	d := o.deps
-	defer d.holdIncidentLine()() // the answer first, where it was written last
+	defer d.HoldIncidentLine()() // the answer first, where it was written last
 	// The samples on disk are read and their MessageIds checked before any
 	// AWS call: an id goes into a filter pattern or a query.
 	local, err := o.localSamples()
 	if err != nil {
 		return err
 	}
-	_, q, err := d.resolveQueue(ctx, o.Queue)
+	_, q, err := d.ResolveQueue(ctx, o.Queue)
 	if err != nil {
 		return err
 	}
-	d.announce("searching logs for", q)
+	d.Announce("searching logs for", q)
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
 		return err
@@ -143,7 +148,7 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 	}
 	targets := o.targets(samples, ws)
 	if len(targets) == 0 {
-		return checkFailedf("no message to search for: %s showed none; pass --message-id ID", q.Name)
+		return cmdutil.CheckFailedf("no message to search for: %s showed none; pass --message-id ID", q.Name)
 	}
 	rep, err := o.search(ctx, targets)
 	if err != nil {
@@ -153,12 +158,12 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 		return err
 	}
 	if rep.Truncated {
-		d.warnf("a Logs Insights query returned its 10,000-row maximum: some lines were not read, and a message shown without lines may have some; narrow --margin or search fewer messages (--ids, --message-id)")
+		d.Warnf("a Logs Insights query returned its 10,000-row maximum: some lines were not read, and a message shown without lines may have some; narrow --margin or search fewer messages (--ids, --message-id)")
 	}
 	if err := o.render(&rep); err != nil {
 		return err
 	}
-	d.nextStep("mfdlq classify --queue %s (it groups by these signatures)", q.Name)
+	d.NextStep("mfdlq classify --queue %s (it groups by these signatures)", q.Name)
 	return nil
 }
 
@@ -166,19 +171,19 @@ func runLogs(ctx context.Context, o *logsOptions) error {
 // they are on disk: --from, else the incident's samples.jsonl (nil when
 // neither exists: samples will peek). Every MessageId is checked: it will
 // go into a filter pattern or a query, and a file can hold anything.
-func (o *logsOptions) localSamples() ([]sqsjson.Message, error) {
-	set := sampleSet{Path: o.From, Source: o.From}
+func (o *LogsOptions) localSamples() ([]sqsjson.Message, error) {
+	set := cmdutil.SampleSet{Path: o.From, Source: o.From}
 	if o.From == "" {
-		dir, err := o.deps.incidentDir(sqsapi.NameOf(o.Queue))
+		dir, err := o.deps.IncidentDirFor(sqsapi.NameOf(o.Queue))
 		if err != nil {
 			return nil, err
 		}
 		ws, err := incident.Existing(dir)
 		if err != nil || !ws.Has(incident.SamplesFile) {
-			return nil, incidentError(ignoreMissing(err))
+			return nil, cmdutil.IncidentError(ignoreMissing(err))
 		}
-		o.deps.infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
-		set = incidentSample(ws)
+		o.deps.Infof("using the incident's sample %s (run mfdlq inspect to take a new one)", ws.Path(incident.SamplesFile))
+		set = cmdutil.IncidentSample(ws)
 	}
 	msgs, err := set.Read()
 	if err != nil {
@@ -186,7 +191,7 @@ func (o *logsOptions) localSamples() ([]sqsjson.Message, error) {
 	}
 	for i := range msgs {
 		if id := msgs[i].MessageId; !logsearch.ValidID(id) {
-			return nil, usageErrorf("%s: message %d has MessageId %q, not an SQS MessageId (letters, digits, - and _): fix or remove it", set.Path, i+1, untrusted.Shorten(id, 80))
+			return nil, cmdutil.UsageErrorf("%s: message %d has MessageId %q, not an SQS MessageId (letters, digits, - and _): fix or remove it", set.Path, i+1, untrusted.Shorten(id, 80))
 		}
 	}
 	if msgs == nil {
@@ -206,8 +211,8 @@ func ignoreMissing(err error) error {
 
 // samples peeks when no sample is on disk: the messages whose timestamps
 // give the windows, saved as the incident's samples.jsonl.
-func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
-	set, err := o.deps.samples(ctx, q, ws, sampleRequest{Step: "logs", Force: o.Force,
+func (o *LogsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) ([]sqsjson.Message, error) {
+	set, err := o.deps.Samples(ctx, q, ws, cmdutil.SampleRequest{Step: "logs", Force: o.Force,
 		Peek: sqsapi.PeekOptions{Max: max(10, o.count()), Visibility: 1, Wait: 1}})
 	if err != nil {
 		return nil, err
@@ -216,11 +221,11 @@ func (o *logsOptions) samples(ctx context.Context, q *sqsapi.Queue, ws *incident
 }
 
 // targets are the messages to search for, each with its window.
-func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace) []logsearch.Wanted {
+func (o *LogsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace) []logsearch.Wanted {
 	d := o.deps
 	targets, untimed := logsearch.Targets(samples, o.MessageIDs, classifyGroups(ws), o.IDs, o.Margin, o.Since, d.Now().UTC())
 	for _, id := range untimed {
-		d.infof("%s: not in the samples, so no timestamps: searching the last %s", id, o.Since)
+		d.Infof("%s: not in the samples, so no timestamps: searching the last %s", id, o.Since)
 	}
 	return targets
 }
@@ -228,7 +233,7 @@ func (o *logsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace)
 // classifyGroups lists each classify group's example message ids, so the
 // search spreads across groups; nil when classify has not run.
 func classifyGroups(ws *incident.Workspace) [][]string {
-	c, err := loadClassification(ws)
+	c, err := cmdutil.LoadClassification(ws)
 	if err != nil {
 		return nil
 	}
@@ -239,21 +244,21 @@ func classifyGroups(ws *incident.Workspace) [][]string {
 	return groups
 }
 
-func (o *logsOptions) search(ctx context.Context, targets []logsearch.Wanted) (logsearch.Result, error) {
+func (o *LogsOptions) search(ctx context.Context, targets []logsearch.Wanted) (logsearch.Result, error) {
 	if o.LogFile != "" {
 		f, err := incident.OpenRegular(o.LogFile, os.O_RDONLY)
 		var nr *incident.NotRegularError
 		if errors.As(err, &nr) {
-			return logsearch.Result{}, usageErrorf("--log-file %s: %s, not a regular file: give the path of a log export", o.LogFile, nr.Kind)
+			return logsearch.Result{}, cmdutil.UsageErrorf("--log-file %s: %s, not a regular file: give the path of a log export", o.LogFile, nr.Kind)
 		}
 		if err != nil {
-			return logsearch.Result{}, usageErrorf("--log-file: %v", err)
+			return logsearch.Result{}, cmdutil.UsageErrorf("--log-file: %v", err)
 		}
 		defer f.Close()
 		rep, err := logsearch.SearchFile(f, o.LogFile, targets, o.Context)
 		var long *logsearch.LineTooLongError
 		if errors.As(err, &long) {
-			return rep, usageErrorf("--log-file %v: give a log export (aws logs filter-log-events, or the lines as text)", err)
+			return rep, cmdutil.UsageErrorf("--log-file %v: give a log export (aws logs filter-log-events, or the lines as text)", err)
 		}
 		return rep, err
 	}
@@ -267,13 +272,13 @@ func (o *logsOptions) search(ctx context.Context, targets []logsearch.Wanted) (l
 	})
 	var nf *logsearch.GroupNotFoundError
 	if errors.As(err, &nf) {
-		return rep, usageErrorf("log group %s does not exist in %s: check --log-group (aws logs describe-log-groups)", nf.Group, o.deps.Region(ctx))
+		return rep, cmdutil.UsageErrorf("log group %s does not exist in %s: check --log-group (aws logs describe-log-groups)", nf.Group, o.deps.Region(ctx))
 	}
 	return rep, err
 }
 
 // record writes logs.json and appends the logs event.
-func (o *logsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logsearch.Result) error {
+func (o *LogsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logsearch.Result) error {
 	if err := ws.WriteJSON(incident.LogsFile, rep); err != nil {
 		return err
 	}

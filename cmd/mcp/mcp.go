@@ -1,4 +1,7 @@
-package cmd
+// Package mcp is mfdlq mcp: the read-only steps served as tools to an
+// incident agent (package mcpserver), each run as one mfdlq command line
+// through the Runner cmd gives it.
+package mcp
 
 import (
 	"bytes"
@@ -11,22 +14,27 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/mcpserver"
 )
 
-// mcpOptions are the flags of mfdlq mcp: none of its own; the global
+// MCPOptions are the flags of mfdlq mcp: none of its own; the global
 // --region, --profile, --endpoint-url and --incident reach every tool.
-type mcpOptions struct {
-	deps *Deps
+type MCPOptions struct {
+	deps *cmdutil.Deps
+	exec cmdutil.Runner // runs a tool's command line (cmd's root)
 }
 
-func newMCPCmd(d *Deps, runF func(*mcpOptions) error) *cobra.Command {
-	opts := &mcpOptions{deps: d}
+// NewCmdMCP is mfdlq mcp; exec runs each tool's command line (cmd's
+// root), runF, when set, is called with the options instead of the run
+// (tests).
+func NewCmdMCP(d *cmdutil.Deps, exec cmdutil.Runner, runF func(*MCPOptions) error) *cobra.Command {
+	opts := &MCPOptions{deps: d, exec: exec}
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the read-only steps as tools to an incident agent (Model Context Protocol, stdio)",
-		Long:  docs.Long("mcp") + exitStatusHelp,
+		Long:  docs.Long("mcp") + cmdutil.ExitStatusHelp,
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -39,7 +47,7 @@ func newMCPCmd(d *Deps, runF func(*mcpOptions) error) *cobra.Command {
 
 // runMCP serves on the command's own stdin and stdout until the client
 // closes them (or Ctrl-C); stderr stays free for the operator.
-func runMCP(ctx context.Context, o *mcpOptions) error {
+func runMCP(ctx context.Context, o *MCPOptions) error {
 	d := o.deps
 	// The tools run in this process, and verify (like record and
 	// redrive) tells MFDLQ_NOTIFY's target when it ends: the operator's
@@ -48,8 +56,8 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 	if err := os.Unsetenv("MFDLQ_NOTIFY"); err != nil {
 		return err
 	}
-	s := mcpserver.New(readBuildVersion().Version, o.run)
-	d.infof("mfdlq mcp: serving %d read-only tools on stdin/stdout", len(mcpserver.Tools))
+	s := mcpserver.New(cmdutil.ReadBuildVersion().Version, o.run)
+	d.Infof("mfdlq mcp: serving %d read-only tools on stdin/stdout", len(mcpserver.Tools))
 	err := s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(d.IO.In), Writer: nopWriteCloser{d.IO.Out}})
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -61,7 +69,7 @@ func runMCP(ctx context.Context, o *mcpOptions) error {
 // with --output json, the global AWS and incident flags mfdlq mcp was
 // given, no terminal (so nothing can ask a question: stdin is empty) and
 // its streams captured. The final argv is guarded again.
-func (o *mcpOptions) run(ctx context.Context, args []string) mcpserver.Outcome {
+func (o *MCPOptions) run(ctx context.Context, args []string) mcpserver.Outcome {
 	g := o.deps.Global
 	argv := append([]string{}, args...)
 	for _, f := range []struct{ name, value string }{
@@ -74,13 +82,13 @@ func (o *mcpOptions) run(ctx context.Context, args []string) mcpserver.Outcome {
 	argv = append(argv, "--output=json")
 	var out, errOut bytes.Buffer
 	if err := mcpserver.Guard(argv); err != nil {
-		line, _ := json.Marshal(map[string]any{"type": "error", "code": ExitUsage, "message": err.Error()})
-		return mcpserver.Outcome{Stderr: line, Code: ExitUsage}
+		line, _ := json.Marshal(map[string]any{"type": "error", "code": cmdutil.ExitUsage, "message": err.Error()})
+		return mcpserver.Outcome{Stderr: line, Code: cmdutil.ExitUsage}
 	}
-	io := &IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
-	d := NewDeps(io, argv)
+	io := &cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}
+	d := cmdutil.NewDeps(io, argv)
 	d.Now = o.deps.Now
-	code := run(ctx, d, argv)
+	code := o.exec(ctx, d, argv)
 	return mcpserver.Outcome{Stdout: out.Bytes(), Stderr: errOut.Bytes(), Code: code}
 }
 

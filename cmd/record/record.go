@@ -1,4 +1,7 @@
-package cmd
+// Package record is mfdlq record, the runbook's last step on the command
+// line: its flags, the questions it asks and the report it renders from
+// the incident (package report).
+package record
 
 import (
 	"bytes"
@@ -8,12 +11,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/user"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/notify"
@@ -24,9 +27,9 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// recordOptions are the flags of mfdlq record.
-type recordOptions struct {
-	deps     *Deps
+// RecordOptions are the flags of mfdlq record.
+type RecordOptions struct {
+	deps     *cmdutil.Deps
 	Queue    string // --queue: finds the default incident directory
 	Cause    string // --cause: what caused it
 	Change   string // --fixed: what was changed
@@ -34,43 +37,52 @@ type recordOptions struct {
 	Out      string // --out: the report file (default DIR/report.md)
 	NoRedact bool   // --no-redact: keep bodies and log lines in clear
 	Close    bool   // --close: close the incident though its DLQ still holds messages
-	notify   notifyFlag
+	notify   cmdutil.NotifyFlag
 }
 
-func newRecordCmd(d *Deps, runF func(*recordOptions) error) *cobra.Command {
-	opts := &recordOptions{deps: d}
+// NewCmdRecord is mfdlq record. runF, when set, is called with the
+// validated options instead of the run (flag tests).
+func NewCmdRecord(d *cmdutil.Deps, runF func(*RecordOptions) error) *cobra.Command {
+	opts := &RecordOptions{deps: d}
 	c := &cobra.Command{
 		Use:   "record [--incident DIR] [--cause TEXT] [--fixed TEXT] [--warning TEXT] [--out FILE]",
 		Short: runbook.Label(runbook.StepRecord) + ": write the incident report",
-		Long:  docs.Long("record") + exitStatusHelp,
+		Long:  docs.Long("record") + cmdutil.ExitStatusHelp,
 		Args:  cobra.NoArgs,
-		RunE:  stepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRecord),
+		RunE:  cmdutil.StepRunE(d, opts, opts.validate, func() string { return opts.Queue }, runF, runRecord),
 	}
 	f := c.Flags()
 	f.StringVar(&opts.Queue, "queue", "", "the DLQ, to find its open incident when --incident is not given")
 	f.StringVar(&opts.Cause, "cause", "", "what caused the incident")
 	f.StringVar(&opts.Change, "fixed", "", "what was changed: the fix (default: the one recorded by redrive --fixed or the runbook)")
-	d.renamedFlag(f, "change", "fixed")
+	d.RenamedFlag(f, "change", "fixed")
 	f.StringVar(&opts.Warning, "warning", "", "what would have warned earlier (mfdlq check's findings are added)")
 	f.StringVar(&opts.Out, "out", "", "write the report to FILE (default DIR/report.md)")
 	f.BoolVar(&opts.NoRedact, "no-redact", false, "keep personal data and secrets in bodies and log lines")
 	f.BoolVar(&opts.Close, "close", false, "close the incident even though its DLQ still holds messages")
-	opts.notify.bind(f)
+	opts.notify.Bind(f)
 	return c
 }
 
-func (o *recordOptions) validate() error {
+func (o *RecordOptions) validate() error {
 	d := o.deps
-	if err := o.notify.validate(); err != nil {
+	if err := o.notify.Validate(); err != nil {
 		return err
 	}
 	if d.Global.Incident == "" && os.Getenv("MFDLQ_INCIDENT") == "" && o.Queue == "" {
-		return usageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident)")
+		return cmdutil.UsageErrorf("no incident: pass --incident DIR (or --queue DLQ for its open incident)")
 	}
-	return outReplaceable(o.Out)
+	return cmdutil.OutReplaceable(o.Out)
 }
 
-func runRecord(ctx context.Context, o *recordOptions) error {
+// RunRecord renders the report of d's incident with o's texts as record
+// does, without its flags' checks (no --notify): the runbook's record step.
+func RunRecord(ctx context.Context, d *cmdutil.Deps, o RecordOptions) error {
+	o.deps = d
+	return runRecord(ctx, &o)
+}
+
+func runRecord(ctx context.Context, o *RecordOptions) error {
 	d := o.deps
 	dir, err := o.incidentDir()
 	if err != nil {
@@ -78,25 +90,25 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	}
 	ws, err := incident.Existing(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return usageErrorf("incident directory %s does not exist: run the steps first, or pass --incident DIR", dir)
+		return cmdutil.UsageErrorf("incident directory %s does not exist: run the steps first, or pass --incident DIR", dir)
 	}
 	if err != nil {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	}
 	inc, err := report.LoadIncident(ws)
 	if err != nil {
 		return err
 	}
 	if len(inc.Events) == 0 {
-		d.warnf("%s holds no events: every step will say \"not run\"", dir)
+		d.Warnf("%s holds no events: every step will say \"not run\"", dir)
 	}
 	if err := o.ask(inc); err != nil {
 		return err
 	}
-	cmdline := recordedCommand(d.Args)
+	cmdline := cmdutil.RecordedCommand(d.Args)
 	var buf bytes.Buffer
 	res, err := inc.Render(&buf, report.ReportOptions{
-		Cause: o.Cause, Change: o.Change, Warning: o.Warning, Operator: operator(),
+		Cause: o.Cause, Change: o.Change, Warning: o.Warning, Operator: cmdutil.Operator(),
 		Now: d.Now(), Command: cmdline, NoRedact: o.NoRedact,
 	})
 	if err != nil {
@@ -106,7 +118,7 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 	if out == "" {
 		out = ws.Path(incident.ReportFile)
 	}
-	if err := outReplaceable(o.Out); err != nil {
+	if err := cmdutil.OutReplaceable(o.Out); err != nil {
 		return err
 	}
 	if err := incident.WriteFileAtomic(out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
@@ -121,7 +133,7 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 		return err
 	}
 	where := lastAccountEvent(inc, ev)
-	d.notifyEnd(ctx, &o.notify, ws, where, notify.Message{Step: "record", Queue: where.Queue, Account: where.Account, Region: where.Region,
+	d.NotifyEnd(ctx, &o.notify, ws, where, notify.Message{Step: "record", Queue: where.Queue, Account: where.Account, Region: where.Region,
 		Verdict: "report written", Moved: recordMoved(inc), Report: out})
 	return nil
 }
@@ -131,7 +143,7 @@ func runRecord(ctx context.Context, o *recordOptions) error {
 // new one: it renders one, and closes it when its DLQ is empty (closes). The directory is checked by
 // incident.Existing: a symlinked, foreign or shared one is a usage error,
 // and record makes no AWS call.
-func (o *recordOptions) incidentDir() (string, error) {
+func (o *RecordOptions) incidentDir() (string, error) {
 	d := o.deps
 	queue := sqsapi.NameOf(o.Queue)
 	if d.Global.Incident != "" || os.Getenv("MFDLQ_INCIDENT") != "" {
@@ -139,16 +151,16 @@ func (o *recordOptions) incidentDir() (string, error) {
 	}
 	root, err := incident.DefaultRoot(os.Getenv)
 	if err != nil {
-		return "", usageErrorf("%v", err)
+		return "", cmdutil.UsageErrorf("%v", err)
 	}
 	f, ok, err := incident.LatestOpenIn(incident.Roots(root), queue, d.Now())
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", usageErrorf("no open incident of %s in %s or ./%s (record closed the last one): pass --incident DIR", queue, root, incident.Root)
+		return "", cmdutil.UsageErrorf("no open incident of %s in %s or ./%s (record closed the last one): pass --incident DIR", queue, root, incident.Root)
 	}
-	d.infof("incident: %s (the open incident of %s)", f.Dir, queue)
+	d.Infof("incident: %s (the open incident of %s)", f.Dir, queue)
 	return f.Dir, nil
 }
 
@@ -161,7 +173,7 @@ const recordDepthTimeout = 20 * time.Second
 // incident stays open, and the next step without --incident continues it
 // with its classification. A DLQ whose depth cannot be read keeps it open
 // too: the safe side, said with the way to close it.
-func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
+func (o *RecordOptions) closes(ctx context.Context, inc *report.Incident) bool {
 	d := o.deps
 	q, ok := firstQueueURLEvent(inc)
 	if o.Close || !ok {
@@ -171,17 +183,17 @@ func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
 	// costs at most this long, and keeps the incident open.
 	rctx, cancel := context.WithTimeout(ctx, recordDepthTimeout)
 	defer cancel()
-	_, dlq, err := d.resolveQueue(rctx, q.QueueURL)
+	_, dlq, err := d.ResolveQueue(rctx, q.QueueURL)
 	switch {
 	case errors.Is(err, sqsapi.ErrQueueNotFound):
-		d.infof("%s no longer exists: the incident is closed", q.Queue)
+		d.Infof("%s no longer exists: the incident is closed", q.Queue)
 		return true
 	case err != nil:
-		d.warnf("the incident stays open: the depth of %s cannot be read (%v); `mfdlq record --close` closes it", q.Queue, err)
+		d.Warnf("the incident stays open: the depth of %s cannot be read (%v); `mfdlq record --close` closes it", q.Queue, err)
 		return false
 	}
 	if n := dlq.Depth.Total(); n > 0 {
-		d.warnf("the incident stays open: %s still holds %s; `mfdlq record --close` closes it", q.Queue, plural.Of(int(n), "message"))
+		d.Warnf("the incident stays open: %s still holds %s; `mfdlq record --close` closes it", q.Queue, plural.Of(int(n), "message"))
 		return false
 	}
 	return true
@@ -190,7 +202,7 @@ func (o *recordOptions) closes(ctx context.Context, inc *report.Incident) bool {
 // ask fills the record's missing texts on a terminal; elsewhere they stay
 // empty and the report shows a TODO. Ctrl-C at a question is an error:
 // no report is written from an interrupted record.
-func (o *recordOptions) ask(inc *report.Incident) error {
+func (o *RecordOptions) ask(inc *report.Incident) error {
 	d := o.deps
 	if !d.IO.InTTY {
 		return nil
@@ -201,8 +213,8 @@ func (o *recordOptions) ask(inc *report.Incident) error {
 			return
 		}
 		var line string
-		line, err = d.prompter().Input(q + " (Enter to leave a TODO):")
-		if errors.Is(err, ErrNoTerminal) || errors.Is(err, ErrNoAnswer) {
+		line, err = d.Prompter().Input(q + " (Enter to leave a TODO):")
+		if errors.Is(err, cmdutil.ErrNoTerminal) || errors.Is(err, cmdutil.ErrNoAnswer) {
 			err = nil // a TODO, as without a terminal
 		}
 		*text = line
@@ -222,7 +234,7 @@ func (o *recordOptions) ask(inc *report.Incident) error {
 	return nil
 }
 
-func (o *recordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult, closed bool) (incident.Event, error) {
+func (o *RecordOptions) appendEvent(ws *incident.Workspace, inc *report.Incident, out string, res report.ReportResult, closed bool) (incident.Event, error) {
 	d := o.deps
 	ev := d.Event("record", nil)
 	// The verdict says whether it closed the incident (incident.Found.Closed).
@@ -311,9 +323,9 @@ type recordResult struct {
 	Closed bool `json:"closed"`
 }
 
-func (o *recordOptions) render(out string, res report.ReportResult, closed bool) error {
+func (o *RecordOptions) render(out string, res report.ReportResult, closed bool) error {
 	d := o.deps
-	if d.jsonOutput() {
+	if d.JSONOutput() {
 		r := recordResult{Report: out, Redacted: map[string]int(res.Redacted), TODO: res.TODO, Closed: closed}
 		if r.Redacted == nil {
 			r.Redacted = map[string]int{}
@@ -321,29 +333,14 @@ func (o *recordOptions) render(out string, res report.ReportResult, closed bool)
 		if r.TODO == nil {
 			r.TODO = []string{}
 		}
-		return d.printJSON(r)
+		return d.PrintJSON(r)
 	}
 	if len(res.TODO) > 0 {
-		d.warnf("the report has TODOs for --%s: fill them in, or run record again with them", strings.Join(res.TODO, ", --"))
+		d.Warnf("the report has TODOs for --%s: fill them in, or run record again with them", strings.Join(res.TODO, ", --"))
 	}
 	if o.NoRedact {
-		d.warnf("not redacted: the report holds message bodies and log lines as they are; handle it as personal data")
+		d.Warnf("not redacted: the report holds message bodies and log lines as they are; handle it as personal data")
 	}
 	_, err := fmt.Fprintln(d.IO.Out, out)
 	return err
-}
-
-// operator names who ran the incident, from the login environment (USER,
-// LOGNAME, else the local account): never from AWS credentials or the
-// caller identity.
-func operator() string {
-	for _, k := range []string{"USER", "LOGNAME"} {
-		if v := os.Getenv(k); v != "" {
-			return v
-		}
-	}
-	if u, err := user.Current(); err == nil {
-		return u.Username
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package cmd
+package record
 
 import (
 	"errors"
@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdtest"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 )
 
 // record interrupted at "What caused it?" writes no report and appends no
 // event: a report of TODOs from an interrupted record is not one.
 func TestRecordInterruptedWritesNothing(t *testing.T) {
-	d, _, errOut := testDeps(t, false)
+	d, _, errOut := cmdtest.Deps(t, false)
 	d.Global.Incident = copyIncident(t, "incident-partial")
 	cmdtest.InterruptedIO(t, d.IO)
-	o := &recordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md")}
+	o := &RecordOptions{deps: d, Out: filepath.Join(t.TempDir(), "r.md")}
 	err := runRecord(t.Context(), o)
-	if exitCode(err, true) != ExitInterrupted {
-		t.Fatalf("record = %v (exit %d), want exit 130", err, exitCode(err, true))
+	if cmdutil.ExitCode(err, true) != cmdutil.ExitInterrupted {
+		t.Fatalf("record = %v (exit %d), want exit 130", err, cmdutil.ExitCode(err, true))
 	}
 	if !strings.Contains(errOut.String(), "What caused it?") {
 		t.Errorf("not asked; stderr:\n%s", errOut)

@@ -1,4 +1,4 @@
-package cmd
+package browse
 
 import (
 	"bytes"
@@ -10,13 +10,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // stepRun is one command's run inside the view.
 type stepRun struct {
 	args   []string                // the command line as an operator would type it
-	prompt Prompter                // nil: reads, which ask nothing
+	prompt cmdutil.Prompter        // nil: reads, which ask nothing
 	line   func(stderrLine string) // every line the command says on stderr
 	out    func(stdoutLine string) // every line of its JSON output, as it comes
 	lines  *[]string               // collects the stderr lines
@@ -52,27 +53,27 @@ func (b *browseBackend) step(ctx context.Context, queue string, r stepRun) ([]by
 	// line and incident choices.
 	dc := *b.d
 	sd := &dc
-	sd.IO = &IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}
-	sd.Prompt, sd.Global, sd.Args = r.prompt, &GlobalOptions{}, r.args
+	sd.IO = &cmdutil.IOStreams{In: strings.NewReader(""), Out: outW, ErrOut: errW}
+	sd.Prompt, sd.Global, sd.Args = r.prompt, &cmdutil.GlobalOptions{}, r.args
 	sd.ForgetIncidents()
 	if cfg, ok := b.configOf(queue); ok {
 		sd.AWS = func(context.Context) (aws.Config, error) { return cfg, nil }
-		sd.wireClients()
+		sd.WireClients()
 	}
 	if sd.Prompt == nil {
 		sd.Prompt = noPrompter{}
 	}
 	args := append(append([]string{}, r.args...), "--output", "json", "--incident", dir, "--no-color")
-	code := run(ctx, sd, args)
+	code := b.exec(ctx, sd, args)
 	errW.flush()
 	outW.flush()
 	if r.lines != nil {
 		*r.lines = said
 	}
-	if code == ExitOK {
+	if code == cmdutil.ExitOK {
 		return stdout.Bytes(), nil
 	}
-	return stdout.Bytes(), &exitError{Code: code, Err: errors.New(lastError(said))}
+	return stdout.Bytes(), &cmdutil.ExitError{Code: code, Err: errors.New(lastError(said))}
 }
 
 // configOf is the configuration that reaches queue's account when the
@@ -102,7 +103,7 @@ func (b *browseBackend) incident(queue string) (string, error) {
 	defer b.mu.Unlock()
 	// The steps the view runs choose the incident by the queue's name,
 	// whether the view names it by name or (across accounts) by ARN.
-	dir, err := b.d.incidentDir(sqsapi.NameOf(queue))
+	dir, err := b.d.IncidentDirFor(sqsapi.NameOf(queue))
 	if err != nil {
 		return "", err
 	}
@@ -136,16 +137,16 @@ func (p *viewPrompter) Confirm(question string) (bool, error) { return p.ask(que
 
 // Input is refused: the view's modal asks yes or no, and a step it runs
 // leaves a text it would ask for as a TODO.
-func (p *viewPrompter) Input(string) (string, error) { return "", ErrNoTerminal }
+func (p *viewPrompter) Input(string) (string, error) { return "", cmdutil.ErrNoTerminal }
 
 // noPrompter answers the steps that read: they ask nothing, and a
 // question would be a surprise, so it is refused.
 type noPrompter struct{}
 
-func (noPrompter) Confirm(string) (bool, error) { return false, ErrNoTerminal }
+func (noPrompter) Confirm(string) (bool, error) { return false, cmdutil.ErrNoTerminal }
 
 // Input is refused as Confirm is.
-func (noPrompter) Input(string) (string, error) { return "", ErrNoTerminal }
+func (noPrompter) Input(string) (string, error) { return "", cmdutil.ErrNoTerminal }
 
 // lineWriter calls emit with each complete line written to it.
 type lineWriter struct {

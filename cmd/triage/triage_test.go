@@ -1,4 +1,4 @@
-package cmd
+package triage
 
 import (
 	"fmt"
@@ -8,21 +8,23 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/classify"
-	"github.com/mfdlq/mfdlq/triage"
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
+	triagestep "github.com/mfdlq/mfdlq/triage"
 )
 
 func TestTriageFlags(t *testing.T) {
-	base := triageOptions{Request: triage.Request{Queue: "q", Window: 30 * time.Minute, Sample: 10 * time.Second, Peek: 100}}
-	with := func(f func(*triageOptions)) triageOptions { o := base; f(&o); return o }
+	base := TriageOptions{Request: triagestep.Request{Queue: "q", Window: 30 * time.Minute, Sample: 10 * time.Second, Peek: 100}}
+	with := func(f func(*TriageOptions)) TriageOptions { o := base; f(&o); return o }
 	tests := []struct {
 		args    string
-		want    triageOptions
+		want    TriageOptions
 		wantErr string
 	}{
 		{args: "--queue q", want: base},
-		{args: "--queue q --window 2h --sample 1s --peek 20 --log-group /aws/lambda/a --log-group /aws/lambda/b --no-changes --force", want: with(func(o *triageOptions) {
+		{args: "--queue q --window 2h --sample 1s --peek 20 --log-group /aws/lambda/a --log-group /aws/lambda/b --no-changes --force", want: with(func(o *TriageOptions) {
 			o.Window, o.Sample, o.Peek, o.LogGroups, o.NoChanges, o.Force = 2*time.Hour, time.Second, 20, []string{"/aws/lambda/a", "/aws/lambda/b"}, true, true
 		})},
 		{args: "", wantErr: "--queue is required: the DLQ's name, URL or ARN"},
@@ -34,8 +36,8 @@ func TestTriageFlags(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.args, func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
-			checkParse(t, d, newTriageCmd, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(triageOptions{}))
+			d, _, _ := cmdtest.Deps(t, false)
+			cmdtest.CheckParse(t, func(runF func(*TriageOptions) error) *cobra.Command { return NewCmdTriage(d, runF) }, strings.Fields(tc.args), tc.want, tc.wantErr, cmpopts.IgnoreUnexported(TriageOptions{}))
 		})
 	}
 }
@@ -45,15 +47,15 @@ func TestTriageFlags(t *testing.T) {
 // 12 lines, the next step and the incident always among them, and no
 // control or bidi character reaches the terminal.
 func TestTriageLinesBounded(t *testing.T) {
-	r := &triage.Result{Verdict: classify.VerdictMixed, Alive: true, Messages: 5000, Queue: "orders-dlq", Sampled: 100,
-		Reasons: []string{"one", "two", "three"}, Logs: &triage.LogsFound{Searched: 3, Found: 1, Exception: "Boom\x1b[31m\u202e"},
-		Changes: &triage.ChangesFound{Verdict: "change", Nearest: strings.Repeat("x", 1000)}, Next: "mfdlq contain --queue orders-dlq --pause-mapping",
+	r := &triagestep.Result{Verdict: classify.VerdictMixed, Alive: true, Messages: 5000, Queue: "orders-dlq", Sampled: 100,
+		Reasons: []string{"one", "two", "three"}, Logs: &triagestep.LogsFound{Searched: 3, Found: 1, Exception: "Boom\x1b[31m\u202e"},
+		Changes: &triagestep.ChangesFound{Verdict: "change", Nearest: strings.Repeat("x", 1000)}, Next: "mfdlq contain --queue orders-dlq --pause-mapping",
 		Incident: "incidents/orders-dlq-20261207T0500Z"}
 	for i := range 40 {
-		r.Groups = append(r.Groups, triage.Group{ID: "g" + string(rune('a'+i%26)), Verdict: classify.VerdictPoison, Count: 1, Signature: "sig\x1b]52;c;aGk=\x07"})
+		r.Groups = append(r.Groups, triagestep.Group{ID: "g" + string(rune('a'+i%26)), Verdict: classify.VerdictPoison, Count: 1, Signature: "sig\x1b]52;c;aGk=\x07"})
 	}
 	for range 5 {
-		r.Skipped = append(r.Skipped, triage.Skip{Step: "logs", Reason: "no log group"})
+		r.Skipped = append(r.Skipped, triagestep.Skip{Step: "logs", Reason: "no log group"})
 	}
 	lines := triageLines(r, 0)
 	if len(lines) > maxTriageLines {
@@ -81,15 +83,15 @@ func TestTriageLinesBounded(t *testing.T) {
 // left out — and the next step and the incident are always there.
 func TestTriageFitsATerminal(t *testing.T) {
 	long := "java.lang.IllegalStateException: " + strings.Repeat("a long message ", 12)
-	r := &triage.Result{Verdict: classify.VerdictMixed, Messages: 8, Queue: "orders-dlq", Sampled: 8,
+	r := &triagestep.Result{Verdict: classify.VerdictMixed, Messages: 8, Queue: "orders-dlq", Sampled: 8,
 		Reasons:  []string{"orders-dlq is stable at 8 messages, visible + in flight + delayed (sampled) and " + long, "orders's age of oldest message: no CloudWatch data"},
-		Logs:     &triage.LogsFound{Searched: 3, Found: 1, Exception: long},
-		Changes:  &triage.ChangesFound{Verdict: "unknown", Unread: []string{"cloudtrail", "alarm-history"}},
-		Skipped:  []triage.Skip{{Step: "logs", Reason: "no log group: pass --log-group (no Lambda mapping reads the source)"}},
+		Logs:     &triagestep.LogsFound{Searched: 3, Found: 1, Exception: long},
+		Changes:  &triagestep.ChangesFound{Verdict: "unknown", Unread: []string{"cloudtrail", "alarm-history"}},
+		Skipped:  []triagestep.Skip{{Step: "logs", Reason: "no log group: pass --log-group (no Lambda mapping reads the source)"}},
 		Next:     "do not redrive on timing alone: find the consumer's exception (mfdlq logs --queue orders-dlq --log-group LOG_GROUP) or prove the content (classify again with --expect FIELD=VALUE or --baseline FILE)",
 		Incident: "/home/oncall/.local/state/mfdlq/incidents/orders-dlq-20261207T0633Z"}
 	for i := range 4 {
-		r.Groups = append(r.Groups, triage.Group{ID: fmt.Sprintf("g%d", i+1), Verdict: classify.VerdictUnknown, Count: 4 - i, Signature: long})
+		r.Groups = append(r.Groups, triagestep.Group{ID: fmt.Sprintf("g%d", i+1), Verdict: classify.VerdictUnknown, Count: 4 - i, Signature: long})
 	}
 	for _, width := range []int{100, 80, 40} {
 		lines := triageLines(r, width)
