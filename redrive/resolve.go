@@ -26,12 +26,14 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if err := checkChained(env, req, dlq); err != nil {
 		return nil, err
 	}
+	tracef("resolve")
 	early := startDLQReads(ctx, env, req, dlq)
 	var lease *earlyLease
 	if leasesEarly(env, req) {
 		lease = startEarlyLease(ctx, env, &Plan{Req: req, Source: Source{Queue: dlq}})
 	}
 	p, err := resolve(ctx, env, req, dlq)
+	tracef("resolved")
 	if p != nil {
 		p.reads, p.early = early, lease
 	}
