@@ -10,7 +10,8 @@
 //	-mode memory      one big move at --rate max: peak RSS, journal, resume
 //	-mode scale       -n messages at --rate max beside the bare 32-worker loop
 //	                  on a queue as deep: throughput, peak RSS, incident
-//	                  directory, rerun RSS, every body delivered (streamed)
+//	                  directory, rerun RSS, every body delivered (streamed);
+//	                  with -dedupe-transform, through --dedupe --key --transform
 //	-mode export      export -n with --delete to .jsonl.gz beside the bare
 //	                  receive/write/delete loop: rate, peak RSS, the file
 //
@@ -57,8 +58,11 @@ var (
 	// bare loop with as many workers as the defaults reached).
 	// trace runs each redrive with redrive.TraceEnv set and prints its
 	// phases' start times (-mode latency, scale).
-	trace      = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
-	contenders = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
+	// dedupeTransform makes -mode scale's mfdlq run --dedupe --key
+	// .order_id --transform '.version = 1' beside the bare loop.
+	dedupeTransform = flag.Bool("dedupe-transform", false, "-mode scale: redrive with --dedupe --key .order_id --transform")
+	trace           = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
+	contenders      = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
 )
 
 func main() {
