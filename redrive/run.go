@@ -52,6 +52,7 @@ type runner struct {
 // summary's Err.
 func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summary, error) {
 	tracef("run")
+	defer profileRun()()
 	// Whatever the guard read ahead is stale now: Run reads afresh.
 	p.reads = nil
 	r := &runner{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
