@@ -61,8 +61,11 @@ var (
 	// dedupeTransform makes -mode scale's mfdlq run --dedupe --key
 	// .order_id --transform '.version = 1' beside the bare loop.
 	dedupeTransform = flag.Bool("dedupe-transform", false, "-mode scale: redrive with --dedupe --key .order_id --transform")
-	trace           = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
-	contenders      = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
+	// scaleArgs are more redrive flags for -mode scale (space-separated),
+	// to take the dedupe+transform path apart.
+	scaleArgs  = flag.String("scale-args", "", "-mode scale: more redrive flags, space-separated")
+	trace      = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
+	contenders = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
 )
 
 func main() {

@@ -79,8 +79,13 @@ func scaleMode(s *localaws.Seeder, client *sqs.Client) {
 		args = append(args, dedupeTransformArgs...)
 		what = "mfdlq " + strings.Join(dedupeTransformArgs, " ")
 	}
+	if *scaleArgs != "" {
+		args = append(args, strings.Fields(*scaleArgs)...)
+		what += " " + *scaleArgs
+	}
 	el, rss := rusage(args)
 	move := moveSeconds()
+	fmt.Printf("scale %d: at most %d batches in flight, CPU %.1f s (%.0f µs a message)\n", *n, lastRedrive().PeakWorkers, lastCPU.Seconds(), float64(lastCPU.Microseconds())/float64(*n))
 	journal, err := os.Stat(filepath.Join(dir, "redrive-journal.jsonl"))
 	check(err)
 	incident := crashkill.DirSize(dir)
