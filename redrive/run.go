@@ -131,7 +131,6 @@ func (r *runner) move(ctx context.Context, gate func() error) (*Summary, error) 
 		return nil, err
 	}
 	// The run's entry: who ran it ("who retried what").
-	var opened time.Time // when the gate opened: the move phase starts there
 	runEntry := func() error {
 		return jw.Write(journal.Entry{Time: env.Now().UTC(), Run: r.id, Attempt: p.Attempt, Op: journal.OpRun, Operator: env.OperatorARN})
 	}
@@ -139,15 +138,6 @@ func (r *runner) move(ctx context.Context, gate func() error) (*Summary, error) 
 		if err := runEntry(); err != nil {
 			return nil, errors.Join(err, jw.Close())
 		}
-	} else {
-		lease := gate
-		gate = sync.OnceValue(func() error {
-			if err := lease(); err != nil {
-				return err
-			}
-			opened = time.Now()
-			return runEntry()
-		})
 	}
 	defer func() {
 		if err := jw.Close(); err != nil {
@@ -177,6 +167,24 @@ func (r *runner) move(ctx context.Context, gate func() error) (*Summary, error) 
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
 	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
+	var opened time.Time // when the gate opened: the move phase starts there
+	if gate != nil {
+		lease := gate
+		gate = sync.OnceValue(func() error {
+			if err := lease(); err != nil {
+				return err
+			}
+			// The move starts now: the rate's clock (at most a bucket
+			// before it, as without a gate) and the progress count from
+			// here, not from the receives made during the read-back.
+			opened = time.Now()
+			r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, opened)
+			prog.mu.Lock()
+			prog.start = r.rateStart
+			prog.mu.Unlock()
+			return runEntry()
+		})
+	}
 	base := r.options(sel, state, jw, prog)
 	if step != nil {
 		base.Transform = stepAdapter{step}
