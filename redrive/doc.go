@@ -59,8 +59,10 @@
 // an S3 object with conditional writes. CheckLease looks before the
 // question; Run holds and renews it for the whole move. A run that will
 // not ask (--yes) takes it while Resolve and Guard read, so its read-back
-// overlaps them (lease_early.go); DropEarlyLease gives it back when Run
-// does not follow.
+// overlaps them (lease_early.go), and its mover receives during it, every
+// batch held at a gate until the lease is confirmed and released at once
+// if it is lost (moveGated); DropEarlyLease gives it back when Run does
+// not follow.
 //
 // # Dry run
 //

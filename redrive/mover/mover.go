@@ -94,6 +94,14 @@ type Options struct {
 	Journal *journal.Writer
 	State   *journal.State
 	Retry   *retry.Policy
+	// Gate, when set, is called by a worker with each batch it received
+	// before it does anything else with it: until it returns, the batch is
+	// only held (hidden), so a run may receive while it does not yet know
+	// it may send (its lease being read back). An error stops the run with
+	// that error: the batch, and any received after, is made visible again
+	// at once, and nothing is sent or journaled. It must be cheap once it
+	// has returned (a sync.OnceValue).
+	Gate func() error
 	// OnBatch is called after every batch with the figures so far, and
 	// after an empty receive while the run waits for hidden messages, from
 	// any worker.

@@ -91,6 +91,17 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 // next batch is sent. The sends' 'sent' entries are written before handle
 // returns, so the deletes may run at any time after.
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
+	if m.o.Gate != nil {
+		if err := m.o.Gate(); err != nil {
+			m.fail(err)
+			msgs := make([]sqsjson.Message, len(raw))
+			for i := range raw {
+				msgs[i] = sqsapi.FromSDK(raw[i])
+			}
+			m.release(msgs)
+			return nil
+		}
+	}
 	p := m.triage(raw)
 	// The keys of the batch are held until its sends are journaled (the
 	// 'sent' entries carry them) or it gives up on them.
