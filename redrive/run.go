@@ -130,6 +130,12 @@ func (r *runner) move(ctx context.Context, gate func() error) (*Summary, error) 
 	// them; so does a --transform, whose undo puts back only the originals
 	// the journal says were deleted (journal.ReadUndo), compacted or not.
 	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil || p.Transform != nil)
+	if errors.Is(err, journal.ErrInUse) {
+		// Another run of this incident directory is moving (a gated run
+		// gets here before its lease is confirmed): a refusal, as a held
+		// lease is.
+		return nil, &Refusal{Reason: err.Error()}
+	}
 	if err != nil {
 		return nil, err
 	}
