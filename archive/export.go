@@ -16,6 +16,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -78,6 +79,9 @@ type Options struct {
 	// Waiting is called before the export waits until until for up to
 	// hidden messages that receives whose answers were lost may hide.
 	Waiting func(hidden int, until time.Time)
+	// Clock is what the export's waits and timestamps read (nil: the
+	// wall clock); tests pass an receipts.Fake.
+	Clock receipts.Clock
 }
 
 // ErrBodyMismatch is a message whose body does not match its MD5OfBody.
@@ -90,7 +94,7 @@ var ErrBodyMismatch = errors.New("body does not match MD5OfBody")
 // Stats say what happened to the messages either way.
 func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	o.defaults()
-	h := newHold(c, o.Queue.URL, o.Visibility)
+	h := newHold(c, o.Queue.URL, o.Visibility, o.Clock)
 	stopRenew := h.renewEvery(o.Visibility / 3)
 	st, werr := read(ctx, h, sink, o)
 	stopRenew()
@@ -202,5 +206,8 @@ func (o *Options) defaults() {
 	}
 	if o.Checkpoint <= 0 {
 		o.Checkpoint = 10000
+	}
+	if o.Clock == nil {
+		o.Clock = receipts.System
 	}
 }

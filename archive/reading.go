@@ -3,11 +3,11 @@ package archive
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/awserr"
+	"github.com/mfdlq/mfdlq/receipts"
 )
 
 // read receives until the backlog is seen, Max is written, the queue
@@ -15,7 +15,7 @@ import (
 // stops it, writing as it goes; with Delete into a local file it
 // checkpoints every Checkpoint messages and at the limit.
 func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
-	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room()}
+	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room(), lost: receipts.Lost{Visibility: o.Visibility}}
 	r.w.start()
 	r.cp, _ = sink.(Checkpointer)
 	if _, toS3 := sink.(*s3Sink); !o.Delete || toS3 {
@@ -65,25 +65,25 @@ func (r *reading) readOn(ctx context.Context) error {
 		}
 		// A receive is never cancelled: one cancelled after SQS answered
 		// would leave its messages hidden for the visibility timeout.
-		r.lost.last = time.Now()
+		r.lost.Started(o.Clock.Now())
 		msgs, err := receive(context.WithoutCancel(ctx), h.c, o)
 		if err != nil && !isOverLimit(err) {
 			// Dated by its end, not its start: the SDK's own retries (and
 			// a slow server) carry out its last attempt later than it began.
-			r.lost.failedReceive(time.Now(), o.Visibility, err)
-			if r.lost.failed > 0 {
-				r.st.Hidden, r.st.HiddenUntil = r.lostBound(), r.lost.until
+			r.lost.Failed(o.Clock.Now(), err)
+			if r.lost.Failures() > 0 {
+				r.st.Hidden, r.st.HiddenUntil = r.lostBound(), r.lost.Visible()
 			}
 			if ctx.Err() != nil {
 				r.st.Interrupted = true
 				break
 			}
-			if !(awserr.Retryable(err) || maybeCarriedOut(err)) || r.lost.consecutive >= maxFailedReceives {
+			if !(awserr.Retryable(err) || receipts.MaybeCarriedOut(err)) || r.lost.Consecutive() >= maxFailedReceives {
 				return fmt.Errorf("receive from %s: %w", o.Queue.Name, err)
 			}
 			continue
 		}
-		r.lost.consecutive = 0
+		r.lost.Succeeded()
 		if ctx.Err() != nil {
 			r.st.Interrupted = true
 			h.hold(msgs) // received as Ctrl-C came: released with the rest
@@ -110,7 +110,7 @@ type reading struct {
 	room  int // messages this export may hold in flight
 	since int // written since the last checkpoint
 	quiet int // receives in a row with nothing new
-	lost  lostReceives
+	lost  receipts.Lost
 }
 
 // round takes one receive's answer: writes what is new, then checkpoints,

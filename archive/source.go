@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -38,6 +39,9 @@ type Passthrough interface {
 type Source struct {
 	URL  string
 	next Passthrough
+	// Clock times the holds it hands out (nil: the wall clock), the same
+	// clock the mover reading it runs on.
+	Clock receipts.Clock
 
 	mu       sync.Mutex
 	rd       *sqsjson.Reader
@@ -55,6 +59,13 @@ type heldMessage struct {
 	msg    sqsjson.Message
 	until  time.Time
 	handle string
+}
+
+func (s *Source) clock() receipts.Clock {
+	if s.Clock == nil {
+		return receipts.System
+	}
+	return s.Clock
 }
 
 // SourceURL is the pseudo queue URL of an export file.
@@ -116,7 +127,7 @@ func (s *Source) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
+		case <-s.clock().After(100 * time.Millisecond):
 		}
 	}
 }
@@ -124,7 +135,7 @@ func (s *Source) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput
 func (s *Source) take(n int, visibility time.Duration) ([]types.Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := time.Now()
+	now := s.clock().Now()
 	var got []sqsjson.Message
 	for id, h := range s.held {
 		if len(got) < n && now.After(h.until) {
@@ -208,7 +219,7 @@ func (s *Source) ChangeMessageVisibilityBatch(ctx context.Context, in *sqs.Chang
 			delete(s.held, id)
 			s.back = append(s.back, h.msg)
 		} else {
-			h.until = time.Now().Add(time.Duration(e.VisibilityTimeout) * time.Second)
+			h.until = s.clock().Now().Add(time.Duration(e.VisibilityTimeout) * time.Second)
 		}
 		out.Successful = append(out.Successful, types.ChangeMessageVisibilityBatchResultEntry{Id: e.Id})
 	}

@@ -57,6 +57,13 @@ func ThrottledCode(code string) bool { return throttledCodes[code] }
 // answer, is worth another attempt: throttling or a server fault.
 func RetryableCode(code string) bool { return throttledCodes[code] || serverCodes[code] }
 
+// NotInFlightCode tells whether code, an entry's error code in a
+// ChangeMessageVisibilityBatch answer, says the message is visible
+// already: a release of it needs no retry.
+func NotInFlightCode(code string) bool {
+	return code == "AWS.SimpleQueueService.MessageNotInflight" || code == "MessageNotInflight"
+}
+
 // NotFound tells a resource (queue, topic, bus, function, log group,
 // bucket, object) that does not exist.
 func NotFound(err error) bool {

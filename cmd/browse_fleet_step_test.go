@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
+	"github.com/mfdlq/mfdlq/cmd/browse"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -45,7 +46,7 @@ func TestBrowseStepActsInTheDLQsAccount(t *testing.T) {
 	if err := ff.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	b := &browseBackend{d: d, fleet: ff}
+	b := browse.NewBackend(&d.Deps, runDeps, ff, nil)
 	f, err := b.Fleet(ctx)
 	if err != nil {
 		t.Fatal(err)

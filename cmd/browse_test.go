@@ -4,36 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
-
-func TestBrowseFlags(t *testing.T) {
-	d, _, _ := testDeps(t, true)
-	d.IO.InTTY = true
-	tests := []struct {
-		args    []string
-		want    browseOptions
-		wantErr string
-	}{
-		{args: []string{}, want: browseOptions{}},
-		{args: []string{"--queue", "orders-dlq", "--ascii", "--log-group", "/aws/lambda/orders"},
-			want: browseOptions{Queue: "orders-dlq", ASCII: true, LogGroups: []string{"/aws/lambda/orders"}}},
-		{args: []string{"--log-group", " "}, wantErr: "--log-group is empty: name a log group such as /aws/lambda/orders"},
-		{args: []string{"extra"}, wantErr: `unknown command "extra" for "browse"`},
-	}
-	for _, tc := range tests {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			if strings.HasPrefix(tc.wantErr, "unknown") {
-				if err := parseWith(newBrowseCmd(d, func(*browseOptions) error { return nil }), tc.args); err == nil {
-					t.Fatal("an argument was accepted")
-				}
-				return
-			}
-			checkParse(t, d, newBrowseCmd, tc.args, tc.want, tc.wantErr, cmpopts.IgnoreUnexported(browseOptions{}))
-		})
-	}
-}
 
 // TestBrowseNeedsTerminal: piped, browse refuses with exit 2 before any
 // AWS call, and mfdlq alone prints its help, as it always did.

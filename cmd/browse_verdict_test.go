@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/cmd/browse"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -44,9 +45,13 @@ func TestBrowseLookKeepsTheIncidentsVerdict(t *testing.T) {
 	d, _, _ := testDeps(t, false)
 	d.AWS = func(context.Context) (aws.Config, error) { return localaws.Config(t), nil }
 	d.wireClients()
-	b := &browseBackend{d: d}
-	if _, err := b.step(ctx, dlq, stepRun{args: []string{"classify", "--queue", dlq, "--expect", "version=1"}}); err != nil {
-		t.Fatal(err)
+	b := browse.NewBackend(&d.Deps, runDeps, nil, nil)
+	// The incident's verdict, proven by --expect, as the command in a shell.
+	cd, _, errOut := testDeps(t, false)
+	cd.AWS = d.AWS
+	cd.wireClients()
+	if code := run(ctx, cd, []string{"classify", "--queue", dlq, "--expect", "version=1", "--output", "json", "--incident", d.Global.Incident}); code != ExitOK {
+		t.Fatalf("classify --expect: exit %d\n%s", code, errOut)
 	}
 	path := filepath.Join(d.Global.Incident, "classification.json")
 	proven, err := os.ReadFile(path)

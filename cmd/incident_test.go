@@ -9,10 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mfdlq/mfdlq/cmd/check"
+	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/inspect"
+	"github.com/mfdlq/mfdlq/cmd/logs"
+	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/incident"
 )
 
@@ -30,7 +34,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return check.NewCmdCheck(&d.Deps, func(*check.CheckOptions) error { *c = true; return nil })
 		}},
 		{"classify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newClassifyCmd(d, func(*classifyOptions) error { *c = true; return nil })
+			return classify.NewCmdClassify(&d.Deps, func(*classify.ClassifyOptions) error { *c = true; return nil })
 		}},
 		{"contain", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return contain.NewCmdContain(&d.Deps, func(*contain.ContainOptions) error { *c = true; return nil })
@@ -39,10 +43,10 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { *c = true; return nil })
 		}},
 		{"logs", []string{"--queue", "orders-dlq", "--log-group", "/aws/lambda/orders"}, func(d *Deps, c *bool) *cobra.Command {
-			return newLogsCmd(d, func(*logsOptions) error { *c = true; return nil })
+			return logs.NewCmdLogs(&d.Deps, func(*logs.LogsOptions) error { *c = true; return nil })
 		}},
 		{"record", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newRecordCmd(d, func(*recordOptions) error { *c = true; return nil })
+			return record.NewCmdRecord(&d.Deps, func(*record.RecordOptions) error { *c = true; return nil })
 		}},
 		{"redrive", []string{"--queue", "orders-dlq", "--dry-run", "--rate", "10"}, func(d *Deps, c *bool) *cobra.Command {
 			return redrive.NewCmdRedrive(&d.Deps, func(*redrive.RedriveOptions) error { *c = true; return nil })
@@ -51,7 +55,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })
 		}},
 		{"verify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return newVerifyCmd(d, func(*verifyOptions) error { *c = true; return nil })
+			return verify.NewCmdVerify(&d.Deps, func(*verify.VerifyOptions) error { *c = true; return nil })
 		}},
 	}
 	dirs := []struct {

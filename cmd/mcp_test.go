@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	mcpcmd "github.com/mfdlq/mfdlq/cmd/mcp"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -162,34 +163,6 @@ func unsafeForAgent(text string) string {
 	return ""
 }
 
-// TestMCPRunnerGuardsTheFinalArgv: the runner mfdlq mcp gives the server
-// refuses an argv that is not a read-only run before anything runs — a
-// redrive that is not a dry run, a mapping pause — with a JSON error line
-// and exit 2; and mcp takes no argument.
-func TestMCPRunnerGuardsTheFinalArgv(t *testing.T) {
-	d, _, _ := testDeps(t, false)
-	o := &mcpOptions{deps: d}
-	for _, args := range [][]string{
-		{"redrive", "--queue=q", "--rate=10"},
-		{"contain", "--queue=q", "--pause-mapping=true"},
-		{"note", "--queue=q"},
-	} {
-		out := o.run(context.Background(), args)
-		var e struct {
-			Type    string `json:"type"`
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		}
-		if out.Code != ExitUsage || json.Unmarshal(out.Stderr, &e) != nil || e.Type != "error" || !strings.HasPrefix(e.Message, "mcp: ") || len(out.Stdout) != 0 {
-			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit 2, one JSON error line, nothing run", args, out.Code, out.Stderr, out.Stdout)
-		}
-	}
-	d, _, errOut := testDeps(t, false)
-	if code := run(context.Background(), d, []string{"mcp", "extra"}); code != ExitUsage {
-		t.Errorf("mfdlq mcp extra: exit %d, want 2 (%s)", code, errOut)
-	}
-}
-
 // TestMCPToolsTellNobody: MFDLQ_NOTIFY in the operator's environment does
 // not reach a tool's run: an agent's verify must not tell the team's
 // channel (the guard refuses --notify; the variable is the same target).
@@ -207,7 +180,9 @@ func TestMCPToolsTellNobody(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- runMCP(ctx, &mcpOptions{deps: d}); outW.Close() }()
+	c := mcpcmd.NewCmdMCP(&d.Deps, runDeps, nil)
+	c.SetArgs(nil)
+	go func() { done <- c.ExecuteContext(ctx); outW.Close() }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -12,16 +12,23 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/browse"
 	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/check"
+	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/export"
 	"github.com/mfdlq/mfdlq/cmd/inspect"
+	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/ls"
+	"github.com/mfdlq/mfdlq/cmd/mcp"
 	"github.com/mfdlq/mfdlq/cmd/note"
+	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/triage"
+	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/cmd/version"
 	"github.com/mfdlq/mfdlq/docs"
 )
@@ -77,6 +84,12 @@ func run(ctx context.Context, d *Deps, args []string) int {
 	return code
 }
 
+// runDeps is the cmdutil.Runner cmd gives the commands that run others
+// (browse's steps, mcp's tools): run, over a copy of d.
+func runDeps(ctx context.Context, d *cmdutil.Deps, args []string) int {
+	return run(ctx, &Deps{Deps: *d}, args)
+}
+
 func newRootCmd(d *Deps) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "mfdlq",
@@ -117,7 +130,7 @@ func newRootCmd(d *Deps) *cobra.Command {
 		if len(args) > 0 || !d.IO.InTTY || !d.IO.OutTTY {
 			return c.Help()
 		}
-		return runBrowse(c.Context(), &browseOptions{deps: d})
+		return browse.OpenView(c.Context(), &d.Deps, runDeps)
 	}
 	return root
 }
@@ -142,19 +155,19 @@ func subcommands(d *Deps) []*cobra.Command {
 		ls.NewCmdLs(&d.Deps, nil),
 		note.NewCmdNote(&d.Deps, nil),
 		contain.NewCmdContain(&d.Deps, nil),
-		newTriageCmd(d, nil),
+		triage.NewCmdTriage(&d.Deps, nil),
 		inspect.NewCmdInspect(&d.Deps, nil),
 		changes.NewCmdChanges(&d.Deps, nil),
-		newClassifyCmd(d, nil),
-		newLogsCmd(d, nil),
+		classify.NewCmdClassify(&d.Deps, nil),
+		logs.NewCmdLogs(&d.Deps, nil),
 		export.NewCmdExport(&d.Deps, nil),
 		redrive.NewCmdRedrive(&d.Deps, nil),
-		newVerifyCmd(d, nil),
-		newRecordCmd(d, nil),
+		verify.NewCmdVerify(&d.Deps, nil),
+		record.NewCmdRecord(&d.Deps, nil),
 		check.NewCmdCheck(&d.Deps, nil),
 		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
-		newBrowseCmd(d, nil),
-		newMCPCmd(d, nil),
+		browse.NewCmdBrowse(&d.Deps, runDeps, nil),
+		mcp.NewCmdMCP(&d.Deps, runDeps, nil),
 	}
 }
 

@@ -10,11 +10,15 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/changes"
 	"github.com/mfdlq/mfdlq/cmd/check"
+	"github.com/mfdlq/mfdlq/cmd/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/inspect"
+	"github.com/mfdlq/mfdlq/cmd/logs"
+	"github.com/mfdlq/mfdlq/cmd/record"
 	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	"github.com/mfdlq/mfdlq/cmd/verify"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -50,13 +54,13 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Baseline != "" {
 			argv = append(argv, "--baseline", o.Baseline)
 		}
-		return runAs(ctx, &sd, newClassifyCmd, runClassify, argv...)
+		return runCmd(ctx, &sd, classify.NewCmdClassify(&sd.Deps, nil), argv...)
 	case runbookstep.StepLogs:
 		argv := []string{"logs", "--queue", name}
 		for _, g := range o.LogGroups {
 			argv = append(argv, "--log-group", g)
 		}
-		return runAs(ctx, &sd, newLogsCmd, runLogs, argv...)
+		return runCmd(ctx, &sd, logs.NewCmdLogs(&sd.Deps, nil), argv...)
 	case runbookstep.StepRedrive:
 		// The fix was recorded by the fix step; redrive keeps its own
 		// canary, guardrails and confirmation.
@@ -66,13 +70,13 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		}
 		return runCmd(ctx, &sd, redrive.NewCmdRedrive(&sd.Deps, nil), argv...)
 	case runbookstep.StepVerify:
-		return runAs(ctx, &sd, newVerifyCmd, runVerify, "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
+		return runCmd(ctx, &sd, verify.NewCmdVerify(&sd.Deps, nil), "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:
 		// Read-only: it creates no alarm.
 		return runCmd(ctx, &sd, check.NewCmdCheck(&sd.Deps, nil), "check", "--queue", name)
 	case runbookstep.StepRecord:
 		sd.Args = []string{"record", "--queue", name}
-		return runRecord(ctx, &recordOptions{deps: &sd, Queue: name, Cause: o.Cause, Warning: o.Warning})
+		return record.RunRecord(ctx, &sd.Deps, record.RecordOptions{Queue: name, Cause: o.Cause, Warning: o.Warning})
 	}
 	return fmt.Errorf("runbook: no command runs step %q", step)
 }
@@ -86,11 +90,4 @@ func runCmd(ctx context.Context, sd *Deps, c *cobra.Command, argv ...string) err
 	c.SetErr(io.Discard)
 	c.SilenceErrors, c.SilenceUsage = true, true
 	return c.ExecuteContext(ctx)
-}
-
-// runAs runs one step the way its command runs argv: the flags' defaults
-// and checks are the command's own, and sd.Args, which the step's event
-// records, is exactly what ran.
-func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
-	return runCmd(ctx, sd, newCmd(sd, func(o *O) error { return run(ctx, o) }), argv...)
 }

@@ -101,7 +101,7 @@ func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
 }
 
 // stepNotify is the event a step's --notify appends after the step's own
-// (cmd's notifyEnd): bookkeeping, not a step of the incident.
+// (cmdutil's NotifyEnd): bookkeeping, not a step of the incident.
 const stepNotify = "notify"
 
 // Bookkeeping tells whether e is a notification's event rather than a step.

@@ -35,7 +35,11 @@ const (
 	// OriginalsFile holds, in the export format, the original of every
 	// message redrive --transform sent a repaired copy of, each written
 	// and fsynced before its copy was sent: the undo replays it.
-	OriginalsFile = "transform-originals.jsonl"
+	// An incident's first --transform writes it compressed
+	// (OriginalsGzFile, a gzip member per batch); one that already holds
+	// the uncompressed file keeps appending to it.
+	OriginalsFile   = "transform-originals.jsonl"
+	OriginalsGzFile = "transform-originals.jsonl.gz"
 	// ReportFile is the report's default name.
 	ReportFile = "report.md"
 )

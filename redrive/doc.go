@@ -61,8 +61,10 @@
 // an S3 object with conditional writes. CheckLease looks before the
 // question; Run holds and renews it for the whole move. A run that will
 // not ask (--yes) takes it while Resolve and Guard read, so its read-back
-// overlaps them (lease_early.go); DropEarlyLease gives it back when Run
-// does not follow.
+// overlaps them (lease_early.go), and its mover receives during it, every
+// batch held at a gate until the lease is confirmed and released at once
+// if it is lost (moveGated); DropEarlyLease gives it back when Run does
+// not follow.
 //
 // # Dry run
 //
@@ -105,6 +107,9 @@
 // again resumes a killed run without resending. A target (redrive/target)
 // is a Lambda function, SNS topic or EventBridge bus the mover sends to in
 // place of a queue.
+// What the mover knows of each DLQ message — seen, held with its latest
+// receipt handle, parked, owed, done — and what a lost receive may hide
+// are the receive engine's (package receipts), which export shares.
 //
 // # Summary, Figures and events
 //

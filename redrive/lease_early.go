@@ -2,9 +2,11 @@ package redrive
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/mfdlq/mfdlq/redrive/lease"
+	"github.com/mfdlq/mfdlq/redrive/movetask"
 )
 
 // A run that will not stop to ask (--yes, no --dry-run, no --take-over
@@ -53,8 +55,10 @@ func startEarlyLease(ctx context.Context, env *Env, p *Plan) *earlyLease {
 	me := lease.Me(env.Operator, e.run, env.Now())
 	e.me = me
 	e.got = ahead(func() (lease.Held, error) {
+		tracef("early lease: asked")
 		l, err := store.Acquire(ctx, me, false, env.Now)
 		e.at = time.Now()
+		tracef("early lease: answered")
 		return l, err
 	})
 	return e
@@ -82,4 +86,54 @@ func DropEarlyLease(ctx context.Context, env *Env, p *Plan) {
 	if err := l.Release(rctx); err != nil {
 		env.Warn("lease on %s not removed (%v): it expires by itself within %s", p.Source.Queue.Name, err, lease.TTL)
 	}
+}
+
+// gated says Run may start its mover while the lease taken ahead is still
+// being read back (moveGated): a lease was taken ahead, and nothing but the
+// lease stands between it and the first send — no canary (whose wait
+// dwarfs the second), no native task, no --when-ok wait. A --transform run
+// is left out: its originals file would be opened (and a torn tail
+// mended) before the run knew it held the DLQ.
+func (r *runner) gated() bool {
+	p := r.p
+	return p.early != nil && p.Canary == 0 && !p.Req.Native && p.Transform == nil && r.env.WhenOK == nil
+}
+
+// moveGated is Run's move with the lease still being read back: the
+// mover's workers make their first receives meanwhile (connections opened,
+// the first batches in hand) and wait at the gate before they do anything
+// else with them. The gate waits for the lease (holdLease), then looks at
+// the move tasks and appends the fix event as Run does after the lease.
+// A lease that is lost there (another run won the read-back, a running
+// move task, an error) fails the gate: every batch received is made
+// visible again at once (ChangeMessageVisibility 0), nothing is sent,
+// journaled or recorded, and Run returns the error it always returned
+// (exit 3 for a lease held by another run). So two runs never both send:
+// the one that lost the read-back has only received.
+func (r *runner) moveGated(ctx context.Context, tasks *answer[*movetask.RunningTask]) (*Summary, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var release func()
+	defer func() {
+		if release != nil {
+			release()
+		}
+	}()
+	gate := sync.OnceValue(func() error {
+		lctx, rel, err := holdLease(ctx, r.env, r.p, r.id)
+		if err != nil {
+			return err
+		}
+		release = rel
+		tracef("lease held")
+		// A lease taken over later stops the move as in Run: its cause
+		// is the mover's context's.
+		context.AfterFunc(lctx, func() {
+			if lost := leaseLost(lctx); lost != nil {
+				cancel(lost)
+			}
+		})
+		return r.afterLease(lctx, tasks)
+	})
+	return r.move(ctx, gate)
 }

@@ -26,6 +26,7 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if err := checkChained(env, req, dlq); err != nil {
 		return nil, err
 	}
+	tracef("resolve")
 	early := startDLQReads(ctx, env, req, dlq)
 	var lease *earlyLease
 	if leasesEarly(env, req) {
@@ -35,6 +36,7 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if err == nil {
 		err = p.compileSteps()
 	}
+	tracef("resolved")
 	if p != nil {
 		p.reads, p.early = early, lease
 	}

@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"maps"
+	"math"
+	"os"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -51,6 +54,8 @@ type runner struct {
 // is held, the journal cannot be opened). A failure during the move is the
 // summary's Err.
 func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summary, error) {
+	tracef("run")
+	defer profileRun()()
 	// Whatever the guard read ahead is stale now: Run reads afresh.
 	p.reads = nil
 	r := &runner{env: env, ws: ws, p: p, id: NewRunID(env.Now()), rateFrom: time.Now()}
@@ -68,50 +73,80 @@ func Run(ctx context.Context, env *Env, ws *incident.Workspace, p *Plan) (*Summa
 		dlq := p.Source.Queue
 		tasks = ahead(func() (*movetask.RunningTask, error) { return movetask.ListRunning(ctx, env.SQS, dlq) })
 	}
+	if r.gated() {
+		return r.moveGated(ctx, tasks)
+	}
 	ctx, release, err := holdLease(ctx, env, p, r.id)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if err := r.waitWhenOK(ctx); err != nil {
+	tracef("lease held")
+	if err := r.afterLease(ctx, tasks); err != nil {
 		return nil, err
+	}
+	if p.Req.Native {
+		return r.native(ctx)
+	}
+	return r.move(ctx, nil)
+}
+
+// afterLease is what a run does once it holds the lease and before it
+// moves: --when-ok's wait, the look at the DLQ's move tasks (made during
+// the read-back: tasks), and the new fix's event.
+func (r *runner) afterLease(ctx context.Context, tasks *answer[*movetask.RunningTask]) error {
+	p, env := r.p, r.env
+	if err := r.waitWhenOK(ctx); err != nil {
+		return err
 	}
 	if p.tasksListed {
 		p.reads = &guardReads{tasks: tasks}
 		err := checkMoveTasks(ctx, env, p, true)
 		p.reads = nil
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if p.NewFix {
 		ev, err := fixEvent(env, p)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := ws.Append(ev); err != nil {
-			return nil, err
+		if err := r.ws.Append(ev); err != nil {
+			return err
 		}
 	}
-	if p.Req.Native {
-		return r.native(ctx)
-	}
-	return r.move(ctx)
+	return nil
 }
 
 // move runs the canary (if any) and then the rest, journaling every step.
-func (r *runner) move(ctx context.Context) (*Summary, error) {
+// With a gate (moveGated) the mover's workers receive before it opens, and
+// do nothing else until it does: the run's entry in the journal is
+// written when it opens, and a run whose gate failed returns its error,
+// having sent, journaled and recorded nothing.
+func (r *runner) move(ctx context.Context, gate func() error) (*Summary, error) {
 	p, env := r.p, r.env
 	// A file replay keeps the deleted lines' digests: the file still holds
 	// them; so does a --transform, whose undo puts back only the originals
 	// the journal says were deleted (journal.ReadUndo), compacted or not.
 	jw, state, err := journal.Open(r.ws.Path(incident.JournalFile), p.Attempt, p.Source.File != nil || p.Transform != nil)
+	if errors.Is(err, journal.ErrInUse) {
+		// Another run of this incident directory is moving (a gated run
+		// gets here before its lease is confirmed): a refusal, as a held
+		// lease is.
+		return nil, &Refusal{Reason: err.Error()}
+	}
 	if err != nil {
 		return nil, err
 	}
 	// The run's entry: who ran it ("who retried what").
-	if err := jw.Write(journal.Entry{Time: env.Now().UTC(), Run: r.id, Attempt: p.Attempt, Op: journal.OpRun, Operator: env.OperatorARN}); err != nil {
-		return nil, errors.Join(err, jw.Close())
+	runEntry := func() error {
+		return jw.Write(journal.Entry{Time: env.Now().UTC(), Run: r.id, Attempt: p.Attempt, Op: journal.OpRun, Operator: env.OperatorARN})
+	}
+	if gate == nil {
+		if err := runEntry(); err != nil {
+			return nil, errors.Join(err, jw.Close())
+		}
 	}
 	defer func() {
 		if err := jw.Close(); err != nil {
@@ -129,6 +164,7 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 		return nil, err
 	}
 	defer closeArchive()
+	defer pathMemory(p)()
 	r.step = step
 	if p.Window.Counts() {
 		r.beyond = &window.BeyondCount{}
@@ -139,10 +175,29 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 	started, wall := env.Now(), time.Now()
 	r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, wall)
 	prog := &phases{env: env, total: p.Bound, start: r.rateStart}
+	var opened time.Time // when the gate opened: the move phase starts there
+	if gate != nil {
+		lease := gate
+		gate = sync.OnceValue(func() error {
+			if err := lease(); err != nil {
+				return err
+			}
+			// The move starts now: the rate's clock (at most a bucket
+			// before it, as without a gate) and the progress count from
+			// here, not from the receives made during the read-back.
+			opened = time.Now()
+			r.rateStart = mover.RateStart(p.Req.Rate, r.rateFrom, opened)
+			prog.mu.Lock()
+			prog.start = r.rateStart
+			prog.mu.Unlock()
+			return runEntry()
+		})
+	}
 	base := r.options(sel, state, jw, prog)
 	if step != nil {
 		base.Transform = stepAdapter{step}
 	}
+	base.Gate = gate
 	var total mover.Stats
 	if p.Canary > 0 {
 		ck := r.canaryCheck()
@@ -165,6 +220,17 @@ func (r *runner) move(ctx context.Context) (*Summary, error) {
 		base.RateFrom = time.Time{}
 	}
 	st, err := r.runWatched(ctx, base, p.Bound-total.Handled(), prog)
+	if gate != nil {
+		// A run that received nothing never reached its gate: the lease
+		// is confirmed (or refused) here, before anything is recorded.
+		if err := gate(); err != nil {
+			return nil, err
+		}
+		// The move phase (the event's duration) starts when the lease
+		// was confirmed, not with the receives made while it was read
+		// back: it stays the figure it was.
+		wall = later(wall, opened)
+	}
 	all := sumStats(total, st)
 	if p.Canary > 0 {
 		// What the canary left in the DLQ (skipped, without a source, from
@@ -181,6 +247,7 @@ func (r *runner) runMover(ctx context.Context, opts mover.Options, limit int, pr
 		return mover.Stats{}, err
 	}
 	prog.base = prog.last
+	tracef("mover start")
 	st, err := m.Run(ctx)
 	prog.finish()
 	return st, err
@@ -258,7 +325,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 	if p.FIFODoubt != "" {
 		env.Warn("--native on FIFO: %s; moving with mfdlq's own mover instead, which sends with fresh mfdlq-<MessageId> deduplication ids", p.FIFODoubt)
 		p.Req.Native = false
-		return r.move(ctx)
+		return r.move(ctx, nil)
 	}
 	started, wall := env.Now(), time.Now()
 	prog := &phases{env: env, total: p.Backlog, start: wall}
@@ -279,7 +346,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 		// SQS refused a task for this FIFO queue and lists none running.
 		env.Warn("--native on FIFO: %v; moving with mfdlq's own mover instead (fresh mfdlq-<MessageId> deduplication ids)", err)
 		p.Req.Native = false
-		return r.move(ctx)
+		return r.move(ctx, nil)
 	}
 	if err != nil {
 		return nil, err
@@ -295,6 +362,7 @@ func (r *runner) native(ctx context.Context) (*Summary, error) {
 
 // done makes the summary and appends the redrive event.
 func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Stats, canaryBack int, runErr error) (*Summary, error) {
+	tracef("moved")
 	dur := time.Since(wall)
 	s := &Summary{Stats: st, Moved: st.Moved + st.Resumed, Started: started, Duration: dur, CanaryBack: canaryBack, Err: runErr, Attempt: r.p.Attempt}
 	if r.step != nil {
@@ -332,6 +400,49 @@ func (r *runner) done(ctx context.Context, started, wall time.Time, st mover.Sta
 	return s, nil
 }
 
+// The room a --transform or --dedupe move gets a message, beyond the 48
+// bytes mover.MemoryLimit counts for the digests: what it keeps for every
+// message it sends — the originals' digests (archive.Originals) and the
+// journal's payload digests with --transform, the journal's key digests
+// with --dedupe, some 64 and 32 bytes — and as much again, so that the
+// collector is not held at the limit. Under a limit that left them out it
+// ran almost without pause as the move grew (300,000 messages with both,
+// through fauxqs: 293 µs of CPU a message, 32 % of the bare loop; with
+// 64 + 32 bytes 202 µs, 62 %; with these 152 µs, 74 %, peak RSS 150 MiB:
+// docs/redrive-figures.md).
+const (
+	transformBytesPerMessage = 128
+	dedupeBytesPerMessage    = 64
+)
+
+// pathMemory raises the heap's soft limit the caller set for the move
+// (cmd's tuneGC: mover.MemoryLimit) by what p's --transform and --dedupe
+// keep a message, for the move's length; the returned func puts it back.
+// No limit set (GOMEMLIMIT or GOGC given, or a caller that sets none):
+// nothing changes.
+func pathMemory(p *Plan) func() {
+	per := int64(0)
+	if p.Transform != nil {
+		per += transformBytesPerMessage
+	}
+	if p.Dedupe != nil {
+		per += dedupeBytesPerMessage
+	}
+	cur := debug.SetMemoryLimit(-1)
+	if per == 0 || cur == math.MaxInt64 || os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	debug.SetMemoryLimit(cur + per*int64(max(p.Backlog, 0)))
+	return func() { debug.SetMemoryLimit(cur) }
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
 // phases turns the mover's figures into Moments across phases (the
 // canary, then the rest): the figures of an earlier phase are added.
 type phases struct {
@@ -344,6 +455,9 @@ type phases struct {
 }
 
 func (ph *phases) update(st mover.Stats) {
+	if st.Moved > 0 {
+		tracef("first batch moved")
+	}
 	if ph.env.Progress == nil {
 		return
 	}

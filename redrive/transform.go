@@ -3,6 +3,8 @@ package redrive
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,13 +40,25 @@ func (p *Plan) TransformLimits() transform.Limits {
 }
 
 // OriginalsPath is where a DLQ's originals go: the incident's
-// transform-originals.jsonl. A file replay keeps none: the file is the
-// originals, and it never changes.
+// transform-originals.jsonl.gz, compressed (a gzip member per batch), or
+// the uncompressed transform-originals.jsonl of an incident whose earlier
+// run wrote one, so that an incident keeps one originals file. A file
+// replay keeps none: the file is the originals, and it never changes.
 func (p *Plan) OriginalsPath(ws *incident.Workspace) string {
 	if p.Transform == nil || p.Source.File != nil {
 		return ""
 	}
-	return ws.Path(incident.OriginalsFile)
+	if old := ws.Path(incident.OriginalsFile); regularFile(old) {
+		return old
+	}
+	return ws.Path(incident.OriginalsGzFile)
+}
+
+// regularFile says path is a file (not a symbolic link, which the
+// originals are never opened through).
+func regularFile(path string) bool {
+	st, err := os.Lstat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // UndoCommand is the command that puts the originals back ("" without a
@@ -97,7 +111,8 @@ func (r *runner) transformStep() (*transform.Step, func(), error) {
 	if r.env.OpenOriginals == nil {
 		return nil, nil, errors.New("--transform: no archive for the originals: nothing moved")
 	}
-	o, err := r.env.OpenOriginals(p.OriginalsPath(r.ws), p.Source.Queue.ARN, r.id)
+	path := p.OriginalsPath(r.ws)
+	o, err := r.env.OpenOriginals(path, p.Source.Queue.ARN, r.id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -106,7 +121,7 @@ func (r *runner) transformStep() (*transform.Step, func(), error) {
 	}
 	return transform.NewStep(p.Transform, p.TransformLimits(), o), func() {
 		if err := o.Close(); err != nil {
-			r.env.Warn("%s: %v", incident.OriginalsFile, err)
+			r.env.Warn("%s: %v", filepath.Base(path), err)
 		}
 	}, nil
 }

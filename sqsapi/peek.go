@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -148,6 +149,4 @@ func Release(ctx context.Context, c Client, url string, handles map[string]strin
 
 // NotInFlight tells a ChangeMessageVisibility failure that needs no
 // retry: the message is visible already.
-func NotInFlight(code string) bool {
-	return code == "AWS.SimpleQueueService.MessageNotInflight" || code == "MessageNotInflight"
-}
+func NotInFlight(code string) bool { return awserr.NotInFlightCode(code) }

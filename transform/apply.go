@@ -127,7 +127,7 @@ func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Res
 		}
 		attrsChanged = !sameAttributes(m.MessageAttributes, newAttrs)
 	}
-	payloadChanged := !samePayload(in, payloadOut)
+	payloadChanged := !samePayload(in, payloadOut, after, env.PayloadJSON)
 	if r, over := late(); over {
 		return r
 	}
@@ -286,13 +286,22 @@ func encodePayload(v any, wasJSON bool) ([]byte, error) {
 	return b, nil
 }
 
-// samePayload tells whether the program gave back the payload it was
-// given: compared as gojq encodes both, so a number kept as written and a
-// map in another order compare equal.
-func samePayload(a, b any) bool {
-	ea, err1 := gojq.Marshal(a)
-	eb, err2 := gojq.Marshal(b)
-	return err1 == nil && err2 == nil && bytes.Equal(ea, eb)
+// samePayload tells whether the program gave back the payload a it was
+// given, b being its output and eb what encodePayload made of it:
+// compared as gojq encodes both, so a number kept as written and a map in
+// another order compare equal. eb is b's gojq encoding unless b is the
+// new text of a text payload; then b is encoded again.
+func samePayload(a, b any, eb []byte, wasJSON bool) bool {
+	ea, err := gojq.Marshal(a)
+	if err != nil {
+		return false
+	}
+	if _, text := b.(string); text && !wasJSON {
+		if eb, err = gojq.Marshal(b); err != nil {
+			return false
+		}
+	}
+	return bytes.Equal(ea, eb)
 }
 
 // messageValue is $message: what a program may branch on besides the

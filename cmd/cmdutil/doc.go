@@ -25,7 +25,9 @@
 // A command package imports cmdutil and the steps, never cmd or another
 // command (internal/archtest). A command that runs others (the runbook's
 // steps) takes the runner as a parameter of its constructor, and cmd, which
-// knows every command, gives it: NewCmdRunbook(d, steps, runF).
+// knows every command, gives it: NewCmdRunbook(d, steps, runF). browse's
+// steps and mcp's tools run whole command lines through a Runner (cmd's
+// root): NewCmdBrowse(d, exec, runF), NewCmdMCP(d, exec, runF).
 //
 // # Naming
 //

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -93,4 +94,18 @@ func LoadClassification(ws *incident.Workspace) (*classify.Classification, error
 		return nil, err
 	}
 	return classify.Parse(b, ws.Path(incident.ClassificationFile))
+}
+
+// LogSignatures reads the logs step's signatures, by MessageId, for
+// classify to group by; logs.json is read without following a link.
+func LogSignatures(ws *incident.Workspace) (classify.Signatures, error) {
+	b, err := ws.ReadFile(incident.LogsFile)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := logsearch.Parse(b, ws.Path(incident.LogsFile))
+	if err != nil {
+		return nil, err
+	}
+	return rep.Signatures(), nil
 }

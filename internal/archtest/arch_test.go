@@ -74,6 +74,10 @@ var layer = map[string]int{
 	// bounds, --max) from the flags to the predicate; pure, so redrive,
 	// export and the report share one value.
 	"selection": 3,
+	// receipts: the receive engine export and the mover share (what a
+	// reader holds, what lost receives may hide, one clock); base, so
+	// archive and redrive/mover both sit above it.
+	"receipts": 3,
 }
 
 // allowed are the imports across one layer: redrive selects by classify's

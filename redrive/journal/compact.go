@@ -163,7 +163,25 @@ func (w *Writer) finalCompaction() error {
 // and the journal is compacted as it grows (CompactAt). keepDone keeps
 // the digests of the messages sent and deleted (a replay from a file,
 // which still holds them, needs them; a DLQ no longer does).
+//
+// It holds the journal's directory locked (lockDir) until Close, before it
+// mends anything: while another process has it open, Open returns
+// ErrInUse and touches nothing.
 func Open(path string, attempt int, keepDone bool) (*Writer, *State, error) {
+	lock, err := lockDir(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	w, st, err := open(path, attempt, keepDone)
+	if err != nil {
+		lock.Close()
+		return nil, nil, err
+	}
+	w.lock = lock
+	return w, st, nil
+}
+
+func open(path string, attempt int, keepDone bool) (*Writer, *State, error) {
 	os.Remove(path + ".compact") // a killed compaction's: the journal is whole
 	l, err := ReadLedger(path, keepDone)
 	if err != nil {

@@ -178,7 +178,8 @@ func TestCompactionAcrossKilledRuns(t *testing.T) {
 			jw.Write(deletedEntry(i))
 		}
 		jw.wg.Wait()
-		jw.f.Close() // killed: no final compaction
+		jw.f.Close() // killed: no final compaction, and the kernel drops its lock
+		jw.lock.Close()
 	}
 	l, _ := ReadLedger(path, false)
 	info, _ := os.Stat(path)

@@ -139,6 +139,9 @@ type Writer struct {
 
 	stop chan struct{}
 	done chan struct{}
+	// lock is Open's lock on the journal's directory (lockDir), let go
+	// of by Close.
+	lock *os.File
 }
 
 // syncEvery is how often a Writer fsyncs what was written since the
@@ -242,6 +245,9 @@ func (w *Writer) Close() error {
 	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
+	}
+	if w.lock != nil {
+		w.lock.Close()
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/receipts"
 
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
@@ -93,7 +94,7 @@ type controllerOptions struct {
 	Max int
 	// Rate is the target in msg/s (--rate), 0 for as fast as possible.
 	Rate float64
-	// Now is the clock; nil: time.Now.
+	// Now is the clock; nil: the wall clock (receipts.System).
 	Now func() time.Time
 }
 
@@ -102,7 +103,7 @@ type controllerOptions struct {
 // slow, careful move duplicates at most 10) and at min(8, Max) above.
 func newController(o controllerOptions) *controller {
 	if o.Now == nil {
-		o.Now = time.Now
+		o.Now = receipts.System.Now
 	}
 	c := &controller{now: o.Now, max: max(o.Max, 1), target: o.Rate, slowStart: true, changed: make(chan struct{}), quiet: 1 << 30}
 	switch {

@@ -59,7 +59,7 @@ func (m *Mover) dedupe(p *triaged, picked []sqsjson.Message, judged map[string]d
 		if m.o.EachMax > 0 {
 			m.quota[dest]-- // a canary per destination: its share goes to a first
 		}
-		m.noted.add(id)
+		m.t.Finish(id)
 		p.release = append(p.release, msg)
 		if m.o.Dedupe.Left(id, j) {
 			p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpDuplicate, DLQMessageID: id,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -20,9 +19,12 @@ import (
 func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed int) {
 	for start := 0; start < len(msgs); start += batchSize {
 		chunk := msgs[start:min(start+batchSize, len(msgs))]
+		ids := make([]string, len(chunk))
+		for i := range chunk {
+			ids[i] = chunk[i].MessageId
+		}
 		m.mu.Lock()
-		m.deletes++
-		m.deleting += len(chunk)
+		m.t.StartDelete(ids)
 		m.mu.Unlock()
 		out, err := m.batchCall(ctx, len(chunk), func(ctx context.Context, pending []int) (map[string]string, []types.BatchResultErrorEntry, error) {
 			entries := make([]types.DeleteMessageBatchRequestEntry, len(pending))
@@ -45,15 +47,13 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 			// sent and journaled: the next run deletes them.
 			m.fail(fmt.Errorf("delete batch from %s: %w", m.o.Source.Name, err))
 		}
-		now := time.Now().UTC()
+		now := m.o.Clock.Now().UTC()
 		var entries []journal.Entry
 		var unfinished []string
-		ids := make([]string, len(chunk))
 		// The delete closes the send to the same destination (the
 		// ledger's key): each message's own.
 		m.mu.Lock()
 		for i, msg := range chunk {
-			ids[i] = msg.MessageId
 			if _, ok := out.ok[strconv.Itoa(i)]; ok {
 				entries = append(entries, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpDeleted, DLQMessageID: msg.MessageId, DestQueue: m.destFor(msg.MessageId).URL})
 				m.paid(msg.MessageId, true)
@@ -80,10 +80,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 		// removed — and could take the DLQ for drained while messages a
 		// lost receive hid were still in it (a run that ended "moved 99"
 		// with one of the selection left behind).
-		m.mu.Lock()
-		m.deleting -= len(chunk)
-		m.unholdLocked(ids)
-		m.mu.Unlock()
+		m.unhold(ids)
 		if werr := m.o.Journal.Write(entries...); werr != nil {
 			m.fail(werr)
 		}
@@ -100,7 +97,7 @@ func (m *Mover) deleteAll(ctx context.Context, msgs []sqsjson.Message, resumed i
 func (m *Mover) handleOf(msg *sqsjson.Message) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if h, ok := m.latest[msg.MessageId]; ok {
+	if h := m.t.Handle(msg.MessageId); h != "" {
 		return h
 	}
 	return msg.ReceiptHandle

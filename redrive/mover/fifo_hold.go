@@ -34,7 +34,7 @@ func (m *Mover) blockGroup(msg *sqsjson.Message) {
 // messages whose group a failed message blocks: one of this batch's
 // failures ahead of it (order is the batch as received, which on a FIFO
 // DLQ keeps each group's order), or one of an earlier batch. They are
-// released and counted once (noted: seen again, they are parked). Called
+// released and counted once (done: seen again, they are parked). Called
 // under the lock.
 func (m *Mover) holdBack(p *triaged, order, send []sqsjson.Message, failed []Failure) []sqsjson.Message {
 	if m.o.Source == nil || !m.o.Source.FIFO {
@@ -65,7 +65,7 @@ func (m *Mover) holdBack(p *triaged, order, send []sqsjson.Message, failed []Fai
 			continue
 		}
 		m.forget([]sqsjson.Message{msg})
-		m.noted.add(msg.MessageId)
+		m.t.Finish(msg.MessageId)
 		p.release = append(p.release, msg)
 		m.stats.HeldBack++
 	}
@@ -109,7 +109,7 @@ func (m *Mover) fifoRounds(dest *sqsapi.Queue, msgs []sqsjson.Message) [][]sqsjs
 // stopGroups takes out of round the messages of the groups in stopped (an
 // earlier round of this batch left one of their messages in the DLQ) and
 // lets them go. A group blocked for the run (its message was refused) is
-// held back: released, noted, counted. A group whose message ran out of
+// held back: released, done, counted. A group whose message ran out of
 // retries this time is released to come back behind it, in order (the run
 // waits for that message, owed, and so sees them again).
 func (m *Mover) stopGroups(round []sqsjson.Message, stopped map[string]bool) []sqsjson.Message {
@@ -123,7 +123,7 @@ func (m *Mover) stopGroups(round []sqsjson.Message, stopped map[string]bool) []s
 		case !stopped[g]:
 			kept = append(kept, msg)
 		case m.blocked[g]:
-			m.noted.add(msg.MessageId)
+			m.t.Finish(msg.MessageId)
 			m.paid(msg.MessageId, false)
 			m.stats.HeldBack++
 			held = append(held, msg)

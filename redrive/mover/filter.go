@@ -29,7 +29,7 @@ func (m *Mover) filterErrors(p *triaged, errored []sqsjson.Message, errs []strin
 		m.probed = true
 	}
 	for i, msg := range errored {
-		m.noted.add(msg.MessageId)
+		m.t.Finish(msg.MessageId)
 		m.stats.FilterErrors++
 		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpFilterError, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.o.Dest.URL, Error: errs[i]})
 		if len(m.stats.FilterErrorTexts) < maxFilterErrorTexts && !slices.Contains(m.stats.FilterErrorTexts, errs[i]) {

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
@@ -93,10 +94,21 @@ type Options struct {
 	Journal *journal.Writer
 	State   *journal.State
 	Retry   *retry.Policy
+	// Gate, when set, is called by a worker with each batch it received
+	// before it does anything else with it: until it returns, the batch is
+	// only held (hidden), so a run may receive while it does not yet know
+	// it may send (its lease being read back). An error stops the run with
+	// that error: the batch, and any received after, is made visible again
+	// at once, and nothing is sent or journaled. It must be cheap once it
+	// has returned (a sync.OnceValue).
+	Gate func() error
 	// OnBatch is called after every batch with the figures so far, and
 	// after an empty receive while the run waits for hidden messages, from
 	// any worker.
 	OnBatch func(Stats)
+	// Clock is what every wait and timestamp of the move reads (nil: the
+	// wall clock); tests pass an receipts.Fake.
+	Clock receipts.Clock
 }
 
 // Stats are a move's figures.
@@ -172,26 +184,24 @@ type Mover struct {
 
 	mu       sync.Mutex
 	stats    Stats
-	reserved int                        // messages promised to a batch in progress
-	latest   map[string]string          // newer receipt handles of messages a worker holds
-	seen     seenSet                    // DLQ MessageIds looked at in this run (digests: runSet)
-	held     map[string]bool            // DLQ MessageIds a worker holds right now
-	noted    notedSet                   // skipped/returned/failed/moved already counted (digests: runSet)
-	deferred map[string]deferral        // batches that ran out of retries, per message
-	dests    map[string]*sqsapi.Queue   // the destination of each held message a Router routed
-	quota    map[string]int             // messages picked per destination URL (EachMax)
-	lastNew  time.Time                  // when a message unseen in this run last came
-	parked   map[string]sqsjson.Message // seen again in this run and hidden by it: MessageId and latest receipt handle only
-	drained  bool                       // the DLQ has nothing more for this run
-	probed   bool                       // the filter has judged a first batch
-	tprobed  bool                       // the transform has judged a first batch
-	keys     map[string]heldKey         // --dedupe: the key each message in flight holds
-	blocked  map[string]bool            // FIFO groups a failed message holds back (fifo_hold.go)
-	changed  chan struct{}              // closed when messages are let go of (see changes)
-	deletes  int                        // delete calls started so far
-	deleting int                        // held messages in a delete call under way
-	fatal    error                      // stops every worker
-	backlog  backlogCache               // the destination's depth, read at most every 2 s
+	reserved int // messages promised to a batch in progress
+	// t is every DLQ message's state in this run: seen (toward the
+	// backlog), held by a worker (latest receipt handle), parked (seen
+	// again and hidden until the run ends), deleting, owed (let go of
+	// unfinished: see owe), done (skipped, returned, failed or moved).
+	t        *receipts.Table
+	deferred map[string]deferral      // batches that ran out of retries, per message
+	dests    map[string]*sqsapi.Queue // the destination of each held message a Router routed
+	quota    map[string]int           // messages picked per destination URL (EachMax)
+	lastNew  time.Time                // when a message unseen in this run last came
+	drained  bool                     // the DLQ has nothing more for this run
+	probed   bool                     // the filter has judged a first batch
+	tprobed  bool                     // the transform has judged a first batch
+	keys     map[string]heldKey       // --dedupe: the key each message in flight holds
+	blocked  map[string]bool          // FIFO groups a failed message holds back (fifo_hold.go)
+	changed  chan struct{}            // closed when messages are let go of (see changes)
+	fatal    error                    // stops every worker
+	backlog  backlogCache             // the destination's depth, read at most every 2 s
 	started  time.Time
 	spawned  int           // workers started so far: the most that may be receiving
 	ended    chan struct{} // closed when a worker found the run over
@@ -201,20 +211,14 @@ type Mover struct {
 	// hiddenSince is when the drain check first found messages in the DLQ
 	// that no worker holds (zero: none).
 	hiddenSince time.Time
-	// owed are the messages this run let go of unfinished: a send that ran
-	// out of retries (released, deferred) or a delete that failed (hidden
-	// until its visibility ends), each with its delete failures. The run
-	// is not drained while one may come back (see owe).
-	owed map[string]int
-	// mayReappear is when the last message this run may have hidden
-	// without holding it shows again: a receive whose answer was lost, a
-	// release that failed, a message owed. The quiet wait counts from it.
-	mayReappear time.Time
-	// strayUntil is the part of mayReappear that no one holds for a reason
-	// the summary gives: a receive whose answer was lost, a release SQS
+	// owedUntil is when the last message owed (t) shows again, at the
+	// latest: the run is not drained while one may come back (see owe).
+	owedUntil time.Time
+	// lost is when what no one holds for a reason the summary gives may
+	// stay hidden until: a receive whose answer was lost, a release SQS
 	// did not confirm (not a delete that failed: that one is pending
 	// delete). The run's end waits for it (awaitHidden).
-	strayUntil time.Time
+	lost receipts.Lost
 	// unseen is how many messages of the backlog, never received, the DLQ
 	// still held hidden when the quiet wait ran out.
 	unseen int
@@ -240,20 +244,49 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	if o.Wait <= 0 {
 		o.Wait = 2
 	}
+	if o.Clock == nil {
+		o.Clock = receipts.System
+	}
 	lim := rate.NewLimiter(rate.Inf, batchSize)
 	if o.Rate > 0 {
 		lim = rate.NewLimiter(rate.Limit(o.Rate), rateBurst(o.Rate))
 		// Start with an empty bucket: no burst above the rate, even in the
 		// first second, so N messages take N/rate seconds from RateFrom.
-		lim.AllowN(RateStart(o.Rate, o.RateFrom, time.Now()), lim.Burst())
+		lim.AllowN(RateStart(o.Rate, o.RateFrom, o.Clock.Now()), lim.Burst())
 	}
-	// seen and noted grow to the backlog: sized once, not rehashed as the
-	// move goes.
-	size := min(max(o.Backlog, 0), 1<<24)
-	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate})
-	ids := newRunSet(size)
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), seen: seenSet{ids}, held: map[string]bool{}, noted: notedSet{ids}, parked: map[string]sqsjson.Message{}, latest: map[string]string{},
+	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate, Now: o.Clock.Now})
+	// The table's digests grow to the backlog: sized once, not rehashed
+	// as the move goes.
+	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog),
+		lost:  receipts.Lost{Visibility: time.Duration(o.Visibility) * time.Second},
 		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil
+}
+
+// waitRate waits until n messages may be sent at the rate, on the move's
+// clock (WaitN would read the wall clock).
+func (m *Mover) waitRate(ctx context.Context, n int) error {
+	now := m.o.Clock.Now()
+	r := m.limiter.ReserveN(now, n)
+	if !r.OK() {
+		return fmt.Errorf("redrive: %d messages exceed the rate's burst %d", n, m.limiter.Burst())
+	}
+	if !receipts.Sleep(m.o.Clock, r.DelayFrom(now), ctx.Done()) {
+		r.CancelAt(m.o.Clock.Now())
+		return ctx.Err()
+	}
+	return nil
+}
+
+// MemoryLimit is the Go heap's soft limit for a move of backlog messages:
+// 48 MiB for the SDK, the HTTP connections and the batches in flight, plus
+// 48 bytes a message for what grows with the backlog — the run's digests
+// (receipts.Table: 8 to 16 bytes), the journal's (8 to 16, 24 while its
+// table doubles): a rerun that finds nothing reads a million digests under
+// a 48 MiB heap (60.6 MiB RSS measured). Below the limit the collector
+// runs rarely (GOGC=400); near it, as often as it must. The digests hold
+// no pointers, so the collector does not scan them.
+func MemoryLimit(backlog int) int64 {
+	return 48<<20 + 48*int64(max(backlog, 0))
 }
 
 const batchSize = 10
@@ -271,14 +304,7 @@ func RateStart(r float64, from, start time.Time) time.Time {
 	if r <= 0 || from.IsZero() || !from.Before(start) {
 		return start
 	}
-	return later(from, start.Add(-time.Duration(float64(rateBurst(r))/r*float64(time.Second))))
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
+	return receipts.Later(from, start.Add(-time.Duration(float64(rateBurst(r))/r*float64(time.Second))))
 }
 
 // maxReceiveFailures is how many receives in a row may fail, each after
@@ -292,7 +318,7 @@ const maxReceiveFailures = 10
 // run could not go on (an unreadable DLQ, a destination refusing every
 // send, a journal that cannot be written).
 func (m *Mover) Run(ctx context.Context) (Stats, error) {
-	m.started = time.Now()
+	m.started = m.o.Clock.Now()
 	m.lastNew = m.started
 	m.polls, m.cancelPolls = context.WithCancel(ctx)
 	defer m.cancelPolls()
@@ -316,7 +342,7 @@ func (m *Mover) Stats() Stats {
 	if st.Dests != nil {
 		st.Dests = maps.Clone(st.Dests)
 	}
-	st.Elapsed = time.Since(m.started)
+	st.Elapsed = receipts.Since(m.o.Clock, m.started)
 	cs := m.ctl.Status()
 	st.Workers, st.PeakWorkers, st.Behind = cs.Limit, cs.Peak, cs.Behind
 	return st
@@ -449,7 +475,7 @@ func (m *Mover) work(ctx context.Context, i int) {
 				m.fail(fmt.Errorf("receive from %s: %w", m.o.Source.Name, r.err))
 				return
 			}
-			time.Sleep(receivePause)
+			receipts.Sleep(m.o.Clock, receivePause, nil)
 		case len(r.msgs) == 0:
 			failures = 0
 			changed := m.changes()
@@ -462,7 +488,7 @@ func (m *Mover) work(ctx context.Context, i int) {
 				// when one of them is done, or after a while.
 				select {
 				case <-changed:
-				case <-time.After(200 * time.Millisecond):
+				case <-m.o.Clock.After(200 * time.Millisecond):
 				}
 			}
 		default:
@@ -506,21 +532,21 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	left := m.o.Max - m.stats.Handled() - m.reserved
-	allSeen := m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
+	allSeen := m.o.Backlog > 0 && m.t.SeenCount() >= m.o.Backlog
 	switch {
-	case m.drained && len(m.held) > 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+	case m.drained && m.t.Held() > 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
 		// The last batches may yet let go of messages unfinished (owe):
 		// the run is drained only once they are done.
 		return holdOn, 0
 	case ctx.Err() != nil, m.fatal != nil, m.drained, m.stats.Halted != "",
-		m.o.Max-m.stats.Handled() <= 0, allSeen && len(m.held) == 0 && len(m.owed) == 0:
+		m.o.Max-m.stats.Handled() <= 0, allSeen && m.t.Held() == 0 && m.t.Owed() == 0:
 		m.cancelIdlePolls()
 		if !m.isEnded {
 			m.isEnded = true
 			close(m.ended)
 		}
 		return 0, 0
-	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-m.seen.Len() <= 2*batchSize*m.spawned:
+	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-m.t.SeenCount() <= 2*batchSize*m.spawned:
 		// Every worker started may have a receive out: with twice their
 		// batches left, a long poll could find the queue empty and hold
 		// the run for its whole wait.
@@ -556,11 +582,11 @@ func (m *Mover) cancelIdlePolls() {
 	// cancelling it would leave that answer's messages hidden with no one
 	// holding them (a canary of 10 on a DLQ of 2,500 hid about 70 for the
 	// visibility timeout after its run ended).
-	inHand := m.drained || m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
-	if !inHand || m.letGo || m.o.Keep || len(m.parked) > 0 || !m.pollsOff.IsZero() || m.cancelPolls == nil {
+	inHand := m.drained || m.o.Backlog > 0 && m.t.SeenCount() >= m.o.Backlog
+	if !inHand || m.letGo || m.o.Keep || m.t.Parked() > 0 || !m.pollsOff.IsZero() || m.cancelPolls == nil {
 		return
 	}
-	m.pollsOff = time.Now()
+	m.pollsOff = m.o.Clock.Now()
 	m.cancelPolls()
 }
 
@@ -586,16 +612,16 @@ func (m *Mover) fail(err error) {
 // would hide one left in the DLQ.
 func (m *Mover) checkDrained(ctx context.Context) bool {
 	m.mu.Lock()
-	epoch := m.deletes
-	ours := int64(len(m.held) - m.deleting + len(m.parked))
+	epoch := m.t.Epoch()
+	ours := int64(m.t.Held() - m.t.Deleting() + m.t.Parked())
 	m.mu.Unlock()
 	d, err := m.depth(ctx, m.o.Source.URL)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	stable := err == nil && m.deletes == epoch
-	since := later(m.lastNew.Add(m.visibility()), m.mayReappear)
-	quiet := time.Since(since) > time.Duration(2*m.o.Wait)*time.Second+5*time.Second
-	if (quiet || (stable && d.Total() <= ours && len(m.owed) == 0)) && !m.drained {
+	stable := err == nil && m.t.Epoch() == epoch
+	since := receipts.Later(m.lastNew.Add(m.visibility()), m.mayReappear())
+	quiet := receipts.Since(m.o.Clock, since) > time.Duration(2*m.o.Wait)*time.Second+5*time.Second
+	if (quiet || (stable && d.Total() <= ours && m.t.Owed() == 0)) && !m.drained {
 		m.unseen = 0
 		if quiet && err == nil {
 			m.noteUnseen(d.Total() - ours)
@@ -613,8 +639,8 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 	case excess == 0:
 		m.hiddenSince, m.stats.Hidden = time.Time{}, 0
 	case m.hiddenSince.IsZero():
-		m.hiddenSince = time.Now()
-	case time.Since(m.hiddenSince) >= time.Second:
+		m.hiddenSince = m.o.Clock.Now()
+	case receipts.Since(m.o.Clock, m.hiddenSince) >= time.Second:
 		m.stats.Hidden = excess
 	}
 	return m.drained
@@ -626,7 +652,7 @@ func (m *Mover) checkDrained(ctx context.Context) bool {
 // find), the long polls still waiting are cancelled rather than waited out.
 func (m *Mover) settle(ctx context.Context) {
 	m.mu.Lock()
-	idle := len(m.held) == 0 && !m.drained && m.pollsOff.IsZero() && !m.letGo && !m.o.Keep && len(m.parked) == 0
+	idle := m.t.Held() == 0 && !m.drained && m.pollsOff.IsZero() && !m.letGo && !m.o.Keep && m.t.Parked() == 0
 	m.mu.Unlock()
 	if !idle || !m.checkDrained(ctx) {
 		return
@@ -652,24 +678,24 @@ func (m *Mover) changes() <-chan struct{} {
 // not make visible.
 func (m *Mover) unpark() int {
 	m.mu.Lock()
-	msgs := make([]sqsjson.Message, 0, len(m.parked))
-	for _, msg := range m.parked {
-		msgs = append(msgs, msg)
-	}
-	m.parked = map[string]sqsjson.Message{}
+	parked := m.t.TakeParked()
 	off := m.pollsOff
 	m.mu.Unlock()
+	msgs := make([]sqsjson.Message, len(parked))
+	for i, p := range parked {
+		msgs[i] = sqsjson.Message{MessageId: p.ID, ReceiptHandle: p.Handle}
+	}
 	if len(msgs) > 0 && !off.IsZero() {
 		// A cancelled long poll lives on at SQS until its wait ends: it
 		// would take what is released now and hide it again.
-		time.Sleep(time.Until(off.Add(time.Duration(m.o.Wait)*time.Second + time.Second)))
+		receipts.Sleep(m.o.Clock, off.Add(time.Duration(m.o.Wait)*time.Second+time.Second).Sub(m.o.Clock.Now()), nil)
 	}
 	return m.release(msgs)
 }
 
 // awaitHidden ends the run only when the messages it leaves in the DLQ are
 // visible: while a message this run may have hidden can still be hidden
-// (strayUntil: a receive whose answer was lost, a release SQS did not
+// (m.lost: a receive whose answer was lost, a release SQS did not
 // confirm), and the last release missed some or the DLQ shows messages in
 // flight, it waits until they are visible again by themselves — at most
 // the visibility timeout — rather than exit 0 with them hidden (a verify
@@ -677,9 +703,9 @@ func (m *Mover) unpark() int {
 // wait, and the stats say until when they stay hidden.
 func (m *Mover) awaitHidden(ctx context.Context, missed int) {
 	m.mu.Lock()
-	until := m.strayUntil
+	until := m.lost.Until()
 	m.mu.Unlock()
-	if !time.Now().Before(until) {
+	if !m.o.Clock.Now().Before(until) {
 		return
 	}
 	if ctx.Err() != nil {
@@ -705,28 +731,26 @@ func (m *Mover) awaitHidden(ctx context.Context, missed int) {
 		m.o.OnBatch(m.Stats())
 	}
 	// until is when the receive that may have hid them failed, at the
-	// latest; SQS's timer can end a moment later. A second's margin, then
-	// up to five looks at the count before the run says they are visible.
-	for look := 0; look < 5; look++ {
-		m.mu.Lock()
-		m.stats.RehiddenUntil = until.Add(time.Second).UTC()
-		m.mu.Unlock()
-		t := time.NewTimer(time.Until(until.Add(time.Second)))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			m.mu.Lock()
-			m.stats.RehiddenLeft = true
-			m.mu.Unlock()
-			return
-		case <-t.C:
-		}
-		if d, err := m.depth(ctx, m.o.Source.URL); err != nil || d.InFlight == 0 {
-			break
-		}
-		until = time.Now()
-	}
+	// latest; SQS's timer can end a moment later. A margin, then up to
+	// five looks at the count before the run says they are visible.
 	m.mu.Lock()
+	m.stats.RehiddenUntil = until.Add(receipts.Margin).UTC()
+	m.mu.Unlock()
+	visible := receipts.AwaitVisible(ctx, m.o.Clock, until.Add(receipts.Margin), 5, func() bool {
+		if d, err := m.depth(ctx, m.o.Source.URL); err != nil || d.InFlight == 0 {
+			return false
+		}
+		m.mu.Lock()
+		m.stats.RehiddenUntil = m.o.Clock.Now().Add(receipts.Margin).UTC()
+		m.mu.Unlock()
+		return true
+	})
+	m.mu.Lock()
+	if !visible {
+		m.stats.RehiddenLeft = true
+		m.mu.Unlock()
+		return
+	}
 	m.stats.Hidden = 0
 	m.mu.Unlock()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -71,6 +72,14 @@ func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	}
 	return st
 }
+
+// The tests of waits run in a synctest bubble (testing/synctest): there
+// the wall clock that the mover (receipts.System) and the fake SQS read
+// is fake, and moves only when every goroutine of the run waits, so a
+// visibility timeout or a quiet wait passes in no wall time and in the
+// order it would on the wall clock. (receipts.Fake, advanced by hand, fits
+// one reader; a run of concurrent workers needs the bubble's rule for
+// when time may move.)
 
 func sorted(s []string) []string {
 	out := append([]string(nil), s...)
@@ -141,24 +150,28 @@ func TestResumeDeletesWithoutResending(t *testing.T) {
 // longer the latest) leaves the message in the DLQ; the next run deletes it
 // and never sends it again.
 func TestStaleDeleteIsRedoneNotResent(t *testing.T) {
-	s := newSetup(t, 10)
-	s.fake.staleDeletes = 3
-	// Backlog 10: the first run ends once it has dealt with the ten, rather
-	// than wait for the three to reappear and delete them itself.
-	if st := s.run(t, func(o *Options) { o.Visibility = 1; o.Backlog = 10 }); st.Moved != 10 {
-		t.Fatalf("first run %+v", st)
-	}
-	time.Sleep(1100 * time.Millisecond)
-	st := s.run(t, func(o *Options) { o.Visibility = 1; o.Backlog = 3; o.Max = 3 })
-	if st.Moved != 0 || st.Resumed != 3 {
-		t.Fatalf("second run %+v", st)
-	}
-	if got := len(s.fake.bodies(destURL)); got != 10 {
-		t.Fatalf("destination got %d, want 10: nothing resent", got)
-	}
-	if n := len(s.fake.bodies(dlqURL)); n != 0 {
-		t.Fatalf("DLQ still holds %d", n)
-	}
+	// In a bubble: its clock moves only when every goroutine of the run
+	// waits, so the timeouts below pass in no wall time (see bubble).
+	synctest.Test(t, func(t *testing.T) {
+		s := newSetup(t, 10)
+		s.fake.staleDeletes = 3
+		// Backlog 10: the first run ends once it has dealt with the ten, rather
+		// than wait for the three to reappear and delete them itself.
+		if st := s.run(t, func(o *Options) { o.Visibility = 1; o.Backlog = 10 }); st.Moved != 10 {
+			t.Fatalf("first run %+v", st)
+		}
+		time.Sleep(1100 * time.Millisecond)
+		st := s.run(t, func(o *Options) { o.Visibility = 1; o.Backlog = 3; o.Max = 3 })
+		if st.Moved != 0 || st.Resumed != 3 {
+			t.Fatalf("second run %+v", st)
+		}
+		if got := len(s.fake.bodies(destURL)); got != 10 {
+			t.Fatalf("destination got %d, want 10: nothing resent", got)
+		}
+		if n := len(s.fake.bodies(dlqURL)); n != 0 {
+			t.Fatalf("DLQ still holds %d", n)
+		}
+	})
 }
 
 func TestSelectionSkipsAndReleases(t *testing.T) {
@@ -207,13 +220,15 @@ func TestSenderFaultFailsOneMessage(t *testing.T) {
 }
 
 func TestRateLimits(t *testing.T) {
-	s := newSetup(t, 30)
-	start := time.Now()
-	st := s.run(t, func(o *Options) { o.Rate = 100; o.Workers = 1 })
-	// 30 messages at 100/s from an empty bucket: 0.3 s at least.
-	if el := time.Since(start); st.Moved != 30 || el < 290*time.Millisecond {
-		t.Fatalf("moved %d in %s", st.Moved, el)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		s := newSetup(t, 30)
+		start := time.Now()
+		st := s.run(t, func(o *Options) { o.Rate = 100; o.Workers = 1 })
+		// 30 messages at 100/s from an empty bucket: 0.3 s at least.
+		if el := time.Since(start); st.Moved != 30 || el < 290*time.Millisecond {
+			t.Fatalf("moved %d in %s", st.Moved, el)
+		}
+	})
 }
 
 // The rate's clock starts at RateFrom: a second spent before the move
@@ -320,26 +335,30 @@ func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
 // A message hidden by someone else (a killed run, a receive whose answer
 // was lost) is waited for, and the wait is reported, not silent.
 func TestWaitForHiddenIsReported(t *testing.T) {
-	s := newSetup(t, 5)
-	s.fake.mu.Lock()
-	s.fake.queues[dlqURL][0].hiddenUntil = time.Now().Add(1500 * time.Millisecond)
-	s.fake.mu.Unlock()
-	var mu sync.Mutex
-	maxHidden := 0
-	st := s.run(t, func(o *Options) {
-		o.Backlog, o.Visibility = 5, 2
-		o.OnBatch = func(st Stats) {
-			mu.Lock()
-			maxHidden = max(maxHidden, st.Hidden)
-			mu.Unlock()
+	// In a bubble: its clock moves only when every goroutine of the run
+	// waits, so the timeouts below pass in no wall time (see bubble).
+	synctest.Test(t, func(t *testing.T) {
+		s := newSetup(t, 5)
+		s.fake.mu.Lock()
+		s.fake.queues[dlqURL][0].hiddenUntil = time.Now().Add(1500 * time.Millisecond)
+		s.fake.mu.Unlock()
+		var mu sync.Mutex
+		maxHidden := 0
+		st := s.run(t, func(o *Options) {
+			o.Backlog, o.Visibility = 5, 2
+			o.OnBatch = func(st Stats) {
+				mu.Lock()
+				maxHidden = max(maxHidden, st.Hidden)
+				mu.Unlock()
+			}
+		})
+		if st.Moved != 5 || st.Hidden != 0 {
+			t.Fatalf("run %+v: want all 5 moved and nothing hidden at the end", st)
+		}
+		if maxHidden != 1 {
+			t.Fatalf("progress reported at most %d hidden, want 1", maxHidden)
 		}
 	})
-	if st.Moved != 5 || st.Hidden != 0 {
-		t.Fatalf("run %+v: want all 5 moved and nothing hidden at the end", st)
-	}
-	if maxHidden != 1 {
-		t.Fatalf("progress reported at most %d hidden, want 1", maxHidden)
-	}
 }
 
 // No idle tail: when the backlog read at the start counted more than the
@@ -371,23 +390,25 @@ func TestIdleLongPollsAreCancelled(t *testing.T) {
 // cancels a long poll: a cancelled poll would take them and hide them for
 // the visibility timeout.
 func TestLongPollsAreNotCancelledWhenMessagesWereLetGo(t *testing.T) {
-	s := newSetup(t, 25)
-	s.fake.longPoll = true
-	st := s.run(t, func(o *Options) {
-		o.Backlog, o.Wait, o.Workers = 1000, 1, 0
-		o.Select = func(m *sqsjson.Message) (bool, error) { return !strings.Contains(m.Body, "o-0"), nil }
-	})
-	if st.Moved != 15 || st.Skipped != 10 {
-		t.Fatalf("moved %d, skipped %d; want 15, 10", st.Moved, st.Skipped)
-	}
-	s.fake.mu.Lock()
-	defer s.fake.mu.Unlock()
-	if s.fake.cancelled != 0 || s.fake.ghosted != 0 {
-		t.Fatalf("%d long polls cancelled, %d messages taken by them; want 0, 0", s.fake.cancelled, s.fake.ghosted)
-	}
-	for _, m := range s.fake.queues[dlqURL] {
-		if time.Now().Before(m.hiddenUntil) {
-			t.Fatalf("skipped message %s still hidden at the end", m.body)
+	synctest.Test(t, func(t *testing.T) {
+		s := newSetup(t, 25)
+		s.fake.longPoll = true
+		st := s.run(t, func(o *Options) {
+			o.Backlog, o.Wait, o.Workers = 1000, 1, 0
+			o.Select = func(m *sqsjson.Message) (bool, error) { return !strings.Contains(m.Body, "o-0"), nil }
+		})
+		if st.Moved != 15 || st.Skipped != 10 {
+			t.Fatalf("moved %d, skipped %d; want 15, 10", st.Moved, st.Skipped)
 		}
-	}
+		s.fake.mu.Lock()
+		defer s.fake.mu.Unlock()
+		if s.fake.cancelled != 0 || s.fake.ghosted != 0 {
+			t.Fatalf("%d long polls cancelled, %d messages taken by them; want 0, 0", s.fake.cancelled, s.fake.ghosted)
+		}
+		for _, m := range s.fake.queues[dlqURL] {
+			if time.Now().Before(m.hiddenUntil) {
+				t.Fatalf("skipped message %s still hidden at the end", m.body)
+			}
+		}
+	})
 }

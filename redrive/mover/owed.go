@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/receipts"
 )
 
 // The messages a run must not forget when it decides the DLQ is drained:
@@ -16,26 +17,25 @@ import (
 // visibility is how long a receive of this run hides a message.
 func (m *Mover) visibility() time.Duration { return time.Duration(m.o.Visibility) * time.Second }
 
-// hidUntil notes that a message this run does not hold may stay hidden
-// until t. m.mu is held.
-func (m *Mover) hidUntil(t time.Time) { m.mayReappear = later(m.mayReappear, t) }
+// mayReappear is when the last message this run may have hidden
+// without holding it shows again: a receive whose answer was lost, a
+// release that failed (m.lost), a message owed (m.owedUntil). The quiet
+// wait counts from it. m.mu is held.
+func (m *Mover) mayReappear() time.Time { return receipts.Later(m.lost.Until(), m.owedUntil) }
 
-// lostReceive notes a receive attempt whose error came back at t: SQS may
-// have carried it out before (a dropped connection, a 5xx after the fact)
-// and hidden up to a batch that no worker holds, until t plus the
-// visibility timeout at the latest.
-func (m *Mover) lostReceive(t time.Time) {
+// lostReceive notes a receive attempt that failed with err, its error
+// back at t: SQS may have carried it out before (a dropped connection, a
+// 5xx after the fact, receipts.MaybeCarriedOut) and hidden up to a batch
+// that no worker holds, until t plus the visibility timeout at the latest.
+func (m *Mover) lostReceive(t time.Time, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.strayed(t.Add(m.visibility()))
+	m.lost.Failed(t, err)
 }
 
-// strayed notes that a message no one holds may stay hidden until t: a
-// lost receive, an unconfirmed release. m.mu is held.
-func (m *Mover) strayed(t time.Time) {
-	m.hidUntil(t)
-	m.strayUntil = later(m.strayUntil, t)
-}
+// strayed notes that a message no one holds may stay hidden until t: an
+// unconfirmed release. m.mu is held.
+func (m *Mover) strayed(t time.Time) { m.lost.Stray(t) }
 
 // owe notes a message let go of unfinished: its send ran out of retries
 // (it was released) or, with deleteFailed, its delete failed (it stays
@@ -47,31 +47,17 @@ func (m *Mover) strayed(t time.Time) {
 func (m *Mover) owe(id string, deleteFailed bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.owed == nil {
-		m.owed = map[string]int{}
-	}
-	n := m.owed[id]
-	if deleteFailed {
-		n++
-	}
-	if n >= maxDeferrals {
-		delete(m.owed, id)
+	if !m.t.Owe(id, deleteFailed, maxDeferrals) {
 		return
 	}
-	m.owed[id] = n
 	m.drained = false
-	m.hidUntil(time.Now().Add(m.visibility()))
+	m.owedUntil = receipts.Later(m.owedUntil, m.o.Clock.Now().Add(m.visibility()))
 }
 
 // paid notes a message owed that is done with: sent, failed, or deleted
 // (then it is no longer pending delete). m.mu is held.
 func (m *Mover) paid(id string, deleted bool) {
-	n, ok := m.owed[id]
-	if !ok {
-		return
-	}
-	delete(m.owed, id)
-	if deleted && n > 0 {
+	if owed, fails := m.t.Pay(id); owed && deleted && fails > 0 {
 		m.stats.PendingDelete--
 	}
 }
@@ -83,7 +69,7 @@ func (m *Mover) paid(id string, deleted bool) {
 func (m *Mover) noteUnseen(excess int64) {
 	m.unseen = 0
 	if m.o.Backlog > 0 && excess > 0 {
-		m.unseen = int(min(excess, int64(max(m.o.Backlog-m.seen.Len(), 0))))
+		m.unseen = int(min(excess, int64(max(m.o.Backlog-m.t.SeenCount(), 0))))
 	}
 }
 

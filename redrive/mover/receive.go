@@ -2,7 +2,6 @@ package mover
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/retry"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -55,7 +55,7 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 		if err != nil && ctx.Err() == nil {
 			// Its answer may be lost after SQS hid a batch: dated by the
 			// error, since SQS acted before it came back.
-			m.lostReceive(time.Now())
+			m.lostReceive(m.o.Clock.Now(), err)
 		}
 		return err
 	})
@@ -91,6 +91,17 @@ func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
 // next batch is sent. The sends' 'sent' entries are written before handle
 // returns, so the deletes may run at any time after.
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
+	if m.o.Gate != nil {
+		if err := m.o.Gate(); err != nil {
+			m.fail(err)
+			msgs := make([]sqsjson.Message, len(raw))
+			for i := range raw {
+				msgs[i] = sqsapi.FromSDK(raw[i])
+			}
+			m.release(msgs)
+			return nil
+		}
+	}
 	p := m.triage(raw)
 	// The keys of the batch are held until its sends are journaled (the
 	// 'sent' entries carry them) or it gives up on them.
@@ -104,15 +115,15 @@ func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	m.hide(p.park, m.o.Visibility)
 	waited := false
 	if len(p.send) > 0 {
-		t0 := time.Now()
-		if err := m.limiter.WaitN(ctx, len(p.send)); err != nil {
+		t0 := m.o.Clock.Now()
+		if err := m.waitRate(ctx, len(p.send)); err != nil {
 			m.forget(p.send)
 			m.unreserve(len(p.send))
 			m.release(p.send)
 			m.unhold(p.held)
 			return nil
 		}
-		waited = time.Since(t0) > time.Millisecond
+		waited = receipts.Since(m.o.Clock, t0) > time.Millisecond
 	}
 	// The originals of the repaired copies are durable before any copy
 	// is sent: the undo can always put them back.
@@ -147,20 +158,18 @@ func (m *Mover) triage(raw []types.Message) triaged {
 	for _, r := range raw {
 		msg := sqsapi.FromSDK(r)
 		id := msg.MessageId
-		if m.held[id] {
+		if m.t.Hold(id, msg.ReceiptHandle) {
 			// Another worker holds it and its visibility ran out: this
 			// receive rotated the receipt handle, so its delete must use
 			// this one (SQS ignores a delete with an older handle).
-			m.latest[id] = msg.ReceiptHandle
 			continue
 		}
-		m.held[id] = true
 		p.held = append(p.held, id)
-		isNew := !m.seen.has(id)
-		beyond := isNew && m.o.Backlog > 0 && m.seen.Len() >= m.o.Backlog
+		isNew := !m.t.IsSeen(id)
+		beyond := isNew && m.o.Backlog > 0 && m.t.SeenCount() >= m.o.Backlog
 		if isNew && !beyond {
-			m.seen.add(id)
-			m.lastNew = time.Now()
+			m.t.See(id)
+			m.lastNew = m.o.Clock.Now()
 		}
 		dest, stay := m.route(&msg)
 		var prog journal.Mark
@@ -172,26 +181,26 @@ func (m *Mover) triage(raw []types.Message) triaged {
 			// Sent already (by this run or an earlier one) and still
 			// here: delete it with this receipt handle, every time it
 			// shows up — an earlier delete may have used a stale handle.
-			if m.noted.add(id) {
+			if m.t.Finish(id) {
 				p.resumeNew++
 			}
 			p.resume = append(p.resume, msg)
-		case m.noted.has(id) || beyond:
+		case m.t.IsDone(id) || beyond:
 			// Decided on already in this run (skipped, failed, returned,
 			// copied), or not part of the backlog: hide it for a while so
 			// the receives reach the messages behind it.
-			m.noted.add(id)
-			m.parked[id] = sqsjson.Message{MessageId: id, ReceiptHandle: msg.ReceiptHandle}
+			m.t.Finish(id)
+			m.t.Park(id, msg.ReceiptHandle)
 			p.park = append(p.park, msg)
 		case IsReturn(m.o.State, &msg):
-			m.noted.add(id)
+			m.t.Finish(id)
 			m.stats.Returned++
 			if m.o.MaxReturned > 0 && m.stats.Returned >= m.o.MaxReturned && m.stats.Halted == "" {
 				m.stats.Halted = "circuit breaker: " + plural.Of(m.stats.Returned, "moved message") + " came back to the DLQ"
 			}
 			p.release = append(p.release, msg)
 		case prog.Op == journal.OpSent || prog.Op == journal.OpDeleted: // --keep: copied already
-			m.noted.add(id)
+			m.t.Finish(id)
 			p.release = append(p.release, msg)
 		case m.stats.Halted != "" || m.fatal != nil:
 			p.release = append(p.release, msg)
@@ -230,11 +239,11 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 	tried, order := len(picked), picked
 	judged := m.judge(picked)
 	picked, tfailed := m.transformPicked(picked)
-	now := time.Now().UTC()
+	now := m.o.Clock.Now().UTC()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, msg := range skipped {
-		m.noted.add(msg.MessageId)
+		m.t.Finish(msg.MessageId)
 		m.stats.Skipped++
 		p.skipped = append(p.skipped, journal.Entry{Time: now, Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId, BodySHA256: sqsjson.BodySHA256(msg.Body), DestQueue: m.destFor(msg.MessageId).URL})
 	}
@@ -254,8 +263,8 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		for _, msg := range picked {
 			if m.overQuota(&msg) {
 				m.forget([]sqsjson.Message{msg})
-				m.noted.add(msg.MessageId)
-				m.parked[msg.MessageId] = sqsjson.Message{MessageId: msg.MessageId, ReceiptHandle: msg.ReceiptHandle}
+				m.t.Finish(msg.MessageId)
+				m.t.Park(msg.MessageId, msg.ReceiptHandle)
 				p.park = append(p.park, msg)
 				continue
 			}
@@ -290,8 +299,7 @@ func (m *Mover) unhold(ids []string) {
 // unholdLocked is unhold with m.mu held.
 func (m *Mover) unholdLocked(ids []string) {
 	for _, id := range ids {
-		delete(m.held, id)
-		delete(m.latest, id)
+		m.t.LetGo(id)
 		delete(m.dests, id)
 	}
 	if m.changed != nil {
@@ -327,39 +335,18 @@ func (m *Mover) hide(msgs []sqsjson.Message, seconds int32) (missed int) {
 	m.letGo = true // a cancelled long poll could take these: see cancelIdlePolls
 	m.mu.Unlock()
 	ids := make([]string, len(msgs))
-	handles := make([]string, len(msgs))
+	held := make([]receipts.Message, len(msgs))
 	for i := range msgs {
-		ids[i], handles[i] = msgs[i].MessageId, m.handleOf(&msgs[i])
+		ids[i] = msgs[i].MessageId
+		held[i] = receipts.Message{ID: msgs[i].MessageId, Handle: m.handleOf(&msgs[i])}
 	}
 	m.unhold(ids)
-	for start := 0; start < len(msgs); start += batchSize {
-		chunk := handles[start:min(start+batchSize, len(msgs))]
-		entries := make([]types.ChangeMessageVisibilityBatchRequestEntry, len(chunk))
-		for i, h := range chunk {
-			entries[i] = types.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: aws.String(h), VisibilityTimeout: seconds}
-		}
-		var out *sqs.ChangeMessageVisibilityBatchOutput
-		err := m.o.Retry.Do(context.Background(), func(ctx context.Context) error {
-			var err error
-			out, err = m.c.ChangeMessageVisibilityBatch(ctx, &sqs.ChangeMessageVisibilityBatchInput{QueueUrl: aws.String(m.o.Source.URL), Entries: entries}, retry.NoSDK)
-			return err
-		})
-		n := len(chunk)
-		if err == nil {
-			n = 0
-			for _, f := range out.Failed {
-				if !sqsapi.NotInFlight(aws.ToString(f.Code)) {
-					n++
-				}
-			}
-		}
-		if n > 0 && seconds == 0 {
-			// Not released: hidden until their visibility timeout ends.
-			missed += n
-			m.mu.Lock()
-			m.strayed(time.Now().Add(m.visibility()))
-			m.mu.Unlock()
-		}
+	missed = len(receipts.SetVisibility(context.Background(), m.c, m.o.Source.URL, held, seconds, m.o.Retry.Do, retry.NoSDK))
+	if missed > 0 && seconds == 0 {
+		// Not released: hidden until their visibility timeout ends.
+		m.mu.Lock()
+		m.strayed(m.o.Clock.Now().Add(m.visibility()))
+		m.mu.Unlock()
 	}
 	return missed
 }
@@ -397,7 +384,7 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 	}
 	for {
 		m.mu.Lock()
-		fresh := time.Since(m.backlog.at) < 2*time.Second
+		fresh := receipts.Since(m.o.Clock, m.backlog.at) < 2*time.Second
 		visible := m.backlog.visible
 		m.mu.Unlock()
 		if !fresh {
@@ -406,7 +393,7 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 				return nil // cannot tell: do not stall the move on it
 			}
 			m.mu.Lock()
-			m.backlog = backlogCache{at: time.Now(), visible: visible}
+			m.backlog = backlogCache{at: m.o.Clock.Now(), visible: visible}
 			m.mu.Unlock()
 		}
 		if visible <= m.o.MaxBacklog {
@@ -415,7 +402,7 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(2 * time.Second):
+		case <-m.o.Clock.After(2 * time.Second):
 		}
 	}
 }

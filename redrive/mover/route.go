@@ -2,7 +2,6 @@ package mover
 
 import (
 	"context"
-	"time"
 
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -74,14 +73,14 @@ func (m *Mover) route(msg *sqsjson.Message) (*sqsapi.Queue, string) {
 // skipped (and sourceless or from another queue), journaled with why.
 // Called with m.mu held.
 func (m *Mover) stay(p *triaged, msg sqsjson.Message, why string) {
-	m.noted.add(msg.MessageId)
+	m.t.Finish(msg.MessageId)
 	m.stats.Skipped++
 	if why == staySourceless {
 		m.stats.Sourceless++
 	} else {
 		m.stats.OtherSource++
 	}
-	p.skipped = append(p.skipped, journal.Entry{Time: time.Now().UTC(), Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId,
+	p.skipped = append(p.skipped, journal.Entry{Time: m.o.Clock.Now().UTC(), Run: m.o.RunID, Attempt: m.o.Attempt, Op: journal.OpSkipped, DLQMessageID: msg.MessageId,
 		BodySHA256: sqsjson.BodySHA256(msg.Body), Error: why})
 	p.release = append(p.release, msg)
 }

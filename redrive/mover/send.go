@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
 	"github.com/mfdlq/mfdlq/redrive/retry"
@@ -98,7 +98,7 @@ func (m *Mover) sendBatch(ctx context.Context, dest *sqsapi.Queue, chunk []sqsjs
 		// a KMS key): every batch would be, so the run stops.
 		m.fail(fmt.Errorf("send batch to %s: %w", dest.Name, err))
 	}
-	now := time.Now().UTC()
+	now := m.o.Clock.Now().UTC()
 	var entries, failed []journal.Entry
 	var refused []sqsjson.Message
 	var stamped provenance.Counts
@@ -157,11 +157,11 @@ func (m *Mover) record(dest string, sent, failed []journal.Entry, err error, res
 		if !m.o.Journal.Applies(m.o.State) {
 			m.o.State.Apply(e) // a writer of Open applied it already
 		}
-		m.noted.add(e.DLQMessageID) // counted as moved: never again as resumed
+		m.t.Finish(e.DLQMessageID) // counted as moved: never again as resumed
 		m.paid(e.DLQMessageID, false)
 	}
 	for _, e := range failed {
-		m.noted.add(e.DLQMessageID)
+		m.t.Finish(e.DLQMessageID)
 		m.paid(e.DLQMessageID, false)
 	}
 	for i := range refused {
@@ -196,7 +196,7 @@ func (m *Mover) deferOnce(id, dest string) bool {
 	d.dest = dest
 	m.deferred[id] = d
 	if d.n >= maxDeferrals {
-		m.noted.add(id)
+		m.t.Finish(id)
 		return true
 	}
 	return false
@@ -257,12 +257,12 @@ func (m *Mover) batchCall(ctx context.Context, n int, call func(ctx context.Cont
 				pending = append(pending, i)
 			}
 		}
-		t0 := time.Now()
+		t0 := m.o.Clock.Now()
 		done, failed, err := call(ctx, pending)
 		if err == nil && len(failed) > 0 {
-			m.ctl.Call(time.Since(t0), entryCongestion(failed))
+			m.ctl.Call(receipts.Since(m.o.Clock, t0), entryCongestion(failed))
 		} else {
-			m.ctl.Call(time.Since(t0), err)
+			m.ctl.Call(receipts.Since(m.o.Clock, t0), err)
 		}
 		if err != nil {
 			return err

@@ -55,7 +55,7 @@ func (m *Mover) transformErrors(p *triaged, failed []Failure, tried int, now tim
 	}
 	for _, f := range failed {
 		msg := f.Message
-		m.noted.add(msg.MessageId)
+		m.t.Finish(msg.MessageId)
 		p.release = append(p.release, msg)
 		if f.Again { // journaled and counted by an earlier phase
 			continue

@@ -40,6 +40,7 @@ func latencyProxy(cfg aws.Config, d time.Duration) (*faultproxy.Proxy, *httptest
 // bare loop with some workers.
 type contender struct {
 	name  string
+	bin   string   // another mfdlq binary than -bin ("default:PATH")
 	args  []string // mfdlq's flags after --rate max
 	bare  int      // > 0: the bare loop with this many workers
 	atTop bool     // the bare loop with the workers mfdlq's default reached
@@ -51,6 +52,11 @@ func parseContenders(spec string) []contender {
 		switch {
 		case c == "default":
 			out = append(out, contender{name: "mfdlq defaults"})
+		case strings.HasPrefix(c, "default:"):
+			// Another build's defaults in the same run: a before and an
+			// after side by side, under the same load.
+			path := strings.TrimPrefix(c, "default:")
+			out = append(out, contender{name: "mfdlq defaults, " + filepath.Base(path), bin: path})
 		case strings.HasPrefix(c, "w"):
 			out = append(out, contender{name: "mfdlq --workers " + c[1:], args: []string{"--workers", c[1:]}})
 		case c == "bare@peak":
@@ -109,7 +115,12 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 				rate = float64(*n) / bareLoop(client, dlq, src, *n, workers).Seconds()
 				dups = verify(c.name, s, src, dlq, bodies)
 			default:
+				own := *bin
+				if c.bin != "" {
+					*bin = c.bin
+				}
 				el, out, err := redrive(name, append(append([]string{"--rate", "max", "--quiet"}, endpoint...), c.args...)...)
+				*bin = own
 				if err != nil {
 					check(fmt.Errorf("%s: %v\n%s", c.name, err, out))
 				}
@@ -156,6 +167,15 @@ func summarize(cs []contender, rates [][]float64, peaks []float64) {
 			bare1 = i
 		case len(c.args) > 0 && (best < 0 || med[i] > med[best]):
 			best = i
+		}
+	}
+	for i, c := range cs {
+		if c.bare > 1 || c.atTop {
+			for j, o := range cs {
+				if o.bin != "" {
+					fmt.Printf("%s / %s: %.0f%%\n", o.name, c.name, 100*med[j]/med[i])
+				}
+			}
 		}
 	}
 	if def < 0 {

@@ -10,7 +10,8 @@
 //	-mode memory      one big move at --rate max: peak RSS, journal, resume
 //	-mode scale       -n messages at --rate max beside the bare 32-worker loop
 //	                  on a queue as deep: throughput, peak RSS, incident
-//	                  directory, rerun RSS, every body delivered (streamed)
+//	                  directory, rerun RSS, every body delivered (streamed);
+//	                  with -dedupe-transform, through --dedupe --key --transform
 //	-mode export      export -n with --delete to .jsonl.gz beside the bare
 //	                  receive/write/delete loop: rate, peak RSS, the file
 //
@@ -26,6 +27,7 @@ import (
 	"os/exec"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +40,7 @@ import (
 	"github.com/mfdlq/mfdlq/bench/crashkill"
 	"github.com/mfdlq/mfdlq/internal/faultproxy"
 	"github.com/mfdlq/mfdlq/internal/localaws"
+	moved "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -53,6 +56,15 @@ var (
 	// contenders of -mode latency: default (mfdlq's defaults), wN (mfdlq
 	// --workers N), bareN (the bare loop with N workers), bare@peak (the
 	// bare loop with as many workers as the defaults reached).
+	// trace runs each redrive with redrive.TraceEnv set and prints its
+	// phases' start times (-mode latency, scale).
+	// dedupeTransform makes -mode scale's mfdlq run --dedupe --key
+	// .order_id --transform '.version = 1' beside the bare loop.
+	dedupeTransform = flag.Bool("dedupe-transform", false, "-mode scale: redrive with --dedupe --key .order_id --transform")
+	// scaleArgs are more redrive flags for -mode scale (space-separated),
+	// to take the dedupe+transform path apart.
+	scaleArgs  = flag.String("scale-args", "", "-mode scale: more redrive flags, space-separated")
+	trace      = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
 	contenders = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
 )
 
@@ -128,8 +140,21 @@ func redrive(name string, extra ...string) (time.Duration, []byte, error) {
 	lastIncident = dir
 	args := append([]string{"redrive", "--queue", name + "-dlq", "--to", name, "--canary", "0", "--yes", "--incident", dir}, extra...)
 	start := time.Now()
-	out, err := exec.Command(*bin, args...).CombinedOutput()
-	return time.Since(start), out, err
+	c := exec.Command(*bin, args...)
+	if *trace {
+		c.Env = append(os.Environ(), moved.TraceEnv+"=1")
+	}
+	out, err := c.CombinedOutput()
+	el := time.Since(start)
+	if *trace {
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.HasPrefix(line, "trace:") {
+				fmt.Println(line)
+			}
+		}
+		fmt.Printf("trace: %6.1f ms exited\n", float64(el.Microseconds())/1000)
+	}
+	return el, out, err
 }
 
 // verify drains the destination: every body at least once with its

@@ -42,6 +42,21 @@ func countDrain(c *sqs.Client, url string, n int) (lost, dups int) {
 
 const mib = 1 << 20
 
+// dedupeTransformArgs are what -dedupe-transform adds to the scale run:
+// the --dedupe --key … --transform … path (issue 46).
+var dedupeTransformArgs = []string{"--dedupe", "--key", ".order_id", "--transform", ".version = 1"}
+
+// originalsSize is ", originals N MiB" for the incident's originals file
+// (compressed or not), "" when it has none.
+func originalsSize(dir string) string {
+	for _, name := range []string{"transform-originals.jsonl.gz", "transform-originals.jsonl"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return fmt.Sprintf(", originals %s %.1f MiB", name, float64(st.Size())/mib)
+		}
+	}
+	return ""
+}
+
 // scaleMode moves n messages at --rate max and, on a second queue of the
 // same depth in the same run, the bare 32-worker loop; it prints the
 // scale line of docs/redrive-figures.md: throughput beside the loop's, peak RSS,
@@ -56,13 +71,26 @@ func scaleMode(s *localaws.Seeder, client *sqs.Client) {
 	check(err)
 	lastIncident = dir
 	args := []string{"redrive", "--queue", name + "-dlq", "--to", name, "--canary", "0", "--yes", "--incident", dir, "--rate", "max", "--quiet"}
+	what := "mfdlq"
+	if *dedupeTransform {
+		// Every order_id is distinct (fill): the keys are all judged and
+		// claimed, none left as a duplicate; the transform changes each
+		// message, so every original is kept before its copy is sent.
+		args = append(args, dedupeTransformArgs...)
+		what = "mfdlq " + strings.Join(dedupeTransformArgs, " ")
+	}
+	if *scaleArgs != "" {
+		args = append(args, strings.Fields(*scaleArgs)...)
+		what += " " + *scaleArgs
+	}
 	el, rss := rusage(args)
 	move := moveSeconds()
+	fmt.Printf("scale %d: at most %d batches in flight, CPU %.1f s (%.0f µs a message)\n", *n, lastRedrive().PeakWorkers, lastCPU.Seconds(), float64(lastCPU.Microseconds())/float64(*n))
 	journal, err := os.Stat(filepath.Join(dir, "redrive-journal.jsonl"))
 	check(err)
 	incident := crashkill.DirSize(dir)
-	fmt.Printf("scale %d: mfdlq %.0f msg/s whole process (move phase %.0f, load %s); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB)\n",
-		*n, float64(*n)/el.Seconds(), float64(*n)/move, loadavg(), float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib)
+	fmt.Printf("scale %d: %s %.0f msg/s whole process (move phase %.0f, load %s); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB%s)\n",
+		*n, what, float64(*n)/el.Seconds(), float64(*n)/move, loadavg(), float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib, originalsSize(dir))
 	_, rerunRSS := rusage(args)
 	fmt.Printf("scale %d: rerun finding nothing: peak RSS %.1f MiB\n", *n, float64(rerunRSS)/1024)
 	lost, dups := countDrain(client, src, *n)
@@ -75,7 +103,7 @@ func scaleMode(s *localaws.Seeder, client *sqs.Client) {
 	settle()
 	bare := bareLoop(client, bdlq, bsrc, *n, 32)
 	tool, bareRate := float64(*n)/el.Seconds(), float64(*n)/bare.Seconds()
-	fmt.Printf("scale: %d messages (load %s): mfdlq %.0f msg/s whole process (move phase %.0f), bare 32-worker loop %.0f msg/s: %.0f%% (move phase %.0f%%); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB); rerun finding nothing: peak RSS %.1f MiB; lost %d, %d duplicate(s), %d left in the DLQ\n",
+	fmt.Printf("scale: %d messages (load %s): "+what+" %.0f msg/s whole process (move phase %.0f), bare 32-worker loop %.0f msg/s: %.0f%% (move phase %.0f%%); peak RSS %.1f MiB; incident directory %.1f MiB (journal %.1f MiB); rerun finding nothing: peak RSS %.1f MiB; lost %d, %d duplicate(s), %d left in the DLQ\n",
 		*n, loadavg(), tool, float64(*n)/move, bareRate, 100*tool/bareRate, 100*float64(*n)/move/bareRate,
 		float64(rss)/1024, float64(incident)/mib, float64(journal.Size())/mib, float64(rerunRSS)/1024, lost, dups, left)
 }
