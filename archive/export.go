@@ -94,7 +94,7 @@ var ErrBodyMismatch = errors.New("body does not match MD5OfBody")
 // Stats say what happened to the messages either way.
 func Export(ctx context.Context, c SQS, sink Sink, o Options) (Stats, error) {
 	o.defaults()
-	h := newHold(c, o.Queue.URL, o.Visibility, o.Clock)
+	h := newHandles(c, o.Queue.URL, o.Visibility, o.Clock)
 	stopRenew := h.renewEvery(o.Visibility / 3)
 	st, werr := read(ctx, h, sink, o)
 	stopRenew()

@@ -50,8 +50,9 @@ const MaxFailedText = 600
 // stays small whatever the in-flight limit.
 const MaxEventParts = 100
 
-// FiguresOf is the event's figures of an export's stats.
-func FiguresOf(st Stats, backlog int) Figures {
+// Figures are the event's figures of an export's stats (one word for
+// both: a result gives its figures; redrive.FiguresOf reads them back).
+func (st Stats) Figures(backlog int) Figures {
 	f := Figures{Location: st.Location, Exported: st.Exported, Deleted: st.Deleted, NotDeleted: st.NotDeleted,
 		Skipped: st.Skipped, FilterErrors: st.FilterErrors, Backlog: backlog, Bytes: st.Bytes, SHA256: st.SHA256, StoppedAtLimit: st.Limit,
 		Hidden: st.Hidden, HiddenUntil: st.HiddenUntil}

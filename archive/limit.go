@@ -60,7 +60,7 @@ func (st Stats) StoppedAtLimit() bool { return st.Limit != "" }
 // visible, a long poll returning none is the in-flight limit (a FIFO
 // queue's held group heads look the same, so FIFO is left to its own
 // warning). One GetQueueAttributes call; a failed one concludes nothing.
-func checkStalled(ctx context.Context, h *hold, st *Stats, o Options) {
+func checkStalled(ctx context.Context, h *handles, st *Stats, o Options) {
 	if st.Limit != "" || st.Interrupted || o.Queue.FIFO || o.Backlog <= 0 || st.Received >= o.Backlog ||
 		(o.Max > 0 && st.Exported >= o.Max) || h.count() == 0 {
 		return

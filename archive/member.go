@@ -11,7 +11,7 @@ import (
 
 // checkpoint ends the gzip member, makes the file durable and only then
 // deletes exactly the messages written so far.
-func checkpoint(ctx context.Context, w *member, cp Checkpointer, h *hold, st *Stats) error {
+func checkpoint(ctx context.Context, w *member, cp Checkpointer, h *handles, st *Stats) error {
 	if err := w.end(); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // shows nothing new for QuietRounds receives, or SQS's in-flight limit
 // stops it, writing as it goes; with Delete into a local file it
 // checkpoints every Checkpoint messages and at the limit.
-func read(ctx context.Context, h *hold, sink Sink, o Options) (Stats, error) {
+func read(ctx context.Context, h *handles, sink Sink, o Options) (Stats, error) {
 	r := &reading{h: h, o: o, w: &member{sink: sink, gzip: o.Gzip}, room: o.room(), lost: receipts.Lost{Visibility: o.Visibility}}
 	r.w.start()
 	r.cp, _ = sink.(Checkpointer)
@@ -86,7 +86,7 @@ func (r *reading) readOn(ctx context.Context) error {
 		r.lost.Succeeded()
 		if ctx.Err() != nil {
 			r.st.Interrupted = true
-			h.hold(msgs) // received as Ctrl-C came: released with the rest
+			h.add(msgs) // received as Ctrl-C came: released with the rest
 			break
 		}
 		if err := r.round(ctx, msgs, err); err != nil {
@@ -101,7 +101,7 @@ func (r *reading) readOn(ctx context.Context) error {
 
 // reading is one export's reading loop.
 type reading struct {
-	h     *hold
+	h     *handles
 	o     Options
 	w     *member
 	cp    Checkpointer // nil: no deletes before the end
@@ -117,7 +117,7 @@ type reading struct {
 // stops at the in-flight limit, or counts a quiet round.
 func (r *reading) round(ctx context.Context, msgs []types.Message, err error) error {
 	overLimit := isOverLimit(err)
-	fresh := r.h.hold(msgs)
+	fresh := r.h.add(msgs)
 	before := r.st.Exported
 	for i := range fresh {
 		if err := r.st.take(r.w.out, r.h, &fresh[i], r.o); err != nil {

@@ -18,7 +18,7 @@ import (
 // take checks one fresh message and writes it when selected. The receipt
 // handle is not written: it is useless once the export ends, and it
 // grants the power to delete while it lasts.
-func (st *Stats) take(out *sqsjson.Writer, h *hold, m *sqsjson.Message, o Options) error {
+func (st *Stats) take(out *sqsjson.Writer, h *handles, m *sqsjson.Message, o Options) error {
 	st.Received++
 	switch {
 	case m.MD5OfBody == "":

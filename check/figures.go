@@ -37,9 +37,9 @@ func (f Figures) RetryWindow() time.Duration {
 	return time.Duration(f.VisibilityTimeoutSeconds*f.MaxReceiveCount) * time.Second
 }
 
-// FiguresOf counts rep's findings and reads the sources' retry window from
+// Figures counts rep's findings and reads the sources' retry window from
 // in.
-func FiguresOf(rep *Result, in CheckInput) Figures {
+func (rep *Result) Figures(in CheckInput) Figures {
 	f := Figures{Failed: []string{}, Warned: []string{}}
 	for _, x := range rep.Findings {
 		switch x.Status {

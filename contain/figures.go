@@ -37,8 +37,8 @@ type Figures struct {
 	MappingDryRun bool   `json:"mapping_dry_run,omitempty"`
 }
 
-// FiguresOf flattens a result into its event's figures.
-func FiguresOf(rep *Result) Figures {
+// Figures flattens a result into its event's figures.
+func (rep *Result) Figures() Figures {
 	f := Figures{
 		Visible: rep.DLQ.Visible, InFlight: rep.DLQ.InFlight, Trend: rep.DLQ.Direction,
 		TrendFrom: rep.DLQ.From, TrendTo: rep.DLQ.To, TrendSource: rep.DLQ.Source,

@@ -21,7 +21,7 @@ func TestAlarmTimeAddsTheRetryWindowWhenCheckRecordedIt(t *testing.T) {
 	src := func(name string, vis time.Duration, n int) *sqsapi.Queue {
 		return &sqsapi.Queue{Name: name, Visibility: vis, RedrivePolicy: &sqsapi.RedrivePolicy{MaxReceiveCount: n}}
 	}
-	fig := check.FiguresOf(&check.Result{}, check.CheckInput{Sources: []*sqsapi.Queue{src("slow", 900*time.Second, 5), src("orders", 180*time.Second, 4), src("none", 30*time.Second, 0)}})
+	fig := (&check.Result{}).Figures(check.CheckInput{Sources: []*sqsapi.Queue{src("slow", 900*time.Second, 5), src("orders", 180*time.Second, 4), src("none", 30*time.Second, 0)}})
 	if fig.VisibilityTimeoutSeconds != 180 || fig.MaxReceiveCount != 4 {
 		t.Fatalf("check figures = %+v; want the soonest source's 180s × 4", fig)
 	}

@@ -49,7 +49,7 @@ func (t *run) contain(ctx context.Context) error {
 	}
 	ev := t.event(incident.StepContain)
 	in := contain.Inputs{Window: t.req.Window.String()}
-	if err := ev.Set(in, contain.FiguresOf(&rep)); err != nil {
+	if err := ev.Set(in, rep.Figures()); err != nil {
 		return err
 	}
 	ev.Verdict, ev.Artifact = string(rep.Verdict), incident.ContainFile

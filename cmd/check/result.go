@@ -25,7 +25,7 @@ func (o *CheckOptions) record(dlq *sqsapi.Queue, rep *checkstep.Result, facts ch
 	ev := d.Event("check", dlq)
 	in := checkstep.Inputs{CreateAlarm: o.CreateAlarm, Topic: o.Topic, DryRun: o.DryRun,
 		SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout.String()}
-	if err := ev.Set(in, checkstep.FiguresOf(rep, facts)); err != nil {
+	if err := ev.Set(in, rep.Figures(facts)); err != nil {
 		return err
 	}
 	ev.Verdict = string(rep.Verdict)

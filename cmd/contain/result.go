@@ -40,7 +40,7 @@ func (o *ContainOptions) record(dlq *sqsapi.Queue, rep *containstep.Result) erro
 		return err
 	}
 	ev := d.Event("contain", dlq)
-	if err := ev.Set(o.inputs(), containstep.FiguresOf(rep)); err != nil {
+	if err := ev.Set(o.inputs(), rep.Figures()); err != nil {
 		return err
 	}
 	ev.Verdict = string(rep.Verdict)

@@ -172,7 +172,7 @@ func (o *ExportOptions) record(ws *incident.Workspace, q *sqsapi.Queue, backlog 
 	}
 	ev := d.Event("export", q)
 	in := archive.Inputs{Out: o.Out, Delete: o.Delete, Max: o.Max, Filter: o.Filter}
-	f := archive.FiguresOf(st, backlog)
+	f := st.Figures(backlog)
 	f.Failed = failed
 	if err := ev.Set(in, f); err != nil {
 		return err

@@ -12,13 +12,13 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// hold is every message the export has received and not let go of, with
+// handles is every message the export has received and not let go of, with
 // its latest receipt handle (a repeated receive rotates it, and SQS acts
 // only on the latest), in the receive engine's table (receipts). A
 // message once received keeps a 64-bit digest after it is deleted at a
 // checkpoint: received again, it is held, never written twice, and made
 // visible again at the end — left in the DLQ, never lost.
-type hold struct {
+type handles struct {
 	c          SQS
 	url        string
 	visibility time.Duration
@@ -28,12 +28,12 @@ type hold struct {
 	t  *receipts.Table
 }
 
-func newHold(c SQS, url string, visibility time.Duration, clock receipts.Clock) *hold {
-	return &hold{c: c, url: url, visibility: visibility, clock: clock, t: receipts.NewTable(0)}
+func newHandles(c SQS, url string, visibility time.Duration, clock receipts.Clock) *handles {
+	return &handles{c: c, url: url, visibility: visibility, clock: clock, t: receipts.NewTable(0)}
 }
 
-// hold records msgs and returns those never received before.
-func (h *hold) hold(msgs []types.Message) []sqsjson.Message {
+// add records msgs and returns those never received before.
+func (h *handles) add(msgs []types.Message) []sqsjson.Message {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var fresh []sqsjson.Message
@@ -49,7 +49,7 @@ func (h *hold) hold(msgs []types.Message) []sqsjson.Message {
 
 // markWritten notes a held message written to the file: deleted at the
 // next checkpoint, or at the end.
-func (h *hold) markWritten(id string) {
+func (h *handles) markWritten(id string) {
 	h.mu.Lock()
 	h.t.Take(id)
 	h.mu.Unlock()
@@ -57,7 +57,7 @@ func (h *hold) markWritten(id string) {
 
 // renewEvery extends the hold of every message each period until the
 // returned stop is called, so a long export keeps what it has read hidden.
-func (h *hold) renewEvery(period time.Duration) (stop func()) {
+func (h *handles) renewEvery(period time.Duration) (stop func()) {
 	quit := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -71,7 +71,7 @@ func (h *hold) renewEvery(period time.Duration) (stop func()) {
 
 // messages returns the held messages (only those written, if written),
 // in receive order.
-func (h *hold) messages(written bool) []receipts.Message {
+func (h *handles) messages(written bool) []receipts.Message {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.t.HeldMessages(written)
@@ -80,7 +80,7 @@ func (h *hold) messages(written bool) []receipts.Message {
 // releaseAll makes every message still held visible again and returns
 // how many SQS confirmed and how many it did not: those come back when
 // their visibility timeout ends, which the caller must say.
-func (h *hold) releaseAll(ctx context.Context) (released, failed int) {
+func (h *handles) releaseAll(ctx context.Context) (released, failed int) {
 	msgs := h.messages(false)
 	failed = len(receipts.Release(ctx, h.c, h.url, msgs, nil))
 	h.forget(msgs)
@@ -89,14 +89,14 @@ func (h *hold) releaseAll(ctx context.Context) (released, failed int) {
 
 // deleteWritten deletes exactly the messages written to the file; those
 // it could not are still held, released at the end.
-func (h *hold) deleteWritten(ctx context.Context) (deleted, failed int) {
+func (h *handles) deleteWritten(ctx context.Context) (deleted, failed int) {
 	msgs := h.messages(true)
 	gone := receipts.Delete(ctx, h.c, h.url, msgs, nil)
 	h.forget(gone)
 	return len(gone), len(msgs) - len(gone)
 }
 
-func (h *hold) forget(msgs []receipts.Message) {
+func (h *handles) forget(msgs []receipts.Message) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, m := range msgs {
@@ -105,7 +105,7 @@ func (h *hold) forget(msgs []receipts.Message) {
 }
 
 // count is how many messages the export holds in flight.
-func (h *hold) count() int {
+func (h *handles) count() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.t.Held()
