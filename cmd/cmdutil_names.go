@@ -4,20 +4,15 @@ import (
 	"context"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/spf13/pflag"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
-	"github.com/mfdlq/mfdlq/dedupe"
-	"github.com/mfdlq/mfdlq/envelope"
-	"github.com/mfdlq/mfdlq/note"
-	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// The names package cmd used before the shared parts moved to cmdutil,
-// kept while commands move into packages of their own (cmd/<command>/,
-// cmdutil/doc.go): a file not yet moved compiles unchanged. A moved
-// command uses cmdutil's names; this file shrinks as commands leave, and
-// goes with the last one.
+// The names package cmd used before the shared parts moved to cmdutil.
+// Every command now has a package of its own (cmd/<command>/,
+// cmdutil/doc.go), redrive the last; what is left here is what cmd's own
+// code (the root, the Lambda handler, the runbook's steps) and its tests
+// still spell the old way.
 
 // Deps is cmdutil.Deps with the methods the commands still in package cmd
 // define on it (samples, notes, the fleet…). A moved command takes
@@ -31,8 +26,6 @@ type (
 	IOStreams        = cmdutil.IOStreams
 	Prompter         = cmdutil.Prompter
 	TerminalPrompter = cmdutil.TerminalPrompter
-	tableData        = cmdutil.TableData
-	exitError        = cmdutil.ExitError
 	exitErrorLine    = cmdutil.ExitErrorLine
 )
 
@@ -57,8 +50,6 @@ var (
 	// ErrNoTerminal and ErrNoAnswer are cmdutil's Prompter answers.
 	ErrNoTerminal = cmdutil.ErrNoTerminal
 	ErrNoAnswer   = cmdutil.ErrNoAnswer
-
-	errInterrupted = cmdutil.ErrInterrupted
 )
 
 // SystemIO returns the process's streams (cmdutil.SystemIO).
@@ -77,68 +68,22 @@ func (d *Deps) wireClients() { d.WireClients() }
 // Errors and exit statuses.
 
 func usageErrorf(format string, args ...any) error { return cmdutil.UsageErrorf(format, args...) }
-func checkFailedf(format string, args ...any) error {
-	return cmdutil.CheckFailedf(format, args...)
-}
-func refusedf(format string, args ...any) error { return cmdutil.Refusedf(format, args...) }
-func withHint(err error, hint string) error     { return cmdutil.WithHint(err, hint) }
+func withHint(err error, hint string) error        { return cmdutil.WithHint(err, hint) }
 
 // reportError is cmdutil.ReportError.
 func reportError(d *Deps, args []string, err error, code int, hint string) {
 	cmdutil.ReportError(&d.Deps, args, err, code, hint)
 }
 
-// exitCode is cmdutil.ExitCode with redrive's when-ok wait first: its
-// errors carry their own status (cmd/whenok.go).
-func exitCode(err error, interrupted bool) int {
-	if _, ok := err.(*exitError); !ok && isWhenOKError(err) {
-		code, _ := whenOKExit(err)
-		return code
-	}
-	return cmdutil.ExitCode(err, interrupted)
-}
-
-// Output and questions.
-
-func (d *Deps) printTable(t tableData) error            { return d.PrintTable(t) }
-func (d *Deps) jsonOutput() bool                        { return d.JSONOutput() }
-func (d *Deps) infof(format string, args ...any)        { d.Infof(format, args...) }
-func (d *Deps) warnf(format string, args ...any)        { d.Warnf(format, args...) }
-func (d *Deps) announce(action string, q *sqsapi.Queue) { d.Announce(action, q) }
-func (d *Deps) nextStep(format string, args ...any)     { d.NextStep(format, args...) }
-func (d *Deps) confirm(question string, yes bool) error { return d.Confirm(question, yes) }
-func orUnknown(s string) string                         { return cmdutil.OrUnknown(s) }
-func secondsText(f float64) string                      { return cmdutil.SecondsText(f) }
+// exitCode is cmdutil.ExitCode.
+func exitCode(err error, interrupted bool) int { return cmdutil.ExitCode(err, interrupted) }
 
 // Flags.
 
 type fleetFlags = cmdutil.FleetFlags
 
-const (
-	fetchPayloadsHelp = cmdutil.FetchPayloadsHelp
-	keyHelp           = cmdutil.KeyHelp
-)
-
-func intFlagUnset(f *pflag.FlagSet, p *int, name, usage string) {
-	cmdutil.IntFlagUnset(f, p, name, usage)
-}
 func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
 
 // The queue, the incident and its files.
 
-func (d *Deps) resolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {
-	return d.ResolveQueue(ctx, ref)
-}
-func (d *Deps) checkIncident(queueRef string) error              { return d.CheckIncident(queueRef) }
 func (d *Deps) s3Client(ctx context.Context) (*s3.Client, error) { return d.S3Client(ctx) }
-
-// The sample, and what the reading steps say beside it.
-
-func payloadOf(d *envelope.Detector) dedupe.Payload { return cmdutil.PayloadOf(d) }
-
-// Notes and the fleet.
-
-func (d *Deps) callerARN(ctx context.Context) (string, error) { return d.CallerARN(ctx) }
-func (d *Deps) noteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
-	return d.NoteAhead(ctx, c, q)
-}

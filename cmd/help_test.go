@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -54,7 +55,7 @@ func TestHelpNumbersStepsAsTheRunbook(t *testing.T) {
 // explanation and the advanced flags; no flag is lost from the help.
 func TestRedriveHelpFirstScreen(t *testing.T) {
 	d, _, _ := testDeps(t, false)
-	c := newRedriveCmd(d, nil)
+	c := redrive.NewCmdRedrive(&d.Deps, nil)
 	newRootCmd(d).AddCommand(c)
 	var out bytes.Buffer
 	c.SetOut(&out)

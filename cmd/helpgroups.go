@@ -4,104 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/runbook"
 )
 
-// A command with many flags (redrive has 37) shows them in groups, the
-// ones most runs need first, so its first screen answers "how do I run
-// it": what it is, the usage line, the examples and those groups; the long
-// explanation and the advanced flags follow.
-
-// flagGroupAnnotation names the help group of a flag (pflag annotations
-// are how cobra keeps per-flag metadata).
-const flagGroupAnnotation = "mfdlq_help_group"
-
-// advancedGroup collects the flags no group names.
-const advancedGroup = "Advanced"
-
-// flagGroup is one group of a command's help: a title and its flags, in
-// the order they are listed.
-type flagGroup struct {
-	Title string
-	Flags []string
-}
-
-// groupFlags files c's flags under groups and gives c the grouped help.
-// A flag no group names is advanced; a name that is not a flag panics, so
-// a renamed flag cannot silently drop out of its group.
-func groupFlags(c *cobra.Command, groups []flagGroup) {
-	for _, g := range groups {
-		for _, name := range g.Flags {
-			if err := c.Flags().SetAnnotation(name, flagGroupAnnotation, []string{g.Title}); err != nil {
-				panic("groupFlags: " + err.Error())
-			}
-		}
-	}
-	c.SetHelpFunc(func(c *cobra.Command, _ []string) {
-		c.Print(groupedHelp(c, groups))
-	})
-}
-
-// groupedHelp is the help of a command with grouped flags: the first
-// screen, then Long, then the advanced and global flags and the pointer
-// to the runbook.
-func groupedHelp(c *cobra.Command, groups []flagGroup) string {
-	titles := make([]string, len(groups))
-	for i, g := range groups {
-		titles[i] = g.Title
-	}
-	var b strings.Builder
-	b.WriteString(c.Short + "\n\nUsage:\n  " + c.UseLine() + "\n")
-	if c.Example != "" {
-		b.WriteString("\nExamples:\n" + strings.TrimRight(c.Example, "\n") + "\n")
-	}
-	// The named groups list their flags in the order the group gives
-	// (most used first); the advanced ones alphabetically.
-	named := map[string]*pflag.FlagSet{}
-	for _, t := range titles {
-		named[t] = pflag.NewFlagSet(t, pflag.ContinueOnError)
-		named[t].SortFlags = false
-	}
-	advanced := pflag.NewFlagSet(advancedGroup, pflag.ContinueOnError)
-	local := c.LocalFlags()
-	local.VisitAll(func(f *pflag.Flag) {
-		if len(f.Annotations[flagGroupAnnotation]) == 0 {
-			advanced.AddFlag(f)
-		}
-	})
-	for _, g := range groups {
-		for _, name := range g.Flags {
-			if f := local.Lookup(name); f != nil {
-				named[g.Title].AddFlag(f)
-			}
-		}
-	}
-	byGroup := named
-	byGroup[advancedGroup] = advanced
-	section := func(title string, fs *pflag.FlagSet) {
-		if fs != nil && fs.HasAvailableFlags() {
-			b.WriteString("\n" + title + " flags:\n" + strings.TrimRight(fs.FlagUsages(), " \n") + "\n")
-		}
-	}
-	for _, t := range titles {
-		section(t, byGroup[t])
-	}
-	if c.Long != "" {
-		b.WriteString("\n" + strings.TrimSpace(c.Long) + "\n")
-	}
-	section(advancedGroup, byGroup[advancedGroup])
-	if c.HasAvailableInheritedFlags() {
-		b.WriteString("\nGlobal flags:\n" + strings.TrimRight(c.InheritedFlags().FlagUsages(), " \n") + "\n")
-	}
-	b.WriteString(runbookPointer)
-	return b.String()
-}
-
-// runbookPointer ends every command's help.
-const runbookPointer = "\nThe runbook, step by step, and what to read in each: docs/runbook.md\n"
+// runbookPointer ends every command's help (cmdutil.RunbookPointer; the
+// grouped help of a command with many flags is cmdutil.GroupFlags).
+const runbookPointer = cmdutil.RunbookPointer
 
 // stepList is the root help's list of the runbook's steps, numbered where
 // the runbook numbers them (runbook.Steps, the one place).

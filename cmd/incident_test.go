@@ -14,6 +14,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/record"
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/verify"
 	"github.com/mfdlq/mfdlq/incident"
@@ -48,7 +49,7 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 			return record.NewCmdRecord(&d.Deps, func(*record.RecordOptions) error { *c = true; return nil })
 		}},
 		{"redrive", []string{"--queue", "orders-dlq", "--dry-run", "--rate", "10"}, func(d *Deps, c *bool) *cobra.Command {
-			return newRedriveCmd(d, func(*redriveOptions) error { *c = true; return nil })
+			return redrive.NewCmdRedrive(&d.Deps, func(*redrive.RedriveOptions) error { *c = true; return nil })
 		}},
 		{"runbook", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
 			return runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })

@@ -3,6 +3,7 @@ package cmd
 import (
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 )
 
@@ -15,7 +16,7 @@ func TestRateIsOneRule(t *testing.T) {
 		t.Run(rate, func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
 			var redriveRate float64
-			redriveErr := parseWith(newRedriveCmd(d, func(o *redriveOptions) error { redriveRate = o.Rate; return nil }),
+			redriveErr := parseWith(redrive.NewCmdRedrive(&d.Deps, func(o *redrive.RedriveOptions) error { redriveRate = o.Rate; return nil }),
 				[]string{"--queue", "q", "--rate", rate})
 			runbookErr := parseWith(runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { return nil }),
 				[]string{"--queue", "q", "--rate", rate})

@@ -291,3 +291,43 @@ func orderCounts(msgs []types.Message, want map[string]string) (map[string]int, 
 	}
 	return counts, nil
 }
+
+// sqs-holds QUEUE BODIES [ATTR=VALUE...] drains QUEUE and asserts it held
+// each line of BODIES exactly once, each with the given string message
+// attributes.
+func cmdSQSHolds(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: sqs-holds QUEUE BODIES [ATTR=VALUE...]")
+	}
+	s := seeder(ts)
+	ctx := context.Background()
+	out, err := s.SQS.GetQueueUrl(ctx, getURL(args[0]))
+	ts.Check(err)
+	msgs, err := s.Drain(ctx, *out.QueueUrl)
+	ts.Check(err)
+	want := map[string]int{}
+	n := 0
+	for _, line := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		if strings.TrimSpace(line) != "" {
+			want[line]++
+			n++
+		}
+	}
+	for _, m := range msgs {
+		body := aws.ToString(m.Body)
+		if want[body] == 0 {
+			ts.Fatalf("%s: body not expected or seen twice: %q", args[0], body)
+		}
+		want[body]--
+		for _, a := range args[2:] {
+			k, v, _ := strings.Cut(a, "=")
+			got, ok := m.MessageAttributes[k]
+			if !ok || aws.ToString(got.StringValue) != v || aws.ToString(got.DataType) != "String" {
+				ts.Fatalf("%s: message %q lost attribute %s=%s (has %v)", args[0], body, k, v, m.MessageAttributes)
+			}
+		}
+	}
+	if len(msgs) != n {
+		ts.Fatalf("%s: %d messages, want %d", args[0], len(msgs), n)
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/mcp"
 	"github.com/mfdlq/mfdlq/cmd/note"
 	"github.com/mfdlq/mfdlq/cmd/record"
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/triage"
 	"github.com/mfdlq/mfdlq/cmd/verify"
@@ -160,7 +161,7 @@ func subcommands(d *Deps) []*cobra.Command {
 		classify.NewCmdClassify(&d.Deps, nil),
 		logs.NewCmdLogs(&d.Deps, nil),
 		export.NewCmdExport(&d.Deps, nil),
-		newRedriveCmd(d, nil),
+		redrive.NewCmdRedrive(&d.Deps, nil),
 		verify.NewCmdVerify(&d.Deps, nil),
 		record.NewCmdRecord(&d.Deps, nil),
 		check.NewCmdCheck(&d.Deps, nil),

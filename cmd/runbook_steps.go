@@ -16,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/logs"
 	"github.com/mfdlq/mfdlq/cmd/record"
+	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/cmd/verify"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
@@ -67,7 +68,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Yes {
 			argv = append(argv, "--yes")
 		}
-		return runAs(ctx, &sd, newRedriveCmd, runRedrive, argv...)
+		return runCmd(ctx, &sd, redrive.NewCmdRedrive(&sd.Deps, nil), argv...)
 	case runbookstep.StepVerify:
 		return runCmd(ctx, &sd, verify.NewCmdVerify(&sd.Deps, nil), "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:
@@ -89,11 +90,4 @@ func runCmd(ctx context.Context, sd *Deps, c *cobra.Command, argv ...string) err
 	c.SetErr(io.Discard)
 	c.SilenceErrors, c.SilenceUsage = true, true
 	return c.ExecuteContext(ctx)
-}
-
-// runAs runs one step the way its command runs argv: the flags' defaults
-// and checks are the command's own, and sd.Args, which the step's event
-// records, is exactly what ran.
-func runAs[O any](ctx context.Context, sd *Deps, newCmd func(*Deps, func(*O) error) *cobra.Command, run func(context.Context, *O) error, argv ...string) error {
-	return runCmd(ctx, sd, newCmd(sd, func(o *O) error { return run(ctx, o) }), argv...)
 }

@@ -19,8 +19,10 @@
 //
 // # Request
 //
-// A redrive as the operator asked for it: the flags, validated by cmd
-// (plan.go). cmd's options embed it, so each flag is bound once. It is
+// A redrive as the operator asked for it: the flags (plan.go), checked
+// before any AWS call by Validate and the Check methods that read flags
+// together (request_flags.go). cmd/redrive's options embed it, so each
+// flag is bound once. It is
 // plain data: the selection is one value (package selection), the
 // transform and the dedupe key are texts; the Plan holds them compiled
 // (Select, Transform, Dedupe: compile.go).
@@ -91,7 +93,8 @@
 // --when-ok (whenok.go, over the health package): after the lease, the run
 // waits until the dependency's CloudWatch alarms have been OK for --for
 // (Env.WhenOK's Session: PlanWhenOK reads the alarms for the plan and
-// builds it, whenok_plan.go; cmd draws its status line), and during the move a watch
+// builds it, whenok_plan.go; cmd/redrive draws its status line, WaitLog
+// says when a log gets it again), and during the move a watch
 // stops the sends when one leaves OK (the mover's context ends, as on
 // Ctrl-C) and the run moves what is left after --for of OK again.
 //
@@ -113,7 +116,12 @@
 // A run ends in a Summary (summary.go) with an Outcome; the incident's
 // "redrive" event records its Inputs and Figures (figures.go), which the
 // report and the next attempt read back with the same types. Env.NewEvent
-// starts such an event; Moment is one progress line's figures.
+// starts such an event; Moment is one progress line's figures (Line for
+// JSON, Bar for a terminal: progress_bar.go). What the command says is
+// written here and printed there: the plan's, a replay's and the
+// summary's lines (HeadLines, Notes, MovedLines: end_lines.go,
+// file_lines.go, outcome_line.go), and SortError sorts the protocol's
+// errors for the exit status (error_kind.go).
 //
 // # Reading order
 //

@@ -3,9 +3,10 @@
 // factory: IO streams, the clock, the lazy AWS clients, the incident
 // directory), the typed errors and their exit statuses (ExitError,
 // UsageErrorf, ExitCode, ReportError), output (PrintTable's table or
-// tab-separated rows, PrintJSON, Infof/Warnf on stderr), the one prompter
-// every confirmation goes through (Prompter, Confirm), renamed flags' aliases
-// and the flag helpers several commands bind (AddQueueFlag, StepRunE).
+// tab-separated rows, PrintJSON, a streamed record's WriteJSONLine,
+// Infof/Warnf on stderr), the one prompter every confirmation goes through
+// (Prompter, Confirm), renamed flags' aliases and the flag helpers several
+// commands bind (AddQueueFlag, StepRunE, NotifyFlag, GroupFlags' help).
 //
 // It holds no command and no step's work: a helper one command uses stays in
 // that command's package; one that a step could decide without cobra goes to

@@ -1,9 +1,7 @@
-package cmd
+package redrive
 
 import (
 	"github.com/spf13/cobra"
-
-	"github.com/mfdlq/mfdlq/transform"
 )
 
 // transformFlags are --transform and --transform-file, bound once for the
@@ -21,26 +19,4 @@ func (t *transformFlags) add(c *cobra.Command) {
 	c.MarkFlagsMutuallyExclusive("transform", "transform-file")
 	c.MarkFlagsMutuallyExclusive("transform", "native")
 	c.MarkFlagsMutuallyExclusive("transform-file", "native")
-}
-
-// program reads the program and compiles it once before any AWS call (a
-// syntax error, an unknown function, a missing file is one line, exit 2),
-// and returns its text and what names it in errors ("" without one): the
-// request carries them, redrive.Resolve compiles them for the run.
-func (t *transformFlags) program() (src, origin string, err error) {
-	src, origin = t.Program, "--transform"
-	switch {
-	case t.File != "":
-		s, err := transform.ReadFile(t.File)
-		if err != nil {
-			return "", "", usageErrorf("%v", err)
-		}
-		src, origin = s, "--transform-file "+t.File
-	case t.Program == "":
-		return "", "", nil
-	}
-	if _, err := transform.Compile(src, origin); err != nil {
-		return "", "", usageErrorf("%v", err)
-	}
-	return src, origin, nil
 }

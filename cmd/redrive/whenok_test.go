@@ -1,9 +1,10 @@
-package cmd
+package redrive
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,9 +13,9 @@ import (
 	"github.com/mfdlq/mfdlq/health"
 )
 
-func whenOKDeps(tty bool, output string) (*Deps, *bytes.Buffer, *bytes.Buffer) {
+func whenOKDeps(tty bool, output string) (*cmdutil.Deps, *bytes.Buffer, *bytes.Buffer) {
 	var out, errOut bytes.Buffer
-	return &Deps{Deps: cmdutil.Deps{IO: &IOStreams{Out: &out, ErrOut: &errOut, ErrTTY: tty}, Global: &GlobalOptions{Output: output}, Now: time.Now}}, &out, &errOut
+	return &cmdutil.Deps{IO: &cmdutil.IOStreams{Out: &out, ErrOut: &errOut, ErrTTY: tty}, Global: &cmdutil.GlobalOptions{Output: output}, Now: time.Now}, &out, &errOut
 }
 
 func waitStatus(at time.Time, state string) health.Status {
@@ -69,12 +70,16 @@ func TestWhenOKExitCodes(t *testing.T) {
 		err  error
 		code int
 	}{
-		{&health.NotFoundError{Names: []string{"x"}}, ExitNotFound},
-		{&health.DeniedError{}, ExitAuth},
-		{&health.GiveUpError{}, ExitCheckFailed},
+		{&health.NotFoundError{Names: []string{"x"}}, cmdutil.ExitNotFound},
+		{&health.DeniedError{}, cmdutil.ExitAuth},
+		{&health.GiveUpError{}, cmdutil.ExitCheckFailed},
 	} {
 		if code, ok := whenOKExit(tc.err); !ok || code != tc.code {
 			t.Errorf("%T: %d %v, want %d", tc.err, code, ok, tc.code)
+		}
+		// As the command returns it, wrapped or not, to the root's exit status.
+		if code := cmdutil.ExitCode(whenOKExitError(fmt.Errorf("redrive: %w", tc.err)), false); code != tc.code {
+			t.Errorf("%T returned by the command: exit %d, want %d", tc.err, code, tc.code)
 		}
 	}
 }
@@ -92,7 +97,7 @@ func TestWhenOKJSONLinesEscapeInvisibles(t *testing.T) {
 	for _, output := range []string{"table", "json"} {
 		d, out, errOut := whenOKDeps(false, output)
 		(&whenOKStatus{d: d}).report(st)
-		reportError(d, nil, errors.New("alarm "+name+" stuck"), 3, "")
+		cmdutil.ReportError(d, nil, errors.New("alarm "+name+" stuck"), 3, "")
 		got := out.String() + errOut.String()
 		if strings.ContainsAny(got, "\u202e\u200b\u2066") {
 			t.Errorf("--output %s: raw invisibles in %q", output, got)

@@ -1,18 +1,15 @@
-package cmd
+package redrive
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 	"sync"
-	"time"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/health"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/redrive"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -22,24 +19,19 @@ import (
 // one when something changed and at least one a minute (a log a person
 // can tail).
 type whenOKStatus struct {
-	d     *Deps
+	d     *cmdutil.Deps
 	mu    sync.Mutex
-	shown time.Time
-	key   string
+	log   redrivestep.WaitLog
 	drawn bool
 }
-
-// whenOKQuiet is how often a piped wait writes a line while nothing
-// changes.
-const whenOKQuiet = time.Minute
 
 func (s *whenOKStatus) report(st health.Status) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.d
 	switch {
-	case d.jsonOutput():
-		_ = d.printJSONLine(st.Line())
+	case d.JSONOutput():
+		_ = d.PrintJSONLine(st.Line())
 	case d.Global.Quiet:
 	case d.IO.ErrTTY:
 		fmt.Fprintf(d.IO.ErrOut, "\r\x1b[K%s", untrusted.Terminal(st.Text()))
@@ -47,13 +39,8 @@ func (s *whenOKStatus) report(st health.Status) {
 		if st.Ready {
 			s.endLine()
 		}
-	default:
-		key := statusKey(st)
-		if key == s.key && st.Time.Sub(s.shown) < whenOKQuiet && !st.Ready {
-			return
-		}
-		s.key, s.shown = key, st.Time
-		writeJSONLine(d.IO.ErrOut, st.Line())
+	case s.log.Due(st):
+		_ = cmdutil.WriteJSONLine(d.IO.ErrOut, st.Line())
 	}
 }
 
@@ -72,30 +59,10 @@ func (s *whenOKStatus) endLine() {
 	}
 }
 
-// statusKey is what a piped status line is written again for: the
-// alarms' states and since when, a failing read, readiness.
-func statusKey(st health.Status) string {
-	var b strings.Builder
-	for _, a := range st.Alarms {
-		fmt.Fprintf(&b, "%s=%s@%d;", a.Name, a.State, a.Since.Unix())
-	}
-	fmt.Fprintf(&b, "err=%t ready=%t", st.Error != "", st.Ready)
-	return b.String()
-}
-
-// writeJSONLine writes v as one JSON line, escaped by untrusted.JSON as
-// every JSON line mfdlq writes: an alarm's name is the operator's account's
-// data, and a piped stderr is often a terminal's scrollback after all.
-func writeJSONLine(w io.Writer, v any) {
-	if b, err := json.Marshal(v); err == nil {
-		fmt.Fprintln(w, string(untrusted.JSON(b)))
-	}
-}
-
-// whenOK reads the alarms for the plan (redrive.PlanWhenOK: a missing one
+// whenOK reads the alarms for the plan (redrivestep.PlanWhenOK: a missing one
 // exits 5, an unreadable one 4, before the question), prints the plan's
 // lines, and gives the redrive's wait and watch the status line.
-func (o *redriveOptions) whenOK(ctx context.Context, env *redrive.Env, ws *incident.Workspace) (finish func(), err error) {
+func (o *RedriveOptions) whenOK(ctx context.Context, env *redrivestep.Env, ws *incident.Workspace) (finish func(), err error) {
 	d := o.deps
 	if d.CloudWatch == nil {
 		return nil, errors.New("--when-ok: no CloudWatch client")
@@ -104,18 +71,18 @@ func (o *redriveOptions) whenOK(ctx context.Context, env *redrive.Env, ws *incid
 	if err != nil {
 		return nil, err
 	}
-	s, lines, err := redrive.PlanWhenOK(ctx, cw, ws, o.Request, d.Now())
+	s, lines, err := redrivestep.PlanWhenOK(ctx, cw, ws, o.Request, d.Now())
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range lines {
-		d.infof("plan: %s", l)
+		d.Infof("plan: %s", l)
 	}
 	status := &whenOKStatus{d: d}
 	s.Report = status.report
 	s.Info = func(format string, args ...any) {
 		status.finish()
-		d.infof(format, args...)
+		d.Infof(format, args...)
 	}
 	env.WhenOK = s
 	return status.finish, nil
@@ -129,16 +96,23 @@ func whenOKExit(err error) (int, bool) {
 	var gu *health.GiveUpError
 	switch {
 	case errors.As(err, &nf):
-		return ExitNotFound, true
+		return cmdutil.ExitNotFound, true
 	case errors.As(err, &de):
-		return ExitAuth, true
+		return cmdutil.ExitAuth, true
 	case errors.As(err, &gu):
-		return ExitCheckFailed, true
+		return cmdutil.ExitCheckFailed, true
 	}
 	return 0, false
 }
 
-func isWhenOKError(err error) bool {
-	_, ok := whenOKExit(err)
-	return ok
+// whenOKExitError gives the wait's errors their exit status (whenOKExit)
+// as the command returns them; an error that carries a status keeps it.
+func whenOKExitError(err error) error {
+	if _, ok := err.(*cmdutil.ExitError); ok {
+		return err
+	}
+	if code, ok := whenOKExit(err); ok {
+		return &cmdutil.ExitError{Code: code, Err: err}
+	}
+	return err
 }

@@ -1,40 +1,42 @@
-package cmd
+package redrive
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/health"
-	"github.com/mfdlq/mfdlq/redrive"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/runbook"
 )
 
-// redriveOptions are the flags of mfdlq redrive: the redrive.Request the
+// RedriveOptions are the flags of mfdlq redrive: the redrivestep.Request the
 // step resolves (each of its flags bound once, into it), and the flags
 // that are the command's own.
-type redriveOptions struct {
-	deps *Deps
-	redrive.Request
+type RedriveOptions struct {
+	deps *cmdutil.Deps
+	redrivestep.Request
 	Queue  string // --queue: the DLQ (name, URL or ARN)
 	DryRun bool   // --dry-run
 	Yes    bool   // --yes
 	// Verbose (--verbose) prints the whole plan on a terminal too.
 	Verbose bool
-	notify  notifyFlag
+	notify  cmdutil.NotifyFlag
 	transformFlags
 	dedupeFlags
 
 	whenOKTimes bool // --for or --give-up given
 }
 
-func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
-	opts := &redriveOptions{deps: d}
+func NewCmdRedrive(d *cmdutil.Deps, runF func(*RedriveOptions) error) *cobra.Command {
+	opts := &RedriveOptions{deps: d}
 	c := &cobra.Command{
 		Use:     "redrive --queue DLQ [--to QUEUE] --rate N|max [--max N] [--filter JQ] [--dry-run] [--yes]",
 		Short:   runbook.Label(runbook.StepRedrive) + ": move messages back at a bounded rate, never losing one",
-		Long:    docs.Long("redrive") + exitStatusHelp,
+		Long:    docs.Long("redrive") + cmdutil.ExitStatusHelp,
 		Example: docs.Example("redrive"),
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -42,13 +44,13 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 			if err := opts.validate(); err != nil {
 				return err
 			}
-			if err := opts.deps.checkIncident(opts.Queue); err != nil {
+			if err := opts.deps.CheckIncident(opts.Queue); err != nil {
 				return err
 			}
 			if runF != nil {
 				return runF(opts)
 			}
-			return runRedrive(c.Context(), opts)
+			return whenOKExitError(runRedrive(c.Context(), opts))
 		},
 	}
 	f := c.Flags()
@@ -56,7 +58,7 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	f.StringVar(&opts.To, "to", "", "destination: a queue, lambda:FUNCTION, sns:TOPIC or events:BUS (default: the DLQ's one source queue, else the one origin its messages name)")
 	f.StringVar(&opts.RateText, "rate", "", "messages per second from 0.01 to 10000, or max (required; --native: 1-500)")
 	f.IntVar(&opts.Workers, "workers", 0, "fix the batches in flight (receive→send→delete pipelines); default: adaptive, up to --max-workers")
-	f.IntVar(&opts.MaxWorkers, "max-workers", redrive.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
+	f.IntVar(&opts.MaxWorkers, "max-workers", redrivestep.DefaultMaxWorkers, "cap of the adaptive batches in flight (a SIGKILL duplicates at most 10 per batch in flight)")
 	f.IntVar(&opts.Max, "max", 0, "move at most N messages (default: the backlog present at start)")
 	f.StringVar(&opts.Filter, "filter", "", "jq expression over the message (Body parsed when JSON); moves those it is true for")
 	f.StringVar(&opts.SentAfter, "sent-after", "", "only messages sent after this time (RFC 3339)")
@@ -67,7 +69,7 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	f.BoolVar(&opts.NoStamp, "no-stamp", false, "send the messages without the provenance attribute mfdlq-redrive (incident, run, DLQ MessageId, attempt)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print the plan and change nothing")
 	f.BoolVar(&opts.Verbose, "verbose", false, "the whole plan on a terminal too (concurrency, lease, provenance, operator, idempotency, canary proof); piped, it always is")
-	intFlagUnset(f, &opts.Canary, "canary", "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
+	cmdutil.IntFlagUnset(f, &opts.Canary, "canary", "move N first and check none come back (default 10 to the DLQ's own source, else 0)")
 	f.DurationVar(&opts.CanaryWait, "canary-wait", 0, "how long to wait after the canary (default: source visibility timeout × maxReceiveCount + 10s)")
 	f.Int64Var(&opts.MaxBacklog, "max-backlog", 0, "slow down while the destination holds more visible messages than this (0: off)")
 	f.IntVar(&opts.MaxReturned, "max-returned", 10, "halt when this many moved messages came back to the DLQ (0: off)")
@@ -94,94 +96,51 @@ func newRedriveCmd(d *Deps, runF func(*redriveOptions) error) *cobra.Command {
 	c.MarkFlagsMutuallyExclusive("native", "max")
 	c.MarkFlagsMutuallyExclusive("native", "max-age")
 	c.MarkFlagsMutuallyExclusive("lease", "from-file")
-	opts.notify.bind(f)
+	opts.notify.Bind(f)
 	opts.transformFlags.add(c)
 	opts.dedupeFlags.add(c)
-	groupFlags(c, redriveFlagGroups)
+	cmdutil.GroupFlags(c, redriveFlagGroups)
 	return c
 }
 
 // redriveFlagGroups are redrive's help groups, most runs' flags first;
 // the rest are advanced.
-var redriveFlagGroups = []flagGroup{
-	{"Selection", []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max-age", "max"}},
-	{"Pace", []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
-	{"Safety", []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
-	{"Destination", []string{"to", "keep", "allow-account"}},
+var redriveFlagGroups = []cmdutil.FlagGroup{
+	{Title: "Selection", Flags: []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max-age", "max"}},
+	{Title: "Pace", Flags: []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
+	{Title: "Safety", Flags: []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
+	{Title: "Destination", Flags: []string{"to", "keep", "allow-account"}},
 }
 
-func (o *redriveOptions) validate() error {
-	var err error
-	if o.TransformProgram, o.TransformOrigin, err = o.transformFlags.program(); err != nil {
-		return err
-	}
-	if o.DedupeKey, err = o.dedupeFlags.key(o.Native); err != nil {
-		return err
-	}
-	for _, parse := range []func() error{o.validateSource, o.parseRate, o.parseTarget, o.notify.validate, o.parseWhenOK} {
-		if err := parse(); err != nil {
-			return err
+// validate checks the flags before any AWS call (the request's checks
+// are the step's: redrive/request_flags.go); every error is a usage error.
+func (o *RedriveOptions) validate() error {
+	for _, check := range []func() error{
+		func() error { return o.CheckTransform(o.transformFlags.Program, o.transformFlags.File) },
+		func() error { return o.CheckDedupe(o.dedupeFlags.On, o.dedupeFlags.KeyExpr) },
+		o.validateSource,
+		func() error { return o.CheckRate(cmdutil.ParseRate) },
+		o.CheckTarget,
+		o.notify.Validate,
+		func() error { return o.CheckWhenOK(o.whenOKTimes) },
+		func() error { return o.Request.Validate() },
+		func() error { return trimmed(o.Selection.Parse(o.deps.Now())) },
+	} {
+		if err := check(); err != nil {
+			if _, ok := err.(*cmdutil.ExitError); ok {
+				return err
+			}
+			return cmdutil.UsageErrorf("%v", err)
 		}
 	}
-	if err := o.Request.Validate(); err != nil {
-		return usageErrorf("%v", err)
-	}
-	if err := o.Selection.Parse(o.deps.Now()); err != nil {
-		return usageErrorf("%s", strings.TrimSpace(err.Error()))
-	}
 	return nil
 }
 
-// parseWhenOK checks --when-ok, --for and --give-up before any AWS call.
-func (o *redriveOptions) parseWhenOK() error {
-	if len(o.WhenOK) == 0 {
-		if o.whenOKTimes {
-			return usageErrorf("--for and --give-up go with --when-ok ALARM")
-		}
+// trimmed is err without the spaces around its text: a selection's error
+// may quote jq's, which can end in a newline.
+func trimmed(err error) error {
+	if err == nil {
 		return nil
 	}
-	names, err := health.CheckNames(o.WhenOK)
-	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	if err := health.CheckDurations(o.For, o.GiveUp); err != nil {
-		return usageErrorf("%v", err)
-	}
-	o.WhenOK = names
-	return nil
-}
-
-func (o *redriveOptions) parseRate() error {
-	if o.RateText == "max" && o.Native {
-		return usageErrorf("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
-	}
-	r, err := parseRate(o.RateText)
-	if err != nil {
-		return err
-	}
-	if o.Native && (r < 1 || r > 500 || r != float64(int(r))) {
-		return usageErrorf("--native: --rate must be a whole number from 1 to 500, got %q", o.RateText)
-	}
-	o.Rate = r
-	return nil
-}
-
-// parseTarget validates --to when it names a function, topic or bus
-// (redrive.ParseTargetRef), and the flags that make no sense for one.
-func (o *redriveOptions) parseTarget() error {
-	t, err := redrive.ParseTargetRef(o.To)
-	if err != nil {
-		return &exitError{Code: ExitUsage, Err: err}
-	}
-	if t.Kind == "" {
-		return nil
-	}
-	switch {
-	case o.Native:
-		return usageErrorf("--native moves to SQS queues only: drop --native to redrive to %s", t)
-	case o.MaxBacklog > 0:
-		return usageErrorf("--max-backlog reads a destination queue's depth; %s has none: drop --max-backlog", t)
-	}
-	o.Target = t
-	return nil
+	return errors.New(strings.TrimSpace(err.Error()))
 }

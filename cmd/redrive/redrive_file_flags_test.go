@@ -1,10 +1,12 @@
-package cmd
+package redrive
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdtest"
 )
 
 func TestRedriveFromFileFlags(t *testing.T) {
@@ -18,8 +20,8 @@ func TestRedriveFromFileFlags(t *testing.T) {
 		"--from-file " + bad + " --to d --rate 1": "--from-file " + bad + ": line 2: MessageId a again (first on line 1): each message must appear once: nothing sent; give a file mfdlq export wrote (JSON Lines of SQS messages)",
 	} {
 		t.Run(args, func(t *testing.T) {
-			d, _, _ := testDeps(t, false)
-			checkUsageErr(t, parseWith(newRedriveCmd(d, func(*redriveOptions) error { return nil }), strings.Fields(args)), want)
+			d, _, _ := cmdtest.Deps(t, false)
+			cmdtest.CheckUsageErr(t, cmdtest.ParseWith(NewCmdRedrive(d, func(*RedriveOptions) error { return nil }), strings.Fields(args)), want)
 		})
 	}
 }

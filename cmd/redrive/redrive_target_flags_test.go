@@ -1,24 +1,25 @@
-package cmd
+package redrive
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 )
 
 func TestRedriveTargetFlags(t *testing.T) {
 	for _, tt := range []struct {
 		argv    string
-		want    redrive.TargetRef
+		want    redrivestep.TargetRef
 		wantErr string
 	}{
-		{argv: "--to lambda:orders", want: redrive.TargetRef{Kind: "lambda", Ref: "orders"}},
-		{argv: "--to lambda:orders:live", want: redrive.TargetRef{Kind: "lambda", Ref: "orders:live"}},
-		{argv: "--to sns:arn:aws:sns:us-east-1:123456789012:orders", want: redrive.TargetRef{Kind: "sns", Ref: "arn:aws:sns:us-east-1:123456789012:orders"}},
-		{argv: "--to arn:aws:events:us-east-1:123456789012:event-bus/orders", want: redrive.TargetRef{Kind: "events", Ref: "arn:aws:events:us-east-1:123456789012:event-bus/orders"}},
-		{argv: "--to orders", want: redrive.TargetRef{}},
-		{argv: "--to arn:aws:sqs:us-east-1:123456789012:orders", want: redrive.TargetRef{}},
+		{argv: "--to lambda:orders", want: redrivestep.TargetRef{Kind: "lambda", Ref: "orders"}},
+		{argv: "--to lambda:orders:live", want: redrivestep.TargetRef{Kind: "lambda", Ref: "orders:live"}},
+		{argv: "--to sns:arn:aws:sns:us-east-1:123456789012:orders", want: redrivestep.TargetRef{Kind: "sns", Ref: "arn:aws:sns:us-east-1:123456789012:orders"}},
+		{argv: "--to arn:aws:events:us-east-1:123456789012:event-bus/orders", want: redrivestep.TargetRef{Kind: "events", Ref: "arn:aws:events:us-east-1:123456789012:event-bus/orders"}},
+		{argv: "--to orders", want: redrivestep.TargetRef{}},
+		{argv: "--to arn:aws:sqs:us-east-1:123456789012:orders", want: redrivestep.TargetRef{}},
 		{argv: "--to events:", wantErr: "--to events: names nothing: use --to events:BUS (a name or an ARN)"},
 		{argv: "--to sns:arn:aws:lambda:us-east-1:1:function:f", wantErr: "--to sns:arn:aws:lambda:us-east-1:1:function:f: that is not a sns ARN (arn:aws:sns:REGION:ACCOUNT:…)"},
 		{argv: "--to events:arn:aws:events:us-east-1:1:rule/r", wantErr: "--to events:arn:aws:events:us-east-1:1:rule/r: an EventBridge bus ARN ends in :event-bus/NAME"},
@@ -27,8 +28,8 @@ func TestRedriveTargetFlags(t *testing.T) {
 		{argv: "--from-file orders.jsonl --to sns:orders", wantErr: "--from-file moves to SQS queues only: redrive to sns:orders from its DLQ with --queue"},
 	} {
 		t.Run(tt.argv, func(t *testing.T) {
-			var got *redriveOptions
-			c := newRedriveCmd(NewDeps(&IOStreams{}, nil), func(o *redriveOptions) error { got = o; return nil })
+			var got *RedriveOptions
+			c := NewCmdRedrive(cmdutil.NewDeps(&cmdutil.IOStreams{}, nil), func(o *RedriveOptions) error { got = o; return nil })
 			argv := strings.Fields(tt.argv)
 			if !strings.Contains(tt.argv, "--rate") {
 				argv = append(argv, "--rate", "max")
@@ -40,7 +41,7 @@ func TestRedriveTargetFlags(t *testing.T) {
 			c.SilenceErrors, c.SilenceUsage = true, true
 			err := c.Execute()
 			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr || exitCode(err, false) != ExitUsage {
+				if err == nil || err.Error() != tt.wantErr || cmdutil.ExitCode(err, false) != cmdutil.ExitUsage {
 					t.Fatalf("error %v, want %q (exit 2)", err, tt.wantErr)
 				}
 				return
