@@ -41,7 +41,7 @@ func TestBrowseStepActsInTheDLQsAccount(t *testing.T) {
 	d, _, _ := testDeps(t, false)
 	operator := in(bo, "bo")
 	d.AWS = func(context.Context) (aws.Config, error) { return operator, nil }
-	d.wireClients()
+	d.WireClients()
 	ff := &fleetFlags{Accounts: ana, RoleName: "mfdlq-reader"}
 	if err := ff.Validate(); err != nil {
 		t.Fatal(err)

@@ -44,12 +44,12 @@ func TestBrowseLookKeepsTheIncidentsVerdict(t *testing.T) {
 	}
 	d, _, _ := testDeps(t, false)
 	d.AWS = func(context.Context) (aws.Config, error) { return localaws.Config(t), nil }
-	d.wireClients()
+	d.WireClients()
 	b := browse.NewBackend(&d.Deps, runDeps, nil, nil)
 	// The incident's verdict, proven by --expect, as the command in a shell.
 	cd, _, errOut := testDeps(t, false)
 	cd.AWS = d.AWS
-	cd.wireClients()
+	cd.WireClients()
 	if code := run(ctx, cd, []string{"classify", "--queue", dlq, "--expect", "version=1", "--output", "json", "--incident", d.Global.Incident}); code != ExitOK {
 		t.Fatalf("classify --expect: exit %d\n%s", code, errOut)
 	}

@@ -63,8 +63,6 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	return d
 }
 
-func (d *Deps) wireClients() { d.WireClients() }
-
 // Errors and exit statuses.
 
 func usageErrorf(format string, args ...any) error { return cmdutil.UsageErrorf(format, args...) }
@@ -81,8 +79,6 @@ func exitCode(err error, interrupted bool) int { return cmdutil.ExitCode(err, in
 // Flags.
 
 type fleetFlags = cmdutil.FleetFlags
-
-func parseRate(flag string) (float64, error) { return cmdutil.ParseRate(flag) }
 
 // The queue, the incident and its files.
 

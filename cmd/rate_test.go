@@ -3,6 +3,7 @@ package cmd
 import (
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 )
@@ -27,7 +28,7 @@ func TestRateIsOneRule(t *testing.T) {
 				checkUsageErr(t, runbookErr, redriveErr.Error())
 				return
 			}
-			want, err := parseRate(rate)
+			want, err := cmdutil.ParseRate(rate)
 			if err != nil || redriveRate != want {
 				t.Fatalf("redrive took --rate %s as %g, parseRate as %g (%v)", rate, redriveRate, want, err)
 			}

@@ -84,20 +84,6 @@ func (t *Table) Finish(id string) bool { return t.digests.set(id, flagDone) }
 // IsDone tells whether id was decided on in this run.
 func (t *Table) IsDone(id string) bool { return t.digests.is(id, flagDone) }
 
-// State is id's state; a message both decided on and held says Held.
-func (t *Table) State(id string) State {
-	if e, ok := t.live[id]; ok && e.state != Seen {
-		return e.state
-	}
-	switch {
-	case t.IsDone(id):
-		return Done
-	case t.IsSeen(id):
-		return Seen
-	}
-	return Unseen
-}
-
 // Hold records that a receive returned id with handle. When id was held
 // already (by another worker, or by the reader since an earlier receive)
 // its handle is replaced by this one, the latest, and Hold returns true:
@@ -117,12 +103,6 @@ func (t *Table) Hold(id, handle string) (already bool) {
 	t.live[id] = e
 	t.held++
 	return false
-}
-
-// IsHeld tells whether id is held (a delete under way included).
-func (t *Table) IsHeld(id string) bool {
-	e := t.live[id]
-	return e.state == Held || e.state == Deleting
 }
 
 // Handle is id's latest receipt handle, or "" when the table keeps none.
