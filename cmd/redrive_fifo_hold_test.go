@@ -22,8 +22,16 @@ import (
 // (held_back) and said; the other groups move whole. A message the
 // operator did not select (--filter) holds nothing back: its group's
 // later messages move, as docs/redrive.md says of a skip.
+//
+// Not parallel: under make test's full load (dozens of runs against one
+// moto) it once saw g1 arrive as [2 3 4 0] — its later messages sent
+// ahead of seq 0, which a FIFO consumer must never see. Whether moto
+// handed the group out of order (it computes the groups in flight once
+// per receive and serves receives on several threads) or the mover sent
+// it so is not found yet (issue 46's closing note); run alone, 30 runs
+// under CPU load kept the order. It stays strict: an out-of-order group
+// fails it.
 func TestRedriveFIFOHoldsBackAGroupAfterAFailure(t *testing.T) {
-	t.Parallel()
 	lock := httptest.NewServer(fifolock.New(localaws.Endpoint(t)))
 	defer lock.Close()
 	s := localaws.NewSeeder(localaws.Config(t))
