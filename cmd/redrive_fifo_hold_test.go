@@ -28,9 +28,9 @@ import (
 // ahead of seq 0, which a FIFO consumer must never see. Whether moto
 // handed the group out of order (it computes the groups in flight once
 // per receive and serves receives on several threads) or the mover sent
-// it so is not found yet (issue 46's closing note); run alone, 30 runs
-// under CPU load kept the order. It stays strict: an out-of-order group
-// fails it.
+// it so is not found yet (issue 46's closing note); run alone (3 runs,
+// and 6 beside three busy CPU loops) it kept the order. It stays strict:
+// an out-of-order group fails it.
 func TestRedriveFIFOHoldsBackAGroupAfterAFailure(t *testing.T) {
 	lock := httptest.NewServer(fifolock.New(localaws.Endpoint(t)))
 	defer lock.Close()
