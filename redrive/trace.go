@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -52,7 +53,9 @@ func profileRun() func() {
 	if path == "" {
 		return func() {}
 	}
-	f, err := os.Create(fmt.Sprintf("%s.%d", path, os.Getpid()))
+	// A new file of ours, 0600, never through a link: the profile names
+	// the code's functions, and the path is the environment's.
+	f, err := os.OpenFile(fmt.Sprintf("%s.%d", path, os.Getpid()), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", ProfileEnv, err)
 		return func() {}
