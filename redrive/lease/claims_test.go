@@ -12,6 +12,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/tagvalue"
 )
 
 // acquireOld is the tag lease as it was before issue 46, for the table
@@ -143,4 +145,174 @@ func TestLeasePairs(t *testing.T) {
 		}
 		t.Log("two runs, 401 start offsets each:\n" + table.String())
 	})
+}
+
+// rivalHolder is a live run on another host.
+func rivalHolder(run string, now time.Time) Holder {
+	return Holder{Operator: "bo", Host: "laptop-9", PID: 7, Run: run, Since: now.UTC().Truncate(time.Second), Expires: now.Add(TTL).UTC().Truncate(time.Second)}
+}
+
+// tagNow writes tags on q as client 9 (another run) would.
+func tagNow(q *fakeQueue, tags map[string]string) {
+	q.add(fakeOp{at: time.Now(), by: 9, set: tags})
+}
+
+// Uncontended, the lease is confirmed after three calls and Settle: at
+// 20 ms a call, 260 ms (the lease before issue 46: 1,060 ms).
+func TestLeaseConfirmTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		for _, old := range []bool{false, true} {
+			q := &fakeQueue{latency: 20 * time.Millisecond}
+			c := &fakeClient{q: q}
+			start := time.Now()
+			var err error
+			if old {
+				err = acquireOld(t.Context(), c, Me("op", "r-1", start))
+			} else {
+				_, err = Acquire(t.Context(), c, "q", Me("op", "r-1", start), false, time.Now)
+			}
+			want := 60*time.Millisecond + Settle
+			if old {
+				want = 60*time.Millisecond + time.Second
+			}
+			if took := time.Since(start); err != nil || took != want {
+				t.Errorf("old %v: %v after %v, want nil after %v", old, err, took, want)
+			}
+		}
+	})
+}
+
+// A live run's claim refuses a second run before it writes anything; a
+// dead run's claim is removed, and the run goes on. Other tags of the
+// queue are left as they are.
+func TestLeaseClaimsRefuseAndDeadOnesGo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		now := time.Now()
+		q := &fakeQueue{latency: 20 * time.Millisecond}
+		c := &fakeClient{q: q}
+		rival := rivalHolder("r-live", now)
+		tagNow(q, map[string]string{ClaimPrefix + "r-live": rival.String(), "team": "payments"})
+		_, err := Acquire(t.Context(), c, "q", Me("op", "r-me", now), false, time.Now)
+		var held *HeldError
+		if !errors.As(err, &held) || held.Holder.Run != "r-live" || !held.Race || c.calls["TagQueue"] != 0 {
+			t.Fatalf("beside a live claim: %v (%d TagQueue); want held by r-live, nothing written", err, c.calls["TagQueue"])
+		}
+		if h, ok, err := CurrentHolder(t.Context(), c, "q"); err != nil || !ok || h.Run != "r-live" {
+			t.Errorf("CurrentHolder: %+v %v %v; want the live claim's run", h, ok, err)
+		}
+
+		dead := rival
+		dead.Run, dead.Expires = "r-dead", now.Add(-time.Second).UTC().Truncate(time.Second)
+		q.add(fakeOp{at: time.Now(), by: 9, del: []string{ClaimPrefix + "r-live"}, set: map[string]string{ClaimPrefix + "r-dead": dead.String()}})
+		l, err := Acquire(t.Context(), c, "q", Me("op", "r-me", time.Now()), false, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags := q.read(0, time.Now())
+		if _, ok := tags[ClaimPrefix+"r-dead"]; ok || tags["team"] != "payments" || tags[ClaimPrefix+"r-me"] == "" || tags[Tag] != tags[ClaimPrefix+"r-me"] {
+			t.Fatalf("after taking the lease: %v; want r-dead's claim gone, the team's tag kept, this run's claim and the shared tag", tags)
+		}
+		if err := l.Release(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if tags := q.read(0, time.Now()); len(tags) != 1 || tags["team"] != "payments" {
+			t.Fatalf("after release: %v; want the team's tag alone", tags)
+		}
+	})
+}
+
+// A renewal that finds another live run's claim (one that went on beside
+// this run) loses the lease; one that finds a dead run's claim removes it
+// and renews.
+func TestLeaseKeepLosesToAnotherClaim(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := &fakeQueue{latency: 20 * time.Millisecond}
+		c := &fakeClient{q: q}
+		l, err := Acquire(t.Context(), c, "q", Me("op", "r-me", time.Now()), false, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lost []Holder
+		l.Keep(func(h Holder) { lost = append(lost, h) }, func(err error) { t.Errorf("renewal: %v", err) })
+		dead := rivalHolder("r-dead", time.Now())
+		dead.Expires = time.Now().Add(-time.Second)
+		tagNow(q, map[string]string{ClaimPrefix + "r-dead": dead.String()})
+		before := q.read(0, time.Now())[Tag]
+		time.Sleep(TTL/4 + time.Second)
+		synctest.Wait()
+		tags := q.read(0, time.Now())
+		if len(lost) != 0 || tags[ClaimPrefix+"r-dead"] != "" || tags[Tag] == before || tags[Tag] != tags[ClaimPrefix+"r-me"] {
+			t.Fatalf("renewal beside a dead claim: lost %v, tags %v; want the dead claim gone and both tags renewed", lost, tags)
+		}
+		tagNow(q, map[string]string{ClaimPrefix + "r-beside": rivalHolder("r-beside", time.Now()).String()})
+		time.Sleep(TTL / 4)
+		synctest.Wait()
+		if len(lost) != 1 || lost[0].Run != "r-beside" {
+			t.Fatalf("renewal beside a live claim: lost %v; want r-beside", lost)
+		}
+		if err := l.Release(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if tags := q.read(0, time.Now()); tags[ClaimPrefix+"r-me"] != "" || tags[ClaimPrefix+"r-beside"] == "" {
+			t.Fatalf("after release: %v; want this run's claim gone, the other's kept", tags)
+		}
+	})
+}
+
+// --take-over takes a live run's lease: it ignores that run's claim,
+// removes it, and the run taken over loses at its next renewal and, on
+// release, leaves the new holder's tags alone.
+func TestLeaseTakeOverClaims(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := &fakeQueue{latency: 20 * time.Millisecond}
+		old, err := Acquire(t.Context(), &fakeClient{q: q, id: 1}, "q", Me("op", "r-old", time.Now()), false, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lost []Holder
+		old.Keep(func(h Holder) { lost = append(lost, h) }, nil)
+		if _, err := Acquire(t.Context(), &fakeClient{q: q, id: 2}, "q", Me("op", "r-new", time.Now()), false, time.Now); err == nil {
+			t.Fatal("a second run without --take-over went on")
+		}
+		nw, err := Acquire(t.Context(), &fakeClient{q: q, id: 2}, "q", Me("op", "r-new", time.Now()), true, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags := q.read(0, time.Now())
+		if tags[ClaimPrefix+"r-old"] != "" || tags[ClaimPrefix+"r-new"] == "" || !strings.Contains(tags[Tag], "run=r-new") {
+			t.Fatalf("after the take-over: %v; want r-new's claim and shared tag, r-old's claim gone", tags)
+		}
+		nw.Keep(func(h Holder) { t.Errorf("the new holder lost its lease to %v", h.Run) }, nil)
+		time.Sleep(TTL/4 + time.Second)
+		synctest.Wait()
+		if len(lost) != 1 || lost[0].Run != "r-new" {
+			t.Fatalf("the run taken over: lost %v; want to r-new", lost)
+		}
+		if err := old.Release(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if tags := q.read(0, time.Now()); tags[ClaimPrefix+"r-new"] == "" || !strings.Contains(tags[Tag], "run=r-new") {
+			t.Fatalf("after the old run's release: %v; want r-new's tags", tags)
+		}
+		if err := nw.Release(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if tags := q.read(0, time.Now()); len(tags) != 0 {
+			t.Fatalf("after release: %v", tags)
+		}
+	})
+}
+
+// The claim's key holds a run id of any length or characters within
+// SQS's key limits: at most 128 characters, of those a tag allows.
+func TestClaimKeyFits(t *testing.T) {
+	k := claimKey(Holder{Run: strings.Repeat("run id é\x1b[31m ", 40)})
+	if len(k) > 128 || !strings.HasPrefix(k, ClaimPrefix) {
+		t.Fatalf("claim key %q: %d characters", k, len(k))
+	}
+	for _, r := range k {
+		if !tagvalue.Allowed(r) || r == ' ' {
+			t.Fatalf("claim key %q holds %q", k, r)
+		}
+	}
 }

@@ -18,14 +18,19 @@ import (
 )
 
 // Of several runs that take the lease at the same moment, against the
-// local server's queue tags, exactly one gets it; the others are told who
-// holds it. Releasing removes the tag; a taken-over lease is left alone.
+// local server's queue tags through the SDK, exactly one gets it (those
+// that lost together try again, by rank); the others are told who holds
+// it. Releasing removes the tags, claims included, and leaves the
+// queue's other tags; a taken-over lease is left alone.
 func TestLeaseRace(t *testing.T) {
 	ctx := context.Background()
 	c := sqsapi.New(localaws.Config(t))
 	s := localaws.NewSeeder(localaws.Config(t))
 	url, err := s.CreateQueue(ctx, localaws.UniqueName("lease"), nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(url), Tags: map[string]string{"team": "payments"}}); err != nil {
 		t.Fatal(err)
 	}
 	const n = 4
@@ -71,13 +76,13 @@ func TestLeaseRace(t *testing.T) {
 	if cur, ok, _ := CurrentHolder(ctx, c, url); !ok || cur.Run != "r-thief" {
 		t.Fatalf("after the old holder's release the tag is %+v, want the new holder's", cur)
 	}
-	l := &Lease{c: c, url: url, me: thief, now: time.Now}
+	l := &Lease{c: c, url: url, key: claimKey(thief), me: thief, now: time.Now}
 	if err := l.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
 	out, err := c.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
-	if err != nil || out.Tags[Tag] != "" {
-		t.Fatalf("tag left after release: %v %v", out.Tags, err)
+	if err != nil || len(out.Tags) != 1 || out.Tags["team"] != "payments" {
+		t.Fatalf("tags after release: %v %v; want the team's tag alone", out.Tags, err)
 	}
 }
 
