@@ -5,9 +5,10 @@
 // announces, then checks (claims.go): each run writes its own claim tag
 // mfdlq-lease-RUN beside the shared mfdlq-lease, waits Settle and reads
 // the tags back; it goes on only if no other live run's claim is there.
-// Of two runs at most one goes on, whatever either's delays, provided a
-// tag written is readable within Settle — SQS documents no read-after-
-// write for tags, so that is the one assumption left. Where the operator
+// Of two runs at most one goes on, whatever either's delays, unless SQS
+// shows one run a tag it still hides from the other's read more than
+// Settle after the write — SQS documents no read-after-write for tags, so
+// that is the one assumption left. Where the operator
 // has a bucket, the lease is an S3 object written conditionally instead
 // (s3.go: If-None-Match to create, If-Match to renew and delete), which is
 // a real compare-and-swap. Both kinds are a Store.

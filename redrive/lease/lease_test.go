@@ -115,3 +115,64 @@ func TestLeaseWithoutTagPermission(t *testing.T) {
 		t.Fatalf("err = %v; want ErrNoTagging", err)
 	}
 }
+
+// gatedTags holds its first TagQueue until open is closed: a run stalled
+// between its look and its write (a throttled call retried, a GC pause).
+type gatedTags struct {
+	Tags
+	open    chan struct{}
+	looked  chan struct{}
+	once    sync.Once
+	written sync.Once
+}
+
+func (g *gatedTags) ListQueueTags(ctx context.Context, in *sqs.ListQueueTagsInput, opts ...func(*sqs.Options)) (*sqs.ListQueueTagsOutput, error) {
+	out, err := g.Tags.ListQueueTags(ctx, in, opts...)
+	g.once.Do(func() { close(g.looked) })
+	return out, err
+}
+
+func (g *gatedTags) TagQueue(ctx context.Context, in *sqs.TagQueueInput, opts ...func(*sqs.Options)) (*sqs.TagQueueOutput, error) {
+	g.written.Do(func() { <-g.open })
+	return g.Tags.TagQueue(ctx, in, opts...)
+}
+
+// On moto through the SDK: run B looks (the DLQ is free), then stalls
+// while run A takes the lease from start to end of its read-back; B's
+// write lands last. The lease before issue 46 let B go on too (its tag
+// was the last written); now B's read-back finds A's claim and B loses,
+// removing its claim, and A still holds the lease.
+func TestLeaseStalledRivalLoses(t *testing.T) {
+	ctx := context.Background()
+	c := sqsapi.New(localaws.Config(t))
+	url, err := localaws.NewSeeder(localaws.Config(t)).CreateQueue(ctx, localaws.UniqueName("lease-stall"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &gatedTags{Tags: c, open: make(chan struct{}), looked: make(chan struct{})}
+	bErr := make(chan error, 1)
+	go func() {
+		_, err := Acquire(ctx, b, url, Me("bo", "r-b", time.Now()), false, time.Now)
+		bErr <- err
+	}()
+	<-b.looked
+	a, err := Acquire(ctx, c, url, Me("al", "r-a", time.Now()), false, time.Now)
+	if err != nil {
+		t.Fatalf("A: %v", err)
+	}
+	close(b.open)
+	var held *HeldError
+	if err := <-bErr; !errors.As(err, &held) || held.Holder.Run != "r-a" {
+		t.Fatalf("B, stalled past A's read-back: %v; want held by r-a", err)
+	}
+	out, err := c.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
+	if err != nil || out.Tags[ClaimPrefix+"r-b"] != "" || out.Tags[ClaimPrefix+"r-a"] == "" {
+		t.Fatalf("tags after B lost: %v %v; want A's claim, not B's", out.Tags, err)
+	}
+	if h, ok, err := CurrentHolder(ctx, c, url); err != nil || !ok || h.Run != "r-a" {
+		t.Fatalf("holder after B lost: %+v %v %v; want r-a", h, ok, err)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
