@@ -57,7 +57,8 @@
 //
 // # Lease
 //
-// One operator at a time (lease.go, over redrive/lease): a queue tag, or
+// One operator at a time (lease.go, over redrive/lease): queue tags (a
+// claim per run, announced then checked), or
 // an S3 object with conditional writes. CheckLease looks before the
 // question; Run holds and renews it for the whole move. A run that will
 // not ask (--yes) takes it while Resolve and Guard read, so its read-back

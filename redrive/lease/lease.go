@@ -1,13 +1,17 @@
 // Package lease keeps one redrive at a time on a DLQ: a run holds the
-// queue's tag mfdlq-lease (who, where, until when), renews it while it
-// lives, and gives it back at the end; a second run sees the holder and
-// stops, or takes over a dead one's. Tags are last-writer-wins, so the
-// lease reads its tag back after Settle: two runs that wrote at the same
-// moment both see the one that won — a heuristic, since SQS documents no
-// read-after-write for tags. Where the operator has a bucket, the lease is
-// an S3 object written conditionally instead (s3.go: If-None-Match to
-// create, If-Match to renew and delete), which is a real compare-and-swap.
-// Both kinds are a Store.
+// queue's tags (who, where, until when), renews them while it lives, and
+// gives them back at the end; a second run sees the holder and stops, or
+// takes over a dead one's. Tags have no compare-and-swap, so the lease
+// announces, then checks (claims.go): each run writes its own claim tag
+// mfdlq-lease-RUN beside the shared mfdlq-lease, waits Settle and reads
+// the tags back; it goes on only if no other live run's claim is there.
+// Of two runs at most one goes on, whatever either's delays, unless SQS
+// shows one run a tag it still hides from the other's read more than
+// Settle after the write — SQS documents no read-after-write for tags, so
+// that is the one assumption left. Where the operator
+// has a bucket, the lease is an S3 object written conditionally instead
+// (s3.go: If-None-Match to create, If-Match to renew and delete), which is
+// a real compare-and-swap. Both kinds are a Store.
 package lease
 
 import (
@@ -45,12 +49,15 @@ const Tag = "mfdlq-lease"
 
 // Lease timings: a run renews its lease every TTL/4 while it lives,
 // so a holder that died frees the DLQ after at most TTL. Settle
-// is how long a writer waits before it reads its tag back: a second
-// writer that read "free" at the same moment has written by then, and the
-// last writer wins.
+// is how long a writer waits before it reads the tags back: the time a
+// tag written may take to become readable. It is not a rival's delay —
+// announce-then-check needs none (claims.go) — so it can be short: at
+// 20 ms a call a second of it was the whole gap between a run and the
+// bare 32-worker loop (issue 46: a build with 200 ms reached 99 % of the
+// loop's whole-process rate on 5,000 messages).
 const (
 	TTL    = 2 * time.Minute
-	Settle = time.Second
+	Settle = 200 * time.Millisecond
 )
 
 // Holder is who holds a lease: the tag's value.
@@ -201,24 +208,27 @@ var ErrNoTagging = errors.New("the DLQ's tags cannot be read or written")
 type Lease struct {
 	c   Tags
 	url string
+	key string // this run's claim tag
 	me  Holder
 	now func() time.Time
+	// gone is what a take-over read before it wrote, by key: the runs it
+	// took over, whose tags as they were then neither refuse it nor end
+	// its renewals.
+	gone map[string]string
 
 	mu sync.Mutex
 	renewals
 }
 
-// CurrentHolder reads the DLQ's lease tag; ok is false when none is set.
+// CurrentHolder reads who holds the DLQ's lease: the shared tag's live
+// holder, else the oldest live claim's (view.holder); ok is false when
+// neither is set.
 func CurrentHolder(ctx context.Context, c Tags, url string) (Holder, bool, error) {
-	out, err := c.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
+	v, err := readView(ctx, c, url)
 	if err != nil {
-		return Holder{}, false, tagErr(err)
+		return Holder{}, false, err
 	}
-	v, ok := out.Tags[Tag]
-	if !ok {
-		return Holder{}, false, nil
-	}
-	h, ok := ParseHolder(v)
+	h, ok := v.holder(time.Now())
 	return h, ok, nil
 }
 
@@ -250,43 +260,136 @@ func Me(operator, run string, now time.Time) Holder {
 }
 
 // Acquire takes the lease on the DLQ at url for me: it refuses (a
-// *HeldError) when another live run holds it, unless takeOver; it writes
-// the tag, waits Settle and reads it back, so of two runs that
-// started together exactly one goes on. ErrNoTagging means the tags are
-// out of reach.
+// *HeldError) when another live run holds it or is taking it, unless
+// takeOver; it writes its claim and the shared tag, waits Settle and
+// reads the tags back (claims.go), so of runs started together at most
+// one goes on; runs that all lost try again, up to attempts rounds, so
+// that one of them does. A take-over makes one round. ErrNoTagging means
+// the tags are out of reach.
 func Acquire(ctx context.Context, c Tags, url string, me Holder, takeOver bool, now func() time.Time) (*Lease, error) {
-	cur, ok, err := CurrentHolder(ctx, c, url)
-	if err != nil {
-		return nil, err
+	l := &Lease{c: c, url: url, key: claimKey(me), me: me, now: now}
+	for attempt := 1; ; attempt++ {
+		rank, unit, err := l.round(ctx, takeOver)
+		if err == nil {
+			return l, nil
+		}
+		if rank < 0 || takeOver || attempt == attempts {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(rankBackoff(l.me.Run, rank, attempt, unit)):
+		}
 	}
-	if ok && !cur.same(me) && Live(cur, now()) && !takeOver {
-		return nil, &HeldError{Holder: cur}
-	}
-	l := &Lease{c: c, url: url, me: me, now: now}
-	if err := l.write(ctx); err != nil {
-		return nil, err
-	}
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-time.After(Settle):
-	}
-	back, ok, err := CurrentHolder(ctx, c, url)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || !back.same(me) {
-		return nil, &HeldError{Holder: back, Race: true}
-	}
-	return l, nil
 }
 
+// round is one look, announce and check. A round lost at the check
+// returns the claim's rank among those it saw (its claim removed again)
+// and how long the claim took to become readable; otherwise rank is -1.
+func (l *Lease) round(ctx context.Context, takeOver bool) (rank int, unit time.Duration, err error) {
+	v, err := readView(ctx, l.c, l.url)
+	if err != nil {
+		return -1, 0, err
+	}
+	now := l.now()
+	if takeOver {
+		l.gone = map[string]string{}
+		for k, c := range v.claims {
+			l.gone[k] = c.raw
+		}
+		if v.hasShared {
+			l.gone[Tag] = v.shared.raw
+		}
+	} else if h, race, ok := v.rival(l.me, l.key, now, nil); ok {
+		return -1, 0, &HeldError{Holder: h, Race: race}
+	}
+	// Claims of runs that died are removed as they are seen; a failure
+	// leaves them to expire.
+	_ = untag(ctx, l.c, l.url, v.dead(l.key, now))
+	if err := l.write(ctx); err != nil {
+		return -1, 0, err
+	}
+	back, unit, err := l.readBack(ctx)
+	if err != nil {
+		l.drop(ctx)
+		return -1, 0, err
+	}
+	now = l.now()
+	if h, _, ok := back.rival(l.me, l.key, now, l.gone); ok {
+		l.drop(ctx)
+		return back.rank(l.key, now), unit, &HeldError{Holder: h, Race: true}
+	}
+	// A take-over removes the claims of the runs it took over.
+	var taken []string
+	for k, raw := range l.gone {
+		if c, ok := back.claims[k]; ok && k != l.key && c.raw == raw {
+			taken = append(taken, k)
+		}
+	}
+	_ = untag(ctx, l.c, l.url, taken)
+	return -1, unit, nil
+}
+
+// ErrNotReadBack is a lease whose claim tag could not be read back
+// readBackWithin after it was written: SQS's tags lag more than the
+// lease allows for, so it cannot tell whether another run took the DLQ.
+var ErrNotReadBack = errors.New("the lease's tag was written but not readable within " + readBackWithin.String() + ": SQS's tags lag; run again, or use --lease s3://BUCKET/PREFIX")
+
+// readBackWithin bounds readBack's wait for a claim to become readable.
+const readBackWithin = 3 * time.Second
+
+// readBack reads the tags Settle after the write, and again after twice
+// as long each time, until this run's claim is readable in them (at most
+// readBackWithin): the check is made on a read that sees this run's own
+// claim, so a rival's read, made later, sees it too if tags once readable
+// stay readable — whatever the lag. waited is how long it waited.
+func (l *Lease) readBack(ctx context.Context) (v view, waited time.Duration, err error) {
+	for wait := Settle; ; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			return view{}, waited, ctx.Err()
+		case <-time.After(wait):
+		}
+		waited += wait
+		if v, err = readView(ctx, l.c, l.url); err != nil {
+			return view{}, waited, err
+		}
+		if c, ok := v.claims[l.key]; ok && c.h.same(l.me) {
+			return v, waited, nil
+		}
+		if waited >= readBackWithin {
+			return view{}, waited, ErrNotReadBack
+		}
+	}
+}
+
+// drop removes this run's claim, and the shared tag when it reads as this
+// run's: a run that lost, or stopped, before it held the lease. It runs
+// past ctx's end; a failure leaves the tags to expire within TTL.
+func (l *Lease) drop(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_ = l.remove(ctx)
+}
+
+// remove untags this run's claim, and the shared tag if it is this run's.
+func (l *Lease) remove(ctx context.Context) error {
+	v, rerr := readView(ctx, l.c, l.url)
+	keys := []string{l.key}
+	if rerr == nil && v.hasShared && v.shared.h.same(l.me) {
+		keys = append(keys, Tag)
+	}
+	return errors.Join(rerr, untag(ctx, l.c, l.url, keys))
+}
+
+// write writes this run's claim and the shared tag, in one TagQueue.
 func (l *Lease) write(ctx context.Context) error {
 	l.mu.Lock()
 	l.me = l.me.fit()
 	v := l.me.String()
 	l.mu.Unlock()
-	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{Tag: v}})
+	_, err := l.c.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(l.url), Tags: map[string]string{Tag: v, l.key: v}})
 	return tagErr(err)
 }
 
@@ -299,14 +402,25 @@ func (l *Lease) SetWaiting(w string) {
 }
 
 // Keep renews the lease every TTL/4 until Release. Before each
-// renewal it reads the tag: when another run has taken it over, lost is
-// called with that run and renewing stops. warn gets renewals that failed.
+// renewal it reads the tags: when the shared tag names another run (one
+// that took it over), or another live run's claim is there (a run that
+// went on beside this one, which only a tag readable later than Settle
+// allows), lost is called with that run and renewing stops. Claims of
+// runs no longer live are removed. warn gets renewals that failed.
 func (l *Lease) Keep(lost func(Holder), warn func(error)) {
 	l.start(func(ctx context.Context) bool {
-		cur, ok, err := CurrentHolder(ctx, l.c, l.url)
-		if err == nil && ok && !cur.same(l.me) {
-			lost(cur)
-			return false
+		v, err := readView(ctx, l.c, l.url)
+		if err == nil {
+			now := l.now()
+			if v.hasShared && !v.shared.h.same(l.me) {
+				lost(v.shared.h)
+				return false
+			}
+			if h, _, ok := v.rival(l.me, l.key, now, l.gone); ok {
+				lost(h)
+				return false
+			}
+			_ = untag(ctx, l.c, l.url, v.dead(l.key, now))
 		}
 		l.mu.Lock()
 		l.me.Expires = l.now().Add(TTL).UTC().Truncate(time.Second)
@@ -360,16 +474,12 @@ func (r *renewals) end() {
 	}
 }
 
-// Release stops the renewals and removes the tag, if it is still this
-// run's: a run that was taken over leaves the new holder's tag alone.
+// Release stops the renewals and removes this run's claim, and the
+// shared tag if it is still this run's: a run that was taken over leaves
+// the new holder's tag alone.
 func (l *Lease) Release(ctx context.Context) error {
 	l.end()
-	cur, ok, err := CurrentHolder(ctx, l.c, l.url)
-	if err != nil || !ok || !cur.same(l.me) {
-		return err
-	}
-	_, err = l.c.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(l.url), TagKeys: []string{Tag}})
-	return tagErr(err)
+	return l.remove(ctx)
 }
 
 // tagErr turns a denied or unsupported tag call into ErrNoTagging.

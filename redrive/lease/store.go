@@ -55,11 +55,12 @@ func (s tagStore) Acquire(ctx context.Context, me Holder, takeOver bool, now fun
 
 func (s tagStore) Where() string { return "the queue tag " + Tag }
 
-// Guarantee: SQS documents TagQueue as last-writer-wins and says nothing
-// of read-after-write for tags; the read back after Settle is a
-// heuristic, not a compare-and-swap.
+// Guarantee: a run goes on only if its read-back shows its own claim and
+// no other run's (claims.go), so no rival's delay lets two runs go on;
+// what is left is SQS's tag store, which documents no read-after-write:
+// a tag it showed one run and hid from another for longer than Settle.
 func (s tagStore) Guarantee() string {
-	return "lease: the queue tag " + Tag + " keeps a second mfdlq off this DLQ, but tags are last-writer-wins with no documented read-after-write: two runs started within about a second could both go on (--lease s3://BUCKET/PREFIX is conditional)"
+	return "lease: the queue tag " + Tag + " and a claim tag per run keep a second mfdlq off this DLQ: a run goes on only if no other run's claim reads back beside its own, so two runs could both go on only if SQS showed one run a tag it hid from the other for over " + Settle.String() + " (SQS documents no read-after-write for tags; --lease s3://BUCKET/PREFIX is conditional)"
 }
 
 // s3Store is the lease as the object key in bucket, written conditionally.
