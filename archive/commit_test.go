@@ -23,7 +23,7 @@ import (
 // motoQueue is a moto queue holding n messages, with the client that
 // reaches it (front: an endpoint in front of moto, "" for moto itself).
 // The client retries as mfdlq's does (sqsapi.MaxAttempts) but without the
-// SDK's backoff between attempts (noBackoff).
+// SDK's backoff between attempts (localaws.NoBackoff).
 func motoQueue(t *testing.T, n int, front string) (*sqs.Client, *sqsapi.Queue, *localaws.Seeder, []string) {
 	t.Helper()
 	ctx := context.Background()
@@ -42,7 +42,7 @@ func motoQueue(t *testing.T, n int, front string) (*sqs.Client, *sqsapi.Queue, *
 		t.Fatal(err)
 	}
 	c := sqsapi.New(cfg, func(o *sqs.Options) {
-		o.Retryer = noBackoff()
+		o.Retryer = localaws.NoBackoff(retry.NewStandard())
 		if front != "" {
 			o.BaseEndpoint = aws.String(front)
 		}
@@ -87,29 +87,6 @@ func dlqIDs(t *testing.T, seed *localaws.Seeder, q *sqsapi.Queue) map[string]int
 		got += len(out.Messages)
 	}
 	return ids
-}
-
-// noBackoff is the SDK's standard retryer with no wait between attempts:
-// a test that breaks calls on purpose (faultproxy) sees the same retries
-// as mfdlq, without sleeping the SDK's jittered backoff on the wall clock
-// (up to two seconds a retry).
-func noBackoff() aws.Retryer {
-	return retry.NewStandard(func(o *retry.StandardOptions) {
-		o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
-	})
-}
-
-// shortPolls turns the export's long polls into short ones. moto's long
-// poll waits its full WaitTimeSeconds on the wall clock when it has
-// nothing to hand out (an export's quiet rounds, a FIFO group whose head
-// it holds), while its short poll, unlike SQS's, sees every message: the
-// export meets the same answers at once.
-type shortPolls struct{ *sqs.Client }
-
-func (c shortPolls) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
-	short := *in
-	short.WaitTimeSeconds = 0
-	return c.Client.ReceiveMessage(ctx, &short, optFns...)
 }
 
 // An export with --delete into a local file deletes at checkpoints, so

@@ -55,7 +55,7 @@ func TestExportLostReceiveAnswerWaitsAndLooksAgain(t *testing.T) {
 			// polls make the quiet rounds take no time, so the batch is
 			// still hidden when the export looks again, unless the machine
 			// is loaded enough to outlast the visibility: no wait then.
-			st, err := Export(context.Background(), shortPolls{c}, sink, Options{Queue: q, Backlog: n, Gzip: true, Wait: 1, Visibility: 2 * time.Second,
+			st, err := Export(context.Background(), localaws.ShortPolls{Client: c}, sink, Options{Queue: q, Backlog: n, Gzip: true, Wait: 1, Visibility: 2 * time.Second,
 				Waiting: func(hidden int, until time.Time) { waited++ }})
 			if err != nil {
 				t.Fatalf("export: %v", err)
@@ -104,10 +104,10 @@ func TestExportFailedReceivesSayWhatIsHidden(t *testing.T) {
 	// to wait, long enough that the 10 messages seen are visible at the
 	// end only because the export released them. The SDK retries each
 	// receive without its backoff (motoQueue), and moto's long poll of
-	// the emptied queue would wait its second each attempt (shortPolls).
+	// the emptied queue would wait its second each attempt (ShortPolls).
 	const visibility = 2 * time.Second
 	start := time.Now()
-	st, err := Export(context.Background(), shortPolls{c}, sink, Options{Queue: q, Backlog: n, Wait: 1, Visibility: visibility})
+	st, err := Export(context.Background(), localaws.ShortPolls{Client: c}, sink, Options{Queue: q, Backlog: n, Wait: 1, Visibility: visibility})
 	if err == nil {
 		t.Fatal("export ended ok while every receive failed")
 	}

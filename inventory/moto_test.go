@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -45,7 +44,9 @@ func TestTakeThroughThrottlingAndFaults(t *testing.T) {
 	defer srv.Close()
 	client := sqsapi.New(cfg, func(o *sqs.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
-		o.Retryer, o.RetryMaxAttempts = noWait{Retryer().(aws.RetryerV2)}, 0
+		// ls's retryer (its attempts, no retry quota), retrying at once:
+		// the retries are what is tested, not their backoff.
+		o.Retryer, o.RetryMaxAttempts = localaws.NoBackoff(Retryer().(aws.RetryerV2)), 0
 	})
 	inv, err := Take(ctx, Clients{SQS: client}, Options{Prefix: prefix, Concurrency: 8})
 	if err != nil {
@@ -67,10 +68,3 @@ func TestTakeThroughThrottlingAndFaults(t *testing.T) {
 		}
 	}
 }
-
-// noWait is ls's retryer (its attempts, no retry quota) without the SDK's
-// backoff between attempts: the retries are what is tested, not their
-// seconds on the wall clock.
-type noWait struct{ aws.RetryerV2 }
-
-func (noWait) RetryDelay(int, error) (time.Duration, error) { return 0, nil }

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
@@ -36,34 +35,14 @@ func peekQueue(t *testing.T, n int) (*faultproxy.Proxy, *sqs.Client, *Queue, *lo
 	if err := seed.Send(ctx, url, bodies, nil); err != nil {
 		t.Fatal(err)
 	}
-	c := New(localaws.Config(t), func(o *sqs.Options) { o.BaseEndpoint, o.Retryer = aws.String(srv.URL), noBackoff() })
+	c := New(localaws.Config(t), func(o *sqs.Options) {
+		o.BaseEndpoint, o.Retryer = aws.String(srv.URL), localaws.NoBackoff(retry.NewStandard())
+	})
 	q, err := Resolve(ctx, c, url, localaws.Region)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p, c, q, seed
-}
-
-// noBackoff is the SDK's standard retryer with no wait between attempts:
-// a test that loses answers on purpose (faultproxy) sees the same retries
-// as mfdlq (MaxAttempts), without sleeping the SDK's jittered backoff on
-// the wall clock.
-func noBackoff() aws.Retryer {
-	return retry.NewStandard(func(o *retry.StandardOptions) {
-		o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
-	})
-}
-
-// shortPolls turns a peek's long polls into short ones: moto's long poll
-// of a queue with nothing to hand out waits its full WaitTimeSeconds on
-// the wall clock (a peek's quiet rounds), while its short poll, unlike
-// SQS's, sees every message, so the peek meets the same answers at once.
-type shortPolls struct{ *sqs.Client }
-
-func (c shortPolls) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, optFns ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
-	short := *in
-	short.WaitTimeSeconds = 0
-	return c.Client.ReceiveMessage(ctx, &short, optFns...)
 }
 
 // cancelAfter cancels its context once the first receive has answered:
@@ -91,7 +70,7 @@ func TestPeekFailedOrInterruptedReleasesWhatItReceived(t *testing.T) {
 		p.Break(&faultproxy.Rule{Match: faultproxy.SQSAction("ReceiveMessage"), N: 2, Times: MaxAttempts, Kind: faultproxy.DropAfter})
 		// Short polls: the last attempt finds the queue emptied by the
 		// lost ones, where moto's long poll would wait its second.
-		_, err := Peek(ctx, shortPolls{c}, q, PeekOptions{Max: 25, Visibility: 30, Wait: 1})
+		_, err := Peek(ctx, localaws.ShortPolls{Client: c}, q, PeekOptions{Max: 25, Visibility: 30, Wait: 1})
 		if err == nil || !strings.Contains(err.Error(), "the 10 messages peeked were made visible again") || !strings.Contains(err.Error(), "reappear within 30s") {
 			t.Fatalf("peek error %v: want it to name the 10 released and when the lost ones reappear", err)
 		}

@@ -161,7 +161,7 @@ func TestPeekCollectsDistinctAndDeletesNothing(t *testing.T) {
 	// The rest of the queue shows nothing new: the peek stops by itself
 	// (on moto's short polls, which see every message: no quiet round
 	// waits its second).
-	rest, err := Peek(ctx, shortPolls{c}, q, PeekOptions{Max: 100, Visibility: 30, Wait: 1})
+	rest, err := Peek(ctx, localaws.ShortPolls{Client: c}, q, PeekOptions{Max: 100, Visibility: 30, Wait: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
