@@ -6,19 +6,24 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// mothQueue is a moto queue holding n messages, with the client that
+// motoQueue is a moto queue holding n messages, with the client that
 // reaches it (front: an endpoint in front of moto, "" for moto itself).
+// The client retries as mfdlq's does (sqsapi.MaxAttempts) but without the
+// SDK's backoff between attempts (localaws.NoBackoff).
 func motoQueue(t *testing.T, n int, front string) (*sqs.Client, *sqsapi.Queue, *localaws.Seeder, []string) {
 	t.Helper()
 	ctx := context.Background()
@@ -36,11 +41,12 @@ func motoQueue(t *testing.T, n int, front string) (*sqs.Client, *sqsapi.Queue, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opts []func(*sqs.Options)
-	if front != "" {
-		opts = append(opts, func(o *sqs.Options) { o.BaseEndpoint = aws.String(front) })
-	}
-	c := sqsapi.New(cfg, opts...)
+	c := sqsapi.New(cfg, func(o *sqs.Options) {
+		o.Retryer = localaws.NoBackoff(retry.NewStandard())
+		if front != "" {
+			o.BaseEndpoint = aws.String(front)
+		}
+	})
 	q, err := sqsapi.Resolve(ctx, c, url, "us-east-1")
 	if err != nil {
 		t.Fatal(err)
@@ -49,20 +55,36 @@ func motoQueue(t *testing.T, n int, front string) (*sqs.Client, *sqsapi.Queue, *
 }
 
 // dlqIDs checks that nothing is left in flight and returns the
-// MessageIds visible in the queue (draining it).
+// MessageIds visible in the queue (draining it). With nothing in flight
+// moto's count of visible messages is exact, so it receives until it has
+// that many: no empty long poll at the end, as Seeder.Drain waits for two
+// of (two seconds).
 func dlqIDs(t *testing.T, seed *localaws.Seeder, q *sqsapi.Queue) map[string]int {
 	t.Helper()
 	ctx := context.Background()
-	if _, inFlight, err := seed.Depth(ctx, q.URL); err != nil || inFlight != 0 {
+	visible, inFlight, err := seed.Depth(ctx, q.URL)
+	if err != nil || inFlight != 0 {
 		t.Fatalf("%d in flight after the export (%v): every message it read must be visible again at once", inFlight, err)
 	}
-	msgs, err := seed.Drain(ctx, q.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ids := map[string]int{}
-	for _, m := range msgs {
-		ids[aws.ToString(m.MessageId)]++
+	for got := 0; got < visible; {
+		// Deleted as it goes: a FIFO group shows its next ten only then.
+		out, err := seed.SQS.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(q.URL), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Messages) == 0 {
+			t.Fatalf("the DLQ showed %d visible, a receive after %d of them found none", visible, got)
+		}
+		var del []types.DeleteMessageBatchRequestEntry
+		for i, m := range out.Messages {
+			ids[aws.ToString(m.MessageId)]++
+			del = append(del, types.DeleteMessageBatchRequestEntry{Id: aws.String(strconv.Itoa(i)), ReceiptHandle: m.ReceiptHandle})
+		}
+		if _, err := seed.SQS.DeleteMessageBatch(ctx, &sqs.DeleteMessageBatchInput{QueueUrl: aws.String(q.URL), Entries: del}); err != nil {
+			t.Fatal(err)
+		}
+		got += len(out.Messages)
 	}
 	return ids
 }

@@ -69,7 +69,7 @@ func TestExportFIFOToS3CutsPartsByCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	stage := t.TempDir()
-	st, err := Export(ctx, c, sink, Options{Queue: q, Backlog: n, Delete: true, Gzip: true, Wait: 1, Visibility: 30 * time.Second,
+	st, err := Export(ctx, localaws.ShortPolls{Client: c}, sink, Options{Queue: q, Backlog: n, Delete: true, Gzip: true, Wait: 1, Visibility: 30 * time.Second,
 		Checkpoint: 20, RescueDir: stage})
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestExportFIFOStagedPartKeptWhenUploadFails(t *testing.T) {
 	}
 	// Another operator's export takes the key after the check.
 	put(t, s3c, bucket, loc.Key, []byte("theirs"))
-	st, err := Export(ctx, c, sink, Options{Queue: q, Backlog: n, Delete: true, Gzip: true, Wait: 1, Visibility: 30 * time.Second,
+	st, err := Export(ctx, localaws.ShortPolls{Client: c}, sink, Options{Queue: q, Backlog: n, Delete: true, Gzip: true, Wait: 1, Visibility: 30 * time.Second,
 		Checkpoint: 20, RescueDir: t.TempDir()})
 	if !errors.Is(err, ErrExists) || st.Deleted == 0 || !strings.Contains(err.Error(), fmt.Sprintf("the %d messages deleted so far are in ", st.Deleted)) {
 		t.Fatalf("export: %v (deleted %d); want ErrExists naming where the deleted are", err, st.Deleted)

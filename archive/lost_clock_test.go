@@ -30,11 +30,18 @@ type timedQueue struct {
 	until    map[string]time.Time
 	gen      int
 	receives int
-	// lose, when set, is asked after each receive acted (1: the first):
-	// "error" loses its answer to the caller, "retry" hands the caller
-	// the next receive's answer instead, as the SDK's retry does.
+	// lose, when set, is asked of each receive (1: the first) and acts if
+	// the receive hands out messages: "error" loses its answer to the
+	// caller, "retry" hands the caller the next receive's answer instead,
+	// as the SDK's retry does, and "late" acts lateBy after the call began
+	// (the SDK's backoff before the attempt whose answer is lost), then
+	// loses its answer.
 	lose func(n int) string
 }
+
+// lateBy is how long a "late" receive's acting attempt comes after the
+// call began: the SDK's backoff between attempts, some seconds on SQS.
+const lateBy = 2 * time.Minute
 
 func newTimedQueue(n int) *timedQueue {
 	q := &timedQueue{body: map[string]string{}, handle: map[string]string{}, until: map[string]time.Time{}}
@@ -66,12 +73,21 @@ func (q *timedQueue) take(in *sqs.ReceiveMessageInput) []types.Message {
 
 func (q *timedQueue) ReceiveMessage(_ context.Context, in *sqs.ReceiveMessageInput, _ ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
 	q.mu.Lock()
+	q.receives++
+	how := ""
+	if q.lose != nil {
+		how = q.lose(q.receives)
+	}
+	q.mu.Unlock()
+	if how == "late" {
+		time.Sleep(lateBy) // the bubble's clock
+	}
+	q.mu.Lock()
 	defer q.mu.Unlock()
 	msgs := q.take(in)
-	q.receives++
-	if len(msgs) > 0 && q.lose != nil {
-		switch q.lose(q.receives) {
-		case "error":
+	if len(msgs) > 0 {
+		switch how {
+		case "error", "late":
 			return nil, errors.New("read: connection reset by peer (the server acted)")
 		case "retry":
 			msgs = q.take(in)
@@ -127,7 +143,10 @@ func (q *timedQueue) GetQueueAttributes(context.Context, *sqs.GetQueueAttributes
 // The lost-receive wait on the export's clock: a receive that acted and
 // lost its answer (to the caller, or behind the SDK's retry) hid a batch
 // for a ten-minute visibility; the export waits until it is back, looks
-// again and writes every message once, then makes all visible again. In a
+// again and writes every message once, then makes all visible again. When
+// the attempt that acted came late in the call (the SDK's backoff), the
+// wait counts from the error, not from the call's start: counted from the
+// start it ends before the batch is back, and the export looks twice. In a
 // synctest bubble the ten minutes pass in no wall time; the moto test
 // (TestExportLostReceiveAnswerWaitsAndLooksAgain) covers the same through
 // the SDK.
@@ -135,7 +154,7 @@ func TestExportWaitsForALostReceiveOnItsClock(t *testing.T) {
 	t.Parallel()
 	const n = 25
 	const visibility = 10 * time.Minute
-	for _, how := range []string{"error", "retry"} {
+	for _, how := range []string{"error", "retry", "late"} {
 		t.Run(how, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				q := newTimedQueue(n)
@@ -157,8 +176,12 @@ func TestExportWaitsForALostReceiveOnItsClock(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(waits) != 1 || waits[0].Before(start.Add(visibility)) || time.Since(start) < visibility {
-					t.Fatalf("waits %v, %s passed; want one wait, until the hidden batch is back (%s)", waits, time.Since(start), visibility)
+				back := visibility
+				if how == "late" {
+					back += lateBy
+				}
+				if len(waits) != 1 || waits[0].Before(start.Add(back)) || time.Since(start) < back {
+					t.Fatalf("waits %v, %s passed; want one wait, until the hidden batch is back (%s)", waits, time.Since(start), back)
 				}
 				got := readIDs(t, out)
 				for _, id := range q.ids {

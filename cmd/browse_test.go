@@ -2,13 +2,28 @@ package cmd
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
 
 // TestBrowseNeedsTerminal: piped, browse refuses with exit 2 before any
-// AWS call, and mfdlq alone prints its help, as it always did.
+// AWS call, and mfdlq alone prints its help, as it always did — whatever
+// the process's own arguments: cobra reads os.Args for a nil command
+// line, and a test binary run with `-test.run NAME` (the space form) got
+// "unknown command NAME". Not parallel: it sets os.Args.
 func TestBrowseNeedsTerminal(t *testing.T) {
+	for _, argv := range [][]string{{"-test.run", "TestBrowseNeedsTerminal"}, {"-test.run=TestBrowseNeedsTerminal"}, {"browse"}} {
+		saved := os.Args
+		os.Args = append([]string{saved[0]}, argv...)
+		d, out, errOut := testDeps(t, false)
+		code := run(context.Background(), d, nil)
+		os.Args = saved
+		if code != ExitOK || !strings.Contains(out.String(), "Available Commands") {
+			t.Errorf("mfdlq piped, the process run with %q: exit %d; stderr %q", argv, code, errOut)
+		}
+	}
+
 	d, out, errOut := testDeps(t, false)
 	d.AWS = nil // any AWS call would panic
 	if code := run(context.Background(), d, []string{"browse"}); code != ExitUsage {

@@ -53,6 +53,12 @@ func Main(args []string) int {
 // under --output json).
 func run(ctx context.Context, d *Deps, args []string) int {
 	root := newRootCmd(d)
+	if args == nil {
+		// cobra reads the process's os.Args[1:] for nil: an empty command
+		// line must stay empty (a test binary's `-test.run NAME` became
+		// the unknown command NAME).
+		args = []string{}
+	}
 	root.SetArgs(args)
 	root.SetIn(d.IO.In)
 	root.SetOut(d.IO.Out)

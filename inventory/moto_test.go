@@ -44,7 +44,9 @@ func TestTakeThroughThrottlingAndFaults(t *testing.T) {
 	defer srv.Close()
 	client := sqsapi.New(cfg, func(o *sqs.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
-		o.Retryer, o.RetryMaxAttempts = Retryer(), 0
+		// ls's retryer (its attempts, no retry quota), retrying at once:
+		// the retries are what is tested, not their backoff.
+		o.Retryer, o.RetryMaxAttempts = localaws.NoBackoff(Retryer().(aws.RetryerV2)), 0
 	})
 	inv, err := Take(ctx, Clients{SQS: client}, Options{Prefix: prefix, Concurrency: 8})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/internal/faultproxy"
@@ -34,7 +35,9 @@ func peekQueue(t *testing.T, n int) (*faultproxy.Proxy, *sqs.Client, *Queue, *lo
 	if err := seed.Send(ctx, url, bodies, nil); err != nil {
 		t.Fatal(err)
 	}
-	c := New(localaws.Config(t), func(o *sqs.Options) { o.BaseEndpoint = aws.String(srv.URL) })
+	c := New(localaws.Config(t), func(o *sqs.Options) {
+		o.BaseEndpoint, o.Retryer = aws.String(srv.URL), localaws.NoBackoff(retry.NewStandard())
+	})
 	q, err := Resolve(ctx, c, url, localaws.Region)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +68,9 @@ func TestPeekFailedOrInterruptedReleasesWhatItReceived(t *testing.T) {
 	t.Run("failed receive", func(t *testing.T) {
 		p, c, q, seed := peekQueue(t, 25)
 		p.Break(&faultproxy.Rule{Match: faultproxy.SQSAction("ReceiveMessage"), N: 2, Times: MaxAttempts, Kind: faultproxy.DropAfter})
-		_, err := Peek(ctx, c, q, PeekOptions{Max: 25, Visibility: 30, Wait: 1})
+		// Short polls: the last attempt finds the queue emptied by the
+		// lost ones, where moto's long poll would wait its second.
+		_, err := Peek(ctx, localaws.ShortPolls{Client: c}, q, PeekOptions{Max: 25, Visibility: 30, Wait: 1})
 		if err == nil || !strings.Contains(err.Error(), "the 10 messages peeked were made visible again") || !strings.Contains(err.Error(), "reappear within 30s") {
 			t.Fatalf("peek error %v: want it to name the 10 released and when the lost ones reappear", err)
 		}

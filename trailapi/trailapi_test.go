@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -110,16 +111,25 @@ func TestPacerIsPerAccountAndRegion(t *testing.T) {
 	if a != b || a == c {
 		t.Fatal("one pacer per account and region")
 	}
-	// Two calls a second: the third of three immediate calls waits about a second.
-	ctx := context.Background()
-	p := PacerFor("test", "pace")
-	start := time.Now()
-	for range 3 {
-		if err := p.Wait(ctx); err != nil {
-			t.Fatal(err)
+	// Fewer than two calls a second: the third of three immediate calls
+	// waits two intervals. In a synctest bubble the waits take no wall
+	// time; the pacer is made in it (a key of its own, so -count=2 makes
+	// a new one).
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		pacerRuns++
+		p := PacerFor("test", fmt.Sprintf("pace-%d", pacerRuns))
+		start := time.Now()
+		for range 3 {
+			if err := p.Wait(ctx); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if d := time.Since(start); d < 900*time.Millisecond {
-		t.Fatalf("three calls in %s: more than two a second", d)
-	}
+		if d := time.Since(start); d < 2*paceInterval {
+			t.Fatalf("three calls in %s: more than one every %s", d, paceInterval)
+		}
+	})
 }
+
+// pacerRuns numbers TestPacerIsPerAccountAndRegion's runs.
+var pacerRuns int
