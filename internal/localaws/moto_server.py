@@ -120,13 +120,15 @@ def patch() -> None:
         return locked
 
     # A FIFO group in flight only while one of its messages is hidden
-    # (above): this runs under the queue's lock, taken below.
+    # (above): this runs under the queue's lock, taken below. A standard
+    # queue's set decides nothing, and is left as it is.
     queue_receive = sqs_models.SQSBackend.receive_message
 
     def receive_message(self, queue_name, *args, **kwargs):
         queue = self.get_queue(queue_name)
-        for message in [m for m in queue.pending_messages if m.visible]:
-            queue.pending_messages.discard(message)
+        if queue.fifo_queue:
+            for message in [m for m in queue.pending_messages if m.visible]:
+                queue.pending_messages.discard(message)
         return queue_receive(self, queue_name, *args, **kwargs)
 
     sqs_models.SQSBackend.receive_message = receive_message
