@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -19,19 +18,20 @@ import (
 // message the program fails on stays in the DLQ, and so do the later
 // messages of its group — sent, they would reach the consumer ahead of
 // it, out of the order a FIFO queue promises (issue 48). They are counted
-// (held_back) and said; the other groups move whole. A message the
+// (held_back) and said; the other groups move whole, in order. A message the
 // operator did not select (--filter) holds nothing back: its group's
 // later messages move, as docs/redrive.md says of a skip.
 //
-// Not parallel: under make test's full load (dozens of runs against one
-// moto) it once saw g1 arrive as [2 3 4 0] — its later messages sent
-// ahead of seq 0, which a FIFO consumer must never see. Whether moto
-// handed the group out of order (it computes the groups in flight once
-// per receive and serves receives on several threads) or the mover sent
-// it so is not found yet (issue 46's closing note); run alone (3 runs,
-// and 6 beside three busy CPU loops) it kept the order. It stays strict:
-// an out-of-order group fails it.
+// Every group is checked in its order, beside the other tests. Its one
+// failure under make test (g1 as [2 3 4 0]) and what once loosened it
+// (g1 held back whole, g0 as 2 3 4 0 1) were moto's: the plan's preview
+// receives g1's 0-2 and releases them, moto could leave a released
+// message counted in flight, and the mover's first receive then began
+// g1 at it, before any sign of seq 1's failure (fixed in
+// internal/localaws/moto_server.py: TestReleasedFIFOMessagesComeBackFirst).
+// On the old server this test failed 8 runs of 20; now 0 of 20.
 func TestRedriveFIFOHoldsBackAGroupAfterAFailure(t *testing.T) {
+	t.Parallel()
 	lock := httptest.NewServer(fifolock.New(localaws.Endpoint(t)))
 	defer lock.Close()
 	s := localaws.NewSeeder(localaws.Config(t))
@@ -73,36 +73,24 @@ func TestRedriveFIFOHoldsBackAGroupAfterAFailure(t *testing.T) {
 		}
 		order[b.G] = append(order[b.G], b.Seq)
 	}
-	// g1 stops at its failure: never a message of g1 after seq 1. Its seq 0
-	// goes ahead of the failure (4 held back: seq 1's group-mates 2-4,
-	// 3 counted), or — once in a CI run on moto, where the preview's
-	// release can hand seq 1 to one worker before seq 0 to another — it
-	// stays behind too, held back with the rest (4 counted): later than
-	// it could, never out of order, nothing lost. The other groups arrive
-	// whole; their order is SQS's to keep, which moto does not while the
-	// plan's preview holds a group's first messages
-	// (TestSlowRedriveFIFOKeepsGroupOrder checks it without one).
-	g1 := order["g1"]
-	if !slices.Equal(g1, []int{0}) && len(g1) != 0 {
-		t.Errorf("group g1 arrived as %v, want [0] (or nothing, held back whole)", g1)
-	}
-	for g, want := range map[string][]int{"g0": {0, 1, 2, 3, 4}, "g2": {0, 2, 3, 4}} {
-		if got := slices.Sorted(slices.Values(order[g])); !slices.Equal(got, want) {
+	// g1 stops at its failure: its seq 0 goes ahead of it, its 2-4 are
+	// held back (3 counted). g2's seq 1, not selected, holds nothing back.
+	for g, want := range map[string][]int{"g0": {0, 1, 2, 3, 4}, "g1": {0}, "g2": {0, 2, 3, 4}} {
+		if !slices.Equal(order[g], want) {
 			t.Errorf("group %s arrived as %v, want %v", g, order[g], want)
 		}
 	}
-	heldBack := 4 - len(g1) // g1's 2-4, and its 0 when it stayed behind
-	if !strings.Contains(stdout.String(), fmt.Sprintf(`"held_back":%d`, heldBack)) {
-		t.Errorf(`the summary does not count "held_back":%d`, heldBack)
+	if !strings.Contains(stdout.String(), `"held_back":3`) {
+		t.Error(`the summary does not count "held_back":3`)
 	}
-	if !strings.Contains(stderr.String(), fmt.Sprintf("%d messages held back in the DLQ: an earlier message of their FIFO group failed", heldBack)) {
+	if !strings.Contains(stderr.String(), "3 messages held back in the DLQ: an earlier message of their FIFO group failed") {
 		t.Error("the held-back messages are not said")
 	}
 	left, err := s.Drain(ctx, dlq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 5 + 1 - len(g1); len(left) != want {
-		t.Errorf("the DLQ holds %d, want %d (g1's 1-4 and its 0 unless it moved, g2's 1)", len(left), want)
+	if len(left) != 5 {
+		t.Errorf("the DLQ holds %d, want 5 (g1's 1-4, g2's 1)", len(left))
 	}
 }
