@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // TestReleasedFIFOMessagesComeBackFirst: a FIFO group's messages,
@@ -22,7 +24,7 @@ import (
 // failed, each within its first 10 rounds.
 func TestReleasedFIFOMessagesComeBackFirst(t *testing.T) {
 	ctx := context.Background()
-	c := sqs.NewFromConfig(Config(t))
+	c := sqsapi.New(Config(t))
 	want := []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 	for round := range 20 {
 		q, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String(UniqueName("release") + ".fifo"),
