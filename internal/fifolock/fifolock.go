@@ -1,14 +1,17 @@
 // Package fifolock is a stand-in in front of moto for one promise of SQS
 // FIFO queues that moto does not keep under concurrency: a ReceiveMessage
 // never returns a message of a group that still has messages in flight.
-// moto checks the groups in flight at the start of a receive, but serves
-// receives on several threads at once without a lock, so two concurrent
-// receives can each take messages of the same group (measured: 16
-// receivers on 5 groups, 2 such deliveries in 200 messages). The proxy
-// makes every receive of a FIFO queue atomic: it forwards them one at a
-// time per queue, as short polls, and waits for a long poll itself
-// between them (returning as soon as a receive brings messages, or empty
-// when the wait is over, as SQS does). Every other call passes through.
+// moto works out the groups in flight once, at the start of a receive,
+// and a long poll then waits on that stale answer: a group freed during
+// the wait stays locked, and one taken during it by another receive is
+// still served (measured before our server serialised a queue's calls:
+// 16 receivers on 5 groups, 2 such deliveries in 200 messages; the server
+// now holds the queue's lock for a receive, but not across a long poll's
+// wait). The proxy makes every receive of a FIFO queue atomic: it
+// forwards them one at a time per queue, as short polls, and waits for a
+// long poll itself between them (returning as soon as a receive brings
+// messages, or empty when the wait is over, as SQS does). Every other
+// call passes through.
 package fifolock
 
 import (
