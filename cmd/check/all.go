@@ -125,12 +125,7 @@ func (o *CheckOptions) renderAll(res *checkAllResult) error {
 	}
 	accounts, regions := o.fleet.Active(), len(o.Regions) > 1
 	t := cmdutil.TableData{Headers: []string{"STATUS", "ID", "DLQ", "QUEUE", "FINDING", "FIX"}}
-	if regions {
-		t.Headers = append([]string{"REGION"}, t.Headers...)
-	}
-	if accounts {
-		t.Headers = append([]string{"ACCOUNT"}, t.Headers...)
-	}
+	t.Headers = cmdutil.Scoped(t.Headers, "ACCOUNT", "REGION", accounts, regions)
 	t.Below = len(t.Headers) // FIX, 1-based
 	for _, q := range res.Queues {
 		for _, f := range q.Findings {
@@ -139,13 +134,7 @@ func (o *CheckOptions) renderAll(res *checkAllResult) error {
 				fix = "-"
 			}
 			row := []string{string(f.Status), f.ID, q.Queue, f.Queue, f.Message, fix}
-			if regions {
-				row = append([]string{q.Region}, row...)
-			}
-			if accounts {
-				row = append([]string{q.Account}, row...)
-			}
-			t.Rows = append(t.Rows, row)
+			t.Rows = append(t.Rows, cmdutil.Scoped(row, q.Account, q.Region, accounts, regions))
 		}
 	}
 	if len(t.Rows) > 0 {

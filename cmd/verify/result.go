@@ -22,17 +22,8 @@ func (o *VerifyOptions) record(dlq *sqsapi.Queue, rec verifystep.Redriven, res v
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(incident.VerifyFile, res); err != nil {
-		return err
-	}
-	ev := d.Event("verify", dlq)
 	in := verifystep.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
-	if err := ev.Set(in, res.Figures(rec)); err != nil {
-		return err
-	}
-	ev.Verdict = string(res.Verdict)
-	ev.Artifact = incident.VerifyFile
-	return ws.Append(ev)
+	return d.AppendStep(ws, dlq, "verify", incident.VerifyFile, res, in, res.Figures(rec), string(res.Verdict))
 }
 
 // tell sends the team verify's verdict (--notify), once, and records it.
