@@ -302,7 +302,7 @@ func inStreamAction(grp Group, said meaning) string {
 	case said.verdict == VerdictTransient && said.wait:
 		fix = "once the function keeps up again (it was throttled or behind)"
 	case said.verdict == VerdictTransient:
-		fix = "once the dependency behind " + strconvQuote(cmp.Or(grp.Signature, "the failure")) + " is healthy again"
+		fix = "once the dependency behind " + strconv.Quote(cmp.Or(grp.Signature, "the failure")) + " is healthy again"
 	case said.verdict == VerdictPoison:
 		fix = "after fixing the function to accept these records"
 	case said.verdict == VerdictData:
@@ -310,5 +310,3 @@ func inStreamAction(grp Group, said meaning) string {
 	}
 	return fmt.Sprintf("%s, read the records again from %s (shard %s, sequence numbers %s to %s, and the other groups' ranges) before the stream's retention ends, and process them; redriving these messages would move only the records' coordinates", fix, b.Stream, b.Shard, b.Start, b.End)
 }
-
-func strconvQuote(s string) string { return strconv.Quote(s) }
