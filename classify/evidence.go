@@ -165,22 +165,13 @@ func (c *Classifier) expectList() []string {
 
 // valueList writes a baseline field's values, most common first.
 func valueList(name string, vals map[string]int) string {
-	type kv struct {
-		v string
-		n int
-	}
-	var all []kv
-	for v, n := range vals {
-		all = append(all, kv{v, n})
-	}
-	slices.SortFunc(all, func(a, b kv) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.v, b.v)) })
 	var parts []string
-	for i, x := range all {
+	for i, v := range mostCommon(vals) {
 		if i == 3 {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s=%s ×%d", name, x.v, x.n))
+		parts = append(parts, fmt.Sprintf("%s=%s ×%d", name, v, vals[v]))
 	}
 	return strings.Join(parts, ", ")
 }
