@@ -156,12 +156,3 @@ func intOrDash(p *int) string {
 	}
 	return strconv.Itoa(*p)
 }
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
