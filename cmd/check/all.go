@@ -22,12 +22,9 @@ func (o *CheckOptions) validateAll() error {
 		return cmdutil.UsageErrorf("--all only reads: --topic, --yes and --dry-run belong to --create-alarm on one --queue")
 	case o.Prefix != "" && !regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`).MatchString(o.Prefix):
 		return cmdutil.UsageErrorf("--prefix %q: a queue name prefix is 1-80 letters, digits, - or _", o.Prefix)
-	case o.SDKAttempts < 1 || o.SDKAttempts > 20:
-		return cmdutil.UsageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
-	case o.WorkflowAttempts < 1 || o.WorkflowAttempts > 20:
-		return cmdutil.UsageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
-	case o.ReadTimeout < 0:
-		return cmdutil.UsageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
+	}
+	if err := o.validateConsumer(); err != nil {
+		return err
 	}
 	regions, err := cmdutil.ParseRegions(o.deps.Global.Region)
 	if err != nil {
