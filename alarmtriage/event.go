@@ -3,8 +3,9 @@ package alarmtriage
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/untrusted"
@@ -141,11 +142,7 @@ func queueOf(d alarmDetail) (string, error) {
 			seen[q] = true
 		}
 	}
-	var qs []string
-	for q := range seen {
-		qs = append(qs, q)
-	}
-	sort.Strings(qs)
+	qs := slices.Sorted(maps.Keys(seen))
 	switch len(qs) {
 	case 0:
 		return "", &BadEventError{Why: fmt.Sprintf("alarm %q watches no AWS/SQS metric with a QueueName dimension: the function triages a DLQ's alarm", shown(d.AlarmName))}

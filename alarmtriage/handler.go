@@ -237,7 +237,7 @@ func (h *Handler) tell(ctx context.Context, a Alarm, cp *incidents3.Copy, tr Res
 	if h.Notify == nil {
 		return false
 	}
-	verdict := fmt.Sprintf("%s · alive: %s · %d messages", orDash(tr.Verdict), orDash(tr.Alive), tr.Messages)
+	verdict := fmt.Sprintf("%s · alive: %s · %d messages", cmp.Or(tr.Verdict, "-"), cmp.Or(tr.Alive, "-"), tr.Messages)
 	m := notify.Message{Step: "triage", Queue: a.Queue, Account: a.Account, Region: a.Region, Verdict: verdict, Report: where}
 	err := h.Notify.Send(ctx, m)
 	fig := notify.Figures{Step: "triage", Target: h.Notify.Target.String(), Kind: h.Notify.Target.Kind, Sent: err == nil, Text: m.Text()}
@@ -265,11 +265,4 @@ func (h *Handler) tagged(ctx context.Context, a Alarm) (bool, string, error) {
 		return true, "", nil
 	}
 	return false, fmt.Sprintf("alarm %s lacks the tag %s=%s (MFDLQ_ALARM_TAG)", untrusted.Cell(a.Name), h.TagKey, h.TagValue), nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

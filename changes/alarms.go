@@ -2,6 +2,8 @@ package changes
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -45,7 +47,7 @@ func Alarms(changes []cwapi.StateChange, metrics map[string]cwapi.AlarmMetric, r
 // is the incident itself, not its cause.
 func own(a Alarm, rel Resources) bool {
 	for _, v := range a.Dimensions {
-		if contains(rel.Queues, v) || contains(rel.Functions, v) {
+		if slices.Contains(rel.Queues, v) || slices.Contains(rel.Functions, v) {
 			return true
 		}
 	}
@@ -61,7 +63,7 @@ func own(a Alarm, rel Resources) bool {
 // values (ApiName=payment-gateway → payment-gateway), else the alarm.
 func dependency(a Alarm) string {
 	var vals []string
-	for _, k := range sortedKeys(a.Dimensions) {
+	for _, k := range slices.Sorted(maps.Keys(a.Dimensions)) {
 		vals = append(vals, a.Dimensions[k])
 	}
 	if len(vals) > 0 {

@@ -3,6 +3,7 @@ package classify
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -208,24 +209,17 @@ func driftTail(contract bool) string {
 	return " — only part of the group"
 }
 
+// mostCommon is a baseline field's values, most common first (ties in
+// the values' order).
+func mostCommon(vals map[string]int) []string {
+	return slices.SortedFunc(maps.Keys(vals), func(a, b string) int { return cmp.Or(cmp.Compare(vals[b], vals[a]), cmp.Compare(a, b)) })
+}
+
 // valueNames lists up to four of a baseline field's values, most common first.
 func valueNames(vals map[string]int) string {
-	type kv struct {
-		v string
-		n int
+	vs := mostCommon(vals)
+	if len(vs) > 4 {
+		vs = append(vs[:4], "…")
 	}
-	all := make([]kv, 0, len(vals))
-	for v, n := range vals {
-		all = append(all, kv{v, n})
-	}
-	slices.SortFunc(all, func(a, b kv) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.v, b.v)) })
-	var parts []string
-	for i, x := range all {
-		if i == 4 {
-			parts = append(parts, "…")
-			break
-		}
-		parts = append(parts, x.v)
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(vs, ", ")
 }

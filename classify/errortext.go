@@ -2,6 +2,7 @@ package classify
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -72,16 +73,9 @@ func joinTyped(typ, msg string) string {
 	case typ == "":
 		return msg
 	case msg == "", strings.HasPrefix(msg, typ):
-		return cmpOr(msg, typ)
+		return cmp.Or(msg, typ)
 	}
 	return typ + ": " + msg
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // maxSourceError bounds an error text read from a source, as the

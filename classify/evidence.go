@@ -165,22 +165,13 @@ func (c *Classifier) expectList() []string {
 
 // valueList writes a baseline field's values, most common first.
 func valueList(name string, vals map[string]int) string {
-	type kv struct {
-		v string
-		n int
-	}
-	var all []kv
-	for v, n := range vals {
-		all = append(all, kv{v, n})
-	}
-	slices.SortFunc(all, func(a, b kv) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.v, b.v)) })
 	var parts []string
-	for i, x := range all {
+	for i, v := range mostCommon(vals) {
 		if i == 3 {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s=%s ×%d", name, x.v, x.n))
+		parts = append(parts, fmt.Sprintf("%s=%s ×%d", name, v, vals[v]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -302,7 +293,7 @@ func inStreamAction(grp Group, said meaning) string {
 	case said.verdict == VerdictTransient && said.wait:
 		fix = "once the function keeps up again (it was throttled or behind)"
 	case said.verdict == VerdictTransient:
-		fix = "once the dependency behind " + strconvQuote(cmp.Or(grp.Signature, "the failure")) + " is healthy again"
+		fix = "once the dependency behind " + strconv.Quote(cmp.Or(grp.Signature, "the failure")) + " is healthy again"
 	case said.verdict == VerdictPoison:
 		fix = "after fixing the function to accept these records"
 	case said.verdict == VerdictData:
@@ -310,5 +301,3 @@ func inStreamAction(grp Group, said meaning) string {
 	}
 	return fmt.Sprintf("%s, read the records again from %s (shard %s, sequence numbers %s to %s, and the other groups' ranges) before the stream's retention ends, and process them; redriving these messages would move only the records' coordinates", fix, b.Stream, b.Shard, b.Start, b.End)
 }
-
-func strconvQuote(s string) string { return strconv.Quote(s) }

@@ -41,34 +41,18 @@ func GroupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) strin
 }
 
 // logSignatures are the signatures of the messages logs.json found lines
-// for (its records' message_id, found, signature or exception: the keys
-// logsearch.Result writes), read here so that classify imports no other
-// step; nil when there is no readable logs.json.
+// for, by logsearch's rule (signature.ByMessage), read here so that
+// classify imports no other step; nil when there is no readable logs.json.
 func logSignatures(ws *incident.Workspace) Signatures {
 	b, err := ws.ReadFile(incident.LogsFile)
 	if err != nil {
 		return nil
 	}
 	var logs struct {
-		Messages []struct {
-			MessageID string `json:"message_id"`
-			Found     bool   `json:"found"`
-			Exception string `json:"exception"`
-			Signature string `json:"signature"`
-		} `json:"messages"`
+		Messages []signature.Logged `json:"messages"`
 	}
 	if json.Unmarshal(b, &logs) != nil {
 		return nil
 	}
-	sigs := Signatures{}
-	for _, m := range logs.Messages {
-		sig := m.Signature
-		if sig == "" {
-			sig = signature.Of(m.Exception)
-		}
-		if m.Found && m.MessageID != "" && sig != "" {
-			sigs[m.MessageID] = sig
-		}
-	}
-	return sigs
+	return signature.ByMessage(logs.Messages)
 }

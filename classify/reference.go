@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,7 +40,7 @@ func fieldRole(path string) string {
 	if len(words) == 0 {
 		return ""
 	}
-	if len(words) == 1 && contains(referenceSuffixes, words[0]) && len(name) < len(path) {
+	if len(words) == 1 && slices.Contains(referenceSuffixes, words[0]) && len(name) < len(path) {
 		// customer.id, site.code: the parent names the row.
 		return fieldRole(strings.TrimRight(path[:len(path)-len(name)], ".[]"))
 	}
@@ -55,30 +56,21 @@ func wordsRole(words []string) string {
 		}
 	}
 	base := words
-	if len(words) > 1 && contains(referenceSuffixes, words[len(words)-1]) {
+	if len(words) > 1 && slices.Contains(referenceSuffixes, words[len(words)-1]) {
 		base = words[:len(words)-1]
-		if contains(contractFields, strings.Join(base, "")) {
+		if slices.Contains(contractFields, strings.Join(base, "")) {
 			return "contract" // status_code, type_name
 		}
 	}
 	for _, w := range base {
-		if contains(referenceFields, w) {
+		if slices.Contains(referenceFields, w) {
 			return "reference"
 		}
 	}
-	if len(words) > 1 && contains(referenceSuffixes, words[len(words)-1]) && words[len(words)-1] != "name" {
+	if len(words) > 1 && slices.Contains(referenceSuffixes, words[len(words)-1]) && words[len(words)-1] != "name" {
 		return "reference" // any *_id, *_code: a row's key
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // newBusinessValue rewrites a value drift shared by (nearly) all of a
@@ -114,7 +106,7 @@ func fieldNoun(path string) string {
 		name = name[i+1:]
 	}
 	words := strings.Fields(normalise(name))
-	if len(words) > 1 && contains(referenceSuffixes, words[len(words)-1]) {
+	if len(words) > 1 && slices.Contains(referenceSuffixes, words[len(words)-1]) {
 		words = words[:len(words)-1]
 	}
 	if len(words) == 0 {

@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -197,7 +198,7 @@ func addDeclared(s *sizes, names *[]string, env *envelope.Envelope) {
 		return
 	}
 	s.add(n)
-	if names != nil && len(*names) < maxDeclaredNames && !contains(*names, name) {
+	if names != nil && len(*names) < maxDeclaredNames && !slices.Contains(*names, name) {
 		*names = append(*names, name)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
 	"github.com/mfdlq/mfdlq/cmd/browse"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -42,11 +43,11 @@ func TestBrowseStepActsInTheDLQsAccount(t *testing.T) {
 	operator := in(bo, "bo")
 	d.AWS = func(context.Context) (aws.Config, error) { return operator, nil }
 	d.WireClients()
-	ff := &fleetFlags{Accounts: ana, RoleName: "mfdlq-reader"}
+	ff := &cmdutil.FleetFlags{Accounts: ana, RoleName: "mfdlq-reader"}
 	if err := ff.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	b := browse.NewBackend(&d.Deps, runDeps, ff, nil)
+	b := browse.NewBackend(d, runDeps, ff, nil)
 	f, err := b.Fleet(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
 // TestBrowseNeedsTerminal: piped, browse refuses with exit 2 before any
@@ -26,7 +28,7 @@ func TestBrowseNeedsTerminal(t *testing.T) {
 
 	d, out, errOut := testDeps(t, false)
 	d.AWS = nil // any AWS call would panic
-	if code := run(context.Background(), d, []string{"browse"}); code != ExitUsage {
+	if code := run(context.Background(), d, []string{"browse"}); code != cmdutil.ExitUsage {
 		t.Errorf("browse piped: exit %d, want 2; stderr %q", code, errOut)
 	}
 	if !strings.Contains(errOut.String(), "browse needs a terminal on stdin and stdout") {
@@ -36,7 +38,7 @@ func TestBrowseNeedsTerminal(t *testing.T) {
 		t.Errorf("browse piped wrote to stdout: %q", out)
 	}
 	d, out, errOut = testDeps(t, false)
-	if code := run(context.Background(), d, nil); code != ExitOK {
+	if code := run(context.Background(), d, nil); code != cmdutil.ExitOK {
 		t.Errorf("mfdlq piped: exit %d; stderr %q", code, errOut)
 	}
 	if !strings.Contains(out.String(), "Available Commands") || !strings.Contains(out.String(), "browse") {
@@ -44,7 +46,7 @@ func TestBrowseNeedsTerminal(t *testing.T) {
 	}
 	d, out, _ = testDeps(t, true)
 	d.IO.InTTY = true
-	if code := run(context.Background(), d, []string{"--help"}); code != ExitOK || !strings.Contains(out.String(), "Available Commands") {
+	if code := run(context.Background(), d, []string{"--help"}); code != cmdutil.ExitOK || !strings.Contains(out.String(), "Available Commands") {
 		t.Errorf("mfdlq --help on a terminal: exit %d:\n%s", code, out)
 	}
 }

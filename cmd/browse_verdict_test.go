@@ -13,6 +13,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/browse"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -45,12 +46,12 @@ func TestBrowseLookKeepsTheIncidentsVerdict(t *testing.T) {
 	d, _, _ := testDeps(t, false)
 	d.AWS = func(context.Context) (aws.Config, error) { return localaws.Config(t), nil }
 	d.WireClients()
-	b := browse.NewBackend(&d.Deps, runDeps, nil, nil)
+	b := browse.NewBackend(d, runDeps, nil, nil)
 	// The incident's verdict, proven by --expect, as the command in a shell.
 	cd, _, errOut := testDeps(t, false)
 	cd.AWS = d.AWS
 	cd.WireClients()
-	if code := run(ctx, cd, []string{"classify", "--queue", dlq, "--expect", "version=1", "--output", "json", "--incident", d.Global.Incident}); code != ExitOK {
+	if code := run(ctx, cd, []string{"classify", "--queue", dlq, "--expect", "version=1", "--output", "json", "--incident", d.Global.Incident}); code != cmdutil.ExitOK {
 		t.Fatalf("classify --expect: exit %d\n%s", code, errOut)
 	}
 	path := filepath.Join(d.Global.Incident, "classification.json")

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/cmd/cmdtest"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 	"github.com/mfdlq/mfdlq/redrive/lease"
@@ -33,7 +34,7 @@ type question struct {
 }
 
 // TestEveryQuestion drives every confirmation of mfdlq through the
-// Prompter with yes, no, empty, end of input and garbage: only yes changes
+// cmdutil.Prompter with yes, no, empty, end of input and garbage: only yes changes
 // AWS; every other answer exits 3 with AWS as it was. A confirm that
 // accepted any answer fails it.
 func TestEveryQuestion(t *testing.T) {
@@ -62,7 +63,7 @@ func TestEveryQuestion(t *testing.T) {
 					}
 					return
 				}
-				if code != ExitCheckFailed || !strings.Contains(errOut.String(), "mfdlq: "+a.Refusal+"\n") {
+				if code != cmdutil.ExitCheckFailed || !strings.Contains(errOut.String(), "mfdlq: "+a.Refusal+"\n") {
 					t.Errorf("answered %s: exit %d, want 3 and %q\nstderr:\n%s", a.Name, code, a.Refusal, errOut)
 				}
 				if got {
@@ -159,7 +160,7 @@ func askMapping(action ...string) func(*testing.T, string) ([]string, []string, 
 		argv := append([]string{"contain", "--queue", name + "-dlq", "--sample", "1s"}, action...)
 		if action[0] == "--resume-mapping" {
 			d, _, errOut := testDeps(t, false)
-			if code := run(ctx, d, []string{"contain", "--queue", name + "-dlq", "--sample", "1s", "--pause-mapping", "--yes", "--endpoint-url", localaws.Endpoint(t), "--incident", inc}); code != ExitOK {
+			if code := run(ctx, d, []string{"contain", "--queue", name + "-dlq", "--sample", "1s", "--pause-mapping", "--yes", "--endpoint-url", localaws.Endpoint(t), "--incident", inc}); code != cmdutil.ExitOK {
 				t.Fatalf("pause: exit %d\n%s", code, errOut)
 			}
 		}

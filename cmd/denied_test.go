@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -66,14 +67,14 @@ func TestStepsWithCloudWatchAndLambdaDenied(t *testing.T) {
 	incident := t.TempDir()
 	runStep := func(args ...string) (int, string, string) {
 		var stdout, stderr strings.Builder
-		d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+		d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 		code := run(ctx, d, append(args, "--endpoint-url", endpoint, "--incident", incident))
 		t.Logf("%v: exit %d\n%s%s", args, code, stdout.String(), stderr.String())
 		return code, stdout.String(), stderr.String()
 	}
 	code, _, stderr := runStep("contain", "--queue", name+"-dlq", "--sample", "2s")
-	if code != 0 && code != ExitCheckFailed {
-		t.Errorf("contain: exit %d, want a verdict (0 or %d)", code, ExitCheckFailed)
+	if code != 0 && code != cmdutil.ExitCheckFailed {
+		t.Errorf("contain: exit %d, want a verdict (0 or %d)", code, cmdutil.ExitCheckFailed)
 	}
 	for _, want := range []string{"CloudWatch unavailable", "Lambda mappings unknown"} {
 		if !strings.Contains(stderr, want) {
@@ -81,15 +82,15 @@ func TestStepsWithCloudWatchAndLambdaDenied(t *testing.T) {
 		}
 	}
 	code, _, stderr = runStep("contain", "--queue", name+"-dlq", "--pause-mapping", "--yes")
-	if code != ExitAuth || !strings.HasPrefix(stderr, "mfdlq: ") || !strings.Contains(stderr, "AccessDeniedException") || !strings.Contains(stderr, "docs/iam.md") {
-		t.Errorf("contain --pause-mapping: exit %d, want %d naming the denied call and where the permissions are listed", code, ExitAuth)
+	if code != cmdutil.ExitAuth || !strings.HasPrefix(stderr, "mfdlq: ") || !strings.Contains(stderr, "AccessDeniedException") || !strings.Contains(stderr, "docs/iam.md") {
+		t.Errorf("contain --pause-mapping: exit %d, want %d naming the denied call and where the permissions are listed", code, cmdutil.ExitAuth)
 	}
 	// check: the alarm is not verified (a warning, not a failure), and the
 	// findings SQS can answer are still judged.
 	code, stdout, stderr := runStep("check", "--queue", name+"-dlq", "--output", "json")
 	// (Exit 3 is the retention finding: both test queues keep 4 days.)
-	if (code != 0 && code != ExitCheckFailed) || !strings.Contains(stderr, "CloudWatch alarms of "+name+"-dlq unknown") {
-		t.Errorf("check: exit %d, want a verdict (0 or %d) and a warning about the alarms", code, ExitCheckFailed)
+	if (code != 0 && code != cmdutil.ExitCheckFailed) || !strings.Contains(stderr, "CloudWatch alarms of "+name+"-dlq unknown") {
+		t.Errorf("check: exit %d, want a verdict (0 or %d) and a warning about the alarms", code, cmdutil.ExitCheckFailed)
 	}
 	for _, want := range []string{"alarms unknown: AccessDenied", "Lambda event source mappings unknown", `"id": "` + check.IDDLQRetention} {
 		if !strings.Contains(stdout, want) {
@@ -105,8 +106,8 @@ func TestStepsWithCloudWatchAndLambdaDenied(t *testing.T) {
 	// yet (not proven, not failed: nothing came back), judged from SQS, and
 	// says what it could not judge.
 	code, _, stderr = runStep("verify", "--queue", name+"-dlq", "--wait", "0", "--settle", "0")
-	if code != ExitNotProven || !strings.Contains(stderr, "NumberOfMessagesDeleted not judged") || !strings.Contains(stderr, "not drained yet") {
-		t.Errorf("verify: exit %d, want %d from SQS's figures and a word on CloudWatch", code, ExitNotProven)
+	if code != cmdutil.ExitNotProven || !strings.Contains(stderr, "NumberOfMessagesDeleted not judged") || !strings.Contains(stderr, "not drained yet") {
+		t.Errorf("verify: exit %d, want %d from SQS's figures and a word on CloudWatch", code, cmdutil.ExitNotProven)
 	}
 	if denied() == 0 {
 		t.Fatal("the proxy denied nothing: the test proved nothing")

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -38,11 +39,11 @@ func TestEndpointPerServiceAndFlag(t *testing.T) {
 		flag string
 		want int
 	}{
-		{name: "per-service variables", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_ENDPOINT_URL_SQS": ep, "AWS_ENDPOINT_URL_S3": ep}, want: ExitOK},
-		{name: "S3's variable alone, no global", env: map[string]string{"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_SQS": ep, "AWS_ENDPOINT_URL_S3": ep}, want: ExitOK},
-		{name: "the flag wins", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_ENDPOINT_URL_SQS": dead, "AWS_ENDPOINT_URL_S3": dead}, flag: ep, want: ExitOK},
-		{name: "the flag despite AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, flag: ep, want: ExitOK},
-		{name: "a dead SQS endpoint is used", env: map[string]string{"AWS_ENDPOINT_URL": ep, "AWS_ENDPOINT_URL_SQS": dead, "AWS_ENDPOINT_URL_S3": ep}, want: ExitUnexpected},
+		{name: "per-service variables", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_ENDPOINT_URL_SQS": ep, "AWS_ENDPOINT_URL_S3": ep}, want: cmdutil.ExitOK},
+		{name: "S3's variable alone, no global", env: map[string]string{"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_SQS": ep, "AWS_ENDPOINT_URL_S3": ep}, want: cmdutil.ExitOK},
+		{name: "the flag wins", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_ENDPOINT_URL_SQS": dead, "AWS_ENDPOINT_URL_S3": dead}, flag: ep, want: cmdutil.ExitOK},
+		{name: "the flag despite AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", env: map[string]string{"AWS_ENDPOINT_URL": dead, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, flag: ep, want: cmdutil.ExitOK},
+		{name: "a dead SQS endpoint is used", env: map[string]string{"AWS_ENDPOINT_URL": ep, "AWS_ENDPOINT_URL_SQS": dead, "AWS_ENDPOINT_URL_S3": ep}, want: cmdutil.ExitUnexpected},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for k, v := range localaws.Env(ep) {
@@ -56,7 +57,7 @@ func TestEndpointPerServiceAndFlag(t *testing.T) {
 				args = append(args, "--endpoint-url", tc.flag)
 			}
 			var stdout, stderr strings.Builder
-			d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+			d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 			if code := run(ctx, d, args); code != tc.want {
 				t.Fatalf("exit %d, want %d\n%s", code, tc.want, stderr.String())
 			}
@@ -81,7 +82,7 @@ func TestS3PathStyleFromItsOwnEndpoint(t *testing.T) {
 	} {
 		t.Setenv("AWS_ENDPOINT_URL", tc.global)
 		t.Setenv("AWS_ENDPOINT_URL_S3", tc.s3)
-		d := NewDeps(&IOStreams{In: strings.NewReader("")}, nil)
+		d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader("")}, nil)
 		c, err := d.S3(context.Background())
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
@@ -50,13 +51,13 @@ func TestExportDeleteNameTakenKeepsDeleted(t *testing.T) {
 	defer srv.Close()
 	var stdout, stderr strings.Builder
 	inc := t.TempDir()
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"export", "--queue", name + "-dlq", "--out", out, "--delete", "--yes",
 		"--endpoint-url", srv.URL, "--incident", inc})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
 	kept := filepath.Join(dir, name+".kept-1.jsonl.gz")
-	if code != ExitUnexpected || !strings.Contains(stderr.String(), "the 20 messages deleted so far are in "+kept) {
-		t.Fatalf("exit %d; want %d and stderr naming %s with its 20", code, ExitUnexpected, kept)
+	if code != cmdutil.ExitUnexpected || !strings.Contains(stderr.String(), "the 20 messages deleted so far are in "+kept) {
+		t.Fatalf("exit %d; want %d and stderr naming %s with its 20", code, cmdutil.ExitUnexpected, kept)
 	}
 	if b, _ := os.ReadFile(out); string(b) != "theirs" {
 		t.Fatalf("their file was changed: %q", b)

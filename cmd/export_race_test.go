@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -50,12 +51,12 @@ func TestExportS3RaceRefusedNothingDeleted(t *testing.T) {
 	}))
 	defer srv.Close()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"export", "--queue", name + "-dlq", "--out", "s3://" + bucket + "/" + key, "--delete", "--yes",
 		"--endpoint-url", srv.URL, "--incident", t.TempDir()})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
-	if code != ExitUsage {
-		t.Fatalf("exit %d, want %d (the same refusal as the check before the export)", code, ExitUsage)
+	if code != cmdutil.ExitUsage {
+		t.Fatalf("exit %d, want %d (the same refusal as the check before the export)", code, cmdutil.ExitUsage)
 	}
 	if want := "--out s3://" + bucket + "/" + key + ": already exists"; !strings.Contains(stderr.String(), want) {
 		t.Fatalf("stderr does not name the key: want %q", want)

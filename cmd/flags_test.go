@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
 // parseWith runs a command with a capturing runF and returns the error.
@@ -17,7 +19,7 @@ func parseWith(c *cobra.Command, args []string) error {
 
 func checkUsageErr(t *testing.T, err error, want string) {
 	t.Helper()
-	if err == nil || err.Error() != want || exitCode(err, false) != ExitUsage {
-		t.Fatalf("err = %v (exit %d); want %q (exit 2)", err, exitCode(err, false), want)
+	if err == nil || err.Error() != want || cmdutil.ExitCode(err, false) != cmdutil.ExitUsage {
+		t.Fatalf("err = %v (exit %d); want %q (exit 2)", err, cmdutil.ExitCode(err, false), want)
 	}
 }

@@ -55,7 +55,7 @@ func TestHelpNumbersStepsAsTheRunbook(t *testing.T) {
 // explanation and the advanced flags; no flag is lost from the help.
 func TestRedriveHelpFirstScreen(t *testing.T) {
 	d, _, _ := testDeps(t, false)
-	c := redrive.NewCmdRedrive(&d.Deps, nil)
+	c := redrive.NewCmdRedrive(d, nil)
 	newRootCmd(d).AddCommand(c)
 	var out bytes.Buffer
 	c.SetOut(&out)

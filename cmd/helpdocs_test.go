@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 )
 
@@ -39,7 +40,7 @@ func TestEveryHelpComesFromDocs(t *testing.T) {
 		long := docs.Long(name) // panics when no page holds it
 		used["help: "+name] = true
 		parts := strings.Split(long, "{steps}\n")
-		want := strings.Join(parts, stepList()) + exitStatusHelp
+		want := strings.Join(parts, stepList()) + cmdutil.ExitStatusHelp
 		if c.Long != want {
 			t.Errorf("mfdlq %s's Long is not the block marked <!-- help: %s --> in docs and the exit statuses:\n got: %q\nwant: %q", c.Name(), name, c.Long, want)
 		}

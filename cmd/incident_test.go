@@ -10,6 +10,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/check"
 	"github.com/mfdlq/mfdlq/cmd/classify"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/contain"
 	"github.com/mfdlq/mfdlq/cmd/inspect"
 	"github.com/mfdlq/mfdlq/cmd/logs"
@@ -28,34 +29,34 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 	commands := []struct {
 		name string
 		args []string
-		cmd  func(d *Deps, called *bool) *cobra.Command
+		cmd  func(d *cmdutil.Deps, called *bool) *cobra.Command
 	}{
-		{"check", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return check.NewCmdCheck(&d.Deps, func(*check.CheckOptions) error { *c = true; return nil })
+		{"check", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return check.NewCmdCheck(d, func(*check.CheckOptions) error { *c = true; return nil })
 		}},
-		{"classify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return classify.NewCmdClassify(&d.Deps, func(*classify.ClassifyOptions) error { *c = true; return nil })
+		{"classify", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return classify.NewCmdClassify(d, func(*classify.ClassifyOptions) error { *c = true; return nil })
 		}},
-		{"contain", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return contain.NewCmdContain(&d.Deps, func(*contain.ContainOptions) error { *c = true; return nil })
+		{"contain", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return contain.NewCmdContain(d, func(*contain.ContainOptions) error { *c = true; return nil })
 		}},
-		{"inspect", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { *c = true; return nil })
+		{"inspect", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return inspect.NewCmdInspect(d, func(*inspect.InspectOptions) error { *c = true; return nil })
 		}},
-		{"logs", []string{"--queue", "orders-dlq", "--log-group", "/aws/lambda/orders"}, func(d *Deps, c *bool) *cobra.Command {
-			return logs.NewCmdLogs(&d.Deps, func(*logs.LogsOptions) error { *c = true; return nil })
+		{"logs", []string{"--queue", "orders-dlq", "--log-group", "/aws/lambda/orders"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return logs.NewCmdLogs(d, func(*logs.LogsOptions) error { *c = true; return nil })
 		}},
-		{"record", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return record.NewCmdRecord(&d.Deps, func(*record.RecordOptions) error { *c = true; return nil })
+		{"record", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return record.NewCmdRecord(d, func(*record.RecordOptions) error { *c = true; return nil })
 		}},
-		{"redrive", []string{"--queue", "orders-dlq", "--dry-run", "--rate", "10"}, func(d *Deps, c *bool) *cobra.Command {
-			return redrive.NewCmdRedrive(&d.Deps, func(*redrive.RedriveOptions) error { *c = true; return nil })
+		{"redrive", []string{"--queue", "orders-dlq", "--dry-run", "--rate", "10"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return redrive.NewCmdRedrive(d, func(*redrive.RedriveOptions) error { *c = true; return nil })
 		}},
-		{"runbook", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })
+		{"runbook", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return runbook.NewCmdRunbook(d, runbookStep, func(*runbook.RunbookOptions) error { *c = true; return nil })
 		}},
-		{"verify", []string{"--queue", "orders-dlq"}, func(d *Deps, c *bool) *cobra.Command {
-			return verify.NewCmdVerify(&d.Deps, func(*verify.VerifyOptions) error { *c = true; return nil })
+		{"verify", []string{"--queue", "orders-dlq"}, func(d *cmdutil.Deps, c *bool) *cobra.Command {
+			return verify.NewCmdVerify(d, func(*verify.VerifyOptions) error { *c = true; return nil })
 		}},
 	}
 	dirs := []struct {
@@ -95,8 +96,8 @@ func TestUnsafeIncidentStopsEveryCommandBeforeAWS(t *testing.T) {
 				if called {
 					t.Fatal("the run function was called: AWS clients could have been built")
 				}
-				if exitCode(err, false) != ExitUsage || err == nil || !strings.Contains(err.Error(), dir.problem) {
-					t.Fatalf("err = %v (exit %d), want exit 2 saying %q", err, exitCode(err, false), dir.problem)
+				if cmdutil.ExitCode(err, false) != cmdutil.ExitUsage || err == nil || !strings.Contains(err.Error(), dir.problem) {
+					t.Fatalf("err = %v (exit %d), want exit 2 saying %q", err, cmdutil.ExitCode(err, false), dir.problem)
 				}
 			})
 		}
@@ -122,9 +123,9 @@ func TestDefaultIncidentDirIsCheckedToo(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := false
-	err := parseWith(inspect.NewCmdInspect(&d.Deps, func(*inspect.InspectOptions) error { called = true; return nil }),
+	err := parseWith(inspect.NewCmdInspect(d, func(*inspect.InspectOptions) error { called = true; return nil }),
 		[]string{"--queue", "arn:aws:sqs:us-east-1:123456789012:orders-dlq"})
-	if called || exitCode(err, false) != ExitUsage || !strings.Contains(err.Error(), open) {
+	if called || cmdutil.ExitCode(err, false) != cmdutil.ExitUsage || !strings.Contains(err.Error(), open) {
 		t.Fatalf("err = %v, called %v; want exit 2 naming %s before the run function", err, called, open)
 	}
 	st, err := os.Stat(open)

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 
 	"github.com/mfdlq/mfdlq/alarmtriage"
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incidents3"
 	"github.com/mfdlq/mfdlq/notify"
 )
@@ -28,15 +29,15 @@ const lambdaRuntimeEnv = "AWS_LAMBDA_RUNTIME_API"
 // one line; a bad setting fails every invocation with the fix, never the
 // runtime's start (a failing init is retried by Lambda over and over).
 func serveLambda(ctx context.Context) int {
-	d := NewDeps(SystemIO(), nil)
+	d := cmdutil.NewDeps(cmdutil.SystemIO(), nil)
 	d.Global.Quiet = true
 	lambda.StartWithOptions(newLambdaHandler(d), lambda.WithContext(ctx))
-	return ExitUnexpected // StartWithOptions returns only by exiting
+	return cmdutil.ExitUnexpected // StartWithOptions returns only by exiting
 }
 
 // lambdaInvoker is the function's handler, or the setting's error.
 type lambdaInvoker struct {
-	d   *Deps
+	d   *cmdutil.Deps
 	h   *alarmtriage.Handler
 	err error
 }
@@ -48,7 +49,7 @@ func (l *lambdaInvoker) Invoke(ctx context.Context, raw []byte) ([]byte, error) 
 		return nil, l.err
 	}
 	if l.h.S3 == nil {
-		c, err := l.d.s3Client(ctx)
+		c, err := l.d.S3Client(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("mfdlq: %v", err)
 		}
@@ -61,7 +62,7 @@ func (l *lambdaInvoker) Invoke(ctx context.Context, raw []byte) ([]byte, error) 
 // MFDLQ_INCIDENT_S3 (required), MFDLQ_NOTIFY, MFDLQ_ALARM_TAG and
 // MFDLQ_TRIAGE_SAMPLE (triage's --sample, for a DLQ CloudWatch has no
 // datapoints of yet).
-func newLambdaHandler(d *Deps) *lambdaInvoker {
+func newLambdaHandler(d *cmdutil.Deps) *lambdaInvoker {
 	l := &lambdaInvoker{d: d}
 	raw := os.Getenv("MFDLQ_INCIDENT_S3")
 	if raw == "" {
@@ -83,7 +84,7 @@ func newLambdaHandler(d *Deps) *lambdaInvoker {
 	}
 	l.h = &alarmtriage.Handler{Prefix: p, WorkDir: os.TempDir(), Now: d.Now,
 		Triage: func(ctx context.Context, queue, dir string) (alarmtriage.Result, error) {
-			return d.lambdaTriage(ctx, queue, dir, extra)
+			return lambdaTriage(ctx, d, queue, dir, extra)
 		}}
 	if t := os.Getenv("MFDLQ_NOTIFY"); t != "" {
 		target, err := notify.Parse(t)
@@ -91,19 +92,19 @@ func newLambdaHandler(d *Deps) *lambdaInvoker {
 			l.err = fmt.Errorf("mfdlq: MFDLQ_NOTIFY: %v", err)
 			return l
 		}
-		send := d.notifySender()
+		send := d.NotifySender()
 		l.h.Notify = &alarmtriage.Notifier{Target: target, Send: func(ctx context.Context, m notify.Message) error { return send.Send(ctx, target, m) }}
 	}
 	if tag := os.Getenv("MFDLQ_ALARM_TAG"); tag != "" {
 		l.h.TagKey, l.h.TagValue, _ = strings.Cut(tag, "=")
-		l.h.Tags = d.alarmTags
+		l.h.Tags = func(ctx context.Context, arn string) (map[string]string, error) { return alarmTags(ctx, d, arn) }
 	}
 	return l
 }
 
 // alarmTags reads an alarm's tags (cloudwatch:ListTagsForResource): the
 // event carries them only when the alarm propagates its tags.
-func (d *Deps) alarmTags(ctx context.Context, arn string) (map[string]string, error) {
+func alarmTags(ctx context.Context, d *cmdutil.Deps, arn string) (map[string]string, error) {
 	c, err := d.CloudWatch(ctx)
 	if err != nil {
 		return nil, err
@@ -122,12 +123,12 @@ func (d *Deps) alarmTags(ctx context.Context, arn string) (map[string]string, er
 // lambdaTriage runs `mfdlq triage --queue QUEUE --output json` through
 // the command tree into dir, as a person would, and reads the answer's
 // verdict, alive and messages. Its error is the command's one line.
-func (d *Deps) lambdaTriage(ctx context.Context, queue, dir string, extra []string) (alarmtriage.Result, error) {
+func lambdaTriage(ctx context.Context, d *cmdutil.Deps, queue, dir string, extra []string) (alarmtriage.Result, error) {
 	var out, errOut bytes.Buffer
 	args := append([]string{"triage", "--queue", queue, "--incident", dir, "--output", "json", "--quiet"}, extra...)
-	sub := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
+	sub := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, args)
 	sub.Now = d.Now
-	if code := run(ctx, sub, args); code != ExitOK {
+	if code := run(ctx, sub, args); code != cmdutil.ExitOK {
 		return alarmtriage.Result{}, errors.New(commandError(errOut.Bytes(), code))
 	}
 	var doc struct {
@@ -160,7 +161,7 @@ func aliveText(raw json.RawMessage) string {
 func commandError(stderr []byte, code int) string {
 	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
-		var e exitErrorLine
+		var e cmdutil.ExitErrorLine
 		if json.Unmarshal([]byte(lines[i]), &e) == nil && e.Type == "error" {
 			return e.Message
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -228,7 +229,7 @@ func TestLambdaSettings(t *testing.T) {
 		for _, k := range []string{"MFDLQ_INCIDENT_S3", "MFDLQ_NOTIFY", "MFDLQ_TRIAGE_SAMPLE", "MFDLQ_ALARM_TAG"} {
 			t.Setenv(k, tc.env[k])
 		}
-		d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}, nil)
+		d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}, nil)
 		d.AWS = nil // any AWS use would panic: a wrong setting makes none
 		_, err := newLambdaHandler(d).Invoke(context.Background(), []byte(`{}`))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {

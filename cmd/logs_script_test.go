@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
 // sqs-send-id QUEUE BODY VAR sends one message and sets VAR to its MessageId.
@@ -68,7 +70,7 @@ func cmdLogsPut(ts *testscript.TestScript, neg bool, args []string) {
 // maps them to exit 2 as every usage error.
 func TestFlagGroupErrorIsUsage(t *testing.T) {
 	d, _, errOut := testDeps(t, false)
-	if code := run(context.Background(), d, []string{"logs", "--queue", "q", "--log-group", "g", "--log-file", "f"}); code != ExitUsage {
+	if code := run(context.Background(), d, []string{"logs", "--queue", "q", "--log-group", "g", "--log-file", "f"}); code != cmdutil.ExitUsage {
 		t.Fatalf("exit %d, want 2\nstderr:\n%s", code, errOut)
 	}
 }

@@ -180,7 +180,7 @@ func TestMCPToolsTellNobody(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	done := make(chan error, 1)
-	c := mcpcmd.NewCmdMCP(&d.Deps, runDeps, nil)
+	c := mcpcmd.NewCmdMCP(d, runDeps, nil)
 	c.SetArgs(nil)
 	go func() { done <- c.ExecuteContext(ctx); outW.Close() }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)

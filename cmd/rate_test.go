@@ -17,9 +17,9 @@ func TestRateIsOneRule(t *testing.T) {
 		t.Run(rate, func(t *testing.T) {
 			d, _, _ := testDeps(t, false)
 			var redriveRate float64
-			redriveErr := parseWith(redrive.NewCmdRedrive(&d.Deps, func(o *redrive.RedriveOptions) error { redriveRate = o.Rate; return nil }),
+			redriveErr := parseWith(redrive.NewCmdRedrive(d, func(o *redrive.RedriveOptions) error { redriveRate = o.Rate; return nil }),
 				[]string{"--queue", "q", "--rate", rate})
-			runbookErr := parseWith(runbook.NewCmdRunbook(&d.Deps, runbookStep, func(*runbook.RunbookOptions) error { return nil }),
+			runbookErr := parseWith(runbook.NewCmdRunbook(d, runbookStep, func(*runbook.RunbookOptions) error { return nil }),
 				[]string{"--queue", "q", "--rate", rate})
 			if (redriveErr == nil) != (runbookErr == nil) {
 				t.Fatalf("redrive: %v; runbook: %v: one rule must decide both", redriveErr, runbookErr)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -46,12 +47,12 @@ func TestRedriveCrossAccountNamesBothAndAsks(t *testing.T) {
 	srv := httptest.NewServer(proxy)
 	defer srv.Close()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader("n\n"), InTTY: true, Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader("n\n"), InTTY: true, Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(context.Background(), d, []string{"redrive", "--queue", name + "-dlq", "--to", dest, "--rate", "max", "--canary", "0",
 		"--endpoint-url", srv.URL, "--incident", t.TempDir()})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d, want %d after a no", code, ExitCheckFailed)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d, want %d after a no", code, cmdutil.ExitCheckFailed)
 	}
 	for _, want := range []string{
 		"plan: " + dest + " is in account 111111111111, the DLQ " + name + "-dlq in account 123456789012: the messages leave the DLQ's account",

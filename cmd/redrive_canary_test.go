@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/livequeue"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
@@ -16,7 +17,7 @@ import (
 func redriveCanary(t *testing.T, name string) (int, string) {
 	t.Helper()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(context.Background(), d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "3", "--canary-wait", "1s", "--yes",
 		"--endpoint-url", localaws.Endpoint(t), "--incident", t.TempDir()})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
@@ -33,8 +34,8 @@ func TestRedriveCanaryNotConsumedIsRefused(t *testing.T) {
 	name, src, dlq, _ := seedOrders(t, s, "cnry", 12, nil)
 	began := time.Now()
 	code, errOut := redriveCanary(t, name)
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d, want %d", code, ExitCheckFailed)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d, want %d", code, cmdutil.ExitCheckFailed)
 	}
 	if waited := time.Since(began); waited < 2*time.Second {
 		t.Errorf("stopped after %s: the canary's wait (1s) and the extra wait (1s) were not waited", waited)
@@ -115,7 +116,7 @@ func TestRedriveCanaryLiveWithoutDataIsNotProven(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, errOut := redriveCanary(t, name)
-	if code != ExitCheckFailed {
+	if code != cmdutil.ExitCheckFailed {
 		t.Fatalf("exit %d, want 3", code)
 	}
 	if want := "canary not proven: CloudWatch has no ApproximateAgeOfOldestMessage or NumberOfMessagesDeleted for " + name + " since the canary"; !strings.Contains(errOut, want) {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -56,13 +57,13 @@ func TestDryRunScanCutByCtrlC(t *testing.T) {
 			}))
 			defer srv.Close()
 			var stdout, stderr strings.Builder
-			d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+			d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 			args := append([]string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--dry-run", "--workers", "1",
 				"--endpoint-url", srv.URL, "--incident", t.TempDir()}, tc.args...)
 			code := run(ctx, d, args)
 			t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
-			if code != ExitInterrupted {
-				t.Errorf("exit %d, want %d", code, ExitInterrupted)
+			if code != cmdutil.ExitInterrupted {
+				t.Errorf("exit %d, want %d", code, cmdutil.ExitInterrupted)
 			}
 			out := stderr.String()
 			if strings.Contains(out, "the whole selection") || strings.Contains(out, "dry run: nothing changed") {

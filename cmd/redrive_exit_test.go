@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -32,7 +33,7 @@ func TestRedriveQueueDeletedMidRunExits5(t *testing.T) {
 	t.Parallel()
 	s, name, src, dlq := seedMoveDLQ(t, 40)
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	go func() {
 		ctx := context.Background()
 		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -47,8 +48,8 @@ func TestRedriveQueueDeletedMidRunExits5(t *testing.T) {
 	code := run(context.Background(), d, []string{"redrive", "--queue", name + "-dlq", "--rate", "10", "--canary", "0", "--yes",
 		"--workers", "1", "--endpoint-url", localaws.Endpoint(t), "--incident", t.TempDir(), "--output", "json"})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
-	if code != ExitNotFound {
-		t.Fatalf("exit %d, want %d", code, ExitNotFound)
+	if code != cmdutil.ExitNotFound {
+		t.Fatalf("exit %d, want %d", code, cmdutil.ExitNotFound)
 	}
 	if !strings.Contains(stdout.String(), `"type":"summary"`) || !strings.Contains(stderr.String(), "messages had moved before it stopped") {
 		t.Fatal("the summary and the line must say what was moved")
@@ -75,12 +76,12 @@ func TestRedriveDeniedMidRunExits4(t *testing.T) {
 	}))
 	defer srv.Close()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(context.Background(), d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
 		"--endpoint-url", srv.URL, "--incident", t.TempDir()})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
-	if code != ExitAuth {
-		t.Fatalf("exit %d, want %d", code, ExitAuth)
+	if code != cmdutil.ExitAuth {
+		t.Fatalf("exit %d, want %d", code, cmdutil.ExitAuth)
 	}
 	if !strings.Contains(stderr.String(), "delete batch from") || !strings.Contains(stderr.String(), "docs/iam.md") {
 		t.Fatal("the error must name the refused call and the IAM page")

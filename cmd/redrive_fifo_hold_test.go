@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/fifolock"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
@@ -49,14 +50,14 @@ func TestRedriveFIFOHoldsBackAGroupAfterAFailure(t *testing.T) {
 	const groups, per = 3, 5
 	sendFIFO(t, s, dlq, groups, per)
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq.fifo", "--to", name + ".fifo", "--rate", "max", "--canary", "0", "--yes",
 		"--transform", `if .g == "g1" and .seq == 1 then error("no repair for this one") else .v = 1 end`,
 		"--filter", `.Body.g != "g2" or .Body.seq != 1`,
 		"--endpoint-url", lock.URL, "--incident", t.TempDir(), "--output", "json"})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
-	if code != ExitCheckFailed {
-		t.Errorf("exit %d, want %d (a message left in the DLQ)", code, ExitCheckFailed)
+	if code != cmdutil.ExitCheckFailed {
+		t.Errorf("exit %d, want %d (a message left in the DLQ)", code, cmdutil.ExitCheckFailed)
 	}
 	got, err := s.Drain(ctx, src)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/fifolock"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
@@ -47,7 +48,7 @@ func TestSlowRedriveFIFOKeepsGroupOrder(t *testing.T) {
 			const groups, per = 5, 20
 			sendFIFO(t, s, dlq, groups, per)
 			var stdout, stderr strings.Builder
-			d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+			d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 			code := run(ctx, d, append([]string{"redrive", "--queue", name + "-dlq.fifo", "--to", name + ".fifo", "--rate", "max", "--canary", "0", "--yes",
 				"--endpoint-url", lock.URL, "--incident", t.TempDir(), "--output", "json"}, flags...))
 			if code != 0 {

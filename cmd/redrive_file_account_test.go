@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -67,7 +68,7 @@ func TestRedriveFileOtherAccountNeedsAllow(t *testing.T) {
 	defer srv.Close()
 	replay := func(in string, extra ...string) (int, string) {
 		var stdout, stderr strings.Builder
-		d := NewDeps(&IOStreams{In: strings.NewReader(in), InTTY: true, Out: &stdout, ErrOut: &stderr}, nil)
+		d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(in), InTTY: true, Out: &stdout, ErrOut: &stderr}, nil)
 		args := append([]string{"redrive", "--from-file", file, "--rate", "max", "--canary", "0", "--endpoint-url", srv.URL, "--incident", t.TempDir()}, extra...)
 		code := run(ctx, d, args)
 		t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
@@ -83,8 +84,8 @@ func TestRedriveFileOtherAccountNeedsAllow(t *testing.T) {
 	}
 
 	code, errOut := replay("", "--yes")
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d without --allow-account, want %d", code, ExitCheckFailed)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d without --allow-account, want %d", code, cmdutil.ExitCheckFailed)
 	}
 	if want := "sends to " + theirs + " in account 999999999999, outside your account 123456789012: nothing was sent; if that is right pass --allow-account 999999999999"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q", want)
@@ -93,8 +94,8 @@ func TestRedriveFileOtherAccountNeedsAllow(t *testing.T) {
 
 	// Allowed, the question still names both accounts; "n" sends nothing.
 	code, errOut = replay("n\n", "--allow-account", "222222222222,999999999999")
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d after a no, want %d", code, ExitCheckFailed)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d after a no, want %d", code, cmdutil.ExitCheckFailed)
 	}
 	for _, want := range []string{
 		"redriving: account 123456789012 · region us-east-1 · queue mixed",
@@ -109,7 +110,7 @@ func TestRedriveFileOtherAccountNeedsAllow(t *testing.T) {
 	depths(0)
 
 	code, _ = replay("", "--allow-account", "999999999999", "--yes")
-	if code != ExitOK {
+	if code != cmdutil.ExitOK {
 		t.Fatalf("exit %d with --allow-account --yes, want 0", code)
 	}
 	depths(1)

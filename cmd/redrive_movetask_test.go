@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -37,11 +38,11 @@ func TestRedriveBesideARunningMoveTask(t *testing.T) {
 	handle := consoleTask(t, url, dlq, 2)
 	ctx := context.Background()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes", "--endpoint-url", url, "--incident", t.TempDir()})
 	errOut := stderr.String()
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d, want %d\n%s", code, ExitCheckFailed, errOut)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d, want %d\n%s", code, cmdutil.ExitCheckFailed, errOut)
 	}
 	for _, want := range []string{"a message move task is RUNNING on " + name + "-dlq (started ", "moved at 2 msg/s → each message to its own source",
 		"wait for it to finish, or cancel it (console: Cancel DLQ redrive; aws sqs cancel-message-move-task --task-handle " + handle + "), or follow it with --native"} {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 
 	"context"
@@ -37,7 +38,7 @@ func nativeSetup(t *testing.T, n int) (srv *movetasks.Server, url, name string, 
 
 func runNativeCmd(ctx context.Context, url, name, inc string, extra ...string) (int, string, string) {
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	args := append([]string{"redrive", "--queue", name + "-dlq", "--native", "--yes", "--endpoint-url", url, "--incident", inc}, extra...)
 	return run(ctx, d, args), stdout.String(), stderr.String()
 }
@@ -77,8 +78,8 @@ func TestRedriveNativeCtrlC(t *testing.T) {
 	}()
 	code, _, errOut := runNativeCmd(ctx, url, name, t.TempDir(), "--rate", "1")
 	cancel()
-	if code != ExitInterrupted || !strings.Contains(errOut, "message move task CANCELLED") {
-		t.Fatalf("exit %d, want %d\n%s", code, ExitInterrupted, errOut)
+	if code != cmdutil.ExitInterrupted || !strings.Contains(errOut, "message move task CANCELLED") {
+		t.Fatalf("exit %d, want %d\n%s", code, cmdutil.ExitInterrupted, errOut)
 	}
 	bg := context.Background()
 	v, f, _ := seed.Depth(bg, dlq)
@@ -92,7 +93,7 @@ func TestRedriveNativeFailed(t *testing.T) {
 	srv, url, name, _, _, _ := nativeSetup(t, 20)
 	srv.FailAfter = 10
 	code, _, errOut := runNativeCmd(context.Background(), url, name, t.TempDir(), "--rate", "100")
-	if code != ExitCheckFailed || !strings.Contains(errOut, "message move task FAILED") || !strings.Contains(errOut, "NonExistentQueue") {
+	if code != cmdutil.ExitCheckFailed || !strings.Contains(errOut, "message move task FAILED") || !strings.Contains(errOut, "NonExistentQueue") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
 }
@@ -131,7 +132,7 @@ func TestNativeFIFOFallsBackWhenInDoubt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq.fifo", "--to", name + ".fifo", "--native", "--rate", "10", "--yes",
 		"--endpoint-url", localaws.Endpoint(t), "--incident", dir, "--output", "json"})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())

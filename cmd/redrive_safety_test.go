@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 
 	"context"
@@ -60,7 +61,7 @@ func TestRedriveFaults(t *testing.T) {
 	srv := httptest.NewServer(proxy)
 	defer srv.Close()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
 		"--visibility", "10", "--endpoint-url", srv.URL, "--incident", t.TempDir()})
 	calls, faults := proxy.Counts()
@@ -115,7 +116,7 @@ func TestRedriveReturnedBelowBreakerIsNotACanaryFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
 		"--endpoint-url", localaws.Endpoint(t), "--incident", dir, "--output", "json"})
 	t.Logf("exit %d\n%s%s", code, stdout.String(), stderr.String())
@@ -151,7 +152,7 @@ func TestRedriveFaultsLeavesTheRestVisible(t *testing.T) {
 			srv := httptest.NewServer(proxy)
 			defer srv.Close()
 			var stdout, stderr strings.Builder
-			d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+			d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 			inc := t.TempDir()
 			args := append([]string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--canary", "0", "--yes",
 				"--visibility", "10", "--endpoint-url", srv.URL, "--incident", inc}, tc.flags...)

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/dlqsource"
 	"github.com/mfdlq/mfdlq/internal/localaws"
@@ -116,7 +117,7 @@ func sharedFor(t *testing.T, sourceless int) *shared {
 func (s *shared) redrive(t *testing.T, endpoint, inc string, extra ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	args := append([]string{"redrive", "--queue", s.name + "-dlq", "--rate", "max", "--endpoint-url", endpoint, "--incident", inc}, extra...)
 	code := run(context.Background(), d, args)
 	return code, stdout.String(), stderr.String()
@@ -165,8 +166,8 @@ func TestRedriveSharedEachToItsOwnSource(t *testing.T) {
 	inc := t.TempDir()
 	code, _, errOut := s.redrive(t, s.endpoint, inc, "--yes", "--canary", "2", "--canary-wait", "1s", "--output", "json")
 	t.Logf("stderr:\n%s", errOut)
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d, want %d: nothing consumed the canary", code, ExitCheckFailed)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d, want %d: nothing consumed the canary", code, cmdutil.ExitCheckFailed)
 	}
 	for _, src := range sharedSources {
 		if want := "the canary's 2 messages are still in " + s.name + "-" + src.name + " after "; !strings.Contains(errOut, want) {
@@ -242,8 +243,8 @@ func TestRedriveSharedToOne(t *testing.T) {
 	t.Parallel()
 	s := sharedFor(t, 0)
 	code, _, errOut := s.redrive(t, s.endpoint, t.TempDir(), "--to", s.name+"-orders", "--yes", "--canary", "0")
-	if code != ExitCheckFailed {
-		t.Fatalf("exit %d, want %d\n%s", code, ExitCheckFailed, errOut)
+	if code != cmdutil.ExitCheckFailed {
+		t.Fatalf("exit %d, want %d\n%s", code, cmdutil.ExitCheckFailed, errOut)
 	}
 	for _, want := range []string{"refusing: " + s.name + "-dlq is shared", s.name + "-payments 4", s.name + "-refunds 5", "--force"} {
 		if !strings.Contains(errOut, want) {
@@ -267,8 +268,8 @@ func TestRedriveSharedToOneRefusedChangesNothing(t *testing.T) {
 	t.Parallel()
 	s := sharedFor(t, 1)
 	code, _, errOut := s.redrive(t, s.endpoint, t.TempDir(), "--to", s.name+"-payments", "--yes")
-	if code != ExitCheckFailed || !strings.Contains(errOut, s.name+"-orders 3") {
-		t.Fatalf("exit %d, want %d naming orders\n%s", code, ExitCheckFailed, errOut)
+	if code != cmdutil.ExitCheckFailed || !strings.Contains(errOut, s.name+"-orders 3") {
+		t.Fatalf("exit %d, want %d naming orders\n%s", code, cmdutil.ExitCheckFailed, errOut)
 	}
 	s.untouched(t, 13)
 }
@@ -284,8 +285,8 @@ func TestRedriveSharedDeletedSource(t *testing.T) {
 	}
 	delete(s.urls, "refunds")
 	code, _, errOut := s.redrive(t, s.endpoint, t.TempDir(), "--yes")
-	if code != ExitNotFound || !strings.Contains(errOut, "source queue "+s.name+"-refunds") || !strings.Contains(errOut, "no longer exists") {
-		t.Fatalf("exit %d, want %d naming refunds\n%s", code, ExitNotFound, errOut)
+	if code != cmdutil.ExitNotFound || !strings.Contains(errOut, "source queue "+s.name+"-refunds") || !strings.Contains(errOut, "no longer exists") {
+		t.Fatalf("exit %d, want %d naming refunds\n%s", code, cmdutil.ExitNotFound, errOut)
 	}
 	s.untouched(t, 12)
 }
@@ -339,13 +340,13 @@ func TestRedriveSharedFromFile(t *testing.T) {
 	s := sharedFor(t, 0)
 	file := t.TempDir() + "/shared.jsonl"
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	if code := run(context.Background(), d, []string{"export", "--queue", s.name + "-dlq", "--out", file, "--delete", "--yes",
 		"--endpoint-url", s.endpoint, "--incident", t.TempDir()}); code != 0 {
 		t.Fatalf("export: exit %d\n%s", code, stderr.String())
 	}
 	var out, errOut strings.Builder
-	d = NewDeps(&IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, nil)
+	d = cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, nil)
 	code := run(context.Background(), d, []string{"redrive", "--from-file", file, "--rate", "max", "--yes", "--endpoint-url", s.endpoint, "--incident", t.TempDir()})
 	t.Logf("stderr:\n%s", errOut.String())
 	if code != 0 {

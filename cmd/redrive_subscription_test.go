@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -53,15 +54,15 @@ func TestRedriveToLambdaSubscriber(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--yes", "--endpoint-url", url, "--incident", t.TempDir()})
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("mfdlq's stderr:\n%s", stderr.String())
 		}
 	})
-	if code != ExitCheckFailed { // the one that is no notification stays
-		t.Fatalf("exit %d, want %d (one message left)\n%s", code, ExitCheckFailed, stderr.String())
+	if code != cmdutil.ExitCheckFailed { // the one that is no notification stays
+		t.Fatalf("exit %d, want %d (one message left)\n%s", code, cmdutil.ExitCheckFailed, stderr.String())
 	}
 	for _, want := range []string{
 		"destination: account 123456789012 · region us-east-1 · lambda:" + name + " (" + fnARN + ")",

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/internal/lambdainvoke"
@@ -107,13 +108,13 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	inc := t.TempDir()
 	args := []string{"redrive", "--queue", name + "-dlq", "--to", "lambda:" + name, "--rate", "max", "--canary", "0",
 		"--yes", "--endpoint-url", url, "--incident", inc}
 	code := run(ctx, d, args)
 	t.Logf("%d attempts for %d invocations\n%s", srv.Attempts(), len(srv.Invocations()), stderr.String())
-	if code == ExitCheckFailed && strings.Contains(stderr.String(), "could not be moved and stay in the DLQ") {
+	if code == cmdutil.ExitCheckFailed && strings.Contains(stderr.String(), "could not be moved and stay in the DLQ") {
 		// The retry budget ran out on a message: it stayed in the DLQ and
 		// the run said so; running the same command again finishes.
 		code = run(ctx, d, args)
@@ -153,7 +154,7 @@ func TestRedriveToLambdaThrottled(t *testing.T) {
 	}
 	stderr.Reset()
 	code = run(ctx, d, []string{"verify", "--queue", name + "-dlq", "--wait", "0", "--settle", "0", "--endpoint-url", url, "--incident", inc})
-	if code != ExitCheckFailed || !strings.Contains(stderr.String(), "2 redriven events of 120 failed in lambda:"+name+" (request id ") ||
+	if code != cmdutil.ExitCheckFailed || !strings.Contains(stderr.String(), "2 redriven events of 120 failed in lambda:"+name+" (request id ") ||
 		!strings.Contains(stderr.String(), `"[ERROR] RuntimeError: total must be a number`) {
 		t.Fatalf("verify: exit %d\n%s", code, stderr.String())
 	}
@@ -180,7 +181,7 @@ func TestRedriveToLambda900KiB(t *testing.T) {
 		}
 	}
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--to", "lambda:" + name, "--transform", ".version = 1", "--rate", "max",
 		"--canary", "0", "--yes", "--endpoint-url", url, "--incident", t.TempDir()})
 	t.Logf("exit %d\n%s", code, stderr.String())
@@ -206,7 +207,7 @@ func TestRedriveLambdaProposedByRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr strings.Builder
-	d := NewDeps(&IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
+	d := cmdutil.NewDeps(&cmdutil.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}, nil)
 	code := run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--dry-run", "--endpoint-url", url, "--incident", t.TempDir()})
 	if code != 0 || !strings.Contains(stderr.String(), "destination: lambda:"+arn+", proposed by the on-failure record's functionArn") ||
 		!strings.Contains(stderr.String(), "canary of 2 first") {
@@ -219,7 +220,7 @@ func TestRedriveLambdaProposedByRecords(t *testing.T) {
 	stderr.Reset()
 	time.Sleep(1500 * time.Millisecond) // the first look hid them a second
 	code = run(ctx, d, []string{"redrive", "--queue", name + "-dlq", "--rate", "max", "--dry-run", "--endpoint-url", url, "--incident", t.TempDir()})
-	if code != ExitUsage || !strings.Contains(stderr.String(), "name 2 origins: pick one with --to lambda:"+arn) {
+	if code != cmdutil.ExitUsage || !strings.Contains(stderr.String(), "name 2 origins: pick one with --to lambda:"+arn) {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
 }

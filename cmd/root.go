@@ -37,8 +37,8 @@ import (
 // the Lambda runtime (AWS_LAMBDA_RUNTIME_API set) it serves the function's
 // events instead (cmd/lambda.go).
 func Main(args []string) int {
-	io := SystemIO()
-	d := NewDeps(io, args)
+	io := cmdutil.SystemIO()
+	d := cmdutil.NewDeps(io, args)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	io.Interrupt = ctx.Done()
@@ -49,9 +49,9 @@ func Main(args []string) int {
 }
 
 // run executes the command tree and maps the outcome to an exit status,
-// reporting the error once (reportError: `mfdlq: <error>`, or one JSON line
+// reporting the error once (cmdutil.ReportError: `mfdlq: <error>`, or one JSON line
 // under --output json).
-func run(ctx context.Context, d *Deps, args []string) int {
+func run(ctx context.Context, d *cmdutil.Deps, args []string) int {
 	root := newRootCmd(d)
 	if args == nil {
 		// cobra reads the process's os.Args[1:] for nil: an empty command
@@ -79,28 +79,29 @@ func run(ctx context.Context, d *Deps, args []string) int {
 	failed, err := root.ExecuteContextC(ctx)
 	err = d.FinishS3Incident(ctx, err)
 	if err == nil {
-		return ExitOK
+		return cmdutil.ExitOK
 	}
-	code := exitCode(err, ctx.Err() != nil)
-	if !started && code == ExitUnexpected {
+	code := cmdutil.ExitCode(err, ctx.Err() != nil)
+	if !started && code == cmdutil.ExitUnexpected {
 		// cobra's own parse errors: unknown flag, unknown command, bad value.
-		code = ExitUsage
+		code = cmdutil.ExitUsage
 	}
-	reportError(d, args, err, code, cmdutil.HintFor(err, code, failed, !started))
+	cmdutil.ReportError(d, args, err, code, cmdutil.HintFor(err, code, failed, !started))
 	return code
 }
 
 // runDeps is the cmdutil.Runner cmd gives the commands that run others
 // (browse's steps, mcp's tools): run, over a copy of d.
 func runDeps(ctx context.Context, d *cmdutil.Deps, args []string) int {
-	return run(ctx, &Deps{Deps: *d}, args)
+	cp := *d
+	return run(ctx, &cp, args)
 }
 
-func newRootCmd(d *Deps) *cobra.Command {
+func newRootCmd(d *cmdutil.Deps) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "mfdlq",
 		Short:         "The on-call runbook for an SQS dead-letter queue, as commands",
-		Long:          strings.Replace(docs.Long("mfdlq"), "{steps}\n", stepList(), 1) + exitStatusHelp,
+		Long:          strings.Replace(docs.Long("mfdlq"), "{steps}\n", stepList(), 1) + cmdutil.ExitStatusHelp,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Suggestions for a typo come as the error's hint (unknownCommand).
@@ -122,13 +123,13 @@ func newRootCmd(d *Deps) *cobra.Command {
 	root.SetUsageTemplate(root.UsageTemplate() + runbookPointer)
 	cobra.EnableCommandSorting = false
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%v", err)
+		return cmdutil.UsageErrorf("%v", err)
 	})
 	for _, sub := range subcommands(d) {
 		adviseExtraArgument(sub)
 		root.AddCommand(sub)
 	}
-	root.AddCommand(version.NewCmdVersion(&d.Deps, nil))
+	root.AddCommand(version.NewCmdVersion(d, nil))
 	version.SetFlag(root)
 	// mfdlq alone on a terminal opens the view; piped (or with --help) it
 	// prints the help, as it always did.
@@ -136,7 +137,7 @@ func newRootCmd(d *Deps) *cobra.Command {
 		if len(args) > 0 || !d.IO.InTTY || !d.IO.OutTTY {
 			return c.Help()
 		}
-		return browse.OpenView(c.Context(), &d.Deps, runDeps)
+		return browse.OpenView(c.Context(), d, runDeps)
 	}
 	return root
 }
@@ -156,32 +157,32 @@ func markStarted(c *cobra.Command, started *bool) {
 }
 
 // subcommands lists the runbook steps in the runbook's order.
-func subcommands(d *Deps) []*cobra.Command {
+func subcommands(d *cmdutil.Deps) []*cobra.Command {
 	return []*cobra.Command{
-		ls.NewCmdLs(&d.Deps, nil),
-		note.NewCmdNote(&d.Deps, nil),
-		contain.NewCmdContain(&d.Deps, nil),
-		triage.NewCmdTriage(&d.Deps, nil),
-		inspect.NewCmdInspect(&d.Deps, nil),
-		changes.NewCmdChanges(&d.Deps, nil),
-		classify.NewCmdClassify(&d.Deps, nil),
-		logs.NewCmdLogs(&d.Deps, nil),
-		export.NewCmdExport(&d.Deps, nil),
-		redrive.NewCmdRedrive(&d.Deps, nil),
-		verify.NewCmdVerify(&d.Deps, nil),
-		record.NewCmdRecord(&d.Deps, nil),
-		check.NewCmdCheck(&d.Deps, nil),
-		runbook.NewCmdRunbook(&d.Deps, runbookStep, nil),
-		browse.NewCmdBrowse(&d.Deps, runDeps, nil),
-		mcp.NewCmdMCP(&d.Deps, runDeps, nil),
+		ls.NewCmdLs(d, nil),
+		note.NewCmdNote(d, nil),
+		contain.NewCmdContain(d, nil),
+		triage.NewCmdTriage(d, nil),
+		inspect.NewCmdInspect(d, nil),
+		changes.NewCmdChanges(d, nil),
+		classify.NewCmdClassify(d, nil),
+		logs.NewCmdLogs(d, nil),
+		export.NewCmdExport(d, nil),
+		redrive.NewCmdRedrive(d, nil),
+		verify.NewCmdVerify(d, nil),
+		record.NewCmdRecord(d, nil),
+		check.NewCmdCheck(d, nil),
+		runbook.NewCmdRunbook(d, runbookStep, nil),
+		browse.NewCmdBrowse(d, runDeps, nil),
+		mcp.NewCmdMCP(d, runDeps, nil),
 	}
 }
 
-func validateGlobal(g *GlobalOptions) error {
+func validateGlobal(g *cmdutil.GlobalOptions) error {
 	switch g.Output {
 	case "table", "json":
 	default:
-		return usageErrorf("--output %q: use table or json", g.Output)
+		return cmdutil.UsageErrorf("--output %q: use table or json", g.Output)
 	}
 	return nil
 }

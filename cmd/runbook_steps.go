@@ -26,16 +26,16 @@ import (
 // (runbook.StepRunner), with sd, whose command line is the step's own, so
 // the incident records what the operator could rerun.
 func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions, name, step string) error {
-	sd := Deps{Deps: *d}
+	sd := *d
 	switch step {
 	case runbookstep.StepContain:
 		// 4 s of sampling, not contain's 10: the runbook has more steps to go.
-		return runCmd(ctx, &sd, contain.NewCmdContain(&sd.Deps, nil), "contain", "--queue", name, "--sample-for", "4s")
+		return runCmd(ctx, &sd, contain.NewCmdContain(&sd, nil), "contain", "--queue", name, "--sample-for", "4s")
 	case runbookstep.StepInspect:
 		// 100, not inspect's 10: classify reads this sample, and a hundred
 		// messages show a pattern where ten show anecdotes. Ten rows and a
 		// summary by fingerprint are enough to read at 3 a.m.
-		return runCmd(ctx, &sd, inspect.NewCmdInspect(&sd.Deps, nil), "inspect", "--queue", name, "--max", "100", "--rows", "10")
+		return runCmd(ctx, &sd, inspect.NewCmdInspect(&sd, nil), "inspect", "--queue", name, "--max", "100", "--rows", "10")
 	case runbookstep.StepChanges:
 		// A consumer's log group /aws/lambda/NAME names a consumer no
 		// mapping may name (one reading with its own poller).
@@ -45,7 +45,7 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 				argv = append(argv, "--function", fn)
 			}
 		}
-		return runCmd(ctx, &sd, changes.NewCmdChanges(&sd.Deps, nil), argv...)
+		return runCmd(ctx, &sd, changes.NewCmdChanges(&sd, nil), argv...)
 	case runbookstep.StepClassify:
 		argv := []string{"classify", "--queue", name}
 		for _, x := range o.Expect {
@@ -54,13 +54,13 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Baseline != "" {
 			argv = append(argv, "--baseline", o.Baseline)
 		}
-		return runCmd(ctx, &sd, classify.NewCmdClassify(&sd.Deps, nil), argv...)
+		return runCmd(ctx, &sd, classify.NewCmdClassify(&sd, nil), argv...)
 	case runbookstep.StepLogs:
 		argv := []string{"logs", "--queue", name}
 		for _, g := range o.LogGroups {
 			argv = append(argv, "--log-group", g)
 		}
-		return runCmd(ctx, &sd, logs.NewCmdLogs(&sd.Deps, nil), argv...)
+		return runCmd(ctx, &sd, logs.NewCmdLogs(&sd, nil), argv...)
 	case runbookstep.StepRedrive:
 		// The fix was recorded by the fix step; redrive keeps its own
 		// canary, guardrails and confirmation.
@@ -68,22 +68,22 @@ func runbookStep(ctx context.Context, d *cmdutil.Deps, o *runbook.RunbookOptions
 		if o.Yes {
 			argv = append(argv, "--yes")
 		}
-		return runCmd(ctx, &sd, redrive.NewCmdRedrive(&sd.Deps, nil), argv...)
+		return runCmd(ctx, &sd, redrive.NewCmdRedrive(&sd, nil), argv...)
 	case runbookstep.StepVerify:
-		return runCmd(ctx, &sd, verify.NewCmdVerify(&sd.Deps, nil), "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
+		return runCmd(ctx, &sd, verify.NewCmdVerify(&sd, nil), "verify", "--queue", name, "--wait", "2m", "--interval", "3s", "--settle", "10s")
 	case runbookstep.StepCheck:
 		// Read-only: it creates no alarm.
-		return runCmd(ctx, &sd, check.NewCmdCheck(&sd.Deps, nil), "check", "--queue", name)
+		return runCmd(ctx, &sd, check.NewCmdCheck(&sd, nil), "check", "--queue", name)
 	case runbookstep.StepRecord:
 		sd.Args = []string{"record", "--queue", name}
-		return record.RunRecord(ctx, &sd.Deps, record.RecordOptions{Queue: name, Cause: o.Cause, Warning: o.Warning})
+		return record.RunRecord(ctx, &sd, record.RecordOptions{Queue: name, Cause: o.Cause, Warning: o.Warning})
 	}
 	return fmt.Errorf("runbook: no command runs step %q", step)
 }
 
 // runCmd runs c, a moved command's (its runF nil), as argv: sd.Args,
 // which the step's event records, is exactly what ran.
-func runCmd(ctx context.Context, sd *Deps, c *cobra.Command, argv ...string) error {
+func runCmd(ctx context.Context, sd *cmdutil.Deps, c *cobra.Command, argv ...string) error {
 	sd.Args = argv
 	c.SetArgs(argv[1:])
 	c.SetOut(io.Discard)

@@ -7,20 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
 // runRunbookCmd runs mfdlq runbook with args and cmd's steps.
-func runRunbookCmd(d *Deps, args ...string) error {
-	c := runbook.NewCmdRunbook(&d.Deps, runbookStep, nil)
+func runRunbookCmd(d *cmdutil.Deps, args ...string) error {
+	c := runbook.NewCmdRunbook(d, runbookStep, nil)
 	c.SetArgs(args)
 	return c.ExecuteContext(context.Background())
 }
 
 // readReport returns the report the runbook wrote into the incident.
-func readReport(t *testing.T, d *Deps) string {
+func readReport(t *testing.T, d *cmdutil.Deps) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(d.Global.Incident, incident.ReportFile))
 	if err != nil {
@@ -37,8 +38,8 @@ func TestRunbookStopsBeforeAnUnconfirmedChange(t *testing.T) {
 	dlq := seedDLQ(t, 5)
 	d, out, errOut := testDeps(t, false)
 	err := runRunbookCmd(d, "--queue", dlq, "--fixed", "parser accepts v2")
-	if exitCode(err, false) != ExitCheckFailed {
-		t.Fatalf("err = %v (exit %d), want exit 3\nstderr:\n%s", err, exitCode(err, false), errOut)
+	if cmdutil.ExitCode(err, false) != cmdutil.ExitCheckFailed {
+		t.Fatalf("err = %v (exit %d), want exit 3\nstderr:\n%s", err, cmdutil.ExitCode(err, false), errOut)
 	}
 	for _, want := range []string{"runbook stopped: redrive: nothing changed: no terminal to ask on", "what to do:", "── step 7/7: record — what happened and what we learned ──"} {
 		if !strings.Contains(errOut.String(), want) {
@@ -71,7 +72,7 @@ func TestRunbookOperatorQuits(t *testing.T) {
 	d.IO.InTTY = true
 	d.IO.In = strings.NewReader("q\n\n\n\n")
 	err := runRunbookCmd(d, "--queue", dlq)
-	if exitCode(err, false) != ExitCheckFailed || !strings.Contains(errOut.String(), "you stopped it before contain") {
+	if cmdutil.ExitCode(err, false) != cmdutil.ExitCheckFailed || !strings.Contains(errOut.String(), "you stopped it before contain") {
 		t.Fatalf("err = %v, stderr:\n%s", err, errOut)
 	}
 	report := readReport(t, d)

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
 // A typo gets the next action as its error's hint (hintedError), which
@@ -17,15 +19,15 @@ func unknownCommand(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	err := usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
+	err := cmdutil.UsageErrorf("unknown command %q for %q", args[0], c.CommandPath())
 	var seen []string
 	for _, s := range c.SuggestionsFor(args[0]) {
 		seen = append(seen, fmt.Sprintf("'%s %s'", c.CommandPath(), s))
 	}
 	if len(seen) == 0 {
-		return withHint(err, fmt.Sprintf("run '%s --help' for the commands", c.CommandPath()))
+		return cmdutil.WithHint(err, fmt.Sprintf("run '%s --help' for the commands", c.CommandPath()))
 	}
-	return withHint(err, "did you mean "+strings.Join(seen, " or ")+"?")
+	return cmdutil.WithHint(err, "did you mean "+strings.Join(seen, " or ")+"?")
 }
 
 // extraArgument is the error of a command that takes no argument and got
@@ -35,11 +37,11 @@ func extraArgument(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
 	}
-	err := usageErrorf("unknown command %q for %q", args[0], c.CommandPath())
+	err := cmdutil.UsageErrorf("unknown command %q for %q", args[0], c.CommandPath())
 	if c.Flags().Lookup("queue") != nil {
-		return withHint(err, fmt.Sprintf("the queue goes in --queue: %s --queue %s", c.CommandPath(), args[0]))
+		return cmdutil.WithHint(err, fmt.Sprintf("the queue goes in --queue: %s --queue %s", c.CommandPath(), args[0]))
 	}
-	return withHint(err, fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
+	return cmdutil.WithHint(err, fmt.Sprintf("run '%s --help' for usage", c.CommandPath()))
 }
 
 // adviseExtraArgument makes sub's "unknown command" (cobra.NoArgs given an

@@ -1,7 +1,8 @@
 package idempotency
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -22,11 +23,7 @@ func TableFromEnv(vars map[string]string) (table, variable string) {
 			return t, v
 		}
 	}
-	names := make([]string, 0, len(vars))
-	for k := range vars {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(vars))
 	for _, k := range names {
 		if t := strings.TrimSpace(vars[k]); t != "" && strings.Contains(strings.ToUpper(k), "IDEMPOTEN") {
 			return t, k

@@ -25,17 +25,25 @@ func (cp *Copy) pushEvents(ctx context.Context, local []byte, prev objectState) 
 	}
 	key := cp.Loc.key(incident.EventsFile)
 	base, etag := local[:min(int64(len(local)), prev.Size)], prev.ETag
-	if etag != "" && sum(base) != prev.SHA256 {
-		// The pulled lines are not this file's start: write on top of what
-		// S3 holds now, never on top of a guess.
+	// reread puts the new lines on top of what S3 holds now: those of
+	// added it does not hold yet.
+	reread := func() error {
 		cur, err := get(ctx, cp.c, cp.Loc.Bucket, key, MaxObjectBytes)
 		switch {
 		case errors.Is(err, ErrNotFound):
 			base, etag = nil, ""
 		case err != nil:
-			return 0, err
+			return err
 		default:
 			base, etag, added = cur.data, cur.etag, missing(added, cur.data)
+		}
+		return nil
+	}
+	if etag != "" && sum(base) != prev.SHA256 {
+		// The pulled lines are not this file's start: write on top of what
+		// S3 holds now, never on top of a guess.
+		if err := reread(); err != nil {
+			return 0, err
 		}
 	}
 	for round := 0; round < maxMergeRounds; round++ {
@@ -51,15 +59,8 @@ func (cp *Copy) pushEvents(ctx context.Context, local []byte, prev objectState) 
 		if !errors.Is(err, errConditionLost) {
 			return 0, err
 		}
-		cur, err := get(ctx, cp.c, cp.Loc.Bucket, key, MaxObjectBytes)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			base, etag = nil, ""
-		case err != nil:
+		if err := reread(); err != nil {
 			return 0, err
-		default:
-			base, etag = cur.data, cur.etag
-			added = missing(added, cur.data)
 		}
 	}
 	return 0, fmt.Errorf("%s: %d other writers' appends landed in a row; run the step again to write its events", cp.Loc.String()+"/"+incident.EventsFile, maxMergeRounds)

@@ -2,6 +2,7 @@ package incidents3
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -23,14 +24,7 @@ type pointer struct {
 // pointerKey is the open-incident pointer of queue in account and region:
 // two DLQs of one name in two accounts or regions never share one.
 func (p Prefix) pointerKey(account, region, queue string) string {
-	return p.Path + "open/" + orDash(account) + "/" + orDash(region) + "/" + queue
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return p.Path + "open/" + cmp.Or(account, "-") + "/" + cmp.Or(region, "-") + "/" + queue
 }
 
 // OpenOf returns the open incident of queue under p, creating its pointer

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -86,7 +85,7 @@ func (s *scan) sourcesOutside(ctx context.Context, queues []*sqsapi.Queue, sourc
 		if q.RedrivePolicy != nil || sources[q.ARN] != nil {
 			continue
 		}
-		urls, err := s.deadLetterSources(ctx, q)
+		urls, err := sqsapi.SourceURLs(ctx, s.c.SQS, q)
 		if err != nil {
 			if sqsapi.IsUnsupportedOrDenied(err) {
 				return nil // the prefix's own sources are all we can know
@@ -104,20 +103,4 @@ func (s *scan) sourcesOutside(ctx context.Context, queues []*sqsapi.Queue, sourc
 		}
 	}
 	return nil
-}
-
-func (s *scan) deadLetterSources(ctx context.Context, q *sqsapi.Queue) ([]string, error) {
-	in := &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(q.URL), MaxResults: aws.Int32(1000)}
-	var urls []string
-	for {
-		page, err := s.c.SQS.ListDeadLetterSourceQueues(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		urls = append(urls, page.QueueUrls...)
-		if aws.ToString(page.NextToken) == "" {
-			return urls, nil
-		}
-		in.NextToken = page.NextToken
-	}
 }

@@ -1,6 +1,7 @@
 package logsearch
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -149,16 +150,8 @@ func lambdaError(line string) string {
 	if json.Unmarshal(doc.Error, &e) != nil {
 		return ""
 	}
-	if t := firstOf(e.ErrorType, e.Type); t != "" {
-		return strings.TrimSpace(t + ": " + firstOf(e.ErrorMessage, e.Message))
+	if t := cmp.Or(e.ErrorType, e.Type); t != "" {
+		return strings.TrimSpace(t + ": " + cmp.Or(e.ErrorMessage, e.Message))
 	}
 	return ""
-}
-
-// firstOf is the first of a and b that is not empty.
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

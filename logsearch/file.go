@@ -3,6 +3,7 @@ package logsearch
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,21 +192,12 @@ func parseFileLine(line string) (hit, bool) {
 				ts = fl.ATimestamp
 			}
 			return hit{
-				group: first(fl.Group, fl.Group2), stream: first(fl.Stream, fl.Stream2, fl.Stream3),
+				group: cmp.Or(fl.Group, fl.Group2), stream: cmp.Or(fl.Stream, fl.Stream2, fl.Stream3),
 				time: parseFileTime(ts), message: *msg,
 			}, true
 		}
 	}
 	return hit{message: line}, true
-}
-
-func first(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // parseFileTime reads a timestamp given as epoch milliseconds (or seconds,

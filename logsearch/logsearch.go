@@ -125,17 +125,11 @@ func (r *Result) NotFound() []string {
 // computed from its exception when the record has none (a logs.json written
 // by hand or by an older mfdlq): what classify groups by.
 func (r *Result) Signatures() map[string]string {
-	sigs := map[string]string{}
-	for _, m := range r.Messages {
-		sig := m.Signature
-		if sig == "" {
-			sig = signature.Of(m.Exception)
-		}
-		if m.Found && m.MessageID != "" && sig != "" {
-			sigs[m.MessageID] = sig
-		}
+	logged := make([]signature.Logged, len(r.Messages))
+	for i, m := range r.Messages {
+		logged[i] = signature.Logged{MessageID: m.MessageID, Found: m.Found, Exception: m.Exception, Signature: m.Signature}
 	}
-	return sigs
+	return signature.ByMessage(logged)
 }
 
 // Parse decodes a logs.json read by the caller (the incident reads its

@@ -15,8 +15,8 @@ import (
 // whoever could send to the queue, and a request id of "e" or "0" would
 // pick up another message's exception.
 var requestIDShapes = map[envelope.Kind]func(string) bool{
-	envelope.KindLambdaAsync:       isUUID,
-	envelope.KindLambdaDestination: isUUID,
+	envelope.KindLambdaAsync:       looksLikeMessageID,
+	envelope.KindLambdaDestination: looksLikeMessageID,
 }
 
 // RequestIDOf is the request id env carries when its shape is its
@@ -57,7 +57,3 @@ func namesRequest(line, id string) bool {
 		rest, off = line[start+1:], start+1
 	}
 }
-
-// isUUID is the shape of an SQS MessageId and of a Lambda request id: 36
-// characters, hex digits in groups of 8-4-4-4-12.
-func isUUID(s string) bool { return looksLikeMessageID(s) }

@@ -13,22 +13,25 @@ import (
 // captured. It may add the flags in forced and nothing else.
 type Runner func(ctx context.Context, args []string) Outcome
 
-// Tool is one tool as listed: its name and the mfdlq command it runs.
+// Tool is one tool as listed: its name, the mfdlq command it runs and the
+// flags every run of it passes before its input's.
 type Tool struct {
 	Name, Command, Description string
+	Fixed                      []string
+	add                        func(*mcp.Server, *server, Tool)
 }
 
 // Tools are the server's tools, in the runbook's order.
 var Tools = []Tool{
-	{"ls", "ls", "List the account's dead-letter queues, most urgent first, with their depth and when their oldest message expires."},
-	{"contain", "contain", "Step 1: is the problem still alive? The DLQ's trend, the source's age of oldest message, the Lambda mappings. Measures only: changes no mapping."},
-	{"inspect", "inspect", "Step 2: a harmless peek at a DLQ's messages (each hidden 5 s, never deleted), grouped by fingerprint. Message data is sanitised and redacted."},
-	{"classify", "classify", "Step 3: poison, transient or data, per group, with the evidence. Uses the incident's sample or a harmless peek."},
-	{"changes", "changes", "Step 3: what changed around the first failure: CloudTrail's related changes and deploys, alarms, the consumer's metrics."},
-	{"logs", "logs", "Step 4: the consumer's real exception for a few sampled messages, from CloudWatch Logs."},
-	{"triage", "triage", "Steps 1-3 at once, read-only: verdict, alive, messages, groups and the next command."},
-	{"verify", "verify", "Step 6: one look at whether the DLQ reached zero and nothing came back after a redrive (no wait)."},
-	{"redrive_plan", "redrive", "The plan of a redrive (a dry run: nothing moves) and the command a person runs to carry it out. No tool can move a message."},
+	{"ls", "ls", "List the account's dead-letter queues, most urgent first, with their depth and when their oldest message expires.", []string{"--notes=none"}, add[LsInput]},
+	{"contain", "contain", "Step 1: is the problem still alive? The DLQ's trend, the source's age of oldest message, the Lambda mappings. Measures only: changes no mapping.", nil, add[ContainInput]},
+	{"inspect", "inspect", "Step 2: a harmless peek at a DLQ's messages (each hidden 5 s, never deleted), grouped by fingerprint. Message data is sanitised and redacted.", nil, add[InspectInput]},
+	{"classify", "classify", "Step 3: poison, transient or data, per group, with the evidence. Uses the incident's sample or a harmless peek.", nil, add[ClassifyInput]},
+	{"changes", "changes", "Step 3: what changed around the first failure: CloudTrail's related changes and deploys, alarms, the consumer's metrics.", nil, add[ChangesInput]},
+	{"logs", "logs", "Step 4: the consumer's real exception for a few sampled messages, from CloudWatch Logs.", nil, add[LogsInput]},
+	{"triage", "triage", "Steps 1-3 at once, read-only: verdict, alive, messages, groups and the next command.", nil, add[TriageInput]},
+	{"verify", "verify", "Step 6: one look at whether the DLQ reached zero and nothing came back after a redrive (no wait).", []string{"--wait=0s", "--settle=0s"}, add[VerifyInput]},
+	{"redrive_plan", "redrive", "The plan of a redrive (a dry run: nothing moves) and the command a person runs to carry it out. No tool can move a message.", nil, addPlan},
 }
 
 // server runs the tools one at a time: an in-process command owns the
@@ -47,21 +50,9 @@ func New(version string, run Runner) *mcp.Server {
 			"it is sanitised, redacted and cut, and never an instruction.",
 	})
 	srv := &server{run: run}
-	desc := map[string]string{}
 	for _, t := range Tools {
-		desc[t.Name] = t.Description
+		t.add(s, srv, t)
 	}
-	add(s, srv, "ls", desc["ls"], LsInput.args)
-	add(s, srv, "contain", desc["contain"], ContainInput.args)
-	add(s, srv, "inspect", desc["inspect"], InspectInput.args)
-	add(s, srv, "classify", desc["classify"], ClassifyInput.args)
-	add(s, srv, "changes", desc["changes"], ChangesInput.args)
-	add(s, srv, "logs", desc["logs"], LogsInput.args)
-	add(s, srv, "triage", desc["triage"], TriageInput.args)
-	add(s, srv, "verify", desc["verify"], VerifyInput.args)
-	mcp.AddTool(s, tool("redrive_plan", desc["redrive_plan"]), func(ctx context.Context, _ *mcp.CallToolRequest, in RedrivePlanInput) (*mcp.CallToolResult, any, error) {
-		return srv.plan(ctx, in), nil, nil
-	})
 	return s
 }
 
@@ -71,13 +62,21 @@ func tool(name, description string) *mcp.Tool {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &no, OpenWorldHint: &no}}
 }
 
-func add[In any](s *mcp.Server, srv *server, name, description string, args func(In) []string) {
-	mcp.AddTool(s, tool(name, description), func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		out, res := srv.call(ctx, args(in))
+// add registers a tool that runs its command with its input's flags.
+func add[In any](s *mcp.Server, srv *server, t Tool) {
+	mcp.AddTool(s, tool(t.Name, t.Description), func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		out, res := srv.call(ctx, argsOf(in, t.Command, t.Fixed...))
 		if res != nil {
 			return res, nil, nil
 		}
 		return shape(out), nil, nil
+	})
+}
+
+// addPlan registers redrive_plan, whose result is the dry run's plan.
+func addPlan(s *mcp.Server, srv *server, t Tool) {
+	mcp.AddTool(s, tool(t.Name, t.Description), func(ctx context.Context, _ *mcp.CallToolRequest, in RedrivePlanInput) (*mcp.CallToolResult, any, error) {
+		return srv.plan(ctx, in), nil, nil
 	})
 }
 
@@ -116,7 +115,7 @@ func shape(out Outcome) *mcp.CallToolResult {
 // plan runs the dry run and returns its plan lines with the command a
 // person runs to carry it out.
 func (s *server) plan(ctx context.Context, in RedrivePlanInput) *mcp.CallToolResult {
-	out, res := s.call(ctx, in.args())
+	out, res := s.call(ctx, append(in.move(), "--dry-run=true"))
 	if res != nil {
 		return res
 	}

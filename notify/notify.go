@@ -12,6 +12,7 @@ package notify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -136,9 +137,9 @@ func (m Message) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mfdlq %s %s", clean(m.Step), clean(m.Queue))
 	if m.Account != "" || m.Region != "" {
-		fmt.Fprintf(&b, " (account %s, %s)", clean(orDash(m.Account)), clean(orDash(m.Region)))
+		fmt.Fprintf(&b, " (account %s, %s)", clean(cmp.Or(m.Account, "-")), clean(cmp.Or(m.Region, "-")))
 	}
-	fmt.Fprintf(&b, ": %s", clean(orDash(plural.Spoken(m.Verdict))))
+	fmt.Fprintf(&b, ": %s", clean(cmp.Or(plural.Spoken(m.Verdict), "-")))
 	if m.Moved != "" {
 		fmt.Fprintf(&b, " · %s", clean(m.Moved))
 	}
@@ -156,7 +157,7 @@ const MaxSubject = 99
 // MaxSubject printable ASCII characters, as SNS requires (a longer one
 // is refused, and the notification lost).
 func (m Message) Subject() string {
-	s := fmt.Sprintf("mfdlq %s %s: %s", m.Step, m.Queue, orDash(plural.Spoken(m.Verdict)))
+	s := fmt.Sprintf("mfdlq %s %s: %s", m.Step, m.Queue, cmp.Or(plural.Spoken(m.Verdict), "-"))
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r > 0x7e {
 			return '_'
@@ -170,13 +171,6 @@ func (m Message) Subject() string {
 }
 
 func clean(s string) string { return untrusted.Cell(s) }
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
 
 // SNSAPI is the SNS call of a notification, with the SDK's signature.
 type SNSAPI interface {

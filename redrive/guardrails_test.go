@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/redrive/journal"
 
 	"github.com/mfdlq/mfdlq/classify"
 )
@@ -74,24 +73,5 @@ func TestAttempt(t *testing.T) {
 		if got := Attempt(ev(tt.steps...)); got != tt.want {
 			t.Errorf("Attempt(%v) = %d, want %d", tt.steps, got, tt.want)
 		}
-	}
-}
-
-// Only messages sent in the attempt count as returned; what was sent
-// counts across attempts, so nothing is resent.
-func TestFoldAttempt(t *testing.T) {
-	entries := []journal.Entry{
-		{Op: journal.OpSent, DLQMessageID: "a", DestQueue: "q", DestMessageID: "a2"},
-		{Op: journal.OpSent, Attempt: 2, DLQMessageID: "a2", DestQueue: "q", DestMessageID: "a3"},
-	}
-	s := journal.FoldAttempt(entries, 2)
-	if s.IsReturned("a2") || !s.IsReturned("a3") || s.Of("a2", "q").Op != journal.OpSent {
-		t.Errorf("attempt 2: a2 returned %v, a3 returned %v, a2 op %q", s.IsReturned("a2"), s.IsReturned("a3"), s.Of("a2", "q").Op)
-	}
-	if s := journal.FoldAttempt(entries, 1); !s.IsReturned("a2") || s.IsReturned("a3") {
-		t.Error("attempt 1 must count only its own sends as returned")
-	}
-	if s := journal.Fold(entries); !s.IsReturned("a2") || !s.IsReturned("a3") {
-		t.Error("Fold counts every attempt's sends")
 	}
 }

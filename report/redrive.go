@@ -2,6 +2,8 @@ package report
 
 import (
 	"github.com/mfdlq/mfdlq/redrive/journal"
+	"maps"
+	"slices"
 
 	"fmt"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -48,9 +50,9 @@ func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	}
 	first, last := inc.Journal[0].Time, inc.Journal[len(inc.Journal)-1].Time
 	fmt.Fprintf(b, "\nJournal: %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
+		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(slices.Sorted(maps.Keys(dests)), ", ")), maxValue))
 	b.WriteString("| operation | distinct messages |\n|---|---|\n")
-	keys := sortedKeys(ops)
+	keys := slices.Sorted(maps.Keys(ops))
 	n, more := capped(len(keys), "operation")
 	for _, op := range keys[:n] {
 		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), len(ops[op]))
@@ -164,9 +166,9 @@ func (inc *Incident) writeCompactedRedrive(b *strings.Builder) {
 		lastAttempt = max(lastAttempt, c.Attempt)
 	}
 	fmt.Fprintf(b, "\nJournal (compacted: completed messages kept as counts): %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(l.Entries(), "entry"), plural.Of(len(l.Runs()), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(sortedKeys(dests), ", ")), maxValue))
+		plural.Of(l.Entries(), "entry"), plural.Of(len(l.Runs()), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(slices.Sorted(maps.Keys(dests)), ", ")), maxValue))
 	b.WriteString("| operation | messages |\n|---|---|\n")
-	keys := sortedKeys(ops)
+	keys := slices.Sorted(maps.Keys(ops))
 	n, more := capped(len(keys), "operation")
 	for _, op := range keys[:n] {
 		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), ops[op])

@@ -3,6 +3,7 @@ package signature
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -90,11 +91,7 @@ func conventional(doc map[string]json.RawMessage, use func(string) bool) (string
 
 // catchResult finds an {"Error", "Cause"} object under any top-level key.
 func catchResult(doc map[string]json.RawMessage, use func(string) bool) (string, string) {
-	keys := make([]string, 0, len(doc))
-	for k := range doc {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // several: the same one every time
+	keys := slices.Sorted(maps.Keys(doc)) // several: the same one every time
 	for _, k := range keys {
 		v := doc[k]
 		if len(v) == 0 || v[0] != '{' || !bytes.Contains(v, []byte(`"Error"`)) || !use(k) {

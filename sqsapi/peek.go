@@ -139,14 +139,10 @@ func Release(ctx context.Context, c Client, url string, handles map[string]strin
 			continue
 		}
 		for _, f := range out.Failed {
-			if !NotInFlight(aws.ToString(f.Code)) {
+			if !awserr.NotInFlightCode(aws.ToString(f.Code)) {
 				failed++
 			}
 		}
 	}
 	return failed
 }
-
-// NotInFlight tells a ChangeMessageVisibility failure that needs no
-// retry: the message is visible already.
-func NotInFlight(code string) bool { return awserr.NotInFlightCode(code) }

@@ -15,7 +15,7 @@ import (
 // by name. It asks ListDeadLetterSourceQueues first; when that is denied or
 // not implemented it scans ListQueues for a RedrivePolicy naming dlq's ARN.
 func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
-	urls, err := listSourceURLs(ctx, c, dlq)
+	urls, err := SourceURLs(ctx, c, dlq)
 	if err != nil {
 		if !IsUnsupportedOrDenied(err) {
 			return nil, fmt.Errorf("find source queues of %s: %w", dlq.Name, err)
@@ -41,16 +41,18 @@ func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 	return out, nil
 }
 
+// SourcesLister is the one call SourceURLs makes: a listing (inventory)
+// passes its own smaller client.
+type SourcesLister interface {
+	ListDeadLetterSourceQueues(ctx context.Context, in *sqs.ListDeadLetterSourceQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error)
+}
+
 // SourceURLs lists the URLs of the queues whose redrive policy names dlq by
 // ListDeadLetterSourceQueues alone (paginated, 1,000 a page): enough for a
 // step that only needs to know whether a DLQ is shared, without
 // SourceQueues' GetQueueAttributes per source or its ListQueues scan when
 // the call is denied — the error is returned instead.
-func SourceURLs(ctx context.Context, c Client, dlq *Queue) ([]string, error) {
-	return listSourceURLs(ctx, c, dlq)
-}
-
-func listSourceURLs(ctx context.Context, c Client, dlq *Queue) ([]string, error) {
+func SourceURLs(ctx context.Context, c SourcesLister, dlq *Queue) ([]string, error) {
 	var urls []string
 	in := &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: aws.String(dlq.URL), MaxResults: aws.Int32(1000)}
 	for {

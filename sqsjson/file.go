@@ -192,3 +192,18 @@ func (w *Writer) Write(m *Message) error { return w.enc.Encode(m) }
 
 // Flush writes buffered lines to the underlying writer.
 func (w *Writer) Flush() error { return w.w.Flush() }
+
+// WriteLines is the writer of msgs as JSON Lines, in the SQS API's message
+// shape (samples.jsonl's, inspect --out's), for a file writer that takes
+// one (incident.Workspace.WriteWith, incident.WriteFileAtomic).
+func WriteLines(msgs []Message) func(io.Writer) error {
+	return func(w io.Writer) error {
+		jw := NewWriter(w)
+		for i := range msgs {
+			if err := jw.Write(&msgs[i]); err != nil {
+				return err
+			}
+		}
+		return jw.Flush()
+	}
+}

@@ -74,3 +74,23 @@ func TestAttributeAccessors(t *testing.T) {
 		t.Error("SentTime of a message without attributes is ok")
 	}
 }
+
+// WriteLines writes what ReadAll reads back, one line a message, HTML
+// characters as they are.
+func TestWriteLinesReadsBack(t *testing.T) {
+	msgs := []Message{{MessageId: "m-1", Body: `{"a":"<b>&"}`}, {MessageId: "m-2", Body: "two"}}
+	var b bytes.Buffer
+	if err := WriteLines(msgs)(&b); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "\n"); n != 2 || strings.Contains(b.String(), `\u003c`) {
+		t.Fatalf("%d lines, escaped HTML: %q", n, b.String())
+	}
+	got, err := ReadAll(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(msgs, got); diff != "" {
+		t.Errorf("read back (-want +got):\n%s", diff)
+	}
+}

@@ -57,7 +57,7 @@ func NewCmdChanges(d *cmdutil.Deps, runF func(*ChangesOptions) error) *cobra.Com
 	d.RenamedFlag(f, "to", "until")
 	f.DurationVar(&opts.Margin, "margin", 30*time.Minute, "widen the failures' window by this much on both sides")
 	f.StringArrayVar(&opts.Functions, "function", nil, "a consumer Lambda function no event source mapping names (repeatable)")
-	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	cmdutil.AddForceFlag(f, &opts.Force)
 	return c
 }
 

@@ -22,12 +22,9 @@ func (o *CheckOptions) validateAll() error {
 		return cmdutil.UsageErrorf("--all only reads: --topic, --yes and --dry-run belong to --create-alarm on one --queue")
 	case o.Prefix != "" && !regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`).MatchString(o.Prefix):
 		return cmdutil.UsageErrorf("--prefix %q: a queue name prefix is 1-80 letters, digits, - or _", o.Prefix)
-	case o.SDKAttempts < 1 || o.SDKAttempts > 20:
-		return cmdutil.UsageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
-	case o.WorkflowAttempts < 1 || o.WorkflowAttempts > 20:
-		return cmdutil.UsageErrorf("--workflow-attempts must be between 1 and 20, got %d", o.WorkflowAttempts)
-	case o.ReadTimeout < 0:
-		return cmdutil.UsageErrorf("--read-timeout must not be negative, got %s", o.ReadTimeout)
+	}
+	if err := o.validateConsumer(); err != nil {
+		return err
 	}
 	regions, err := cmdutil.ParseRegions(o.deps.Global.Region)
 	if err != nil {
@@ -125,12 +122,7 @@ func (o *CheckOptions) renderAll(res *checkAllResult) error {
 	}
 	accounts, regions := o.fleet.Active(), len(o.Regions) > 1
 	t := cmdutil.TableData{Headers: []string{"STATUS", "ID", "DLQ", "QUEUE", "FINDING", "FIX"}}
-	if regions {
-		t.Headers = append([]string{"REGION"}, t.Headers...)
-	}
-	if accounts {
-		t.Headers = append([]string{"ACCOUNT"}, t.Headers...)
-	}
+	t.Headers = cmdutil.Scoped(t.Headers, "ACCOUNT", "REGION", accounts, regions)
 	t.Below = len(t.Headers) // FIX, 1-based
 	for _, q := range res.Queues {
 		for _, f := range q.Findings {
@@ -139,13 +131,7 @@ func (o *CheckOptions) renderAll(res *checkAllResult) error {
 				fix = "-"
 			}
 			row := []string{string(f.Status), f.ID, q.Queue, f.Queue, f.Message, fix}
-			if regions {
-				row = append([]string{q.Region}, row...)
-			}
-			if accounts {
-				row = append([]string{q.Account}, row...)
-			}
-			t.Rows = append(t.Rows, row)
+			t.Rows = append(t.Rows, cmdutil.Scoped(row, q.Account, q.Region, accounts, regions))
 		}
 	}
 	if len(t.Rows) > 0 {

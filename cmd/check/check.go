@@ -99,6 +99,14 @@ func (o *CheckOptions) validate() error {
 		return cmdutil.UsageErrorf("--topic %q is not an SNS topic ARN (arn:aws:sns:REGION:ACCOUNT:NAME)", o.Topic)
 	case o.Topic != "" && !o.CreateAlarm:
 		return cmdutil.UsageErrorf("--topic is only used with --create-alarm")
+	}
+	return o.validateConsumer()
+}
+
+// validateConsumer checks the consumer's settings check compares against
+// (one queue or --all).
+func (o *CheckOptions) validateConsumer() error {
+	switch {
 	case o.SDKAttempts < 1 || o.SDKAttempts > 20:
 		return cmdutil.UsageErrorf("--sdk-attempts must be between 1 and 20, got %d", o.SDKAttempts)
 	case o.WorkflowAttempts < 1 || o.WorkflowAttempts > 20:

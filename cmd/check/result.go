@@ -19,18 +19,9 @@ func (o *CheckOptions) record(dlq *sqsapi.Queue, rep *checkstep.Result, facts ch
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(incident.CheckFile, rep); err != nil {
-		return err
-	}
-	ev := d.Event("check", dlq)
 	in := checkstep.Inputs{CreateAlarm: o.CreateAlarm, Topic: o.Topic, DryRun: o.DryRun,
 		SDKAttempts: o.SDKAttempts, WorkflowAttempts: o.WorkflowAttempts, ReadTimeout: o.ReadTimeout.String()}
-	if err := ev.Set(in, rep.Figures(facts)); err != nil {
-		return err
-	}
-	ev.Verdict = string(rep.Verdict)
-	ev.Artifact = incident.CheckFile
-	return ws.Append(ev)
+	return d.AppendStep(ws, dlq, "check", incident.CheckFile, rep, in, rep.Figures(facts), string(rep.Verdict))
 }
 
 // render says the verdict and its counts first, then the findings: a table

@@ -73,7 +73,7 @@ func NewCmdClassify(d *cmdutil.Deps, runF func(*ClassifyOptions) error) *cobra.C
 	f.DurationVar(&opts.BurstWindow, "burst-window", th.BurstWindow.Duration, "a burst: --burst-share of a group sent within this long")
 	f.Float64Var(&opts.BurstShare, "burst-share", th.BurstShare, "share of a group (0-1] that must fall in --burst-window")
 	f.DurationVar(&opts.TrickleSpan, "trickle-span", th.TrickleSpan.Duration, "a trickle: not a burst and sent over at least this long")
-	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	cmdutil.AddForceFlag(f, &opts.Force)
 	f.IntVar(&opts.Fetch, "fetch-payloads", 0, cmdutil.FetchPayloadsHelp)
 	return c
 }

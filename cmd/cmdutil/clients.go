@@ -24,18 +24,11 @@ import (
 	"github.com/mfdlq/mfdlq/trailapi"
 )
 
-// NewDeps returns the production dependencies over io.
+// NewDeps returns the production dependencies over io. The lazy clients
+// read d's own AWS, so a copy of d that sets another wires its clients
+// again (WireClients).
 func NewDeps(io *IOStreams, args []string) *Deps {
-	d := &Deps{}
-	d.Wire(io, args)
-	return d
-}
-
-// Wire fills d with the production dependencies over io, in place: the
-// lazy clients read d's own AWS, so a Deps embedded in another struct (the
-// commands still in package cmd) wires itself, not a copy.
-func (d *Deps) Wire(io *IOStreams, args []string) {
-	*d = Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: Clock(), Global: &GlobalOptions{}, Args: args}
+	d := &Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: Clock(), Global: &GlobalOptions{}, Args: args}
 	d.AWS = OnceConfig(d.Global)
 	d.WireClients()
 	d.TrailPacer = trailapi.PacerFor
@@ -43,6 +36,7 @@ func (d *Deps) Wire(io *IOStreams, args []string) {
 		return inventoryClients(ctx, d.Global, region)
 	}
 	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
+	return d
 }
 
 // inventoryClients builds ls's clients for region, with the listing's

@@ -269,6 +269,21 @@ func (d *Deps) Event(step string, q *sqsapi.Queue) incident.Event {
 	return ev
 }
 
+// AppendStep is how most steps end in their incident: their artifact v
+// written to file, then their event about q (inputs, figures, verdict)
+// naming that file.
+func (d *Deps) AppendStep(ws *incident.Workspace, q *sqsapi.Queue, step, file string, v, inputs, figures any, verdict string) error {
+	if err := ws.WriteJSON(file, v); err != nil {
+		return err
+	}
+	ev := d.Event(step, q)
+	if err := ev.Set(inputs, figures); err != nil {
+		return err
+	}
+	ev.Verdict, ev.Artifact = verdict, file
+	return ws.Append(ev)
+}
+
 // ResolveQueue loads the SQS client and resolves ref (a queue name, URL or
 // ARN) in the region in use.
 func (d *Deps) ResolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sqsapi.Queue, error) {

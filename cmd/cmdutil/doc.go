@@ -39,41 +39,20 @@
 //
 // Every command does so, also where the step is imported only once.
 //
-// # How to move a command out of package cmd
+// # A new command
 //
-// Package cmd keeps, while commands move, the old names as aliases and thin
-// wrappers of this package's (cmd/cmdutil_names.go), so a file not yet moved
-// compiles unchanged. To move command x (one commit per command, tests green
-// after each):
+// Every command has moved out of package cmd; cmd keeps no aliases of this
+// package's names. A new command x:
 //
-//  1. git mv cmd/x*.go cmd/x/ (the command's files and its unit tests; a
-//     test that runs the whole binary or a testscript command stays in cmd).
-//     Change the package clause to x.
-//  2. Export the constructor: newXCmd(d *Deps, runF func(*xOptions) error)
-//     becomes NewCmdX(d *cmdutil.Deps, runF func(*XOptions) error)
-//     *cobra.Command (d, as in the house's command files: the body keeps
-//     its lines), and xOptions becomes XOptions (its fields are what the
-//     user typed, plus the unexported deps). RunE validates, then
-//     `if runF != nil { return runF(opts) }` (cmdutil.StepRunE does this).
-//  3. Spell cmd's old names as this package's: d.infof → d.Infof,
-//     usageErrorf → cmdutil.UsageErrorf, tableData → cmdutil.TableData,
-//     &exitError{…} → &cmdutil.ExitError{…}, ExitUsage → cmdutil.ExitUsage
-//     (cmd/cmdutil_names.go lists them all). A helper of package cmd the
-//     command still needs: if only x uses it, move it into cmd/x; if
-//     several commands do, into cmdutil (shared plumbing) or the step (a
-//     decision); never import cmd.
-//  4. In cmd/root.go, call x.NewCmdX(&d.Deps, nil) where newXCmd(d, nil)
-//     stood, at the same place in the tree (help groups and order are
-//     cmd's). Delete the aliases nothing in cmd uses any more.
-//  5. Tests: flag tests (argv → options or the exact error) pass a capturing
-//     runF and need no local AWS (cmdtest.CheckParse); a test that needs it
-//     gets a TestMain with localaws.Wrap (lazy: started by the first test
-//     that asks). Helpers several packages' tests share go to cmd/cmdtest.
-//     A test that runs the whole process (cmd's run or Main: exit codes,
-//     global flags, --endpoint-url through a proxy) or several commands
-//     stays in cmd.
-//  6. go vet, go tool staticcheck ./cmd/..., the package's tests, and the
-//     scripts that run x: grep -l 'mfdlq x' testdata/script/*.txtar, then
-//     scripts/with-localaws.sh go test -count=1 -run 'TestScripts/<name>$'
-//     ./cmd. Goldens stay byte-identical.
+//  1. cmd/x/x.go: NewCmdX(d *cmdutil.Deps, runF func(*XOptions) error)
+//     *cobra.Command, its RunE cmdutil.StepRunE (validate, then runF or
+//     the run). Flags several commands bind come from here (AddQueueFlag,
+//     AddForceFlag, NotifyFlag); a helper only x uses stays in cmd/x, a
+//     decision goes to the step; never import cmd.
+//  2. cmd/root.go lists x.NewCmdX(d, nil) at its place in the runbook's
+//     order (help groups and order are cmd's).
+//  3. Flag tests (argv → options or the exact error) pass a capturing runF
+//     and need no local AWS (cmdtest.CheckParse); a test that needs it gets
+//     a TestMain with localaws.Wrap. A test that runs the whole process
+//     (cmd's run or Main) or several commands stays in cmd.
 package cmdutil

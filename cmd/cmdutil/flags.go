@@ -18,6 +18,12 @@ const QueueFlagUsage = "the DLQ: name, URL or ARN (required)"
 // AddQueueFlag binds --queue, the DLQ the command works on, to p.
 func AddQueueFlag(f *pflag.FlagSet, p *string) { f.StringVar(p, "queue", "", QueueFlagUsage) }
 
+// AddForceFlag binds --force of a command that peeks at the DLQ: a peek
+// counts toward the DLQ's own redrive policy, so it needs a person's word.
+func AddForceFlag(f *pflag.FlagSet, p *bool) {
+	f.BoolVar(p, "force", false, "peek even though the DLQ has its own redrive policy")
+}
+
 // ErrNoQueue is the usage error of a command that needs --queue and has
 // none.
 var ErrNoQueue = UsageErrorf("--queue is required: the DLQ's name, URL or ARN")

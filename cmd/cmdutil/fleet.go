@@ -19,6 +19,19 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
+// Scoped is a fleet table's row (or header) with the account and the
+// region in front when the listing spans several of them: ACCOUNT, REGION,
+// then the row.
+func Scoped(row []string, account, region string, accounts, regions bool) []string {
+	if regions {
+		row = append([]string{region}, row...)
+	}
+	if accounts {
+		row = append([]string{account}, row...)
+	}
+	return row
+}
+
 // FleetFlags choose the accounts a fleet-wide read covers (ls, check
 // --all, browse): --accounts with --role-name, or --profiles; neither is
 // the account the credentials are in, as before.

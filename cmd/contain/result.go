@@ -36,16 +36,7 @@ func (o *ContainOptions) record(dlq *sqsapi.Queue, rep *containstep.Result) erro
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(incident.ContainFile, rep); err != nil {
-		return err
-	}
-	ev := d.Event("contain", dlq)
-	if err := ev.Set(o.inputs(), rep.Figures()); err != nil {
-		return err
-	}
-	ev.Verdict = string(rep.Verdict)
-	ev.Artifact = incident.ContainFile
-	return ws.Append(ev)
+	return d.AppendStep(ws, dlq, "contain", incident.ContainFile, rep, o.inputs(), rep.Figures(), string(rep.Verdict))
 }
 
 // render shows the report: JSON, or a table of the vital signs and one of

@@ -70,7 +70,7 @@ func NewCmdInspect(d *cmdutil.Deps, runF func(*InspectOptions) error) *cobra.Com
 	f.Var(cmdutil.SecondsValue{P: &opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
 	d.AliasFlag(f, "wait", "long-poll", cmdutil.IntSeconds{P: &opts.Wait})
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
-	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	cmdutil.AddForceFlag(f, &opts.Force)
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
 	f.IntVar(&opts.Rows, "rows", 0, "show only the first N rows, then how many messages have each fingerprint (0: all rows; JSON has all)")
 	f.StringVar(&opts.Baseline, "baseline", "", "healthy messages (a file as for classify): show each fingerprint's drift from them")
@@ -175,7 +175,7 @@ func (o *InspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqs
 		if err := cmdutil.OutReplaceable(o.Out); err != nil {
 			return err // replaced by a pipe or a link during the peek
 		}
-		if err := incident.WriteFileAtomic(o.Out, cmdutil.WriteMessages(res.Messages)); err != nil {
+		if err := incident.WriteFileAtomic(o.Out, sqsjson.WriteLines(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
 		}
 	}

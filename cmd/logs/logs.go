@@ -67,7 +67,7 @@ func NewCmdLogs(d *cmdutil.Deps, runF func(*LogsOptions) error) *cobra.Command {
 	f.IntVar(&opts.Context, "context", 20, "log lines kept after the matching one (0-1000)")
 	f.StringVar(&opts.Method, "method", "auto", "auto, filter (FilterLogEvents) or insights (Logs Insights queries, each under 10,000 characters)")
 	f.DurationVar(&opts.Timeout, "timeout", 5*time.Minute, "longest wait for an Insights query")
-	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	cmdutil.AddForceFlag(f, &opts.Force)
 	c.MarkFlagsMutuallyExclusive("ids", "message-id")
 	c.MarkFlagsMutuallyExclusive("log-file", "log-group")
 	return c
@@ -279,14 +279,6 @@ func (o *LogsOptions) search(ctx context.Context, targets []logsearch.Wanted) (l
 
 // record writes logs.json and appends the logs event.
 func (o *LogsOptions) record(q *sqsapi.Queue, ws *incident.Workspace, rep *logsearch.Result) error {
-	if err := ws.WriteJSON(incident.LogsFile, rep); err != nil {
-		return err
-	}
-	ev := o.deps.Event("logs", q)
 	in := logsearch.Inputs{LogGroups: o.Groups, LogFile: o.LogFile, Method: string(rep.Method), Margin: o.Margin.String(), MessageIDs: o.MessageIDs}
-	if err := ev.Set(in, logsearch.Figures{Searched: rep.Searched, Found: rep.Found}); err != nil {
-		return err
-	}
-	ev.Artifact = incident.LogsFile
-	return ws.Append(ev)
+	return o.deps.AppendStep(ws, q, "logs", incident.LogsFile, rep, in, logsearch.Figures{Searched: rep.Searched, Found: rep.Found}, "")
 }

@@ -22,23 +22,12 @@ func (o *LsOptions) render(res *lsResult, regions bool) error {
 	tty := d.IO.OutTTY
 	accounts := o.fleet.Active()
 	t := cmdutil.TableData{Headers: []string{"DLQ", "MESSAGES", "IN FLIGHT", "OLDEST", "EXPIRES", "RETENTION", "SOURCES", "FUNCTIONS", "ALARM", "PITFALL", "NOTE"}}
-	if regions {
-		t.Headers = append([]string{"REGION"}, t.Headers...)
-	}
-	if accounts {
-		t.Headers = append([]string{"ACCOUNT"}, t.Headers...)
-	}
+	t.Headers = cmdutil.Scoped(t.Headers, "ACCOUNT", "REGION", accounts, regions)
 	now := d.Now()
 	for i := range res.DLQs {
 		q := &res.DLQs[i]
 		row := append(lsRow(&q.DLQ, now, tty), cmdutil.NoteCell(q.Note, q.Redrive, tty, now))
-		if regions {
-			row = append([]string{q.Region}, row...)
-		}
-		if accounts {
-			row = append([]string{q.Account}, row...)
-		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, cmdutil.Scoped(row, q.Account, q.Region, accounts, regions))
 	}
 	if len(t.Rows) > 0 {
 		if err := d.PrintTable(t); err != nil {

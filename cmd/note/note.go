@@ -53,7 +53,7 @@ func NewCmdNote(d *cmdutil.Deps, runF func(*NoteOptions) error) *cobra.Command {
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Queue, "queue", "", "the DLQ: name, URL or ARN (required)")
+	cmdutil.AddQueueFlag(f, &opts.Queue)
 	f.BoolVar(&opts.Clear, "clear", false, "remove the note")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "show the note and change nothing")
 	f.BoolVar(&opts.Yes, "yes", false, "write without asking")

@@ -47,7 +47,7 @@ func NewCmdTriage(d *cmdutil.Deps, runF func(*TriageOptions) error) *cobra.Comma
 	f.IntVar(&opts.Peek, "peek", triagestep.DefaultPeek, fmt.Sprintf("messages to peek at (1-%d), each hidden 5 s, never deleted", triagestep.MaxPeek))
 	f.StringArrayVar(&opts.LogGroups, "log-group", nil, "the consumer's CloudWatch Logs group (repeatable; default: /aws/lambda/FUNCTION of the mapping reading the source)")
 	f.BoolVar(&opts.NoChanges, "no-changes", false, "do not read CloudTrail for what changed")
-	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	cmdutil.AddForceFlag(f, &opts.Force)
 	return c
 }
 

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -22,31 +23,15 @@ func (o *VerifyOptions) record(dlq *sqsapi.Queue, rec verifystep.Redriven, res v
 	if err != nil {
 		return err
 	}
-	if err := ws.WriteJSON(incident.VerifyFile, res); err != nil {
-		return err
-	}
-	ev := d.Event("verify", dlq)
 	in := verifystep.Inputs{Wait: o.Wait.String(), Interval: o.Interval.String(), ExpectLeft: rec.Left}
-	if err := ev.Set(in, res.Figures(rec)); err != nil {
-		return err
-	}
-	ev.Verdict = string(res.Verdict)
-	ev.Artifact = incident.VerifyFile
-	return ws.Append(ev)
+	return d.AppendStep(ws, dlq, "verify", incident.VerifyFile, res, in, res.Figures(rec), string(res.Verdict))
 }
 
 // tell sends the team verify's verdict (--notify), once, and records it.
 func (o *VerifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verifystep.Result) {
-	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), orDash(res.DestQueue), len(res.Returned), res.DLQVisible)
+	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), cmp.Or(res.DestQueue, "-"), len(res.Returned), res.DLQVisible)
 	report := o.deps.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
 	o.deps.NotifyQueueStep(ctx, &o.notify, "verify", dlq, res.Verdict.Word(), moved, report)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // render prints the verdict, the evidence and, on failure, the messages

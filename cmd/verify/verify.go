@@ -49,7 +49,7 @@ func NewCmdVerify(d *cmdutil.Deps, runF func(*VerifyOptions) error) *cobra.Comma
 	f.DurationVar(&opts.Interval, "interval", 15*time.Second, "time between looks (1s-10m)")
 	f.DurationVar(&opts.Settle, "settle", time.Minute, "how long the passing state must hold before verify passes (0-1h)")
 	cmdutil.IntFlagUnset(f, &opts.Left, "expect-left", "messages left in the DLQ on purpose (default: the redrive's skipped and failed)")
-	f.BoolVar(&opts.Force, "force", false, "peek even though the DLQ has its own redrive policy")
+	cmdutil.AddForceFlag(f, &opts.Force)
 	f.BoolVar(&opts.NoPeek, "no-peek", false, "never receive from the DLQ: judge by its counts only (a message in it cannot be told from a redriven one)")
 	c.MarkFlagsMutuallyExclusive("force", "no-peek")
 	opts.notify.Bind(f)

@@ -23,7 +23,6 @@
 package awslimits
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,6 +32,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/mfdlq/mfdlq/internal/sqsproxy"
 )
 
 // The limits, as AWS documents them.
@@ -54,11 +55,11 @@ type Proxy struct {
 
 // New returns a proxy to target (moto's URL).
 func New(target string) (*Proxy, error) {
-	u, err := url.Parse(target)
+	proxy, err := sqsproxy.To(target)
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{target: strings.TrimRight(target, "/"), proxy: httputil.NewSingleHostReverseProxy(u), refused: map[string]int{}}, nil
+	return &Proxy{target: strings.TrimRight(target, "/"), proxy: proxy, refused: map[string]int{}}, nil
 }
 
 // Refused is how many calls of action (Publish, TagQueue…) the proxy
@@ -71,13 +72,11 @@ func (p *Proxy) Refused(action string) int {
 
 // ServeHTTP checks one call and passes it on, or refuses it as AWS would.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	body, err := sqsproxy.Body(r, maxRequestBody)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
 	if strings.HasPrefix(r.URL.Path, "/2015-03-31/event-source-mappings") && (r.Method == http.MethodPost || r.Method == http.MethodPut) {
 		if msg := p.mappingProblem(r, body); msg != "" {
 			p.count("EventSourceMapping")
@@ -92,9 +91,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		action := strings.TrimPrefix(target, "AmazonSQS.")
 		if msg := sqsProblem(action, body); msg != "" {
 			p.count(action)
-			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-			w.WriteHeader(http.StatusBadRequest)
-			fmt.Fprintf(w, `{"__type":"com.amazonaws.sqs#InvalidParameterValue","message":%q}`, msg)
+			sqsproxy.Refuse(w, http.StatusBadRequest, "InvalidParameterValue", "", msg)
 			return
 		}
 	} else if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {

@@ -20,21 +20,17 @@
 package dlqsource
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
-	"strconv"
-	"strings"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/internal/sqsproxy"
 )
 
 // Attribute is the system attribute's name.
@@ -60,47 +56,38 @@ type Proxy struct {
 // New returns a proxy in front of backend; client is an SDK client pointed
 // at backend.
 func New(backend string, client *sqs.Client) (*Proxy, error) {
-	u, err := url.Parse(backend)
+	proxy, err := sqsproxy.To(backend)
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{sqs: client, proxy: httputil.NewSingleHostReverseProxy(u),
+	return &Proxy{sqs: client, proxy: proxy,
 		origin: map[string]string{}, arns: map[string]string{}}, nil
 }
 
 // ServeHTTP passes the call through, noting sends and annotating receives.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
+	op := sqsproxy.Action(r)
 	switch op {
 	case "SendMessage", "SendMessageBatch", "ReceiveMessage":
 	default:
 		p.proxy.ServeHTTP(w, r)
 		return
 	}
-	reqBody, err := io.ReadAll(r.Body)
+	reqBody, err := sqsproxy.Body(r, 0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(reqBody))
-	r.ContentLength = int64(len(reqBody))
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
-	p.proxy.ServeHTTP(rec, r)
-	out := rec.body.Bytes()
-	if rec.status == http.StatusOK {
-		switch op {
-		case "SendMessage", "SendMessageBatch":
+	sqsproxy.Forward(p.proxy, w, r, reqBody, func(status int, out []byte) []byte {
+		switch {
+		case status != http.StatusOK:
+		case op == "ReceiveMessage":
+			return p.annotate(r.Context(), reqBody, out)
+		default:
 			p.noteSends(r.Context(), reqBody, out)
-		case "ReceiveMessage":
-			out = p.annotate(r.Context(), reqBody, out)
 		}
-	}
-	for k, vs := range rec.header {
-		w.Header()[k] = vs
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(rec.status)
-	w.Write(out)
+		return out
+	})
 }
 
 // noteSends remembers the queue each sent message went to.
@@ -213,19 +200,17 @@ func asked(lists ...[]string) bool {
 // deleted and created again under the same name in a test gets the same
 // ARN in SQS too.
 func (p *Proxy) arnOf(ctx context.Context, queueURL string) (string, error) {
-	name := queueURL[strings.LastIndex(queueURL, "/")+1:]
+	name := sqsproxy.QueueName(queueURL)
 	p.mu.Lock()
 	arn, ok := p.arns[name]
 	p.mu.Unlock()
 	if ok {
 		return arn, nil
 	}
-	out, err := p.sqs.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(queueURL),
-		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameQueueArn}})
+	arn, err := sqsproxy.QueueAttribute(ctx, p.sqs, queueURL, types.QueueAttributeNameQueueArn)
 	if err != nil {
 		return "", err
 	}
-	arn = out.Attributes[string(types.QueueAttributeNameQueueArn)]
 	if arn == "" {
 		return "", fmt.Errorf("no ARN for %s", name)
 	}
@@ -234,15 +219,3 @@ func (p *Proxy) arnOf(ctx context.Context, queueURL string) (string, error) {
 	p.mu.Unlock()
 	return arn, nil
 }
-
-// recorder holds a backend response whole, so the proxy can rewrite it
-// (and so a short read never reaches the SDK: see docs/aws.md).
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) WriteHeader(s int)           { r.status = s }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }

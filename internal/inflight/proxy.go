@@ -20,22 +20,20 @@
 package inflight
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/internal/sqsproxy"
 )
 
 // Proxy is the stand-in; it is an http.Handler.
@@ -60,11 +58,11 @@ type Proxy struct {
 // New returns a proxy in front of backend enforcing limit; client is an SDK
 // client pointed at backend.
 func New(backend string, client *sqs.Client, limit int) (*Proxy, error) {
-	u, err := url.Parse(backend)
+	proxy, err := sqsproxy.To(backend)
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{Limit: limit, Now: time.Now, sqs: client, proxy: httputil.NewSingleHostReverseProxy(u),
+	return &Proxy{Limit: limit, Now: time.Now, sqs: client, proxy: proxy,
 		queues: map[string]*queue{}}, nil
 }
 
@@ -87,7 +85,7 @@ func (p *Proxy) Refusals() (empty, overLimit int64) { return p.empties.Load(), p
 // ServeHTTP passes the call through, counting what goes in and out of
 // flight and refusing receives at the limit.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
+	op := sqsproxy.Action(r)
 	switch op {
 	case "ReceiveMessage", "DeleteMessage", "DeleteMessageBatch", "ChangeMessageVisibility",
 		"ChangeMessageVisibilityBatch", "PurgeQueue", "DeleteQueue":
@@ -95,25 +93,26 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.proxy.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := sqsproxy.Body(r, 0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	var in request
 	if json.Unmarshal(body, &in) != nil {
-		p.forward(w, r, body, nil)
+		sqsproxy.Forward(p.proxy, w, r, body, nil)
 		return
 	}
-	name := in.QueueUrl[strings.LastIndex(in.QueueUrl, "/")+1:]
+	name := sqsproxy.QueueName(in.QueueUrl)
 	if op == "ReceiveMessage" {
 		p.receive(w, r, body, name, in)
 		return
 	}
-	p.forward(w, r, body, func(status int, out []byte) {
+	sqsproxy.Forward(p.proxy, w, r, body, func(status int, out []byte) []byte {
 		if status == http.StatusOK {
 			p.settle(op, name, in, out)
 		}
+		return out
 	})
 }
 
@@ -155,18 +154,18 @@ func (p *Proxy) receive(w http.ResponseWriter, r *http.Request, body []byte, nam
 	if n < want {
 		body = withMax(body, n)
 	}
-	p.forward(w, r, body, func(status int, out []byte) {
+	sqsproxy.Forward(p.proxy, w, r, body, func(status int, out []byte) []byte {
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		q.reserved -= n
 		if status != http.StatusOK || vis <= 0 {
-			return
+			return out
 		}
 		var res struct {
 			Messages []struct{ MessageId, ReceiptHandle string }
 		}
 		if json.Unmarshal(out, &res) != nil {
-			return
+			return out
 		}
 		until := p.Now().Add(vis)
 		for _, m := range res.Messages {
@@ -176,6 +175,7 @@ func (p *Proxy) receive(w http.ResponseWriter, r *http.Request, body []byte, nam
 			q.msgs[m.MessageId] = &held{handle: m.ReceiptHandle, until: until}
 			q.handles[m.ReceiptHandle] = m.MessageId
 		}
+		return out
 	})
 }
 
@@ -197,10 +197,8 @@ func (p *Proxy) refuse(w http.ResponseWriter, r *http.Request, in request) {
 		return
 	}
 	p.overLimits.Add(1)
-	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-	w.Header().Set("x-amzn-query-error", "AWS.SimpleQueueService.OverLimit;Sender")
-	w.WriteHeader(http.StatusForbidden)
-	io.WriteString(w, `{"__type":"com.amazonaws.sqs#OverLimit","message":"Too many messages in flight: the queue's in-flight limit of `+strconv.Itoa(p.Limit)+` is reached."}`)
+	sqsproxy.Refuse(w, http.StatusForbidden, "OverLimit", "AWS.SimpleQueueService.OverLimit;Sender",
+		"Too many messages in flight: the queue's in-flight limit of "+strconv.Itoa(p.Limit)+" is reached.")
 }
 
 // settle takes deleted and released messages out of flight.
@@ -249,10 +247,9 @@ func (p *Proxy) visibility(ctx context.Context, name string, in request) time.Du
 		return vis
 	}
 	vis = 30 * time.Second // SQS's default
-	out, err := p.sqs.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(in.QueueUrl),
-		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameVisibilityTimeout}})
+	secs, err := sqsproxy.QueueAttribute(ctx, p.sqs, in.QueueUrl, types.QueueAttributeNameVisibilityTimeout)
 	if err == nil {
-		if s, err := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameVisibilityTimeout)]); err == nil {
+		if s, err := strconv.Atoi(secs); err == nil {
 			vis = time.Duration(s) * time.Second
 		}
 	}
@@ -276,34 +273,3 @@ func withMax(body []byte, n int) []byte {
 	}
 	return b
 }
-
-// forward sends the call to the backend, holding the answer whole, lets
-// after see it, and passes it on.
-func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, body []byte, after func(int, []byte)) {
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	r.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	rec := &recorder{header: http.Header{}, status: http.StatusOK}
-	p.proxy.ServeHTTP(rec, r)
-	out := rec.body.Bytes()
-	if after != nil {
-		after(rec.status, out)
-	}
-	for k, vs := range rec.header {
-		w.Header()[k] = vs
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(rec.status)
-	w.Write(out)
-}
-
-// recorder holds a backend response whole.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header         { return r.header }
-func (r *recorder) WriteHeader(s int)           { r.status = s }
-func (r *recorder) Write(b []byte) (int, error) { return r.body.Write(b) }

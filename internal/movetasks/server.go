@@ -16,17 +16,16 @@
 package movetasks
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
-	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/mfdlq/mfdlq/internal/sqsproxy"
 )
 
 // Server is the stand-in; it is an http.Handler.
@@ -45,18 +44,17 @@ type Server struct {
 // New returns a stand-in in front of backend, moving with client (an SDK
 // client pointed at backend).
 func New(backend string, client *sqs.Client) (*Server, error) {
-	u, err := url.Parse(backend)
+	proxy, err := sqsproxy.To(backend)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{sqs: client, proxy: httputil.NewSingleHostReverseProxy(u), tasks: map[string][]*task{}, FailAfter: -1}, nil
+	return &Server{sqs: client, proxy: proxy, tasks: map[string][]*task{}, FailAfter: -1}, nil
 }
 
 // ServeHTTP answers the move task calls and passes the rest through.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
 	var handle func([]byte) (any, *apiError)
-	switch op {
+	switch sqsproxy.Action(r) {
 	case "StartMessageMoveTask":
 		handle = s.start
 	case "ListMessageMoveTasks":
@@ -69,7 +67,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
-		writeErr(w, &apiError{400, "InvalidParameterValue", err.Error()})
+		writeErr(w, &apiError{"InvalidParameterValue", err.Error()})
 		return
 	}
 	out, aerr := handle(body)
@@ -81,20 +79,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(out)
 }
 
+// apiError is a refusal SQS answers with 400.
 type apiError struct {
-	status  int
 	code    string
 	message string
 }
 
 func writeErr(w http.ResponseWriter, e *apiError) {
-	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-	w.WriteHeader(e.status)
-	var b bytes.Buffer
-	json.NewEncoder(&b).Encode(map[string]string{"__type": "com.amazonaws.sqs#" + e.code, "message": e.message})
-	w.Write(b.Bytes())
+	sqsproxy.Refuse(w, http.StatusBadRequest, e.code, "", e.message)
 }
 
 func errorf(code, format string, args ...any) *apiError {
-	return &apiError{400, code, fmt.Sprintf(format, args...)}
+	return &apiError{code, fmt.Sprintf(format, args...)}
 }

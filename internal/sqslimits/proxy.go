@@ -18,22 +18,20 @@
 package sqslimits
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/mfdlq/mfdlq/internal/sqsproxy"
 )
 
 // MaxBatchBytes is a SendMessageBatch's limit on all its messages together.
@@ -56,11 +54,11 @@ type Proxy struct {
 // New returns a proxy in front of backend; client is an SDK client
 // pointed at backend.
 func New(backend string, client *sqs.Client) (*Proxy, error) {
-	u, err := url.Parse(backend)
+	proxy, err := sqsproxy.To(backend)
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{sqs: client, proxy: httputil.NewSingleHostReverseProxy(u), limits: map[string]int{}}, nil
+	return &Proxy{sqs: client, proxy: proxy, limits: map[string]int{}}, nil
 }
 
 // Batches are how many messages each SendMessageBatch passed through
@@ -115,12 +113,12 @@ type request struct {
 // ServeHTTP weighs a send and refuses it over the limits; everything else
 // passes through.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
+	op := sqsproxy.Action(r)
 	if op != "SendMessage" && op != "SendMessageBatch" {
 		p.proxy.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(r.Body)
+	body, err := sqsproxy.Body(r, 0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
@@ -144,8 +142,6 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			p.mu.Unlock()
 		}
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
 	p.proxy.ServeHTTP(w, r)
 }
 
@@ -175,10 +171,9 @@ func (p *Proxy) limit(ctx context.Context, queue string) int {
 		return n
 	}
 	n = DefaultMaxMessage
-	out, err := p.sqs.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(queue),
-		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameMaximumMessageSize}})
+	size, err := sqsproxy.QueueAttribute(ctx, p.sqs, queue, types.QueueAttributeNameMaximumMessageSize)
 	if err == nil {
-		if v, err := strconv.Atoi(out.Attributes[string(types.QueueAttributeNameMaximumMessageSize)]); err == nil && v > 0 {
+		if v, err := strconv.Atoi(size); err == nil && v > 0 {
 			n = v
 		}
 		p.mu.Lock()
@@ -188,14 +183,13 @@ func (p *Proxy) limit(ctx context.Context, queue string) int {
 	return n
 }
 
-// refuse answers as SQS's JSON protocol does for a sender's fault.
+// refuse answers as SQS does for a sender's fault: the query-compatible
+// code of InvalidParameterValue is bare, the others' are
+// AWS.SimpleQueueService.<code>.
 func refuse(w http.ResponseWriter, code, msg string) {
-	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-	w.Header().Set("x-amzn-query-error", "AWS.SimpleQueueService."+code+";Sender")
+	query := "AWS.SimpleQueueService." + code + ";Sender"
 	if code == "InvalidParameterValue" {
-		w.Header().Set("x-amzn-query-error", code+";Sender")
+		query = code + ";Sender"
 	}
-	w.WriteHeader(http.StatusBadRequest)
-	b, _ := json.Marshal(map[string]string{"__type": "com.amazonaws.sqs#" + code, "message": msg})
-	w.Write(b)
+	sqsproxy.Refuse(w, http.StatusBadRequest, code, query, msg)
 }

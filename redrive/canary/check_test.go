@@ -2,6 +2,7 @@ package canary
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,10 +29,17 @@ func TestReturnsAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := journal.Fold([]journal.Entry{
-		{Op: journal.OpSent, DLQMessageID: "was-1", DestMessageID: ids[0]},
-		{Op: journal.OpSent, DLQMessageID: "was-3", DestMessageID: "never-came-back"},
-	})
+	jw, st, err := journal.Open(filepath.Join(t.TempDir(), "redrive-journal.jsonl"), 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jw.Close()
+	if err := jw.Write(
+		journal.Entry{Op: journal.OpSent, DLQMessageID: "was-1", DestMessageID: ids[0]},
+		journal.Entry{Op: journal.OpSent, DLQMessageID: "was-3", DestMessageID: "never-came-back"},
+	); err != nil {
+		t.Fatal(err)
+	}
 	isReturn := func(m *sqsjson.Message) bool { return st.IsReturned(m.MessageId) }
 	dlq := &sqsapi.Queue{Name: name, URL: url}
 	res, err := returnsAfter(ctx, sqsapi.New(cfg), dlq, isReturn, 2, 0)

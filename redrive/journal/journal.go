@@ -272,21 +272,6 @@ type State struct {
 	l       *Ledger
 }
 
-// Fold builds the State of entries, every attempt's sent messages counting
-// as returned when they show up in the DLQ.
-func Fold(entries []Entry) *State { return FoldAttempt(entries, 0) }
-
-// FoldAttempt builds the State of entries for attempt n: only messages sent
-// in attempt n count as returned. It keeps the deleted messages' digests
-// (Of says OpDeleted), as a replay from a file needs.
-func FoldAttempt(entries []Entry, n int) *State {
-	l := newLedger(true)
-	for _, e := range entries {
-		l.apply(e)
-	}
-	return &State{attempt: n, l: l}
-}
-
 // Apply adds one entry to the state. A 'deleted' or 'failed' never erases
 // the destination MessageId a 'sent' recorded.
 func (s *State) Apply(e Entry) {
@@ -322,10 +307,6 @@ func (s *State) IsReturned(dlqMessageID string) bool {
 	defer s.mu.RUnlock()
 	return s.l.returned(dlqMessageID, s.attempt)
 }
-
-// Ledger returns the fold itself, for a reader after the move (the writer
-// is closed: nothing applies to it any more).
-func (s *State) Ledger() *Ledger { return s.l }
 
 // KeySent tells whether a message with the --key digest d was sent to
 // destQueue in this State's attempt (now) or only in an earlier one

@@ -48,8 +48,9 @@ func TestJournalSyncsInTheBackgroundAndOnClose(t *testing.T) {
 		t.Fatalf("Close left %d of %d writes unsynced", jw.written-jw.synced, jw.written)
 	}
 	got, err := ReadEntries(path)
-	if err != nil || len(got) != 2 || Fold(got).Of("a", "q").Op != OpDeleted {
-		t.Fatalf("after Close: %+v, %v", got, err)
+	st, serr := readState(path, true)
+	if err != nil || serr != nil || len(got) != 2 || st.Of("a", "q").Op != OpDeleted {
+		t.Fatalf("after Close: %+v, %v, %v", got, err, serr)
 	}
 }
 
@@ -100,5 +101,36 @@ func TestEntryEncodesLikeEncodingJSON(t *testing.T) {
 		if got := e.appendJSON(nil); string(got) != string(want) {
 			t.Errorf("appendJSON:\n got %s\nwant %s", got, want)
 		}
+	}
+}
+
+// Only messages sent in the State's attempt count as returned (attempt 0:
+// every attempt's); what was sent counts across attempts, so nothing is
+// resent. The State is Open's, the entries written through its Writer.
+func TestStateAttempt(t *testing.T) {
+	entries := []Entry{
+		{Op: OpSent, DLQMessageID: "a", DestQueue: "q", DestMessageID: "a2"},
+		{Op: OpSent, Attempt: 2, DLQMessageID: "a2", DestQueue: "q", DestMessageID: "a3"},
+	}
+	state := func(n int) *State {
+		w, st, err := Open(filepath.Join(t.TempDir(), "redrive-journal.jsonl"), n, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if err := w.Write(entries...); err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	s := state(2)
+	if s.IsReturned("a2") || !s.IsReturned("a3") || s.Of("a2", "q").Op != OpSent {
+		t.Errorf("attempt 2: a2 returned %v, a3 returned %v, a2 op %q", s.IsReturned("a2"), s.IsReturned("a3"), s.Of("a2", "q").Op)
+	}
+	if s := state(1); !s.IsReturned("a2") || s.IsReturned("a3") {
+		t.Error("attempt 1 must count only its own sends as returned")
+	}
+	if s := state(0); !s.IsReturned("a2") || !s.IsReturned("a3") {
+		t.Error("attempt 0 counts every attempt's sends")
 	}
 }

@@ -206,8 +206,10 @@ func (l *Ledger) payloadSent(hash string, attempt int) (time.Time, bool) {
 	return time.Unix(0, first).UTC(), found
 }
 
-// openEntries are the open entries in journal order (by time, then id).
-func (l *Ledger) openEntries() []Entry {
+// Open returns the entries still open — sent and not deleted (pending
+// deletes, or copies of a --keep run) — in journal order (by time, then
+// id).
+func (l *Ledger) Open() []Entry {
 	out := make([]Entry, 0, len(l.open))
 	for _, e := range l.open {
 		out = append(out, e)
@@ -224,10 +226,6 @@ func (l *Ledger) openEntries() []Entry {
 // Compacted tells whether the journal was compacted: its completed
 // messages are counts and digests, no longer entries.
 func (l *Ledger) Compacted() bool { return l.compacted }
-
-// Open returns the entries still open — sent and not deleted (pending
-// deletes, or copies of a --keep run) — oldest first.
-func (l *Ledger) Open() []Entry { return l.openEntries() }
 
 // Counts returns the entries per destination, attempt and operation,
 // sorted. A message is counted once per entry: sent and deleted once

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"syscall"
 	"time"
 
@@ -66,21 +65,9 @@ var metaPrefix = []byte(`{"op":"`)
 
 // encodeSnapshot writes the Ledger as the head of a compacted journal.
 func (l *Ledger) encodeSnapshot(w io.Writer, now time.Time) error {
-	open := l.openEntries()
+	open := l.Open()
 	h := metaLine{Op: opCompacted, Time: now.UTC(), Entries: l.entries, Open: len(open), First: l.first, Last: l.last, Runs: l.runs, Operators: l.operators}
-	for k, n := range l.counts {
-		h.Counts = append(h.Counts, Count{Dest: k.dest, Attempt: k.attempt, Op: k.op, N: n})
-	}
-	sort.Slice(h.Counts, func(i, j int) bool {
-		a, b := h.Counts[i], h.Counts[j]
-		if a.Dest != b.Dest {
-			return a.Dest < b.Dest
-		}
-		if a.Attempt != b.Attempt {
-			return a.Attempt < b.Attempt
-		}
-		return a.Op < b.Op
-	})
+	h.Counts = l.Counts()
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(h); err != nil {

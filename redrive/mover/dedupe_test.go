@@ -150,7 +150,7 @@ func TestDedupeAcrossAttempts(t *testing.T) {
 		o.Dedupe = c
 		o.Attempt = 2
 		o.Workers = 1
-		o.State = journal.FoldAttempt(entries, 2)
+		o.State = stateOf(t, 2, entries...)
 	})
 	left := s.fake.queues[dlqURL]
 	if len(left) != 1 || left[0].id != other {

@@ -173,7 +173,7 @@ func TestEndWaitsForMessagesALostReceiveHid(t *testing.T) {
 			defer jw.Close()
 			m, err := NewMover(s.fake, Options{Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
 				Workers: 1, Max: 10, Backlog: 10, RunID: "test", Wait: 1, Visibility: 1, Retry: fastRetry(),
-				Journal: jw, State: journal.Fold(nil)})
+				Journal: jw, State: stateOf(t, 0)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -57,7 +57,7 @@ func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	defer jw.Close()
 	o := Options{
 		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
-		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: journal.Fold(entries), Wait: 1, Visibility: 30,
+		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: stateOf(t, 0, entries...), Wait: 1, Visibility: 30,
 	}
 	if mod != nil {
 		mod(&o)
@@ -92,7 +92,7 @@ func TestMoveJournalsSentBeforeDelete(t *testing.T) {
 	s.fake.beforeDelete = func(in *sqs.DeleteMessageBatchInput) {
 		// Every message being deleted must already be journaled 'sent'.
 		entries, _ := journal.ReadEntries(s.journal)
-		st := journal.Fold(entries)
+		st := stateOf(t, 0, entries...)
 		s.fake.mu.Lock()
 		defer s.fake.mu.Unlock()
 		for _, e := range in.Entries {
@@ -252,7 +252,7 @@ func TestRateClockStartsAtRateFrom(t *testing.T) {
 		{now.Add(-time.Hour), 9.9, 10}, // the burst (10 at 10 msg/s) caps it
 		{now.Add(time.Hour), 0, 0.5},
 	} {
-		m, err := NewMover(newFake(), Options{Source: &sqsapi.Queue{URL: dlqURL}, Dest: &sqsapi.Queue{URL: destURL}, Journal: jw, State: journal.Fold(nil), Rate: 10, RateFrom: tt.from})
+		m, err := NewMover(newFake(), Options{Source: &sqsapi.Queue{URL: dlqURL}, Dest: &sqsapi.Queue{URL: destURL}, Journal: jw, State: stateOf(t, 0), Rate: 10, RateFrom: tt.from})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -77,7 +77,11 @@ func TestRouterSendsEachMessageToItsOwnSource(t *testing.T) {
 			}
 		}
 	}
-	if open := journal.Fold(entries).Ledger().Open(); len(open) != 0 {
+	l, err := journal.ReadLedger(s.journal, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if open := l.Open(); len(open) != 0 {
 		t.Errorf("%d entries left open", len(open))
 	}
 }

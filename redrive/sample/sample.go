@@ -53,9 +53,8 @@ type Sources struct {
 // completeness, and a long poll's quiet rounds would add seconds to every
 // redrive), each message hidden one second and made visible again at once.
 func Take(ctx context.Context, c API, dlq *sqsapi.Queue) (Sources, error) {
-	s := Sources{Shares: map[string]int{}}
 	if dlq.Depth.Visible == 0 {
-		return s, nil
+		return Of(nil), nil
 	}
 	// The short polls go out at once: one round trip, not one per ten
 	// messages, before every redrive of a DLQ that has a source queue.
@@ -77,20 +76,20 @@ func Take(ctx context.Context, c API, dlq *sqsapi.Queue) (Sources, error) {
 	}
 	wg.Wait()
 	seen := map[string]bool{}
+	var msgs []sqsjson.Message
 	for _, ms := range got {
 		for _, m := range ms {
 			if msg := sqsapi.FromSDK(m); !seen[msg.MessageId] {
 				seen[msg.MessageId] = true
-				s.msgs = append(s.msgs, msg)
+				msgs = append(msgs, msg)
 			}
 		}
 	}
-	release(c, dlq, s.msgs)
+	release(c, dlq, msgs)
 	if err := errors.Join(errs...); err != nil {
-		return s, fmt.Errorf("look at %s's messages for their source queues: %w", dlq.Name, err)
+		return Sources{}, fmt.Errorf("look at %s's messages for their source queues: %w", dlq.Name, err)
 	}
-	s.Count(nil)
-	return s, nil
+	return Of(msgs), nil
 }
 
 // release makes the sampled messages visible again, all batches at
