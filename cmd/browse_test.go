@@ -21,7 +21,7 @@ func TestBrowseNeedsTerminal(t *testing.T) {
 		d, out, errOut := testDeps(t, false)
 		code := run(context.Background(), d, nil)
 		os.Args = saved
-		if code != ExitOK || !strings.Contains(out.String(), "Available Commands") {
+		if code != cmdutil.ExitOK || !strings.Contains(out.String(), "Available Commands") {
 			t.Errorf("mfdlq piped, the process run with %q: exit %d; stderr %q", argv, code, errOut)
 		}
 	}
