@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -31,7 +32,7 @@ func (inc *Incident) writeCheck(b *strings.Builder) {
 		if f.Status == check.Skip {
 			what = "not checked"
 		}
-		fmt.Fprintf(b, "- %s: %s\n", what, inc.plain(firstNonEmpty(f.Message, f.ID), maxValue))
+		fmt.Fprintf(b, "- %s: %s\n", what, inc.plain(cmp.Or(f.Message, f.ID), maxValue))
 	}
 	b.WriteString(more)
 }
@@ -54,7 +55,7 @@ func (inc *Incident) Warnings() []string {
 		} else if f.Status != check.Fail {
 			what = string(f.Status)
 		}
-		text := what + ": " + firstNonEmpty(f.Message, f.ID)
+		text := what + ": " + cmp.Or(f.Message, f.ID)
 		if f.Fix != "" {
 			text += " — fix: " + f.Fix
 		}

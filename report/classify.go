@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -44,7 +45,7 @@ func (inc *Incident) writeGroup(b *strings.Builder, c *classify.Classification, 
 	if n, ok := c.Estimate(&g); ok {
 		count += fmt.Sprintf(" (≈%d of %d in the DLQ)", n, c.Look.InDLQ)
 	}
-	fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(firstNonEmpty(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), count)
+	fmt.Fprintf(b, "\n### Group %s: %s — %s\n\n", inc.plain(cmp.Or(g.ID, fmt.Sprint(i+1)), maxName), inc.plain(string(g.Verdict), maxName), count)
 	if line := groupSource(inc, c, &g); line != "" {
 		b.WriteString(line)
 	}

@@ -2,7 +2,8 @@ package report
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/incident"
@@ -40,11 +41,7 @@ func (inc *Incident) writeOperators(b *strings.Builder) {
 	if len(inc.Operators) < 2 {
 		return
 	}
-	runs := make([]string, 0, len(inc.Operators))
-	for r := range inc.Operators {
-		runs = append(runs, r)
-	}
-	sort.Strings(runs)
+	runs := slices.Sorted(maps.Keys(inc.Operators))
 	distinct := map[string]bool{}
 	for _, op := range inc.Operators {
 		distinct[op] = true

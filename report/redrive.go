@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -114,9 +116,9 @@ func (inc *Incident) ledgerCounts() journalTally {
 // attempt), and what a rerun would finish.
 func (inc *Incident) writeJournal(b *strings.Builder, heading, counted string, t journalTally) {
 	fmt.Fprintf(b, "\n%s: %s over %s, %s → %s, destination %s.\n\n", heading,
-		plural.Of(t.entries, "entry"), plural.Of(t.runs, "run"), inc.at(t.first), inc.at(t.last), inc.plain(orDash(strings.Join(sortedKeys(t.dests), ", ")), maxValue))
+		plural.Of(t.entries, "entry"), plural.Of(t.runs, "run"), inc.at(t.first), inc.at(t.last), inc.plain(orDash(strings.Join(slices.Sorted(maps.Keys(t.dests)), ", ")), maxValue))
 	fmt.Fprintf(b, "| operation | %s |\n|---|---|\n", counted)
-	keys := sortedKeys(t.ops)
+	keys := slices.Sorted(maps.Keys(t.ops))
 	n, more := capped(len(keys), "operation")
 	for _, op := range keys[:n] {
 		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), t.ops[op])

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -173,15 +175,15 @@ func (inc *Incident) operatorIdentity(login string) string {
 		}
 	}
 	distinct := map[string]bool{}
-	for _, run := range sortedKeys(inc.Operators) {
-		if op := inc.Operators[run]; op != "" {
+	for _, op := range inc.Operators {
+		if op != "" {
 			distinct[op] = true
 		}
 	}
 	if sts == "" {
 		// Without the event's, the latest run's: run ids begin with their
 		// start time, so the last in order is the latest.
-		runs := sortedKeys(inc.Operators)
+		runs := slices.Sorted(maps.Keys(inc.Operators))
 		for i := len(runs) - 1; i >= 0 && sts == ""; i-- {
 			sts = inc.Operators[runs[i]]
 		}

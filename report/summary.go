@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -117,7 +118,7 @@ func (inc *Incident) verdictText() string {
 	var parts []string
 	for _, g := range c.Groups {
 		if g.Fingerprint != "" {
-			parts = append(parts, inc.plain(firstNonEmpty(g.ID, string(g.Verdict)), maxName)+": "+inc.fingerprint(g.Fingerprint))
+			parts = append(parts, inc.plain(cmp.Or(g.ID, string(g.Verdict)), maxName)+": "+inc.fingerprint(g.Fingerprint))
 		}
 	}
 	if len(parts) > 0 {
@@ -133,7 +134,7 @@ func (inc *Incident) redriveText() string {
 		return ""
 	}
 	f, in := redrive.FiguresOf(ev), redrive.InputsOf(ev)
-	dest := inc.plain(orDash(firstNonEmpty(f.DestQueue, in.To)), maxName)
+	dest := inc.plain(orDash(cmp.Or(f.DestQueue, in.To)), maxName)
 	t := fmt.Sprintf("%s to %s", plural.Of(f.Moved, "message"), dest)
 	rate := in.Rate
 	if rate == "" && f.Rate > 0 {
