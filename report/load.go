@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/journal"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/redact"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/verify"
 )
