@@ -71,7 +71,6 @@ type Fleet struct {
 type Classified struct {
 	Result   *classify.Classification
 	Incident string
-	Lines    []string // what the command said on stderr (sample size, warnings)
 }
 
 // GroupMessages is a group's share of a harmless peek.
@@ -79,7 +78,6 @@ type GroupMessages struct {
 	Messages []sqsjson.Message
 	Peeked   int    // messages the sample holds, of every group
 	Source   string // where they come from: "classify's sample", "a new peek"
-	Lines    []string
 }
 
 // ActionIO is how an action running in the background talks to the view.

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -136,17 +137,12 @@ func bodyLines(msg *sqsjson.Message, env envelope.Envelope, redacting bool, widt
 
 func (m *Model) attrLines(msg *sqsjson.Message) []string {
 	var out []string
-	for _, k := range sortedKeys(msg.Attributes) {
+	for _, k := range slices.Sorted(maps.Keys(msg.Attributes)) {
 		out = append(out, "  "+safe(k)+": "+m.shown(attrText(k, msg.Attributes[k])))
 	}
 	if len(msg.MessageAttributes) > 0 {
 		out = append(out, "", m.st.head("message attributes"))
-		keys := make([]string, 0, len(msg.MessageAttributes))
-		for k := range msg.MessageAttributes {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(msg.MessageAttributes)) {
 			v := msg.MessageAttributes[k]
 			val := fmt.Sprintf("(%d bytes binary)", len(v.BinaryValue))
 			if v.StringValue != nil {
@@ -183,15 +179,6 @@ func (m *Model) logLines() []string {
 			out = append(out, "    "+m.shown(l))
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

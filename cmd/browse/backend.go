@@ -97,8 +97,7 @@ func (b *browseBackend) Contain(ctx context.Context, queue string) (*contain.Res
 
 // Classify runs mfdlq classify --queue queue.
 func (b *browseBackend) Classify(ctx context.Context, queue string) (*browsestep.Classified, error) {
-	var said []string
-	out, err := b.step(ctx, queue, stepRun{args: []string{"classify", "--queue", queue}, lines: &said})
+	out, err := b.step(ctx, queue, stepRun{args: []string{"classify", "--queue", queue}})
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +106,7 @@ func (b *browseBackend) Classify(ctx context.Context, queue string) (*browsestep
 		return nil, fmt.Errorf("classify's output: %w", err)
 	}
 	dir, _ := b.incident(queue)
-	return &browsestep.Classified{Result: &res, Incident: dir, Lines: said}, nil
+	return &browsestep.Classified{Result: &res, Incident: dir}, nil
 }
 
 // browsePeek is how many messages a group's new peek (r) collects: the
@@ -151,7 +150,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	res := &browsestep.GroupMessages{Peeked: len(msgs), Source: source, Lines: said}
+	res := &browsestep.GroupMessages{Peeked: len(msgs), Source: source}
 	for i := range msgs {
 		if of(&msgs[i]) == group {
 			res.Messages = append(res.Messages, msgs[i])
