@@ -157,19 +157,7 @@ func (j *Waits) append(r Milestone) error {
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, err := j.ws.OpenAppend(WaitsFile)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", WaitsFile, err)
-	}
-	if _, err := f.Write(append(untrusted.JSON(b), '\n')); err != nil { // as every JSON line mfdlq writes
-		f.Close()
-		return fmt.Errorf("append to %s: %w", WaitsFile, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("sync %s: %w", WaitsFile, err)
-	}
-	return f.Close()
+	return j.ws.AppendLine(WaitsFile, untrusted.JSON(b)) // as every JSON line mfdlq writes
 }
 
 // ReadWaits reads the waits file of ws (empty when there is none); a torn
