@@ -169,7 +169,6 @@ func ReadWaits(ws *incident.Workspace) ([]Milestone, error) {
 // Unfinished is a wait a killed run left: when it began, and per alarm
 // the last moment it was seen out of OK.
 type Unfinished struct {
-	Kind    string
 	Started time.Time
 	// Floors feed Gate.Floor.
 	Floors map[string]time.Time
@@ -191,7 +190,7 @@ func Resumable(records []Milestone, alarms []string) (Unfinished, bool) {
 	if start < 0 || !sameSet(records[start].Alarms, alarms) {
 		return Unfinished{}, false
 	}
-	u := Unfinished{Kind: records[start].Kind, Started: records[start].Started, Floors: map[string]time.Time{}}
+	u := Unfinished{Started: records[start].Started, Floors: map[string]time.Time{}}
 	if u.Started.IsZero() {
 		u.Started = records[start].Time
 	}

@@ -279,7 +279,6 @@ func (t *run) searchLogs(ctx context.Context, c *classify.Classification) (class
 	if err := t.ws.Append(ev); err != nil {
 		return nil, err
 	}
-	t.logs = &rep
 	t.res.LogGroups = groups
 	t.res.Logs = &LogsFound{Searched: rep.Searched, Found: rep.Found}
 	for _, m := range rep.Messages {
