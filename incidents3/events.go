@@ -25,20 +25,22 @@ func (cp *Copy) pushEvents(ctx context.Context, local []byte, prev objectState) 
 	}
 	key := cp.Loc.key(incident.EventsFile)
 	base, etag := local[:min(int64(len(local)), prev.Size)], prev.ETag
-	if etag != "" && sum(base) != prev.SHA256 {
-		// The pulled lines are not this file's start: write on top of what
-		// S3 holds now, never on top of a guess.
-		cur, err := get(ctx, cp.c, cp.Loc.Bucket, key, MaxObjectBytes)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			base, etag = nil, ""
-		case err != nil:
-			return 0, err
-		default:
-			base, etag, added = cur.data, cur.etag, missing(added, cur.data)
-		}
-	}
+	// When the pulled lines are not this file's start, the first write
+	// goes on top of what S3 holds now, never on top of a guess; after a
+	// lost condition, so does every next one.
+	reread := etag != "" && sum(base) != prev.SHA256
 	for round := 0; round < maxMergeRounds; round++ {
+		if reread {
+			cur, err := get(ctx, cp.c, cp.Loc.Bucket, key, MaxObjectBytes)
+			switch {
+			case errors.Is(err, ErrNotFound):
+				base, etag = nil, ""
+			case err != nil:
+				return 0, err
+			default:
+				base, etag, added = cur.data, cur.etag, missing(added, cur.data)
+			}
+		}
 		body := appendLines(base, added)
 		newTag, err := put(ctx, cp.c, cp.Loc.Bucket, key, body, etag, "application/x-ndjson")
 		if err == nil {
@@ -51,16 +53,7 @@ func (cp *Copy) pushEvents(ctx context.Context, local []byte, prev objectState) 
 		if !errors.Is(err, errConditionLost) {
 			return 0, err
 		}
-		cur, err := get(ctx, cp.c, cp.Loc.Bucket, key, MaxObjectBytes)
-		switch {
-		case errors.Is(err, ErrNotFound):
-			base, etag = nil, ""
-		case err != nil:
-			return 0, err
-		default:
-			base, etag = cur.data, cur.etag
-			added = missing(added, cur.data)
-		}
+		reread = true
 	}
 	return 0, fmt.Errorf("%s: %d other writers' appends landed in a row; run the step again to write its events", cp.Loc.String()+"/"+incident.EventsFile, maxMergeRounds)
 }
