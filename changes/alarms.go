@@ -2,6 +2,8 @@ package changes
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -61,7 +63,7 @@ func own(a Alarm, rel Resources) bool {
 // values (ApiName=payment-gateway → payment-gateway), else the alarm.
 func dependency(a Alarm) string {
 	var vals []string
-	for _, k := range sortedKeys(a.Dimensions) {
+	for _, k := range slices.Sorted(maps.Keys(a.Dimensions)) {
 		vals = append(vals, a.Dimensions[k])
 	}
 	if len(vals) > 0 {

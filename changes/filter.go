@@ -2,7 +2,9 @@ package changes
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -184,7 +186,7 @@ func relatedTo(te trailapi.Event, ids map[string]string) (resource, why string, 
 			names = append(names, v)
 		}
 	}
-	for _, k := range sortedKeys(te.Parameters) {
+	for _, k := range slices.Sorted(maps.Keys(te.Parameters)) {
 		names = append(names, te.Parameters[k])
 	}
 	for _, n := range names {
@@ -233,13 +235,4 @@ func shortName(s string) string {
 		return s[strings.LastIndex(strings.TrimRight(s, "/"), "/")+1:]
 	}
 	return s
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

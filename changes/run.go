@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/mfdlq/mfdlq/awserr"
@@ -251,6 +252,6 @@ func Arrivals(sent []time.Time, from time.Time, period time.Duration) []cwapi.Po
 	for i, n := range counts {
 		out = append(out, cwapi.Point{Time: from.Add(time.Duration(i) * period).UTC(), Value: float64(n)})
 	}
-	sortPoints(out)
+	slices.SortFunc(out, func(a, b cwapi.Point) int { return a.Time.Compare(b.Time) })
 	return out
 }
