@@ -139,7 +139,7 @@ func expiresIn(d inventory.DLQ, now time.Time) string {
 		if left <= 0 {
 			return "due"
 		}
-		s := sqsapi.Human(secs(left))
+		s := sqsapi.Human(time.Duration(left) * time.Second)
 		if d.Expiry != nil && d.Expiry.UpperBound {
 			s = "≤ " + s
 		}
@@ -179,5 +179,3 @@ func sources(d inventory.DLQ) string {
 	}
 	return src
 }
-
-func secs(n int64) time.Duration { return time.Duration(n) * time.Second }
