@@ -192,3 +192,18 @@ func (w *Writer) Write(m *Message) error { return w.enc.Encode(m) }
 
 // Flush writes buffered lines to the underlying writer.
 func (w *Writer) Flush() error { return w.w.Flush() }
+
+// WriteAll streams msgs as JSON Lines in the SQS API's message shape (the
+// shape of samples.jsonl and of inspect --out), for
+// incident.Workspace.WriteWith and incident.WriteFileAtomic.
+func WriteAll(msgs []Message) func(io.Writer) error {
+	return func(w io.Writer) error {
+		jw := NewWriter(w)
+		for i := range msgs {
+			if err := jw.Write(&msgs[i]); err != nil {
+				return err
+			}
+		}
+		return jw.Flush()
+	}
+}

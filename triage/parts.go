@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"time"
 
@@ -164,7 +163,7 @@ func (t *run) samples(ctx context.Context) ([]sqsjson.Message, error) {
 		t.skip(partInspect, fmt.Sprintf("peek: %v", err))
 		return nil, nil
 	}
-	if err := t.ws.WriteWith(incident.SamplesFile, writeMessages(res.Messages)); err != nil {
+	if err := t.ws.WriteWith(incident.SamplesFile, sqsjson.WriteAll(res.Messages)); err != nil {
 		return nil, err
 	}
 	t.res.SampleFrom = "live sample"
@@ -176,20 +175,6 @@ func orEmpty(msgs []sqsjson.Message) []sqsjson.Message {
 		return []sqsjson.Message{}
 	}
 	return msgs
-}
-
-// writeMessages streams msgs as JSON Lines in the SQS API's message shape,
-// the shape of samples.jsonl.
-func writeMessages(msgs []sqsjson.Message) func(io.Writer) error {
-	return func(w io.Writer) error {
-		jw := sqsjson.NewWriter(w)
-		for i := range msgs {
-			if err := jw.Write(&msgs[i]); err != nil {
-				return err
-			}
-		}
-		return jw.Flush()
-	}
 }
 
 func classifyAll(msgs []sqsjson.Message, opts classify.Options) (*classify.Classification, error) {

@@ -85,7 +85,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 			return SampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
 		}
 	}
-	if err := ws.WriteWith(incident.SamplesFile, WriteMessages(res.Messages)); err != nil {
+	if err := ws.WriteWith(incident.SamplesFile, sqsjson.WriteAll(res.Messages)); err != nil {
 		// Nothing will use them: visible again at once, not in seconds.
 		handles := make(map[string]string, len(res.Messages))
 		for _, m := range res.Messages {
@@ -197,19 +197,6 @@ func (s SampleSet) flag() string {
 		return "the incident's sample"
 	}
 	return "--from"
-}
-
-// WriteMessages streams msgs as JSON Lines in the SQS API's message shape.
-func WriteMessages(msgs []sqsjson.Message) func(io.Writer) error {
-	return func(w io.Writer) error {
-		jw := sqsjson.NewWriter(w)
-		for i := range msgs {
-			if err := jw.Write(&msgs[i]); err != nil {
-				return err
-			}
-		}
-		return jw.Flush()
-	}
 }
 
 // ChainedDLQError refuses to receive from a DLQ that has its own redrive

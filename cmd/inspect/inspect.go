@@ -175,7 +175,7 @@ func (o *InspectOptions) record(ws *incident.Workspace, q *sqsapi.Queue, res sqs
 		if err := cmdutil.OutReplaceable(o.Out); err != nil {
 			return err // replaced by a pipe or a link during the peek
 		}
-		if err := incident.WriteFileAtomic(o.Out, cmdutil.WriteMessages(res.Messages)); err != nil {
+		if err := incident.WriteFileAtomic(o.Out, sqsjson.WriteAll(res.Messages)); err != nil {
 			return fmt.Errorf("--out %s: %w", o.Out, err)
 		}
 	}
