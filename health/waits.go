@@ -11,9 +11,6 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// WaitsFile is the waits file in the incident directory.
-const WaitsFile = incident.WaitsFile
-
 // Milestone types.
 const (
 	// MilestoneWait is a wait's start: before the move, or a pause.
@@ -153,17 +150,17 @@ func (j *Waits) End(outcome, note string, now time.Time) error {
 func (j *Waits) append(r Milestone) error {
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("encode %s record: %w", WaitsFile, err)
+		return fmt.Errorf("encode %s record: %w", incident.WaitsFile, err)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.ws.AppendLine(WaitsFile, untrusted.JSON(b)) // as every JSON line mfdlq writes
+	return j.ws.AppendLine(incident.WaitsFile, untrusted.JSON(b)) // as every JSON line mfdlq writes
 }
 
 // ReadWaits reads the waits file of ws (empty when there is none); a torn
 // last line is skipped.
 func ReadWaits(ws *incident.Workspace) ([]Milestone, error) {
-	return incident.ReadJSONLines[Milestone](ws.Path(WaitsFile), nil)
+	return incident.ReadJSONLines[Milestone](ws.Path(incident.WaitsFile), nil)
 }
 
 // Unfinished is a wait a killed run left: when it began, and per alarm

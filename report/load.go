@@ -76,7 +76,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
 	if recs, err := health.ReadWaits(ws); err != nil {
-		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", health.WaitsFile, err))
+		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", incident.WaitsFile, err))
 	} else {
 		inc.WhenOK = recs
 	}
