@@ -47,7 +47,7 @@ func Alarms(changes []cwapi.StateChange, metrics map[string]cwapi.AlarmMetric, r
 // is the incident itself, not its cause.
 func own(a Alarm, rel Resources) bool {
 	for _, v := range a.Dimensions {
-		if contains(rel.Queues, v) || contains(rel.Functions, v) {
+		if slices.Contains(rel.Queues, v) || slices.Contains(rel.Functions, v) {
 			return true
 		}
 	}

@@ -112,7 +112,7 @@ func judge(te trailapi.Event, ids map[string]string, w Range) (Event, string) {
 		return Event{}, NoiseRead
 	}
 	for _, n := range noise {
-		if te.Source == n.source && (n.names == nil || contains(n.names, name)) {
+		if te.Source == n.source && (n.names == nil || slices.Contains(n.names, name)) {
 			return Event{}, n.reason
 		}
 	}
@@ -122,7 +122,7 @@ func judge(te trailapi.Event, ids map[string]string, w Range) (Event, string) {
 	}
 	if res, why, ok := relatedTo(te, ids); ok {
 		ev.Resource, ev.Relation, ev.Reason = res, Related, why
-	} else if contains(deploys[te.Source], name) {
+	} else if slices.Contains(deploys[te.Source], name) {
 		ev.Resource, ev.Relation = resourceOf(te), Deploy
 		ev.Reason = "a deploy in the account (" + service(te.Source) + ")"
 	} else {
@@ -135,15 +135,6 @@ func judge(te trailapi.Event, ids map[string]string, w Range) (Event, string) {
 func isRead(name string) bool {
 	for _, p := range readPrefixes {
 		if strings.HasPrefix(name, p) && len(name) > len(p) && name[len(p)] >= 'A' && name[len(p)] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}

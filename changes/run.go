@@ -94,7 +94,7 @@ func resources(ctx context.Context, c Clients, req Request, r *Result) Resources
 	q := req.Queue
 	res := Resources{Queues: []string{q.Name}, Functions: []string{}, Mappings: []string{}, Roles: []string{}, Keys: []string{}}
 	addKey := func(qq *sqsapi.Queue) {
-		if k := qq.Attributes["KmsMasterKeyId"]; k != "" && !contains(res.Keys, shortName(k)) {
+		if k := qq.Attributes["KmsMasterKeyId"]; k != "" && !slices.Contains(res.Keys, shortName(k)) {
 			res.Keys = append(res.Keys, shortName(k))
 		}
 	}
@@ -116,13 +116,13 @@ func resources(ctx context.Context, c Clients, req Request, r *Result) Resources
 		}
 		for _, m := range ms {
 			res.Mappings = append(res.Mappings, m.UUID)
-			if !contains(res.Functions, m.Function) {
+			if !slices.Contains(res.Functions, m.Function) {
 				res.Functions = append(res.Functions, m.Function)
 			}
 		}
 	}
 	for _, f := range req.Functions {
-		if !contains(res.Functions, shortName(f)) {
+		if !slices.Contains(res.Functions, shortName(f)) {
 			res.Functions = append(res.Functions, shortName(f))
 		}
 	}
@@ -135,7 +135,7 @@ func resources(ctx context.Context, c Clients, req Request, r *Result) Resources
 			r.Warnings = append(r.Warnings, fmt.Sprintf("the execution role of %s is unknown (%v): changes to it are not marked as related", f, err))
 			continue
 		}
-		if role != "" && !contains(res.Roles, shortName(role)) {
+		if role != "" && !slices.Contains(res.Roles, shortName(role)) {
 			res.Roles = append(res.Roles, shortName(role))
 		}
 	}
@@ -201,7 +201,7 @@ func (r *Result) readAlarms(ctx context.Context, c Clients, now time.Time) error
 	}
 	var names []string
 	for _, ch := range changes {
-		if ch.To == "ALARM" && !contains(names, ch.Alarm) {
+		if ch.To == "ALARM" && !slices.Contains(names, ch.Alarm) {
 			names = append(names, ch.Alarm)
 		}
 	}
