@@ -71,6 +71,7 @@ type Fleet struct {
 type Classified struct {
 	Result   *classify.Classification
 	Incident string
+	Lines    []string // what the command said on stderr (sample size, warnings)
 }
 
 // GroupMessages is a group's share of a harmless peek.

@@ -97,7 +97,8 @@ func (b *browseBackend) Contain(ctx context.Context, queue string) (*contain.Res
 
 // Classify runs mfdlq classify --queue queue.
 func (b *browseBackend) Classify(ctx context.Context, queue string) (*browsestep.Classified, error) {
-	out, err := b.step(ctx, queue, stepRun{args: []string{"classify", "--queue", queue}})
+	var said []string
+	out, err := b.step(ctx, queue, stepRun{args: []string{"classify", "--queue", queue}, lines: &said})
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func (b *browseBackend) Classify(ctx context.Context, queue string) (*browsestep
 		return nil, fmt.Errorf("classify's output: %w", err)
 	}
 	dir, _ := b.incident(queue)
-	return &browsestep.Classified{Result: &res, Incident: dir}, nil
+	return &browsestep.Classified{Result: &res, Incident: dir, Lines: said}, nil
 }
 
 // browsePeek is how many messages a group's new peek (r) collects: the
