@@ -79,7 +79,6 @@ type GroupMessages struct {
 	Messages []sqsjson.Message
 	Peeked   int    // messages the sample holds, of every group
 	Source   string // where they come from: "classify's sample", "a new peek"
-	Lines    []string
 }
 
 // ActionIO is how an action running in the background talks to the view.

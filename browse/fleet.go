@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -88,9 +89,7 @@ func noteText(n *note.Note) string {
 	if i := strings.LastIndex(who, "/"); i >= 0 && i < len(who)-1 {
 		who = who[i+1:]
 	}
-	if who == "" {
-		who = "unknown"
-	}
+	who = cmp.Or(who, "unknown")
 	when := ""
 	if !n.At.IsZero() {
 		when = ", " + n.At.UTC().Format("2006-01-02 15:04 UTC")
@@ -139,7 +138,7 @@ func expiresIn(d inventory.DLQ, now time.Time) string {
 		if left <= 0 {
 			return "due"
 		}
-		s := sqsapi.Human(secs(left))
+		s := sqsapi.Human(time.Duration(left) * time.Second)
 		if d.Expiry != nil && d.Expiry.UpperBound {
 			s = "≤ " + s
 		}
@@ -164,9 +163,7 @@ func sources(d inventory.DLQ) string {
 		names = append(names, safe(s.Queue))
 	}
 	src := strings.Join(names, ", ")
-	if src == "" {
-		src = "(no source names it)"
-	}
+	src = cmp.Or(src, "(no source names it)")
 	switch {
 	case !d.FunctionsKnown:
 		return src + " → ?"
@@ -179,5 +176,3 @@ func sources(d inventory.DLQ) string {
 	}
 	return src
 }
-
-func secs(n int64) time.Duration { return time.Duration(n) * time.Second }

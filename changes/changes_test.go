@@ -176,8 +176,8 @@ func TestChartLinesUpArrivalsAndErrors(t *testing.T) {
 		Consumers: []Consumer{{Function: "orders-consumer", Series: cwapi.FunctionSeries{Errors: []cwapi.Point{{Time: first, Value: 120}}, DurationP99: []cwapi.Point{{Time: first, Value: 2900}}}}},
 	}
 	lines := r.Chart()
-	if len(lines) != chartRows+2 {
-		t.Fatalf("%d lines, want %d", len(lines), chartRows+2)
+	if len(lines) != ChartRows+2 {
+		t.Fatalf("%d lines, want %d", len(lines), ChartRows+2)
 	}
 	// The range starts 30 minutes before the first failure: in rows of
 	// 6m40s, the first failure falls in the fifth row.

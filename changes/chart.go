@@ -2,26 +2,16 @@ package changes
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
-
-	"github.com/mfdlq/mfdlq/cwapi"
 )
 
-// Chart layout: as many rows as the report's arrival charts, bars half as
-// wide since two stand side by side.
-const (
-	chartRows = ChartRows
-	barWidth  = 20
-)
-
-// ChartRows is the number of time slices a chart divides the range into.
+// ChartRows is the number of time slices a chart divides the range into:
+// as many as the report's arrival charts.
 const ChartRows = 12
 
-func sortPoints(ps []cwapi.Point) {
-	sort.Slice(ps, func(i, j int) bool { return ps[i].Time.Before(ps[j].Time) })
-}
+// barWidth is half the report's bar, since two stand side by side.
+const barWidth = 20
 
 // Chart draws the DLQ's arrivals beside the first consumer's errors, with
 // its throttles, Duration p99 and concurrency, one row per slice of the
@@ -46,7 +36,7 @@ func (r *Result) chart(dropFlat bool) ([]string, int) {
 	if span <= 0 {
 		return nil, 0
 	}
-	width := (span + chartRows - 1) / chartRows
+	width := (span + ChartRows - 1) / ChartRows
 	b := r.binned(from, width)
 	arr, errs, thr, p99, conc := b.arrivals, b.errors, b.throttles, b.p99, b.concurrency
 	name := "(no consumer function known)"
@@ -64,7 +54,7 @@ func (r *Result) chart(dropFlat bool) ([]string, int) {
 	lines := []string{fmt.Sprintf("%-*s  %-*s  %-*s  %9s  %8s  %11s", len(layout)+4, "UTC", barWidth+7, "DLQ arrivals (sampled)", barWidth+7, name, "throttles", "p99 ms", "concurrency")}
 	pa, pe := peak(arr), peak(errs)
 	flat := 0
-	for i := range chartRows {
+	for i := range ChartRows {
 		if dropFlat && arr[i] == 0 && errs[i] == 0 && thr[i] == 0 && p99[i] == 0 && conc[i] == 0 {
 			flat++
 			continue
@@ -73,7 +63,7 @@ func (r *Result) chart(dropFlat bool) ([]string, int) {
 		lines = append(lines, fmt.Sprintf("%s UTC  %s %6s  %s %6s  %9s  %8s  %11s", t,
 			bar(arr[i], pa), num(arr[i]), bar(errs[i], pe), num(errs[i]), num(thr[i]), p99Text(p99[i]), num(conc[i])))
 	}
-	lines = append(lines, fmt.Sprintf("%d rows of %s from %s", chartRows, width.Round(time.Second), from.UTC().Format(time.RFC3339)))
+	lines = append(lines, fmt.Sprintf("%d rows of %s from %s", ChartRows, width.Round(time.Second), from.UTC().Format(time.RFC3339)))
 	return lines, flat
 }
 
@@ -84,11 +74,11 @@ type chartBins struct {
 	arrivals, errors, throttles, p99, concurrency []float64
 }
 
-// binned puts the arrivals and the first consumer's series in chartRows
+// binned puts the arrivals and the first consumer's series in ChartRows
 // rows of width from from.
 func (r *Result) binned(from time.Time, width time.Duration) chartBins {
-	b := chartBins{make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows), make([]float64, chartRows)}
-	bin := func(t time.Time) int { return min(max(int(t.Sub(from)/width), 0), chartRows-1) }
+	b := chartBins{make([]float64, ChartRows), make([]float64, ChartRows), make([]float64, ChartRows), make([]float64, ChartRows), make([]float64, ChartRows)}
+	bin := func(t time.Time) int { return min(max(int(t.Sub(from)/width), 0), ChartRows-1) }
 	for _, p := range r.Arrivals {
 		b.arrivals[bin(p.Time)] += p.Value
 	}

@@ -1,6 +1,7 @@
 package changes
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -153,9 +154,7 @@ func (r *Result) readTrail(ctx context.Context, c Clients, req Request) error {
 		return r.unread(SourceTrail, fmt.Errorf("the window is older than the 90 days of event history"))
 	}
 	maxEvents := req.MaxEvents
-	if maxEvents == 0 {
-		maxEvents = DefaultMaxEvents
-	}
+	maxEvents = cmp.Or(maxEvents, DefaultMaxEvents)
 	res, err := trailapi.LookupAll(ctx, c.Trail, c.Pacer, c.Retry, trailapi.Lookup{
 		Key: "ReadOnly", Value: "false", Start: from, End: to, MaxEvents: maxEvents,
 	}, req.Progress)
@@ -252,6 +251,6 @@ func Arrivals(sent []time.Time, from time.Time, period time.Duration) []cwapi.Po
 	for i, n := range counts {
 		out = append(out, cwapi.Point{Time: from.Add(time.Duration(i) * period).UTC(), Value: float64(n)})
 	}
-	sortPoints(out)
+	slices.SortFunc(out, func(a, b cwapi.Point) int { return a.Time.Compare(b.Time) })
 	return out
 }

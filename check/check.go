@@ -5,6 +5,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -139,9 +140,7 @@ func Worst(fs []Finding) Status {
 func alarmFinding(in CheckInput) Finding {
 	f := Finding{ID: IDDLQAlarm, Queue: in.DLQ.Name}
 	topic := in.Topic
-	if topic == "" {
-		topic = "ARN"
-	}
+	topic = cmp.Or(topic, "ARN")
 	fix := fmt.Sprintf("mfdlq check --queue %s --create-alarm --topic %s", in.DLQ.Name, topic)
 	if in.AlarmsUnknown != "" {
 		// Not verified is not a pass, and not proof of a missing alarm.
@@ -199,10 +198,7 @@ func alarmProblem(a cwtypes.MetricAlarm, notifiers map[string]string) string {
 	th := aws.ToFloat64(a.Threshold)
 	fires := cwapi.IsMath(a) || (a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanThreshold && th < 1) ||
 		(a.ComparisonOperator == cwtypes.ComparisonOperatorGreaterThanOrEqualToThreshold && th <= 1)
-	periods := aws.ToInt32(a.DatapointsToAlarm)
-	if periods == 0 {
-		periods = aws.ToInt32(a.EvaluationPeriods)
-	}
+	periods := cmp.Or(aws.ToInt32(a.DatapointsToAlarm), aws.ToInt32(a.EvaluationPeriods))
 	period := aws.ToInt32(a.Period)
 	for _, q := range a.Metrics {
 		if q.MetricStat != nil {

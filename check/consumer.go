@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -170,9 +171,7 @@ func ageAlarmFinding(src *sqsapi.Queue, alarms []cwtypes.MetricAlarm, known bool
 		}
 		return f
 	}
-	if topic == "" {
-		topic = "TOPIC_ARN"
-	}
+	topic = cmp.Or(topic, "TOPIC_ARN")
 	f.Status = Warn
 	f.Message = "no alarm with an action on ApproximateAgeOfOldestMessage: a stuck consumer is seen only when the DLQ fills"
 	f.Fix = fmt.Sprintf("aws cloudwatch put-metric-alarm --alarm-name %s-oldest-message --namespace AWS/SQS --metric-name ApproximateAgeOfOldestMessage --dimensions Name=QueueName,Value=%s --statistic Maximum --period 300 --evaluation-periods 1 --threshold 900 --comparison-operator GreaterThanThreshold --alarm-actions %s", src.Name, src.Name, topic)

@@ -24,9 +24,8 @@ type ConsumerReads struct {
 
 // GatherConsumer fills in the DLQ's oldest message's age and the
 // idempotency stores the mappings' functions name. What may not be read
-// is left unknown (a warning finding, and a line returned), never an
-// error.
-func GatherConsumer(ctx context.Context, r ConsumerReads, in *CheckInput) (warnings []string) {
+// is left unknown (a warning finding), never an error.
+func GatherConsumer(ctx context.Context, r ConsumerReads, in *CheckInput) {
 	if r.Now == nil {
 		r.Now = time.Now
 	}
@@ -44,7 +43,6 @@ func GatherConsumer(ctx context.Context, r ConsumerReads, in *CheckInput) (warni
 			in.Stores[t] = r.Store(ctx, t)
 		}
 	}
-	return warnings
 }
 
 // StoreReader reads idempotency stores through db (nil: not available,

@@ -170,7 +170,7 @@ func judge(ctx context.Context, c SweepClients, o SweepOptions, alarms AlarmRead
 		}
 		in.Mappings[src.Name] = ms
 	}
-	warns = append(warns, GatherConsumer(ctx, ConsumerReads{Metrics: c.Metrics, Store: c.Store, Now: o.Now}, &in)...)
+	GatherConsumer(ctx, ConsumerReads{Metrics: c.Metrics, Store: c.Store, Now: o.Now}, &in)
 	r := Result{Queue: dlq.Name, Findings: Findings(in)}
 	r.Verdict = Worst(r.Findings)
 	return Swept{Account: dlq.Account, Region: dlq.Region, Result: r}, warns

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,18 +102,10 @@ type Gate struct {
 
 // New returns a gate; zero durations take the defaults.
 func New(cw AlarmsAPI, opts Options, clock Clock) *Gate {
-	if opts.For == 0 {
-		opts.For = DefaultFor
-	}
-	if opts.GiveUp == 0 {
-		opts.GiveUp = DefaultGiveUp
-	}
-	if opts.PollWait == 0 {
-		opts.PollWait = PollWait
-	}
-	if opts.PollWatch == 0 {
-		opts.PollWatch = PollWatch
-	}
+	opts.For = cmp.Or(opts.For, DefaultFor)
+	opts.GiveUp = cmp.Or(opts.GiveUp, DefaultGiveUp)
+	opts.PollWait = cmp.Or(opts.PollWait, PollWait)
+	opts.PollWatch = cmp.Or(opts.PollWatch, PollWatch)
 	if clock == nil {
 		clock = RealClock{}
 	}

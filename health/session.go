@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -97,7 +98,7 @@ func (s *Session) wait(ctx context.Context, kind string, started, now time.Time)
 		_ = s.Waits.End(OutcomeFailed, err.Error(), end)
 	}
 	if err == nil && jerr != nil {
-		return fmt.Errorf("write %s: %w", WaitsFile, jerr)
+		return fmt.Errorf("write %s: %w", incident.WaitsFile, jerr)
 	}
 	return err
 }

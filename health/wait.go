@@ -12,9 +12,8 @@ import (
 // lasted and how long until it gives up.
 // Its JSON shape is Line's.
 type Status struct {
-	Time    time.Time
-	Started time.Time
-	Waited  time.Duration
+	Time   time.Time
+	Waited time.Duration
 	// GiveUpAt is when the wait ends without OK.
 	GiveUpAt time.Time
 	// Left is how long until every alarm has had --for of OK, counted
@@ -69,7 +68,7 @@ func (g *Gate) Wait(ctx context.Context, started time.Time, report func(Status))
 	for {
 		alarms, err := g.read(ctx, true)
 		now := g.clock.Now().UTC()
-		st := Status{Time: now, Started: started.UTC(), Waited: now.Sub(started), GiveUpAt: deadline.UTC(), Left: g.opts.For}
+		st := Status{Time: now, Waited: now.Sub(started), GiveUpAt: deadline.UTC(), Left: g.opts.For}
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()

@@ -11,9 +11,6 @@ import (
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
-// WaitsFile is the waits file in the incident directory.
-const WaitsFile = incident.WaitsFile
-
 // Milestone types.
 const (
 	// MilestoneWait is a wait's start: before the move, or a pause.
@@ -153,35 +150,22 @@ func (j *Waits) End(outcome, note string, now time.Time) error {
 func (j *Waits) append(r Milestone) error {
 	b, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("encode %s record: %w", WaitsFile, err)
+		return fmt.Errorf("encode %s record: %w", incident.WaitsFile, err)
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	f, err := j.ws.OpenAppend(WaitsFile)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", WaitsFile, err)
-	}
-	if _, err := f.Write(append(untrusted.JSON(b), '\n')); err != nil { // as every JSON line mfdlq writes
-		f.Close()
-		return fmt.Errorf("append to %s: %w", WaitsFile, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("sync %s: %w", WaitsFile, err)
-	}
-	return f.Close()
+	return j.ws.AppendLine(incident.WaitsFile, untrusted.JSON(b)) // as every JSON line mfdlq writes
 }
 
 // ReadWaits reads the waits file of ws (empty when there is none); a torn
 // last line is skipped.
 func ReadWaits(ws *incident.Workspace) ([]Milestone, error) {
-	return incident.ReadJSONLines[Milestone](ws.Path(WaitsFile), nil)
+	return incident.ReadJSONLines[Milestone](ws.Path(incident.WaitsFile), nil)
 }
 
 // Unfinished is a wait a killed run left: when it began, and per alarm
 // the last moment it was seen out of OK.
 type Unfinished struct {
-	Kind    string
 	Started time.Time
 	// Floors feed Gate.Floor.
 	Floors map[string]time.Time
@@ -203,7 +187,7 @@ func Resumable(records []Milestone, alarms []string) (Unfinished, bool) {
 	if start < 0 || !sameSet(records[start].Alarms, alarms) {
 		return Unfinished{}, false
 	}
-	u := Unfinished{Kind: records[start].Kind, Started: records[start].Started, Floors: map[string]time.Time{}}
+	u := Unfinished{Started: records[start].Started, Floors: map[string]time.Time{}}
 	if u.Started.IsZero() {
 		u.Started = records[start].Time
 	}

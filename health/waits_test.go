@@ -48,7 +48,7 @@ func TestWaitsResume(t *testing.T) {
 	if _, ok := Resumable(recs, opts.Alarms); ok {
 		t.Fatal("an ended wait resumed")
 	}
-	fi, err := os.Lstat(ws.Path(WaitsFile))
+	fi, err := os.Lstat(ws.Path(incident.WaitsFile))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("waits file mode %v %v", fi.Mode(), err)
 	}

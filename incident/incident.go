@@ -179,17 +179,24 @@ func (w *Workspace) Append(ev Event) error {
 	if err != nil {
 		return fmt.Errorf("encode %s event: %w", ev.Step, err)
 	}
-	f, err := openFile(w.Path(EventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND)
+	return w.AppendLine(EventsFile, b)
+}
+
+// AppendLine adds line and a newline to an append-only artifact in a
+// single write on an O_APPEND file (0600, never through a symbolic link),
+// synced: a crash leaves the whole line or none of it.
+func (w *Workspace) AppendLine(name string, line []byte) error {
+	f, err := w.OpenAppend(name)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", EventsFile, err)
+		return fmt.Errorf("open %s: %w", name, err)
 	}
-	if _, err := f.Write(append(b, '\n')); err != nil {
+	if _, err := f.Write(append(line, '\n')); err != nil {
 		f.Close()
-		return fmt.Errorf("append to %s: %w", EventsFile, err)
+		return fmt.Errorf("append to %s: %w", name, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fmt.Errorf("sync %s: %w", EventsFile, err)
+		return fmt.Errorf("sync %s: %w", name, err)
 	}
 	return f.Close()
 }

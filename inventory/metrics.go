@@ -3,7 +3,6 @@ package inventory
 import (
 	"context"
 	"fmt"
-	"github.com/mfdlq/mfdlq/sqsapi"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // Metrics is the CloudWatch call that reads the ages, with the SDK's

@@ -28,7 +28,7 @@ type scan struct {
 }
 
 func (s *scan) run(ctx context.Context) ([]DLQ, error) {
-	urls, err := s.list(ctx)
+	urls, err := sqsapi.ListURLs(ctx, s.c.SQS, s.o.Prefix)
 	if err != nil {
 		return nil, err
 	}
@@ -65,10 +65,6 @@ func (s *scan) run(ctx context.Context) ([]DLQ, error) {
 		out = append(out, d)
 	}
 	return out, nil
-}
-
-func (s *scan) list(ctx context.Context) ([]string, error) {
-	return sqsapi.ListURLs(ctx, s.c.SQS, s.o.Prefix)
 }
 
 // read reads every queue's attributes, Concurrency at a time

@@ -101,13 +101,7 @@ func (a alarm) sentence(queue string, began, now time.Time) string {
 }
 
 // stamp writes t in UTC to the minute, its time alone on ref's day.
-func stamp(t, ref time.Time) string {
-	t = t.UTC()
-	if y, m, d := ref.UTC().Date(); !ref.IsZero() && t.Year() == y && t.Month() == m && t.Day() == d {
-		return t.Format("15:04 UTC")
-	}
-	return t.Format("2006-01-02 15:04 UTC")
-}
+func stamp(t, ref time.Time) string { return onDay(t, ref, "15:04 UTC") }
 
 // began is when the incident's first step ran.
 func (inc *Incident) began() time.Time {

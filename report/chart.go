@@ -16,11 +16,6 @@ const chartBins = 12
 // chartWidth is the longest bar, in characters.
 const chartWidth = 40
 
-// sampleChart draws the arrivals of every sampled message.
-func (inc *Incident) sampleChart() string {
-	return arrivalChart(inc.sentTimes(time.Time{}, time.Time{}))
-}
-
 // groupChart draws the arrivals of the sampled messages that fall in a
 // group's window. The sample is what inspect or classify kept, so the chart
 // shows the shape, not the full count.

@@ -94,10 +94,15 @@ func (inc *Incident) block(lines []string, limit int) string {
 // capped returns the first maxItems of n items and a line naming how many
 // were left out ("" when none were); what is the item's singular noun.
 func capped(n int, what string) (int, string) {
-	if n <= maxItems {
+	return cappedAt(n, maxItems, what, "the incident directory")
+}
+
+// cappedAt is capped at limit items, the rest said to be in where.
+func cappedAt(n, limit int, what, where string) (int, string) {
+	if n <= limit {
 		return n, ""
 	}
-	return maxItems, fmt.Sprintf("… %s more in the incident directory\n", plural.Of(n-maxItems, what))
+	return limit, fmt.Sprintf("… %s more in %s\n", plural.Of(n-limit, what), where)
 }
 
 // joinBounded joins encoded parts with sep while the line stays within

@@ -47,6 +47,6 @@ func (inc *Incident) writeInspect(b *strings.Builder, ev incident.Event) {
 	}
 	if inc.Classification == nil {
 		b.WriteString("\nArrivals of the sampled messages:\n\n")
-		b.WriteString(inc.sampleChart())
+		b.WriteString(arrivalChart(inc.sentTimes(time.Time{}, time.Time{})))
 	}
 }

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/journal"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/redact"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
 	"github.com/mfdlq/mfdlq/verify"
 )
@@ -77,7 +76,7 @@ func LoadIncident(ws *incident.Workspace) (*Incident, error) {
 	}
 	inc.Journal = loadJournal(ws.Path(incident.JournalFile))
 	if recs, err := health.ReadWaits(ws); err != nil {
-		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", health.WaitsFile, err))
+		inc.Problems = append(inc.Problems, fmt.Sprintf("%s: %v", incident.WaitsFile, err))
 	} else {
 		inc.WhenOK = recs
 	}

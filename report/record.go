@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/plural"
 )
 
 // writeCommands lists every command run, in order, the record command
@@ -16,10 +15,7 @@ func (inc *Incident) writeCommands(b *strings.Builder, o ReportOptions) {
 	b.WriteString("\n## Commands run, in order\n\n")
 	n := 0
 	runs := commandsRun(inc.Events)
-	shown, more := len(runs), ""
-	if shown > 4*maxItems {
-		shown, more = 4*maxItems, fmt.Sprintf("… %s more in events.jsonl\n", plural.Of(len(runs)-4*maxItems, "command"))
-	}
+	shown, more := cappedAt(len(runs), 4*maxItems, "command", incident.EventsFile)
 	for _, c := range runs[:shown] {
 		n++
 		fmt.Fprintf(b, "%d. %s — %s, %s\n", n, inc.code(c.line, maxCommand), inc.plain(strings.Join(c.steps, " + "), maxName), inc.at(c.time))

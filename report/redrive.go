@@ -1,74 +1,143 @@
 package report
 
 import (
-	"github.com/mfdlq/mfdlq/redrive/journal"
+	"fmt"
 	"maps"
 	"slices"
-
-	"fmt"
-	"github.com/mfdlq/mfdlq/sqsapi"
 	"strings"
+	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive"
+	"github.com/mfdlq/mfdlq/redrive/journal"
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 func (inc *Incident) writeRedrive(b *strings.Builder, ev incident.Event) {
 	inc.writeMove(b, ev)
 	inc.writeProvenance(b, ev)
-	if f := redrive.FiguresOf(ev); f.Transform != nil {
+	f := redrive.FiguresOf(ev)
+	if f.Transform != nil {
 		inc.writeTransform(b, *f.Transform, f.Undo)
 	}
-	if f := redrive.FiguresOf(ev); f.HeldBack > 0 {
+	if f.HeldBack > 0 {
 		fmt.Fprintf(b, "\n%s held back in the DLQ: an earlier message of their FIFO group failed and stayed there, and sent they would have reached the consumer out of order.\n",
 			plural.Of(f.HeldBack, "message"))
 	}
-	if f := redrive.FiguresOf(ev); f.Dedupe != nil {
+	if f.Dedupe != nil {
 		inc.writeDedupe(b, *f.Dedupe)
 	}
-	if inc.Ledger != nil {
-		inc.writeCompactedRedrive(b)
-		return
-	}
-	if len(inc.Journal) == 0 {
+	switch {
+	case inc.Ledger != nil:
+		inc.writeJournal(b, "Journal (compacted: completed messages kept as counts)", "messages", inc.ledgerCounts())
+	case len(inc.Journal) == 0:
 		b.WriteString("\nredrive-journal.jsonl is missing or empty.\n")
-		return
+	default:
+		inc.writeJournal(b, "Journal", "distinct messages", inc.journalCounts())
 	}
-	ops := map[string]map[string]bool{}
-	runs := map[string]bool{}
-	dests := map[string]bool{}
+}
+
+// journalTally is what the redrive section tells of the journal, read
+// from its entries or from a compacted journal's counts.
+type journalTally struct {
+	entries, runs int
+	first, last   time.Time
+	dests         map[string]bool
+	ops           map[string]int         // per operation
+	byAttempt     map[int]map[string]int // per attempt, per operation
+	lastAttempt   int
+	pending       int // sent and not yet deleted from the DLQ
+}
+
+// journalCounts tallies the journal's entries: each operation counts the
+// distinct messages it names, overall and per attempt.
+func (inc *Incident) journalCounts() journalTally {
+	t := journalTally{entries: len(inc.Journal), first: inc.Journal[0].Time, last: inc.Journal[len(inc.Journal)-1].Time,
+		dests: map[string]bool{}, ops: map[string]int{}, byAttempt: map[int]map[string]int{}, lastAttempt: 1}
+	type named struct {
+		attempt int // 0: any attempt
+		op, id  string
+	}
+	seen, runs := map[named]bool{}, map[string]bool{}
 	for _, e := range inc.Journal {
-		if ops[e.Op] == nil {
-			ops[e.Op] = map[string]bool{}
+		a := max(e.Attempt, 1)
+		t.lastAttempt = max(t.lastAttempt, a)
+		if k := (named{0, e.Op, e.DLQMessageID}); !seen[k] {
+			seen[k] = true
+			t.ops[e.Op]++
 		}
-		ops[e.Op][e.DLQMessageID] = true
+		if k := (named{a, e.Op, e.DLQMessageID}); !seen[k] {
+			seen[k] = true
+			if t.byAttempt[a] == nil {
+				t.byAttempt[a] = map[string]int{}
+			}
+			t.byAttempt[a][e.Op]++
+		}
 		runs[e.Run] = true
 		if e.DestQueue != "" {
-			dests[sqsapi.NameOf(e.DestQueue)] = true
+			t.dests[sqsapi.NameOf(e.DestQueue)] = true
 		}
 	}
-	first, last := inc.Journal[0].Time, inc.Journal[len(inc.Journal)-1].Time
-	fmt.Fprintf(b, "\nJournal: %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(len(inc.Journal), "entry"), plural.Of(len(runs), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(slices.Sorted(maps.Keys(dests)), ", ")), maxValue))
-	b.WriteString("| operation | distinct messages |\n|---|---|\n")
-	keys := slices.Sorted(maps.Keys(ops))
+	t.runs = len(runs)
+	for k := range seen {
+		if k.attempt == 0 && k.op == journal.OpSent && !seen[named{0, journal.OpDeleted, k.id}] {
+			t.pending++
+		}
+	}
+	return t
+}
+
+// ledgerCounts tallies a compacted journal: its counts are entries per
+// operation (a message skipped by two runs counts twice), the open entries
+// are the messages sent and not yet deleted.
+func (inc *Incident) ledgerCounts() journalTally {
+	l := inc.Ledger
+	t := journalTally{entries: l.Entries(), runs: len(l.Runs()), pending: len(l.Open()),
+		dests: map[string]bool{}, ops: map[string]int{}, byAttempt: map[int]map[string]int{}, lastAttempt: 1}
+	t.first, t.last = l.Span()
+	for _, c := range l.Counts() {
+		if c.Dest != "" {
+			t.dests[sqsapi.NameOf(c.Dest)] = true
+		}
+		t.ops[c.Op] += c.N
+		if t.byAttempt[c.Attempt] == nil {
+			t.byAttempt[c.Attempt] = map[string]int{}
+		}
+		t.byAttempt[c.Attempt][c.Op] += c.N
+		t.lastAttempt = max(t.lastAttempt, c.Attempt)
+	}
+	return t
+}
+
+// writeJournal tells the journal: its span, the count of each operation,
+// the attempts when there was more than one (each fix recorded after a
+// redrive started a new one, and the journal marks every entry with its
+// attempt), and what a rerun would finish.
+func (inc *Incident) writeJournal(b *strings.Builder, heading, counted string, t journalTally) {
+	fmt.Fprintf(b, "\n%s: %s over %s, %s → %s, destination %s.\n\n", heading,
+		plural.Of(t.entries, "entry"), plural.Of(t.runs, "run"), inc.at(t.first), inc.at(t.last), inc.plain(orDash(strings.Join(slices.Sorted(maps.Keys(t.dests)), ", ")), maxValue))
+	fmt.Fprintf(b, "| operation | %s |\n|---|---|\n", counted)
+	keys := slices.Sorted(maps.Keys(t.ops))
 	n, more := capped(len(keys), "operation")
 	for _, op := range keys[:n] {
-		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), len(ops[op]))
+		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), t.ops[op])
 	}
 	b.WriteString(more)
-	inc.writeAttempts(b)
-	if sent, deleted := ops[journal.OpSent], ops[journal.OpDeleted]; len(sent) > 0 {
-		pending := 0
-		for id := range sent {
-			if !deleted[id] {
-				pending++
-			}
+	if fixes, na := redrive.Fixes(inc.Events); max(t.lastAttempt, na) >= 2 {
+		b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
+		// A journal mfdlq did not write could claim any attempt number:
+		// the table stops at maxItems rows.
+		shown, more := capped(max(t.lastAttempt, na), "attempt")
+		for a := 1; a <= shown; a++ {
+			o := t.byAttempt[a]
+			fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
+				o[journal.OpSent], o[journal.OpDeleted], o[journal.OpSkipped], o[journal.OpFilterError], o[journal.OpFailed])
 		}
-		if pending > 0 {
-			fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(pending, "message"))
-		}
+		b.WriteString(more)
+	}
+	if t.pending > 0 {
+		fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(t.pending, "message"))
 	}
 }
 
@@ -108,84 +177,5 @@ func (inc *Incident) writeMove(b *strings.Builder, ev incident.Event) {
 	if len(parts) > 0 {
 		s := strings.Join(parts, "; ")
 		b.WriteString("\n" + strings.ToUpper(s[:1]) + s[1:] + ".\n")
-	}
-}
-
-// writeAttempts numbers the attempts when there was more than one: each
-// fix recorded after a redrive started a new one, and the journal marks
-// every entry with its attempt.
-func (inc *Incident) writeAttempts(b *strings.Builder) {
-	fixes, n := redrive.Fixes(inc.Events)
-	ops := map[int]map[string]map[string]bool{}
-	last := 1
-	for _, e := range inc.Journal {
-		a := max(e.Attempt, 1)
-		last = max(last, a)
-		if ops[a] == nil {
-			ops[a] = map[string]map[string]bool{}
-		}
-		if ops[a][e.Op] == nil {
-			ops[a][e.Op] = map[string]bool{}
-		}
-		ops[a][e.Op][e.DLQMessageID] = true
-	}
-	if max(last, n) < 2 {
-		return
-	}
-	b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
-	// A journal mfdlq did not write could claim any attempt number: the
-	// table stops at maxItems rows.
-	shown, more := capped(max(last, n), "attempt")
-	for a := 1; a <= shown; a++ {
-		o := ops[a]
-		fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
-			len(o[journal.OpSent]), len(o[journal.OpDeleted]), len(o[journal.OpSkipped]), len(o[journal.OpFilterError]), len(o[journal.OpFailed]))
-	}
-	b.WriteString(more)
-}
-
-// writeCompactedRedrive is writeRedrive for a compacted journal: its
-// counts are entries per operation (a message skipped by two runs counts
-// twice), the open entries are the messages sent and not yet deleted.
-func (inc *Incident) writeCompactedRedrive(b *strings.Builder) {
-	l := inc.Ledger
-	first, last := l.Span()
-	dests := map[string]bool{}
-	ops := map[string]int{}
-	byAttempt := map[int]map[string]int{}
-	lastAttempt := 1
-	for _, c := range l.Counts() {
-		if c.Dest != "" {
-			dests[sqsapi.NameOf(c.Dest)] = true
-		}
-		ops[c.Op] += c.N
-		if byAttempt[c.Attempt] == nil {
-			byAttempt[c.Attempt] = map[string]int{}
-		}
-		byAttempt[c.Attempt][c.Op] += c.N
-		lastAttempt = max(lastAttempt, c.Attempt)
-	}
-	fmt.Fprintf(b, "\nJournal (compacted: completed messages kept as counts): %s over %s, %s → %s, destination %s.\n\n",
-		plural.Of(l.Entries(), "entry"), plural.Of(len(l.Runs()), "run"), inc.at(first), inc.at(last), inc.plain(orDash(strings.Join(slices.Sorted(maps.Keys(dests)), ", ")), maxValue))
-	b.WriteString("| operation | messages |\n|---|---|\n")
-	keys := slices.Sorted(maps.Keys(ops))
-	n, more := capped(len(keys), "operation")
-	for _, op := range keys[:n] {
-		fmt.Fprintf(b, "| %s | %d |\n", inc.plain(op, maxName), ops[op])
-	}
-	b.WriteString(more)
-	fixes, na := redrive.Fixes(inc.Events)
-	if max(lastAttempt, na) >= 2 {
-		b.WriteString("\n| attempt | fix | sent | deleted | skipped | filter errors | failed |\n|---|---|---|---|---|---|---|\n")
-		shown, more := capped(max(lastAttempt, na), "attempt")
-		for a := 1; a <= shown; a++ {
-			o := byAttempt[a]
-			fmt.Fprintf(b, "| %d | %s | %d | %d | %d | %d | %d |\n", a, inc.plain(orDash(strings.Join(fixes[a], "; ")), maxOperator),
-				o[journal.OpSent], o[journal.OpDeleted], o[journal.OpSkipped], o[journal.OpFilterError], o[journal.OpFailed])
-		}
-		b.WriteString(more)
-	}
-	if pending := len(l.Open()); pending > 0 {
-		fmt.Fprintf(b, "\n%s sent but not yet deleted from the DLQ: running the same redrive again deletes them without sending again.\n", plural.Of(pending, "message"))
 	}
 }

@@ -108,12 +108,16 @@ func (inc *Incident) verifyVerdict() verify.Verdict {
 
 // at writes t in UTC for the report: its time alone on the report's own
 // day, with the date otherwise.
-func (inc *Incident) at(t time.Time) string {
+func (inc *Incident) at(t time.Time) string { return onDay(t, inc.now, "15:04:05 UTC") }
+
+// onDay writes t in UTC by layout, the date before it unless t falls on
+// ref's day (a zero ref has no day).
+func onDay(t, ref time.Time, layout string) string {
 	t = t.UTC()
-	if y, m, d := inc.now.UTC().Date(); !inc.now.IsZero() && t.Year() == y && t.Month() == m && t.Day() == d {
-		return t.Format("15:04:05 UTC")
+	if y, m, d := ref.UTC().Date(); !ref.IsZero() && t.Year() == y && t.Month() == m && t.Day() == d {
+		return t.Format(layout)
 	}
-	return t.Format("2006-01-02 15:04:05 UTC")
+	return t.Format("2006-01-02 " + layout)
 }
 
 // clock is at without the zone, for the timeline's rows (its heading says

@@ -12,7 +12,6 @@ import (
 	"github.com/mfdlq/mfdlq/redrive"
 	"github.com/mfdlq/mfdlq/redrive/window"
 	"github.com/mfdlq/mfdlq/sqsapi"
-	"github.com/mfdlq/mfdlq/verify"
 )
 
 // writeSummary is the numbers of the first screen, one table: how many,
@@ -45,17 +44,9 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) [][2]string {
 	} else {
 		rows = append(rows, [2]string{"messages", "unknown (no step counted them)"})
 	}
-	if v := inc.verdictText(); v != "" {
-		rows = append(rows, [2]string{"verdict", v})
-	} else {
-		rows = append(rows, [2]string{"verdict", "not classified"})
-	}
+	rows = append(rows, [2]string{"verdict", cmp.Or(inc.verdictText(), "not classified")})
 	rows = append(rows, [2]string{"cause", inc.todo(o.Cause, "cause", "what caused it", res)})
-	change := o.Change
-	if change == "" {
-		change = inc.RecordedChange()
-	}
-	rows = append(rows, [2]string{"change", inc.todo(change, "fixed", "what was changed", res)})
+	rows = append(rows, [2]string{"change", inc.todo(cmp.Or(o.Change, inc.RecordedChange()), "fixed", "what was changed", res)})
 	if r := inc.redriveText(); r != "" {
 		row := "moved " + r
 		if end := inc.latestEnd(); end.stopped() {
@@ -69,11 +60,7 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) [][2]string {
 	} else {
 		rows = append(rows, [2]string{"redrive", "not run"})
 	}
-	if v := inc.verifyText(); v != "" {
-		rows = append(rows, [2]string{"verify", v})
-	} else {
-		rows = append(rows, [2]string{"verify", "not run"})
-	}
+	rows = append(rows, [2]string{"verify", cmp.Or(inc.verifyText(), "not run")})
 	if a, ok := inc.alarmTime(); ok {
 		rows = append(rows, [2]string{"first failure", fmt.Sprintf("%s (%s)", stamp(a.first, inc.now), a.firstFrom)})
 		rows = append(rows, [2]string{"alarm", a.sentence(queue, inc.began(), inc.now)})
@@ -201,11 +188,7 @@ func (inc *Incident) verifyText() string {
 		}
 		return ""
 	}
-	verdict := v.Verdict
-	if verdict == "" {
-		verdict = verify.VerdictOf(v.Pass)
-	}
-	t := "**" + inc.plain(verdict.Word(), maxName) + "**"
+	t := "**" + inc.plain(inc.verifyVerdict().Word(), maxName) + "**"
 	switch {
 	case len(v.Returned) > 0:
 		t += fmt.Sprintf(" — %s came back to the DLQ", plural.Of(len(v.Returned), "moved message"))

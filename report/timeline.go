@@ -54,10 +54,7 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].at.Before(ms[j].at) })
 	b.WriteString("## Timeline\n\n| UTC | what happened, what was done |\n|---|---|\n")
-	n, more := len(ms), ""
-	if n > 4*maxItems {
-		n, more = 4*maxItems, fmt.Sprintf("… %s more in events.jsonl\n", plural.Of(len(ms)-4*maxItems, "event"))
-	}
+	n, more := cappedAt(len(ms), 4*maxItems, "event", incident.EventsFile)
 	for _, m := range ms[:n] {
 		fmt.Fprintf(b, "| %s | %s |\n", inc.clock(m.at), m.what)
 	}

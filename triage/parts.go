@@ -18,15 +18,6 @@ import (
 	"github.com/mfdlq/mfdlq/trailapi"
 )
 
-// The parts' names, as Skip.Step says them: the steps they stand for.
-const (
-	partContain  = incident.StepContain
-	partInspect  = incident.StepInspect
-	partClassify = incident.StepClassify
-	partLogs     = incident.StepLogs
-	partChanges  = incident.StepChanges
-)
-
 // contain is step 1: the source, its mappings, the DLQ's trend and the
 // source's age, judged by contain and written as contain's artifact and
 // event. Nothing is changed: no mapping action is ever asked.
@@ -74,7 +65,7 @@ func (t *run) contain(ctx context.Context) error {
 func (t *run) findSource(ctx context.Context) {
 	srcs, err := sqsapi.SourceQueues(ctx, t.d.SQS, t.q)
 	if err != nil {
-		t.skip(partContain, fmt.Sprintf("the source queue is unknown: %v", err))
+		t.skip(incident.StepContain, fmt.Sprintf("the source queue is unknown: %v", err))
 		return
 	}
 	for _, s := range srcs {
@@ -88,7 +79,7 @@ func (t *run) findSource(ctx context.Context) {
 	}
 	ms, err := lambdaapi.Mappings(ctx, t.d.Lambda, t.src.Name, t.src.ARN, int64(t.src.Visibility/time.Second))
 	if err != nil {
-		t.skip(partContain, fmt.Sprintf("the Lambda mappings of %s are unknown: %v", t.src.Name, err))
+		t.skip(incident.StepContain, fmt.Sprintf("the Lambda mappings of %s are unknown: %v", t.src.Name, err))
 		return
 	}
 	t.mappings = ms
@@ -146,11 +137,11 @@ func (t *run) samples(ctx context.Context) ([]sqsjson.Message, error) {
 		return orEmpty(msgs), nil
 	}
 	if why := t.q.Chained(); why != "" && !t.req.Force {
-		t.skip(partInspect, why+": every peek counts as a receive and can push messages onward; pass --force to peek anyway")
+		t.skip(incident.StepInspect, why+": every peek counts as a receive and can push messages onward; pass --force to peek anyway")
 		return nil, nil
 	}
 	if t.q.Depth.Visible == 0 {
-		t.skip(partInspect, "no visible message to peek at")
+		t.skip(incident.StepInspect, "no visible message to peek at")
 		return nil, nil
 	}
 	t.warn("peeking at %s: each message hidden for 5 s, never deleted; each receive adds 1 to ApproximateReceiveCount", t.q.Name)
@@ -160,7 +151,7 @@ func (t *run) samples(ctx context.Context) ([]sqsjson.Message, error) {
 			return nil, err
 		}
 		// Denied or failing receives still leave contain's answer.
-		t.skip(partInspect, fmt.Sprintf("peek: %v", err))
+		t.skip(incident.StepInspect, fmt.Sprintf("peek: %v", err))
 		return nil, nil
 	}
 	if err := t.ws.WriteWith(incident.SamplesFile, sqsjson.WriteLines(res.Messages)); err != nil {
@@ -224,10 +215,10 @@ func (t *run) searchLogs(ctx context.Context, c *classify.Classification) (class
 	groups := t.logGroups()
 	switch {
 	case t.d.Logs == nil:
-		t.skip(partLogs, "no CloudWatch Logs client")
+		t.skip(incident.StepLogs, "no CloudWatch Logs client")
 		return nil, nil
 	case len(groups) == 0:
-		t.skip(partLogs, "no log group: pass --log-group (no Lambda mapping reads the source)")
+		t.skip(incident.StepLogs, "no log group: pass --log-group (no Lambda mapping reads the source)")
 		return nil, nil
 	}
 	var ids [][]string
@@ -236,7 +227,7 @@ func (t *run) searchLogs(ctx context.Context, c *classify.Classification) (class
 	}
 	targets, _ := logsearch.Targets(t.sample, nil, ids, logIDs, logMargin, 24*time.Hour, t.d.Now().UTC())
 	if len(targets) == 0 {
-		t.skip(partLogs, "no sampled message to look for")
+		t.skip(incident.StepLogs, "no sampled message to look for")
 		return nil, nil
 	}
 	rep, err := logsearch.Search(ctx, t.d.Logs, targets, logsearch.Options{Groups: groups, Context: 20, Method: logsearch.MethodFilter})
@@ -246,9 +237,9 @@ func (t *run) searchLogs(ctx context.Context, c *classify.Classification) (class
 		}
 		var nf *logsearch.GroupNotFoundError
 		if errors.As(err, &nf) {
-			t.skip(partLogs, fmt.Sprintf("log group %s does not exist: pass --log-group", nf.Group))
+			t.skip(incident.StepLogs, fmt.Sprintf("log group %s does not exist: pass --log-group", nf.Group))
 		} else {
-			t.skip(partLogs, err.Error())
+			t.skip(incident.StepLogs, err.Error())
 		}
 		return nil, nil
 	}
@@ -264,7 +255,6 @@ func (t *run) searchLogs(ctx context.Context, c *classify.Classification) (class
 	if err := t.ws.Append(ev); err != nil {
 		return nil, err
 	}
-	t.logs = &rep
 	t.res.LogGroups = groups
 	t.res.Logs = &LogsFound{Searched: rep.Searched, Found: rep.Found}
 	for _, m := range rep.Messages {
@@ -282,13 +272,13 @@ func (t *run) searchLogs(ctx context.Context, c *classify.Classification) (class
 func (t *run) changes(ctx context.Context) error {
 	switch {
 	case t.req.NoChanges:
-		t.skip(partChanges, "not asked (--no-changes)")
+		t.skip(incident.StepChanges, "not asked (--no-changes)")
 		return nil
 	case t.d.Trail == nil || t.d.CloudWatch == nil:
-		t.skip(partChanges, "no CloudTrail or CloudWatch client")
+		t.skip(incident.StepChanges, "no CloudTrail or CloudWatch client")
 		return nil
 	case len(t.sample) == 0:
-		t.skip(partChanges, "no sampled message to date the failures")
+		t.skip(incident.StepChanges, "no sampled message to date the failures")
 		return nil
 	}
 	var sent []time.Time
@@ -299,7 +289,7 @@ func (t *run) changes(ctx context.Context) error {
 	}
 	w, err := changes.NewRange(changes.Span{Sent: sent, Source: t.res.SampleFrom, Margin: changesMargin, Now: t.d.Now().UTC()})
 	if err != nil {
-		t.skip(partChanges, err.Error())
+		t.skip(incident.StepChanges, err.Error())
 		return nil
 	}
 	pacer := t.d.Pacer
@@ -313,7 +303,7 @@ func (t *run) changes(ctx context.Context) error {
 		if ended(ctx, err) {
 			return err
 		}
-		t.skip(partChanges, err.Error())
+		t.skip(incident.StepChanges, err.Error())
 		return nil
 	}
 	if err := t.ws.WriteJSON(incident.ChangesFile, res); err != nil {

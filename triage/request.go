@@ -1,6 +1,7 @@
 package triage
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -60,15 +61,9 @@ type Request struct {
 
 // WithDefaults fills the zero values with the defaults.
 func (r Request) WithDefaults() Request {
-	if r.Window == 0 {
-		r.Window = DefaultWindow
-	}
-	if r.Sample == 0 {
-		r.Sample = DefaultSample
-	}
-	if r.Peek == 0 {
-		r.Peek = DefaultPeek
-	}
+	r.Window = cmp.Or(r.Window, DefaultWindow)
+	r.Sample = cmp.Or(r.Sample, DefaultSample)
+	r.Peek = cmp.Or(r.Peek, DefaultPeek)
 	return r
 }
 

@@ -84,7 +84,8 @@ type ChangesFound struct {
 	Unread  []string `json:"unread,omitempty"`
 }
 
-// Skip is a part that did not run.
+// Skip is a part that did not run; Step is the incident step it stands
+// for (incident.StepContain…).
 type Skip struct {
 	Step   string `json:"step"`
 	Reason string `json:"reason"`

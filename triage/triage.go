@@ -112,7 +112,6 @@ type run struct {
 	mappings []lambdaapi.Mapping
 	sample   []sqsjson.Message
 	classed  *classify.Classification
-	logs     *logsearch.Result
 }
 
 func (t *run) warn(format string, args ...any) {

@@ -87,7 +87,7 @@ func watchFunction(t *testing.T, logs *cloudwatchlogs.Client, name string, moved
 	for _, id := range rids {
 		rec.Sent = append(rec.Sent, Sent{DestMessageID: id, SentAt: start})
 	}
-	watch := Watch{SQS: c, DLQ: dlq, Dest: &sqsapi.Queue{Name: "lambda:" + name}, Rec: rec, Function: name, Logs: logs,
+	watch := Watch{SQS: c, DLQ: dlq, Dest: &sqsapi.Queue{Name: "lambda:" + name}, Rec: rec, Logs: logs,
 		Wait: 0, Interval: time.Second, Now: time.Now, Warn: func(string, ...any) {}}
 	res, err := watch.Run(ctx)
 	if err != nil {

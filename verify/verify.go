@@ -106,11 +106,10 @@ type Redriven struct {
 	Sent  []Sent
 	// Compacted, when set, matches the sends a compacted journal keeps only
 	// as digests (a big move's: *journal.Ledger): by destination MessageId
-	// of attempt Attempt (0: any), and by payload hash with its first send.
-	// A digest collision counts a foreign message as returned: verify then
-	// fails, it never passes wrongly.
+	// of any attempt, and by payload hash with its first send. A digest
+	// collision counts a foreign message as returned: verify then fails,
+	// it never passes wrongly.
 	Compacted CompactedSends
-	Attempt   int
 	// LatestAttempt is the redrive's latest attempt (0: as the journal's
 	// sends say): a function's redriven events are that attempt's.
 	LatestAttempt int
@@ -239,13 +238,13 @@ func returnedOf(m *sqsjson.Message, e Sent, how, hash string, seenAt time.Time) 
 	return ret
 }
 
-// matchCompacted matches m against the digests of a compacted journal;
-// the DLQ MessageId is then unknown ("").
+// matchCompacted matches m against the digests of a compacted journal,
+// any attempt's (0); the DLQ MessageId is then unknown ("").
 func matchCompacted(m *sqsjson.Message, r Redriven) (Sent, bool, string) {
-	if r.Compacted.Returned(m.MessageId, r.Attempt) {
+	if r.Compacted.Returned(m.MessageId, 0) {
 		return Sent{DestMessageID: m.MessageId}, true, "message_id"
 	}
-	if at, ok := r.Compacted.PayloadSentAt(envelope.PayloadSHA256(m), r.Attempt); ok && envelope.ArrivedAfter(m, at) {
+	if at, ok := r.Compacted.PayloadSentAt(envelope.PayloadSHA256(m), 0); ok && envelope.ArrivedAfter(m, at) {
 		return Sent{SentAt: at}, true, "payload_sha256"
 	}
 	return Sent{}, false, ""

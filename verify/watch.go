@@ -37,11 +37,10 @@ type Watch struct {
 	// with its own redrive policy would count each peek toward its
 	// maxReceiveCount).
 	NoPeek bool
-	// Function is the Lambda function a redrive to lambda: invoked (a name
-	// or ARN without qualifier); Logs reads its log group (the return window's
-	// LogGroup) for the redriven events (nil: not read, never a pass).
-	Function string
-	Logs     LogsAPI
+	// Logs reads the log group of the Lambda function a redrive to lambda:
+	// invoked (the return window's LogGroup) for the redriven events (nil:
+	// not read, never a pass).
+	Logs LogsAPI
 	// Wait bounds the watch, Interval spaces the looks, and a pass must
 	// hold for Settle over two looks at least (0: the first passing look).
 	Wait, Interval, Settle time.Duration

@@ -151,7 +151,7 @@ func (b *browseBackend) Group(ctx context.Context, queue, group string, fresh bo
 	if err != nil {
 		return nil, err
 	}
-	res := &browsestep.GroupMessages{Peeked: len(msgs), Source: source, Lines: said}
+	res := &browsestep.GroupMessages{Peeked: len(msgs), Source: source}
 	for i := range msgs {
 		if of(&msgs[i]) == group {
 			res.Messages = append(res.Messages, msgs[i])

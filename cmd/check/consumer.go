@@ -10,16 +10,14 @@ import (
 )
 
 // gatherConsumer reads what the consumer safeguards are judged on
-// (checkstep.GatherConsumer); what may not be read is a warning.
+// (checkstep.GatherConsumer); what may not be read is a warning finding.
 func (o *CheckOptions) gatherConsumer(ctx context.Context, cw interface {
 	cwapi.AlarmsAPI
 	cwapi.MetricsAPI
 }, in *checkstep.CheckInput) {
 	d := o.deps
 	r := checkstep.ConsumerReads{Metrics: cw, Now: d.Now, Store: checkstep.StoreReader(dynamoDB(d), d.Now)}
-	for _, w := range checkstep.GatherConsumer(ctx, r, in) {
-		d.Warnf("%s", w)
-	}
+	checkstep.GatherConsumer(ctx, r, in)
 }
 
 // dynamoDB is the idempotency stores' client, as check reads it (nil: none).

@@ -21,7 +21,7 @@ func whenOKDeps(tty bool, output string) (*cmdutil.Deps, *bytes.Buffer, *bytes.B
 func waitStatus(at time.Time, state string) health.Status {
 	t0 := time.Date(2026, 12, 2, 2, 41, 7, 0, time.UTC)
 	a := health.AlarmStatus{Alarm: health.Alarm{Name: "gateway-5xx\x1b[2J", Type: health.TypeMetric, State: state, Since: t0}, Left: 2 * time.Minute}
-	return health.Status{Time: at, Started: t0, Waited: at.Sub(t0), GiveUpAt: t0.Add(6 * time.Hour), Left: 2 * time.Minute, Alarms: []health.AlarmStatus{a}}
+	return health.Status{Time: at, Waited: at.Sub(t0), GiveUpAt: t0.Add(6 * time.Hour), Left: 2 * time.Minute, Alarms: []health.AlarmStatus{a}}
 }
 
 // On a terminal one line rewritten in place, names sanitised; piped, JSON

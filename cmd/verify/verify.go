@@ -116,8 +116,7 @@ func runVerify(ctx context.Context, o *VerifyOptions) error {
 		to = plural.Of(len(dests), "destination")
 	}
 	d.Infof("redrive of %s to %s began %s; looking every %s for up to %s", plural.Of(rec.Moved, "message"), to, rec.StartedAt.Format(time.RFC3339), o.Interval, o.Wait)
-	fn, _ := redrive.FunctionRef(rec.DestURL)
-	w := verifystep.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Dests: dests, Rec: rec, Function: fn, NoPeek: o.NoPeek,
+	w := verifystep.Watch{SQS: client, CW: cw, DLQ: dlq, Dest: dest, Dests: dests, Rec: rec, NoPeek: o.NoPeek,
 		Wait: o.Wait, Interval: o.Interval, Settle: o.Settle, Now: d.Now, Warn: d.Warnf, Status: o.status(rec, to)}
 	if rec.Target == redrive.KindLambda {
 		// The redriven events are found in the function's logs; without
