@@ -93,6 +93,12 @@ func (s stepAdapter) Apply(ctx context.Context, msgs []sqsjson.Message) ([]sqsjs
 	return send, out
 }
 
+// ReadsAttributes tells the mover whether the program may read the
+// system attributes, so that its receive asks SQS for them only then.
+func (s stepAdapter) ReadsAttributes() bool { return s.Step.Program.ReadsAttributes() }
+
+var _ mover.AttributeReader = stepAdapter{}
+
 // noArchive keeps nothing: a file replay's originals are the file.
 type noArchive struct{}
 

@@ -100,8 +100,14 @@ func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Res
 	if err != nil {
 		return fail("the payload does not decode: %v", err)
 	}
-	attrs := sqsjson.AttributesValue(m.MessageAttributes)
-	out, err := p.run(ctx, in, attrs, messageValue(m, env.Kind))
+	var attrs, msg any // nil for a program that never reads them
+	if p.readsAttributes {
+		attrs = sqsjson.AttributesValue(m.MessageAttributes)
+	}
+	if p.readsMessage {
+		msg = messageValue(m, env.Kind)
+	}
+	out, err := p.run(ctx, in, attrs, msg)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -48,7 +48,7 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 			MaxNumberOfMessages:         int32(n),
 			VisibilityTimeout:           m.o.Visibility,
 			WaitTimeSeconds:             wait,
-			MessageSystemAttributeNames: m.systemAttributes(),
+			MessageSystemAttributeNames: m.attrs,
 			MessageAttributeNames:       []string{"All"},
 		}, retry.NoSDK)
 		m.ctl.Call(0, err)
@@ -66,24 +66,6 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 		return nil, false, err
 	}
 	return out.Messages, false, nil
-}
-
-// systemAttributes is what a receive asks SQS for: every attribute when a
-// selection may look at them, else only what the send needs (a message's
-// group: a FIFO queue's, or a fair standard queue's tenant), which saves
-// SQS and us work on every message.
-func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
-	switch {
-	case m.o.Select != nil || m.o.Route != nil || m.o.Transform != nil:
-		// A Router reads each message's DeadLetterQueueSourceArn; a
-		// transform's program reads $message.Attributes, and its originals
-		// keep every attribute, as an export does.
-		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
-	case m.o.Target != nil:
-		// A return to a target is told by its SentTimestamp (IsReturn).
-		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameSentTimestamp, types.MessageSystemAttributeNameMessageGroupId}
-	}
-	return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
 }
 
 // handle moves one received batch up to its sends and returns its deletes
