@@ -60,7 +60,16 @@ type Judged struct {
 // Judge evaluates m's key; it may run outside any lock (a jq expression
 // can be slow).
 func (c *Claims) Judge(m *sqsjson.Message) Judged {
-	key, err := c.Key.Of(m)
+	return judged(c.Key.Of(m))
+}
+
+// JudgeDecoded is Judge of m whose payload the caller decoded already
+// (Key.OfDecoded).
+func (c *Claims) JudgeDecoded(m *sqsjson.Message, in any, err error) Judged {
+	return judged(c.Key.OfDecoded(m, in, err))
+}
+
+func judged(key string, err error) Judged {
 	if err != nil {
 		return Judged{NoKey: err.(*NoKey).Reason}
 	}

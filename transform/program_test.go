@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -53,4 +54,46 @@ func field(t *testing.T, payload []byte, name string) string {
 		t.Fatal(err)
 	}
 	return string(v[name])
+}
+
+// The redrive mover reads each message once for --key and --transform
+// and hands the transform what it read (Step.ApplyDecoded): the outcome
+// is Apply's, and Apply leaves the shared value as it was, so that the
+// --key, which read it first, and the program see the same payload.
+func TestApplyDecodedIsApply(t *testing.T) {
+	ctx := context.Background()
+	sns := `{"Type":"Notification","MessageId":"6f5c3b7e","TopicArn":"arn:aws:sns:us-east-1:123456789012:orders","Message":"{\"order_id\":\"o-1\",\"version\":2}",` +
+		`"Timestamp":"2024-03-10T22:04:00.000Z","SignatureVersion":"1","Signature":"EXAMPLE","SigningCertURL":"https://sns.us-east-1.amazonaws.com/x.pem","UnsubscribeURL":"https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe"}`
+	msgs := []sqsjson.Message{{MessageId: "raw", Body: order2}, {MessageId: "sns", Body: sns}, {MessageId: "text", Body: "order 7"}, {MessageId: "bad", Body: `{"order_id":`}}
+	for _, src := range []string{`.version = 1`, `.`, `if type == "string" then . + "!" else .items = [] end`, `error("no")`} {
+		p := compile(t, src)
+		for i := range msgs {
+			want := p.Apply(ctx, &msgs[i], Limits{})
+			d := envelope.Decode(&msgs[i])
+			before, _ := json.Marshal(d.Value)
+			got := p.ApplyDecoded(ctx, &msgs[i], d, Limits{})
+			if after, _ := json.Marshal(d.Value); string(after) != string(before) {
+				t.Errorf("%s on %s: the program changed the value it was given: %s", src, msgs[i].MessageId, after)
+			}
+			if got.Outcome != want.Outcome || got.Reason != want.Reason || string(got.After) != string(want.After) || string(got.Before) != string(want.Before) ||
+				(got.Message == nil) != (want.Message == nil) || got.Message != nil && got.Message.Body != want.Message.Body || len(got.Dropped) != len(want.Dropped) {
+				t.Errorf("%s on %s: ApplyDecoded %+v, Apply %+v", src, msgs[i].MessageId, got, want)
+			}
+		}
+	}
+	// Step.ApplyDecoded: the same copies as Step.Apply.
+	ds := make([]envelope.Decoded, len(msgs))
+	for i := range msgs {
+		ds[i] = envelope.Decode(&msgs[i])
+	}
+	a, _ := NewStep(compile(t, `.version = 1`), Limits{}, nil).Apply(ctx, msgs)
+	b, _ := NewStep(compile(t, `.version = 1`), Limits{}, nil).ApplyDecoded(ctx, msgs, ds)
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("Apply sends %d, ApplyDecoded %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Body != b[i].Body {
+			t.Errorf("copy %d: %s, want %s", i, b[i].Body, a[i].Body)
+		}
+	}
 }

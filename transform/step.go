@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -69,13 +70,26 @@ type Failure struct {
 // delete need nothing new), an unchanged message as it came. failed holds
 // the rest.
 func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjson.Message, failed []Failure) {
+	return s.ApplyDecoded(ctx, msgs, nil)
+}
+
+// ApplyDecoded is Apply of msgs whose envelopes and payloads the caller
+// read already, ds[i] being envelope.Decode(&msgs[i]) (nil: read them
+// here): the redrive mover reads each message once for --key and
+// --transform.
+func (s *Step) ApplyDecoded(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) (send []sqsjson.Message, failed []Failure) {
 	s.mu.Lock()
 	first := s.pos + 1
 	s.pos += len(msgs)
 	s.mu.Unlock()
 	results := make([]Result, len(msgs))
 	for i := range msgs {
-		results[i] = s.Program.Apply(ctx, &msgs[i], s.Limits) // outside the lock: jq can be slow
+		// Outside the lock: jq can be slow.
+		if ds != nil {
+			results[i] = s.Program.ApplyDecoded(ctx, &msgs[i], ds[i], s.Limits)
+		} else {
+			results[i] = s.Program.Apply(ctx, &msgs[i], s.Limits)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

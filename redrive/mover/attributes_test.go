@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -27,7 +28,7 @@ type versionOne struct {
 	seen  []map[string]string
 }
 
-func (v *versionOne) Apply(_ context.Context, msgs []sqsjson.Message) ([]sqsjson.Message, []Failure) {
+func (v *versionOne) Apply(_ context.Context, msgs []sqsjson.Message, _ []envelope.Decoded) ([]sqsjson.Message, []Failure) {
 	out := make([]sqsjson.Message, len(msgs))
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -219,8 +219,9 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		}
 	}
 	tried, order := len(picked), picked
-	judged := m.judge(picked)
-	picked, tfailed := m.transformPicked(picked)
+	ds := m.decodePicked(picked)
+	judged := m.judge(picked, ds)
+	picked, tfailed := m.transformPicked(picked, ds)
 	now := m.o.Clock.Now().UTC()
 	m.mu.Lock()
 	defer m.mu.Unlock()
