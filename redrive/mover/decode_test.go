@@ -2,12 +2,15 @@ package mover
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mfdlq/mfdlq/envelope"
+	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -52,5 +55,40 @@ func TestKeyAndTransformShareOneRead(t *testing.T) {
 	}
 	if st.Moved != 4 {
 		t.Fatalf("moved %d, want the 3 orders and the keyless one", st.Moved)
+	}
+}
+
+// IsReturn hashes no message that reached the DLQ before the attempt's
+// first payload send (FirstPayloadSent), and answers as before for every
+// message: by the payload and when it arrived.
+func TestIsReturnSkipsTheBacklogsHash(t *testing.T) {
+	t0 := time.Unix(1764547200, 0).UTC()
+	body := func(id string) string { return `{"order_id":"` + id + `"}` }
+	hash := func(b string) string { return envelope.PayloadSHA256(&sqsjson.Message{Body: b}) }
+	st := journal.Fold([]journal.Entry{
+		{Time: t0, Run: "r", Op: journal.OpSent, DLQMessageID: "a", DestQueue: destURL, DestMessageID: "d-a", PayloadSHA256: hash(body("o-1"))},
+		{Time: t0.Add(time.Minute), Run: "r", Op: journal.OpSent, DLQMessageID: "b", DestQueue: destURL, DestMessageID: "d-b", PayloadSHA256: hash(body("o-2"))},
+	})
+	for _, c := range []struct {
+		order   string
+		arrived time.Duration // after t0; 0: no SentTimestamp
+		want    bool
+	}{
+		{"o-1", -time.Hour, false},       // the backlog: a duplicate at most
+		{"o-1", -time.Second, true},      // within the skew of the first send
+		{"o-1", time.Second, true},       // came back
+		{"o-2", 30 * time.Second, false}, // before its own send, after the first
+		{"o-2", 2 * time.Minute, true},
+		{"o-3", time.Hour, false}, // a payload never sent
+		{"o-1", 0, true},          // no SentTimestamp: counted returned
+	} {
+		m := &sqsjson.Message{MessageId: "n-" + c.order, Body: body(c.order)}
+		if c.arrived != 0 {
+			m.Attributes = map[string]string{sqsjson.AttrSentTimestamp: strconv.FormatInt(t0.Add(c.arrived).UnixMilli(), 10)}
+		}
+		at, ok := st.PayloadSent(func() string { return envelope.PayloadSHA256(m) })
+		if got, before := IsReturn(st, m), ok && envelope.ArrivedAfter(m, at); got != c.want || got != before {
+			t.Errorf("%s arrived %v: IsReturn %v, by its payload alone %v; want %v", c.order, c.arrived, got, before, c.want)
+		}
 	}
 }

@@ -401,6 +401,9 @@ func IsReturn(st *journal.State, m *sqsjson.Message) bool {
 	if st.IsReturned(m.MessageId) {
 		return true
 	}
+	if first, ok := st.FirstPayloadSent(); !ok || !envelope.ArrivedAfter(m, first) {
+		return false // here before every payload send: no hash needed
+	}
 	at, ok := st.PayloadSent(func() string { return envelope.PayloadSHA256(m) })
 	return ok && envelope.ArrivedAfter(m, at)
 }
