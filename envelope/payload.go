@@ -21,11 +21,24 @@ import (
 // imports the other.
 func PayloadSHA256(m *sqsjson.Message) string {
 	env := Detect(m)
-	p := env.Payload
-	if env.Detached {
+	return env.PayloadSHA256(m.Body)
+}
+
+// PayloadSHA256 is the package's PayloadSHA256 of the message whose body
+// is body and whose envelope e is (Detect's): a caller that read the
+// envelope already hashes without detecting it again.
+func (e *Envelope) PayloadSHA256(body string) string {
+	if e.Detached {
 		// No payload to recognise a return by: the record itself is it.
-		p = []byte(m.Body)
+		return HashPayload([]byte(body))
 	}
+	return HashPayload(e.Payload)
+}
+
+// HashPayload is the hex SHA-256 of payload, compacted when it is JSON:
+// PayloadSHA256 of a message whose envelope holds payload (a repaired
+// copy's, whose re-wrap read it back).
+func HashPayload(p []byte) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, p) == nil { // it writes nothing unless p is valid JSON
 		p = buf.Bytes()

@@ -98,7 +98,10 @@ func (s stepAdapter) Apply(ctx context.Context, msgs []sqsjson.Message, ds []env
 // system attributes, so that its receive asks SQS for them only then.
 func (s stepAdapter) ReadsAttributes() bool { return s.Step.Program.ReadsAttributes() }
 
-var _ mover.AttributeReader = stepAdapter{}
+var (
+	_ mover.AttributeReader = stepAdapter{}
+	_ mover.PayloadHasher   = stepAdapter{}
+)
 
 // noArchive keeps nothing: a file replay's originals are the file.
 type noArchive struct{}

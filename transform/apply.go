@@ -45,8 +45,9 @@ type Result struct {
 	// Dropped names the envelope members the re-wrap removed (the SNS
 	// signature fields: see envelope.SignatureFields).
 	Dropped []string
-	// AttributesChanged tells that set_attributes gave other attributes.
-	AttributesChanged bool
+	// AttributesChanged tells that set_attributes gave other attributes,
+	// PayloadChanged that the program gave another payload (After).
+	AttributesChanged, PayloadChanged bool
 	// Interrupted tells a Failed result that is no verdict: the caller's
 	// context ended (Ctrl-C) while the message was worked on. It is not a
 	// program failure: not counted, not journaled, not shown.
@@ -164,7 +165,7 @@ func (p *Program) ApplyDecoded(ctx context.Context, m *sqsjson.Message, d envelo
 	if r, over := late(); over {
 		return r
 	}
-	return Result{Outcome: Changed, Message: &repaired, Before: before, After: after, Dropped: dropped, AttributesChanged: attrsChanged}
+	return Result{Outcome: Changed, Message: &repaired, Before: before, After: after, Dropped: dropped, AttributesChanged: attrsChanged, PayloadChanged: payloadChanged}
 }
 
 // errOutOfTime is a message whose work (the program and what follows it)

@@ -97,3 +97,58 @@ func TestApplyDecodedIsApply(t *testing.T) {
 		}
 	}
 }
+
+// The payload hash the send journals for each message the step let go
+// (Step.PayloadSHA256) is envelope.PayloadSHA256 of what is sent: the
+// repaired copy's, its re-wrap read back, or the original's when only the
+// attributes changed or nothing did. It is told once, for that body only,
+// and Forget drops it.
+func TestStepKnowsTheSentPayloadHash(t *testing.T) {
+	ctx := context.Background()
+	sns := `{"Type":"Notification","MessageId":"6f5c3b7e","TopicArn":"arn:aws:sns:us-east-1:123456789012:orders","Message":"{\"order_id\":\"o-1\",\"version\":2}",` +
+		`"Timestamp":"2024-03-10T22:04:00.000Z","SignatureVersion":"1","Signature":"EXAMPLE","SigningCertURL":"https://sns.us-east-1.amazonaws.com/x.pem","UnsubscribeURL":"https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe"}`
+	msgs := []sqsjson.Message{{MessageId: "raw", Body: "  " + order2}, {MessageId: "sns", Body: sns}, {MessageId: "text", Body: "order 7"}, {MessageId: "v1", Body: `{"version": 1}`}}
+	for _, src := range []string{`if type == "object" then .version = 1 else . + "!" end`, `set_attributes(.note = {DataType: "String", StringValue: "x"})`, `.`} {
+		s := NewStep(compile(t, src), Limits{}, discard{})
+		ds := make([]envelope.Decoded, len(msgs))
+		for i := range msgs {
+			ds[i] = envelope.Decode(&msgs[i])
+		}
+		send, failed := s.ApplyDecoded(ctx, msgs, ds)
+		if len(failed) > 0 || len(send) != len(msgs) {
+			t.Fatalf("%s: sends %d, failed %v", src, len(send), failed)
+		}
+		if err := s.Keep(send); err != nil {
+			t.Fatal(err)
+		}
+		for i := range send {
+			want := envelope.PayloadSHA256(&send[i])
+			if got, ok := s.PayloadSHA256(&send[i]); !ok || got != want {
+				t.Errorf("%s on %s: %q %v, want %q", src, send[i].MessageId, got, ok, want)
+			}
+			if _, ok := s.PayloadSHA256(&send[i]); ok {
+				t.Errorf("%s on %s: told twice", src, send[i].MessageId)
+			}
+		}
+	}
+	s := NewStep(compile(t, `.version = 1`), Limits{}, discard{})
+	ds := []envelope.Decoded{envelope.Decode(&msgs[0]), envelope.Decode(&msgs[1])}
+	send, _ := s.ApplyDecoded(ctx, msgs[:2], ds)
+	if err := s.Keep(send); err != nil {
+		t.Fatal(err)
+	}
+	other := send[0]
+	other.Body = order2
+	if _, ok := s.PayloadSHA256(&other); ok {
+		t.Error("told the hash of another body")
+	}
+	s.Forget(send[1:])
+	if _, ok := s.PayloadSHA256(&send[1]); ok {
+		t.Error("told the hash of a message forgotten")
+	}
+}
+
+// discard keeps no originals.
+type discard struct{}
+
+func (discard) Append([]sqsjson.Message) error { return nil }

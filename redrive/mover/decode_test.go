@@ -2,7 +2,9 @@ package mover
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,4 +93,56 @@ func TestIsReturnSkipsTheBacklogsHash(t *testing.T) {
 			t.Errorf("%s arrived %v: IsReturn %v, by its payload alone %v; want %v", c.order, c.arrived, got, before, c.want)
 		}
 	}
+}
+
+// toldSums is a Transformer that knows the payload hash of every other
+// message it let go (a marker), as transform.Step knows those it read.
+type toldSums struct{ versionOne }
+
+func (t *toldSums) PayloadSHA256(m *sqsjson.Message) (string, bool) {
+	if strings.Contains(m.Body, `"o-0`) {
+		return "told-" + m.MessageId, true
+	}
+	return "", false
+}
+
+// A send journals the payload hash the transform knows, and reads the
+// message for one it does not.
+func TestSendJournalsTheTransformsPayloadHash(t *testing.T) {
+	s := newSetup(t, 15)
+	if st := s.run(t, func(o *Options) { o.Transform = &toldSums{} }); st.Moved != 15 {
+		t.Fatalf("moved %d", st.Moved)
+	}
+	entries, err := journal.ReadEntries(s.journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	told, read := 0, 0
+	for _, e := range entries {
+		if e.Op != journal.OpSent {
+			continue
+		}
+		switch e.PayloadSHA256 {
+		case "told-" + e.DLQMessageID:
+			told++
+		case envelope.PayloadSHA256(&sqsjson.Message{Body: bodyOf(t, s, e.DLQMessageID)}):
+			read++
+		default:
+			t.Errorf("%s journaled %q", e.DLQMessageID, e.PayloadSHA256)
+		}
+	}
+	if told != 10 || read != 5 {
+		t.Fatalf("%d hashes told, %d read; want 10 and 5", told, read)
+	}
+}
+
+// bodyOf is what the move sent for DLQ message id: its body with
+// "version":1 (versionOne).
+func bodyOf(t *testing.T, s *setup, id string) string {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscanf(id, "id-%d", &n); err != nil || n < 1 || n > len(s.bodies) {
+		t.Fatalf("no body for %s", id)
+	}
+	return strings.TrimSuffix(s.bodies[n-1], "}") + `,"version":1}`
 }

@@ -75,6 +75,25 @@ func (m *Mover) transformErrors(p *triaged, failed []Failure, tried int, now tim
 	}
 }
 
+// PayloadHasher is a Transformer that knows the payload hash of what it
+// let go to its send (the original's, or the copy's its re-wrap read
+// back): the send journals it without reading the message again. ok is
+// false for a message it does not know.
+type PayloadHasher interface {
+	PayloadSHA256(msg *sqsjson.Message) (sum string, ok bool)
+}
+
+// payloadSHA256 is the payload hash a send journals: the transform's, when
+// it knows it, else read from the message.
+func (m *Mover) payloadSHA256(msg *sqsjson.Message) string {
+	if h, ok := m.o.Transform.(PayloadHasher); ok {
+		if sum, ok := h.PayloadSHA256(msg); ok {
+			return sum
+		}
+	}
+	return envelope.PayloadSHA256(msg)
+}
+
 // forget drops the originals of repaired copies that will not be sent now.
 func (m *Mover) forget(msgs []sqsjson.Message) {
 	if m.o.Transform != nil && len(msgs) > 0 {
