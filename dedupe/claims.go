@@ -57,15 +57,11 @@ type Judged struct {
 	NoKey  string
 }
 
-// Judge evaluates m's key; it may run outside any lock (a jq expression
-// can be slow).
-func (c *Claims) Judge(m *sqsjson.Message) Judged {
-	return judged(c.Key.Of(m))
-}
-
-// JudgeDecoded is Judge of m whose payload the caller decoded already
-// (Key.OfDecoded).
-func (c *Claims) JudgeDecoded(m *sqsjson.Message, in any, err error) Judged {
+// Judge evaluates m's key, in and err being its payload as the caller
+// decoded it (Key.OfDecoded: the redrive mover reads each message once
+// for --key and --transform); it may run outside any lock (a jq
+// expression can be slow).
+func (c *Claims) Judge(m *sqsjson.Message, in any, err error) Judged {
 	return judged(c.Key.OfDecoded(m, in, err))
 }
 

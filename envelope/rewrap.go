@@ -30,16 +30,10 @@ var ErrNoRewrap = errors.New("cannot re-wrap")
 // signature fields dropped, see SignatureFields), the detail of an
 // EventBridge event, the requestPayload of a destination record. It
 // checks its own work: the new body must read back as the same kind of
-// envelope around exactly payload. dropped names the members removed.
-func Rewrap(m *sqsjson.Message, payload []byte) (body string, dropped []string, err error) {
-	e := Detect(m)
-	return RewrapDetected(m, &e, payload)
-}
-
-// RewrapDetected is Rewrap of m whose envelope the caller detected
-// already (e is Detect(m)'s): the transform reads each message once. The
-// new body is still detected to check it reads back.
-func RewrapDetected(m *sqsjson.Message, e *Envelope, payload []byte) (body string, dropped []string, err error) {
+// envelope around exactly payload. dropped names the members removed. e
+// is m's envelope (Detect's), which the caller read already: the
+// transform reads each message once.
+func Rewrap(m *sqsjson.Message, e *Envelope, payload []byte) (body string, dropped []string, err error) {
 	out, dropped, err := rewrapped(e, []byte(m.Body), payload)
 	if err != nil {
 		return "", nil, err

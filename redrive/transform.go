@@ -86,7 +86,7 @@ type Originals interface {
 type stepAdapter struct{ *transform.Step }
 
 func (s stepAdapter) Apply(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) ([]sqsjson.Message, []mover.Failure) {
-	send, failed := s.Step.ApplyDecoded(ctx, msgs, ds)
+	send, failed := s.Step.Apply(ctx, msgs, ds)
 	out := make([]mover.Failure, len(failed))
 	for i, f := range failed {
 		out[i] = mover.Failure{Message: f.Message, Position: f.Position, Reason: f.Reason, Again: f.Again}

@@ -153,7 +153,7 @@ func (p *Program) ApplyDecoded(ctx context.Context, m *sqsjson.Message, d envelo
 	repaired.MD5OfBody, repaired.MD5OfMessageAttributes = "", ""
 	var dropped []string
 	if payloadChanged {
-		if repaired.Body, dropped, err = envelope.RewrapDetected(m, env, after); err != nil {
+		if repaired.Body, dropped, err = envelope.Rewrap(m, env, after); err != nil {
 			return fail("%v", err)
 		}
 	} else {

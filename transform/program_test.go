@@ -57,7 +57,7 @@ func field(t *testing.T, payload []byte, name string) string {
 }
 
 // The redrive mover reads each message once for --key and --transform
-// and hands the transform what it read (Step.ApplyDecoded): the outcome
+// and hands the transform what it read (Step.Apply with what it read): the outcome
 // is Apply's, and Apply leaves the shared value as it was, so that the
 // --key, which read it first, and the program see the same payload.
 func TestApplyDecodedIsApply(t *testing.T) {
@@ -81,15 +81,15 @@ func TestApplyDecodedIsApply(t *testing.T) {
 			}
 		}
 	}
-	// Step.ApplyDecoded: the same copies as Step.Apply.
+	// Step.Apply: the same copies with what the caller read as without.
 	ds := make([]envelope.Decoded, len(msgs))
 	for i := range msgs {
 		ds[i] = envelope.Decode(&msgs[i])
 	}
-	a, _ := NewStep(compile(t, `.version = 1`), Limits{}, nil).Apply(ctx, msgs)
-	b, _ := NewStep(compile(t, `.version = 1`), Limits{}, nil).ApplyDecoded(ctx, msgs, ds)
+	a, _ := NewStep(compile(t, `.version = 1`), Limits{}, nil).Apply(ctx, msgs, nil)
+	b, _ := NewStep(compile(t, `.version = 1`), Limits{}, nil).Apply(ctx, msgs, ds)
 	if len(a) != len(b) || len(a) == 0 {
-		t.Fatalf("Apply sends %d, ApplyDecoded %d", len(a), len(b))
+		t.Fatalf("Apply sends %d, with what the caller read %d", len(a), len(b))
 	}
 	for i := range a {
 		if a[i].Body != b[i].Body {
@@ -114,7 +114,7 @@ func TestStepKnowsTheSentPayloadHash(t *testing.T) {
 		for i := range msgs {
 			ds[i] = envelope.Decode(&msgs[i])
 		}
-		send, failed := s.ApplyDecoded(ctx, msgs, ds)
+		send, failed := s.Apply(ctx, msgs, ds)
 		if len(failed) > 0 || len(send) != len(msgs) {
 			t.Fatalf("%s: sends %d, failed %v", src, len(send), failed)
 		}
@@ -133,7 +133,7 @@ func TestStepKnowsTheSentPayloadHash(t *testing.T) {
 	}
 	s := NewStep(compile(t, `.version = 1`), Limits{}, discard{})
 	ds := []envelope.Decoded{envelope.Decode(&msgs[0]), envelope.Decode(&msgs[1])}
-	send, _ := s.ApplyDecoded(ctx, msgs[:2], ds)
+	send, _ := s.Apply(ctx, msgs[:2], ds)
 	if err := s.Keep(send); err != nil {
 		t.Fatal(err)
 	}

@@ -71,20 +71,14 @@ type Failure struct {
 	Again bool
 }
 
-// Apply runs the program on each message of a picked batch. send holds
-// what to send in their place, in order: the repaired copy of a changed
-// message (same MessageId and receipt handle, so the journal and the
-// delete need nothing new), an unchanged message as it came. failed holds
-// the rest.
-func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjson.Message, failed []Failure) {
-	return s.ApplyDecoded(ctx, msgs, nil)
-}
-
-// ApplyDecoded is Apply of msgs whose envelopes and payloads the caller
-// read already, ds[i] being envelope.Decode(&msgs[i]) (nil: read them
-// here): the redrive mover reads each message once for --key and
-// --transform.
-func (s *Step) ApplyDecoded(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) (send []sqsjson.Message, failed []Failure) {
+// Apply runs the program on each message of a picked batch, ds[i] being
+// envelope.Decode(&msgs[i]) when the caller read them already (the redrive
+// mover reads each message once for --key and --transform; nil: read
+// here). send holds what to send in their place, in order: the repaired
+// copy of a changed message (same MessageId and receipt handle, so the
+// journal and the delete need nothing new), an unchanged message as it
+// came. failed holds the rest.
+func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) (send []sqsjson.Message, failed []Failure) {
 	s.mu.Lock()
 	first := s.pos + 1
 	s.pos += len(msgs)

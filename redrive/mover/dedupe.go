@@ -25,7 +25,7 @@ func (m *Mover) judge(picked []sqsjson.Message, ds []envelope.Decoded) map[strin
 	}
 	out := make(map[string]dedupe.Judged, len(picked))
 	for i := range picked {
-		out[picked[i].MessageId] = m.o.Dedupe.JudgeDecoded(&picked[i], ds[i].Value, ds[i].Err)
+		out[picked[i].MessageId] = m.o.Dedupe.Judge(&picked[i], ds[i].Value, ds[i].Err)
 	}
 	return out
 }
