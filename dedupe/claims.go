@@ -57,10 +57,15 @@ type Judged struct {
 	NoKey  string
 }
 
-// Judge evaluates m's key; it may run outside any lock (a jq expression
-// can be slow).
-func (c *Claims) Judge(m *sqsjson.Message) Judged {
-	key, err := c.Key.Of(m)
+// Judge evaluates m's key, in and err being its payload as the caller
+// decoded it (Key.OfDecoded: the redrive mover reads each message once
+// for --key and --transform); it may run outside any lock (a jq
+// expression can be slow).
+func (c *Claims) Judge(m *sqsjson.Message, in any, err error) Judged {
+	return judged(c.Key.OfDecoded(m, in, err))
+}
+
+func judged(key string, err error) Judged {
 	if err != nil {
 		return Judged{NoKey: err.(*NoKey).Reason}
 	}

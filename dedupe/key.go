@@ -67,6 +67,9 @@ type Key struct {
 	blank []string
 	// payload finds what `.` is (see Payload).
 	payload Payload
+	// attrs: the expression names $attributes (else Of builds no value
+	// for it).
+	attrs bool
 }
 
 // Payload finds a message's payload — envelope.Detect's, or an in-house
@@ -94,7 +97,10 @@ func Compile(expr string, payload Payload) (*Key, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--key %s: %s: fix the expression", untrusted.Terminal(strconvQuote(expr)), untrusted.Terminal(err.Error()))
 	}
-	k := &Key{Expr: expr, code: code, payload: payload}
+	// A variable is lexical in jq: an expression that compiles without
+	// $attributes never reads it.
+	_, noAttrs := gojq.Compile(q)
+	k := &Key{Expr: expr, code: code, payload: payload, attrs: noAttrs != nil}
 	k.blank = k.blanks()
 	return k, nil
 }
@@ -126,10 +132,22 @@ func (e *NoKey) Error() string { return "no key: " + e.Reason }
 // string. Any other outcome is a *NoKey saying why.
 func (k *Key) Of(m *sqsjson.Message) (string, error) {
 	in, err := payloadValue(k.payload(m))
+	return k.OfDecoded(m, in, err)
+}
+
+// OfDecoded is Of for m whose payload the caller decoded already: in is
+// `.` (JSON with its numbers as written, else the text) of the payload
+// the Key's Payload finds, err why it did not decode. The redrive mover
+// reads each message once for --key and --transform (envelope.Decode).
+func (k *Key) OfDecoded(m *sqsjson.Message, in any, err error) (string, error) {
 	if err != nil {
 		return "", &NoKey{Reason: "the payload does not decode: " + err.Error()}
 	}
-	key, err := k.eval(in, sqsjson.AttributesValue(m.MessageAttributes))
+	var attrs any
+	if k.attrs {
+		attrs = sqsjson.AttributesValue(m.MessageAttributes)
+	}
+	key, err := k.eval(in, attrs)
 	if err == nil && contains(k.blank, key) {
 		return "", &NoKey{Reason: fmt.Sprintf("the key is %s, what the expression gives a message without its fields", strconv.Quote(untrusted.Head(key, 60)))}
 	}
@@ -137,7 +155,7 @@ func (k *Key) Of(m *sqsjson.Message) (string, error) {
 }
 
 // eval runs the expression on one payload and its attributes.
-func (k *Key) eval(in any, attrs map[string]any) (string, error) {
+func (k *Key) eval(in, attrs any) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	v, ok := k.code.RunWithContext(ctx, in, attrs).Next()

@@ -103,3 +103,33 @@ func TestTally(t *testing.T) {
 		t.Fatalf("top %+v", s.Top)
 	}
 }
+
+// The mover decodes each payload once for --key and --transform
+// (envelope.Decode) and hands it to OfDecoded: the key is Of's, no key
+// for the same reason, and $attributes read only by an expression that
+// names it.
+func TestOfDecodedIsOf(t *testing.T) {
+	tenant := "acme"
+	attrs := map[string]sqsjson.MessageAttributeValue{"tenant": {DataType: "String", StringValue: &tenant}}
+	msgs := []sqsjson.Message{
+		{MessageId: "raw", Body: `{"order_id":"o-1","n":12345678901234567890}`, MessageAttributes: attrs},
+		{MessageId: "sns", Body: sns(`{"order_id":"o-2"}`), MessageAttributes: attrs},
+		{MessageId: "text", Body: `order o-3`},
+		{MessageId: "none", Body: `{"total":1}`},
+		{MessageId: "bad", Body: sns(`{"order_id":`)},
+	}
+	for _, expr := range []string{`"cobro:" + .order_id`, `.order_id + ":" + $attributes.tenant.StringValue`, `.n | tostring`, `.`} {
+		k, err := Compile(expr, detect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range msgs {
+			want, wantErr := k.Of(&msgs[i])
+			d := envelope.Decode(&msgs[i])
+			got, gotErr := k.OfDecoded(&msgs[i], d.Value, d.Err)
+			if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Errorf("%s on %s: OfDecoded %q, %v; Of %q, %v", expr, msgs[i].MessageId, got, gotErr, want, wantErr)
+			}
+		}
+	}
+}

@@ -30,16 +30,18 @@ var ErrNoRewrap = errors.New("cannot re-wrap")
 // signature fields dropped, see SignatureFields), the detail of an
 // EventBridge event, the requestPayload of a destination record. It
 // checks its own work: the new body must read back as the same kind of
-// envelope around exactly payload. dropped names the members removed.
-func Rewrap(m *sqsjson.Message, payload []byte) (body string, dropped []string, err error) {
-	e := Detect(m)
-	out, dropped, err := rewrapped(&e, []byte(m.Body), payload)
+// envelope around exactly payload. dropped names the members removed. e
+// is m's envelope (Detect's), which the caller read already: the
+// transform reads each message once.
+func Rewrap(m *sqsjson.Message, e *Envelope, payload []byte) (body string, dropped []string, err error) {
+	out, dropped, err := rewrapped(e, []byte(m.Body), payload)
 	if err != nil {
 		return "", nil, err
 	}
 	back := *m
 	back.Body = string(out)
-	if got := Detect(&back); got.Kind != e.Kind || got.Wraps != e.Wraps || !samePayload(got.Payload, payload) {
+	var strict *Detector
+	if got := strict.DetectBody(out, &back); got.Kind != e.Kind || got.Wraps != e.Wraps || !samePayload(got.Payload, payload) {
 		return "", nil, fmt.Errorf("%w this %s envelope: the new payload would not read back as its payload", ErrNoRewrap, e.Kind)
 	}
 	return back.Body, dropped, nil
@@ -125,7 +127,7 @@ func samePayload(a, b []byte) bool {
 
 func compact(p []byte) []byte {
 	var buf bytes.Buffer
-	if json.Valid(p) && json.Compact(&buf, p) == nil {
+	if json.Compact(&buf, p) == nil { // it writes nothing unless p is valid JSON
 		return buf.Bytes()
 	}
 	return p

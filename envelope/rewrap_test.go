@@ -34,7 +34,7 @@ func TestRewrapChangesOnlyThePayload(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := &sqsjson.Message{MessageId: "m", Body: tt.body, MessageAttributes: tt.attrs}
-			got, dropped, err := Rewrap(m, []byte(repaired))
+			got, dropped, err := rewrap(m, []byte(repaired))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestRewrapRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := Rewrap(&sqsjson.Message{MessageId: "m", Body: tt.body}, []byte(tt.payload))
+			_, _, err := rewrap(&sqsjson.Message{MessageId: "m", Body: tt.body}, []byte(tt.payload))
 			if err == nil || errors.Is(err, ErrNoRewrap) != tt.noRewrap {
 				t.Fatalf("err %v; want a refusal (ErrNoRewrap %v)", err, tt.noRewrap)
 			}
@@ -79,7 +79,7 @@ func TestRewrapRefuses(t *testing.T) {
 // writes it, and reads back as the same payload.
 func TestRewrapSNSEscapes(t *testing.T) {
 	payload := `{"note":"café <b> & \"quoted\"\n","version":1}`
-	body, _, err := Rewrap(&sqsjson.Message{MessageId: "m", Body: snsBody}, []byte(payload))
+	body, _, err := rewrap(&sqsjson.Message{MessageId: "m", Body: snsBody}, []byte(payload))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,4 +89,10 @@ func TestRewrapSNSEscapes(t *testing.T) {
 	if !strings.Contains(body, `<b> & `) {
 		t.Errorf("HTML characters escaped: %s", body)
 	}
+}
+
+// rewrap is Rewrap of m with its envelope detected here.
+func rewrap(m *sqsjson.Message, payload []byte) (string, []string, error) {
+	e := Detect(m)
+	return Rewrap(m, &e, payload)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redrive/mover"
 	"github.com/mfdlq/mfdlq/redrive/target"
@@ -84,14 +85,23 @@ type Originals interface {
 // failures in the mover's words.
 type stepAdapter struct{ *transform.Step }
 
-func (s stepAdapter) Apply(ctx context.Context, msgs []sqsjson.Message) ([]sqsjson.Message, []mover.Failure) {
-	send, failed := s.Step.Apply(ctx, msgs)
+func (s stepAdapter) Apply(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) ([]sqsjson.Message, []mover.Failure) {
+	send, failed := s.Step.Apply(ctx, msgs, ds)
 	out := make([]mover.Failure, len(failed))
 	for i, f := range failed {
 		out[i] = mover.Failure{Message: f.Message, Position: f.Position, Reason: f.Reason, Again: f.Again}
 	}
 	return send, out
 }
+
+// ReadsAttributes tells the mover whether the program may read the
+// system attributes, so that its receive asks SQS for them only then.
+func (s stepAdapter) ReadsAttributes() bool { return s.Step.Program.ReadsAttributes() }
+
+var (
+	_ mover.AttributeReader = stepAdapter{}
+	_ mover.PayloadHasher   = stepAdapter{}
+)
 
 // noArchive keeps nothing: a file replay's originals are the file.
 type noArchive struct{}

@@ -45,8 +45,9 @@ type Result struct {
 	// Dropped names the envelope members the re-wrap removed (the SNS
 	// signature fields: see envelope.SignatureFields).
 	Dropped []string
-	// AttributesChanged tells that set_attributes gave other attributes.
-	AttributesChanged bool
+	// AttributesChanged tells that set_attributes gave other attributes,
+	// PayloadChanged that the program gave another payload (After).
+	AttributesChanged, PayloadChanged bool
 	// Interrupted tells a Failed result that is no verdict: the caller's
 	// context ended (Ctrl-C) while the message was worked on. It is not a
 	// program failure: not counted, not journaled, not shown.
@@ -66,7 +67,14 @@ type Result struct {
 // refused it). When ctx itself ends (Ctrl-C), the Result is Interrupted:
 // the message was not judged, and no failure is counted.
 func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Result {
-	env := envelope.Detect(m)
+	return p.ApplyDecoded(ctx, m, envelope.Decode(m), lim)
+}
+
+// ApplyDecoded is Apply of m whose envelope and payload the caller read
+// already (envelope.Decode(m)): the redrive mover reads each message once
+// for --key and --transform.
+func (p *Program) ApplyDecoded(ctx context.Context, m *sqsjson.Message, d envelope.Decoded, lim Limits) Result {
+	env := &d.Envelope
 	before := bytes.Clone(env.Payload)
 	release, ok := runs.enter(ctx)
 	if !ok {
@@ -96,12 +104,18 @@ func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Res
 		}
 		return Result{}, false
 	}
-	in, err := payloadValue(env)
+	in, err := d.Value, d.Err
 	if err != nil {
 		return fail("the payload does not decode: %v", err)
 	}
-	attrs := sqsjson.AttributesValue(m.MessageAttributes)
-	out, err := p.run(ctx, in, attrs, messageValue(m, env.Kind))
+	var attrs, msg any // nil for a program that never reads them
+	if p.readsAttributes {
+		attrs = sqsjson.AttributesValue(m.MessageAttributes)
+	}
+	if p.readsMessage {
+		msg = messageValue(m, env.Kind)
+	}
+	out, err := p.run(ctx, in, attrs, msg)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -139,7 +153,7 @@ func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Res
 	repaired.MD5OfBody, repaired.MD5OfMessageAttributes = "", ""
 	var dropped []string
 	if payloadChanged {
-		if repaired.Body, dropped, err = envelope.Rewrap(m, after); err != nil {
+		if repaired.Body, dropped, err = envelope.Rewrap(m, env, after); err != nil {
 			return fail("%v", err)
 		}
 	} else {
@@ -151,7 +165,7 @@ func (p *Program) Apply(ctx context.Context, m *sqsjson.Message, lim Limits) Res
 	if r, over := late(); over {
 		return r
 	}
-	return Result{Outcome: Changed, Message: &repaired, Before: before, After: after, Dropped: dropped, AttributesChanged: attrsChanged}
+	return Result{Outcome: Changed, Message: &repaired, Before: before, After: after, Dropped: dropped, AttributesChanged: attrsChanged, PayloadChanged: payloadChanged}
 }
 
 // errOutOfTime is a message whose work (the program and what follows it)
@@ -252,23 +266,6 @@ func unwrap(v any) (payload, attrs any, set bool, err error) {
 		return nil, nil, false, errors.New("set_attributes must be the program's last step")
 	}
 	return inner["payload"], inner["attributes"], true, nil
-}
-
-// payloadValue is the payload as the program sees it: JSON decoded with
-// its numbers kept as written (gojq carries a json.Number it does not
-// compute on as its text: 19.990 stays 19.990, a 20-digit id stays
-// exact), else the text as a string.
-func payloadValue(env envelope.Envelope) (any, error) {
-	if !env.PayloadJSON {
-		return string(env.Payload), nil
-	}
-	d := json.NewDecoder(bytes.NewReader(env.Payload))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return v, nil
 }
 
 // encodePayload writes the program's output as the new payload: for a JSON

@@ -40,6 +40,12 @@ type Program struct {
 	// Timeout bounds one message's run (DefaultTimeout when zero).
 	Timeout time.Duration
 	code    *gojq.Code
+	// readsMessage: the program names $message (the system attributes,
+	// the MessageId, the envelope's kind); readsAttributes: it names
+	// $attributes or calls set_attributes. Apply builds neither value for
+	// a program that cannot read it, and a redrive receive asks SQS for
+	// the system attributes only when it may (ReadsAttributes).
+	readsMessage, readsAttributes bool
 }
 
 // Compile reads and compiles a program; origin names where it came from
@@ -58,6 +64,9 @@ func Compile(src, origin string) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: fix the program (jq syntax)", origin, parseErrorText(src, err))
 	}
+	// A variable is lexical in jq: a program that compiles without one
+	// never reads it (set_attributes, the prelude's, reads $attributes).
+	_, noAttrs := gojq.Compile(q, gojq.WithVariables([]string{"$message"}))
 	pre, err := gojq.Parse(prelude)
 	if err != nil {
 		return nil, err
@@ -68,8 +77,14 @@ func Compile(src, origin string) (*Program, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: fix the program", origin, Reason(err))
 	}
-	return &Program{Source: src, Origin: origin, code: code}, nil
+	_, noMessage := gojq.Compile(q, gojq.WithVariables([]string{"$attributes"}))
+	return &Program{Source: src, Origin: origin, code: code, readsMessage: noMessage != nil, readsAttributes: noAttrs != nil}, nil
 }
+
+// ReadsAttributes tells whether the program may read a message's system
+// attributes ($message.Attributes): when it cannot, a redrive's receive
+// asks SQS only for those the move itself reads.
+func (p *Program) ReadsAttributes() bool { return p.readsMessage }
 
 // parseErrorText names a syntax error by line and column (a program from
 // a file has lines), sanitised: the token comes from the operator's text.

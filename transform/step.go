@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -37,7 +38,13 @@ type Step struct {
 	preview *Preview
 	pending map[string]pending // MessageId → a message repaired (or left) and not yet sent
 	failed  map[string]bool    // MessageIds failed on: counted once (the canary and the rest both see them)
+	// sums are the payload hashes of the messages Keep let go to their
+	// send, until the send asks (PayloadSHA256) or Forget drops them.
+	sums map[string]sentSum
 }
+
+// sentSum is the payload hash of the message with body about to be sent.
+type sentSum struct{ body, sum string }
 
 // pending is a picked message between Apply and Keep or Forget: counted
 // only once it is about to be sent, so a message released over --max (or
@@ -46,11 +53,12 @@ type pending struct {
 	pos      int
 	original sqsjson.Message
 	result   Result
+	sum      string // the sent message's payload hash ("": not known)
 }
 
 // NewStep runs p with lim, keeping originals in a.
 func NewStep(p *Program, lim Limits, a Archive) *Step {
-	return &Step{Program: p, Limits: lim, Archive: a, preview: NewPreview(p), pending: map[string]pending{}, failed: map[string]bool{}}
+	return &Step{Program: p, Limits: lim, Archive: a, preview: NewPreview(p), pending: map[string]pending{}, failed: map[string]bool{}, sums: map[string]sentSum{}}
 }
 
 // Failure is a message the program failed on: it stays in the DLQ.
@@ -63,19 +71,26 @@ type Failure struct {
 	Again bool
 }
 
-// Apply runs the program on each message of a picked batch. send holds
-// what to send in their place, in order: the repaired copy of a changed
-// message (same MessageId and receipt handle, so the journal and the
-// delete need nothing new), an unchanged message as it came. failed holds
-// the rest.
-func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjson.Message, failed []Failure) {
+// Apply runs the program on each message of a picked batch, ds[i] being
+// envelope.Decode(&msgs[i]) when the caller read them already (the redrive
+// mover reads each message once for --key and --transform; nil: read
+// here). send holds what to send in their place, in order: the repaired
+// copy of a changed message (same MessageId and receipt handle, so the
+// journal and the delete need nothing new), an unchanged message as it
+// came. failed holds the rest.
+func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) (send []sqsjson.Message, failed []Failure) {
 	s.mu.Lock()
 	first := s.pos + 1
 	s.pos += len(msgs)
 	s.mu.Unlock()
 	results := make([]Result, len(msgs))
 	for i := range msgs {
-		results[i] = s.Program.Apply(ctx, &msgs[i], s.Limits) // outside the lock: jq can be slow
+		// Outside the lock: jq can be slow.
+		if ds != nil {
+			results[i] = s.Program.ApplyDecoded(ctx, &msgs[i], ds[i], s.Limits)
+		} else {
+			results[i] = s.Program.Apply(ctx, &msgs[i], s.Limits)
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -90,7 +105,11 @@ func (s *Step) Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjso
 			failed = append(failed, Failure{Message: msgs[i], Position: first + i, Reason: r.Reason, Again: again})
 			continue
 		}
-		s.pending[id] = pending{pos: first + i, original: msgs[i], result: r}
+		pd := pending{pos: first + i, original: msgs[i], result: r}
+		if ds != nil {
+			pd.sum = sentPayloadSHA256(&ds[i], msgs[i].Body, r)
+		}
+		s.pending[id] = pd
 		send = append(send, *r.Message)
 	}
 	return send, failed
@@ -107,6 +126,9 @@ func (s *Step) Keep(send []sqsjson.Message) error {
 			continue
 		}
 		delete(s.pending, m.MessageId)
+		if pd.sum != "" {
+			s.sums[m.MessageId] = sentSum{body: m.Body, sum: pd.sum}
+		}
 		s.preview.Add(pd.pos, &pd.original, pd.result)
 		if pd.result.Outcome == Changed {
 			keep = append(keep, pd.original)
@@ -130,7 +152,39 @@ func (s *Step) Forget(msgs []sqsjson.Message) {
 	defer s.mu.Unlock()
 	for _, m := range msgs {
 		delete(s.pending, m.MessageId)
+		delete(s.sums, m.MessageId)
 	}
+}
+
+// PayloadSHA256 is envelope.PayloadSHA256 of m, a message Keep let go to
+// its send, as Apply read it: the original's payload, or the repaired
+// copy's, which the re-wrap read back. ok is false for a message it does
+// not know by that body (the caller reads it then); it is told once.
+// What it keeps is the sends in flight, and the few whose send failed
+// until their message is repaired again or dropped (Forget).
+func (s *Step) PayloadSHA256(m *sqsjson.Message) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, ok := s.sums[m.MessageId]
+	if !ok || h.body != m.Body {
+		return "", false
+	}
+	delete(s.sums, m.MessageId)
+	return h.sum, true
+}
+
+// sentPayloadSHA256 is the payload hash of what goes in m's place, d
+// being m's envelope and payload and r the program's outcome: the new
+// payload's (the re-wrap checked the copy reads back around it), else
+// the original's; "" for a failure.
+func sentPayloadSHA256(d *envelope.Decoded, body string, r Result) string {
+	switch {
+	case r.Outcome == Failed:
+		return ""
+	case r.Outcome == Changed && r.PayloadChanged:
+		return envelope.HashPayload(r.After)
+	}
+	return d.PayloadSHA256(body)
 }
 
 // Figures is what the step counted so far.

@@ -39,7 +39,7 @@ func TestStep(t *testing.T) {
 		{MessageId: "c", ReceiptHandle: "rc", Body: `{"n":3,"v":2}`},
 		{MessageId: "d", ReceiptHandle: "rd", Body: `{"n":4,"v":2}`},
 	}
-	send, failed := s.Apply(context.Background(), batch)
+	send, failed := s.Apply(context.Background(), batch, nil)
 	var got []string
 	for _, m := range send {
 		got = append(got, m.MessageId+":"+m.ReceiptHandle+"="+m.Body)
@@ -60,18 +60,18 @@ func TestStep(t *testing.T) {
 	}
 	a.kept = nil
 	// The next batch counts on.
-	if _, failed := s.Apply(context.Background(), []sqsjson.Message{{MessageId: "e", Body: `{"n":3}`}}); failed[0].Position != 5 {
+	if _, failed := s.Apply(context.Background(), []sqsjson.Message{{MessageId: "e", Body: `{"n":3}`}}, nil); failed[0].Position != 5 {
 		t.Fatalf("position %d", failed[0].Position)
 	}
 	// c again (the rest after the canary): failed again, counted once.
-	if _, failed := s.Apply(context.Background(), []sqsjson.Message{batch[2]}); len(failed) != 1 || !failed[0].Again {
+	if _, failed := s.Apply(context.Background(), []sqsjson.Message{batch[2]}, nil); len(failed) != 1 || !failed[0].Again {
 		t.Fatalf("c must fail again, marked so: %+v", failed)
 	}
 	// d, released, is counted only when it is sent later.
 	if f := s.Figures(); f.Changed != 1 || f.Unchanged != 1 || f.Failed != 2 || len(f.Examples) != 1 {
 		t.Fatalf("figures %+v", f)
 	}
-	send, _ = s.Apply(context.Background(), []sqsjson.Message{batch[3]})
+	send, _ = s.Apply(context.Background(), []sqsjson.Message{batch[3]}, nil)
 	if err := s.Keep(send); err != nil || strings.Join(a.kept, " ") != `d={"n":4,"v":2}` {
 		t.Fatal(err, a.kept)
 	}
@@ -82,7 +82,7 @@ func TestStep(t *testing.T) {
 		t.Fatalf("%d messages still held", len(s.pending))
 	}
 	a.err = errors.New("no space left on device")
-	send, _ = s.Apply(context.Background(), []sqsjson.Message{{MessageId: "f", Body: `{"n":1}`}})
+	send, _ = s.Apply(context.Background(), []sqsjson.Message{{MessageId: "f", Body: `{"n":1}`}}, nil)
 	if err := s.Keep(send); !errors.Is(err, ErrArchive) || !strings.Contains(err.Error(), "no space") {
 		t.Fatalf("Keep: %v", err)
 	}

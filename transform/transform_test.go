@@ -325,9 +325,8 @@ func TestApplyBoundsOutputBeforeEncoding(t *testing.T) {
 			m := sqsjson.Message{MessageId: "m-1", Body: tc.body}
 			// What the program itself costs (gojq's values), then Apply's whole.
 			ran := allocated(func() {
-				env := envelope.Detect(&m)
-				in, _ := payloadValue(env)
-				p.run(context.Background(), in, map[string]any{}, messageValue(&m, env.Kind))
+				d := envelope.Decode(&m)
+				p.run(context.Background(), d.Value, map[string]any{}, messageValue(&m, d.Kind))
 			})
 			var r Result
 			applied := allocated(func() { r = p.Apply(context.Background(), &m, Limits{}) })

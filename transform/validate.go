@@ -40,8 +40,8 @@ func (l Limits) Check(orig, repaired *sqsjson.Message) error {
 	if repaired.Body == "" {
 		return errors.New("the repaired body is empty: SQS needs at least one character")
 	}
-	if err := allowedText("the repaired body", repaired.Body); err != nil {
-		return err
+	if bad := badText(repaired.Body); bad != "" {
+		return errors.New("the repaired body " + bad)
 	}
 	if n := len(repaired.MessageAttributes); n > MaxAttributes {
 		return fmt.Errorf("the repaired message has %s: SQS takes at most %d", plural.Of(n, "message attribute"), MaxAttributes)
@@ -75,12 +75,53 @@ func (l Limits) maxBytes() int {
 	return l.MaxBytes
 }
 
-// attrName is SQS's rule for an attribute name: up to 256 of A-Z a-z 0-9
-// _ - and ., no leading, trailing or doubled period.
-var attrName = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
+// validName is SQS's rule for an attribute name (but its length): A-Z a-z
+// 0-9 _ - and ., no leading, trailing or doubled period — the regexp
+// ^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$, matched by hand: Check runs it on
+// every attribute of every message a move repairs (TestValidNameAndType
+// holds both to the regexps).
+func validName(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_', c == '-':
+		case c == '.' && s[i-1] != '.': // i > 0: s[0] is no period
+		default:
+			return false
+		}
+	}
+	return true
+}
 
-// dataType is String, Number or Binary, optionally with a custom suffix.
-var dataType = regexp.MustCompile(`^(String|Number|Binary)(\.[^\s]+)?$`)
+// validType is String, Number or Binary, optionally with a custom suffix
+// of no white space — the regexp ^(String|Number|Binary)(\.[^\s]+)?$ (\s
+// is [\t\n\f\r ]), matched by hand as validName is.
+func validType(s string) bool {
+	rest, ok := strings.CutPrefix(s, "String")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "Number")
+	}
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "Binary")
+	}
+	switch {
+	case !ok:
+		return false
+	case rest == "":
+		return true
+	case rest[0] != '.' || len(rest) == 1:
+		return false
+	}
+	for i := 1; i < len(rest); i++ {
+		switch rest[i] {
+		case '\t', '\n', '\f', '\r', ' ':
+			return false
+		}
+	}
+	return true
+}
 
 // number is a Number attribute's value: SQS takes up to 38 significant
 // digits between 10^-128 and 10^+126 written plainly or with an exponent.
@@ -89,11 +130,11 @@ var number = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 func checkAttribute(name string, a sqsjson.MessageAttributeValue) error {
 	lower := strings.ToLower(name)
 	switch {
-	case len(name) > 256 || !attrName.MatchString(name):
+	case len(name) > 256 || !validName(name):
 		return fmt.Errorf("attribute name %q is not one SQS takes: up to 256 of A-Z a-z 0-9 _ - ., no leading, trailing or doubled period", name)
 	case strings.HasPrefix(lower, "aws.") || strings.HasPrefix(lower, "amazon."):
 		return fmt.Errorf("attribute name %q: the AWS. and Amazon. prefixes are reserved", name)
-	case len(a.DataType) > 256 || !dataType.MatchString(a.DataType):
+	case len(a.DataType) > 256 || !validType(a.DataType):
 		return fmt.Errorf("attribute %q: DataType %q is not String, Number or Binary (optionally .custom)", name, a.DataType)
 	}
 	if strings.HasPrefix(a.DataType, "Binary") {
@@ -108,7 +149,10 @@ func checkAttribute(name string, a sqsjson.MessageAttributeValue) error {
 	if strings.HasPrefix(a.DataType, "Number") && (!number.MatchString(*a.StringValue) || digits(*a.StringValue) > 38) {
 		return fmt.Errorf("attribute %q: %q is not a number SQS takes (up to 38 digits)", name, *a.StringValue)
 	}
-	return allowedText(fmt.Sprintf("attribute %q", name), *a.StringValue)
+	if bad := badText(*a.StringValue); bad != "" {
+		return fmt.Errorf("attribute %q %s", name, bad)
+	}
+	return nil
 }
 
 // digits counts the significant digits of a number's mantissa.
@@ -118,17 +162,18 @@ func digits(s string) int {
 	return len(strings.ReplaceAll(mant, ".", ""))
 }
 
-// allowedText checks SQS's character set for bodies and string values:
+// badText checks SQS's character set for bodies and string values:
 // #x9 #xA #xD #x20-#xD7FF #xE000-#xFFFD #x10000-#x10FFFF, valid UTF-8.
-// SendMessage refuses anything else (InvalidMessageContents).
-func allowedText(what, s string) error {
+// SendMessage refuses anything else (InvalidMessageContents). It says
+// what is wrong ("holds …"), "" when nothing is.
+func badText(s string) string {
 	for i, r := range s {
 		if r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
-			return fmt.Errorf("%s holds invalid UTF-8 at byte %d", what, i)
+			return fmt.Sprintf("holds invalid UTF-8 at byte %d", i)
 		}
 		if !(r == 0x9 || r == 0xA || r == 0xD || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF) {
-			return fmt.Errorf("%s holds the character U+%04X at byte %d, which SQS refuses", what, r, i)
+			return fmt.Sprintf("holds the character U+%04X at byte %d, which SQS refuses", r, i)
 		}
 	}
-	return nil
+	return ""
 }

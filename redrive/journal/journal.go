@@ -326,6 +326,16 @@ func (s *State) ReturnedFromAnyAttempt(dlqMessageID string) bool {
 	return s.l.returned(dlqMessageID, 0)
 }
 
+// FirstPayloadSent is when this attempt first sent a payload it journals
+// the hash of (to a target, or a repaired copy); ok is false before any:
+// a message that reached the DLQ before then came back from none of them,
+// whatever its payload, and IsReturn need not hash it.
+func (s *State) FirstPayloadSent() (time.Time, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.l.firstPayloadSent(s.attempt)
+}
+
 // PayloadSent tells when this attempt sent a payload to a target, its
 // SHA-256 given by hash; hash is called only when the journal holds target
 // sends, so that the SQS path hashes nothing.

@@ -40,6 +40,9 @@ type Ledger struct {
 	entries   int
 	first     time.Time
 	last      time.Time
+
+	// firstPayload is each attempt's earliest payload send (UnixNano).
+	firstPayload map[int]int64
 }
 
 type openKey struct{ dest, id string }
@@ -159,6 +162,12 @@ func (l *Ledger) keySent(dest string, d uint64, attempt int) (now, before bool) 
 }
 
 func (l *Ledger) notePayload(sk setKey, d uint64, at int64) {
+	if l.firstPayload == nil {
+		l.firstPayload = map[int]int64{}
+	}
+	if first, ok := l.firstPayload[sk.attempt]; !ok || at < first {
+		l.firstPayload[sk.attempt] = at
+	}
 	m := l.payloads[sk]
 	if m == nil {
 		m = map[uint64]int64{}
@@ -188,6 +197,18 @@ func (l *Ledger) returned(id string, attempt int) bool {
 		}
 	}
 	return false
+}
+
+// firstPayloadSent is the earliest payload send in attempt (0: any).
+func (l *Ledger) firstPayloadSent(attempt int) (time.Time, bool) {
+	var first int64
+	found := false
+	for a, at := range l.firstPayload {
+		if (attempt == 0 || a == attempt) && (!found || at < first) {
+			first, found = at, true
+		}
+	}
+	return time.Unix(0, first).UTC(), found
 }
 
 // payloadSent is the first send of a payload hash in attempt (0: any).

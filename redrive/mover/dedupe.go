@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/dedupe"
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
@@ -16,16 +17,31 @@ type heldKey struct {
 }
 
 // judge evaluates the --key of the picked messages, outside the lock (a
-// jq expression can be slow); nil without --dedupe.
-func (m *Mover) judge(picked []sqsjson.Message) map[string]dedupe.Judged {
+// jq expression can be slow), ds[i] being picked[i]'s payload
+// (decodePicked); nil without --dedupe.
+func (m *Mover) judge(picked []sqsjson.Message, ds []envelope.Decoded) map[string]dedupe.Judged {
 	if m.o.Dedupe == nil || len(picked) == 0 {
 		return nil
 	}
 	out := make(map[string]dedupe.Judged, len(picked))
 	for i := range picked {
-		out[picked[i].MessageId] = m.o.Dedupe.Judge(&picked[i])
+		out[picked[i].MessageId] = m.o.Dedupe.Judge(&picked[i], ds[i].Value, ds[i].Err)
 	}
 	return out
+}
+
+// decodePicked reads each picked message's envelope and payload once, for
+// both the --key and the transform (nil when neither runs): each read
+// again detected the envelope and parsed the payload again.
+func (m *Mover) decodePicked(picked []sqsjson.Message) []envelope.Decoded {
+	if m.o.Dedupe == nil && m.o.Transform == nil || len(picked) == 0 {
+		return nil
+	}
+	ds := make([]envelope.Decoded, len(picked))
+	for i := range picked {
+		ds[i] = envelope.Decode(&picked[i])
+	}
+	return ds
 }
 
 // dedupe keeps the first message of each key, among the batch's messages

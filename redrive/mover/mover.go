@@ -181,6 +181,8 @@ type Mover struct {
 	// is in hand (see cancelIdlePolls).
 	polls       context.Context
 	cancelPolls context.CancelFunc
+	// attrs are the system attributes a receive asks for (systemAttributes).
+	attrs []types.MessageSystemAttributeName
 
 	mu       sync.Mutex
 	stats    Stats
@@ -257,7 +259,7 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate, Now: o.Clock.Now})
 	// The table's digests grow to the backlog: sized once, not rehashed
 	// as the move goes.
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog),
+	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog), attrs: systemAttributes(&o),
 		lost:  receipts.Lost{Visibility: time.Duration(o.Visibility) * time.Second},
 		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil
 }

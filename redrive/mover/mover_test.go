@@ -305,33 +305,6 @@ func TestStandardEntryKeepsFairQueueGroup(t *testing.T) {
 	}
 }
 
-func TestReceiveAsksOnlyForNeededAttributes(t *testing.T) {
-	all, err := filterFunc(".Attributes.ApproximateReceiveCount == \"1\"")
-	if err != nil {
-		t.Fatal(err)
-	}
-	none, err := filterFunc("")
-	if err != nil || none != nil {
-		t.Fatalf("an empty selection compiles to a predicate (%v); want nil: move all", err)
-	}
-	for _, c := range []struct {
-		name string
-		fifo bool
-		sel  func(*sqsjson.Message) (bool, error)
-		want []types.MessageSystemAttributeName
-	}{
-		// A standard queue's message may carry a fair queue's group.
-		{"standard, no selection", false, nil, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}},
-		{"FIFO, no selection", true, nil, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}},
-		{"selection", false, all, []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}},
-	} {
-		m := &Mover{o: Options{Dest: &sqsapi.Queue{FIFO: c.fifo}, Select: c.sel}}
-		if diff := cmp.Diff(c.want, m.systemAttributes()); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", c.name, diff)
-		}
-	}
-}
-
 // A message hidden by someone else (a killed run, a receive whose answer
 // was lost) is waited for, and the wait is reported, not silent.
 func TestWaitForHiddenIsReported(t *testing.T) {

@@ -48,7 +48,7 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 			MaxNumberOfMessages:         int32(n),
 			VisibilityTimeout:           m.o.Visibility,
 			WaitTimeSeconds:             wait,
-			MessageSystemAttributeNames: m.systemAttributes(),
+			MessageSystemAttributeNames: m.attrs,
 			MessageAttributeNames:       []string{"All"},
 		}, retry.NoSDK)
 		m.ctl.Call(0, err)
@@ -66,24 +66,6 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 		return nil, false, err
 	}
 	return out.Messages, false, nil
-}
-
-// systemAttributes is what a receive asks SQS for: every attribute when a
-// selection may look at them, else only what the send needs (a message's
-// group: a FIFO queue's, or a fair standard queue's tenant), which saves
-// SQS and us work on every message.
-func (m *Mover) systemAttributes() []types.MessageSystemAttributeName {
-	switch {
-	case m.o.Select != nil || m.o.Route != nil || m.o.Transform != nil:
-		// A Router reads each message's DeadLetterQueueSourceArn; a
-		// transform's program reads $message.Attributes, and its originals
-		// keep every attribute, as an export does.
-		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameAll}
-	case m.o.Target != nil:
-		// A return to a target is told by its SentTimestamp (IsReturn).
-		return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameSentTimestamp, types.MessageSystemAttributeNameMessageGroupId}
-	}
-	return []types.MessageSystemAttributeName{types.MessageSystemAttributeNameMessageGroupId}
 }
 
 // handle moves one received batch up to its sends and returns its deletes
@@ -237,8 +219,9 @@ func (m *Mover) selectFrom(p *triaged, candidates []sqsjson.Message) {
 		}
 	}
 	tried, order := len(picked), picked
-	judged := m.judge(picked)
-	picked, tfailed := m.transformPicked(picked)
+	ds := m.decodePicked(picked)
+	judged := m.judge(picked, ds)
+	picked, tfailed := m.transformPicked(picked, ds)
 	now := m.o.Clock.Now().UTC()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -417,6 +400,9 @@ func (m *Mover) waitBacklog(ctx context.Context) error {
 func IsReturn(st *journal.State, m *sqsjson.Message) bool {
 	if st.IsReturned(m.MessageId) {
 		return true
+	}
+	if first, ok := st.FirstPayloadSent(); !ok || !envelope.ArrivedAfter(m, first) {
+		return false // here before every payload send: no hash needed
 	}
 	at, ok := st.PayloadSent(func() string { return envelope.PayloadSHA256(m) })
 	return ok && envelope.ArrivedAfter(m, at)

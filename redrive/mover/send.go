@@ -11,7 +11,6 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/mfdlq/mfdlq/awserr"
-	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/receipts"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/redrive/provenance"
@@ -115,7 +114,7 @@ func (m *Mover) sendBatch(ctx context.Context, dest *sqsapi.Queue, chunk []sqsjs
 				// A repaired copy is known by its new payload: its
 				// return to the DLQ (in a new envelope, with a new
 				// MessageId) is a return.
-				e.PayloadSHA256 = envelope.PayloadSHA256(&msg)
+				e.PayloadSHA256 = m.payloadSHA256(&msg)
 			}
 			entries = append(entries, e)
 		case out.final[id] != "" || m.deferOnce(msg.MessageId, dest.URL):

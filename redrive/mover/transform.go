@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -14,11 +15,13 @@ import (
 // Transformer repairs the picked messages of a batch before they are sent
 // (transform.Step, adapted by redrive): Apply gives the batch to send
 // (each repaired copy in its original's place, with its MessageId and
-// receipt handle) and the failures, Keep makes the originals of what is
-// about to be sent durable, Forget drops those of copies that will not be
-// sent now. The mover declares it and imports no transform package.
+// receipt handle) and the failures, ds[i] being msgs[i]'s envelope and
+// payload, read once for the --key and the transform; Keep makes the
+// originals of what is about to be sent durable, Forget drops those of
+// copies that will not be sent now. The mover declares it and imports no
+// transform package.
 type Transformer interface {
-	Apply(ctx context.Context, msgs []sqsjson.Message) (send []sqsjson.Message, failed []Failure)
+	Apply(ctx context.Context, msgs []sqsjson.Message, ds []envelope.Decoded) (send []sqsjson.Message, failed []Failure)
 	Keep(send []sqsjson.Message) error
 	Forget(msgs []sqsjson.Message)
 }
@@ -39,11 +42,11 @@ const HaltTransform = "transform failed on every one of the "
 
 // transformPicked runs the transform on the picked messages, outside the
 // lock (a jq program can be slow).
-func (m *Mover) transformPicked(picked []sqsjson.Message) ([]sqsjson.Message, []Failure) {
+func (m *Mover) transformPicked(picked []sqsjson.Message, ds []envelope.Decoded) ([]sqsjson.Message, []Failure) {
 	if m.o.Transform == nil || len(picked) == 0 {
 		return picked, nil
 	}
-	return m.o.Transform.Apply(context.Background(), picked)
+	return m.o.Transform.Apply(context.Background(), picked, ds)
 }
 
 // transformErrors counts, journals and releases the messages the transform
@@ -70,6 +73,25 @@ func (m *Mover) transformErrors(p *triaged, failed []Failure, tried int, now tim
 	if first && len(failed) == tried && m.stats.Halted == "" {
 		m.stats.Halted = HaltTransform + plural.Of(len(failed), "message") + " of the first batch"
 	}
+}
+
+// PayloadHasher is a Transformer that knows the payload hash of what it
+// let go to its send (the original's, or the copy's its re-wrap read
+// back): the send journals it without reading the message again. ok is
+// false for a message it does not know.
+type PayloadHasher interface {
+	PayloadSHA256(msg *sqsjson.Message) (sum string, ok bool)
+}
+
+// payloadSHA256 is the payload hash a send journals: the transform's, when
+// it knows it, else read from the message.
+func (m *Mover) payloadSHA256(msg *sqsjson.Message) string {
+	if h, ok := m.o.Transform.(PayloadHasher); ok {
+		if sum, ok := h.PayloadSHA256(msg); ok {
+			return sum
+		}
+	}
+	return envelope.PayloadSHA256(msg)
 }
 
 // forget drops the originals of repaired copies that will not be sent now.

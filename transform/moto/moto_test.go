@@ -100,7 +100,7 @@ func move(t *testing.T, c *sqs.Client, p *transform.Program, dlq, dest string, o
 			}
 			seen[m.MessageId] = true
 		}
-		send, bad := step.Apply(ctx, msgs)
+		send, bad := step.Apply(ctx, msgs, nil)
 		for _, f := range bad {
 			res.reasons[f.Message.MessageId] = f.Reason
 			failed = append(failed, f.Message.ReceiptHandle)
