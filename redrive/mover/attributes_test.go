@@ -75,7 +75,7 @@ func runThrough(t *testing.T, s *setup, c SQS, mod func(*Options)) Stats {
 	defer jw.Close()
 	o := Options{
 		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
-		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: journal.Fold(entries), Wait: 1, Visibility: 30,
+		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: stateOf(t, 1, entries...), Wait: 1, Visibility: 30,
 	}
 	mod(&o)
 	m, err := NewMover(c, o)

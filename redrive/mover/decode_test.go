@@ -67,10 +67,10 @@ func TestIsReturnSkipsTheBacklogsHash(t *testing.T) {
 	t0 := time.Unix(1764547200, 0).UTC()
 	body := func(id string) string { return `{"order_id":"` + id + `"}` }
 	hash := func(b string) string { return envelope.PayloadSHA256(&sqsjson.Message{Body: b}) }
-	st := journal.Fold([]journal.Entry{
-		{Time: t0, Run: "r", Op: journal.OpSent, DLQMessageID: "a", DestQueue: destURL, DestMessageID: "d-a", PayloadSHA256: hash(body("o-1"))},
-		{Time: t0.Add(time.Minute), Run: "r", Op: journal.OpSent, DLQMessageID: "b", DestQueue: destURL, DestMessageID: "d-b", PayloadSHA256: hash(body("o-2"))},
-	})
+	st := stateOf(t, 1,
+		journal.Entry{Time: t0, Run: "r", Op: journal.OpSent, DLQMessageID: "a", DestQueue: destURL, DestMessageID: "d-a", PayloadSHA256: hash(body("o-1"))},
+		journal.Entry{Time: t0.Add(time.Minute), Run: "r", Op: journal.OpSent, DLQMessageID: "b", DestQueue: destURL, DestMessageID: "d-b", PayloadSHA256: hash(body("o-2"))},
+	)
 	for _, c := range []struct {
 		order   string
 		arrived time.Duration // after t0; 0: no SentTimestamp
