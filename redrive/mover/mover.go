@@ -97,7 +97,8 @@ type Options struct {
 	// Gate, when set, is called by a worker with each batch it received
 	// before it does anything else with it: until it returns, the batch is
 	// only held (hidden), so a run may receive while it does not yet know
-	// it may send (its lease being read back). An error stops the run with
+	// it may send (its lease being read back); how much it holds is
+	// bounded (gate.go). An error stops the run with
 	// that error: the batch, and any received after, is made visible again
 	// at once, and nothing is sent or journaled. It must be cheap once it
 	// has returned (a sync.OnceValue).
@@ -222,6 +223,8 @@ type Mover struct {
 	// unseen is how many messages of the backlog, never received, the DLQ
 	// still held hidden when the quiet wait ran out.
 	unseen int
+	// gate is what the workers hold while Options.Gate is closed (gate.go).
+	gate gateState
 }
 
 // NewMover checks o and returns its mover.
@@ -257,9 +260,11 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate, Now: o.Clock.Now})
 	// The table's digests grow to the backlog: sized once, not rehashed
 	// as the move goes.
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog),
+	m := &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog),
 		lost:  receipts.Lost{Visibility: time.Duration(o.Visibility) * time.Second},
-		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil
+		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}
+	m.setGate()
+	return m, nil
 }
 
 // waitRate waits until n messages may be sent at the rate, on the move's
@@ -439,12 +444,19 @@ func (m *Mover) work(ctx context.Context, i int) {
 			next <- received{stop: true}
 			return
 		}
+		gated := m.awaitGate(ctx)
 		n, wait := m.claimOrHold(ctx)
 		if n == 0 || m.waitBacklog(ctx) != nil {
+			if gated {
+				m.heldForGate(nil)
+			}
 			next <- received{stop: true}
 			return
 		}
 		msgs, cancelled, err := m.receive(ctx, n, wait)
+		if gated {
+			m.heldForGate(msgs)
+		}
 		next <- received{msgs: msgs, err: err, short: wait == 0 || cancelled}
 	}
 	// The receive stage is one goroutine for the whole run, asked for each
@@ -546,6 +558,14 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 			close(m.ended)
 		}
 		return 0, 0
+	case allSeen && m.t.Owed() == 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+		// Every message of the backlog was received and none is owed: a
+		// receive can find only what this run does not move. The run ends
+		// when the batches still held are done (the case above), unless
+		// one lets go of a message unfinished: wait for them, without a
+		// receive and a look at the DLQ's depth after each empty answer.
+		m.cancelIdlePolls()
+		return holdOn, 0
 	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-m.t.SeenCount() <= 2*batchSize*m.spawned:
 		// Every worker started may have a receive out: with twice their
 		// batches left, a long poll could find the queue empty and hold
