@@ -90,6 +90,9 @@ func (m *Mover) awaitGate(ctx context.Context) bool {
 	room := m.gate.bytes < gateBytes &&
 		(m.o.Rate <= 0 || float64(m.gate.msgs+batchSize) <= m.o.Rate*m.visibility().Seconds()/2) &&
 		receipts.Since(m.o.Clock, m.started) < m.visibility()/2
+	// With nothing held, nothing would ever ask the gate: the worker
+	// receives (one batch, which then asks it).
+	room = room || m.gate.msgs == 0
 	if room {
 		m.gate.msgs += batchSize
 	}

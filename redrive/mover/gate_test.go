@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/redrive/journal"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -213,5 +214,28 @@ func TestNoReceiveOnceTheBacklogIsInHand(t *testing.T) {
 	}
 	if n, _ := m.claim(ctx); n != 0 {
 		t.Fatalf("claim with the backlog received and done: %d, want 0 (the run is over)", n)
+	}
+}
+
+// Past half the visibility timeout a closed gate lets a worker receive
+// only while nothing is held: a batch held asks the gate, which then
+// opens (or fails) for every worker; with none, a worker that waited
+// would wait for ever.
+func TestGateWaitsOnlyWithABatchHeld(t *testing.T) {
+	s := newSetup(t, 0)
+	m := s.newMoverOn(t, s.fake, func(o *Options) {
+		o.Workers, o.Visibility = 1, 2
+		o.Gate = func() error { return nil }
+	})
+	m.started = time.Now().Add(-2 * time.Second)
+	// Cancelled: a worker that would wait returns at once, not receiving.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if !m.awaitGate(ctx) {
+		t.Fatal("nothing held past half the visibility timeout: the worker did not receive")
+	}
+	m.heldForGate(make([]types.Message, 3))
+	if m.awaitGate(ctx) {
+		t.Fatal("3 messages held past half the visibility timeout: the worker received more")
 	}
 }
