@@ -239,3 +239,34 @@ func TestGateWaitsOnlyWithABatchHeld(t *testing.T) {
 		t.Fatal("3 messages held past half the visibility timeout: the worker received more")
 	}
 }
+
+// Near the end of the backlog a worker does not race the receives in
+// flight, nor the batches received and not yet looked at, for its last
+// messages: when they can hold all that is left unseen it waits for them
+// (holdOn); when they cannot, it receives.
+func TestNoReceiveWhileTheRestIsBeingReceived(t *testing.T) {
+	s := newSetup(t, 0)
+	m := s.newMoverOn(t, s.fake, func(o *Options) { o.Workers, o.Max, o.Backlog = 8, 100, 100 })
+	ctx := context.Background()
+	for i := range 70 {
+		m.t.See(fmt.Sprintf("m-%d", i))
+	}
+	m.receiving, m.untriaged = 2, 5 // 25 of the 30 unseen may be coming
+	if n, _ := m.claim(ctx); n <= 0 {
+		t.Fatalf("claim with 30 unseen, 25 on their way: %d, want a receive", n)
+	}
+	// That receive counts: 35 of 30 may be coming.
+	if n, _ := m.claim(ctx); n != holdOn {
+		t.Fatalf("claim with 30 unseen, 3 receives in flight and 5 received: %d, want holdOn (%d)", n, holdOn)
+	}
+	changed := m.changes()
+	m.endReceive(0)
+	select {
+	case <-changed:
+	default:
+		t.Fatal("a receive came back: the worker held for it was not woken")
+	}
+	if n, _ := m.claim(ctx); n <= 0 {
+		t.Fatalf("claim with 30 unseen, 25 on their way after an empty answer: %d, want a receive", n)
+	}
+}
