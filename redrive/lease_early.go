@@ -114,10 +114,24 @@ func (r *runner) moveGated(ctx context.Context, tasks *answer[*movetask.RunningT
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var release func()
+	// The lease goes back once the mover has returned (every delete
+	// answered), while the run writes its event and closes its journal,
+	// not after: nothing is left to send or delete. A run of the same
+	// incident directory that took the lease in those milliseconds would
+	// find the journal still locked and be refused (journal.ErrInUse),
+	// never let in beside this one.
+	released := make(chan struct{})
+	r.moved = sync.OnceFunc(func() {
+		go func() {
+			defer close(released)
+			if release != nil {
+				release()
+			}
+		}()
+	})
 	defer func() {
-		if release != nil {
-			release()
-		}
+		r.moved()
+		<-released
 	}()
 	gate := sync.OnceValue(func() error {
 		lctx, rel, err := holdLease(ctx, r.env, r.p, r.id)

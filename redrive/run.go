@@ -44,6 +44,9 @@ type runner struct {
 	// beyond counts the messages beyond the idempotency window as the
 	// move meets them (nil: no window known).
 	beyond *window.BeyondCount
+	// moved, when set, is called once the mover's last phase returned,
+	// its last delete answered (moveGated gives the lease back there).
+	moved func()
 }
 
 // Run carries the plan out, after the question: it takes the DLQ's lease,
@@ -230,6 +233,9 @@ func (r *runner) move(ctx context.Context, gate func() error) (*Summary, error) 
 		// was confirmed, not with the receives made while it was read
 		// back: it stays the figure it was.
 		wall = later(wall, opened)
+	}
+	if r.moved != nil {
+		r.moved()
 	}
 	all := sumStats(total, st)
 	if p.Canary > 0 {

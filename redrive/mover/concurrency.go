@@ -98,9 +98,17 @@ type controllerOptions struct {
 	Now func() time.Time
 }
 
+// maxRateStart is where an adaptive --rate max move starts: where the
+// controller ended when it started lower (5,000 messages at 20 ms a call,
+// through fauxqs: 36, 64 and 36 batches in flight, after a ramp from 8
+// whose first 300 ms sent 50 to 65 batches per 100 ms).
+const maxRateStart = 32
+
 // newController returns a controller starting at Fixed, or for an adaptive
 // move at 1 below 20 msg/s (one batch in flight keeps up, and a SIGKILL of a
-// slow, careful move duplicates at most 10) and at min(8, Max) above.
+// slow, careful move duplicates at most 10), at min(8, Max) for a higher
+// --rate, and at min(maxRateStart, Max) for --rate max, which probes up
+// additively from there (no slow start: its first doubling would be blind).
 func newController(o controllerOptions) *controller {
 	if o.Now == nil {
 		o.Now = receipts.System.Now
@@ -111,13 +119,23 @@ func newController(o controllerOptions) *controller {
 		c.fixed, c.limit, c.max = true, o.Fixed, o.Fixed
 	case o.Rate > 0 && o.Rate < 20:
 		c.limit = 1
-	default:
+	case o.Rate > 0:
 		c.limit = min(8, c.max)
+	default:
+		c.limit, c.slowStart = min(maxRateStart, c.max), false
 	}
 	c.peak = c.limit
 	c.start = c.now()
 	c.r.start = c.start
 	return c
+}
+
+// Restart begins a new round now: the time the workers spent waiting
+// before they could send (the lease's read-back) is no round's.
+func (c *controller) Restart() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.r = round{start: c.now()}
 }
 
 // Limit is how many batches may be in flight now.

@@ -68,11 +68,11 @@ func throttleErr() error {
 	return &smithyhttp.ResponseError{Response: &smithyhttp.Response{Response: &http.Response{StatusCode: 400}}, Err: &smithy.GenericAPIError{Code: "ThrottlingException"}}
 }
 
-// At 20 ms per call the limit doubles up to the knee within a few rounds
-// and then stays near it: enough batches in flight for the capacity, not
-// many more.
+// At 20 ms per call a --rate above 20 msg/s that the server cannot give
+// starts at 8 and doubles up to the knee within a few rounds, then stays
+// near it: enough batches in flight for the capacity, not many more.
 func TestControllerFindsTheKnee(t *testing.T) {
-	c, clk := newTestController(controllerOptions{})
+	c, clk := newTestController(controllerOptions{Rate: 100000})
 	s := server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 6000} // knee: 15
 	ramp := drive(c, clk, s, 300*time.Millisecond)
 	if got := c.Limit(); got < 15 {
@@ -82,19 +82,44 @@ func TestControllerFindsTheKnee(t *testing.T) {
 	if got := c.Limit(); got < 15 || got > 30 {
 		t.Fatalf("after 10 s the limit is %d (steps %v), want it between the knee and twice it", got, steps)
 	}
+	if st := c.Status(); st.Peak > DefaultMaxWorkers || st.Peak < c.Limit() {
+		t.Fatalf("status %+v", st)
+	}
+}
+
+// --rate max starts where the controller ended when it started at 8
+// (maxRateStart) and probes up from there: to a knee above it within a
+// few seconds, never past the cap.
+func TestControllerStartsWhereAMaxMoveEnds(t *testing.T) {
+	c, clk := newTestController(controllerOptions{})
+	if c.Limit() != maxRateStart {
+		t.Fatalf("--rate max starts at %d batches in flight, want %d", c.Limit(), maxRateStart)
+	}
+	if small, _ := newTestController(controllerOptions{Max: 8}); small.Limit() != 8 {
+		t.Fatalf("--rate max --max-workers 8 starts at %d, want 8", small.Limit())
+	}
+	if r, _ := newTestController(controllerOptions{Rate: 100}); r.Limit() != 8 {
+		t.Fatalf("--rate 100 starts at %d, want 8", r.Limit())
+	}
+	s := server{rtt: 20 * time.Millisecond, perWorker: 400, capacity: 24000} // knee: 60
+	steps := drive(c, clk, s, 10*time.Second)
+	if got := c.Limit(); got < 56 || got > DefaultMaxWorkers {
+		t.Fatalf("after 10 s the limit is %d (steps %v), want it at the knee (60) or the cap", got, steps)
+	}
 	if st := c.Status(); st.Peak > DefaultMaxWorkers || st.Peak < c.Limit() || st.Behind != "" {
 		t.Fatalf("status %+v", st)
 	}
 }
 
 // When the client is what saturates (0 ms, CPU-bound), more batches buy
-// nothing: the limit does not run to the cap.
+// nothing: the limit does not run to the cap. (--rate max stays where it
+// started, a step above at most; it does not come down to the knee.)
 func TestControllerStopsWhereThroughputStopsGrowing(t *testing.T) {
 	c, clk := newTestController(controllerOptions{})
 	s := server{rtt: 500 * time.Microsecond, perWorker: 4000, capacity: 12000} // knee: 3
 	steps := drive(c, clk, s, 10*time.Second)
-	if got := c.Limit(); got > 16 {
-		t.Fatalf("limit %d (steps %v), want it to stay near where throughput stopped growing", got, steps)
+	if got := c.Limit(); got > maxRateStart+maxRateStart/8 {
+		t.Fatalf("limit %d (steps %v), want it to stay where throughput stopped growing", got, steps)
 	}
 }
 

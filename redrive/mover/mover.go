@@ -97,7 +97,8 @@ type Options struct {
 	// Gate, when set, is called by a worker with each batch it received
 	// before it does anything else with it: until it returns, the batch is
 	// only held (hidden), so a run may receive while it does not yet know
-	// it may send (its lease being read back). An error stops the run with
+	// it may send (its lease being read back); how much it holds is
+	// bounded (gate.go). An error stops the run with
 	// that error: the batch, and any received after, is made visible again
 	// at once, and nothing is sent or journaled. It must be cheap once it
 	// has returned (a sync.OnceValue).
@@ -224,6 +225,13 @@ type Mover struct {
 	// unseen is how many messages of the backlog, never received, the DLQ
 	// still held hidden when the quiet wait ran out.
 	unseen int
+	// gate is what the workers hold while Options.Gate is closed (gate.go).
+	gate gateState
+	// receiving is how many receives claim let go and that have not come
+	// back; untriaged how many messages came back and were not looked at
+	// (triage) yet (see claim).
+	receiving, untriaged int
+	covered              bool // claim holds a worker for them: wake it (wakeCovered)
 }
 
 // NewMover checks o and returns its mover.
@@ -259,9 +267,11 @@ func NewMover(c SQS, o Options) (*Mover, error) {
 	ctl := newController(controllerOptions{Fixed: o.Workers, Max: o.MaxWorkers, Rate: o.Rate, Now: o.Clock.Now})
 	// The table's digests grow to the backlog: sized once, not rehashed
 	// as the move goes.
-	return &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog), attrs: systemAttributes(&o),
+	m := &Mover{c: c, o: o, limiter: lim, ctl: ctl, ended: make(chan struct{}), t: receipts.NewTable(o.Backlog), attrs: systemAttributes(&o),
 		lost:  receipts.Lost{Visibility: time.Duration(o.Visibility) * time.Second},
-		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}, nil
+		dests: map[string]*sqsapi.Queue{}, quota: map[string]int{}}
+	m.setGate()
+	return m, nil
 }
 
 // waitRate waits until n messages may be sent at the rate, on the move's
@@ -441,12 +451,23 @@ func (m *Mover) work(ctx context.Context, i int) {
 			next <- received{stop: true}
 			return
 		}
+		gated := m.awaitGate(ctx)
 		n, wait := m.claimOrHold(ctx)
 		if n == 0 || m.waitBacklog(ctx) != nil {
+			if gated {
+				m.heldForGate(nil)
+			}
+			if n > 0 {
+				m.endReceive(0)
+			}
 			next <- received{stop: true}
 			return
 		}
 		msgs, cancelled, err := m.receive(ctx, n, wait)
+		if gated {
+			m.heldForGate(msgs)
+		}
+		m.endReceive(len(msgs))
 		next <- received{msgs: msgs, err: err, short: wait == 0 || cancelled}
 	}
 	// The receive stage is one goroutine for the whole run, asked for each
@@ -530,9 +551,14 @@ func (m *Mover) claimOrHold(ctx context.Context) (int, int32) {
 // claim returns how many messages the next receive may ask for (0 stops
 // the worker) and its long poll: none near the end of the backlog or once
 // the bound is spoken for, so the last receives do not wait out a poll.
-func (m *Mover) claim(ctx context.Context) (int, int32) {
+func (m *Mover) claim(ctx context.Context) (n int, wait int32) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	defer func() {
+		if n > 0 {
+			m.receiving++ // until endReceive
+		}
+	}()
 	left := m.o.Max - m.stats.Handled() - m.reserved
 	allSeen := m.o.Backlog > 0 && m.t.SeenCount() >= m.o.Backlog
 	switch {
@@ -548,6 +574,23 @@ func (m *Mover) claim(ctx context.Context) (int, int32) {
 			close(m.ended)
 		}
 		return 0, 0
+	case allSeen && m.t.Owed() == 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+		// Every message of the backlog was received and none is owed: a
+		// receive can find only what this run does not move. The run ends
+		// when the batches still held are done (the case above), unless
+		// one lets go of a message unfinished: wait for them, without a
+		// receive and a look at the DLQ's depth after each empty answer.
+		m.cancelIdlePolls()
+		return holdOn, 0
+	case m.o.Backlog > 0 && m.receiving*batchSize+m.untriaged > 0 && m.receiving*batchSize+m.untriaged >= m.o.Backlog-m.t.SeenCount() &&
+		ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+		// The receives in flight and the batches received but not yet
+		// looked at may hold the rest of the backlog: wait for them
+		// (endReceive, triage) rather than race them for its last
+		// messages — at the end of a move every other worker's receive
+		// came back empty and looked at the DLQ's depth.
+		m.covered = true
+		return holdOn, 0
 	case left <= 0 || m.o.Backlog > 0 && m.o.Backlog-m.t.SeenCount() <= 2*batchSize*m.spawned:
 		// Every worker started may have a receive out: with twice their
 		// batches left, a long poll could find the queue empty and hold
@@ -662,6 +705,26 @@ func (m *Mover) settle(ctx context.Context) {
 	m.mu.Lock()
 	m.cancelIdlePolls()
 	m.mu.Unlock()
+}
+
+// endReceive notes a receive claim let go that came back with n messages
+// (not looked at yet: triage), and wakes the workers claim holds.
+func (m *Mover) endReceive(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.receiving--
+	m.untriaged += n
+	m.wakeCovered()
+}
+
+// wakeCovered wakes the workers claim holds for the receives in flight
+// and the batches not looked at yet, when there are any. m.mu is held.
+func (m *Mover) wakeCovered() {
+	if m.covered && m.changed != nil {
+		close(m.changed)
+		m.changed = nil
+	}
+	m.covered = false
 }
 
 // changes returns a channel closed the next time a worker lets go of

@@ -75,6 +75,9 @@ func (m *Mover) receive(ctx context.Context, n int, wait int32) (msgs []types.Me
 func (m *Mover) handle(ctx context.Context, raw []types.Message) func() {
 	if m.o.Gate != nil {
 		if err := m.o.Gate(); err != nil {
+			m.mu.Lock()
+			m.untriaged -= len(raw)
+			m.mu.Unlock()
 			m.fail(err)
 			msgs := make([]sqsjson.Message, len(raw))
 			for i := range raw {
@@ -137,6 +140,8 @@ func (m *Mover) triage(raw []types.Message) triaged {
 	var candidates []sqsjson.Message
 	m.mu.Lock()
 	m.stats.Hidden = 0 // receiving again: not waiting
+	m.untriaged -= len(raw)
+	m.wakeCovered()
 	for _, r := range raw {
 		msg := sqsapi.FromSDK(r)
 		id := msg.MessageId
