@@ -34,10 +34,8 @@
 package compositealarms
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -126,11 +124,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	passTo := func(w http.ResponseWriter) {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		s.proxy.ServeHTTP(w, r)
-	}
+	passTo := func(w http.ResponseWriter) { s.proxy.ServeHTTP(w, r) } // at most once: Body put the body back
 	pass := func() { passTo(w) }
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		pass()
