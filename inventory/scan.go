@@ -10,12 +10,12 @@ import (
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
-// SQS is the SQS calls of a listing, with the SDK's signatures so that
-// *sqs.Client satisfies it. None of them receives a message.
+// SQS is the SQS calls of a listing, all made through sqsapi
+// (ReadListing, SourceURLs), with the SDK's signatures so that *sqs.Client
+// satisfies it. None of them receives a message.
 type SQS interface {
-	ListQueues(ctx context.Context, in *sqs.ListQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListQueuesOutput, error)
-	GetQueueAttributes(ctx context.Context, in *sqs.GetQueueAttributesInput, optFns ...func(*sqs.Options)) (*sqs.GetQueueAttributesOutput, error)
-	ListDeadLetterSourceQueues(ctx context.Context, in *sqs.ListDeadLetterSourceQueuesInput, optFns ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error)
+	sqsapi.ListingAPI
+	sqsapi.SourcesLister
 }
 
 var _ SQS = (*sqs.Client)(nil)
