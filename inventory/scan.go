@@ -72,7 +72,7 @@ func (s *scan) sourcesOutside(ctx context.Context, queues []*sqsapi.Queue, sourc
 			return err
 		}
 		for _, src := range srcs {
-			if src.RedrivePolicy != nil && src.RedrivePolicy.DeadLetterTargetArn == q.ARN {
+			if src.DeadLettersTo(q) {
 				sources[q.ARN] = append(sources[q.ARN], src)
 			}
 		}
