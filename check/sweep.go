@@ -19,12 +19,6 @@ import (
 // 2023, fail the move) — the DLQ the team thinks it has is not there.
 const IDRedriveTarget = "redrive-target-exists"
 
-// SweepAPI is the SQS calls of a sweep, with the SDK's signatures.
-type SweepAPI interface {
-	sqsapi.ListAPI
-	sqsapi.AttributesAPI
-}
-
 // SweepLambda is the Lambda calls of a sweep, with the SDK's signatures.
 type SweepLambda interface {
 	lambdaapi.LambdaAPI
@@ -33,7 +27,7 @@ type SweepLambda interface {
 
 // SweepClients are one account and region's read clients.
 type SweepClients struct {
-	SQS    SweepAPI
+	SQS    sqsapi.ListingAPI // the sweep's only SQS calls are ReadListing's
 	Alarms cwapi.AlarmsAPI
 	Lambda SweepLambda
 	// Metrics reads each DLQ's age of oldest message (nil: unknown), and
@@ -71,11 +65,7 @@ func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []stri
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
 	}
-	urls, err := sqsapi.ListURLs(ctx, c.SQS, o.Prefix)
-	if err != nil {
-		return nil, nil, err
-	}
-	queues, err := sqsapi.ReadAll(ctx, c.SQS, urls, o.Concurrency)
+	l, err := sqsapi.ReadListing(ctx, c.SQS, o.Prefix, o.Concurrency)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,26 +77,13 @@ func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []stri
 		}
 		warnings = append(warnings, "Lambda functions' dead-letter queues unknown: "+err.Error())
 	}
-	byARN := map[string]*sqsapi.Queue{}
-	for _, q := range queues {
-		byARN[q.ARN] = q
-	}
-	sources := map[string][]*sqsapi.Queue{}
 	var out []Swept
-	for _, q := range queues {
-		if q.RedrivePolicy == nil {
-			continue
-		}
-		t := q.RedrivePolicy.DeadLetterTargetArn
-		if byARN[t] == nil {
-			out = append(out, missingTarget(q, t, o.Prefix))
-			continue
-		}
-		sources[t] = append(sources[t], q)
-	}
 	var dlqs []*sqsapi.Queue
-	for _, q := range queues {
-		if sources[q.ARN] != nil || async[q.ARN] != nil {
+	for _, q := range l.Queues {
+		if p := q.RedrivePolicy; p != nil && l.ByARN[p.DeadLetterTargetArn] == nil {
+			out = append(out, missingTarget(q, p.DeadLetterTargetArn, o.Prefix))
+		}
+		if l.Sources[q.ARN] != nil || async[q.ARN] != nil {
 			dlqs = append(dlqs, q)
 		}
 	}
@@ -117,7 +94,7 @@ func Sweep(ctx context.Context, c SweepClients, o SweepOptions) ([]Swept, []stri
 	if alarms.Warning != "" {
 		warnings = append(warnings, alarms.Warning)
 	}
-	judged, more := judgeAll(ctx, c, o, alarms, dlqs, sources, async)
+	judged, more := judgeAll(ctx, c, o, alarms, dlqs, l.Sources, async)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

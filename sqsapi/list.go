@@ -80,3 +80,46 @@ func ReadAll(ctx context.Context, c AttributesAPI, urls []string, concurrency in
 	}
 	return qs, nil
 }
+
+// ListingAPI is the calls of ReadListing, with the SDK's signatures.
+type ListingAPI interface {
+	ListAPI
+	AttributesAPI
+}
+
+// Listing is every queue of an account and region under a prefix, each
+// read once, and which of them dead-letter to which: what ls and check
+// --all both start from.
+type Listing struct {
+	Queues []*Queue // in ListQueues' order
+	ByARN  map[string]*Queue
+	// Sources maps a listed DLQ's ARN to the listed queues whose redrive
+	// policy names it, in listing order. A policy naming a queue that was
+	// not listed (deleted, outside the prefix, another account) is in no
+	// entry: the caller decides what that means.
+	Sources map[string][]*Queue
+}
+
+// ReadListing lists the queues whose names start with prefix ("" all),
+// reads their attributes concurrency at a time (ReadAll) and indexes them.
+func ReadListing(ctx context.Context, c ListingAPI, prefix string, concurrency int) (*Listing, error) {
+	urls, err := ListURLs(ctx, c, prefix)
+	if err != nil {
+		return nil, err
+	}
+	queues, err := ReadAll(ctx, c, urls, concurrency)
+	if err != nil {
+		return nil, err
+	}
+	l := &Listing{Queues: queues, ByARN: make(map[string]*Queue, len(queues)), Sources: map[string][]*Queue{}}
+	for _, q := range queues {
+		l.ByARN[q.ARN] = q
+	}
+	for _, q := range queues {
+		if q.RedrivePolicy != nil && l.ByARN[q.RedrivePolicy.DeadLetterTargetArn] != nil {
+			t := q.RedrivePolicy.DeadLetterTargetArn
+			l.Sources[t] = append(l.Sources[t], q)
+		}
+	}
+	return l, nil
+}

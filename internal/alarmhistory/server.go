@@ -31,6 +31,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // Retention is how long CloudWatch keeps an alarm's history.
@@ -61,11 +63,11 @@ type Server struct {
 
 // New returns a stand-in in front of backend (moto's URL).
 func New(backend string) (*Server, error) {
-	u, err := url.Parse(backend)
+	proxy, err := standin.To(backend)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{Now: time.Now, proxy: httputil.NewSingleHostReverseProxy(u)}, nil
+	return &Server{Now: time.Now, proxy: proxy}, nil
 }
 
 // Add seeds history items.
@@ -105,15 +107,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.Add(items...)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	body, err := standin.Body(r, 8<<20)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	form, _ := url.ParseQuery(string(body))
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") || form.Get("Action") != "DescribeAlarmHistory" {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
 		s.proxy.ServeHTTP(w, r)
 		return
 	}

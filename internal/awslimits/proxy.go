@@ -34,6 +34,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mfdlq/mfdlq/internal/sqsproxy"
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // The limits, as AWS documents them.
@@ -55,7 +56,7 @@ type Proxy struct {
 
 // New returns a proxy to target (moto's URL).
 func New(target string) (*Proxy, error) {
-	proxy, err := sqsproxy.To(target)
+	proxy, err := standin.To(target)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func (p *Proxy) Refused(action string) int {
 
 // ServeHTTP checks one call and passes it on, or refuses it as AWS would.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := sqsproxy.Body(r, maxRequestBody)
+	body, err := standin.Body(r, maxRequestBody)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

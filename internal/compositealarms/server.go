@@ -34,10 +34,8 @@
 package compositealarms
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -50,6 +48,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // Region and Account name the stand-in's alarms in their ARNs.
@@ -90,7 +89,7 @@ type composite struct {
 
 // New returns a stand-in in front of backend (moto's URL).
 func New(backend string) (*Server, error) {
-	u, err := url.Parse(backend)
+	proxy, err := standin.To(backend)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +97,7 @@ func New(backend string) (*Server, error) {
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "test", SecretAccessKey: "test"}, nil
 		})}
-	return &Server{Now: time.Now, proxy: httputil.NewSingleHostReverseProxy(u), moto: cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch),
+	return &Server{Now: time.Now, proxy: proxy, moto: cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch),
 		alarms: map[string]*composite{}, deny: map[string]bool{}, calls: map[string]int{}, transitioned: map[string]time.Time{}}, nil
 }
 
@@ -120,16 +119,12 @@ func (s *Server) Calls(action string) int {
 // ServeHTTP answers the composite alarms' calls and passes the rest to
 // moto.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	body, err := standin.Body(r, 8<<20)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	passTo := func(w http.ResponseWriter) {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		s.proxy.ServeHTTP(w, r)
-	}
+	passTo := func(w http.ResponseWriter) { s.proxy.ServeHTTP(w, r) } // at most once: Body put the body back
 	pass := func() { passTo(w) }
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		pass()

@@ -31,6 +31,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/sqsproxy"
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // Attribute is the system attribute's name.
@@ -56,7 +57,7 @@ type Proxy struct {
 // New returns a proxy in front of backend; client is an SDK client pointed
 // at backend.
 func New(backend string, client *sqs.Client) (*Proxy, error) {
-	proxy, err := sqsproxy.To(backend)
+	proxy, err := standin.To(backend)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.proxy.ServeHTTP(w, r)
 		return
 	}
-	reqBody, err := sqsproxy.Body(r, 0)
+	reqBody, err := standin.Body(r, 0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

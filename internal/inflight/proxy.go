@@ -34,6 +34,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/mfdlq/mfdlq/internal/sqsproxy"
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // Proxy is the stand-in; it is an http.Handler.
@@ -58,7 +59,7 @@ type Proxy struct {
 // New returns a proxy in front of backend enforcing limit; client is an SDK
 // client pointed at backend.
 func New(backend string, client *sqs.Client, limit int) (*Proxy, error) {
-	proxy, err := sqsproxy.To(backend)
+	proxy, err := standin.To(backend)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.proxy.ServeHTTP(w, r)
 		return
 	}
-	body, err := sqsproxy.Body(r, 0)
+	body, err := standin.Body(r, 0)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

@@ -49,6 +49,8 @@ import (
 	cwltypes "github.com/aws/aws-sdk-go-v2/service/cloudwatchlogs/types"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	ltypes "github.com/aws/aws-sdk-go-v2/service/lambda/types"
+
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // MaxAsyncPayload is the asynchronous invocation payload limit: "For
@@ -86,11 +88,11 @@ type Server struct {
 // New returns a stand-in in front of backend, reading functions with
 // client (an SDK client pointed at backend).
 func New(backend string, client *lambda.Client) (*Server, error) {
-	u, err := url.Parse(backend)
+	proxy, err := standin.To(backend)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{lambda: client, proxy: httputil.NewSingleHostReverseProxy(u)}, nil
+	return &Server{lambda: client, proxy: proxy}, nil
 }
 
 // Invocations returns a copy of what was accepted so far, in order.

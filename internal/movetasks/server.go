@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/mfdlq/mfdlq/internal/sqsproxy"
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // Server is the stand-in; it is an http.Handler.
@@ -44,7 +45,7 @@ type Server struct {
 // New returns a stand-in in front of backend, moving with client (an SDK
 // client pointed at backend).
 func New(backend string, client *sqs.Client) (*Server, error) {
-	proxy, err := sqsproxy.To(backend)
+	proxy, err := standin.To(backend)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,8 @@
-// Package sqsproxy is the front every SQS stand-in in internal/ shares
-// (dlqsource, sqslimits, inflight, movetasks, awslimits): the pass-through
-// to the real local server behind it, the action a call names, its body
-// read and put back, the backend's answer held whole so a stand-in can
-// read or rewrite it, and an error answered as SQS's JSON protocol does.
-// A stand-in keeps only what it adds to SQS.
+// Package sqsproxy is what every SQS stand-in in internal/ (dlqsource,
+// sqslimits, inflight, movetasks, awslimits) adds to internal/standin's
+// pass-through: the action a call names, the backend's answer held whole
+// so a stand-in can read or rewrite it, and an error answered as SQS's
+// JSON protocol does. A stand-in keeps only what it adds to SQS.
 package sqsproxy
 
 import (
@@ -12,8 +11,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httputil"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -22,35 +19,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 )
 
-// To is the pass-through to the server at backend (a URL).
-func To(backend string) (*httputil.ReverseProxy, error) {
-	u, err := url.Parse(backend)
-	if err != nil {
-		return nil, err
-	}
-	return httputil.NewSingleHostReverseProxy(u), nil
-}
-
 // Action is the SQS action a JSON-protocol call names (X-Amz-Target:
 // AmazonSQS.Action), or the header as it is for any other call.
 func Action(r *http.Request) string {
 	return strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "AmazonSQS.")
-}
-
-// Body reads at most limit bytes of the call's body (limit <= 0: all of
-// it) and puts them back, so the call can still be passed on.
-func Body(r *http.Request, limit int64) ([]byte, error) {
-	var src io.Reader = r.Body
-	if limit > 0 {
-		src = io.LimitReader(r.Body, limit)
-	}
-	body, err := io.ReadAll(src)
-	if err != nil {
-		return nil, err
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	return body, nil
 }
 
 // Forward passes the call, with body, to next and holds its answer whole;

@@ -8,15 +8,15 @@
 package stsdeny
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mfdlq/mfdlq/internal/standin"
 )
 
 // Proxy forwards to the local AWS and refuses the AssumeRole calls of the
@@ -33,11 +33,11 @@ type Proxy struct {
 
 // New returns a proxy to target (the local AWS endpoint).
 func New(target string) (*Proxy, error) {
-	u, err := url.Parse(target)
+	next, err := standin.To(target)
 	if err != nil {
 		return nil, err
 	}
-	return &Proxy{next: httputil.NewSingleHostReverseProxy(u), roles: map[string]bool{}, accounts: map[string]bool{}}, nil
+	return &Proxy{next: next, roles: map[string]bool{}, accounts: map[string]bool{}}, nil
 }
 
 // DenyRole makes every AssumeRole of arn fail: a role missing from its
@@ -65,12 +65,11 @@ func (p *Proxy) denied(role string) bool {
 
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		body, err := standin.Body(r, 1<<20)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
 		form, _ := url.ParseQuery(string(body))
 		if role := form.Get("RoleArn"); form.Get("Action") == "AssumeRole" && p.denied(role) {
 			p.Denied.Add(1)
