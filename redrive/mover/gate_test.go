@@ -20,11 +20,11 @@ import (
 // countingSQS counts what the mover asks of the fake SQS.
 type countingSQS struct {
 	*fakeSQS
-	mu                      sync.Mutex
-	receives, received      int
-	depths                  int
-	firstReceive            time.Duration // how long the first receive takes
-	firstReceiveTaken, sent bool
+	mu                 sync.Mutex
+	receives, received int
+	depths             int
+	firstReceive       time.Duration // how long the first receive takes
+	firstReceiveTaken  bool
 }
 
 func (c *countingSQS) ReceiveMessage(ctx context.Context, in *sqs.ReceiveMessageInput, opts ...func(*sqs.Options)) (*sqs.ReceiveMessageOutput, error) {
