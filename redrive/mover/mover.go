@@ -561,8 +561,10 @@ func (m *Mover) claim(ctx context.Context) (n int, wait int32) {
 	}()
 	left := m.o.Max - m.stats.Handled() - m.reserved
 	allSeen := m.o.Backlog > 0 && m.t.SeenCount() >= m.o.Backlog
+	// going: the run goes on, so a worker may wait (holdOn) for others.
+	going := ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded
 	switch {
-	case m.drained && m.t.Held() > 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+	case m.drained && m.t.Held() > 0 && going:
 		// The last batches may yet let go of messages unfinished (owe):
 		// the run is drained only once they are done.
 		return holdOn, 0
@@ -574,7 +576,7 @@ func (m *Mover) claim(ctx context.Context) (n int, wait int32) {
 			close(m.ended)
 		}
 		return 0, 0
-	case allSeen && m.t.Owed() == 0 && ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+	case allSeen && m.t.Owed() == 0 && going:
 		// Every message of the backlog was received and none is owed: a
 		// receive can find only what this run does not move. The run ends
 		// when the batches still held are done (the case above), unless
@@ -582,8 +584,7 @@ func (m *Mover) claim(ctx context.Context) (n int, wait int32) {
 		// receive and a look at the DLQ's depth after each empty answer.
 		m.cancelIdlePolls()
 		return holdOn, 0
-	case m.o.Backlog > 0 && m.receiving*batchSize+m.untriaged > 0 && m.receiving*batchSize+m.untriaged >= m.o.Backlog-m.t.SeenCount() &&
-		ctx.Err() == nil && m.fatal == nil && m.stats.Halted == "" && !m.isEnded:
+	case m.o.Backlog > 0 && m.receiving*batchSize+m.untriaged > 0 && m.receiving*batchSize+m.untriaged >= m.o.Backlog-m.t.SeenCount() && going:
 		// The receives in flight and the batches received but not yet
 		// looked at may hold the rest of the backlog: wait for them
 		// (endReceive, triage) rather than race them for its last
