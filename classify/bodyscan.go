@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/mfdlq/mfdlq/envelope"
 )
 
 // FingerprintUnparseable is the fingerprint of a body that is not JSON.
@@ -78,23 +76,7 @@ func (s *bodyScan) scanKnown(body []byte, valid bool, watch []string) {
 
 // scanObject walks the top level of a valid JSON object.
 func (s *bodyScan) scanObject(b []byte, watch []string) {
-	i := 1
-	for {
-		i = skipSpace(b, i)
-		if b[i] == '}' {
-			break
-		}
-		end := envelope.StringEnd(b, i)
-		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
-		i = skipSpace(b, i+1) // the colon
-		vEnd := envelope.ValueEnd(b, i)
-		s.record(key, b[i:vEnd], watch)
-		i = skipSpace(b, vEnd)
-		if b[i] == ',' {
-			i++
-		}
-	}
+	eachMember(b, func(key, raw []byte) { s.record(key, raw, watch) })
 	slices.SortFunc(s.keys, bytes.Compare)
 	s.keys = slices.CompactFunc(s.keys, bytes.Equal)
 }
