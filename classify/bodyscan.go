@@ -154,6 +154,9 @@ func jsonProblem(b []byte) string {
 	return "not JSON"
 }
 
+// jsonSpace is JSON's white space.
+const jsonSpace = " \t\n\r"
+
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/mfdlq/mfdlq/envelope"
@@ -75,20 +76,9 @@ func (r *BodyErrors) read(env *envelope.Envelope, body []byte) (text, field stri
 		}
 	}
 	if env.Kind == envelope.KindRaw && len(body) > 0 && len(env.Payload) != len(body) {
-		return signature.InBody(trimSpace(body), skip)
+		return signature.InBody(bytes.Trim(body, jsonSpace), skip)
 	}
 	return "", ""
-}
-
-func trimSpace(b []byte) []byte {
-	i, j := 0, len(b)
-	for i < j && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
-	for j > i && (b[j-1] == ' ' || b[j-1] == '\n' || b[j-1] == '\t' || b[j-1] == '\r') {
-		j--
-	}
-	return b[i:j]
 }
 
 // skips tells a payload field the healthy messages have too.
