@@ -214,7 +214,8 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors, c.keyVersion())
+	d, _ := envelope.NewDetector(c.PayloadPath) // nil, strict, for a path that no longer parses (Load checks it first)
+	k := keyWith(m, sigs, d, c.BodyErrors, c.keyVersion())
 	if c.BySource {
 		k.Source = sourceKey(m)
 	}
