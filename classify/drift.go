@@ -209,8 +209,8 @@ func driftTail(contract bool) string {
 	return " — only part of the group"
 }
 
-// mostCommon is a baseline field's values, most common first (ties in
-// the values' order).
+// mostCommon is the keys of counts (a baseline field's values, the source
+// queues' names), most common first, ties in the keys' order.
 func mostCommon(vals map[string]int) []string {
 	return slices.SortedFunc(maps.Keys(vals), func(a, b string) int { return cmp.Or(cmp.Compare(vals[b], vals[a]), cmp.Compare(a, b)) })
 }
