@@ -76,9 +76,6 @@ type Classification struct {
 	KeyVersion int `json:"key_version,omitempty"`
 }
 
-// keyVersion is the signature rules' version of c's keys.
-func (c *Classification) keyVersion() int { return max(c.KeyVersion, 1) }
-
 // Group is a set of messages that share a Key, with its verdict.
 type Group struct {
 	ID              string         `json:"id"`  // g1, g2 … by count, then key
@@ -215,7 +212,7 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
 	d, _ := envelope.NewDetector(c.PayloadPath) // nil, strict, for a path that no longer parses (Load checks it first)
-	k := keyWith(m, sigs, d, c.BodyErrors, c.keyVersion())
+	k := keyWith(m, sigs, d, c.BodyErrors, max(c.KeyVersion, 1))
 	if c.BySource {
 		k.Source = sourceKey(m)
 	}
