@@ -194,10 +194,6 @@ func valueDrift(b *fieldStat, s *groupStat, n, baseN int, here string) Drift {
 	if others := len(s.newVals) - 1; others > 0 {
 		d.Text += fmt.Sprintf("; %d messages carry %d other values the baseline lacks", int(s.newMsgs)-count, others)
 	}
-	return d.withTail()
-}
-
-func (d Drift) withTail() Drift {
 	d.Text += driftTail(d.Contract)
 	return d
 }
