@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -214,7 +215,7 @@ func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, b
 	d, _ := envelope.NewDetector(c.PayloadPath) // nil, strict, for a path that no longer parses (Load checks it first)
 	k := keyWith(m, sigs, d, c.BodyErrors, max(c.KeyVersion, 1))
 	if c.BySource {
-		k.Source = sourceKey(m)
+		k.Source = cmp.Or(m.SourceARN(), NoSource)
 	}
 	key := k.String()
 	for i := range c.Groups {
