@@ -114,12 +114,9 @@ func boolOrder(a, b bool) int {
 
 // under tells whether path lies inside one of the paths in roots.
 func under(path string, roots []string) bool {
-	for _, r := range roots {
-		if strings.HasPrefix(path, r) && len(path) > len(r) && (path[len(r)] == '.' || path[len(r)] == '[') {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(roots, func(r string) bool {
+		return strings.HasPrefix(path, r) && len(path) > len(r) && (path[len(r)] == '.' || path[len(r)] == '[')
+	})
 }
 
 // typeDrift: a type the group has at the path in most of its messages and

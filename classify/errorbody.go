@@ -53,12 +53,9 @@ func bodyErrorsFor(b *Baseline) *BodyErrors {
 // isPayloadSourceField tells a field one of errorSources' payload rows
 // reads.
 func isPayloadSourceField(k string) bool {
-	for _, s := range errorSources {
-		if s.where == inPayload && (slices.Contains(s.typ, k) || slices.Contains(s.message, k) || slices.Contains(s.trace, k)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(errorSources, func(s errorSource) bool {
+		return s.where == inPayload && (slices.Contains(s.typ, k) || slices.Contains(s.message, k) || slices.Contains(s.trace, k))
+	})
 }
 
 // read returns the error text the payload carries (or, when --payload took
