@@ -52,26 +52,10 @@ func (s *bodyScan) scanKnown(body []byte, valid bool, watch []string) {
 		s.kind = FingerprintUnparseable
 		return
 	}
-	switch trimmed[0] {
-	case '{':
-		s.kind = "object"
-	case '[':
-		s.kind = "array"
-		return
-	case '"':
-		s.kind = "string"
-		return
-	case 't', 'f':
-		s.kind = "boolean"
-		return
-	case 'n':
-		s.kind = "null"
-		return
-	default:
-		s.kind = "number"
-		return
+	s.kind = typeNames[jsonType(trimmed)]
+	if s.kind == "object" {
+		s.scanObject(trimmed, watch)
 	}
-	s.scanObject(trimmed, watch)
 }
 
 // scanObject walks the top level of a valid JSON object.
