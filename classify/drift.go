@@ -61,14 +61,12 @@ func (pr *profiler) drifts(g *groupFields, fetched bool) []Drift {
 		}
 		d, ok, breaks := pr.fieldDrift(id, g, here)
 		if ok {
+			d.Fetched = fetched
 			out = append(out, d)
 		}
 		if breaks {
 			broken = append(broken, path)
 		}
-	}
-	for i := range out {
-		out[i].Fetched = fetched
 	}
 	slices.SortStableFunc(out, func(a, b Drift) int {
 		return cmp.Or(boolOrder(b.Contract, a.Contract), cmp.Compare(b.Count*a.Of, a.Count*b.Of), cmp.Compare(a.Field, b.Field))
