@@ -66,14 +66,13 @@ func (r *BodyErrors) read(env *envelope.Envelope, body []byte) (text, field stri
 	if r == nil {
 		return "", ""
 	}
-	skip := func(f string) bool { return slices.Contains(r.Skip, f) }
 	if env.PayloadJSON && env.Pointer == nil {
-		if t, f := signature.InBody(env.Payload, skip); t != "" {
+		if t, f := signature.InBody(env.Payload, r.skips); t != "" {
 			return t, f
 		}
 	}
 	if env.Kind == envelope.KindRaw && len(body) > 0 && len(env.Payload) != len(body) {
-		return signature.InBody(bytes.Trim(body, jsonSpace), skip)
+		return signature.InBody(bytes.Trim(body, jsonSpace), r.skips)
 	}
 	return "", ""
 }
