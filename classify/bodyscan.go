@@ -23,7 +23,7 @@ var fingerprintKeys = []string{"version", "schema_version", "schemaVersion", "sc
 type bodyScan struct {
 	kind    string   // object, array, string, number, boolean, null, empty, unparseable
 	keys    [][]byte // top-level keys, sorted, without repeats
-	fields  []field  // fingerprintKeys present, in fingerprintKeys order
+	fields  []field  // fingerprintKeys present, in the body's order (fingerprint sorts them)
 	watched []string // values of the watched fields ("" when absent)
 	present []bool   // which watched fields are present
 	raw     []byte   // the trimmed body, for jsonProblem
