@@ -34,7 +34,7 @@ func (a *arrivals) add(ms int64) {
 	a.first, a.last = min(a.first, ms), max(a.last, ms)
 	idx := floorDiv(ms, a.width) - a.base
 	if idx < 0 || idx >= histBuckets {
-		a.rebin()
+		a.rebinTo(a.width)
 		idx = floorDiv(ms, a.width) - a.base
 	}
 	a.counts[idx]++
@@ -61,12 +61,9 @@ func (a *arrivals) merge(o *arrivals) {
 	a.n += o.n
 }
 
-// rebin widens (by doubling) and shifts the buckets so that [first, last]
-// fits. Widths are the first width times a power of two, so every old bucket
-// falls whole into one new bucket.
-func (a *arrivals) rebin() { a.rebinTo(a.width) }
-
-// rebinTo is rebin to at least width w.
+// rebinTo widens the buckets to at least w (doubling it) and shifts them
+// so that [first, last] fits. Widths are the first width times a power of
+// two, so every old bucket falls whole into one new bucket.
 func (a *arrivals) rebinTo(w int64) {
 	for floorDiv(a.last, w)-floorDiv(a.first, w) >= histBuckets {
 		w *= 2

@@ -70,13 +70,9 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 		b.sizes.add(len(env.Payload))
 		addDeclared(&b.declared, nil, &env)
 		for n := range m.MessageAttributes {
-			if _, ok := b.Attributes[n]; ok || len(b.Attributes) < maxBaselineKeys {
-				b.Attributes[n]++
-			}
+			countBounded(b.Attributes, n, maxBaselineKeys)
 		}
-		if name := envelopeName(&env); b.Envelopes[name] > 0 || len(b.Envelopes) < maxBaselineKeys {
-			b.Envelopes[name]++
-		}
+		countBounded(b.Envelopes, envelopeName(&env), maxBaselineKeys)
 		b.addEnvelope(&env)
 		if env.Pointer != nil {
 			b.Messages++
@@ -92,14 +88,9 @@ func LoadBaselineWith(r io.Reader, d *envelope.Detector) (*Baseline, error) {
 // addEnvelope counts what the envelope says of the schema: a pointer's
 // bucket, a CloudEvent's type and dataschema.
 func (b *Baseline) addEnvelope(env *envelope.Envelope) {
-	count := func(m map[string]int, v string) {
-		if _, ok := m[v]; ok || len(m) < maxBaselineValues {
-			m[v]++
-		}
-	}
 	if env.Pointer != nil {
 		b.Pointers++
-		count(b.PointerBuckets, env.Pointer.Bucket)
+		countBounded(b.PointerBuckets, env.Pointer.Bucket, maxBaselineValues)
 	}
 	if env.EventType == "" {
 		return
@@ -112,7 +103,7 @@ func (b *Baseline) addEnvelope(env *envelope.Envelope) {
 		if b.Schemas[name] == nil {
 			b.Schemas[name] = map[string]int{}
 		}
-		count(b.Schemas[name], v)
+		countBounded(b.Schemas[name], v, maxBaselineValues)
 	}
 }
 
@@ -131,14 +122,17 @@ func (b *Baseline) add(s *bodyScan) {
 			vals = map[string]int{}
 			b.Values[f.name] = vals
 		}
-		if _, ok := vals[f.value]; ok || len(vals) < maxBaselineValues {
-			vals[f.value]++
-		}
+		countBounded(vals, f.value, maxBaselineValues)
 	}
 	for _, k := range s.keys {
-		if _, ok := b.KeyCounts[string(k)]; ok || len(b.KeyCounts) < maxBaselineKeys {
-			b.KeyCounts[string(k)]++
-		}
+		countBounded(b.KeyCounts, string(k), maxBaselineKeys)
+	}
+}
+
+// countBounded counts k in m, unless m holds limit keys already and not k.
+func countBounded(m map[string]int, k string, limit int) {
+	if _, ok := m[k]; ok || len(m) < limit {
+		m[k]++
 	}
 }
 

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/mfdlq/mfdlq/envelope"
 )
 
 // FingerprintUnparseable is the fingerprint of a body that is not JSON.
@@ -25,7 +23,7 @@ var fingerprintKeys = []string{"version", "schema_version", "schemaVersion", "sc
 type bodyScan struct {
 	kind    string   // object, array, string, number, boolean, null, empty, unparseable
 	keys    [][]byte // top-level keys, sorted, without repeats
-	fields  []field  // fingerprintKeys present, in fingerprintKeys order
+	fields  []field  // fingerprintKeys present, in the body's order (fingerprint sorts them)
 	watched []string // values of the watched fields ("" when absent)
 	present []bool   // which watched fields are present
 	raw     []byte   // the trimmed body, for jsonProblem
@@ -54,47 +52,15 @@ func (s *bodyScan) scanKnown(body []byte, valid bool, watch []string) {
 		s.kind = FingerprintUnparseable
 		return
 	}
-	switch trimmed[0] {
-	case '{':
-		s.kind = "object"
-	case '[':
-		s.kind = "array"
-		return
-	case '"':
-		s.kind = "string"
-		return
-	case 't', 'f':
-		s.kind = "boolean"
-		return
-	case 'n':
-		s.kind = "null"
-		return
-	default:
-		s.kind = "number"
-		return
+	s.kind = typeNames[jsonType(trimmed)]
+	if s.kind == "object" {
+		s.scanObject(trimmed, watch)
 	}
-	s.scanObject(trimmed, watch)
 }
 
 // scanObject walks the top level of a valid JSON object.
 func (s *bodyScan) scanObject(b []byte, watch []string) {
-	i := 1
-	for {
-		i = skipSpace(b, i)
-		if b[i] == '}' {
-			break
-		}
-		end := envelope.StringEnd(b, i)
-		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
-		i = skipSpace(b, i+1) // the colon
-		vEnd := envelope.ValueEnd(b, i)
-		s.record(key, b[i:vEnd], watch)
-		i = skipSpace(b, vEnd)
-		if b[i] == ',' {
-			i++
-		}
-	}
+	eachMember(b, func(key, raw []byte) { s.record(key, raw, watch) })
 	slices.SortFunc(s.keys, bytes.Compare)
 	s.keys = slices.CompactFunc(s.keys, bytes.Equal)
 }
@@ -171,6 +137,9 @@ func jsonProblem(b []byte) string {
 	}
 	return "not JSON"
 }
+
+// jsonSpace is JSON's white space.
+const jsonSpace = " \t\n\r"
 
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {

@@ -326,12 +326,7 @@ func (c *Classifier) expected(field string, w int) bool {
 	if !c.sh.present[w] {
 		return false
 	}
-	for _, e := range c.opts.Expect {
-		if e.Field == field && e.Value == c.sh.watched[w] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.opts.Expect, func(e Expectation) bool { return e.Field == field && e.Value == c.sh.watched[w] })
 }
 
 // Run classifies every message of r (JSON Lines or a {"Messages": [...]}

@@ -76,14 +76,7 @@ func vendorDBFact(t string) (fact, bool) {
 			return r.fact("Oracle error", "ORA-"+m[1]), true
 		}
 	}
-	for _, re := range mssqlRe {
-		if m := re.FindStringSubmatch(t); m != nil {
-			if r, ok := mssqlNumbers[m[1]]; ok {
-				return r.fact("SQL Server error", m[1]), true
-			}
-		}
-	}
-	return fact{}, false
+	return capturedFact(t, "SQL Server error", mssqlRe, mssqlNumbers)
 }
 
 // serverWordings are the messages PostgreSQL and MySQL write for a code
@@ -165,12 +158,8 @@ var (
 
 // mongoFact reads a MongoDB server error by its code name (mongoCodes).
 func mongoFact(t string) (fact, bool) {
-	for _, re := range mongoNameRe {
-		if m := re.FindStringSubmatch(t); m != nil {
-			if r, ok := mongoCodes[m[1]]; ok {
-				return r.fact("MongoDB error", m[1]), true
-			}
-		}
+	if f, ok := capturedFact(t, "MongoDB error", mongoNameRe, mongoCodes); ok {
+		return f, true
 	}
 	for _, m := range mongoMessages {
 		if m.re.MatchString(t) {
@@ -206,11 +195,7 @@ var mongoCodes = map[string]row{
 // error code (the server's shared error replies in server.c, and the
 // cluster's): the node is loading, a replica, out of memory, or the
 // cluster is reconfiguring — the dependency, not the message.
-var redisReplies = []struct {
-	code string
-	re   *regexp.Regexp
-	row
-}{
+var redisReplies = []namedMessage{
 	{"OOM", regexp.MustCompile(`\bOOM command not allowed when used memory`), row{class: "the server is over its maxmemory: retryable, with more wait", verdict: VerdictTransient, wait: true}},
 	{"LOADING", regexp.MustCompile(`\bLOADING Redis is loading the dataset in memory`), row{class: "the server is loading its data after a restart: retryable", verdict: VerdictTransient}},
 	{"READONLY", regexp.MustCompile(`\bREADONLY You can't write against a read only (replica|slave)|You can't write against a read only replica`), row{class: "the node is a read-only replica (a failover): retryable", verdict: VerdictTransient}},
@@ -221,14 +206,7 @@ var redisReplies = []struct {
 }
 
 // redisFact reads a Redis error reply (redisReplies).
-func redisFact(t string) (fact, bool) {
-	for _, r := range redisReplies {
-		if r.re.MatchString(t) {
-			return r.fact("Redis error", r.code), true
-		}
-	}
-	return fact{}, false
-}
+func redisFact(t string) (fact, bool) { return messageFact(t, "Redis error", redisReplies) }
 
 // searchExceptions are Elasticsearch's and OpenSearch's exception types as
 // their clients print them ("version_conflict_engine_exception"), judged

@@ -61,14 +61,12 @@ func (pr *profiler) drifts(g *groupFields, fetched bool) []Drift {
 		}
 		d, ok, breaks := pr.fieldDrift(id, g, here)
 		if ok {
+			d.Fetched = fetched
 			out = append(out, d)
 		}
 		if breaks {
 			broken = append(broken, path)
 		}
-	}
-	for i := range out {
-		out[i].Fetched = fetched
 	}
 	slices.SortStableFunc(out, func(a, b Drift) int {
 		return cmp.Or(boolOrder(b.Contract, a.Contract), cmp.Compare(b.Count*a.Of, a.Count*b.Of), cmp.Compare(a.Field, b.Field))
@@ -114,12 +112,9 @@ func boolOrder(a, b bool) int {
 
 // under tells whether path lies inside one of the paths in roots.
 func under(path string, roots []string) bool {
-	for _, r := range roots {
-		if strings.HasPrefix(path, r) && len(path) > len(r) && (path[len(r)] == '.' || path[len(r)] == '[') {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(roots, func(r string) bool {
+		return strings.HasPrefix(path, r) && len(path) > len(r) && (path[len(r)] == '.' || path[len(r)] == '[')
+	})
 }
 
 // typeDrift: a type the group has at the path in most of its messages and
@@ -194,10 +189,6 @@ func valueDrift(b *fieldStat, s *groupStat, n, baseN int, here string) Drift {
 	if others := len(s.newVals) - 1; others > 0 {
 		d.Text += fmt.Sprintf("; %d messages carry %d other values the baseline lacks", int(s.newMsgs)-count, others)
 	}
-	return d.withTail()
-}
-
-func (d Drift) withTail() Drift {
 	d.Text += driftTail(d.Contract)
 	return d
 }
@@ -209,8 +200,8 @@ func driftTail(contract bool) string {
 	return " — only part of the group"
 }
 
-// mostCommon is a baseline field's values, most common first (ties in
-// the values' order).
+// mostCommon is the keys of counts (a baseline field's values, the source
+// queues' names), most common first, ties in the keys' order.
 func mostCommon(vals map[string]int) []string {
 	return slices.SortedFunc(maps.Keys(vals), func(a, b string) int { return cmp.Or(cmp.Compare(vals[b], vals[a]), cmp.Compare(a, b)) })
 }

@@ -84,34 +84,17 @@ func envelopeName(env *envelope.Envelope) string {
 	return string(env.Kind)
 }
 
-// detector is the envelope detector for a --payload path recorded in a
-// classification; a path that no longer parses falls back to strict
-// detection (Load checks it first).
-func detector(path string) *envelope.Detector {
-	d, err := envelope.NewDetector(path)
-	if err != nil {
-		return nil
-	}
-	return d
-}
-
 // keyWith is KeyOf through the detector d, reading the payload error
-// fields rule allows.
+// fields rule allows with the signature rules of version; the logs'
+// signature wins, as in Classifier.signature (without its cache).
 func keyWith(m *sqsjson.Message, sigs Signatures, d *envelope.Detector, rule *BodyErrors, version int) Key {
 	body := []byte(m.Body)
 	env := d.DetectBody(body, m)
-	var s bodyScan
-	s.scanEnvelope(&env, nil)
-	return Key{Fingerprint: string(fingerprint(nil, &env, &s, d.PayloadPath())), Signature: signatureOf(m, &env, sigs, rule, version)}
-}
-
-// signatureOf is what Classifier.signature decides, without its cache.
-// version is the signature rules' version the keys were made with.
-func signatureOf(m *sqsjson.Message, env *envelope.Envelope, sigs Signatures, rule *BodyErrors, version int) string {
-	if s, ok := sigs[m.MessageId]; ok && s != "" {
-		return s
+	k := Key{Fingerprint: FingerprintOf(&env, d), Signature: sigs[m.MessageId]}
+	if k.Signature == "" {
+		k.Signature = signature.OfVersion(errorOf(m, &env, body, rule).text, version)
 	}
-	return signature.OfVersion(errorOf(m, env, []byte(m.Body), rule).text, version)
+	return k
 }
 
 // FingerprintOf is the fingerprint classify gives a message whose envelope

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/mfdlq/mfdlq/envelope"
@@ -52,12 +53,9 @@ func bodyErrorsFor(b *Baseline) *BodyErrors {
 // isPayloadSourceField tells a field one of errorSources' payload rows
 // reads.
 func isPayloadSourceField(k string) bool {
-	for _, s := range errorSources {
-		if s.where == inPayload && (slices.Contains(s.typ, k) || slices.Contains(s.message, k) || slices.Contains(s.trace, k)) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(errorSources, func(s errorSource) bool {
+		return s.where == inPayload && (slices.Contains(s.typ, k) || slices.Contains(s.message, k) || slices.Contains(s.trace, k))
+	})
 }
 
 // read returns the error text the payload carries (or, when --payload took
@@ -68,27 +66,15 @@ func (r *BodyErrors) read(env *envelope.Envelope, body []byte) (text, field stri
 	if r == nil {
 		return "", ""
 	}
-	skip := func(f string) bool { return slices.Contains(r.Skip, f) }
 	if env.PayloadJSON && env.Pointer == nil {
-		if t, f := signature.InBody(env.Payload, skip); t != "" {
+		if t, f := signature.InBody(env.Payload, r.skips); t != "" {
 			return t, f
 		}
 	}
 	if env.Kind == envelope.KindRaw && len(body) > 0 && len(env.Payload) != len(body) {
-		return signature.InBody(trimSpace(body), skip)
+		return signature.InBody(bytes.Trim(body, jsonSpace), r.skips)
 	}
 	return "", ""
-}
-
-func trimSpace(b []byte) []byte {
-	i, j := 0, len(b)
-	for i < j && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
-	for j > i && (b[j-1] == ' ' || b[j-1] == '\n' || b[j-1] == '\t' || b[j-1] == '\r') {
-		j--
-	}
-	return b[i:j]
 }
 
 // skips tells a payload field the healthy messages have too.

@@ -29,22 +29,13 @@ func errorish(name string) bool {
 		return false // most names: no allocation, no lowercasing
 	}
 	n := strings.ToLower(name)
-	hit := false
-	for _, w := range errorWords {
-		if strings.Contains(n, w) {
-			hit = true
-			break
-		}
-	}
-	if !hit {
+	switch {
+	case !slices.ContainsFunc(errorWords, func(w string) bool { return strings.Contains(n, w) }):
 		return false
+	case strings.HasSuffix(n, "reason"):
+		return true
 	}
-	for _, s := range notErrorSuffixes {
-		if strings.HasSuffix(n, s) && !strings.HasSuffix(n, "reason") {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(notErrorSuffixes, func(s string) bool { return strings.HasSuffix(n, s) })
 }
 
 // mayBeErrorish is a cheap first look: a name holding one of errorWords
@@ -57,12 +48,7 @@ func mayBeErrorish(name string) bool {
 // its text.
 func typeish(name string) bool {
 	n := strings.ToLower(name)
-	for _, w := range []string{"type", "class", "code", "kind", "fqcn", "name"} {
-		if strings.HasSuffix(n, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"type", "class", "code", "kind", "fqcn", "name"}, func(w string) bool { return strings.HasSuffix(n, w) })
 }
 
 // texty tells a value that can be an error's text: not empty, not a

@@ -3,6 +3,7 @@ package classify
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/envelope"
@@ -239,12 +240,7 @@ func hasPayloadSource(p []byte) bool {
 	if len(p) == 0 || p[0] != '{' {
 		return false
 	}
-	for _, h := range payloadSourceHints {
-		if bytes.Contains(p, h) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(payloadSourceHints, func(h []byte) bool { return bytes.Contains(p, h) })
 }
 
 // symfonyError reads the last ErrorDetailsStamp (or RedeliveryStamp) from

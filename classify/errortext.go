@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/envelope"
@@ -60,12 +61,8 @@ func envelopeErrorName(env *envelope.Envelope) string {
 
 // chained tells a stack trace that names more than one error.
 func chained(trace string) bool {
-	for _, m := range []string{"Caused by:", " ---> ", "During handling of the above exception", "direct cause of the following exception", "[cause]:"} {
-		if strings.Contains(trace, m) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"Caused by:", " ---> ", "During handling of the above exception", "direct cause of the following exception", "[cause]:"},
+		func(m string) bool { return strings.Contains(trace, m) })
 }
 
 func joinTyped(typ, msg string) string {
@@ -121,10 +118,5 @@ func mayHoldError(raw []byte) bool {
 	if len(raw) < 3 {
 		return false
 	}
-	for _, h := range errorHints {
-		if bytes.Contains(raw, h) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(errorHints, func(h []byte) bool { return bytes.Contains(raw, h) })
 }

@@ -87,12 +87,7 @@ func lambdaFact(t string) (fact, bool) {
 		return fact{taxonomy: "Lambda errorType", code: "Sandbox.Timedout", verdict: VerdictTransient, timeout: true,
 			class: fmt.Sprintf("the function ran into its configured timeout of %.0f s", secs)}, true
 	}
-	for _, tok := range tokens(t) {
-		if r, ok := lambdaErrorTypes[tok]; ok {
-			return r.fact("Lambda errorType", tok), true
-		}
-	}
-	return fact{}, false
+	return tokenFact(t, "Lambda errorType", lambdaErrorTypes)
 }
 
 // --- AWS error codes ---
@@ -191,12 +186,7 @@ func errnoFact(t string) (fact, bool) {
 // when the type name is not printed: Go's encoding/json, Python's json,
 // Node's JSON.parse and fetch, Go's runtime panics.
 func runtimeMessageFact(t string) (fact, bool) {
-	for _, r := range runtimeMessages {
-		if r.re.MatchString(t) {
-			return r.fact("exception type", r.name), true
-		}
-	}
-	return fact{}, false
+	return messageFact(t, "exception type", runtimeMessages)
 }
 
 // leadingTypeFact reads the exception type that leads the headline
@@ -314,6 +304,47 @@ func tokens(t string) []string {
 		}
 	}
 	return split
+}
+
+// tokenFact reads the first token of t that names a row of table.
+func tokenFact(t, taxonomy string, table map[string]row) (fact, bool) {
+	for _, tok := range tokens(t) {
+		if r, ok := table[tok]; ok {
+			return r.fact(taxonomy, tok), true
+		}
+	}
+	return fact{}, false
+}
+
+// capturedFact reads the first match of res, in order, whose capture
+// names a row of table.
+func capturedFact(t, taxonomy string, res []*regexp.Regexp, table map[string]row) (fact, bool) {
+	for _, re := range res {
+		if m := re.FindStringSubmatch(t); m != nil {
+			if r, ok := table[m[1]]; ok {
+				return r.fact(taxonomy, m[1]), true
+			}
+		}
+	}
+	return fact{}, false
+}
+
+// namedMessage is a fixed message that a runtime or a server writes for an
+// error it does not name in the text: the name, the message, the row.
+type namedMessage struct {
+	name string
+	re   *regexp.Regexp
+	row
+}
+
+// messageFact reads the first of msgs whose message t holds.
+func messageFact(t, taxonomy string, msgs []namedMessage) (fact, bool) {
+	for _, m := range msgs {
+		if m.re.MatchString(t) {
+			return m.fact(taxonomy, m.name), true
+		}
+	}
+	return fact{}, false
 }
 
 // lastName is the last component of a qualified name:

@@ -99,7 +99,6 @@ type groupStat struct {
 	mask    uint8
 	newMsgs int32            // messages with a value the baseline lacks
 	newVals map[string]int32 // those values (maxGroupNewValues)
-	newMiss int32            // occurrences past the cap
 	pc      patternCounts    // its string values' patterns
 }
 
@@ -107,13 +106,14 @@ type groupStat struct {
 type profiler struct {
 	base *fieldProfile
 	enum []bool // by field id
-	top  bool   // compare top-level schema fields' values too (fetched payloads)
 	cur  *groupFields
 	w    walker
 }
 
+// newProfiler profiles against base; top compares the top-level schema
+// fields' values too (fetched payloads).
 func newProfiler(base *fieldProfile, top bool) *profiler {
-	pr := &profiler{base: base, top: top, enum: make([]bool, len(base.fields))}
+	pr := &profiler{base: base, enum: make([]bool, len(base.fields))}
 	for i := range base.fields {
 		f := &base.fields[i]
 		pr.enum[i] = f.enumLike() && (top || !isTopFingerprintKey([]byte(f.path), f.depth))
@@ -140,8 +140,7 @@ func (pr *profiler) visit(path []byte, depth, typ int, raw []byte) {
 	g := pr.cur
 	s := &g.stats[id]
 	seq := int32(g.messages)
-	first := s.last != seq
-	if first {
+	if s.last != seq {
 		s.last, s.mask = seq, 0
 		s.present++
 		s.pc.reset()
@@ -174,9 +173,7 @@ func (pr *profiler) visit(path []byte, depth, typ int, raw []byte) {
 			s.newVals = map[string]int32{}
 		}
 		s.newVals[string(v)] = n + 1
-		return
 	}
-	s.newMiss++
 }
 
 // topKey tells a top-level schema-naming field (version, type …), which

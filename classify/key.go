@@ -32,14 +32,6 @@ func (k Key) String() string {
 	return s
 }
 
-// sourceKey is a message's Source in a key that groups by source.
-func sourceKey(m *sqsjson.Message) string {
-	if arn := m.SourceARN(); arn != "" {
-		return arn
-	}
-	return NoSource
-}
-
 // Signatures maps a MessageId to the error signature the consumer's logs
 // gave it (logs.json). A signature from the logs is a fact and wins over the
 // message attributes.

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -46,7 +47,7 @@ func (c *Classifier) fetch(g *acc, p envelope.Pointer) {
 	if f.Status != envelope.FetchRead {
 		return
 	}
-	body := trimSpace(f.Body)
+	body := bytes.Trim(f.Body, jsonSpace)
 	if len(body) == 0 || body[0] != '{' || !json.Valid(body) {
 		g.off.notJSON++
 		return

@@ -32,11 +32,7 @@ var referenceSuffixes = []string{"id", "code", "key", "ref", "name", "slug", "nu
 
 // fieldRole reads a field path's last name: "contract", "reference" or "".
 func fieldRole(path string) string {
-	name := path
-	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
-		name = name[i+1:]
-	}
-	words := strings.Fields(normalise(name)) // "warehouseId" → "warehouse id"
+	name, words := fieldName(path)
 	if len(words) == 0 {
 		return ""
 	}
@@ -45,6 +41,13 @@ func fieldRole(path string) string {
 		return fieldRole(strings.TrimRight(path[:len(path)-len(name)], ".[]"))
 	}
 	return wordsRole(words)
+}
+
+// fieldName is a field path's last name and its words, lower case:
+// "order.warehouseId" → "warehouseId", [warehouse id].
+func fieldName(path string) (string, []string) {
+	name := path[strings.LastIndexAny(path, ".]")+1:]
+	return name, strings.Fields(normalise(name))
 }
 
 // wordsRole is the role of a field name split into lower-case words.
@@ -101,11 +104,7 @@ func newBusinessValue(d Drift, said meaning) (Drift, bool) {
 
 // fieldNoun is how the evidence names a field's value: "tenant", "warehouse".
 func fieldNoun(path string) string {
-	name := path
-	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
-		name = name[i+1:]
-	}
-	words := strings.Fields(normalise(name))
+	_, words := fieldName(path)
 	if len(words) > 1 && slices.Contains(referenceSuffixes, words[len(words)-1]) {
 		words = words[:len(words)-1]
 	}
@@ -160,11 +159,7 @@ var metadataWords = map[string]bool{"trace": true, "span": true, "correlation": 
 // isMetadata tells a field path whose last name is about delivery:
 // trace_id, correlationId, sent_at, retry_count, host.
 func isMetadata(path string) bool {
-	name := path
-	if i := strings.LastIndexAny(name, ".]"); i >= 0 {
-		name = name[i+1:]
-	}
-	words := strings.Fields(normalise(name))
+	_, words := fieldName(path)
 	if len(words) == 0 {
 		return false
 	}

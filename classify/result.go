@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -75,9 +76,6 @@ type Classification struct {
 	// number <n>; GroupOf reads live messages by the same rules.
 	KeyVersion int `json:"key_version,omitempty"`
 }
-
-// keyVersion is the signature rules' version of c's keys.
-func (c *Classification) keyVersion() int { return max(c.KeyVersion, 1) }
 
 // Group is a set of messages that share a Key, with its verdict.
 type Group struct {
@@ -214,9 +212,10 @@ func (c *Classification) Group(id string) (*Group, bool) {
 // classify did (through the same --payload path). A key classify never saw falls in the "other" group when
 // there is one; otherwise ok is false: the message is new since classify ran.
 func (c *Classification) GroupOf(m *sqsjson.Message, sigs Signatures) (*Group, bool) {
-	k := keyWith(m, sigs, detector(c.PayloadPath), c.BodyErrors, c.keyVersion())
+	d, _ := envelope.NewDetector(c.PayloadPath) // nil, strict, for a path that no longer parses (Load checks it first)
+	k := keyWith(m, sigs, d, c.BodyErrors, max(c.KeyVersion, 1))
 	if c.BySource {
-		k.Source = sourceKey(m)
+		k.Source = cmp.Or(m.SourceARN(), NoSource)
 	}
 	key := k.String()
 	for i := range c.Groups {

@@ -3,7 +3,6 @@ package classify
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/mfdlq/mfdlq/plural"
@@ -67,11 +66,7 @@ func sourceEvidence(c *Classification) string {
 		}
 		counts[g.SourceName()] += g.Count
 	}
-	names := make([]string, 0, len(counts))
-	for n := range counts {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b)) })
+	names := mostCommon(counts)
 	parts := make([]string, 0, len(names))
 	for _, n := range names {
 		parts = append(parts, fmt.Sprintf("%s %d", n, counts[n]))

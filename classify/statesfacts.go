@@ -25,11 +25,4 @@ var statesErrors = map[string]row{
 }
 
 // statesFact reads a Step Functions error name (statesErrors).
-func statesFact(t string) (fact, bool) {
-	for _, tok := range tokens(t) {
-		if r, ok := statesErrors[tok]; ok {
-			return r.fact("Step Functions error", tok), true
-		}
-	}
-	return fact{}, false
-}
+func statesFact(t string) (fact, bool) { return tokenFact(t, "Step Functions error", statesErrors) }

@@ -328,11 +328,7 @@ var exceptionTypes = map[string]row{
 // name: Go's encoding/json (*json.SyntaxError, *json.UnmarshalTypeError),
 // Python's json (JSONDecodeError's messages), Node's JSON.parse
 // (SyntaxError) and fetch, Jackson's token errors, Go's runtime panics.
-var runtimeMessages = []struct {
-	name string
-	re   *regexp.Regexp
-	row
-}{
+var runtimeMessages = []namedMessage{
 	{"*json.SyntaxError", regexp.MustCompile(`invalid character '.{1,8}' (looking for beginning of|after|in) |unexpected end of JSON input`), row{class: "Go encoding/json: " + whyDecode, verdict: VerdictPoison}},
 	{"*json.UnmarshalTypeError", regexp.MustCompile(`cannot unmarshal \w+ into Go (struct field|value of type)`), row{class: "Go encoding/json: a value of the message has another type than the code expects", verdict: VerdictPoison}},
 	{"JSONDecodeError", regexp.MustCompile(`Expecting (value|property name enclosed in double quotes|',' delimiter|':' delimiter): line \d+ column \d+|Unterminated string starting at: line \d+|Extra data: line \d+ column \d+`), row{class: "Python json: " + whyDecode, verdict: VerdictPoison}},

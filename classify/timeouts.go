@@ -72,10 +72,7 @@ func (c *Classifier) compareTimeouts(g *acc, said meaning) (meaning, string) {
 		}
 	}
 	ref, what := c.timeoutReference(g)
-	limit := "time out"
-	if said.fact.limit {
-		limit = "run out of memory"
-	}
+	limit := limitVerb(said)
 	if ref == nil {
 		return said, fmt.Sprintf("a %s is ambiguous (a slow dependency, or an outsized message), and there is nothing to compare the %d with: classify again with --baseline FILE to tell which", said.fact.code, g.n)
 	}

@@ -22,9 +22,7 @@ func (c *Classifier) Result() *Classification {
 		PayloadPath: c.opts.Envelope.PayloadPath(), BodyErrors: c.bodyErrs,
 		BySource: c.opts.BySource || c.manySrc, KeyVersion: signature.Version,
 	}
-	for _, e := range c.opts.Expect {
-		out.Expect = append(out.Expect, e.String())
-	}
+	out.Expect = append(out.Expect, c.expectList()...)
 	c.inferFromLogs()
 	order := slices.Clone(c.order)
 	slices.SortStableFunc(order, func(a, b *acc) int {
