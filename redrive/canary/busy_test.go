@@ -40,7 +40,7 @@ func TestCanaryBusySourceFailingCanaryNotProven(t *testing.T) {
 	var warned []string
 	ch := &Check{SQS: sqsapi.New(cfg), Info: func(string, ...any) {}, Warn: func(f string, a ...any) { warned = append(warned, f) },
 		CW:    func(context.Context) (cwapi.MetricsAPI, error) { return cw, nil },
-		Dests: []*sqsapi.Queue{{Name: name, URL: url}}, Wait: 10 * time.Millisecond}
+		Dests: []*sqsapi.Queue{{Name: name, URL: url}}, Wait: 10 * time.Millisecond, Now: func() time.Time { return now }}
 	dests := ch.canaryBefore(ctx)
 	if len(dests) != 1 || !dests[0].own.live() || dests[0].own.deleted.Mean != 100 {
 		t.Fatalf("before: %+v, want a live destination at 100 deletions a minute", dests[0].own)

@@ -38,6 +38,10 @@ type Check struct {
 	// Wait is how long the consumer gets to fail the canary back (the
 	// plan's CanaryWait, see Wait).
 	Wait time.Duration
+	// Now is the clock the metrics' minutes are read by (nil: time.Now):
+	// a test's backfilled minutes stay where it put them when a minute
+	// turns during the test.
+	Now func() time.Time
 
 	// cwClient reads the destinations' metrics; noCW: it failed.
 	cwClient cwapi.MetricsAPI
@@ -51,12 +55,19 @@ type Check struct {
 // before the canary's first send.
 func (ch *Check) Before(ctx context.Context) {
 	ch.dests, ch.count = ch.canaryBefore(ctx), ch.countBefore(ctx)
-	ch.span = canarySpan{start: time.Now()}
+	ch.span = canarySpan{start: ch.now()}
 }
 
 // Sent marks the end of the canary's sends: a live destination's metrics
 // are judged from there.
-func (ch *Check) Sent() { ch.span.sent = time.Now() }
+func (ch *Check) Sent() { ch.span.sent = ch.now() }
+
+func (ch *Check) now() time.Time {
+	if ch.Now != nil {
+		return ch.Now()
+	}
+	return time.Now()
+}
 
 // Judge waits for the consumer to fail the canary again and says what came
 // back; then, nothing back, that the canary left its destinations

@@ -64,7 +64,7 @@ func (ch *Check) ownTraffic(ctx context.Context, queue string) *ownTraffic {
 	if cw == nil {
 		return nil
 	}
-	end := time.Now().UTC().Truncate(time.Minute)
+	end := ch.now().UTC().Truncate(time.Minute)
 	var sums [2]float64
 	var deleted []cwapi.Point
 	for i, m := range []string{cwapi.MetricMessagesSent, cwapi.MetricMessagesDeleted} {
@@ -91,7 +91,7 @@ func (ch *Check) liveLeft(ctx context.Context, c *canaryDest, span canarySpan) {
 	if cw == nil {
 		return
 	}
-	now := time.Now().UTC()
+	now := ch.now().UTC()
 	read := func(metric, stat string, from time.Time) ([]cwapi.Point, bool) {
 		points, err := cwapi.QueueMetric(ctx, cw, cwapi.MetricQuery{Queue: c.q.Name, Metric: metric, Stat: stat, Start: from.UTC().Truncate(time.Minute), End: now.Add(time.Minute), Period: time.Minute})
 		if err != nil {
