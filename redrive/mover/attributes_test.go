@@ -60,7 +60,8 @@ func (g *groupsSent) SendMessageBatch(ctx context.Context, in *sqs.SendMessageBa
 	return g.fakeSQS.SendMessageBatch(ctx, in, opts...)
 }
 
-// runThrough is setup.run through c, a client around s.fake.
+// runThrough runs a mover of s's queues through c (s.fake, or a client
+// around it) on s's journal, with mod's options.
 func runThrough(t *testing.T, s *setup, c SQS, mod func(*Options)) Stats {
 	t.Helper()
 	entries, err := journal.ReadEntries(s.journal)
@@ -75,9 +76,11 @@ func runThrough(t *testing.T, s *setup, c SQS, mod func(*Options)) Stats {
 	defer jw.Close()
 	o := Options{
 		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
-		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: stateOf(t, 1, entries...), Wait: 1, Visibility: 30,
+		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: stateOf(t, 0, entries...), Wait: 1, Visibility: 30,
 	}
-	mod(&o)
+	if mod != nil {
+		mod(&o)
+	}
 	m, err := NewMover(c, o)
 	if err != nil {
 		t.Fatal(err)

@@ -45,32 +45,7 @@ func newSetup(t *testing.T, n int) *setup {
 
 func (s *setup) run(t *testing.T, mod func(*Options)) Stats {
 	t.Helper()
-	entries, err := journal.ReadEntries(s.journal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(s.journal, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jw := journal.NewWriter(f)
-	defer jw.Close()
-	o := Options{
-		Source: &sqsapi.Queue{Name: "orders-dlq", URL: dlqURL}, Dest: &sqsapi.Queue{Name: "orders", URL: destURL},
-		Workers: 2, Max: 1000, Backlog: 1000, RunID: "test", Journal: jw, State: stateOf(t, 0, entries...), Wait: 1, Visibility: 30,
-	}
-	if mod != nil {
-		mod(&o)
-	}
-	m, err := NewMover(s.fake, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := m.Run(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
+	return runThrough(t, s, s.fake, mod)
 }
 
 // The tests of waits run in a synctest bubble (testing/synctest): there
