@@ -304,16 +304,7 @@ func TestRunOperatorsSurviveCompaction(t *testing.T) {
 	if err := jw.Write(Entry{Time: time.Unix(1700000100, 0).UTC(), Run: "r2", Attempt: 2, Op: OpRun, Operator: bo}); err != nil {
 		t.Fatal(err)
 	}
-	if err := jw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	l, err := ReadLedger(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !l.Compacted() {
-		t.Fatal("not compacted")
-	}
+	l := closeCompacted(t, jw, path)
 	if got := l.Operators(); len(got) != 2 || got["r1"] != ana || got["r2"] != bo {
 		t.Errorf("operators %v", got)
 	}

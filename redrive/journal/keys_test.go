@@ -28,16 +28,7 @@ func TestKeysSurviveCompaction(t *testing.T) {
 	if now, _ := st.KeySent("q", mustKey(t, keyHex(5))); !now {
 		t.Fatal("in-run state does not know a key just sent")
 	}
-	if err := jw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	l, err := ReadLedger(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !l.Compacted() {
-		t.Fatal("not compacted")
-	}
+	l := closeCompacted(t, jw, path)
 	for _, c := range []struct {
 		attempt   int
 		dest      string

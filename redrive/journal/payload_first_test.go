@@ -30,6 +30,22 @@ func TestFirstPayloadSentSurvivesCompaction(t *testing.T) {
 	if got, ok := st.FirstPayloadSent(); !ok || !got.Equal(want) {
 		t.Fatalf("in the run: %v %v, want %v", got, ok, want)
 	}
+	l := closeCompacted(t, jw, path)
+	for _, c := range []struct {
+		attempt int
+		ok      bool
+	}{{1, true}, {0, true}, {2, false}} {
+		got, ok := (&State{attempt: c.attempt, l: l}).FirstPayloadSent()
+		if ok != c.ok || ok && !got.Equal(want) {
+			t.Errorf("attempt %d, read back: %v %v, want %v %v", c.attempt, got, ok, want, c.ok)
+		}
+	}
+}
+
+// closeCompacted closes jw and reads its journal at path back, which
+// must have been compacted.
+func closeCompacted(t *testing.T, jw *Writer, path string) *Ledger {
+	t.Helper()
 	if err := jw.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -40,13 +56,5 @@ func TestFirstPayloadSentSurvivesCompaction(t *testing.T) {
 	if !l.Compacted() {
 		t.Fatal("not compacted")
 	}
-	for _, c := range []struct {
-		attempt int
-		ok      bool
-	}{{1, true}, {0, true}, {2, false}} {
-		got, ok := (&State{attempt: c.attempt, l: l}).FirstPayloadSent()
-		if ok != c.ok || ok && !got.Equal(want) {
-			t.Errorf("attempt %d, read back: %v %v, want %v %v", c.attempt, got, ok, want, c.ok)
-		}
-	}
+	return l
 }
