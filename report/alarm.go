@@ -102,14 +102,3 @@ func (a alarm) sentence(queue string, began, now time.Time) string {
 
 // stamp writes t in UTC to the minute, its time alone on ref's day.
 func stamp(t, ref time.Time) string { return onDay(t, ref, "15:04 UTC") }
-
-// began is when the incident's first step ran.
-func (inc *Incident) began() time.Time {
-	var first time.Time
-	for _, ev := range inc.Events {
-		if first.IsZero() || ev.Time.Before(first) {
-			first = ev.Time
-		}
-	}
-	return first
-}
