@@ -35,8 +35,7 @@ func (inc *Incident) alarmTime() (alarm, bool) {
 		return a, false
 	}
 	if ev, ok := inc.Latest(incident.StepCheck); ok {
-		var f check.Figures
-		_ = ev.DecodeFigures(&f)
+		f := figuresOf[check.Figures](ev)
 		a.retry, a.visibility, a.receives = f.RetryWindow(), f.VisibilityTimeoutSeconds, f.MaxReceiveCount
 	}
 	a.at = a.first.Add(a.retry + a.period).Truncate(time.Minute)
