@@ -23,39 +23,28 @@ import (
 // last: reading on would skip its messages without a word.
 var ErrPartMissing = errors.New("a part is missing")
 
-// openLocal opens a local export: the parts its manifest lists, or,
-// without one (an export of one file, or of an older mfdlq), part after
-// part until one is missing — refused when any later part is there.
+// partStore is where an export's parts are, a directory or an S3 prefix:
+// how to open its manifest and part n (from 1), whether part n is there,
+// and the part numbers beyond n. gone is what an open wraps for an object
+// that is not there.
+type partStore struct {
+	ref      string // the first part: a path or an s3:// URL
+	gone     error
+	manifest func() (*os.File, func(), error)
+	part     func(n int) (*os.File, func(), error)
+	exists   func(n int) bool
+	after    func(n int) []int
+}
+
+// openLocal opens a local export (openParts).
 func (f *File) openLocal(ref string) error {
-	mf, err := openRead(ManifestName(ref))
-	switch {
-	case err == nil:
-		defer mf.Close()
-		m, err := parseManifest(mf, ref, ManifestName(ref))
-		if err != nil {
-			return err
-		}
-		return f.openListed(m, ref, func(n int) (*os.File, func(), error) {
-			h, err := openRead(PartName(ref, n))
-			if errors.Is(err, fs.ErrNotExist) {
-				err = errNoObject
-			}
-			return h, func() {}, err
-		}, func(n int) bool { _, err := os.Lstat(PartName(ref, n)); return err == nil })
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	for n := 1; ; n++ {
-		name := PartName(ref, n)
-		h, err := openRead(name)
-		if n > 1 && errors.Is(err, fs.ErrNotExist) {
-			return gapCheck(ref, n, localPartsAfter(ref, n))
-		}
-		if err != nil {
-			return err
-		}
-		f.add(h, name, func() {})
-	}
+	open := func(name string) (*os.File, func(), error) { h, err := openRead(name); return h, func() {}, err }
+	return f.openParts(partStore{ref: ref, gone: fs.ErrNotExist,
+		manifest: func() (*os.File, func(), error) { return open(ManifestName(ref)) },
+		part:     func(n int) (*os.File, func(), error) { return open(PartName(ref, n)) },
+		exists:   func(n int) bool { _, err := os.Lstat(PartName(ref, n)); return err == nil },
+		after:    func(n int) []int { return localPartsAfter(ref, n) },
+	})
 }
 
 // openRead opens a local part or manifest for reading through
@@ -63,69 +52,79 @@ func (f *File) openLocal(ref string) error {
 // on.
 func openRead(name string) (*os.File, error) { return incident.OpenRegular(name, os.O_RDONLY) }
 
-// openS3 is openLocal for an export in S3.
+// openS3 opens an export in S3 (openParts), each object downloaded.
 func (f *File) openS3(ctx context.Context, c S3, loc S3Location) error {
 	partLoc := func(n int) S3Location { return S3Location{Bucket: loc.Bucket, Key: PartName(loc.Key, n)} }
-	mloc := S3Location{Bucket: loc.Bucket, Key: ManifestName(loc.Key)}
-	mf, rm, err := download(ctx, c, mloc, true)
+	return f.openParts(partStore{ref: loc.String(), gone: errNoObject,
+		manifest: func() (*os.File, func(), error) {
+			return download(ctx, c, S3Location{Bucket: loc.Bucket, Key: ManifestName(loc.Key)}, true)
+		},
+		part: func(n int) (*os.File, func(), error) { return download(ctx, c, partLoc(n), false) },
+		exists: func(n int) bool {
+			next := partLoc(n)
+			_, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(next.Bucket), Key: aws.String(next.Key)})
+			return err == nil
+		},
+		after: func(n int) []int { return s3PartsAfter(ctx, c, loc, n) },
+	})
+}
+
+// openParts opens an export: the parts its manifest lists, or, without
+// one (an export of one file, or of an older mfdlq), part after part until
+// one is missing — refused when any later part is there.
+func (f *File) openParts(s partStore) error {
+	mf, rm, err := s.manifest()
 	switch {
 	case err == nil:
 		defer rm()
 		defer mf.Close()
-		m, err := parseManifest(mf, loc.Key, mloc.String())
+		m, err := parseManifest(mf, s.ref, ManifestName(s.ref))
 		if err != nil {
 			return err
 		}
-		return f.openListed(m, loc.String(), func(n int) (*os.File, func(), error) {
-			return download(ctx, c, partLoc(n), false)
-		}, func(n int) bool {
-			next := partLoc(n)
-			_, err := c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(next.Bucket), Key: aws.String(next.Key)})
-			return err == nil
-		})
-	case !errors.Is(err, errNoObject):
+		return f.openListed(m, s)
+	case !errors.Is(err, s.gone):
 		return err
 	}
 	for n := 1; ; n++ {
-		part := partLoc(n)
-		h, remove, err := download(ctx, c, part, false)
-		if n > 1 && errors.Is(err, errNoObject) {
-			return gapCheck(loc.String(), n, s3PartsAfter(ctx, c, loc, n))
+		h, remove, err := s.part(n)
+		if n > 1 && errors.Is(err, s.gone) {
+			return gapCheck(s.ref, n, s.after(n))
 		}
 		if err != nil {
 			return err
 		}
-		f.add(h, part.String(), remove)
+		f.add(h, PartName(s.ref, n), remove)
 	}
 }
 
-// openListed opens exactly the parts m lists, through open (part n from
-// 1), checking each one's size and SHA-256 against the manifest (its count
-// is checked with its lines), and refuses a part after the last.
-func (f *File) openListed(m *Manifest, ref string, open func(n int) (*os.File, func(), error), exists func(n int) bool) error {
+// openListed opens exactly the parts m lists, checking each one's size
+// and SHA-256 against the manifest (its count is checked with its lines),
+// and refuses a part after the last.
+func (f *File) openListed(m *Manifest, s partStore) error {
 	f.want = make([]int, len(m.Parts))
 	for i, p := range m.Parts {
 		n := i + 1
-		h, remove, err := open(n)
-		if errors.Is(err, errNoObject) {
-			return fmt.Errorf("part %d of %d, %s: %w: restore it (export.json of the export's incident lists every part with its sha256); nothing sent", n, len(m.Parts), PartName(ref, n), ErrPartMissing)
+		h, remove, err := s.part(n)
+		if errors.Is(err, s.gone) {
+			return fmt.Errorf("part %d of %d, %s: %w: restore it (export.json of the export's incident lists every part with its sha256); nothing sent", n, len(m.Parts), PartName(s.ref, n), ErrPartMissing)
 		}
 		if err != nil {
 			return err
 		}
-		f.add(h, PartName(ref, n), remove)
+		f.add(h, PartName(s.ref, n), remove)
 		size, sum, err := digest(h)
 		if err != nil {
-			return fmt.Errorf("%s: %w", PartName(ref, n), err)
+			return fmt.Errorf("%s: %w", PartName(s.ref, n), err)
 		}
 		if size != p.Bytes || sum != p.SHA256 {
 			return fmt.Errorf("part %d of %d, %s: %w (%d bytes, sha256 %s; the manifest says %d bytes, sha256 %s): edited, replaced, a copy of another part or another export's; nothing sent",
-				n, len(m.Parts), PartName(ref, n), ErrPartMismatch, size, sum, p.Bytes, p.SHA256)
+				n, len(m.Parts), PartName(s.ref, n), ErrPartMismatch, size, sum, p.Bytes, p.SHA256)
 		}
 		f.want[i] = p.Messages
 	}
-	if n := len(m.Parts) + 1; exists(n) {
-		return fmt.Errorf("%s: %w: %s lists %d parts; move it away; nothing sent", PartName(ref, n), ErrPartForeign, ManifestName(ref), len(m.Parts))
+	if n := len(m.Parts) + 1; s.exists(n) {
+		return fmt.Errorf("%s: %w: %s lists %d parts; move it away; nothing sent", PartName(s.ref, n), ErrPartForeign, ManifestName(s.ref), len(m.Parts))
 	}
 	f.Incomplete = !m.Complete
 	return nil

@@ -51,7 +51,6 @@ type Source struct {
 	done     map[string]bool         // deleted by the mover, or done before
 	left     int                     // messages not done
 	gen      int                     // receipt handle generation
-	skip     func(id string) bool    // done by an earlier run
 	byHandle map[string]string       // receipt handle → MessageId
 }
 
@@ -75,7 +74,7 @@ func SourceURL(name string) string { return "file://" + strings.TrimPrefix(name,
 // run finished (sent and deleted).
 func NewSource(f *File, next Passthrough, skip func(id string) bool) (*Source, error) {
 	s := &Source{URL: SourceURL(f.Name), next: next, held: map[string]*heldMessage{}, done: map[string]bool{},
-		byHandle: map[string]string{}, skip: skip}
+		byHandle: map[string]string{}}
 	rd, err := f.Messages()
 	if err != nil {
 		return nil, err

@@ -15,20 +15,20 @@ func (m *Model) dlqLines(w int) ([]string, int) {
 	out := m.containLines()
 	out = append(out, "")
 	switch {
-	case d.clsBusy:
+	case d.cls.busy:
 		return append(out, "classify: peeking at a sample (VisibilityTimeout 5, nothing deleted)…"), 0
-	case d.clsErr != nil:
-		return append(out, m.st.bad("classify: "+safe(d.clsErr.Error())), "r reads again"), 0
-	case d.cls == nil || d.cls.Result == nil:
+	case d.cls.err != nil:
+		return append(out, m.st.bad("classify: "+safe(d.cls.err.Error())), "r reads again"), 0
+	case d.cls.got == nil || d.cls.got.Result == nil:
 		return out, 0
 	}
-	c := d.cls.Result
+	c := d.cls.got.Result
 	sampled := plural.Of(c.Messages, "message sampled", "messages sampled")
 	if c.Look != nil && c.Look.InDLQ > 0 {
 		sampled = classify.EvidenceOf(c).SampleText() // "100 of 340 sampled"
 	}
 	out = append(out, fmt.Sprintf("classify: %s · %s · confidence %.0f%% · incident %s", m.verdict(string(c.Verdict)),
-		sampled, c.Confidence*100, safe(d.cls.Incident)))
+		sampled, c.Confidence*100, safe(d.cls.got.Incident)))
 	widths := []int{4, 10, 6, 8, 22}
 	if w >= 120 {
 		widths = []int{4, 10, 6, 8, 48}
@@ -59,14 +59,14 @@ func (m *Model) dlqLines(w int) ([]string, int) {
 func (m *Model) containLines() []string {
 	d := m.dlq
 	switch {
-	case d.containBusy:
+	case d.contain.busy:
 		return []string{"contain: reading the trend, the source and its consumers…"}
-	case d.containErr != nil:
-		return []string{m.st.bad("contain: " + safe(d.containErr.Error()))}
-	case d.contain == nil:
+	case d.contain.err != nil:
+		return []string{m.st.bad("contain: " + safe(d.contain.err.Error()))}
+	case d.contain.got == nil:
 		return nil
 	}
-	r := d.contain
+	r := d.contain.got
 	out := []string{fmt.Sprintf("contain: %s · %d visible, %d in flight · trend %s (%g → %g, %+.1f/min, %s)",
 		m.verdict(string(r.Verdict)), r.DLQ.Visible, r.DLQ.InFlight, safe(r.DLQ.Direction), r.DLQ.From, r.DLQ.To, r.DLQ.PerMinute, safe(r.DLQ.Source))}
 	for _, why := range r.Reasons {

@@ -18,25 +18,25 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 	f := m.fleet
 	var out []string
 	switch {
-	case f.data == nil && f.err != nil:
+	case f.got == nil && f.err != nil:
 		return []string{m.st.bad("could not list the DLQs: " + safe(f.err.Error())), "", "r reads again"}, 0
-	case f.data == nil:
+	case f.got == nil:
 		return []string{"listing every DLQ of the account…"}, 0
 	}
 	now := m.opts.Now()
-	head := fmt.Sprintf("%d DLQs, %d holding messages (%d messages) · read %s", f.data.Summary.DLQs, f.data.Summary.NonEmpty,
-		f.data.Summary.Messages, f.data.At.UTC().Format("15:04:05 UTC"))
-	if f.loading {
+	head := fmt.Sprintf("%d DLQs, %d holding messages (%d messages) · read %s", f.got.Summary.DLQs, f.got.Summary.NonEmpty,
+		f.got.Summary.Messages, f.got.At.UTC().Format("15:04:05 UTC"))
+	if f.busy {
 		head += " · reading again…"
 	}
 	if f.err != nil {
 		head += " · " + m.st.bad("last read failed: "+safe(f.err.Error()))
 	}
 	out = append(out, head)
-	for _, wn := range f.data.Warnings {
+	for _, wn := range f.got.Warnings {
 		out = append(out, m.st.warn("warning: "+safe(wn)))
 	}
-	for _, u := range f.data.Unreadable {
+	for _, u := range f.got.Unreadable {
 		what := "not read: "
 		if u.Skipped {
 			what = "skipped: " // not ACTIVE in the organisation
@@ -56,16 +56,16 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 			focus = len(out)
 		}
 		name := d.Queue
-		if f.data.Accounts {
+		if f.got.Accounts {
 			name = d.Account + " " + d.Queue
 		}
 		line := m.row(widths, safe(name), strconv.FormatInt(d.Visible, 10), strconv.FormatInt(d.InFlight, 10),
 			expiresIn(d, now), alarm(d), sources(d))
 		out = append(out, m.mark(line, i == cur))
-		if n := f.data.Notes[d.ARN]; n != nil {
+		if n := f.got.Notes[d.ARN]; n != nil {
 			out = append(out, "    "+m.st.warn("note: ")+noteText(n))
 		}
-		if r := f.data.Redrives[d.ARN]; r != "" {
+		if r := f.got.Redrives[d.ARN]; r != "" {
 			out = append(out, "    "+m.st.warn("redrive running: ")+safe(r))
 		}
 	}
@@ -77,7 +77,7 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 // the account of the credentials in use (an organisation has an
 // orders-dlq in every account).
 func (m *Model) queueRef(d inventory.DLQ) string {
-	if m.fleet.data != nil && m.fleet.data.Accounts && d.ARN != "" {
+	if m.fleet.got != nil && m.fleet.got.Accounts && d.ARN != "" {
 		return d.ARN
 	}
 	return d.Queue

@@ -34,11 +34,11 @@ func (m *Model) groupLines(w int) ([]string, int) {
 		return append(out, "", "reading the incident's sample…"), 0
 	case gd.err != nil:
 		return append(out, "", m.st.bad("peek: "+safe(gd.err.Error())), "r reads again"), 0
-	case gd.data == nil:
+	case gd.got == nil:
 		return out, 0
 	}
 	out = append(out, "", fmt.Sprintf("%d of the %s of %s are in this group (r: a new peek)",
-		len(gd.data.Messages), plural.Of(gd.data.Peeked, "message"), safe(gd.data.Source)))
+		len(gd.got.Messages), plural.Of(gd.got.Peeked, "message"), safe(gd.got.Source)))
 	widths := []int{36, 20, 8, 6}
 	out = append(out, m.st.head("  "+m.row(widths, "MESSAGE ID", "SENT", "RECEIVES", "SIZE", "PAYLOAD")))
 	rows := m.groupRows()
@@ -51,7 +51,7 @@ func (m *Model) groupLines(w int) ([]string, int) {
 		if i == cur {
 			focus = len(out)
 		}
-		msg := &gd.data.Messages[idx]
+		msg := &gd.got.Messages[idx]
 		out = append(out, m.mark(m.row(widths, safe(msg.MessageId), sent(msg), receives(msg), strconv.Itoa(len(msg.Body)),
 			m.shown(payloadOf(msg))), i == cur))
 	}

@@ -171,7 +171,7 @@ func (m *Model) enter() tea.Cmd {
 		}
 		q := m.queueRef(rows[clamp(m.fleet.cursor, len(rows))])
 		m.push(screenDLQ)
-		if q != m.dlq.queue || (m.dlq.cls == nil && !m.dlq.clsBusy) {
+		if q != m.dlq.queue || (m.dlq.cls.got == nil && !m.dlq.cls.busy) {
 			m.dlq = dlqState{queue: q}
 			return tea.Batch(m.loadDLQ()...)
 		}
@@ -181,7 +181,7 @@ func (m *Model) enter() tea.Cmd {
 			return nil
 		}
 		m.push(screenGroup)
-		if g.ID != m.group.id || m.group.data == nil {
+		if g.ID != m.group.id || m.group.got == nil {
 			m.group = groupState{id: g.ID}
 			return m.loadGroup(false)
 		}

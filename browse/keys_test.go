@@ -42,7 +42,7 @@ func TestKeyWhileReadPending(t *testing.T) {
 	}
 	close(f.block)
 	deadline := time.After(2 * time.Minute)
-	for m.dlq.clsBusy {
+	for m.dlq.cls.busy {
 		select {
 		case msg := <-msgs:
 			m.Update(msg)

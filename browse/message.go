@@ -159,15 +159,16 @@ func (m *Model) attrLines(msg *sqsjson.Message) []string {
 func (m *Model) logLines() []string {
 	s := m.msg
 	switch {
-	case s.logsBusy:
+	case s.logs.busy:
 		return []string{"logs: searching the consumer's logs by MessageId…"}
-	case s.logsErr != nil:
-		return []string{m.st.bad("logs: " + safe(s.logsErr.Error()))}
-	case s.logs == nil:
+	case s.logs.err != nil:
+		return []string{m.st.bad("logs: " + safe(s.logs.err.Error()))}
+	case s.logs.got == nil:
 		return nil
 	}
-	out := []string{m.st.head("logs") + fmt.Sprintf(" (%s, %d found of %d)", safe(string(s.logs.Method)), s.logs.Found, s.logs.Searched)}
-	for _, r := range s.logs.Messages {
+	l := s.logs.got
+	out := []string{m.st.head("logs") + fmt.Sprintf(" (%s, %d found of %d)", safe(string(l.Method)), l.Found, l.Searched)}
+	for _, r := range l.Messages {
 		if !r.Found {
 			out = append(out, "  no log line names "+safe(r.MessageID))
 			continue

@@ -66,38 +66,28 @@ type Model struct {
 }
 
 type fleetState struct {
-	data    *Fleet
-	err     error
-	loading bool
-	cursor  int
-	seq     int
+	read[Fleet] // a failed read again keeps the fleet it had
+	cursor      int
+	seq         int
 }
 
 type dlqState struct {
-	queue       string
-	contain     *contain.Result
-	containErr  error
-	containBusy bool
-	cls         *Classified
-	clsErr      error
-	clsBusy     bool
-	cursor      int
+	queue   string
+	contain read[contain.Result]
+	cls     read[Classified]
+	cursor  int
 }
 
 type groupState struct {
-	id     string
-	fresh  bool // a new peek is running (r), not a read of the sample
-	data   *GroupMessages
-	err    error
-	busy   bool
+	id    string
+	fresh bool // a new peek is running (r), not a read of the sample
+	read[GroupMessages]
 	cursor int
 }
 
 type msgState struct {
 	index    int
-	logs     *logsearch.Result
-	logsErr  error
-	logsBusy bool
+	logs     read[logsearch.Result]
 	showLogs bool
 	scroll   int
 	// body caches the payload's lines for the key they were drawn for: a
@@ -169,7 +159,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	case tickMsg:
 		var cmd tea.Cmd
-		if m.top() == screenFleet && !m.fleet.loading {
+		if m.top() == screenFleet && !m.fleet.busy {
 			cmd = m.loadFleet()
 		}
 		return m, tea.Batch(cmd, tick())

@@ -26,11 +26,11 @@ func (m *Model) matches(parts ...string) bool {
 
 // fleetRows are the DLQs the filter selects, in ls's urgency order.
 func (m *Model) fleetRows() []inventory.DLQ {
-	if m.fleet.data == nil {
+	if m.fleet.got == nil {
 		return nil
 	}
 	var out []inventory.DLQ
-	for _, d := range m.fleet.data.DLQs {
+	for _, d := range m.fleet.got.DLQs {
 		if m.matches(d.Queue, d.Region) {
 			out = append(out, d)
 		}
@@ -40,11 +40,11 @@ func (m *Model) fleetRows() []inventory.DLQ {
 
 // groupList are classify's groups the filter selects, in its order.
 func (m *Model) groupList() []classify.Group {
-	if m.dlq.cls == nil || m.dlq.cls.Result == nil {
+	if m.dlq.cls.got == nil || m.dlq.cls.got.Result == nil {
 		return nil
 	}
 	var out []classify.Group
-	for _, g := range m.dlq.cls.Result.Groups {
+	for _, g := range m.dlq.cls.got.Result.Groups {
 		if m.matches(g.ID, string(g.Verdict), g.Pattern, g.Fingerprint, g.Signature, g.Error, firstLine(g.Evidence)) {
 			out = append(out, g)
 		}
@@ -63,21 +63,21 @@ func (m *Model) currentGroup() *classify.Group {
 
 // groupOpen is the group the group screen shows.
 func (m *Model) groupOpen() *classify.Group {
-	if m.dlq.cls == nil || m.dlq.cls.Result == nil {
+	if m.dlq.cls.got == nil || m.dlq.cls.got.Result == nil {
 		return nil
 	}
-	g, _ := m.dlq.cls.Result.Group(m.group.id)
+	g, _ := m.dlq.cls.got.Result.Group(m.group.id)
 	return g
 }
 
 // groupRows are the indexes of the group's messages the filter selects.
 func (m *Model) groupRows() []int {
-	if m.group.data == nil {
+	if m.group.got == nil {
 		return nil
 	}
 	var out []int
-	for i := range m.group.data.Messages {
-		msg := &m.group.data.Messages[i]
+	for i := range m.group.got.Messages {
+		msg := &m.group.got.Messages[i]
 		if m.matches(msg.MessageId, msg.Body) {
 			out = append(out, i)
 		}
@@ -87,10 +87,10 @@ func (m *Model) groupRows() []int {
 
 // currentMessage is the message the message screen shows, or nil.
 func (m *Model) currentMessage() *sqsjson.Message {
-	if m.group.data == nil || m.msg.index >= len(m.group.data.Messages) {
+	if m.group.got == nil || m.msg.index >= len(m.group.got.Messages) {
 		return nil
 	}
-	return &m.group.data.Messages[m.msg.index]
+	return &m.group.got.Messages[m.msg.index]
 }
 
 func firstLine(lines []string) string {

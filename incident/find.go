@@ -60,42 +60,44 @@ const (
 // idle for longer cannot be about the messages in the DLQ now.
 const Stale = 14 * 24 * time.Hour
 
-// LatestOpen finds, under root, the most recently started incident of
-// queue that record has not closed and that had a step within Stale of
+// LatestOpenIn finds, under the roots, the most recently started incident
+// of queue that record has not closed and that had a step within Stale of
 // now; ok is false when there is none. Only real directories count: a
 // symlink is never followed.
-func LatestOpen(root, queue string, now time.Time) (Found, bool, error) {
-	entries, err := os.ReadDir(root)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Found{}, false, nil
-	}
-	if err != nil {
-		return Found{}, false, fmt.Errorf("look for incidents of %s: %w", queue, err)
-	}
+func LatestOpenIn(roots []string, queue string, now time.Time) (Found, bool, error) {
 	var best Found
 	ok := false
-	for _, e := range entries {
-		if !e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+	for _, root := range roots {
+		entries, err := os.ReadDir(root)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		start, match := startOf(e.Name(), queue)
-		if !match {
-			continue
-		}
-		f := Found{Dir: filepath.Join(root, e.Name()), Started: start}
-		events, err := ReadJSONLines[Event](filepath.Join(f.Dir, EventsFile), nil)
 		if err != nil {
-			continue
+			return Found{}, false, fmt.Errorf("look for incidents of %s: %w", queue, err)
 		}
-		f.Last = LastStep(events)
-		active := f.Started
-		if f.Last.Time.After(active) {
-			active = f.Last.Time
+		for _, e := range entries {
+			if !e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+				continue
+			}
+			start, match := startOf(e.Name(), queue)
+			if !match {
+				continue
+			}
+			f := Found{Dir: filepath.Join(root, e.Name()), Started: start}
+			events, err := ReadJSONLines[Event](filepath.Join(f.Dir, EventsFile), nil)
+			if err != nil {
+				continue
+			}
+			f.Last = LastStep(events)
+			active := f.Started
+			if f.Last.Time.After(active) {
+				active = f.Last.Time
+			}
+			if f.Closed() || now.Sub(active) > Stale || (ok && !f.Started.After(best.Started)) {
+				continue
+			}
+			best, ok = f, true
 		}
-		if f.Closed() || now.Sub(active) > Stale || (ok && !f.Started.After(best.Started)) {
-			continue
-		}
-		best, ok = f, true
 	}
 	return best, ok, nil
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // The per-user place incidents live in when no directory is named, so the
@@ -46,23 +45,6 @@ func Roots(root string) []string {
 		roots = append(roots, Root)
 	}
 	return roots
-}
-
-// LatestOpenIn is LatestOpen over several roots: the most recently started
-// open incident of queue in any of them.
-func LatestOpenIn(roots []string, queue string, now time.Time) (Found, bool, error) {
-	var best Found
-	ok := false
-	for _, r := range roots {
-		f, found, err := LatestOpen(r, queue, now)
-		if err != nil {
-			return Found{}, false, err
-		}
-		if found && (!ok || f.Started.After(best.Started)) {
-			best, ok = f, true
-		}
-	}
-	return best, ok, nil
 }
 
 // CheckRoot validates the two directories mfdlq owns in the per-user root

@@ -58,19 +58,15 @@ type Skipped struct {
 	Name, Why string
 }
 
-// WorkDir is where a laptop keeps its working copy of loc: under
-// $XDG_STATE_HOME (else ~/.local/state)/mfdlq/s3/, by bucket, prefix and
-// ID, so two incidents never share a directory.
+// WorkDir is where a laptop keeps its working copy of loc: beside the
+// per-user incidents (incident.DefaultRoot), under mfdlq/s3/, by bucket,
+// prefix and ID, so two incidents never share a directory.
 func WorkDir(loc Location) (string, error) {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("no directory for the working copy of %s: set XDG_STATE_HOME or HOME", loc)
-		}
-		base = filepath.Join(home, ".local", "state")
+	root, err := incident.DefaultRoot(os.Getenv)
+	if err != nil {
+		return "", fmt.Errorf("no directory for the working copy of %s: set XDG_STATE_HOME or HOME", loc)
 	}
-	parts := []string{base, "mfdlq", "s3", loc.Bucket}
+	parts := []string{filepath.Dir(root), "s3", loc.Bucket}
 	parts = append(parts, strings.Split(strings.TrimSuffix(loc.Path, "/"), "/")...)
 	return filepath.Join(append(parts, loc.ID)...), nil
 }

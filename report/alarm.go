@@ -35,8 +35,7 @@ func (inc *Incident) alarmTime() (alarm, bool) {
 		return a, false
 	}
 	if ev, ok := inc.Latest(incident.StepCheck); ok {
-		var f check.Figures
-		_ = ev.DecodeFigures(&f)
+		f := figuresOf[check.Figures](ev)
 		a.retry, a.visibility, a.receives = f.RetryWindow(), f.VisibilityTimeoutSeconds, f.MaxReceiveCount
 	}
 	a.at = a.first.Add(a.retry + a.period).Truncate(time.Minute)
@@ -102,14 +101,3 @@ func (a alarm) sentence(queue string, began, now time.Time) string {
 
 // stamp writes t in UTC to the minute, its time alone on ref's day.
 func stamp(t, ref time.Time) string { return onDay(t, ref, "15:04 UTC") }
-
-// began is when the incident's first step ran.
-func (inc *Incident) began() time.Time {
-	var first time.Time
-	for _, ev := range inc.Events {
-		if first.IsZero() || ev.Time.Before(first) {
-			first = ev.Time
-		}
-	}
-	return first
-}

@@ -38,7 +38,8 @@ func TestAlarmTimeAddsTheRetryWindowWhenCheckRecordedIt(t *testing.T) {
 		t.Fatalf("alarm at %v, %v; want 22:21 (22:04:30 + 12 min + 5 min, to the minute)", a.at, ok)
 	}
 	now := time.Date(2026, 11, 30, 3, 40, 0, 0, time.UTC)
-	if got, want := a.sentence("orders-dlq", inc.began(), now), "an alarm on orders-dlq > 0 would have fired at about 2026-11-29 22:21 UTC, 4 h 29 min before this incident began (approximate: "; !strings.HasPrefix(got, want) {
+	began, _ := inc.eventSpan()
+	if got, want := a.sentence("orders-dlq", began, now), "an alarm on orders-dlq > 0 would have fired at about 2026-11-29 22:21 UTC, 4 h 29 min before this incident began (approximate: "; !strings.HasPrefix(got, want) {
 		t.Errorf("sentence = %q\nwant       %q…", got, want)
 	}
 	if b := a.basis(); !strings.Contains(b, "12 min to exhaust maxReceiveCount 4 at a 3 min visibility timeout, then the alarm's 5 min period") {
@@ -47,7 +48,7 @@ func TestAlarmTimeAddsTheRetryWindowWhenCheckRecordedIt(t *testing.T) {
 	// A report written before the alarm time (the demo's, minutes after
 	// the first failure) never names a time it has not reached.
 	early := time.Date(2026, 11, 29, 22, 10, 0, 0, time.UTC)
-	if got, want := a.sentence("orders-dlq", inc.began(), early), "an alarm on orders-dlq > 0 would have fired about 16 min after the first failure (approximate: "; !strings.HasPrefix(got, want) {
+	if got, want := a.sentence("orders-dlq", began, early), "an alarm on orders-dlq > 0 would have fired about 16 min after the first failure (approximate: "; !strings.HasPrefix(got, want) {
 		t.Errorf("sentence before the alarm time = %q\nwant       %q…", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
@@ -19,7 +20,7 @@ const changesTitle = "What changed around the failure"
 // as counts, the alarms and the chart of the consumer's metrics beside the
 // DLQ's arrivals. Every name, user and reason came from CloudTrail or
 // CloudWatch: each is encoded (and redacted) on its way in.
-func (inc *Incident) writeChanges(b *strings.Builder) {
+func (inc *Incident) writeChanges(b *strings.Builder, _ incident.Event) {
 	c := inc.Changes
 	if c == nil {
 		b.WriteString("\nchanges.json is missing.\n")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/redact"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,7 +29,7 @@ func TestChangesSectionEncodesTheTrail(t *testing.T) {
 	r.Decide()
 	inc := &Incident{Changes: r, red: &redact.Redactor{}}
 	var b strings.Builder
-	inc.writeChanges(&b)
+	inc.writeChanges(&b, incident.Event{})
 	inc.writeChangeSummary(&b)
 	out := b.String()
 	// In a code span (the table's user cell) <script> is shown as text; in

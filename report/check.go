@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/check"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
-func (inc *Incident) writeCheck(b *strings.Builder) {
+func (inc *Incident) writeCheck(b *strings.Builder, _ incident.Event) {
 	c := inc.Check
 	if c == nil {
 		b.WriteString("\ncheck.json is missing.\n")

@@ -8,10 +8,11 @@ import (
 	"strings"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 )
 
-func (inc *Incident) writeClassify(b *strings.Builder) {
+func (inc *Incident) writeClassify(b *strings.Builder, _ incident.Event) {
 	c := inc.Classification
 	if c == nil {
 		b.WriteString("\nclassification.json is missing.\n")

@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/contain"
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/lambdaapi"
 )
 
-func (inc *Incident) writeContain(b *strings.Builder) {
+func (inc *Incident) writeContain(b *strings.Builder, _ incident.Event) {
 	c := inc.Contain
 	if c == nil {
 		b.WriteString("\ncontain.json is missing.\n")

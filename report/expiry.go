@@ -14,8 +14,7 @@ import (
 // (contain, inspect) measured it, counted down to the report's time: the
 // reader must see at once whether messages are being lost to retention.
 func (inc *Incident) writeExpiry(b *strings.Builder, ev incident.Event) {
-	var f sqsapi.ExpiryFigures
-	_ = ev.DecodeFigures(&f)
+	f := figuresOf[sqsapi.ExpiryFigures](ev)
 	if f.OldestExpiresAt == nil || f.OldestExpiresAt.IsZero() {
 		return
 	}
@@ -42,8 +41,7 @@ func (inc *Incident) writeExpiry(b *strings.Builder, ev incident.Event) {
 // one place the report says where the messages went when the DLQ was
 // emptied by an export.
 func (inc *Incident) writeExport(b *strings.Builder, ev incident.Event) {
-	var f archive.Figures
-	_ = ev.DecodeFigures(&f)
+	f := figuresOf[archive.Figures](ev)
 	fmt.Fprintf(b, "\n%s archived to %s", plural.Of(f.Exported, "message"), inc.code(f.Location, maxValue))
 	durable := "the file was durable"
 	if f.PartCount > 1 {

@@ -120,6 +120,14 @@ func (inc *Incident) Latest(step string) (incident.Event, bool) {
 	return incident.Event{}, false
 }
 
+// figuresOf is ev's figures, read leniently: the report says what decodes
+// (a field of another type is left at zero).
+func figuresOf[T any](ev incident.Event) T {
+	var f T
+	_ = ev.DecodeFigures(&f)
+	return f
+}
+
 // RecordedChange is what the latest "fix" event says was changed.
 func (inc *Incident) RecordedChange() string {
 	ev, ok := inc.Latest(incident.StepFix)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
 )
@@ -17,7 +18,7 @@ const maxLogLines = 12
 // signature (its first message's, by MessageId), with how many messages
 // share it and which. A hundred messages failing the same way are one
 // story, told once.
-func (inc *Incident) writeLogs(b *strings.Builder) {
+func (inc *Incident) writeLogs(b *strings.Builder, _ incident.Event) {
 	l := inc.Logs
 	if l == nil {
 		b.WriteString("\nlogs.json is missing.\n")

@@ -126,16 +126,21 @@ func (inc *Incident) span() string {
 	if len(inc.Events) == 0 {
 		return "-"
 	}
-	first, last := inc.Events[0].Time, inc.Events[0].Time
-	for _, ev := range inc.Events {
-		if ev.Time.Before(first) {
+	first, last := inc.eventSpan()
+	return fmt.Sprintf("%s → %s (%s)", inc.at(first), inc.at(last), human(last.Sub(first)))
+}
+
+// eventSpan is when the first and the last step ran (zero without any).
+func (inc *Incident) eventSpan() (first, last time.Time) {
+	for i, ev := range inc.Events {
+		if i == 0 || ev.Time.Before(first) {
 			first = ev.Time
 		}
-		if ev.Time.After(last) {
+		if i == 0 || ev.Time.After(last) {
 			last = ev.Time
 		}
 	}
-	return fmt.Sprintf("%s → %s (%s)", inc.at(first), inc.at(last), human(last.Sub(first)))
+	return first, last
 }
 
 // row writes a two-column table row: k is the report's own, v is encoded.

@@ -226,7 +226,7 @@ func TestLogsSectionGroupsBySignature(t *testing.T) {
 		{MessageID: "m4"},
 	}}}
 	var b strings.Builder
-	inc.writeLogs(&b)
+	inc.writeLogs(&b, incident.Event{})
 	got := b.String()
 	for _, want := range []string{
 		"Searched 4 messages in f.log (file): found 3.",

@@ -27,23 +27,24 @@ func (inc *Incident) writeAnswer(b *strings.Builder) {
 	b.WriteString("**" + inc.verdictWords() + "** " + inc.outcomeWords() + "\n\n")
 }
 
+// verdictSaid is each of classify's verdicts said for a person: the
+// answer's first words, and what the messages were.
+var verdictSaid = map[classify.Verdict]struct{ head, what string }{
+	classify.VerdictPoison:    {"Poison:", "the messages fail however often they are retried, until the consumer or the messages change."},
+	classify.VerdictTransient: {"Transient:", "the messages failed while something they depend on was failing; retried now, they can succeed."},
+	classify.VerdictData:      {"Bad data:", "the messages themselves hold bad data."},
+	classify.VerdictMixed:     {"Mixed causes:", "the messages failed for more than one reason (see the verdict's groups)."},
+	classify.VerdictUnknown:   {"Cause not proven:", "classify could not tell why the messages failed."},
+}
+
 // verdictWords is classify's verdict said for a person.
 func (inc *Incident) verdictWords() string {
 	ev, ok := inc.Latest(incident.StepClassify)
 	if !ok || ev.Verdict == "" {
 		return "Not classified:"
 	}
-	switch classify.Verdict(ev.Verdict) {
-	case classify.VerdictPoison:
-		return "Poison:"
-	case classify.VerdictTransient:
-		return "Transient:"
-	case classify.VerdictData:
-		return "Bad data:"
-	case classify.VerdictMixed:
-		return "Mixed causes:"
-	case classify.VerdictUnknown:
-		return "Cause not proven:"
+	if said, ok := verdictSaid[classify.Verdict(ev.Verdict)]; ok {
+		return said.head
 	}
 	return inc.plain(plural.Spoken(ev.Verdict), maxName) + ":"
 }
@@ -51,21 +52,10 @@ func (inc *Incident) verdictWords() string {
 // outcomeWords says how the incident stands: what the messages were and
 // what became of them.
 func (inc *Incident) outcomeWords() string {
-	var what string
 	ev, _ := inc.Latest(incident.StepClassify)
-	switch classify.Verdict(ev.Verdict) {
-	case classify.VerdictPoison:
-		what = "the messages fail however often they are retried, until the consumer or the messages change."
-	case classify.VerdictTransient:
-		what = "the messages failed while something they depend on was failing; retried now, they can succeed."
-	case classify.VerdictData:
-		what = "the messages themselves hold bad data."
-	case classify.VerdictMixed:
-		what = "the messages failed for more than one reason (see the verdict's groups)."
-	case classify.VerdictUnknown:
-		what = "classify could not tell why the messages failed."
-	default:
-		what = "no step said why the messages failed."
+	what := "no step said why the messages failed."
+	if said, ok := verdictSaid[classify.Verdict(ev.Verdict)]; ok {
+		what = said.what
 	}
 	if _, ok := inc.Latest(incident.StepRedrive); !ok {
 		return what + " Nothing was redriven."

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mfdlq/mfdlq/classify"
+	"github.com/mfdlq/mfdlq/incident"
 )
 
 // The report names each group's source queue on a shared DLQ, and says of
@@ -19,7 +20,7 @@ func TestClassifySectionNamesEachSource(t *testing.T) {
 	}}
 	inc := &Incident{Classification: c}
 	var b strings.Builder
-	inc.writeClassify(&b)
+	inc.writeClassify(&b, incident.Event{})
 	got := b.String()
 	for _, want := range []string{
 		"### Group g1: poison — 5 messages\n\n- source queue: `orders` (`arn:aws:sqs:eu-west-1:123456789012:orders`)\n",
@@ -32,7 +33,7 @@ func TestClassifySectionNamesEachSource(t *testing.T) {
 	}
 	c.BySource, c.Groups = false, c.Groups[2:]
 	b.Reset()
-	inc.writeClassify(&b)
+	inc.writeClassify(&b, incident.Event{})
 	if strings.Contains(b.String(), "source queue") {
 		t.Errorf("a single-source classification names a source:\n%s", b.String())
 	}

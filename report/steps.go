@@ -7,20 +7,22 @@ import (
 	"github.com/mfdlq/mfdlq/incident"
 )
 
-// stepTitles are the report's section titles, in runbook order.
+// stepTitles are the report's sections, in runbook order, each with its
+// writer.
 var stepTitles = []struct {
 	step, title string
 	optional    bool // left out of the report when not run
+	write       func(*Incident, *strings.Builder, incident.Event)
 }{
-	{incident.StepContain, "1. contain — is the problem still alive?", false},
-	{incident.StepInspect, "2. inspect — what is in there?", false},
-	{incident.StepChanges, changesTitle, true},
-	{incident.StepClassify, "3. classify — poison, transient or data", false},
-	{incident.StepLogs, "4. logs — the consumer's real exception", false},
-	{incident.StepExport, "Archive — the messages kept outside SQS (mfdlq export)", true},
-	{incident.StepRedrive, "5. redrive — the move back", false},
-	{incident.StepVerify, "6. verify — did the fix hold?", false},
-	{incident.StepCheck, "Safeguards — mfdlq check", false},
+	{incident.StepContain, "1. contain — is the problem still alive?", false, (*Incident).writeContain},
+	{incident.StepInspect, "2. inspect — what is in there?", false, (*Incident).writeInspect},
+	{incident.StepChanges, changesTitle, true, (*Incident).writeChanges},
+	{incident.StepClassify, "3. classify — poison, transient or data", false, (*Incident).writeClassify},
+	{incident.StepLogs, "4. logs — the consumer's real exception", false, (*Incident).writeLogs},
+	{incident.StepExport, "Archive — the messages kept outside SQS (mfdlq export)", true, (*Incident).writeExport},
+	{incident.StepRedrive, "5. redrive — the move back", false, (*Incident).writeRedrive},
+	{incident.StepVerify, "6. verify — did the fix hold?", false, (*Incident).writeVerify},
+	{incident.StepCheck, "Safeguards — mfdlq check", false, (*Incident).writeCheck},
 }
 
 func (inc *Incident) writeSteps(b *strings.Builder) {
@@ -36,26 +38,7 @@ func (inc *Incident) writeSteps(b *strings.Builder) {
 		}
 		inc.writeEvent(b, ev)
 		inc.writeExpiry(b, ev)
-		switch st.step {
-		case incident.StepContain:
-			inc.writeContain(b)
-		case incident.StepInspect:
-			inc.writeInspect(b, ev)
-		case incident.StepChanges:
-			inc.writeChanges(b)
-		case incident.StepClassify:
-			inc.writeClassify(b)
-		case incident.StepLogs:
-			inc.writeLogs(b)
-		case incident.StepExport:
-			inc.writeExport(b, ev)
-		case incident.StepRedrive:
-			inc.writeRedrive(b, ev)
-		case incident.StepVerify:
-			inc.writeVerify(b)
-		case incident.StepCheck:
-			inc.writeCheck(b)
-		}
+		st.write(inc, b, ev)
 		b.WriteString("\n")
 	}
 }

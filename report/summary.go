@@ -63,7 +63,8 @@ func (inc *Incident) summarize(o ReportOptions, res *ReportResult) [][2]string {
 	rows = append(rows, [2]string{"verify", cmp.Or(inc.verifyText(), "not run")})
 	if a, ok := inc.alarmTime(); ok {
 		rows = append(rows, [2]string{"first failure", fmt.Sprintf("%s (%s)", stamp(a.first, inc.now), a.firstFrom)})
-		rows = append(rows, [2]string{"alarm", a.sentence(queue, inc.began(), inc.now)})
+		began, _ := inc.eventSpan()
+		rows = append(rows, [2]string{"alarm", a.sentence(queue, began, inc.now)})
 	} else {
 		rows = append(rows, [2]string{"first failure", "unknown (no SentTimestamp: run mfdlq inspect or classify)"})
 	}

@@ -66,8 +66,7 @@ func (inc *Incident) writeTimeline(b *strings.Builder) {
 // their words — untrusted (anyone who may tag the queue wrote it), so
 // encoded, redacted and bounded like any text from AWS.
 func (inc *Incident) noteLine(ev incident.Event) string {
-	var f note.Figures
-	_ = ev.DecodeFigures(&f)
+	f := figuresOf[note.Figures](ev)
 	who := func(n *note.Note) string {
 		if n == nil {
 			return "-"
@@ -99,18 +98,15 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	case incident.StepContain:
 		return inc.containLine(ev, verdict)
 	case incident.StepInspect:
-		var f sqsapi.InspectFigures
-		_ = ev.DecodeFigures(&f)
+		f := figuresOf[sqsapi.InspectFigures](ev)
 		return fmt.Sprintf("inspect: peeked at %d of %d visible messages", f.Sampled, f.Visible)
 	case incident.StepClassify:
 		return inc.classifyLine(ev, verdict)
 	case incident.StepLogs:
-		var f logsearch.Figures
-		_ = ev.DecodeFigures(&f)
+		f := figuresOf[logsearch.Figures](ev)
 		return fmt.Sprintf("logs: found %d of %s in the consumer's logs", f.Found, plural.Of(f.Searched, "message"))
 	case incident.StepExport:
-		var f archive.Figures
-		_ = ev.DecodeFigures(&f)
+		f := figuresOf[archive.Figures](ev)
 		return fmt.Sprintf("export: %s archived, %d deleted from the DLQ", plural.Of(f.Exported, "message"), f.Deleted)
 	case incident.StepFix:
 		return "fix recorded: " + inc.plain(orDash(redrive.FixOf(ev)), maxOperator)
@@ -119,8 +115,7 @@ func (inc *Incident) eventLine(ev incident.Event) string {
 	case incident.StepVerify:
 		return "verify:" + verdict
 	case incident.StepCheck:
-		var f check.Figures
-		_ = ev.DecodeFigures(&f)
+		f := figuresOf[check.Figures](ev)
 		return fmt.Sprintf("check:%s — %d failed, %d warned, %d passed", verdict, f.Fail, f.Warn, f.Pass)
 	case incident.StepChanges:
 		return "changes: read what changed in the account around the first failure"
@@ -146,16 +141,14 @@ func (inc *Incident) containLine(ev incident.Event, verdict string) string {
 		}
 		return fmt.Sprintf("contain: %s of the Lambda mapping %s (%s)%s", inc.plain(c.Action, maxName), inc.plain(c.UUID, maxName), inc.plain(c.Function, maxName), dry)
 	}
-	var m contain.Figures
-	_ = ev.DecodeFigures(&m)
+	m := figuresOf[contain.Figures](ev)
 	return fmt.Sprintf("contain:%s — %d visible in the DLQ, %s", verdict, m.Visible, inc.plain(orDash(m.Trend), maxName))
 }
 
 // classifyLine is classify's event, with the look it kept a verdict
 // against.
 func (inc *Incident) classifyLine(ev incident.Event, verdict string) string {
-	var f classify.Figures
-	_ = ev.DecodeFigures(&f)
+	f := figuresOf[classify.Figures](ev)
 	line := fmt.Sprintf("classify:%s — %s in %s", verdict, plural.Of(f.Messages, "message"), plural.Of(f.Groups, "group"))
 	if j := f.Judgement; j != nil && j.Kept {
 		// A look with less evidence than the verdict: shown, not saved.
@@ -183,8 +176,7 @@ func (inc *Incident) redriveLine(ev incident.Event) string {
 
 // notifyLine is a notification's event: who was told, or why not.
 func (inc *Incident) notifyLine(ev incident.Event) string {
-	var f notify.Figures
-	_ = ev.DecodeFigures(&f)
+	f := figuresOf[notify.Figures](ev)
 	if f.Sent {
 		return fmt.Sprintf("notify: told %s that %s ended", inc.plain(orDash(f.Target), maxName), inc.plain(orDash(f.Step), maxName))
 	}

@@ -5,11 +5,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/verify"
 )
 
-func (inc *Incident) writeVerify(b *strings.Builder) {
+func (inc *Incident) writeVerify(b *strings.Builder, _ incident.Event) {
 	v := inc.Verify
 	if v == nil {
 		b.WriteString("\nverify.json is missing.\n")

@@ -23,21 +23,14 @@ func JSON(b []byte) []byte {
 	}
 	var out bytes.Buffer
 	out.Grow(len(b) + 16)
-	out.Write(b[:i])
-	for i < len(b) {
-		if b[i] < utf8.RuneSelf {
-			out.WriteByte(b[i])
-			i++
-			continue
-		}
+	for i >= 0 {
+		out.Write(b[:i])
 		r, size := utf8.DecodeRune(b[i:])
-		if size > 1 && unsafeRune(r) {
-			writeJSONEscape(&out, r)
-		} else {
-			out.Write(b[i : i+size])
-		}
-		i += size
+		writeJSONEscape(&out, r)
+		b = b[i+size:]
+		i = firstUnsafeJSON(b)
 	}
+	out.Write(b)
 	return out.Bytes()
 }
 

@@ -55,29 +55,18 @@ func sanitise(s string, m mode) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if asciiSafe(c, m) {
-				b.WriteByte(c)
-			} else {
-				writeByteEscape(&b, c)
-			}
-			i++
-			continue
-		}
+	for i >= 0 {
+		b.WriteString(s[:i])
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			writeByteEscape(&b, c)
-		case unsafeRune(r):
+		if r < utf8.RuneSelf || (r == utf8.RuneError && size <= 1) {
+			writeByteEscape(&b, s[i])
+		} else {
 			writeRuneEscape(&b, r)
-		default:
-			b.WriteString(s[i : i+size])
 		}
-		i += size
+		s = s[i+size:]
+		i = firstUnsafe(s, m)
 	}
+	b.WriteString(s)
 	return b.String()
 }
 

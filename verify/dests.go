@@ -74,13 +74,12 @@ func (r Redriven) latestAttempt() int {
 
 // DestObservation is one look at one destination queue.
 type DestObservation struct {
-	Queue    string `json:"queue"`
-	Visible  int64  `json:"visible"`
-	InFlight int64  `json:"in_flight"`
-	// Delayed are messages not yet visible (DelaySeconds): right after a
-	// move to a delay queue every redriven message is one, not consumed.
-	Delayed int64 `json:"delayed"`
-	FIFO    bool  `json:"fifo"`
+	Queue string `json:"queue"`
+	// Depth's Delayed are messages not yet visible (DelaySeconds): right
+	// after a move to a delay queue every redriven message is one, not
+	// consumed.
+	sqsapi.Depth
+	FIFO bool `json:"fifo"`
 	// FailuresTo is where the queue's redrive policy sends its failures:
 	// a DLQ's ARN, "none" without a policy, "" when not read (old
 	// callers: taken as this DLQ). ReturnsHere: it is this DLQ.
@@ -157,7 +156,7 @@ func (o Observation) destObservations(r Redriven) []DestObservation {
 	if len(o.Dests) > 0 {
 		return o.Dests
 	}
-	return []DestObservation{{Queue: r.DestQueue, Visible: o.DestVisible, InFlight: o.DestInFlight, Delayed: o.DestDelayed, Deleted: o.Deleted, Sent: o.Sent, Partial: o.Partial}}
+	return []DestObservation{{Queue: r.DestQueue, Depth: sqsapi.Depth{Visible: o.DestVisible, InFlight: o.DestInFlight, Delayed: o.DestDelayed}, Deleted: o.Deleted, Sent: o.Sent, Partial: o.Partial}}
 }
 
 // judgeDests judges each destination; a destination passes when each of
@@ -208,7 +207,7 @@ func prefixed(unchecked []string) []string {
 // and — when CloudWatch has the metrics — received and deleted at least
 // what was moved.
 func judgeQuiet(o DestObservation, d Dest) (unmet, met, unchecked []string) {
-	if o.Visible+o.InFlight+o.Delayed == 0 {
+	if o.Total() == 0 {
 		met = append(met, fmt.Sprintf("%s drained", d.Queue))
 	} else {
 		unmet = append(unmet, fmt.Sprintf("%s not drained yet: %d visible, %d in flight, %d delayed", d.Queue, o.Visible, o.InFlight, o.Delayed))

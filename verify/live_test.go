@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/cwapi"
+	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -51,7 +52,7 @@ func liveObs(end time.Time, deleted, sent, age float64) Observation {
 	base := &Traffic{Minutes: 15, SentPerMinute: 300, DeletedPerMinute: 300, AgeOfOldest: fp(1)}
 	at := end.Add(10 * time.Second)
 	return Observation{DestVisible: 7, DestInFlight: 3, Dests: []DestObservation{{
-		Queue: "orders", Visible: 7, InFlight: 3, Baseline: base,
+		Queue: "orders", Depth: sqsapi.Depth{Visible: 7, InFlight: 3}, Baseline: base,
 		DeletedSinceMove: &MinuteSum{Sum: deleted, Minutes: 1}, SentSinceMove: &MinuteSum{Sum: sent, Minutes: 1},
 		AgeOfOldest: fp(age), AgeAt: at, At: at, ReturnsBy: end.Add(4 * time.Second),
 	}}}
@@ -173,7 +174,7 @@ func TestJudgeNewFailuresOnALiveQueue(t *testing.T) {
 func TestJudgeEachDestination(t *testing.T) {
 	r := Redriven{Moved: 5, Dests: []Dest{{Queue: "orders", URL: "https://sqs/1/orders", Moved: 3}, {Queue: "pay", URL: "https://sqs/1/pay", Moved: 2}},
 		Sent: []Sent{{DestMessageID: "n1", DestQueue: "https://sqs/1/orders"}, {DestMessageID: "n2", DestQueue: "https://sqs/1/pay"}}}
-	o := Observation{Dests: []DestObservation{{Queue: "orders"}, {Queue: "pay", Visible: 1}}}
+	o := Observation{Dests: []DestObservation{{Queue: "orders"}, {Queue: "pay", Depth: sqsapi.Depth{Visible: 1}}}}
 	j := Judge(o, r)
 	if j.Pass || len(j.Dests) != 2 || !j.Dests[0].Pass || j.Dests[1].Pass || j.Dests[0].Moved != 3 {
 		t.Fatalf("pay not drained: %+v", j)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 // ReturnWindow is how long a redrive to a function, topic or bus must be
@@ -141,8 +143,6 @@ func (s Subscriber) failsBackIn() time.Duration {
 
 // SubscriberDepth is one look at a returning subscriber queue.
 type SubscriberDepth struct {
-	Queue    string `json:"queue"`
-	Visible  int64  `json:"visible"`
-	InFlight int64  `json:"in_flight"`
-	Delayed  int64  `json:"delayed"`
+	Queue string `json:"queue"`
+	sqsapi.Depth
 }

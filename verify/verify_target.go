@@ -96,7 +96,7 @@ func targetWait(o Observation, r Redriven) string {
 		return notYet(w.RetriesBy, fmt.Sprintf("a redriven event failing at %s can still come back to the DLQ: %s", r.DestQueue, w.RetriesWhy))
 	}
 	for i, d := range o.Subscribers {
-		if n := d.Visible + d.InFlight + d.Delayed; n > 0 && i < len(w.Returning) {
+		if n := d.Total(); n > 0 && i < len(w.Returning) {
 			return notYet(o.At.Add(w.Returning[i].failsBackIn()), fmt.Sprintf("subscriber %s still holds %d (%d visible, %d in flight, %d delayed): a redriven message among them can still fail back to the DLQ (delay + visibility timeout × (maxReceiveCount + 1) after its consumer takes it)",
 				d.Queue, n, d.Visible, d.InFlight, d.Delayed))
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
 func TestJudgeTarget(t *testing.T) {
@@ -84,7 +86,7 @@ func TestSubscriberReturnWindow(t *testing.T) {
 	// A subscriber still holding messages (its consumer started late) can
 	// still fail them back: not proven until it drained and then its own
 	// fail-back time (fast: 30s × 4 = 2 minutes after this look).
-	late := Observation{At: end.Add(31 * time.Minute), Subscribers: []SubscriberDepth{{Queue: "fast", InFlight: 2}, {Queue: "slow"}}}
+	late := Observation{At: end.Add(31 * time.Minute), Subscribers: []SubscriberDepth{{Queue: "fast", Depth: sqsapi.Depth{InFlight: 2}}, {Queue: "slow"}}}
 	if j := Judge(late, r); j.Pass || !strings.Contains(j.Reasons[1], "not proven yet — look again after 03:33 UTC (2026-03-01): subscriber fast still holds 2 (0 visible, 2 in flight, 0 delayed)") {
 		t.Errorf("a subscriber still holds messages: %+v", j.Reasons)
 	}

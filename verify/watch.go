@@ -207,7 +207,7 @@ func (w *Watch) observeSubscribers(ctx context.Context, obs *Observation) error 
 		if err := sqsapi.Refresh(ctx, w.SQS, q); err != nil {
 			return fmt.Errorf("verify subscriber %s: %w", s.Queue, err)
 		}
-		obs.Subscribers = append(obs.Subscribers, SubscriberDepth{Queue: s.Queue, Visible: q.Depth.Visible, InFlight: q.Depth.InFlight, Delayed: q.Depth.Delayed})
+		obs.Subscribers = append(obs.Subscribers, SubscriberDepth{Queue: s.Queue, Depth: q.Depth})
 	}
 	return nil
 }

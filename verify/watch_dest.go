@@ -43,7 +43,7 @@ func (w *Watch) observeDest(ctx context.Context, q *sqsapi.Queue, base *Traffic)
 	if err := sqsapi.Refresh(ctx, w.SQS, q); err != nil {
 		return d, fmt.Errorf("verify %s: %w", q.Name, err)
 	}
-	d.Visible, d.InFlight, d.Delayed = q.Depth.Visible, q.Depth.InFlight, q.Depth.Delayed
+	d.Depth = q.Depth
 	d.FIFO = q.FIFO
 	d.FailuresTo = "none"
 	if q.RedrivePolicy != nil {
