@@ -33,10 +33,10 @@ type SampleSet struct {
 	ws     *incident.Workspace
 	Peeked *sqsapi.PeekResult
 	// Source names it for the event: the --from file, samples.jsonl, or
-	// "live sample".
+	// incident.LiveSample.
 	Source string
 	// Kept is the size of the incident's sample a smaller fresh peek did
-	// not replace (keptSample); 0 when the peek was saved.
+	// not replace (incident.Workspace.KeptSample); 0 when the peek was saved.
 	Kept int
 }
 
@@ -79,10 +79,10 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		return SampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
 	}
 	if r.Fresh {
-		if n := keptSample(ws, len(res.Messages)); n > 0 {
+		if n := ws.KeptSample(len(res.Messages)); n > 0 {
 			d.Infof(KeptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
 				n, len(res.Messages), n)
-			return SampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
+			return SampleSet{Peeked: &res, Source: incident.LiveSample, Kept: n}, nil
 		}
 	}
 	if err := ws.WriteWith(incident.SamplesFile, sqsjson.WriteLines(res.Messages)); err != nil {
@@ -96,7 +96,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		}
 		return SampleSet{}, err
 	}
-	return SampleSet{Peeked: &res, Source: "live sample"}, nil
+	return SampleSet{Peeked: &res, Source: incident.LiveSample}, nil
 }
 
 // IncidentSample is the incident's own sample (samples.jsonl), read
@@ -108,57 +108,6 @@ func IncidentSample(ws *incident.Workspace) SampleSet {
 // KeptSampleSaid begins what a step says when its peek did not replace
 // the incident's larger sample; browse reads it to name what it shows.
 const KeptSampleSaid = "kept the incident's sample"
-
-// keptSample is the size of the incident's sample when a fresh peek of
-// peeked messages must not replace it, else 0. Samples accumulate as whole
-// looks: the largest recent one is kept, so a small inspect (--max 5)
-// cannot shrink what classify judges. A sample is no longer recent once a
-// step after the one that took it moved or deleted messages (redrive,
-// export): the DLQ it describes is gone, and any new peek replaces it.
-// Steps are ordered by events.jsonl, not by clocks.
-func keptSample(ws *incident.Workspace, peeked int) int {
-	if !ws.Has(incident.SamplesFile) {
-		return 0
-	}
-	events, err := ws.Events()
-	if err != nil {
-		return 0
-	}
-	taken := -1
-	for i, ev := range events {
-		if tookSample(ev) {
-			taken = i
-		}
-	}
-	for _, ev := range events[taken+1:] {
-		if ev.Step == incident.StepRedrive || ev.Step == incident.StepExport {
-			return 0
-		}
-	}
-	msgs, err := ReadSet(IncidentSample(ws), sqsjson.ReadAll)
-	if err != nil || len(msgs) <= peeked {
-		return 0
-	}
-	return len(msgs)
-}
-
-// tookSample tells whether ev's step wrote samples.jsonl: an inspect that
-// saved its peek, or a classify that peeked for want of one. (A logs step
-// that peeked says not: a sample it took after a redrive counts as stale,
-// the safe side — a new peek replaces it.)
-func tookSample(ev incident.Event) bool {
-	if ev.Artifact == incident.SamplesFile {
-		return true
-	}
-	if ev.Step != incident.StepClassify {
-		return false
-	}
-	var in struct {
-		Source string `json:"source"`
-	}
-	_ = ev.DecodeInputs(&in)
-	return in.Source == "live sample"
-}
 
 // PeekRefusal is the refusal of a peek at q, a DLQ with its own redrive
 // policy. how names the ways around it. inspect, classify, logs, changes
