@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
@@ -59,20 +60,10 @@ func (d *Deps) WireClients() {
 		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody)
 	})
 	d.CloudTrail = LazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
-	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return organizationsClient(cfg), nil
-	}
-	d.S3 = func(ctx context.Context) (archive.S3, error) {
-		c, err := d.S3Client(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
+	// Organizations' endpoint is global (us-east-1 in the commercial
+	// partition): --accounts all lists the organisation's accounts there.
+	d.Organizations = LazyClient(d, func(cfg aws.Config) fleet.OrganizationsAPI { return organizations.NewFromConfig(cfg) })
+	d.S3 = LazyClient(d, func(cfg aws.Config) archive.S3 { return newS3(cfg) })
 	d.Lambda = LazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
 	d.SNS = LazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
 	d.Events = LazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })

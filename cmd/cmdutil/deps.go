@@ -339,6 +339,11 @@ func (d *Deps) S3Client(ctx context.Context) (*s3.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newS3(cfg), nil
+}
+
+// newS3 is the one S3 client constructor (Deps.S3, Deps.S3Client).
+func newS3(cfg aws.Config) *s3.Client {
 	return s3.NewFromConfig(cfg, func(o *s3.Options) {
 		// A local endpoint (moto, MinIO) serves buckets by path, not by
 		// host name: whether it came from --endpoint-url,
@@ -348,5 +353,5 @@ func (d *Deps) S3Client(ctx context.Context) (*s3.Client, error) {
 		// A server that sends no checksum (moto, MinIO) is not worth a
 		// log line on stderr; export.json records the file's own SHA-256.
 		o.DisableLogOutputChecksumValidationSkipped = true
-	}), nil
+	})
 }

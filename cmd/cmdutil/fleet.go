@@ -9,13 +9,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
-	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/spf13/pflag"
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -150,7 +150,7 @@ func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, f
 	if err != nil {
 		return nil, err
 	}
-	d.Infof("reading %d %s%s", len(accounts), pluralWord(len(accounts), "account", "accounts"), regionsText(regions))
+	d.Infof("reading %s%s", plural.Of(len(accounts), "account"), regionsText(regions))
 	o := fleet.Opener{Base: base, STS: d.FleetSTS, Profile: func(ctx context.Context, p string) (aws.Config, error) {
 		g := *d.Global
 		g.Profile = p
@@ -196,17 +196,4 @@ func regionsText(regions []string) string {
 		return ""
 	}
 	return " in " + strings.Join(regions, ", ")
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// organizationsClient is the Organizations client of --accounts all. Its
-// endpoint is global (us-east-1 in the commercial partition).
-func organizationsClient(cfg aws.Config) fleet.OrganizationsAPI {
-	return organizations.NewFromConfig(cfg)
 }

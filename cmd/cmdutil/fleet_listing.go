@@ -156,8 +156,6 @@ func ScopePrefix(fleetWide bool, s FleetScope) string {
 	return ""
 }
 
-var regionRE = sqsapi.RegionRE
-
 // ParseRegions splits the global --region of a fleet-wide read (ls,
 // check --all) on commas; nil for the configuration's own region.
 func ParseRegions(r string) ([]string, error) {
@@ -167,7 +165,7 @@ func ParseRegions(r string) ([]string, error) {
 	}
 	for _, one := range strings.Split(r, ",") {
 		one = strings.TrimSpace(one)
-		if !regionRE.MatchString(one) {
+		if !sqsapi.RegionRE.MatchString(one) {
 			return nil, UsageErrorf("--region %q: not a region name; use e.g. eu-west-1 or a comma-separated list", one)
 		}
 		out = append(out, one)
