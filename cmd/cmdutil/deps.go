@@ -160,15 +160,10 @@ func (d *Deps) Region(ctx context.Context) string {
 // $XDG_STATE_HOME/mfdlq/incidents, else ~/.local/state/mfdlq/incidents) or
 // an existing ./incidents — else a new one in the per-user root named by
 // queue and UTC start time (…/orders-dlq-20261130T2104Z). The choice is
-// made once per queue and process, and said on stderr.
-func (d *Deps) IncidentDir(queue string) string {
-	dir, _ := d.IncidentDirFor(queue)
-	return dir
-}
-
-// IncidentDirFor is IncidentDir with the reason when no directory could
-// be chosen: an unsafe per-user root, a failed pull of an S3 incident.
-func (d *Deps) IncidentDirFor(queue string) (string, error) {
+// made once per queue and process, and said on stderr. The error says why
+// no directory could be chosen: an unsafe per-user root, a failed pull of
+// an S3 incident (kept too, and said when the command ends).
+func (d *Deps) IncidentDir(queue string) (string, error) {
 	if dir, ok := d.incidents[queue]; ok {
 		return dir, nil
 	}
@@ -246,7 +241,7 @@ func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
 // one in the per-user root creates that root safely first
 // (incident.MakeRoot).
 func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
-	dir, err := d.IncidentDirFor(queue)
+	dir, err := d.IncidentDir(queue)
 	if err != nil {
 		return nil, err
 	}

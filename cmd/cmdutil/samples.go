@@ -58,7 +58,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
 		}
-		return SampleSet{}, PeekRefusal(q, "pass --force to peek anyway"+hint)
+		return SampleSet{}, ChainedDLQError(q, "every peek", "pass --force to peek anyway"+hint)
 	}
 	if r.Announce != "" {
 		d.Announce(r.Announce, q)
@@ -109,13 +109,6 @@ func IncidentSample(ws *incident.Workspace) SampleSet {
 // the incident's larger sample; browse reads it to name what it shows.
 const KeptSampleSaid = "kept the incident's sample"
 
-// PeekRefusal is the refusal of a peek at q, a DLQ with its own redrive
-// policy. how names the ways around it. inspect, classify, logs, changes
-// and verify refuse with it.
-func PeekRefusal(q *sqsapi.Queue, how string) error {
-	return ChainedDLQError(q, "every peek", how)
-}
-
 // Read returns the messages, reading the file with the flag that named it
 // in the errors.
 func (s SampleSet) Read() ([]sqsjson.Message, error) {
@@ -151,7 +144,8 @@ func (s SampleSet) flag() string {
 // ChainedDLQError refuses to receive from a DLQ that has its own redrive
 // policy: each receive (what: "every peek") counts toward its
 // maxReceiveCount and can push messages onward to the next DLQ; how names
-// the ways around it.
+// the ways around it. inspect, classify, logs, changes and verify refuse a
+// peek with it, export its reads.
 func ChainedDLQError(q *sqsapi.Queue, what, how string) error {
 	return Refusedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
 }

@@ -132,7 +132,7 @@ func runInspect(ctx context.Context, o *InspectOptions) error {
 	if err != nil {
 		return err
 	}
-	d.ShowNote(ctx, client, q)
+	d.NoteAhead(ctx, client, q)()
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
 		return err

@@ -175,7 +175,7 @@ func runLogs(ctx context.Context, o *LogsOptions) error {
 func (o *LogsOptions) localSamples() ([]sqsjson.Message, error) {
 	set := cmdutil.SampleSet{Path: o.From, Source: o.From}
 	if o.From == "" {
-		dir, err := o.deps.IncidentDirFor(sqsapi.NameOf(o.Queue))
+		dir, err := o.deps.IncidentDir(sqsapi.NameOf(o.Queue))
 		if err != nil {
 			return nil, err
 		}
