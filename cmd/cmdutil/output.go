@@ -366,6 +366,8 @@ func (d *Deps) Announce(action string, q *sqsapi.Queue) {
 	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", SafeArgs([]any{action, OrUnknown(q.Account), OrUnknown(q.Region), q.Name})...)
 }
 
+// OrUnknown is s, or "(unknown)" for an account or region not known yet:
+// a line that names where mfdlq acts never shows a blank there.
 func OrUnknown(s string) string {
 	if s == "" {
 		return "(unknown)"
