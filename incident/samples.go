@@ -1,25 +1,23 @@
 package incident
 
-import "github.com/mfdlq/mfdlq/sqsjson"
-
 // LiveSample is an event's "source" when the step peeked at the DLQ just
 // now, rather than reading a file (--from, samples.jsonl).
 const LiveSample = "live sample"
 
-// KeptSample is the size of the incident's sample when a fresh peek of
-// peeked messages must not replace it, else 0. Samples accumulate as whole
-// looks: the largest recent one is kept, so a small inspect (--max 5)
-// cannot shrink what classify judges. A sample is no longer recent once a
-// step after the one that took it moved or deleted messages (redrive,
-// export): the DLQ it describes is gone, and any new peek replaces it.
-// Steps are ordered by events.jsonl, not by clocks.
-func (w *Workspace) KeptSample(peeked int) int {
+// SampleRecent tells whether the incident's sample still describes the
+// DLQ: a step after the one that took it moved or deleted messages
+// (redrive, export) and it no longer does. Samples accumulate as whole
+// looks: a recent sample larger than a fresh peek is kept, so a small
+// inspect (--max 5) cannot shrink what classify judges; a sample no longer
+// recent is replaced by any new peek. Steps are ordered by events.jsonl,
+// not by clocks.
+func (w *Workspace) SampleRecent() bool {
 	if !w.Has(SamplesFile) {
-		return 0
+		return false
 	}
 	events, err := w.Events()
 	if err != nil {
-		return 0
+		return false
 	}
 	taken := -1
 	for i, ev := range events {
@@ -29,19 +27,10 @@ func (w *Workspace) KeptSample(peeked int) int {
 	}
 	for _, ev := range events[taken+1:] {
 		if ev.Step == StepRedrive || ev.Step == StepExport {
-			return 0
+			return false
 		}
 	}
-	f, err := w.Open(SamplesFile)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	msgs, err := sqsjson.ReadAll(f)
-	if err != nil || len(msgs) <= peeked {
-		return 0
-	}
-	return len(msgs)
+	return true
 }
 
 // tookSample tells whether ev's step wrote samples.jsonl: an inspect that

@@ -1,17 +1,14 @@
 package incident
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
-
-	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// TestKeptSample: the incident's larger sample stands against a smaller
-// peek until a step after the one that took it moved or deleted messages;
-// a classify that peeked took a sample as an inspect does.
-func TestKeptSample(t *testing.T) {
+// TestSampleRecent: the incident's sample stands until a step after the
+// one that took it moved or deleted messages; a classify that peeked took
+// a sample as an inspect does, one that read a file did not.
+func TestSampleRecent(t *testing.T) {
 	took := func(step, artifact, source string) Event {
 		ev := Event{Step: step, Artifact: artifact}
 		if source != "" {
@@ -25,29 +22,24 @@ func TestKeptSample(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		sample int // messages in samples.jsonl; 0: none
+		sample bool // samples.jsonl is there
 		events []Event
-		peeked int
-		kept   int
+		recent bool
 	}{
-		{"no sample", 0, nil, 3, 0},
-		{"larger sample kept", 10, []Event{took(StepInspect, SamplesFile, "")}, 3, 10},
-		{"a peek as large replaces it", 10, []Event{took(StepInspect, SamplesFile, "")}, 10, 0},
-		{"stale after a redrive", 10, []Event{took(StepInspect, SamplesFile, ""), took(StepRedrive, "", "")}, 3, 0},
-		{"stale after an export", 10, []Event{took(StepInspect, SamplesFile, ""), took(StepExport, "", "")}, 3, 0},
-		{"retaken after the redrive", 10, []Event{took(StepRedrive, "", ""), took(StepClassify, "", LiveSample)}, 3, 10},
-		{"a classify of a file took none", 10, []Event{took(StepRedrive, "", ""), took(StepClassify, "", SamplesFile)}, 3, 0},
+		{"no sample", false, []Event{took(StepInspect, SamplesFile, "")}, false},
+		{"taken, nothing since", true, []Event{took(StepInspect, SamplesFile, "")}, true},
+		{"stale after a redrive", true, []Event{took(StepInspect, SamplesFile, ""), took(StepRedrive, "", "")}, false},
+		{"stale after an export", true, []Event{took(StepInspect, SamplesFile, ""), took(StepExport, "", "")}, false},
+		{"a classify after it changes nothing", true, []Event{took(StepInspect, SamplesFile, ""), took(StepClassify, "", SamplesFile)}, true},
+		{"retaken by a classify's peek after the redrive", true, []Event{took(StepRedrive, "", ""), took(StepClassify, "", LiveSample)}, true},
+		{"a classify of a file after the redrive took none", true, []Event{took(StepRedrive, "", ""), took(StepClassify, "", SamplesFile)}, false},
 	} {
 		ws, err := Open(filepath.Join(t.TempDir(), "inc"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.sample > 0 {
-			msgs := make([]sqsjson.Message, c.sample)
-			for i := range msgs {
-				msgs[i] = sqsjson.Message{MessageId: fmt.Sprint("m", i), Body: "{}"}
-			}
-			if err := ws.WriteWith(SamplesFile, sqsjson.WriteLines(msgs)); err != nil {
+		if c.sample {
+			if err := ws.WriteJSON(SamplesFile, map[string]string{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -56,8 +48,8 @@ func TestKeptSample(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if got := ws.KeptSample(c.peeked); got != c.kept {
-			t.Errorf("%s: KeptSample(%d) = %d, want %d", c.name, c.peeked, got, c.kept)
+		if got := ws.SampleRecent(); got != c.recent {
+			t.Errorf("%s: SampleRecent() = %v, want %v", c.name, got, c.recent)
 		}
 	}
 }

@@ -36,7 +36,7 @@ type SampleSet struct {
 	// incident.LiveSample.
 	Source string
 	// Kept is the size of the incident's sample a smaller fresh peek did
-	// not replace (incident.Workspace.KeptSample); 0 when the peek was saved.
+	// not replace (keptSample); 0 when the peek was saved.
 	Kept int
 }
 
@@ -79,7 +79,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		return SampleSet{}, fmt.Errorf("%s %s: %w", r.Step, q.Name, err)
 	}
 	if r.Fresh {
-		if n := ws.KeptSample(len(res.Messages)); n > 0 {
+		if n := keptSample(ws, len(res.Messages)); n > 0 {
 			d.Infof(KeptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
 				n, len(res.Messages), n)
 			return SampleSet{Peeked: &res, Source: incident.LiveSample, Kept: n}, nil
@@ -103,6 +103,20 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 // through its workspace, never through a link.
 func IncidentSample(ws *incident.Workspace) SampleSet {
 	return SampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
+}
+
+// keptSample is the size of the incident's sample when a fresh peek of
+// peeked messages must not replace it (a recent one, larger: see
+// incident.Workspace.SampleRecent), else 0.
+func keptSample(ws *incident.Workspace, peeked int) int {
+	if !ws.SampleRecent() {
+		return 0
+	}
+	msgs, err := ReadSet(IncidentSample(ws), sqsjson.ReadAll)
+	if err != nil || len(msgs) <= peeked {
+		return 0
+	}
+	return len(msgs)
 }
 
 // KeptSampleSaid begins what a step says when its peek did not replace
