@@ -123,22 +123,6 @@ func FitLines(s string, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-// CutToWidth cuts each line of s wider than the terminal with "…": a chart
-// wrapped would no longer be one.
-func (d *Deps) CutToWidth(s string) string {
-	width := d.TermWidth()
-	if !d.IO.OutTTY || width <= 0 {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > width {
-			lines[i] = ansi.Truncate(l, width, "…")
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 // belowOver is the length from which a cell of the Below column goes under
 // the table: a short fix ("-", "none") stays in its row.
 const belowOver = 24
