@@ -47,7 +47,7 @@ func noteOnly(n *note.Note, tty bool) string {
 	if tty && len([]rune(text)) > 48 {
 		text = string([]rune(text)[:47]) + "…"
 	}
-	who := untrusted.Cell(shortAuthor(n.Author))
+	who := untrusted.Cell(n.Who())
 	if n.At.IsZero() {
 		return text + " (" + who + ")"
 	}
@@ -56,17 +56,6 @@ func noteOnly(n *note.Note, tty bool) string {
 		when = n.At.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	return text + " (" + who + ", " + when + ")"
-}
-
-// shortAuthor is the last part of an ARN: the role session or the user.
-func shortAuthor(arn string) string {
-	if arn == "" {
-		return "unknown"
-	}
-	if i := strings.LastIndex(arn, "/"); i >= 0 && i < len(arn)-1 {
-		return arn[i+1:]
-	}
-	return arn
 }
 
 // CallerARN is who the credentials are (STS GetCallerIdentity), as
