@@ -295,26 +295,11 @@ func (d *Deps) ResolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sq
 	if err != nil {
 		return nil, nil, err
 	}
-	d.warnIfSource(ctx, client, q)
+	// --queue is the DLQ for every command that resolves it here.
+	if dlq, ok := sqsapi.LooksLikeSource(ctx, client, q); ok {
+		d.Warnf("%s looks like a source queue, not a DLQ: no queue sends its failures to it, and its own go to %s; for the DLQ, run with --queue %s", q.Name, dlq, dlq)
+	}
 	return client, q, nil
-}
-
-// warnIfSource names a queue given where a DLQ was expected (--queue is
-// the DLQ for every command that resolves it here) that looks like the
-// source: it sends its failures to a DLQ of its own and no queue sends
-// failures to it. A DLQ with its own redrive policy and no source attached
-// any more looks the same, so this warns rather than refuses. One
-// ListDeadLetterSourceQueues, only for a queue with a redrive policy;
-// unanswered, nothing is said.
-func (d *Deps) warnIfSource(ctx context.Context, c sqsapi.Client, q *sqsapi.Queue) {
-	if q.RedrivePolicy == nil {
-		return
-	}
-	if urls, err := sqsapi.SourceURLs(ctx, c, q); err != nil || len(urls) > 0 {
-		return
-	}
-	dlq := sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn)
-	d.Warnf("%s looks like a source queue, not a DLQ: no queue sends its failures to it, and its own go to %s; for the DLQ, run with --queue %s", q.Name, dlq, dlq)
 }
 
 // Clock is the time source: the system clock, or the fixed instant
