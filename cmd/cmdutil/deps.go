@@ -96,24 +96,24 @@ type Deps struct {
 	FleetSTS      func(aws.Config) fleet.STSAPI
 }
 
-// OnceConfig loads the AWS configuration the first time it is needed, through
+// onceConfig loads the AWS configuration the first time it is needed, through
 // the SDK's own chain (environment, shared config, SSO, IMDS …) with the
 // global flags on top.
-func OnceConfig(g *GlobalOptions) func(context.Context) (aws.Config, error) {
+func onceConfig(g *GlobalOptions) func(context.Context) (aws.Config, error) {
 	var (
 		once sync.Once
 		cfg  aws.Config
 		err  error
 	)
 	return func(ctx context.Context) (aws.Config, error) {
-		once.Do(func() { cfg, err = LoadConfig(ctx, g, g.Region) })
+		once.Do(func() { cfg, err = loadConfig(ctx, g, g.Region) })
 		return cfg, err
 	}
 }
 
-// LoadConfig loads the AWS configuration for region ("" for the chain's
+// loadConfig loads the AWS configuration for region ("" for the chain's
 // default) with the global flags on top.
-func LoadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
+func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
 	var opts []func(*config.LoadOptions) error
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))

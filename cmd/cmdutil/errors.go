@@ -79,8 +79,8 @@ var ErrSilentNotProven = &ExitError{Code: ExitNotProven, Err: errors.New("")}
 // printed its verdict.
 var ErrSilentCheckFailed = &ExitError{Code: ExitCheckFailed, Err: errors.New(""), Reason: ReasonFailed}
 
-// ExitReason is the reason of err's exit 3, or "".
-func ExitReason(err error) string {
+// exitReason is the reason of err's exit 3, or "".
+func exitReason(err error) string {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Reason

@@ -32,7 +32,7 @@ func ReadFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, e
 		return zero, UsageErrorf("%s %s: %v", flag, path, err)
 	}
 	defer f.Close()
-	return DecodeFile(f, path, flag, read)
+	return decodeFile(f, path, flag, read)
 }
 
 // NotRegular refuses, in RunE before any incident is opened or AWS is
@@ -72,9 +72,9 @@ func OutReplaceable(path string) error {
 	return nil
 }
 
-// DecodeFile reads an open file with read, turning a bad record into a
+// decodeFile reads an open file with read, turning a bad record into a
 // usage error that names the flag and the line.
-func DecodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+func decodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
 	var zero T
 	v, err := read(f)
 	var le *sqsjson.LineError

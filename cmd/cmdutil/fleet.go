@@ -66,9 +66,9 @@ type FleetScope struct {
 	Config aws.Config
 }
 
-// ScopeClients are the read clients of one account and region: ls's, with
+// scopeClients are the read clients of one account and region: ls's, with
 // the listing's generous retries (inventory.Retryer; docs/ls.md).
-func ScopeClients(cfg aws.Config) FleetScope {
+func scopeClients(cfg aws.Config) FleetScope {
 	retryer := inventory.Retryer
 	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody, func(o *cloudwatch.Options) { o.Retryer = retryer() })
 	s := sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 })
@@ -89,11 +89,11 @@ func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, f
 			regions = []string{""}
 		}
 		for _, r := range regions {
-			cfg, err := LoadConfig(ctx, d.Global, r)
+			cfg, err := loadConfig(ctx, d.Global, r)
 			if err != nil {
 				return nil, err
 			}
-			if err := fn(ctx, ScopeClients(cfg)); err != nil {
+			if err := fn(ctx, scopeClients(cfg)); err != nil {
 				return nil, err // fn names the region
 			}
 		}
@@ -111,10 +111,10 @@ func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, f
 	o := fleet.Opener{Base: base, STS: d.FleetSTS, Profile: func(ctx context.Context, p string) (aws.Config, error) {
 		g := *d.Global
 		g.Profile = p
-		return LoadConfig(ctx, &g, g.Region)
+		return loadConfig(ctx, &g, g.Region)
 	}}
 	bad := fleet.Each(ctx, accounts, regions, fleet.Workers, o.Open, func(ctx context.Context, s fleet.Scope) error {
-		sc := ScopeClients(s.Config)
+		sc := scopeClients(s.Config)
 		sc.Account = s.Account.ID
 		return fn(ctx, sc)
 	})

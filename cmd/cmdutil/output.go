@@ -46,11 +46,11 @@ func (d *Deps) PrintTable(t TableData) error {
 	width := d.TermWidth()
 	t, notes := moveBelow(t)
 	r := d.IO.Renderer(w, true)
-	out := RenderTable(r, t, 0)
+	out := renderTable(r, t, 0)
 	if width > 0 && lipgloss.Width(out) > width {
 		// Too wide for the terminal: lipgloss shrinks the widest columns
 		// and wraps their cells, so a row is never broken by the terminal.
-		out = RenderTable(r, t, width)
+		out = renderTable(r, t, width)
 	}
 	var b strings.Builder
 	b.WriteString(out + "\n")
@@ -61,9 +61,9 @@ func (d *Deps) PrintTable(t TableData) error {
 	return err
 }
 
-// RenderTable draws t, sized to width when width > 0 (lipgloss would
+// renderTable draws t, sized to width when width > 0 (lipgloss would
 // otherwise widen a narrow table to fill it).
-func RenderTable(r *lipgloss.Renderer, t TableData, width int) string {
+func renderTable(r *lipgloss.Renderer, t TableData, width int) string {
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
 	tb := table.New().
@@ -91,12 +91,12 @@ func (d *Deps) FitText(s string) string {
 	if !d.IO.OutTTY {
 		return s
 	}
-	return FitLines(s, d.TermWidth())
+	return fitLines(s, d.TermWidth())
 }
 
-// FitLines is FitText's wrapping at width (none when width is 0). A line
+// fitLines is FitText's wrapping at width (none when width is 0). A line
 // holding a carriage return (a progress bar's redraw) is left whole.
-func FitLines(s string, width int) string {
+func fitLines(s string, width int) string {
 	if width <= 0 {
 		return s
 	}
@@ -215,8 +215,8 @@ func (d *Deps) TermWidth() int {
 	return widthOf(d.IO.Out)
 }
 
-// ErrWidth is TermWidth for stderr, where hints and warnings go.
-func (d *Deps) ErrWidth() int {
+// errWidth is TermWidth for stderr, where hints and warnings go.
+func (d *Deps) errWidth() int {
 	return widthOf(d.IO.ErrOut)
 }
 
@@ -303,7 +303,7 @@ func (d *Deps) Infof(format string, args ...any) {
 // reads as a paragraph, not as a line the terminal breaks mid-word.
 func (d *Deps) SayErr(line string) {
 	if d.IO.ErrTTY {
-		line = FitLines(line, d.ErrWidth())
+		line = fitLines(line, d.errWidth())
 	}
 	fmt.Fprintln(d.IO.ErrOut, line)
 }

@@ -144,7 +144,7 @@ func ReadSet[T any](s SampleSet, read func(io.Reader) (T, error)) (T, error) {
 		return zero, err
 	}
 	defer f.Close()
-	return DecodeFile(f, s.Path, s.flag(), read)
+	return decodeFile(f, s.Path, s.flag(), read)
 }
 
 // flag names where a bad file came from: the flag, or the incident.
