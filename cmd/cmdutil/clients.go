@@ -1,8 +1,6 @@
 package cmdutil
 
 import (
-	"context"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
@@ -19,7 +17,6 @@ import (
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/fleet"
-	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
@@ -33,21 +30,8 @@ func NewDeps(io *IOStreams, args []string) *Deps {
 	d.AWS = onceConfig(d.Global)
 	d.WireClients()
 	d.TrailPacer = trailapi.PacerFor
-	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
-		return inventoryClients(ctx, d.Global, region)
-	}
 	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
 	return d
-}
-
-// inventoryClients builds ls's clients for region, with the listing's
-// generous retries (inventory.Retryer; docs/ls.md).
-func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inventory.Clients, error) {
-	cfg, err := loadConfig(ctx, g, region)
-	if err != nil {
-		return inventory.Clients{}, err
-	}
-	return scopeClients(cfg).Clients, nil
 }
 
 // WireClients builds every AWS client of d from d.AWS, lazily: a copy of

@@ -23,7 +23,6 @@ import (
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
@@ -84,9 +83,6 @@ type Deps struct {
 	// runCtx is the command's context, for its pull.
 	s3     *s3Incident
 	runCtx context.Context
-	// Inventory builds the read-only clients of mfdlq ls for one region
-	// ("" for the default one).
-	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
 	// S3 is the client of export and redrive --from-file with s3:// URLs.
 	S3 func(context.Context) (archive.S3, error)
 	// Organizations lists the organisation's accounts (--accounts all);
