@@ -71,18 +71,11 @@ func UnreadableError(u []fleet.Unreadable) error {
 
 // UnreadableLine is one unreadable account for a person.
 func UnreadableLine(u fleet.Unreadable) string {
-	who := "account " + u.Account
-	if u.Account == "" {
-		who = "profile " + u.Profile
-	}
-	if u.Region != "" {
-		who += " " + u.Region
-	}
 	what := "not read: "
 	if u.Skipped {
 		what = "skipped: "
 	}
-	return what + who + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
+	return what + u.Label() + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
 }
 
 // FleetListing is what ls and browse show: every DLQ of the accounts and
