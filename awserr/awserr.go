@@ -24,6 +24,19 @@ func Code(err error) string {
 // permission that is missing: the fix is the operator's profile or role.
 func Denied(err error) bool { return deniedCodes[Code(err)] }
 
+// NoCredentials tells the SDK failing to find or load credentials
+// (no profile, an expired SSO session, no instance role), which it reports
+// as a plain wrapped error before any call, with no AWS error code: the
+// fix is the operator's profile, as for Denied.
+func NoCredentials(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "failed to retrieve credentials") ||
+		strings.Contains(s, "failed to refresh cached credentials") ||
+		strings.Contains(s, "no EC2 IMDS role found") ||
+		strings.Contains(s, "failed to get shared config profile") ||
+		strings.Contains(s, "SharedConfigProfileNotExist")
+}
+
 // Unsupported tells an operation the endpoint does not implement.
 func Unsupported(err error) bool { return unsupportedCodes[Code(err)] }
 

@@ -168,3 +168,22 @@ func TestEachCodeHasOneMeaning(t *testing.T) {
 		t.Errorf("only %d codes in the lists", len(seen))
 	}
 }
+
+// TestNoCredentials: the SDK's "no credentials" errors carry no code, so
+// they are told by their text, wrapped or not; an API error is not one.
+func TestNoCredentials(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("resolve queue: %w", errors.New("get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found")), true},
+		{errors.New("failed to get shared config profile, oncall"), true},
+		{errors.New("operation error SQS: GetQueueUrl, failed to retrieve credentials"), true},
+		{sdkError("SQS", 403, code("AccessDenied")), false},
+		{errors.New("connection refused"), false},
+	} {
+		if got := NoCredentials(c.err); got != c.want {
+			t.Errorf("NoCredentials(%q) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}

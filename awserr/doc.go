@@ -4,7 +4,8 @@
 // (query, JSON, REST-XML) spells it:
 //
 //   - Denied: who you are or what you may do (credentials, permission);
-//     cmd maps it to exit 4.
+//     cmd maps it to exit 4, as NoCredentials: the SDK found none to sign
+//     with (a plain error, no code).
 //   - Unsupported: the call is not implemented here (an older API, an
 //     emulator); a caller that can do without the answer degrades.
 //   - Throttled: slow down; the call is worth repeating after a wait.

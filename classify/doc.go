@@ -62,8 +62,9 @@
 // # Classification
 //
 // The result (result.go): groups by size, the DLQ's verdict, the evidence,
-// written as classification.json and read back by redrive --group
-// (GroupOf) and the report. Figures (figures.go) are the classify event's.
+// written as classification.json and read back (Load, groupof.go) by
+// redrive --group (GroupOf), a later classify, logs, changes and the
+// report. Figures (figures.go) are the classify event's.
 //
 // Reading order: doc.go, result.go, classifier.go, verdict.go, facts.go,
 // dbfacts.go and taxonomies.go, meaning.go, evidence.go, timing.go,

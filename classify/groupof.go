@@ -16,11 +16,7 @@ import (
 // --group selects by it. The error names the fix: run classify first, or
 // one of the groups there are.
 func GroupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) string, error) {
-	b, err := ws.ReadFile(incident.ClassificationFile)
-	var c *Classification
-	if err == nil {
-		c, err = Parse(b, ws.Path(incident.ClassificationFile))
-	}
+	c, err := Load(ws)
 	if err != nil {
 		return nil, fmt.Errorf("--group %s: no readable %s in %s: run mfdlq classify first (%v)", group, incident.ClassificationFile, ws.Dir, err)
 	}
@@ -31,7 +27,7 @@ func GroupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) strin
 		}
 		return nil, fmt.Errorf("--group %s: no such group in %s; groups: %s", group, incident.ClassificationFile, strings.Join(ids, ", "))
 	}
-	sigs := logSignatures(ws) // nil without a logs step: classify grouped by the message attributes
+	sigs, _ := LogSignatures(ws) // nil without a logs step: classify grouped by the message attributes
 	return func(m *sqsjson.Message) string {
 		if g, ok := c.GroupOf(m, sigs); ok {
 			return g.ID
@@ -40,19 +36,31 @@ func GroupOf(ws *incident.Workspace, group string) (func(*sqsjson.Message) strin
 	}, nil
 }
 
-// logSignatures are the signatures of the messages logs.json found lines
+// Load reads the incident's classification.json without following a
+// link: classify's own artifact, for redrive's --group, a later classify's
+// judgement, and the steps that spread their search by its groups.
+func Load(ws *incident.Workspace) (*Classification, error) {
+	b, err := ws.ReadFile(incident.ClassificationFile)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(b, ws.Path(incident.ClassificationFile))
+}
+
+// LogSignatures are the signatures of the messages logs.json found lines
 // for, by logsearch's rule (signature.ByMessage), read here so that
-// classify imports no other step; nil when there is no readable logs.json.
-func logSignatures(ws *incident.Workspace) Signatures {
+// classify imports no other step; logs.json is read without following a
+// link. An error when there is no readable logs.json.
+func LogSignatures(ws *incident.Workspace) (Signatures, error) {
 	b, err := ws.ReadFile(incident.LogsFile)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	var logs struct {
 		Messages []signature.Logged `json:"messages"`
 	}
-	if json.Unmarshal(b, &logs) != nil {
-		return nil
+	if err := json.Unmarshal(b, &logs); err != nil {
+		return nil, fmt.Errorf("%s: %w", ws.Path(incident.LogsFile), err)
 	}
-	return signature.ByMessage(logs.Messages)
+	return signature.ByMessage(logs.Messages), nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/mfdlq/mfdlq/incident"
 )
 
@@ -47,5 +49,35 @@ func TestGroupOfReadsTheIncident(t *testing.T) {
 	}
 	if n != 40 {
 		t.Fatalf("%d messages in g2, want the 40 classify counted", n)
+	}
+}
+
+// TestLogSignatures: logs.json's signatures by MessageId, a message
+// without one of its own signed from its exception, one not found left
+// out; no logs.json is an error.
+func TestLogSignatures(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := incident.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LogSignatures(ws); err == nil {
+		t.Fatal("no logs.json: no error")
+	}
+	logs := `{"messages": [
+	 {"message_id": "m0", "found": true, "log_group": "/aws/lambda/orders", "log_stream": "s", "timestamp": "2024-03-10T22:04:03Z",
+	  "lines": ["ERROR UnsupportedVersionError: version 2"], "exception": "UnsupportedVersionError: version 2", "signature": "UnsupportedVersionError: version <n>"},
+	 {"message_id": "m1", "found": true, "exception": "UnsupportedVersionError: version 3"},
+	 {"message_id": "m2", "found": false, "exception": "", "signature": ""}]}`
+	if err := os.WriteFile(filepath.Join(dir, incident.LogsFile), []byte(logs), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LogSignatures(ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Signatures{"m0": "UnsupportedVersionError: version <n>", "m1": "UnsupportedVersionError: version <n>"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("signatures (-want +got):\n%s", diff)
 	}
 }

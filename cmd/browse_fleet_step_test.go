@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/browse"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
+	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/internal/localaws"
 )
 
@@ -43,7 +44,7 @@ func TestBrowseStepActsInTheDLQsAccount(t *testing.T) {
 	operator := in(bo, "bo")
 	d.AWS = func(context.Context) (aws.Config, error) { return operator, nil }
 	d.WireClients()
-	ff := &cmdutil.FleetFlags{Accounts: ana, RoleName: "mfdlq-reader"}
+	ff := &cmdutil.FleetFlags{Names: fleet.Names{Accounts: ana, RoleName: "mfdlq-reader"}}
 	if err := ff.Validate(); err != nil {
 		t.Fatal(err)
 	}

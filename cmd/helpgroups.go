@@ -4,13 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/runbook"
 )
-
-// runbookPointer ends every command's help (cmdutil.RunbookPointer; the
-// grouped help of a command with many flags is cmdutil.GroupFlags).
-const runbookPointer = cmdutil.RunbookPointer
 
 // stepList is the root help's list of the runbook's steps, numbered where
 // the runbook numbers them (runbook.Steps, the one place).

@@ -120,7 +120,7 @@ func newRootCmd(d *cmdutil.Deps) *cobra.Command {
 	pf.StringVar(&g.Incident, "incident", "", "incident directory (default: MFDLQ_INCIDENT, else the open incident of the queue in $XDG_STATE_HOME/mfdlq/incidents or ~/.local/state/mfdlq/incidents (or an existing ./incidents), else a new <queue>-<UTC start> there)")
 	// Every help ends by pointing to the page to read at 3 a.m.; the
 	// commands are listed in the runbook's order, not the alphabet's.
-	root.SetUsageTemplate(root.UsageTemplate() + runbookPointer)
+	root.SetUsageTemplate(root.UsageTemplate() + cmdutil.RunbookPointer)
 	cobra.EnableCommandSorting = false
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return cmdutil.UsageErrorf("%v", err)

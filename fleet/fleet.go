@@ -64,6 +64,19 @@ type Unreadable struct {
 	Skipped bool `json:"-"`
 }
 
+// Label names what was not read for a person: "account ID REGION", or
+// "profile NAME REGION" for a profile whose account was never known.
+func (u Unreadable) Label() string {
+	who := "account " + u.Account
+	if u.Account == "" {
+		who = "profile " + u.Profile
+	}
+	if u.Region != "" {
+		who += " " + u.Region
+	}
+	return who
+}
+
 // Split parts the accounts that could not be read from those skipped
 // for their organisation state; both non-nil.
 func Split(all []Unreadable) (failed, skipped []Unreadable) {

@@ -148,3 +148,18 @@ func TestEachReadsEveryAccountButTheDenied(t *testing.T) {
 		t.Errorf("the denied account was read")
 	}
 }
+
+// TestUnreadableLabel: an account by its id, a profile by its name when
+// its account was never known, the region after either.
+func TestUnreadableLabel(t *testing.T) {
+	for u, want := range map[Unreadable]string{
+		{Account: "111111111111"}:                       "account 111111111111",
+		{Account: "111111111111", Region: "eu-west-1"}:  "account 111111111111 eu-west-1",
+		{Profile: "pay-prod", Region: "us-east-1"}:      "profile pay-prod us-east-1",
+		{Account: "222222222222", Profile: "ship-prod"}: "account 222222222222",
+	} {
+		if got := u.Label(); got != want {
+			t.Errorf("%+v: Label = %q, want %q", u, got, want)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -184,5 +186,37 @@ func TestRetentionPitfallIsStandardOnly(t *testing.T) {
 	fifo.settle(now)
 	if !std.RetentionPitfall || fifo.RetentionPitfall {
 		t.Errorf("pitfall: standard %v, FIFO %v; want true, false", std.RetentionPitfall, fifo.RetentionPitfall)
+	}
+}
+
+// TestOldestExpiryTakesTheSooner: a standard DLQ's retention counts from
+// the message's SentTimestamp, which can say sooner than CloudWatch's age;
+// a FIFO DLQ restarted the clock on the move, so only CloudWatch tells.
+func TestOldestExpiryTakesTheSooner(t *testing.T) {
+	sent := t0.Add(-90 * time.Minute)
+	msgs := []sqsjson.Message{{MessageId: "m1", Attributes: map[string]string{
+		sqsjson.AttrSentTimestamp: strconv.FormatInt(sent.UnixMilli(), 10)}}}
+	std := &sqsapi.Queue{Name: "orders-dlq", Retention: time.Hour}
+	fifo := &sqsapi.Queue{Name: "orders-dlq.fifo", Retention: time.Hour, FIFO: true}
+	for _, c := range []struct {
+		name string
+		cw   Metrics
+		q    *sqsapi.Queue
+		want time.Time // zero: unknown
+	}{
+		{"standard, both", &fakeMetrics{}, std, sent.Add(time.Hour)},
+		{"standard, no CloudWatch", nil, std, sent.Add(time.Hour)},
+		{"FIFO, CloudWatch only", &fakeMetrics{}, fifo, t0.Add(-2 * time.Minute).Add(time.Hour)},
+		{"FIFO, no CloudWatch", nil, fifo, time.Time{}},
+	} {
+		e, err := OldestExpiry(context.Background(), c.cw, c.q, msgs, t0)
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want.IsZero() && e != nil:
+			t.Errorf("%s: expires at %s, want unknown", c.name, e.At)
+		case !c.want.IsZero() && (e == nil || !e.At.Equal(c.want)):
+			t.Errorf("%s: expires %+v, want at %s", c.name, e, c.want)
+		}
 	}
 }

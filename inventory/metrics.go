@@ -13,6 +13,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/sqsapi"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Metrics is the CloudWatch call that reads the ages, with the SDK's
@@ -109,18 +110,41 @@ func latestAges(ctx context.Context, cw Metrics, batch []DLQ, start, end time.Ti
 	}
 }
 
-// ReadExpiry reads one queue's ApproximateAgeOfOldestMessage over the hour
-// before now and returns when its oldest message expires; nil when
-// CloudWatch has no point (an empty queue, or a metric not yet published).
-func ReadExpiry(ctx context.Context, cw Metrics, queue string, retention time.Duration, fifo bool, now time.Time) (*sqsapi.Expiry, error) {
-	latest, err := latestAges(ctx, cw, []DLQ{{Queue: queue}}, now.Add(-time.Hour), now)
+// OldestExpiry tells when the oldest message of q expires: from
+// CloudWatch's ApproximateAgeOfOldestMessage over the hour before now and,
+// on a standard queue, from the earliest SentTimestamp of msgs (SQS counts
+// a standard DLQ's retention from it), the sooner of the two. nil when
+// neither tells. cw nil skips CloudWatch; its failure is returned beside
+// what the messages tell, never instead of it.
+func OldestExpiry(ctx context.Context, cw Metrics, q *sqsapi.Queue, msgs []sqsjson.Message, now time.Time) (*sqsapi.Expiry, error) {
+	var e *sqsapi.Expiry
+	var err error
+	if cw != nil {
+		e, err = ageExpiry(ctx, cw, q, now)
+	}
+	if q.FIFO {
+		return e, err // a FIFO DLQ restarts the clock on the move: SentTimestamp says nothing
+	}
+	for i := range msgs {
+		if sent, ok := msgs[i].SentTime(); ok {
+			x := sqsapi.FromSent(sent, q.Retention)
+			e = sqsapi.Earliest(e, &x)
+		}
+	}
+	return e, err
+}
+
+// ageExpiry is OldestExpiry's CloudWatch answer: nil when CloudWatch has
+// no point (an empty queue, or a metric not yet published).
+func ageExpiry(ctx context.Context, cw Metrics, q *sqsapi.Queue, now time.Time) (*sqsapi.Expiry, error) {
+	latest, err := latestAges(ctx, cw, []DLQ{{Queue: q.Name}}, now.Add(-time.Hour), now)
 	if err != nil {
-		return nil, fmt.Errorf("cloudwatch %s of %s: %w", cwapi.MetricAgeOfOldest, queue, err)
+		return nil, fmt.Errorf("cloudwatch %s of %s: %w", cwapi.MetricAgeOfOldest, q.Name, err)
 	}
 	p, ok := latest[0]
 	if !ok {
 		return nil, nil
 	}
-	e := sqsapi.FromAge(p.Value, p.Time, retention, fifo)
+	e := sqsapi.FromAge(p.Value, p.Time, q.Retention, q.FIFO)
 	return &e, nil
 }

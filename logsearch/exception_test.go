@@ -71,23 +71,6 @@ func TestTrimStoryStopsAtNextInvocation(t *testing.T) {
 	}
 }
 
-func TestLoadSignatures(t *testing.T) {
-	logs := `{"messages": [
-	 {"message_id": "m0", "found": true, "log_group": "/aws/lambda/orders", "log_stream": "s", "timestamp": "2024-03-10T22:04:03Z",
-	  "lines": ["ERROR UnsupportedVersionError: version 2"], "exception": "UnsupportedVersionError: version 2", "signature": "UnsupportedVersionError: version <n>"},
-	 {"message_id": "m1", "found": true, "exception": "UnsupportedVersionError: version 3"},
-	 {"message_id": "m2", "found": false, "exception": "", "signature": ""}]}`
-	rep, err := Parse([]byte(logs), "logs.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// m1 has no signature of its own: it is computed from its exception.
-	want := map[string]string{"m0": "UnsupportedVersionError: version <n>", "m1": "UnsupportedVersionError: version <n>"}
-	if diff := cmp.Diff(want, rep.Signatures()); diff != "" {
-		t.Fatalf("signatures (-want +got):\n%s", diff)
-	}
-}
-
 func TestStoryEndsWhereAnotherMessageBegins(t *testing.T) {
 	const (
 		a   = "5e0c2a44-8d1b-4f0e-9c3a-1b2c3d4e5f60"

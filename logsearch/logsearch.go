@@ -8,9 +8,7 @@ package logsearch
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
@@ -130,16 +128,6 @@ func (r *Result) Signatures() map[string]string {
 		logged[i] = signature.Logged{MessageID: m.MessageID, Found: m.Found, Exception: m.Exception, Signature: m.Signature}
 	}
 	return signature.ByMessage(logged)
-}
-
-// Parse decodes a logs.json read by the caller (the incident reads its
-// files without following links); name is for errors.
-func Parse(b []byte, name string) (*Result, error) {
-	var r Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return &r, nil
 }
 
 // Options bound a CloudWatch Logs search.

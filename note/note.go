@@ -65,6 +65,19 @@ type Note struct {
 	Unreadable bool `json:"unreadable,omitempty"`
 }
 
+// Who is the note's author as a person reads it: the last part of the
+// author's ARN (the role session or the user), "unknown" for none. It is
+// the tag's data: sanitise it before a terminal shows it.
+func (n *Note) Who() string {
+	if n.Author == "" {
+		return "unknown"
+	}
+	if i := strings.LastIndex(n.Author, "/"); i >= 0 && i < len(n.Author)-1 {
+		return n.Author[i+1:]
+	}
+	return n.Author
+}
+
 // UsageError is a note text that cannot be a tag: the message names the
 // limit.
 type UsageError struct{ msg string }

@@ -121,3 +121,18 @@ func TestReadAllPacesEachAccount(t *testing.T) {
 		t.Errorf("%d calls, want 22", c.calls.Load())
 	}
 }
+
+// TestWho: a note's author as a person reads it, the role session or the
+// user at the end of the ARN.
+func TestWho(t *testing.T) {
+	for author, want := range map[string]string{
+		"arn:aws:sts::123456789012:assumed-role/oncall/ana@example.com": "ana@example.com",
+		"arn:aws:iam::123456789012:user/bo":                             "bo",
+		"arn:aws:iam::123456789012:root":                                "arn:aws:iam::123456789012:root",
+		"":                                                              "unknown",
+	} {
+		if got := (&Note{Author: author}).Who(); got != want {
+			t.Errorf("Who of %q = %q, want %q", author, got, want)
+		}
+	}
+}

@@ -186,3 +186,26 @@ func TestSameQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestLooksLikeSource: the source queue of a pair, given where its DLQ
+// was expected, looks like one and names the DLQ; the DLQ does not, nor
+// does a source whose DLQ's sources cannot be listed.
+func TestLooksLikeSource(t *testing.T) {
+	ctx := context.Background()
+	src, dlq, _ := pair(t)
+	c := client(t)
+	for _, tc := range []struct {
+		ref    string
+		client SourcesLister
+		want   bool
+	}{{src, c, true}, {dlq, c, false}, {src, deniedSources{c}, false}} {
+		q, err := Resolve(ctx, c, tc.ref, localaws.Region)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := LooksLikeSource(ctx, tc.client, q)
+		if ok != tc.want || ok && got != dlq {
+			t.Errorf("LooksLikeSource(%s) = %q, %v; want %v naming %s", tc.ref, got, ok, tc.want, dlq)
+		}
+	}
+}

@@ -68,6 +68,22 @@ func SourceURLs(ctx context.Context, c SourcesLister, dlq *Queue) ([]string, err
 	}
 }
 
+// LooksLikeSource tells whether q, given where a DLQ was expected, looks
+// like the source queue instead: it sends its failures to a DLQ of its own
+// (named in dlq) and no queue sends failures to it. A DLQ with its own
+// redrive policy and no source attached any more looks the same, so a
+// caller warns rather than refuses. One ListDeadLetterSourceQueues, only
+// for a queue with a redrive policy; unanswered, it does not look so.
+func LooksLikeSource(ctx context.Context, c SourcesLister, q *Queue) (dlq string, ok bool) {
+	if q.RedrivePolicy == nil {
+		return "", false
+	}
+	if urls, err := SourceURLs(ctx, c, q); err != nil || len(urls) > 0 {
+		return "", false
+	}
+	return NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), true
+}
+
 func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 	var out []*Queue
 	in := &sqs.ListQueuesInput{MaxResults: aws.Int32(1000)}

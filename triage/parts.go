@@ -157,7 +157,7 @@ func (t *run) samples(ctx context.Context) ([]sqsjson.Message, error) {
 	if err := t.ws.WriteWith(incident.SamplesFile, sqsjson.WriteLines(res.Messages)); err != nil {
 		return nil, err
 	}
-	t.res.SampleFrom = "live sample"
+	t.res.SampleFrom = incident.LiveSample
 	return orEmpty(res.Messages), nil
 }
 

@@ -71,7 +71,7 @@ func (b *browseBackend) Fleet(ctx context.Context) (*browsestep.Fleet, error) {
 	f := &browsestep.Fleet{DLQs: l.DLQs, Summary: inventory.Summarize(l.DLQs, now), Warnings: l.Warnings, At: now,
 		Notes: map[string]*note.Note{}, Redrives: map[string]string{}, Accounts: ff.Active(), Unreadable: l.Unreadable}
 	for i, h := range l.Leases {
-		if r := cmdutil.RunningRedrive(h, now); r != nil {
+		if h != nil {
 			f.Redrives[l.DLQs[i].ARN] = h.Describe()
 		}
 	}

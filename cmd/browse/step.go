@@ -103,7 +103,7 @@ func (b *browseBackend) incident(queue string) (string, error) {
 	defer b.mu.Unlock()
 	// The steps the view runs choose the incident by the queue's name,
 	// whether the view names it by name or (across accounts) by ARN.
-	dir, err := b.d.IncidentDirFor(sqsapi.NameOf(queue))
+	dir, err := b.d.IncidentDir(sqsapi.NameOf(queue))
 	if err != nil {
 		return "", err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	changesstep "github.com/mfdlq/mfdlq/changes"
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
@@ -156,7 +157,7 @@ func runChanges(ctx context.Context, o *ChangesOptions) error {
 func (o *ChangesOptions) span(ctx context.Context, q *sqsapi.Queue, ws *incident.Workspace) (changesstep.Span, error) {
 	d := o.deps
 	s := changesstep.Span{Margin: o.Margin, From: o.from, To: o.to, Now: d.Now().UTC()}
-	if c, err := cmdutil.LoadClassification(ws); err == nil && c.FirstSent != nil && c.LastSent != nil {
+	if c, err := classify.Load(ws); err == nil && c.FirstSent != nil && c.LastSent != nil {
 		s.Sent, s.Source = append(s.Sent, *c.FirstSent, *c.LastSent), incident.ClassificationFile
 	}
 	if o.from != nil && o.to != nil && !ws.Has(incident.SamplesFile) {

@@ -33,7 +33,7 @@ func (o *ChangesOptions) render(res *changesstep.Result) error {
 	}
 	t := cmdutil.TableData{Headers: []string{"TIME", "WHEN", "KIND", "EVENT", "RESOURCE", "USER", "WHY"}}
 	for _, e := range res.Events {
-		e := e.Shortened(cmdutil.MaxCell)
+		e := e.Shortened(maxCell)
 		t.Rows = append(t.Rows, []string{stamp(e.Time), offsetText(e.Offset), string(e.Relation), e.Name, e.Resource, e.User, e.Reason})
 	}
 	if err := d.PrintTable(t); err != nil {
@@ -46,7 +46,7 @@ func (o *ChangesOptions) render(res *changesstep.Result) error {
 			if al.Own {
 				watches = "this queue or its consumer"
 			}
-			a.Rows = append(a.Rows, []string{stamp(al.Time), offsetText(al.Offset), cmdutil.Short(al.Name), cmdutil.Short(strings.TrimSpace(al.Namespace + " " + al.Metric)), cmdutil.Short(watches)})
+			a.Rows = append(a.Rows, []string{stamp(al.Time), offsetText(al.Offset), short(al.Name), short(strings.TrimSpace(al.Namespace + " " + al.Metric)), short(watches)})
 		}
 		fmt.Fprintln(d.IO.Out)
 		if err := d.PrintTable(a); err != nil {
@@ -58,7 +58,7 @@ func (o *ChangesOptions) render(res *changesstep.Result) error {
 	for _, l := range chartLines(res, tty) {
 		chart.WriteString(untrusted.Terminal(l) + "\n")
 	}
-	if _, err := fmt.Fprint(d.IO.Out, d.CutToWidth(chart.String())); err != nil {
+	if _, err := fmt.Fprint(d.IO.Out, cutToWidth(d, chart.String())); err != nil {
 		return err
 	}
 	o.summary(res)
@@ -93,10 +93,10 @@ func (o *ChangesOptions) summary(res *changesstep.Result) {
 		d.Infof("alarms that went to ALARM in the window: %d", len(res.Alarms))
 	}
 	for _, w := range res.Warnings {
-		d.Warnf("%s", untrusted.Shorten(w, cmdutil.MaxLine))
+		d.Warnf("%s", untrusted.Shorten(w, maxLine))
 	}
 	for _, u := range res.Unread {
-		d.Warnf("could not read %s: %s", u.Source, untrusted.Shorten(u.Reason, cmdutil.MaxLine))
+		d.Warnf("could not read %s: %s", u.Source, untrusted.Shorten(u.Reason, maxLine))
 	}
 	d.Infof("this is %s's event history in %s only: another account or region is out of reach", cmdutil.OrUnknown(res.Account), cmdutil.OrUnknown(res.Region))
 }
@@ -127,16 +127,16 @@ func chartLines(res *changesstep.Result, tty bool) []string {
 func terminalEvidence(res *changesstep.Result) string {
 	switch {
 	case res.Verdict == changesstep.VerdictChange && res.Nearest != nil:
-		return changesstep.Sentence(res.Nearest.Shortened(cmdutil.MaxCell))
+		return changesstep.Sentence(res.Nearest.Shortened(maxCell))
 	case res.Verdict == changesstep.VerdictAlarm:
 		for _, a := range res.Alarms {
 			if !a.Own {
-				a.Name, a.Dependency, a.Namespace, a.Metric = cmdutil.Short(a.Name), cmdutil.Short(a.Dependency), cmdutil.Short(a.Namespace), cmdutil.Short(a.Metric)
+				a.Name, a.Dependency, a.Namespace, a.Metric = short(a.Name), short(a.Dependency), short(a.Namespace), short(a.Metric)
 				return changesstep.AlarmSentence(a)
 			}
 		}
 	}
-	return untrusted.Shorten(res.Evidence, cmdutil.MaxLine)
+	return untrusted.Shorten(res.Evidence, maxLine)
 }
 
 // offsetText says an offset from the first failure in words.

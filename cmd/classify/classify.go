@@ -202,7 +202,7 @@ func (o *ClassifyOptions) classifyOptions(ws *incident.Workspace, name string) (
 		opts.Baseline = b
 	}
 	if ws.Has(incident.LogsFile) {
-		sigs, err := cmdutil.LogSignatures(ws)
+		sigs, err := classifystep.LogSignatures(ws)
 		if err != nil {
 			return opts, fmt.Errorf("read the logs step's signatures: %w", err)
 		}
@@ -243,7 +243,7 @@ func (o *ClassifyOptions) classify(ctx context.Context, q *sqsapi.Queue, ws *inc
 // incident's verdict after the look, its figures, and the judgement. It
 // returns the incident's classification.
 func (o *ClassifyOptions) record(ws *incident.Workspace, q *sqsapi.Queue, name, source string, res *classifystep.Classification) (*classifystep.Classification, classifystep.Judgement, error) {
-	saved, err := cmdutil.LoadClassification(ws)
+	saved, err := classifystep.Load(ws)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		saved = nil

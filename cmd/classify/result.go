@@ -12,6 +12,7 @@ import (
 	classifystep "github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -64,7 +65,7 @@ func (o *ClassifyOptions) render(res *classifystep.Classification) error {
 		fmt.Fprintf(&b, "  arrivals     %s  %s → %s\n", r.NewStyle().Foreground(lipgloss.Color(verdictColor[g.Verdict])).Render(sparkline(g.Arrivals)),
 			utcTextOf(res.FirstSent, now), utcTextOf(res.LastSent, now))
 		for _, e := range g.Evidence {
-			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(cmdutil.SpokenPlaceholders(e), 400)))
+			fmt.Fprintf(&b, "  · %s\n", t(untrusted.Shorten(signature.Spoken(e), 400)))
 		}
 		// The first group's action is the next: line printed under the
 		// groups: said once.
@@ -132,7 +133,7 @@ func sigOrNone(s string) string {
 // differ from it, else its signature with the placeholders in words.
 func groupError(g *classifystep.Group) string {
 	if g.Error == "" {
-		return cmdutil.SpokenPlaceholders(sigOrNone(g.Signature))
+		return signature.Spoken(sigOrNone(g.Signature))
 	}
 	e := untrusted.Shorten(g.Error, 200)
 	if g.DistinctErrors > 1 {
@@ -149,7 +150,7 @@ func groupAction(g *classifystep.Group) string {
 	if g.Signature != "" && g.Error != "" {
 		a = strings.ReplaceAll(a, strconv.Quote(g.Signature), strconv.Quote(untrusted.Shorten(g.Error, 120)))
 	}
-	return cmdutil.SpokenPlaceholders(a)
+	return signature.Spoken(a)
 }
 
 // utcTextOf is utcText of t, "unknown" without one.

@@ -1,8 +1,6 @@
 package cmdutil
 
 import (
-	"context"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/cloudtrail"
@@ -11,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 
@@ -18,7 +17,6 @@ import (
 	"github.com/mfdlq/mfdlq/awserr"
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/fleet"
-	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
@@ -29,55 +27,32 @@ import (
 // again (WireClients).
 func NewDeps(io *IOStreams, args []string) *Deps {
 	d := &Deps{IO: io, Prompt: &TerminalPrompter{IO: io}, Now: Clock(), Global: &GlobalOptions{}, Args: args}
-	d.AWS = OnceConfig(d.Global)
+	d.AWS = onceConfig(d.Global)
 	d.WireClients()
 	d.TrailPacer = trailapi.PacerFor
-	d.Inventory = func(ctx context.Context, region string) (inventory.Clients, error) {
-		return inventoryClients(ctx, d.Global, region)
-	}
 	d.FleetSTS = func(cfg aws.Config) fleet.STSAPI { return newSTS(cfg) }
 	return d
-}
-
-// inventoryClients builds ls's clients for region, with the listing's
-// generous retries (inventory.Retryer; docs/ls.md).
-func inventoryClients(ctx context.Context, g *GlobalOptions, region string) (inventory.Clients, error) {
-	cfg, err := LoadConfig(ctx, g, region)
-	if err != nil {
-		return inventory.Clients{}, err
-	}
-	return ScopeClients(cfg).Clients, nil
 }
 
 // WireClients builds every AWS client of d from d.AWS, lazily: a copy of
 // the Deps that acts in another account (browse's steps on a fleet's DLQ)
 // sets its own AWS and wires its clients again.
 func (d *Deps) WireClients() {
-	d.SQS = LazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
-	d.Logs = LazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
-	d.CloudWatch = LazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
+	d.SQS = lazyClient(d, func(cfg aws.Config) sqsapi.Client { return sqsapi.New(cfg) })
+	d.Logs = lazyClient(d, func(cfg aws.Config) logsearch.Client { return cloudwatchlogs.NewFromConfig(cfg) })
+	d.CloudWatch = lazyClient(d, func(cfg aws.Config) *cloudwatch.Client {
 		return cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody)
 	})
-	d.CloudTrail = LazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
-	d.Organizations = func(ctx context.Context) (fleet.OrganizationsAPI, error) {
-		cfg, err := d.AWS(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return organizationsClient(cfg), nil
-	}
-	d.S3 = func(ctx context.Context) (archive.S3, error) {
-		c, err := d.S3Client(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
-	}
-	d.Lambda = LazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
-	d.SNS = LazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
-	d.Events = LazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
-	d.STS = LazyClient(d, newSTS)
-	d.DynamoDB = LazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
+	d.CloudTrail = lazyClient(d, func(cfg aws.Config) trailapi.Client { return cloudtrail.NewFromConfig(cfg, configureCloudTrail) })
+	// Organizations' endpoint is global (us-east-1 in the commercial
+	// partition): --accounts all lists the organisation's accounts there.
+	d.Organizations = lazyClient(d, func(cfg aws.Config) fleet.OrganizationsAPI { return organizations.NewFromConfig(cfg) })
+	d.S3 = lazyClient(d, func(cfg aws.Config) archive.S3 { return newS3(cfg) })
+	d.Lambda = lazyClient(d, func(cfg aws.Config) *lambda.Client { return lambda.NewFromConfig(cfg) })
+	d.SNS = lazyClient(d, func(cfg aws.Config) *sns.Client { return sns.NewFromConfig(cfg) })
+	d.Events = lazyClient(d, func(cfg aws.Config) *eventbridge.Client { return eventbridge.NewFromConfig(cfg) })
+	d.STS = lazyClient(d, newSTS)
+	d.DynamoDB = lazyClient(d, func(cfg aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(cfg) })
 }
 
 // newSTS is the one STS client constructor: the operator's identity

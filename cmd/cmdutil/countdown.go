@@ -8,28 +8,17 @@ import (
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
-// OldestExpiry tells when the oldest message of q expires: from
-// CloudWatch's age of oldest and, on a standard queue, from the earliest
-// SentTimestamp of msgs (SQS counts a standard DLQ's retention from it), the
-// sooner of the two. nil when neither tells; a CloudWatch failure is a
-// warning, never the step's failure.
+// OldestExpiry is inventory.OldestExpiry with the command's CloudWatch
+// client and clock: a CloudWatch failure is a warning, never the step's
+// failure.
 func (d *Deps) OldestExpiry(ctx context.Context, q *sqsapi.Queue, msgs []sqsjson.Message) *sqsapi.Expiry {
-	var e *sqsapi.Expiry
-	if cw, err := d.CloudWatch(ctx); err == nil {
-		x, err := inventory.ReadExpiry(ctx, cw, q.Name, q.Retention, q.FIFO, d.Now())
-		if err != nil && ctx.Err() == nil {
-			d.Warnf("when %s's oldest message expires: %v", q.Name, err)
-		}
-		e = x
+	var cw inventory.Metrics
+	if c, err := d.CloudWatch(ctx); err == nil {
+		cw = c
 	}
-	if q.FIFO {
-		return e // a FIFO DLQ restarts the clock on the move: SentTimestamp says nothing
-	}
-	for i := range msgs {
-		if sent, ok := msgs[i].SentTime(); ok {
-			x := sqsapi.FromSent(sent, q.Retention)
-			e = sqsapi.Earliest(e, &x)
-		}
+	e, err := inventory.OldestExpiry(ctx, cw, q, msgs, d.Now())
+	if err != nil && ctx.Err() == nil {
+		d.Warnf("when %s's oldest message expires: %v", q.Name, err)
 	}
 	return e
 }

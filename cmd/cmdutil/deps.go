@@ -23,7 +23,6 @@ import (
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/trailapi"
@@ -84,9 +83,6 @@ type Deps struct {
 	// runCtx is the command's context, for its pull.
 	s3     *s3Incident
 	runCtx context.Context
-	// Inventory builds the read-only clients of mfdlq ls for one region
-	// ("" for the default one).
-	Inventory func(ctx context.Context, region string) (inventory.Clients, error)
 	// S3 is the client of export and redrive --from-file with s3:// URLs.
 	S3 func(context.Context) (archive.S3, error)
 	// Organizations lists the organisation's accounts (--accounts all);
@@ -96,24 +92,24 @@ type Deps struct {
 	FleetSTS      func(aws.Config) fleet.STSAPI
 }
 
-// OnceConfig loads the AWS configuration the first time it is needed, through
+// onceConfig loads the AWS configuration the first time it is needed, through
 // the SDK's own chain (environment, shared config, SSO, IMDS …) with the
 // global flags on top.
-func OnceConfig(g *GlobalOptions) func(context.Context) (aws.Config, error) {
+func onceConfig(g *GlobalOptions) func(context.Context) (aws.Config, error) {
 	var (
 		once sync.Once
 		cfg  aws.Config
 		err  error
 	)
 	return func(ctx context.Context) (aws.Config, error) {
-		once.Do(func() { cfg, err = LoadConfig(ctx, g, g.Region) })
+		once.Do(func() { cfg, err = loadConfig(ctx, g, g.Region) })
 		return cfg, err
 	}
 }
 
-// LoadConfig loads the AWS configuration for region ("" for the chain's
+// loadConfig loads the AWS configuration for region ("" for the chain's
 // default) with the global flags on top.
-func LoadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
+func loadConfig(ctx context.Context, g *GlobalOptions, region string) (aws.Config, error) {
 	var opts []func(*config.LoadOptions) error
 	if region != "" {
 		opts = append(opts, config.WithRegion(region))
@@ -160,15 +156,10 @@ func (d *Deps) Region(ctx context.Context) string {
 // $XDG_STATE_HOME/mfdlq/incidents, else ~/.local/state/mfdlq/incidents) or
 // an existing ./incidents — else a new one in the per-user root named by
 // queue and UTC start time (…/orders-dlq-20261130T2104Z). The choice is
-// made once per queue and process, and said on stderr.
-func (d *Deps) IncidentDir(queue string) string {
-	dir, _ := d.IncidentDirFor(queue)
-	return dir
-}
-
-// IncidentDirFor is IncidentDir with the reason when no directory could
-// be chosen: an unsafe per-user root, a failed pull of an S3 incident.
-func (d *Deps) IncidentDirFor(queue string) (string, error) {
+// made once per queue and process, and said on stderr. The error says why
+// no directory could be chosen: an unsafe per-user root, a failed pull of
+// an S3 incident (kept too, and said when the command ends).
+func (d *Deps) IncidentDir(queue string) (string, error) {
 	if dir, ok := d.incidents[queue]; ok {
 		return dir, nil
 	}
@@ -246,7 +237,7 @@ func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
 // one in the per-user root creates that root safely first
 // (incident.MakeRoot).
 func (d *Deps) Workspace(queue string) (*incident.Workspace, error) {
-	dir, err := d.IncidentDirFor(queue)
+	dir, err := d.IncidentDir(queue)
 	if err != nil {
 		return nil, err
 	}
@@ -300,26 +291,11 @@ func (d *Deps) ResolveQueue(ctx context.Context, ref string) (sqsapi.Client, *sq
 	if err != nil {
 		return nil, nil, err
 	}
-	d.warnIfSource(ctx, client, q)
+	// --queue is the DLQ for every command that resolves it here.
+	if dlq, ok := sqsapi.LooksLikeSource(ctx, client, q); ok {
+		d.Warnf("%s looks like a source queue, not a DLQ: no queue sends its failures to it, and its own go to %s; for the DLQ, run with --queue %s", q.Name, dlq, dlq)
+	}
 	return client, q, nil
-}
-
-// warnIfSource names a queue given where a DLQ was expected (--queue is
-// the DLQ for every command that resolves it here) that looks like the
-// source: it sends its failures to a DLQ of its own and no queue sends
-// failures to it. A DLQ with its own redrive policy and no source attached
-// any more looks the same, so this warns rather than refuses. One
-// ListDeadLetterSourceQueues, only for a queue with a redrive policy;
-// unanswered, nothing is said.
-func (d *Deps) warnIfSource(ctx context.Context, c sqsapi.Client, q *sqsapi.Queue) {
-	if q.RedrivePolicy == nil {
-		return
-	}
-	if urls, err := sqsapi.SourceURLs(ctx, c, q); err != nil || len(urls) > 0 {
-		return
-	}
-	dlq := sqsapi.NameFromARN(q.RedrivePolicy.DeadLetterTargetArn)
-	d.Warnf("%s looks like a source queue, not a DLQ: no queue sends its failures to it, and its own go to %s; for the DLQ, run with --queue %s", q.Name, dlq, dlq)
 }
 
 // Clock is the time source: the system clock, or the fixed instant
@@ -339,6 +315,11 @@ func (d *Deps) S3Client(ctx context.Context) (*s3.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newS3(cfg), nil
+}
+
+// newS3 is the one S3 client constructor (Deps.S3, Deps.S3Client).
+func newS3(cfg aws.Config) *s3.Client {
 	return s3.NewFromConfig(cfg, func(o *s3.Options) {
 		// A local endpoint (moto, MinIO) serves buckets by path, not by
 		// host name: whether it came from --endpoint-url,
@@ -348,5 +329,5 @@ func (d *Deps) S3Client(ctx context.Context) (*s3.Client, error) {
 		// A server that sends no checksum (moto, MinIO) is not worth a
 		// log line on stderr; export.json records the file's own SHA-256.
 		o.DisableLogOutputChecksumValidationSkipped = true
-	}), nil
+	})
 }

@@ -12,6 +12,11 @@
 // that command's package; one that a step could decide without cobra goes to
 // the step.
 //
+// Not there yet: Samples (where a step's messages come from, the peek and
+// its release), NoteConsumers (redrive/consumer's first sight of the
+// consumers) and ListFleet's notes and leases (inventory may not import
+// note or the lease: internal/archtest) still decide here.
+//
 // # The packages around it
 //
 //	cmd/            the root: Main, the command tree, help groups, typo

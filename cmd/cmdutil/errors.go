@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/mfdlq/mfdlq/archive"
 	"github.com/mfdlq/mfdlq/awserr"
@@ -80,8 +79,8 @@ var ErrSilentNotProven = &ExitError{Code: ExitNotProven, Err: errors.New("")}
 // printed its verdict.
 var ErrSilentCheckFailed = &ExitError{Code: ExitCheckFailed, Err: errors.New(""), Reason: ReasonFailed}
 
-// ExitReason is the reason of err's exit 3, or "".
-func ExitReason(err error) string {
+// exitReason is the reason of err's exit 3, or "".
+func exitReason(err error) string {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Reason
@@ -113,9 +112,7 @@ func ExitCode(err error, interrupted bool) int {
 		return ExitUsage
 	case errors.Is(err, sqsapi.ErrQueueNotFound), awserr.QueueMissing(err):
 		return ExitNotFound
-	case awserr.Denied(err):
-		return ExitAuth
-	case isCredentialsError(err):
+	case awserr.Denied(err), awserr.NoCredentials(err):
 		return ExitAuth
 	}
 	return ExitUnexpected
@@ -123,17 +120,6 @@ func ExitCode(err error, interrupted bool) int {
 
 // ErrInterrupted is returned by a command that stopped cleanly on Ctrl-C.
 var ErrInterrupted = errors.New("interrupted")
-
-// isCredentialsError recognises the SDK failing to find or load credentials,
-// which it reports as plain wrapped errors rather than API errors.
-func isCredentialsError(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "failed to retrieve credentials") ||
-		strings.Contains(s, "failed to refresh cached credentials") ||
-		strings.Contains(s, "no EC2 IMDS role found") ||
-		strings.Contains(s, "failed to get shared config profile") ||
-		strings.Contains(s, "SharedConfigProfileNotExist")
-}
 
 // hintedError is an error that knows the next action: a suggestion for
 // a typo, the DLQ of a source queue. Main prints the hint on a line of its

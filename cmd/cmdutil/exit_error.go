@@ -32,8 +32,8 @@ func ReportError(d *Deps, args []string, err error, code int, hint string) {
 		return // the command already printed its verdict
 	}
 	msg, hint = untrusted.Terminal(msg), untrusted.Terminal(hint)
-	if d.JSONOutput() || AskedJSON(args) {
-		line, _ := json.Marshal(ExitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint, Reason: ExitReason(err)})
+	if d.JSONOutput() || askedJSON(args) {
+		line, _ := json.Marshal(ExitErrorLine{Type: "error", Code: code, Message: msg, Hint: hint, Reason: exitReason(err)})
 		fmt.Fprintf(d.IO.ErrOut, "%s\n", untrusted.JSON(line))
 		return
 	}
@@ -43,10 +43,10 @@ func ReportError(d *Deps, args []string, err error, code int, hint string) {
 	}
 }
 
-// AskedJSON tells whether args ask for --output json (the last --output
+// askedJSON tells whether args ask for --output json (the last --output
 // wins, as in cobra), for an error cobra met before it parsed the flags
 // into GlobalOptions (an unknown flag before --output).
-func AskedJSON(args []string) bool {
+func askedJSON(args []string) bool {
 	asked := false
 	for i, a := range args {
 		v, ok := "", true

@@ -21,8 +21,8 @@ func TestAskedJSON(t *testing.T) {
 		{nil, false},
 	}
 	for _, tt := range tests {
-		if got := AskedJSON(tt.args); got != tt.want {
-			t.Errorf("AskedJSON(%q) = %v, want %v", tt.args, got, tt.want)
+		if got := askedJSON(tt.args); got != tt.want {
+			t.Errorf("askedJSON(%q) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
 }

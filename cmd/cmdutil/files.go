@@ -7,9 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/incident"
-	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
@@ -34,7 +32,7 @@ func ReadFile[T any](path, flag string, read func(r io.Reader) (T, error)) (T, e
 		return zero, UsageErrorf("%s %s: %v", flag, path, err)
 	}
 	defer f.Close()
-	return DecodeFile(f, path, flag, read)
+	return decodeFile(f, path, flag, read)
 }
 
 // NotRegular refuses, in RunE before any incident is opened or AWS is
@@ -74,9 +72,9 @@ func OutReplaceable(path string) error {
 	return nil
 }
 
-// DecodeFile reads an open file with read, turning a bad record into a
+// decodeFile reads an open file with read, turning a bad record into a
 // usage error that names the flag and the line.
-func DecodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
+func decodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T, error)) (T, error) {
 	var zero T
 	v, err := read(f)
 	var le *sqsjson.LineError
@@ -84,28 +82,4 @@ func DecodeFile[T any](f io.Reader, path, flag string, read func(r io.Reader) (T
 		return zero, UsageErrorf("%s %s: %v; fix or remove that line", flag, path, le)
 	}
 	return v, err
-}
-
-// LoadClassification reads the incident's classification.json without
-// following a link.
-func LoadClassification(ws *incident.Workspace) (*classify.Classification, error) {
-	b, err := ws.ReadFile(incident.ClassificationFile)
-	if err != nil {
-		return nil, err
-	}
-	return classify.Parse(b, ws.Path(incident.ClassificationFile))
-}
-
-// LogSignatures reads the logs step's signatures, by MessageId, for
-// classify to group by; logs.json is read without following a link.
-func LogSignatures(ws *incident.Workspace) (classify.Signatures, error) {
-	b, err := ws.ReadFile(incident.LogsFile)
-	if err != nil {
-		return nil, err
-	}
-	rep, err := logsearch.Parse(b, ws.Path(incident.LogsFile))
-	if err != nil {
-		return nil, err
-	}
-	return rep.Signatures(), nil
 }

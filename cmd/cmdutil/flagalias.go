@@ -1,9 +1,7 @@
 package cmdutil
 
 import (
-	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -68,46 +66,6 @@ func (a *aliasValue) Set(s string) error {
 	a.said()
 	return nil
 }
-
-// SecondsValue is a whole number of seconds given as a duration ("5s"),
-// stored as an int for the API that takes seconds (ReceiveMessage's
-// WaitTimeSeconds).
-type SecondsValue struct{ P *int }
-
-func (v SecondsValue) String() string {
-	if v.P == nil {
-		return ""
-	}
-	return (time.Duration(*v.P) * time.Second).String()
-}
-
-func (v SecondsValue) Set(s string) error {
-	dur, err := time.ParseDuration(s)
-	if err != nil {
-		return err
-	}
-	if dur%time.Second != 0 {
-		return fmt.Errorf("whole seconds only, got %s", s)
-	}
-	*v.P = int(dur / time.Second)
-	return nil
-}
-
-func (v SecondsValue) Type() string { return "duration" }
-
-// IntSeconds is the old spelling of a SecondsValue: a bare number.
-type IntSeconds struct{ P *int }
-
-func (v IntSeconds) String() string { return strconv.Itoa(*v.P) }
-func (v IntSeconds) Set(s string) error {
-	n, err := strconv.ParseInt(s, 0, 64)
-	if err != nil {
-		return err
-	}
-	*v.P = int(n)
-	return nil
-}
-func (v IntSeconds) Type() string { return "int" }
 
 // unsetInt is an int flag whose unset value, -1, means "decided from the
 // queue": its help states that default in words and never shows the

@@ -12,11 +12,11 @@ import (
 // (restic's AddFlags): a command binds its group instead of repeating its
 // text, so a fix of the help or of the check reaches every command.
 
-// QueueFlagUsage is --queue's help where the DLQ is required.
-const QueueFlagUsage = "the DLQ: name, URL or ARN (required)"
+// queueFlagUsage is --queue's help where the DLQ is required.
+const queueFlagUsage = "the DLQ: name, URL or ARN (required)"
 
 // AddQueueFlag binds --queue, the DLQ the command works on, to p.
-func AddQueueFlag(f *pflag.FlagSet, p *string) { f.StringVar(p, "queue", "", QueueFlagUsage) }
+func AddQueueFlag(f *pflag.FlagSet, p *string) { f.StringVar(p, "queue", "", queueFlagUsage) }
 
 // AddForceFlag binds --force of a command that peeks at the DLQ: a peek
 // counts toward the DLQ's own redrive policy, so it needs a person's word.
@@ -50,11 +50,11 @@ func StepRunE[O any](d *Deps, opts *O, validate func() error, incidentQueue func
 	}
 }
 
-// LazyClient is a Deps client field: the client of the command's AWS
+// lazyClient is a Deps client field: the client of the command's AWS
 // configuration, built only when a command first asks (so --help and bad
 // flags load no configuration). d.AWS is read at the call, so a test may
 // replace it after NewDeps.
-func LazyClient[T any](d *Deps, build func(aws.Config) T) func(context.Context) (T, error) {
+func lazyClient[T any](d *Deps, build func(aws.Config) T) func(context.Context) (T, error) {
 	return func(ctx context.Context) (T, error) {
 		cfg, err := d.AWS(ctx)
 		if err != nil {

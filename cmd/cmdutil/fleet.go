@@ -2,20 +2,19 @@ package cmdutil
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
-	"github.com/aws/aws-sdk-go-v2/service/organizations"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/spf13/pflag"
 
 	"github.com/mfdlq/mfdlq/cwapi"
 	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
+	"github.com/mfdlq/mfdlq/plural"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
 
@@ -32,15 +31,9 @@ func Scoped(row []string, account, region string, accounts, regions bool) []stri
 	return row
 }
 
-// FleetFlags choose the accounts a fleet-wide read covers (ls, check
-// --all, browse): --accounts with --role-name, or --profiles; neither is
-// the account the credentials are in, as before.
-type FleetFlags struct {
-	Accounts string   // --accounts ID,ID|all
-	RoleName string   // --role-name: the role assumed in each account
-	Profiles []string // --profiles a,b: one shared-config profile per account
-	ids      []string // --accounts parsed; nil for all
-}
+// FleetFlags bind fleet.Names — the accounts a fleet-wide read covers
+// (ls, check --all, browse) — to --accounts, --role-name and --profiles.
+type FleetFlags struct{ fleet.Names }
 
 // Bind adds --accounts, --role-name and --profiles to fs.
 func (f *FleetFlags) Bind(fs *pflag.FlagSet) {
@@ -49,47 +42,11 @@ func (f *FleetFlags) Bind(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.Profiles, "profiles", nil, "read one account per shared-config profile (a,b,…), for people who keep one per account")
 }
 
-var (
-	accountIDRE = regexp.MustCompile(`^\d{12}$`)
-	roleNameRE  = regexp.MustCompile(`^([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$`)
-	profileRE   = regexp.MustCompile(`^[\w+=,.@:/-]{1,128}$`)
-)
-
-// Active tells whether the flags name other accounts than the one in use.
-func (f *FleetFlags) Active() bool { return f.Accounts != "" || len(f.Profiles) > 0 }
-
-// Validate checks the flags before any AWS call (a usage error names the
-// fix) and parses --accounts.
+// Validate checks the flags before any AWS call: a usage error that names
+// the fix.
 func (f *FleetFlags) Validate() error {
-	f.ids = nil
-	switch {
-	case f.Accounts != "" && len(f.Profiles) > 0:
-		return UsageErrorf("--accounts and --profiles are two ways to name the accounts: give one")
-	case f.Accounts != "" && f.RoleName == "":
-		return UsageErrorf("--accounts needs --role-name: the role mfdlq assumes in each account")
-	case f.RoleName != "" && f.Accounts == "":
-		return UsageErrorf("--role-name is used with --accounts ID,ID|all")
-	case f.RoleName != "" && !roleNameRE.MatchString(f.RoleName):
-		return UsageErrorf("--role-name %q: a role name is 1-64 letters, digits and + = , . @ - _ (a path before it with /)", f.RoleName)
-	}
-	for _, p := range f.Profiles {
-		if !profileRE.MatchString(p) {
-			return UsageErrorf("--profiles: %q is not a profile name", p)
-		}
-	}
-	if f.Accounts == "" || f.Accounts == "all" {
-		return nil
-	}
-	seen := map[string]bool{}
-	for _, id := range strings.Split(f.Accounts, ",") {
-		id = strings.TrimSpace(id)
-		if !accountIDRE.MatchString(id) {
-			return UsageErrorf("--accounts: %q is not a 12-digit account id; give ID,ID or all", id)
-		}
-		if !seen[id] {
-			seen[id] = true
-			f.ids = append(f.ids, id)
-		}
+	if err := f.Names.Validate(); err != nil {
+		return UsageErrorf("%v", err)
 	}
 	return nil
 }
@@ -109,9 +66,9 @@ type FleetScope struct {
 	Config aws.Config
 }
 
-// ScopeClients are the read clients of one account and region: ls's, with
+// scopeClients are the read clients of one account and region: ls's, with
 // the listing's generous retries (inventory.Retryer; docs/ls.md).
-func ScopeClients(cfg aws.Config) FleetScope {
+func scopeClients(cfg aws.Config) FleetScope {
 	retryer := inventory.Retryer
 	cw := cloudwatch.NewFromConfig(cfg, cwapi.ConfigureCloudWatch, readWholeBody, func(o *cloudwatch.Options) { o.Retryer = retryer() })
 	s := sqsapi.New(cfg, func(o *sqs.Options) { o.Retryer, o.RetryMaxAttempts = retryer(), 0 })
@@ -132,11 +89,11 @@ func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, f
 			regions = []string{""}
 		}
 		for _, r := range regions {
-			cfg, err := LoadConfig(ctx, d.Global, r)
+			cfg, err := loadConfig(ctx, d.Global, r)
 			if err != nil {
 				return nil, err
 			}
-			if err := fn(ctx, ScopeClients(cfg)); err != nil {
+			if err := fn(ctx, scopeClients(cfg)); err != nil {
 				return nil, err // fn names the region
 			}
 		}
@@ -146,18 +103,18 @@ func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, f
 	if err != nil {
 		return nil, err
 	}
-	accounts, unreadable, err := d.fleetAccounts(ctx, f, base)
+	accounts, unreadable, err := f.Resolve(ctx, d.Organizations, sqsapi.PartitionOf(base.Region))
 	if err != nil {
 		return nil, err
 	}
-	d.Infof("reading %d %s%s", len(accounts), pluralWord(len(accounts), "account", "accounts"), regionsText(regions))
+	d.Infof("reading %s%s", plural.Of(len(accounts), "account"), regionsText(regions))
 	o := fleet.Opener{Base: base, STS: d.FleetSTS, Profile: func(ctx context.Context, p string) (aws.Config, error) {
 		g := *d.Global
 		g.Profile = p
-		return LoadConfig(ctx, &g, g.Region)
+		return loadConfig(ctx, &g, g.Region)
 	}}
 	bad := fleet.Each(ctx, accounts, regions, fleet.Workers, o.Open, func(ctx context.Context, s fleet.Scope) error {
-		sc := ScopeClients(s.Config)
+		sc := scopeClients(s.Config)
 		sc.Account = s.Account.ID
 		return fn(ctx, sc)
 	})
@@ -167,46 +124,9 @@ func (d *Deps) ReadFleet(ctx context.Context, f *FleetFlags, regions []string, f
 	return append(unreadable, bad...), nil
 }
 
-// fleetAccounts are the accounts the flags name: --profiles, --accounts
-// ID,ID, or the organisation's (all) with the inactive ones unreadable.
-func (d *Deps) fleetAccounts(ctx context.Context, f *FleetFlags, base aws.Config) ([]fleet.Account, []fleet.Unreadable, error) {
-	var out []fleet.Account
-	part := sqsapi.PartitionOf(base.Region)
-	switch {
-	case len(f.Profiles) > 0:
-		for _, p := range f.Profiles {
-			out = append(out, fleet.Account{Profile: p, Name: p})
-		}
-	case f.Accounts == "all":
-		org, err := d.Organizations(ctx)
-		if err != nil {
-			return nil, nil, err
-		}
-		return fleet.OrgAccounts(ctx, org, part, f.RoleName)
-	default:
-		for _, id := range f.ids {
-			out = append(out, fleet.Account{ID: id, Role: fleet.RoleARN(part, id, f.RoleName)})
-		}
-	}
-	return out, []fleet.Unreadable{}, nil
-}
-
 func regionsText(regions []string) string {
 	if len(regions) == 0 {
 		return ""
 	}
 	return " in " + strings.Join(regions, ", ")
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// organizationsClient is the Organizations client of --accounts all. Its
-// endpoint is global (us-east-1 in the commercial partition).
-func organizationsClient(cfg aws.Config) fleet.OrganizationsAPI {
-	return organizations.NewFromConfig(cfg)
 }

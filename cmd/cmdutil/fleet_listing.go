@@ -23,9 +23,11 @@ import (
 // what ls and check --all say of the accounts and regions they read.
 
 // readNotes reads the note of each DLQ mode selects (same index as
-// l.DLQs; nil for none or not read), paced per account (note.Pacer). A
-// note that cannot be read is a warning: the listing stands.
-func readNotes(ctx context.Context, l *FleetListing, tags map[string]note.Tags, mode string) ([]*note.Note, []*lease.Holder) {
+// l.DLQs; nil for none or not read), paced per account (note.Pacer), and
+// the redrive running on it at now (its lease; nil when there is none or
+// it expired). A note that cannot be read is a warning: the listing
+// stands.
+func readNotes(ctx context.Context, l *FleetListing, tags map[string]note.Tags, mode string, now time.Time) ([]*note.Note, []*lease.Holder) {
 	dlqs := l.DLQs
 	out, held := make([]*note.Note, len(dlqs)), make([]*lease.Holder, len(dlqs))
 	if mode == "none" {
@@ -45,7 +47,7 @@ func readNotes(ctx context.Context, l *FleetListing, tags map[string]note.Tags, 
 	failed, first := 0, error(nil)
 	for j, i := range at {
 		out[i] = notes[j]
-		if h, ok := lease.ParseHolder(leases[j]); ok {
+		if h, ok := lease.ParseHolder(leases[j]); ok && h.Expires.After(now) {
 			held[i] = &h
 		}
 		if errs[j] != nil {
@@ -61,15 +63,6 @@ func readNotes(ctx context.Context, l *FleetListing, tags map[string]note.Tags, 
 	return out, held
 }
 
-// RunningRedrive is the redrive holding a DLQ now: its lease, nil when
-// there is none or it expired. Every field came from the DLQ's tag.
-func RunningRedrive(h *lease.Holder, now time.Time) *lease.Holder {
-	if h == nil || !h.Expires.After(now) {
-		return nil
-	}
-	return h
-}
-
 // UnreadableError is ls's and check --all's exit when accounts were not
 // read: exit 4 (credentials or permission), after the rest was printed.
 func UnreadableError(u []fleet.Unreadable) error {
@@ -78,18 +71,11 @@ func UnreadableError(u []fleet.Unreadable) error {
 
 // UnreadableLine is one unreadable account for a person.
 func UnreadableLine(u fleet.Unreadable) string {
-	who := "account " + u.Account
-	if u.Account == "" {
-		who = "profile " + u.Profile
-	}
-	if u.Region != "" {
-		who += " " + u.Region
-	}
 	what := "not read: "
 	if u.Skipped {
 		what = "skipped: "
 	}
-	return what + who + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
+	return what + u.Label() + ": " + untrusted.Shorten(untrusted.Terminal(u.Reason), 300)
 }
 
 // FleetListing is what ls and browse show: every DLQ of the accounts and
@@ -99,10 +85,12 @@ type FleetListing struct {
 	// Configs are the configurations that read each account of a fleet
 	// (--accounts, --profiles), by account id: a step on one of its DLQs
 	// acts with them (browse).
-	Configs    map[string]aws.Config
-	DLQs       []inventory.DLQ
-	Notes      []*note.Note
-	Leases     []*lease.Holder // the running redrive of each DLQ whose note was read
+	Configs map[string]aws.Config
+	DLQs    []inventory.DLQ
+	Notes   []*note.Note
+	// Leases are the running redrive of each DLQ whose note was read (its
+	// lease, unexpired; nil for none): every field came from the DLQ's tag.
+	Leases     []*lease.Holder
 	Warnings   []string
 	Unreadable []fleet.Unreadable
 }
@@ -139,7 +127,7 @@ func (d *Deps) ListFleet(ctx context.Context, ff *FleetFlags, regions []string, 
 	}
 	l.Unreadable = unreadable
 	inventory.Sort(l.DLQs)
-	l.Notes, l.Leases = readNotes(ctx, l, tags, notes)
+	l.Notes, l.Leases = readNotes(ctx, l, tags, notes, d.Now())
 	return l, nil
 }
 
@@ -156,8 +144,6 @@ func ScopePrefix(fleetWide bool, s FleetScope) string {
 	return ""
 }
 
-var regionRE = sqsapi.RegionRE
-
 // ParseRegions splits the global --region of a fleet-wide read (ls,
 // check --all) on commas; nil for the configuration's own region.
 func ParseRegions(r string) ([]string, error) {
@@ -167,7 +153,7 @@ func ParseRegions(r string) ([]string, error) {
 	}
 	for _, one := range strings.Split(r, ",") {
 		one = strings.TrimSpace(one)
-		if !regionRE.MatchString(one) {
+		if !sqsapi.RegionRE.MatchString(one) {
 			return nil, UsageErrorf("--region %q: not a region name; use e.g. eu-west-1 or a comma-separated list", one)
 		}
 		out = append(out, one)

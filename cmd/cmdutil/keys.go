@@ -24,12 +24,8 @@ const KeyHelp = `the consumer's idempotency key, a jq expression over the payloa
 // inner message of an SNS or EventBridge envelope, as the mover and
 // --transform see it.
 func PayloadOf(d *envelope.Detector) dedupe.Payload {
-	detect := envelope.Detect
-	if d != nil {
-		detect = d.Detect
-	}
 	return func(m *sqsjson.Message) ([]byte, bool) {
-		env := detect(m)
+		env := d.Detect(m) // a nil *Detector detects strictly
 		return env.Payload, env.PayloadJSON
 	}
 }

@@ -47,7 +47,7 @@ func noteOnly(n *note.Note, tty bool) string {
 	if tty && len([]rune(text)) > 48 {
 		text = string([]rune(text)[:47]) + "…"
 	}
-	who := untrusted.Cell(shortAuthor(n.Author))
+	who := untrusted.Cell(n.Who())
 	if n.At.IsZero() {
 		return text + " (" + who + ")"
 	}
@@ -56,17 +56,6 @@ func noteOnly(n *note.Note, tty bool) string {
 		when = n.At.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	return text + " (" + who + ", " + when + ")"
-}
-
-// shortAuthor is the last part of an ARN: the role session or the user.
-func shortAuthor(arn string) string {
-	if arn == "" {
-		return "unknown"
-	}
-	if i := strings.LastIndex(arn, "/"); i >= 0 && i < len(arn)-1 {
-		return arn[i+1:]
-	}
-	return arn
 }
 
 // CallerARN is who the credentials are (STS GetCallerIdentity), as
@@ -80,16 +69,12 @@ func (d *Deps) CallerARN(ctx context.Context) (string, error) {
 	return id.ARN, err
 }
 
-// ShowNote says the note on q, if any, on stderr: inspect, contain and
-// (for the lead to wire) redrive's plan show it before they act. A note
-// that cannot be read is said too; it never stops the step.
-func (d *Deps) ShowNote(ctx context.Context, c note.Tags, q *sqsapi.Queue) *note.Note {
-	return d.NoteAhead(ctx, c, q)()
-}
-
-// NoteAhead starts reading q's note now and returns what shows it (as
-// ShowNote does) once the lines before it are out: the read overlaps the
-// command's other reads, the output keeps its order.
+// NoteAhead starts reading q's note now and returns what says it on
+// stderr, if there is one, once the lines before it are out: the read
+// overlaps the command's other reads, the output keeps its order. inspect,
+// contain and redrive's plan show it before they act (inspect and contain
+// call what it returns at once). A note that cannot be read is said too;
+// it never stops the step.
 func (d *Deps) NoteAhead(ctx context.Context, c note.Tags, q *sqsapi.Queue) func() *note.Note {
 	var n *note.Note
 	var err error

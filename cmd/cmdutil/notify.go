@@ -89,7 +89,7 @@ func (d *Deps) NotifyQueueStep(ctx context.Context, n *NotifyFlag, step string, 
 		ws = nil
 	}
 	if report == "" {
-		report = d.IncidentDir(q.Name)
+		report, _ = d.IncidentDir(q.Name)
 	}
 	d.NotifyEnd(ctx, n, ws, d.Event(step, q), notify.Message{Step: step, Queue: q.Name, Account: q.Account, Region: q.Region,
 		Verdict: verdict, Moved: moved, Report: report})

@@ -46,11 +46,11 @@ func (d *Deps) PrintTable(t TableData) error {
 	width := d.TermWidth()
 	t, notes := moveBelow(t)
 	r := d.IO.Renderer(w, true)
-	out := RenderTable(r, t, 0)
+	out := renderTable(r, t, 0)
 	if width > 0 && lipgloss.Width(out) > width {
 		// Too wide for the terminal: lipgloss shrinks the widest columns
 		// and wraps their cells, so a row is never broken by the terminal.
-		out = RenderTable(r, t, width)
+		out = renderTable(r, t, width)
 	}
 	var b strings.Builder
 	b.WriteString(out + "\n")
@@ -61,9 +61,9 @@ func (d *Deps) PrintTable(t TableData) error {
 	return err
 }
 
-// RenderTable draws t, sized to width when width > 0 (lipgloss would
+// renderTable draws t, sized to width when width > 0 (lipgloss would
 // otherwise widen a narrow table to fill it).
-func RenderTable(r *lipgloss.Renderer, t TableData, width int) string {
+func renderTable(r *lipgloss.Renderer, t TableData, width int) string {
 	header := r.NewStyle().Bold(true).Padding(0, 1)
 	cell := r.NewStyle().Padding(0, 1)
 	tb := table.New().
@@ -91,12 +91,12 @@ func (d *Deps) FitText(s string) string {
 	if !d.IO.OutTTY {
 		return s
 	}
-	return FitLines(s, d.TermWidth())
+	return fitLines(s, d.TermWidth())
 }
 
-// FitLines is FitText's wrapping at width (none when width is 0). A line
+// fitLines is FitText's wrapping at width (none when width is 0). A line
 // holding a carriage return (a progress bar's redraw) is left whole.
-func FitLines(s string, width int) string {
+func fitLines(s string, width int) string {
 	if width <= 0 {
 		return s
 	}
@@ -119,22 +119,6 @@ func FitLines(s string, width int) string {
 			parts[j] = strings.Repeat(" ", pad) + strings.TrimRight(parts[j], " ")
 		}
 		lines[i] = strings.Join(parts, "\n")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// CutToWidth cuts each line of s wider than the terminal with "…": a chart
-// wrapped would no longer be one.
-func (d *Deps) CutToWidth(s string) string {
-	width := d.TermWidth()
-	if !d.IO.OutTTY || width <= 0 {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		if lipgloss.Width(l) > width {
-			lines[i] = ansi.Truncate(l, width, "…")
-		}
 	}
 	return strings.Join(lines, "\n")
 }
@@ -231,8 +215,8 @@ func (d *Deps) TermWidth() int {
 	return widthOf(d.IO.Out)
 }
 
-// ErrWidth is TermWidth for stderr, where hints and warnings go.
-func (d *Deps) ErrWidth() int {
+// errWidth is TermWidth for stderr, where hints and warnings go.
+func (d *Deps) errWidth() int {
 	return widthOf(d.IO.ErrOut)
 }
 
@@ -319,7 +303,7 @@ func (d *Deps) Infof(format string, args ...any) {
 // reads as a paragraph, not as a line the terminal breaks mid-word.
 func (d *Deps) SayErr(line string) {
 	if d.IO.ErrTTY {
-		line = FitLines(line, d.ErrWidth())
+		line = fitLines(line, d.errWidth())
 	}
 	fmt.Fprintln(d.IO.ErrOut, line)
 }
@@ -366,6 +350,8 @@ func (d *Deps) Announce(action string, q *sqsapi.Queue) {
 	fmt.Fprintf(d.IO.ErrOut, "%s: account %s · region %s · queue %s\n", SafeArgs([]any{action, OrUnknown(q.Account), OrUnknown(q.Region), q.Name})...)
 }
 
+// OrUnknown is s, or "(unknown)" for an account or region not known yet:
+// a line that names where mfdlq acts never shows a blank there.
 func OrUnknown(s string) string {
 	if s == "" {
 		return "(unknown)"

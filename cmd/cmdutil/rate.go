@@ -3,7 +3,7 @@ package cmdutil
 import "strconv"
 
 // ParseRate reads --rate as redrive and runbook both take it: messages per
-// second from MinRate to MaxRate, or max (0: as fast as the queues allow).
+// second from minRate to maxRate, or max (0: as fast as the queues allow).
 // The runbook checks its --rate with this same function before its first
 // step, so a rate it accepts is one its redrive step takes: with rules of
 // its own, `runbook --rate 20000` ran four steps and then failed.
@@ -17,16 +17,16 @@ func ParseRate(flag string) (float64, error) {
 	r, err := strconv.ParseFloat(flag, 64)
 	// ParseFloat accepts inf, nan and 1e-9: the range check refuses them
 	// (NaN fails every comparison).
-	if err != nil || !(r >= MinRate && r <= MaxRate) {
-		return 0, UsageErrorf("--rate must be a number from %g to %g messages per second, or max; got %q", MinRate, MaxRate, flag)
+	if err != nil || !(r >= minRate && r <= maxRate) {
+		return 0, UsageErrorf("--rate must be a number from %g to %g messages per second, or max; got %q", minRate, maxRate, flag)
 	}
 	return r, nil
 }
 
-// MinRate and MaxRate bound --rate: below one message every 100 s a move
+// minRate and maxRate bound --rate: below one message every 100 s a move
 // of any size takes days, and above 10000 msg/s no SQS queue keeps up;
 // --rate max is the way to say "as fast as the queues allow".
 const (
-	MinRate = 0.01
-	MaxRate = 10000.0
+	minRate = 0.01
+	maxRate = 10000.0
 )

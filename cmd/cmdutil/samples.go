@@ -33,7 +33,7 @@ type SampleSet struct {
 	ws     *incident.Workspace
 	Peeked *sqsapi.PeekResult
 	// Source names it for the event: the --from file, samples.jsonl, or
-	// "live sample".
+	// incident.LiveSample.
 	Source string
 	// Kept is the size of the incident's sample a smaller fresh peek did
 	// not replace (keptSample); 0 when the peek was saved.
@@ -58,7 +58,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		if !r.Fresh {
 			hint = ", or take the messages from a file with --from FILE"
 		}
-		return SampleSet{}, PeekRefusal(q, "pass --force to peek anyway"+hint)
+		return SampleSet{}, ChainedDLQError(q, "every peek", "pass --force to peek anyway"+hint)
 	}
 	if r.Announce != "" {
 		d.Announce(r.Announce, q)
@@ -82,7 +82,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		if n := keptSample(ws, len(res.Messages)); n > 0 {
 			d.Infof(KeptSampleSaid+" of %d (larger than this peek of %d, and nothing has moved or deleted messages since it was taken): classify reads it; a peek of at least %d replaces it",
 				n, len(res.Messages), n)
-			return SampleSet{Peeked: &res, Source: "live sample", Kept: n}, nil
+			return SampleSet{Peeked: &res, Source: incident.LiveSample, Kept: n}, nil
 		}
 	}
 	if err := ws.WriteWith(incident.SamplesFile, sqsjson.WriteLines(res.Messages)); err != nil {
@@ -96,7 +96,7 @@ func (d *Deps) Samples(ctx context.Context, q *sqsapi.Queue, ws *incident.Worksp
 		}
 		return SampleSet{}, err
 	}
-	return SampleSet{Peeked: &res, Source: "live sample"}, nil
+	return SampleSet{Peeked: &res, Source: incident.LiveSample}, nil
 }
 
 // IncidentSample is the incident's own sample (samples.jsonl), read
@@ -105,35 +105,12 @@ func IncidentSample(ws *incident.Workspace) SampleSet {
 	return SampleSet{Path: ws.Path(incident.SamplesFile), ws: ws, Source: incident.SamplesFile}
 }
 
-// KeptSampleSaid begins what a step says when its peek did not replace
-// the incident's larger sample; browse reads it to name what it shows.
-const KeptSampleSaid = "kept the incident's sample"
-
 // keptSample is the size of the incident's sample when a fresh peek of
-// peeked messages must not replace it, else 0. Samples accumulate as whole
-// looks: the largest recent one is kept, so a small inspect (--max 5)
-// cannot shrink what classify judges. A sample is no longer recent once a
-// step after the one that took it moved or deleted messages (redrive,
-// export): the DLQ it describes is gone, and any new peek replaces it.
-// Steps are ordered by events.jsonl, not by clocks.
+// peeked messages must not replace it (a recent one, larger: see
+// incident.Workspace.SampleRecent), else 0.
 func keptSample(ws *incident.Workspace, peeked int) int {
-	if !ws.Has(incident.SamplesFile) {
+	if !ws.SampleRecent() {
 		return 0
-	}
-	events, err := ws.Events()
-	if err != nil {
-		return 0
-	}
-	taken := -1
-	for i, ev := range events {
-		if tookSample(ev) {
-			taken = i
-		}
-	}
-	for _, ev := range events[taken+1:] {
-		if ev.Step == incident.StepRedrive || ev.Step == incident.StepExport {
-			return 0
-		}
 	}
 	msgs, err := ReadSet(IncidentSample(ws), sqsjson.ReadAll)
 	if err != nil || len(msgs) <= peeked {
@@ -142,30 +119,9 @@ func keptSample(ws *incident.Workspace, peeked int) int {
 	return len(msgs)
 }
 
-// tookSample tells whether ev's step wrote samples.jsonl: an inspect that
-// saved its peek, or a classify that peeked for want of one. (A logs step
-// that peeked says not: a sample it took after a redrive counts as stale,
-// the safe side — a new peek replaces it.)
-func tookSample(ev incident.Event) bool {
-	if ev.Artifact == incident.SamplesFile {
-		return true
-	}
-	if ev.Step != incident.StepClassify {
-		return false
-	}
-	var in struct {
-		Source string `json:"source"`
-	}
-	_ = ev.DecodeInputs(&in)
-	return in.Source == "live sample"
-}
-
-// PeekRefusal is the refusal of a peek at q, a DLQ with its own redrive
-// policy. how names the ways around it. inspect, classify, logs, changes
-// and verify refuse with it.
-func PeekRefusal(q *sqsapi.Queue, how string) error {
-	return ChainedDLQError(q, "every peek", how)
-}
+// KeptSampleSaid begins what a step says when its peek did not replace
+// the incident's larger sample; browse reads it to name what it shows.
+const KeptSampleSaid = "kept the incident's sample"
 
 // Read returns the messages, reading the file with the flag that named it
 // in the errors.
@@ -188,7 +144,7 @@ func ReadSet[T any](s SampleSet, read func(io.Reader) (T, error)) (T, error) {
 		return zero, err
 	}
 	defer f.Close()
-	return DecodeFile(f, s.Path, s.flag(), read)
+	return decodeFile(f, s.Path, s.flag(), read)
 }
 
 // flag names where a bad file came from: the flag, or the incident.
@@ -202,7 +158,8 @@ func (s SampleSet) flag() string {
 // ChainedDLQError refuses to receive from a DLQ that has its own redrive
 // policy: each receive (what: "every peek") counts toward its
 // maxReceiveCount and can push messages onward to the next DLQ; how names
-// the ways around it.
+// the ways around it. inspect, classify, logs, changes and verify refuse a
+// peek with it, export its reads.
 func ChainedDLQError(q *sqsapi.Queue, what, how string) error {
 	return Refusedf("%s: %s counts as a receive and can push messages onward; %s", q.Chained(), what, how)
 }

@@ -2,12 +2,9 @@ package cmdutil
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mfdlq/mfdlq/sqsapi"
-
-	"github.com/mfdlq/mfdlq/untrusted"
 )
 
 // UTCText is an instant as a person reads it: "22:03 UTC" today,
@@ -20,18 +17,6 @@ func UTCText(t, now time.Time) string {
 	return t.Format("2006-01-02 15:04 UTC")
 }
 
-// A trail's fields are strangers' data of any size (a username, a
-// resource of hundreds of kilobytes): the terminal shows at most MaxCell
-// bytes of each, and MaxLine of a line, as every other command does;
-// changes.json and the report keep them whole (the report bounds its own).
-const (
-	MaxCell = 200
-	MaxLine = 600
-)
-
-// Short is s cut to MaxCell bytes for the terminal.
-func Short(s string) string { return untrusted.Shorten(s, MaxCell) }
-
 // SecondsText says a number of seconds as a person does: "12 seconds",
 // "1 second", else minutes and more (sqsapi.Human).
 func SecondsText(f float64) string {
@@ -43,10 +28,3 @@ func SecondsText(f float64) string {
 	}
 	return sqsapi.Human(time.Duration(f * float64(time.Second)))
 }
-
-// SpokenPlaceholders says a signature's placeholders (signature.Normalise's
-// <n>, <uuid>, <hex>, <id>, <email>, <time>, and the envelope's <value>) in
-// words: a terminal never shows them raw in prose.
-var SpokenPlaceholders = strings.NewReplacer(
-	"<n>", "(a number)", "<uuid>", "(an id)", "<hex>", "(an id)", "<id>", "(an id)",
-	"<email>", "(an email address)", "<time>", "(a time)", "<value>", "(a value)").Replace

@@ -122,7 +122,7 @@ func runContain(ctx context.Context, o *ContainOptions) error {
 	if err != nil {
 		return err
 	}
-	d.ShowNote(ctx, client, dlq)
+	d.NoteAhead(ctx, client, dlq)()
 	src, others, err := o.source(ctx, client, dlq)
 	if err != nil {
 		return err

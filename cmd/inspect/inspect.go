@@ -67,8 +67,8 @@ func NewCmdInspect(d *cmdutil.Deps, runF func(*InspectOptions) error) *cobra.Com
 	f.IntVar(&opts.Max, "max", 10, "distinct messages to collect (1-10000)")
 	f.IntVar(&opts.Visibility, "visibility", 5, "seconds each peeked message stays hidden (1-300)")
 	opts.Wait = 2
-	f.Var(cmdutil.SecondsValue{P: &opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
-	d.AliasFlag(f, "wait", "long-poll", cmdutil.IntSeconds{P: &opts.Wait})
+	f.Var(secondsValue{P: &opts.Wait}, "long-poll", "how long each receive waits for messages (1s-20s)")
+	d.AliasFlag(f, "wait", "long-poll", intSeconds{P: &opts.Wait})
 	f.StringVar(&opts.Out, "out", "", "also write the messages to FILE as JSON Lines")
 	cmdutil.AddForceFlag(f, &opts.Force)
 	f.StringVar(&opts.Payload, "payload", "", "jq path of the payload inside an in-house envelope, e.g. .data")
@@ -132,7 +132,7 @@ func runInspect(ctx context.Context, o *InspectOptions) error {
 	if err != nil {
 		return err
 	}
-	d.ShowNote(ctx, client, q)
+	d.NoteAhead(ctx, client, q)()
 	ws, err := d.Workspace(q.Name)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mfdlq/mfdlq/classify"
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/incident"
@@ -174,7 +175,7 @@ func runLogs(ctx context.Context, o *LogsOptions) error {
 func (o *LogsOptions) localSamples() ([]sqsjson.Message, error) {
 	set := cmdutil.SampleSet{Path: o.From, Source: o.From}
 	if o.From == "" {
-		dir, err := o.deps.IncidentDirFor(sqsapi.NameOf(o.Queue))
+		dir, err := o.deps.IncidentDir(sqsapi.NameOf(o.Queue))
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +234,7 @@ func (o *LogsOptions) targets(samples []sqsjson.Message, ws *incident.Workspace)
 // classifyGroups lists each classify group's example message ids, so the
 // search spreads across groups; nil when classify has not run.
 func classifyGroups(ws *incident.Workspace) [][]string {
-	c, err := cmdutil.LoadClassification(ws)
+	c, err := classify.Load(ws)
 	if err != nil {
 		return nil
 	}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/logsearch"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/signature"
 	"github.com/mfdlq/mfdlq/untrusted"
 )
 
@@ -31,7 +31,7 @@ func (o *LogsOptions) render(rep *logsearch.Result) error {
 	// signature is the key classify groups by, as it is.
 	sig := plain
 	if d.IO.OutTTY {
-		sig = cmdutil.SpokenPlaceholders
+		sig = signature.Spoken
 	}
 	var b strings.Builder
 	for _, m := range rep.Messages {

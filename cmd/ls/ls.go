@@ -110,7 +110,7 @@ func runLs(ctx context.Context, o *LsOptions) error {
 		if o.NonEmpty && l.DLQs[i].Total() == 0 {
 			continue
 		}
-		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i], Redrive: cmdutil.RunningRedrive(l.Leases[i], d.Now())})
+		res.DLQs = append(res.DLQs, lsDLQ{DLQ: l.DLQs[i], Note: l.Notes[i], Redrive: l.Leases[i]})
 	}
 	for _, w := range res.Warnings {
 		d.Warnf("%s", w)

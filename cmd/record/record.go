@@ -147,7 +147,8 @@ func (o *RecordOptions) incidentDir() (string, error) {
 	d := o.deps
 	queue := sqsapi.NameOf(o.Queue)
 	if d.Global.Incident != "" || os.Getenv("MFDLQ_INCIDENT") != "" {
-		return d.IncidentDir(queue), nil
+		dir, _ := d.IncidentDir(queue) // a failed pull is said when the command ends
+		return dir, nil
 	}
 	root, err := incident.DefaultRoot(os.Getenv)
 	if err != nil {

@@ -30,7 +30,8 @@ func (o *VerifyOptions) record(dlq *sqsapi.Queue, rec verifystep.Redriven, res v
 // tell sends the team verify's verdict (--notify), once, and records it.
 func (o *VerifyOptions) tell(ctx context.Context, dlq *sqsapi.Queue, res verifystep.Result) {
 	moved := fmt.Sprintf("%s redriven to %s, %d came back, %d in the DLQ", plural.Of(res.Moved, "message"), cmp.Or(res.DestQueue, "-"), len(res.Returned), res.DLQVisible)
-	report := o.deps.IncidentDir(dlq.Name) + "/" + incident.VerifyFile
+	dir, _ := o.deps.IncidentDir(dlq.Name)
+	report := dir + "/" + incident.VerifyFile
 	o.deps.NotifyQueueStep(ctx, &o.notify, "verify", dlq, res.Verdict.Word(), moved, report)
 }
 

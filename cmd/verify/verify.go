@@ -86,7 +86,7 @@ func runVerify(ctx context.Context, o *VerifyOptions) error {
 	if dlq.RedrivePolicy != nil && !o.Force && !o.NoPeek {
 		// The watch peeks again and again: each receive counts toward the
 		// DLQ's own maxReceiveCount.
-		return cmdutil.PeekRefusal(dlq, "pass --no-peek to judge by counts only, or --force to peek anyway")
+		return cmdutil.ChainedDLQError(dlq, "every peek", "pass --no-peek to judge by counts only, or --force to peek anyway")
 	}
 	rec, err := o.redriven(dlq)
 	if err != nil {
