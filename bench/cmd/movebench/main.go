@@ -66,6 +66,9 @@ var (
 	scaleArgs  = flag.String("scale-args", "", "-mode scale: more redrive flags, space-separated")
 	trace      = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
 	contenders = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
+	// gctrace runs each redrive with GODEBUG=gctrace=1: -mode calls
+	// counts its collections and their pauses.
+	gctrace = flag.Bool("gctrace", false, "run each redrive with GODEBUG=gctrace=1 (-mode calls)")
 )
 
 func main() {
@@ -102,6 +105,9 @@ func main() {
 // lastIncident is the incident directory of the last redrive, kept for a
 // post-mortem when a check fails.
 var lastIncident string
+
+// lastState is the last redrive's process state: its CPU time.
+var lastState *os.ProcessState
 
 func check(err error) {
 	if err != nil {
@@ -144,8 +150,12 @@ func redrive(name string, extra ...string) (time.Duration, []byte, error) {
 	if *trace {
 		c.Env = append(os.Environ(), moved.TraceEnv+"=1")
 	}
+	if *gctrace {
+		c.Env = append(c.Environ(), "GODEBUG=gctrace=1")
+	}
 	out, err := c.CombinedOutput()
 	el := time.Since(start)
+	lastState = c.ProcessState
 	if *trace {
 		for _, line := range strings.Split(string(out), "\n") {
 			if strings.HasPrefix(line, "trace:") {
