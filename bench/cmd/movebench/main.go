@@ -7,6 +7,9 @@
 //	-mode faults      through the fault-injecting proxy: zero lost, completes
 //	-mode latency     through a proxy adding -latency to every call: mfdlq's
 //	                  defaults, fixed --workers and bare loops, alternated
+//	-mode calls       -rounds redrives through the latency proxy: the calls
+//	                  before the first send, the move in 100 ms steps, and a
+//	                  line a round to set a slow round beside a fast one
 //	-mode memory      one big move at --rate max: peak RSS, journal, resume
 //	-mode scale       -n messages at --rate max beside the bare 32-worker loop
 //	                  on a queue as deep: throughput, peak RSS, incident
