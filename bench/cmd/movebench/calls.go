@@ -157,13 +157,19 @@ func callsRound(s *localaws.Seeder, r int) string {
 	fmt.Println()
 	fmt.Printf("first send at %.0f ms of the process's %.0f ms (the process's start is before the first call): %d calls before it, %d of them overlapping the one before; %d calls in all, %.0f msg/s whole process\n",
 		ms(rec.calls[first].start), ms(el), first, overlapped, len(rec.calls), float64(*n)/el.Seconds())
-	// The round's line: the phases, the receives, the calls' own time.
+	return roundLine(r, load, rec.calls, first, last, el, out)
+}
+
+// roundLine is callsMode's line for round r: where the time went, the
+// receives and the empty ones, the calls' own time above the added
+// latency (the server's and the machine's), the process's CPU and GC.
+func roundLine(r int, load string, calls []call, first, last int, el time.Duration, out []byte) string {
 	empty, recvs := 0, 0
 	var own [3]time.Duration
 	var cnt [3]int
-	for _, c := range rec.calls[first:] {
-		k := map[string]int{"ReceiveMessage": 0, "SendMessageBatch": 1, "DeleteMessageBatch": 2}
-		i, ok := k[c.op]
+	kind := map[string]int{"ReceiveMessage": 0, "SendMessageBatch": 1, "DeleteMessageBatch": 2}
+	for _, c := range calls[first:] {
+		i, ok := kind[c.op]
 		if !ok {
 			continue
 		}
@@ -188,13 +194,13 @@ func callsRound(s *localaws.Seeder, r int) string {
 	}
 	gcs, pause := gcOf(out)
 	reads := 0 // the plan's queue reads: one per queue in a scan for sources
-	for _, c := range rec.calls[:first] {
+	for _, c := range calls[:first] {
 		if c.op == "GetQueueAttributes" {
 			reads++
 		}
 	}
 	return fmt.Sprintf("round %d (load %s): %5.0f msg/s; first send %4.0f ms after %d calls (%d GetQueueAttributes), last delete ends %5.0f ms, exit %5.0f ms; move phase %5.0f msg/s; receives %d, %d empty; own time a call (ms) recv %.1f send %.1f del %.1f; CPU %.0f ms, %d GCs (%.1f ms stopped)",
-		r, load, float64(*n)/el.Seconds(), ms(rec.calls[first].start), first, reads, ms(rec.calls[last].end), ms(el), float64(*n)/moveSeconds(), recvs, empty, mean(0), mean(1), mean(2), ms(cpu), gcs, pause)
+		r, load, float64(*n)/el.Seconds(), ms(calls[first].start), first, reads, ms(calls[last].end), ms(el), float64(*n)/moveSeconds(), recvs, empty, mean(0), mean(1), mean(2), ms(cpu), gcs, pause)
 }
 
 // gcOf counts the collections in a GODEBUG=gctrace=1 output and sums
