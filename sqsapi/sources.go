@@ -3,6 +3,7 @@ package sqsapi
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -84,34 +85,35 @@ func LooksLikeSource(ctx context.Context, c SourcesLister, q *Queue) (dlq string
 	return NameFromARN(q.RedrivePolicy.DeadLetterTargetArn), true
 }
 
+// scanConcurrency bounds the GetQueueAttributes calls in flight of the
+// ListQueues scan: read one after another, an account's queues cost a
+// round trip each before a redrive can start (40 queues at 20 ms a call:
+// 0.8 s), which grew with every queue the account held.
+const scanConcurrency = 16
+
+// scanForSources finds dlq's sources by reading every other queue's
+// redrive policy, scanConcurrency at a time (ReadAll).
 func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
+	urls, err := ListURLs(ctx, c, "")
+	if err != nil {
+		return nil, fmt.Errorf("find source queues of %s: %w", dlq.Name, err)
+	}
+	urls = slices.DeleteFunc(urls, func(u string) bool {
+		_, err := parseURL(u)
+		return err != nil || u == dlq.URL
+	})
+	queues, err := ReadAll(ctx, c, urls, scanConcurrency)
+	if err != nil {
+		return nil, fmt.Errorf("find source queues of %s: %w", dlq.Name, err)
+	}
 	var out []*Queue
-	in := &sqs.ListQueuesInput{MaxResults: aws.Int32(1000)}
-	for {
-		page, err := c.ListQueues(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("find source queues of %s: list queues: %w", dlq.Name, err)
+	for _, q := range queues {
+		if q.Region == "" {
+			q.Region = dlq.Region // a server that reports no ARN
 		}
-		for _, u := range page.QueueUrls {
-			r, err := parseURL(u)
-			if err != nil || u == dlq.URL {
-				continue
-			}
-			q := &Queue{Name: r.name, URL: u, Region: dlq.Region}
-			if err := Refresh(ctx, c, q); err != nil {
-				if awserr.QueueMissing(err) {
-					continue
-				}
-				return nil, fmt.Errorf("source queue %s: %w", q.Name, err)
-			}
-			if q.DeadLettersTo(dlq) {
-				out = append(out, q)
-			}
+		if q.DeadLettersTo(dlq) {
+			out = append(out, q)
 		}
-		if aws.ToString(page.NextToken) == "" {
-			break
-		}
-		in.NextToken = page.NextToken
 	}
 	sortQueues(out)
 	return out, nil

@@ -17,10 +17,12 @@ import (
 )
 
 // call is one AWS call a redrive made, as the recorder saw it: its
-// operation and when it began and ended, from the process's start.
+// operation, when it began and ended from the process's start, and for a
+// receive how many messages it brought.
 type call struct {
 	op         string
 	start, end time.Duration
+	msgs       int
 }
 
 // recorder is an http.Handler in front of the latency proxy that notes
@@ -30,6 +32,17 @@ type recorder struct {
 	t0    time.Time
 	mu    sync.Mutex
 	calls []call
+}
+
+// bodyTap keeps a copy of what a handler writes.
+type bodyTap struct {
+	http.ResponseWriter
+	buf bytes.Buffer
+}
+
+func (t *bodyTap) Write(b []byte) (int, error) {
+	t.buf.Write(b)
+	return t.ResponseWriter.Write(b)
 }
 
 func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -47,19 +60,41 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	op = op[strings.LastIndex(op, ".")+1:]
-	rec.next.ServeHTTP(w, r)
+	tap := &bodyTap{ResponseWriter: w}
+	rec.next.ServeHTTP(tap, r)
+	c := call{op: op, start: start, end: time.Since(rec.t0)}
+	if op == "ReceiveMessage" {
+		c.msgs = bytes.Count(tap.buf.Bytes(), []byte(`"ReceiptHandle"`))
+	}
 	rec.mu.Lock()
-	rec.calls = append(rec.calls, call{op: op, start: start, end: time.Since(rec.t0)})
+	rec.calls = append(rec.calls, c)
 	rec.mu.Unlock()
 }
 
-// callsMode runs one redrive of n messages through the latency proxy and
-// prints the AWS calls made before its first send, in the order they
-// began: how many, how long the process took to reach the first send, and
-// how many of them overlapped another (ran concurrently).
+// callsMode runs -rounds redrives of n messages through the latency proxy
+// and prints, for each, the AWS calls made before its first send, in the
+// order they began (how many, how long the process took to reach the
+// first send, how many overlapped another), the move phase in 100 ms
+// steps, and a line to set a slow round beside a fast one: where the
+// time went, the receives that came back empty, the calls' own time
+// above the added latency, and the process's CPU.
 func callsMode(s *localaws.Seeder) {
+	fmt.Printf("calls: %d messages, %s added to every call, %d rounds\n", *n, *latency, *rounds)
+	var lines []string
+	for r := range *rounds {
+		lines = append(lines, callsRound(s, r+1))
+	}
+	fmt.Println("rounds:")
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+}
+
+// callsRound is one round of callsMode; it returns the round's line.
+func callsRound(s *localaws.Seeder, r int) string {
 	name, _, _, _ := fill(s, *n)
 	settle()
+	load := loadavg()
 	p := faultproxy.New(os.Getenv("AWS_ENDPOINT_URL"), 0, 1)
 	p.Delay = *latency
 	rec := &recorder{next: p}
@@ -83,7 +118,7 @@ func callsMode(s *localaws.Seeder) {
 	if first < 0 {
 		check(fmt.Errorf("no SendMessageBatch among %d calls", len(rec.calls)))
 	}
-	fmt.Printf("calls: %d messages, %s added to every call, load %s\n", *n, *latency, loadavg())
+	fmt.Printf("round %d: load %s\n", r, load)
 	overlapped := 0
 	for i, c := range rec.calls[:first] {
 		mark := ""
@@ -122,6 +157,74 @@ func callsMode(s *localaws.Seeder) {
 	fmt.Println()
 	fmt.Printf("first send at %.0f ms of the process's %.0f ms (the process's start is before the first call): %d calls before it, %d of them overlapping the one before; %d calls in all, %.0f msg/s whole process\n",
 		ms(rec.calls[first].start), ms(el), first, overlapped, len(rec.calls), float64(*n)/el.Seconds())
+	return roundLine(r, load, rec.calls, first, last, el, out)
+}
+
+// roundLine is callsMode's line for round r: where the time went, the
+// receives and the empty ones, the calls' own time above the added
+// latency (the server's and the machine's), the process's CPU and GC.
+func roundLine(r int, load string, calls []call, first, last int, el time.Duration, out []byte) string {
+	empty, recvs := 0, 0
+	var own [3]time.Duration
+	var cnt [3]int
+	kind := map[string]int{"ReceiveMessage": 0, "SendMessageBatch": 1, "DeleteMessageBatch": 2}
+	for _, c := range calls[first:] {
+		i, ok := kind[c.op]
+		if !ok {
+			continue
+		}
+		own[i] += c.end - c.start - *latency
+		cnt[i]++
+		if i == 0 {
+			recvs++
+			if c.msgs == 0 {
+				empty++
+			}
+		}
+	}
+	mean := func(i int) float64 {
+		if cnt[i] == 0 {
+			return 0
+		}
+		return ms(own[i] / time.Duration(cnt[i]))
+	}
+	cpu := time.Duration(0)
+	if lastState != nil {
+		cpu = lastState.UserTime() + lastState.SystemTime()
+	}
+	gcs, pause := gcOf(out)
+	reads := 0 // the plan's queue reads: one per queue in a scan for sources
+	for _, c := range calls[:first] {
+		if c.op == "GetQueueAttributes" {
+			reads++
+		}
+	}
+	return fmt.Sprintf("round %d (load %s): %5.0f msg/s; first send %4.0f ms after %d calls (%d GetQueueAttributes), last delete ends %5.0f ms, exit %5.0f ms; move phase %5.0f msg/s; receives %d, %d empty; own time a call (ms) recv %.1f send %.1f del %.1f; CPU %.0f ms, %d GCs (%.1f ms stopped)",
+		r, load, float64(*n)/el.Seconds(), ms(calls[first].start), first, reads, ms(calls[last].end), ms(el), float64(*n)/moveSeconds(), recvs, empty, mean(0), mean(1), mean(2), ms(cpu), gcs, pause)
+}
+
+// gcOf counts the collections in a GODEBUG=gctrace=1 output and sums
+// their stop-the-world pauses (the first and third wall-clock figures).
+func gcOf(out []byte) (n int, pause float64) {
+	for _, line := range strings.Split(string(out), "\n") {
+		if !strings.HasPrefix(line, "gc ") {
+			continue
+		}
+		n++
+		_, clock, ok := strings.Cut(line, "%: ")
+		if !ok {
+			continue
+		}
+		parts := strings.Split(strings.Fields(clock)[0], "+")
+		if len(parts) == 3 {
+			for _, p := range []string{parts[0], parts[2]} {
+				var v float64
+				fmt.Sscanf(p, "%g", &v)
+				pause += v
+			}
+		}
+	}
+	return n, pause
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -130,7 +233,10 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // calls of each kind that began in the step and the most in flight at once.
 func timeline(calls []call, from time.Duration) {
 	const step = 100 * time.Millisecond
-	type bucket struct{ recv, send, del, peak int }
+	type bucket struct {
+		recv, empty, send, del, peak int
+		own                          time.Duration
+	}
 	var bs []bucket
 	at := func(t time.Duration) *bucket {
 		i := int((t - from) / step)
@@ -147,10 +253,16 @@ func timeline(calls []call, from time.Duration) {
 		switch c.op {
 		case "ReceiveMessage":
 			b.recv++
+			b.own += c.end - c.start - *latency
+			if c.msgs == 0 {
+				b.empty++
+			}
 		case "SendMessageBatch":
 			b.send++
+			b.own += c.end - c.start - *latency
 		case "DeleteMessageBatch":
 			b.del++
+			b.own += c.end - c.start - *latency
 		}
 	}
 	for i := range bs {
@@ -161,8 +273,12 @@ func timeline(calls []call, from time.Duration) {
 			}
 		}
 	}
-	fmt.Println("move phase, per 100 ms from the first send: receives, sends, deletes begun; calls in flight at its middle")
+	fmt.Println("move phase, per 100 ms from the first send: receives (empty), sends, deletes begun; calls in flight at its middle; their mean time above the added latency")
 	for i, b := range bs {
-		fmt.Printf("%6.0f ms  recv %3d  send %3d  del %3d  in flight %3d\n", ms(from+time.Duration(i)*step), b.recv, b.send, b.del, b.peak)
+		own := 0.0
+		if k := b.recv + b.send + b.del; k > 0 {
+			own = ms(b.own / time.Duration(k))
+		}
+		fmt.Printf("%6.0f ms  recv %3d (%2d)  send %3d  del %3d  in flight %3d  own %6.1f ms\n", ms(from+time.Duration(i)*step), b.recv, b.empty, b.send, b.del, b.peak, own)
 	}
 }

@@ -145,7 +145,7 @@ func latencyMode(s *localaws.Seeder, cfg aws.Config) {
 			if move > 0 {
 				phase = fmt.Sprintf(", move phase %.0f msg/s", move)
 			}
-			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened%s; %d duplicate(s), none lost)\n", r+1, c.name, rate, workers, opened, phase, dups)
+			fmt.Printf("round %d: %-34s %7.0f msg/s  (%d in flight at most, %s connections opened%s; %d duplicate(s), none lost; load %s)\n", r+1, c.name, rate, workers, opened, phase, dups, loadavg())
 		}
 	}
 	summarize(cs, rates, peaks)

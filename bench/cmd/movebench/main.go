@@ -7,6 +7,9 @@
 //	-mode faults      through the fault-injecting proxy: zero lost, completes
 //	-mode latency     through a proxy adding -latency to every call: mfdlq's
 //	                  defaults, fixed --workers and bare loops, alternated
+//	-mode calls       -rounds redrives through the latency proxy: the calls
+//	                  before the first send, the move in 100 ms steps, and a
+//	                  line a round to set a slow round beside a fast one
 //	-mode memory      one big move at --rate max: peak RSS, journal, resume
 //	-mode scale       -n messages at --rate max beside the bare 32-worker loop
 //	                  on a queue as deep: throughput, peak RSS, incident
@@ -66,6 +69,9 @@ var (
 	scaleArgs  = flag.String("scale-args", "", "-mode scale: more redrive flags, space-separated")
 	trace      = flag.Bool("trace", false, "print each redrive's phase times (MFDLQ_TRACE)")
 	contenders = flag.String("contenders", "default,w1,w8,w32,bare1,bare32", "what -mode latency compares")
+	// gctrace runs each redrive with GODEBUG=gctrace=1: -mode calls
+	// counts its collections and their pauses.
+	gctrace = flag.Bool("gctrace", false, "run each redrive with GODEBUG=gctrace=1 (-mode calls)")
 )
 
 func main() {
@@ -102,6 +108,9 @@ func main() {
 // lastIncident is the incident directory of the last redrive, kept for a
 // post-mortem when a check fails.
 var lastIncident string
+
+// lastState is the last redrive's process state: its CPU time.
+var lastState *os.ProcessState
 
 func check(err error) {
 	if err != nil {
@@ -144,8 +153,12 @@ func redrive(name string, extra ...string) (time.Duration, []byte, error) {
 	if *trace {
 		c.Env = append(os.Environ(), moved.TraceEnv+"=1")
 	}
+	if *gctrace {
+		c.Env = append(c.Environ(), "GODEBUG=gctrace=1")
+	}
 	out, err := c.CombinedOutput()
 	el := time.Since(start)
+	lastState = c.ProcessState
 	if *trace {
 		for _, line := range strings.Split(string(out), "\n") {
 			if strings.HasPrefix(line, "trace:") {
