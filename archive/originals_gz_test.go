@@ -339,3 +339,31 @@ func BenchmarkOriginalsGzAppend(b *testing.B) {
 		}
 	})
 }
+
+// TestOriginalsDuplicateWaitsForItsWrite: an Append whose originals are
+// all kept already waits for the write that holds them — the pending one,
+// or the one under way — never returning before they are on disk.
+func TestOriginalsDuplicateWaitsForItsWrite(t *testing.T) {
+	t.Parallel()
+	o, err := OpenOriginals(filepath.Join(t.TempDir(), "transform-originals.jsonl.gz"), dlqARN, "run-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	o.mu.Lock()
+	first, _ := o.encode(batchOf(1, 0, 2))
+	again, _ := o.encode(batchOf(1, 1, 1)) // r1-m1: pending, not written
+	o.mu.Unlock()
+	if first != 1 || again != first {
+		t.Fatalf("the first Append waits for write %d, its duplicate for %d: want 1 and 1", first, again)
+	}
+	if err := o.commit(first); err != nil {
+		t.Fatal(err)
+	}
+	o.mu.Lock()
+	written, _ := o.encode(batchOf(1, 0, 1)) // r1-m0: in write 1, on disk
+	o.mu.Unlock()
+	if written != 1 || o.synced != 1 {
+		t.Fatalf("a duplicate of a written original waits for write %d (synced %d): want 1", written, o.synced)
+	}
+}
