@@ -9,9 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -35,34 +33,41 @@ import (
 // came back, a second run of the incident repairs it after a refusal — and
 // a file holding a MessageId twice is refused whole by --from-file, so
 // the undo could put back nothing. Memory: a 16-byte digest per original
-// (about 32 MB for a million), and one batch's encoding in a reused
-// buffer. It is safe for concurrent use.
+// (about 32 MB for a million), and the encoding of the batches of one
+// group commit (Append) in reused buffers. It is safe for concurrent use.
 //
-// A path ending in .gz is written compressed (OpenOriginals): each Append
-// is one whole gzip member, written with one write and fsynced, so the
-// file is at every moment a readable .jsonl.gz (gzip readers, and the
-// export reader, read the members one after another) and a crash leaves
-// at most a torn last member, whose copies were never sent. The originals
-// take about a fifth of their size (measured at scale in
-// docs/redrive-figures.md), and the encoding stays within a batch.
+// A path ending in .gz is written compressed (OpenOriginals): each write
+// is one whole gzip member (the batches of the Appends one fsync
+// covers), written with one write and fsynced, so the file is at every
+// moment a readable .jsonl.gz (gzip readers, and the export reader, read
+// the members one after another) and a crash leaves at most a torn last
+// member, whose copies were never sent. The originals take about a fifth
+// of their size (measured at scale in docs/redrive-figures.md), and the
+// encoding stays within a write.
 type Originals struct {
 	mu      sync.Mutex
 	f       *os.File
 	path    string
 	dlqARN  string
 	run     string
-	buf     bytes.Buffer
-	gz      *gzip.Writer // nil: an uncompressed file (an older incident's)
-	zbuf    bytes.Buffer // one batch's gzip member
 	written int
-	// writes counts the write calls; synced those known to be on stable
-	// storage; smu lets one fsync run at a time (syncTo). err is the
-	// first failed write or fsync: every Append after it fails.
-	writes, synced uint64
-	smu            sync.Mutex
-	err            error
-	torn           int64             // bytes of a torn last line cut on open
-	kept           map[[16]byte]bool // digests of the MessageIds in the file
+	// pending holds the records encoded and not yet taken (queued of
+	// them): write number next. synced is the last write known to be on
+	// stable storage. err is the first failed write or fsync: every
+	// Append after it fails.
+	pending      []byte
+	queued       int
+	next, synced uint64
+	err          error
+	names        []string          // appendRecord's scratch
+	torn         int64             // bytes of a torn last line cut on open
+	kept         map[[16]byte]bool // digests of the MessageIds in the file or pending
+	// smu lets one write and fsync run at a time (commit); out, gz and
+	// zbuf are that writer's.
+	smu  sync.Mutex
+	out  []byte
+	gz   *gzip.Writer // nil: an uncompressed file (an older incident's)
+	zbuf bytes.Buffer // one write's gzip member
 }
 
 // OpenOriginals opens (or creates, 0600, never through a symbolic link)
@@ -102,7 +107,7 @@ func OpenOriginals(path, dlqARN, run string) (*Originals, error) {
 		f.Close()
 		return nil, fmt.Errorf("originals %s: %w", path, err)
 	}
-	o := &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn, kept: kept}
+	o := &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn, kept: kept, next: 1}
 	if compressed {
 		// BestSpeed: the run is CPU-bound at --rate max, and a batch of
 		// alike JSON messages compresses well even so.
@@ -251,121 +256,122 @@ func (o *Originals) Written() int {
 }
 
 // Append writes msgs, the originals of the copies about to be sent, as
-// received (receipt handle left out), with one write, and returns once
-// they are on stable storage: when it returns nil they survive a crash;
-// when it returns an error none of the copies may be sent. The fsync is a
-// group commit: the workers' Appends that wrote while one fsync ran share
-// the next, so the disk's fsyncs do not queue the workers one by one (one
-// each cost the --transform path a third of the bare loop's throughput).
-// A failed write or fsync fails every Append after it.
+// received (receipt handle left out), and returns once they are on stable
+// storage: when it returns nil they survive a crash; when it returns an
+// error none of the copies may be sent. It is a group commit: each Append
+// encodes its records into the pending write, and one Append at a time
+// takes what is pending, writes it with one write (one gzip member in a
+// compressed file) and fsyncs; the Appends that encoded while it ran
+// share the next write. One fsync each cost the --transform path a third
+// of the bare loop's throughput, and a gzip member each (a Huffman table
+// built for ten records) a tenth of its CPU. A failed write or fsync
+// fails every Append after it.
 func (o *Originals) Append(msgs []sqsjson.Message) error {
 	o.mu.Lock()
-	seq, err := o.write(msgs)
+	seq, err := o.encode(msgs)
 	o.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return o.syncTo(seq)
+	return o.commit(seq)
 }
 
-// write encodes and writes the originals of msgs not kept yet (one gzip
-// member in a compressed file) and returns the writes made so far, its
-// own included: what the caller waits for. A message already kept is
-// waited for too, written by an earlier Append. Called with o.mu held.
-func (o *Originals) write(msgs []sqsjson.Message) (uint64, error) {
+// encode appends the records of the originals of msgs not kept yet to the
+// pending write and returns the number of the write the caller waits for:
+// the pending one, or when msgs added nothing (each kept by an earlier
+// Append, whose write may still be under way) the last one taken. Called
+// with o.mu held.
+func (o *Originals) encode(msgs []sqsjson.Message) (uint64, error) {
 	if o.err != nil {
 		return 0, o.err
 	}
-	o.buf.Reset()
-	enc := json.NewEncoder(&o.buf)
-	enc.SetEscapeHTML(false)
-	var added [][16]byte
 	for i := range msgs {
 		d := idDigest(msgs[i].MessageId)
-		if o.kept[d] || slices.Contains(added, d) {
+		if o.kept[d] {
 			continue // kept by an earlier batch or run: the same original
 		}
-		added = append(added, d)
-		rec := msgs[i]
-		rec.ReceiptHandle = ""
-		rec.Attributes = maps.Clone(rec.Attributes)
-		if rec.Attributes == nil {
-			rec.Attributes = map[string]string{}
-		}
-		delete(rec.Attributes, sqsjson.AttrExportedFrom)
-		rec.Attributes[sqsjson.AttrOriginalOf] = o.dlqARN
-		rec.Attributes[sqsjson.AttrTransformRun] = o.run
-		if err := enc.Encode(&rec); err != nil {
-			return 0, fmt.Errorf("originals %s: encode %s: %w", o.path, rec.MessageId, err)
-		}
+		o.kept[d] = true
+		o.pending, o.names = appendRecord(o.pending, &msgs[i], o.dlqARN, o.run, o.names)
+		o.queued++
 	}
-	if len(added) == 0 {
-		return o.writes, nil
+	if len(o.pending) == 0 {
+		return o.next - 1, nil
 	}
-	out := o.buf.Bytes()
+	return o.next, nil
+}
+
+// commit returns once write seq is on stable storage: the first Append
+// to hold o.smu when it is not takes the pending records (write seq: every
+// write taken before it finished under o.smu) and writes and fsyncs them.
+func (o *Originals) commit(seq uint64) error {
+	o.smu.Lock()
+	defer o.smu.Unlock()
+	o.mu.Lock()
+	switch {
+	case o.synced >= seq:
+		o.mu.Unlock()
+		return nil
+	case o.err != nil:
+		defer o.mu.Unlock()
+		return o.err
+	}
+	o.out, o.pending = o.pending, o.out[:0]
+	n := o.queued
+	o.queued = 0
+	o.next++
+	o.mu.Unlock()
+	err := o.writeOut()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if err != nil {
+		// The file may hold part of the write now: no Append after it
+		// may trust what it writes.
+		if o.err == nil {
+			o.err = err
+		}
+		return o.err
+	}
+	o.synced = seq
+	o.written += n
+	return nil
+}
+
+// writeOut writes o.out (one gzip member in a compressed file) with one
+// write and fsyncs it. Called with o.smu held.
+func (o *Originals) writeOut() error {
+	out := o.out
 	if o.gz != nil {
-		// One whole member per batch: the file reads whole after any
+		// One whole member per write: the file reads whole after any
 		// Append that returned.
 		o.zbuf.Reset()
 		o.gz.Reset(&o.zbuf)
 		if _, err := o.gz.Write(out); err != nil {
-			return 0, fmt.Errorf("originals %s: compress: %w", o.path, err)
+			return fmt.Errorf("originals %s: compress: %w", o.path, err)
 		}
 		if err := o.gz.Close(); err != nil {
-			return 0, fmt.Errorf("originals %s: compress: %w", o.path, err)
+			return fmt.Errorf("originals %s: compress: %w", o.path, err)
 		}
 		out = o.zbuf.Bytes()
 	}
 	if _, err := o.f.Write(out); err != nil {
-		// The file may hold part of the batch now: no Append after it
-		// may trust what it writes.
-		o.err = fmt.Errorf("originals %s: %w", o.path, err)
-		return 0, o.err
+		return fmt.Errorf("originals %s: %w", o.path, err)
 	}
-	o.writes++
-	for _, d := range added {
-		o.kept[d] = true
+	if err := o.f.Sync(); err != nil {
+		return fmt.Errorf("originals %s: sync: %w", o.path, err)
 	}
-	o.written += len(added)
-	if o.buf.Cap() > 4<<20 {
-		o.buf = bytes.Buffer{} // one huge batch must not pin its buffer for the run
+	if cap(o.out) > 4<<20 {
+		o.out = nil // one huge write must not pin its buffer for the run
 	}
 	if o.zbuf.Cap() > 4<<20 {
 		o.zbuf = bytes.Buffer{}
 	}
-	return o.writes, nil
-}
-
-// syncTo returns once the first seq writes are on stable storage: one
-// fsync at a time, each covering every write made before it began.
-func (o *Originals) syncTo(seq uint64) error {
-	o.smu.Lock()
-	defer o.smu.Unlock()
-	o.mu.Lock()
-	done, upTo, err := o.synced >= seq, o.writes, o.err
-	o.mu.Unlock()
-	switch {
-	case done:
-		return nil
-	case err != nil:
-		return err
-	}
-	if err := o.f.Sync(); err != nil {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		if o.err == nil {
-			o.err = fmt.Errorf("originals %s: sync: %w", o.path, err)
-		}
-		return o.err
-	}
-	o.mu.Lock()
-	o.synced = max(o.synced, upTo)
-	o.mu.Unlock()
 	return nil
 }
 
 // Close closes the file; every Append that returned nil is already durable.
 func (o *Originals) Close() error {
+	o.smu.Lock()
+	defer o.smu.Unlock()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.f.Close()

@@ -96,3 +96,21 @@ func rewrap(m *sqsjson.Message, payload []byte) (string, []string, error) {
 	e := Detect(m)
 	return Rewrap(m, &e, payload)
 }
+
+// BenchmarkRewrap is the re-wrap of a repaired payload with its read-back
+// check, per message: a bare body (the scale bench's orders) and an SNS
+// notification.
+func BenchmarkRewrap(b *testing.B) {
+	for _, c := range []struct{ name, body string }{{"raw", order}, {"sns", snsBody}} {
+		b.Run(c.name, func(b *testing.B) {
+			m := &sqsjson.Message{MessageId: "m", Body: c.body}
+			e := Detect(m)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Rewrap(m, &e, []byte(repaired)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

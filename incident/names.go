@@ -36,7 +36,7 @@ const (
 	// message redrive --transform sent a repaired copy of, each written
 	// and fsynced before its copy was sent: the undo replays it.
 	// An incident's first --transform writes it compressed
-	// (OriginalsGzFile, a gzip member per batch); one that already holds
+	// (OriginalsGzFile, a gzip member per group commit); one that already holds
 	// the uncompressed file keeps appending to it.
 	OriginalsFile   = "transform-originals.jsonl"
 	OriginalsGzFile = "transform-originals.jsonl.gz"

@@ -41,7 +41,7 @@ func (p *Plan) TransformLimits() transform.Limits {
 }
 
 // OriginalsPath is where a DLQ's originals go: the incident's
-// transform-originals.jsonl.gz, compressed (a gzip member per batch), or
+// transform-originals.jsonl.gz, compressed (a gzip member per group commit), or
 // the uncompressed transform-originals.jsonl of an incident whose earlier
 // run wrote one, so that an incident keeps one originals file. A file
 // replay keeps none: the file is the originals, and it never changes.
