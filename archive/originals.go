@@ -56,6 +56,8 @@ type Originals struct {
 	// stable storage. err is the first failed write or fsync: every
 	// Append after it fails.
 	pending      []byte
+	maxPending   int        // bytes of pending past which Append waits (pendingBound)
+	taken        *sync.Cond // on mu: pending was taken, or err set
 	queued       int
 	next, synced uint64
 	err          error
@@ -69,6 +71,12 @@ type Originals struct {
 	gz   *gzip.Writer // nil: an uncompressed file (an older incident's)
 	zbuf bytes.Buffer // one write's gzip member
 }
+
+// pendingBound is the pending write's size past which an Append waits for
+// it to be taken: a few batches of the largest messages (10 × 1 MiB), far
+// above what the group commit gathers at --rate max with messages of a
+// few KiB.
+const pendingBound = 32 << 20
 
 // OpenOriginals opens (or creates, 0600, never through a symbolic link)
 // the originals file at path for appending. Its last line may have no
@@ -107,7 +115,8 @@ func OpenOriginals(path, dlqARN, run string) (*Originals, error) {
 		f.Close()
 		return nil, fmt.Errorf("originals %s: %w", path, err)
 	}
-	o := &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn, kept: kept, next: 1}
+	o := &Originals{f: f, path: path, dlqARN: dlqARN, run: run, torn: torn, kept: kept, next: 1, maxPending: pendingBound}
+	o.taken = sync.NewCond(&o.mu)
 	if compressed {
 		// BestSpeed: the run is CPU-bound at --rate max, and a batch of
 		// alike JSON messages compresses well even so.
@@ -268,6 +277,14 @@ func (o *Originals) Written() int {
 // fails every Append after it.
 func (o *Originals) Append(msgs []sqsjson.Message) error {
 	o.mu.Lock()
+	// The pending write holds a copy of the batches waiting for it; past
+	// maxPending an Append waits until it is taken, so the copies stay
+	// within a bound however large the messages (up to 1 MiB) and however
+	// many workers wait, instead of doubling what the batches in flight
+	// hold.
+	for len(o.pending) >= o.maxPending && o.err == nil {
+		o.taken.Wait()
+	}
 	seq, err := o.encode(msgs)
 	o.mu.Unlock()
 	if err != nil {
@@ -319,6 +336,7 @@ func (o *Originals) commit(seq uint64) error {
 	n := o.queued
 	o.queued = 0
 	o.next++
+	o.taken.Broadcast()
 	o.mu.Unlock()
 	err := o.writeOut()
 	o.mu.Lock()
@@ -329,6 +347,7 @@ func (o *Originals) commit(seq uint64) error {
 		if o.err == nil {
 			o.err = err
 		}
+		o.taken.Broadcast()
 		return o.err
 	}
 	o.synced = seq

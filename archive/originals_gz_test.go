@@ -367,3 +367,46 @@ func TestOriginalsDuplicateWaitsForItsWrite(t *testing.T) {
 		t.Fatalf("a duplicate of a written original waits for write %d (synced %d): want 1", written, o.synced)
 	}
 }
+
+// TestOriginalsPendingIsBounded: past maxPending an Append waits for the
+// pending write to be taken before it encodes, so the copies waiting for
+// an fsync stay bounded; once taken, it goes on and nothing is lost.
+func TestOriginalsPendingIsBounded(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "transform-originals.jsonl.gz")
+	o, err := OpenOriginals(path, dlqARN, "run-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	o.maxPending = 1 // any pending write is full
+	o.smu.Lock()     // a write under way
+	errs := make(chan error, 2)
+	go func() { errs <- o.Append(batchOf(1, 0, 10)) }()
+	queued := func() int {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.queued
+	}
+	for queued() < 10 {
+		runtime.Gosched()
+	}
+	go func() { errs <- o.Append(batchOf(1, 10, 10)) }()
+	pending := 10
+	for i := 0; i < 2000 && pending == 10; i++ {
+		runtime.Gosched()
+		pending = queued()
+	}
+	o.smu.Unlock() // before any Fatal: Close waits for it
+	if pending != 10 {
+		t.Fatalf("%d records pending: the second Append encoded into a full pending write", pending)
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := readGz(t, path); len(got) != 20 || members(t, path) != 2 {
+		t.Fatalf("%d records in %d members, want 20 in 2 (the second Append's write after the first's)", len(got), members(t, path))
+	}
+}
