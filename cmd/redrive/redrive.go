@@ -119,7 +119,7 @@ func (o *RedriveOptions) validate() error {
 		func() error { return o.CheckTransform(o.transformFlags.Program, o.transformFlags.File) },
 		func() error { return o.CheckDedupe(o.dedupeFlags.On, o.dedupeFlags.KeyExpr) },
 		o.validateSource,
-		func() error { return o.CheckRate(cmdutil.ParseRate) },
+		o.CheckRate,
 		o.CheckTarget,
 		o.notify.Validate,
 		func() error { return o.CheckWhenOK(o.whenOKTimes) },
