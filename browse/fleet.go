@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mfdlq/mfdlq/fleet"
 	"github.com/mfdlq/mfdlq/inventory"
 	"github.com/mfdlq/mfdlq/note"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -41,7 +40,7 @@ func (m *Model) fleetLines(w int) ([]string, int) {
 		if u.Skipped {
 			what = "skipped: " // not ACTIVE in the organisation
 		}
-		out = append(out, m.st.warn(what+safe(unreadable(u))))
+		out = append(out, m.st.warn(what+safe(u.Label()+": "+u.Code)))
 	}
 	widths := fleetWidths(w)
 	out = append(out, "", m.st.head("  "+m.row(widths, "DLQ", "VISIBLE", "IN FLIGHT", "OLDEST EXPIRES", "ALARM", "SOURCES → CONSUMERS")))
@@ -85,11 +84,6 @@ func (m *Model) queueRef(d inventory.DLQ) string {
 
 // noteText is a note on one line: the text sanitised, who and when.
 func noteText(n *note.Note) string {
-	who := n.Author
-	if i := strings.LastIndex(who, "/"); i >= 0 && i < len(who)-1 {
-		who = who[i+1:]
-	}
-	who = cmp.Or(who, "unknown")
 	when := ""
 	if !n.At.IsZero() {
 		when = ", " + n.At.UTC().Format("2006-01-02 15:04 UTC")
@@ -98,18 +92,7 @@ func noteText(n *note.Note) string {
 	if n.Unreadable {
 		text = "(not written by mfdlq) " + text
 	}
-	return text + " (" + safe(who) + when + ")"
-}
-
-func unreadable(u fleet.Unreadable) string {
-	who := "account " + u.Account
-	if u.Account == "" {
-		who = "profile " + u.Profile
-	}
-	if u.Region != "" {
-		who += " " + u.Region
-	}
-	return who + ": " + u.Code
+	return text + " (" + safe(n.Who()) + when + ")"
 }
 
 // fleetWidths share the width among the columns; the last takes the rest.

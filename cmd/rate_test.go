@@ -3,9 +3,9 @@ package cmd
 import (
 	"testing"
 
-	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/cmd/redrive"
 	"github.com/mfdlq/mfdlq/cmd/runbook"
+	redrivestep "github.com/mfdlq/mfdlq/redrive"
 )
 
 // TestRateIsOneRule gives runbook and redrive the same --rate values: both
@@ -28,7 +28,7 @@ func TestRateIsOneRule(t *testing.T) {
 				checkUsageErr(t, runbookErr, redriveErr.Error())
 				return
 			}
-			want, err := cmdutil.ParseRate(rate)
+			want, err := redrivestep.ParseRate(rate)
 			if err != nil || redriveRate != want {
 				t.Fatalf("redrive took --rate %s as %g, parseRate as %g (%v)", rate, redriveRate, want, err)
 			}

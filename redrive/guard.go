@@ -80,11 +80,7 @@ func refuse(env *Env, req Request, r *Refusal) error {
 // incident has none or it cannot be read (the guardrails fall back on the
 // verdict).
 func classifiedGroups(ws *incident.Workspace) []Group {
-	b, err := ws.ReadFile(incident.ClassificationFile)
-	if err != nil {
-		return nil
-	}
-	c, err := classify.Parse(b, ws.Path(incident.ClassificationFile))
+	c, err := classify.Load(ws)
 	if err != nil {
 		return nil
 	}

@@ -121,11 +121,7 @@ func groupShare(ws *incident.Workspace, id string) (n, of int, ok bool) {
 	if id == "" {
 		return 0, 0, false
 	}
-	b, err := ws.ReadFile(incident.ClassificationFile)
-	if err != nil {
-		return 0, 0, false
-	}
-	c, err := classify.Parse(b, incident.ClassificationFile)
+	c, err := classify.Load(ws)
 	if err != nil {
 		return 0, 0, false
 	}

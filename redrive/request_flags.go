@@ -3,6 +3,7 @@ package redrive
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/mfdlq/mfdlq/dedupe"
 	"github.com/mfdlq/mfdlq/health"
@@ -12,14 +13,14 @@ import (
 // The checks of the flags that go together, before any AWS call; each
 // error is the operator's to fix (a usage error) and names the flag.
 
-// CheckRate parses --rate with parse (the rule every command shares) and
-// holds --native to what SQS's move task takes: a whole number from 1 to
-// 500 (MaxNumberOfMessagesPerSecond).
-func (r *Request) CheckRate(parse func(string) (float64, error)) error {
+// CheckRate parses --rate (ParseRate) and holds --native to what SQS's
+// move task takes: a whole number from 1 to 500
+// (MaxNumberOfMessagesPerSecond).
+func (r *Request) CheckRate() error {
 	if r.RateText == "max" && r.Native {
 		return errors.New("--native needs a number: --rate 1 to 500 (SQS's MaxNumberOfMessagesPerSecond)")
 	}
-	rate, err := parse(r.RateText)
+	rate, err := ParseRate(r.RateText)
 	if err != nil {
 		return err
 	}
@@ -29,6 +30,35 @@ func (r *Request) CheckRate(parse func(string) (float64, error)) error {
 	r.Rate = rate
 	return nil
 }
+
+// ParseRate reads --rate as redrive and runbook both take it: messages per
+// second from minRate to maxRate, or max (0: as fast as the queues allow).
+// The runbook checks its --rate with this same function before its first
+// step, so a rate it accepts is one its redrive step takes: with rules of
+// its own, `runbook --rate 20000` ran four steps and then failed.
+func ParseRate(flag string) (float64, error) {
+	switch flag {
+	case "":
+		return 0, errors.New("--rate is required: messages per second (e.g. --rate 10) or --rate max")
+	case "max":
+		return 0, nil
+	}
+	r, err := strconv.ParseFloat(flag, 64)
+	// ParseFloat accepts inf, nan and 1e-9: the range check refuses them
+	// (NaN fails every comparison).
+	if err != nil || !(r >= minRate && r <= maxRate) {
+		return 0, fmt.Errorf("--rate must be a number from %g to %g messages per second, or max; got %q", minRate, maxRate, flag)
+	}
+	return r, nil
+}
+
+// minRate and maxRate bound --rate: below one message every 100 s a move
+// of any size takes days, and above 10000 msg/s no SQS queue keeps up;
+// --rate max is the way to say "as fast as the queues allow".
+const (
+	minRate = 0.01
+	maxRate = 10000.0
+)
 
 // CheckTarget parses --to when it names a function, topic or bus
 // (ParseTargetRef) into Target, and refuses the flags that make no sense

@@ -23,6 +23,7 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -152,7 +153,7 @@ func runClassify(ctx context.Context, o *ClassifyOptions) error {
 	}
 	if q != nil {
 		if client, err := d.SQS(ctx); err == nil {
-			d.NoteConsumers(ctx, client, q, "classify")
+			consumer.NoteSeen(ctx, ws, client, d.Lambda, q, "classify", d.Now())
 		}
 	}
 	o.sayJudgement(j, res, verdict)

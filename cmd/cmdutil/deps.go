@@ -166,9 +166,9 @@ func (d *Deps) IncidentDir(queue string) (string, error) {
 	if dir, ok, err := d.s3IncidentPulled(); ok {
 		return dir, err
 	}
-	dir, why, err := d.chooseIncident(queue)
+	dir, why, err := incident.Choose(d.Global.Incident, os.Getenv, queue, d.Now())
 	if err != nil {
-		return "", err
+		return "", IncidentError(err)
 	}
 	if d.incidents == nil {
 		d.incidents = map[string]string{}
@@ -179,58 +179,10 @@ func (d *Deps) IncidentDir(queue string) (string, error) {
 	} else {
 		d.Infof("incident: %s (%s)", dir, why)
 	}
-	d.noteOtherOpen(queue, dir)
+	if f, ok := incident.OtherOpen(os.Getenv, queue, dir, d.Now()); ok {
+		d.Warnf("%s has an open incident, %s (%s): this step starts %s; pass --incident %s to continue it", queue, f.Dir, f.LastStep(), dir, f.Dir)
+	}
 	return dir, nil
-}
-
-// noteOtherOpen names the open incident of queue when a step starts
-// another (a new --incident or MFDLQ_INCIDENT directory): its verdict and
-// sample are there, and --incident continues it.
-func (d *Deps) noteOtherOpen(queue, dir string) {
-	if _, err := os.Lstat(dir); err == nil || queue == "" {
-		return
-	}
-	root, err := incident.DefaultRoot(os.Getenv)
-	if err != nil {
-		return
-	}
-	f, ok, err := incident.LatestOpenIn(incident.Roots(root), queue, d.Now())
-	if err != nil || !ok || filepath.Clean(f.Dir) == filepath.Clean(dir) {
-		return
-	}
-	d.Warnf("%s has an open incident, %s (%s): this step starts %s; pass --incident %s to continue it", queue, f.Dir, lastStep(f), dir, f.Dir)
-}
-
-// lastStep says an open incident's latest step and when.
-func lastStep(f incident.Found) string {
-	if f.Last.Step == "" {
-		return "no step yet"
-	}
-	return fmt.Sprintf("last step %s at %s", f.Last.Step, f.Last.Time.UTC().Format("2006-01-02 15:04 UTC"))
-}
-
-func (d *Deps) chooseIncident(queue string) (dir, why string, err error) {
-	switch {
-	case d.Global.Incident != "":
-		return d.Global.Incident, "--incident", nil
-	case os.Getenv("MFDLQ_INCIDENT") != "":
-		return os.Getenv("MFDLQ_INCIDENT"), "MFDLQ_INCIDENT", nil
-	}
-	root, err := incident.DefaultRoot(os.Getenv)
-	if err != nil {
-		return "", "", UsageErrorf("%v", err)
-	}
-	if err := incident.CheckRoot(root); err != nil {
-		return "", "", IncidentError(err)
-	}
-	f, ok, err := incident.LatestOpenIn(incident.Roots(root), queue, d.Now())
-	if err != nil {
-		return "", "", err
-	}
-	if ok {
-		return f.Dir, "continuing the open incident of " + queue + ", " + lastStep(f) + "; --incident DIR for another", nil
-	}
-	return incident.NewDir(root, queue, d.Now()), "a new incident of " + queue + "; it stays open while the DLQ holds messages (mfdlq record --close closes it)", nil
 }
 
 // Workspace opens (creating 0700) the incident directory for queue; a new

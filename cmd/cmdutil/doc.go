@@ -6,16 +6,20 @@
 // tab-separated rows, PrintJSON, a streamed record's WriteJSONLine,
 // Infof/Warnf on stderr), the one prompter every confirmation goes through
 // (Prompter, Confirm), renamed flags' aliases and the flag helpers several
-// commands bind (AddQueueFlag, StepRunE, NotifyFlag, GroupFlags' help).
+// commands bind (AddQueueFlag, StepRunE, NotifyFlag).
 //
 // It holds no command and no step's work: a helper one command uses stays in
 // that command's package; one that a step could decide without cobra goes to
 // the step.
 //
-// Not there yet: Samples (where a step's messages come from, the peek and
-// its release), NoteConsumers (redrive/consumer's first sight of the
-// consumers) and ListFleet's notes and leases (inventory may not import
-// note or the lease: internal/archtest) still decide here.
+// Two pieces of step work stay here, each shared by several commands and
+// with no step package that may hold it (internal/archtest): Samples
+// (where a step's messages come from, the peek and its release: inspect,
+// classify, logs, changes and browse; incident, which owns samples.jsonl,
+// may import neither sqsapi nor sqsjson without passing the longest import
+// chain) and ListFleet's notes and leases (ls and browse; the join of note
+// and redrive/lease, two domain packages neither of which may import the
+// other, nor inventory either).
 //
 // # The packages around it
 //

@@ -3,6 +3,7 @@ package cmdutil
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/sqsapi"
@@ -18,18 +19,22 @@ func (d *Deps) CheckIncident(queueRef string) error {
 	if raw, ok := d.IncidentURL(); ok {
 		return d.checkS3Incident(raw)
 	}
-	dir, _, err := d.chooseIncident(sqsapi.NameOf(queueRef))
+	dir, _, err := incident.Choose(d.Global.Incident, os.Getenv, sqsapi.NameOf(queueRef), d.Now())
 	if err != nil {
-		return err
+		return IncidentError(err)
 	}
 	return IncidentError(incident.Check(dir))
 }
 
-// IncidentError turns an unsafe incident directory into a usage error.
+// IncidentError turns an unsafe incident directory, or no per-user place
+// for one, into a usage error.
 func IncidentError(err error) error {
 	var unsafe *incident.UnsafeDirError
-	if errors.As(err, &unsafe) {
+	switch {
+	case errors.As(err, &unsafe):
 		return UsageErrorf("%v", unsafe)
+	case errors.Is(err, incident.ErrNoStateDir):
+		return UsageErrorf("%v", err)
 	}
 	return err
 }

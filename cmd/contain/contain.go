@@ -15,6 +15,7 @@ import (
 	containstep "github.com/mfdlq/mfdlq/contain"
 	"github.com/mfdlq/mfdlq/docs"
 	"github.com/mfdlq/mfdlq/lambdaapi"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 )
@@ -150,7 +151,9 @@ func runContain(ctx context.Context, o *ContainOptions) error {
 	if err := o.record(dlq, &rep); err != nil {
 		return err
 	}
-	d.NoteConsumers(ctx, client, dlq, "contain")
+	if ws, err := d.Workspace(dlq.Name); err == nil {
+		consumer.NoteSeen(ctx, ws, client, d.Lambda, dlq, "contain", d.Now())
+	}
 	if err := o.render(&rep); err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/mfdlq/mfdlq/envelope"
 	"github.com/mfdlq/mfdlq/incident"
 	"github.com/mfdlq/mfdlq/plural"
+	"github.com/mfdlq/mfdlq/redrive/consumer"
 	"github.com/mfdlq/mfdlq/runbook"
 	"github.com/mfdlq/mfdlq/sqsapi"
 	"github.com/mfdlq/mfdlq/sqsjson"
@@ -147,7 +148,7 @@ func runInspect(ctx context.Context, o *InspectOptions) error {
 	if err := o.record(ws, q, res, exp, set.Kept > 0); err != nil {
 		return err
 	}
-	d.NoteConsumers(ctx, client, q, "inspect")
+	consumer.NoteSeen(ctx, ws, client, d.Lambda, q, "inspect", d.Now())
 	fetcher, err := d.PayloadFetcher(ctx, o.Fetch)
 	if err != nil {
 		return err

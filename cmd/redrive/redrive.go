@@ -99,13 +99,13 @@ func NewCmdRedrive(d *cmdutil.Deps, runF func(*RedriveOptions) error) *cobra.Com
 	opts.notify.Bind(f)
 	opts.transformFlags.add(c)
 	opts.dedupeFlags.add(c)
-	cmdutil.GroupFlags(c, redriveFlagGroups)
+	groupFlags(c, redriveFlagGroups)
 	return c
 }
 
 // redriveFlagGroups are redrive's help groups, most runs' flags first;
 // the rest are advanced.
-var redriveFlagGroups = []cmdutil.FlagGroup{
+var redriveFlagGroups = []flagGroup{
 	{Title: "Selection", Flags: []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max-age", "max"}},
 	{Title: "Pace", Flags: []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
 	{Title: "Safety", Flags: []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},
@@ -119,7 +119,7 @@ func (o *RedriveOptions) validate() error {
 		func() error { return o.CheckTransform(o.transformFlags.Program, o.transformFlags.File) },
 		func() error { return o.CheckDedupe(o.dedupeFlags.On, o.dedupeFlags.KeyExpr) },
 		o.validateSource,
-		func() error { return o.CheckRate(cmdutil.ParseRate) },
+		o.CheckRate,
 		o.CheckTarget,
 		o.notify.Validate,
 		func() error { return o.CheckWhenOK(o.whenOKTimes) },

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 	"github.com/mfdlq/mfdlq/docs"
+	"github.com/mfdlq/mfdlq/redrive"
 	runbookstep "github.com/mfdlq/mfdlq/runbook"
 )
 
@@ -63,8 +64,10 @@ func (o *RunbookOptions) validate() error {
 	if o.Queue == "" {
 		return cmdutil.ErrNoQueue
 	}
-	_, err := cmdutil.ParseRate(o.Rate)
-	return err
+	if _, err := redrive.ParseRate(o.Rate); err != nil {
+		return cmdutil.UsageErrorf("%v", err)
+	}
+	return nil
 }
 
 func runRunbook(ctx context.Context, o *RunbookOptions) error {

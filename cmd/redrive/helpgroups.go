@@ -1,16 +1,18 @@
-package cmdutil
+package redrive
 
 import (
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
-// A command with many flags (redrive has 37) shows them in groups, the
-// ones most runs need first, so its first screen answers "how do I run
-// it": what it is, the usage line, the examples and those groups; the long
-// explanation and the advanced flags follow.
+// redrive has 37 flags: its help shows them in groups, the ones most runs
+// need first, so its first screen answers "how do I run it": what it is,
+// the usage line, the examples and those groups; the long explanation and
+// the advanced flags follow.
 
 // flagGroupAnnotation names the help group of a flag (pflag annotations
 // are how cobra keeps per-flag metadata).
@@ -19,21 +21,21 @@ const flagGroupAnnotation = "mfdlq_help_group"
 // advancedGroup collects the flags no group names.
 const advancedGroup = "Advanced"
 
-// FlagGroup is one group of a command's help: a title and its flags, in
+// flagGroup is one group of a command's help: a title and its flags, in
 // the order they are listed.
-type FlagGroup struct {
+type flagGroup struct {
 	Title string
 	Flags []string
 }
 
-// GroupFlags files c's flags under groups and gives c the grouped help.
+// groupFlags files c's flags under groups and gives c the grouped help.
 // A flag no group names is advanced; a name that is not a flag panics, so
 // a renamed flag cannot silently drop out of its group.
-func GroupFlags(c *cobra.Command, groups []FlagGroup) {
+func groupFlags(c *cobra.Command, groups []flagGroup) {
 	for _, g := range groups {
 		for _, name := range g.Flags {
 			if err := c.Flags().SetAnnotation(name, flagGroupAnnotation, []string{g.Title}); err != nil {
-				panic("GroupFlags: " + err.Error())
+				panic("groupFlags: " + err.Error())
 			}
 		}
 	}
@@ -45,7 +47,7 @@ func GroupFlags(c *cobra.Command, groups []FlagGroup) {
 // groupedHelp is the help of a command with grouped flags: the first
 // screen, then Long, then the advanced and global flags and the pointer
 // to the runbook.
-func groupedHelp(c *cobra.Command, groups []FlagGroup) string {
+func groupedHelp(c *cobra.Command, groups []flagGroup) string {
 	titles := make([]string, len(groups))
 	for i, g := range groups {
 		titles[i] = g.Title
@@ -93,9 +95,6 @@ func groupedHelp(c *cobra.Command, groups []FlagGroup) string {
 	if c.HasAvailableInheritedFlags() {
 		b.WriteString("\nGlobal flags:\n" + strings.TrimRight(c.InheritedFlags().FlagUsages(), " \n") + "\n")
 	}
-	b.WriteString(RunbookPointer)
+	b.WriteString(cmdutil.RunbookPointer)
 	return b.String()
 }
-
-// RunbookPointer ends every command's help.
-const RunbookPointer = "\nThe runbook, step by step, and what to read in each: docs/runbook.md\n"
