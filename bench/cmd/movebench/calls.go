@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -79,7 +80,11 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // time went, the receives that came back empty, the calls' own time
 // above the added latency, and the process's CPU.
 func callsMode(s *localaws.Seeder) {
-	fmt.Printf("calls: %d messages, %s added to every call, %d rounds\n", *n, *latency, *rounds)
+	fmt.Printf("calls: %d messages, %s added to every call, %d rounds, %d idle queues\n", *n, *latency, *rounds, *queues)
+	for range *queues {
+		_, err := s.CreateQueue(context.Background(), localaws.UniqueName("idle"), nil)
+		check(err)
+	}
 	var lines []string
 	for r := range *rounds {
 		lines = append(lines, callsRound(s, r+1))
