@@ -19,6 +19,13 @@ import (
 // is kept with its answer and said when the check takes it. A read whose
 // question depends on another's answer (the idempotency store, named by a
 // consumer's environment) stays where it is.
+//
+// A destination queue known before its plan — --to's, resolved while the
+// source queues are read; the one source queue, while the DLQ is sampled
+// — has its reads started then (startDestReads), once it passed the
+// plan's own checks of it (checkDest): its mappings, and its consumers
+// when Guard will ask for them whatever the incident says (no
+// --idempotency-table). startReads takes them up for that destination.
 
 // answer is one read started ahead of the check that takes it.
 type answer[T any] struct {
@@ -57,6 +64,40 @@ type guardReads struct {
 	consumers map[*Destination]*answer[[]consumer.Function]
 	mappings  map[*Destination]*answer[mappingRead]
 	lease     *answer[leaseLook]
+	// dest are a destination queue's reads started with the plan (nil:
+	// none).
+	dest *destReads
+}
+
+// destReads are the reads of the destination queue arn started before
+// Guard; consumers is nil when Guard decides whether to read them.
+type destReads struct {
+	arn       string
+	consumers *answer[[]consumer.Function]
+	mappings  *answer[mappingRead]
+}
+
+// startDestReads starts the reads Guard makes of the destination queue q
+// (see startReads): its mappings, and its consumers when req names no
+// idempotency table (Guard then reads them, gated or not).
+func startDestReads(ctx context.Context, env *Env, req Request, q *sqsapi.Queue) *destReads {
+	r := &destReads{arn: q.ARN, mappings: readMappings(ctx, env, q.ARN)}
+	if req.IdempotencyTable == "" {
+		d := &Destination{Queue: q}
+		r.consumers = ahead(func() ([]consumer.Function, error) { return destConsumers(ctx, env, d) })
+	}
+	return r
+}
+
+// readMappings starts reading the mappings of the queue arn, keeping the
+// warnings the reading makes for the check that takes them.
+func readMappings(ctx context.Context, env *Env, arn string) *answer[mappingRead] {
+	return ahead(func() (mappingRead, error) {
+		var m mappingRead
+		var err error
+		m.states, err = mappingStates(ctx, env, arn, func(f string, a ...any) { m.warns = append(m.warns, fmt.Sprintf(f, a...)) })
+		return m, err
+	})
 }
 
 // startReads starts the guard's independent reads for p. consumersToo
@@ -77,16 +118,24 @@ func startReads(ctx context.Context, env *Env, p *Plan, consumersToo bool) *guar
 	r.consumers, r.mappings = map[*Destination]*answer[[]consumer.Function]{}, map[*Destination]*answer[mappingRead]{}
 	for i := range p.Dests {
 		d := &p.Dests[i]
+		// The reads started with the plan, if they are this queue's.
+		var pre *destReads
+		if r.dest != nil && d.Target == nil && d.Queue.ARN != "" && d.Queue.ARN == r.dest.arn {
+			pre = r.dest
+		}
 		if consumersToo && (d.Target == nil || TargetKindOf(d.Queue.URL) == KindLambda) {
-			r.consumers[d] = ahead(func() ([]consumer.Function, error) { return destConsumers(ctx, env, d) })
+			if pre != nil && pre.consumers != nil {
+				r.consumers[d] = pre.consumers
+			} else {
+				r.consumers[d] = ahead(func() ([]consumer.Function, error) { return destConsumers(ctx, env, d) })
+			}
 		}
 		if d.Target == nil {
-			r.mappings[d] = ahead(func() (mappingRead, error) {
-				var m mappingRead
-				var err error
-				m.states, err = mappingStates(ctx, env, d.Queue.ARN, func(f string, a ...any) { m.warns = append(m.warns, fmt.Sprintf(f, a...)) })
-				return m, err
-			})
+			if pre != nil {
+				r.mappings[d] = pre.mappings
+			} else {
+				r.mappings[d] = readMappings(ctx, env, d.Queue.ARN)
+			}
 		}
 	}
 	return r

@@ -21,7 +21,8 @@ import (
 // it looks for an origin.
 //
 // The guard's reads of the DLQ alone (its move tasks, its lease) start
-// here, beside the plan's own (guard_reads.go); Guard takes them.
+// here, beside the plan's own, and those of a destination queue as soon
+// as it is known (guard_reads.go); Guard takes them.
 func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
 	if err := checkChained(env, req, dlq); err != nil {
 		return nil, err
@@ -32,7 +33,7 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	if leasesEarly(env, req) {
 		lease = startEarlyLease(ctx, env, &Plan{Req: req, Source: Source{Queue: dlq}})
 	}
-	p, err := resolve(ctx, env, req, dlq)
+	p, err := resolve(ctx, env, req, dlq, early)
 	if err == nil {
 		err = p.compileSteps()
 	}
@@ -46,8 +47,8 @@ func Resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	return p, err
 }
 
-// resolve is Resolve's plan.
-func resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Plan, error) {
+// resolve is Resolve's plan; the reads it starts for Guard go to reads.
+func resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue, reads *guardReads) (*Plan, error) {
 	// The source queues are read once: without --to they decide between
 	// a queue and a target; with it they show a shared DLQ.
 	var sources []*sqsapi.Queue
@@ -62,9 +63,18 @@ func resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	}
 	// --to's queue is resolved while the source queues are read: the two
 	// answers are independent, and taken in the order they always were.
+	// The guard's reads of it start as soon as it is resolved (and fit to
+	// be the destination), beside the source queues' reading too.
 	var toRead *answer[*sqsapi.Queue]
+	var toReads *destReads // written before toRead is answered
 	if req.To != "" {
-		toRead = ahead(func() (*sqsapi.Queue, error) { return sqsapi.Resolve(ctx, env.SQS, req.To, env.Region) })
+		toRead = ahead(func() (*sqsapi.Queue, error) {
+			q, err := sqsapi.Resolve(ctx, env.SQS, req.To, env.Region)
+			if err == nil && checkDest(q, dlq) == nil {
+				toReads = startDestReads(ctx, env, req, q)
+			}
+			return q, err
+		})
 		if sources, err = sqsapi.SourceQueues(ctx, env.SQS, dlq); err != nil {
 			env.Warn("shared DLQ not checked: %v", err)
 		}
@@ -73,6 +83,11 @@ func resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 	// sample shows which (DeadLetterQueueSourceArn), so that none goes to a
 	// stranger's queue.
 	var smp sample.Sources
+	if req.To == "" && len(sources) == 1 && checkDest(sources[0], dlq) == nil {
+		// The one source queue is the destination unless the sample shows
+		// another's messages: its guard reads go beside the sample.
+		reads.dest = startDestReads(ctx, env, req, sources[0])
+	}
 	if len(sources) > 0 {
 		if smp, err = sample.Take(ctx, env.SQS, dlq); err != nil {
 			return nil, err
@@ -85,6 +100,7 @@ func resolve(ctx context.Context, env *Env, req Request, dlq *sqsapi.Queue) (*Pl
 		if dest, err = toRead.wait(); err != nil {
 			return nil, err
 		}
+		reads.dest = toReads
 	case shared && len(smp.Shares) > 0:
 		return resolveShared(ctx, env, req, dlq, sources, smp)
 	case len(sources) != 1:

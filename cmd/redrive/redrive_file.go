@@ -73,5 +73,5 @@ func runRedriveFromFile(ctx context.Context, o *RedriveOptions) error {
 	if err != nil {
 		return redriveError(err, file)
 	}
-	return o.guardAndRun(ctx, env, r.Workspace, p)
+	return o.guardAndRun(ctx, env, r.Workspace, p, o.operatorAhead(ctx))
 }

@@ -29,6 +29,7 @@ func runRedrive(ctx context.Context, o *RedriveOptions) error {
 	}
 	env := o.env(ctx, client)
 	showNote := d.NoteAhead(ctx, client, dlq)
+	operator := o.operatorAhead(ctx)
 	p, err := redrivestep.Resolve(ctx, env, o.Request, dlq)
 	if err != nil {
 		return redriveError(err, dlq)
@@ -42,11 +43,12 @@ func runRedrive(ctx context.Context, o *RedriveOptions) error {
 	if err != nil {
 		return err
 	}
-	return o.guardAndRun(ctx, env, ws, p)
+	return o.guardAndRun(ctx, env, ws, p, operator)
 }
 
-// guardAndRun applies the guardrails, shows the plan, asks, and runs it.
-func (o *RedriveOptions) guardAndRun(ctx context.Context, env *redrivestep.Env, ws *incident.Workspace, p *redrivestep.Plan) error {
+// guardAndRun applies the guardrails, shows the plan, asks, and runs it;
+// operator is who runs it (operatorAhead), taken for the plan.
+func (o *RedriveOptions) guardAndRun(ctx context.Context, env *redrivestep.Env, ws *incident.Workspace, p *redrivestep.Plan, operator func() string) error {
 	d := o.deps
 	dlq := p.Source.Queue
 	if err := redrivestep.Guard(ctx, env, ws, p); err != nil {
@@ -58,7 +60,7 @@ func (o *RedriveOptions) guardAndRun(ctx context.Context, env *redrivestep.Env, 
 		}
 	}
 	d.Warnf("%s", p.AtLeastOnce())
-	env.OperatorARN = o.operator(ctx)
+	env.OperatorARN = operator()
 	o.printPlan(p, ws, env.OperatorARN)
 	d.PlanNotify(&o.notify, dlq.Account)
 	if err := o.printTransformPlan(ctx, env, ws, p); err != nil {
@@ -153,19 +155,31 @@ func redriveError(err error, dlq *sqsapi.Queue) error {
 	return err
 }
 
-// operator is who runs the redrive (STS GetCallerIdentity's ARN), for
-// the plan, the journal and the event; "" (warned) when STS cannot say:
-// the move does not depend on it.
-func (o *RedriveOptions) operator(ctx context.Context) string {
+// operatorAhead starts asking who runs the redrive (STS
+// GetCallerIdentity's ARN), for the plan, the journal and the event: the
+// question depends on nothing, so it goes beside the plan's and the
+// guard's reads instead of after them. The returned func waits for the
+// answer; "" (warned then, where the plan is printed) when STS cannot
+// say: the move does not depend on it.
+func (o *RedriveOptions) operatorAhead(ctx context.Context) func() string {
 	d := o.deps
 	if d.STS == nil {
-		return ""
+		return func() string { return "" }
 	}
-	arn, err := d.CallerARN(ctx)
-	if err != nil {
-		d.Warnf("operator: unknown: %v", err)
+	var arn string
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		arn, err = d.CallerARN(ctx)
+	}()
+	return func() string {
+		<-done
+		if err != nil {
+			d.Warnf("operator: unknown: %v", err)
+		}
+		return arn
 	}
-	return arn
 }
 
 // printPlan prints the plan (redrivestep.Plan.Lines): on a terminal the lines

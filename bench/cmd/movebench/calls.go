@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -77,12 +78,27 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // first send, how many overlapped another), the move phase in 100 ms
 // steps, and a line to set a slow round beside a fast one: where the
 // time went, the receives that came back empty, the calls' own time
-// above the added latency, and the process's CPU.
+// above the added latency, and the process's CPU. -bin may name several
+// builds, comma-separated: each round runs each.
 func callsMode(s *localaws.Seeder) {
-	fmt.Printf("calls: %d messages, %s added to every call, %d rounds\n", *n, *latency, *rounds)
+	fmt.Printf("calls: %d messages, %s added to every call, %d rounds, %d idle queues\n", *n, *latency, *rounds, *queues)
+	for range *queues {
+		_, err := s.CreateQueue(context.Background(), localaws.UniqueName("idle"), nil)
+		check(err)
+	}
+	// -bin A,B runs the builds in turn within each round: both meet the
+	// server's queues as they grow, round by round.
+	bins := strings.Split(*bin, ",")
 	var lines []string
 	for r := range *rounds {
-		lines = append(lines, callsRound(s, r+1))
+		for _, b := range bins {
+			*bin = b
+			l := callsRound(s, r+1)
+			if len(bins) > 1 {
+				l += " [" + b + "]"
+			}
+			lines = append(lines, l)
+		}
 	}
 	fmt.Println("rounds:")
 	for _, l := range lines {

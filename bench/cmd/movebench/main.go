@@ -72,6 +72,10 @@ var (
 	// gctrace runs each redrive with GODEBUG=gctrace=1: -mode calls
 	// counts its collections and their pauses.
 	gctrace = flag.Bool("gctrace", false, "run each redrive with GODEBUG=gctrace=1 (-mode calls)")
+	// queues makes -mode calls create that many idle queues first: the
+	// source-queue scan (fauxqs answers no ListDeadLetterSourceQueues)
+	// reads each, as in an account of many queues.
+	queues = flag.Int("queues", 0, "idle queues created before -mode calls' rounds")
 )
 
 func main() {
