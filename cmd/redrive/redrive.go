@@ -99,13 +99,13 @@ func NewCmdRedrive(d *cmdutil.Deps, runF func(*RedriveOptions) error) *cobra.Com
 	opts.notify.Bind(f)
 	opts.transformFlags.add(c)
 	opts.dedupeFlags.add(c)
-	groupFlags(c, redriveFlagGroups)
+	cmdutil.GroupFlags(c, redriveFlagGroups)
 	return c
 }
 
 // redriveFlagGroups are redrive's help groups, most runs' flags first;
 // the rest are advanced.
-var redriveFlagGroups = []flagGroup{
+var redriveFlagGroups = []cmdutil.FlagGroup{
 	{Title: "Selection", Flags: []string{"queue", "from-file", "group", "filter", "sent-after", "sent-before", "max-age", "max"}},
 	{Title: "Pace", Flags: []string{"rate", "when-ok", "for", "give-up", "max-backlog"}},
 	{Title: "Safety", Flags: []string{"dry-run", "yes", "fixed", "canary", "canary-wait", "max-returned", "force"}},

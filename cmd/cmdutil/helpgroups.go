@@ -1,18 +1,16 @@
-package redrive
+package cmdutil
 
 import (
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/mfdlq/mfdlq/cmd/cmdutil"
 )
 
-// redrive has 37 flags: its help shows them in groups, the ones most runs
-// need first, so its first screen answers "how do I run it": what it is,
-// the usage line, the examples and those groups; the long explanation and
-// the advanced flags follow.
+// A command with many flags (redrive has 37) shows them in groups, the
+// ones most runs need first, so its first screen answers "how do I run
+// it": what it is, the usage line, the examples and those groups; the long
+// explanation and the advanced flags follow.
 
 // flagGroupAnnotation names the help group of a flag (pflag annotations
 // are how cobra keeps per-flag metadata).
@@ -21,21 +19,21 @@ const flagGroupAnnotation = "mfdlq_help_group"
 // advancedGroup collects the flags no group names.
 const advancedGroup = "Advanced"
 
-// flagGroup is one group of a command's help: a title and its flags, in
+// FlagGroup is one group of a command's help: a title and its flags, in
 // the order they are listed.
-type flagGroup struct {
+type FlagGroup struct {
 	Title string
 	Flags []string
 }
 
-// groupFlags files c's flags under groups and gives c the grouped help.
+// GroupFlags files c's flags under groups and gives c the grouped help.
 // A flag no group names is advanced; a name that is not a flag panics, so
 // a renamed flag cannot silently drop out of its group.
-func groupFlags(c *cobra.Command, groups []flagGroup) {
+func GroupFlags(c *cobra.Command, groups []FlagGroup) {
 	for _, g := range groups {
 		for _, name := range g.Flags {
 			if err := c.Flags().SetAnnotation(name, flagGroupAnnotation, []string{g.Title}); err != nil {
-				panic("groupFlags: " + err.Error())
+				panic("GroupFlags: " + err.Error())
 			}
 		}
 	}
@@ -47,7 +45,7 @@ func groupFlags(c *cobra.Command, groups []flagGroup) {
 // groupedHelp is the help of a command with grouped flags: the first
 // screen, then Long, then the advanced and global flags and the pointer
 // to the runbook.
-func groupedHelp(c *cobra.Command, groups []flagGroup) string {
+func groupedHelp(c *cobra.Command, groups []FlagGroup) string {
 	titles := make([]string, len(groups))
 	for i, g := range groups {
 		titles[i] = g.Title
@@ -95,6 +93,9 @@ func groupedHelp(c *cobra.Command, groups []flagGroup) string {
 	if c.HasAvailableInheritedFlags() {
 		b.WriteString("\nGlobal flags:\n" + strings.TrimRight(c.InheritedFlags().FlagUsages(), " \n") + "\n")
 	}
-	b.WriteString(cmdutil.RunbookPointer)
+	b.WriteString(RunbookPointer)
 	return b.String()
 }
+
+// RunbookPointer ends every command's help.
+const RunbookPointer = "\nThe runbook, step by step, and what to read in each: docs/runbook.md\n"
