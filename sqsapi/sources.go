@@ -8,13 +8,13 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
-
-	"github.com/mfdlq/mfdlq/awserr"
 )
 
 // SourceQueues returns the queues whose redrive policy points at dlq, sorted
 // by name. It asks ListDeadLetterSourceQueues first; when that is denied or
 // not implemented it scans ListQueues for a RedrivePolicy naming dlq's ARN.
+// Either way the queues are read scanConcurrency at a time (readSources):
+// a DLQ shared by many sources costs a few round trips, not one a source.
 func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 	urls, err := SourceURLs(ctx, c, dlq)
 	if err != nil {
@@ -23,23 +23,7 @@ func SourceQueues(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 		}
 		return scanForSources(ctx, c, dlq)
 	}
-	var out []*Queue
-	for _, u := range urls {
-		r, err := parseURL(u)
-		if err != nil {
-			continue
-		}
-		q := &Queue{Name: r.name, URL: u, Region: dlq.Region}
-		if err := Refresh(ctx, c, q); err != nil {
-			if awserr.QueueMissing(err) {
-				continue // deleted between the two calls
-			}
-			return nil, fmt.Errorf("source queue %s: %w", q.Name, err)
-		}
-		out = append(out, q)
-	}
-	sortQueues(out)
-	return out, nil
+	return readSources(ctx, c, dlq, urls, func(*Queue) bool { return true })
 }
 
 // SourcesLister is the one call SourceURLs makes: a listing (inventory)
@@ -92,15 +76,23 @@ func LooksLikeSource(ctx context.Context, c SourcesLister, q *Queue) (dlq string
 const scanConcurrency = 16
 
 // scanForSources finds dlq's sources by reading every other queue's
-// redrive policy, scanConcurrency at a time (ReadAll).
+// redrive policy (readSources).
 func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error) {
 	urls, err := ListURLs(ctx, c, "")
 	if err != nil {
 		return nil, fmt.Errorf("find source queues of %s: %w", dlq.Name, err)
 	}
-	urls = slices.DeleteFunc(urls, func(u string) bool {
+	urls = slices.DeleteFunc(urls, func(u string) bool { return u == dlq.URL })
+	return readSources(ctx, c, dlq, urls, func(q *Queue) bool { return q.DeadLettersTo(dlq) })
+}
+
+// readSources reads the queues at urls, scanConcurrency at a time
+// (ReadAll), and returns those keep takes, sorted by name. A URL that is
+// not a queue's, or a queue deleted since it was listed, is left out.
+func readSources(ctx context.Context, c Client, dlq *Queue, urls []string, keep func(*Queue) bool) ([]*Queue, error) {
+	urls = slices.DeleteFunc(slices.Clone(urls), func(u string) bool {
 		_, err := parseURL(u)
-		return err != nil || u == dlq.URL
+		return err != nil
 	})
 	queues, err := ReadAll(ctx, c, urls, scanConcurrency)
 	if err != nil {
@@ -111,7 +103,7 @@ func scanForSources(ctx context.Context, c Client, dlq *Queue) ([]*Queue, error)
 		if q.Region == "" {
 			q.Region = dlq.Region // a server that reports no ARN
 		}
-		if q.DeadLettersTo(dlq) {
+		if keep(q) {
 			out = append(out, q)
 		}
 	}

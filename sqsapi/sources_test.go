@@ -76,3 +76,41 @@ func TestSourceScanReadsQueuesConcurrently(t *testing.T) {
 		}
 	})
 }
+
+// listedAccount answers ListDeadLetterSourceQueues with its sources; every
+// call takes callTime.
+type listedAccount struct {
+	slowAccount
+	sources []string
+}
+
+func (a *listedAccount) ListDeadLetterSourceQueues(context.Context, *sqs.ListDeadLetterSourceQueuesInput, ...func(*sqs.Options)) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
+	time.Sleep(callTime)
+	return &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: a.sources}, nil
+}
+
+// A DLQ that ListDeadLetterSourceQueues says 40 queues share has them read
+// concurrently too: the listed path reads each source as the scan does.
+func TestListedSourcesAreReadConcurrently(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const base = "https://sqs.eu-west-1.amazonaws.com/123456789012/"
+		a := &listedAccount{}
+		for i := range 40 {
+			a.sources = append(a.sources, fmt.Sprintf("%ssrc-%02d", base, 39-i))
+		}
+		dlq := &Queue{Name: "dlq", URL: base + "dlq", ARN: "arn:aws:sqs:eu-west-1:123456789012:dlq", Region: "eu-west-1"}
+		start := time.Now()
+		got, err := SourceQueues(context.Background(), a, dlq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		took := time.Since(start)
+		if len(got) != 40 || got[0].Name != "src-00" || got[39].Name != "src-39" || got[0].Region != "eu-west-1" {
+			t.Fatalf("sources = %v; want src-00 … src-39, sorted, in eu-west-1", names(got))
+		}
+		// The listing, then 40 reads 16 at a time: four rounds of calls.
+		if want := (1 + 3) * callTime; took > want {
+			t.Errorf("reading the listed sources took %s; want at most %s (one after another: %s)", took, want, 41*callTime)
+		}
+	})
+}
