@@ -269,11 +269,8 @@ func TestOriginalsGzGroupCommit(t *testing.T) {
 	for b := 1; b <= 8; b++ {
 		go func() { errs <- o.Append(batchOf(1, 10*b, 10)) }()
 	}
-	for queued := 0; queued < 80; {
+	for queuedIn(o) < 80 {
 		runtime.Gosched()
-		o.mu.Lock()
-		queued = o.queued
-		o.mu.Unlock()
 	}
 	select {
 	case err := <-errs:
@@ -297,11 +294,8 @@ func TestOriginalsGzGroupCommit(t *testing.T) {
 	for b := 9; b <= 10; b++ {
 		go func() { errs <- o.Append(batchOf(1, 10*b, 10)) }()
 	}
-	for queued := 0; queued < 20; {
+	for queuedIn(o) < 20 {
 		runtime.Gosched()
-		o.mu.Lock()
-		queued = o.queued
-		o.mu.Unlock()
 	}
 	o.f.Close()
 	o.smu.Unlock()
@@ -383,19 +377,14 @@ func TestOriginalsPendingIsBounded(t *testing.T) {
 	o.smu.Lock()     // a write under way
 	errs := make(chan error, 2)
 	go func() { errs <- o.Append(batchOf(1, 0, 10)) }()
-	queued := func() int {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		return o.queued
-	}
-	for queued() < 10 {
+	for queuedIn(o) < 10 {
 		runtime.Gosched()
 	}
 	go func() { errs <- o.Append(batchOf(1, 10, 10)) }()
 	pending := 10
 	for i := 0; i < 2000 && pending == 10; i++ {
 		runtime.Gosched()
-		pending = queued()
+		pending = queuedIn(o)
 	}
 	o.smu.Unlock() // before any Fatal: Close waits for it
 	if pending != 10 {
@@ -409,4 +398,11 @@ func TestOriginalsPendingIsBounded(t *testing.T) {
 	if got := readGz(t, path); len(got) != 20 || members(t, path) != 2 {
 		t.Fatalf("%d records in %d members, want 20 in 2 (the second Append's write after the first's)", len(got), members(t, path))
 	}
+}
+
+// queuedIn is how many records wait in o's pending write.
+func queuedIn(o *Originals) int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.queued
 }
