@@ -72,26 +72,6 @@ func TestAppendRecordIsEncodingJSON(t *testing.T) {
 	}
 }
 
-// FuzzAppendJSONString: any string, valid UTF-8 or not, is written as
-// encoding/json writes it (SetEscapeHTML(false)).
-func FuzzAppendJSONString(f *testing.F) {
-	for _, m := range hostileMessages() {
-		f.Add(m.Body)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s); err != nil {
-			t.Fatal(err)
-		}
-		want := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
-		}
-	})
-}
-
 // BenchmarkAppendRecord is what encoding one original costs a message
 // (reflection: the encoding/json sub-benchmark, the former way).
 func BenchmarkAppendRecord(b *testing.B) {

@@ -7,7 +7,6 @@
 package journal
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mfdlq/mfdlq/incident"
+	"github.com/mfdlq/mfdlq/sqsjson"
 )
 
 // Journal operations, in the order a message goes through them.
@@ -67,38 +67,24 @@ func (e *Entry) appendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","run":`...)
-	b = appendJSONString(b, e.Run)
+	b = sqsjson.AppendStringHTML(b, e.Run)
 	if e.Attempt > 0 {
 		b = strconv.AppendInt(append(b, `,"attempt":`...), int64(e.Attempt), 10)
 	}
 	b = append(b, `,"op":`...)
-	b = appendJSONString(b, e.Op)
+	b = sqsjson.AppendStringHTML(b, e.Op)
 	b = append(b, `,"dlq_message_id":`...)
-	b = appendJSONString(b, e.DLQMessageID)
+	b = sqsjson.AppendStringHTML(b, e.DLQMessageID)
 	for _, f := range [...]struct{ name, v string }{
 		{`,"body_sha256":`, e.BodySHA256}, {`,"dest_queue":`, e.DestQueue},
 		{`,"dest_message_id":`, e.DestMessageID}, {`,"payload_sha256":`, e.PayloadSHA256}, {`,"error":`, e.Error},
 		{`,"key":`, e.Key}, {`,"operator":`, e.Operator},
 	} {
 		if f.v != "" {
-			b = appendJSONString(append(b, f.name...), f.v)
+			b = sqsjson.AppendStringHTML(append(b, f.name...), f.v)
 		}
 	}
 	return append(b, '}')
-}
-
-// appendJSONString quotes s as encoding/json does: as is when it is plain
-// printable ASCII (IDs, hashes, URLs), through json.Marshal otherwise.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // ReadEntries returns every entry of a journal file in order; a missing
